@@ -1,0 +1,49 @@
+import type { JsonObject } from './json.js';
+import type { ServerSpec } from './spec.js';
+import type { DownstreamTool } from './tool.js';
+
+export interface ProgressUpdate {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+  /** Per-request deadline; the request is cancelled downstream when it passes. */
+  timeoutMs: number;
+  onProgress?: (p: ProgressUpdate) => void;
+}
+
+/** One live MCP client session to one downstream server instance. */
+export interface DownstreamSession {
+  /** MCP `capabilities` from the initialize result. */
+  readonly capabilities: JsonObject;
+  /** MCP `serverInfo` from the initialize result. */
+  readonly serverInfo: JsonObject;
+  /** OS pid of a stdio server (the process-group leader), if any. */
+  readonly pid?: number;
+  /** All pages of `tools/list`, with guards against cursor loops and runaway sizes. */
+  listTools(opts?: { signal?: AbortSignal }): Promise<DownstreamTool[]>;
+  callTool(name: string, args: JsonObject, opts: RequestOptions): Promise<JsonObject>;
+  /** Any other MCP request (resources, prompts, completion …); result is the raw JSON result. */
+  request(method: string, params: JsonObject, opts: RequestOptions): Promise<JsonObject>;
+  /** Downstream notifications (`notifications/tools/list_changed`, `notifications/message` …). */
+  onNotification(handler: (method: string, params: JsonObject) => void): void;
+  /** Called once when the session ends for any reason (crash, close, transport error). */
+  onClose(handler: (err?: Error) => void): void;
+  /** Stderr lines of a stdio server. */
+  onStderr(handler: (line: string) => void): void;
+  /** Graceful stop: close transport, SIGTERM the process group, SIGKILL after grace, reap. */
+  close(graceMs?: number): Promise<void>;
+}
+
+export interface LaunchContext {
+  instanceId: string;
+  signal?: AbortSignal;
+}
+
+/** Starts downstream servers; the scheduler owns when, the launcher owns how. */
+export interface Launcher {
+  launch(spec: ServerSpec, ctx: LaunchContext): Promise<DownstreamSession>;
+}

@@ -1,0 +1,3 @@
+/** JSON values as they travel between MCP peers; MCP payloads stay opaque to the core. */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };

@@ -1,0 +1,78 @@
+import type { ServerSpec } from './spec.js';
+
+/** A2C-SMCP input definitions: values for `${input:id}` placeholders. */
+export type InputDef =
+  | { id: string; type: 'promptString'; description?: string; default?: string; password?: boolean }
+  | { id: string; type: 'pickString'; description?: string; options: string[]; default?: string }
+  | { id: string; type: 'command'; description?: string; command: string; args?: Record<string, string> };
+
+export type NamespaceMode = 'prefix' | 'never';
+
+export interface NamespacePolicy {
+  mode: NamespaceMode;
+  separator: string;
+  /** Exposed names are kept within this many characters. */
+  maxLength: number;
+}
+
+export const DEFAULT_NAMESPACE: NamespacePolicy = { mode: 'prefix', separator: '__', maxLength: 64 };
+
+export interface Profile {
+  name: string;
+  /** Absolute path of the YAML file it came from. */
+  file: string;
+  servers: ServerSpec[];
+  inputs: InputDef[];
+  namespace: NamespacePolicy;
+}
+
+export interface RuntimeSettings {
+  /** Control-plane unix socket; empty = default location. */
+  socket: string;
+  /** host:port for /metrics and /healthz; empty = disabled. */
+  metricsAddress: string;
+  logLevel: LogLevel;
+  /** Upper bound on waiting for a pool slot. */
+  poolWaitSeconds: number;
+  /** How long superseded snapshots stay addressable by cursors. */
+  snapshotRetentionSeconds: number;
+  pageSize: number;
+  /** Restart backoff and crash-loop breaker. */
+  restartBackoffMaxSeconds: number;
+  crashLoopThreshold: number;
+  crashLoopWindowSeconds: number;
+}
+
+export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
+export const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+
+export const DEFAULT_RUNTIME: RuntimeSettings = {
+  socket: '',
+  metricsAddress: '127.0.0.1:9464',
+  logLevel: 'info',
+  poolWaitSeconds: 10,
+  snapshotRetentionSeconds: 300,
+  pageSize: 100,
+  restartBackoffMaxSeconds: 30,
+  crashLoopThreshold: 5,
+  crashLoopWindowSeconds: 60,
+};
+
+/** The whole store: every profile, the caller mapping, runtime settings. */
+export interface ProfileStore {
+  dir: string;
+  profiles: Map<string, Profile>;
+  /** caller name → profile name */
+  callers: Map<string, string>;
+  runtime: RuntimeSettings;
+}
+
+export const DEFAULT_PROFILE = 'default';
+
+/** Unknown callers get the `default` profile. */
+export function profileFor(store: ProfileStore, caller: string): Profile {
+  const mapped = store.callers.get(caller) ?? DEFAULT_PROFILE;
+  const profile = store.profiles.get(mapped) ?? store.profiles.get(DEFAULT_PROFILE);
+  if (!profile) throw new Error(`profile store ${store.dir} has no "${DEFAULT_PROFILE}" profile`);
+  return profile;
+}

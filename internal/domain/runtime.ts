@@ -1,0 +1,40 @@
+import type { ServerSpec } from './spec.js';
+
+export type InstanceState = 'starting' | 'ready' | 'busy' | 'draining' | 'stopped' | 'failed';
+
+/** Why an instance was started or stopped: shown in status and counted in metrics. */
+export type StartCause = 'call' | 'metadata' | 'min-ready' | 'always-on' | 'restart' | 'scale-out';
+export type StopCause = 'idle' | 'reload' | 'shutdown' | 'crash' | 'hung' | 'ttl' | 'removed';
+
+export interface InstanceStatus {
+  id: string;
+  state: InstanceState;
+  pid?: number;
+  inFlight: number;
+  startedAt: number;
+  lastUsedAt: number;
+  startCause: StartCause;
+  /** stateful: routing keys bound to this instance. */
+  boundKeys: number;
+}
+
+export interface PoolStatus {
+  fingerprint: string;
+  /** Server names (across profiles) that reference this spec, "profile/server". */
+  references: string[];
+  spec: ServerSpec;
+  instances: InstanceStatus[];
+  /** Calls waiting for a slot. */
+  waiting: number;
+  suspended: boolean;
+  suspendedReason?: string;
+  restarts: number;
+  lastError?: string;
+  lastErrorAt?: number;
+  generation: number;
+}
+
+export interface RuntimeStatusView {
+  pools: PoolStatus[];
+  callers: { caller: string; profile: string; sessions: number }[];
+}

@@ -1,0 +1,38 @@
+import type { JsonObject } from './json.js';
+
+/** A tool as the downstream server declared it (MCP `Tool`), kept opaque apart from its name. */
+export interface DownstreamTool {
+  name: string;
+  /** The full MCP tool object, unchanged. */
+  definition: JsonObject;
+}
+
+/** A tool in a caller's view: exposed name → owning server and downstream name. */
+export interface ToolEntry {
+  /** Name the caller sees (namespaced, shortened or aliased). */
+  name: string;
+  /** Server name in the profile. */
+  server: string;
+  /** Pool key of the owning server. */
+  fingerprint: string;
+  /** Name to call downstream. */
+  downstreamName: string;
+  /** MCP tool object with `name` replaced by the exposed name. */
+  definition: JsonObject;
+  /** sha256 of the downstream definition: surfaces silent definition changes. */
+  definitionHash: string;
+}
+
+/** A name the index could not expose as asked, and what it did instead. */
+export interface NameCollision {
+  name: string;
+  servers: string[];
+  resolution: string;
+}
+
+/** Immutable, sorted by name; `etag` is a content hash. */
+export interface ToolSnapshot {
+  etag: string;
+  tools: readonly ToolEntry[];
+  collisions: readonly NameCollision[];
+}
