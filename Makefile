@@ -1,0 +1,58 @@
+# mcpd — the two commands a user needs are `make run` and `make test`.
+SHELL := /bin/bash
+NODE_MODULES_STAMP := node_modules/.package-lock.json
+BUF := node_modules/@bufbuild/buf-linux-x64/bin/buf
+CONFIG ?= .
+ARGS ?=
+
+.PHONY: all install build run test test-unit lint fmt proto proto-check bench bench-smoke clean
+
+all: build
+
+# npm ci only when the lock file is newer than the installed tree (or nothing is installed).
+$(NODE_MODULES_STAMP): package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $(NODE_MODULES_STAMP)
+
+install: $(NODE_MODULES_STAMP)
+
+build: install
+	npx tsc -p tsconfig.json
+
+## Start the core in the foreground on the repository's profile store.
+run: build
+	node dist/cmd/mcpd/main.js --config $(CONFIG) $(ARGS)
+
+## Every test (unit + real-process end to end), then a plain `N passed, N failed` line.
+test: build
+	node scripts/run-tests.mjs $(ARGS)
+
+lint: install proto-check
+	npx tsc -p tsconfig.test.json --noEmit
+	node scripts/check-layers.mjs
+
+fmt: install
+	npx prettier --write "cmd/**/*.ts" "internal/**/*.ts" "test/**/*.ts" "bench/**/*.{ts,mjs}" "scripts/**/*.mjs" --log-level warn
+
+## Regenerate internal/gen from proto/ (ts-proto through buf) and the descriptor set used by reflection.
+proto: install
+	$(BUF) generate
+	$(BUF) build -o internal/gen/control.binpb
+
+## Fails when internal/gen differs from what `make proto` would write.
+proto-check: install
+	@tmp=$$(mktemp -d); trap 'rm -rf $$tmp' EXIT; \
+	$(BUF) generate -o $$tmp; \
+	$(BUF) build -o $$tmp/internal/gen/control.binpb; \
+	if ! diff -r $$tmp/internal/gen internal/gen >/dev/null; then \
+	  echo "internal/gen is stale: run 'make proto' and commit the result"; diff -r $$tmp/internal/gen internal/gen | head -20; exit 1; \
+	fi; echo "internal/gen is fresh"
+
+bench: build
+	node bench/run.mjs $(ARGS)
+
+bench-smoke: build
+	node bench/run.mjs --smoke
+
+clean:
+	rm -rf dist

@@ -1,0 +1,68 @@
+import type { ProgressUpdate } from './downstream.js';
+import type { JsonObject } from './json.js';
+import type { RuntimeStatusView } from './runtime.js';
+import type { NameCollision, ToolEntry, ToolSnapshot } from './tool.js';
+
+/** What the control plane offers, independent of gRPC. The app implements it; rpc serves it. */
+export interface CoreInfo {
+  version: string;
+  pid: number;
+  configDir: string;
+  socket: string;
+  startedAt: number;
+  coreId: string;
+  profiles: string[];
+}
+
+export interface CallerSession {
+  id: string;
+  caller: string;
+  profile: string;
+}
+
+export interface CallerMeta {
+  pid?: number;
+  clientName?: string;
+}
+
+export interface ToolPage {
+  etag: string;
+  tools: ToolEntry[];
+  nextCursor?: string;
+  collisions: readonly NameCollision[];
+}
+
+export interface CallOptions {
+  routingKey?: string;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  onProgress?: (p: ProgressUpdate) => void;
+}
+
+export interface ReloadOutcome {
+  applied: boolean;
+  issues: string[];
+  poolsAdded: number;
+  poolsRemoved: number;
+  profilesChanged: string[];
+}
+
+export interface StatusView extends RuntimeStatusView {
+  configDir: string;
+  configIssues: string[];
+}
+
+/** An iterator a consumer can stop early; `return()` releases the subscription. */
+export type Subscription<T> = AsyncIterableIterator<T>;
+
+export interface ControlApi {
+  info(): CoreInfo;
+  registerCaller(caller: string, meta: CallerMeta): CallerSession;
+  unregisterCaller(sessionId: string): void;
+  listTools(caller: string, cursor?: string, pageSize?: number): Promise<ToolPage>;
+  watchTools(caller: string, lastEtag?: string): Subscription<ToolSnapshot>;
+  callTool(caller: string, name: string, args: JsonObject, opts: CallOptions): Promise<JsonObject>;
+  status(): StatusView;
+  watchStatus(): Subscription<StatusView>;
+  reload(): Promise<ReloadOutcome>;
+}
