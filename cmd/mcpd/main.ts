@@ -1,0 +1,52 @@
+#!/usr/bin/env node
+import { runCore } from '../../internal/app/bootstrap.js';
+import { packageVersion } from '../../internal/app/version.js';
+import { validateCommand } from '../../internal/infra/cli/validate-command.js';
+import { COMMON_OPTIONS, configFrom, parseOrExit } from '../../internal/infra/cli/common-flags.js';
+
+const USAGE = `usage:
+  mcpd [--config DIR] [--socket PATH]     run the core in the foreground
+  mcpd validate [--config DIR] [--json]   check a profile store; exit 1 on any problem
+
+  --config DIR   profile store (callers.yaml, profiles/*.yaml, runtime.yaml); env MCPD_CONFIG; default: .
+  --socket PATH  control-plane unix socket; env MCPD_SOCKET; default: $XDG_RUNTIME_DIR/mcpd/control.sock`;
+
+const { values, positionals } = parseOrExit(
+  { options: { ...COMMON_OPTIONS, json: { type: 'boolean' } }, allowPositionals: true },
+  USAGE,
+);
+
+if (values.help) {
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(0);
+}
+if (values.version) {
+  process.stdout.write(`${packageVersion()}\n`);
+  process.exit(0);
+}
+
+const [command] = positionals;
+if (command === 'validate') {
+  process.exit(await validateCommand(configFrom(values.config), Boolean(values.json)));
+} else if (command !== undefined) {
+  process.stderr.write(`unknown command "${command}"\n\n${USAGE}\n`);
+  process.exit(2);
+}
+
+try {
+  const running = await runCore({ configDir: configFrom(values.config), socket: values.socket });
+  let signals = 0;
+  const shutdown = (sig: string) => {
+    if (++signals > 1) process.exit(1);
+    process.stderr.write(`mcpd: ${sig}, stopping\n`);
+    running.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+} catch (e) {
+  process.stderr.write(`mcpd: ${(e as Error).message}\n`);
+  process.exit(1);
+}

@@ -1,0 +1,61 @@
+import { resolve } from 'node:path';
+import { createLauncher } from '../infra/mcp/index.js';
+import { PoolManager } from '../infra/scheduler/index.js';
+import { watchStore } from '../infra/catalog/index.js';
+import { startControlServer, type ControlServer } from '../infra/rpc/control-server.js';
+import { defaultSocketPath, prepareSocketPath } from '../infra/rpc/socket-path.js';
+import { createLogger } from '../infra/telemetry/logger.js';
+import { Core } from './core.js';
+import { StoreState } from './store-state.js';
+import { packageVersion } from './version.js';
+
+export interface RunningCore {
+  core: Core;
+  server: ControlServer;
+  stop(): Promise<void>;
+}
+
+export interface CoreRunOptions {
+  configDir: string;
+  socket?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** The composition root: store → launcher → pools → core → control server → watcher. */
+export async function runCore(o: CoreRunOptions): Promise<RunningCore> {
+  const env = o.env ?? process.env;
+  const boot = createLogger('core');
+  const store = await StoreState.open(resolve(o.configDir), env, boot);
+  const runtime = store.current.runtime;
+  const log = createLogger('core', runtime.logLevel);
+  const socket = o.socket || runtime.socket || defaultSocketPath(env);
+  // Refuse before starting anything when another core owns the socket.
+  await prepareSocketPath(socket);
+
+  const launcher = createLauncher({});
+  const pools = new PoolManager({
+    launcher,
+    runtime,
+    log: (e) => log(e.level, e.event, { fingerprint: e.fingerprint, instance: e.instance, message: e.message, ...e.fields }),
+  });
+  const core = new Core({ version: packageVersion(), socket, pools, store, log });
+  const server = await startControlServer(core, socket);
+  await core.start();
+  const watcher = watchStore(store.current.dir, (r) => {
+    if (!r.ok) return store.reject(r.issues);
+    store.adopt(r.store);
+    core.applyStore().catch((e: unknown) => log('error', 'applying the new configuration failed', { error: e }));
+  });
+  log('info', 'core started', { socket, config: store.current.dir, pid: process.pid, profiles: [...store.current.profiles.keys()] });
+
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      log('info', 'core stopping');
+      await watcher.close();
+      await server.close();
+      await core.stop();
+      await launcher.shutdown();
+    })());
+  return { core, server, stop };
+}

@@ -1,0 +1,172 @@
+import { randomUUID } from 'node:crypto';
+import type {
+  CallOptions,
+  CallerMeta,
+  CallerSession,
+  ControlApi,
+  CoreInfo,
+  ReloadOutcome,
+  StatusView,
+  Subscription,
+  ToolPage,
+} from '../domain/control.js';
+import { formatIssue } from '../domain/errors.js';
+import type { JsonObject } from '../domain/json.js';
+import { profileFor, type ProfileStore } from '../domain/profile.js';
+import type { ToolSnapshot } from '../domain/tool.js';
+import { LatestWins } from '../infra/aggregator/latest-wins.js';
+import { CallerRegistry, pidAlive } from './caller-registry.js';
+import type { PoolPort } from './pool-port.js';
+import { ToolService } from './tool-service.js';
+import { StoreState } from './store-state.js';
+
+export interface CoreOptions {
+  version: string;
+  socket: string;
+  pools: PoolPort;
+  store: StoreState;
+  log: (level: 'debug' | 'info' | 'warning' | 'error', event: string, fields?: Record<string, unknown>) => void;
+}
+
+/** The control plane's use cases: caller-aware listing and calling, status, reload. */
+export class Core implements ControlApi {
+  private readonly coreId = randomUUID();
+  private readonly startedAt = Date.now();
+  private readonly callers = new CallerRegistry();
+  readonly tools: ToolService;
+  /** Per-caller views, so a caller moved to another profile by a reload sees the new list. */
+  private readonly callerViews = new Map<string, LatestWins<ToolSnapshot>>();
+  private readonly statusChannel = new LatestWins<StatusView>();
+  private reaper?: NodeJS.Timeout;
+
+  constructor(private readonly o: CoreOptions) {
+    this.tools = new ToolService(o.pools, o.store.current.runtime.snapshotRetentionSeconds, (msg, fields) => o.log('warning', msg, fields));
+    this.tools.applyStore(o.store.current);
+    this.tools.onChange((profile, snap) => this.publishToCallers(profile, snap));
+    o.pools.onToolsChanged((fp) => void this.tools.invalidate(fp));
+    o.pools.onStatusChange(() => this.publishStatus());
+  }
+
+  /** Starts pools for the loaded store and the dead-gateway reaper. */
+  async start(): Promise<void> {
+    await this.o.pools.reconcile(this.o.store.specs());
+    this.reaper = setInterval(() => {
+      if (this.callers.reapDead(pidAlive) > 0) this.publishStatus();
+    }, 2000);
+    this.reaper.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.reaper);
+    for (const v of this.callerViews.values()) v.close();
+    this.statusChannel.close();
+    await this.o.pools.shutdown();
+  }
+
+  info(): CoreInfo {
+    return {
+      version: this.o.version,
+      pid: process.pid,
+      configDir: this.o.store.current.dir,
+      socket: this.o.socket,
+      startedAt: this.startedAt,
+      coreId: this.coreId,
+      profiles: [...this.o.store.current.profiles.keys()].sort(),
+    };
+  }
+
+  registerCaller(caller: string, meta: CallerMeta): CallerSession {
+    const profile = this.profileOf(caller);
+    const s = this.callers.register(caller, profile, meta);
+    this.o.log('info', 'caller attached', { caller, profile, session: s.id, pid: meta.pid, client: meta.clientName });
+    // Listing should be instant when the client asks: fill the metadata cache now.
+    void this.tools.ensureLoaded(profile);
+    this.publishStatus();
+    return s;
+  }
+
+  unregisterCaller(sessionId: string): void {
+    if (this.callers.unregister(sessionId)) {
+      this.o.log('info', 'caller detached', { session: sessionId });
+      this.publishStatus();
+    }
+  }
+
+  async listTools(caller: string, cursor?: string, pageSize?: number): Promise<ToolPage> {
+    const profile = this.profileOf(caller);
+    // A continuation page comes from a pinned snapshot: loading must not block it.
+    if (!cursor) await this.tools.ensureLoaded(profile);
+    const idx = this.tools.index(profile);
+    const page = idx.list(cursor, pageSize ?? this.o.store.current.runtime.pageSize);
+    const snap = idx.snapshot();
+    return { etag: page.etag, tools: [...page.items], nextCursor: page.nextCursor, collisions: snap.collisions };
+  }
+
+  watchTools(caller: string, lastEtag?: string): Subscription<ToolSnapshot> {
+    return this.viewOf(caller).subscribe(lastEtag === undefined ? undefined : (s) => s.etag === lastEtag);
+  }
+
+  async callTool(caller: string, name: string, args: JsonObject, opts: CallOptions): Promise<JsonObject> {
+    const profile = this.profileOf(caller);
+    await this.tools.ensureLoaded(profile);
+    const entry = this.tools.index(profile).resolve(name);
+    return this.o.pools.callTool(entry.fingerprint, entry.downstreamName, args, opts);
+  }
+
+  status(): StatusView {
+    return {
+      configDir: this.o.store.current.dir,
+      configIssues: this.o.store.lastIssues.map(formatIssue),
+      pools: this.o.store.redactPools(this.o.pools.status()),
+      callers: this.callers.summary(),
+    };
+  }
+
+  watchStatus(): Subscription<StatusView> {
+    if (this.statusChannel.current() === undefined) this.statusChannel.publish(this.status());
+    return this.statusChannel.subscribe();
+  }
+
+  async reload(): Promise<ReloadOutcome> {
+    const r = await this.o.store.reload();
+    if (r.applied) await this.applyStore();
+    this.publishStatus();
+    return r;
+  }
+
+  /** After the store changed (reload RPC or file watcher): pools, indexes, caller views. */
+  async applyStore(): Promise<void> {
+    await this.o.pools.reconcile(this.o.store.specs());
+    this.tools.applyStore(this.o.store.current);
+    this.callers.remap((c) => this.profileOf(c));
+    for (const [caller, view] of this.callerViews) {
+      const profile = this.profileOf(caller);
+      view.publish(this.tools.index(profile).snapshot());
+      void this.tools.ensureLoaded(profile);
+    }
+  }
+
+  private profileOf(caller: string): string {
+    return profileFor(this.o.store.current, caller).name;
+  }
+
+  private viewOf(caller: string): LatestWins<ToolSnapshot> {
+    let v = this.callerViews.get(caller);
+    if (!v) {
+      v = new LatestWins<ToolSnapshot>();
+      v.publish(this.tools.index(this.profileOf(caller)).snapshot());
+      this.callerViews.set(caller, v);
+    }
+    return v;
+  }
+
+  private publishToCallers(profile: string, snap: ToolSnapshot): void {
+    for (const [caller, view] of this.callerViews) {
+      if (this.profileOf(caller) === profile) view.publish(snap);
+    }
+  }
+
+  private publishStatus(): void {
+    if (this.statusChannel.subscriberCount > 0) this.statusChannel.publish(this.status());
+  }
+}

@@ -1,0 +1,26 @@
+import type { ProgressUpdate } from '../domain/downstream.js';
+import type { JsonObject } from '../domain/json.js';
+import type { PoolStatus } from '../domain/runtime.js';
+import type { ServerSpec } from '../domain/spec.js';
+import type { ToolSource } from './tool-service.js';
+
+export interface SpecRef {
+  spec: ServerSpec;
+  /** "profile/server" names that use this spec. */
+  references: string[];
+}
+
+/** What the core needs from the scheduler (PoolManager implements it). */
+export interface PoolPort extends ToolSource {
+  reconcile(specs: Map<string, SpecRef>): Promise<void>;
+  callTool(
+    fingerprint: string,
+    name: string,
+    args: JsonObject,
+    opts: { routingKey?: string; signal?: AbortSignal; timeoutMs?: number; onProgress?: (p: ProgressUpdate) => void },
+  ): Promise<JsonObject>;
+  onToolsChanged(cb: (fingerprint: string) => void): void;
+  status(): PoolStatus[];
+  onStatusChange(cb: () => void): void;
+  shutdown(): Promise<void>;
+}

@@ -1,0 +1,61 @@
+import type { ReloadOutcome } from '../domain/control.js';
+import { formatIssue, type ConfigIssue } from '../domain/errors.js';
+import type { ProfileStore } from '../domain/profile.js';
+import type { PoolStatus } from '../domain/runtime.js';
+import { diffStores, loadStore, redactSpec, specsByFingerprint } from '../infra/catalog/index.js';
+import type { SpecRef } from './pool-port.js';
+
+/**
+ * The running configuration. A reload that fails validation keeps the running store and records
+ * why, so status and logs can show it.
+ */
+export class StoreState {
+  lastIssues: ConfigIssue[] = [];
+
+  private constructor(
+    public current: ProfileStore,
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly log: (level: 'info' | 'warning' | 'error', event: string, fields?: Record<string, unknown>) => void,
+  ) {}
+
+  /** Loads (scaffolding an empty store); throws with every issue when it is invalid. */
+  static async open(dir: string, env: NodeJS.ProcessEnv, log: StoreState['log']): Promise<StoreState> {
+    const r = await loadStore(dir, { env, scaffold: true });
+    if (!r.ok) throw new Error(`configuration in ${dir} is invalid:\n${r.issues.map(formatIssue).join('\n')}`);
+    for (const w of r.warnings) log('warning', 'config warning', { issue: formatIssue(w) });
+    return new StoreState(r.store, env, log);
+  }
+
+  specs(): Map<string, SpecRef> {
+    return specsByFingerprint(this.current);
+  }
+
+  async reload(): Promise<ReloadOutcome> {
+    const r = await loadStore(this.current.dir, { env: this.env });
+    if (!r.ok) {
+      this.lastIssues = r.issues;
+      this.log('error', 'reload rejected; the running configuration stays in force', { issues: r.issues.map(formatIssue) });
+      return { applied: false, issues: r.issues.map(formatIssue), poolsAdded: 0, poolsRemoved: 0, profilesChanged: [] };
+    }
+    return this.adopt(r.store);
+  }
+
+  /** Takes a store that a watcher already loaded successfully. */
+  adopt(next: ProfileStore): ReloadOutcome {
+    const d = diffStores(this.current, next);
+    this.current = next;
+    this.lastIssues = [];
+    this.log('info', 'configuration applied', { added: d.addedFingerprints.length, removed: d.removedFingerprints.length, profiles: d.changedProfiles });
+    return { applied: true, issues: [], poolsAdded: d.addedFingerprints.length, poolsRemoved: d.removedFingerprints.length, profilesChanged: d.changedProfiles };
+  }
+
+  reject(issues: ConfigIssue[]): void {
+    this.lastIssues = issues;
+    this.log('error', 'configuration edit rejected; the running configuration stays in force', { issues: issues.map(formatIssue) });
+  }
+
+  /** Secrets never leave the core through status. */
+  redactPools(pools: PoolStatus[]): PoolStatus[] {
+    return pools.map((p) => ({ ...p, spec: redactSpec(p.spec) }));
+  }
+}

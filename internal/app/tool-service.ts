@@ -1,0 +1,153 @@
+import type { DownstreamTool, ToolSnapshot } from '../domain/tool.js';
+import type { Profile, ProfileStore } from '../domain/profile.js';
+import { specFingerprint } from '../domain/fingerprint.js';
+import { ProfileIndex } from '../infra/aggregator/tool-index.js';
+
+/** What the tool service needs from the pools: the per-spec metadata cache. */
+export interface ToolSource {
+  tools(fingerprint: string, opts?: { signal?: AbortSignal }): Promise<DownstreamTool[]>;
+}
+
+interface Failure {
+  at: number;
+  message: string;
+}
+
+const RETRY_FAILED_LISTING_MS = 10_000;
+
+/**
+ * One ProfileIndex per profile, fed from the per-spec tool cache. Listing never waits on a server
+ * that is known to be failing; such servers are left out and reported in status.
+ */
+export class ToolService {
+  private readonly indexes = new Map<string, ProfileIndex>();
+  private readonly cache = new Map<string, readonly DownstreamTool[]>();
+  private readonly loading = new Map<string, Promise<void>>();
+  private readonly failures = new Map<string, Failure>();
+  private profiles = new Map<string, Profile>();
+  private readonly changeListeners: ((profile: string, snap: ToolSnapshot) => void)[] = [];
+
+  constructor(
+    private readonly source: ToolSource,
+    private readonly retentionSeconds: number,
+    private readonly log: (msg: string, fields?: Record<string, unknown>) => void,
+  ) {}
+
+  /** Adopts a (re)loaded store: new profiles get an index, changed ones are reconfigured, gone ones closed. */
+  applyStore(store: ProfileStore): void {
+    this.profiles = store.profiles;
+    for (const [name, idx] of this.indexes) {
+      if (!store.profiles.has(name)) {
+        idx.close();
+        this.indexes.delete(name);
+      }
+    }
+    for (const profile of store.profiles.values()) {
+      const fpOf = fingerprintLookup(profile);
+      const existing = this.indexes.get(profile.name);
+      if (existing) {
+        if (existing.reconfigure(profile, fpOf)) this.emit(profile.name);
+        this.refresh(profile.name);
+      } else {
+        this.indexes.set(profile.name, new ProfileIndex({ profile, fingerprintOf: fpOf, retentionSeconds: this.retentionSeconds }));
+      }
+    }
+  }
+
+  index(profile: string): ProfileIndex {
+    const idx = this.indexes.get(profile);
+    if (!idx) throw new Error(`no index for profile "${profile}"`);
+    return idx;
+  }
+
+  onChange(cb: (profile: string, snap: ToolSnapshot) => void): void {
+    this.changeListeners.push(cb);
+  }
+
+  /** Makes sure every enabled server of the profile has its tools in the cache (starting servers once). */
+  async ensureLoaded(profileName: string): Promise<void> {
+    const profile = this.profiles.get(profileName);
+    if (!profile) return;
+    const missing = enabledFingerprints(profile).filter((fp) => !this.cache.has(fp) && !this.recentlyFailed(fp));
+    if (missing.length === 0) return;
+    await Promise.all(missing.map((fp) => this.load(fp)));
+  }
+
+  /** A downstream list_changed (or a restart) may have changed a spec's tools. */
+  async invalidate(fingerprint: string): Promise<void> {
+    await this.load(fingerprint);
+  }
+
+  failuresFor(profileName: string): string[] {
+    const profile = this.profiles.get(profileName);
+    if (!profile) return [];
+    return profile.servers.flatMap((s) => {
+      const f = this.failures.get(specFingerprint(s));
+      return f ? [`${s.name}: ${f.message}`] : [];
+    });
+  }
+
+  private recentlyFailed(fp: string): boolean {
+    const f = this.failures.get(fp);
+    return f !== undefined && Date.now() - f.at < RETRY_FAILED_LISTING_MS;
+  }
+
+  private load(fp: string): Promise<void> {
+    let p = this.loading.get(fp);
+    if (!p) {
+      p = this.source
+        .tools(fp)
+        .then(
+          (tools) => {
+            this.cache.set(fp, tools);
+            this.failures.delete(fp);
+          },
+          (e: unknown) => {
+            const message = e instanceof Error ? e.message : String(e);
+            this.failures.set(fp, { at: Date.now(), message });
+            this.log('tool listing failed; the server is left out of listings until it answers', { fingerprint: fp, error: message });
+          },
+        )
+        .finally(() => {
+          this.loading.delete(fp);
+          this.refreshAllUsing(fp);
+        });
+      this.loading.set(fp, p);
+    }
+    return p;
+  }
+
+  private refreshAllUsing(fp: string): void {
+    for (const profile of this.profiles.values()) {
+      if (enabledFingerprints(profile).includes(fp)) this.refresh(profile.name);
+    }
+  }
+
+  private refresh(profileName: string): void {
+    const profile = this.profiles.get(profileName);
+    const idx = this.indexes.get(profileName);
+    if (!profile || !idx) return;
+    const byServer = new Map<string, readonly DownstreamTool[]>();
+    for (const s of profile.servers) {
+      if (s.disabled) continue;
+      const tools = this.cache.get(specFingerprint(s));
+      if (tools) byServer.set(s.name, tools);
+    }
+    if (idx.update(byServer)) this.emit(profileName);
+  }
+
+  private emit(profile: string): void {
+    const snap = this.indexes.get(profile)?.snapshot();
+    if (!snap) return;
+    for (const cb of this.changeListeners) cb(profile, snap);
+  }
+}
+
+function fingerprintLookup(profile: Profile): (server: string) => string {
+  const m = new Map(profile.servers.map((s) => [s.name, specFingerprint(s)]));
+  return (server) => m.get(server) ?? '';
+}
+
+function enabledFingerprints(profile: Profile): string[] {
+  return profile.servers.filter((s) => !s.disabled).map((s) => specFingerprint(s));
+}

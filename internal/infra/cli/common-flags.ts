@@ -1,0 +1,28 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { defaultSocketPath } from '../rpc/socket-path.js';
+
+/** Flags every binary shares: --socket (MCPD_SOCKET) and --config (MCPD_CONFIG). */
+export const COMMON_OPTIONS = {
+  socket: { type: 'string' },
+  config: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
+} as const satisfies ParseArgsConfig['options'];
+
+export function socketFrom(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+  return flag || env.MCPD_SOCKET || defaultSocketPath(env);
+}
+
+export function configFrom(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+  return flag || env.MCPD_CONFIG || process.cwd();
+}
+
+/** parseArgs with a usage hint instead of a stack trace on a bad flag. */
+export function parseOrExit<T extends ParseArgsConfig>(config: T, usage: string): ReturnType<typeof parseArgs<T>> {
+  try {
+    return parseArgs(config);
+  } catch (e) {
+    process.stderr.write(`${(e as Error).message}\n\n${usage}\n`);
+    process.exit(2);
+  }
+}

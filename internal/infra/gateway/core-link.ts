@@ -1,0 +1,121 @@
+import { McpdError } from '../../domain/errors.js';
+import type { ControlPlaneClient } from '../../gen/mcpd/control/v1/control.js';
+import { createControlClient, waitForReady } from '../rpc/control-client.js';
+import { SessionClient } from '../rpc/session-client.js';
+
+export interface CoreLinkOptions {
+  socket: string;
+  caller: string;
+  clientName?: string;
+  /** Starts a core when none answers; undefined = never (--no-autostart). */
+  startCore?: () => void;
+  log: (msg: string) => void;
+  /** Called after every successful (re)connection. */
+  onConnected: (session: SessionClient, reconnect: boolean) => void;
+}
+
+const MIN_BACKOFF_MS = 50;
+const MAX_BACKOFF_MS = 2000;
+/** Do not start another core while the last one may still be coming up. */
+const RESTART_COOLDOWN_MS = 5000;
+
+/**
+ * Keeps one Session to the core alive for the gateway's whole life: connects lazily, starts the core
+ * when allowed, and reconnects with backoff after the core goes away.
+ */
+export class CoreLink {
+  private client: ControlPlaneClient;
+  private current?: SessionClient;
+  private connecting?: Promise<SessionClient>;
+  private connectedOnce = false;
+  private lastStartAt = 0;
+  private stopped = false;
+  private lastSessionId = '';
+
+  constructor(private readonly opts: CoreLinkOptions) {
+    this.client = createControlClient(opts.socket);
+  }
+
+  /** The live session, waiting up to `waitMs` for one. */
+  async session(waitMs: number): Promise<SessionClient> {
+    if (this.current && !this.current.isClosed) return this.current;
+    const connecting = this.connect();
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new McpdError('UNAVAILABLE', `no mcpd core reachable at ${this.opts.socket} after ${waitMs} ms; ` + (this.opts.startCore ? 'the core did not come up — see its log' : 'start one with `mcpd --config DIR` (autostart is off)'))),
+        waitMs,
+      );
+    });
+    try {
+      return await Promise.race([connecting, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Starts connecting in the background (used at gateway start-up). */
+  warm(): void {
+    this.connect().catch(() => {});
+  }
+
+  close(): void {
+    this.stopped = true;
+    this.current?.close();
+    this.client.close();
+  }
+
+  private connect(): Promise<SessionClient> {
+    if (!this.connecting) {
+      this.connecting = this.connectLoop().finally(() => {
+        this.connecting = undefined;
+      });
+    }
+    return this.connecting;
+  }
+
+  private async connectLoop(): Promise<SessionClient> {
+    let backoff = MIN_BACKOFF_MS;
+    for (;;) {
+      if (this.stopped) throw new McpdError('UNAVAILABLE', 'gateway is shutting down');
+      try {
+        await waitForReady(this.client, Math.max(backoff, 200));
+        const session = await SessionClient.open(this.client, {
+          caller: this.opts.caller,
+          pid: process.pid,
+          clientName: this.opts.clientName ?? '',
+          previousSessionId: this.lastSessionId,
+        });
+        return this.adopt(session);
+      } catch (e) {
+        this.maybeStartCore((e as Error).message);
+        await new Promise((r) => setTimeout(r, backoff));
+        backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
+      }
+    }
+  }
+
+  private adopt(session: SessionClient): SessionClient {
+    const reconnect = this.connectedOnce;
+    this.connectedOnce = true;
+    this.current = session;
+    this.lastSessionId = session.welcome.sessionId;
+    this.opts.log(`${reconnect ? 'reconnected' : 'connected'} to core ${session.welcome.coreId} as ${this.opts.caller} (profile ${session.welcome.profile})`);
+    session.onClose((err) => {
+      if (this.stopped) return;
+      this.opts.log(`core session lost: ${err.message}; reconnecting`);
+      this.warm();
+    });
+    this.opts.onConnected(session, reconnect);
+    return session;
+  }
+
+  private maybeStartCore(why: string): void {
+    if (!this.opts.startCore) return;
+    const now = Date.now();
+    if (now - this.lastStartAt < RESTART_COOLDOWN_MS) return;
+    this.lastStartAt = now;
+    this.opts.log(`no core answered (${why}); starting one`);
+    this.opts.startCore();
+  }
+}

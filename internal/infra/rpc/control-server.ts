@@ -1,0 +1,135 @@
+import { Server, ServerCredentials, type sendUnaryData, type ServerUnaryCall, type ServerWritableStream } from '@grpc/grpc-js';
+import type { ControlApi } from '../../domain/control.js';
+import { ControlPlaneService, type ControlPlaneServer } from '../../gen/mcpd/control/v1/control.js';
+import type * as pb from '../../gen/mcpd/control/v1/control.js';
+import { collisionToPb, snapshotToPb, statusToPb, toolToPb } from './convert.js';
+import { decodeObject, encodeJson } from './json-bytes.js';
+import { addHealth, addReflection } from './reflection.js';
+import { serveSession } from './session-server.js';
+import { grpcAddress, prepareSocketPath } from './socket-path.js';
+import { toServiceError } from './status-map.js';
+import { chmodSync, unlinkSync } from 'node:fs';
+
+/** Wraps an async unary handler: result or a mapped gRPC status, never an unhandled rejection. */
+function unary<Req, Res>(fn: (req: Req, call: ServerUnaryCall<Req, Res>) => Promise<Res> | Res) {
+  return (call: ServerUnaryCall<Req, Res>, cb: sendUnaryData<Res>) => {
+    Promise.resolve()
+      .then(() => fn(call.request, call))
+      .then((res) => cb(null, res), (e: unknown) => cb(toServiceError(e)));
+  };
+}
+
+/** Pipes a subscription into a server stream until the client goes away. */
+function stream<Req, Item, Out>(open: (req: Req) => AsyncIterableIterator<Item>, map: (i: Item) => Out) {
+  return (call: ServerWritableStream<Req, Out>) => {
+    let it: AsyncIterableIterator<Item>;
+    try {
+      it = open(call.request);
+    } catch (e) {
+      call.emit('error', toServiceError(e));
+      return;
+    }
+    const stop = () => void it.return?.();
+    call.on('cancelled', stop);
+    call.on('close', stop);
+    void (async () => {
+      try {
+        for await (const item of it) call.write(map(item));
+        call.end();
+      } catch (e) {
+        call.emit('error', toServiceError(e));
+      }
+    })();
+  };
+}
+
+function callTool(api: ControlApi) {
+  return (call: ServerWritableStream<pb.CallToolRequest, pb.CallToolEvent>) => {
+    const ac = new AbortController();
+    call.on('cancelled', () => ac.abort(new Error('the gRPC call was cancelled')));
+    const deadline = call.getDeadline();
+    const deadlineMs = deadline instanceof Date ? deadline.getTime() - Date.now() : Number.isFinite(deadline) ? Number(deadline) - Date.now() : undefined;
+    const asked = call.request.timeoutMs > 0 ? call.request.timeoutMs : undefined;
+    const timeoutMs = [asked, deadlineMs].filter((x): x is number => x !== undefined && x > 0).reduce<number | undefined>((a, b) => (a === undefined ? b : Math.min(a, b)), undefined);
+    Promise.resolve()
+      .then(() =>
+        api.callTool(call.request.caller || 'default', call.request.name, decodeObject(call.request.argumentsJson, 'arguments_json'), {
+          routingKey: call.request.routingKey || undefined,
+          signal: ac.signal,
+          timeoutMs,
+          onProgress: (p) => call.write({ progress: { progress: p.progress, total: p.total ?? 0, hasTotal: p.total !== undefined, message: p.message ?? '' } }),
+        }),
+      )
+      .then(
+        (result) => {
+          call.write({ resultJson: encodeJson(result) });
+          call.end();
+        },
+        (e: unknown) => call.emit('error', toServiceError(e)),
+      );
+  };
+}
+
+function handlers(api: ControlApi): ControlPlaneServer {
+  return {
+    getInfo: unary(() => {
+      const i = api.info();
+      return { version: i.version, pid: i.pid, configDir: i.configDir, socket: i.socket, startedAtUnixMs: i.startedAt, coreId: i.coreId, profiles: i.profiles };
+    }),
+    registerCaller: unary((req: pb.RegisterCallerRequest) => {
+      const s = api.registerCaller(req.caller || 'default', { pid: req.pid || undefined, clientName: req.clientName || undefined });
+      return { sessionId: s.id, profile: s.profile };
+    }),
+    unregisterCaller: unary((req: pb.UnregisterCallerRequest) => {
+      api.unregisterCaller(req.sessionId);
+      return {};
+    }),
+    listTools: unary(async (req: pb.ListToolsRequest) => {
+      const page = await api.listTools(req.caller || 'default', req.cursor || undefined, req.pageSize > 0 ? req.pageSize : undefined);
+      return { etag: page.etag, tools: page.tools.map(toolToPb), nextCursor: page.nextCursor ?? '', collisions: page.collisions.map(collisionToPb) };
+    }),
+    watchTools: stream((req: pb.WatchToolsRequest) => api.watchTools(req.caller || 'default', req.lastEtag || undefined), snapshotToPb),
+    callTool: callTool(api),
+    getRuntimeStatus: unary(() => statusToPb(api.status())),
+    watchRuntimeStatus: stream(() => api.watchStatus(), statusToPb),
+    reload: unary(async () => {
+      const r = await api.reload();
+      return { applied: r.applied, issues: r.issues, poolsAdded: r.poolsAdded, poolsRemoved: r.poolsRemoved, profilesChanged: r.profilesChanged };
+    }),
+    session: (call) => serveSession(api, call),
+  };
+}
+
+export interface ControlServer {
+  socket: string;
+  close(): Promise<void>;
+}
+
+/** Binds the control plane (plus health and reflection) to a private unix socket. */
+export async function startControlServer(api: ControlApi, socketPath: string): Promise<ControlServer> {
+  await prepareSocketPath(socketPath);
+  const server = new Server({ 'grpc.max_receive_message_length': 64 * 1024 * 1024, 'grpc.max_send_message_length': 64 * 1024 * 1024 });
+  server.addService(ControlPlaneService, handlers(api));
+  addHealth(server);
+  addReflection(server);
+  await new Promise<void>((resolve, reject) =>
+    server.bindAsync(grpcAddress(socketPath), ServerCredentials.createInsecure(), (err) => (err ? reject(err) : resolve())),
+  );
+  chmodSync(socketPath, 0o600);
+  return {
+    socket: socketPath,
+    close: () =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(() => server.forceShutdown(), 2000);
+        server.tryShutdown(() => {
+          clearTimeout(timer);
+          try {
+            unlinkSync(socketPath);
+          } catch {
+            // already gone
+          }
+          resolve();
+        });
+      }),
+  };
+}

@@ -1,0 +1,49 @@
+import type { StatusView } from '../../domain/control.js';
+import type { NameCollision, ToolEntry, ToolSnapshot } from '../../domain/tool.js';
+import type * as pb from '../../gen/mcpd/control/v1/control.js';
+import { encodeJson } from './json-bytes.js';
+
+export function toolToPb(t: ToolEntry): pb.ToolDefinition {
+  return { name: t.name, server: t.server, toolJson: encodeJson(t.definition), definitionHash: t.definitionHash };
+}
+
+export function collisionToPb(c: NameCollision): pb.Collision {
+  return { name: c.name, servers: [...c.servers], resolution: c.resolution };
+}
+
+export function snapshotToPb(s: ToolSnapshot): pb.ToolsSnapshot {
+  return { etag: s.etag, tools: s.tools.map(toolToPb), collisions: s.collisions.map(collisionToPb) };
+}
+
+export function statusToPb(s: StatusView): pb.RuntimeStatus {
+  return {
+    configDir: s.configDir,
+    configIssues: s.configIssues,
+    callers: s.callers.map((c) => ({ caller: c.caller, profile: c.profile, sessions: c.sessions })),
+    pools: s.pools.map((p) => ({
+      fingerprint: p.fingerprint,
+      references: p.references,
+      transport: p.spec.transport,
+      strategy: p.spec.strategy,
+      target: p.spec.transport === 'stdio' ? p.spec.cmd.join(' ') : (p.spec.url ?? ''),
+      waiting: p.waiting,
+      suspended: p.suspended,
+      suspendedReason: p.suspendedReason ?? '',
+      restarts: p.restarts,
+      lastError: p.lastError ?? '',
+      lastErrorAtUnixMs: p.lastErrorAt ?? 0,
+      maxInstances: p.spec.maxInstances,
+      minReady: p.spec.minReady,
+      instances: p.instances.map((i) => ({
+        id: i.id,
+        state: i.state,
+        pid: i.pid ?? 0,
+        inFlight: i.inFlight,
+        startedAtUnixMs: i.startedAt,
+        lastUsedAtUnixMs: i.lastUsedAt,
+        startCause: i.startCause,
+        boundKeys: i.boundKeys,
+      })),
+    })),
+  };
+}

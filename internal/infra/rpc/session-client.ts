@@ -1,0 +1,149 @@
+import type { ClientDuplexStream } from '@grpc/grpc-js';
+import type { ProgressUpdate } from '../../domain/downstream.js';
+import { McpdError, type ErrorReason } from '../../domain/errors.js';
+import type { JsonObject, JsonValue } from '../../domain/json.js';
+import type { ControlPlaneClient } from '../../gen/mcpd/control/v1/control.js';
+import type * as pb from '../../gen/mcpd/control/v1/control.js';
+import { encodeJson } from './json-bytes.js';
+import { fromServiceError } from './status-map.js';
+
+interface Pending {
+  resolve: (v: JsonValue) => void;
+  reject: (e: Error) => void;
+  onProgress?: (p: ProgressUpdate) => void;
+}
+
+export interface SessionRequestOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  onProgress?: (p: ProgressUpdate) => void;
+}
+
+/**
+ * The gateway's end of the Session stream: one open bidi stream carries every request,
+ * response, progress event, cancel and notification.
+ */
+export class SessionClient {
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private closed = false;
+  private readonly closeHandlers: ((err: Error) => void)[] = [];
+  private notificationHandler: (method: string, params: JsonObject) => void = () => {};
+
+  private constructor(
+    private readonly stream: ClientDuplexStream<pb.SessionClientMessage, pb.SessionServerMessage>,
+    readonly welcome: pb.SessionWelcome,
+  ) {
+    stream.on('data', (m: pb.SessionServerMessage) => this.onMessage(m));
+    const fail = (e: Error) => this.fail(e);
+    stream.on('error', (e) => fail(fromServiceError(e as Parameters<typeof fromServiceError>[0])));
+    stream.on('end', () => fail(new McpdError('UNAVAILABLE', 'the mcpd core closed the session')));
+  }
+
+  /** Opens the stream, says hello and waits for the welcome. */
+  static open(client: ControlPlaneClient, hello: pb.SessionHello, timeoutMs = 5000): Promise<SessionClient> {
+    return new Promise((resolve, reject) => {
+      const stream = client.session();
+      const timer = setTimeout(() => {
+        stream.cancel();
+        reject(new McpdError('UNAVAILABLE', `the mcpd core did not welcome the session within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const onData = (m: pb.SessionServerMessage) => {
+        if (!m.welcome) return;
+        clearTimeout(timer);
+        stream.off('data', onData);
+        stream.off('error', onError);
+        resolve(new SessionClient(stream, m.welcome));
+      };
+      const onError = (e: Error) => {
+        clearTimeout(timer);
+        reject(fromServiceError(e as Parameters<typeof fromServiceError>[0]));
+      };
+      stream.on('data', onData);
+      stream.on('error', onError);
+      stream.write({ hello });
+    });
+  }
+
+  onNotification(handler: (method: string, params: JsonObject) => void): void {
+    this.notificationHandler = handler;
+  }
+
+  onClose(handler: (err: Error) => void): void {
+    this.closeHandlers.push(handler);
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  request(method: string, params: JsonObject, opts: SessionRequestOptions = {}): Promise<JsonValue> {
+    if (this.closed) return Promise.reject(new McpdError('UNAVAILABLE', 'the session to the mcpd core is closed'));
+    const id = this.nextId++;
+    return new Promise<JsonValue>((resolve, reject) => {
+      const onAbort = () => {
+        this.stream.write({ cancel: { id, reason: String(opts.signal?.reason ?? 'cancelled') } });
+        settle(() => reject(new McpdError('CANCELLED', 'request cancelled by the client')));
+      };
+      const settle = (fn: () => void) => {
+        if (!this.pending.delete(id)) return;
+        opts.signal?.removeEventListener('abort', onAbort);
+        fn();
+      };
+      this.pending.set(id, {
+        resolve: (v) => settle(() => resolve(v)),
+        reject: (e) => settle(() => reject(e)),
+        onProgress: opts.onProgress,
+      });
+      if (opts.signal?.aborted) return onAbort();
+      opts.signal?.addEventListener('abort', onAbort, { once: true });
+      this.stream.write({ request: { id, method, paramsJson: encodeJson(params), timeoutMs: opts.timeoutMs ?? 0 } });
+    });
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.stream.end();
+    this.fail(new McpdError('UNAVAILABLE', 'session closed'));
+    this.stream.cancel();
+  }
+
+  private onMessage(m: pb.SessionServerMessage): void {
+    if (m.response) {
+      const p = this.pending.get(m.response.id);
+      if (!p) return;
+      if (m.response.error) p.reject(errorFromInfo(m.response.error));
+      else p.resolve(parseJson(m.response.resultJson));
+    } else if (m.progress?.progress) {
+      const pr = m.progress.progress;
+      this.pending.get(m.progress.id)?.onProgress?.({ progress: pr.progress, total: pr.hasTotal ? pr.total : undefined, message: pr.message || undefined });
+    } else if (m.notification) {
+      const params = parseJson(m.notification.paramsJson);
+      this.notificationHandler(m.notification.method, isObject(params) ? params : {});
+    }
+  }
+
+  private fail(err: Error): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const p of [...this.pending.values()]) p.reject(err);
+    this.pending.clear();
+    for (const h of this.closeHandlers) h(err);
+  }
+}
+
+function errorFromInfo(e: pb.ErrorInfo): McpdError {
+  return new McpdError(e.reason as ErrorReason, e.message, {
+    specCode: e.specCode || undefined,
+    data: e.dataJson && e.dataJson.length ? parseJson(e.dataJson) : undefined,
+  });
+}
+
+function parseJson(b: Uint8Array | undefined): JsonValue {
+  if (!b || b.length === 0) return null;
+  return JSON.parse(Buffer.from(b).toString('utf8')) as JsonValue;
+}
+
+function isObject(v: JsonValue): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

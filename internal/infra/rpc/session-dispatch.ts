@@ -1,0 +1,59 @@
+import type { CallerSession, ControlApi } from '../../domain/control.js';
+import type { ProgressUpdate } from '../../domain/downstream.js';
+import { McpdError } from '../../domain/errors.js';
+import type { JsonObject, JsonValue } from '../../domain/json.js';
+
+export interface SessionRequestContext {
+  session: CallerSession;
+  signal: AbortSignal;
+  timeoutMs?: number;
+  onProgress: (p: ProgressUpdate) => void;
+}
+
+type Handler = (api: ControlApi, params: JsonObject, ctx: SessionRequestContext) => Promise<JsonValue>;
+
+/**
+ * Session requests use MCP method names and MCP-shaped params and results, so the gateway
+ * can pass them through without reshaping.
+ */
+const HANDLERS: Record<string, Handler> = {
+  'tools/list': async (api, params, ctx) => {
+    const page = await api.listTools(ctx.session.caller, optionalString(params, 'cursor'));
+    const result: JsonObject = { tools: page.tools.map((t) => t.definition) };
+    if (page.nextCursor) result.nextCursor = page.nextCursor;
+    result._meta = { 'mcpd/etag': page.etag };
+    return result;
+  },
+  'tools/call': async (api, params, ctx) => {
+    const name = params.name;
+    if (typeof name !== 'string' || name === '') {
+      throw new McpdError('INVALID_ARGUMENT', 'tools/call needs a non-empty string "name"');
+    }
+    const args = params.arguments ?? {};
+    if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+      throw new McpdError('INVALID_ARGUMENT', `tools/call "arguments" must be an object, got ${Array.isArray(args) ? 'an array' : typeof args}`);
+    }
+    return api.callTool(ctx.session.caller, name, args, {
+      routingKey: ctx.session.id,
+      signal: ctx.signal,
+      timeoutMs: ctx.timeoutMs,
+      onProgress: ctx.onProgress,
+    });
+  },
+  ping: async () => ({}),
+};
+
+export function dispatchSessionRequest(api: ControlApi, method: string, params: JsonObject, ctx: SessionRequestContext): Promise<JsonValue> {
+  const handler = HANDLERS[method];
+  if (!handler) {
+    return Promise.reject(new McpdError('NOT_FOUND', `method "${method}" is not served by this core (known: ${Object.keys(HANDLERS).join(', ')})`, { specCode: -32601 }));
+  }
+  return handler(api, params, ctx);
+}
+
+function optionalString(params: JsonObject, key: string): string | undefined {
+  const v = params[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'string') throw new McpdError('INVALID_ARGUMENT', `"${key}" must be a string`);
+  return v;
+}
