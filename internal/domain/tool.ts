@@ -1,4 +1,5 @@
 import type { JsonObject } from './json.js';
+import type { ListingProblem } from './naming.js';
 
 /** A tool as the downstream server declared it (MCP `Tool`), kept opaque apart from its name. */
 export interface DownstreamTool {
@@ -35,4 +36,6 @@ export interface ToolSnapshot {
   etag: string;
   tools: readonly ToolEntry[];
   collisions: readonly NameCollision[];
+  /** Configuration the index could not honour (invalid aliases, unknown tool names …). */
+  problems?: readonly ListingProblem[];
 }

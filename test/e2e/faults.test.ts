@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { TestWorld } from '../support/core-process.js';
+import { ECHO_SERVER, MCPD } from '../support/paths.js';
+import { cmdline, countProcs, pidsWithTag, waitFor } from '../support/procs.js';
+import { echoServer, profile } from '../support/profiles.js';
+
+type ToolResult = { content: { type: string; text: string }[] };
+const textOf = (r: unknown) => (r as ToolResult).content.map((c) => c.text).join('');
+
+describe('downstream faults', () => {
+  let world: TestWorld;
+  let client: Client;
+  beforeAll(async () => {
+    world = new TestWorld({
+      'profiles/default.yaml': profile(echoServer('fx', { idleSeconds: 300, callTimeoutSeconds: 2 })),
+      'callers.yaml': 'callers: {}\n',
+    });
+    await world.startCore();
+    client = await world.gateway('tester');
+  });
+  afterAll(async () => world.cleanup());
+
+  it('fails a call promptly when its server is SIGKILLed mid-call, then serves the next on a fresh instance', async () => {
+    const before = textOf(await client.callTool({ name: 'fx__pid', arguments: {} }));
+    const t0 = Date.now();
+    await expect(client.callTool({ name: 'fx__kill9', arguments: {} })).rejects.toThrow(/exit|closed|UNAVAILABLE/i);
+    // Promptly: well inside the 2 s call timeout, so it was the crash that answered, not the deadline.
+    expect(Date.now() - t0).toBeLessThan(1500);
+    const after = textOf(await client.callTool({ name: 'fx__pid', arguments: {} }));
+    expect(after).not.toBe(before);
+    expect(Number(after)).toBeGreaterThan(0);
+  });
+
+  it('fires the deadline on a hung server and recycles the instance', async () => {
+    const before = textOf(await client.callTool({ name: 'fx__pid', arguments: {} }));
+    await expect(client.callTool({ name: 'fx__freeze', arguments: {} })).rejects.toThrow(/deadline|timed out|timeout/i);
+    await waitFor('the frozen instance to be stopped', () => !pidsWithTag(world.tag).includes(Number(before)), 15_000);
+    const after = textOf(await client.callTool({ name: 'fx__pid', arguments: {} }));
+    expect(after).not.toBe(before);
+  });
+});
+
+describe('core killed with SIGKILL', () => {
+  let world: TestWorld;
+  beforeAll(async () => {
+    world = new TestWorld({
+      'profiles/default.yaml': profile(echoServer('fx', { idleSeconds: 300 }, { FIXTURE_GRANDCHILD: '1' })),
+      'callers.yaml': 'callers: {}\n',
+    });
+    await world.startCore();
+  });
+  afterAll(async () => world.cleanup());
+
+  it('leaves no downstream process, and the gateway session carries on with a new core', async () => {
+    const client = await world.gateway('survivor');
+    const firstPid = Number(textOf(await client.callTool({ name: 'fx__pid', arguments: {} })));
+    const serverProcs = pidsWithTag(world.tag).filter((p) => !cmdline(p).includes(MCPD) && !cmdline(p).includes('mcpdmcp'));
+    // The echo server and the grandchild it spawned.
+    expect(serverProcs.length).toBeGreaterThanOrEqual(2);
+    const core = world.cores[0];
+    core.kill('SIGKILL');
+    await waitFor('every downstream process of the killed core to exit', () => serverProcs.every((p) => !pidsWithTag(world.tag).includes(p)), 15_000);
+    // The gateway starts a new core on its own and the same MCP session keeps working.
+    const r = await client.callTool({ name: 'fx__pid', arguments: {} });
+    expect(Number(textOf(r))).not.toBe(firstPid);
+    expect(countProcs(world.tag, ECHO_SERVER)).toBe(1);
+    const newCores = pidsWithTag(world.tag).filter((p) => cmdline(p).includes(MCPD) && p !== core.pid);
+    expect(newCores.length).toBe(1);
+  });
+});

@@ -1,0 +1,86 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { createControlClient, waitForReady } from '../../internal/infra/rpc/control-client.js';
+import { MCPD, MCPDMCP } from './paths.js';
+import { cmdline, killTagged, pidsWithTag, waitFor } from './procs.js';
+
+/** One test's world: a temp profile store, a private socket, a tag on every process it starts. */
+export class TestWorld {
+  readonly tag = randomUUID();
+  readonly dir = mkdtempSync(join(tmpdir(), 'mcpd-e2e-'));
+  readonly socket = join(this.dir, 'run', 'control.sock');
+  readonly configDir = join(this.dir, 'store');
+  readonly cores: ChildProcess[] = [];
+  readonly clients: Client[] = [];
+  readonly coreLog: string[] = [];
+
+  constructor(files: Record<string, string>) {
+    for (const [rel, text] of Object.entries(files)) this.write(rel, text);
+  }
+
+  write(rel: string, text: string): void {
+    const p = join(this.configDir, rel);
+    mkdirSync(dirname(p), { recursive: true });
+    writeFileSync(p, text);
+  }
+
+  env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+    return { ...process.env, MCPD_TEST_TAG: this.tag, MCPD_SOCKET: this.socket, MCPD_CONFIG: this.configDir, ...extra };
+  }
+
+  /** Starts a core and waits until its control plane answers. */
+  async startCore(): Promise<ChildProcess> {
+    const core = spawn(process.execPath, [MCPD, '--config', this.configDir, '--socket', this.socket], { env: this.env(), stdio: ['ignore', 'ignore', 'pipe'] });
+    core.stderr?.setEncoding('utf8');
+    core.stderr?.on('data', (d: string) => this.coreLog.push(d));
+    this.cores.push(core);
+    const client = createControlClient(this.socket);
+    try {
+      await waitFor('the core to answer', async () => {
+        if (core.exitCode !== null) throw new Error(`core exited with ${core.exitCode}: ${this.coreLog.join('')}`);
+        return waitForReady(client, 200).then(() => true, () => false);
+      });
+    } finally {
+      client.close();
+    }
+    return core;
+  }
+
+  /** An MCP client session through `mcpdmcp <caller>`. */
+  async gateway(caller: string, args: string[] = [], capabilities: Record<string, unknown> = {}): Promise<Client> {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [MCPDMCP, caller, '--socket', this.socket, '--config', this.configDir, ...args],
+      env: this.env() as Record<string, string>,
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: `test-${caller}`, version: '1.0.0' }, { capabilities });
+    await client.connect(transport);
+    this.clients.push(client);
+    return client;
+  }
+
+  pids(): number[] {
+    return pidsWithTag(this.tag).filter((p) => p !== process.pid);
+  }
+
+  /** Closes clients, stops cores gracefully, then proves nothing with the tag is left. */
+  async cleanup(): Promise<void> {
+    for (const c of this.clients) await c.close().catch(() => {});
+    // Cores this test started and any a gateway started on its own: stop them the way a user would.
+    for (const pid of this.pids()) if (cmdline(pid).includes(MCPD)) process.kill(pid, 'SIGTERM');
+    let leftover: number[] = [];
+    try {
+      await waitFor('every process of the test to exit', () => this.pids().length === 0, 15_000);
+    } catch {
+      leftover = killTagged(this.tag);
+    }
+    rmSync(this.dir, { recursive: true, force: true });
+    if (leftover.length) throw new Error(`processes left behind: ${leftover.join(', ')}`);
+  }
+}
