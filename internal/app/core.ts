@@ -10,10 +10,10 @@ import type {
   Subscription,
   ToolPage,
 } from '../domain/control.js';
-import { formatIssue } from '../domain/errors.js';
+import { formatIssue, McpdError } from '../domain/errors.js';
 import type { JsonObject } from '../domain/json.js';
 import { profileFor, type ProfileStore } from '../domain/profile.js';
-import type { ToolSnapshot } from '../domain/tool.js';
+import type { ToolEntry, ToolSnapshot } from '../domain/tool.js';
 import { LatestWins } from '../infra/aggregator/latest-wins.js';
 import { CallerRegistry, pidAlive } from './caller-registry.js';
 import type { PoolPort } from './pool-port.js';
@@ -98,7 +98,7 @@ export class Core implements ControlApi {
     if (!cursor) await this.tools.ensureLoaded(profile);
     const idx = this.tools.index(profile);
     const page = idx.list(cursor, pageSize ?? this.o.store.current.runtime.pageSize);
-    const snap = idx.snapshot();
+    const snap = idx.snapshotAt(page.etag) ?? idx.snapshot();
     return { etag: page.etag, tools: [...page.items], nextCursor: page.nextCursor, collisions: snap.collisions };
   }
 
@@ -109,8 +109,29 @@ export class Core implements ControlApi {
   async callTool(caller: string, name: string, args: JsonObject, opts: CallOptions): Promise<JsonObject> {
     const profile = this.profileOf(caller);
     await this.tools.ensureLoaded(profile);
-    const entry = this.tools.index(profile).resolve(name);
+    const entry = await this.resolveTool(profile, name);
     return this.o.pools.callTool(entry.fingerprint, entry.downstreamName, args, opts);
+  }
+
+  /**
+   * A call is explicit demand: when the name is unknown and some server of the profile could not be
+   * listed, try those servers again before answering, and say which ones failed.
+   */
+  private async resolveTool(profile: string, name: string): Promise<ToolEntry> {
+    const idx = this.tools.index(profile);
+    try {
+      return idx.resolve(name);
+    } catch (e) {
+      if (this.tools.failuresFor(profile).length === 0) throw e;
+      await this.tools.ensureLoaded(profile, { retryFailed: true });
+      try {
+        return idx.resolve(name);
+      } catch (again) {
+        const failed = this.tools.failuresFor(profile);
+        if (failed.length === 0 || !(again instanceof McpdError)) throw again;
+        throw new McpdError(again.reason, `${again.message}; servers that could not be listed: ${failed.join('; ')}`);
+      }
+    }
   }
 
   status(): StatusView {

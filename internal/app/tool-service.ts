@@ -65,10 +65,10 @@ export class ToolService {
   }
 
   /** Makes sure every enabled server of the profile has its tools in the cache (starting servers once). */
-  async ensureLoaded(profileName: string): Promise<void> {
+  async ensureLoaded(profileName: string, opts: { retryFailed?: boolean } = {}): Promise<void> {
     const profile = this.profiles.get(profileName);
     if (!profile) return;
-    const missing = enabledFingerprints(profile).filter((fp) => !this.cache.has(fp) && !this.recentlyFailed(fp));
+    const missing = enabledFingerprints(profile).filter((fp) => !this.cache.has(fp) && (opts.retryFailed || !this.recentlyFailed(fp)));
     if (missing.length === 0) return;
     await Promise.all(missing.map((fp) => this.load(fp)));
   }

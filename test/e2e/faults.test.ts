@@ -13,7 +13,7 @@ describe('downstream faults', () => {
   let client: Client;
   beforeAll(async () => {
     world = new TestWorld({
-      'profiles/default.yaml': profile(echoServer('fx', { idleSeconds: 300, callTimeoutSeconds: 2 })),
+      'profiles/default.yaml': profile(echoServer('fx', { idleSeconds: 300, callTimeoutSeconds: 5 })),
       'callers.yaml': 'callers: {}\n',
     });
     await world.startCore();
@@ -23,10 +23,10 @@ describe('downstream faults', () => {
 
   it('fails a call promptly when its server is SIGKILLed mid-call, then serves the next on a fresh instance', async () => {
     const before = textOf(await client.callTool({ name: 'fx__pid', arguments: {} }));
-    const t0 = Date.now();
-    await expect(client.callTool({ name: 'fx__kill9', arguments: {} })).rejects.toThrow(/exit|closed|UNAVAILABLE/i);
-    // Promptly: well inside the 2 s call timeout, so it was the crash that answered, not the deadline.
-    expect(Date.now() - t0).toBeLessThan(1500);
+    const err = await client.callTool({ name: 'fx__kill9', arguments: {} }).then(() => undefined, (e: Error) => e);
+    // Promptly means the crash answered the call, not its 5 s deadline: the message says the server died.
+    expect(err?.message).toMatch(/UNAVAILABLE: .*fx.*(exited|SIGKILL)/);
+    expect(err?.message).not.toMatch(/did not answer/);
     const after = textOf(await client.callTool({ name: 'fx__pid', arguments: {} }));
     expect(after).not.toBe(before);
     expect(Number(after)).toBeGreaterThan(0);
@@ -34,7 +34,7 @@ describe('downstream faults', () => {
 
   it('fires the deadline on a hung server and recycles the instance', async () => {
     const before = textOf(await client.callTool({ name: 'fx__pid', arguments: {} }));
-    await expect(client.callTool({ name: 'fx__freeze', arguments: {} })).rejects.toThrow(/deadline|timed out|timeout/i);
+    await expect(client.callTool({ name: 'fx__freeze', arguments: {} })).rejects.toThrow(/did not answer tools\/call within \d+ ms/);
     await waitFor('the frozen instance to be stopped', () => !pidsWithTag(world.tag).includes(Number(before)), 15_000);
     const after = textOf(await client.callTool({ name: 'fx__pid', arguments: {} }));
     expect(after).not.toBe(before);

@@ -4,7 +4,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type ServerNotification 
 import type { JsonObject, JsonValue } from '../../domain/json.js';
 import type { SessionClient } from '../rpc/session-client.js';
 import { CoreLink } from './core-link.js';
-import { toMcpError } from './error-map.js';
+import { toJsonRpcError } from './error-map.js';
 
 export interface GatewayOptions {
   caller: string;
@@ -65,7 +65,7 @@ export class Gateway {
             : (p) => void extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: p.progress, total: p.total, message: p.message } }).catch(() => {}),
       });
     } catch (e) {
-      throw toMcpError(e);
+      throw toJsonRpcError(e);
     }
   }
 

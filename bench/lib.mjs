@@ -1,0 +1,100 @@
+// Shared pieces of the benchmarks: timing, percentiles, a core in a child process, clean-up.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir, cpus } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const MCPD = join(REPO, 'dist/cmd/mcpd/main.js');
+export const MCPDMCP = join(REPO, 'dist/cmd/mcpdmcp/main.js');
+export const ECHO = join(REPO, 'test/fixtures/servers/echo.mjs');
+export const EVERYTHING = join(REPO, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+
+export function percentile(sorted, p) {
+  if (sorted.length === 0) return NaN;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[i];
+}
+
+/** Runs `fn` warmup times, then n timed times; returns sorted milliseconds. */
+export async function measure(fn, n, warmup) {
+  for (let i = 0; i < warmup; i++) await fn(i);
+  const out = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const t0 = process.hrtime.bigint();
+    await fn(i);
+    out[i] = Number(process.hrtime.bigint() - t0) / 1e6;
+  }
+  return out.sort((a, b) => a - b);
+}
+
+export function emit(record) {
+  const machine = `${cpus().length}x ${cpus()[0]?.model ?? 'cpu'}; node ${process.version}`;
+  process.stdout.write(`${JSON.stringify({ ...record, machine })}\n`);
+}
+
+export const round = (x) => Math.round(x * 1000) / 1000;
+
+/** A temp profile store and a core process on a private socket. */
+export async function startCore(profiles, callers = 'callers: {}\n') {
+  const dir = mkdtempSync(join(tmpdir(), 'mcpd-bench-'));
+  const store = join(dir, 'store');
+  for (const [name, text] of Object.entries(profiles)) {
+    mkdirSync(join(store, 'profiles'), { recursive: true });
+    writeFileSync(join(store, 'profiles', `${name}.yaml`), text);
+  }
+  writeFileSync(join(store, 'callers.yaml'), callers);
+  const socket = join(dir, 'run', 'control.sock');
+  const core = spawn(process.execPath, [MCPD, '--config', store, '--socket', socket], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let log = '';
+  core.stderr.on('data', (d) => (log += d));
+  const { createControlClient, waitForReady } = await import(join(REPO, 'dist/internal/infra/rpc/control-client.js'));
+  const client = createControlClient(socket);
+  const until = Date.now() + 20_000;
+  for (;;) {
+    if (core.exitCode !== null) throw new Error(`core exited: ${log}`);
+    try {
+      await waitForReady(client, 200);
+      break;
+    } catch {
+      if (Date.now() > until) throw new Error(`core did not come up: ${log}`);
+    }
+  }
+  return {
+    dir,
+    store,
+    socket,
+    core,
+    client,
+    async stop() {
+      client.close();
+      core.kill('SIGTERM');
+      await new Promise((r) => (core.exitCode !== null ? r() : core.once('exit', r)));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function rssKb(pid) {
+  const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) : NaN;
+}
+
+export function childrenMatching(rootPid, marker) {
+  // Every descendant of rootPid whose command line contains marker.
+  const kids = new Map();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      kids.set(Number(name), ppid);
+    } catch {}
+  }
+  const isDesc = (p) => {
+    for (let q = kids.get(p); q !== undefined && q > 1; q = kids.get(q)) if (q === rootPid) return true;
+    return false;
+  };
+  return [...kids.keys()].filter((p) => isDesc(p) && readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(marker));
+}

@@ -1,0 +1,111 @@
+#!/usr/bin/env node
+// Benchmarks: one JSON line per case (case, n, warmup, p50, p99, baseline, ratio, machine).
+// `--smoke` runs every case with tiny counts so CI proves the benchmarks still work.
+// Numbers are recorded in docs/benchmarks.md; nothing here asserts a time.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { join } from 'node:path';
+import { ECHO, MCPDMCP, REPO, childrenMatching, emit, measure, percentile, round, rssKb, startCore } from './lib.mjs';
+
+const smoke = process.argv.includes('--smoke');
+const only = process.argv.find((a) => a.startsWith('--case='))?.slice(7);
+const N = smoke ? 50 : 1000;
+const WARMUP = smoke ? 50 : 3000;
+
+const echoSpec = (name, extra = '', env = '') =>
+  `  - name: ${name}\n    cmd: [${JSON.stringify(process.execPath)}, ${JSON.stringify(ECHO)}]\n    idleSeconds: 0\n${extra}` +
+  (env ? `    env:\n${env}` : '');
+
+async function connectStdio(command, args, env = {}) {
+  const client = new Client({ name: 'bench', version: '1' });
+  await client.connect(new StdioClientTransport({ command, args, env: { ...process.env, ...env }, stderr: 'ignore' }));
+  return client;
+}
+
+/** 1 KB echo through mcpdmcp → core → pooled server, against a direct SDK client to the same server. */
+async function hop() {
+  const payload = { data: 'x'.repeat(1024) };
+  const world = await startCore({ default: `servers:\n${echoSpec('fx')}` });
+  try {
+    const direct = await connectStdio(process.execPath, [ECHO]);
+    const viaGateway = await connectStdio(process.execPath, [MCPDMCP, 'bench', '--socket', world.socket, '--no-autostart']);
+    const d = await measure(() => direct.callTool({ name: 'echo', arguments: payload }), N, WARMUP);
+    const g = await measure(() => viaGateway.callTool({ name: 'fx__echo', arguments: payload }), N, WARMUP);
+    emit({
+      case: 'hop_tools_call_1kb',
+      n: N,
+      warmup: WARMUP,
+      p50: round(percentile(g, 50)),
+      p99: round(percentile(g, 99)),
+      baseline_p50: round(percentile(d, 50)),
+      baseline_p99: round(percentile(d, 99)),
+      added_p50: round(percentile(g, 50) - percentile(d, 50)),
+      ratio: round(percentile(g, 50) / percentile(d, 50)),
+    });
+    await direct.close();
+    await viaGateway.close();
+  } finally {
+    await world.stop();
+  }
+}
+
+/** Full ListTools of 20 servers × 50 tools, served from the metadata cache. */
+async function listing() {
+  const servers = Array.from({ length: 20 }, (_, i) => echoSpec(`s${String(i).padStart(2, '0')}`, '', `      ECHO_TOOL_COUNT: "40"\n      BENCH_ID: "${i}"\n`)).join('');
+  const world = await startCore({ default: `servers:\n${servers}` });
+  const { ControlCalls } = await import(join(REPO, 'dist/internal/infra/rpc/control-client.js'));
+  const calls = new ControlCalls(world.client);
+  try {
+    const listAll = async () => {
+      let cursor = '';
+      let count = 0;
+      do {
+        const page = await calls.listTools({ caller: 'bench', cursor, pageSize: 1000 });
+        count += page.tools.length;
+        cursor = page.nextCursor;
+      } while (cursor);
+      return count;
+    };
+    const total = await listAll();
+    if (total !== 1000) throw new Error(`expected 1000 tools, listed ${total}`);
+    // Baseline: the same 1000 tool definitions fetched from one live server in this process.
+    const direct = await connectStdio(process.execPath, [ECHO], { ECHO_TOOL_COUNT: '990' });
+    const n = Math.max(20, Math.round(N / 5));
+    const w = Math.max(20, Math.round(WARMUP / 30));
+    const b = await measure(() => direct.listTools(), n, w);
+    const t = await measure(listAll, n, w);
+    emit({ case: 'list_tools_20x50_cached', n, warmup: w, p50: round(percentile(t, 50)), p99: round(percentile(t, 99)), baseline_p50: round(percentile(b, 50)), ratio: round(percentile(t, 50) / percentile(b, 50)) });
+    await direct.close();
+  } finally {
+    await world.stop();
+  }
+}
+
+/** Server processes and core RSS with 1, 10 and 50 attached callers (Session streams, as gateways hold). */
+async function density() {
+  const world = await startCore({ default: `servers:\n${echoSpec('a', '    idleSeconds: 300\n')}${echoSpec('b', '    idleSeconds: 300\n', '      ROLE: "b"\n')}` });
+  const { SessionClient } = await import(join(REPO, 'dist/internal/infra/rpc/session-client.js'));
+  const sessions = [];
+  try {
+    for (const target of smoke ? [1, 10] : [1, 10, 50]) {
+      while (sessions.length < target) {
+        const s = await SessionClient.open(world.client, { caller: `c${sessions.length}`, pid: process.pid, clientName: 'bench', previousSessionId: '' });
+        await s.request('tools/call', { name: 'a__echo', arguments: { i: sessions.length } });
+        await s.request('tools/call', { name: 'b__echo', arguments: { i: sessions.length } });
+        sessions.push(s);
+      }
+      const servers = childrenMatching(world.core.pid, ECHO).length;
+      emit({ case: `density_${target}_callers`, n: target, warmup: 0, server_processes: servers, core_rss_mb: round(rssKb(world.core.pid) / 1024) });
+    }
+  } finally {
+    for (const s of sessions) s.close();
+    await world.stop();
+  }
+}
+
+const cases = { hop, listing, density };
+for (const [name, fn] of Object.entries(cases)) {
+  if (only && only !== name) continue;
+  await fn();
+}
+process.exit(0);
