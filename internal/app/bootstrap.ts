@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { createLauncher } from '../infra/mcp/index.js';
 import { PoolManager } from '../infra/scheduler/index.js';
 import { watchStore } from '../infra/catalog/index.js';
@@ -25,6 +26,9 @@ export interface CoreRunOptions {
 export async function runCore(o: CoreRunOptions): Promise<RunningCore> {
   const env = o.env ?? process.env;
   const boot = createLogger('core');
+  // Servers keep state under the store's state directory (the default store points server-memory
+  // there); few servers create missing directories themselves.
+  mkdirSync(env.MCPD_STATE_DIR || join(resolve(o.configDir), '.mcpd-state'), { recursive: true });
   const store = await StoreState.open(resolve(o.configDir), env, boot);
   const runtime = store.current.runtime;
   const log = createLogger('core', runtime.logLevel);

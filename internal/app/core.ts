@@ -45,6 +45,8 @@ export class Core implements ControlApi {
     this.tools.onChange((profile, snap) => this.publishToCallers(profile, snap));
     o.pools.onToolsChanged((fp) => void this.tools.invalidate(fp));
     o.pools.onStatusChange(() => this.publishStatus());
+    // Downstream stderr becomes log entries attributed to the server instance.
+    o.pools.onStderr((fingerprint, instance, line) => o.log('info', 'server.stderr', { fingerprint, instance, line }));
   }
 
   /** Starts pools for the loaded store and the dead-gateway reaper. */

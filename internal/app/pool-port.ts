@@ -20,6 +20,7 @@ export interface PoolPort extends ToolSource {
     opts: { routingKey?: string; signal?: AbortSignal; timeoutMs?: number; onProgress?: (p: ProgressUpdate) => void },
   ): Promise<JsonObject>;
   onToolsChanged(cb: (fingerprint: string) => void): void;
+  onStderr(cb: (fingerprint: string, instanceId: string, line: string) => void): void;
   status(): PoolStatus[];
   onStatusChange(cb: () => void): void;
   shutdown(): Promise<void>;

@@ -1,0 +1,71 @@
+import { isSeq } from 'yaml';
+import { DEFAULT_NAMESPACE, type NamespacePolicy } from '../../domain/profile.js';
+import { checkKeys, mapEntries, readEnum, readNumber, readString } from './fields.js';
+import { parseInputs, type LocatedInput } from './inputs_parse.js';
+import { parseServer } from './server_parse.js';
+import { deref, describeNode, isNull, join, report, type Source, type YNode } from './source.js';
+import type { RawServer } from './types.js';
+
+const PROFILE_KEYS = ['servers', 'inputs', 'namespace'] as const;
+const NAMESPACE_KEYS = ['mode', 'separator', 'maxLength'] as const;
+
+export interface ParsedProfile {
+  servers: RawServer[];
+  inputs: LocatedInput[];
+  namespace: NamespacePolicy;
+}
+
+function parseNamespace(src: Source, node: YNode): NamespacePolicy {
+  const ns: NamespacePolicy = { ...DEFAULT_NAMESPACE };
+  const entries = mapEntries(src, node, 'namespace', 'a mapping with mode / separator / maxLength');
+  if (!entries) return ns;
+  checkKeys(src, entries, NAMESPACE_KEYS, 'namespace');
+  for (const e of entries) {
+    if (e.key === 'mode') ns.mode = readEnum(src, e.value, e.field, ['prefix', 'never'] as const) ?? ns.mode;
+    if (e.key === 'separator') ns.separator = readString(src, e.value, e.field, true) ?? ns.separator;
+    if (e.key === 'maxLength') ns.maxLength = readNumber(src, e.value, e.field, { integer: true, min: 16 }) ?? ns.maxLength;
+  }
+  return ns;
+}
+
+function parseServers(src: Source, node: YNode): RawServer[] {
+  if (isNull(node)) return [];
+  if (!isSeq(node)) {
+    report(src, node, 'servers', `must be a list of servers, got ${describeNode(node)}`, 'write each server as a "- name: …" item');
+    return [];
+  }
+  const out: RawServer[] = [];
+  const firstLine = new Map<string, number>();
+  node.items.forEach((item, i) => {
+    const raw = parseServer(src, deref(src, item), join('servers', i));
+    if (!raw) return;
+    const first = firstLine.get(raw.name);
+    if (first !== undefined) {
+      src.issues.push({
+        file: src.file, line: raw.nameWhere.line, column: raw.nameWhere.column, field: raw.nameWhere.field,
+        message: `duplicate server name "${raw.name}" (first used on line ${first})`,
+        hint: 'server names must be unique within a profile; rename one of them',
+      });
+      return;
+    }
+    firstLine.set(raw.name, raw.nameWhere.line);
+    out.push(raw);
+  });
+  return out;
+}
+
+/** Reads a whole profile file; problems accumulate in `src.issues`. */
+export function parseProfile(src: Source): ParsedProfile {
+  const root = src.doc.contents as YNode;
+  const empty: ParsedProfile = { servers: [], inputs: [], namespace: { ...DEFAULT_NAMESPACE } };
+  const entries = mapEntries(src, root, '', 'a mapping with servers / inputs / namespace');
+  if (!entries) return empty;
+  checkKeys(src, entries, PROFILE_KEYS, 'a profile');
+  const get = (k: string): YNode => entries.find((e) => e.key === k)?.value;
+  const has = (k: string): boolean => entries.some((e) => e.key === k);
+  return {
+    servers: parseServers(src, get('servers')),
+    inputs: parseInputs(src, get('inputs'), 'inputs'),
+    namespace: has('namespace') ? parseNamespace(src, get('namespace')) : empty.namespace,
+  };
+}

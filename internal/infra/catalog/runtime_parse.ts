@@ -1,0 +1,61 @@
+import { isAbsolute, resolve } from 'node:path';
+import { DEFAULT_RUNTIME, LOG_LEVELS, type RuntimeSettings } from '../../domain/profile.js';
+import { checkKeys, mapEntries, readEnum, readNumber, readString, readStringMap, type NumberRule } from './fields.js';
+import { report, type Source, type YNode } from './source.js';
+
+type NumericKey = 'poolWaitSeconds' | 'snapshotRetentionSeconds' | 'pageSize' | 'restartBackoffMaxSeconds'
+  | 'crashLoopThreshold' | 'crashLoopWindowSeconds';
+
+const NUMBER_RULES: Record<NumericKey, NumberRule> = {
+  poolWaitSeconds: { integer: false, min: 0 },
+  snapshotRetentionSeconds: { integer: false, min: 0, exclusive: true },
+  pageSize: { integer: true, min: 1 },
+  restartBackoffMaxSeconds: { integer: false, min: 0, exclusive: true },
+  crashLoopThreshold: { integer: true, min: 1 },
+  crashLoopWindowSeconds: { integer: false, min: 0, exclusive: true },
+};
+
+export const RUNTIME_KEYS = [...Object.keys(DEFAULT_RUNTIME), 'inputValues'];
+
+export interface ParsedRuntime {
+  runtime: RuntimeSettings;
+  inputValues: Map<string, string>;
+}
+
+const ADDRESS_RE = /^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/;
+
+function readAddress(src: Source, node: YNode, field: string): string | undefined {
+  const v = readString(src, node, field);
+  if (v === undefined || v === '') return v;
+  const m = ADDRESS_RE.exec(v);
+  if (!m || Number(m[2]) > 65535) {
+    report(src, node, field, `"${v}" is not a host:port address`, 'write e.g. 127.0.0.1:9464, or "" to disable');
+    return undefined;
+  }
+  return v;
+}
+
+/** runtime.yaml; a relative socket path is taken relative to the store directory. */
+export function parseRuntime(src: Source, storeDir: string): ParsedRuntime {
+  const runtime: RuntimeSettings = { ...DEFAULT_RUNTIME };
+  const inputValues = new Map<string, string>();
+  const entries = mapEntries(src, src.doc.contents as YNode, '', 'a mapping of settings');
+  if (!entries) return { runtime, inputValues };
+  checkKeys(src, entries, RUNTIME_KEYS, 'runtime.yaml');
+  for (const e of entries) {
+    if (e.key in NUMBER_RULES) {
+      const v = readNumber(src, e.value, e.field, NUMBER_RULES[e.key as NumericKey]);
+      if (v !== undefined) runtime[e.key as NumericKey] = v;
+    } else if (e.key === 'logLevel') {
+      runtime.logLevel = readEnum(src, e.value, e.field, LOG_LEVELS) ?? runtime.logLevel;
+    } else if (e.key === 'metricsAddress') {
+      runtime.metricsAddress = readAddress(src, e.value, e.field) ?? runtime.metricsAddress;
+    } else if (e.key === 'socket') {
+      const v = readString(src, e.value, e.field);
+      if (v !== undefined) runtime.socket = v === '' || isAbsolute(v) ? v : resolve(storeDir, v);
+    } else if (e.key === 'inputValues') {
+      for (const [k, v] of readStringMap(src, e.value, e.field) ?? []) inputValues.set(k, v.text);
+    }
+  }
+  return { runtime, inputValues };
+}

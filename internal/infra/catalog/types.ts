@@ -1,0 +1,41 @@
+import type { ConfigIssue } from '../../domain/errors.js';
+import type { ProfileStore } from '../../domain/profile.js';
+import type { ServerSpec, Transport } from '../../domain/spec.js';
+import type { LocStr, Where } from './source.js';
+
+export type LoadResult =
+  | { ok: true; store: ProfileStore; warnings: ConfigIssue[] }
+  | { ok: false; issues: ConfigIssue[] };
+
+export interface LoadOptions {
+  /** Environment for `${VAR}` and `MCPD_INPUT_*`; default process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Create a starter store when the directory holds none. */
+  scaffold?: boolean;
+}
+
+export interface StoreDiff {
+  addedFingerprints: string[];
+  removedFingerprints: string[];
+  /** Profiles added, removed, or whose servers/namespace/inputs differ. */
+  changedProfiles: string[];
+  callersChanged: boolean;
+  runtimeChanged: boolean;
+}
+
+/** Fields that need no expansion, already defaulted and checked. */
+export type FixedFields = Omit<ServerSpec, 'name' | 'transport' | 'cmd' | 'env' | 'cwd' | 'url' | 'headers'>;
+
+/** A server as read from YAML, before `${…}` expansion. */
+export interface RawServer {
+  where: Where;
+  nameWhere: Where;
+  name: string;
+  transport: Transport;
+  cmd: LocStr[];
+  env: Array<[string, LocStr]>;
+  cwd?: LocStr;
+  url?: LocStr;
+  headers: Array<[string, LocStr]>;
+  fixed: FixedFields;
+}

@@ -1,0 +1,75 @@
+import { watch } from 'chokidar';
+import { basename, dirname, join, resolve } from 'node:path';
+import { loadStore } from './load_store.js';
+import type { LoadOptions, LoadResult } from './types.js';
+
+export interface WatchOptions extends Pick<LoadOptions, 'env'> {
+  /** Quiet period before reloading; editors write several events per save. */
+  debounceMs?: number;
+}
+
+export interface StoreWatcher {
+  /** Resolves once the watcher sees the files; edits before that may be missed. */
+  ready: Promise<void>;
+  close(): Promise<void>;
+}
+
+const STORE_FILES = new Set(['callers.yaml', 'runtime.yaml']);
+
+/** Only the store's own files: the store may be a project root full of other things (node_modules). */
+function isStorePath(dir: string, path: string): boolean {
+  const p = resolve(path);
+  if (p === dir || p === join(dir, 'profiles')) return false;
+  if (dirname(p) === dir) return !STORE_FILES.has(basename(p));
+  if (dirname(p) === join(dir, 'profiles')) return !/\.ya?ml$/.test(p) || basename(p).startsWith('.');
+  return true;
+}
+
+/**
+ * Reloads the store after every change (edits, renames, added or removed profiles) and hands each
+ * result to `onResult`. An invalid result is delivered as ok:false; keeping the old store is the
+ * caller's job. Loads never overlap; a change during a load triggers one more load.
+ */
+export function watchStore(dir: string, onResult: (r: LoadResult) => void, opts: WatchOptions = {}): StoreWatcher {
+  const abs = resolve(dir);
+  const debounceMs = opts.debounceMs ?? 100;
+  let timer: NodeJS.Timeout | undefined;
+  let loading: Promise<void> | undefined;
+  let dirty = false;
+  let closed = false;
+
+  const run = async (): Promise<void> => {
+    do {
+      dirty = false;
+      const r = await loadStore(abs, { env: opts.env, scaffold: false });
+      if (!closed && !dirty) onResult(r);
+    } while (dirty && !closed);
+    loading = undefined;
+  };
+  const schedule = (): void => {
+    if (closed) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = undefined;
+      if (loading) dirty = true;
+      else loading = run();
+    }, debounceMs);
+  };
+
+  const watcher = watch(abs, {
+    ignoreInitial: true,
+    depth: 1,
+    ignored: (path) => isStorePath(abs, path),
+  });
+  watcher.on('all', schedule);
+  const ready = new Promise<void>((res) => watcher.once('ready', () => res()));
+  return {
+    ready,
+    async close() {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      await watcher.close();
+      await loading;
+    },
+  };
+}
