@@ -37,13 +37,13 @@ fmt: install
 ## Regenerate internal/gen from proto/ (ts-proto through buf) and the descriptor set used by reflection.
 proto: install
 	$(BUF) generate
-	$(BUF) build -o internal/gen/control.binpb
+	@tmp=$$(mktemp -d); $(BUF) build -o $$tmp/set.binpb && node scripts/embed-descriptor.mjs $$tmp/set.binpb internal/gen/descriptor-set.ts; rm -rf $$tmp
 
 ## Fails when internal/gen differs from what `make proto` would write.
 proto-check: install
 	@tmp=$$(mktemp -d); trap 'rm -rf $$tmp' EXIT; \
 	$(BUF) generate -o $$tmp; \
-	$(BUF) build -o $$tmp/internal/gen/control.binpb; \
+	$(BUF) build -o $$tmp/set.binpb && node scripts/embed-descriptor.mjs $$tmp/set.binpb $$tmp/internal/gen/descriptor-set.ts; \
 	if ! diff -r $$tmp/internal/gen internal/gen >/dev/null; then \
 	  echo "internal/gen is stale: run 'make proto' and commit the result"; diff -r $$tmp/internal/gen internal/gen | head -20; exit 1; \
 	fi; echo "internal/gen is fresh"

@@ -19,6 +19,12 @@ import { CallerRegistry, pidAlive } from './caller-registry.js';
 import type { PoolPort } from './pool-port.js';
 import { ToolService } from './tool-service.js';
 import { StoreState } from './store-state.js';
+import { CallerHistories } from '../domain/history/tool-call-history.js';
+import type { AreaDeps } from './area-deps.js';
+import { ContextService } from './context-service.js';
+import { LogService } from './log-service.js';
+import { PromptService } from './prompt-service.js';
+import { ResourceService } from './resource-service.js';
 
 export interface CoreOptions {
   version: string;
@@ -38,6 +44,12 @@ export class Core implements ControlApi {
   private readonly callerViews = new Map<string, LatestWins<ToolSnapshot>>();
   private readonly statusChannel = new LatestWins<StatusView>();
   private reaper?: NodeJS.Timeout;
+  readonly history = new CallerHistories();
+  readonly resources: ResourceService;
+  readonly prompts: PromptService;
+  readonly logs: LogService;
+  readonly context: ContextService;
+  private callSeq = 0;
 
   constructor(private readonly o: CoreOptions) {
     this.tools = new ToolService(o.pools, o.store.current.runtime.snapshotRetentionSeconds, (msg, fields) => o.log('warning', msg, fields));
@@ -47,6 +59,18 @@ export class Core implements ControlApi {
     o.pools.onStatusChange(() => this.publishStatus());
     // Downstream stderr becomes log entries attributed to the server instance.
     o.pools.onStderr((fingerprint, instance, line) => o.log('info', 'server.stderr', { fingerprint, instance, line }));
+    const deps: AreaDeps = {
+      pools: o.pools,
+      store: o.store,
+      tools: this.tools,
+      history: this.history,
+      profileOf: (caller) => profileFor(o.store.current, caller),
+      log: o.log,
+    };
+    this.resources = new ResourceService(deps);
+    this.prompts = new PromptService(deps);
+    this.logs = new LogService(deps);
+    this.context = new ContextService(deps);
   }
 
   /** Starts pools for the loaded store and the dead-gateway reaper. */
@@ -112,7 +136,15 @@ export class Core implements ControlApi {
     const profile = this.profileOf(caller);
     await this.tools.ensureLoaded(profile);
     const entry = await this.resolveTool(profile, name);
-    return this.o.pools.callTool(entry.fingerprint, entry.downstreamName, args, opts);
+    const record = { timestamp: new Date().toISOString(), req_id: `${++this.callSeq}`, server: entry.server, tool: entry.downstreamName, parameters: args, timeout: opts.timeoutMs ?? null };
+    try {
+      const result = await this.o.pools.callTool(entry.fingerprint, entry.downstreamName, args, opts);
+      this.history.record(caller, { ...record, success: result.isError !== true, error: null });
+      return result;
+    } catch (e) {
+      this.history.record(caller, { ...record, success: false, error: e instanceof Error ? e.message : String(e) });
+      throw e;
+    }
   }
 
   /**
@@ -152,14 +184,15 @@ export class Core implements ControlApi {
 
   async reload(): Promise<ReloadOutcome> {
     const r = await this.o.store.reload();
-    if (r.applied) await this.applyStore();
+    // An explicit reload is also how a user says "try the suspended servers again".
+    if (r.applied) await this.applyStore({ resumeSuspended: true });
     this.publishStatus();
     return r;
   }
 
   /** After the store changed (reload RPC or file watcher): pools, indexes, caller views. */
-  async applyStore(): Promise<void> {
-    await this.o.pools.reconcile(this.o.store.specs());
+  async applyStore(opts: { resumeSuspended?: boolean } = {}): Promise<void> {
+    await this.o.pools.reconcile(this.o.store.specs(), opts);
     this.tools.applyStore(this.o.store.current);
     this.callers.remap((c) => this.profileOf(c));
     for (const [caller, view] of this.callerViews) {

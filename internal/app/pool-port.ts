@@ -12,7 +12,16 @@ export interface SpecRef {
 
 /** What the core needs from the scheduler (PoolManager implements it). */
 export interface PoolPort extends ToolSource {
-  reconcile(specs: Map<string, SpecRef>): Promise<void>;
+  reconcile(specs: Map<string, SpecRef>, opts?: { resumeSuspended?: boolean }): Promise<void>;
+  /** Any other MCP request to a pooled server (resources, prompts, completion …). */
+  request(
+    fingerprint: string,
+    method: string,
+    params: JsonObject,
+    opts: { routingKey?: string; signal?: AbortSignal; timeoutMs?: number; onProgress?: (p: ProgressUpdate) => void },
+  ): Promise<JsonObject>;
+  capabilities(fingerprint: string): JsonObject | undefined;
+  onNotification(cb: (fingerprint: string, instanceId: string, method: string, params: JsonObject) => void): void;
   callTool(
     fingerprint: string,
     name: string,

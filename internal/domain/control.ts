@@ -52,8 +52,9 @@ export interface StatusView extends RuntimeStatusView {
   configIssues: string[];
 }
 
-/** An iterator a consumer can stop early; `return()` releases the subscription. */
-export type Subscription<T> = AsyncIterableIterator<T>;
+import type { ContextApi, LogsApi, PromptsApi, ResourcesApi, Subscription } from './control-areas.js';
+
+export type { Subscription } from './control-areas.js';
 
 export interface ControlApi {
   info(): CoreInfo;
@@ -65,4 +66,8 @@ export interface ControlApi {
   status(): StatusView;
   watchStatus(): Subscription<StatusView>;
   reload(): Promise<ReloadOutcome>;
+  readonly resources: ResourcesApi;
+  readonly prompts: PromptsApi;
+  readonly logs: LogsApi;
+  readonly context: ContextApi;
 }

@@ -36,6 +36,7 @@ export type ErrorReason =
   | 'DOWNSTREAM_ERROR'
   | 'CURSOR_EXPIRED'
   | 'FAILED_PRECONDITION'
+  | 'UNIMPLEMENTED'
   | 'INTERNAL';
 
 export class McpdError extends Error {

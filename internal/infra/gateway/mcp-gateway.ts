@@ -1,10 +1,16 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type ServerNotification } from '@modelcontextprotocol/sdk/types.js';
+import type { ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonObject, JsonValue } from '../../domain/json.js';
 import type { SessionClient } from '../rpc/session-client.js';
+import { contextArea } from './areas/context.js';
+import { logsArea } from './areas/logs.js';
+import { promptsArea } from './areas/prompts.js';
+import { resourcesArea } from './areas/resources.js';
+import { toolsArea } from './areas/tools.js';
 import { CoreLink } from './core-link.js';
 import { toJsonRpcError } from './error-map.js';
+import type { ForwardExtra, GatewayArea, GatewayContext } from './gateway-area.js';
 
 export interface GatewayOptions {
   caller: string;
@@ -18,21 +24,19 @@ export interface GatewayOptions {
 
 /**
  * The MCP server that a client spawns: answers initialize itself, then turns each MCP request into
- * a request on the Session stream to the core.
+ * a request on the Session stream to the core. Each area of the MCP surface lives in areas/.
  */
 export class Gateway {
   readonly server: Server;
   private readonly link: CoreLink;
-  /** ETag of the last tool list this client was given; list_changed is sent only when it moves. */
-  private servedToolsEtag?: string;
+  private readonly notificationHandlers = new Map<string, ((params: JsonObject) => void)[]>();
+  private readonly connectHandlers: ((s: SessionClient, reconnect: boolean) => void)[] = [];
 
   constructor(private readonly opts: GatewayOptions) {
+    const areas: GatewayArea[] = [toolsArea(), resourcesArea(), promptsArea(), logsArea(), contextArea()];
     this.server = new Server(
       { name: 'mcpd', version: opts.version },
-      {
-        capabilities: { tools: { listChanged: true } },
-        instructions: `Tools of the mcpd profile for caller "${opts.caller}".`,
-      },
+      { capabilities: mergeCapabilities(areas), instructions: `The mcpd profile for caller "${opts.caller}".` },
     );
     this.link = new CoreLink({
       socket: opts.socket,
@@ -41,7 +45,15 @@ export class Gateway {
       log: opts.log,
       onConnected: (s, reconnect) => this.onConnected(s, reconnect),
     });
-    this.registerHandlers();
+    const ctx: GatewayContext = {
+      server: this.server,
+      caller: opts.caller,
+      forward: (method, params, extra, token) => this.forward(method, params, extra, token),
+      onCoreNotification: (method, handler) => this.notificationHandlers.set(method, [...(this.notificationHandlers.get(method) ?? []), handler]),
+      onConnected: (handler) => this.connectHandlers.push(handler),
+      log: opts.log,
+    };
+    for (const a of areas) a.register(ctx);
   }
 
   async connect(transport: Transport): Promise<void> {
@@ -54,7 +66,7 @@ export class Gateway {
     await this.server.close();
   }
 
-  private async forward(method: string, params: JsonObject, extra: { signal: AbortSignal; sendNotification: (n: ServerNotification) => Promise<void> }, progressToken?: string | number): Promise<JsonValue> {
+  private async forward(method: string, params: JsonObject, extra: ForwardExtra, progressToken?: string | number): Promise<JsonValue> {
     try {
       const session = await this.link.session(this.opts.coreWaitMs ?? 15_000);
       return await session.request(method, params, {
@@ -69,47 +81,14 @@ export class Gateway {
     }
   }
 
-  private registerHandlers(): void {
-    this.server.setRequestHandler(ListToolsRequestSchema, async (req, extra) => {
-      const result = (await this.forward('tools/list', { ...(req.params?.cursor ? { cursor: req.params.cursor } : {}) }, extra)) as JsonObject;
-      this.servedToolsEtag = etagOf(result);
-      return result as never;
-    });
-    this.server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
-      const params: JsonObject = { name: req.params.name, arguments: (req.params.arguments ?? {}) as JsonObject };
-      const result = await this.forward('tools/call', params, extra, req.params._meta?.progressToken);
-      return result as never;
-    });
-  }
-
   private onConnected(session: SessionClient, reconnect: boolean): void {
     session.onNotification((method, params) => {
-      if (method === 'notifications/tools/list_changed') {
-        // A client that never listed has nothing stale; one that holds this very list needs no nudge.
-        if (this.servedToolsEtag === undefined || etagOf(params) === this.servedToolsEtag) return;
-        void this.server.sendToolListChanged().catch(() => {});
-      }
+      for (const h of this.notificationHandlers.get(method) ?? []) h(params);
     });
-    if (reconnect) void this.resync(session);
-  }
-
-  /** After a core restart the list may differ from what the client holds: compare, and say so once. */
-  private async resync(session: SessionClient): Promise<void> {
-    if (this.servedToolsEtag === undefined) return;
-    try {
-      const page = (await session.request('tools/list', {})) as JsonObject;
-      if (etagOf(page) !== this.servedToolsEtag) await this.server.sendToolListChanged();
-    } catch (e) {
-      this.opts.log(`re-sync after reconnect failed: ${(e as Error).message}`);
-    }
+    for (const h of this.connectHandlers) h(session, reconnect);
   }
 }
 
-function etagOf(o: JsonObject): string | undefined {
-  const meta = o._meta;
-  if (meta && typeof meta === 'object' && !Array.isArray(meta)) {
-    const e = meta['mcpd/etag'];
-    return typeof e === 'string' ? e : undefined;
-  }
-  return undefined;
+function mergeCapabilities(areas: GatewayArea[]): ServerCapabilities {
+  return Object.assign({}, ...areas.map((a) => a.capabilities)) as ServerCapabilities;
 }

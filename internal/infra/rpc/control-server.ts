@@ -1,4 +1,5 @@
-import { Server, ServerCredentials, type sendUnaryData, type ServerUnaryCall, type ServerWritableStream } from '@grpc/grpc-js';
+import { Server, ServerCredentials, type ServerWritableStream } from '@grpc/grpc-js';
+import { stream, unary } from './handler-kit.js';
 import type { ControlApi } from '../../domain/control.js';
 import { ControlPlaneService, type ControlPlaneServer } from '../../gen/mcpd/control/v1/control.js';
 import type * as pb from '../../gen/mcpd/control/v1/control.js';
@@ -9,39 +10,10 @@ import { serveSession } from './session-server.js';
 import { grpcAddress, prepareSocketPath } from './socket-path.js';
 import { toServiceError } from './status-map.js';
 import { chmodSync, unlinkSync } from 'node:fs';
-
-/** Wraps an async unary handler: result or a mapped gRPC status, never an unhandled rejection. */
-function unary<Req, Res>(fn: (req: Req, call: ServerUnaryCall<Req, Res>) => Promise<Res> | Res) {
-  return (call: ServerUnaryCall<Req, Res>, cb: sendUnaryData<Res>) => {
-    Promise.resolve()
-      .then(() => fn(call.request, call))
-      .then((res) => cb(null, res), (e: unknown) => cb(toServiceError(e)));
-  };
-}
-
-/** Pipes a subscription into a server stream until the client goes away. */
-function stream<Req, Item, Out>(open: (req: Req) => AsyncIterableIterator<Item>, map: (i: Item) => Out) {
-  return (call: ServerWritableStream<Req, Out>) => {
-    let it: AsyncIterableIterator<Item>;
-    try {
-      it = open(call.request);
-    } catch (e) {
-      call.emit('error', toServiceError(e));
-      return;
-    }
-    const stop = () => void it.return?.();
-    call.on('cancelled', stop);
-    call.on('close', stop);
-    void (async () => {
-      try {
-        for await (const item of it) call.write(map(item));
-        call.end();
-      } catch (e) {
-        call.emit('error', toServiceError(e));
-      }
-    })();
-  };
-}
+import { contextHandlers } from './areas/context.js';
+import { logHandlers } from './areas/logs.js';
+import { promptHandlers } from './areas/prompts.js';
+import { resourceHandlers } from './areas/resources.js';
 
 function callTool(api: ControlApi) {
   return (call: ServerWritableStream<pb.CallToolRequest, pb.CallToolEvent>) => {
@@ -97,6 +69,10 @@ function handlers(api: ControlApi): ControlPlaneServer {
       return { applied: r.applied, issues: r.issues, poolsAdded: r.poolsAdded, poolsRemoved: r.poolsRemoved, profilesChanged: r.profilesChanged };
     }),
     session: (call) => serveSession(api, call),
+    ...resourceHandlers(api),
+    ...promptHandlers(api),
+    ...logHandlers(api),
+    ...contextHandlers(api),
   };
 }
 

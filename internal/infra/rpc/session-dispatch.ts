@@ -1,22 +1,17 @@
-import type { CallerSession, ControlApi } from '../../domain/control.js';
-import type { ProgressUpdate } from '../../domain/downstream.js';
+import type { ControlApi } from '../../domain/control.js';
+import { optionalString, type SessionHandler, type SessionRequestContext } from './session-handler.js';
 import { McpdError } from '../../domain/errors.js';
 import type { JsonObject, JsonValue } from '../../domain/json.js';
-
-export interface SessionRequestContext {
-  session: CallerSession;
-  signal: AbortSignal;
-  timeoutMs?: number;
-  onProgress: (p: ProgressUpdate) => void;
-}
-
-type Handler = (api: ControlApi, params: JsonObject, ctx: SessionRequestContext) => Promise<JsonValue>;
+import { contextSessionHandlers } from './session-areas/context.js';
+import { logSessionHandlers } from './session-areas/logs.js';
+import { promptSessionHandlers } from './session-areas/prompts.js';
+import { resourceSessionHandlers } from './session-areas/resources.js';
 
 /**
  * Session requests use MCP method names and MCP-shaped params and results, so the gateway
  * can pass them through without reshaping.
  */
-const HANDLERS: Record<string, Handler> = {
+const TOOL_HANDLERS: Record<string, SessionHandler> = {
   'tools/list': async (api, params, ctx) => {
     const page = await api.listTools(ctx.session.caller, optionalString(params, 'cursor'));
     const result: JsonObject = { tools: page.tools.map((t) => t.definition) };
@@ -43,17 +38,18 @@ const HANDLERS: Record<string, Handler> = {
   ping: async () => ({}),
 };
 
+const HANDLERS: Record<string, SessionHandler> = {
+  ...TOOL_HANDLERS,
+  ...resourceSessionHandlers,
+  ...promptSessionHandlers,
+  ...logSessionHandlers,
+  ...contextSessionHandlers,
+};
+
 export function dispatchSessionRequest(api: ControlApi, method: string, params: JsonObject, ctx: SessionRequestContext): Promise<JsonValue> {
   const handler = HANDLERS[method];
   if (!handler) {
     return Promise.reject(new McpdError('NOT_FOUND', `method "${method}" is not served by this core (known: ${Object.keys(HANDLERS).join(', ')})`, { specCode: -32601 }));
   }
   return handler(api, params, ctx);
-}
-
-function optionalString(params: JsonObject, key: string): string | undefined {
-  const v = params[key];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'string') throw new McpdError('INVALID_ARGUMENT', `"${key}" must be a string`);
-  return v;
 }

@@ -12,6 +12,7 @@ const CODE_OF: Record<ErrorReason, status> = {
   DOWNSTREAM_ERROR: status.UNKNOWN,
   CURSOR_EXPIRED: status.FAILED_PRECONDITION,
   FAILED_PRECONDITION: status.FAILED_PRECONDITION,
+  UNIMPLEMENTED: status.UNIMPLEMENTED,
   INTERNAL: status.INTERNAL,
 };
 
@@ -56,6 +57,7 @@ function reasonForCode(code: status): ErrorReason {
     case status.CANCELLED: return 'CANCELLED';
     case status.UNAVAILABLE: return 'UNAVAILABLE';
     case status.FAILED_PRECONDITION: return 'FAILED_PRECONDITION';
+    case status.UNIMPLEMENTED: return 'UNIMPLEMENTED';
     default: return 'INTERNAL';
   }
 }

@@ -211,7 +211,15 @@ export interface SessionCancel {
 export interface SessionClientMessage {
   hello?: SessionHello | undefined;
   request?: SessionRequest | undefined;
-  cancel?: SessionCancel | undefined;
+  cancel?:
+    | SessionCancel
+    | undefined;
+  /** The answer to a server→client request (sampling, elicitation, roots) the core sent. */
+  response?:
+    | SessionResponse
+    | undefined;
+  /** A client notification for the servers (e.g. notifications/roots/list_changed). */
+  notification?: SessionNotification | undefined;
 }
 
 export interface SessionWelcome {
@@ -250,7 +258,203 @@ export interface SessionServerMessage {
   welcome?: SessionWelcome | undefined;
   response?: SessionResponse | undefined;
   progress?: SessionProgress | undefined;
-  notification?: SessionNotification | undefined;
+  notification?:
+    | SessionNotification
+    | undefined;
+  /**
+   * A downstream server asks the caller's MCP client (sampling/createMessage, elicitation/create,
+   * roots/list); ids of this direction are the core's own.
+   */
+  request?: SessionRequest | undefined;
+  cancel?: SessionCancel | undefined;
+}
+
+export interface ResourceDefinition {
+  uri: string;
+  server: string;
+  /** MCP Resource object as JSON. */
+  resourceJson: Buffer;
+}
+
+export interface ResourceTemplateDefinition {
+  uriTemplate: string;
+  server: string;
+  templateJson: Buffer;
+}
+
+export interface ResourcesSnapshot {
+  etag: string;
+  resources: ResourceDefinition[];
+  templates: ResourceTemplateDefinition[];
+  collisions: Collision[];
+}
+
+export interface ListResourcesRequest {
+  caller: string;
+  cursor: string;
+  pageSize: number;
+}
+
+export interface ListResourcesResponse {
+  etag: string;
+  resources: ResourceDefinition[];
+  nextCursor: string;
+}
+
+export interface ListResourceTemplatesRequest {
+  caller: string;
+  cursor: string;
+  pageSize: number;
+}
+
+export interface ListResourceTemplatesResponse {
+  etag: string;
+  templates: ResourceTemplateDefinition[];
+  nextCursor: string;
+}
+
+export interface WatchResourcesRequest {
+  caller: string;
+  lastEtag: string;
+}
+
+export interface ReadResourceRequest {
+  caller: string;
+  uri: string;
+}
+
+export interface ReadResourceResponse {
+  /** MCP ReadResourceResult as JSON. */
+  resultJson: Buffer;
+}
+
+export interface SubscribeResourceRequest {
+  caller: string;
+  uri: string;
+}
+
+export interface ResourceUpdate {
+  uri: string;
+  /** params of notifications/resources/updated as JSON. */
+  paramsJson: Buffer;
+}
+
+export interface PromptDefinition {
+  /** Exposed (namespaced) name. */
+  name: string;
+  server: string;
+  promptJson: Buffer;
+}
+
+export interface PromptsSnapshot {
+  etag: string;
+  prompts: PromptDefinition[];
+  collisions: Collision[];
+}
+
+export interface ListPromptsRequest {
+  caller: string;
+  cursor: string;
+  pageSize: number;
+}
+
+export interface ListPromptsResponse {
+  etag: string;
+  prompts: PromptDefinition[];
+  nextCursor: string;
+}
+
+export interface WatchPromptsRequest {
+  caller: string;
+  lastEtag: string;
+}
+
+export interface GetPromptRequest {
+  caller: string;
+  name: string;
+  argumentsJson: Buffer;
+}
+
+export interface GetPromptResponse {
+  resultJson: Buffer;
+}
+
+export interface CompleteRequest {
+  caller: string;
+  /** MCP CompleteRequest params as JSON ({ref, argument, context?}); prompt refs use exposed names. */
+  paramsJson: Buffer;
+}
+
+export interface CompleteResponse {
+  resultJson: Buffer;
+}
+
+export interface StreamLogsRequest {
+  caller: string;
+  /** MCP level name: debug, info, notice, warning, error, critical, alert, emergency. Empty = info. */
+  minLevel: string;
+}
+
+export interface LogEntry {
+  timeUnixMs: number;
+  level: string;
+  /** core | stderr | notification */
+  source: string;
+  server: string;
+  instance: string;
+  event: string;
+  message: string;
+  fieldsJson: Buffer;
+}
+
+export interface GetDesktopRequest {
+  caller: string;
+  /** Unset = unlimited; <= 0 = empty. */
+  desktopSize?:
+    | number
+    | undefined;
+  /** Only windows whose URI starts with this (see docs/desktop.md); empty = all. */
+  window: string;
+}
+
+export interface GetDesktopResponse {
+  /** Rendered windows in order: "{uri}\n\n{text}" or "{uri}". */
+  windows: string[];
+  warnings: string[];
+  etag: string;
+}
+
+export interface WatchDesktopRequest {
+  caller: string;
+}
+
+export interface DesktopChanged {
+  etag: string;
+  reason: string;
+}
+
+export interface GetFinderRequest {
+  caller: string;
+  keywords: string[];
+  fileType: string;
+  offset: number;
+  /** Unset = 20. */
+  limit?: number | undefined;
+}
+
+export interface GetFinderResponse {
+  /** DPEDocumentSummary objects as JSON. */
+  documentsJson: Buffer[];
+  totalCount: number;
+}
+
+export interface WatchFinderRequest {
+  caller: string;
+}
+
+export interface FinderChanged {
+  etag: string;
+  reason: string;
 }
 
 function createBaseGetInfoRequest(): GetInfoRequest {
@@ -3197,7 +3401,7 @@ export const SessionCancel: MessageFns<SessionCancel> = {
 };
 
 function createBaseSessionClientMessage(): SessionClientMessage {
-  return { hello: undefined, request: undefined, cancel: undefined };
+  return { hello: undefined, request: undefined, cancel: undefined, response: undefined, notification: undefined };
 }
 
 export const SessionClientMessage: MessageFns<SessionClientMessage> = {
@@ -3210,6 +3414,12 @@ export const SessionClientMessage: MessageFns<SessionClientMessage> = {
     }
     if (message.cancel !== undefined) {
       SessionCancel.encode(message.cancel, writer.uint32(26).fork()).join();
+    }
+    if (message.response !== undefined) {
+      SessionResponse.encode(message.response, writer.uint32(34).fork()).join();
+    }
+    if (message.notification !== undefined) {
+      SessionNotification.encode(message.notification, writer.uint32(42).fork()).join();
     }
     return writer;
   },
@@ -3251,6 +3461,22 @@ export const SessionClientMessage: MessageFns<SessionClientMessage> = {
             message.cancel = SessionCancel.decode(reader, reader.uint32());
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.response = SessionResponse.decode(reader, reader.uint32());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.notification = SessionNotification.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3268,6 +3494,8 @@ export const SessionClientMessage: MessageFns<SessionClientMessage> = {
       hello: isSet(object.hello) ? SessionHello.fromJSON(object.hello) : undefined,
       request: isSet(object.request) ? SessionRequest.fromJSON(object.request) : undefined,
       cancel: isSet(object.cancel) ? SessionCancel.fromJSON(object.cancel) : undefined,
+      response: isSet(object.response) ? SessionResponse.fromJSON(object.response) : undefined,
+      notification: isSet(object.notification) ? SessionNotification.fromJSON(object.notification) : undefined,
     };
   },
 
@@ -3281,6 +3509,12 @@ export const SessionClientMessage: MessageFns<SessionClientMessage> = {
     }
     if (message.cancel !== undefined) {
       obj.cancel = SessionCancel.toJSON(message.cancel);
+    }
+    if (message.response !== undefined) {
+      obj.response = SessionResponse.toJSON(message.response);
+    }
+    if (message.notification !== undefined) {
+      obj.notification = SessionNotification.toJSON(message.notification);
     }
     return obj;
   },
@@ -3298,6 +3532,12 @@ export const SessionClientMessage: MessageFns<SessionClientMessage> = {
       : undefined;
     message.cancel = (object.cancel !== undefined && object.cancel !== null)
       ? SessionCancel.fromPartial(object.cancel)
+      : undefined;
+    message.response = (object.response !== undefined && object.response !== null)
+      ? SessionResponse.fromPartial(object.response)
+      : undefined;
+    message.notification = (object.notification !== undefined && object.notification !== null)
+      ? SessionNotification.fromPartial(object.notification)
       : undefined;
     return message;
   },
@@ -3821,7 +4061,14 @@ export const SessionNotification: MessageFns<SessionNotification> = {
 };
 
 function createBaseSessionServerMessage(): SessionServerMessage {
-  return { welcome: undefined, response: undefined, progress: undefined, notification: undefined };
+  return {
+    welcome: undefined,
+    response: undefined,
+    progress: undefined,
+    notification: undefined,
+    request: undefined,
+    cancel: undefined,
+  };
 }
 
 export const SessionServerMessage: MessageFns<SessionServerMessage> = {
@@ -3837,6 +4084,12 @@ export const SessionServerMessage: MessageFns<SessionServerMessage> = {
     }
     if (message.notification !== undefined) {
       SessionNotification.encode(message.notification, writer.uint32(34).fork()).join();
+    }
+    if (message.request !== undefined) {
+      SessionRequest.encode(message.request, writer.uint32(42).fork()).join();
+    }
+    if (message.cancel !== undefined) {
+      SessionCancel.encode(message.cancel, writer.uint32(50).fork()).join();
     }
     return writer;
   },
@@ -3886,6 +4139,22 @@ export const SessionServerMessage: MessageFns<SessionServerMessage> = {
             message.notification = SessionNotification.decode(reader, reader.uint32());
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.request = SessionRequest.decode(reader, reader.uint32());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.cancel = SessionCancel.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3904,6 +4173,8 @@ export const SessionServerMessage: MessageFns<SessionServerMessage> = {
       response: isSet(object.response) ? SessionResponse.fromJSON(object.response) : undefined,
       progress: isSet(object.progress) ? SessionProgress.fromJSON(object.progress) : undefined,
       notification: isSet(object.notification) ? SessionNotification.fromJSON(object.notification) : undefined,
+      request: isSet(object.request) ? SessionRequest.fromJSON(object.request) : undefined,
+      cancel: isSet(object.cancel) ? SessionCancel.fromJSON(object.cancel) : undefined,
     };
   },
 
@@ -3920,6 +4191,12 @@ export const SessionServerMessage: MessageFns<SessionServerMessage> = {
     }
     if (message.notification !== undefined) {
       obj.notification = SessionNotification.toJSON(message.notification);
+    }
+    if (message.request !== undefined) {
+      obj.request = SessionRequest.toJSON(message.request);
+    }
+    if (message.cancel !== undefined) {
+      obj.cancel = SessionCancel.toJSON(message.cancel);
     }
     return obj;
   },
@@ -3941,6 +4218,3072 @@ export const SessionServerMessage: MessageFns<SessionServerMessage> = {
     message.notification = (object.notification !== undefined && object.notification !== null)
       ? SessionNotification.fromPartial(object.notification)
       : undefined;
+    message.request = (object.request !== undefined && object.request !== null)
+      ? SessionRequest.fromPartial(object.request)
+      : undefined;
+    message.cancel = (object.cancel !== undefined && object.cancel !== null)
+      ? SessionCancel.fromPartial(object.cancel)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseResourceDefinition(): ResourceDefinition {
+  return { uri: "", server: "", resourceJson: Buffer.alloc(0) };
+}
+
+export const ResourceDefinition: MessageFns<ResourceDefinition> = {
+  encode(message: ResourceDefinition, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.uri !== "") {
+      writer.uint32(10).string(message.uri);
+    }
+    if (message.server !== "") {
+      writer.uint32(18).string(message.server);
+    }
+    if (message.resourceJson.length !== 0) {
+      writer.uint32(26).bytes(message.resourceJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResourceDefinition {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResourceDefinition();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.uri = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.server = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.resourceJson = Buffer.from(reader.bytes());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResourceDefinition {
+    return {
+      uri: isSet(object.uri) ? globalThis.String(object.uri) : "",
+      server: isSet(object.server) ? globalThis.String(object.server) : "",
+      resourceJson: isSet(object.resourceJson)
+        ? Buffer.from(bytesFromBase64(object.resourceJson))
+        : isSet(object.resource_json)
+        ? Buffer.from(bytesFromBase64(object.resource_json))
+        : Buffer.alloc(0),
+    };
+  },
+
+  toJSON(message: ResourceDefinition): unknown {
+    const obj: any = {};
+    if (message.uri !== "") {
+      obj.uri = message.uri;
+    }
+    if (message.server !== "") {
+      obj.server = message.server;
+    }
+    if (message.resourceJson.length !== 0) {
+      obj.resourceJson = base64FromBytes(message.resourceJson);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ResourceDefinition>): ResourceDefinition {
+    return ResourceDefinition.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ResourceDefinition>): ResourceDefinition {
+    const message = createBaseResourceDefinition();
+    message.uri = object.uri ?? "";
+    message.server = object.server ?? "";
+    message.resourceJson = object.resourceJson ?? Buffer.alloc(0);
+    return message;
+  },
+};
+
+function createBaseResourceTemplateDefinition(): ResourceTemplateDefinition {
+  return { uriTemplate: "", server: "", templateJson: Buffer.alloc(0) };
+}
+
+export const ResourceTemplateDefinition: MessageFns<ResourceTemplateDefinition> = {
+  encode(message: ResourceTemplateDefinition, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.uriTemplate !== "") {
+      writer.uint32(10).string(message.uriTemplate);
+    }
+    if (message.server !== "") {
+      writer.uint32(18).string(message.server);
+    }
+    if (message.templateJson.length !== 0) {
+      writer.uint32(26).bytes(message.templateJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResourceTemplateDefinition {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResourceTemplateDefinition();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.uriTemplate = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.server = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.templateJson = Buffer.from(reader.bytes());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResourceTemplateDefinition {
+    return {
+      uriTemplate: isSet(object.uriTemplate)
+        ? globalThis.String(object.uriTemplate)
+        : isSet(object.uri_template)
+        ? globalThis.String(object.uri_template)
+        : "",
+      server: isSet(object.server) ? globalThis.String(object.server) : "",
+      templateJson: isSet(object.templateJson)
+        ? Buffer.from(bytesFromBase64(object.templateJson))
+        : isSet(object.template_json)
+        ? Buffer.from(bytesFromBase64(object.template_json))
+        : Buffer.alloc(0),
+    };
+  },
+
+  toJSON(message: ResourceTemplateDefinition): unknown {
+    const obj: any = {};
+    if (message.uriTemplate !== "") {
+      obj.uriTemplate = message.uriTemplate;
+    }
+    if (message.server !== "") {
+      obj.server = message.server;
+    }
+    if (message.templateJson.length !== 0) {
+      obj.templateJson = base64FromBytes(message.templateJson);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ResourceTemplateDefinition>): ResourceTemplateDefinition {
+    return ResourceTemplateDefinition.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ResourceTemplateDefinition>): ResourceTemplateDefinition {
+    const message = createBaseResourceTemplateDefinition();
+    message.uriTemplate = object.uriTemplate ?? "";
+    message.server = object.server ?? "";
+    message.templateJson = object.templateJson ?? Buffer.alloc(0);
+    return message;
+  },
+};
+
+function createBaseResourcesSnapshot(): ResourcesSnapshot {
+  return { etag: "", resources: [], templates: [], collisions: [] };
+}
+
+export const ResourcesSnapshot: MessageFns<ResourcesSnapshot> = {
+  encode(message: ResourcesSnapshot, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.etag !== "") {
+      writer.uint32(10).string(message.etag);
+    }
+    for (const v of message.resources) {
+      ResourceDefinition.encode(v!, writer.uint32(18).fork()).join();
+    }
+    for (const v of message.templates) {
+      ResourceTemplateDefinition.encode(v!, writer.uint32(26).fork()).join();
+    }
+    for (const v of message.collisions) {
+      Collision.encode(v!, writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResourcesSnapshot {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResourcesSnapshot();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.etag = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.resources.push(ResourceDefinition.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.templates.push(ResourceTemplateDefinition.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.collisions.push(Collision.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResourcesSnapshot {
+    return {
+      etag: isSet(object.etag) ? globalThis.String(object.etag) : "",
+      resources: globalThis.Array.isArray(object?.resources)
+        ? object.resources.map((e: any) => ResourceDefinition.fromJSON(e))
+        : [],
+      templates: globalThis.Array.isArray(object?.templates)
+        ? object.templates.map((e: any) => ResourceTemplateDefinition.fromJSON(e))
+        : [],
+      collisions: globalThis.Array.isArray(object?.collisions)
+        ? object.collisions.map((e: any) => Collision.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ResourcesSnapshot): unknown {
+    const obj: any = {};
+    if (message.etag !== "") {
+      obj.etag = message.etag;
+    }
+    if (message.resources?.length) {
+      obj.resources = message.resources.map((e) => ResourceDefinition.toJSON(e));
+    }
+    if (message.templates?.length) {
+      obj.templates = message.templates.map((e) => ResourceTemplateDefinition.toJSON(e));
+    }
+    if (message.collisions?.length) {
+      obj.collisions = message.collisions.map((e) => Collision.toJSON(e));
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ResourcesSnapshot>): ResourcesSnapshot {
+    return ResourcesSnapshot.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ResourcesSnapshot>): ResourcesSnapshot {
+    const message = createBaseResourcesSnapshot();
+    message.etag = object.etag ?? "";
+    message.resources = object.resources?.map((e) => ResourceDefinition.fromPartial(e)) || [];
+    message.templates = object.templates?.map((e) => ResourceTemplateDefinition.fromPartial(e)) || [];
+    message.collisions = object.collisions?.map((e) => Collision.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseListResourcesRequest(): ListResourcesRequest {
+  return { caller: "", cursor: "", pageSize: 0 };
+}
+
+export const ListResourcesRequest: MessageFns<ListResourcesRequest> = {
+  encode(message: ListResourcesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== "") {
+      writer.uint32(10).string(message.caller);
+    }
+    if (message.cursor !== "") {
+      writer.uint32(18).string(message.cursor);
+    }
+    if (message.pageSize !== 0) {
+      writer.uint32(24).int32(message.pageSize);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListResourcesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListResourcesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.cursor = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.pageSize = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListResourcesRequest {
+    return {
+      caller: isSet(object.caller) ? globalThis.String(object.caller) : "",
+      cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : "",
+      pageSize: isSet(object.pageSize)
+        ? globalThis.Number(object.pageSize)
+        : isSet(object.page_size)
+        ? globalThis.Number(object.page_size)
+        : 0,
+    };
+  },
+
+  toJSON(message: ListResourcesRequest): unknown {
+    const obj: any = {};
+    if (message.caller !== "") {
+      obj.caller = message.caller;
+    }
+    if (message.cursor !== "") {
+      obj.cursor = message.cursor;
+    }
+    if (message.pageSize !== 0) {
+      obj.pageSize = Math.round(message.pageSize);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ListResourcesRequest>): ListResourcesRequest {
+    return ListResourcesRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListResourcesRequest>): ListResourcesRequest {
+    const message = createBaseListResourcesRequest();
+    message.caller = object.caller ?? "";
+    message.cursor = object.cursor ?? "";
+    message.pageSize = object.pageSize ?? 0;
+    return message;
+  },
+};
+
+function createBaseListResourcesResponse(): ListResourcesResponse {
+  return { etag: "", resources: [], nextCursor: "" };
+}
+
+export const ListResourcesResponse: MessageFns<ListResourcesResponse> = {
+  encode(message: ListResourcesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.etag !== "") {
+      writer.uint32(10).string(message.etag);
+    }
+    for (const v of message.resources) {
+      ResourceDefinition.encode(v!, writer.uint32(18).fork()).join();
+    }
+    if (message.nextCursor !== "") {
+      writer.uint32(26).string(message.nextCursor);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListResourcesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListResourcesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.etag = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.resources.push(ResourceDefinition.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.nextCursor = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListResourcesResponse {
+    return {
+      etag: isSet(object.etag) ? globalThis.String(object.etag) : "",
+      resources: globalThis.Array.isArray(object?.resources)
+        ? object.resources.map((e: any) => ResourceDefinition.fromJSON(e))
+        : [],
+      nextCursor: isSet(object.nextCursor)
+        ? globalThis.String(object.nextCursor)
+        : isSet(object.next_cursor)
+        ? globalThis.String(object.next_cursor)
+        : "",
+    };
+  },
+
+  toJSON(message: ListResourcesResponse): unknown {
+    const obj: any = {};
+    if (message.etag !== "") {
+      obj.etag = message.etag;
+    }
+    if (message.resources?.length) {
+      obj.resources = message.resources.map((e) => ResourceDefinition.toJSON(e));
+    }
+    if (message.nextCursor !== "") {
+      obj.nextCursor = message.nextCursor;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ListResourcesResponse>): ListResourcesResponse {
+    return ListResourcesResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListResourcesResponse>): ListResourcesResponse {
+    const message = createBaseListResourcesResponse();
+    message.etag = object.etag ?? "";
+    message.resources = object.resources?.map((e) => ResourceDefinition.fromPartial(e)) || [];
+    message.nextCursor = object.nextCursor ?? "";
+    return message;
+  },
+};
+
+function createBaseListResourceTemplatesRequest(): ListResourceTemplatesRequest {
+  return { caller: "", cursor: "", pageSize: 0 };
+}
+
+export const ListResourceTemplatesRequest: MessageFns<ListResourceTemplatesRequest> = {
+  encode(message: ListResourceTemplatesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== "") {
+      writer.uint32(10).string(message.caller);
+    }
+    if (message.cursor !== "") {
+      writer.uint32(18).string(message.cursor);
+    }
+    if (message.pageSize !== 0) {
+      writer.uint32(24).int32(message.pageSize);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListResourceTemplatesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListResourceTemplatesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.cursor = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.pageSize = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListResourceTemplatesRequest {
+    return {
+      caller: isSet(object.caller) ? globalThis.String(object.caller) : "",
+      cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : "",
+      pageSize: isSet(object.pageSize)
+        ? globalThis.Number(object.pageSize)
+        : isSet(object.page_size)
+        ? globalThis.Number(object.page_size)
+        : 0,
+    };
+  },
+
+  toJSON(message: ListResourceTemplatesRequest): unknown {
+    const obj: any = {};
+    if (message.caller !== "") {
+      obj.caller = message.caller;
+    }
+    if (message.cursor !== "") {
+      obj.cursor = message.cursor;
+    }
+    if (message.pageSize !== 0) {
+      obj.pageSize = Math.round(message.pageSize);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ListResourceTemplatesRequest>): ListResourceTemplatesRequest {
+    return ListResourceTemplatesRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListResourceTemplatesRequest>): ListResourceTemplatesRequest {
+    const message = createBaseListResourceTemplatesRequest();
+    message.caller = object.caller ?? "";
+    message.cursor = object.cursor ?? "";
+    message.pageSize = object.pageSize ?? 0;
+    return message;
+  },
+};
+
+function createBaseListResourceTemplatesResponse(): ListResourceTemplatesResponse {
+  return { etag: "", templates: [], nextCursor: "" };
+}
+
+export const ListResourceTemplatesResponse: MessageFns<ListResourceTemplatesResponse> = {
+  encode(message: ListResourceTemplatesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.etag !== "") {
+      writer.uint32(10).string(message.etag);
+    }
+    for (const v of message.templates) {
+      ResourceTemplateDefinition.encode(v!, writer.uint32(18).fork()).join();
+    }
+    if (message.nextCursor !== "") {
+      writer.uint32(26).string(message.nextCursor);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListResourceTemplatesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListResourceTemplatesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.etag = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.templates.push(ResourceTemplateDefinition.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.nextCursor = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListResourceTemplatesResponse {
+    return {
+      etag: isSet(object.etag) ? globalThis.String(object.etag) : "",
+      templates: globalThis.Array.isArray(object?.templates)
+        ? object.templates.map((e: any) => ResourceTemplateDefinition.fromJSON(e))
+        : [],
+      nextCursor: isSet(object.nextCursor)
+        ? globalThis.String(object.nextCursor)
+        : isSet(object.next_cursor)
+        ? globalThis.String(object.next_cursor)
+        : "",
+    };
+  },
+
+  toJSON(message: ListResourceTemplatesResponse): unknown {
+    const obj: any = {};
+    if (message.etag !== "") {
+      obj.etag = message.etag;
+    }
+    if (message.templates?.length) {
+      obj.templates = message.templates.map((e) => ResourceTemplateDefinition.toJSON(e));
+    }
+    if (message.nextCursor !== "") {
+      obj.nextCursor = message.nextCursor;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ListResourceTemplatesResponse>): ListResourceTemplatesResponse {
+    return ListResourceTemplatesResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListResourceTemplatesResponse>): ListResourceTemplatesResponse {
+    const message = createBaseListResourceTemplatesResponse();
+    message.etag = object.etag ?? "";
+    message.templates = object.templates?.map((e) => ResourceTemplateDefinition.fromPartial(e)) || [];
+    message.nextCursor = object.nextCursor ?? "";
+    return message;
+  },
+};
+
+function createBaseWatchResourcesRequest(): WatchResourcesRequest {
+  return { caller: "", lastEtag: "" };
+}
+
+export const WatchResourcesRequest: MessageFns<WatchResourcesRequest> = {
+  encode(message: WatchResourcesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== "") {
+      writer.uint32(10).string(message.caller);
+    }
+    if (message.lastEtag !== "") {
+      writer.uint32(18).string(message.lastEtag);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): WatchResourcesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseWatchResourcesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.lastEtag = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): WatchResourcesRequest {
+    return {
+      caller: isSet(object.caller) ? globalThis.String(object.caller) : "",
+      lastEtag: isSet(object.lastEtag)
+        ? globalThis.String(object.lastEtag)
+        : isSet(object.last_etag)
+        ? globalThis.String(object.last_etag)
+        : "",
+    };
+  },
+
+  toJSON(message: WatchResourcesRequest): unknown {
+    const obj: any = {};
+    if (message.caller !== "") {
+      obj.caller = message.caller;
+    }
+    if (message.lastEtag !== "") {
+      obj.lastEtag = message.lastEtag;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<WatchResourcesRequest>): WatchResourcesRequest {
+    return WatchResourcesRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<WatchResourcesRequest>): WatchResourcesRequest {
+    const message = createBaseWatchResourcesRequest();
+    message.caller = object.caller ?? "";
+    message.lastEtag = object.lastEtag ?? "";
+    return message;
+  },
+};
+
+function createBaseReadResourceRequest(): ReadResourceRequest {
+  return { caller: "", uri: "" };
+}
+
+export const ReadResourceRequest: MessageFns<ReadResourceRequest> = {
+  encode(message: ReadResourceRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== "") {
+      writer.uint32(10).string(message.caller);
+    }
+    if (message.uri !== "") {
+      writer.uint32(18).string(message.uri);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReadResourceRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReadResourceRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.uri = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReadResourceRequest {
+    return {
+      caller: isSet(object.caller) ? globalThis.String(object.caller) : "",
+      uri: isSet(object.uri) ? globalThis.String(object.uri) : "",
+    };
+  },
+
+  toJSON(message: ReadResourceRequest): unknown {
+    const obj: any = {};
+    if (message.caller !== "") {
+      obj.caller = message.caller;
+    }
+    if (message.uri !== "") {
+      obj.uri = message.uri;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ReadResourceRequest>): ReadResourceRequest {
+    return ReadResourceRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ReadResourceRequest>): ReadResourceRequest {
+    const message = createBaseReadResourceRequest();
+    message.caller = object.caller ?? "";
+    message.uri = object.uri ?? "";
+    return message;
+  },
+};
+
+function createBaseReadResourceResponse(): ReadResourceResponse {
+  return { resultJson: Buffer.alloc(0) };
+}
+
+export const ReadResourceResponse: MessageFns<ReadResourceResponse> = {
+  encode(message: ReadResourceResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.resultJson.length !== 0) {
+      writer.uint32(10).bytes(message.resultJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReadResourceResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReadResourceResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.resultJson = Buffer.from(reader.bytes());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReadResourceResponse {
+    return {
+      resultJson: isSet(object.resultJson)
+        ? Buffer.from(bytesFromBase64(object.resultJson))
+        : isSet(object.result_json)
+        ? Buffer.from(bytesFromBase64(object.result_json))
+        : Buffer.alloc(0),
+    };
+  },
+
+  toJSON(message: ReadResourceResponse): unknown {
+    const obj: any = {};
+    if (message.resultJson.length !== 0) {
+      obj.resultJson = base64FromBytes(message.resultJson);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ReadResourceResponse>): ReadResourceResponse {
+    return ReadResourceResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ReadResourceResponse>): ReadResourceResponse {
+    const message = createBaseReadResourceResponse();
+    message.resultJson = object.resultJson ?? Buffer.alloc(0);
+    return message;
+  },
+};
+
+function createBaseSubscribeResourceRequest(): SubscribeResourceRequest {
+  return { caller: "", uri: "" };
+}
+
+export const SubscribeResourceRequest: MessageFns<SubscribeResourceRequest> = {
+  encode(message: SubscribeResourceRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== "") {
+      writer.uint32(10).string(message.caller);
+    }
+    if (message.uri !== "") {
+      writer.uint32(18).string(message.uri);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SubscribeResourceRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSubscribeResourceRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.uri = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SubscribeResourceRequest {
+    return {
+      caller: isSet(object.caller) ? globalThis.String(object.caller) : "",
+      uri: isSet(object.uri) ? globalThis.String(object.uri) : "",
+    };
+  },
+
+  toJSON(message: SubscribeResourceRequest): unknown {
+    const obj: any = {};
+    if (message.caller !== "") {
+      obj.caller = message.caller;
+    }
+    if (message.uri !== "") {
+      obj.uri = message.uri;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<SubscribeResourceRequest>): SubscribeResourceRequest {
+    return SubscribeResourceRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SubscribeResourceRequest>): SubscribeResourceRequest {
+    const message = createBaseSubscribeResourceRequest();
+    message.caller = object.caller ?? "";
+    message.uri = object.uri ?? "";
+    return message;
+  },
+};
+
+function createBaseResourceUpdate(): ResourceUpdate {
+  return { uri: "", paramsJson: Buffer.alloc(0) };
+}
+
+export const ResourceUpdate: MessageFns<ResourceUpdate> = {
+  encode(message: ResourceUpdate, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.uri !== "") {
+      writer.uint32(10).string(message.uri);
+    }
+    if (message.paramsJson.length !== 0) {
+      writer.uint32(18).bytes(message.paramsJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResourceUpdate {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResourceUpdate();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.uri = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.paramsJson = Buffer.from(reader.bytes());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResourceUpdate {
+    return {
+      uri: isSet(object.uri) ? globalThis.String(object.uri) : "",
+      paramsJson: isSet(object.paramsJson)
+        ? Buffer.from(bytesFromBase64(object.paramsJson))
+        : isSet(object.params_json)
+        ? Buffer.from(bytesFromBase64(object.params_json))
+        : Buffer.alloc(0),
+    };
+  },
+
+  toJSON(message: ResourceUpdate): unknown {
+    const obj: any = {};
+    if (message.uri !== "") {
+      obj.uri = message.uri;
+    }
+    if (message.paramsJson.length !== 0) {
+      obj.paramsJson = base64FromBytes(message.paramsJson);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ResourceUpdate>): ResourceUpdate {
+    return ResourceUpdate.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ResourceUpdate>): ResourceUpdate {
+    const message = createBaseResourceUpdate();
+    message.uri = object.uri ?? "";
+    message.paramsJson = object.paramsJson ?? Buffer.alloc(0);
+    return message;
+  },
+};
+
+function createBasePromptDefinition(): PromptDefinition {
+  return { name: "", server: "", promptJson: Buffer.alloc(0) };
+}
+
+export const PromptDefinition: MessageFns<PromptDefinition> = {
+  encode(message: PromptDefinition, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.server !== "") {
+      writer.uint32(18).string(message.server);
+    }
+    if (message.promptJson.length !== 0) {
+      writer.uint32(26).bytes(message.promptJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PromptDefinition {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePromptDefinition();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.server = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.promptJson = Buffer.from(reader.bytes());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PromptDefinition {
+    return {
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      server: isSet(object.server) ? globalThis.String(object.server) : "",
+      promptJson: isSet(object.promptJson)
+        ? Buffer.from(bytesFromBase64(object.promptJson))
+        : isSet(object.prompt_json)
+        ? Buffer.from(bytesFromBase64(object.prompt_json))
+        : Buffer.alloc(0),
+    };
+  },
+
+  toJSON(message: PromptDefinition): unknown {
+    const obj: any = {};
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.server !== "") {
+      obj.server = message.server;
+    }
+    if (message.promptJson.length !== 0) {
+      obj.promptJson = base64FromBytes(message.promptJson);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<PromptDefinition>): PromptDefinition {
+    return PromptDefinition.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<PromptDefinition>): PromptDefinition {
+    const message = createBasePromptDefinition();
+    message.name = object.name ?? "";
+    message.server = object.server ?? "";
+    message.promptJson = object.promptJson ?? Buffer.alloc(0);
+    return message;
+  },
+};
+
+function createBasePromptsSnapshot(): PromptsSnapshot {
+  return { etag: "", prompts: [], collisions: [] };
+}
+
+export const PromptsSnapshot: MessageFns<PromptsSnapshot> = {
+  encode(message: PromptsSnapshot, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.etag !== "") {
+      writer.uint32(10).string(message.etag);
+    }
+    for (const v of message.prompts) {
+      PromptDefinition.encode(v!, writer.uint32(18).fork()).join();
+    }
+    for (const v of message.collisions) {
+      Collision.encode(v!, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PromptsSnapshot {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePromptsSnapshot();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.etag = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.prompts.push(PromptDefinition.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.collisions.push(Collision.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PromptsSnapshot {
+    return {
+      etag: isSet(object.etag) ? globalThis.String(object.etag) : "",
+      prompts: globalThis.Array.isArray(object?.prompts)
+        ? object.prompts.map((e: any) => PromptDefinition.fromJSON(e))
+        : [],
+      collisions: globalThis.Array.isArray(object?.collisions)
+        ? object.collisions.map((e: any) => Collision.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: PromptsSnapshot): unknown {
+    const obj: any = {};
+    if (message.etag !== "") {
+      obj.etag = message.etag;
+    }
+    if (message.prompts?.length) {
+      obj.prompts = message.prompts.map((e) => PromptDefinition.toJSON(e));
+    }
+    if (message.collisions?.length) {
+      obj.collisions = message.collisions.map((e) => Collision.toJSON(e));
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<PromptsSnapshot>): PromptsSnapshot {
+    return PromptsSnapshot.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<PromptsSnapshot>): PromptsSnapshot {
+    const message = createBasePromptsSnapshot();
+    message.etag = object.etag ?? "";
+    message.prompts = object.prompts?.map((e) => PromptDefinition.fromPartial(e)) || [];
+    message.collisions = object.collisions?.map((e) => Collision.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseListPromptsRequest(): ListPromptsRequest {
+  return { caller: "", cursor: "", pageSize: 0 };
+}
+
+export const ListPromptsRequest: MessageFns<ListPromptsRequest> = {
+  encode(message: ListPromptsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== "") {
+      writer.uint32(10).string(message.caller);
+    }
+    if (message.cursor !== "") {
+      writer.uint32(18).string(message.cursor);
+    }
+    if (message.pageSize !== 0) {
+      writer.uint32(24).int32(message.pageSize);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListPromptsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListPromptsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.cursor = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.pageSize = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListPromptsRequest {
+    return {
+      caller: isSet(object.caller) ? globalThis.String(object.caller) : "",
+      cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : "",
+      pageSize: isSet(object.pageSize)
+        ? globalThis.Number(object.pageSize)
+        : isSet(object.page_size)
+        ? globalThis.Number(object.page_size)
+        : 0,
+    };
+  },
+
+  toJSON(message: ListPromptsRequest): unknown {
+    const obj: any = {};
+    if (message.caller !== "") {
+      obj.caller = message.caller;
+    }
+    if (message.cursor !== "") {
+      obj.cursor = message.cursor;
+    }
+    if (message.pageSize !== 0) {
+      obj.pageSize = Math.round(message.pageSize);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ListPromptsRequest>): ListPromptsRequest {
+    return ListPromptsRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListPromptsRequest>): ListPromptsRequest {
+    const message = createBaseListPromptsRequest();
+    message.caller = object.caller ?? "";
+    message.cursor = object.cursor ?? "";
+    message.pageSize = object.pageSize ?? 0;
+    return message;
+  },
+};
+
+function createBaseListPromptsResponse(): ListPromptsResponse {
+  return { etag: "", prompts: [], nextCursor: "" };
+}
+
+export const ListPromptsResponse: MessageFns<ListPromptsResponse> = {
+  encode(message: ListPromptsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.etag !== "") {
+      writer.uint32(10).string(message.etag);
+    }
+    for (const v of message.prompts) {
+      PromptDefinition.encode(v!, writer.uint32(18).fork()).join();
+    }
+    if (message.nextCursor !== "") {
+      writer.uint32(26).string(message.nextCursor);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListPromptsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListPromptsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.etag = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.prompts.push(PromptDefinition.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.nextCursor = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListPromptsResponse {
+    return {
+      etag: isSet(object.etag) ? globalThis.String(object.etag) : "",
+      prompts: globalThis.Array.isArray(object?.prompts)
+        ? object.prompts.map((e: any) => PromptDefinition.fromJSON(e))
+        : [],
+      nextCursor: isSet(object.nextCursor)
+        ? globalThis.String(object.nextCursor)
+        : isSet(object.next_cursor)
+        ? globalThis.String(object.next_cursor)
+        : "",
+    };
+  },
+
+  toJSON(message: ListPromptsResponse): unknown {
+    const obj: any = {};
+    if (message.etag !== "") {
+      obj.etag = message.etag;
+    }
+    if (message.prompts?.length) {
+      obj.prompts = message.prompts.map((e) => PromptDefinition.toJSON(e));
+    }
+    if (message.nextCursor !== "") {
+      obj.nextCursor = message.nextCursor;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ListPromptsResponse>): ListPromptsResponse {
+    return ListPromptsResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListPromptsResponse>): ListPromptsResponse {
+    const message = createBaseListPromptsResponse();
+    message.etag = object.etag ?? "";
+    message.prompts = object.prompts?.map((e) => PromptDefinition.fromPartial(e)) || [];
+    message.nextCursor = object.nextCursor ?? "";
+    return message;
+  },
+};
+
+function createBaseWatchPromptsRequest(): WatchPromptsRequest {
+  return { caller: "", lastEtag: "" };
+}
+
+export const WatchPromptsRequest: MessageFns<WatchPromptsRequest> = {
+  encode(message: WatchPromptsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== "") {
+      writer.uint32(10).string(message.caller);
+    }
+    if (message.lastEtag !== "") {
+      writer.uint32(18).string(message.lastEtag);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): WatchPromptsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseWatchPromptsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.lastEtag = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): WatchPromptsRequest {
+    return {
+      caller: isSet(object.caller) ? globalThis.String(object.caller) : "",
+      lastEtag: isSet(object.lastEtag)
+        ? globalThis.String(object.lastEtag)
+        : isSet(object.last_etag)
+        ? globalThis.String(object.last_etag)
+        : "",
+    };
+  },
+
+  toJSON(message: WatchPromptsRequest): unknown {
+    const obj: any = {};
+    if (message.caller !== "") {
+      obj.caller = message.caller;
+    }
+    if (message.lastEtag !== "") {
+      obj.lastEtag = message.lastEtag;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<WatchPromptsRequest>): WatchPromptsRequest {
+    return WatchPromptsRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<WatchPromptsRequest>): WatchPromptsRequest {
+    const message = createBaseWatchPromptsRequest();
+    message.caller = object.caller ?? "";
+    message.lastEtag = object.lastEtag ?? "";
+    return message;
+  },
+};
+
+function createBaseGetPromptRequest(): GetPromptRequest {
+  return { caller: "", name: "", argumentsJson: Buffer.alloc(0) };
+}
+
+export const GetPromptRequest: MessageFns<GetPromptRequest> = {
+  encode(message: GetPromptRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== "") {
+      writer.uint32(10).string(message.caller);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    if (message.argumentsJson.length !== 0) {
+      writer.uint32(26).bytes(message.argumentsJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetPromptRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetPromptRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.argumentsJson = Buffer.from(reader.bytes());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetPromptRequest {
+    return {
+      caller: isSet(object.caller) ? globalThis.String(object.caller) : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      argumentsJson: isSet(object.argumentsJson)
+        ? Buffer.from(bytesFromBase64(object.argumentsJson))
+        : isSet(object.arguments_json)
+        ? Buffer.from(bytesFromBase64(object.arguments_json))
+        : Buffer.alloc(0),
+    };
+  },
+
+  toJSON(message: GetPromptRequest): unknown {
+    const obj: any = {};
+    if (message.caller !== "") {
+      obj.caller = message.caller;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.argumentsJson.length !== 0) {
+      obj.argumentsJson = base64FromBytes(message.argumentsJson);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetPromptRequest>): GetPromptRequest {
+    return GetPromptRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetPromptRequest>): GetPromptRequest {
+    const message = createBaseGetPromptRequest();
+    message.caller = object.caller ?? "";
+    message.name = object.name ?? "";
+    message.argumentsJson = object.argumentsJson ?? Buffer.alloc(0);
+    return message;
+  },
+};
+
+function createBaseGetPromptResponse(): GetPromptResponse {
+  return { resultJson: Buffer.alloc(0) };
+}
+
+export const GetPromptResponse: MessageFns<GetPromptResponse> = {
+  encode(message: GetPromptResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.resultJson.length !== 0) {
+      writer.uint32(10).bytes(message.resultJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetPromptResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetPromptResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.resultJson = Buffer.from(reader.bytes());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetPromptResponse {
+    return {
+      resultJson: isSet(object.resultJson)
+        ? Buffer.from(bytesFromBase64(object.resultJson))
+        : isSet(object.result_json)
+        ? Buffer.from(bytesFromBase64(object.result_json))
+        : Buffer.alloc(0),
+    };
+  },
+
+  toJSON(message: GetPromptResponse): unknown {
+    const obj: any = {};
+    if (message.resultJson.length !== 0) {
+      obj.resultJson = base64FromBytes(message.resultJson);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetPromptResponse>): GetPromptResponse {
+    return GetPromptResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetPromptResponse>): GetPromptResponse {
+    const message = createBaseGetPromptResponse();
+    message.resultJson = object.resultJson ?? Buffer.alloc(0);
+    return message;
+  },
+};
+
+function createBaseCompleteRequest(): CompleteRequest {
+  return { caller: "", paramsJson: Buffer.alloc(0) };
+}
+
+export const CompleteRequest: MessageFns<CompleteRequest> = {
+  encode(message: CompleteRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== "") {
+      writer.uint32(10).string(message.caller);
+    }
+    if (message.paramsJson.length !== 0) {
+      writer.uint32(18).bytes(message.paramsJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CompleteRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCompleteRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.paramsJson = Buffer.from(reader.bytes());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CompleteRequest {
+    return {
+      caller: isSet(object.caller) ? globalThis.String(object.caller) : "",
+      paramsJson: isSet(object.paramsJson)
+        ? Buffer.from(bytesFromBase64(object.paramsJson))
+        : isSet(object.params_json)
+        ? Buffer.from(bytesFromBase64(object.params_json))
+        : Buffer.alloc(0),
+    };
+  },
+
+  toJSON(message: CompleteRequest): unknown {
+    const obj: any = {};
+    if (message.caller !== "") {
+      obj.caller = message.caller;
+    }
+    if (message.paramsJson.length !== 0) {
+      obj.paramsJson = base64FromBytes(message.paramsJson);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CompleteRequest>): CompleteRequest {
+    return CompleteRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CompleteRequest>): CompleteRequest {
+    const message = createBaseCompleteRequest();
+    message.caller = object.caller ?? "";
+    message.paramsJson = object.paramsJson ?? Buffer.alloc(0);
+    return message;
+  },
+};
+
+function createBaseCompleteResponse(): CompleteResponse {
+  return { resultJson: Buffer.alloc(0) };
+}
+
+export const CompleteResponse: MessageFns<CompleteResponse> = {
+  encode(message: CompleteResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.resultJson.length !== 0) {
+      writer.uint32(10).bytes(message.resultJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CompleteResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCompleteResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.resultJson = Buffer.from(reader.bytes());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CompleteResponse {
+    return {
+      resultJson: isSet(object.resultJson)
+        ? Buffer.from(bytesFromBase64(object.resultJson))
+        : isSet(object.result_json)
+        ? Buffer.from(bytesFromBase64(object.result_json))
+        : Buffer.alloc(0),
+    };
+  },
+
+  toJSON(message: CompleteResponse): unknown {
+    const obj: any = {};
+    if (message.resultJson.length !== 0) {
+      obj.resultJson = base64FromBytes(message.resultJson);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CompleteResponse>): CompleteResponse {
+    return CompleteResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CompleteResponse>): CompleteResponse {
+    const message = createBaseCompleteResponse();
+    message.resultJson = object.resultJson ?? Buffer.alloc(0);
+    return message;
+  },
+};
+
+function createBaseStreamLogsRequest(): StreamLogsRequest {
+  return { caller: "", minLevel: "" };
+}
+
+export const StreamLogsRequest: MessageFns<StreamLogsRequest> = {
+  encode(message: StreamLogsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== "") {
+      writer.uint32(10).string(message.caller);
+    }
+    if (message.minLevel !== "") {
+      writer.uint32(18).string(message.minLevel);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StreamLogsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStreamLogsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.minLevel = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StreamLogsRequest {
+    return {
+      caller: isSet(object.caller) ? globalThis.String(object.caller) : "",
+      minLevel: isSet(object.minLevel)
+        ? globalThis.String(object.minLevel)
+        : isSet(object.min_level)
+        ? globalThis.String(object.min_level)
+        : "",
+    };
+  },
+
+  toJSON(message: StreamLogsRequest): unknown {
+    const obj: any = {};
+    if (message.caller !== "") {
+      obj.caller = message.caller;
+    }
+    if (message.minLevel !== "") {
+      obj.minLevel = message.minLevel;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<StreamLogsRequest>): StreamLogsRequest {
+    return StreamLogsRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<StreamLogsRequest>): StreamLogsRequest {
+    const message = createBaseStreamLogsRequest();
+    message.caller = object.caller ?? "";
+    message.minLevel = object.minLevel ?? "";
+    return message;
+  },
+};
+
+function createBaseLogEntry(): LogEntry {
+  return {
+    timeUnixMs: 0,
+    level: "",
+    source: "",
+    server: "",
+    instance: "",
+    event: "",
+    message: "",
+    fieldsJson: Buffer.alloc(0),
+  };
+}
+
+export const LogEntry: MessageFns<LogEntry> = {
+  encode(message: LogEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.timeUnixMs !== 0) {
+      writer.uint32(8).int64(message.timeUnixMs);
+    }
+    if (message.level !== "") {
+      writer.uint32(18).string(message.level);
+    }
+    if (message.source !== "") {
+      writer.uint32(26).string(message.source);
+    }
+    if (message.server !== "") {
+      writer.uint32(34).string(message.server);
+    }
+    if (message.instance !== "") {
+      writer.uint32(42).string(message.instance);
+    }
+    if (message.event !== "") {
+      writer.uint32(50).string(message.event);
+    }
+    if (message.message !== "") {
+      writer.uint32(58).string(message.message);
+    }
+    if (message.fieldsJson.length !== 0) {
+      writer.uint32(66).bytes(message.fieldsJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LogEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLogEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.timeUnixMs = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.level = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.source = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.server = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.instance = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.event = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.message = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.fieldsJson = Buffer.from(reader.bytes());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LogEntry {
+    return {
+      timeUnixMs: isSet(object.timeUnixMs)
+        ? globalThis.Number(object.timeUnixMs)
+        : isSet(object.time_unix_ms)
+        ? globalThis.Number(object.time_unix_ms)
+        : 0,
+      level: isSet(object.level) ? globalThis.String(object.level) : "",
+      source: isSet(object.source) ? globalThis.String(object.source) : "",
+      server: isSet(object.server) ? globalThis.String(object.server) : "",
+      instance: isSet(object.instance) ? globalThis.String(object.instance) : "",
+      event: isSet(object.event) ? globalThis.String(object.event) : "",
+      message: isSet(object.message) ? globalThis.String(object.message) : "",
+      fieldsJson: isSet(object.fieldsJson)
+        ? Buffer.from(bytesFromBase64(object.fieldsJson))
+        : isSet(object.fields_json)
+        ? Buffer.from(bytesFromBase64(object.fields_json))
+        : Buffer.alloc(0),
+    };
+  },
+
+  toJSON(message: LogEntry): unknown {
+    const obj: any = {};
+    if (message.timeUnixMs !== 0) {
+      obj.timeUnixMs = Math.round(message.timeUnixMs);
+    }
+    if (message.level !== "") {
+      obj.level = message.level;
+    }
+    if (message.source !== "") {
+      obj.source = message.source;
+    }
+    if (message.server !== "") {
+      obj.server = message.server;
+    }
+    if (message.instance !== "") {
+      obj.instance = message.instance;
+    }
+    if (message.event !== "") {
+      obj.event = message.event;
+    }
+    if (message.message !== "") {
+      obj.message = message.message;
+    }
+    if (message.fieldsJson.length !== 0) {
+      obj.fieldsJson = base64FromBytes(message.fieldsJson);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<LogEntry>): LogEntry {
+    return LogEntry.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<LogEntry>): LogEntry {
+    const message = createBaseLogEntry();
+    message.timeUnixMs = object.timeUnixMs ?? 0;
+    message.level = object.level ?? "";
+    message.source = object.source ?? "";
+    message.server = object.server ?? "";
+    message.instance = object.instance ?? "";
+    message.event = object.event ?? "";
+    message.message = object.message ?? "";
+    message.fieldsJson = object.fieldsJson ?? Buffer.alloc(0);
+    return message;
+  },
+};
+
+function createBaseGetDesktopRequest(): GetDesktopRequest {
+  return { caller: "", desktopSize: undefined, window: "" };
+}
+
+export const GetDesktopRequest: MessageFns<GetDesktopRequest> = {
+  encode(message: GetDesktopRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== "") {
+      writer.uint32(10).string(message.caller);
+    }
+    if (message.desktopSize !== undefined) {
+      writer.uint32(16).int32(message.desktopSize);
+    }
+    if (message.window !== "") {
+      writer.uint32(26).string(message.window);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetDesktopRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetDesktopRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.desktopSize = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.window = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetDesktopRequest {
+    return {
+      caller: isSet(object.caller) ? globalThis.String(object.caller) : "",
+      desktopSize: isSet(object.desktopSize)
+        ? globalThis.Number(object.desktopSize)
+        : isSet(object.desktop_size)
+        ? globalThis.Number(object.desktop_size)
+        : undefined,
+      window: isSet(object.window) ? globalThis.String(object.window) : "",
+    };
+  },
+
+  toJSON(message: GetDesktopRequest): unknown {
+    const obj: any = {};
+    if (message.caller !== "") {
+      obj.caller = message.caller;
+    }
+    if (message.desktopSize !== undefined) {
+      obj.desktopSize = Math.round(message.desktopSize);
+    }
+    if (message.window !== "") {
+      obj.window = message.window;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetDesktopRequest>): GetDesktopRequest {
+    return GetDesktopRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetDesktopRequest>): GetDesktopRequest {
+    const message = createBaseGetDesktopRequest();
+    message.caller = object.caller ?? "";
+    message.desktopSize = object.desktopSize ?? undefined;
+    message.window = object.window ?? "";
+    return message;
+  },
+};
+
+function createBaseGetDesktopResponse(): GetDesktopResponse {
+  return { windows: [], warnings: [], etag: "" };
+}
+
+export const GetDesktopResponse: MessageFns<GetDesktopResponse> = {
+  encode(message: GetDesktopResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.windows) {
+      writer.uint32(10).string(v!);
+    }
+    for (const v of message.warnings) {
+      writer.uint32(18).string(v!);
+    }
+    if (message.etag !== "") {
+      writer.uint32(26).string(message.etag);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetDesktopResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetDesktopResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.windows.push(reader.string());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.warnings.push(reader.string());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.etag = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetDesktopResponse {
+    return {
+      windows: globalThis.Array.isArray(object?.windows) ? object.windows.map((e: any) => globalThis.String(e)) : [],
+      warnings: globalThis.Array.isArray(object?.warnings) ? object.warnings.map((e: any) => globalThis.String(e)) : [],
+      etag: isSet(object.etag) ? globalThis.String(object.etag) : "",
+    };
+  },
+
+  toJSON(message: GetDesktopResponse): unknown {
+    const obj: any = {};
+    if (message.windows?.length) {
+      obj.windows = message.windows;
+    }
+    if (message.warnings?.length) {
+      obj.warnings = message.warnings;
+    }
+    if (message.etag !== "") {
+      obj.etag = message.etag;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetDesktopResponse>): GetDesktopResponse {
+    return GetDesktopResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetDesktopResponse>): GetDesktopResponse {
+    const message = createBaseGetDesktopResponse();
+    message.windows = object.windows?.map((e) => e) || [];
+    message.warnings = object.warnings?.map((e) => e) || [];
+    message.etag = object.etag ?? "";
+    return message;
+  },
+};
+
+function createBaseWatchDesktopRequest(): WatchDesktopRequest {
+  return { caller: "" };
+}
+
+export const WatchDesktopRequest: MessageFns<WatchDesktopRequest> = {
+  encode(message: WatchDesktopRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== "") {
+      writer.uint32(10).string(message.caller);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): WatchDesktopRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseWatchDesktopRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): WatchDesktopRequest {
+    return { caller: isSet(object.caller) ? globalThis.String(object.caller) : "" };
+  },
+
+  toJSON(message: WatchDesktopRequest): unknown {
+    const obj: any = {};
+    if (message.caller !== "") {
+      obj.caller = message.caller;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<WatchDesktopRequest>): WatchDesktopRequest {
+    return WatchDesktopRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<WatchDesktopRequest>): WatchDesktopRequest {
+    const message = createBaseWatchDesktopRequest();
+    message.caller = object.caller ?? "";
+    return message;
+  },
+};
+
+function createBaseDesktopChanged(): DesktopChanged {
+  return { etag: "", reason: "" };
+}
+
+export const DesktopChanged: MessageFns<DesktopChanged> = {
+  encode(message: DesktopChanged, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.etag !== "") {
+      writer.uint32(10).string(message.etag);
+    }
+    if (message.reason !== "") {
+      writer.uint32(18).string(message.reason);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DesktopChanged {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDesktopChanged();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.etag = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DesktopChanged {
+    return {
+      etag: isSet(object.etag) ? globalThis.String(object.etag) : "",
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+    };
+  },
+
+  toJSON(message: DesktopChanged): unknown {
+    const obj: any = {};
+    if (message.etag !== "") {
+      obj.etag = message.etag;
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<DesktopChanged>): DesktopChanged {
+    return DesktopChanged.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<DesktopChanged>): DesktopChanged {
+    const message = createBaseDesktopChanged();
+    message.etag = object.etag ?? "";
+    message.reason = object.reason ?? "";
+    return message;
+  },
+};
+
+function createBaseGetFinderRequest(): GetFinderRequest {
+  return { caller: "", keywords: [], fileType: "", offset: 0, limit: undefined };
+}
+
+export const GetFinderRequest: MessageFns<GetFinderRequest> = {
+  encode(message: GetFinderRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== "") {
+      writer.uint32(10).string(message.caller);
+    }
+    for (const v of message.keywords) {
+      writer.uint32(18).string(v!);
+    }
+    if (message.fileType !== "") {
+      writer.uint32(26).string(message.fileType);
+    }
+    if (message.offset !== 0) {
+      writer.uint32(32).int32(message.offset);
+    }
+    if (message.limit !== undefined) {
+      writer.uint32(40).int32(message.limit);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetFinderRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetFinderRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.keywords.push(reader.string());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.fileType = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.offset = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetFinderRequest {
+    return {
+      caller: isSet(object.caller) ? globalThis.String(object.caller) : "",
+      keywords: globalThis.Array.isArray(object?.keywords) ? object.keywords.map((e: any) => globalThis.String(e)) : [],
+      fileType: isSet(object.fileType)
+        ? globalThis.String(object.fileType)
+        : isSet(object.file_type)
+        ? globalThis.String(object.file_type)
+        : "",
+      offset: isSet(object.offset) ? globalThis.Number(object.offset) : 0,
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : undefined,
+    };
+  },
+
+  toJSON(message: GetFinderRequest): unknown {
+    const obj: any = {};
+    if (message.caller !== "") {
+      obj.caller = message.caller;
+    }
+    if (message.keywords?.length) {
+      obj.keywords = message.keywords;
+    }
+    if (message.fileType !== "") {
+      obj.fileType = message.fileType;
+    }
+    if (message.offset !== 0) {
+      obj.offset = Math.round(message.offset);
+    }
+    if (message.limit !== undefined) {
+      obj.limit = Math.round(message.limit);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetFinderRequest>): GetFinderRequest {
+    return GetFinderRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetFinderRequest>): GetFinderRequest {
+    const message = createBaseGetFinderRequest();
+    message.caller = object.caller ?? "";
+    message.keywords = object.keywords?.map((e) => e) || [];
+    message.fileType = object.fileType ?? "";
+    message.offset = object.offset ?? 0;
+    message.limit = object.limit ?? undefined;
+    return message;
+  },
+};
+
+function createBaseGetFinderResponse(): GetFinderResponse {
+  return { documentsJson: [], totalCount: 0 };
+}
+
+export const GetFinderResponse: MessageFns<GetFinderResponse> = {
+  encode(message: GetFinderResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.documentsJson) {
+      writer.uint32(10).bytes(v!);
+    }
+    if (message.totalCount !== 0) {
+      writer.uint32(16).int32(message.totalCount);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetFinderResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetFinderResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.documentsJson.push(Buffer.from(reader.bytes()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.totalCount = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetFinderResponse {
+    return {
+      documentsJson: globalThis.Array.isArray(object?.documentsJson)
+        ? object.documentsJson.map((e: any) => Buffer.from(bytesFromBase64(e)))
+        : globalThis.Array.isArray(object?.documents_json)
+        ? object.documents_json.map((e: any) => Buffer.from(bytesFromBase64(e)))
+        : [],
+      totalCount: isSet(object.totalCount)
+        ? globalThis.Number(object.totalCount)
+        : isSet(object.total_count)
+        ? globalThis.Number(object.total_count)
+        : 0,
+    };
+  },
+
+  toJSON(message: GetFinderResponse): unknown {
+    const obj: any = {};
+    if (message.documentsJson?.length) {
+      obj.documentsJson = message.documentsJson.map((e) => base64FromBytes(e));
+    }
+    if (message.totalCount !== 0) {
+      obj.totalCount = Math.round(message.totalCount);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetFinderResponse>): GetFinderResponse {
+    return GetFinderResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetFinderResponse>): GetFinderResponse {
+    const message = createBaseGetFinderResponse();
+    message.documentsJson = object.documentsJson?.map((e) => e) || [];
+    message.totalCount = object.totalCount ?? 0;
+    return message;
+  },
+};
+
+function createBaseWatchFinderRequest(): WatchFinderRequest {
+  return { caller: "" };
+}
+
+export const WatchFinderRequest: MessageFns<WatchFinderRequest> = {
+  encode(message: WatchFinderRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== "") {
+      writer.uint32(10).string(message.caller);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): WatchFinderRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseWatchFinderRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): WatchFinderRequest {
+    return { caller: isSet(object.caller) ? globalThis.String(object.caller) : "" };
+  },
+
+  toJSON(message: WatchFinderRequest): unknown {
+    const obj: any = {};
+    if (message.caller !== "") {
+      obj.caller = message.caller;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<WatchFinderRequest>): WatchFinderRequest {
+    return WatchFinderRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<WatchFinderRequest>): WatchFinderRequest {
+    const message = createBaseWatchFinderRequest();
+    message.caller = object.caller ?? "";
+    return message;
+  },
+};
+
+function createBaseFinderChanged(): FinderChanged {
+  return { etag: "", reason: "" };
+}
+
+export const FinderChanged: MessageFns<FinderChanged> = {
+  encode(message: FinderChanged, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.etag !== "") {
+      writer.uint32(10).string(message.etag);
+    }
+    if (message.reason !== "") {
+      writer.uint32(18).string(message.reason);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FinderChanged {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFinderChanged();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.etag = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FinderChanged {
+    return {
+      etag: isSet(object.etag) ? globalThis.String(object.etag) : "",
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+    };
+  },
+
+  toJSON(message: FinderChanged): unknown {
+    const obj: any = {};
+    if (message.etag !== "") {
+      obj.etag = message.etag;
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<FinderChanged>): FinderChanged {
+    return FinderChanged.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<FinderChanged>): FinderChanged {
+    const message = createBaseFinderChanged();
+    message.etag = object.etag ?? "";
+    message.reason = object.reason ?? "";
     return message;
   },
 };
@@ -4040,6 +7383,147 @@ export const ControlPlaneService = {
     responseSerialize: (value: ReloadResponse): Buffer => Buffer.from(ReloadResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ReloadResponse => ReloadResponse.decode(value),
   },
+  /** Resources and resource templates of the caller's profile (URIs are not namespaced). */
+  listResources: {
+    path: "/mcpd.control.v1.ControlPlane/ListResources" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListResourcesRequest): Buffer => Buffer.from(ListResourcesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListResourcesRequest => ListResourcesRequest.decode(value),
+    responseSerialize: (value: ListResourcesResponse): Buffer =>
+      Buffer.from(ListResourcesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListResourcesResponse => ListResourcesResponse.decode(value),
+  },
+  listResourceTemplates: {
+    path: "/mcpd.control.v1.ControlPlane/ListResourceTemplates" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListResourceTemplatesRequest): Buffer =>
+      Buffer.from(ListResourceTemplatesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListResourceTemplatesRequest => ListResourceTemplatesRequest.decode(value),
+    responseSerialize: (value: ListResourceTemplatesResponse): Buffer =>
+      Buffer.from(ListResourceTemplatesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListResourceTemplatesResponse => ListResourceTemplatesResponse.decode(value),
+  },
+  watchResources: {
+    path: "/mcpd.control.v1.ControlPlane/WatchResources" as const,
+    requestStream: false as const,
+    responseStream: true as const,
+    requestSerialize: (value: WatchResourcesRequest): Buffer =>
+      Buffer.from(WatchResourcesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): WatchResourcesRequest => WatchResourcesRequest.decode(value),
+    responseSerialize: (value: ResourcesSnapshot): Buffer => Buffer.from(ResourcesSnapshot.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ResourcesSnapshot => ResourcesSnapshot.decode(value),
+  },
+  /** Routed by URI to the owning server (started on demand). dpe:// URIs are validated first (4204). */
+  readResource: {
+    path: "/mcpd.control.v1.ControlPlane/ReadResource" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ReadResourceRequest): Buffer => Buffer.from(ReadResourceRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ReadResourceRequest => ReadResourceRequest.decode(value),
+    responseSerialize: (value: ReadResourceResponse): Buffer =>
+      Buffer.from(ReadResourceResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ReadResourceResponse => ReadResourceResponse.decode(value),
+  },
+  /**
+   * A stream of `notifications/resources/updated` params for the URI; the core subscribes downstream
+   * once per URI and fans out.
+   */
+  subscribeResource: {
+    path: "/mcpd.control.v1.ControlPlane/SubscribeResource" as const,
+    requestStream: false as const,
+    responseStream: true as const,
+    requestSerialize: (value: SubscribeResourceRequest): Buffer =>
+      Buffer.from(SubscribeResourceRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SubscribeResourceRequest => SubscribeResourceRequest.decode(value),
+    responseSerialize: (value: ResourceUpdate): Buffer => Buffer.from(ResourceUpdate.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ResourceUpdate => ResourceUpdate.decode(value),
+  },
+  listPrompts: {
+    path: "/mcpd.control.v1.ControlPlane/ListPrompts" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListPromptsRequest): Buffer => Buffer.from(ListPromptsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListPromptsRequest => ListPromptsRequest.decode(value),
+    responseSerialize: (value: ListPromptsResponse): Buffer => Buffer.from(ListPromptsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListPromptsResponse => ListPromptsResponse.decode(value),
+  },
+  watchPrompts: {
+    path: "/mcpd.control.v1.ControlPlane/WatchPrompts" as const,
+    requestStream: false as const,
+    responseStream: true as const,
+    requestSerialize: (value: WatchPromptsRequest): Buffer => Buffer.from(WatchPromptsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): WatchPromptsRequest => WatchPromptsRequest.decode(value),
+    responseSerialize: (value: PromptsSnapshot): Buffer => Buffer.from(PromptsSnapshot.encode(value).finish()),
+    responseDeserialize: (value: Buffer): PromptsSnapshot => PromptsSnapshot.decode(value),
+  },
+  getPrompt: {
+    path: "/mcpd.control.v1.ControlPlane/GetPrompt" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetPromptRequest): Buffer => Buffer.from(GetPromptRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetPromptRequest => GetPromptRequest.decode(value),
+    responseSerialize: (value: GetPromptResponse): Buffer => Buffer.from(GetPromptResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetPromptResponse => GetPromptResponse.decode(value),
+  },
+  /** completion/complete for a prompt argument or a resource-template argument. */
+  complete: {
+    path: "/mcpd.control.v1.ControlPlane/Complete" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CompleteRequest): Buffer => Buffer.from(CompleteRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CompleteRequest => CompleteRequest.decode(value),
+    responseSerialize: (value: CompleteResponse): Buffer => Buffer.from(CompleteResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CompleteResponse => CompleteResponse.decode(value),
+  },
+  /** Core events, downstream stderr and downstream notifications/message, scoped to the caller's profile. */
+  streamLogs: {
+    path: "/mcpd.control.v1.ControlPlane/StreamLogs" as const,
+    requestStream: false as const,
+    responseStream: true as const,
+    requestSerialize: (value: StreamLogsRequest): Buffer => Buffer.from(StreamLogsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): StreamLogsRequest => StreamLogsRequest.decode(value),
+    responseSerialize: (value: LogEntry): Buffer => Buffer.from(LogEntry.encode(value).finish()),
+    responseDeserialize: (value: Buffer): LogEntry => LogEntry.decode(value),
+  },
+  /** Context channels. */
+  getDesktop: {
+    path: "/mcpd.control.v1.ControlPlane/GetDesktop" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetDesktopRequest): Buffer => Buffer.from(GetDesktopRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetDesktopRequest => GetDesktopRequest.decode(value),
+    responseSerialize: (value: GetDesktopResponse): Buffer => Buffer.from(GetDesktopResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetDesktopResponse => GetDesktopResponse.decode(value),
+  },
+  watchDesktop: {
+    path: "/mcpd.control.v1.ControlPlane/WatchDesktop" as const,
+    requestStream: false as const,
+    responseStream: true as const,
+    requestSerialize: (value: WatchDesktopRequest): Buffer => Buffer.from(WatchDesktopRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): WatchDesktopRequest => WatchDesktopRequest.decode(value),
+    responseSerialize: (value: DesktopChanged): Buffer => Buffer.from(DesktopChanged.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DesktopChanged => DesktopChanged.decode(value),
+  },
+  getFinder: {
+    path: "/mcpd.control.v1.ControlPlane/GetFinder" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetFinderRequest): Buffer => Buffer.from(GetFinderRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetFinderRequest => GetFinderRequest.decode(value),
+    responseSerialize: (value: GetFinderResponse): Buffer => Buffer.from(GetFinderResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetFinderResponse => GetFinderResponse.decode(value),
+  },
+  watchFinder: {
+    path: "/mcpd.control.v1.ControlPlane/WatchFinder" as const,
+    requestStream: false as const,
+    responseStream: true as const,
+    requestSerialize: (value: WatchFinderRequest): Buffer => Buffer.from(WatchFinderRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): WatchFinderRequest => WatchFinderRequest.decode(value),
+    responseSerialize: (value: FinderChanged): Buffer => Buffer.from(FinderChanged.encode(value).finish()),
+    responseDeserialize: (value: Buffer): FinderChanged => FinderChanged.decode(value),
+  },
   /**
    * The gateways' data path: one long-lived stream per gateway that multiplexes requests,
    * responses, progress, cancellation and notifications by request id. Requests use MCP method
@@ -4073,6 +7557,29 @@ export interface ControlPlaneServer extends UntypedServiceImplementation {
   getRuntimeStatus: handleUnaryCall<GetRuntimeStatusRequest, RuntimeStatus>;
   watchRuntimeStatus: handleServerStreamingCall<WatchRuntimeStatusRequest, RuntimeStatus>;
   reload: handleUnaryCall<ReloadRequest, ReloadResponse>;
+  /** Resources and resource templates of the caller's profile (URIs are not namespaced). */
+  listResources: handleUnaryCall<ListResourcesRequest, ListResourcesResponse>;
+  listResourceTemplates: handleUnaryCall<ListResourceTemplatesRequest, ListResourceTemplatesResponse>;
+  watchResources: handleServerStreamingCall<WatchResourcesRequest, ResourcesSnapshot>;
+  /** Routed by URI to the owning server (started on demand). dpe:// URIs are validated first (4204). */
+  readResource: handleUnaryCall<ReadResourceRequest, ReadResourceResponse>;
+  /**
+   * A stream of `notifications/resources/updated` params for the URI; the core subscribes downstream
+   * once per URI and fans out.
+   */
+  subscribeResource: handleServerStreamingCall<SubscribeResourceRequest, ResourceUpdate>;
+  listPrompts: handleUnaryCall<ListPromptsRequest, ListPromptsResponse>;
+  watchPrompts: handleServerStreamingCall<WatchPromptsRequest, PromptsSnapshot>;
+  getPrompt: handleUnaryCall<GetPromptRequest, GetPromptResponse>;
+  /** completion/complete for a prompt argument or a resource-template argument. */
+  complete: handleUnaryCall<CompleteRequest, CompleteResponse>;
+  /** Core events, downstream stderr and downstream notifications/message, scoped to the caller's profile. */
+  streamLogs: handleServerStreamingCall<StreamLogsRequest, LogEntry>;
+  /** Context channels. */
+  getDesktop: handleUnaryCall<GetDesktopRequest, GetDesktopResponse>;
+  watchDesktop: handleServerStreamingCall<WatchDesktopRequest, DesktopChanged>;
+  getFinder: handleUnaryCall<GetFinderRequest, GetFinderResponse>;
+  watchFinder: handleServerStreamingCall<WatchFinderRequest, FinderChanged>;
   /**
    * The gateways' data path: one long-lived stream per gateway that multiplexes requests,
    * responses, progress, cancellation and notifications by request id. Requests use MCP method
@@ -4199,6 +7706,177 @@ export interface ControlPlaneClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ReloadResponse) => void,
   ): ClientUnaryCall;
+  /** Resources and resource templates of the caller's profile (URIs are not namespaced). */
+  listResources(
+    request: ListResourcesRequest,
+    callback: (error: ServiceError | null, response: ListResourcesResponse) => void,
+  ): ClientUnaryCall;
+  listResources(
+    request: ListResourcesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListResourcesResponse) => void,
+  ): ClientUnaryCall;
+  listResources(
+    request: ListResourcesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListResourcesResponse) => void,
+  ): ClientUnaryCall;
+  listResourceTemplates(
+    request: ListResourceTemplatesRequest,
+    callback: (error: ServiceError | null, response: ListResourceTemplatesResponse) => void,
+  ): ClientUnaryCall;
+  listResourceTemplates(
+    request: ListResourceTemplatesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListResourceTemplatesResponse) => void,
+  ): ClientUnaryCall;
+  listResourceTemplates(
+    request: ListResourceTemplatesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListResourceTemplatesResponse) => void,
+  ): ClientUnaryCall;
+  watchResources(
+    request: WatchResourcesRequest,
+    options?: Partial<CallOptions>,
+  ): ClientReadableStream<ResourcesSnapshot>;
+  watchResources(
+    request: WatchResourcesRequest,
+    metadata?: Metadata,
+    options?: Partial<CallOptions>,
+  ): ClientReadableStream<ResourcesSnapshot>;
+  /** Routed by URI to the owning server (started on demand). dpe:// URIs are validated first (4204). */
+  readResource(
+    request: ReadResourceRequest,
+    callback: (error: ServiceError | null, response: ReadResourceResponse) => void,
+  ): ClientUnaryCall;
+  readResource(
+    request: ReadResourceRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ReadResourceResponse) => void,
+  ): ClientUnaryCall;
+  readResource(
+    request: ReadResourceRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ReadResourceResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * A stream of `notifications/resources/updated` params for the URI; the core subscribes downstream
+   * once per URI and fans out.
+   */
+  subscribeResource(
+    request: SubscribeResourceRequest,
+    options?: Partial<CallOptions>,
+  ): ClientReadableStream<ResourceUpdate>;
+  subscribeResource(
+    request: SubscribeResourceRequest,
+    metadata?: Metadata,
+    options?: Partial<CallOptions>,
+  ): ClientReadableStream<ResourceUpdate>;
+  listPrompts(
+    request: ListPromptsRequest,
+    callback: (error: ServiceError | null, response: ListPromptsResponse) => void,
+  ): ClientUnaryCall;
+  listPrompts(
+    request: ListPromptsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListPromptsResponse) => void,
+  ): ClientUnaryCall;
+  listPrompts(
+    request: ListPromptsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListPromptsResponse) => void,
+  ): ClientUnaryCall;
+  watchPrompts(request: WatchPromptsRequest, options?: Partial<CallOptions>): ClientReadableStream<PromptsSnapshot>;
+  watchPrompts(
+    request: WatchPromptsRequest,
+    metadata?: Metadata,
+    options?: Partial<CallOptions>,
+  ): ClientReadableStream<PromptsSnapshot>;
+  getPrompt(
+    request: GetPromptRequest,
+    callback: (error: ServiceError | null, response: GetPromptResponse) => void,
+  ): ClientUnaryCall;
+  getPrompt(
+    request: GetPromptRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetPromptResponse) => void,
+  ): ClientUnaryCall;
+  getPrompt(
+    request: GetPromptRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetPromptResponse) => void,
+  ): ClientUnaryCall;
+  /** completion/complete for a prompt argument or a resource-template argument. */
+  complete(
+    request: CompleteRequest,
+    callback: (error: ServiceError | null, response: CompleteResponse) => void,
+  ): ClientUnaryCall;
+  complete(
+    request: CompleteRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CompleteResponse) => void,
+  ): ClientUnaryCall;
+  complete(
+    request: CompleteRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CompleteResponse) => void,
+  ): ClientUnaryCall;
+  /** Core events, downstream stderr and downstream notifications/message, scoped to the caller's profile. */
+  streamLogs(request: StreamLogsRequest, options?: Partial<CallOptions>): ClientReadableStream<LogEntry>;
+  streamLogs(
+    request: StreamLogsRequest,
+    metadata?: Metadata,
+    options?: Partial<CallOptions>,
+  ): ClientReadableStream<LogEntry>;
+  /** Context channels. */
+  getDesktop(
+    request: GetDesktopRequest,
+    callback: (error: ServiceError | null, response: GetDesktopResponse) => void,
+  ): ClientUnaryCall;
+  getDesktop(
+    request: GetDesktopRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetDesktopResponse) => void,
+  ): ClientUnaryCall;
+  getDesktop(
+    request: GetDesktopRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetDesktopResponse) => void,
+  ): ClientUnaryCall;
+  watchDesktop(request: WatchDesktopRequest, options?: Partial<CallOptions>): ClientReadableStream<DesktopChanged>;
+  watchDesktop(
+    request: WatchDesktopRequest,
+    metadata?: Metadata,
+    options?: Partial<CallOptions>,
+  ): ClientReadableStream<DesktopChanged>;
+  getFinder(
+    request: GetFinderRequest,
+    callback: (error: ServiceError | null, response: GetFinderResponse) => void,
+  ): ClientUnaryCall;
+  getFinder(
+    request: GetFinderRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetFinderResponse) => void,
+  ): ClientUnaryCall;
+  getFinder(
+    request: GetFinderRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetFinderResponse) => void,
+  ): ClientUnaryCall;
+  watchFinder(request: WatchFinderRequest, options?: Partial<CallOptions>): ClientReadableStream<FinderChanged>;
+  watchFinder(
+    request: WatchFinderRequest,
+    metadata?: Metadata,
+    options?: Partial<CallOptions>,
+  ): ClientReadableStream<FinderChanged>;
   /**
    * The gateways' data path: one long-lived stream per gateway that multiplexes requests,
    * responses, progress, cancellation and notifications by request id. Requests use MCP method

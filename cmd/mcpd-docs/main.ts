@@ -1,0 +1,46 @@
+#!/usr/bin/env node
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { DocsService } from '../../internal/infra/docs/docs-service.js';
+import { parseArgs } from './args.js';
+
+// stdout carries MCP only: anything a library prints goes to stderr.
+console.log = console.error;
+console.info = console.error;
+console.warn = console.error;
+console.debug = console.error;
+
+const log = (msg: string): void => {
+  process.stderr.write(`mcpd-docs: ${msg}\n`);
+};
+
+async function main(): Promise<void> {
+  let args;
+  try {
+    args = parseArgs(process.argv.slice(2));
+  } catch (e) {
+    log((e as Error).message);
+    process.exit(2);
+  }
+  const service = new DocsService({ host: args.host, dirs: args.dirs, log });
+  await service.start();
+  const transport = new StdioServerTransport();
+  let stopping = false;
+  const stop = async (why: string): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    log(`stopping (${why})`);
+    await service.stop().catch(() => undefined);
+    await service.mcp.server.close().catch(() => undefined);
+    process.exit(0);
+  };
+  transport.onclose = () => void stop('client closed the connection');
+  process.stdin.on('end', () => void stop('stdin closed'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+  await service.mcp.server.connect(transport);
+}
+
+main().catch((e: unknown) => {
+  log(`fatal: ${(e as Error)?.stack ?? String(e)}`);
+  process.exit(1);
+});

@@ -1,0 +1,19 @@
+import type { Profile } from '../domain/profile.js';
+import type { CallerHistories } from '../domain/history/tool-call-history.js';
+import type { PoolPort } from './pool-port.js';
+import type { StoreState } from './store-state.js';
+import type { ToolService } from './tool-service.js';
+
+export type CoreLog = (level: 'debug' | 'info' | 'warning' | 'error', event: string, fields?: Record<string, unknown>) => void;
+
+/** What every area service (resources, prompts, logs, context) gets from the core. */
+export interface AreaDeps {
+  pools: PoolPort;
+  store: StoreState;
+  tools: ToolService;
+  /** Tool-call history per caller: server order for the Desktop and Finder. */
+  history: CallerHistories;
+  /** The caller's profile under the current store (unknown callers → default). */
+  profileOf(caller: string): Profile;
+  log: CoreLog;
+}

@@ -1,0 +1,125 @@
+import type { ProgressUpdate } from './downstream.js';
+import type { JsonObject } from './json.js';
+import type { LogLevel } from './profile.js';
+import type { NameCollision } from './tool.js';
+
+/**
+ * The control plane beyond tools, one interface per area so each can grow on its own.
+ * `Subscription`s end when the consumer calls `return()` or the given signal aborts.
+ */
+export type Subscription<T> = AsyncIterableIterator<T>;
+
+export interface RequestOpts {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  onProgress?: (p: ProgressUpdate) => void;
+  /** The caller's session, for stateful routing and for server→client requests. */
+  routingKey?: string;
+}
+
+export interface ResourceEntry {
+  uri: string;
+  server: string;
+  /** MCP Resource object, unchanged. */
+  definition: JsonObject;
+}
+
+export interface ResourceTemplateEntry {
+  uriTemplate: string;
+  server: string;
+  definition: JsonObject;
+}
+
+export interface ResourceSnapshot {
+  etag: string;
+  resources: readonly ResourceEntry[];
+  templates: readonly ResourceTemplateEntry[];
+  collisions: readonly NameCollision[];
+}
+
+export interface Paged<T> {
+  etag: string;
+  items: T[];
+  nextCursor?: string;
+}
+
+export interface ResourcesApi {
+  list(caller: string, cursor?: string, pageSize?: number): Promise<Paged<ResourceEntry>>;
+  listTemplates(caller: string, cursor?: string, pageSize?: number): Promise<Paged<ResourceTemplateEntry>>;
+  watch(caller: string, lastEtag?: string): Subscription<ResourceSnapshot>;
+  /** MCP ReadResourceResult. */
+  read(caller: string, uri: string, opts: RequestOpts): Promise<JsonObject>;
+  /** Params of each `notifications/resources/updated` for the URI. */
+  subscribe(caller: string, uri: string, signal: AbortSignal): Promise<Subscription<JsonObject>>;
+}
+
+export interface PromptEntry {
+  name: string;
+  server: string;
+  downstreamName: string;
+  fingerprint: string;
+  definition: JsonObject;
+}
+
+export interface PromptSnapshot {
+  etag: string;
+  prompts: readonly PromptEntry[];
+  collisions: readonly NameCollision[];
+}
+
+export interface PromptsApi {
+  list(caller: string, cursor?: string, pageSize?: number): Promise<Paged<PromptEntry>>;
+  watch(caller: string, lastEtag?: string): Subscription<PromptSnapshot>;
+  /** MCP GetPromptResult. */
+  get(caller: string, name: string, args: JsonObject, opts: RequestOpts): Promise<JsonObject>;
+  /** MCP CompleteResult for `completion/complete` params (prompt refs use exposed names). */
+  complete(caller: string, params: JsonObject, opts: RequestOpts): Promise<JsonObject>;
+}
+
+export type LogSource = 'core' | 'stderr' | 'notification';
+
+export interface LogRecord {
+  time: number;
+  level: LogLevel;
+  source: LogSource;
+  server?: string;
+  instance?: string;
+  event: string;
+  message: string;
+  fields?: JsonObject;
+}
+
+export interface LogsApi {
+  stream(caller: string, minLevel: LogLevel, signal: AbortSignal): Subscription<LogRecord>;
+}
+
+export interface DesktopView {
+  etag: string;
+  windows: string[];
+  warnings: string[];
+}
+
+export interface FinderQuery {
+  keywords?: string[];
+  fileType?: string;
+  offset?: number;
+  limit?: number;
+}
+
+export interface FinderView {
+  /** DPEDocumentSummary objects. */
+  documents: JsonObject[];
+  totalCount: number;
+}
+
+export interface ContextChange {
+  etag: string;
+  reason: string;
+}
+
+export interface ContextApi {
+  desktop(caller: string, size: number | undefined, window: string | undefined): Promise<DesktopView>;
+  watchDesktop(caller: string): Subscription<ContextChange>;
+  finder(caller: string, query: FinderQuery): Promise<FinderView>;
+  watchFinder(caller: string): Subscription<ContextChange>;
+}

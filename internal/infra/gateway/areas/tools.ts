@@ -1,0 +1,38 @@
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { JsonObject } from '../../../domain/json.js';
+import { etagOf, type GatewayArea } from '../gateway-area.js';
+
+/** tools/list, tools/call (progress and cancellation pass through) and list_changed. */
+export function toolsArea(): GatewayArea {
+  /** ETag of the last tool list this client was given; list_changed is sent only when it moves. */
+  let served: string | undefined;
+  return {
+    capabilities: { tools: { listChanged: true } },
+    register(ctx) {
+      ctx.server.setRequestHandler(ListToolsRequestSchema, async (req, extra) => {
+        const result = (await ctx.forward('tools/list', req.params?.cursor ? { cursor: req.params.cursor } : {}, extra)) as JsonObject;
+        served = etagOf(result);
+        return result as never;
+      });
+      ctx.server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
+        const params: JsonObject = { name: req.params.name, arguments: (req.params.arguments ?? {}) as JsonObject };
+        return (await ctx.forward('tools/call', params, extra, req.params._meta?.progressToken)) as never;
+      });
+      ctx.onCoreNotification('notifications/tools/list_changed', (params) => {
+        // A client that never listed has nothing stale; one that holds this very list needs no nudge.
+        if (served === undefined || etagOf(params) === served) return;
+        void ctx.server.sendToolListChanged().catch(() => {});
+      });
+      ctx.onConnected((session, reconnect) => {
+        if (!reconnect || served === undefined) return;
+        // After a core restart the list may differ from what the client holds: compare, and say so once.
+        session.request('tools/list', {}).then(
+          (page) => {
+            if (etagOf(page as JsonObject) !== served) void ctx.server.sendToolListChanged().catch(() => {});
+          },
+          (e: Error) => ctx.log(`re-sync after reconnect failed: ${e.message}`),
+        );
+      });
+    },
+  };
+}

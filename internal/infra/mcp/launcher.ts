@@ -1,0 +1,119 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { LaunchContext, Launcher } from '../../domain/downstream.js';
+import { McpdError } from '../../domain/errors.js';
+import type { JsonObject } from '../../domain/json.js';
+import type { ServerSpec } from '../../domain/spec.js';
+import { serverEnvironment } from './env.js';
+import type { ListGuards } from './list-tools.js';
+import { Reaper } from './reaper.js';
+import { McpSession } from './session.js';
+import { ProcessStdioTransport } from './stdio-transport.js';
+
+/** A server→client request (sampling, roots, elicitation …) arriving on a downstream session. */
+export type ServerRequestHandler = (spec: ServerSpec, instanceId: string, method: string, params: JsonObject) => Promise<JsonObject>;
+
+export interface LauncherOptions {
+  /** Capabilities declared to downstream servers; none by default. */
+  clientCapabilities?: JsonObject;
+  /** Without it, server→client requests get "method not found" at once instead of hanging. */
+  onServerRequest?: ServerRequestHandler;
+  /** Bound on spawn + initialize handshake. */
+  connectTimeoutMs?: number;
+  /** SIGTERM → SIGKILL grace when the caller gives none; default spec.drainTimeoutSeconds. */
+  graceMs?: number;
+  /** Kill children when the core dies (reaper sidecar); default true. */
+  reaper?: boolean;
+  listGuards?: ListGuards;
+  clientInfo?: { name: string; version: string };
+  /** Environment the base variables are taken from; default process.env. */
+  baseEnv?: NodeJS.ProcessEnv;
+  onEvent?: (message: string) => void;
+}
+
+export interface ManagedLauncher extends Launcher {
+  launch(spec: ServerSpec, ctx: LaunchContext): Promise<McpSession>;
+  /** Stops every live session and ends the reaper sidecar. */
+  shutdown(): Promise<void>;
+  /** Sessions started and not yet ended. */
+  liveSessions(): number;
+  /** pid of the reaper sidecar, if running. */
+  reaperPid(): number | undefined;
+}
+
+const DEFAULT_CONNECT_TIMEOUT_MS = 60_000;
+
+export function createLauncher(opts: LauncherOptions = {}): ManagedLauncher {
+  const reaper = opts.reaper === false ? undefined : new Reaper(opts.onEvent);
+  const live = new Set<McpSession>();
+  let down = false;
+
+  async function launch(spec: ServerSpec, ctx: LaunchContext): Promise<McpSession> {
+    if (down) throw new McpdError('UNAVAILABLE', `cannot start server ${spec.name}: the launcher is shutting down`);
+    const graceMs = opts.graceMs ?? spec.drainTimeoutSeconds * 1000;
+    let session: McpSession | undefined;
+    const transport = makeTransport(spec, graceMs, (line) => session?.stderrLine(line));
+    const client = new Client(opts.clientInfo ?? { name: 'mcpd', version: '0.1.0' }, {
+      capabilities: (opts.clientCapabilities ?? {}) as ClientCapabilities,
+    });
+    const onReq = opts.onServerRequest;
+    if (onReq) client.fallbackRequestHandler = async (req) => onReq(spec, ctx.instanceId, req.method, (req.params ?? {}) as JsonObject);
+    const listTimeoutMs = spec.callTimeoutSeconds * 1000;
+    session = new McpSession({ serverName: spec.name, client, transport, listTimeoutMs, graceMs, guards: opts.listGuards });
+    live.add(session);
+    session.onClose(() => live.delete(session as McpSession));
+    try {
+      await client.connect(transport, { signal: ctx.signal, timeout: opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS });
+    } catch (err) {
+      await session.close(0).catch(() => {});
+      live.delete(session);
+      throw startError(spec, transport, err, ctx.signal);
+    }
+    return session;
+  }
+
+  function makeTransport(spec: ServerSpec, graceMs: number, onStderr: (line: string) => void): Transport {
+    if (spec.transport === 'stdio') {
+      const [command, ...args] = spec.cmd;
+      if (!command) throw new McpdError('INVALID_ARGUMENT', `server ${spec.name}: stdio transport needs "cmd" (program and arguments)`);
+      const env = serverEnvironment(spec.env, opts.baseEnv);
+      return new ProcessStdioTransport({ serverName: spec.name, command, args, env, cwd: spec.cwd, graceMs, onStderr, reaper });
+    }
+    if (!spec.url) throw new McpdError('INVALID_ARGUMENT', `server ${spec.name}: ${spec.transport} transport needs "url"`);
+    let url: URL;
+    try {
+      url = new URL(spec.url);
+    } catch {
+      throw new McpdError('INVALID_ARGUMENT', `server ${spec.name}: "${spec.url}" is not a valid URL`);
+    }
+    const requestInit = { headers: spec.headers };
+    return spec.transport === 'sse' ? new SSEClientTransport(url, { requestInit }) : new StreamableHTTPClientTransport(url, { requestInit });
+  }
+
+  return {
+    launch,
+    async shutdown() {
+      down = true;
+      await Promise.all([...live].map((s) => s.close().catch(() => {})));
+      await reaper?.end();
+    },
+    liveSessions: () => live.size,
+    reaperPid: () => reaper?.pid,
+  };
+}
+
+function startError(spec: ServerSpec, transport: Transport, err: unknown, signal?: AbortSignal): McpdError {
+  if (err instanceof McpdError) return err;
+  if (signal?.aborted) return new McpdError('CANCELLED', `start of server ${spec.name} was cancelled`);
+  let why = (err as Error)?.message ?? String(err);
+  if (transport instanceof ProcessStdioTransport) {
+    if (transport.exitInfo) why = `it exited (${transport.describeExit()}) before completing the MCP handshake`;
+    const tail = transport.recentStderr();
+    if (tail.length) why += `; last stderr lines:\n  ${tail.slice(-5).join('\n  ')}`;
+  }
+  if (why.startsWith('cannot start server')) return new McpdError('UNAVAILABLE', why);
+  return new McpdError('UNAVAILABLE', `server ${spec.name} failed to start: ${why}`);
+}

@@ -1,0 +1,157 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import * as z from 'zod';
+import type { DownstreamSession, RequestOptions } from '../../domain/downstream.js';
+import { McpdError } from '../../domain/errors.js';
+import type { JsonObject } from '../../domain/json.js';
+import type { DownstreamTool } from '../../domain/tool.js';
+import { mapRequestError } from './error-map.js';
+import { DEFAULT_LIST_GUARDS, listAllTools, type ListGuards } from './list-tools.js';
+import { ProcessStdioTransport } from './stdio-transport.js';
+
+/** Results stay opaque: validate only that they are objects, keep every field. */
+const RawResult = z.looseObject({});
+const BUFFER_LIMIT = 200;
+
+export interface SessionOptions {
+  serverName: string;
+  client: Client;
+  transport: Transport;
+  /** Timeout of each tools/list page. */
+  listTimeoutMs: number;
+  graceMs: number;
+  guards?: ListGuards;
+}
+
+/** A connected MCP client session to one downstream server instance. */
+export class McpSession implements DownstreamSession {
+  private readonly notifyHandlers: ((method: string, params: JsonObject) => void)[] = [];
+  private readonly stderrHandlers: ((line: string) => void)[] = [];
+  private readonly closeHandlers: ((err?: Error) => void)[] = [];
+  // Lines and notifications that arrive before anyone listens (during the handshake) are kept.
+  private pendingStderr: string[] = [];
+  private pendingNotifications: [string, JsonObject][] = [];
+  private endedWhy?: string;
+  private closeErr?: Error;
+  private closing = false;
+  private failWhy?: string;
+
+  constructor(private readonly opts: SessionOptions) {
+    opts.client.fallbackNotificationHandler = async (n) => this.notify(n.method, (n.params ?? {}) as JsonObject);
+    opts.client.onclose = () => this.ended();
+  }
+
+  get capabilities(): JsonObject {
+    return (this.opts.client.getServerCapabilities() ?? {}) as JsonObject;
+  }
+
+  get serverInfo(): JsonObject {
+    return (this.opts.client.getServerVersion() ?? {}) as JsonObject;
+  }
+
+  get pid(): number | undefined {
+    return this.opts.transport instanceof ProcessStdioTransport ? this.opts.transport.pid : undefined;
+  }
+
+  get closed(): boolean {
+    return this.endedWhy !== undefined;
+  }
+
+  listTools(opts: { signal?: AbortSignal } = {}): Promise<DownstreamTool[]> {
+    const fetchPage = (cursor: string | undefined) =>
+      this.request('tools/list', cursor === undefined ? {} : { cursor }, { timeoutMs: this.opts.listTimeoutMs, signal: opts.signal });
+    return listAllTools(this.opts.serverName, fetchPage, this.opts.guards ?? DEFAULT_LIST_GUARDS);
+  }
+
+  callTool(name: string, args: JsonObject, opts: RequestOptions): Promise<JsonObject> {
+    return this.request('tools/call', { name, arguments: args }, opts);
+  }
+
+  async request(method: string, params: JsonObject, opts: RequestOptions): Promise<JsonObject> {
+    const ctx = { server: this.opts.serverName, method, timeoutMs: opts.timeoutMs, signal: opts.signal };
+    if (this.endedWhy !== undefined) throw mapRequestError(new Error('ended'), { ...ctx, ended: this.endedWhy });
+    if (opts.signal?.aborted) throw mapRequestError(new Error('aborted'), ctx);
+    if (opts.timeoutMs <= 0) {
+      throw new McpdError('DEADLINE_EXCEEDED', `no time left to send ${method} to server ${this.opts.serverName}`);
+    }
+    const onProgress = opts.onProgress;
+    try {
+      const result = await this.opts.client.request({ method, params }, RawResult, {
+        timeout: opts.timeoutMs,
+        signal: opts.signal,
+        resetTimeoutOnProgress: false,
+        onprogress: onProgress ? (p) => onProgress({ progress: p.progress, total: p.total, message: p.message }) : undefined,
+      });
+      return result as JsonObject;
+    } catch (err) {
+      const mapped = mapRequestError(err, { ...ctx, ended: this.endedWhy });
+      if (mapped.reason === 'UNAVAILABLE' && !this.closed && !(this.opts.transport instanceof ProcessStdioTransport)) {
+        // An HTTP peer that stopped answering (or forgot our session) is dead to us: end the
+        // session so the pool replaces it with a fresh connection and handshake.
+        this.failWhy = (err as Error)?.message ?? String(err);
+        void this.opts.client.close().catch(() => {});
+      }
+      throw mapped;
+    }
+  }
+
+  onNotification(handler: (method: string, params: JsonObject) => void): void {
+    this.notifyHandlers.push(handler);
+    const pending = this.pendingNotifications;
+    this.pendingNotifications = [];
+    for (const [m, p] of pending) handler(m, p);
+  }
+
+  onStderr(handler: (line: string) => void): void {
+    this.stderrHandlers.push(handler);
+    const pending = this.pendingStderr;
+    this.pendingStderr = [];
+    for (const line of pending) handler(line);
+  }
+
+  onClose(handler: (err?: Error) => void): void {
+    if (this.endedWhy !== undefined) queueMicrotask(() => handler(this.closeErr));
+    else this.closeHandlers.push(handler);
+  }
+
+  async close(graceMs = this.opts.graceMs): Promise<void> {
+    this.closing = true;
+    const t = this.opts.transport;
+    if (t instanceof ProcessStdioTransport) await t.stop(graceMs);
+    await this.opts.client.close().catch(() => {});
+    this.ended();
+  }
+
+  /** Feeds a stderr line from the transport. */
+  stderrLine(line: string): void {
+    if (this.stderrHandlers.length === 0) {
+      if (this.pendingStderr.length < BUFFER_LIMIT) this.pendingStderr.push(line);
+      return;
+    }
+    for (const h of this.stderrHandlers) h(line);
+  }
+
+  private notify(method: string, params: JsonObject): void {
+    if (this.notifyHandlers.length === 0) {
+      if (this.pendingNotifications.length < BUFFER_LIMIT) this.pendingNotifications.push([method, params]);
+      return;
+    }
+    for (const h of this.notifyHandlers) h(method, params);
+  }
+
+  private ended(): void {
+    if (this.endedWhy !== undefined) return;
+    const t = this.opts.transport;
+    const exit = t instanceof ProcessStdioTransport && t.exitInfo ? t.describeExit() : undefined;
+    this.endedWhy = this.closing
+      ? 'was stopped'
+      : exit
+        ? `exited (${exit})`
+        : this.failWhy
+          ? `connection failed (${this.failWhy})`
+          : 'closed its connection';
+    if (!this.closing) this.closeErr = new Error(`server ${this.opts.serverName} ${this.endedWhy}`);
+    const handlers = this.closeHandlers.splice(0);
+    for (const h of handlers) h(this.closeErr);
+  }
+}

@@ -1,0 +1,184 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { LineSplitter } from './line-splitter.js';
+import { signalGroup, waitGroupGone } from './process-group.js';
+import type { Reaper } from './reaper.js';
+
+export interface StdioTransportOptions {
+  serverName: string;
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd?: string;
+  /** SIGTERM → SIGKILL grace used by close(). */
+  graceMs: number;
+  onStderr: (line: string) => void;
+  reaper?: Reaper;
+}
+
+export interface ExitInfo {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+const STDOUT_SETTLE_MS = 100;
+const EXIT_WAIT_MS = 5000;
+const STDERR_TAIL = 20;
+
+/**
+ * MCP stdio transport that owns its process: the server is spawned as the leader of its own
+ * process group, so stopping it (and anything it spawned) is one signal to the group.
+ */
+export class ProcessStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  private child?: ChildProcess;
+  private readonly readBuffer = new ReadBuffer();
+  private readonly stderrTail: string[] = [];
+  private exit?: ExitInfo;
+  private exited?: Promise<void>;
+  private stopping?: Promise<void>;
+  private closeNotified = false;
+
+  constructor(private readonly opts: StdioTransportOptions) {}
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  get exitInfo(): ExitInfo | undefined {
+    return this.exit;
+  }
+
+  /** "code 1" / "signal SIGKILL", for error messages. */
+  describeExit(): string {
+    if (!this.exit) return 'still running';
+    return this.exit.signal ? `signal ${this.exit.signal}` : `code ${this.exit.code}`;
+  }
+
+  /** Last stderr lines, to explain a failed start. */
+  recentStderr(): string[] {
+    return [...this.stderrTail];
+  }
+
+  async start(): Promise<void> {
+    if (this.child) throw new Error(`stdio transport for ${this.opts.serverName} already started`);
+    const { command, args, env, cwd, serverName } = this.opts;
+    const where = cwd ?? process.cwd();
+    if (cwd && !existsSync(cwd)) {
+      throw new Error(`cannot start server ${serverName}: working directory ${cwd} does not exist (fix "cwd" in the spec)`);
+    }
+    const child = spawn(command, args, { cwd, env, detached: true, shell: false, stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child = child;
+    await new Promise<void>((resolve, reject) => {
+      child.once('spawn', resolve);
+      child.once('error', (err: NodeJS.ErrnoException) => {
+        const why = err.code === 'ENOENT' ? 'command not found (check "cmd" and PATH)' : err.message;
+        reject(new Error(`cannot start server ${serverName}: "${command}" in ${where}: ${why}`));
+      });
+    });
+    const pid = child.pid as number;
+    this.opts.reaper?.register(pid);
+    this.wire(child, pid);
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.child?.stdin;
+    if (!stdin || !stdin.writable || this.exit) {
+      throw new Error(`server ${this.opts.serverName} is not running (${this.describeExit()})`);
+    }
+    if (!stdin.write(serializeMessage(message))) await new Promise<void>((r) => stdin.once('drain', r));
+  }
+
+  close(): Promise<void> {
+    return this.stop(this.opts.graceMs);
+  }
+
+  /** Close stdin, SIGTERM the group, wait up to `graceMs`, SIGKILL the group, await the exit. */
+  stop(graceMs: number): Promise<void> {
+    this.stopping ??= this.doStop(graceMs);
+    return this.stopping;
+  }
+
+  private async doStop(graceMs: number): Promise<void> {
+    const child = this.child;
+    if (!child?.pid) return this.notifyClose();
+    const pgid = child.pid;
+    child.stdin?.end();
+    signalGroup(pgid, 'SIGTERM');
+    if (!(await waitGroupGone(pgid, graceMs))) signalGroup(pgid, 'SIGKILL');
+    await Promise.race([this.exited, delay(EXIT_WAIT_MS)]);
+    await waitGroupGone(pgid, EXIT_WAIT_MS);
+    this.opts.reaper?.unregister(pgid);
+    this.notifyClose();
+  }
+
+  private wire(child: ChildProcess, pgid: number): void {
+    const stderr = new LineSplitter((line) => {
+      this.stderrTail.push(line);
+      if (this.stderrTail.length > STDERR_TAIL) this.stderrTail.shift();
+      this.opts.onStderr(line);
+    });
+    child.stderr?.on('data', (d: Buffer) => stderr.push(d));
+    child.stderr?.on('end', () => stderr.flush());
+    child.stderr?.on('error', () => {});
+    child.on('error', (err) => this.onerror?.(err)); // e.g. a failed kill: never an uncaught 'error' event
+    child.stdin?.on('error', (err) => this.onerror?.(err));
+    const stdoutEnded = new Promise<void>((r) => child.stdout?.once('close', r));
+    child.stdout?.on('data', (chunk: Buffer) => this.onStdout(chunk));
+    child.stdout?.on('error', (err) => this.onerror?.(err));
+    this.exited = new Promise<void>((resolve) => {
+      child.once('exit', (code, signal) => {
+        this.exit = { code, signal };
+        resolve();
+        void this.afterExit(pgid, stdoutEnded);
+      });
+    });
+  }
+
+  private async afterExit(pgid: number, stdoutEnded: Promise<void>): Promise<void> {
+    // A response written just before exiting may still be in the pipe: let it be read first.
+    await Promise.race([stdoutEnded, delay(STDOUT_SETTLE_MS)]);
+    if (this.stopping) return; // doStop finishes the group and notifies
+    // Unexpected exit: whatever the server left in its group dies with it.
+    signalGroup(pgid, 'SIGKILL');
+    this.notifyClose();
+    await waitGroupGone(pgid, EXIT_WAIT_MS);
+    this.opts.reaper?.unregister(pgid);
+  }
+
+  private onStdout(chunk: Buffer): void {
+    try {
+      this.readBuffer.append(chunk);
+    } catch (err) {
+      this.onerror?.(err as Error);
+      void this.stop(0);
+      return;
+    }
+    for (;;) {
+      try {
+        const message = this.readBuffer.readMessage();
+        if (message === null) return;
+        this.onmessage?.(message);
+      } catch (err) {
+        this.onerror?.(new Error(`server ${this.opts.serverName} wrote a line that is not JSON-RPC: ${(err as Error).message}`));
+      }
+    }
+  }
+
+  private notifyClose(): void {
+    if (this.closeNotified) return;
+    this.closeNotified = true;
+    this.readBuffer.clear();
+    this.onclose?.();
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms).unref());
+}

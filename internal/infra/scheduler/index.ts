@@ -1,0 +1,3 @@
+export { PoolManager, type PoolManagerOptions, type DesiredSpecs } from './pool-manager.js';
+export { realClock, type Clock, type TimerHandle } from './clock.js';
+export type { CallOptions, LogEntry, LogFn } from './types.js';

@@ -1,0 +1,69 @@
+import type { DownstreamSession } from '../../domain/downstream.js';
+import type { InstanceState, InstanceStatus, StartCause, StopCause } from '../../domain/runtime.js';
+import type { TimerHandle } from './clock.js';
+
+/** One server process/session in a pool, with its load and lifecycle bookkeeping. */
+export class Instance {
+  state: InstanceState = 'starting';
+  inFlight = 0;
+  session?: DownstreamSession;
+  lastUsedAt: number;
+  idleTimer?: TimerHandle;
+  probing = false;
+  /** Held a stateful binding once: its stop after the bindings expire is a TTL stop. */
+  everBound = false;
+  stopCause?: StopCause;
+  /** Settles when the start attempt is over (attached, failed or discarded). */
+  startTask?: Promise<void>;
+  stopping?: Promise<void>;
+  /** Cancels a launch still in progress when the instance is stopped first. */
+  readonly launchAbort = new AbortController();
+  private drainWaiters: (() => void)[] = [];
+
+  constructor(
+    readonly id: string,
+    readonly startCause: StartCause,
+    readonly startedAt: number,
+  ) {
+    this.lastUsedAt = startedAt;
+  }
+
+  /** Ready or busy: can take calls (given a free slot). */
+  get usable(): boolean {
+    return (this.state === 'ready' || this.state === 'busy') && !this.stopping;
+  }
+
+  take(now: number): void {
+    this.inFlight++;
+    this.lastUsedAt = now;
+    if (this.state === 'ready') this.state = 'busy';
+  }
+
+  release(now: number): void {
+    this.inFlight = Math.max(0, this.inFlight - 1);
+    this.lastUsedAt = now;
+    if (this.inFlight === 0) {
+      if (this.state === 'busy') this.state = 'ready';
+      for (const w of this.drainWaiters.splice(0)) w();
+    }
+  }
+
+  /** Resolves when no call is in flight. */
+  drained(): Promise<void> {
+    if (this.inFlight === 0) return Promise.resolve();
+    return new Promise((r) => this.drainWaiters.push(r));
+  }
+
+  status(boundKeys: number): InstanceStatus {
+    return {
+      id: this.id,
+      state: this.state,
+      pid: this.session?.pid,
+      inFlight: this.inFlight,
+      startedAt: this.startedAt,
+      lastUsedAt: this.lastUsedAt,
+      startCause: this.startCause,
+      boundKeys,
+    };
+  }
+}

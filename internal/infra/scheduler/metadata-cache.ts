@@ -1,0 +1,34 @@
+import type { JsonObject } from '../../domain/json.js';
+import type { DownstreamTool } from '../../domain/tool.js';
+
+/**
+ * Per-pool listing cache: lets tools/list answer while the pool is at zero instances.
+ * Each fetch takes a sequence number so a slow, older fetch never overwrites a newer result.
+ */
+export class MetadataCache {
+  tools?: DownstreamTool[];
+  capabilities?: JsonObject;
+  serverInfo?: JsonObject;
+  /** Shared in-flight fetch, so concurrent first listings start one instance and one listing. */
+  inflight?: Promise<DownstreamTool[]>;
+  private issued = 0;
+  private applied = 0;
+
+  nextSeq(): number {
+    return ++this.issued;
+  }
+
+  /** Stores a fetch result; true when the cached list actually changed. */
+  setTools(tools: DownstreamTool[], seq: number): boolean {
+    if (seq < this.applied) return false;
+    this.applied = seq;
+    const changed = !this.tools || !sameTools(this.tools, tools);
+    this.tools = tools;
+    return changed;
+  }
+}
+
+function sameTools(a: DownstreamTool[], b: DownstreamTool[]): boolean {
+  if (a.length !== b.length) return false;
+  return JSON.stringify(a) === JSON.stringify(b);
+}

@@ -1,0 +1,192 @@
+import type { Launcher } from '../../domain/downstream.js';
+import { McpdError } from '../../domain/errors.js';
+import type { JsonObject } from '../../domain/json.js';
+import type { RuntimeSettings } from '../../domain/profile.js';
+import type { PoolStatus } from '../../domain/runtime.js';
+import type { ServerSpec } from '../../domain/spec.js';
+import type { DownstreamTool } from '../../domain/tool.js';
+import { realClock, type Clock } from './clock.js';
+import { Pool } from './pool.js';
+import type { CallOptions, LogFn, PoolEvents } from './types.js';
+
+export interface PoolManagerOptions {
+  launcher: Launcher;
+  runtime: RuntimeSettings;
+  clock?: Clock;
+  log?: LogFn;
+}
+
+export type DesiredSpecs = Map<string, { spec: ServerSpec; references: string[] }>;
+
+type NotificationListener = (fingerprint: string, instanceId: string, method: string, params: JsonObject) => void;
+type StderrListener = (fingerprint: string, instanceId: string, line: string) => void;
+
+/** Owns every pool: which exist (reconcile), routing calls to them, events and status. */
+export class PoolManager {
+  private readonly pools = new Map<string, Pool>();
+  private readonly clock: Clock;
+  private readonly log: LogFn;
+  private readonly notifyListeners = new Set<NotificationListener>();
+  private readonly stderrListeners = new Set<StderrListener>();
+  private readonly toolsListeners = new Set<(fingerprint: string) => void>();
+  private readonly statusListeners = new Set<() => void>();
+  private readonly closing = new Set<Promise<void>>();
+  private readonly closingPools = new Set<Pool>();
+  private statusQueued = false;
+  private instanceSeq = 0;
+  private down = false;
+
+  constructor(private readonly opts: PoolManagerOptions) {
+    this.clock = opts.clock ?? realClock;
+    this.log = opts.log ?? (() => {});
+  }
+
+  /** Makes the set of pools match `specs` (key = fingerprint): new ones start warm instances, removed ones drain and stop. */
+  async reconcile(specs: DesiredSpecs, opts: { resumeSuspended?: boolean } = {}): Promise<void> {
+    if (this.down) throw new McpdError('UNAVAILABLE', 'the runtime is shutting down');
+    const removals: Promise<void>[] = [];
+    for (const [fp, pool] of this.pools) {
+      if (specs.has(fp)) continue;
+      this.pools.delete(fp);
+      this.log({ level: 'info', event: 'pool.removed', fingerprint: fp, message: `removing pool of server ${pool.spec.name}` });
+      removals.push(this.trackClose(pool.close('removed', 'its spec was removed or changed'), pool));
+    }
+    for (const [fp, { spec, references }] of specs) {
+      const existing = this.pools.get(fp);
+      if (existing) {
+        existing.spec = spec; // same fingerprint: only non-fingerprinted fields (the name) can differ
+        existing.references = [...references];
+        if (opts.resumeSuspended) existing.resume();
+        continue;
+      }
+      const pool = new Pool(fp, spec, [...references], {
+        launcher: this.opts.launcher,
+        runtime: this.opts.runtime,
+        clock: this.clock,
+        log: this.log,
+        events: this.events,
+        newInstanceId: () => `${spec.name}-${++this.instanceSeq}`,
+      });
+      this.pools.set(fp, pool);
+      this.log({ level: 'info', event: 'pool.created', fingerprint: fp, message: `pool for server ${spec.name} created` });
+      pool.ensureWarm(spec.activationMode === 'always-on' ? 'always-on' : 'min-ready');
+    }
+    this.statusChanged();
+    await Promise.all(removals);
+  }
+
+  async callTool(fp: string, name: string, args: JsonObject, opts: CallOptions = {}): Promise<JsonObject> {
+    return this.pool(fp).call(opts, 'call', (s, timeoutMs) =>
+      s.callTool(name, args, { timeoutMs, signal: opts.signal, onProgress: opts.onProgress }),
+    );
+  }
+
+  async request(fp: string, method: string, params: JsonObject, opts: CallOptions = {}): Promise<JsonObject> {
+    return this.pool(fp).request(method, params, opts);
+  }
+
+  async tools(fp: string, opts: { signal?: AbortSignal } = {}): Promise<DownstreamTool[]> {
+    return this.pool(fp).tools(opts.signal);
+  }
+
+  /** Cached `tools` only: never starts anything. */
+  cachedTools(fp: string): DownstreamTool[] | undefined {
+    return this.pools.get(fp)?.meta.tools;
+  }
+
+  capabilities(fp: string): JsonObject | undefined {
+    return this.pools.get(fp)?.meta.capabilities;
+  }
+
+  serverInfo(fp: string): JsonObject | undefined {
+    return this.pools.get(fp)?.meta.serverInfo;
+  }
+
+  resume(fp: string): void {
+    this.pool(fp).resume();
+  }
+
+  onNotification(cb: NotificationListener): () => void {
+    return subscribe(this.notifyListeners, cb);
+  }
+
+  onStderr(cb: StderrListener): () => void {
+    return subscribe(this.stderrListeners, cb);
+  }
+
+  onToolsChanged(cb: (fp: string) => void): () => void {
+    return subscribe(this.toolsListeners, cb);
+  }
+
+  /** Coalesced: a burst of changes gives one callback; read status() in it. */
+  onStatusChange(cb: () => void): () => void {
+    return subscribe(this.statusListeners, cb);
+  }
+
+  status(): PoolStatus[] {
+    return [...this.pools.values()].map((p) => p.status()).sort((a, b) => a.fingerprint.localeCompare(b.fingerprint));
+  }
+
+  /** Instances that hold (or are starting) a server, across pools, removed pools still stopping included. */
+  processCount(): number {
+    let n = 0;
+    for (const p of this.pools.values()) n += p.instances.size;
+    for (const p of this.closingPools) n += p.instances.size;
+    return n;
+  }
+
+  /** Stops everything (cause 'shutdown') and waits until every process is reaped. */
+  async shutdown(): Promise<void> {
+    this.down = true;
+    const pools = [...this.pools.values()];
+    this.pools.clear();
+    await Promise.all([...pools.map((p) => this.trackClose(p.close('shutdown', 'the runtime is shutting down'), p)), ...this.closing]);
+    this.statusChanged();
+  }
+
+  private trackClose(p: Promise<void>, pool?: Pool): Promise<void> {
+    if (pool) this.closingPools.add(pool);
+    const t = p.finally(() => {
+      this.closing.delete(t);
+      if (pool) this.closingPools.delete(pool);
+    });
+    this.closing.add(t);
+    return t;
+  }
+
+  private pool(fp: string): Pool {
+    const pool = this.pools.get(fp);
+    if (pool) return pool;
+    if (this.down) throw new McpdError('UNAVAILABLE', 'the runtime is shutting down');
+    throw new McpdError('NOT_FOUND', `no server pool with fingerprint ${fp}: its spec was removed or never loaded`);
+  }
+
+  private statusChanged(): void {
+    if (this.statusQueued) return;
+    this.statusQueued = true;
+    queueMicrotask(() => {
+      this.statusQueued = false;
+      for (const cb of this.statusListeners) safe(() => cb());
+    });
+  }
+
+  private readonly events: PoolEvents = {
+    notification: (fp, id, method, params) => this.notifyListeners.forEach((cb) => safe(() => cb(fp, id, method, params))),
+    stderr: (fp, id, line) => this.stderrListeners.forEach((cb) => safe(() => cb(fp, id, line))),
+    toolsChanged: (fp) => this.toolsListeners.forEach((cb) => safe(() => cb(fp))),
+    statusChanged: () => this.statusChanged(),
+  };
+}
+
+function subscribe<T>(set: Set<T>, cb: T): () => void {
+  set.add(cb);
+  return () => set.delete(cb);
+}
+
+function safe(fn: () => void): void {
+  try {
+    fn();
+  } catch {
+    // a listener's failure must not break scheduling
+  }
+}

@@ -1,0 +1,243 @@
+import type { DownstreamSession } from '../../domain/downstream.js';
+import { isMcpdError, McpdError } from '../../domain/errors.js';
+import type { JsonObject } from '../../domain/json.js';
+import type { StartCause } from '../../domain/runtime.js';
+import type { DownstreamTool } from '../../domain/tool.js';
+import type { Instance } from './instance.js';
+import { cancelledWaitError, notReadyError, saturatedError, suspendedError } from './messages.js';
+import { PoolCore } from './pool-core.js';
+import { pickLeastLoaded } from './routing.js';
+import { PROBE_TIMEOUT_MS, type CallOptions } from './types.js';
+import type { Waiter } from './waiters.js';
+
+/** A fingerprint-keyed pool: routing, bounded FIFO waiting, calls, hung detection, listings. */
+export class Pool extends PoolCore {
+  private turn = 0;
+
+  /** Runs `fn` on an instance with a slot; the whole call, wait included, is bounded by the deadline. */
+  async call<T>(opts: CallOptions, cause: StartCause, fn: (s: DownstreamSession, timeoutMs: number) => Promise<T>): Promise<T> {
+    const deadline = this.now() + (opts.timeoutMs ?? this.spec.callTimeoutSeconds * 1000);
+    const inst = await this.acquire(opts, deadline, cause);
+    const remaining = deadline - this.now();
+    try {
+      return await fn(inst.session as DownstreamSession, remaining);
+    } catch (err) {
+      // Only a request that was actually sent and went unanswered says anything about the server.
+      if (remaining > 0 && isMcpdError(err) && err.reason === 'DEADLINE_EXCEEDED') this.probe(inst);
+      throw err;
+    } finally {
+      this.release(inst);
+    }
+  }
+
+  request(method: string, params: JsonObject, opts: CallOptions): Promise<JsonObject> {
+    return this.call(opts, 'call', (s, timeoutMs) => s.request(method, params, { timeoutMs, signal: opts.signal, onProgress: opts.onProgress }));
+  }
+
+  /** Cached tool list; on a miss one shared fetch starts an instance (cause 'metadata') if none runs. */
+  async tools(signal?: AbortSignal): Promise<DownstreamTool[]> {
+    if (this.meta.tools) return this.meta.tools;
+    if (this.suspendedReason) throw suspendedError(this.spec, this.suspendedReason);
+    if (!this.meta.inflight) {
+      const seq = this.meta.nextSeq();
+      const fetch = this.call({}, 'metadata', (s) => s.listTools()).then((tools) => {
+        if (this.meta.setTools(tools, seq)) this.deps.events.toolsChanged(this.fingerprint);
+        return this.meta.tools ?? tools;
+      });
+      this.meta.inflight = quiet(fetch.finally(() => (this.meta.inflight = undefined)));
+    }
+    return raceSignal(this.meta.inflight, signal, () => new McpdError('CANCELLED', `listing tools of server ${this.spec.name} was cancelled`));
+  }
+
+  protected refreshTools(inst: Instance): void {
+    const session = inst.session;
+    if (!session) return;
+    const seq = this.meta.nextSeq();
+    const fetch = session.listTools().then(
+      (tools) => {
+        if (this.meta.setTools(tools, seq)) this.deps.events.toolsChanged(this.fingerprint);
+        return this.meta.tools ?? tools;
+      },
+      (err: Error) => {
+        this.log('warning', 'tools.refresh_failed', `listing tools of server ${this.spec.name} failed: ${err.message}`, inst);
+        throw err;
+      },
+    );
+    if (!this.meta.inflight) this.meta.inflight = quiet(fetch.finally(() => (this.meta.inflight = undefined)));
+    fetch.catch(() => {});
+  }
+
+  private acquire(opts: CallOptions, deadline: number, cause: StartCause): Promise<Instance> {
+    if (this.suspendedReason) return Promise.reject(suspendedError(this.spec, this.suspendedReason));
+    if (this.closed) return Promise.reject(new McpdError('UNAVAILABLE', `server ${this.spec.name} is no longer available`));
+    if (opts.signal?.aborted) return Promise.reject(cancelledWaitError(this.spec));
+    const key = this.spec.strategy === 'stateful' ? opts.routingKey : undefined;
+    const ready = this.tryTake(key);
+    if (ready) return Promise.resolve(ready);
+    return new Promise<Instance>((resolve, reject) => {
+      const now = this.now();
+      const onAbort = () => this.dropWaiter(w, cancelledWaitError(this.spec));
+      const w: Waiter = {
+        key,
+        cause,
+        enqueuedAt: now,
+        deadline,
+        waitLimit: now + this.deps.runtime.poolWaitSeconds * 1000,
+        resolve,
+        reject,
+        detach: () => opts.signal?.removeEventListener('abort', onAbort),
+      };
+      opts.signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiters.push(w);
+      this.armWaiter(w);
+      this.pump();
+      this.changed();
+    });
+  }
+
+  /** Takes a slot now if the routing rules allow; undefined means wait. */
+  private tryTake(key: string | undefined): Instance | undefined {
+    const now = this.now();
+    const max = Math.max(1, this.spec.maxConcurrent);
+    if (key !== undefined) {
+      const boundId = this.bindings.get(key, now);
+      const bound = boundId ? this.instances.get(boundId) : undefined;
+      if (bound?.usable) {
+        if (bound.inFlight >= max) return undefined; // a caller session stays on its instance
+        return this.takeSlot(bound, key);
+      }
+    }
+    const free = [...this.instances.values()].filter((i) => i.usable && i.inFlight < max);
+    const inst = pickLeastLoaded(free, this.turn++);
+    return inst ? this.takeSlot(inst, key) : undefined;
+  }
+
+  private takeSlot(inst: Instance, key: string | undefined): Instance {
+    const now = this.now();
+    inst.take(now);
+    this.clearIdle(inst);
+    if (key !== undefined) {
+      this.bindings.bind(key, inst.id, now);
+      inst.everBound = true;
+    }
+    this.changed();
+    return inst;
+  }
+
+  private isBound(w: Waiter): boolean {
+    if (w.key === undefined) return false;
+    const id = this.bindings.get(w.key, this.now());
+    return id !== undefined && this.instances.get(id)?.usable === true;
+  }
+
+  /** Serves waiters in FIFO order, then starts instances while demand exceeds what is starting. */
+  protected pump(): void {
+    if (this.closed || this.suspendedReason) return;
+    for (const w of this.waiters.snapshot()) {
+      const inst = this.tryTake(w.key);
+      if (!inst) continue;
+      this.waiters.remove(w);
+      this.settleWaiter(w);
+      w.resolve(inst);
+    }
+    const unserved = this.waiters.snapshot().filter((w) => !this.isBound(w));
+    let starting = [...this.instances.values()].filter((i) => i.state === 'starting').length;
+    const perInstance = Math.max(1, this.spec.maxConcurrent);
+    while (unserved.length > starting * perInstance && this.liveCount() < this.cap) {
+      const first = unserved[Math.min(starting * perInstance, unserved.length - 1)];
+      const cause: StartCause = this.liveCount() === 0 ? first.cause : 'scale-out';
+      this.startInstance(cause);
+      starting++;
+    }
+  }
+
+  private armWaiter(w: Waiter): void {
+    const at = Math.min(w.deadline, w.waitLimit);
+    w.timer = this.deps.clock.setTimeout(() => this.waiterTimedOut(w), at - this.now());
+  }
+
+  private waiterTimedOut(w: Waiter): void {
+    w.timer = undefined;
+    const now = this.now();
+    const saturated = this.isSaturated(w);
+    if (now < w.deadline && !saturated) {
+      // Waiting on a cold start, not on saturation: the call deadline alone bounds it.
+      w.waitLimit = Infinity;
+      return this.armWaiter(w);
+    }
+    const waited = now - w.enqueuedAt;
+    const err = saturated ? saturatedError(this.spec, this.liveCount(), this.cap, this.waiters.length, waited) : notReadyError(this.spec, waited);
+    this.dropWaiter(w, err);
+  }
+
+  /** At the cap with every instance full (or, for a bound caller, its instance full). */
+  private isSaturated(w: Waiter): boolean {
+    if (this.isBound(w)) return true;
+    if (this.liveCount() < this.cap) return false;
+    const live = [...this.instances.values()].filter((i) => !i.stopping);
+    return live.every((i) => i.state !== 'starting');
+  }
+
+  private dropWaiter(w: Waiter, err: Error): void {
+    if (!this.waiters.remove(w)) return;
+    this.settleWaiter(w);
+    w.reject(err);
+    this.changed();
+  }
+
+  private settleWaiter(w: Waiter): void {
+    if (w.timer !== undefined) this.deps.clock.clearTimeout(w.timer);
+    w.timer = undefined;
+    w.detach();
+  }
+
+  protected rejectWaiters(err: Error): void {
+    for (const w of this.waiters.drain()) {
+      this.settleWaiter(w);
+      w.reject(err);
+    }
+    this.changed();
+  }
+
+  private release(inst: Instance): void {
+    inst.release(this.now());
+    this.armIdle(inst);
+    this.pump();
+    this.changed();
+  }
+
+  /** After a missed deadline: ping; no answer within 2 s means hung, so recycle the instance. */
+  private probe(inst: Instance): void {
+    const session = inst.session;
+    if (!session || inst.probing || !inst.usable) return;
+    inst.probing = true;
+    session.request('ping', {}, { timeoutMs: PROBE_TIMEOUT_MS }).then(
+      () => {
+        inst.probing = false;
+        this.log('info', 'instance.probe_ok', `server ${this.spec.name} missed a deadline but answers ping; kept`, inst);
+      },
+      (err: Error) => {
+        inst.probing = false;
+        this.noteError(`hung: ${err.message}`);
+        this.log('warning', 'instance.hung', `server ${this.spec.name} does not answer ping; recycling it`, inst, { cause: 'hung' });
+        void this.stop(inst, 'hung');
+      },
+    );
+  }
+}
+
+/** Marks a shared promise as handled; whoever awaits it still sees the rejection. */
+function quiet<T>(p: Promise<T>): Promise<T> {
+  p.catch(() => {});
+  return p;
+}
+
+function raceSignal<T>(p: Promise<T>, signal: AbortSignal | undefined, onAbort: () => Error): Promise<T> {
+  if (!signal) return p;
+  if (signal.aborted) return Promise.reject(onAbort());
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(onAbort());
+    signal.addEventListener('abort', abort, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
+}

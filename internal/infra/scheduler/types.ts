@@ -1,0 +1,44 @@
+import type { Launcher, ProgressUpdate } from '../../domain/downstream.js';
+import type { JsonObject } from '../../domain/json.js';
+import type { LogLevel, RuntimeSettings } from '../../domain/profile.js';
+import type { Clock } from './clock.js';
+
+export interface LogEntry {
+  level: LogLevel;
+  event: string;
+  fingerprint?: string;
+  instance?: string;
+  message: string;
+  fields?: Record<string, unknown>;
+}
+
+export type LogFn = (e: LogEntry) => void;
+
+export interface CallOptions {
+  /** `stateful` pools bind this key (the caller session) to one instance. */
+  routingKey?: string;
+  signal?: AbortSignal;
+  /** Whole-call deadline, pool wait included; default spec.callTimeoutSeconds. */
+  timeoutMs?: number;
+  onProgress?: (p: ProgressUpdate) => void;
+}
+
+/** What a pool reports upward to the manager. */
+export interface PoolEvents {
+  notification(fingerprint: string, instanceId: string, method: string, params: JsonObject): void;
+  stderr(fingerprint: string, instanceId: string, line: string): void;
+  toolsChanged(fingerprint: string): void;
+  statusChanged(): void;
+}
+
+export interface PoolDeps {
+  launcher: Launcher;
+  runtime: RuntimeSettings;
+  clock: Clock;
+  log: LogFn;
+  events: PoolEvents;
+  newInstanceId(): string;
+}
+
+/** Timeout of the ping that decides whether a server that missed a deadline is hung. */
+export const PROBE_TIMEOUT_MS = 2000;

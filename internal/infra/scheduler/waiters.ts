@@ -1,0 +1,44 @@
+import type { StartCause } from '../../domain/runtime.js';
+import type { TimerHandle } from './clock.js';
+import type { Instance } from './instance.js';
+
+/** A call waiting for a slot; served FIFO, bounded by its deadline and the pool-wait limit. */
+export interface Waiter {
+  key?: string;
+  cause: StartCause;
+  enqueuedAt: number;
+  deadline: number;
+  waitLimit: number;
+  timer?: TimerHandle;
+  resolve(inst: Instance): void;
+  reject(err: Error): void;
+  /** Detaches the abort listener. */
+  detach(): void;
+}
+
+export class WaitQueue {
+  private items: Waiter[] = [];
+
+  get length(): number {
+    return this.items.length;
+  }
+
+  push(w: Waiter): void {
+    this.items.push(w);
+  }
+
+  snapshot(): readonly Waiter[] {
+    return [...this.items];
+  }
+
+  remove(w: Waiter): boolean {
+    const i = this.items.indexOf(w);
+    if (i < 0) return false;
+    this.items.splice(i, 1);
+    return true;
+  }
+
+  drain(): Waiter[] {
+    return this.items.splice(0);
+  }
+}
