@@ -46,12 +46,12 @@ describe('ProfileIndex', () => {
     const first = await watch.next();
     expect(first.value?.tools).toEqual([]);
     expect(idx.update(servers)).toBe(true);
-    expect((await watch.next()).value?.tools.map((t) => t.name)).toEqual(['fs__read_file', 'fs__write_file', 'git__status']);
+    expect((await watch.next()).value?.tools.map((t: { name: string }) => t.name)).toEqual(['fs__read_file', 'fs__write_file', 'git__status']);
     // Same content again: no change, no publish.
     expect(idx.update(new Map([...servers]))).toBe(false);
     const pending = watch.next();
     expect(idx.update(new Map([['fs', [tool('read_file')]]]))).toBe(true);
-    expect((await pending).value?.tools.map((t) => t.name)).toEqual(['fs__read_file']);
+    expect((await pending).value?.tools.map((t: { name: string }) => t.name)).toEqual(['fs__read_file']);
     await watch.return?.();
     expect(idx.watcherCount).toBe(0);
     idx.close();

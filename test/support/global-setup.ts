@@ -1,0 +1,10 @@
+import { execFileSync } from 'node:child_process';
+import { REPO } from './paths.js';
+
+/**
+ * Real-process tests run the compiled binaries: build once before any test file runs. Incremental,
+ * so after `make build` this is a no-op check.
+ */
+export default function setup(): void {
+  execFileSync(process.execPath, [`${REPO}/node_modules/typescript/bin/tsc`, '-p', `${REPO}/tsconfig.json`], { stdio: 'inherit' });
+}
