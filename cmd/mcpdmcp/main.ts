@@ -7,13 +7,14 @@ import { COMMON_OPTIONS, configFrom, parseOrExit, socketFrom } from '../../inter
 import { startCoreDaemon } from '../../internal/infra/gateway/autostart.js';
 import { Gateway } from '../../internal/infra/gateway/mcp-gateway.js';
 
-const USAGE = `usage: mcpdmcp <caller> [--socket PATH] [--config DIR] [--no-autostart]
+const USAGE = `usage: mcpdmcp <caller> [--socket PATH] [--config DIR] [--no-autostart] [--core-wait-ms N]
 
 An MCP server on stdio for one caller. It forwards the session to the mcpd core and starts a core
-(with --config DIR, env MCPD_CONFIG) when none is listening, unless --no-autostart is given.`;
+(with --config DIR, env MCPD_CONFIG) when none is listening, unless --no-autostart is given.
+A request waits up to --core-wait-ms (default 15000) for a core to answer before it fails.`;
 
 const { values, positionals } = parseOrExit(
-  { options: { ...COMMON_OPTIONS, 'no-autostart': { type: 'boolean' } }, allowPositionals: true },
+  { options: { ...COMMON_OPTIONS, 'no-autostart': { type: 'boolean' }, 'core-wait-ms': { type: 'string' } }, allowPositionals: true },
   USAGE,
 );
 if (values.help) {
@@ -31,12 +32,18 @@ if (!caller || positionals.length > 1) {
 }
 
 const socket = socketFrom(values.socket);
+const coreWaitMs = Number(values['core-wait-ms'] ?? 15_000);
+if (!Number.isInteger(coreWaitMs) || coreWaitMs < 0) {
+  process.stderr.write(`--core-wait-ms must be a whole number of milliseconds, got "${values['core-wait-ms']}"\n`);
+  process.exit(2);
+}
 const log = (msg: string) => process.stderr.write(`mcpdmcp[${caller}]: ${msg}\n`);
 const coreEntry = resolve(fileURLToPath(import.meta.url), '../../mcpd/main.js');
 const gateway = new Gateway({
   caller,
   socket,
   version: packageVersion(),
+  coreWaitMs,
   log,
   startCore: values['no-autostart']
     ? undefined
