@@ -12,9 +12,9 @@ const only = process.argv.find((a) => a.startsWith('--case='))?.slice(7);
 const N = smoke ? 50 : 1000;
 const WARMUP = smoke ? 50 : 3000;
 
-const echoSpec = (name, extra = '', env = '') =>
-  `  - name: ${name}\n    cmd: [${JSON.stringify(process.execPath)}, ${JSON.stringify(ECHO)}]\n    idleSeconds: 0\n${extra}` +
-  (env ? `    env:\n${env}` : '');
+// idleSeconds 0: never reaped, so a measurement never includes a cold start.
+const echoSpec = (name, env = '') =>
+  `  - name: ${name}\n    cmd: [${JSON.stringify(process.execPath)}, ${JSON.stringify(ECHO)}]\n    idleSeconds: 0\n` + (env ? `    env:\n${env}` : '');
 
 async function connectStdio(command, args, env = {}) {
   const client = new Client({ name: 'bench', version: '1' });
@@ -51,7 +51,7 @@ async function hop() {
 
 /** Full ListTools of 20 servers × 50 tools, served from the metadata cache. */
 async function listing() {
-  const servers = Array.from({ length: 20 }, (_, i) => echoSpec(`s${String(i).padStart(2, '0')}`, '', `      ECHO_TOOL_COUNT: "40"\n      BENCH_ID: "${i}"\n`)).join('');
+  const servers = Array.from({ length: 20 }, (_, i) => echoSpec(`s${String(i).padStart(2, '0')}`, `      ECHO_TOOL_COUNT: "40"\n      BENCH_ID: "${i}"\n`)).join('');
   const world = await startCore({ default: `servers:\n${servers}` });
   const { ControlCalls } = await import(join(REPO, 'dist/internal/infra/rpc/control-client.js'));
   const calls = new ControlCalls(world.client);
@@ -83,7 +83,7 @@ async function listing() {
 
 /** Server processes and core RSS with 1, 10 and 50 attached callers (Session streams, as gateways hold). */
 async function density() {
-  const world = await startCore({ default: `servers:\n${echoSpec('a', '    idleSeconds: 300\n')}${echoSpec('b', '    idleSeconds: 300\n', '      ROLE: "b"\n')}` });
+  const world = await startCore({ default: `servers:\n${echoSpec('a')}${echoSpec('b', '      ROLE: "b"\n')}` });
   const { SessionClient } = await import(join(REPO, 'dist/internal/infra/rpc/session-client.js'));
   const sessions = [];
   try {
