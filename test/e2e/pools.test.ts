@@ -85,3 +85,25 @@ describe('on-demand start, idle reaping, minReady', () => {
     expect(textOf(await client.callTool({ name: 'warm__pid', arguments: {} }))).toBe(warmPid);
   });
 });
+
+describe('many clients, one set of servers', () => {
+  let world: TestWorld;
+  beforeAll(async () => {
+    world = new TestWorld({ 'profiles/default.yaml': profile(echoServer('fx', { idleSeconds: 300 })), 'callers.yaml': 'callers: {}\n' });
+    await world.startCore();
+  });
+  afterAll(async () => world.cleanup());
+
+  it('does not grow server processes with clients, and connect/disconnect cycles leave nothing behind', async () => {
+    const baseline = world.pids().length; // the core and its reaper
+    for (let cycle = 0; cycle < 2; cycle++) {
+      const clients = await Promise.all(Array.from({ length: 5 }, (_, i) => world.gateway(`c${i}`)));
+      await Promise.all(clients.map((c, i) => c.callTool({ name: 'fx__echo', arguments: { i } })));
+      expect(countProcs(world.tag, ECHO_SERVER)).toBe(1);
+      for (const c of clients) await c.close();
+      world.clients.length = 0;
+      // Gateways exit with their client; the pooled server stays (idleSeconds 300).
+      await waitFor('gateways to exit', () => world.pids().length === baseline + 1);
+    }
+  });
+});
