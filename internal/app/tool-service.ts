@@ -2,6 +2,7 @@ import type { DownstreamTool, ToolSnapshot } from '../domain/tool.js';
 import type { Profile, ProfileStore } from '../domain/profile.js';
 import { specFingerprint } from '../domain/fingerprint.js';
 import { ProfileIndex } from '../infra/aggregator/tool-index.js';
+import { definitionHash } from '../infra/aggregator/hash.js';
 
 /** What the tool service needs from the pools: the per-spec metadata cache. */
 export interface ToolSource {
@@ -99,6 +100,7 @@ export class ToolService {
         .tools(fp)
         .then(
           (tools) => {
+            this.reportDefinitionChanges(fp, this.cache.get(fp), tools);
             this.cache.set(fp, tools);
             this.failures.delete(fp);
           },
@@ -115,6 +117,20 @@ export class ToolService {
       this.loading.set(fp, p);
     }
     return p;
+  }
+
+  /**
+   * A server that silently changes a tool's definition (description, schema) can change what a model
+   * is told to do: every such change is logged with both hashes.
+   */
+  private reportDefinitionChanges(fp: string, before: readonly DownstreamTool[] | undefined, after: readonly DownstreamTool[]): void {
+    if (!before) return;
+    const old = new Map(before.map((t) => [t.name, definitionHash(t.definition)]));
+    for (const t of after) {
+      const was = old.get(t.name);
+      const now = definitionHash(t.definition);
+      if (was !== undefined && was !== now) this.log('tool definition changed', { fingerprint: fp, tool: t.name, before: was, after: now });
+    }
   }
 
   private refreshAllUsing(fp: string): void {
