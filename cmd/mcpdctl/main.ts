@@ -4,6 +4,9 @@ import { packageVersion } from '../../internal/app/version.js';
 import { COMMON_OPTIONS, configFrom, parseOrExit, socketFrom } from '../../internal/infra/cli/common-flags.js';
 import { callCommand, reloadCommand, statusCommand, toolsCommand, type Out } from '../../internal/infra/cli/ctl-commands.js';
 import { validateCommand } from '../../internal/infra/cli/validate-command.js';
+import { promptsCommand, readCommand, resourcesCommand } from '../../internal/infra/cli/ctl-resources.js';
+import { logsCommand } from '../../internal/infra/cli/ctl-logs.js';
+import { desktopCommand, finderCommand } from '../../internal/infra/cli/ctl-context.js';
 import { createControlClient, waitForReady } from '../../internal/infra/rpc/control-client.js';
 
 const USAGE = `usage: mcpdctl [--socket PATH] [--json] <command>
@@ -12,10 +15,16 @@ const USAGE = `usage: mcpdctl [--socket PATH] [--json] <command>
   tools <caller>                           the caller's tool list
   call <caller> <tool> [--args JSON] [--timeout MS]
   reload                                   re-read the profile store now
+  resources <caller>                       the caller's resources and resource templates
+  read <caller> <uri>                      read one resource (dpe:// URIs included)
+  prompts <caller>                         the caller's prompts
+  logs <caller> [--level L] [--follow|-f]  the caller's recent log entries (--follow: then new ones until Ctrl-C)
+  desktop <caller> [--size N] [--window URI]  the caller's organized desktop (window:// resources)
+  finder <caller> [--keywords a,b] [--type T] [--offset N] [--limit N]  the caller's dpe:// documents
   validate [--config DIR]                  check a profile store (no core needed)`;
 
 const { values, positionals } = parseOrExit(
-  { options: { ...COMMON_OPTIONS, json: { type: 'boolean' }, args: { type: 'string' }, timeout: { type: 'string' } }, allowPositionals: true },
+  { options: { ...COMMON_OPTIONS, json: { type: 'boolean' }, args: { type: 'string' }, timeout: { type: 'string' }, level: { type: 'string' }, follow: { type: 'boolean', short: 'f' }, size: { type: 'string' }, window: { type: 'string' }, keywords: { type: 'string' }, type: { type: 'string' }, offset: { type: 'string' }, limit: { type: 'string' } }, allowPositionals: true },
   USAGE,
 );
 if (values.help || positionals.length === 0) {
@@ -56,6 +65,30 @@ try {
     case 'call':
       need(2, 'a caller and a tool name');
       code = await callCommand(client, rest[0], rest[1], values.args ?? '{}', Number(values.timeout ?? 0), out);
+      break;
+    case 'logs':
+      need(1, 'a caller name');
+      code = await logsCommand(client, rest[0], { level: values.level, follow: values.follow }, out);
+      break;
+    case 'resources':
+      need(1, 'a caller name');
+      await resourcesCommand(client, rest[0], out);
+      break;
+    case 'read':
+      need(2, 'a caller and a resource URI');
+      await readCommand(client, rest[0], rest[1], out);
+      break;
+    case 'prompts':
+      need(1, 'a caller name');
+      await promptsCommand(client, rest[0], out);
+      break;
+    case 'desktop':
+      need(1, 'a caller name');
+      await desktopCommand(client, rest[0], { size: values.size, window: values.window }, out);
+      break;
+    case 'finder':
+      need(1, 'a caller name');
+      await finderCommand(client, rest[0], { keywords: values.keywords, type: values.type, offset: values.offset, limit: values.limit }, out);
       break;
     case 'reload':
       code = await reloadCommand(client, out);

@@ -5,16 +5,23 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { packageVersion } from '../../internal/app/version.js';
 import { COMMON_OPTIONS, configFrom, parseOrExit, socketFrom } from '../../internal/infra/cli/common-flags.js';
 import { startCoreDaemon } from '../../internal/infra/gateway/autostart.js';
+import { runHttpGateway } from '../../internal/infra/gateway/http-main.js';
 import { Gateway } from '../../internal/infra/gateway/mcp-gateway.js';
 
 const USAGE = `usage: mcpdmcp <caller> [--socket PATH] [--config DIR] [--no-autostart] [--core-wait-ms N]
+                        [--http HOST:PORT [--token TOKEN]]
 
 An MCP server on stdio for one caller. It forwards the session to the mcpd core and starts a core
 (with --config DIR, env MCPD_CONFIG) when none is listening, unless --no-autostart is given.
-A request waits up to --core-wait-ms (default 15000) for a core to answer before it fails.`;
+A request waits up to --core-wait-ms (default 15000) for a core to answer before it fails.
+
+--http HOST:PORT serves MCP streamable HTTP at http://HOST:PORT/mcp instead of stdio (port 0 = any
+free port; the URL is printed on stderr). Each HTTP session is its own gateway session. A loopback
+address refuses foreign Host/Origin headers; any other address needs --token TOKEN (env
+MCPD_HTTP_TOKEN), which clients send as "Authorization: Bearer TOKEN".`;
 
 const { values, positionals } = parseOrExit(
-  { options: { ...COMMON_OPTIONS, 'no-autostart': { type: 'boolean' }, 'core-wait-ms': { type: 'string' } }, allowPositionals: true },
+  { options: { ...COMMON_OPTIONS, 'no-autostart': { type: 'boolean' }, 'core-wait-ms': { type: 'string' }, http: { type: 'string' }, token: { type: 'string' } }, allowPositionals: true },
   USAGE,
 );
 if (values.help) {
@@ -39,22 +46,40 @@ if (!Number.isInteger(coreWaitMs) || coreWaitMs < 0) {
 }
 const log = (msg: string) => process.stderr.write(`mcpdmcp[${caller}]: ${msg}\n`);
 const coreEntry = resolve(fileURLToPath(import.meta.url), '../../mcpd/main.js');
-const gateway = new Gateway({
-  caller,
-  socket,
-  version: packageVersion(),
-  coreWaitMs,
-  log,
-  startCore: values['no-autostart']
-    ? undefined
-    : () => {
-        const { pid, logFile } = startCoreDaemon({ coreEntry, socket, configDir: resolve(configFrom(values.config)) });
-        log(`started core pid ${pid}; its log is ${logFile}`);
-      },
-});
+// One start per process at a time, however many sessions (HTTP mode) find the core missing at once.
+let lastCoreStart = 0;
+const newGateway = () =>
+  new Gateway({
+    caller,
+    socket,
+    version: packageVersion(),
+    coreWaitMs,
+    log,
+    startCore: values['no-autostart']
+      ? undefined
+      : () => {
+          if (Date.now() - lastCoreStart < 5000) return;
+          lastCoreStart = Date.now();
+          const { pid, logFile } = startCoreDaemon({ coreEntry, socket, configDir: resolve(configFrom(values.config)) });
+          log(`started core pid ${pid}; its log is ${logFile}`);
+        },
+  });
 
-// The client closing stdin ends the session; the gateway then exits (its core keeps running).
-const exit = () => void gateway.close().finally(() => process.exit(0));
-gateway.server.onclose = exit;
-process.stdin.on('end', exit);
-await gateway.connect(new StdioServerTransport());
+if (values.token !== undefined && values.http === undefined) {
+  process.stderr.write(`--token only applies to --http HOST:PORT (stdio needs no token)\n\n${USAGE}\n`);
+  process.exit(2);
+}
+if (values.http !== undefined) {
+  await runHttpGateway({ address: values.http, token: values.token ?? process.env.MCPD_HTTP_TOKEN, newSession: newGateway, log });
+} else {
+  await serveStdio();
+}
+
+async function serveStdio(): Promise<void> {
+  const gateway = newGateway();
+  // The client closing stdin ends the session; the gateway then exits (its core keeps running).
+  const exit = () => void gateway.close().finally(() => process.exit(0));
+  gateway.server.onclose = exit;
+  process.stdin.on('end', exit);
+  await gateway.connect(new StdioServerTransport());
+}

@@ -7,6 +7,7 @@ import { startControlServer, type ControlServer } from '../infra/rpc/control-ser
 import { defaultSocketPath, prepareSocketPath } from '../infra/rpc/socket-path.js';
 import { createLogger } from '../infra/telemetry/logger.js';
 import { Core } from './core.js';
+import { Observability } from './log-observability.js';
 import { StoreState } from './store-state.js';
 import { packageVersion } from './version.js';
 
@@ -25,24 +26,34 @@ export interface CoreRunOptions {
 /** The composition root: store → launcher → pools → core → control server → watcher. */
 export async function runCore(o: CoreRunOptions): Promise<RunningCore> {
   const env = o.env ?? process.env;
-  const boot = createLogger('core');
+  // Every core log entry goes to stderr and onto the log bus (StreamLogs, MCP logging, metrics),
+  // the store's own messages (edits rejected, applied) included.
+  const obs = new Observability({ env });
+  const boot = obs.tee(createLogger('core'));
   // Servers keep state under the store's state directory (the default store points server-memory
   // there); few servers create missing directories themselves.
   mkdirSync(env.MCPD_STATE_DIR || join(resolve(o.configDir), '.mcpd-state'), { recursive: true });
   const store = await StoreState.open(resolve(o.configDir), env, boot);
   const runtime = store.current.runtime;
-  const log = createLogger('core', runtime.logLevel);
+  const log = obs.adopt(store, createLogger('core', runtime.logLevel));
   const socket = o.socket || runtime.socket || defaultSocketPath(env);
   // Refuse before starting anything when another core owns the socket.
   await prepareSocketPath(socket);
 
-  const launcher = createLauncher({});
-  const pools = new PoolManager({
+  // Every server may ask for sampling, elicitation and roots; the core routes each such request to the
+  // caller session it is serving, whose client answers or the server gets a clear error at once.
+  const launcher = createLauncher({
+    clientCapabilities: { sampling: {}, elicitation: {}, roots: { listChanged: true } },
+    // Servers are launched only from core.start() on, after `core` is assigned below.
+    onServerRequest: (spec, instanceId, method, params, signal) => core.clientRequests.handle(spec, instanceId, method, params, signal),
+  });
+  const pools = obs.meter(new PoolManager({
     launcher,
     runtime,
     log: (e) => log(e.level, e.event, { fingerprint: e.fingerprint, instance: e.instance, message: e.message, ...e.fields }),
-  });
-  const core = new Core({ version: packageVersion(), socket, pools, store, log });
+  }));
+  const core = new Core({ version: packageVersion(), socket, pools, store, log, telemetry: obs.telemetry() });
+  obs.attach(core);
   const server = await startControlServer(core, socket);
   await core.start();
   const watcher = watchStore(store.current.dir, (r) => {
@@ -50,16 +61,19 @@ export async function runCore(o: CoreRunOptions): Promise<RunningCore> {
     store.adopt(r.store);
     core.applyStore().catch((e: unknown) => log('error', 'applying the new configuration failed', { error: e }));
   });
-  log('info', 'core started', { socket, config: store.current.dir, pid: process.pid, profiles: [...store.current.profiles.keys()] });
+  const metrics = await obs.serve(runtime.metricsAddress);
+  log('info', 'core started', { socket, config: store.current.dir, pid: process.pid, profiles: [...store.current.profiles.keys()], metrics: metrics ?? 'off' });
 
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
       log('info', 'core stopping');
+      obs.shuttingDown();
       await watcher.close();
       await server.close();
       await core.stop();
       await launcher.shutdown();
+      await obs.close();
     })());
   return { core, server, stop };
 }

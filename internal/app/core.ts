@@ -22,7 +22,8 @@ import { StoreState } from './store-state.js';
 import { CallerHistories } from '../domain/history/tool-call-history.js';
 import type { AreaDeps } from './area-deps.js';
 import { ContextService } from './context-service.js';
-import { LogService } from './log-service.js';
+import { ClientRequests } from './client-requests.js';
+import { LogService, type LogTelemetry } from './log-service.js';
 import { PromptService } from './prompt-service.js';
 import { ResourceService } from './resource-service.js';
 
@@ -32,6 +33,8 @@ export interface CoreOptions {
   pools: PoolPort;
   store: StoreState;
   log: (level: 'debug' | 'info' | 'warning' | 'error', event: string, fields?: Record<string, unknown>) => void;
+  /** The log bus `log` is teed into; absent = the log service keeps a private one. */
+  telemetry?: LogTelemetry;
 }
 
 /** The control plane's use cases: caller-aware listing and calling, status, reload. */
@@ -49,6 +52,7 @@ export class Core implements ControlApi {
   readonly prompts: PromptService;
   readonly logs: LogService;
   readonly context: ContextService;
+  readonly clientRequests: ClientRequests;
   private callSeq = 0;
 
   constructor(private readonly o: CoreOptions) {
@@ -57,8 +61,6 @@ export class Core implements ControlApi {
     this.tools.onChange((profile, snap) => this.publishToCallers(profile, snap));
     o.pools.onToolsChanged((fp) => void this.tools.invalidate(fp));
     o.pools.onStatusChange(() => this.publishStatus());
-    // Downstream stderr becomes log entries attributed to the server instance.
-    o.pools.onStderr((fingerprint, instance, line) => o.log('info', 'server.stderr', { fingerprint, instance, line }));
     const deps: AreaDeps = {
       pools: o.pools,
       store: o.store,
@@ -68,9 +70,16 @@ export class Core implements ControlApi {
       log: o.log,
     };
     this.resources = new ResourceService(deps);
-    this.prompts = new PromptService(deps);
-    this.logs = new LogService(deps);
+    this.prompts = new PromptService(deps, this.resources);
+    // Downstream stderr and notifications/message become log entries there, attributed to the server.
+    this.logs = new LogService(deps, o.telemetry);
     this.context = new ContextService(deps);
+    this.clientRequests = new ClientRequests({
+      callersOf: (instanceId) => o.pools.callersOf?.(instanceId) ?? [],
+      notifyServers: (fps, method, params) => o.pools.notifyServers?.(fps, method, params) ?? 0,
+      fingerprintsOf: (caller) => this.fingerprintsOf(this.profileOf(caller)),
+      log: o.log,
+    });
   }
 
   /** Starts pools for the loaded store and the dead-gateway reaper. */
@@ -177,6 +186,13 @@ export class Core implements ControlApi {
     };
   }
 
+  /** Open tool and status watches (a gauge in the metrics). */
+  watchSubscribers(): number {
+    let n = this.statusChannel.subscriberCount;
+    for (const v of this.callerViews.values()) n += v.subscriberCount;
+    return n;
+  }
+
   watchStatus(): Subscription<StatusView> {
     if (this.statusChannel.current() === undefined) this.statusChannel.publish(this.status());
     return this.statusChannel.subscribe();
@@ -194,12 +210,19 @@ export class Core implements ControlApi {
   async applyStore(opts: { resumeSuspended?: boolean } = {}): Promise<void> {
     await this.o.pools.reconcile(this.o.store.specs(), opts);
     this.tools.applyStore(this.o.store.current);
+    this.resources.applyStore();
+    this.prompts.applyStore();
     this.callers.remap((c) => this.profileOf(c));
     for (const [caller, view] of this.callerViews) {
       const profile = this.profileOf(caller);
       view.publish(this.tools.index(profile).snapshot());
       void this.tools.ensureLoaded(profile);
     }
+  }
+
+  /** Pools that serve a profile (a spec's references are "profile/server"). */
+  private fingerprintsOf(profile: string): string[] {
+    return [...this.o.store.specs()].filter(([, ref]) => ref.references.some((r) => r.startsWith(`${profile}/`))).map(([fp]) => fp);
   }
 
   private profileOf(caller: string): string {

@@ -29,6 +29,10 @@ export interface PoolPort extends ToolSource {
     opts: { routingKey?: string; signal?: AbortSignal; timeoutMs?: number; onProgress?: (p: ProgressUpdate) => void },
   ): Promise<JsonObject>;
   onToolsChanged(cb: (fingerprint: string) => void): void;
+  /** Caller routing keys a server→client request from this instance may belong to, best match first. */
+  callersOf?(instanceId: string): string[];
+  /** A client notification to every running instance of these pools; returns how many got it. */
+  notifyServers?(fingerprints: Iterable<string>, method: string, params: JsonObject): number;
   onStderr(cb: (fingerprint: string, instanceId: string, line: string) => void): void;
   status(): PoolStatus[];
   onStatusChange(cb: () => void): void;

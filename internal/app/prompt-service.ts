@@ -1,22 +1,91 @@
 import type { Paged, PromptEntry, PromptSnapshot, PromptsApi, RequestOpts, Subscription } from '../domain/control-areas.js';
+import { McpdError } from '../domain/errors.js';
 import type { JsonObject } from '../domain/json.js';
+import type { Profile } from '../domain/profile.js';
+import { listAllPages } from '../infra/aggregator/downstream-pages.js';
+import { PromptIndex } from '../infra/aggregator/prompt-index.js';
 import type { AreaDeps } from './area-deps.js';
-import { notYet } from './resource-service.js';
+import { AreaListings } from './resource-listings.js';
+import type { ResourceService } from './resource-service.js';
 
 /** Prompts per profile, namespaced like tools; prompt get and completion routed to the owner. */
 export class PromptService implements PromptsApi {
-  constructor(private readonly deps: AreaDeps) {}
+  private readonly listings: AreaListings<readonly JsonObject[], PromptIndex>;
 
-  list(_caller: string, _cursor?: string, _pageSize?: number): Promise<Paged<PromptEntry>> {
-    return Promise.reject(notYet('prompts/list'));
+  constructor(
+    private readonly deps: AreaDeps,
+    /** Completion of `ref/resource` arguments routes by template or URI. */
+    private readonly resources?: ResourceService,
+  ) {
+    const retentionSeconds = deps.store.current.runtime.snapshotRetentionSeconds;
+    this.listings = new AreaListings<readonly JsonObject[], PromptIndex>(deps, {
+      capability: 'prompts',
+      empty: [],
+      list: (fp, server) => listAllPages(server, 'prompts/list', 'prompts', (cursor) => deps.pools.request(fp, 'prompts/list', cursor === undefined ? {} : { cursor }, {})),
+      makeIndex: (profile, fingerprintOf) => new PromptIndex({ profile, fingerprintOf, retentionSeconds }),
+    });
+    deps.pools.onNotification((fp, _instance, method) => {
+      if (method === 'notifications/prompts/list_changed') this.listings.invalidate(fp);
+    });
   }
-  watch(_caller: string, _lastEtag?: string): Subscription<PromptSnapshot> {
-    throw notYet('WatchPrompts');
+
+  async list(caller: string, cursor?: string, pageSize?: number): Promise<Paged<PromptEntry>> {
+    const profile = this.deps.profileOf(caller);
+    if (!cursor) await this.listings.ensureLoaded(profile);
+    const page = this.listings.index(profile.name).list(cursor, pageSize ?? this.deps.store.current.runtime.pageSize);
+    return { etag: page.etag, items: page.items, nextCursor: page.nextCursor };
   }
-  get(_caller: string, _name: string, _args: JsonObject, _opts: RequestOpts): Promise<JsonObject> {
-    return Promise.reject(notYet('prompts/get'));
+
+  watch(caller: string, lastEtag?: string): Subscription<PromptSnapshot> {
+    const profile = this.deps.profileOf(caller);
+    void this.listings.ensureLoaded(profile);
+    return this.listings.index(profile.name).watch(lastEtag);
   }
-  complete(_caller: string, _params: JsonObject, _opts: RequestOpts): Promise<JsonObject> {
-    return Promise.reject(notYet('completion/complete'));
+
+  async get(caller: string, name: string, args: JsonObject, opts: RequestOpts): Promise<JsonObject> {
+    if (typeof name !== 'string' || name === '') throw new McpdError('INVALID_ARGUMENT', 'prompts/get needs a non-empty string "name"');
+    const entry = await this.resolve(this.deps.profileOf(caller), name);
+    return this.deps.pools.request(entry.fingerprint, 'prompts/get', { name: entry.downstreamName, arguments: args }, opts);
+  }
+
+  async complete(caller: string, params: JsonObject, opts: RequestOpts): Promise<JsonObject> {
+    const ref = params.ref;
+    if (!ref || typeof ref !== 'object' || Array.isArray(ref)) {
+      throw new McpdError('INVALID_ARGUMENT', 'completion/complete needs "ref": {type: "ref/prompt", name} or {type: "ref/resource", uri}');
+    }
+    if (ref.type === 'ref/prompt') {
+      if (typeof ref.name !== 'string' || ref.name === '') throw new McpdError('INVALID_ARGUMENT', 'completion/complete: ref/prompt needs a non-empty string "name"');
+      const entry = await this.resolve(this.deps.profileOf(caller), ref.name);
+      return this.deps.pools.request(entry.fingerprint, 'completion/complete', { ...params, ref: { ...ref, name: entry.downstreamName } }, opts);
+    }
+    if (ref.type === 'ref/resource') {
+      if (typeof ref.uri !== 'string' || ref.uri === '') throw new McpdError('INVALID_ARGUMENT', 'completion/complete: ref/resource needs a non-empty string "uri"');
+      if (!this.resources) throw new McpdError('UNIMPLEMENTED', 'completion of resource arguments is not wired in this core');
+      const route = await this.resources.routeRef(caller, ref.uri);
+      return this.deps.pools.request(route.fingerprint, 'completion/complete', params, opts);
+    }
+    throw new McpdError('INVALID_ARGUMENT', `completion/complete: unknown ref type ${JSON.stringify(ref.type)}; use "ref/prompt" or "ref/resource"`);
+  }
+
+  /** After a reload: rebuild the indexes for the new store. */
+  applyStore(): void {
+    this.listings.applyStore();
+  }
+
+  private async resolve(profile: Profile, name: string): Promise<PromptEntry> {
+    await this.listings.ensureLoaded(profile);
+    try {
+      return this.listings.index(profile.name).resolve(name);
+    } catch (e) {
+      if (this.listings.failuresFor(profile).length === 0) throw e;
+      await this.listings.ensureLoaded(profile, { retryFailed: true });
+      try {
+        return this.listings.index(profile.name).resolve(name);
+      } catch (again) {
+        const failed = this.listings.failuresFor(profile);
+        if (failed.length === 0 || !(again instanceof McpdError)) throw again;
+        throw new McpdError(again.reason, `${again.message}; servers that could not be listed: ${failed.join('; ')}`);
+      }
+    }
   }
 }

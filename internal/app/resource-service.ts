@@ -1,26 +1,145 @@
 import type { Paged, RequestOpts, ResourceEntry, ResourceSnapshot, ResourceTemplateEntry, ResourcesApi, Subscription } from '../domain/control-areas.js';
 import { McpdError } from '../domain/errors.js';
+import { isDpeError } from '../domain/finder/dpe-error.js';
+import { parseDpeUri } from '../domain/finder/dpe-uri.js';
 import type { JsonObject } from '../domain/json.js';
+import type { Profile } from '../domain/profile.js';
+import { listAllPages } from '../infra/aggregator/downstream-pages.js';
+import { ResourceIndex, type ResourceRoute } from '../infra/aggregator/resource-index.js';
+import type { ResourceListing } from '../infra/aggregator/resource-snapshot.js';
 import type { AreaDeps } from './area-deps.js';
+import { AreaListings } from './resource-listings.js';
+import { ResourceSubscriptions, type SubscriptionInfo } from './resource-subscriptions.js';
+
+const EMPTY: ResourceListing = Object.freeze({ resources: [], templates: [] });
 
 /** Resources and resource templates per profile, reads routed by URI, shared downstream subscriptions. */
 export class ResourceService implements ResourcesApi {
-  constructor(private readonly deps: AreaDeps) {}
+  private readonly listings: AreaListings<ResourceListing, ResourceIndex>;
+  private readonly subs: ResourceSubscriptions;
 
-  list(_caller: string, _cursor?: string, _pageSize?: number): Promise<Paged<ResourceEntry>> {
-    return Promise.reject(notYet('resources/list'));
+  constructor(private readonly deps: AreaDeps) {
+    const retentionSeconds = deps.store.current.runtime.snapshotRetentionSeconds;
+    this.listings = new AreaListings<ResourceListing, ResourceIndex>(deps, {
+      capability: 'resources',
+      empty: EMPTY,
+      list: (fp, server) => this.listServer(fp, server),
+      makeIndex: (profile, fingerprintOf) => new ResourceIndex({ profile, fingerprintOf, retentionSeconds }),
+    });
+    this.subs = new ResourceSubscriptions(deps.pools, deps.log);
+    deps.pools.onNotification((fp, _instance, method, params) => {
+      if (method === 'notifications/resources/list_changed') this.listings.invalidate(fp);
+      else if (method === 'notifications/resources/updated') this.subs.updated(fp, params);
+    });
   }
-  listTemplates(_caller: string, _cursor?: string, _pageSize?: number): Promise<Paged<ResourceTemplateEntry>> {
-    return Promise.reject(notYet('resources/templates/list'));
+
+  async list(caller: string, cursor?: string, pageSize?: number): Promise<Paged<ResourceEntry>> {
+    const profile = await this.loaded(caller, cursor);
+    const page = this.listings.index(profile.name).listResources(cursor, pageSize ?? this.pageSize());
+    return { etag: page.etag, items: page.items, nextCursor: page.nextCursor };
   }
-  watch(_caller: string, _lastEtag?: string): Subscription<ResourceSnapshot> {
-    throw notYet('WatchResources');
+
+  async listTemplates(caller: string, cursor?: string, pageSize?: number): Promise<Paged<ResourceTemplateEntry>> {
+    const profile = await this.loaded(caller, cursor);
+    const page = this.listings.index(profile.name).listTemplates(cursor, pageSize ?? this.pageSize());
+    return { etag: page.etag, items: page.items, nextCursor: page.nextCursor };
   }
-  read(_caller: string, _uri: string, _opts: RequestOpts): Promise<JsonObject> {
-    return Promise.reject(notYet('resources/read'));
+
+  watch(caller: string, lastEtag?: string): Subscription<ResourceSnapshot> {
+    const profile = this.deps.profileOf(caller);
+    // A watcher wants a filled list: start loading, the watch delivers it when it lands.
+    void this.listings.ensureLoaded(profile);
+    return this.listings.index(profile.name).watch(lastEtag);
   }
-  subscribe(_caller: string, _uri: string, _signal: AbortSignal): Promise<Subscription<JsonObject>> {
-    return Promise.reject(notYet('resources/subscribe'));
+
+  async read(caller: string, uri: string, opts: RequestOpts): Promise<JsonObject> {
+    const route = await this.route(caller, uri);
+    return this.deps.pools.request(route.fingerprint, 'resources/read', { uri }, opts);
+  }
+
+  async subscribe(caller: string, uri: string, signal: AbortSignal): Promise<Subscription<JsonObject>> {
+    const route = await this.route(caller, uri);
+    return this.subs.add(route.fingerprint, route.server, uri, signal);
+  }
+
+  /** The server that serves `uri` for the caller (for reads, subscriptions and completion). */
+  async route(caller: string, uri: string): Promise<ResourceRoute> {
+    if (typeof uri !== 'string' || uri === '') throw new McpdError('INVALID_ARGUMENT', 'a resource request needs a non-empty string "uri"');
+    const dpeHost = /^dpe:/i.test(uri) ? validDpeHost(uri) : undefined;
+    const profile = this.deps.profileOf(caller);
+    await this.listings.ensureLoaded(profile);
+    const find = () => {
+      const idx = this.listings.index(profile.name);
+      return dpeHost !== undefined ? idx.routeDpeHost(dpeHost) : idx.route(uri);
+    };
+    let route = find();
+    if (!route && this.listings.failuresFor(profile).length > 0) {
+      // Explicit demand: retry servers whose listing failed before saying "unknown".
+      await this.listings.ensureLoaded(profile, { retryFailed: true });
+      route = find();
+    }
+    if (route) return route;
+    throw this.notFound(profile, uri, dpeHost);
+  }
+
+  /** Resolves a completion `ref/resource` (a template as listed, or a URI) to its server. */
+  async routeRef(caller: string, uriOrTemplate: string): Promise<ResourceRoute> {
+    const profile = this.deps.profileOf(caller);
+    await this.listings.ensureLoaded(profile);
+    const byTemplate = this.listings.index(profile.name).routeTemplate(uriOrTemplate);
+    return byTemplate ?? this.route(caller, uriOrTemplate);
+  }
+
+  /** Live downstream subscriptions (one per URI, however many callers share it). */
+  subscriptions(): SubscriptionInfo[] {
+    return this.subs.list();
+  }
+
+  /** After a reload: rebuild the indexes for the new store. */
+  applyStore(): void {
+    this.listings.applyStore();
+  }
+
+  private async loaded(caller: string, cursor: string | undefined): Promise<Profile> {
+    const profile = this.deps.profileOf(caller);
+    // A continuation page comes from a pinned snapshot: loading must not block it.
+    if (!cursor) await this.listings.ensureLoaded(profile);
+    return profile;
+  }
+
+  private listServer(fp: string, server: string): Promise<ResourceListing> {
+    const page = (method: string) => (cursor: string | undefined) => this.deps.pools.request(fp, method, cursor === undefined ? {} : { cursor }, {});
+    return Promise.all([
+      listAllPages(server, 'resources/list', 'resources', page('resources/list')),
+      listAllPages(server, 'resources/templates/list', 'resourceTemplates', page('resources/templates/list')).catch((e: unknown) => {
+        // Templates are optional in practice: a server that lists resources but not templates still serves its resources.
+        if (e instanceof McpdError && e.reason === 'DOWNSTREAM_ERROR' && e.details.specCode === -32601) return [];
+        throw e;
+      }),
+    ]).then(([resources, templates]) => ({ resources, templates }));
+  }
+
+  private notFound(profile: Profile, uri: string, dpeHost: string | undefined): McpdError {
+    const failed = this.listings.failuresFor(profile);
+    const also = failed.length > 0 ? `; servers that could not be listed: ${failed.join('; ')}` : '';
+    if (dpeHost !== undefined) {
+      return new McpdError('NOT_FOUND', `no server in profile "${profile.name}" serves dpe://${dpeHost} (asked for ${uri}); the host must be a server that lists dpe://${dpeHost}/… resources${also}`);
+    }
+    return new McpdError('NOT_FOUND', `no resource "${uri}" in profile "${profile.name}": no server lists this URI or a template matching it; list the resources and templates to see what is served${also}`);
+  }
+
+  private pageSize(): number {
+    return this.deps.store.current.runtime.pageSize;
+  }
+}
+
+/** Validates a dpe:// URI before anything is started; a bad one is the Finder's 4204 with its details. */
+function validDpeHost(uri: string): string {
+  try {
+    return parseDpeUri(uri).host;
+  } catch (e) {
+    if (isDpeError(e)) throw new McpdError('INVALID_ARGUMENT', e.message, { specCode: e.code, data: e.data });
+    throw e;
   }
 }
 

@@ -89,8 +89,16 @@ export interface LogRecord {
   fields?: JsonObject;
 }
 
+export interface LogStreamOptions {
+  /** Start with the recent entries the caller may see (like `tail -f`), then follow. */
+  backlog?: boolean;
+}
+
 export interface LogsApi {
-  stream(caller: string, minLevel: LogLevel, signal: AbortSignal): Subscription<LogRecord>;
+  /** Live entries at or above minLevel; bounded per reader (a slow reader loses its oldest entries, and is told). */
+  stream(caller: string, minLevel: LogLevel, signal: AbortSignal, opts?: LogStreamOptions): Subscription<LogRecord>;
+  /** The recent entries the caller may see, oldest first. */
+  recent(caller: string, minLevel: LogLevel): LogRecord[];
 }
 
 export interface DesktopView {

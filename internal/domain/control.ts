@@ -53,6 +53,7 @@ export interface StatusView extends RuntimeStatusView {
 }
 
 import type { ContextApi, LogsApi, PromptsApi, ResourcesApi, Subscription } from './control-areas.js';
+import type { ClientRequestsApi } from './client-requests.js';
 
 export type { Subscription } from './control-areas.js';
 
@@ -70,4 +71,6 @@ export interface ControlApi {
   readonly prompts: PromptsApi;
   readonly logs: LogsApi;
   readonly context: ContextApi;
+  /** Server→client requests (sampling, elicitation, roots) routed to caller sessions. */
+  readonly clientRequests: ClientRequestsApi;
 }

@@ -28,6 +28,8 @@ export interface DownstreamSession {
   callTool(name: string, args: JsonObject, opts: RequestOptions): Promise<JsonObject>;
   /** Any other MCP request (resources, prompts, completion …); result is the raw JSON result. */
   request(method: string, params: JsonObject, opts: RequestOptions): Promise<JsonObject>;
+  /** A client notification to the server (`notifications/roots/list_changed` …). */
+  sendNotification?(method: string, params: JsonObject): Promise<void>;
   /** Downstream notifications (`notifications/tools/list_changed`, `notifications/message` …). */
   onNotification(handler: (method: string, params: JsonObject) => void): void;
   /** Called once when the session ends for any reason (crash, close, transport error). */

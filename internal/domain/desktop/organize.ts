@@ -82,7 +82,7 @@ function collect(
 ): Map<string, Candidate[]> {
   const groups = new Map<string, Candidate[]>();
   windows.forEach((input, index) => {
-    const r = windowFromResource(input.resource, input.contents);
+    const r = resolve(input);
     if (!r.ok) {
       // With a filter an invalid URI can never be the requested window: not worth a warning.
       if (wanted === undefined) warnings.push(`${where(input, index)} skipped: ${r.error}`);
@@ -108,6 +108,36 @@ function collect(
   return groups;
 }
 
+/**
+ * Resolution memo: the service hands the same resource and contents objects to every call until a
+ * window changes, so parsing the URI and classifying the contents is done once per change, not once
+ * per request. Keyed by the resource object; a hit needs the identical contents object too. Weak,
+ * so windows that are dropped are collected; inputs must not be mutated in place (replace them).
+ */
+const resolved = new WeakMap<object, { contents: JsonValue | undefined; result: ReturnType<typeof windowFromResource> }>();
+
+function resolve(input: DesktopWindowInput): ReturnType<typeof windowFromResource> {
+  const key = input.resource;
+  if (typeof key !== 'object' || key === null) return windowFromResource(key, input.contents);
+  const hit = resolved.get(key);
+  if (hit && hit.contents === input.contents) return hit.result;
+  const result = windowFromResource(key, input.contents);
+  resolved.set(key, { contents: input.contents, result });
+  return result;
+}
+
+/** Rendered entries per resolved window (same lifetime as the resolution memo). */
+const renderedOf = new WeakMap<ResolvedWindow, string>();
+
+function render(w: ResolvedWindow): string {
+  let r = renderedOf.get(w);
+  if (r === undefined) {
+    r = renderWindow(w.uri, w.contents.texts);
+    renderedOf.set(w, r);
+  }
+  return r;
+}
+
 /** Steps 3–4 for one server: the first fullscreen window alone, else all by priority descending. */
 function pickForServer(items: Candidate[]): Candidate[] {
   const full = items.find((c) => c.window.fullscreen); // items are in input order
@@ -124,7 +154,7 @@ function toOrganized(c: Candidate): OrganizedWindow {
     uri: w.uri,
     priority: w.priority,
     fullscreen: w.fullscreen,
-    rendered: renderWindow(w.uri, w.contents.texts),
+    rendered: render(w),
   };
 }
 

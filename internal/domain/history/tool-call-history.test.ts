@@ -83,3 +83,27 @@ describe('CallerHistories', () => {
     expect(c.get('x').size).toBe(0);
   });
 });
+
+describe('CallerHistories.onRecord', () => {
+  it('tells listeners about each record, after it is stored, until removed', () => {
+    const c = new CallerHistories(4);
+    const seen: string[] = [];
+    const off = c.onRecord((caller, r) => seen.push(`${caller}:${r.server}:${c.get(caller).size}`));
+    c.record('alice', rec('a', 0));
+    c.record('bob', rec('b', 1));
+    off();
+    c.record('alice', rec('c', 2));
+    expect(seen).toEqual(['alice:a:1', 'bob:b:1']);
+  });
+  it('a throwing listener does not stop the record or other listeners', () => {
+    const c = new CallerHistories(4);
+    const seen: string[] = [];
+    c.onRecord(() => {
+      throw new Error('boom');
+    });
+    c.onRecord((caller) => seen.push(caller));
+    expect(() => c.record('x', rec('a', 0))).not.toThrow();
+    expect(seen).toEqual(['x']);
+    expect(c.get('x').size).toBe(1);
+  });
+});

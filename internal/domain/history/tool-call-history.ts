@@ -80,9 +80,19 @@ export class ToolCallHistory {
 export class CallerHistories {
   readonly capacity: number;
   private readonly byCaller = new Map<string, ToolCallHistory>();
+  private readonly listeners = new Set<(caller: string, r: ToolCallRecord) => void>();
 
   constructor(capacity: number = DEFAULT_HISTORY_CAPACITY) {
     this.capacity = checkCapacity(capacity);
+  }
+
+  /**
+   * Called after each record: a tool call may change the server order of the caller's desktop and
+   * finder, which their watchers must hear about. Returns a function that removes the listener.
+   */
+  onRecord(cb: (caller: string, r: ToolCallRecord) => void): () => void {
+    this.listeners.add(cb);
+    return () => void this.listeners.delete(cb);
   }
 
   /** The caller's history; an empty one (not stored) when the caller has none yet. */
@@ -97,6 +107,13 @@ export class CallerHistories {
       this.byCaller.set(caller, h);
     }
     h.record(r);
+    for (const cb of this.listeners) {
+      try {
+        cb(caller, r);
+      } catch {
+        // A faulty listener must not make the tool call that was just recorded look failed.
+      }
+    }
   }
 
   forget(caller: string): void {

@@ -8,6 +8,7 @@ import { logsArea } from './areas/logs.js';
 import { promptsArea } from './areas/prompts.js';
 import { resourcesArea } from './areas/resources.js';
 import { toolsArea } from './areas/tools.js';
+import { clientRequestsArea } from './areas/client-requests.js';
 import { CoreLink } from './core-link.js';
 import { toJsonRpcError } from './error-map.js';
 import type { ForwardExtra, GatewayArea, GatewayContext } from './gateway-area.js';
@@ -33,7 +34,7 @@ export class Gateway {
   private readonly connectHandlers: ((s: SessionClient, reconnect: boolean) => void)[] = [];
 
   constructor(private readonly opts: GatewayOptions) {
-    const areas: GatewayArea[] = [toolsArea(), resourcesArea(), promptsArea(), logsArea(), contextArea()];
+    const areas: GatewayArea[] = [toolsArea(), resourcesArea(), promptsArea(), logsArea(), contextArea(), clientRequestsArea()];
     this.server = new Server(
       { name: 'mcpd', version: opts.version },
       { capabilities: mergeCapabilities(areas), instructions: `The mcpd profile for caller "${opts.caller}".` },

@@ -14,7 +14,14 @@ import { McpSession } from './session.js';
 import { ProcessStdioTransport } from './stdio-transport.js';
 
 /** A server→client request (sampling, roots, elicitation …) arriving on a downstream session. */
-export type ServerRequestHandler = (spec: ServerSpec, instanceId: string, method: string, params: JsonObject) => Promise<JsonObject>;
+/** `signal` aborts when the server cancels its request (notifications/cancelled) or the session ends. */
+export type ServerRequestHandler = (
+  spec: ServerSpec,
+  instanceId: string,
+  method: string,
+  params: JsonObject,
+  signal?: AbortSignal,
+) => Promise<JsonObject>;
 
 export interface LauncherOptions {
   /** Capabilities declared to downstream servers; none by default. */
@@ -60,7 +67,10 @@ export function createLauncher(opts: LauncherOptions = {}): ManagedLauncher {
       capabilities: (opts.clientCapabilities ?? {}) as ClientCapabilities,
     });
     const onReq = opts.onServerRequest;
-    if (onReq) client.fallbackRequestHandler = async (req) => onReq(spec, ctx.instanceId, req.method, (req.params ?? {}) as JsonObject);
+    if (onReq) {
+      client.fallbackRequestHandler = async (req, extra) =>
+        onReq(spec, ctx.instanceId, req.method, (req.params ?? {}) as JsonObject, extra.signal);
+    }
     const listTimeoutMs = spec.callTimeoutSeconds * 1000;
     session = new McpSession({ serverName: spec.name, client, transport, listTimeoutMs, graceMs, guards: opts.listGuards });
     live.add(session);

@@ -95,6 +95,11 @@ export class McpSession implements DownstreamSession {
     }
   }
 
+  async sendNotification(method: string, params: JsonObject): Promise<void> {
+    if (this.endedWhy !== undefined) return;
+    await this.opts.client.notification({ method, params });
+  }
+
   onNotification(handler: (method: string, params: JsonObject) => void): void {
     this.notifyHandlers.push(handler);
     const pending = this.pendingNotifications;

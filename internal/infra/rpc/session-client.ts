@@ -13,6 +13,9 @@ interface Pending {
   onProgress?: (p: ProgressUpdate) => void;
 }
 
+/** Answers a request the core puts to this gateway (a server's sampling, elicitation or roots request). */
+export type IncomingRequestHandler = (method: string, params: JsonObject, opts: { signal: AbortSignal; timeoutMs?: number }) => Promise<JsonObject>;
+
 export interface SessionRequestOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
@@ -29,6 +32,9 @@ export class SessionClient {
   private closed = false;
   private readonly closeHandlers: ((err: Error) => void)[] = [];
   private notificationHandler: (method: string, params: JsonObject) => void = () => {};
+  private requestHandler?: IncomingRequestHandler;
+  /** Requests from the core being answered, by the core's id. */
+  private readonly incoming = new Map<number, AbortController>();
 
   private constructor(
     private readonly stream: ClientDuplexStream<pb.SessionClientMessage, pb.SessionServerMessage>,
@@ -67,6 +73,15 @@ export class SessionClient {
 
   onNotification(handler: (method: string, params: JsonObject) => void): void {
     this.notificationHandler = handler;
+  }
+
+  onRequest(handler: IncomingRequestHandler): void {
+    this.requestHandler = handler;
+  }
+
+  /** A notification for the core (client capabilities, roots/list_changed). */
+  notify(method: string, params: JsonObject): void {
+    if (!this.closed) this.stream.write({ notification: { method, paramsJson: encodeJson(params) } });
   }
 
   onClose(handler: (err: Error) => void): void {
@@ -120,7 +135,34 @@ export class SessionClient {
     } else if (m.notification) {
       const params = parseJson(m.notification.paramsJson);
       this.notificationHandler(m.notification.method, isObject(params) ? params : {});
+    } else if (m.request) {
+      this.serveRequest(m.request);
+    } else if (m.cancel) {
+      this.incoming.get(m.cancel.id)?.abort(new Error(m.cancel.reason || 'cancelled by the core'));
     }
+  }
+
+  private serveRequest(req: pb.SessionRequest): void {
+    const { id, method } = req;
+    const ac = new AbortController();
+    this.incoming.set(id, ac);
+    const handler = this.requestHandler;
+    Promise.resolve()
+      .then(() => {
+        if (!handler) throw Object.assign(new Error(`this gateway does not answer "${method}"`), { code: -32601 });
+        const params = parseJson(req.paramsJson);
+        return handler(method, isObject(params) ? params : {}, { signal: ac.signal, timeoutMs: req.timeoutMs > 0 ? req.timeoutMs : undefined });
+      })
+      .then(
+        (result) => this.answer(ac, { id, resultJson: encodeJson(result) }),
+        (e: unknown) => this.answer(ac, { id, error: errorInfoOf(e) }),
+      )
+      .finally(() => this.incoming.delete(id));
+  }
+
+  private answer(ac: AbortController, response: pb.SessionResponse): void {
+    // A cancelled request gets no answer: the core has already failed it.
+    if (!this.closed && !ac.signal.aborted) this.stream.write({ response });
   }
 
   private fail(err: Error): void {
@@ -128,6 +170,8 @@ export class SessionClient {
     this.closed = true;
     for (const p of [...this.pending.values()]) p.reject(err);
     this.pending.clear();
+    for (const ac of this.incoming.values()) ac.abort(err);
+    this.incoming.clear();
     for (const h of this.closeHandlers) h(err);
   }
 }
@@ -137,6 +181,15 @@ function errorFromInfo(e: pb.ErrorInfo): McpdError {
     specCode: e.specCode || undefined,
     data: e.dataJson && e.dataJson.length ? parseJson(e.dataJson) : undefined,
   });
+}
+
+/** The JSON-RPC code and message of a client's error travel unchanged; the SDK's "MCP error N:" prefix is dropped. */
+function errorInfoOf(e: unknown): pb.ErrorInfo {
+  const o = (typeof e === 'object' && e !== null ? e : {}) as { code?: unknown; message?: unknown; data?: unknown };
+  const code = typeof o.code === 'number' && Number.isSafeInteger(o.code) ? o.code : -32603;
+  const message = (typeof o.message === 'string' ? o.message : String(e)).replace(/^MCP error -?\d+: /, '');
+  const data = o.data !== undefined && typeof o.data === 'object' && o.data !== null && !Array.isArray(o.data) ? encodeJson(o.data) : Buffer.alloc(0);
+  return { reason: 'DOWNSTREAM_ERROR', message, specCode: code, dataJson: data };
 }
 
 function parseJson(b: Uint8Array | undefined): JsonValue {

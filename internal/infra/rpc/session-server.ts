@@ -1,19 +1,23 @@
 import type { ServerDuplexStream } from '@grpc/grpc-js';
 import type { CallerSession, ControlApi } from '../../domain/control.js';
-import type { ToolSnapshot } from '../../domain/tool.js';
 import type * as pb from '../../gen/mcpd/control/v1/control.js';
+import type { JsonObject } from '../../domain/json.js';
 import { asMcpdError } from './status-map.js';
 import { decodeObject, encodeJson } from './json-bytes.js';
 import { dispatchSessionRequest } from './session-dispatch.js';
+import { linkClient, type ClientLink } from './session-client-requests.js';
 
 type Stream = ServerDuplexStream<pb.SessionClientMessage, pb.SessionServerMessage>;
 
 /** Serves one gateway's Session stream: hello, then multiplexed requests, cancels and notifications. */
 export function serveSession(api: ControlApi, stream: Stream): void {
   let session: CallerSession | undefined;
-  let toolWatch: AsyncIterableIterator<ToolSnapshot> | undefined;
+  const watches: AsyncIterableIterator<{ etag: string }>[] = [];
+  const closeHooks: (() => void)[] = [];
   const inflight = new Map<number, AbortController>();
   let closed = false;
+  /** Server→client requests to this gateway's MCP client, and its answers. */
+  let client: ClientLink | undefined;
 
   const send = (msg: pb.SessionServerMessage) => {
     if (!closed) stream.write(msg);
@@ -24,7 +28,8 @@ export function serveSession(api: ControlApi, stream: Stream): void {
     closed = true;
     for (const ac of inflight.values()) ac.abort(new Error('gateway session ended'));
     inflight.clear();
-    void toolWatch?.return?.();
+    for (const w of watches) void w.return?.();
+    for (const cb of closeHooks.splice(0)) cb();
     if (session) api.unregisterCaller(session.id);
   };
 
@@ -32,16 +37,20 @@ export function serveSession(api: ControlApi, stream: Stream): void {
     if (session) return;
     session = api.registerCaller(hello.caller || 'default', { pid: hello.pid || undefined, clientName: hello.clientName || undefined });
     send({ welcome: { sessionId: session.id, profile: session.profile, coreId: api.info().coreId } });
-    void forwardToolChanges(session);
+    const link = (client = linkClient(api, session, send, hello.clientName || undefined));
+    closeHooks.push(() => link.close());
+    void forwardListChanges(api.watchTools(session.caller), 'notifications/tools/list_changed');
+    void forwardListChanges(api.resources.watch(session.caller), 'notifications/resources/list_changed');
+    void forwardListChanges(api.prompts.watch(session.caller), 'notifications/prompts/list_changed');
   };
 
-  const forwardToolChanges = async (s: CallerSession) => {
-    toolWatch = api.watchTools(s.caller);
+  /** Tells the gateway when the caller's list (tools, resources, prompts) changed; the etag lets it skip stale nudges. */
+  const forwardListChanges = async (watch: AsyncIterableIterator<{ etag: string }>, method: string) => {
+    watches.push(watch);
+    if (closed) void watch.return?.();
     let last: string | undefined;
-    for await (const snap of toolWatch) {
-      if (last !== undefined && snap.etag !== last) {
-        send({ notification: { method: 'notifications/tools/list_changed', paramsJson: encodeJson({ _meta: { 'mcpd/etag': snap.etag } }) } });
-      }
+    for await (const snap of watch) {
+      if (last !== undefined && snap.etag !== last) send({ notification: { method, paramsJson: encodeJson({ _meta: { 'mcpd/etag': snap.etag } }) } });
       last = snap.etag;
     }
   };
@@ -60,6 +69,8 @@ export function serveSession(api: ControlApi, stream: Stream): void {
       timeoutMs: req.timeoutMs > 0 ? req.timeoutMs : undefined,
       onProgress: (p: { progress: number; total?: number; message?: string }) =>
         send({ progress: { id, progress: { progress: p.progress, total: p.total ?? 0, hasTotal: p.total !== undefined, message: p.message ?? '' } } }),
+      notify: (method: string, params: JsonObject) => send({ notification: { method, paramsJson: encodeJson(params) } }),
+      onClose: (cb: () => void) => (closed ? cb() : void closeHooks.push(cb)),
     };
     Promise.resolve()
       .then(() => dispatchSessionRequest(api, req.method, decodeObject(req.paramsJson, `${req.method} params`), ctx))
@@ -82,6 +93,8 @@ export function serveSession(api: ControlApi, stream: Stream): void {
     if (msg.hello) onHello(msg.hello);
     else if (msg.request) onRequest(msg.request);
     else if (msg.cancel) inflight.get(msg.cancel.id)?.abort(new Error(msg.cancel.reason || 'cancelled by the client'));
+    else if (msg.response) client?.onResponse(msg.response);
+    else if (msg.notification) client?.onNotification(msg.notification);
   });
   stream.on('end', () => {
     finish();

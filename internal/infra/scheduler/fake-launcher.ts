@@ -64,6 +64,13 @@ export class FakeSession implements DownstreamSession {
     this.notify.push(h);
   }
 
+  /** Client notifications the pool sent to this server. */
+  readonly sent: [string, JsonObject][] = [];
+
+  async sendNotification(method: string, params: JsonObject): Promise<void> {
+    this.sent.push([method, params]);
+  }
+
   onClose(h: (err?: Error) => void): void {
     this.closers.push(h);
   }

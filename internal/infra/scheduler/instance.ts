@@ -19,6 +19,8 @@ export class Instance {
   /** Cancels a launch still in progress when the instance is stopped first. */
   readonly launchAbort = new AbortController();
   private drainWaiters: (() => void)[] = [];
+  /** One entry per call in flight that carries a routing key, in the order the calls started. */
+  private readonly callKeys: { key: string }[] = [];
 
   constructor(
     readonly id: string,
@@ -46,6 +48,22 @@ export class Instance {
       if (this.state === 'busy') this.state = 'ready';
       for (const w of this.drainWaiters.splice(0)) w();
     }
+  }
+
+  /** Records whose call runs here, so a server→client request can be routed back to that caller. */
+  callStarted(key: string | undefined): () => void {
+    if (key === undefined) return () => {};
+    const entry = { key };
+    this.callKeys.push(entry);
+    return () => {
+      const i = this.callKeys.indexOf(entry);
+      if (i >= 0) this.callKeys.splice(i, 1);
+    };
+  }
+
+  /** Routing keys with a call in flight here, the one whose oldest call started first leading. */
+  keysInFlight(): string[] {
+    return [...new Set(this.callKeys.map((e) => e.key))];
   }
 
   /** Resolves when no call is in flight. */

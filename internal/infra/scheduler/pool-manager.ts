@@ -102,6 +102,22 @@ export class PoolManager {
     return this.pools.get(fp)?.meta.serverInfo;
   }
 
+  /** Caller routing keys a server→client request from this instance may belong to (see Pool.callersOf). */
+  callersOf(instanceId: string): string[] {
+    for (const p of [...this.pools.values(), ...this.closingPools]) {
+      const keys = p.callersOf(instanceId);
+      if (keys) return keys;
+    }
+    return [];
+  }
+
+  /** Sends a client notification to every running instance of the given pools; returns how many got it. */
+  notifyServers(fingerprints: Iterable<string>, method: string, params: JsonObject): number {
+    let n = 0;
+    for (const fp of fingerprints) n += this.pools.get(fp)?.notifyInstances(method, params) ?? 0;
+    return n;
+  }
+
   resume(fp: string): void {
     this.pool(fp).resume();
   }

@@ -19,6 +19,7 @@ export class Pool extends PoolCore {
     const deadline = this.now() + (opts.timeoutMs ?? this.spec.callTimeoutSeconds * 1000);
     const inst = await this.acquire(opts, deadline, cause);
     const remaining = deadline - this.now();
+    const callEnded = inst.callStarted(opts.routingKey);
     try {
       return await fn(inst.session as DownstreamSession, remaining);
     } catch (err) {
@@ -26,8 +27,33 @@ export class Pool extends PoolCore {
       if (remaining > 0 && isMcpdError(err) && err.reason === 'DEADLINE_EXCEEDED') this.probe(inst);
       throw err;
     } finally {
+      callEnded();
       this.release(inst);
     }
+  }
+
+  /**
+   * Routing keys (caller sessions) a server→client request from `instanceId` may belong to: those with
+   * a call in flight there (oldest call first), then those bound to it (stateful pools).
+   */
+  callersOf(instanceId: string): string[] | undefined {
+    const inst = this.instances.get(instanceId);
+    if (!inst) return undefined;
+    const keys = inst.keysInFlight();
+    for (const k of this.bindings.keysFor(instanceId, this.now())) if (!keys.includes(k)) keys.push(k);
+    return keys;
+  }
+
+  /** Sends a client notification to every running instance; returns how many got it. */
+  notifyInstances(method: string, params: JsonObject): number {
+    let n = 0;
+    for (const inst of this.instances.values()) {
+      const session = inst.session;
+      if (!inst.usable || !session?.sendNotification) continue;
+      n++;
+      session.sendNotification(method, params).catch((err: Error) => this.log('warning', 'instance.notify_failed', `sending ${method} to server ${this.spec.name} failed: ${err.message}`, inst));
+    }
+    return n;
   }
 
   request(method: string, params: JsonObject, opts: CallOptions): Promise<JsonObject> {

@@ -35,6 +35,13 @@ export class Bindings {
     for (const [k, b] of this.map) if (b.instanceId === instanceId) this.map.delete(k);
   }
 
+  /** Keys bound to an instance, in the order they were first bound. */
+  keysFor(instanceId: string, now: number): string[] {
+    const keys: string[] = [];
+    for (const [k, b] of this.map) if (b.instanceId === instanceId && b.expiresAt > now) keys.push(k);
+    return keys;
+  }
+
   /** Live bindings of an instance, and when the last of them expires. */
   liveFor(instanceId: string, now: number): { count: number; lastExpiry: number } {
     let count = 0;

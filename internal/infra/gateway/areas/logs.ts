@@ -1,6 +1,36 @@
+import { SetLevelRequestSchema, type LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+import type { JsonObject } from '../../../domain/json.js';
 import type { GatewayArea } from '../gateway-area.js';
 
-/** The logs part of the MCP surface (not served yet: no capability is advertised). */
+/**
+ * What a client that never sends logging/setLevel receives: warnings and worse (a server crashed, was
+ * suspended, could not be listed …) — the messages that explain a failing call. Chattier levels are
+ * opt-in. See docs/operations.md.
+ */
+export const DEFAULT_CLIENT_LOG_LEVEL: LoggingLevel = 'warning';
+
+/**
+ * MCP logging: the client's `logging/setLevel` goes to the core, which pushes the caller's log entries
+ * (its servers' stderr and notifications/message, and core events about them) at that level or above.
+ * The level is re-sent after every reconnect, so a core restart does not silence the client.
+ */
 export function logsArea(): GatewayArea {
-  return { capabilities: {}, register() {} };
+  let level: LoggingLevel = DEFAULT_CLIENT_LOG_LEVEL;
+  return {
+    capabilities: { logging: {} },
+    register(ctx) {
+      // Replaces the SDK's own handler, which would only filter locally.
+      ctx.server.setRequestHandler(SetLevelRequestSchema, async (req, extra) => {
+        await ctx.forward('logging/setLevel', { level: req.params.level }, extra);
+        level = req.params.level;
+        return {};
+      });
+      ctx.onCoreNotification('notifications/message', (params) => {
+        void ctx.server.notification({ method: 'notifications/message', params: params as JsonObject & { level: LoggingLevel; data: unknown } }).catch(() => {});
+      });
+      ctx.onConnected((session) => {
+        session.request('logging/setLevel', { level }).catch((e: Error) => ctx.log(`setting the log level on the core failed: ${e.message}`));
+      });
+    },
+  };
 }

@@ -1,6 +1,72 @@
-import type { GatewayArea } from '../gateway-area.js';
+import {
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ReadResourceRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { JsonObject } from '../../../domain/json.js';
+import { etagOf, type GatewayArea } from '../gateway-area.js';
 
-/** The resources part of the MCP surface (not served yet: no capability is advertised). */
+const cursorOf = (params: { cursor?: string } | undefined): JsonObject => (params?.cursor ? { cursor: params.cursor } : {});
+
+/**
+ * resources/list, resources/templates/list, resources/read, (un)subscribe; updates and list_changed
+ * forwarded. The URIs this client subscribed to are remembered so a core restart re-subscribes them.
+ */
 export function resourcesArea(): GatewayArea {
-  return { capabilities: {}, register() {} };
+  /** ETag of the last resource or template list given to the client (both come from one snapshot). */
+  let served: string | undefined;
+  const subscribed = new Set<string>();
+  return {
+    capabilities: { resources: { subscribe: true, listChanged: true } },
+    register(ctx) {
+      const s = ctx.server;
+      s.setRequestHandler(ListResourcesRequestSchema, async (req, extra) => {
+        const result = (await ctx.forward('resources/list', cursorOf(req.params), extra)) as JsonObject;
+        served = etagOf(result);
+        return result as never;
+      });
+      s.setRequestHandler(ListResourceTemplatesRequestSchema, async (req, extra) => {
+        const result = (await ctx.forward('resources/templates/list', cursorOf(req.params), extra)) as JsonObject;
+        served = etagOf(result);
+        return result as never;
+      });
+      s.setRequestHandler(ReadResourceRequestSchema, async (req, extra) => {
+        return (await ctx.forward('resources/read', { uri: req.params.uri }, extra, req.params._meta?.progressToken)) as never;
+      });
+      s.setRequestHandler(SubscribeRequestSchema, async (req, extra) => {
+        const result = await ctx.forward('resources/subscribe', { uri: req.params.uri }, extra);
+        subscribed.add(req.params.uri);
+        return result as never;
+      });
+      s.setRequestHandler(UnsubscribeRequestSchema, async (req, extra) => {
+        subscribed.delete(req.params.uri);
+        return (await ctx.forward('resources/unsubscribe', { uri: req.params.uri }, extra)) as never;
+      });
+      ctx.onCoreNotification('notifications/resources/updated', (params) => {
+        if (typeof params.uri !== 'string' || !subscribed.has(params.uri)) return;
+        void s.sendResourceUpdated(params as { uri: string }).catch(() => {});
+      });
+      ctx.onCoreNotification('notifications/resources/list_changed', (params) => {
+        // A client that never listed has nothing stale; one that holds this very list needs no nudge.
+        if (served === undefined || etagOf(params) === served) return;
+        void s.sendResourceListChanged().catch(() => {});
+      });
+      ctx.onConnected((session, reconnect) => {
+        if (!reconnect) return;
+        // A new core knows nothing of this client's subscriptions: make them again.
+        for (const uri of subscribed) {
+          session.request('resources/subscribe', { uri }).catch((e: Error) => ctx.log(`re-subscribing ${uri} after reconnect failed: ${e.message}`));
+        }
+        if (served === undefined) return;
+        session.request('resources/list', {}).then(
+          (page) => {
+            if (etagOf(page as JsonObject) !== served) void s.sendResourceListChanged().catch(() => {});
+          },
+          (e: Error) => ctx.log(`resources re-sync after reconnect failed: ${e.message}`),
+        );
+      });
+    },
+  };
 }

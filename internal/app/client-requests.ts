@@ -1,0 +1,126 @@
+import {
+  CLIENT_CAPABILITY_OF,
+  ClientRequestError,
+  JSONRPC_INTERNAL_ERROR,
+  JSONRPC_METHOD_NOT_FOUND,
+  ROOTS_LIST_CHANGED,
+  type ClientChannel,
+  type ClientRequestsApi,
+} from '../domain/client-requests.js';
+import type { CallerSession } from '../domain/control.js';
+import type { JsonObject } from '../domain/json.js';
+import type { ServerSpec } from '../domain/spec.js';
+import type { CoreLog } from './area-deps.js';
+
+export interface ClientRequestDeps {
+  /** Routing keys (caller session ids) a request from this instance may belong to, best match first. */
+  callersOf(instanceId: string): string[];
+  /** A client notification to every running instance of these pools; returns how many got it. */
+  notifyServers(fingerprints: string[], method: string, params: JsonObject): number;
+  /** Pool fingerprints of the servers in the caller's current profile. */
+  fingerprintsOf(caller: string): string[];
+  log: CoreLog;
+}
+
+/** A gateway session that can answer server→client requests. */
+export interface AttachedClient {
+  session: CallerSession;
+  channel: ClientChannel;
+  clientName?: string;
+  /** Undefined until the gateway reports what its client declared; the gateway then decides. */
+  capabilities?: JsonObject;
+}
+
+export type ClientPick = { ok: true; client: AttachedClient } | { ok: false; error: ClientRequestError };
+
+/**
+ * The routing rule: the first key (oldest call in flight on the instance, then stateful bindings) that
+ * is a connected gateway session. Keys that are no gateway session (gRPC CallTool routing keys,
+ * resource subscriptions) are skipped. Capabilities are checked on the chosen session only: a request
+ * is never sent to a client other than the one being served just because that one could answer.
+ */
+export function pickClient(
+  keys: readonly string[],
+  clients: ReadonlyMap<string, AttachedClient>,
+  req: { server: string; instanceId: string; method: string },
+): ClientPick {
+  const what = `${req.method} from server ${req.server} (instance ${req.instanceId})`;
+  if (keys.length === 0) {
+    return fail(
+      JSONRPC_INTERNAL_ERROR,
+      `mcpd cannot forward ${what}: no caller request is in flight on that instance, and mcpd sends a server's request only to the MCP client whose request the server is serving`,
+    );
+  }
+  const client = keys.map((k) => clients.get(k)).find((c) => c !== undefined);
+  if (!client) {
+    return fail(
+      JSONRPC_INTERNAL_ERROR,
+      `mcpd cannot forward ${what}: the caller being served has no MCP client connected to answer it (its gateway is gone, or it called over the gRPC API)`,
+    );
+  }
+  const cap = CLIENT_CAPABILITY_OF[req.method];
+  if (cap && client.capabilities && client.capabilities[cap] === undefined) {
+    return fail(
+      JSONRPC_METHOD_NOT_FOUND,
+      `mcpd cannot forward ${what}: the MCP client of caller "${client.session.caller}"${client.clientName ? ` (${client.clientName})` : ''} did not declare the "${cap}" capability`,
+    );
+  }
+  return { ok: true, client };
+}
+
+function fail(code: number, message: string): ClientPick {
+  return { ok: false, error: new ClientRequestError(code, message) };
+}
+
+/** Routes downstream servers' requests (sampling, elicitation, roots) to the caller sessions they serve. */
+export class ClientRequests implements ClientRequestsApi {
+  private readonly clients = new Map<string, AttachedClient>();
+
+  constructor(private readonly deps: ClientRequestDeps) {}
+
+  attach(session: CallerSession, channel: ClientChannel, clientName?: string): () => void {
+    const entry: AttachedClient = { session, channel, clientName };
+    this.clients.set(session.id, entry);
+    return () => {
+      if (this.clients.get(session.id) === entry) this.clients.delete(session.id);
+    };
+  }
+
+  setCapabilities(sessionId: string, capabilities: JsonObject, clientName?: string): void {
+    const c = this.clients.get(sessionId);
+    if (!c) return;
+    c.capabilities = capabilities;
+    if (clientName) c.clientName = clientName;
+  }
+
+  rootsChanged(sessionId: string): void {
+    const c = this.clients.get(sessionId);
+    if (!c) return;
+    const fps = this.deps.fingerprintsOf(c.session.caller);
+    const n = this.deps.notifyServers(fps, ROOTS_LIST_CHANGED, {});
+    this.deps.log('debug', 'roots changed; servers told', { caller: c.session.caller, session: sessionId, instances: n });
+  }
+
+  /** The launcher's onServerRequest: answers with the client's result or throws a ClientRequestError. */
+  async handle(spec: ServerSpec, instanceId: string, method: string, params: JsonObject, signal?: AbortSignal): Promise<JsonObject> {
+    if (!(method in CLIENT_CAPABILITY_OF)) {
+      throw new ClientRequestError(
+        JSONRPC_METHOD_NOT_FOUND,
+        `mcpd does not forward "${method}" from server ${spec.name} to MCP clients (it forwards ${Object.keys(CLIENT_CAPABILITY_OF).join(', ')})`,
+      );
+    }
+    const picked = pickClient(this.deps.callersOf(instanceId), this.clients, { server: spec.name, instanceId, method });
+    if (!picked.ok) {
+      this.deps.log('warning', 'server request refused', { server: spec.name, instance: instanceId, method, reason: picked.error.message });
+      throw picked.error;
+    }
+    const { session } = picked.client;
+    this.deps.log('debug', 'server request forwarded', { server: spec.name, instance: instanceId, method, caller: session.caller, session: session.id });
+    try {
+      return await picked.client.channel.request(method, params, { signal, timeoutMs: spec.callTimeoutSeconds * 1000 });
+    } catch (e) {
+      if (e instanceof ClientRequestError) throw e;
+      throw new ClientRequestError(JSONRPC_INTERNAL_ERROR, `forwarding ${method} to the MCP client of caller "${session.caller}" failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * Per-caller change channels of the desktop or the finder: latest-wins streams of {etag, reason}.
+ * Each publish computes the caller's current view; when several computations overlap only the
+ * newest one publishes, so a slow, older view can never follow a newer one.
+ */
+import type { ContextChange, Subscription } from '../domain/control-areas.js';
+import { LatestWins } from '../infra/aggregator/latest-wins.js';
+import type { CoreLog } from './area-deps.js';
+
+/** What a computation of the caller's view yields. */
+export interface ViewState {
+  etag: string;
+  /** Servers with content in display order: a tool call that reorders them is a change. */
+  order: string[];
+  /** Fingerprints of the caller's profile: a reload that changes them is a change. */
+  fingerprints: string;
+}
+
+interface Channel {
+  lw: LatestWins<ContextChange>;
+  seq: number;
+  state?: ViewState;
+}
+
+export class CallerChannels {
+  private readonly byCaller = new Map<string, Channel>();
+
+  constructor(
+    private readonly kind: 'desktop' | 'finder',
+    private readonly compute: (caller: string) => Promise<ViewState>,
+    private readonly log: CoreLog,
+  ) {}
+
+  /** Subscribes; the first item is the current view (computed now if nobody watched before). */
+  subscribe(caller: string): Subscription<ContextChange> {
+    let ch = this.byCaller.get(caller);
+    if (!ch) {
+      ch = { lw: new LatestWins<ContextChange>(), seq: 0 };
+      this.byCaller.set(caller, ch);
+    }
+    const sub = ch.lw.subscribe();
+    if (ch.lw.current() === undefined) void this.publish(caller, 'initial');
+    return sub;
+  }
+
+  /** Callers someone is watching, with what their last view was. */
+  watched(): { caller: string; state?: ViewState }[] {
+    const out: { caller: string; state?: ViewState }[] = [];
+    for (const [caller, ch] of this.byCaller) if (ch.lw.subscriberCount > 0) out.push({ caller, state: ch.state });
+    return out;
+  }
+
+  /**
+   * Recomputes the caller's view and publishes {etag, reason}. With `onlyIfChanged` nothing is
+   * published when the etag is the one watchers already have.
+   */
+  async publish(caller: string, reason: string, onlyIfChanged = false): Promise<void> {
+    const ch = this.byCaller.get(caller);
+    if (!ch) return;
+    const mine = ++ch.seq;
+    let state: ViewState;
+    try {
+      state = await this.compute(caller);
+    } catch (e) {
+      this.log('warning', `context.${this.kind}_refresh_failed`, { caller, reason, error: e instanceof Error ? e.message : String(e) });
+      return;
+    }
+    if (mine !== ch.seq) return; // a newer computation is on its way
+    const same = ch.state !== undefined && ch.state.etag === state.etag;
+    ch.state = state;
+    if (onlyIfChanged && same) return;
+    ch.lw.publish({ etag: state.etag, reason });
+  }
+
+  close(): void {
+    for (const ch of this.byCaller.values()) ch.lw.close();
+    this.byCaller.clear();
+  }
+}

@@ -1,0 +1,257 @@
+import { describe, expect, it } from 'vitest';
+import type { ContextChange, Subscription } from '../domain/control-areas.js';
+import type { ToolCallRecord } from '../domain/history/tool-call-history.js';
+import { ContextService } from './context-service.js';
+import { contextWorld, spec } from './context-fake-pools.js';
+
+const A = spec('alpha');
+const B = spec('beta');
+const PLAIN = spec('plain');
+
+/** The next change, or a failure after 3 s instead of a hung test. */
+async function next(sub: Subscription<ContextChange>): Promise<ContextChange> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('no change within 3 s')), 3000)));
+  try {
+    const r = await Promise.race([sub.next(), timeout]);
+    if (r.done) throw new Error('the stream ended');
+    return r.value;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function call(server: string, i = 0): ToolCallRecord {
+  return { timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(), req_id: `r${i}`, server, tool: 't', parameters: {}, timeout: null, success: true, error: null };
+}
+
+function level1(host: string, ref: string, extra: Record<string, unknown> = {}) {
+  const uri = `dpe://${host}/${encodeURIComponent(ref)}`;
+  return { uri, text: JSON.stringify({ doc_ref: ref, uri, file_uri: `file:///d/${ref}`, file_type: ref.split('.').pop(), title: ref, page_count: 1, ...extra }) };
+}
+
+function desktopWorld() {
+  const w = contextWorld({ default: [A, B, PLAIN] });
+  const a = w.server(A);
+  a.add('window://a/low?priority=10', [{ uri: 'window://a/low', text: 'a-low' }]);
+  a.add('window://a/high?priority=90', [{ uri: 'window://a/high', text: 'a-high' }]);
+  a.add('window://a/blob', [{ uri: 'window://a/blob', blob: 'AAAA' }]);
+  a.add('window://a/empty', []);
+  a.add('window://a/bad?priority=500', [{ uri: 'x', text: 'never shown' }]);
+  a.add('file:///not-a-window', [{ uri: 'file:///x', text: 'ignored' }]);
+  const b = w.server(B);
+  b.add('window://b/main', [{ uri: 'window://b/main', text: 'b-main' }]);
+  const plain = w.server(PLAIN);
+  plain.caps = { resources: { listChanged: true } }; // no subscribe: not part of the desktop
+  plain.add('window://p/x', [{ uri: 'window://p/x', text: 'p' }]);
+  return { ...w, a, b, plain, svc: new ContextService(w.deps) };
+}
+
+describe('ContextService.desktop', () => {
+  it('organizes the windows of subscribe-capable servers, starting them on demand', async () => {
+    const { svc, a, plain } = desktopWorld();
+    expect(a.started).toBe(false);
+    const d = await svc.desktop('anyone', undefined, undefined);
+    expect(d.windows).toEqual(['window://a/high?priority=90\n\na-high', 'window://a/low?priority=10\n\na-low', 'window://b/main\n\nb-main']);
+    expect(a.requests[0]).toBe('ping');
+    expect(plain.requests).toEqual(['ping']); // capabilities known: never listed
+    expect(d.warnings.join('\n')).toMatch(/window #2 "window:\/\/a\/blob" skipped: only blob contents/);
+    expect(d.warnings.join('\n')).toMatch(/window #4 skipped: .*priority/);
+    expect(a.requests).not.toContain('resources/read window://a/bad?priority=500');
+    expect(d.etag).toMatch(/^[0-9a-f]{16}$/);
+    expect((await svc.desktop('anyone', undefined, undefined)).etag).toBe(d.etag);
+  });
+
+  it('subscribes downstream to every window URI, once', async () => {
+    const { svc, a, b } = desktopWorld();
+    await svc.desktop('x', undefined, undefined);
+    await svc.desktop('x', undefined, undefined);
+    expect([...a.subscribed].sort()).toEqual(['window://a/blob', 'window://a/empty', 'window://a/high?priority=90', 'window://a/low?priority=10']);
+    expect([...b.subscribed]).toEqual(['window://b/main']);
+    expect(a.requests.filter((r) => r.startsWith('resources/subscribe'))).toHaveLength(4);
+    expect(a.requests.filter((r) => r.startsWith('resources/list'))).toHaveLength(1);
+  });
+
+  it('follows nextCursor across pages', async () => {
+    const { svc, b } = desktopWorld();
+    for (let i = 0; i < 5; i++) b.add(`window://b/p${i}`, [{ uri: 'x', text: `p${i}` }]);
+    b.pageSize = 2;
+    const d = await svc.desktop('x', undefined, undefined);
+    expect(d.windows.filter((w) => w.startsWith('window://b/'))).toHaveLength(6);
+    expect(b.requests.filter((r) => r.startsWith('resources/list'))).toEqual(['resources/list', 'resources/list 2', 'resources/list 4']);
+  });
+
+  it('applies size and the window filter; bad arguments start nothing', async () => {
+    const { svc, a } = desktopWorld();
+    await expect(svc.desktop('x', 1.5, undefined)).rejects.toThrow(/integer/);
+    await expect(svc.desktop('x', undefined, 'http://nope')).rejects.toThrow(/GetDeskTopReq.window/);
+    expect(a.started).toBe(false);
+    expect((await svc.desktop('x', 2, undefined)).windows).toHaveLength(2);
+    expect((await svc.desktop('x', 0, undefined)).windows).toEqual([]);
+    expect((await svc.desktop('x', undefined, 'window://B/main')).windows).toEqual(['window://b/main\n\nb-main']);
+  });
+
+  it('orders servers by the caller history', async () => {
+    const { svc, history } = desktopWorld();
+    history.record('me', call('beta'));
+    const d = await svc.desktop('me', undefined, undefined);
+    expect(d.windows[0]).toBe('window://b/main\n\nb-main');
+    expect((await svc.desktop('other', undefined, undefined)).windows[0]).toMatch(/^window:\/\/a\/high/);
+  });
+
+  it('names a server that cannot start and still shows the others', async () => {
+    const { svc, a } = desktopWorld();
+    a.failStart = 'spawn ENOENT';
+    const d = await svc.desktop('x', undefined, undefined);
+    expect(d.windows).toEqual(['window://b/main\n\nb-main']);
+    expect(d.warnings).toContain('server "alpha" left out of the desktop: spawn ENOENT');
+    a.failStart = undefined; // a failed load is retried on the next read
+    expect((await svc.desktop('x', undefined, undefined)).windows).toHaveLength(3);
+  });
+
+  it('reports a window whose read fails', async () => {
+    const { svc, b } = desktopWorld();
+    b.add('window://b/gone', undefined);
+    const d = await svc.desktop('x', undefined, undefined);
+    expect(d.warnings.join('\n')).toMatch(/server "beta": reading window "window:\/\/b\/gone" failed: unknown resource/);
+  });
+});
+
+describe('ContextService.watchDesktop', () => {
+  it('starts with the current view, then signals content updates with a new etag', async () => {
+    const { svc, pools, fp, b } = desktopWorld();
+    const sub = svc.watchDesktop('x');
+    const first = await next(sub);
+    expect(first.reason).toBe('initial');
+    expect(first.etag).toBe((await svc.desktop('x', undefined, undefined)).etag);
+    b.text('window://b/main', 'b-main v2');
+    pools.emit(fp(B), 'notifications/resources/updated', { uri: 'window://b/main' });
+    const upd = await next(sub);
+    expect(upd.reason).toBe('window window://b/main updated');
+    expect(upd.etag).not.toBe(first.etag);
+    expect((await svc.desktop('x', undefined, undefined)).windows).toContain('window://b/main\n\nb-main v2');
+    await sub.return?.();
+  });
+
+  it('list_changed signals only when the window set differs; other notifications are ignored', async () => {
+    const { svc, pools, fp, b } = desktopWorld();
+    const sub = svc.watchDesktop('x');
+    await next(sub);
+    pools.emit(fp(B), 'notifications/resources/list_changed'); // same set: no signal
+    pools.emit(fp(B), 'notifications/resources/updated', { uri: 'dpe://b/doc' }); // not a window
+    pools.emit(fp(B), 'notifications/message', { level: 'info' });
+    b.add('window://b/new?priority=5', [{ uri: 'x', text: 'fresh' }]);
+    pools.emit(fp(B), 'notifications/resources/list_changed');
+    const c = await next(sub);
+    expect(c.reason).toBe('server beta changed its resource list');
+    expect((await svc.desktop('x', undefined, undefined)).windows).toContain('window://b/new?priority=5\n\nfresh');
+    expect(b.subscribed.has('window://b/new?priority=5')).toBe(true);
+    await sub.return?.();
+  });
+
+  it('signals after a tool call only when the server order changed', async () => {
+    const { svc, history, pools, fp, b } = desktopWorld();
+    const sub = svc.watchDesktop('me');
+    await next(sub);
+    history.record('me', call('alpha', 1)); // alpha is first already (by name): order unchanged
+    history.record('someone-else', call('beta', 2)); // another caller's history
+    history.record('me', call('beta', 3)); // beta moves to the front
+    const c = await next(sub);
+    expect(c.reason).toBe('a tool call changed the server order');
+    history.record('me', call('beta', 4)); // still beta first: nothing
+    b.text('window://b/main', 'later');
+    pools.emit(fp(B), 'notifications/resources/updated', { uri: 'window://b/main' });
+    expect((await next(sub)).reason).toBe('window window://b/main updated');
+    await sub.return?.();
+  });
+
+  it('reloads and re-subscribes when the server gets a new instance', async () => {
+    const { svc, pools, a } = desktopWorld();
+    const sub = svc.watchDesktop('x');
+    await next(sub);
+    a.subscribed.clear(); // a new process knows nothing of the old subscriptions
+    a.instance = 2;
+    a.text('window://a/high?priority=90', 'after restart');
+    pools.statusChanged();
+    const c = await next(sub);
+    expect(c.reason).toBe('server alpha restarted');
+    expect(a.subscribed.has('window://a/high?priority=90')).toBe(true);
+    await sub.return?.();
+  });
+});
+
+function finderWorld() {
+  const w = contextWorld({ default: [A, B] });
+  const a = w.server(A);
+  const b = w.server(B);
+  const add = (s: typeof a, host: string, ref: string, extra: Record<string, unknown> = {}) => {
+    const d = level1(host, ref, extra);
+    s.add(d.uri, [{ uri: d.uri, mimeType: 'application/json', text: d.text }]);
+  };
+  add(a, 'a', 'old.md', { last_modified: '2025-01-01T00:00:00Z', keywords: ['budget'] });
+  add(a, 'a', 'new.md', { last_modified: '2026-01-01T00:00:00Z' });
+  add(a, 'a', 'sheet.xlsx', { last_modified: '2025-06-01T00:00:00Z', summary: 'Budget numbers' });
+  add(b, 'b', 'notes.md', { last_modified: '2024-01-01T00:00:00Z' });
+  a.add('dpe://a/new.md/pages/0', [{ uri: 'x', text: '{}' }]); // not Level 1: not a catalogue entry
+  a.add('dpe://a', [{ uri: 'x', text: '{}' }]);
+  a.add('window://a/w', [{ uri: 'x', text: 'a window' }]);
+  return { ...w, a, b, add, svc: new ContextService(w.deps) };
+}
+
+describe('ContextService.finder', () => {
+  it('builds summaries from Level-1 reads and organizes them', async () => {
+    const { svc } = finderWorld();
+    const r = await svc.finder('x', {});
+    expect(r.totalCount).toBe(4);
+    expect(r.documents.map((d) => d.doc_ref)).toEqual(['new.md', 'sheet.xlsx', 'old.md', 'notes.md']);
+    expect(r.documents[0]).toMatchObject({ server: 'alpha', file_type: 'md', uri: 'dpe://a/new.md' });
+  });
+
+  it('filters by keyword and type, pages, and orders by the caller history', async () => {
+    const { svc, history } = finderWorld();
+    expect((await svc.finder('x', { keywords: ['BUDGET'] })).documents.map((d) => d.doc_ref)).toEqual(['sheet.xlsx', 'old.md']);
+    expect((await svc.finder('x', { fileType: 'md' })).totalCount).toBe(3);
+    const page = await svc.finder('x', { offset: 1, limit: 2 });
+    expect(page.documents.map((d) => d.doc_ref)).toEqual(['sheet.xlsx', 'old.md']);
+    expect(page.totalCount).toBe(4);
+    history.record('me', call('beta'));
+    expect((await svc.finder('me', { limit: 1 })).documents[0].doc_ref).toBe('notes.md');
+    await expect(svc.finder('x', { limit: -1 })).rejects.toThrow(/limit must be a non-negative integer/);
+  });
+
+  it('uses each profile server name, one pool shared', async () => {
+    const w = contextWorld({ default: [A], other: [{ ...A, name: 'renamed' }] });
+    const d = level1('a', 'x.md');
+    w.server(A).add(d.uri, [{ uri: d.uri, text: d.text }]);
+    const svc = new ContextService(w.deps);
+    expect((await svc.finder('default', {})).documents[0].server).toBe('alpha');
+    expect((await svc.finder('other', {})).documents[0].server).toBe('renamed');
+    expect(w.server(A).requests.filter((r) => r.startsWith('resources/read'))).toHaveLength(1);
+  });
+
+  it('re-reads an updated document and signals watchers; list_changed drops removed ones', async () => {
+    const { svc, pools, fp, a, add } = finderWorld();
+    const sub = svc.watchFinder('x');
+    const first = await next(sub);
+    expect(first.reason).toBe('initial');
+    a.resources = a.resources.filter((r) => r.uri !== 'dpe://a/new.md');
+    add(a, 'a', 'old.md', { last_modified: '2027-01-01T00:00:00Z', title: 'Old, edited' });
+    a.resources.pop(); // add() listed old.md a second time
+    pools.emit(fp(A), 'notifications/resources/updated', { uri: 'dpe://a/old.md' });
+    const c = await next(sub);
+    expect(c.reason).toBe('document dpe://a/old.md updated');
+    expect((await svc.finder('x', { limit: 1 })).documents[0].title).toBe('Old, edited');
+    pools.emit(fp(A), 'notifications/resources/list_changed');
+    expect((await next(sub)).reason).toBe('server alpha changed its resource list');
+    expect((await svc.finder('x', {})).documents.map((d) => d.doc_ref)).not.toContain('new.md');
+    await sub.return?.();
+  });
+
+  it('leaves out a document whose Level-1 read is not a valid summary, and logs why', async () => {
+    const { svc, a, logs } = finderWorld();
+    a.add('dpe://a/broken.md', [{ uri: 'x', text: '{"doc_ref": 1}' }]);
+    const r = await svc.finder('x', {});
+    expect(r.totalCount).toBe(4);
+    expect(logs.join('\n')).toMatch(/context.document_unreadable.*broken.md.*doc_ref/);
+  });
+});

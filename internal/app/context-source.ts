@@ -1,0 +1,291 @@
+/**
+ * What one pooled server (a fingerprint) contributes to the context channels: its `window://`
+ * resources with their contents and its `dpe://` Level-1 documents. Shared by every profile that
+ * uses the spec; the server name is applied per profile by the service.
+ *
+ * Work on one source is serialized (load, list_changed, updated), so a slow refresh can never
+ * overwrite a newer one.
+ */
+import { DesktopChangeDetector, supportsResourceSubscribe } from '../domain/desktop/change-detector.js';
+import { isWindowUri, parseWindowUri, windowIdentity } from '../domain/desktop/window-uri.js';
+import { FinderChangeDetector } from '../domain/finder/change-detect.js';
+import { parseDpeUri } from '../domain/finder/dpe-uri.js';
+import { summaryFromLevel1 } from '../domain/finder/summary.js';
+import type { DPEDocumentSummary } from '../domain/finder/types.js';
+import type { JsonObject, JsonValue } from '../domain/json.js';
+import type { CoreLog } from './area-deps.js';
+import { errorText, firstText, listAllResources, mapLimit, readContents, READ_CONCURRENCY, subscribe } from './context-downstream.js';
+import type { PoolPort } from './pool-port.js';
+
+export interface SourceWindow {
+  /** The `resources/list` entry as the server sent it. */
+  resource: JsonObject;
+  /** `ReadResourceResult.contents`; undefined when not read (invalid URI) or the read failed. */
+  contents?: JsonValue;
+}
+
+/** What a refresh changed; `reason` is what watchers are told. */
+export interface SourceChange {
+  desktop: boolean;
+  finder: boolean;
+  reason: string;
+}
+
+export interface SourceDeps {
+  pools: Pick<PoolPort, 'request' | 'capabilities'>;
+  desktop: DesktopChangeDetector;
+  finder: FinderChangeDetector;
+  log: CoreLog;
+  /** Ids of the pool's ready or busy instances right now. */
+  liveInstances(fp: string): Set<string>;
+}
+
+const NONE: SourceChange = { desktop: false, finder: false, reason: '' };
+
+function isWindowScheme(uri: string): boolean {
+  return uri.slice(0, 9).toLowerCase() === 'window://';
+}
+
+/** Level-1 `dpe://host/doc-ref` URIs only: the catalogue entries the finder reads. */
+function docKey(uri: string): string | undefined {
+  try {
+    const p = parseDpeUri(uri);
+    return p.level === 1 && p.docRef !== undefined ? `${p.host}\u0000${p.docRef}` : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export class ContextSource {
+  /** The server declares `resources.subscribe` (known after the first load). */
+  participates = false;
+  windows: SourceWindow[] = [];
+  /** Level-1 URI (as listed) → summary; `server` holds the label, replaced per profile. */
+  docs = new Map<string, DPEDocumentSummary>();
+  /** Bumped whenever `docs` changes, so assembled catalogues know when to rebuild. */
+  docsVersion = 0;
+  /** Why the server contributes nothing right now (could not start, could not list). */
+  loadProblem?: string;
+  /** Window URI → why its contents could not be read. */
+  readonly readProblems = new Map<string, string>();
+  private caps?: JsonObject;
+  private loaded = false;
+  private stale = false;
+  private loading = false;
+  private instanceIds = new Set<string>();
+  private readonly subscribed = new Set<string>();
+  private chain: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    readonly fingerprint: string,
+    /** Server name used in messages (the first profile server seen with this spec). */
+    readonly label: string,
+    private readonly deps: SourceDeps,
+  ) {}
+
+  /** Loads on first use and after the server was restarted; otherwise serves the cache. */
+  ensure(): Promise<void> {
+    if (this.loaded && !this.stale) return Promise.resolve();
+    return this.run(async () => {
+      if (!this.loaded || this.stale) await this.load();
+    });
+  }
+
+  /**
+   * The live (ready or busy) instances of the pool changed. A new instance has none of our
+   * subscriptions and may hold other state: the next read reloads. Returns true when stale.
+   */
+  noteInstances(ids: Set<string>): boolean {
+    const fresh = [...ids].some((id) => !this.instanceIds.has(id));
+    this.instanceIds = ids;
+    if (fresh && this.loaded && !this.loading) {
+      this.stale = true;
+      this.subscribed.clear();
+    }
+    return this.stale;
+  }
+
+  /** `notifications/resources/list_changed`: re-list and compare the window:// and dpe:// sets. */
+  listChanged(): Promise<SourceChange> {
+    return this.run(async () => {
+      if (!this.loaded || !this.participates) return NONE;
+      let list: JsonObject[];
+      try {
+        list = await listAllResources(this.deps.pools, this.fingerprint, this.label);
+      } catch (e) {
+        this.deps.log('warning', 'context.relist_failed', { server: this.label, error: errorText(e) });
+        return NONE;
+      }
+      const change = await this.applyList(list, false);
+      return { ...change, reason: `server ${this.label} changed its resource list` };
+    });
+  }
+
+  /** `notifications/resources/updated`: window:// signals at once (after re-reading it); dpe:// re-reads the document. */
+  updated(uri: string): Promise<SourceChange> {
+    return this.run(async () => {
+      if (!this.loaded || !this.participates) return NONE;
+      if (this.deps.desktop.onUpdated(this.fingerprint, uri, this.caps)) {
+        const w = this.findWindow(uri);
+        if (w) w.contents = await this.readWindow(w.resource.uri as string);
+        return { desktop: true, finder: false, reason: `window ${uri} updated` };
+      }
+      if (this.deps.finder.onUpdated(uri)) {
+        await this.refreshDocsFor(uri);
+        return { desktop: false, finder: true, reason: `document ${uri} updated` };
+      }
+      return NONE;
+    });
+  }
+
+  /** The pool is gone: drop everything; says which channels lost content. */
+  forget(): SourceChange {
+    const desktop = this.deps.desktop.forget(this.fingerprint);
+    const finder = this.deps.finder.removeServer(this.fingerprint);
+    this.windows = [];
+    this.docs = new Map();
+    this.docsVersion++;
+    return { desktop, finder, reason: `server ${this.label} was removed` };
+  }
+
+  private run<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.chain.then(fn, fn);
+    this.chain = next.catch(() => undefined);
+    return next;
+  }
+
+  private async load(): Promise<void> {
+    this.loading = true;
+    this.loadProblem = undefined;
+    try {
+      this.caps = await this.capabilities();
+      this.participates = supportsResourceSubscribe(this.caps);
+      if (!this.participates) {
+        this.deps.desktop.onListChanged(this.fingerprint, [], this.caps);
+        this.deps.finder.replace(this.fingerprint, []);
+        this.windows = [];
+        if (this.docs.size) this.docsVersion++;
+        this.docs = new Map();
+        return;
+      }
+      const list = await listAllResources(this.deps.pools, this.fingerprint, this.label);
+      await this.applyList(list, true);
+    } catch (e) {
+      this.loadProblem = errorText(e);
+    } finally {
+      // What we subscribed on: a later status report naming the same instances is no restart.
+      this.instanceIds = this.deps.liveInstances(this.fingerprint);
+      // A failed load is retried on the next read rather than cached as "no windows".
+      this.loaded = this.loadProblem === undefined;
+      this.stale = false;
+      this.loading = false;
+    }
+  }
+
+  /** Known after any instance initialized; otherwise one is started (on demand) with a ping. */
+  private async capabilities(): Promise<JsonObject | undefined> {
+    const known = this.deps.pools.capabilities(this.fingerprint);
+    if (known) return known;
+    await this.deps.pools.request(this.fingerprint, 'ping', {}, {});
+    return this.deps.pools.capabilities(this.fingerprint);
+  }
+
+  /** Applies a full resource list; `fresh` re-reads everything, otherwise only what is new. */
+  private async applyList(list: JsonObject[], fresh: boolean): Promise<SourceChange> {
+    const uris = list.map((r) => r.uri as string);
+    const desktop = this.deps.desktop.onListChanged(this.fingerprint, uris, this.caps);
+    const finder = this.deps.finder.replace(this.fingerprint, uris);
+    const before = new Map(this.windows.map((w) => [w.resource.uri as string, w]));
+    const windowResources = list.filter((r) => isWindowScheme(r.uri as string));
+    this.windows = await mapLimit(windowResources, READ_CONCURRENCY, async (resource) => {
+      const uri = resource.uri as string;
+      const old = before.get(uri);
+      if (!fresh && old) return { resource, contents: old.contents };
+      return { resource, contents: isWindowUri(uri) ? await this.readWindow(uri) : undefined };
+    });
+    const listed = new Set(windowResources.map((r) => r.uri as string));
+    for (const uri of [...this.readProblems.keys()]) if (!listed.has(uri)) this.readProblems.delete(uri);
+    const docUris = uris.filter((u) => docKey(u) !== undefined);
+    const read = await mapLimit(docUris, READ_CONCURRENCY, async (uri) => (!fresh && this.docs.get(uri)) || (await this.readDoc(uri)));
+    const docs = new Map<string, DPEDocumentSummary>();
+    docUris.forEach((u, i) => {
+      const d = read[i];
+      if (d) docs.set(u, d);
+    });
+    if (fresh || finder || docs.size !== this.docs.size) this.docsVersion++;
+    this.docs = docs;
+    this.subscribeAll([...this.windows.map((w) => w.resource.uri as string).filter(isWindowUri), ...docUris]);
+    return { desktop, finder, reason: '' };
+  }
+
+  /** Subscribes downstream to every URI not yet subscribed on the current instance. */
+  private subscribeAll(uris: string[]): void {
+    const wanted = new Set(uris);
+    for (const u of [...this.subscribed]) if (!wanted.has(u)) this.subscribed.delete(u);
+    for (const uri of wanted) {
+      if (this.subscribed.has(uri)) continue;
+      this.subscribed.add(uri);
+      subscribe(this.deps.pools, this.fingerprint, uri).catch((e: unknown) => {
+        this.subscribed.delete(uri);
+        this.deps.log('warning', 'context.subscribe_failed', { server: this.label, uri, error: errorText(e) });
+      });
+    }
+  }
+
+  private async readWindow(uri: string): Promise<JsonValue | undefined> {
+    try {
+      const contents = await readContents(this.deps.pools, this.fingerprint, uri);
+      this.readProblems.delete(uri);
+      return contents;
+    } catch (e) {
+      this.readProblems.set(uri, `reading window ${JSON.stringify(uri)} failed: ${errorText(e)}`);
+      return undefined;
+    }
+  }
+
+  private async readDoc(uri: string): Promise<DPEDocumentSummary | undefined> {
+    try {
+      const text = firstText(await readContents(this.deps.pools, this.fingerprint, uri));
+      return summaryFromLevel1(text ?? null, this.label);
+    } catch (e) {
+      this.deps.log('warning', 'context.document_unreadable', { server: this.label, uri, error: errorText(e) });
+      return undefined;
+    }
+  }
+
+  /** An update for a catalogue (Level 0) re-reads every document; for a document (any level) that one. */
+  private async refreshDocsFor(uri: string): Promise<void> {
+    let level: number;
+    let key: string | undefined;
+    try {
+      const p = parseDpeUri(uri);
+      level = p.level;
+      key = p.docRef === undefined ? undefined : `${p.host}\u0000${p.docRef}`;
+    } catch {
+      return;
+    }
+    const targets = [...this.docs.keys(), ...this.deps.finder.uris(this.fingerprint)].filter(
+      (u, i, all) => all.indexOf(u) === i && (level === 0 ? docKey(u) !== undefined : docKey(u) === key),
+    );
+    const docs = new Map(this.docs);
+    await mapLimit(targets, READ_CONCURRENCY, async (u) => {
+      const d = await this.readDoc(u);
+      if (d) docs.set(u, d);
+      else docs.delete(u);
+    });
+    this.docs = docs;
+    this.docsVersion++;
+  }
+
+  private findWindow(uri: string): SourceWindow | undefined {
+    const exact = this.windows.find((w) => w.resource.uri === uri);
+    if (exact) return exact;
+    const p = parseWindowUri(uri);
+    if (!p.ok) return undefined;
+    const id = windowIdentity(p.value);
+    return this.windows.find((w) => {
+      const q = parseWindowUri(w.resource.uri as string);
+      return q.ok && windowIdentity(q.value) === id;
+    });
+  }
+}

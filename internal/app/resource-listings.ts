@@ -1,0 +1,149 @@
+import { specFingerprint } from '../domain/fingerprint.js';
+import type { JsonObject } from '../domain/json.js';
+import type { Profile, ProfileStore } from '../domain/profile.js';
+import { ListingCache } from '../infra/aggregator/listing-cache.js';
+import type { AreaDeps } from './area-deps.js';
+
+/** What a per-profile index (resources, prompts) offers the listings plumbing. */
+export interface AreaIndex<L> {
+  update(byServer: ReadonlyMap<string, L>): boolean;
+  reconfigure(profile: Profile, fingerprintOf: (server: string) => string): boolean;
+  close(): void;
+}
+
+export interface AreaListingsOptions<L, I extends AreaIndex<L>> {
+  /** "resources" or "prompts": the capability a server must declare, and the word in messages. */
+  capability: 'resources' | 'prompts';
+  /** What a server without the capability lists. */
+  empty: L;
+  /** Lists one server's items (all downstream pages). */
+  list: (fingerprint: string, server: string) => Promise<L>;
+  makeIndex: (profile: Profile, fingerprintOf: (server: string) => string) => I;
+}
+
+/**
+ * Per-profile indexes fed from a per-spec metadata cache, shared by the resource and prompt
+ * services. Follows the running store lazily (and on `applyStore`), so a reload re-shapes the
+ * indexes without anything else having to tell it.
+ */
+export class AreaListings<L, I extends AreaIndex<L>> {
+  private readonly indexes = new Map<string, I>();
+  private store: ProfileStore | undefined;
+  private readonly cache: ListingCache<L>;
+
+  constructor(
+    private readonly deps: AreaDeps,
+    private readonly o: AreaListingsOptions<L, I>,
+  ) {
+    this.cache = new ListingCache<L>({
+      what: o.capability,
+      fetch: (fp) => this.fetch(fp),
+      settled: (fp) => this.refreshUsing(fp),
+      log: (msg, fields) => deps.log('warning', msg, fields),
+    });
+  }
+
+  index(profileName: string): I {
+    this.sync();
+    const idx = this.indexes.get(profileName);
+    if (!idx) throw new Error(`no ${this.o.capability} index for profile "${profileName}"`);
+    return idx;
+  }
+
+  /** Every enabled server of the profile listed once (servers known to fail are skipped unless retrying). */
+  async ensureLoaded(profile: Profile, opts: { retryFailed?: boolean } = {}): Promise<void> {
+    this.sync();
+    await this.cache.ensure(enabled(profile).map((s) => specFingerprint(s)), opts);
+  }
+
+  /** `<server>: <why>` for servers of the profile whose listing failed. */
+  failuresFor(profile: Profile): string[] {
+    return enabled(profile).flatMap((s) => {
+      const f = this.cache.failure(specFingerprint(s));
+      return f ? [`${s.name}: ${f}`] : [];
+    });
+  }
+
+  /** A downstream list_changed for this spec. */
+  invalidate(fingerprint: string): void {
+    void this.cache.invalidate(fingerprint);
+  }
+
+  /** Adopts the running store: new profiles get an index, changed ones are rebuilt, gone ones closed. */
+  applyStore(): void {
+    const store = this.deps.store.current;
+    this.store = store;
+    for (const [name, idx] of this.indexes) {
+      if (store.profiles.has(name)) continue;
+      idx.close();
+      this.indexes.delete(name);
+    }
+    const used = new Set<string>();
+    for (const profile of store.profiles.values()) {
+      for (const s of profile.servers) used.add(specFingerprint(s));
+      const fpOf = fingerprintLookup(profile);
+      const existing = this.indexes.get(profile.name);
+      if (!existing) this.indexes.set(profile.name, this.o.makeIndex(profile, fpOf));
+      else existing.reconfigure(profile, fpOf);
+      this.refresh(profile);
+    }
+    this.cache.retain(used);
+  }
+
+  private sync(): void {
+    if (this.store !== this.deps.store.current) this.applyStore();
+  }
+
+  private async fetch(fp: string): Promise<L> {
+    const server = this.serverName(fp);
+    let caps = this.deps.pools.capabilities(fp);
+    if (caps === undefined) {
+      // Capabilities come with the first start; the tool listing is that start (shared, single-flight).
+      // A server without tools fails that listing but has started and told its capabilities all the same.
+      const toolsError = await this.deps.pools.tools(fp).then(() => undefined, (e: unknown) => e);
+      caps = this.deps.pools.capabilities(fp);
+      if (caps === undefined) throw toolsError instanceof Error ? toolsError : new Error(`server ${server} did not start, so its capabilities are unknown`);
+    }
+    if (!declares(caps, this.o.capability)) return this.o.empty;
+    return this.o.list(fp, server);
+  }
+
+  private serverName(fp: string): string {
+    for (const p of this.deps.store.current.profiles.values()) {
+      const s = p.servers.find((x) => specFingerprint(x) === fp);
+      if (s) return s.name;
+    }
+    return fp.slice(0, 12);
+  }
+
+  private refreshUsing(fp: string): void {
+    for (const profile of this.deps.store.current.profiles.values()) {
+      if (enabled(profile).some((s) => specFingerprint(s) === fp)) this.refresh(profile);
+    }
+  }
+
+  private refresh(profile: Profile): void {
+    const idx = this.indexes.get(profile.name);
+    if (!idx) return;
+    const byServer = new Map<string, L>();
+    for (const s of enabled(profile)) {
+      const l = this.cache.get(specFingerprint(s));
+      if (l !== undefined) byServer.set(s.name, l);
+    }
+    idx.update(byServer);
+  }
+}
+
+function declares(caps: JsonObject | undefined, capability: string): boolean {
+  const c = caps?.[capability];
+  return c !== undefined && c !== null && typeof c === 'object';
+}
+
+function enabled(profile: Profile) {
+  return profile.servers.filter((s) => !s.disabled);
+}
+
+function fingerprintLookup(profile: Profile): (server: string) => string {
+  const m = new Map(profile.servers.map((s) => [s.name, specFingerprint(s)]));
+  return (server) => m.get(server) ?? '';
+}

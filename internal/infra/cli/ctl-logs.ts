@@ -1,0 +1,66 @@
+import { Metadata } from '@grpc/grpc-js';
+import type { ControlPlaneClient, LogEntry } from '../../gen/mcpd/control/v1/control.js';
+import { isMcpdError } from '../../domain/errors.js';
+import { collectStream } from '../rpc/control-client.js';
+import { LOGS_FOLLOW_METADATA } from '../rpc/areas/logs.js';
+import { parseLevel } from '../telemetry/log-level.js';
+import type { Out } from './ctl-commands.js';
+
+export interface LogsFlags {
+  level?: string;
+  follow?: boolean;
+}
+
+/**
+ * `mcpdctl logs <caller>`: the recent entries the caller may see (its servers' stderr and log messages,
+ * core events about them), then exit; with --follow, keep printing new ones until Ctrl-C.
+ * --json prints one JSON object per line (JSON Lines), for jq.
+ */
+export async function logsCommand(client: ControlPlaneClient, caller: string, flags: LogsFlags, out: Out): Promise<number> {
+  const level = parseLevel(flags.level, 'info', '--level');
+  const md = new Metadata();
+  md.set(LOGS_FOLLOW_METADATA, flags.follow ? 'true' : 'false');
+  const stream = client.streamLogs({ caller, minLevel: level }, md);
+  const onSignal = () => stream.cancel();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    await collectStream(stream, (e) => out.write(out.json ? `${JSON.stringify(entryJson(e))}\n` : `${formatEntry(e)}\n`));
+  } catch (e) {
+    if (isMcpdError(e) && e.reason === 'CANCELLED') return 0;
+    throw e;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+  return 0;
+}
+
+function fieldsOf(e: LogEntry): Record<string, unknown> | undefined {
+  if (!e.fieldsJson || e.fieldsJson.length === 0) return undefined;
+  try {
+    return JSON.parse(Buffer.from(e.fieldsJson).toString('utf8')) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+}
+
+function entryJson(e: LogEntry): Record<string, unknown> {
+  return {
+    time: new Date(Number(e.timeUnixMs)).toISOString(),
+    level: e.level,
+    source: e.source,
+    ...(e.server ? { server: e.server } : {}),
+    ...(e.instance ? { instance: e.instance } : {}),
+    event: e.event,
+    message: e.message,
+    ...(fieldsOf(e) ? { fields: fieldsOf(e) } : {}),
+  };
+}
+
+/** `2024-05-01T10:00:00.000Z WARNING  echo/echo-3 stderr  something happened` */
+export function formatEntry(e: LogEntry): string {
+  const who = e.server ? `${e.server}${e.instance ? `/${e.instance}` : ''}` : 'mcpd';
+  const what = e.source === 'core' ? `${e.event}: ${e.message === e.event ? '' : e.message}`.replace(/: $/, '') : e.message;
+  return `${new Date(Number(e.timeUnixMs)).toISOString()} ${e.level.toUpperCase().padEnd(9)} ${who} ${e.source} ${what}`;
+}

@@ -1,0 +1,70 @@
+import { RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import * as z from 'zod';
+import {
+  CLIENT_CAPABILITIES_NOTIFICATION,
+  CLIENT_CAPABILITY_OF,
+  ClientRequestError,
+  JSONRPC_INTERNAL_ERROR,
+  JSONRPC_METHOD_NOT_FOUND,
+  ROOTS_LIST_CHANGED,
+} from '../../../domain/client-requests.js';
+import type { JsonObject } from '../../../domain/json.js';
+import type { SessionClient } from '../../rpc/session-client.js';
+import type { GatewayArea, GatewayContext } from '../gateway-area.js';
+
+/** Client results stay opaque: only that they are objects is checked. */
+const RawResult = z.looseObject({});
+
+/**
+ * Server→client requests (sampling, elicitation, roots) arrive from the core on the Session and go to
+ * this gateway's MCP client; the client's capabilities and its roots/list_changed go to the core.
+ */
+export function clientRequestsArea(): GatewayArea {
+  return {
+    capabilities: {},
+    register(ctx) {
+      let current: SessionClient | undefined;
+      const live = () => (current && !current.isClosed ? current : undefined);
+      const announce = (s: SessionClient) => {
+        const capabilities = ctx.server.getClientCapabilities();
+        // Before initialize the core knows nothing and leaves the decision to this gateway.
+        if (!capabilities) return;
+        s.notify(CLIENT_CAPABILITIES_NOTIFICATION, { capabilities: capabilities as JsonObject, clientName: ctx.server.getClientVersion()?.name ?? '' });
+      };
+      ctx.onConnected((session) => {
+        current = session;
+        session.onRequest((method, params, opts) => askClient(ctx, method, params, opts));
+        announce(session);
+      });
+      const previous = ctx.server.oninitialized;
+      ctx.server.oninitialized = () => {
+        previous?.();
+        const s = live();
+        if (s) announce(s);
+      };
+      ctx.server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
+        // Without a core there is nobody to tell; servers ask for roots again when they next need them.
+        live()?.notify(ROOTS_LIST_CHANGED, {});
+      });
+    },
+  };
+}
+
+/** Puts one request to the MCP client, refusing at once what it cannot answer. */
+async function askClient(ctx: GatewayContext, method: string, params: JsonObject, opts: { signal: AbortSignal; timeoutMs?: number }): Promise<JsonObject> {
+  const cap = CLIENT_CAPABILITY_OF[method];
+  if (!cap) throw new ClientRequestError(JSONRPC_METHOD_NOT_FOUND, `the mcpd gateway does not forward "${method}" to MCP clients`);
+  const caps = ctx.server.getClientCapabilities();
+  const who = `the MCP client of caller "${ctx.caller}"${clientLabel(ctx)}`;
+  if (!caps) throw new ClientRequestError(JSONRPC_INTERNAL_ERROR, `${who} has not finished initializing, so it cannot answer ${method}`);
+  if ((caps as Record<string, unknown>)[cap] === undefined) {
+    throw new ClientRequestError(JSONRPC_METHOD_NOT_FOUND, `${who} did not declare the "${cap}" capability, so it cannot answer ${method}`);
+  }
+  const result = await ctx.server.request({ method, params }, RawResult, { signal: opts.signal, timeout: opts.timeoutMs });
+  return result as JsonObject;
+}
+
+function clientLabel(ctx: GatewayContext): string {
+  const name = ctx.server.getClientVersion()?.name;
+  return name ? ` (${name})` : '';
+}

@@ -1,0 +1,200 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { allowedHostnames, bearerMatches, isLoopbackAddress, rebindingRejection, urlHost } from './http-guard.js';
+
+/** One MCP session's server side: the gateway (its own core Session, its own caller presence). */
+export interface SessionGateway {
+  connect(transport: Transport): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface HttpGatewayOptions {
+  host: string;
+  /** 0 picks a free port; read the real one from the returned url. */
+  port: number;
+  /** Required unless `host` is a loopback address; when set, every request must carry it as a bearer token. */
+  token?: string;
+  /** Builds the gateway for a new MCP session. */
+  newSession: () => SessionGateway;
+  log: (msg: string) => void;
+  /** A session with no request in flight for this long is closed (clients often never send DELETE). */
+  idleMs?: number;
+}
+
+export interface HttpGateway {
+  /** e.g. http://127.0.0.1:43123/mcp */
+  readonly url: string;
+  sessionCount(): number;
+  close(): Promise<void>;
+}
+
+export const MCP_PATH = '/mcp';
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+const DEFAULT_IDLE_MS = 30 * 60_000;
+
+interface Entry {
+  transport: StreamableHTTPServerTransport;
+  gateway: SessionGateway;
+  inFlight: number;
+  lastSeen: number;
+  closed: boolean;
+}
+
+/** Thrown for a configuration that must not start (e.g. a non-loopback bind without a token). */
+export class HttpGatewayConfigError extends Error {}
+
+/**
+ * Serves MCP streamable HTTP on `host:port` at /mcp. Each Mcp-Session-Id is its own gateway. A loopback
+ * bind refuses foreign Host/Origin headers (DNS rebinding); any other bind requires a bearer token.
+ */
+export async function startHttpGateway(o: HttpGatewayOptions): Promise<HttpGateway> {
+  const loopback = isLoopbackAddress(o.host);
+  if (!loopback && !o.token) {
+    throw new HttpGatewayConfigError(
+      `refusing to serve MCP on non-loopback address ${o.host} without a token: anyone who can reach it would act as this caller. ` +
+        'Pass --token TOKEN (or set MCPD_HTTP_TOKEN) and give clients "Authorization: Bearer TOKEN", or bind 127.0.0.1.',
+    );
+  }
+  const sessions = new Map<string, Entry>();
+  const allowed = allowedHostnames(o.host);
+  const idleMs = o.idleMs ?? DEFAULT_IDLE_MS;
+
+  const closeEntry = async (id: string, e: Entry, why: string): Promise<void> => {
+    if (e.closed) return;
+    e.closed = true;
+    sessions.delete(id);
+    o.log(`http session ${id} closed (${why})`);
+    await e.gateway.close().catch(() => {});
+  };
+
+  const openSession = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> => {
+    const gateway = o.newSession();
+    let registered = false;
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        registered = true;
+        sessions.set(id, entry);
+        o.log(`http session ${id} opened`);
+      },
+      onsessionclosed: (id) => void closeEntry(id, entry, 'client sent DELETE'),
+    });
+    const entry: Entry = { transport, gateway, inFlight: 1, lastSeen: Date.now(), closed: false };
+    // Set before connect: the SDK chains its own handler after ours.
+    transport.onclose = () => {
+      if (registered && transport.sessionId) void closeEntry(transport.sessionId, entry, 'transport closed');
+    };
+    track(entry, res);
+    await gateway.connect(transport);
+    await transport.handleRequest(req, res, body);
+    if (!registered) await gateway.close().catch(() => {});
+  };
+
+  const track = (e: Entry, res: ServerResponse): void => {
+    e.lastSeen = Date.now();
+    res.once('close', () => {
+      e.inFlight--;
+      e.lastSeen = Date.now();
+    });
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (loopback) {
+      const why = rebindingRejection(req.headers.host, header(req, 'origin'), allowed);
+      if (why) return reply(res, 403, -32000, `Forbidden: ${why}`);
+    }
+    if (o.token && !bearerMatches(header(req, 'authorization'), o.token)) {
+      res.setHeader('WWW-Authenticate', 'Bearer realm="mcpd"');
+      return reply(res, 401, -32001, 'Unauthorized: send "Authorization: Bearer <token>" with the token mcpdmcp was started with');
+    }
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    if (path !== MCP_PATH) return reply(res, 404, -32601, `Not found: the MCP endpoint is ${MCP_PATH}`);
+
+    const sid = header(req, 'mcp-session-id');
+    if (sid !== undefined) {
+      const e = sessions.get(sid);
+      if (!e) return reply(res, 404, -32001, `Session not found: ${sid} (it ended or never existed); initialize a new one`);
+      e.inFlight++;
+      track(e, res);
+      return e.transport.handleRequest(req, res);
+    }
+    if (req.method !== 'POST') return reply(res, 400, -32000, 'Bad Request: no Mcp-Session-Id header; POST an initialize request first');
+    const body = await readJson(req, res);
+    if (body === undefined) return;
+    const messages = Array.isArray(body) ? body : [body];
+    if (!messages.some((m) => isInitializeRequest(m))) {
+      return reply(res, 400, -32000, 'Bad Request: no Mcp-Session-Id header and the body is not an initialize request');
+    }
+    return openSession(req, res, body);
+  };
+
+  const http = createServer((req, res) => {
+    handle(req, res).catch((e: Error) => {
+      o.log(`http request failed: ${e.message}`);
+      if (!res.headersSent) reply(res, 500, -32603, `Internal error: ${e.message}`);
+      else res.end();
+    });
+  });
+  await listen(http, o.host, o.port);
+  const port = (http.address() as AddressInfo).port;
+
+  const reaper = setInterval(() => {
+    const cutoff = Date.now() - idleMs;
+    for (const [id, e] of sessions) if (e.inFlight <= 0 && e.lastSeen < cutoff) void closeEntry(id, e, `idle for ${idleMs} ms`);
+  }, Math.max(1000, Math.min(idleMs, 60_000)));
+  reaper.unref();
+
+  return {
+    url: `http://${urlHost(o.host)}:${port}${MCP_PATH}`,
+    sessionCount: () => sessions.size,
+    async close() {
+      clearInterval(reaper);
+      await Promise.all([...sessions].map(([id, e]) => closeEntry(id, e, 'gateway shutting down')));
+      http.closeAllConnections();
+      await new Promise<void>((r) => http.close(() => r()));
+    },
+  };
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function reply(res: ServerResponse, status: number, code: number, message: string): void {
+  res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}
+
+/** The parsed JSON body, or undefined after answering the error itself. */
+async function readJson(req: IncomingMessage, res: ServerResponse): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) {
+      reply(res, 413, -32000, `Request body larger than ${MAX_BODY_BYTES} bytes`);
+      return undefined;
+    }
+    chunks.push(chunk as Buffer);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+  } catch (e) {
+    reply(res, 400, -32700, `Parse error: the body is not JSON (${(e as Error).message})`);
+    return undefined;
+  }
+}
+
+function listen(http: HttpServer, host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(port, host, () => {
+      http.off('error', reject);
+      resolve();
+    });
+  });
+}

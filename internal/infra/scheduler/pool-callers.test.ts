@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { settle } from './fake-clock.js';
+import { FP, harness, track } from './test-helpers.js';
+
+/** Which caller sessions a server→client request from an instance may belong to. */
+describe('PoolManager.callersOf and notifyServers', () => {
+  const instanceIds = (h: Awaited<ReturnType<typeof harness>>) => h.mgr.status()[0].instances.map((i) => i.id);
+
+  it('names the routing keys with calls in flight, oldest call first, and forgets them when the calls end', async () => {
+    const h = await harness({ minReady: 1, maxConcurrent: 4, strategy: 'stateless' });
+    const [id] = instanceIds(h);
+    expect(h.mgr.callersOf(id)).toEqual([]);
+    track(h.mgr.callTool(FP, 't', {}, { routingKey: 'session-b' }));
+    await settle();
+    track(h.mgr.callTool(FP, 't', {}, { routingKey: 'session-a' }));
+    track(h.mgr.callTool(FP, 't', {}, { routingKey: 'session-b' }));
+    track(h.mgr.callTool(FP, 't', {}));
+    await settle();
+    expect(h.mgr.callersOf(id)).toEqual(['session-b', 'session-a']);
+    h.launcher.calls[0].resolve({}); // b's first call ends; its second still runs, a's is now the oldest
+    await settle();
+    expect(h.mgr.callersOf(id)).toEqual(['session-a', 'session-b']);
+    h.launcher.calls[1].resolve({});
+    h.launcher.calls[2].resolve({});
+    h.launcher.calls[3].resolve({});
+    await settle();
+    expect(h.mgr.callersOf(id)).toEqual([]);
+    expect(h.mgr.callersOf('no-such-instance')).toEqual([]);
+  });
+
+  it('keeps a failed call from leaving its key behind', async () => {
+    const h = await harness({ minReady: 1, strategy: 'stateless' });
+    const [id] = instanceIds(h);
+    const call = track(h.mgr.callTool(FP, 't', {}, { routingKey: 's1' }));
+    await settle();
+    expect(h.mgr.callersOf(id)).toEqual(['s1']);
+    h.launcher.calls[0].reject(new Error('boom'));
+    await settle();
+    expect(call.error?.message).toBe('boom');
+    expect(h.mgr.callersOf(id)).toEqual([]);
+  });
+
+  it('falls back to the sessions bound to a stateful instance when none has a call in flight', async () => {
+    const h = await harness({ minReady: 1, strategy: 'stateful' });
+    h.launcher.autoReply = true;
+    await h.mgr.callTool(FP, 't', {}, { routingKey: 'bound-1' });
+    const [id] = instanceIds(h);
+    expect(h.mgr.callersOf(id)).toEqual(['bound-1']);
+  });
+
+  it('sends a client notification to every running instance of the named pools only', async () => {
+    const h = await harness({ minReady: 2, maxInstances: 2 });
+    expect(h.mgr.notifyServers([FP], 'notifications/roots/list_changed', {})).toBe(2);
+    expect(h.mgr.notifyServers(['other-fp'], 'notifications/roots/list_changed', {})).toBe(0);
+    await settle();
+    expect(h.launcher.sessions.map((s) => s.sent)).toEqual([
+      [['notifications/roots/list_changed', {}]],
+      [['notifications/roots/list_changed', {}]],
+    ]);
+  });
+});

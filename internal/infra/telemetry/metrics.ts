@@ -1,0 +1,131 @@
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { PoolStatus } from '../../domain/runtime.js';
+import type { BusEntry } from './log-bus.js';
+
+export type CallOutcome = 'ok' | 'error' | 'timeout' | 'cancelled' | 'saturated';
+
+/** Read at scrape time, so gauges are never stale and nothing polls. */
+export interface MetricsSources {
+  pools(): PoolStatus[];
+  /** Distinct callers with a live session, and the sessions. */
+  callers(): { callers: number; sessions: number };
+  /** Open tool/status/resource/… watch streams. */
+  watchers(): number;
+  logReaders(): number;
+}
+
+const CALL_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
+
+/**
+ * mcpd's Prometheus metrics in a registry of its own (never prom-client's global one, so embedding or
+ * tests cannot mix registries). Labels are bounded: `server` is a configured server name, `cause`,
+ * `state` and `outcome` are closed sets; no caller, tool or instance labels.
+ */
+export class Metrics {
+  readonly registry = new Registry();
+  private sources?: MetricsSources;
+
+  private readonly calls = new Histogram({
+    name: 'mcpd_call_duration_seconds',
+    help: 'Tool call latency through the core (pool wait included), by server and outcome.',
+    labelNames: ['server', 'outcome'],
+    buckets: CALL_BUCKETS,
+    registers: [this.registry],
+  });
+  private readonly starts = new Counter({ name: 'mcpd_instance_starts_total', help: 'Server instances started, by cause.', labelNames: ['server', 'cause'], registers: [this.registry] });
+  private readonly stops = new Counter({ name: 'mcpd_instance_stops_total', help: 'Server instances stopped or lost, by cause.', labelNames: ['server', 'cause'], registers: [this.registry] });
+  private readonly startFailures = new Counter({ name: 'mcpd_instance_start_failures_total', help: 'Server starts that failed.', labelNames: ['server'], registers: [this.registry] });
+  private readonly saturations = new Counter({ name: 'mcpd_pool_saturated_total', help: 'Calls rejected because no pool slot freed up in time.', labelNames: ['server'], registers: [this.registry] });
+  private readonly dropped = new Counter({ name: 'mcpd_log_entries_dropped_total', help: 'Log entries a slow log reader lost (its oldest ones).', registers: [this.registry] });
+
+  constructor(private readonly serverOf: (fingerprint: string) => string) {
+    const self = this;
+    new Gauge({
+      name: 'mcpd_pool_instances',
+      help: 'Server instances by state.',
+      labelNames: ['server', 'state'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const p of self.sources?.pools() ?? []) for (const i of p.instances) this.inc({ server: p.spec.name, state: i.state });
+      },
+    });
+    new Gauge({
+      name: 'mcpd_pool_waiting_calls',
+      help: 'Calls waiting for a pool slot right now.',
+      labelNames: ['server'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const p of self.sources?.pools() ?? []) this.inc({ server: p.spec.name }, p.waiting);
+      },
+    });
+    new Gauge({
+      name: 'mcpd_pool_suspended',
+      help: '1 when a server is suspended by the crash-loop breaker.',
+      labelNames: ['server'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const p of self.sources?.pools() ?? []) this.set({ server: p.spec.name }, p.suspended ? 1 : 0);
+      },
+    });
+    this.scalar('mcpd_active_callers', 'Distinct callers with a live gateway session.', () => self.sources?.callers().callers ?? 0);
+    this.scalar('mcpd_caller_sessions', 'Live gateway sessions.', () => self.sources?.callers().sessions ?? 0);
+    this.scalar('mcpd_watch_subscribers', 'Open watch streams (tools, status, …).', () => self.sources?.watchers() ?? 0);
+    this.scalar('mcpd_log_subscribers', 'Open log streams.', () => self.sources?.logReaders() ?? 0);
+  }
+
+  attach(sources: MetricsSources): void {
+    this.sources = sources;
+  }
+
+  observeCall(fingerprint: string, outcome: CallOutcome, seconds: number): void {
+    const server = this.serverOf(fingerprint);
+    this.calls.observe({ server, outcome }, seconds);
+    if (outcome === 'saturated') this.saturations.inc({ server });
+  }
+
+  logsDropped(n: number): void {
+    this.dropped.inc(n);
+  }
+
+  /** Starts and stops come from the scheduler's own log events, so no scheduler hook is needed. */
+  observeLog(e: BusEntry): void {
+    if (e.record.source !== 'core' || e.fingerprint === undefined) return;
+    const cause = e.record.fields?.cause;
+    switch (e.record.event) {
+      case 'instance.start':
+        this.starts.inc({ server: this.serverOf(e.fingerprint), cause: typeof cause === 'string' ? cause : 'unknown' });
+        break;
+      case 'instance.stop':
+        this.stops.inc({ server: this.serverOf(e.fingerprint), cause: typeof cause === 'string' ? cause : 'unknown' });
+        break;
+      case 'instance.crash':
+        this.stops.inc({ server: this.serverOf(e.fingerprint), cause: 'crash' });
+        break;
+      case 'instance.start_failed':
+        this.startFailures.inc({ server: this.serverOf(e.fingerprint) });
+        break;
+    }
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  private scalar(name: string, help: string, read: () => number): void {
+    new Gauge({
+      name,
+      help,
+      registers: [this.registry],
+      collect() {
+        this.set(read());
+      },
+    });
+  }
+}
