@@ -47,11 +47,13 @@ export async function runCore(o: CoreRunOptions): Promise<RunningCore> {
     // Servers are launched only from core.start() on, after `core` is assigned below.
     onServerRequest: (spec, instanceId, method, params, signal) => core.clientRequests.handle(spec, instanceId, method, params, signal),
   });
-  const pools = obs.meter(new PoolManager({
-    launcher,
-    runtime,
-    log: (e) => log(e.level, e.event, { fingerprint: e.fingerprint, instance: e.instance, message: e.message, ...e.fields }),
-  }));
+  const pools = obs.meter(
+    new PoolManager({
+      launcher,
+      runtime,
+      log: (e) => log(e.level, e.event, { fingerprint: e.fingerprint, instance: e.instance, message: e.message, ...e.fields }),
+    }),
+  );
   const core = new Core({ version: packageVersion(), socket, pools, store, log, telemetry: obs.telemetry() });
   obs.attach(core);
   const server = await startControlServer(core, socket);
@@ -62,7 +64,13 @@ export async function runCore(o: CoreRunOptions): Promise<RunningCore> {
     core.applyStore().catch((e: unknown) => log('error', 'applying the new configuration failed', { error: e }));
   });
   const metrics = await obs.serve(runtime.metricsAddress);
-  log('info', 'core started', { socket, config: store.current.dir, pid: process.pid, profiles: [...store.current.profiles.keys()], metrics: metrics ?? 'off' });
+  log('info', 'core started', {
+    socket,
+    config: store.current.dir,
+    pid: process.pid,
+    profiles: [...store.current.profiles.keys()],
+    metrics: metrics ?? 'off',
+  });
 
   let stopping: Promise<void> | undefined;
   const stop = () =>

@@ -8,12 +8,17 @@ import type { StoreState } from './store-state.js';
 function setup() {
   const lines: string[] = [];
   const current = {};
-  const store = { current, specs: () => new Map([['fp1', { spec: { name: 'echo' }, references: ['default/echo'] }]]) } as unknown as StoreState;
+  const store = {
+    current,
+    specs: () => new Map([['fp1', { spec: { name: 'echo' }, references: ['default/echo'] }]]),
+  } as unknown as StoreState;
   const obs = new Observability({ env: {} });
   obs.adopt(store, (level, event) => lines.push(`${level} ${event}`));
   let suspended = false;
   const inner = {
-    status: (): PoolStatus[] => [{ fingerprint: 'fp1', spec: { name: 'echo' }, instances: [], waiting: 0, suspended } as unknown as PoolStatus],
+    status: (): PoolStatus[] => [
+      { fingerprint: 'fp1', spec: { name: 'echo' }, instances: [], waiting: 0, suspended } as unknown as PoolStatus,
+    ],
     callTool: async () => ({ content: [] }),
   } as unknown as PoolPort;
   const pools = obs.meter(inner);

@@ -65,7 +65,8 @@ export function stderrEntry(fingerprint: string, instance: string, line: string)
 
 /** A downstream `notifications/message` (MCP LoggingMessageNotification params). */
 export function notificationEntry(fingerprint: string, instance: string, params: JsonObject): BusEntry {
-  const level = typeof params.level === 'string' && (LOG_LEVELS as readonly string[]).includes(params.level) ? (params.level as LogLevel) : 'info';
+  const level =
+    typeof params.level === 'string' && (LOG_LEVELS as readonly string[]).includes(params.level) ? (params.level as LogLevel) : 'info';
   const data: JsonValue = params.data ?? null;
   const fields: JsonObject = { data };
   if (typeof params.logger === 'string') fields.logger = params.logger;

@@ -22,7 +22,13 @@ const spec = (name: string, arg: string): ServerSpec => ({
   forbiddenTools: [],
   toolMeta: {},
 });
-const profile = (name: string, servers: ServerSpec[]): Profile => ({ name, file: `/x/${name}.yaml`, servers, inputs: [], namespace: DEFAULT_NAMESPACE });
+const profile = (name: string, servers: ServerSpec[]): Profile => ({
+  name,
+  file: `/x/${name}.yaml`,
+  servers,
+  inputs: [],
+  namespace: DEFAULT_NAMESPACE,
+});
 
 // Two profiles share the "shared" spec under different names; "secret" belongs to profile B only.
 const shared = spec('files', 'shared.js');
@@ -78,7 +84,10 @@ describe('LogService', () => {
       'configuration applied:-',
       'instance.start_failed:files',
     ]);
-    expect(w.svc.recent('bob', 'warning').map((r) => `${r.event}:${r.server ?? '-'}`)).toEqual(['instance.crash:secret', 'instance.start_failed:docs']);
+    expect(w.svc.recent('bob', 'warning').map((r) => `${r.event}:${r.server ?? '-'}`)).toEqual([
+      'instance.crash:secret',
+      'instance.start_failed:docs',
+    ]);
   });
 
   it('maps downstream notifications/message (level, logger, data) and ignores other notifications', () => {
@@ -100,7 +109,13 @@ describe('LogService', () => {
     w.stderr(FP_SHARED, 'ERROR: disk full');
     w.stderr(FP_SECRET, 'Error: not yours');
     const first = await it.next();
-    expect(first.value).toMatchObject({ source: 'stderr', server: 'files', level: 'error', message: 'ERROR: disk full', instance: 'inst-1' });
+    expect(first.value).toMatchObject({
+      source: 'stderr',
+      server: 'files',
+      level: 'error',
+      message: 'ERROR: disk full',
+      instance: 'inst-1',
+    });
     ac.abort();
     expect((await it.next()).done).toBe(true);
     expect(w.svc.subscriberCount).toBe(0);

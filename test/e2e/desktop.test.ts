@@ -7,7 +7,6 @@ import { callUnary, createControlClient } from '../../internal/infra/rpc/control
 import { TestWorld } from '../support/core-process.js';
 import { FIXTURES, MCPDCTL } from '../support/paths.js';
 import { countProcs, waitFor } from '../support/procs.js';
-import { contextClient, type ContextClient } from './context-gateway.js';
 
 const WINDOW_SERVER = `${FIXTURES}/servers/window-server.mjs`;
 
@@ -34,7 +33,7 @@ function windowsOf(text: string): string[] {
 describe('desktop through the core and the gateway', () => {
   let world: TestWorld;
   let agent: Client; // the real mcpdmcp: tool calls
-  let ctx: ContextClient; // the gateway's context helpers over a real Session
+  let ctx: { client: Client };
   const updates: string[] = [];
 
   const readDesktop = async (uri = 'mcpd://desktop') => {
@@ -53,11 +52,10 @@ describe('desktop through the core and the gateway', () => {
     });
     await world.startCore();
     agent = await world.gateway('agent');
-    ctx = await contextClient(world.socket, 'agent');
+    ctx = { client: await world.gateway('agent') }; // the real mcpdmcp
     ctx.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updates.push(n.params.uri));
   });
   afterAll(async () => {
-    await ctx?.close();
     await world.cleanup();
   });
 

@@ -1,3 +1,4 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,7 +9,6 @@ import { callUnary, createControlClient } from '../../internal/infra/rpc/control
 import { TestWorld } from '../support/core-process.js';
 import { DIST, MCPDCTL } from '../support/paths.js';
 import { waitFor } from '../support/procs.js';
-import { contextClient, type ContextClient } from './context-gateway.js';
 
 const DOCS_SERVER = join(DIST, 'cmd/mcpd-docs/main.js');
 
@@ -41,7 +41,7 @@ interface Page {
 
 describe('finder through the core and the gateway', () => {
   let world: TestWorld;
-  let ctx: ContextClient;
+  let ctx: { client: Client };
   let teamDir: string;
   const updates: string[] = [];
 
@@ -65,11 +65,10 @@ describe('finder through the core and the gateway', () => {
     writeFileSync(join(notesDir, 'ideas.md'), md('Ideas', ['misc'], 'Some ideas.'));
     world.write('profiles/default.yaml', 'servers:\n' + docsServer('team', 'team', teamDir) + docsServer('notes', 'notes', notesDir));
     await world.startCore();
-    ctx = await contextClient(world.socket, 'reader');
+    ctx = { client: await world.gateway('reader') }; // the real mcpdmcp
     ctx.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updates.push(n.params.uri));
   });
   afterAll(async () => {
-    await ctx?.close();
     await world.cleanup();
   });
 

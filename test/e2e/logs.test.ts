@@ -13,7 +13,13 @@ import { echoServer, profile } from '../support/profiles.js';
 
 const LOGGER = resolve(FIXTURES, 'servers/logger.mjs');
 const loggerServer = (name: string) =>
-  [`  - name: ${name}`, `    cmd: [${JSON.stringify(process.execPath)}, ${JSON.stringify(LOGGER)}]`, '    env:', '      MCPD_TEST_TAG: ${MCPD_TEST_TAG}', ''].join('\n');
+  [
+    `  - name: ${name}`,
+    `    cmd: [${JSON.stringify(process.execPath)}, ${JSON.stringify(LOGGER)}]`,
+    '    env:',
+    '      MCPD_TEST_TAG: ${MCPD_TEST_TAG}',
+    '',
+  ].join('\n');
 
 type Msg = { level: string; logger?: string; data: unknown };
 
@@ -106,15 +112,23 @@ describe('logs: MCP logging, StreamLogs and mcpdctl logs', () => {
     const text = await run(process.execPath, [MCPDCTL, '--socket', world.socket, 'logs', 'alice', '--level', 'info'], { env });
     expect(text.stdout).toMatch(/INFO\s+echo\/\S+ stderr marker-stderr-7/);
     const json = await run(process.execPath, [MCPDCTL, '--socket', world.socket, '--json', 'logs', 'bob', '--level', 'debug'], { env });
-    const rows = json.stdout.trim().split('\n').map((l) => JSON.parse(l) as { server?: string; message: string });
+    const rows = json.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { server?: string; message: string });
     expect(rows.some((r) => r.server === 'chat' && r.message === 'marker-note-8')).toBe(true);
     expect(rows.some((r) => r.server === 'echo')).toBe(false);
-    await expect(run(process.execPath, [MCPDCTL, '--socket', world.socket, 'logs', 'alice', '--level', 'loud'], { env })).rejects.toMatchObject({
+    await expect(
+      run(process.execPath, [MCPDCTL, '--socket', world.socket, 'logs', 'alice', '--level', 'loud'], { env }),
+    ).rejects.toMatchObject({
       code: 1,
       stderr: expect.stringMatching(/unknown log level "loud"; use one of debug, info/),
     });
 
-    const follower = spawn(process.execPath, [MCPDCTL, '--socket', world.socket, 'logs', 'alice', '--follow'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const follower = spawn(process.execPath, [MCPDCTL, '--socket', world.socket, 'logs', 'alice', '--follow'], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     follower.stdout.on('data', (d: Buffer) => (out += d.toString()));
     const exited = new Promise<number | null>((res) => follower.on('exit', (code) => res(code)));

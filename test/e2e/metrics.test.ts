@@ -39,7 +39,10 @@ describe('metrics and health over loopback HTTP', () => {
     url = metricsUrl(world) as string;
     client = await world.gateway('default');
     // minReady: 1 — wait until the instance is up, so call deadlines measure calls, not a cold start.
-    await waitFor('a ready echo instance', async () => sampleValue(await scrape(url), 'mcpd_pool_instances', { server: 'echo', state: 'ready' }) >= 1);
+    await waitFor(
+      'a ready echo instance',
+      async () => sampleValue(await scrape(url), 'mcpd_pool_instances', { server: 'echo', state: 'ready' }) >= 1,
+    );
   });
   afterAll(async () => world.cleanup());
 

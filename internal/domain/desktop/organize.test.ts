@@ -255,3 +255,16 @@ describe('window filter (GetDeskTopReq.window)', () => {
     expect(() => organizeDesktop(windows, 0, [], 'window://')).toThrow(McpdError);
   });
 });
+
+describe('resolution memo', () => {
+  it('reuses a resolved window while the resource and contents objects are the same, and sees replaced contents', () => {
+    const resource = { uri: 'window://m/a?priority=5' };
+    const first = [{ uri: 'window://m/a', text: 'one' }];
+    const input = [{ server: 's', resource, contents: first }];
+    expect(organizeDesktop(input, null, []).entries).toEqual(['window://m/a?priority=5\n\none']);
+    expect(organizeDesktop(input, null, []).entries).toEqual(['window://m/a?priority=5\n\none']);
+    const replaced = [{ server: 's', resource, contents: [{ uri: 'window://m/a', text: 'two' }] }];
+    expect(organizeDesktop(replaced, null, []).entries).toEqual(['window://m/a?priority=5\n\ntwo']);
+    expect(organizeDesktop([{ server: 's', resource, contents: [] }], null, []).entries).toEqual([]);
+  });
+});

@@ -85,7 +85,11 @@ export async function startMetricsServer(o: MetricsHttpOptions): Promise<Metrics
 function listen(server: Server, host: string, port: number): Promise<void> {
   return new Promise((res, rej) => {
     const onError = (e: NodeJS.ErrnoException) => {
-      rej(new Error(`cannot serve metrics on ${host}:${port}: ${e.code === 'EADDRINUSE' ? 'the port is in use (another core?); pick another metricsAddress in runtime.yaml' : e.message}`));
+      rej(
+        new Error(
+          `cannot serve metrics on ${host}:${port}: ${e.code === 'EADDRINUSE' ? 'the port is in use (another core?); pick another metricsAddress in runtime.yaml' : e.message}`,
+        ),
+      );
     };
     server.once('error', onError);
     server.listen(port, host, () => {

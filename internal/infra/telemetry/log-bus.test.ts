@@ -89,7 +89,14 @@ describe('tapLog', () => {
     log('debug', 'instance.start', { fingerprint: 'fp1', instance: 'echo-1', message: 'starting', cause: 'call', error: new Error('why') });
     expect(written).toEqual(['debug instance.start']);
     const [r] = bus.recent((e) => (e.fingerprint === 'fp1' ? e.record : undefined));
-    expect(r).toMatchObject({ level: 'debug', source: 'core', event: 'instance.start', instance: 'echo-1', message: 'starting', fields: { cause: 'call', error: 'why' } });
+    expect(r).toMatchObject({
+      level: 'debug',
+      source: 'core',
+      event: 'instance.start',
+      instance: 'echo-1',
+      message: 'starting',
+      fields: { cause: 'call', error: 'why' },
+    });
     expect(coreEntry('info', 'caller attached', { caller: 'c1' }).caller).toBe('c1');
   });
 });

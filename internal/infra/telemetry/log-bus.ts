@@ -77,7 +77,12 @@ export class LogBus {
   }
 
   subscribe(view: LogView, opts: LogSubscribeOptions = {}): AsyncIterableIterator<LogRecord> {
-    const reader = new Reader(view, this.capacity, (n) => this.opts.onDrop?.(n), () => this.readers.delete(reader));
+    const reader = new Reader(
+      view,
+      this.capacity,
+      (n) => this.opts.onDrop?.(n),
+      () => this.readers.delete(reader),
+    );
     if (opts.backlog) for (const e of this.ring.slice(-this.capacity)) reader.offer(e);
     if (opts.signal?.aborted) reader.end();
     else {

@@ -6,7 +6,11 @@ export type LogFn = (level: LogLevel, event: string, fields?: Record<string, unk
  * Structured JSON lines on stderr (stdout may belong to MCP). One object per line:
  * time, level, component, event, then the fields.
  */
-export function createLogger(component: string, minLevel: LogLevel = 'info', write: (line: string) => void = (l) => process.stderr.write(l)): LogFn {
+export function createLogger(
+  component: string,
+  minLevel: LogLevel = 'info',
+  write: (line: string) => void = (l) => process.stderr.write(l),
+): LogFn {
   const min = LOG_LEVELS.indexOf(minLevel);
   return (level, event, fields) => {
     if (LOG_LEVELS.indexOf(level) < min) return;

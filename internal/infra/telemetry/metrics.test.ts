@@ -57,14 +57,18 @@ describe('Metrics', () => {
     expect(sampleValue(f, 'mcpd_log_entries_dropped_total')).toBe(5);
     expect(f.get('mcpd_call_duration_seconds')?.type).toBe('histogram');
     // No caller, tool or instance labels anywhere.
-    for (const fam of f.values()) for (const s of fam.samples) expect(Object.keys(s.labels).filter((k) => !['server', 'outcome', 'cause', 'state', 'le'].includes(k))).toEqual([]);
+    for (const fam of f.values())
+      for (const s of fam.samples)
+        expect(Object.keys(s.labels).filter((k) => !['server', 'outcome', 'cause', 'state', 'le'].includes(k))).toEqual([]);
   });
 
   it('the strict parser rejects what a scraper would', () => {
     expect(() => parsePromText('x 1\n')).toThrow(/no preceding # TYPE/);
     expect(() => parsePromText('# TYPE x gauge\nx{a="1} 1\n')).toThrow(/unterminated/);
     expect(() => parsePromText('# TYPE x gauge\nx one\n')).toThrow(/bad value/);
-    expect(() => parsePromText('# TYPE h histogram\nh_bucket{le="1"} 2\nh_bucket{le="+Inf"} 1\nh_sum 1\nh_count 1\n')).toThrow(/cumulative/);
+    expect(() => parsePromText('# TYPE h histogram\nh_bucket{le="1"} 2\nh_bucket{le="+Inf"} 1\nh_sum 1\nh_count 1\n')).toThrow(
+      /cumulative/,
+    );
     expect(() => parsePromText('# TYPE x gauge\nx 1')).toThrow(/newline/);
   });
 });

@@ -32,11 +32,35 @@ export class Metrics {
     buckets: CALL_BUCKETS,
     registers: [this.registry],
   });
-  private readonly starts = new Counter({ name: 'mcpd_instance_starts_total', help: 'Server instances started, by cause.', labelNames: ['server', 'cause'], registers: [this.registry] });
-  private readonly stops = new Counter({ name: 'mcpd_instance_stops_total', help: 'Server instances stopped or lost, by cause.', labelNames: ['server', 'cause'], registers: [this.registry] });
-  private readonly startFailures = new Counter({ name: 'mcpd_instance_start_failures_total', help: 'Server starts that failed.', labelNames: ['server'], registers: [this.registry] });
-  private readonly saturations = new Counter({ name: 'mcpd_pool_saturated_total', help: 'Calls rejected because no pool slot freed up in time.', labelNames: ['server'], registers: [this.registry] });
-  private readonly dropped = new Counter({ name: 'mcpd_log_entries_dropped_total', help: 'Log entries a slow log reader lost (its oldest ones).', registers: [this.registry] });
+  private readonly starts = new Counter({
+    name: 'mcpd_instance_starts_total',
+    help: 'Server instances started, by cause.',
+    labelNames: ['server', 'cause'],
+    registers: [this.registry],
+  });
+  private readonly stops = new Counter({
+    name: 'mcpd_instance_stops_total',
+    help: 'Server instances stopped or lost, by cause.',
+    labelNames: ['server', 'cause'],
+    registers: [this.registry],
+  });
+  private readonly startFailures = new Counter({
+    name: 'mcpd_instance_start_failures_total',
+    help: 'Server starts that failed.',
+    labelNames: ['server'],
+    registers: [this.registry],
+  });
+  private readonly saturations = new Counter({
+    name: 'mcpd_pool_saturated_total',
+    help: 'Calls rejected because no pool slot freed up in time.',
+    labelNames: ['server'],
+    registers: [this.registry],
+  });
+  private readonly dropped = new Counter({
+    name: 'mcpd_log_entries_dropped_total',
+    help: 'Log entries a slow log reader lost (its oldest ones).',
+    registers: [this.registry],
+  });
 
   constructor(private readonly serverOf: (fingerprint: string) => string) {
     const self = this;

@@ -26,10 +26,14 @@ export function logsArea(): GatewayArea {
         return {};
       });
       ctx.onCoreNotification('notifications/message', (params) => {
-        void ctx.server.notification({ method: 'notifications/message', params: params as JsonObject & { level: LoggingLevel; data: unknown } }).catch(() => {});
+        void ctx.server
+          .notification({ method: 'notifications/message', params: params as JsonObject & { level: LoggingLevel; data: unknown } })
+          .catch(() => {});
       });
       ctx.onConnected((session) => {
-        session.request('logging/setLevel', { level }).catch((e: Error) => ctx.log(`setting the log level on the core failed: ${e.message}`));
+        session
+          .request('logging/setLevel', { level })
+          .catch((e: Error) => ctx.log(`setting the log level on the core failed: ${e.message}`));
       });
     },
   };

@@ -6,8 +6,11 @@ import {
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonObject } from '../../../domain/json.js';
+import type { JsonValue } from '../../../domain/json.js';
 import { etagOf, type GatewayArea } from '../gateway-area.js';
+import { contextResources, contextTemplates, isContextUri, readContextUri, subscribeContextUri, unsubscribeContextUri } from './context.js';
 
+const asList = (v: JsonValue | undefined): JsonValue[] => (Array.isArray(v) ? v : []);
 const cursorOf = (params: { cursor?: string } | undefined): JsonObject => (params?.cursor ? { cursor: params.cursor } : {});
 
 /**
@@ -25,22 +28,29 @@ export function resourcesArea(): GatewayArea {
       s.setRequestHandler(ListResourcesRequestSchema, async (req, extra) => {
         const result = (await ctx.forward('resources/list', cursorOf(req.params), extra)) as JsonObject;
         served = etagOf(result);
+        // The caller's Desktop and Finder come first, on the first page only.
+        if (!req.params?.cursor) result.resources = [...(contextResources() as unknown as JsonObject[]), ...asList(result.resources)];
         return result as never;
       });
       s.setRequestHandler(ListResourceTemplatesRequestSchema, async (req, extra) => {
         const result = (await ctx.forward('resources/templates/list', cursorOf(req.params), extra)) as JsonObject;
         served = etagOf(result);
+        if (!req.params?.cursor) result.resourceTemplates = [...(contextTemplates() as unknown as JsonObject[]), ...asList(result.resourceTemplates)];
         return result as never;
       });
       s.setRequestHandler(ReadResourceRequestSchema, async (req, extra) => {
+        if (isContextUri(req.params.uri)) return (await readContextUri(ctx, req.params.uri, extra)) as never;
         return (await ctx.forward('resources/read', { uri: req.params.uri }, extra, req.params._meta?.progressToken)) as never;
       });
       s.setRequestHandler(SubscribeRequestSchema, async (req, extra) => {
+        // The context area tracks (and re-subscribes) its own URIs.
+        if (isContextUri(req.params.uri)) return (await subscribeContextUri(ctx, req.params.uri, extra)) as never;
         const result = await ctx.forward('resources/subscribe', { uri: req.params.uri }, extra);
         subscribed.add(req.params.uri);
         return result as never;
       });
       s.setRequestHandler(UnsubscribeRequestSchema, async (req, extra) => {
+        if (isContextUri(req.params.uri)) return (await unsubscribeContextUri(ctx, req.params.uri, extra)) as never;
         subscribed.delete(req.params.uri);
         return (await ctx.forward('resources/unsubscribe', { uri: req.params.uri }, extra)) as never;
       });

@@ -1,6 +1,7 @@
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonObject } from '../../../domain/json.js';
 import { etagOf, type GatewayArea } from '../gateway-area.js';
+import { callContextTool, contextTools, isContextTool } from './context.js';
 
 /** tools/list, tools/call (progress and cancellation pass through) and list_changed. */
 export function toolsArea(): GatewayArea {
@@ -12,10 +13,13 @@ export function toolsArea(): GatewayArea {
       ctx.server.setRequestHandler(ListToolsRequestSchema, async (req, extra) => {
         const result = (await ctx.forward('tools/list', req.params?.cursor ? { cursor: req.params.cursor } : {}, extra)) as JsonObject;
         served = etagOf(result);
+        // The Finder's query tool, for clients that only call tools; first page only.
+        if (!req.params?.cursor) result.tools = [...(contextTools() as unknown as JsonObject[]), ...(Array.isArray(result.tools) ? result.tools : [])];
         return result as never;
       });
       ctx.server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
         const params: JsonObject = { name: req.params.name, arguments: (req.params.arguments ?? {}) as JsonObject };
+        if (isContextTool(req.params.name)) return (await callContextTool(ctx, req.params.name, params.arguments as JsonObject, extra)) as never;
         return (await ctx.forward('tools/call', params, extra, req.params._meta?.progressToken)) as never;
       });
       ctx.onCoreNotification('notifications/tools/list_changed', (params) => {
