@@ -1,4 +1,4 @@
-import type { CallerSession } from './control.js';
+import type { CallerSession } from './caller.js';
 import type { JsonObject } from './json.js';
 
 /** Session notification a gateway sends with what its MCP client declared in `initialize`. */

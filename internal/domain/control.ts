@@ -14,16 +14,8 @@ export interface CoreInfo {
   profiles: string[];
 }
 
-export interface CallerSession {
-  id: string;
-  caller: string;
-  profile: string;
-}
-
-export interface CallerMeta {
-  pid?: number;
-  clientName?: string;
-}
+export type { CallerMeta, CallerSession } from './caller.js';
+import type { CallerMeta, CallerSession } from './caller.js';
 
 export interface ToolPage {
   etag: string;

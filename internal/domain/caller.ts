@@ -1,0 +1,11 @@
+/** A caller attached to the core: one gateway session (or a registered gRPC client). */
+export interface CallerSession {
+  id: string;
+  caller: string;
+  profile: string;
+}
+
+export interface CallerMeta {
+  pid?: number;
+  clientName?: string;
+}
