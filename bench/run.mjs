@@ -103,7 +103,99 @@ async function density() {
   }
 }
 
-const cases = { hop, listing, density };
+/** Resolves with the time from `trigger()` to the first notification `schema` on `client`. */
+function notificationDelay(client, schema, trigger) {
+  return new Promise((resolve, reject) => {
+    const t0 = process.hrtime.bigint();
+    client.setNotificationHandler(schema, () => resolve(Number(process.hrtime.bigint() - t0) / 1e6));
+    trigger().catch(reject);
+  });
+}
+
+async function measureDelays(client, schema, trigger, n, warmup) {
+  for (let i = 0; i < warmup; i++) await notificationDelay(client, schema, () => trigger(i));
+  const out = [];
+  for (let i = 0; i < n; i++) out.push(await notificationDelay(client, schema, () => trigger(i)));
+  return out.sort((a, b) => a - b);
+}
+
+/**
+ * Downstream list_changed and resources/updated to the MCP client, through mcpdmcp and the core,
+ * against the same notification from a directly connected server. Measured from the tool call that
+ * makes the server send it to the client receiving it.
+ */
+async function notify() {
+  const { ToolListChangedNotificationSchema, ResourceUpdatedNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js');
+  const WINDOW = join(REPO, 'test/fixtures/servers/window-server.mjs');
+  const world = await startCore({
+    default: `servers:\n${echoSpec('fx')}  - name: win\n    cmd: [${JSON.stringify(process.execPath)}, ${JSON.stringify(WINDOW)}]\n    idleSeconds: 0\n    strategy: singleton\n`,
+  });
+  const n = smoke ? 10 : 200;
+  const warmup = smoke ? 5 : 100;
+  try {
+    const direct = await connectStdio(process.execPath, [ECHO]);
+    const viaGateway = await connectStdio(process.execPath, [MCPDMCP, 'bench', '--socket', world.socket, '--no-autostart']);
+    await viaGateway.listTools(); // a client that listed is told about changes
+    const d = await measureDelays(direct, ToolListChangedNotificationSchema, () => direct.callTool({ name: 'churn', arguments: {} }), n, warmup);
+    const g = await measureDelays(viaGateway, ToolListChangedNotificationSchema, () => viaGateway.callTool({ name: 'fx__churn', arguments: {} }), n, warmup);
+    emit({ case: 'notify_tools_list_changed', n, warmup, p50: round(percentile(g, 50)), p99: round(percentile(g, 99)), baseline_p50: round(percentile(d, 50)), baseline_p99: round(percentile(d, 99)), ratio: round(percentile(g, 50) / percentile(d, 50)) });
+
+    const uri = 'window://com.example.win/editor?priority=80';
+    const directWin = await connectStdio(process.execPath, [WINDOW]);
+    await directWin.subscribeResource({ uri });
+    await viaGateway.subscribeResource({ uri });
+    const dw = await measureDelays(directWin, ResourceUpdatedNotificationSchema, (i) => directWin.callTool({ name: 'set_window', arguments: { path: 'editor', text: `v${i}` } }), n, warmup);
+    const gw = await measureDelays(viaGateway, ResourceUpdatedNotificationSchema, (i) => viaGateway.callTool({ name: 'win__set_window', arguments: { path: 'editor', text: `v${i}` } }), n, warmup);
+    emit({ case: 'notify_resources_updated', n, warmup, p50: round(percentile(gw, 50)), p99: round(percentile(gw, 99)), baseline_p50: round(percentile(dw, 50)), baseline_p99: round(percentile(dw, 99)), ratio: round(percentile(gw, 50) / percentile(dw, 50)) });
+    for (const c of [direct, viaGateway, directWin]) await c.close();
+  } finally {
+    await world.stop();
+  }
+}
+
+/**
+ * A chatty server: the logger fixture sends one notifications/message per call; a client that set
+ * level `info` counts what arrives. Entries per second through mcpdmcp, and whether any was lost.
+ */
+async function logs() {
+  const { LoggingMessageNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js');
+  const LOGGER = join(REPO, 'test/fixtures/servers/logger.mjs');
+  const world = await startCore({ default: `servers:\n  - name: chatty\n    cmd: [${JSON.stringify(process.execPath)}, ${JSON.stringify(LOGGER)}]\n    idleSeconds: 0\n    maxConcurrent: 64\n` });
+  const total = smoke ? 200 : 5000;
+  const window = 32; // calls in flight at once
+  try {
+    const client = await connectStdio(process.execPath, [MCPDMCP, 'bench', '--socket', world.socket, '--no-autostart']);
+    await client.setLoggingLevel('info');
+    let received = 0;
+    let allIn;
+    const done = new Promise((r) => (allIn = r));
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (m) => {
+      if (typeof m.params.data === 'string' && m.params.data.startsWith('bench-')) {
+        received++;
+        if (received === total) allIn();
+      }
+    });
+    // Warm: the server is started (and listed) before the clock runs.
+    await client.callTool({ name: 'chatty__log', arguments: { level: 'debug', data: 'warm-up' } });
+    const t0 = process.hrtime.bigint();
+    let next = 0;
+    const worker = async () => {
+      while (next < total) {
+        const i = next++;
+        await client.callTool({ name: 'chatty__log', arguments: { level: 'info', data: `bench-${i}` } });
+      }
+    };
+    await Promise.all(Array.from({ length: window }, worker));
+    await Promise.race([done, new Promise((r) => setTimeout(r, 10_000))]);
+    const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+    emit({ case: 'log_throughput_info', n: total, warmup: 0, entries_per_second: Math.round(received / seconds), received, lost: total - received });
+    await client.close();
+  } finally {
+    await world.stop();
+  }
+}
+
+const cases = { hop, listing, density, notify, logs };
 for (const [name, fn] of Object.entries(cases)) {
   if (only && only !== name) continue;
   await fn();

@@ -1,6 +1,6 @@
 /**
  * The few MCP requests the context channels send to a pooled server: list every resource (following
- * nextCursor), read one, subscribe to one. Kept apart from ContextSource so the fake PoolPort of the
+ * nextCursor), read one. Subscriptions go through the shared hub (ResourceSubscriptions). Kept apart from ContextSource so the fake PoolPort of the
  * unit tests only has to answer these.
  */
 import { McpdError } from '../domain/errors.js';
@@ -52,10 +52,6 @@ export function firstText(contents: JsonValue | undefined): string | undefined {
   if (!Array.isArray(contents)) return undefined;
   for (const c of contents) if (isObject(c) && typeof c.text === 'string') return c.text;
   return undefined;
-}
-
-export async function subscribe(pools: Requester, fp: string, uri: string): Promise<void> {
-  await pools.request(fp, 'resources/subscribe', { uri }, {});
 }
 
 /** Runs `fn` over `items` with at most `limit` in flight; results keep the input order. */

@@ -11,6 +11,7 @@ import type { PoolStatus } from '../domain/runtime.js';
 import type { AreaDeps } from './area-deps.js';
 import { CallerChannels, type ViewState } from './context-channels.js';
 import { ContextSource, type SourceChange } from './context-source.js';
+import { ResourceSubscriptions } from './resource-subscriptions.js';
 import { assembleCatalog, catalogKey, desktopEtag, finderEtag, sourceWarnings, windowInputs, type Catalog, type ProfileSource } from './context-views.js';
 
 const LIST_CHANGED = 'notifications/resources/list_changed';
@@ -30,7 +31,14 @@ export class ContextService implements ContextApi {
   private readonly profileServers = new WeakMap<Profile, { server: string; fingerprint: string }[]>();
   private readonly catalogs = new WeakMap<Profile, Catalog>();
 
-  constructor(private readonly deps: AreaDeps) {
+  private readonly subs: ResourceSubscriptions;
+
+  /** `subs`: the subscription hub shared with ResourceService (its own one when not given). */
+  constructor(
+    private readonly deps: AreaDeps,
+    subs?: ResourceSubscriptions,
+  ) {
+    this.subs = subs ?? new ResourceSubscriptions(deps.pools, deps.log);
     this.desktops = new CallerChannels('desktop', (c) => this.desktopState(c), deps.log);
     this.finders = new CallerChannels('finder', (c) => this.finderState(c), deps.log);
     deps.pools.onNotification((fp, _instance, method, params) => this.onNotification(fp, method, params));
@@ -89,6 +97,7 @@ export class ContextService implements ContextApi {
     if (!s) {
       s = new ContextSource(fp, label, {
         pools: this.deps.pools,
+        subscriptions: this.subs,
         desktop: this.desktopDetector,
         finder: this.finderDetector,
         log: this.deps.log,
@@ -146,8 +155,9 @@ export class ContextService implements ContextApi {
   }
 
   /**
-   * Pools came or went (reload), or instances started or stopped. A new instance has lost our
-   * subscriptions: reload what is watched. A caller whose profile changed gets a fresh view.
+   * Pools came or went (reload), or instances started or stopped. A new instance may serve other
+   * content: reload what is watched (the hub re-subscribes on its own). A caller whose profile
+   * changed gets a fresh view.
    */
   private onStatusChange(): void {
     const status = this.deps.pools.status();

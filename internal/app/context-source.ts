@@ -14,8 +14,9 @@ import { summaryFromLevel1 } from '../domain/finder/summary.js';
 import type { DPEDocumentSummary } from '../domain/finder/types.js';
 import type { JsonObject, JsonValue } from '../domain/json.js';
 import type { CoreLog } from './area-deps.js';
-import { errorText, firstText, listAllResources, mapLimit, readContents, READ_CONCURRENCY, subscribe } from './context-downstream.js';
+import { errorText, firstText, listAllResources, mapLimit, readContents, READ_CONCURRENCY } from './context-downstream.js';
 import type { PoolPort } from './pool-port.js';
+import type { ResourceSubscriptions } from './resource-subscriptions.js';
 
 export interface SourceWindow {
   /** The `resources/list` entry as the server sent it. */
@@ -33,6 +34,8 @@ export interface SourceChange {
 
 export interface SourceDeps {
   pools: Pick<PoolPort, 'request' | 'capabilities'>;
+  /** The hub shared with resources/subscribe callers: one downstream subscription per URI for all. */
+  subscriptions: Pick<ResourceSubscriptions, 'add'>;
   desktop: DesktopChangeDetector;
   finder: FinderChangeDetector;
   log: CoreLog;
@@ -73,7 +76,8 @@ export class ContextSource {
   private stale = false;
   private loading = false;
   private instanceIds = new Set<string>();
-  private readonly subscribed = new Set<string>();
+  /** URI → what releases our hold on its downstream subscription (the hub re-subscribes after a restart). */
+  private readonly held = new Map<string, AbortController>();
   private chain: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -92,16 +96,14 @@ export class ContextSource {
   }
 
   /**
-   * The live (ready or busy) instances of the pool changed. A new instance has none of our
-   * subscriptions and may hold other state: the next read reloads. Returns true when stale.
+   * The live (ready or busy) instances of the pool changed. A new instance may hold other state:
+   * the next read reloads. (Subscriptions are the hub's: it re-subscribes when their instance ends.)
+   * Returns true when stale.
    */
   noteInstances(ids: Set<string>): boolean {
     const fresh = [...ids].some((id) => !this.instanceIds.has(id));
     this.instanceIds = ids;
-    if (fresh && this.loaded && !this.loading) {
-      this.stale = true;
-      this.subscribed.clear();
-    }
+    if (fresh && this.loaded && !this.loading) this.stale = true;
     return this.stale;
   }
 
@@ -140,6 +142,8 @@ export class ContextSource {
 
   /** The pool is gone: drop everything; says which channels lost content. */
   forget(): SourceChange {
+    for (const ac of this.held.values()) ac.abort();
+    this.held.clear();
     const desktop = this.deps.desktop.forget(this.fingerprint);
     const finder = this.deps.finder.removeServer(this.fingerprint);
     this.windows = [];
@@ -218,15 +222,21 @@ export class ContextSource {
     return { desktop, finder, reason: '' };
   }
 
-  /** Subscribes downstream to every URI not yet subscribed on the current instance. */
+  /** Holds a subscription to every listed URI through the hub; lets go of those no longer listed. */
   private subscribeAll(uris: string[]): void {
     const wanted = new Set(uris);
-    for (const u of [...this.subscribed]) if (!wanted.has(u)) this.subscribed.delete(u);
+    for (const [u, ac] of [...this.held]) {
+      if (wanted.has(u)) continue;
+      ac.abort();
+      this.held.delete(u);
+    }
     for (const uri of wanted) {
-      if (this.subscribed.has(uri)) continue;
-      this.subscribed.add(uri);
-      subscribe(this.deps.pools, this.fingerprint, uri).catch((e: unknown) => {
-        this.subscribed.delete(uri);
+      if (this.held.has(uri)) continue;
+      const ac = new AbortController();
+      this.held.set(uri, ac);
+      // Updates arrive through onNotification like every other; the sink only holds the subscription.
+      this.deps.subscriptions.add(this.fingerprint, this.label, uri, ac.signal).catch((e: unknown) => {
+        if (this.held.get(uri) === ac) this.held.delete(uri);
         this.deps.log('warning', 'context.subscribe_failed', { server: this.label, uri, error: errorText(e) });
       });
     }

@@ -26,6 +26,7 @@ import { ClientRequests } from './client-requests.js';
 import { LogService, type LogTelemetry } from './log-service.js';
 import { PromptService } from './prompt-service.js';
 import { ResourceService } from './resource-service.js';
+import { ResourceSubscriptions } from './resource-subscriptions.js';
 
 export interface CoreOptions {
   version: string;
@@ -69,11 +70,13 @@ export class Core implements ControlApi {
       profileOf: (caller) => profileFor(o.store.current, caller),
       log: o.log,
     };
-    this.resources = new ResourceService(deps);
+    // One hub of downstream subscriptions for resources/subscribe callers and the context channels alike.
+    const subscriptions = new ResourceSubscriptions(o.pools, o.log);
+    this.resources = new ResourceService(deps, subscriptions);
     this.prompts = new PromptService(deps, this.resources);
     // Downstream stderr and notifications/message become log entries there, attributed to the server.
     this.logs = new LogService(deps, o.telemetry);
-    this.context = new ContextService(deps);
+    this.context = new ContextService(deps, subscriptions);
     this.clientRequests = new ClientRequests({
       callersOf: (instanceId) => o.pools.callersOf?.(instanceId) ?? [],
       notifyServers: (fps, method, params) => o.pools.notifyServers?.(fps, method, params) ?? 0,

@@ -33,6 +33,14 @@ export interface PoolPort extends ToolSource {
   callersOf?(instanceId: string): string[];
   /** A client notification to every running instance of these pools; returns how many got it. */
   notifyServers?(fingerprints: Iterable<string>, method: string, params: JsonObject): number;
+  /**
+   * Holds a routing key on one instance of the pool, any strategy: requests with it go there and the
+   * instance is not idle-reaped while pinned. Reference-counted with unpin(). Throws for an unknown pool.
+   */
+  pin?(fingerprint: string, key: string): void;
+  unpin?(fingerprint: string, key: string): void;
+  /** The pinned instance ended (crash, hung, spec removed by a reload): its state is gone; the next request with the key picks a new instance. */
+  onPinLost?(cb: (fingerprint: string, key: string) => void): void;
   onStderr(cb: (fingerprint: string, instanceId: string, line: string) => void): void;
   status(): PoolStatus[];
   onStatusChange(cb: () => void): void;

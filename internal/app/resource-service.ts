@@ -18,7 +18,11 @@ export class ResourceService implements ResourcesApi {
   private readonly listings: AreaListings<ResourceListing, ResourceIndex>;
   private readonly subs: ResourceSubscriptions;
 
-  constructor(private readonly deps: AreaDeps) {
+  /** `subs`: the subscription hub shared with the context channels (its own one when not given). */
+  constructor(
+    private readonly deps: AreaDeps,
+    subs?: ResourceSubscriptions,
+  ) {
     const retentionSeconds = deps.store.current.runtime.snapshotRetentionSeconds;
     this.listings = new AreaListings<ResourceListing, ResourceIndex>(deps, {
       capability: 'resources',
@@ -26,10 +30,10 @@ export class ResourceService implements ResourcesApi {
       list: (fp, server) => this.listServer(fp, server),
       makeIndex: (profile, fingerprintOf) => new ResourceIndex({ profile, fingerprintOf, retentionSeconds }),
     });
-    this.subs = new ResourceSubscriptions(deps.pools, deps.log);
-    deps.pools.onNotification((fp, _instance, method, params) => {
+    // The hub hears notifications/resources/updated itself.
+    this.subs = subs ?? new ResourceSubscriptions(deps.pools, deps.log);
+    deps.pools.onNotification((fp, _instance, method) => {
       if (method === 'notifications/resources/list_changed') this.listings.invalidate(fp);
-      else if (method === 'notifications/resources/updated') this.subs.updated(fp, params);
     });
   }
 

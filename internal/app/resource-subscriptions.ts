@@ -1,4 +1,4 @@
-import { McpdError } from '../domain/errors.js';
+import { isMcpdError, McpdError } from '../domain/errors.js';
 import type { JsonObject } from '../domain/json.js';
 import type { CoreLog } from './area-deps.js';
 import type { PoolPort } from './pool-port.js';
@@ -10,8 +10,18 @@ interface Entry {
   server: string;
   uri: string;
   sinks: Set<UpdateSink>;
-  /** Settles when the downstream resources/subscribe has been answered. */
+  /** Settles when the first downstream resources/subscribe has been answered. */
   ready: Promise<void>;
+  /** A subscribe was answered since the last pin loss: a server instance holds the subscription. */
+  held: boolean;
+  /** Pin losses so far: a subscribe answered while this moved may sit on an instance already gone. */
+  losses: number;
+  /** The re-subscribe loop after a pin loss, while it runs. */
+  renewing?: Promise<void>;
+  /** Aborted when the entry is dropped: ends a backoff wait at once. */
+  readonly gone: AbortController;
+  /** The pin was taken (and must be given back exactly once). */
+  pinned: boolean;
 }
 
 export interface SubscriptionInfo {
@@ -20,41 +30,72 @@ export interface SubscriptionInfo {
   subscribers: number;
 }
 
+export interface SubscriptionOptions {
+  /** Delay before the n-th re-subscribe attempt after a pin loss (n from 0). */
+  renewDelayMs?: (attempt: number) => number;
+  /** Waits `ms` or until `signal` aborts (tests inject a fake clock here). */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+}
+
+const PREFIX = 'mcpd/resource-subscription:';
+
 /**
- * Routing key of a URI's downstream subscription. For `stateful` pools it binds subscribe and the
- * later unsubscribe to one instance (and the binding holds that instance against idle reaping for
- * the session TTL); other strategies route it like any request. Updates are accepted from every
- * instance of the owning pool, so where the subscription landed does not matter for delivery.
+ * Routing key of a URI's downstream subscription. The hub pins it on the pool (any strategy), so
+ * subscribe, the later unsubscribe and a re-subscribe after loss all land on the instance that holds
+ * the subscription, and that instance is not reaped for idleness while the subscription lives.
  */
 export function subscriptionRoutingKey(uri: string): string {
-  return `mcpd/resource-subscription:${uri}`;
+  return `${PREFIX}${uri}`;
+}
+
+/** The first attempt at once, then 1 s, 2 s, 4 s … capped at 30 s: a failing pool is never hammered. */
+export function renewDelayMs(attempt: number): number {
+  return attempt <= 0 ? 0 : Math.min(30_000, 1000 * 2 ** (attempt - 1));
+}
+
+function realSleep(ms: number, signal: AbortSignal): Promise<void> {
+  if (ms <= 0 || signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    timer.unref?.();
+    signal.addEventListener('abort', done, { once: true });
+  });
 }
 
 /**
- * Shared downstream subscriptions: one `resources/subscribe` per (server spec, URI) however many
- * callers subscribe; every `notifications/resources/updated` fans out to all of them; the last one
- * to leave sends `resources/unsubscribe`.
+ * The one hub of downstream resource subscriptions, shared by resources/subscribe callers and the
+ * context channels: one `resources/subscribe` per (server spec, URI) however many hold it; every
+ * `notifications/resources/updated` fans out to them; the last to leave sends `resources/unsubscribe`.
+ * The subscription's instance is pinned; when it ends, the hub subscribes again on a new one.
  */
 export class ResourceSubscriptions {
   private readonly entries = new Map<string, Entry>();
   /** Unsubscribes in flight: a new subscribe to the same key waits for it, keeping the order downstream. */
   private readonly leaving = new Map<string, Promise<void>>();
+  private readonly delayOf: (attempt: number) => number;
+  private readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
 
   constructor(
     private readonly pools: PoolPort,
     private readonly log: CoreLog,
-  ) {}
+    opts: SubscriptionOptions = {},
+  ) {
+    this.delayOf = opts.renewDelayMs ?? renewDelayMs;
+    this.sleep = opts.sleep ?? realSleep;
+    pools.onNotification((fp, _instance, method, params) => {
+      if (method === 'notifications/resources/updated') this.updated(fp, params);
+    });
+    pools.onPinLost?.((fp, key) => this.pinLost(fp, key));
+  }
 
   async add(fingerprint: string, server: string, uri: string, signal: AbortSignal): Promise<UpdateSink> {
     if (signal.aborted) throw new McpdError('CANCELLED', `subscribing to ${uri} was cancelled`);
-    const key = `${fingerprint}\u0000${uri}`;
-    let entry = this.entries.get(key);
-    if (!entry) {
-      entry = { key, fingerprint, server, uri, sinks: new Set(), ready: Promise.resolve() };
-      entry.ready = this.subscribeDownstream(entry);
-      this.entries.set(key, entry);
-    }
-    const e = entry;
+    const e = this.entries.get(entryKey(fingerprint, uri)) ?? this.open(fingerprint, server, uri);
     const onAbort = (): void => sink.end();
     const sink: UpdateSink = new UpdateSink(() => {
       signal.removeEventListener('abort', onAbort);
@@ -75,40 +116,121 @@ export class ResourceSubscriptions {
   updated(fingerprint: string, params: JsonObject): void {
     const uri = params.uri;
     if (typeof uri !== 'string') return;
-    const entry = this.entries.get(`${fingerprint}\u0000${uri}`);
+    const entry = this.entries.get(entryKey(fingerprint, uri));
     if (!entry) return;
     for (const s of entry.sinks) s.push(params);
   }
 
-  /** Live downstream subscriptions and how many callers share each (status and tests). */
+  /** Live downstream subscriptions and how many holders share each (status and tests). */
   list(): SubscriptionInfo[] {
     return [...this.entries.values()].map((e) => ({ uri: e.uri, server: e.server, subscribers: e.sinks.size }));
   }
 
+  private open(fingerprint: string, server: string, uri: string): Entry {
+    const key = entryKey(fingerprint, uri);
+    const e: Entry = { key, fingerprint, server, uri, sinks: new Set(), ready: Promise.resolve(), held: false, losses: 0, gone: new AbortController(), pinned: false };
+    this.pools.pin?.(fingerprint, subscriptionRoutingKey(uri)); // an unknown pool throws here, before anything is kept
+    e.pinned = this.pools.pin !== undefined;
+    this.entries.set(key, e);
+    e.ready = this.subscribeDownstream(e);
+    return e;
+  }
+
+  private current(e: Entry): boolean {
+    return this.entries.get(e.key) === e;
+  }
+
+  private subscribe(e: Entry): Promise<JsonObject> {
+    return this.pools.request(e.fingerprint, 'resources/subscribe', { uri: e.uri }, { routingKey: subscriptionRoutingKey(e.uri) });
+  }
+
   private async subscribeDownstream(e: Entry): Promise<void> {
     await this.leaving.get(e.key);
+    const losses = e.losses;
     try {
-      await this.pools.request(e.fingerprint, 'resources/subscribe', { uri: e.uri }, { routingKey: subscriptionRoutingKey(e.uri) });
+      await this.subscribe(e);
     } catch (err) {
-      if (this.entries.get(e.key) === e) this.entries.delete(e.key);
+      if (this.current(e)) this.entries.delete(e.key);
+      this.release(e);
       throw err;
     }
+    // Lost while the answer was on its way: the re-subscribe loop (waiting on `ready`) takes over.
+    e.held = e.losses === losses;
     this.log('info', 'resource subscription opened downstream', { server: e.server, uri: e.uri, fingerprint: e.fingerprint });
+  }
+
+  /** The pool's instance that held a subscription ended: subscribe again on a new one. */
+  private pinLost(fingerprint: string, routingKey: string): void {
+    if (!routingKey.startsWith(PREFIX)) return;
+    const e = this.entries.get(entryKey(fingerprint, routingKey.slice(PREFIX.length)));
+    if (!e) return;
+    e.losses++;
+    e.held = false;
+    this.log('info', 'resource subscription lost its server instance; subscribing again', { server: e.server, uri: e.uri, fingerprint });
+    // A loop already running sees `losses` move and goes round again.
+    e.renewing ??= this.renew(e);
+  }
+
+  private async renew(e: Entry): Promise<void> {
+    try {
+      await e.ready.catch(() => {});
+      for (let attempt = 0; this.current(e); attempt++) {
+        await this.sleep(this.delayOf(attempt), e.gone.signal);
+        if (!this.current(e)) return;
+        const losses = e.losses;
+        try {
+          await this.subscribe(e);
+        } catch (err) {
+          if (this.poolGone(e, err)) return;
+          this.log('warning', 'resource subscription could not be made again; retrying with backoff', {
+            server: e.server,
+            uri: e.uri,
+            attempt: attempt + 1,
+            error: errorText(err),
+          });
+          continue;
+        }
+        if (e.losses === losses) {
+          e.held = true;
+          this.log('info', 'resource subscription re-established downstream', { server: e.server, uri: e.uri, fingerprint: e.fingerprint });
+          return;
+        }
+      }
+    } finally {
+      e.renewing = undefined;
+    }
+  }
+
+  /** The pool itself is gone (its spec was removed): nothing can hold the subscription; end it. */
+  private poolGone(e: Entry, err: unknown): boolean {
+    if (!isMcpdError(err) || err.reason !== 'NOT_FOUND' || !this.current(e)) return !this.current(e);
+    this.log('warning', 'resource subscription ended: its server is no longer in any profile', { server: e.server, uri: e.uri, error: err.message });
+    for (const s of [...e.sinks]) s.end();
+    return true;
   }
 
   private leave(e: Entry, sink: UpdateSink): void {
     e.sinks.delete(sink);
-    if (e.sinks.size > 0 || this.entries.get(e.key) !== e) return;
+    if (e.sinks.size > 0 || !this.current(e)) return;
     this.entries.delete(e.key);
-    const done = e.ready
-      .then(
-        () => this.unsubscribeDownstream(e),
-        () => {}, // never subscribed: nothing to undo
-      )
+    e.gone.abort();
+    const renewing = e.renewing;
+    const done = Promise.allSettled([e.ready, renewing])
+      .then(async ([first]) => {
+        // Never subscribed, or the instance that held it is gone: nothing to undo downstream.
+        if (first.status === 'fulfilled' && e.held) await this.unsubscribeDownstream(e);
+      })
       .finally(() => {
+        this.release(e);
         if (this.leaving.get(e.key) === done) this.leaving.delete(e.key);
       });
     this.leaving.set(e.key, done);
+  }
+
+  private release(e: Entry): void {
+    if (!e.pinned) return;
+    e.pinned = false;
+    this.pools.unpin?.(e.fingerprint, subscriptionRoutingKey(e.uri));
   }
 
   private async unsubscribeDownstream(e: Entry): Promise<void> {
@@ -119,8 +241,16 @@ export class ResourceSubscriptions {
       this.log('warning', 'resources/unsubscribe failed downstream; the server may keep sending updates, which are dropped', {
         server: e.server,
         uri: e.uri,
-        error: err instanceof Error ? err.message : String(err),
+        error: errorText(err),
       });
     }
   }
+}
+
+function entryKey(fingerprint: string, uri: string): string {
+  return `${fingerprint}\u0000${uri}`;
+}
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
 }

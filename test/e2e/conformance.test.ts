@@ -29,11 +29,7 @@ const KNOWN_FAILURES: Record<string, string> = {};
  * Scenarios that pass or fail by timing, not by mcpd's design; they must run, but their outcome is not
  * asserted (see docs/conformance.md for the cause and the fix that would make them deterministic).
  */
-const FLAKY: Record<string, string> = {
-  'tools-call-with-progress':
-    'the SDK Protocol handles a notification one microtask after the message arrives but a response at once, ' +
-    'so a final progress notification that arrives in the same read as the result is dropped (core downstream hop and client hop)',
-};
+const FLAKY: Record<string, string> = {};
 
 interface Outcome {
   passed: boolean;

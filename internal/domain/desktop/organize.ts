@@ -3,14 +3,15 @@
  * server, order servers by the caller's tool-call history, sort by priority, apply per-server
  * fullscreen, cap at `size`, render. Pure: problems come back as warnings, never as logs.
  *
- * Cost is O(n log n) in the number of windows: one pass to resolve and group, one sort per server,
- * and only the windows that make it into the result are rendered.
+ * Cost is O(n log n) in the number of windows: one pass to resolve (memoized per window, see
+ * window-slot.ts) and group, a counting sort by server rank, then one comparator-free numeric-key
+ * sort per server, stopping at the first server past `size`.
  */
 import { McpdError } from '../errors.js';
 import type { JsonValue } from '../json.js';
 import { serverOrder, type ServerTouch } from '../history/server-order.js';
 import { parseWindowUri, windowIdentity } from './window-uri.js';
-import { renderWindow, windowFromResource, type ResolvedWindow } from './window-resource.js';
+import { slotIdentity, windowSlot, type WindowSlot } from './window-slot.js';
 
 /** One window as collected from a server. */
 export interface DesktopWindowInput {
@@ -46,12 +47,6 @@ export interface OrganizedDesktop {
 /** A history as a list (chronological, oldest first) or anything with `records()`, like ToolCallHistory. */
 export type HistoryInput = readonly ServerTouch[] | { records(): readonly ServerTouch[] };
 
-interface Candidate {
-  server: string;
-  index: number;
-  window: ResolvedWindow;
-}
-
 function checkSize(size: number | null | undefined): number {
   if (size === undefined || size === null) return Infinity;
   if (typeof size !== 'number' || !Number.isInteger(size)) {
@@ -74,88 +69,97 @@ function where(w: DesktopWindowInput, index: number): string {
   return `server ${JSON.stringify(w.server)}, window #${index}`;
 }
 
-/** Step 1: resolve, filter and group; returns groups in input order. */
-function collect(
-  windows: readonly DesktopWindowInput[],
-  wanted: string | undefined,
-  warnings: string[],
-): Map<string, Candidate[]> {
-  const groups = new Map<string, Candidate[]>();
-  windows.forEach((input, index) => {
-    const r = resolve(input);
-    if (!r.ok) {
-      // With a filter an invalid URI can never be the requested window: not worth a warning.
-      if (wanted === undefined) warnings.push(`${where(input, index)} skipped: ${r.error}`);
-      return;
-    }
-    const w = r.value;
-    if (wanted !== undefined && windowIdentity(w.parsed) !== wanted) return;
-    if (r.warnings.length) warnings.push(...r.warnings);
-    const c = w.contents;
-    if (c.total === 0) return;
-    if (c.blobs === c.total) {
-      warnings.push(`${where(input, index)} ${JSON.stringify(w.uri)} skipped: only blob contents, which the desktop does not render`);
-      return;
-    }
-    if (c.blobs > 0) warnings.push(`${where(input, index)} ${JSON.stringify(w.uri)}: ${c.blobs} blob content(s) not rendered`);
-    if (c.unrecognized > 0) {
-      warnings.push(`${where(input, index)} ${JSON.stringify(w.uri)}: ${c.unrecognized} content item(s) are neither text nor blob; ignored`);
-    }
-    let g = groups.get(input.server);
-    if (!g) groups.set(input.server, (g = []));
-    g.push({ server: input.server, index, window: w });
-  });
-  return groups;
+/** Usable windows after step 1, in input order, with their server as a dense id. */
+interface Collected {
+  slots: WindowSlot[];
+  index: number[];
+  serverId: number[];
+  servers: string[];
 }
+
+/** Step 1: resolve, filter and group (grouping is the server id; the sort happens later). */
+function collect(windows: readonly DesktopWindowInput[], wanted: string | undefined, warnings: string[]): Collected {
+  const out: Collected = { slots: [], index: [], serverId: [], servers: [] };
+  const ids = new Map<string, number>();
+  for (let index = 0; index < windows.length; index++) {
+    const input = windows[index];
+    const w = windowSlot(input.resource, input.contents);
+    if (w.error !== undefined) {
+      // With a filter an invalid URI can never be the requested window: not worth a warning.
+      if (wanted === undefined) warnings.push(`${where(input, index)} skipped: ${w.error}`);
+      continue;
+    }
+    if (wanted !== undefined && slotIdentity(w) !== wanted) continue;
+    for (const m of w.warnings) warnings.push(m);
+    if (w.total === 0) continue;
+    if (w.blobs > 0 || w.unrecognized > 0) {
+      if (!contentWarnings(w, where(input, index), warnings)) continue;
+    }
+    let id = ids.get(input.server);
+    if (id === undefined) {
+      id = out.servers.length;
+      ids.set(input.server, id);
+      out.servers.push(input.server);
+    }
+    out.slots.push(w);
+    out.index.push(index);
+    out.serverId.push(id);
+  }
+  return out;
+}
+
+/** Warnings about contents the desktop does not render; false when nothing is left to render. */
+function contentWarnings(w: WindowSlot, at: string, warnings: string[]): boolean {
+  if (w.blobs === w.total) {
+    warnings.push(`${at} ${JSON.stringify(w.uri)} skipped: only blob contents, which the desktop does not render`);
+    return false;
+  }
+  if (w.blobs > 0) warnings.push(`${at} ${JSON.stringify(w.uri)}: ${w.blobs} blob content(s) not rendered`);
+  if (w.unrecognized > 0) {
+    warnings.push(`${at} ${JSON.stringify(w.uri)}: ${w.unrecognized} content item(s) are neither text nor blob; ignored`);
+  }
+  return true;
+}
+
+/** Positions into `Collected` grouped by server rank (a stable counting sort); `starts[r]` opens rank r. */
+function groupByRank(c: Collected, order: readonly string[]): { byRank: Uint32Array; starts: Uint32Array } {
+  const rankOfId = new Uint32Array(c.servers.length);
+  const idOf = new Map<string, number>();
+  c.servers.forEach((s, id) => idOf.set(s, id));
+  order.forEach((s, r) => (rankOfId[idOf.get(s)!] = r));
+  const m = c.slots.length;
+  const starts = new Uint32Array(order.length + 1);
+  for (let j = 0; j < m; j++) starts[rankOfId[c.serverId[j]] + 1]++;
+  for (let r = 0; r < order.length; r++) starts[r + 1] += starts[r];
+  const fill = starts.slice(0, order.length);
+  const byRank = new Uint32Array(m);
+  for (let j = 0; j < m; j++) byRank[fill[rankOfId[c.serverId[j]]]++] = j;
+  return { byRank, starts };
+}
+
+/** Highest scaled priority: 100 with six decimals (annotation priorities keep six). */
+const PRIORITY_STEPS = 100_000_000;
 
 /**
- * Resolution memo: the service hands the same resource and contents objects to every call until a
- * window changes, so parsing the URI and classifying the contents is done once per change, not once
- * per request. Keyed by the resource object; a hit needs the identical contents object too. Weak,
- * so windows that are dropped are collected; inputs must not be mutated in place (replace them).
+ * Steps 3–4 for one server (`group` holds positions in input order): the first fullscreen window
+ * alone, else all by priority descending with ties in input order. Sorted through one numeric key
+ * per window (inverted priority, position), so the native typed-array sort needs no comparator.
  */
-const resolved = new WeakMap<object, { contents: JsonValue | undefined; result: ReturnType<typeof windowFromResource> }>();
-
-function resolve(input: DesktopWindowInput): ReturnType<typeof windowFromResource> {
-  const key = input.resource;
-  if (typeof key !== 'object' || key === null) return windowFromResource(key, input.contents);
-  const hit = resolved.get(key);
-  if (hit && hit.contents === input.contents) return hit.result;
-  const result = windowFromResource(key, input.contents);
-  resolved.set(key, { contents: input.contents, result });
-  return result;
-}
-
-/** Rendered entries per resolved window (same lifetime as the resolution memo). */
-const renderedOf = new WeakMap<ResolvedWindow, string>();
-
-function render(w: ResolvedWindow): string {
-  let r = renderedOf.get(w);
-  if (r === undefined) {
-    r = renderWindow(w.uri, w.contents.texts);
-    renderedOf.set(w, r);
+function pickForServer(group: Uint32Array, slots: readonly WindowSlot[]): Uint32Array {
+  for (let k = 0; k < group.length; k++) if (slots[group[k]].fullscreen) return group.subarray(k, k + 1);
+  const m = group.length;
+  if (m < 2) return group;
+  const posScale = 2 ** Math.ceil(Math.log2(m + 1));
+  if ((PRIORITY_STEPS + 1) * posScale > Number.MAX_SAFE_INTEGER) {
+    // Over 2^26 windows in one server: too many for the packed key; a stable comparator sort.
+    return Uint32Array.from(Array.from(group).sort((a, b) => slots[b].priority - slots[a].priority));
   }
-  return r;
-}
-
-/** Steps 3–4 for one server: the first fullscreen window alone, else all by priority descending. */
-function pickForServer(items: Candidate[]): Candidate[] {
-  const full = items.find((c) => c.window.fullscreen); // items are in input order
-  if (full) return [full];
-  // Array.prototype.sort is stable, and items are in input order: ties keep their original order.
-  return items.slice().sort((a, b) => b.window.priority - a.window.priority);
-}
-
-function toOrganized(c: Candidate): OrganizedWindow {
-  const w = c.window;
-  return {
-    server: c.server,
-    index: c.index,
-    uri: w.uri,
-    priority: w.priority,
-    fullscreen: w.fullscreen,
-    rendered: render(w),
-  };
+  const keys = new Float64Array(m);
+  for (let k = 0; k < m; k++) keys[k] = (PRIORITY_STEPS - Math.round(slots[group[k]].priority * 1e6)) * posScale + k;
+  keys.sort();
+  const out = new Uint32Array(m);
+  for (let k = 0; k < m; k++) out[k] = group[keys[k] % posScale];
+  return out;
 }
 
 /**
@@ -178,17 +182,21 @@ export function organizeDesktop(
   if (cap <= 0) return empty;
 
   const warnings: string[] = [];
-  const groups = collect(windows, wanted, warnings);
+  const c = collect(windows, wanted, warnings);
   const records = Array.isArray(history) ? history : (history as { records(): readonly ServerTouch[] }).records();
-  const order = serverOrder(records, groups.keys());
+  const order = serverOrder(records, c.servers);
+  const { byRank, starts } = groupByRank(c, order);
 
+  const entries: string[] = [];
   const picked: OrganizedWindow[] = [];
-  for (const server of order) {
-    if (picked.length >= cap) break;
-    for (const c of pickForServer(groups.get(server)!)) {
-      if (picked.length >= cap) break;
-      picked.push(toOrganized(c));
+  for (let r = 0; r < order.length && picked.length < cap; r++) {
+    const chosen = pickForServer(byRank.subarray(starts[r], starts[r + 1]), c.slots);
+    for (let k = 0; k < chosen.length && picked.length < cap; k++) {
+      const j = chosen[k];
+      const w = c.slots[j];
+      entries.push(w.rendered);
+      picked.push({ server: order[r], index: c.index[j], uri: w.uri, priority: w.priority, fullscreen: w.fullscreen, rendered: w.rendered });
     }
   }
-  return { entries: picked.map((w) => w.rendered), windows: picked, serverOrder: order, warnings };
+  return { entries, windows: picked, serverOrder: order, warnings };
 }

@@ -70,13 +70,23 @@ export class Gateway {
   private async forward(method: string, params: JsonObject, extra: ForwardExtra, progressToken?: string | number): Promise<JsonValue> {
     try {
       const session = await this.link.session(this.opts.coreWaitMs ?? 15_000);
-      return await session.request(method, params, {
+      let lastProgress: Promise<void> | undefined;
+      const result = await session.request(method, params, {
         signal: extra.signal,
         onProgress:
           progressToken === undefined
             ? undefined
-            : (p) => void extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: p.progress, total: p.total, message: p.message } }).catch(() => {}),
+            : (p) => {
+                lastProgress = extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: p.progress, total: p.total, message: p.message } }).catch(() => {});
+              },
       });
+      // Clients built on the SDK drop a progress notification that arrives in the same read as its
+      // response (their notification handlers run a microtask late): flush it, then answer a turn later.
+      if (lastProgress) {
+        await lastProgress;
+        await new Promise((r) => setImmediate(r));
+      }
+      return result;
     } catch (e) {
       throw toJsonRpcError(e);
     }

@@ -160,11 +160,18 @@ export class ProcessStdioTransport implements Transport {
       void this.stop(0);
       return;
     }
+    // The SDK runs notification handlers one microtask late but settles responses at once: a final
+    // progress notification read in the same chunk as its response would find its handler gone. Once
+    // a notification is delivered, later messages of the chunk go through the microtask queue too,
+    // which keeps their order and lets the notification be handled first.
+    let deferRest = false;
     for (;;) {
       try {
         const message = this.readBuffer.readMessage();
         if (message === null) return;
-        this.onmessage?.(message);
+        if (deferRest) queueMicrotask(() => this.onmessage?.(message));
+        else this.onmessage?.(message);
+        if (!('id' in message)) deferRest = true;
       } catch (err) {
         this.onerror?.(new Error(`server ${this.opts.serverName} wrote a line that is not JSON-RPC: ${(err as Error).message}`));
       }

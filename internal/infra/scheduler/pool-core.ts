@@ -8,6 +8,7 @@ import type { TimerHandle } from './clock.js';
 import { Instance } from './instance.js';
 import { suspendedError } from './messages.js';
 import { MetadataCache } from './metadata-cache.js';
+import { Pins } from './pins.js';
 import { Bindings } from './routing.js';
 import type { LogEntry, PoolDeps } from './types.js';
 import { WaitQueue } from './waiters.js';
@@ -23,6 +24,7 @@ export abstract class PoolCore {
   readonly waiters = new WaitQueue();
   readonly meta = new MetadataCache();
   readonly bindings: Bindings;
+  readonly pins = new Pins();
   generation = 0;
   closed = false;
   suspendedReason?: string;
@@ -163,6 +165,7 @@ export abstract class PoolCore {
     this.bindings.dropInstance(inst.id);
     this.clearIdle(inst);
     this.noteError(why);
+    this.pinsLost(inst, 'crash');
     this.log('warning', 'instance.crash', why, inst, { cause: 'crash', inFlight: inst.inFlight });
     this.recordCrash(why);
     this.changed();
@@ -234,6 +237,7 @@ export abstract class PoolCore {
   private idleCheck(inst: Instance): void {
     inst.idleTimer = undefined;
     if (!inst.usable || inst.inFlight > 0) return;
+    if (this.pins.holds(inst.id)) return; // re-armed by the last unpin
     const now = this.now();
     const idleMs = this.spec.idleSeconds * 1000;
     const quietFor = now - inst.lastUsedAt;
@@ -258,6 +262,7 @@ export abstract class PoolCore {
     inst.state = 'draining';
     this.clearIdle(inst);
     this.bindings.dropInstance(inst.id);
+    this.pinsLost(inst, cause);
     this.log('info', 'instance.stop', `stopping server ${this.spec.name} (cause: ${cause})`, inst, { cause, pid: inst.session?.pid });
     this.changed();
     if (wasStarting) {
@@ -276,6 +281,26 @@ export abstract class PoolCore {
     this.scheduleRestart();
   }
 
+  /** Pins the instance held are unplaced at once, so their next request goes to a live instance. */
+  private pinsLost(inst: Instance, cause: StopCause): void {
+    for (const key of this.pins.dropInstance(inst.id)) {
+      this.log('info', 'pin.lost', `server ${this.spec.name} lost the instance pinned for ${key} (cause: ${cause})`, inst, { key, cause });
+      this.deps.events.pinLost(this.fingerprint, key);
+    }
+  }
+
+  pin(key: string): void {
+    this.pins.add(key);
+  }
+
+  /** The last holder of a key let go: its instance may be reaped for idleness again. */
+  unpin(key: string): void {
+    const { gone, instanceId } = this.pins.remove(key);
+    if (!gone || instanceId === undefined) return;
+    const inst = this.instances.get(instanceId);
+    if (inst && !this.pins.holds(inst.id)) this.armIdle(inst);
+  }
+
   private drainWithin(inst: Instance, ms: number): Promise<void> {
     let timer: TimerHandle;
     const timeout = new Promise<void>((r) => (timer = this.deps.clock.setTimeout(r, ms)));
@@ -291,6 +316,7 @@ export abstract class PoolCore {
     for (const inst of this.instances.values()) void this.stop(inst, cause);
     await this.settle();
     this.bindings.clear();
+    this.pins.clear();
   }
 
   /** Waits for every start and stop in progress. */

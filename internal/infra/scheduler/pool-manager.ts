@@ -29,6 +29,7 @@ export class PoolManager {
   private readonly notifyListeners = new Set<NotificationListener>();
   private readonly stderrListeners = new Set<StderrListener>();
   private readonly toolsListeners = new Set<(fingerprint: string) => void>();
+  private readonly pinListeners = new Set<(fingerprint: string, key: string) => void>();
   private readonly statusListeners = new Set<() => void>();
   private readonly closing = new Set<Promise<void>>();
   private readonly closingPools = new Set<Pool>();
@@ -118,6 +119,25 @@ export class PoolManager {
     return n;
   }
 
+  /**
+   * Holds `key` on one instance of the pool, whatever its strategy: requests with this routing key
+   * all go to the instance the first of them landed on, which is not idle-reaped while pinned.
+   * Reference-counted: each pin() needs its unpin(). Throws NOT_FOUND for an unknown pool.
+   */
+  pin(fp: string, key: string): void {
+    this.pool(fp).pin(key);
+  }
+
+  /** Releases one pin() of `key`; the last one lets its instance be reaped again. Unknown pools: no-op. */
+  unpin(fp: string, key: string): void {
+    this.pools.get(fp)?.unpin(key);
+  }
+
+  /** The instance a pinned key was on ended (crash, hung, removal): whatever it held there is gone. */
+  onPinLost(cb: (fp: string, key: string) => void): () => void {
+    return subscribe(this.pinListeners, cb);
+  }
+
   resume(fp: string): void {
     this.pool(fp).resume();
   }
@@ -190,6 +210,10 @@ export class PoolManager {
     notification: (fp, id, method, params) => this.notifyListeners.forEach((cb) => safe(() => cb(fp, id, method, params))),
     stderr: (fp, id, line) => this.stderrListeners.forEach((cb) => safe(() => cb(fp, id, line))),
     toolsChanged: (fp) => this.toolsListeners.forEach((cb) => safe(() => cb(fp))),
+    // At shutdown nothing is re-established, so nobody needs to hear of it.
+    pinLost: (fp, key) => {
+      if (!this.down) this.pinListeners.forEach((cb) => safe(() => cb(fp, key)));
+    },
     statusChanged: () => this.statusChanged(),
   };
 }

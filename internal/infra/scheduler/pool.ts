@@ -97,7 +97,7 @@ export class Pool extends PoolCore {
     if (this.suspendedReason) return Promise.reject(suspendedError(this.spec, this.suspendedReason));
     if (this.closed) return Promise.reject(new McpdError('UNAVAILABLE', `server ${this.spec.name} is no longer available`));
     if (opts.signal?.aborted) return Promise.reject(cancelledWaitError(this.spec));
-    const key = this.spec.strategy === 'stateful' ? opts.routingKey : undefined;
+    const key = this.spec.strategy === 'stateful' || this.pins.has(opts.routingKey) ? opts.routingKey : undefined;
     const ready = this.tryTake(key);
     if (ready) return Promise.resolve(ready);
     return new Promise<Instance>((resolve, reject) => {
@@ -126,8 +126,7 @@ export class Pool extends PoolCore {
     const now = this.now();
     const max = Math.max(1, this.spec.maxConcurrent);
     if (key !== undefined) {
-      const boundId = this.bindings.get(key, now);
-      const bound = boundId ? this.instances.get(boundId) : undefined;
+      const bound = this.boundInstance(key, now);
       if (bound?.usable) {
         if (bound.inFlight >= max) return undefined; // a caller session stays on its instance
         return this.takeSlot(bound, key);
@@ -142,7 +141,8 @@ export class Pool extends PoolCore {
     const now = this.now();
     inst.take(now);
     this.clearIdle(inst);
-    if (key !== undefined) {
+    if (this.pins.has(key)) this.pins.place(key, inst.id);
+    else if (key !== undefined && this.spec.strategy === 'stateful') {
       this.bindings.bind(key, inst.id, now);
       inst.everBound = true;
     }
@@ -150,10 +150,15 @@ export class Pool extends PoolCore {
     return inst;
   }
 
+  /** Where a key's requests must go: its pinned instance, else (stateful) its bound one. */
+  private boundInstance(key: string, now: number): Instance | undefined {
+    const id = this.pins.has(key) ? this.pins.instanceOf(key) : this.spec.strategy === 'stateful' ? this.bindings.get(key, now) : undefined;
+    return id === undefined ? undefined : this.instances.get(id);
+  }
+
   private isBound(w: Waiter): boolean {
     if (w.key === undefined) return false;
-    const id = this.bindings.get(w.key, this.now());
-    return id !== undefined && this.instances.get(id)?.usable === true;
+    return this.boundInstance(w.key, this.now())?.usable === true;
   }
 
   /** Serves waiters in FIFO order, then starts instances while demand exceeds what is starting. */

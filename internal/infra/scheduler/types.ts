@@ -15,7 +15,7 @@ export interface LogEntry {
 export type LogFn = (e: LogEntry) => void;
 
 export interface CallOptions {
-  /** `stateful` pools bind this key (the caller session) to one instance. */
+  /** `stateful` pools bind this key (the caller session) to one instance; a pinned key goes to its pinned instance on any strategy. */
   routingKey?: string;
   signal?: AbortSignal;
   /** Whole-call deadline, pool wait included; default spec.callTimeoutSeconds. */
@@ -28,6 +28,8 @@ export interface PoolEvents {
   notification(fingerprint: string, instanceId: string, method: string, params: JsonObject): void;
   stderr(fingerprint: string, instanceId: string, line: string): void;
   toolsChanged(fingerprint: string): void;
+  /** The instance a pinned key was placed on ended; the next request with the key picks a new one. */
+  pinLost(fingerprint: string, key: string): void;
   statusChanged(): void;
 }
 
