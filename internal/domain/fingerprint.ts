@@ -38,5 +38,16 @@ export function canonicalSpecJson(spec: ServerSpec): string {
  * any difference (scheduling fields included) gives a separate pool.
  */
 export function specFingerprint(spec: ServerSpec): string {
-  return createHash('sha256').update(canonicalSpecJson(spec)).digest('hex');
+  let fp = memo.get(spec);
+  if (fp === undefined) {
+    fp = createHash('sha256').update(canonicalSpecJson(spec)).digest('hex');
+    memo.set(spec, fp);
+  }
+  return fp;
 }
+
+/**
+ * Specs are immutable once loaded, and the hot path (every call resolves its profile's specs) asks
+ * for the same objects again and again.
+ */
+const memo = new WeakMap<ServerSpec, string>();
