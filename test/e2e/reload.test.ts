@@ -27,12 +27,16 @@ describe('editing the profile store while running', () => {
     const before = (await client.listTools()).tools.map((t) => t.name);
     expect(before).toContain('first__echo');
     expect(before.some((n) => n.startsWith('second__'))).toBe(false);
+    const pidOf = async () => JSON.stringify((await client.callTool({ name: 'first__pid', arguments: {} })).content);
+    const firstPid = await pidOf();
     const seen = changes;
     world.write('profiles/default.yaml', profile(echoServer('first', { idleSeconds: 300 }), echoServer('second', { idleSeconds: 300, maxConcurrent: 2 })));
     await waitFor('notifications/tools/list_changed', () => changes > seen, 20_000);
     const after = (await client.listTools()).tools.map((t) => t.name);
     expect(after).toContain('second__echo');
     expect(after).toContain('first__echo');
+    // Only the difference was applied: the unchanged server kept its process.
+    expect(await pidOf()).toBe(firstPid);
   });
 
   it('keeps the running configuration on a broken edit and reports why', async () => {
