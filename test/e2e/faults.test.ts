@@ -4,6 +4,7 @@ import { TestWorld } from '../support/core-process.js';
 import { ECHO_SERVER, MCPD } from '../support/paths.js';
 import { cmdline, countProcs, pidsWithTag, waitFor } from '../support/procs.js';
 import { echoServer, profile } from '../support/profiles.js';
+import { ControlCalls, createControlClient } from '../../internal/infra/rpc/control-client.js';
 
 type ToolResult = { content: { type: string; text: string }[] };
 const textOf = (r: unknown) => (r as ToolResult).content.map((c) => c.text).join('');
@@ -67,5 +68,40 @@ describe('core killed with SIGKILL', () => {
     expect(countProcs(world.tag, ECHO_SERVER)).toBe(1);
     const newCores = pidsWithTag(world.tag).filter((p) => cmdline(p).includes(MCPD) && p !== core.pid);
     expect(newCores.length).toBe(1);
+  });
+});
+
+describe('a crash-looping server', () => {
+  let world: TestWorld;
+  beforeAll(async () => {
+    world = new TestWorld({
+      // minReady makes the pool restart it on its own; it exits at start every time.
+      'profiles/default.yaml': profile(echoServer('loop', { minReady: 1 }, { FIXTURE_EXIT_AT_START: '3' })),
+      'runtime.yaml': 'crashLoopThreshold: 3\ncrashLoopWindowSeconds: 60\nrestartBackoffMaxSeconds: 1\nmetricsAddress: ""\n',
+      'callers.yaml': 'callers: {}\n',
+    });
+    await world.startCore();
+  });
+  afterAll(async () => world.cleanup());
+
+  it('is restarted with backoff, then suspended, and calls say so until a reload', async () => {
+    const ctl = createControlClient(world.socket);
+    try {
+      const calls = new ControlCalls(ctl);
+      let pool: { suspended: boolean; suspendedReason: string; restarts: number } | undefined;
+      await waitFor('the breaker to suspend the spec', async () => {
+        pool = (await calls.status()).pools[0];
+        return pool?.suspended === true;
+      }, 30_000);
+      expect(pool?.suspendedReason).toMatch(/crash/i);
+      const client = await world.gateway('victim');
+      await expect(client.callTool({ name: 'loop__echo', arguments: {} })).rejects.toThrow(/suspended|SPEC_SUSPENDED|could not be listed/i);
+      // Reload is how an operator says "try again": the pool is resumed (and will crash again).
+      const r = await calls.reload();
+      expect(r.applied).toBe(true);
+      expect((await calls.status()).pools[0]?.suspended).toBe(false);
+    } finally {
+      ctl.close();
+    }
   });
 });
