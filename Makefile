@@ -48,11 +48,17 @@ proto-check: install
 	  echo "internal/gen is stale: run 'make proto' and commit the result"; diff -r $$tmp/internal/gen internal/gen | head -20; exit 1; \
 	fi; echo "internal/gen is fresh"
 
+## Every benchmark, one JSON line per case (numbers go to docs/benchmarks.md).
 bench: build
 	node bench/run.mjs $(ARGS)
+	node bench/context.mjs $(ARGS)
+	node bench/docs.mjs $(ARGS)
 
+## The same with tiny counts: proves the benchmarks run (CI).
 bench-smoke: build
 	node bench/run.mjs --smoke
+	node bench/context.mjs --smoke
+	node bench/docs.mjs --smoke
 
 clean:
 	rm -rf dist

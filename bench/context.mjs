@@ -1,13 +1,28 @@
 #!/usr/bin/env node
 // Organizer benchmarks of the context channels (pure functions, from dist/):
-//   organize_desktop_10k: organizeDesktop over 10,000 windows from 100 servers, 200-call history (target p50 ≤ 20 ms)
-//   organize_finder_100k: organizeFinder over 100,000 documents from 100 servers, keyword + paging (target p50 ≤ 100 ms)
-// One JSON line per case: {case, n, warmup, p50, p99, target_ms, machine}. `--smoke` uses tiny counts.
+//   organize_desktop_10k       organizeDesktop over 10,000 windows from 100 servers, 200-call history, the
+//                              same collected windows every call (what GetDesktop does; memoized)
+//   organize_desktop_10k_cold  the same, but every window is new to the organizer (fresh objects parsed
+//                              from JSON each call, as they arrive from the servers)
+//   organize_finder_100k       organizeFinder over 100,000 documents from 100 servers, keyword + paging
+//   organize_finder_100k_cold  the same over a freshly parsed catalogue each call
+// Targets on a quiet machine: desktop p50 ≤ 20 ms, finder p50 ≤ 100 ms.
+//
+// One JSON line per case: {case, n, warmup, p50, p99, cpu_p50, baseline, baseline_p50, ratio, target_ms,
+// load1, machine}. The baseline is a plain Array.prototype.sort of as many numeric keys as the case has
+// items, timed in the same process interleaved with the case, so `ratio` (p50 / baseline_p50) stays
+// meaningful when other processes load the machine and absolute times do not. cpu_p50 is this
+// process's CPU time per call (user + system), which excludes time spent waiting for a core.
+// `--smoke` uses tiny counts; `--case=NAME` runs one case (or every case starting with NAME);
+// `--dist=DIR` benchmarks another build (e.g. a copy of an older dist/) instead of ./dist.
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { REPO, emit, measure, percentile, round } from './lib.mjs';
+import { REPO, emit, percentile, round } from './lib.mjs';
 
 const smoke = process.argv.includes('--smoke');
-const dist = (p) => import(join(REPO, 'dist/internal/domain', p));
+const only = process.argv.find((a) => a.startsWith('--case='))?.slice(7);
+const distDir = process.argv.find((a) => a.startsWith('--dist='))?.slice(7) ?? join(REPO, 'dist');
+const dist = (p) => import(join(distDir, 'internal/domain', p));
 const { organizeDesktop } = await dist('desktop/organize.js');
 const { syntheticWindows, syntheticHistory } = await dist('desktop/synthetic-windows.js');
 const { organizeFinder } = await dist('finder/organize.js');
@@ -35,39 +50,115 @@ function syntheticDocuments(count, servers) {
   return docs;
 }
 
-const N = smoke ? 5 : 200;
-const WARMUP = smoke ? 2 : 30;
-
-{
-  // What GetDesktop does: the collected windows are the same objects from one request to the next.
-  const windows = syntheticWindows(smoke ? 1000 : 10_000, 100);
-  const history = syntheticHistory(200, 100);
-  const t = await measure(() => organizeDesktop(windows, null, history), N, WARMUP);
-  emit({ case: 'organize_desktop_10k', n: N, warmup: WARMUP, windows: windows.length, p50: round(percentile(t, 50)), p99: round(percentile(t, 99)), target_ms: 20 });
-}
-
-{
-  // Cold: every window is new to the organizer (first request, or all 10,000 changed at once).
-  const count = smoke ? 1000 : 10_000;
-  const n = smoke ? 5 : 40;
-  const warm = smoke ? 2 : 5;
-  const history = syntheticHistory(200, 100);
-  const times = [];
-  for (let i = 0; i < n + warm; i++) {
-    const windows = syntheticWindows(count, 100); // fresh objects, built outside the timing
-    const t0 = process.hrtime.bigint();
-    organizeDesktop(windows, null, history);
-    if (i >= warm) times.push(Number(process.hrtime.bigint() - t0) / 1e6);
+/** Deterministic pseudo-random doubles: the baseline's keys. */
+function numericKeys(count) {
+  const keys = new Array(count);
+  let x = 88_172_645;
+  for (let i = 0; i < count; i++) {
+    x = (x * 1_103_515_245 + 12_345) % 2_147_483_648;
+    keys[i] = x / 7;
   }
-  times.sort((a, b) => a - b);
-  emit({ case: 'organize_desktop_10k_cold', n, warmup: warm, windows: count, p50: round(percentile(times, 50)), p99: round(percentile(times, 99)), target_ms: 20 });
+  return keys;
 }
 
-{
-  const docs = syntheticDocuments(smoke ? 10_000 : 100_000, 100);
+const nowMs = () => Number(process.hrtime.bigint()) / 1e6;
+const cpuMs = () => {
+  const c = process.cpuUsage();
+  return (c.user + c.system) / 1000;
+};
+
+/**
+ * Runs `prepare(i)` (untimed), then the baseline sort and `fn(input)`, interleaved, warmup + n times.
+ * Returns sorted wall and CPU times of `fn` and sorted wall times of the baseline.
+ */
+function interleaved(prepare, fn, baselineKeys, n, warmup) {
+  const wall = [];
+  const cpu = [];
+  const base = [];
+  for (let i = 0; i < warmup + n; i++) {
+    const input = prepare(i);
+    const b0 = nowMs();
+    baselineKeys.slice().sort((a, b) => a - b);
+    const b1 = nowMs();
+    const c0 = cpuMs();
+    const t0 = nowMs();
+    fn(input, i);
+    const t1 = nowMs();
+    const c1 = cpuMs();
+    if (i < warmup) continue;
+    wall.push(t1 - t0);
+    cpu.push(c1 - c0);
+    base.push(b1 - b0);
+  }
+  const asc = (a, b) => a - b;
+  return { wall: wall.sort(asc), cpu: cpu.sort(asc), base: base.sort(asc) };
+}
+
+function report(name, items, r, n, warmup, target, extra = {}) {
+  const p50 = percentile(r.wall, 50);
+  const b50 = percentile(r.base, 50);
+  emit({
+    case: name,
+    n,
+    warmup,
+    ...extra,
+    p50: round(p50),
+    p99: round(percentile(r.wall, 99)),
+    cpu_p50: round(percentile(r.cpu, 50)),
+    baseline: `Array.prototype.sort of ${items} numbers`,
+    baseline_p50: round(b50),
+    ratio: round(p50 / b50),
+    target_ms: target,
+    load1: round(loadavg()[0]),
+  });
+}
+
+const CASES = ['organize_desktop_10k', 'organize_desktop_10k_cold', 'organize_finder_100k', 'organize_finder_100k_cold'];
+if (only && !CASES.some((c) => c.startsWith(only))) throw new Error(`--case=${only} matches none of ${CASES.join(', ')}`);
+const wanted = (name) => !only || name === only || (!CASES.includes(only) && name.startsWith(only));
+const anyWanted = (prefix) => CASES.some((c) => c.startsWith(prefix) && wanted(c));
+
+if (anyWanted('organize_desktop')) {
+  const count = smoke ? 1000 : 10_000;
+  const keys = numericKeys(count);
+  const history = syntheticHistory(200, 100);
+  const windows = syntheticWindows(count, 100);
+  if (wanted('organize_desktop_10k')) {
+    // What GetDesktop does: the collected windows are the same objects from one request to the next.
+    const n = smoke ? 5 : 200;
+    const warm = smoke ? 2 : 30;
+    const r = interleaved(() => windows, (w) => organizeDesktop(w, null, history), keys, n, warm);
+    report('organize_desktop_10k', count, r, n, warm, 20, { windows: count });
+  }
+  if (wanted('organize_desktop_10k_cold')) {
+    // Every window is new to the organizer (first request, or all windows changed at once). The
+    // windows arrive as JSON from the servers, so each run gets freshly parsed objects (parsed
+    // outside the timing), with flat strings like a real JSON-RPC message gives.
+    const json = JSON.stringify(windows);
+    const n = smoke ? 5 : 60;
+    const warm = smoke ? 2 : 10;
+    const r = interleaved(() => JSON.parse(json), (w) => organizeDesktop(w, null, history), keys, n, warm);
+    report('organize_desktop_10k_cold', count, r, n, warm, 20, { windows: count });
+  }
+}
+
+if (anyWanted('organize_finder')) {
+  const count = smoke ? 10_000 : 100_000;
+  const keys = numericKeys(count);
+  const docs = syntheticDocuments(count, 100);
   const order = Array.from({ length: 30 }, (_, i) => `server-${String((i * 7) % 100).padStart(3, '0')}`);
-  const n = smoke ? 5 : 100;
-  const warm = smoke ? 2 : 10;
-  const t = await measure((i) => organizeFinder(docs, i % 2 ? { keywords: ['budget', 'k7'], offset: 20, limit: 20 } : { offset: 0, limit: 20 }, order), n, warm);
-  emit({ case: 'organize_finder_100k', n, warmup: warm, documents: docs.length, p50: round(percentile(t, 50)), p99: round(percentile(t, 99)), target_ms: 100 });
+  const query = (i) => (i % 2 ? { keywords: ['budget', 'k7'], offset: 20, limit: 20 } : { offset: 0, limit: 20 });
+  if (wanted('organize_finder_100k')) {
+    const n = smoke ? 5 : 100;
+    const warm = smoke ? 2 : 10;
+    const r = interleaved(() => docs, (d, i) => organizeFinder(d, query(i), order), keys, n, warm);
+    report('organize_finder_100k', count, r, n, warm, 100, { documents: count });
+  }
+  if (wanted('organize_finder_100k_cold')) {
+    const json = JSON.stringify(docs);
+    const n = smoke ? 3 : 30;
+    const warm = smoke ? 1 : 4;
+    const r = interleaved(() => JSON.parse(json), (d, i) => organizeFinder(d, query(i), order), keys, n, warm);
+    report('organize_finder_100k_cold', count, r, n, warm, 100, { documents: count });
+  }
 }

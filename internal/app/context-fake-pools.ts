@@ -36,10 +36,41 @@ export class FakeServer {
 
 type Note = (fp: string, instance: string, method: string, params: JsonObject) => void;
 
-export class FakePools implements Pick<PoolPort, 'request' | 'capabilities' | 'onNotification' | 'onStatusChange' | 'status'> {
+export class FakePools implements Pick<PoolPort, 'request' | 'capabilities' | 'onNotification' | 'onStatusChange' | 'status' | 'pin' | 'unpin' | 'onPinLost'> {
   readonly servers = new Map<string, FakeServer>();
+  /** "fp key" → holders. */
+  readonly pins = new Map<string, number>();
   private readonly notes: Note[] = [];
   private readonly statusCbs: (() => void)[] = [];
+  private readonly lostCbs: ((fp: string, key: string) => void)[] = [];
+
+  pin(fp: string, key: string): void {
+    if (!this.servers.has(fp)) throw new McpdError('NOT_FOUND', `no pool ${fp}`);
+    this.pins.set(`${fp} ${key}`, (this.pins.get(`${fp} ${key}`) ?? 0) + 1);
+  }
+
+  unpin(fp: string, key: string): void {
+    const n = (this.pins.get(`${fp} ${key}`) ?? 0) - 1;
+    if (n > 0) this.pins.set(`${fp} ${key}`, n);
+    else this.pins.delete(`${fp} ${key}`);
+  }
+
+  onPinLost(cb: (fp: string, key: string) => void): void {
+    this.lostCbs.push(cb);
+  }
+
+  /** The server's instance ended: every pin of the pool is lost (a new process knows no subscriptions). */
+  restart(fp: string): void {
+    const s = this.servers.get(fp);
+    if (s) {
+      s.subscribed.clear();
+      s.instance++;
+    }
+    for (const k of [...this.pins.keys()]) {
+      if (!k.startsWith(`${fp} `)) continue;
+      for (const cb of this.lostCbs) cb(fp, k.slice(fp.length + 1));
+    }
+  }
 
   async request(fp: string, method: string, params: JsonObject): Promise<JsonObject> {
     const s = this.servers.get(fp);
@@ -63,6 +94,9 @@ export class FakePools implements Pick<PoolPort, 'request' | 'capabilities' | 'o
       }
       case 'resources/subscribe':
         s.subscribed.add(params.uri as string);
+        return {};
+      case 'resources/unsubscribe':
+        s.subscribed.delete(params.uri as string);
         return {};
       default:
         throw new McpdError('NOT_FOUND', `method ${method}`);

@@ -3,6 +3,7 @@ import type { ContextChange, Subscription } from '../domain/control-areas.js';
 import type { ToolCallRecord } from '../domain/history/tool-call-history.js';
 import { ContextService } from './context-service.js';
 import { contextWorld, spec } from './context-fake-pools.js';
+import { ResourceSubscriptions } from './resource-subscriptions.js';
 
 const A = spec('alpha');
 const B = spec('beta');
@@ -166,16 +167,40 @@ describe('ContextService.watchDesktop', () => {
   });
 
   it('reloads and re-subscribes when the server gets a new instance', async () => {
-    const { svc, pools, a } = desktopWorld();
+    const { svc, pools, a, fp } = desktopWorld();
     const sub = svc.watchDesktop('x');
     await next(sub);
-    a.subscribed.clear(); // a new process knows nothing of the old subscriptions
-    a.instance = 2;
+    await expect.poll(() => a.subscribed.size).toBe(4);
+    pools.restart(fp(A)); // a new process knows nothing of the old subscriptions
     a.text('window://a/high?priority=90', 'after restart');
     pools.statusChanged();
     const c = await next(sub);
     expect(c.reason).toBe('server alpha restarted');
-    expect(a.subscribed.has('window://a/high?priority=90')).toBe(true);
+    await expect.poll(() => a.subscribed.has('window://a/high?priority=90')).toBe(true);
+    await sub.return?.();
+  });
+
+  it('shares the downstream subscription with resources/subscribe callers: a client leaving does not end it', async () => {
+    const w = contextWorld({ default: [A] });
+    const a = w.server(A);
+    a.add('window://a/w', [{ uri: 'window://a/w', text: 'v1' }]);
+    const hub = new ResourceSubscriptions(w.deps.pools, w.deps.log);
+    const svc = new ContextService(w.deps, hub);
+    const sub = svc.watchDesktop('x');
+    await next(sub);
+    await expect.poll(() => a.subscribed.has('window://a/w')).toBe(true);
+    const client = new AbortController();
+    await hub.add(w.fp(A), 'alpha', 'window://a/w', client.signal);
+    expect(hub.list()).toEqual([{ uri: 'window://a/w', server: 'alpha', subscribers: 2 }]);
+    client.abort(); // the client unsubscribes
+    expect(hub.list()).toEqual([{ uri: 'window://a/w', server: 'alpha', subscribers: 1 }]);
+    expect(a.requests.filter((r) => r.startsWith('resources/unsubscribe'))).toEqual([]);
+    expect(a.requests.filter((r) => r.startsWith('resources/subscribe'))).toHaveLength(1);
+    expect(a.subscribed.has('window://a/w')).toBe(true);
+    a.text('window://a/w', 'v2');
+    w.pools.emit(w.fp(A), 'notifications/resources/updated', { uri: 'window://a/w' });
+    expect((await next(sub)).reason).toBe('window window://a/w updated');
+    expect((await svc.desktop('x', undefined, undefined)).windows).toEqual(['window://a/w\n\nv2']);
     await sub.return?.();
   });
 });

@@ -27,6 +27,7 @@ import { LogService, type LogTelemetry } from './log-service.js';
 import { PromptService } from './prompt-service.js';
 import { ResourceService } from './resource-service.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';
+import { CallerViews } from './caller-views.js';
 
 export interface CoreOptions {
   version: string;
@@ -45,7 +46,7 @@ export class Core implements ControlApi {
   private readonly callers = new CallerRegistry();
   readonly tools: ToolService;
   /** Per-caller views, so a caller moved to another profile by a reload sees the new list. */
-  private readonly callerViews = new Map<string, LatestWins<ToolSnapshot>>();
+  private readonly callerViews = new CallerViews<ToolSnapshot>((caller) => this.tools.index(this.profileOf(caller)).snapshot());
   private readonly statusChannel = new LatestWins<StatusView>();
   private reaper?: NodeJS.Timeout;
   readonly history = new CallerHistories();
@@ -59,7 +60,7 @@ export class Core implements ControlApi {
   constructor(private readonly o: CoreOptions) {
     this.tools = new ToolService(o.pools, o.store.current.runtime.snapshotRetentionSeconds, (msg, fields) => o.log('warning', msg, fields));
     this.tools.applyStore(o.store.current);
-    this.tools.onChange((profile, snap) => this.publishToCallers(profile, snap));
+    this.tools.onChange((profile) => this.callerViews.refresh((caller) => this.profileOf(caller) === profile));
     o.pools.onToolsChanged((fp) => void this.tools.invalidate(fp));
     o.pools.onStatusChange(() => this.publishStatus());
     const deps: AreaDeps = {
@@ -96,7 +97,9 @@ export class Core implements ControlApi {
 
   async stop(): Promise<void> {
     clearInterval(this.reaper);
-    for (const v of this.callerViews.values()) v.close();
+    this.callerViews.close();
+    this.resources.close();
+    this.prompts.close();
     this.statusChannel.close();
     await this.o.pools.shutdown();
   }
@@ -141,7 +144,7 @@ export class Core implements ControlApi {
   }
 
   watchTools(caller: string, lastEtag?: string): Subscription<ToolSnapshot> {
-    return this.viewOf(caller).subscribe(lastEtag === undefined ? undefined : (s) => s.etag === lastEtag);
+    return this.callerViews.watch(caller, lastEtag);
   }
 
   async callTool(caller: string, name: string, args: JsonObject, opts: CallOptions): Promise<JsonObject> {
@@ -192,7 +195,7 @@ export class Core implements ControlApi {
   /** Open tool and status watches (a gauge in the metrics). */
   watchSubscribers(): number {
     let n = this.statusChannel.subscriberCount;
-    for (const v of this.callerViews.values()) n += v.subscriberCount;
+    n += this.callerViews.subscriberCount;
     return n;
   }
 
@@ -216,11 +219,8 @@ export class Core implements ControlApi {
     this.resources.applyStore();
     this.prompts.applyStore();
     this.callers.remap((c) => this.profileOf(c));
-    for (const [caller, view] of this.callerViews) {
-      const profile = this.profileOf(caller);
-      view.publish(this.tools.index(profile).snapshot());
-      void this.tools.ensureLoaded(profile);
-    }
+    this.callerViews.refresh();
+    for (const caller of this.callerViews.watched()) void this.tools.ensureLoaded(this.profileOf(caller));
   }
 
   /** Pools that serve a profile (a spec's references are "profile/server"). */
@@ -230,22 +230,6 @@ export class Core implements ControlApi {
 
   private profileOf(caller: string): string {
     return profileFor(this.o.store.current, caller).name;
-  }
-
-  private viewOf(caller: string): LatestWins<ToolSnapshot> {
-    let v = this.callerViews.get(caller);
-    if (!v) {
-      v = new LatestWins<ToolSnapshot>();
-      v.publish(this.tools.index(this.profileOf(caller)).snapshot());
-      this.callerViews.set(caller, v);
-    }
-    return v;
-  }
-
-  private publishToCallers(profile: string, snap: ToolSnapshot): void {
-    for (const [caller, view] of this.callerViews) {
-      if (this.profileOf(caller) === profile) view.publish(snap);
-    }
   }
 
   private publishStatus(): void {

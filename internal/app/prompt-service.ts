@@ -5,12 +5,15 @@ import type { Profile } from '../domain/profile.js';
 import { listAllPages } from '../infra/aggregator/downstream-pages.js';
 import { PromptIndex } from '../infra/aggregator/prompt-index.js';
 import type { AreaDeps } from './area-deps.js';
+import { CallerViews } from './caller-views.js';
 import { AreaListings } from './resource-listings.js';
 import type { ResourceService } from './resource-service.js';
 
 /** Prompts per profile, namespaced like tools; prompt get and completion routed to the owner. */
 export class PromptService implements PromptsApi {
   private readonly listings: AreaListings<readonly JsonObject[], PromptIndex>;
+  /** Watches follow the caller: a reload that moves it to another profile moves its watch too. */
+  private readonly views: CallerViews<PromptSnapshot>;
 
   constructor(
     private readonly deps: AreaDeps,
@@ -23,7 +26,9 @@ export class PromptService implements PromptsApi {
       empty: [],
       list: (fp, server) => listAllPages(server, 'prompts/list', 'prompts', (cursor) => deps.pools.request(fp, 'prompts/list', cursor === undefined ? {} : { cursor }, {})),
       makeIndex: (profile, fingerprintOf) => new PromptIndex({ profile, fingerprintOf, retentionSeconds }),
+      changed: (name) => this.views?.refresh((c) => deps.profileOf(c).name === name),
     });
+    this.views = new CallerViews((caller) => this.listings.index(deps.profileOf(caller).name).snapshot());
     deps.pools.onNotification((fp, _instance, method) => {
       if (method === 'notifications/prompts/list_changed') this.listings.invalidate(fp);
     });
@@ -37,9 +42,8 @@ export class PromptService implements PromptsApi {
   }
 
   watch(caller: string, lastEtag?: string): Subscription<PromptSnapshot> {
-    const profile = this.deps.profileOf(caller);
-    void this.listings.ensureLoaded(profile);
-    return this.listings.index(profile.name).watch(lastEtag);
+    void this.listings.ensureLoaded(this.deps.profileOf(caller));
+    return this.views.watch(caller, lastEtag);
   }
 
   async get(caller: string, name: string, args: JsonObject, opts: RequestOpts): Promise<JsonObject> {
@@ -67,9 +71,16 @@ export class PromptService implements PromptsApi {
     throw new McpdError('INVALID_ARGUMENT', `completion/complete: unknown ref type ${JSON.stringify(ref.type)}; use "ref/prompt" or "ref/resource"`);
   }
 
-  /** After a reload: rebuild the indexes for the new store. */
+  /** After a reload: rebuild the indexes for the new store; watchers of callers that moved get their new profile's list. */
   applyStore(): void {
     this.listings.applyStore();
+    this.views.refresh();
+    for (const caller of this.views.watched()) void this.listings.ensureLoaded(this.deps.profileOf(caller));
+  }
+
+  /** Ends every watch (shutdown). */
+  close(): void {
+    this.views.close();
   }
 
   private async resolve(profile: Profile, name: string): Promise<PromptEntry> {

@@ -19,6 +19,8 @@ export interface AreaListingsOptions<L, I extends AreaIndex<L>> {
   /** Lists one server's items (all downstream pages). */
   list: (fingerprint: string, server: string) => Promise<L>;
   makeIndex: (profile: Profile, fingerprintOf: (server: string) => string) => I;
+  /** A profile's index got a new etag (per-caller watches re-read it). */
+  changed?: (profileName: string) => void;
 }
 
 /**
@@ -84,8 +86,8 @@ export class AreaListings<L, I extends AreaIndex<L>> {
       const fpOf = fingerprintLookup(profile);
       const existing = this.indexes.get(profile.name);
       if (!existing) this.indexes.set(profile.name, this.o.makeIndex(profile, fpOf));
-      else existing.reconfigure(profile, fpOf);
-      this.refresh(profile);
+      const reshaped = !existing || existing.reconfigure(profile, fpOf);
+      if (!this.refresh(profile) && reshaped) this.o.changed?.(profile.name);
     }
     this.cache.retain(used);
   }
@@ -122,15 +124,18 @@ export class AreaListings<L, I extends AreaIndex<L>> {
     }
   }
 
-  private refresh(profile: Profile): void {
+  /** Feeds the profile's index from the cache; true when its etag changed (and `changed` was told). */
+  private refresh(profile: Profile): boolean {
     const idx = this.indexes.get(profile.name);
-    if (!idx) return;
+    if (!idx) return false;
     const byServer = new Map<string, L>();
     for (const s of enabled(profile)) {
       const l = this.cache.get(specFingerprint(s));
       if (l !== undefined) byServer.set(s.name, l);
     }
-    idx.update(byServer);
+    if (!idx.update(byServer)) return false;
+    this.o.changed?.(profile.name);
+    return true;
   }
 }
 

@@ -8,6 +8,7 @@ import { listAllPages } from '../infra/aggregator/downstream-pages.js';
 import { ResourceIndex, type ResourceRoute } from '../infra/aggregator/resource-index.js';
 import type { ResourceListing } from '../infra/aggregator/resource-snapshot.js';
 import type { AreaDeps } from './area-deps.js';
+import { CallerViews } from './caller-views.js';
 import { AreaListings } from './resource-listings.js';
 import { ResourceSubscriptions, type SubscriptionInfo } from './resource-subscriptions.js';
 
@@ -17,6 +18,8 @@ const EMPTY: ResourceListing = Object.freeze({ resources: [], templates: [] });
 export class ResourceService implements ResourcesApi {
   private readonly listings: AreaListings<ResourceListing, ResourceIndex>;
   private readonly subs: ResourceSubscriptions;
+  /** Watches follow the caller: a reload that moves it to another profile moves its watch too. */
+  private readonly views: CallerViews<ResourceSnapshot>;
 
   /** `subs`: the subscription hub shared with the context channels (its own one when not given). */
   constructor(
@@ -29,7 +32,9 @@ export class ResourceService implements ResourcesApi {
       empty: EMPTY,
       list: (fp, server) => this.listServer(fp, server),
       makeIndex: (profile, fingerprintOf) => new ResourceIndex({ profile, fingerprintOf, retentionSeconds }),
+      changed: (name) => this.views?.refresh((c) => deps.profileOf(c).name === name),
     });
+    this.views = new CallerViews((caller) => this.listings.index(deps.profileOf(caller).name).snapshot());
     // The hub hears notifications/resources/updated itself.
     this.subs = subs ?? new ResourceSubscriptions(deps.pools, deps.log);
     deps.pools.onNotification((fp, _instance, method) => {
@@ -50,10 +55,9 @@ export class ResourceService implements ResourcesApi {
   }
 
   watch(caller: string, lastEtag?: string): Subscription<ResourceSnapshot> {
-    const profile = this.deps.profileOf(caller);
     // A watcher wants a filled list: start loading, the watch delivers it when it lands.
-    void this.listings.ensureLoaded(profile);
-    return this.listings.index(profile.name).watch(lastEtag);
+    void this.listings.ensureLoaded(this.deps.profileOf(caller));
+    return this.views.watch(caller, lastEtag);
   }
 
   async read(caller: string, uri: string, opts: RequestOpts): Promise<JsonObject> {
@@ -99,9 +103,16 @@ export class ResourceService implements ResourcesApi {
     return this.subs.list();
   }
 
-  /** After a reload: rebuild the indexes for the new store. */
+  /** After a reload: rebuild the indexes for the new store; watchers of callers that moved get their new profile's list. */
   applyStore(): void {
     this.listings.applyStore();
+    this.views.refresh();
+    for (const caller of this.views.watched()) void this.listings.ensureLoaded(this.deps.profileOf(caller));
+  }
+
+  /** Ends every watch (shutdown). */
+  close(): void {
+    this.views.close();
   }
 
   private async loaded(caller: string, cursor: string | undefined): Promise<Profile> {

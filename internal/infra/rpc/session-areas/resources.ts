@@ -40,6 +40,9 @@ async function subscribe(api: ControlApi, params: JsonObject, ctx: SessionReques
     const updates = await api.resources.subscribe(ctx.session.caller, uri, ac.signal);
     void (async () => {
       for await (const p of updates) ctx.notify('notifications/resources/updated', p);
+      // The core may end a subscription itself (its pool was removed): forget it, so a later
+      // subscribe from the client is a real one, not an idempotent no-op.
+      if (subs.get(uri) === ac) subs.delete(uri);
     })();
     return {};
   } catch (e) {
