@@ -11,7 +11,7 @@ import { McpdError } from '../errors.js';
 import type { JsonValue } from '../json.js';
 import { serverOrder, type ServerTouch } from '../history/server-order.js';
 import { parseWindowUri, windowIdentity } from './window-uri.js';
-import { slotIdentity, windowSlot, type WindowSlot } from './window-slot.js';
+import { scratchSlot, slotIdentity, windowSlot, type WindowSlot } from './window-slot.js';
 
 /** One window as collected from a server. */
 export interface DesktopWindowInput {
@@ -71,19 +71,19 @@ function where(w: DesktopWindowInput, index: number): string {
 
 /** Usable windows after step 1, in input order, with their server as a dense id. */
 interface Collected {
-  slots: WindowSlot[];
-  index: number[];
+  windows: OrganizedWindow[];
   serverId: number[];
   servers: string[];
 }
 
 /** Step 1: resolve, filter and group (grouping is the server id; the sort happens later). */
 function collect(windows: readonly DesktopWindowInput[], wanted: string | undefined, warnings: string[]): Collected {
-  const out: Collected = { slots: [], index: [], serverId: [], servers: [] };
+  const out: Collected = { windows: [], serverId: [], servers: [] };
   const ids = new Map<string, number>();
+  const scratch = scratchSlot();
   for (let index = 0; index < windows.length; index++) {
     const input = windows[index];
-    const w = windowSlot(input.resource, input.contents);
+    const w = windowSlot(input.resource, input.contents, scratch);
     if (w.error !== undefined) {
       // With a filter an invalid URI can never be the requested window: not worth a warning.
       if (wanted === undefined) warnings.push(`${where(input, index)} skipped: ${w.error}`);
@@ -101,8 +101,7 @@ function collect(windows: readonly DesktopWindowInput[], wanted: string | undefi
       ids.set(input.server, id);
       out.servers.push(input.server);
     }
-    out.slots.push(w);
-    out.index.push(index);
+    out.windows.push({ server: input.server, index, uri: w.uri, priority: w.priority, fullscreen: w.fullscreen, rendered: w.rendered });
     out.serverId.push(id);
   }
   return out;
@@ -127,7 +126,7 @@ function groupByRank(c: Collected, order: readonly string[]): { byRank: Uint32Ar
   const idOf = new Map<string, number>();
   c.servers.forEach((s, id) => idOf.set(s, id));
   order.forEach((s, r) => (rankOfId[idOf.get(s)!] = r));
-  const m = c.slots.length;
+  const m = c.windows.length;
   const starts = new Uint32Array(order.length + 1);
   for (let j = 0; j < m; j++) starts[rankOfId[c.serverId[j]] + 1]++;
   for (let r = 0; r < order.length; r++) starts[r + 1] += starts[r];
@@ -145,17 +144,17 @@ const PRIORITY_STEPS = 100_000_000;
  * alone, else all by priority descending with ties in input order. Sorted through one numeric key
  * per window (inverted priority, position), so the native typed-array sort needs no comparator.
  */
-function pickForServer(group: Uint32Array, slots: readonly WindowSlot[]): Uint32Array {
-  for (let k = 0; k < group.length; k++) if (slots[group[k]].fullscreen) return group.subarray(k, k + 1);
+function pickForServer(group: Uint32Array, ws: readonly OrganizedWindow[]): Uint32Array {
+  for (let k = 0; k < group.length; k++) if (ws[group[k]].fullscreen) return group.subarray(k, k + 1);
   const m = group.length;
   if (m < 2) return group;
   const posScale = 2 ** Math.ceil(Math.log2(m + 1));
   if ((PRIORITY_STEPS + 1) * posScale > Number.MAX_SAFE_INTEGER) {
     // Over 2^26 windows in one server: too many for the packed key; a stable comparator sort.
-    return Uint32Array.from(Array.from(group).sort((a, b) => slots[b].priority - slots[a].priority));
+    return Uint32Array.from(Array.from(group).sort((a, b) => ws[b].priority - ws[a].priority));
   }
   const keys = new Float64Array(m);
-  for (let k = 0; k < m; k++) keys[k] = (PRIORITY_STEPS - Math.round(slots[group[k]].priority * 1e6)) * posScale + k;
+  for (let k = 0; k < m; k++) keys[k] = (PRIORITY_STEPS - Math.round(ws[group[k]].priority * 1e6)) * posScale + k;
   keys.sort();
   const out = new Uint32Array(m);
   for (let k = 0; k < m; k++) out[k] = group[keys[k] % posScale];
@@ -190,12 +189,11 @@ export function organizeDesktop(
   const entries: string[] = [];
   const picked: OrganizedWindow[] = [];
   for (let r = 0; r < order.length && picked.length < cap; r++) {
-    const chosen = pickForServer(byRank.subarray(starts[r], starts[r + 1]), c.slots);
+    const chosen = pickForServer(byRank.subarray(starts[r], starts[r + 1]), c.windows);
     for (let k = 0; k < chosen.length && picked.length < cap; k++) {
-      const j = chosen[k];
-      const w = c.slots[j];
+      const w = c.windows[chosen[k]];
       entries.push(w.rendered);
-      picked.push({ server: order[r], index: c.index[j], uri: w.uri, priority: w.priority, fullscreen: w.fullscreen, rendered: w.rendered });
+      picked.push(w);
     }
   }
   return { entries, windows: picked, serverOrder: order, warnings };

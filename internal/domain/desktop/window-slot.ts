@@ -2,8 +2,8 @@
  * What the desktop organizer needs to know about one collected window.
  *
  * The common window — a `{ uri }` resource (or a bare URI) with a plain, well-formed URI and an
- * array of contents — is resolved by an allocation-light fast path (`scanWindowUri`, one pass over
- * the contents). Anything else (annotations / `_meta`, unusual or invalid URIs, contents that are
+ * array of contents — is resolved by an allocation-free fast path (`scanWindowUri`, one pass over
+ * the contents) into a scratch slot. Anything else (annotations / `_meta`, unusual or invalid URIs, contents that are
  * not an array) goes through `windowFromResource`, which owns every rule and message, so both
  * paths give the same answer.
  */
@@ -12,22 +12,27 @@ import { parseWindowUri, windowIdentity } from './window-uri.js';
 import { SCAN_FULLSCREEN_SHIFT, SCAN_NO_PRIORITY, SCAN_SLOW, scanWindowUri } from './window-uri-scan.js';
 import { renderWindow, windowFromResource } from './window-resource.js';
 
+/**
+ * What collecting needs from one window. The fast path fills a caller-owned scratch slot (no
+ * allocation); the slow path returns a memoized slot. Either way the caller reads it at once and
+ * keeps nothing but the strings and numbers it copies out.
+ */
 export interface WindowSlot {
   /** The contents object this slot was computed from (a memo hit needs the identical object). */
-  readonly contents: JsonValue | undefined;
+  contents: JsonValue | undefined;
   /** Why the window is unusable (invalid URI, bad contents); undefined when usable. */
-  readonly error: string | undefined;
+  error: string | undefined;
   /** `Resource.uri` exactly as sent. */
-  readonly uri: string;
-  readonly priority: number;
-  readonly fullscreen: boolean;
+  uri: string;
+  priority: number;
+  fullscreen: boolean;
   /** The Desktop entry. */
-  readonly rendered: string;
-  readonly blobs: number;
-  readonly unrecognized: number;
-  readonly total: number;
+  rendered: string;
+  blobs: number;
+  unrecognized: number;
+  total: number;
   /** Metadata warnings of the annotations form. */
-  readonly warnings: readonly string[];
+  warnings: readonly string[];
   /** Filter identity, computed the first time a filter asks. */
   identity: string | undefined;
 }
@@ -45,10 +50,17 @@ const NO_WARNINGS: readonly string[] = Object.freeze([]);
  */
 const memo = new WeakMap<object, WindowSlot>();
 
-/** The slot of a collected window; slow-path windows come from the memo when unchanged. */
-export function windowSlot(resource: JsonValue, contents: JsonValue | undefined): WindowSlot {
-  const fast = fastSlot(resource, contents);
-  if (fast !== undefined) return fast;
+/** A slot for `windowSlot`'s fast path to fill. */
+export function scratchSlot(): WindowSlot {
+  return emptySlot(undefined, undefined);
+}
+
+/**
+ * The slot of a collected window: `scratch`, filled, for the common window; otherwise a slot from
+ * the memo (computed on a miss). Read it before the next call: `scratch` is overwritten.
+ */
+export function windowSlot(resource: JsonValue, contents: JsonValue | undefined, scratch: WindowSlot): WindowSlot {
+  if (fillFast(resource, contents, scratch)) return scratch;
   if (typeof resource !== 'object' || resource === null) return slowSlot(resource, contents);
   const hit = memo.get(resource);
   if (hit !== undefined && hit.contents === contents) return hit;
@@ -67,17 +79,18 @@ export function slotIdentity(slot: WindowSlot): string {
   return slot.identity;
 }
 
-function fastSlot(resource: JsonValue, contents: JsonValue | undefined): WindowSlot | undefined {
+/** Fills `out` and returns true for a window the fast path can take; false leaves it to slowSlot. */
+function fillFast(resource: JsonValue, contents: JsonValue | undefined, out: WindowSlot): boolean {
   let uri: JsonValue | undefined;
   if (typeof resource === 'string') uri = resource;
   else if (typeof resource === 'object' && resource !== null && !Array.isArray(resource)) {
-    if (resource.annotations !== undefined || resource._meta !== undefined) return undefined;
+    if (resource.annotations !== undefined || resource._meta !== undefined) return false;
     uri = resource.uri;
   }
-  if (typeof uri !== 'string') return undefined;
-  if (contents !== undefined && contents !== null && !Array.isArray(contents)) return undefined;
+  if (typeof uri !== 'string') return false;
+  if (contents !== undefined && contents !== null && !Array.isArray(contents)) return false;
   const packed = scanWindowUri(uri);
-  if (packed === SCAN_SLOW) return undefined;
+  if (packed === SCAN_SLOW) return false;
   const p = packed & 0xff;
   const items = (contents ?? []) as readonly JsonValue[];
   let body = '';
@@ -91,16 +104,31 @@ function fastSlot(resource: JsonValue, contents: JsonValue | undefined): WindowS
     } else if (isObject(item) && typeof item.blob === 'string') blobs++;
     else unrecognized++;
   }
+  out.contents = contents;
+  out.error = undefined;
+  out.uri = uri;
+  out.priority = p === SCAN_NO_PRIORITY ? 0 : p;
+  out.fullscreen = packed >> SCAN_FULLSCREEN_SHIFT === 2;
+  out.rendered = body === '' ? uri : `${uri}\n\n${body}`;
+  out.blobs = blobs;
+  out.unrecognized = unrecognized;
+  out.total = items.length;
+  out.warnings = NO_WARNINGS;
+  out.identity = undefined;
+  return true;
+}
+
+function emptySlot(contents: JsonValue | undefined, error: string | undefined): WindowSlot {
   return {
     contents,
-    error: undefined,
-    uri,
-    priority: p === SCAN_NO_PRIORITY ? 0 : p,
-    fullscreen: packed >> SCAN_FULLSCREEN_SHIFT === 2,
-    rendered: body === '' ? uri : `${uri}\n\n${body}`,
-    blobs,
-    unrecognized,
-    total: items.length,
+    error,
+    uri: '',
+    priority: 0,
+    fullscreen: false,
+    rendered: '',
+    blobs: 0,
+    unrecognized: 0,
+    total: 0,
     warnings: NO_WARNINGS,
     identity: undefined,
   };
@@ -108,9 +136,7 @@ function fastSlot(resource: JsonValue, contents: JsonValue | undefined): WindowS
 
 function slowSlot(resource: JsonValue, contents: JsonValue | undefined): WindowSlot {
   const r = windowFromResource(resource, contents);
-  if (!r.ok) {
-    return { contents, error: r.error, uri: '', priority: 0, fullscreen: false, rendered: '', blobs: 0, unrecognized: 0, total: 0, warnings: NO_WARNINGS, identity: undefined };
-  }
+  if (!r.ok) return emptySlot(contents, r.error);
   const w = r.value;
   const c = w.contents;
   return {

@@ -44,40 +44,20 @@ function isDocumentUri(uri: string): boolean {
 
 /**
  * `dpe://host/doc-ref` with printable ASCII only and percent-escapes of ASCII bytes (which always
- * decode): provably valid without a parse. False means "ask the parser", not "invalid".
+ * decode): provably valid without a parse, and a native regex checks it faster than a character
+ * loop. No match means "ask the parser", not "invalid".
  */
+const PLAIN_LEVEL1_RE = /^dpe:\/\/[A-Za-z0-9._~-]+\/(?:[\x21\x22\x24\x26-\x2e\x30-\x3e\x40-\x7e]|%[0-7][0-9A-Fa-f])+$/;
+
 function isPlainLevel1Uri(uri: string): boolean {
-  if (!uri.startsWith('dpe://')) return false;
-  const len = uri.length;
-  let i = 6;
-  while (i < len && isHostChar(uri.charCodeAt(i))) i++;
-  if (i === 6 || i >= len || uri.charCodeAt(i) !== 47 /* / */) return false;
-  const refStart = ++i;
-  for (; i < len; i++) {
-    const c = uri.charCodeAt(i);
-    if (c === 37 /* % */) {
-      const hi = hexValue(uri.charCodeAt(i + 1));
-      if (hi < 0 || hi > 7 || hexValue(uri.charCodeAt(i + 2)) < 0) return false;
-      i += 2;
-    } else if (c < 0x21 || c > 0x7e || c === 47 || c === 63 /* ? */ || c === 35 /* # */) return false;
-  }
-  return i > refStart;
-}
-
-function isHostChar(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 45 || c === 46 || c === 95 || c === 126;
-}
-
-function hexValue(c: number): number {
-  if (c >= 48 && c <= 57) return c - 48;
-  if (c >= 65 && c <= 70) return c - 55;
-  if (c >= 97 && c <= 102) return c - 87;
-  return -1;
+  return PLAIN_LEVEL1_RE.test(uri);
 }
 
 function checkCount(name: string, n: number): number {
   if (!Number.isSafeInteger(n) || n < 0) {
-    throw new McpdError('INVALID_ARGUMENT', `GetFinder ${name} must be a non-negative integer, got ${String(n)}; pass 0 or more`, { data: { field: name, value: n } });
+    throw new McpdError('INVALID_ARGUMENT', `GetFinder ${name} must be a non-negative integer, got ${String(n)}; pass 0 or more`, {
+      data: { field: name, value: n },
+    });
   }
   return n;
 }
@@ -87,12 +67,13 @@ function keywordMatcher(keywords: readonly string[] | undefined): (d: DPEDocumen
   // An empty keyword would match everything; it is dropped rather than treated as "match all".
   const kws = (keywords ?? []).map((k) => k.toLowerCase()).filter((k) => k.trim() !== '');
   if (kws.length === 0) return () => true;
+  const maybe = asciiPrefilter(kws);
   const hit = (field: string): boolean => {
+    if (maybe !== undefined && !maybe.test(field)) return false;
     const low = field.toLowerCase();
     for (let k = 0; k < kws.length; k++) if (low.includes(kws[k])) return true;
     return false;
   };
-  // Each field is lowered only when reached: most matches are decided by the title alone.
   // Each keyword entry is its own field: a query never matches across two keywords.
   return (d) => {
     if (hit(d.title)) return true;
@@ -100,6 +81,18 @@ function keywordMatcher(keywords: readonly string[] | undefined): (d: DPEDocumen
     if (ks !== undefined) for (let k = 0; k < ks.length; k++) if (hit(ks[k])) return true;
     return d.summary !== undefined && hit(d.summary);
   };
+}
+
+/**
+ * For ASCII keywords, a regex that every matching field matches: any keyword, ASCII
+ * case-insensitively, or any non-ASCII character. A field it rejects is ASCII-only, and for ASCII
+ * text `toLowerCase` only maps A–Z, so no keyword can be in `field.toLowerCase()`: the field is
+ * decided without lowering it (no string allocated). Fields it accepts take the exact check.
+ */
+function asciiPrefilter(kws: readonly string[]): RegExp | undefined {
+  if (kws.some((k) => /[^\x00-\x7f]/.test(k))) return undefined;
+  const alternatives = kws.map((k) => k.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&'));
+  return new RegExp(`${alternatives.join('|')}|[^\\x00-\\x7f]`, 'i');
 }
 
 /**
@@ -176,7 +169,9 @@ function sortGroupByTime(group: Uint32Array, docs: readonly DPEDocumentSummary[]
   const posScale = 2 ** bitsFor(m);
   const copy = group.slice();
   if (!Number.isSafeInteger(undated) || (undated + 1) * posScale > Number.MAX_SAFE_INTEGER) {
-    const pos = Array.from({ length: m }, (_, j) => j).sort((a, b) => (negTime[a] === negTime[b] ? a - b : negTime[a] < negTime[b] ? -1 : 1));
+    const pos = Array.from({ length: m }, (_, j) => j).sort((a, b) =>
+      negTime[a] === negTime[b] ? a - b : negTime[a] < negTime[b] ? -1 : 1,
+    );
     for (let j = 0; j < m; j++) group[j] = copy[pos[j]];
     return;
   }

@@ -1,4 +1,4 @@
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type * as PdfJs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { shorten, type DraftPage } from '../../../domain/finder/document.js';
 import { ParseError, type DocParser } from './types.js';
 
@@ -8,14 +8,25 @@ interface Line {
   height: number;
 }
 
+// pdfjs is a large module: only servers that meet a PDF load it.
+let pdfjs: Promise<typeof PdfJs> | undefined;
+const loadPdfJs = (): Promise<typeof PdfJs> => (pdfjs ??= import('pdfjs-dist/legacy/build/pdf.mjs'));
+
 /**
  * PDF via pdfjs-dist (legacy build, runs in Node without a DOM). One DPE page per PDF page; text
  * runs are joined into lines, and lines into paragraphs where the vertical gap exceeds 1.6 line
  * heights. Each paragraph is a text element. Title/Keywords/Subject come from the PDF info dict.
  */
 export const parsePdf: DocParser = async (bytes, stem) => {
+  const { getDocument } = await loadPdfJs();
   // pdfjs takes ownership of (and detaches) the buffer it is given, so it gets a copy.
-  const task = getDocument({ data: new Uint8Array(bytes), verbosity: 0, isEvalSupported: false, disableFontFace: true, useSystemFonts: false });
+  const task = getDocument({
+    data: new Uint8Array(bytes),
+    verbosity: 0,
+    isEvalSupported: false,
+    disableFontFace: true,
+    useSystemFonts: false,
+  });
   let doc;
   try {
     doc = await task.promise;
@@ -31,7 +42,12 @@ export const parsePdf: DocParser = async (bytes, stem) => {
       const paragraphs = toParagraphs(toLines(content.items));
       pages.push({
         title: paragraphs[0] ? shorten(paragraphs[0], 60) : `Page ${n}`,
-        elements: paragraphs.map((text) => ({ category: 'text' as const, summary: shorten(text), content: { text }, metadata: { pdf_page: n } })),
+        elements: paragraphs.map((text) => ({
+          category: 'text' as const,
+          summary: shorten(text),
+          content: { text },
+          metadata: { pdf_page: n },
+        })),
       });
       page.cleanup();
     }
@@ -83,5 +99,8 @@ function infoStr(v: unknown): string | undefined {
 /** PDF Keywords are free text: comma/semicolon lists when they use them, else space-separated words. */
 function splitKeywords(v: string | undefined): string[] | undefined {
   if (v === undefined) return undefined;
-  return v.split(/[,;]/.test(v) ? /[,;]/ : /\s+/).map((k) => k.trim()).filter((k) => k !== '');
+  return v
+    .split(/[,;]/.test(v) ? /[,;]/ : /\s+/)
+    .map((k) => k.trim())
+    .filter((k) => k !== '');
 }

@@ -1,13 +1,18 @@
-import ExcelJS from 'exceljs';
+import type ExcelJSModule from 'exceljs';
 import type { DraftPage } from '../../../domain/finder/document.js';
 import { shorten } from '../../../domain/finder/document.js';
 import { ParseError, type DocParser } from './types.js';
+
+// exceljs takes about half a second to load: only servers that meet a workbook pay for it.
+let excel: Promise<typeof ExcelJSModule> | undefined;
+const loadExcel = (): Promise<typeof ExcelJSModule> => (excel ??= import('exceljs').then((m) => m.default));
 
 /**
  * XLSX via exceljs: one page per worksheet with one table element; the sheet's first row is the
  * header row. Cells are their displayed text. Title/keywords/subject come from the workbook properties.
  */
 export const parseXlsx: DocParser = async (bytes, stem) => {
+  const ExcelJS = await loadExcel();
   const wb = new ExcelJS.Workbook();
   try {
     await wb.xlsx.load(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) as unknown as ArrayBuffer);
@@ -26,13 +31,25 @@ export const parseXlsx: DocParser = async (bytes, stem) => {
     const rows = dense.slice(1);
     return {
       title: ws.name,
-      elements: [{ category: 'table' as const, summary: `${ws.name}: ${rows.length} row(s) × ${headers.length} column(s)`, content: { headers, rows }, metadata: { sheet: ws.name } }],
+      elements: [
+        {
+          category: 'table' as const,
+          summary: `${ws.name}: ${rows.length} row(s) × ${headers.length} column(s)`,
+          content: { headers, rows },
+          metadata: { sheet: ws.name },
+        },
+      ],
     };
   });
   const names = wb.worksheets.map((w) => w.name);
   return {
     title: wb.title?.trim() || stem,
-    keywords: wb.keywords ? wb.keywords.split(/[,;]/).map((k) => k.trim()).filter((k) => k !== '') : undefined,
+    keywords: wb.keywords
+      ? wb.keywords
+          .split(/[,;]/)
+          .map((k) => k.trim())
+          .filter((k) => k !== '')
+      : undefined,
     summary: wb.subject?.trim() || wb.description?.trim() || shorten(`Workbook with ${names.length} sheet(s): ${names.join(', ')}`, 200),
     pages: pages.length > 0 ? pages : [{ title: stem, elements: [] }],
   };
