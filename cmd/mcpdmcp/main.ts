@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { StdioServerLineTransport } from '../../internal/infra/gateway/stdio-server-transport.js';
 import { packageVersion } from '../../internal/app/version.js';
 import { COMMON_OPTIONS, configFrom, parseOrExit, socketFrom } from '../../internal/infra/cli/common-flags.js';
 import { startCoreDaemon } from '../../internal/infra/gateway/autostart.js';
@@ -81,5 +81,5 @@ async function serveStdio(): Promise<void> {
   const exit = () => void gateway.close().finally(() => process.exit(0));
   gateway.server.onclose = exit;
   process.stdin.on('end', exit);
-  await gateway.connect(new StdioServerTransport());
+  await gateway.connect(new StdioServerLineTransport());
 }

@@ -42,7 +42,40 @@ function callTool(api: ControlApi) {
   };
 }
 
+/** Listing responses by page key, a few dozen at most (oldest dropped first). */
+class PageCache {
+  private readonly map = new Map<string, pb.ListToolsResponse>();
+  get(key: string, build: () => pb.ListToolsResponse): pb.ListToolsResponse {
+    let v = this.map.get(key);
+    if (!v) {
+      v = build();
+      this.map.set(key, v);
+      if (this.map.size > 64) this.map.delete(this.map.keys().next().value as string);
+    }
+    return v;
+  }
+}
+
+const encodedResponses = new WeakMap<pb.ListToolsResponse, Buffer>();
+
+/** ControlPlaneService with ListTools responses encoded once per response object. */
+const SERVICE = {
+  ...ControlPlaneService,
+  listTools: {
+    ...ControlPlaneService.listTools,
+    responseSerialize: (value: pb.ListToolsResponse): Buffer => {
+      let b = encodedResponses.get(value);
+      if (!b) {
+        b = ControlPlaneService.listTools.responseSerialize(value);
+        encodedResponses.set(value, b);
+      }
+      return b;
+    },
+  },
+};
+
 function handlers(api: ControlApi): ControlPlaneServer {
+  const pages = new PageCache();
   return {
     getInfo: unary(() => {
       const i = api.info();
@@ -58,7 +91,10 @@ function handlers(api: ControlApi): ControlPlaneServer {
     }),
     listTools: unary(async (req: pb.ListToolsRequest) => {
       const page = await api.listTools(req.caller || 'default', req.cursor || undefined, req.pageSize > 0 ? req.pageSize : undefined);
-      return { etag: page.etag, tools: page.tools.map(toolToPb), nextCursor: page.nextCursor ?? '', collisions: page.collisions.map(collisionToPb) };
+      // A page is fully determined by its snapshot, cursor and size: reuse the built response, whose
+      // encoding the service definition below memoises.
+      const key = `${page.etag}|${req.cursor}|${req.pageSize}|${page.tools.length}`;
+      return pages.get(key, () => ({ etag: page.etag, tools: page.tools.map(toolToPb), nextCursor: page.nextCursor ?? '', collisions: page.collisions.map(collisionToPb) }));
     }),
     watchTools: stream((req: pb.WatchToolsRequest) => api.watchTools(req.caller || 'default', req.lastEtag || undefined), snapshotToPb),
     callTool: callTool(api),
@@ -85,7 +121,7 @@ export interface ControlServer {
 export async function startControlServer(api: ControlApi, socketPath: string): Promise<ControlServer> {
   await prepareSocketPath(socketPath);
   const server = new Server({ 'grpc.max_receive_message_length': 64 * 1024 * 1024, 'grpc.max_send_message_length': 64 * 1024 * 1024 });
-  server.addService(ControlPlaneService, handlers(api));
+  server.addService(SERVICE, handlers(api));
   addHealth(server);
   addReflection(server);
   await new Promise<void>((resolve, reject) =>

@@ -3,8 +3,23 @@ import type { NameCollision, ToolEntry, ToolSnapshot } from '../../domain/tool.j
 import type * as pb from '../../gen/mcpd/control/v1/control.js';
 import { encodeJson } from './json-bytes.js';
 
+/**
+ * Snapshot entries are immutable and listed again and again (every page, every client): encode each
+ * definition once.
+ */
+const encoded = new WeakMap<object, Buffer>();
+
+export function encodedDefinition(definition: object): Buffer {
+  let b = encoded.get(definition);
+  if (!b) {
+    b = encodeJson(definition);
+    encoded.set(definition, b);
+  }
+  return b;
+}
+
 export function toolToPb(t: ToolEntry): pb.ToolDefinition {
-  return { name: t.name, server: t.server, toolJson: encodeJson(t.definition), definitionHash: t.definitionHash };
+  return { name: t.name, server: t.server, toolJson: encodedDefinition(t.definition), definitionHash: t.definitionHash };
 }
 
 export function collisionToPb(c: NameCollision): pb.Collision {

@@ -1,0 +1,65 @@
+import type { Readable, Writable } from 'node:stream';
+import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { JsonRpcLineReader } from '../jsonrpc/line-reader.js';
+
+/**
+ * The gateway's MCP stdio transport: the SDK's StdioServerTransport with our line reader (no second
+ * schema parse per message on the hot path). stdout carries MCP only.
+ */
+export class StdioServerLineTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  private readonly reader = new JsonRpcLineReader();
+  private started = false;
+
+  constructor(
+    private readonly stdin: Readable = process.stdin,
+    private readonly stdout: Writable = process.stdout,
+  ) {}
+
+  private readonly onData = (chunk: Buffer): void => {
+    try {
+      this.reader.append(chunk);
+    } catch (e) {
+      this.onerror?.(e as Error);
+      void this.close();
+      return;
+    }
+    for (;;) {
+      try {
+        const message = this.reader.readMessage();
+        if (message === null) return;
+        this.onmessage?.(message);
+      } catch (e) {
+        this.onerror?.(e as Error);
+      }
+    }
+  };
+
+  private readonly onStdinError = (e: Error): void => this.onerror?.(e);
+
+  async start(): Promise<void> {
+    if (this.started) throw new Error('the stdio transport is already started');
+    this.started = true;
+    this.stdin.on('data', this.onData);
+    this.stdin.on('error', this.onStdinError);
+  }
+
+  async close(): Promise<void> {
+    this.stdin.off('data', this.onData);
+    this.stdin.off('error', this.onStdinError);
+    if (this.stdin.listenerCount('data') === 0) this.stdin.pause();
+    this.reader.clear();
+    this.onclose?.();
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.stdout.write(serializeMessage(message))) resolve();
+      else this.stdout.once('drain', resolve);
+    });
+  }
+}
