@@ -57,4 +57,14 @@ describe('prompts and completion through the core and the gateway', () => {
     const out = execFileSync(process.execPath, [MCPDCTL, '--socket', world.socket, 'prompts', 'someone'], { env: world.env(), encoding: 'utf8' });
     expect(out).toMatch(/every__args-prompt\s+every\s+city \[state\]/);
   });
+
+  it('passes server-everything progress notifications through to the client', async () => {
+    const seen: number[] = [];
+    const r = await client.callTool({ name: 'every__trigger-long-running-operation', arguments: { duration: 1, steps: 4 } }, undefined, {
+      onprogress: (p) => seen.push(p.progress),
+    });
+    expect(JSON.stringify(r)).toContain('Long running operation completed');
+    // In order, from the server's own steps (1..4); the core keeps the final one (see docs/conformance.md).
+    expect(seen).toEqual([1, 2, 3, 4]);
+  });
 });
