@@ -1,26 +1,11 @@
-import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { formatIssue, type ConfigIssue } from '../../domain/errors.js';
 import type { ServerSpec } from '../../domain/spec.js';
 import { inputEnvName, loadStore, redactSpec } from './index.js';
+import { store } from './test-store.js';
 
-const dirs: string[] = [];
-
-async function store(files: Record<string, string[]>): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'mcpd-expand-'));
-  dirs.push(dir);
-  for (const [name, lines] of Object.entries(files)) {
-    await mkdir(dirname(join(dir, name)), { recursive: true });
-    await writeFile(join(dir, name), `${lines.join('\n')}\n`);
-  }
-  return dir;
-}
-
-afterEach(async () => {
-  for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
-});
 
 async function servers(dir: string, env: NodeJS.ProcessEnv): Promise<Map<string, ServerSpec>> {
   const r = await loadStore(dir, { env });

@@ -1,25 +1,9 @@
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { formatIssue, type ConfigIssue } from '../../domain/errors.js';
 import { loadStore, validateStoreDir } from './index.js';
+import { store } from './test-store.js';
 
-const dirs: string[] = [];
-
-async function store(files: Record<string, string[]>): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'mcpd-validate-'));
-  dirs.push(dir);
-  for (const [name, lines] of Object.entries(files)) {
-    await mkdir(dirname(join(dir, name)), { recursive: true });
-    await writeFile(join(dir, name), `${lines.join('\n')}\n`);
-  }
-  return dir;
-}
-
-afterEach(async () => {
-  for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
-});
 
 /** [file relative to the store, line, field] — the coordinates a user needs. */
 function where(dir: string, issues: ConfigIssue[]): Array<[string, number, string]> {
