@@ -49,6 +49,7 @@ export class Core implements ControlApi {
   private readonly callerViews = new CallerViews<ToolSnapshot>((caller) => this.tools.index(this.profileOf(caller)).snapshot());
   private readonly statusChannel = new LatestWins<StatusView>();
   private reaper?: NodeJS.Timeout;
+  private readonly subscriptions: ResourceSubscriptions;
   readonly history = new CallerHistories();
   readonly resources: ResourceService;
   readonly prompts: PromptService;
@@ -72,7 +73,7 @@ export class Core implements ControlApi {
       log: o.log,
     };
     // One hub of downstream subscriptions for resources/subscribe callers and the context channels alike.
-    const subscriptions = new ResourceSubscriptions(o.pools, o.log);
+    const subscriptions = (this.subscriptions = new ResourceSubscriptions(o.pools, o.log));
     this.resources = new ResourceService(deps, subscriptions);
     this.prompts = new PromptService(deps, this.resources);
     // Downstream stderr and notifications/message become log entries there, attributed to the server.
@@ -97,6 +98,7 @@ export class Core implements ControlApi {
 
   async stop(): Promise<void> {
     clearInterval(this.reaper);
+    this.subscriptions.shutdown();
     this.callerViews.close();
     this.resources.close();
     this.prompts.close();

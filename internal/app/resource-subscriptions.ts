@@ -79,6 +79,8 @@ export class ResourceSubscriptions {
   private readonly leaving = new Map<string, Promise<void>>();
   private readonly delayOf: (attempt: number) => number;
   private readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** Set when the core stops: its servers are about to go, so telling them to unsubscribe is noise. */
+  private stopping = false;
 
   constructor(
     private readonly pools: PoolPort,
@@ -233,7 +235,13 @@ export class ResourceSubscriptions {
     this.pools.unpin?.(e.fingerprint, subscriptionRoutingKey(e.uri));
   }
 
+  /** The core is shutting down: leave downstream subscriptions to die with their servers. */
+  shutdown(): void {
+    this.stopping = true;
+  }
+
   private async unsubscribeDownstream(e: Entry): Promise<void> {
+    if (this.stopping) return;
     try {
       await this.pools.request(e.fingerprint, 'resources/unsubscribe', { uri: e.uri }, { routingKey: subscriptionRoutingKey(e.uri) });
       this.log('info', 'resource subscription closed downstream', { server: e.server, uri: e.uri, fingerprint: e.fingerprint });
