@@ -102,6 +102,7 @@ export class Core implements ControlApi {
     this.callerViews.close();
     this.resources.close();
     this.prompts.close();
+    this.context.close();
     this.statusChannel.close();
     await this.o.pools.shutdown();
   }
