@@ -1,3 +1,4 @@
+import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonObject } from '../../../domain/json.js';
 import { etagOf, type GatewayArea } from '../gateway-area.js';
@@ -17,7 +18,10 @@ export function toolsArea(): GatewayArea {
         if (!req.params?.cursor) result.tools = [...(contextTools() as unknown as JsonObject[]), ...(Array.isArray(result.tools) ? result.tools : [])];
         return result as never;
       });
-      ctx.server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
+      // Registered through Protocol, not the Server override: that one parses the request twice and
+      // rebuilds the whole result through its schema. A proxy passes results on as the server sent them
+      // (the client validates what it receives), and this is the hottest path of the gateway.
+      Protocol.prototype.setRequestHandler.call(ctx.server, CallToolRequestSchema, async (req, extra) => {
         const params: JsonObject = { name: req.params.name, arguments: (req.params.arguments ?? {}) as JsonObject };
         if (isContextTool(req.params.name)) return (await callContextTool(ctx, req.params.name, params.arguments as JsonObject, extra)) as never;
         return (await ctx.forward('tools/call', params, extra, req.params._meta?.progressToken)) as never;
