@@ -71,6 +71,16 @@ export class AreaListings<L, I extends AreaIndex<L>> {
     void this.cache.invalidate(fingerprint);
   }
 
+  /**
+   * A reload for a service that also serves watches: rebuild the indexes, move watchers whose caller
+   * changed profile, and fill the listings those watchers now need.
+   */
+  applyStoreFor(views: { refresh(): void; watched(): string[] }): void {
+    this.applyStore();
+    views.refresh();
+    for (const caller of views.watched()) void this.ensureLoaded(this.deps.profileOf(caller));
+  }
+
   /** Adopts the running store: new profiles get an index, changed ones are rebuilt, gone ones closed. */
   applyStore(): void {
     const store = this.deps.store.current;

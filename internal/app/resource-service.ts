@@ -105,9 +105,7 @@ export class ResourceService implements ResourcesApi {
 
   /** After a reload: rebuild the indexes for the new store; watchers of callers that moved get their new profile's list. */
   applyStore(): void {
-    this.listings.applyStore();
-    this.views.refresh();
-    for (const caller of this.views.watched()) void this.listings.ensureLoaded(this.deps.profileOf(caller));
+    this.listings.applyStoreFor(this.views);
   }
 
   /** Ends every watch (shutdown). */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { encodeCursor } from '../../domain/cursor.js';
-import { McpdError } from '../../domain/errors.js';
 import { page } from './paginate.js';
 import { SnapshotHistory } from './snapshot-history.js';
+import { caught } from './test-support.js';
 
 interface Snap {
   etag: string;
@@ -14,15 +14,6 @@ function snap(etag: string, n: number): Snap {
   return { etag, items: Array.from({ length: n }, (_, i) => `${etag}-${i}`) };
 }
 
-function caught(f: () => unknown): McpdError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof McpdError) return e;
-    throw e;
-  }
-  throw new Error('expected an McpdError');
-}
 
 function walk(h: SnapshotHistory<Snap>, size: number, between?: (pageNo: number) => void): { all: string[]; etags: Set<string>; pages: number } {
   const all: string[] = [];

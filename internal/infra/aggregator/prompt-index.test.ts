@@ -1,15 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { McpdError } from '../../domain/errors.js';
-import { DEFAULT_NAMESPACE, type NamespacePolicy, type Profile } from '../../domain/profile.js';
-import { SPEC_DEFAULTS, type ServerSpec } from '../../domain/spec.js';
+import { DEFAULT_NAMESPACE, type NamespacePolicy } from '../../domain/profile.js';
 import { PromptIndex } from './prompt-index.js';
+import { profile, spec } from './test-support.js';
 
-function spec(name: string): ServerSpec {
-  return { ...SPEC_DEFAULTS, name, transport: 'stdio', cmd: ['x'], env: {}, headers: {}, disabled: false, forbiddenTools: [], toolMeta: {} };
-}
-function profile(servers: ServerSpec[], namespace: NamespacePolicy = DEFAULT_NAMESPACE): Profile {
-  return { name: 'dev', file: '/dev.yaml', servers, inputs: [], namespace };
-}
 const prompt = (name: string) => ({ name, description: `prompt ${name}` });
 
 describe('PromptIndex', () => {

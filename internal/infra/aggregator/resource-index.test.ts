@@ -1,16 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { McpdError } from '../../domain/errors.js';
-import { DEFAULT_NAMESPACE, type Profile } from '../../domain/profile.js';
-import { SPEC_DEFAULTS, type ServerSpec } from '../../domain/spec.js';
 import { ResourceIndex } from './resource-index.js';
 import type { ResourceListing } from './resource-snapshot.js';
+import { profile, spec } from './test-support.js';
 
-function spec(name: string, over: Partial<ServerSpec> = {}): ServerSpec {
-  return { ...SPEC_DEFAULTS, name, transport: 'stdio', cmd: ['x'], env: {}, headers: {}, disabled: false, forbiddenTools: [], toolMeta: {}, ...over };
-}
-function profile(servers: ServerSpec[]): Profile {
-  return { name: 'dev', file: '/dev.yaml', servers, inputs: [], namespace: DEFAULT_NAMESPACE };
-}
 const res = (uri: string, name = uri) => ({ uri, name });
 const tpl = (uriTemplate: string) => ({ uriTemplate, name: uriTemplate });
 const listing = (resources: ReturnType<typeof res>[], templates: ReturnType<typeof tpl>[] = []): ResourceListing => ({ resources, templates });

@@ -1,28 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { McpdError } from '../../domain/errors.js';
-import { DEFAULT_NAMESPACE, type Profile } from '../../domain/profile.js';
-import { SPEC_DEFAULTS, type ServerSpec } from '../../domain/spec.js';
-import type { DownstreamTool, ToolEntry } from '../../domain/tool.js';
+import type { ToolEntry } from '../../domain/tool.js';
 import { ProfileIndex } from './tool-index.js';
+import { caught, profile, spec, tool } from './test-support.js';
 
-function spec(name: string, over: Partial<ServerSpec> = {}): ServerSpec {
-  return { ...SPEC_DEFAULTS, name, transport: 'stdio', cmd: ['x'], env: {}, headers: {}, disabled: false, forbiddenTools: [], toolMeta: {}, ...over };
-}
-function profile(servers: ServerSpec[]): Profile {
-  return { name: 'dev', file: '/dev.yaml', servers, inputs: [], namespace: DEFAULT_NAMESPACE };
-}
-function tool(name: string, description = `does ${name}`): DownstreamTool {
-  return { name, definition: { name, description, inputSchema: { type: 'object' } } };
-}
-function caught(f: () => unknown): McpdError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof McpdError) return e;
-    throw e;
-  }
-  throw new Error('expected an McpdError');
-}
 function listAll(idx: ProfileIndex, size: number): { names: string[]; etag: string } {
   const names: string[] = [];
   let cursor: string | undefined;

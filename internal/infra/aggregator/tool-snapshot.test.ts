@@ -1,17 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_NAMESPACE, type NamespacePolicy, type Profile } from '../../domain/profile.js';
-import { SPEC_DEFAULTS, type ServerSpec } from '../../domain/spec.js';
+import type { ServerSpec } from '../../domain/spec.js';
 import type { DownstreamTool } from '../../domain/tool.js';
 import { buildToolSnapshot } from './tool-snapshot.js';
+import { spec, tool } from './test-support.js';
 
-function spec(name: string, over: Partial<ServerSpec> = {}): ServerSpec {
-  return { ...SPEC_DEFAULTS, name, transport: 'stdio', cmd: ['x'], env: {}, headers: {}, disabled: false, forbiddenTools: [], toolMeta: {}, ...over };
-}
 function profile(servers: ServerSpec[], namespace: NamespacePolicy = DEFAULT_NAMESPACE): Profile {
   return { name: 'p', file: '/p.yaml', servers, inputs: [], namespace };
-}
-function tool(name: string, description = `does ${name}`): DownstreamTool {
-  return { name, definition: { name, description, inputSchema: { type: 'object' } } };
 }
 const fp = (s: string): string => `fp-${s}`;
 const never: NamespacePolicy = { ...DEFAULT_NAMESPACE, mode: 'never' };
