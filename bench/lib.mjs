@@ -46,7 +46,7 @@ export async function startCore(profiles, callers = 'callers: {}\n') {
   }
   writeFileSync(join(store, 'callers.yaml'), callers);
   const socket = join(dir, 'run', 'control.sock');
-  const core = spawn(process.execPath, [MCPD, '--config', store, '--socket', socket], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const core = spawn(process.execPath, [...(process.env.CORE_PROF ? ["--cpu-prof", "--cpu-prof-interval", "100", "--cpu-prof-dir=" + process.env.CORE_PROF] : []), MCPD, '--config', store, '--socket', socket], { stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
   core.stderr.on('data', (d) => (log += d));
   const { createControlClient, waitForReady } = await import(join(REPO, 'dist/internal/infra/rpc/control-client.js'));

@@ -1,6 +1,4 @@
 import { McpdError } from '../../domain/errors.js';
-import type { ControlPlaneClient } from '../../gen/mcpd/control/v1/control.js';
-import { createControlClient, waitForReady } from '../rpc/control-client.js';
 import { SessionClient } from '../rpc/session-client.js';
 
 export interface CoreLinkOptions {
@@ -24,7 +22,6 @@ const RESTART_COOLDOWN_MS = 5000;
  * when allowed, and reconnects with backoff after the core goes away.
  */
 export class CoreLink {
-  private client: ControlPlaneClient;
   private current?: SessionClient;
   private connecting?: Promise<SessionClient>;
   private connectedOnce = false;
@@ -32,9 +29,7 @@ export class CoreLink {
   private stopped = false;
   private lastSessionId = '';
 
-  constructor(private readonly opts: CoreLinkOptions) {
-    this.client = createControlClient(opts.socket);
-  }
+  constructor(private readonly opts: CoreLinkOptions) {}
 
   /** The live session, waiting up to `waitMs` for one. */
   async session(waitMs: number): Promise<SessionClient> {
@@ -62,7 +57,6 @@ export class CoreLink {
   close(): void {
     this.stopped = true;
     this.current?.close();
-    this.client.close();
   }
 
   private connect(): Promise<SessionClient> {
@@ -79,8 +73,7 @@ export class CoreLink {
     for (;;) {
       if (this.stopped) throw new McpdError('UNAVAILABLE', 'gateway is shutting down');
       try {
-        await waitForReady(this.client, Math.max(backoff, 200));
-        const session = await SessionClient.open(this.client, {
+        const session = await SessionClient.connect(this.opts.socket, {
           caller: this.opts.caller,
           pid: process.pid,
           clientName: this.opts.clientName ?? '',

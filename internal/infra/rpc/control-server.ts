@@ -1,13 +1,15 @@
 import { Server, ServerCredentials, type ServerWritableStream } from '@grpc/grpc-js';
 import { stream, unary } from './handler-kit.js';
 import type { ControlApi } from '../../domain/control.js';
-import { ControlPlaneService, type ControlPlaneServer } from '../../gen/mcpd/control/v1/control.js';
+import { ControlPlaneService, SessionClientMessage, SessionServerMessage, type ControlPlaneServer } from '../../gen/mcpd/control/v1/control.js';
 import type * as pb from '../../gen/mcpd/control/v1/control.js';
 import { collisionToPb, snapshotToPb, statusToPb, toolToPb } from './convert.js';
 import { decodeObject, encodeJson } from './json-bytes.js';
 import { addHealth, addReflection } from './reflection.js';
 import { serveSession } from './session-server.js';
-import { grpcAddress, prepareSocketPath } from './socket-path.js';
+import { prepareSocketPath } from './socket-path.js';
+import { listenControlSocket } from './control-listener.js';
+import { FramedSessionStream } from './framed-session-stream.js';
 import { toServiceError } from './status-map.js';
 import { chmodSync, unlinkSync } from 'node:fs';
 import { contextHandlers } from './areas/context.js';
@@ -117,31 +119,49 @@ export interface ControlServer {
   close(): Promise<void>;
 }
 
-/** Binds the control plane (plus health and reflection) to a private unix socket. */
+/**
+ * Binds the control plane (plus health and reflection) to a private unix socket. The same socket takes
+ * framed Session connections from gateways (see control-listener.ts and decision 16).
+ */
 export async function startControlServer(api: ControlApi, socketPath: string): Promise<ControlServer> {
   await prepareSocketPath(socketPath);
   const server = new Server({ 'grpc.max_receive_message_length': 64 * 1024 * 1024, 'grpc.max_send_message_length': 64 * 1024 * 1024 });
   server.addService(SERVICE, handlers(api));
   addHealth(server);
   addReflection(server);
-  await new Promise<void>((resolve, reject) =>
-    server.bindAsync(grpcAddress(socketPath), ServerCredentials.createInsecure(), (err) => (err ? reject(err) : resolve())),
-  );
+  const injector = server.createConnectionInjector(ServerCredentials.createInsecure());
+  const listener = await listenControlSocket(socketPath, {
+    grpc: (socket) => injector.injectConnection(socket),
+    session: (socket, rest) => {
+      const stream = new FramedSessionStream<pb.SessionClientMessage, pb.SessionServerMessage>(socket, SERVER_CODEC);
+      serveSession(api, stream);
+      stream.receive(rest);
+    },
+  });
   chmodSync(socketPath, 0o600);
   return {
     socket: socketPath,
-    close: () =>
-      new Promise<void>((resolve) => {
-        const timer = setTimeout(() => server.forceShutdown(), 2000);
+    close: async () => {
+      const grpcDone = new Promise<void>((resolve) => {
+        const timer = setTimeout(() => server.forceShutdown(), CLOSE_GRACE_MS);
         server.tryShutdown(() => {
           clearTimeout(timer);
-          try {
-            unlinkSync(socketPath);
-          } catch {
-            // already gone
-          }
           resolve();
         });
-      }),
+      });
+      await Promise.all([grpcDone, listener.close(CLOSE_GRACE_MS)]);
+      try {
+        unlinkSync(socketPath);
+      } catch {
+        // already gone
+      }
+    },
   };
 }
+
+const CLOSE_GRACE_MS = 2000;
+
+const SERVER_CODEC = {
+  encode: (m: pb.SessionServerMessage) => SessionServerMessage.encode(m).finish(),
+  decode: (b: Uint8Array) => SessionClientMessage.decode(b),
+};

@@ -1,10 +1,12 @@
-import type { ClientDuplexStream } from '@grpc/grpc-js';
+import { connect } from 'node:net';
 import type { ProgressUpdate } from '../../domain/downstream.js';
 import { McpdError, type ErrorReason } from '../../domain/errors.js';
 import type { JsonObject, JsonValue } from '../../domain/json.js';
-import type { ControlPlaneClient } from '../../gen/mcpd/control/v1/control.js';
+import { SessionClientMessage, SessionServerMessage, type ControlPlaneClient } from '../../gen/mcpd/control/v1/control.js';
 import type * as pb from '../../gen/mcpd/control/v1/control.js';
+import { FramedSessionStream } from './framed-session-stream.js';
 import { encodeJson } from './json-bytes.js';
+import { SESSION_PREFACE } from './session-framing.js';
 import { fromServiceError } from './status-map.js';
 
 interface Pending {
@@ -22,6 +24,29 @@ export interface SessionRequestOptions {
   onProgress?: (p: ProgressUpdate) => void;
 }
 
+/** The gateway's end of a Session: the gRPC `Session` RPC's duplex stream or a FramedSessionStream. */
+export interface SessionClientStream {
+  write(msg: pb.SessionClientMessage): unknown;
+  end(): unknown;
+  cancel(): unknown;
+  on(event: 'data', listener: (msg: pb.SessionServerMessage) => void): unknown;
+  on(event: 'error', listener: (err: Error) => void): unknown;
+  on(event: 'end' | 'close', listener: () => void): unknown;
+  off(event: 'data', listener: (msg: pb.SessionServerMessage) => void): unknown;
+  off(event: 'error', listener: (err: Error) => void): unknown;
+  off(event: 'close', listener: () => void): unknown;
+}
+
+/** Turns a stream's 'error' into the McpdError the caller sees. */
+type ErrorMapper = (err: Error) => McpdError;
+
+const CLIENT_CODEC = {
+  encode: (m: pb.SessionClientMessage) => SessionClientMessage.encode(m).finish(),
+  decode: (b: Uint8Array) => SessionServerMessage.decode(b),
+};
+
+const grpcError: ErrorMapper = (e) => fromServiceError(e as Parameters<typeof fromServiceError>[0]);
+
 /**
  * The gateway's end of the Session stream: one open bidi stream carries every request,
  * response, progress event, cancel and notification.
@@ -37,36 +62,65 @@ export class SessionClient {
   private readonly incoming = new Map<number, AbortController>();
 
   private constructor(
-    private readonly stream: ClientDuplexStream<pb.SessionClientMessage, pb.SessionServerMessage>,
+    private readonly stream: SessionClientStream,
     readonly welcome: pb.SessionWelcome,
+    mapError: ErrorMapper,
   ) {
     stream.on('data', (m: pb.SessionServerMessage) => this.onMessage(m));
-    const fail = (e: Error) => this.fail(e);
-    stream.on('error', (e) => fail(fromServiceError(e as Parameters<typeof fromServiceError>[0])));
-    stream.on('end', () => fail(new McpdError('UNAVAILABLE', 'the mcpd core closed the session')));
+    const ended = () => this.fail(new McpdError('UNAVAILABLE', 'the mcpd core closed the session'));
+    stream.on('error', (e) => this.fail(mapError(e)));
+    stream.on('end', ended);
+    stream.on('close', ended);
   }
 
-  /** Opens the stream, says hello and waits for the welcome. */
+  /**
+   * A framed Session on the control socket: what gateways use (decision 16). Rejects with UNAVAILABLE
+   * when nothing listens there.
+   */
+  static connect(socketPath: string, hello: pb.SessionHello, timeoutMs = 5000): Promise<SessionClient> {
+    const socket = connect(socketPath);
+    socket.setNoDelay(true);
+    socket.write(SESSION_PREFACE);
+    const stream = new FramedSessionStream<pb.SessionServerMessage, pb.SessionClientMessage>(socket, CLIENT_CODEC);
+    const mapError: ErrorMapper = (e) => new McpdError('UNAVAILABLE', `mcpd core at ${socketPath}: ${(e as NodeJS.ErrnoException).code ?? e.message}`);
+    return SessionClient.handshake(stream, hello, timeoutMs, mapError);
+  }
+
+  /** The same over the gRPC `Session` RPC, for gRPC clients. */
   static open(client: ControlPlaneClient, hello: pb.SessionHello, timeoutMs = 5000): Promise<SessionClient> {
+    return SessionClient.handshake(client.session(), hello, timeoutMs, grpcError);
+  }
+
+  /** Says hello and waits for the welcome. */
+  private static handshake(stream: SessionClientStream, hello: pb.SessionHello, timeoutMs: number, mapError: ErrorMapper): Promise<SessionClient> {
     return new Promise((resolve, reject) => {
-      const stream = client.session();
       const timer = setTimeout(() => {
         stream.cancel();
         reject(new McpdError('UNAVAILABLE', `the mcpd core did not welcome the session within ${timeoutMs} ms`));
       }, timeoutMs);
-      const onData = (m: pb.SessionServerMessage) => {
-        if (!m.welcome) return;
+      const done = () => {
         clearTimeout(timer);
         stream.off('data', onData);
         stream.off('error', onError);
-        resolve(new SessionClient(stream, m.welcome));
+        stream.off('close', onClose);
+      };
+      const onData = (m: pb.SessionServerMessage) => {
+        if (!m.welcome) return;
+        done();
+        resolve(new SessionClient(stream, m.welcome, mapError));
       };
       const onError = (e: Error) => {
-        clearTimeout(timer);
-        reject(fromServiceError(e as Parameters<typeof fromServiceError>[0]));
+        done();
+        stream.cancel();
+        reject(mapError(e));
+      };
+      const onClose = () => {
+        done();
+        reject(new McpdError('UNAVAILABLE', 'the mcpd core closed the session before welcoming it'));
       };
       stream.on('data', onData);
       stream.on('error', onError);
+      stream.on('close', onClose);
       stream.write({ hello });
     });
   }

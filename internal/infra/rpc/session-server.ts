@@ -1,4 +1,3 @@
-import type { ServerDuplexStream } from '@grpc/grpc-js';
 import type { CallerSession, ControlApi } from '../../domain/control.js';
 import type * as pb from '../../gen/mcpd/control/v1/control.js';
 import type { JsonObject } from '../../domain/json.js';
@@ -7,7 +6,17 @@ import { decodeObject, encodeJson } from './json-bytes.js';
 import { dispatchSessionRequest } from './session-dispatch.js';
 import { linkClient, type ClientLink } from './session-client-requests.js';
 
-type Stream = ServerDuplexStream<pb.SessionClientMessage, pb.SessionServerMessage>;
+/**
+ * The core's end of a Session: a grpc-js ServerDuplexStream (the `Session` RPC) or a FramedSessionStream
+ * (a framed connection on the control socket) — the same messages and events either way.
+ */
+export interface SessionServerStream {
+  write(msg: pb.SessionServerMessage): unknown;
+  end(): unknown;
+  on(event: 'data', listener: (msg: pb.SessionClientMessage) => void): unknown;
+  on(event: 'end' | 'error' | 'cancelled' | 'close', listener: () => void): unknown;
+}
+type Stream = SessionServerStream;
 
 /** Serves one gateway's Session stream: hello, then multiplexed requests, cancels and notifications. */
 export function serveSession(api: ControlApi, stream: Stream): void {

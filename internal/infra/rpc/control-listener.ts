@@ -1,0 +1,74 @@
+import { createServer, type Server as NetServer, type Socket } from 'node:net';
+import { SESSION_PREFACE } from './session-framing.js';
+
+export interface ControlListener {
+  /** Stops accepting, ends framed sessions (destroyed after `graceMs`), resolves when all are gone. */
+  close(graceMs: number): Promise<void>;
+}
+
+export interface ListenerHandlers {
+  /** A gRPC (HTTP/2) connection; the bytes read while sniffing are back in the socket. */
+  grpc(socket: Socket): void;
+  /** A framed Session connection; `rest` = bytes after the preface. */
+  session(socket: Socket, rest: Buffer): void;
+}
+
+/**
+ * One unix socket for both protocols: the first bytes tell a gRPC client (the HTTP/2 preface) from a
+ * gateway opening a framed Session (SESSION_PREFACE). Keeps one address, one permission and one
+ * stale-socket check for everything the core serves.
+ */
+export async function listenControlSocket(path: string, handlers: ListenerHandlers): Promise<ControlListener> {
+  const sessions = new Set<Socket>();
+  const server = createServer((socket) =>
+    sniff(socket, {
+      grpc: handlers.grpc,
+      session: (s, rest) => {
+        sessions.add(s);
+        s.once('close', () => sessions.delete(s));
+        handlers.session(s, rest);
+      },
+    }),
+  );
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(path, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return { close: (graceMs) => closeAll(server, sessions, graceMs) };
+}
+
+function sniff(socket: Socket, handlers: ListenerHandlers): void {
+  // A peer that resets before saying anything must not become an uncaught 'error'.
+  socket.on('error', () => {});
+  let head: Buffer = Buffer.alloc(0);
+  const onData = (chunk: Buffer) => {
+    head = head.length === 0 ? chunk : Buffer.concat([head, chunk]);
+    if (head[0] !== SESSION_PREFACE[0]) {
+      socket.off('data', onData);
+      socket.pause();
+      socket.unshift(head);
+      handlers.grpc(socket);
+      return;
+    }
+    if (head.length < SESSION_PREFACE.length) return;
+    socket.off('data', onData);
+    if (!head.subarray(0, SESSION_PREFACE.length).equals(SESSION_PREFACE)) {
+      socket.destroy();
+      return;
+    }
+    handlers.session(socket, head.subarray(SESSION_PREFACE.length));
+  };
+  socket.on('data', onData);
+}
+
+async function closeAll(server: NetServer, sessions: Set<Socket>, graceMs: number): Promise<void> {
+  const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+  const gone = [...sessions].map((s) => new Promise<void>((resolve) => (s.destroyed ? resolve() : s.once('close', () => resolve()))));
+  for (const s of sessions) s.end();
+  const force = setTimeout(() => sessions.forEach((s) => s.destroy()), graceMs);
+  await Promise.all([stopped, ...gone]);
+  clearTimeout(force);
+}

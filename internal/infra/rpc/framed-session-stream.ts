@@ -1,0 +1,70 @@
+import { EventEmitter } from 'node:events';
+import type { Socket } from 'node:net';
+import { FrameReader, frame } from './session-framing.js';
+
+export interface MessageCodec<In, Out> {
+  encode(message: Out): Uint8Array;
+  decode(bytes: Uint8Array): In;
+}
+
+/**
+ * A Session stream over a plain socket, with the events and methods of a grpc-js duplex stream that the
+ * session code uses: 'data' (one decoded message), 'end', 'error', 'close'; write, end, cancel.
+ */
+export class FramedSessionStream<In, Out> extends EventEmitter {
+  private readonly reader = new FrameReader();
+
+  constructor(
+    private readonly socket: Socket,
+    private readonly codec: MessageCodec<In, Out>,
+  ) {
+    super();
+    socket.on('data', (chunk: Buffer) => this.onChunk(chunk));
+    socket.on('end', () => this.emit('end'));
+    socket.on('error', (err) => this.emit('error', err));
+    socket.on('close', () => this.emit('close'));
+  }
+
+  /** Feeds bytes that arrived before this stream took the socket over. */
+  receive(chunk: Buffer): void {
+    if (chunk.length > 0) this.onChunk(chunk);
+  }
+
+  write(message: Out): boolean {
+    if (this.socket.destroyed || !this.socket.writable) return false;
+    return this.socket.write(frame(this.codec.encode(message)));
+  }
+
+  /** No more messages from this side; the peer may still answer. */
+  end(): void {
+    this.socket.end();
+  }
+
+  /** Drops the connection at once. */
+  cancel(): void {
+    this.socket.destroy();
+  }
+
+  private onChunk(chunk: Buffer): void {
+    let frames: Buffer[];
+    try {
+      frames = this.reader.push(chunk);
+    } catch (err) {
+      return this.fail(err as Error);
+    }
+    for (const f of frames) {
+      let message: In;
+      try {
+        message = this.codec.decode(f);
+      } catch (err) {
+        return this.fail(new Error(`undecodable session message: ${(err as Error).message}`));
+      }
+      this.emit('data', message);
+    }
+  }
+
+  private fail(err: Error): void {
+    this.emit('error', err);
+    this.socket.destroy();
+  }
+}
