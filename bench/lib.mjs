@@ -29,12 +29,32 @@ export async function measure(fn, n, warmup) {
   return out.sort((a, b) => a - b);
 }
 
+/**
+ * Measures several functions in alternating rounds (each warmed up first): n timed runs each,
+ * returned as one sorted array per function.
+ */
+export async function interleaved(fns, n, warmup, rounds = 10) {
+  for (const fn of fns) for (let i = 0; i < warmup; i++) await fn(i);
+  const out = fns.map(() => []);
+  const per = Math.max(1, Math.ceil(n / rounds));
+  for (let done = 0; done < n; done += per) {
+    const k = Math.min(per, n - done);
+    for (let f = 0; f < fns.length; f++) out[f].push(...(await measure(fns[f], k, 0)));
+  }
+  return out.map((a) => a.sort((x, y) => x - y));
+}
+
 export function emit(record) {
   const machine = `${cpus().length}x ${cpus()[0]?.model ?? 'cpu'}; node ${process.version}`;
   process.stdout.write(`${JSON.stringify({ ...record, machine })}\n`);
 }
 
 export const round = (x) => Math.round(x * 1000) / 1000;
+
+/** CPU-profile flags for a child when `dir` is set (e.g. CORE_PROF=/tmp/prof node bench/run.mjs). */
+function profileFlags(dir) {
+  return dir ? ['--cpu-prof', '--cpu-prof-interval', '100', `--cpu-prof-dir=${dir}`] : [];
+}
 
 /** A temp profile store and a core process on a private socket. */
 export async function startCore(profiles, callers = 'callers: {}\n') {
@@ -46,7 +66,7 @@ export async function startCore(profiles, callers = 'callers: {}\n') {
   }
   writeFileSync(join(store, 'callers.yaml'), callers);
   const socket = join(dir, 'run', 'control.sock');
-  const core = spawn(process.execPath, [...(process.env.CORE_PROF ? ["--cpu-prof", "--cpu-prof-interval", "100", "--cpu-prof-dir=" + process.env.CORE_PROF] : []), MCPD, '--config', store, '--socket', socket], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const core = spawn(process.execPath, [...profileFlags(process.env.CORE_PROF), MCPD, '--config', store, '--socket', socket], { stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
   core.stderr.on('data', (d) => (log += d));
   const { createControlClient, waitForReady } = await import(join(REPO, 'dist/internal/infra/rpc/control-client.js'));

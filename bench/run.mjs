@@ -5,7 +5,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { join } from 'node:path';
-import { ECHO, MCPDMCP, REPO, childrenMatching, emit, measure, percentile, round, rssKb, startCore } from './lib.mjs';
+import { ECHO, MCPDMCP, REPO, childrenMatching, emit, interleaved, measure, percentile, round, rssKb, startCore } from './lib.mjs';
 
 const smoke = process.argv.includes('--smoke');
 const only = process.argv.find((a) => a.startsWith('--case='))?.slice(7);
@@ -29,8 +29,11 @@ async function hop() {
   try {
     const direct = await connectStdio(process.execPath, [ECHO]);
     const viaGateway = await connectStdio(process.execPath, [MCPDMCP, 'bench', '--socket', world.socket, '--no-autostart']);
-    const d = await measure(() => direct.callTool({ name: 'echo', arguments: payload }), N, WARMUP);
-    const g = await measure(() => viaGateway.callTool({ name: 'fx__echo', arguments: payload }), N, WARMUP);
+    // Interleaved rounds: this VM's speed drifts by tens of percent over a minute, and a baseline
+    // measured a minute apart from the path it is compared with would carry that drift into the ratio.
+    const callDirect = () => direct.callTool({ name: 'echo', arguments: payload });
+    const callGateway = () => viaGateway.callTool({ name: 'fx__echo', arguments: payload });
+    const [d, g] = await interleaved([callDirect, callGateway], N, WARMUP);
     emit({
       case: 'hop_tools_call_1kb',
       n: N,

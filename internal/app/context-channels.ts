@@ -43,6 +43,17 @@ export class CallerChannels {
     return sub;
   }
 
+  hasWatchers(): boolean {
+    for (const ch of this.byCaller.values()) if (ch.lw.subscriberCount > 0) return true;
+    return false;
+  }
+
+  /** The last view of `caller` when someone watches it. */
+  watchedState(caller: string): ViewState | undefined {
+    const ch = this.byCaller.get(caller);
+    return ch && ch.lw.subscriberCount > 0 ? ch.state : undefined;
+  }
+
   /** Callers someone is watching, with what their last view was. */
   watched(): { caller: string; state?: ViewState }[] {
     const out: { caller: string; state?: ViewState }[] = [];

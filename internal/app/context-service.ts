@@ -160,6 +160,9 @@ export class ContextService implements ContextApi {
    * changed gets a fresh view.
    */
   private onStatusChange(): void {
+    // Every call's slot taken and given back is a status change: with nothing cached and nobody
+    // watching there is nothing to do, and building the status would tax every call.
+    if (this.sources.size === 0 && !this.desktops.hasWatchers() && !this.finders.hasWatchers()) return;
     const status = this.deps.pools.status();
     const pools = new Set(status.map((p) => p.fingerprint));
     for (const [fp, source] of this.sources) {
@@ -185,12 +188,11 @@ export class ContextService implements ContextApi {
 
   /** A tool call moves its server to the front: a change when the visible order moved. */
   private onToolCall(caller: string): void {
-    const records = this.deps.history.get(caller).records();
     for (const channels of [this.desktops, this.finders]) {
-      const w = channels.watched().find((x) => x.caller === caller);
-      if (!w?.state) continue;
-      const next = serverOrder(records, w.state.order);
-      if (next.some((s, i) => s !== w.state!.order[i])) void channels.publish(caller, 'a tool call changed the server order');
+      const state = channels.watchedState(caller);
+      if (!state) continue;
+      const next = serverOrder(this.deps.history.get(caller).records(), state.order);
+      if (next.some((s, i) => s !== state.order[i])) void channels.publish(caller, 'a tool call changed the server order');
     }
   }
 }

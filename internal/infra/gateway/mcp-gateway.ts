@@ -12,6 +12,8 @@ import { clientRequestsArea } from './areas/client-requests.js';
 import { CoreLink } from './core-link.js';
 import { toJsonRpcError } from './error-map.js';
 import type { ForwardExtra, GatewayArea, GatewayContext } from './gateway-area.js';
+import { FastToolCalls } from './fast-tool-calls.js';
+import { StdioServerLineTransport } from './stdio-server-transport.js';
 
 export interface GatewayOptions {
   caller: string;
@@ -58,8 +60,16 @@ export class Gateway {
   }
 
   async connect(transport: Transport): Promise<void> {
+    if (transport instanceof StdioServerLineTransport) {
+      const fast = new FastToolCalls({ session: () => this.link.session(this.coreWaitMs), write: (b) => transport.writeRaw(b) });
+      transport.intercept = (m) => fast.offer(m);
+    }
     await this.server.connect(transport);
     this.link.warm();
+  }
+
+  private get coreWaitMs(): number {
+    return this.opts.coreWaitMs ?? 15_000;
   }
 
   async close(): Promise<void> {
@@ -69,7 +79,7 @@ export class Gateway {
 
   private async forward(method: string, params: JsonObject, extra: ForwardExtra, progressToken?: string | number): Promise<JsonValue> {
     try {
-      const session = await this.link.session(this.opts.coreWaitMs ?? 15_000);
+      const session = await this.link.session(this.coreWaitMs);
       let lastProgress: Promise<void> | undefined;
       const result = await session.request(method, params, {
         signal: extra.signal,

@@ -12,6 +12,8 @@ export class StdioServerLineTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
+  /** Sees each message first; true = handled, the SDK never gets it (the fast tools/call lane). */
+  intercept?: (message: JSONRPCMessage) => boolean;
   private readonly reader = new JsonRpcLineReader();
   private started = false;
 
@@ -32,6 +34,7 @@ export class StdioServerLineTransport implements Transport {
       try {
         const message = this.reader.readMessage();
         if (message === null) return;
+        if (this.intercept?.(message)) continue;
         this.onmessage?.(message);
       } catch (e) {
         this.onerror?.(e as Error);
@@ -54,6 +57,11 @@ export class StdioServerLineTransport implements Transport {
     if (this.stdin.listenerCount('data') === 0) this.stdin.pause();
     this.reader.clear();
     this.onclose?.();
+  }
+
+  /** Writes bytes that already are one serialized message (with its newline). */
+  writeRaw(bytes: Buffer | string): void {
+    this.stdout.write(bytes);
   }
 
   send(message: JSONRPCMessage): Promise<void> {

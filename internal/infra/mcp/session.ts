@@ -75,7 +75,9 @@ export class McpSession implements DownstreamSession {
       throw new McpdError('DEADLINE_EXCEEDED', `no time left to send ${method} to server ${this.opts.serverName}`);
     }
     const onProgress = opts.onProgress;
+    const t = this.opts.transport;
     try {
+      if (t instanceof ProcessStdioTransport) return await t.direct.request(method, params, opts);
       const result = await this.opts.client.request({ method, params }, RawResult, {
         timeout: opts.timeoutMs,
         signal: opts.signal,

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import { JsonRpcLineReader } from '../jsonrpc/line-reader.js';
+import { DirectRequests } from './direct-requests.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { LineSplitter } from './line-splitter.js';
 import { signalGroup, waitGroupGone } from './process-group.js';
@@ -45,8 +46,12 @@ export class ProcessStdioTransport implements Transport {
   private exited?: Promise<void>;
   private stopping?: Promise<void>;
   private closeNotified = false;
+  /** Requests that bypass the SDK's Protocol; their answers are taken out of the stream before it sees them. */
+  readonly direct: DirectRequests;
 
-  constructor(private readonly opts: StdioTransportOptions) {}
+  constructor(private readonly opts: StdioTransportOptions) {
+    this.direct = new DirectRequests(opts.serverName, (line) => this.writeLine(line));
+  }
 
   get pid(): number | undefined {
     return this.child?.pid;
@@ -89,11 +94,19 @@ export class ProcessStdioTransport implements Transport {
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
+    if (!this.writeLine(serializeMessage(message))) {
+      const stdin = this.child?.stdin;
+      await new Promise<void>((r) => stdin?.once('drain', r));
+    }
+  }
+
+  /** Writes one serialized message; false = buffered past the high-water mark. Throws when the server is gone. */
+  private writeLine(line: string): boolean {
     const stdin = this.child?.stdin;
     if (!stdin || !stdin.writable || this.exit) {
       throw new Error(`server ${this.opts.serverName} is not running (${this.describeExit()})`);
     }
-    if (!stdin.write(serializeMessage(message))) await new Promise<void>((r) => stdin.once('drain', r));
+    return stdin.write(line);
   }
 
   close(): Promise<void> {
@@ -170,19 +183,26 @@ export class ProcessStdioTransport implements Transport {
       try {
         const message = this.readBuffer.readMessage();
         if (message === null) return;
-        if (deferRest) queueMicrotask(() => this.onmessage?.(message));
-        else this.onmessage?.(message);
-        if (!('id' in message)) deferRest = true;
+        if (deferRest) queueMicrotask(() => this.deliver(message));
+        else if (this.deliver(message) && !('id' in message)) deferRest = true;
       } catch (err) {
         this.onerror?.(new Error(`server ${this.opts.serverName} wrote a line that is not JSON-RPC: ${(err as Error).message}`));
       }
     }
   }
 
+  /** Hands a message to its direct request or to the SDK; true = the SDK got it. */
+  private deliver(message: JSONRPCMessage): boolean {
+    if (this.direct.accept(message)) return false;
+    this.onmessage?.(message);
+    return true;
+  }
+
   private notifyClose(): void {
     if (this.closeNotified) return;
     this.closeNotified = true;
     this.readBuffer.clear();
+    this.direct.close();
     this.onclose?.();
   }
 }

@@ -10,7 +10,8 @@ import { SESSION_PREFACE } from './session-framing.js';
 import { fromServiceError } from './status-map.js';
 
 interface Pending {
-  resolve: (v: JsonValue) => void;
+  /** The result's JSON bytes as the core sent them. */
+  resolve: (resultJson: Buffer) => void;
   reject: (e: Error) => void;
   onProgress?: (p: ProgressUpdate) => void;
 }
@@ -44,6 +45,8 @@ const CLIENT_CODEC = {
   encode: (m: pb.SessionClientMessage) => SessionClientMessage.encode(m).finish(),
   decode: (b: Uint8Array) => SessionServerMessage.decode(b),
 };
+
+const EMPTY = Buffer.alloc(0);
 
 const grpcError: ErrorMapper = (e) => fromServiceError(e as Parameters<typeof fromServiceError>[0]);
 
@@ -147,9 +150,14 @@ export class SessionClient {
   }
 
   request(method: string, params: JsonObject, opts: SessionRequestOptions = {}): Promise<JsonValue> {
+    return this.requestRaw(method, encodeJson(params), opts).then(parseJson);
+  }
+
+  /** The same with params and result as JSON bytes: a proxy passes them on without parsing them. */
+  requestRaw(method: string, paramsJson: Buffer, opts: SessionRequestOptions = {}): Promise<Buffer> {
     if (this.closed) return Promise.reject(new McpdError('UNAVAILABLE', 'the session to the mcpd core is closed'));
     const id = this.nextId++;
-    return new Promise<JsonValue>((resolve, reject) => {
+    return new Promise<Buffer>((resolve, reject) => {
       const onAbort = () => {
         this.stream.write({ cancel: { id, reason: String(opts.signal?.reason ?? 'cancelled') } });
         settle(() => reject(new McpdError('CANCELLED', 'request cancelled by the client')));
@@ -166,7 +174,7 @@ export class SessionClient {
       });
       if (opts.signal?.aborted) return onAbort();
       opts.signal?.addEventListener('abort', onAbort, { once: true });
-      this.stream.write({ request: { id, method, paramsJson: encodeJson(params), timeoutMs: opts.timeoutMs ?? 0 } });
+      this.stream.write({ request: { id, method, paramsJson, timeoutMs: opts.timeoutMs ?? 0 } });
     });
   }
 
@@ -182,7 +190,7 @@ export class SessionClient {
       const p = this.pending.get(m.response.id);
       if (!p) return;
       if (m.response.error) p.reject(errorFromInfo(m.response.error));
-      else p.resolve(parseJson(m.response.resultJson));
+      else p.resolve(m.response.resultJson ?? EMPTY);
     } else if (m.progress?.progress) {
       const pr = m.progress.progress;
       this.pending.get(m.progress.id)?.onProgress?.({ progress: pr.progress, total: pr.hasTotal ? pr.total : undefined, message: pr.message || undefined });

@@ -1,0 +1,92 @@
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it } from 'vitest';
+import { DirectRequests } from './direct-requests.js';
+
+/** A DirectRequests whose lines are kept, as a server's stdin would receive them. */
+function setup() {
+  const lines: Record<string, unknown>[] = [];
+  const d = new DirectRequests('srv', (line) => {
+    expect(line.endsWith('\n')).toBe(true);
+    lines.push(JSON.parse(line) as Record<string, unknown>);
+  });
+  return { d, lines };
+}
+
+describe('direct requests to a stdio server', () => {
+  it('writes one JSON-RPC request line and resolves with the result of the same id', async () => {
+    const { d, lines } = setup();
+    const p = d.request('tools/call', { name: 'echo', arguments: { a: 1 } }, { timeoutMs: 5000 });
+    expect(lines).toHaveLength(1);
+    const req = lines[0] as { id: number; method: string; params: unknown };
+    expect(req).toMatchObject({ jsonrpc: '2.0', method: 'tools/call', params: { name: 'echo', arguments: { a: 1 } } });
+    expect(req.id).toBeGreaterThanOrEqual(2 ** 40);
+    expect(d.accept({ jsonrpc: '2.0', id: req.id, result: { content: [] } })).toBe(true);
+    await expect(p).resolves.toEqual({ content: [] });
+  });
+
+  it('leaves the SDK its own ids and messages', () => {
+    const { d } = setup();
+    expect(d.accept({ jsonrpc: '2.0', id: 3, result: {} })).toBe(false);
+    expect(d.accept({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'x' } })).toBe(false);
+    expect(d.accept({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'sdk-1', progress: 1 } })).toBe(false);
+    expect(d.accept({ jsonrpc: '2.0', id: 4, method: 'sampling/createMessage', params: {} })).toBe(false);
+  });
+
+  it('reports progress for its own token and keeps the caller’s _meta', async () => {
+    const { d, lines } = setup();
+    const seen: unknown[] = [];
+    const p = d.request('tools/call', { name: 'slow', _meta: { trace: 't' } }, { timeoutMs: 5000, onProgress: (x) => seen.push(x) });
+    const req = lines[0] as { id: number; params: { _meta: Record<string, unknown> } };
+    expect(req.params._meta).toEqual({ trace: 't', progressToken: req.id });
+    expect(d.accept({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: req.id, progress: 1, total: 2, message: 'half' } })).toBe(true);
+    d.accept({ jsonrpc: '2.0', id: req.id, result: {} });
+    await p;
+    expect(seen).toEqual([{ progress: 1, total: 2, message: 'half' }]);
+  });
+
+  it('turns an error response into the SDK’s McpError, code and data kept', async () => {
+    const { d, lines } = setup();
+    const p = d.request('resources/read', { uri: 'dpe://x' }, { timeoutMs: 5000 });
+    d.accept({ jsonrpc: '2.0', id: (lines[0] as { id: number }).id, error: { code: 4204, message: 'bad uri', data: { rule: 3 } } });
+    const err = (await p.catch((e: unknown) => e)) as McpError;
+    expect(err).toBeInstanceOf(McpError);
+    expect(err.code).toBe(4204);
+    expect(err.data).toEqual({ rule: 3 });
+  });
+
+  it('rejects a result that is not an object, saying which server and method', async () => {
+    const { d, lines } = setup();
+    const p = d.request('tools/call', {}, { timeoutMs: 5000 });
+    d.accept({ jsonrpc: '2.0', id: (lines[0] as { id: number }).id, result: [1] } as never);
+    await expect(p).rejects.toMatchObject({ reason: 'DOWNSTREAM_ERROR', message: expect.stringMatching(/server srv sent a malformed result for tools\/call/) });
+  });
+
+  it('times out with RequestTimeout and tells the server; a late answer is dropped quietly', async () => {
+    const { d, lines } = setup();
+    const err = (await d.request('tools/call', {}, { timeoutMs: 20 }).catch((e: unknown) => e)) as McpError;
+    expect(err.code).toBe(ErrorCode.RequestTimeout);
+    const id = (lines[0] as { id: number }).id;
+    expect(lines[1]).toMatchObject({ method: 'notifications/cancelled', params: { requestId: id } });
+    expect(d.accept({ jsonrpc: '2.0', id, result: {} })).toBe(true);
+  });
+
+  it('cancels on the signal, and fails everything pending when the connection closes', async () => {
+    const { d, lines } = setup();
+    const ac = new AbortController();
+    const cancelled = d.request('tools/call', {}, { timeoutMs: 5000, signal: ac.signal });
+    const pending = d.request('tools/call', {}, { timeoutMs: 5000 });
+    ac.abort(new Error('caller left'));
+    await expect(cancelled).rejects.toThrow('caller left');
+    expect(lines[2]).toMatchObject({ method: 'notifications/cancelled', params: { requestId: (lines[0] as { id: number }).id } });
+    d.close();
+    await expect(pending).rejects.toMatchObject({ code: ErrorCode.ConnectionClosed });
+    await expect(d.request('tools/call', {}, { timeoutMs: 5000 })).rejects.toMatchObject({ code: ErrorCode.ConnectionClosed });
+  });
+
+  it('fails at once when the line cannot be written', async () => {
+    const d = new DirectRequests('srv', () => {
+      throw new Error('server srv is not running (code 1)');
+    });
+    await expect(d.request('tools/call', {}, { timeoutMs: 5000 })).rejects.toThrow('not running');
+  });
+});

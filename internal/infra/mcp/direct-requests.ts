@@ -1,0 +1,120 @@
+import { ErrorCode, McpError, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { McpdError } from '../../domain/errors.js';
+import type { ProgressUpdate, RequestOptions } from '../../domain/downstream.js';
+import type { JsonObject } from '../../domain/json.js';
+
+/** Our ids start far above the SDK Protocol's counter (which starts at 0), so the two never meet. */
+const DIRECT_ID_BASE = 2 ** 40;
+
+interface Pending {
+  method: string;
+  resolve: (result: JsonObject) => void;
+  reject: (err: Error) => void;
+  onProgress?: (p: ProgressUpdate) => void;
+}
+
+/**
+ * Requests to a stdio server written straight to its stdin and answered by id, beside the SDK's
+ * Protocol (which keeps the handshake, notifications and server→client requests). The SDK checks every
+ * incoming message against several schemas and wraps each request in timers and signal plumbing; a
+ * router of calls does not need that, and this is the core's hottest path (decision 17).
+ * Failures are the SDK's own error types, so callers map them as before.
+ */
+export class DirectRequests {
+  private nextId = DIRECT_ID_BASE;
+  private readonly pending = new Map<number, Pending>();
+  private closedWith?: Error;
+
+  constructor(
+    private readonly serverName: string,
+    private readonly writeLine: (line: string) => void,
+  ) {}
+
+  request(method: string, params: JsonObject, opts: RequestOptions): Promise<JsonObject> {
+    if (this.closedWith) return Promise.reject(this.closedWith);
+    const id = this.nextId++;
+    const sent: JsonObject = opts.onProgress ? { ...params, _meta: { ...asObject(params._meta), progressToken: id } } : params;
+    return new Promise<JsonObject>((resolve, reject) => {
+      const onAbort = () => {
+        this.cancel(id, String(opts.signal?.reason ?? 'cancelled'));
+        settle(() => reject(opts.signal?.reason instanceof Error ? opts.signal.reason : new Error('cancelled')));
+      };
+      const timer = setTimeout(() => {
+        this.cancel(id, `no answer within ${opts.timeoutMs} ms`);
+        settle(() => reject(new McpError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: opts.timeoutMs })));
+      }, opts.timeoutMs);
+      const settle = (fn: () => void) => {
+        if (!this.pending.delete(id)) return;
+        clearTimeout(timer);
+        opts.signal?.removeEventListener('abort', onAbort);
+        fn();
+      };
+      this.pending.set(id, {
+        method,
+        resolve: (r) => settle(() => resolve(r)),
+        reject: (e) => settle(() => reject(e)),
+        onProgress: opts.onProgress,
+      });
+      opts.signal?.addEventListener('abort', onAbort, { once: true });
+      try {
+        this.writeLine(`${JSON.stringify({ jsonrpc: '2.0', id, method, params: sent })}\n`);
+      } catch (err) {
+        settle(() => reject(err as Error));
+      }
+    });
+  }
+
+  /** Takes a message meant for a direct request (its response or progress); false = not ours. */
+  accept(message: JSONRPCMessage): boolean {
+    if ('id' in message && !('method' in message)) {
+      if (typeof message.id !== 'number' || message.id < DIRECT_ID_BASE) return false;
+      // A late answer to a request that timed out or was cancelled is ours too: dropped quietly.
+      const p = this.pending.get(message.id);
+      if (p) this.settle(p, message as { result?: unknown; error?: { code?: unknown; message?: unknown; data?: unknown } });
+      return true;
+    }
+    if ('method' in message && message.method === 'notifications/progress' && !('id' in message)) {
+      const params = asObject(message.params);
+      const token = params.progressToken;
+      if (typeof token !== 'number' || token < DIRECT_ID_BASE) return false;
+      const progress = params.progress;
+      if (typeof progress === 'number') {
+        const total = typeof params.total === 'number' ? params.total : undefined;
+        const msg = typeof params.message === 'string' ? params.message : undefined;
+        this.pending.get(token)?.onProgress?.({ progress, total, message: msg });
+      }
+      return true;
+    }
+    return false;
+  }
+
+  /** The connection ended: every request still waiting fails as the SDK fails them. */
+  close(): void {
+    this.closedWith ??= new McpError(ErrorCode.ConnectionClosed, 'Connection closed');
+    for (const p of [...this.pending.values()]) p.reject(this.closedWith);
+  }
+
+  private settle(p: Pending, response: { result?: unknown; error?: { code?: unknown; message?: unknown; data?: unknown } }): void {
+    const { error, result } = response;
+    if (error !== undefined) {
+      const code = typeof error.code === 'number' ? error.code : ErrorCode.InternalError;
+      p.reject(new McpError(code, typeof error.message === 'string' ? error.message : 'error without a message', error.data));
+    } else if (typeof result === 'object' && result !== null && !Array.isArray(result)) {
+      p.resolve(result as JsonObject);
+    } else {
+      p.reject(new McpdError('DOWNSTREAM_ERROR', `server ${this.serverName} sent a malformed result for ${p.method}: the result must be a JSON object`));
+    }
+  }
+
+  private cancel(id: number, reason: string): void {
+    try {
+      this.writeLine(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } })}\n`);
+    } catch {
+      // the server is gone: nothing to tell
+    }
+  }
+}
+
+function asObject(v: unknown): JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as JsonObject) : {};
+}
