@@ -75,8 +75,7 @@ async function listing() {
     const direct = await connectStdio(process.execPath, [ECHO], { ECHO_TOOL_COUNT: '990' });
     const n = Math.max(20, Math.round(N / 5));
     const w = Math.max(20, Math.round(WARMUP / 30));
-    const b = await measure(() => direct.listTools(), n, w);
-    const t = await measure(listAll, n, w);
+    const [b, t] = await interleaved([() => direct.listTools(), listAll], n, w);
     emit({ case: 'list_tools_20x50_cached', n, warmup: w, p50: round(percentile(t, 50)), p99: round(percentile(t, 99)), baseline_p50: round(percentile(b, 50)), ratio: round(percentile(t, 50) / percentile(b, 50)) });
     await direct.close();
   } finally {

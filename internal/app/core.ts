@@ -143,7 +143,7 @@ export class Core implements ControlApi {
     const idx = this.tools.index(profile);
     const page = idx.list(cursor, pageSize ?? this.o.store.current.runtime.pageSize);
     const snap = idx.snapshotAt(page.etag) ?? idx.snapshot();
-    return { etag: page.etag, tools: [...page.items], nextCursor: page.nextCursor, collisions: snap.collisions };
+    return { etag: page.etag, tools: page.items, nextCursor: page.nextCursor, collisions: snap.collisions };
   }
 
   watchTools(caller: string, lastEtag?: string): Subscription<ToolSnapshot> {

@@ -39,7 +39,7 @@ export interface ResourceSnapshot {
 
 export interface Paged<T> {
   etag: string;
-  items: T[];
+  items: readonly T[];
   nextCursor?: string;
 }
 

@@ -19,7 +19,7 @@ import type { CallerMeta, CallerSession } from './caller.js';
 
 export interface ToolPage {
   etag: string;
-  tools: ToolEntry[];
+  tools: readonly ToolEntry[];
   nextCursor?: string;
   collisions: readonly NameCollision[];
 }

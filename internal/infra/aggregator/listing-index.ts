@@ -22,6 +22,8 @@ export class ListingIndex<S extends { etag: string }, T> {
   private readonly channel = new LatestWins<S>();
   private readonly kind: string;
   private latest: S;
+  /** First pages of the latest snapshot by page size: a listing is read far more often than it changes. */
+  private firstPages = new Map<number, Page<T>>();
 
   constructor(
     private readonly items: (snapshot: S) => readonly T[],
@@ -46,6 +48,7 @@ export class ListingIndex<S extends { etag: string }, T> {
   offer(next: S): boolean {
     const changed = next.etag !== this.latest.etag;
     this.latest = next;
+    this.firstPages = new Map();
     this.history.push(next);
     if (changed) this.channel.publish(next);
     return changed;
@@ -56,8 +59,16 @@ export class ListingIndex<S extends { etag: string }, T> {
     return this.history.get(etag);
   }
 
+  /** One page; the returned page is shared, never to be modified. */
   list(cursor: string | undefined, pageSize: number): Page<T> {
-    return page(this.history, cursor, pageSize, this.items, this.kind);
+    if (cursor) return page(this.history, cursor, pageSize, this.items, this.kind);
+    let first = this.firstPages.get(pageSize);
+    if (!first) {
+      first = page(this.history, cursor, pageSize, this.items, this.kind);
+      if (this.firstPages.size >= 8) this.firstPages.clear();
+      this.firstPages.set(pageSize, first);
+    }
+    return first;
   }
 
   /** Full snapshots: the current one at once unless `lastEtag` matches it, then each change (latest-wins). */

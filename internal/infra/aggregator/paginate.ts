@@ -3,7 +3,7 @@ import { McpdError } from '../../domain/errors.js';
 import type { SnapshotHistory } from './snapshot-history.js';
 
 export interface Page<T> {
-  items: T[];
+  items: readonly T[];
   /** Absent on the last page. */
   nextCursor?: string;
   /** The snapshot every page of this walk comes from. */

@@ -1,15 +1,26 @@
-import { credentials, type ClientReadableStream, type ServiceError } from '@grpc/grpc-js';
+import { credentials, makeGenericClientConstructor, type ClientReadableStream, type ServiceError } from '@grpc/grpc-js';
 import { McpdError } from '../../domain/errors.js';
-import { ControlPlaneClient } from '../../gen/mcpd/control/v1/control.js';
+import { ControlPlaneClient, ControlPlaneService } from '../../gen/mcpd/control/v1/control.js';
 import type * as pb from '../../gen/mcpd/control/v1/control.js';
 import { grpcAddress } from './socket-path.js';
+import { decodeListToolsResponse } from './list-tools-decoder.js';
 import { fromServiceError } from './status-map.js';
+
+/** The generated client with listings decoded without copies (see list-tools-decoder.ts). */
+const Client = makeGenericClientConstructor(
+  { ...ControlPlaneService, listTools: { ...ControlPlaneService.listTools, responseDeserialize: decodeListToolsResponse } },
+  'mcpd.control.v1.ControlPlane',
+) as unknown as typeof ControlPlaneClient;
 
 /** A control-plane client on a unix socket; errors come back as McpdError. */
 export function createControlClient(socketPath: string): ControlPlaneClient {
-  return new ControlPlaneClient(grpcAddress(socketPath), credentials.createInsecure(), {
+  return new Client(grpcAddress(socketPath), credentials.createInsecure(), {
     'grpc.max_receive_message_length': 64 * 1024 * 1024,
     'grpc.max_send_message_length': 64 * 1024 * 1024,
+    // A full tool listing is a few hundred KB: with HTTP/2's 64 KB default window the core would stop
+    // for a WINDOW_UPDATE round trip several times per response.
+    'grpc-node.flow_control_window': 16 * 1024 * 1024,
+    'grpc.enable_channelz': 0,
     // Reconnect promptly after a core restart instead of grpc-js's long default backoff.
     'grpc.initial_reconnect_backoff_ms': 100,
     'grpc.max_reconnect_backoff_ms': 1000,

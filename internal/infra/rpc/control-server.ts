@@ -125,7 +125,12 @@ export interface ControlServer {
  */
 export async function startControlServer(api: ControlApi, socketPath: string): Promise<ControlServer> {
   await prepareSocketPath(socketPath);
-  const server = new Server({ 'grpc.max_receive_message_length': 64 * 1024 * 1024, 'grpc.max_send_message_length': 64 * 1024 * 1024 });
+  const server = new Server({
+    'grpc.max_receive_message_length': 64 * 1024 * 1024,
+    'grpc.max_send_message_length': 64 * 1024 * 1024,
+    // Nothing reads channelz here, and its per-call bookkeeping costs ~10% of a unary call.
+    'grpc.enable_channelz': 0,
+  });
   server.addService(SERVICE, handlers(api));
   addHealth(server);
   addReflection(server);

@@ -1,0 +1,62 @@
+import { BinaryReader, WireType } from '@bufbuild/protobuf/wire';
+import { Collision } from '../../gen/mcpd/control/v1/control.js';
+import type * as pb from '../../gen/mcpd/control/v1/control.js';
+
+/**
+ * ListToolsResponse decoded without copies: the generated decoder copies every tool's JSON into a new
+ * Buffer and decodes each short string through TextDecoder, which made decoding a 1,000-tool listing
+ * the largest cost of a full ListTools on the client. Here `toolJson` is a view into the received
+ * message. Same result as ListToolsResponse.decode (a test compares them field by field); unknown
+ * fields are skipped as protobuf requires.
+ */
+export function decodeListToolsResponse(bytes: Uint8Array): pb.ListToolsResponse {
+  const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const r = new BinaryReader(buf);
+  const out: pb.ListToolsResponse = { etag: '', tools: [], nextCursor: '', collisions: [] };
+  while (r.pos < r.len) {
+    const tag = r.uint32();
+    const field = tag >>> 3;
+    if ((tag & 7) !== WireType.LengthDelimited || field < 1 || field > 4) {
+      r.skip(tag & 7, field);
+      continue;
+    }
+    const len = r.uint32();
+    const start = r.pos;
+    const end = start + len;
+    if (end > r.len) throw new RangeError('premature end of ListToolsResponse');
+    if (field === 2) {
+      out.tools.push(decodeTool(r, buf, end));
+      continue;
+    }
+    r.pos = end;
+    if (field === 1) out.etag = buf.toString('utf8', start, r.pos);
+    else if (field === 3) out.nextCursor = buf.toString('utf8', start, r.pos);
+    else out.collisions.push(Collision.decode(buf.subarray(start, r.pos)));
+  }
+  return out;
+}
+
+/** Reads one ToolDefinition from the reader's position up to `to`, leaving the reader there. */
+function decodeTool(r: BinaryReader, buf: Buffer, to: number): pb.ToolDefinition {
+  const tool: pb.ToolDefinition = { name: '', server: '', toolJson: EMPTY, definitionHash: '' };
+  while (r.pos < to) {
+    const tag = r.uint32();
+    const field = tag >>> 3;
+    if ((tag & 7) !== WireType.LengthDelimited || field < 1 || field > 4) {
+      r.skip(tag & 7, field);
+      continue;
+    }
+    const len = r.uint32();
+    const start = r.pos;
+    r.pos += len;
+    if (r.pos > to) throw new RangeError('premature end of ToolDefinition');
+    if (field === 1) tool.name = buf.toString('utf8', start, r.pos);
+    else if (field === 2) tool.server = buf.toString('utf8', start, r.pos);
+    else if (field === 3) tool.toolJson = buf.subarray(start, r.pos);
+    else tool.definitionHash = buf.toString('utf8', start, r.pos);
+  }
+  if (r.pos !== to) throw new RangeError('a ToolDefinition field runs past its message');
+  return tool;
+}
+
+const EMPTY = Buffer.alloc(0);
