@@ -9,6 +9,7 @@ export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const MCPD = join(REPO, 'dist/cmd/mcpd/main.js');
 export const MCPDMCP = join(REPO, 'dist/cmd/mcpdmcp/main.js');
 export const ECHO = join(REPO, 'test/fixtures/servers/echo.mjs');
+export const FORWARDER = join(REPO, 'bench/forwarder.mjs');
 export const EVERYTHING = join(REPO, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 
 export function percentile(sorted, p) {
@@ -53,7 +54,8 @@ export const round = (x) => Math.round(x * 1000) / 1000;
 
 /** CPU-profile flags for a child when `dir` is set (e.g. CORE_PROF=/tmp/prof node bench/run.mjs). */
 function profileFlags(dir) {
-  return dir ? ['--cpu-prof', '--cpu-prof-interval', '100', `--cpu-prof-dir=${dir}`] : [];
+  const extra = process.env.CORE_NODE_FLAGS ? process.env.CORE_NODE_FLAGS.split(' ') : [];
+  return [...extra, ...(dir ? ['--cpu-prof', '--cpu-prof-interval', '100', `--cpu-prof-dir=${dir}`] : [])];
 }
 
 /** A temp profile store and a core process on a private socket. */
@@ -66,7 +68,7 @@ export async function startCore(profiles, callers = 'callers: {}\n') {
   }
   writeFileSync(join(store, 'callers.yaml'), callers);
   const socket = join(dir, 'run', 'control.sock');
-  const core = spawn(process.execPath, [...profileFlags(process.env.CORE_PROF), MCPD, '--config', store, '--socket', socket], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const core = spawn(process.execPath, [...profileFlags(process.env.CORE_PROF), MCPD, '--config', store, '--socket', socket], { stdio: ['ignore', process.env.CORE_STDOUT ? 'inherit' : 'ignore', 'pipe'] });
   let log = '';
   core.stderr.on('data', (d) => (log += d));
   const { createControlClient, waitForReady } = await import(join(REPO, 'dist/internal/infra/rpc/control-client.js'));

@@ -4,8 +4,9 @@
 // Numbers are recorded in docs/benchmarks.md; nothing here asserts a time.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { ECHO, MCPDMCP, REPO, childrenMatching, emit, interleaved, measure, percentile, round, rssKb, startCore } from './lib.mjs';
+import { ECHO, FORWARDER, MCPDMCP, REPO, childrenMatching, emit, interleaved, measure, percentile, round, rssKb, startCore } from './lib.mjs';
 
 const smoke = process.argv.includes('--smoke');
 const only = process.argv.find((a) => a.startsWith('--case='))?.slice(7);
@@ -22,32 +23,65 @@ async function connectStdio(command, args, env = {}) {
   return client;
 }
 
-/** 1 KB echo through mcpdmcp → core → pooled server, against a direct SDK client to the same server. */
+/** Starts the byte-forwarding chain of bench/forwarder.mjs in front of the echo fixture. */
+async function startFloorChain(dir) {
+  const socket = join(dir, 'floor.sock');
+  const core = spawn(process.execPath, [FORWARDER, 'core', socket, process.execPath, ECHO], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise((resolve, reject) => {
+    core.stdout.once('data', resolve);
+    core.once('exit', (code) => reject(new Error(`floor forwarder exited (${code})`)));
+  });
+  const client = await connectStdio(process.execPath, [FORWARDER, 'gw', socket]);
+  return {
+    client,
+    async stop() {
+      await client.close();
+      core.kill('SIGTERM');
+      await new Promise((r) => (core.exitCode !== null ? r() : core.once('exit', r)));
+    },
+  };
+}
+
+/**
+ * 1 KB echo through mcpdmcp → core → pooled server, against a direct SDK client to the same server and
+ * against the same chain of processes that only forwards bytes (the floor of this topology here).
+ */
 async function hop() {
   const payload = { data: 'x'.repeat(1024) };
   const world = await startCore({ default: `servers:\n${echoSpec('fx')}` });
+  const floor = await startFloorChain(world.dir);
   try {
     const direct = await connectStdio(process.execPath, [ECHO]);
     const viaGateway = await connectStdio(process.execPath, [MCPDMCP, 'bench', '--socket', world.socket, '--no-autostart']);
     // Interleaved rounds: this VM's speed drifts by tens of percent over a minute, and a baseline
     // measured a minute apart from the path it is compared with would carry that drift into the ratio.
-    const callDirect = () => direct.callTool({ name: 'echo', arguments: payload });
-    const callGateway = () => viaGateway.callTool({ name: 'fx__echo', arguments: payload });
-    const [d, g] = await interleaved([callDirect, callGateway], N, WARMUP);
+    const [d, g, f] = await interleaved(
+      [
+        () => direct.callTool({ name: 'echo', arguments: payload }),
+        () => viaGateway.callTool({ name: 'fx__echo', arguments: payload }),
+        () => floor.client.callTool({ name: 'echo', arguments: payload }),
+      ],
+      N,
+      WARMUP,
+    );
+    const p50 = (a) => percentile(a, 50);
     emit({
       case: 'hop_tools_call_1kb',
       n: N,
       warmup: WARMUP,
-      p50: round(percentile(g, 50)),
+      p50: round(p50(g)),
       p99: round(percentile(g, 99)),
-      baseline_p50: round(percentile(d, 50)),
+      baseline_p50: round(p50(d)),
       baseline_p99: round(percentile(d, 99)),
-      added_p50: round(percentile(g, 50) - percentile(d, 50)),
-      ratio: round(percentile(g, 50) / percentile(d, 50)),
+      added_p50: round(p50(g) - p50(d)),
+      ratio: round(p50(g) / p50(d)),
+      floor_p50: round(p50(f)),
+      floor_added_p50: round(p50(f) - p50(d)),
     });
     await direct.close();
     await viaGateway.close();
   } finally {
+    await floor.stop();
     await world.stop();
   }
 }
