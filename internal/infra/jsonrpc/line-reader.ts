@@ -23,6 +23,12 @@ export class JsonRpcLineReader {
 
   /** The next complete message, or null; throws on a line that is not a JSON-RPC 2.0 message. */
   readMessage(): JSONRPCMessage | null {
+    const line = this.readLine();
+    return line === null ? null : parseJsonRpc(line);
+  }
+
+  /** The next complete line, unparsed (without its line end), or null. */
+  readLine(): string | null {
     const buf = this.buffer;
     if (!buf) return null;
     const end = buf.indexOf(NEWLINE);
@@ -30,7 +36,7 @@ export class JsonRpcLineReader {
     const stop = end > 0 && buf[end - 1] === 0x0d ? end - 1 : end;
     const line = buf.toString('utf8', 0, stop);
     this.buffer = end + 1 < buf.length ? buf.subarray(end + 1) : undefined;
-    return parseJsonRpc(line);
+    return line;
   }
 
   clear(): void {

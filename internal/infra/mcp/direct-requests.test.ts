@@ -1,5 +1,7 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
+import { rememberJson, rememberedJson } from '../jsonrpc/raw-json.js';
+import { splitResultResponse } from '../jsonrpc/split-response.js';
 import { DirectRequests } from './direct-requests.js';
 
 /** A DirectRequests whose lines are kept, as a server's stdin would receive them. */
@@ -88,5 +90,32 @@ describe('direct requests to a stdio server', () => {
       throw new Error('server srv is not running (code 1)');
     });
     await expect(d.request('tools/call', {}, { timeoutMs: 5000 })).rejects.toThrow('not running');
+  });
+
+  it('keeps a tools/call result’s text as the server wrote it, and only for tools/call', async () => {
+    const { d, lines } = setup();
+    const call = d.request('tools/call', { name: 'echo' }, { timeoutMs: 5000 });
+    const read = d.request('resources/read', { uri: 'x://y' }, { timeoutMs: 5000 });
+    const [callId, readId] = lines.map((l) => (l as { id: number }).id);
+    const text = '{ "content" : [ {"type":"text","text":"\\u00fc"} ] }';
+    expect(d.acceptResult(splitResultResponse(`{"jsonrpc":"2.0","id":${callId},"result":${text}}`)!)).toBe(true);
+    expect(d.acceptResult(splitResultResponse(`{"jsonrpc":"2.0","id":${readId},"result":{"contents":[]}}`)!)).toBe(true);
+    expect(d.acceptResult(splitResultResponse('{"jsonrpc":"2.0","id":5,"result":{}}')!)).toBe(false);
+    const r = await call;
+    expect(r).toEqual(JSON.parse(text));
+    expect(rememberedJson(r)).toBe(text);
+    expect(rememberedJson(await read)).toBeUndefined();
+  });
+
+  it('writes arguments whose text was kept as received, the other params serialised', () => {
+    const lines: string[] = [];
+    const d = new DirectRequests('srv', (line) => void lines.push(line));
+    const argsText = '{ "b" : 1, "a" : "\\u00fc" }';
+    const args = rememberJson(JSON.parse(argsText) as Record<string, unknown>, argsText);
+    void d.request('tools/call', { name: 'echo', arguments: args } as never, { timeoutMs: 5000, onProgress: () => {} }).catch(() => {});
+    expect(lines[0]).toContain(`"arguments":${argsText}}`);
+    const req = JSON.parse(lines[0]) as { params: Record<string, unknown>; id: number };
+    expect(req.params).toEqual({ name: 'echo', _meta: { progressToken: req.id }, arguments: { b: 1, a: 'ü' } });
+    d.close();
   });
 });

@@ -2,6 +2,8 @@ import { ErrorCode, McpError, type JSONRPCMessage } from '@modelcontextprotocol/
 import { McpdError } from '../../domain/errors.js';
 import type { ProgressUpdate, RequestOptions } from '../../domain/downstream.js';
 import type { JsonObject } from '../../domain/json.js';
+import { rememberJson, rememberedJson } from '../jsonrpc/raw-json.js';
+import type { SplitResponse } from '../jsonrpc/split-response.js';
 
 /** Our ids start far above the SDK Protocol's counter (which starts at 0), so the two never meet. */
 const DIRECT_ID_BASE = 2 ** 40;
@@ -57,7 +59,7 @@ export class DirectRequests {
       });
       opts.signal?.addEventListener('abort', onAbort, { once: true });
       try {
-        this.writeLine(`${JSON.stringify({ jsonrpc: '2.0', id, method, params: sent })}\n`);
+        this.writeLine(`{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(method)},"params":${paramsJson(sent)}}\n`);
       } catch (err) {
         settle(() => reject(err as Error));
       }
@@ -88,6 +90,17 @@ export class DirectRequests {
     return false;
   }
 
+  /**
+   * Takes a success response already split by splitResultResponse; false = not ours. A tools/call
+   * result keeps the server's JSON text, so it is passed on without being serialised again.
+   */
+  acceptResult(response: SplitResponse): boolean {
+    if (response.id < DIRECT_ID_BASE) return false;
+    const p = this.pending.get(response.id);
+    if (p) p.resolve(p.method === 'tools/call' ? rememberJson(response.result, response.resultText) : response.result);
+    return true;
+  }
+
   /** The connection ended: every request still waiting fails as the SDK fails them. */
   close(): void {
     this.closedWith ??= new McpError(ErrorCode.ConnectionClosed, 'Connection closed');
@@ -113,6 +126,16 @@ export class DirectRequests {
       // the server is gone: nothing to tell
     }
   }
+}
+
+/** The params' JSON, with `arguments` written as received when its text was kept (raw-json.ts). */
+function paramsJson(params: JsonObject): string {
+  const argsText = rememberedJson(params.arguments);
+  if (argsText === undefined) return JSON.stringify(params);
+  const rest: JsonObject = { ...params };
+  delete rest.arguments;
+  const head = JSON.stringify(rest);
+  return head === '{}' ? `{"arguments":${argsText}}` : `${head.slice(0, -1)},"arguments":${argsText}}`;
 }
 
 function asObject(v: unknown): JsonObject {

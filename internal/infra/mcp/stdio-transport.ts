@@ -2,7 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
-import { JsonRpcLineReader } from '../jsonrpc/line-reader.js';
+import { JsonRpcLineReader, parseJsonRpc } from '../jsonrpc/line-reader.js';
+import { splitResultResponse } from '../jsonrpc/split-response.js';
 import { DirectRequests } from './direct-requests.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { LineSplitter } from './line-splitter.js';
@@ -181,8 +182,12 @@ export class ProcessStdioTransport implements Transport {
     let deferRest = false;
     for (;;) {
       try {
-        const message = this.readBuffer.readMessage();
-        if (message === null) return;
+        const line = this.readBuffer.readLine();
+        if (line === null) return;
+        // Answers to direct requests are taken here, their results kept as the server wrote them.
+        const split = splitResultResponse(line);
+        if (split && this.direct.acceptResult(split)) continue;
+        const message: JSONRPCMessage = split ? { jsonrpc: '2.0', id: split.id, result: split.result } : parseJsonRpc(line);
         if (deferRest) queueMicrotask(() => this.deliver(message));
         else if (this.deliver(message) && !('id' in message)) deferRest = true;
       } catch (err) {

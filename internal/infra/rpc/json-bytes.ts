@@ -1,12 +1,23 @@
 import type { JsonObject } from '../../domain/json.js';
 import { McpdError } from '../../domain/errors.js';
+import { rememberJson, rememberedJson } from '../jsonrpc/raw-json.js';
+import { splitObjectMember } from '../jsonrpc/split-response.js';
 
-/** Decodes a JSON-object payload from the wire; empty means `{}`. */
+/**
+ * Decodes a JSON-object payload from the wire; empty means `{}`. An `arguments` object (tools/call,
+ * prompts/get) keeps its text, so it reaches the server without being serialised again.
+ */
 export function decodeObject(bytes: Uint8Array | undefined, field: string): JsonObject {
   if (!bytes || bytes.length === 0) return {};
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  const split = splitObjectMember(text, 'arguments');
+  if (split) {
+    split.envelope.arguments = rememberJson(split.value, split.valueText);
+    return split.envelope as JsonObject;
+  }
   let value: unknown;
   try {
-    value = JSON.parse(Buffer.from(bytes).toString('utf8'));
+    value = JSON.parse(text);
   } catch (e) {
     throw new McpdError('INVALID_ARGUMENT', `${field} is not valid JSON (${(e as Error).message}); send a JSON object`);
   }
@@ -16,6 +27,7 @@ export function decodeObject(bytes: Uint8Array | undefined, field: string): Json
   return value as JsonObject;
 }
 
+/** JSON bytes of `value`: the text it was parsed from when that was remembered (raw-json.ts), else serialised. */
 export function encodeJson(value: unknown): Buffer {
-  return Buffer.from(JSON.stringify(value ?? null), 'utf8');
+  return Buffer.from(rememberedJson(value) ?? JSON.stringify(value ?? null), 'utf8');
 }
