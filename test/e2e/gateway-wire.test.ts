@@ -67,6 +67,12 @@ describe('tools/call on the wire through mcpdmcp (stdio)', () => {
     expect(b.result?.structuredContent).toEqual({ x: 1 });
   });
 
+  it('takes any member order and spacing, braces inside strings included', async () => {
+    wire.child.stdin.write('{ "params" : { "arguments" : { "s" : "}{\\"}" , "n" : [ {} ] } , "name" : "fx__echo" } , "id" : 10 , "method" : "tools/call" , "jsonrpc" : "2.0" }\n');
+    const r = await wire.next((m) => m.id === 10);
+    expect(r.result?.structuredContent).toEqual({ s: '}{"}', n: [{}] });
+  });
+
   it('answers bad calls with JSON-RPC errors that say what was wrong', async () => {
     const unknown = await wire.request(3, 'tools/call', { name: 'fx__nope', arguments: {} });
     expect(unknown.error?.code).toBe(-32602);

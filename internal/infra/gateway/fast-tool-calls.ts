@@ -3,6 +3,7 @@ import type { JsonObject } from '../../domain/json.js';
 import type { SessionClient } from '../rpc/session-client.js';
 import { isContextTool } from './areas/context.js';
 import { toJsonRpcError } from './error-map.js';
+import { rememberedJson } from '../jsonrpc/raw-json.js';
 
 type RequestId = string | number;
 
@@ -52,8 +53,7 @@ export class FastToolCalls {
     let progressed = false;
     try {
       const session = await this.opts.session();
-      const args = params.arguments ?? {};
-      const result = await session.requestRaw('tools/call', Buffer.from(JSON.stringify({ name: params.name, arguments: args })), {
+      const result = await session.requestRaw('tools/call', Buffer.from(rememberedJson(params) ?? JSON.stringify({ name: params.name, arguments: params.arguments ?? {} })), {
         signal: ac.signal,
         onProgress:
           token === undefined

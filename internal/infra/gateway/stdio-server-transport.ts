@@ -2,7 +2,9 @@ import type { Readable, Writable } from 'node:stream';
 import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { JsonRpcLineReader } from '../jsonrpc/line-reader.js';
+import { JsonRpcLineReader, parseJsonRpc } from '../jsonrpc/line-reader.js';
+import { rememberJson } from '../jsonrpc/raw-json.js';
+import { splitObjectMember } from '../jsonrpc/split-response.js';
 
 /**
  * The gateway's MCP stdio transport: the SDK's StdioServerTransport with our line reader (no second
@@ -32,8 +34,9 @@ export class StdioServerLineTransport implements Transport {
     }
     for (;;) {
       try {
-        const message = this.reader.readMessage();
-        if (message === null) return;
+        const line = this.reader.readLine();
+        if (line === null) return;
+        const message = this.intercept ? parseKeepingParams(line) : parseJsonRpc(line);
         if (this.intercept?.(message)) continue;
         this.onmessage?.(message);
       } catch (e) {
@@ -70,4 +73,16 @@ export class StdioServerLineTransport implements Transport {
       else this.stdout.once('drain', resolve);
     });
   }
+}
+
+/**
+ * A tools/call keeps its params' text (raw-json.ts), so the fast lane sends it to the core as received
+ * instead of serialising the arguments again; anything else is parsed as usual.
+ */
+function parseKeepingParams(line: string): JSONRPCMessage {
+  if (!line.includes('"tools/call"')) return parseJsonRpc(line);
+  const split = splitObjectMember(line, 'params');
+  if (!split || split.envelope.jsonrpc !== '2.0') return parseJsonRpc(line);
+  split.envelope.params = rememberJson(split.value, split.valueText);
+  return split.envelope as unknown as JSONRPCMessage;
 }
