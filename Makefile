@@ -27,12 +27,16 @@ run: build
 test: build
 	node scripts/run-tests.mjs $(ARGS)
 
+FORMATTED := "cmd/**/*.ts" "internal/**/*.ts" "test/**/*.ts" "bench/**/*.{ts,mjs}" "scripts/**/*.mjs"
+
 lint: install proto-check
 	npx tsc -p tsconfig.test.json --noEmit
 	node scripts/check-layers.mjs
+	npx prettier --check $(FORMATTED) --log-level warn || (echo "run 'make fmt' and commit the result"; exit 1)
 
+## Formats the sources (generated code under internal/gen is left as generated: .prettierignore).
 fmt: install
-	npx prettier --write "cmd/**/*.ts" "internal/**/*.ts" "test/**/*.ts" "bench/**/*.{ts,mjs}" "scripts/**/*.mjs" --log-level warn
+	npx prettier --write $(FORMATTED) --log-level warn
 
 ## Regenerate internal/gen from proto/ (ts-proto through buf) and the descriptor set used by reflection.
 proto: install

@@ -68,7 +68,9 @@ export async function startCore(profiles, callers = 'callers: {}\n') {
   }
   writeFileSync(join(store, 'callers.yaml'), callers);
   const socket = join(dir, 'run', 'control.sock');
-  const core = spawn(process.execPath, [...profileFlags(process.env.CORE_PROF), MCPD, '--config', store, '--socket', socket], { stdio: ['ignore', process.env.CORE_STDOUT ? 'inherit' : 'ignore', 'pipe'] });
+  const core = spawn(process.execPath, [...profileFlags(process.env.CORE_PROF), MCPD, '--config', store, '--socket', socket], {
+    stdio: ['ignore', process.env.CORE_STDOUT ? 'inherit' : 'ignore', 'pipe'],
+  });
   let log = '';
   core.stderr.on('data', (d) => (log += d));
   const { createControlClient, waitForReady } = await import(join(REPO, 'dist/internal/infra/rpc/control-client.js'));

@@ -6,7 +6,20 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { ECHO, FORWARDER, MCPDMCP, REPO, childrenMatching, emit, interleaved, measure, percentile, round, rssKb, startCore } from './lib.mjs';
+import {
+  ECHO,
+  FORWARDER,
+  MCPDMCP,
+  REPO,
+  childrenMatching,
+  emit,
+  interleaved,
+  measure,
+  percentile,
+  round,
+  rssKb,
+  startCore,
+} from './lib.mjs';
 
 const smoke = process.argv.includes('--smoke');
 const only = process.argv.find((a) => a.startsWith('--case='))?.slice(7);
@@ -15,7 +28,8 @@ const WARMUP = smoke ? 50 : 3000;
 
 // idleSeconds 0: never reaped, so a measurement never includes a cold start.
 const echoSpec = (name, env = '') =>
-  `  - name: ${name}\n    cmd: [${JSON.stringify(process.execPath)}, ${JSON.stringify(ECHO)}]\n    idleSeconds: 0\n` + (env ? `    env:\n${env}` : '');
+  `  - name: ${name}\n    cmd: [${JSON.stringify(process.execPath)}, ${JSON.stringify(ECHO)}]\n    idleSeconds: 0\n` +
+  (env ? `    env:\n${env}` : '');
 
 async function connectStdio(command, args, env = {}) {
   const client = new Client({ name: 'bench', version: '1' });
@@ -88,7 +102,9 @@ async function hop() {
 
 /** Full ListTools of 20 servers × 50 tools, served from the metadata cache. */
 async function listing() {
-  const servers = Array.from({ length: 20 }, (_, i) => echoSpec(`s${String(i).padStart(2, '0')}`, `      ECHO_TOOL_COUNT: "40"\n      BENCH_ID: "${i}"\n`)).join('');
+  const servers = Array.from({ length: 20 }, (_, i) =>
+    echoSpec(`s${String(i).padStart(2, '0')}`, `      ECHO_TOOL_COUNT: "40"\n      BENCH_ID: "${i}"\n`),
+  ).join('');
   const world = await startCore({ default: `servers:\n${servers}` });
   const { ControlCalls } = await import(join(REPO, 'dist/internal/infra/rpc/control-client.js'));
   const calls = new ControlCalls(world.client);
@@ -110,7 +126,15 @@ async function listing() {
     const n = Math.max(20, Math.round(N / 5));
     const w = Math.max(20, Math.round(WARMUP / 30));
     const [b, t] = await interleaved([() => direct.listTools(), listAll], n, w);
-    emit({ case: 'list_tools_20x50_cached', n, warmup: w, p50: round(percentile(t, 50)), p99: round(percentile(t, 99)), baseline_p50: round(percentile(b, 50)), ratio: round(percentile(t, 50) / percentile(b, 50)) });
+    emit({
+      case: 'list_tools_20x50_cached',
+      n,
+      warmup: w,
+      p50: round(percentile(t, 50)),
+      p99: round(percentile(t, 99)),
+      baseline_p50: round(percentile(b, 50)),
+      ratio: round(percentile(t, 50) / percentile(b, 50)),
+    });
     await direct.close();
   } finally {
     await world.stop();
@@ -125,13 +149,24 @@ async function density() {
   try {
     for (const target of smoke ? [1, 10] : [1, 10, 50]) {
       while (sessions.length < target) {
-        const s = await SessionClient.open(world.client, { caller: `c${sessions.length}`, pid: process.pid, clientName: 'bench', previousSessionId: '' });
+        const s = await SessionClient.open(world.client, {
+          caller: `c${sessions.length}`,
+          pid: process.pid,
+          clientName: 'bench',
+          previousSessionId: '',
+        });
         await s.request('tools/call', { name: 'a__echo', arguments: { i: sessions.length } });
         await s.request('tools/call', { name: 'b__echo', arguments: { i: sessions.length } });
         sessions.push(s);
       }
       const servers = childrenMatching(world.core.pid, ECHO).length;
-      emit({ case: `density_${target}_callers`, n: target, warmup: 0, server_processes: servers, core_rss_mb: round(rssKb(world.core.pid) / 1024) });
+      emit({
+        case: `density_${target}_callers`,
+        n: target,
+        warmup: 0,
+        server_processes: servers,
+        core_rss_mb: round(rssKb(world.core.pid) / 1024),
+      });
     }
   } finally {
     for (const s of sessions) s.close();
@@ -172,17 +207,59 @@ async function notify() {
     const direct = await connectStdio(process.execPath, [ECHO]);
     const viaGateway = await connectStdio(process.execPath, [MCPDMCP, 'bench', '--socket', world.socket, '--no-autostart']);
     await viaGateway.listTools(); // a client that listed is told about changes
-    const d = await measureDelays(direct, ToolListChangedNotificationSchema, () => direct.callTool({ name: 'churn', arguments: {} }), n, warmup);
-    const g = await measureDelays(viaGateway, ToolListChangedNotificationSchema, () => viaGateway.callTool({ name: 'fx__churn', arguments: {} }), n, warmup);
-    emit({ case: 'notify_tools_list_changed', n, warmup, p50: round(percentile(g, 50)), p99: round(percentile(g, 99)), baseline_p50: round(percentile(d, 50)), baseline_p99: round(percentile(d, 99)), ratio: round(percentile(g, 50) / percentile(d, 50)) });
+    const d = await measureDelays(
+      direct,
+      ToolListChangedNotificationSchema,
+      () => direct.callTool({ name: 'churn', arguments: {} }),
+      n,
+      warmup,
+    );
+    const g = await measureDelays(
+      viaGateway,
+      ToolListChangedNotificationSchema,
+      () => viaGateway.callTool({ name: 'fx__churn', arguments: {} }),
+      n,
+      warmup,
+    );
+    emit({
+      case: 'notify_tools_list_changed',
+      n,
+      warmup,
+      p50: round(percentile(g, 50)),
+      p99: round(percentile(g, 99)),
+      baseline_p50: round(percentile(d, 50)),
+      baseline_p99: round(percentile(d, 99)),
+      ratio: round(percentile(g, 50) / percentile(d, 50)),
+    });
 
     const uri = 'window://com.example.win/editor?priority=80';
     const directWin = await connectStdio(process.execPath, [WINDOW]);
     await directWin.subscribeResource({ uri });
     await viaGateway.subscribeResource({ uri });
-    const dw = await measureDelays(directWin, ResourceUpdatedNotificationSchema, (i) => directWin.callTool({ name: 'set_window', arguments: { path: 'editor', text: `v${i}` } }), n, warmup);
-    const gw = await measureDelays(viaGateway, ResourceUpdatedNotificationSchema, (i) => viaGateway.callTool({ name: 'win__set_window', arguments: { path: 'editor', text: `v${i}` } }), n, warmup);
-    emit({ case: 'notify_resources_updated', n, warmup, p50: round(percentile(gw, 50)), p99: round(percentile(gw, 99)), baseline_p50: round(percentile(dw, 50)), baseline_p99: round(percentile(dw, 99)), ratio: round(percentile(gw, 50) / percentile(dw, 50)) });
+    const dw = await measureDelays(
+      directWin,
+      ResourceUpdatedNotificationSchema,
+      (i) => directWin.callTool({ name: 'set_window', arguments: { path: 'editor', text: `v${i}` } }),
+      n,
+      warmup,
+    );
+    const gw = await measureDelays(
+      viaGateway,
+      ResourceUpdatedNotificationSchema,
+      (i) => viaGateway.callTool({ name: 'win__set_window', arguments: { path: 'editor', text: `v${i}` } }),
+      n,
+      warmup,
+    );
+    emit({
+      case: 'notify_resources_updated',
+      n,
+      warmup,
+      p50: round(percentile(gw, 50)),
+      p99: round(percentile(gw, 99)),
+      baseline_p50: round(percentile(dw, 50)),
+      baseline_p99: round(percentile(dw, 99)),
+      ratio: round(percentile(gw, 50) / percentile(dw, 50)),
+    });
     for (const c of [direct, viaGateway, directWin]) await c.close();
   } finally {
     await world.stop();
@@ -196,7 +273,9 @@ async function notify() {
 async function logs() {
   const { LoggingMessageNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js');
   const LOGGER = join(REPO, 'test/fixtures/servers/logger.mjs');
-  const world = await startCore({ default: `servers:\n  - name: chatty\n    cmd: [${JSON.stringify(process.execPath)}, ${JSON.stringify(LOGGER)}]\n    idleSeconds: 0\n    maxConcurrent: 64\n` });
+  const world = await startCore({
+    default: `servers:\n  - name: chatty\n    cmd: [${JSON.stringify(process.execPath)}, ${JSON.stringify(LOGGER)}]\n    idleSeconds: 0\n    maxConcurrent: 64\n`,
+  });
   const total = smoke ? 200 : 5000;
   const window = 32; // calls in flight at once
   try {
@@ -224,7 +303,14 @@ async function logs() {
     await Promise.all(Array.from({ length: window }, worker));
     await Promise.race([done, new Promise((r) => setTimeout(r, 10_000))]);
     const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-    emit({ case: 'log_throughput_info', n: total, warmup: 0, entries_per_second: Math.round(received / seconds), received, lost: total - received });
+    emit({
+      case: 'log_throughput_info',
+      n: total,
+      warmup: 0,
+      entries_per_second: Math.round(received / seconds),
+      received,
+      lost: total - received,
+    });
     await client.close();
   } finally {
     await world.stop();

@@ -58,7 +58,10 @@ const visit = (n) => {
   for (const d of graph.get(n) ?? []) {
     if (!graph.has(d)) continue;
     if (colour.get(d) === 1) {
-      const cyc = stack.slice(stack.indexOf(d)).concat(d).map((p) => relative(root, p));
+      const cyc = stack
+        .slice(stack.indexOf(d))
+        .concat(d)
+        .map((p) => relative(root, p));
       problems.push(`import cycle: ${cyc.join(' → ')}`);
     } else if (!colour.get(d)) visit(d);
   }

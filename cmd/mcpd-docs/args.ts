@@ -6,7 +6,8 @@ export interface DocsArgs {
   dirs: string[];
 }
 
-export const USAGE = 'usage: mcpd-docs [--host NAME] DIR...\n  Serves the documents under DIR... as dpe://NAME/... MCP resources over stdio (default NAME: docs).';
+export const USAGE =
+  'usage: mcpd-docs [--host NAME] DIR...\n  Serves the documents under DIR... as dpe://NAME/... MCP resources over stdio (default NAME: docs).';
 
 /** Parses argv (without node and script); throws an Error whose message says what to fix. */
 export function parseArgs(argv: readonly string[]): DocsArgs {

@@ -84,8 +84,13 @@ describe('mcpd-docs over stdio', () => {
   it('declares subscribable, list-changing resources and lists every supported document', async () => {
     expect(client.getServerCapabilities()?.resources).toEqual({ subscribe: true, listChanged: true });
     const { resources } = await client.listResources();
-    expect(resources.map((r) => r.uri)).toEqual(['config.json', 'guide.md', 'inventory.xlsx', 'notes.txt', 'people.csv', 'report.pdf'].map((f) => `dpe://docs/${f}`));
-    expect(resources.find((r) => r.uri === 'dpe://docs/report.pdf')).toMatchObject({ title: 'Quarterly Report', mimeType: 'application/json' });
+    expect(resources.map((r) => r.uri)).toEqual(
+      ['config.json', 'guide.md', 'inventory.xlsx', 'notes.txt', 'people.csv', 'report.pdf'].map((f) => `dpe://docs/${f}`),
+    );
+    expect(resources.find((r) => r.uri === 'dpe://docs/report.pdf')).toMatchObject({
+      title: 'Quarterly Report',
+      mimeType: 'application/json',
+    });
   });
 
   it('Level 0 and Level 1', async () => {
@@ -93,7 +98,14 @@ describe('mcpd-docs over stdio', () => {
     expect(l0.total_count).toBe(6);
     expect((l0.documents as { doc_ref: string }[]).map((d) => d.doc_ref)).toEqual(['guide.md', 'inventory.xlsx']);
     const l1 = await readJson('dpe://docs/inventory.xlsx');
-    expect(l1).toMatchObject({ doc_ref: 'inventory.xlsx', uri: 'dpe://docs/inventory.xlsx', file_type: 'xlsx', title: 'Inventory', page_count: 2, keywords: ['stock', 'warehouse'] });
+    expect(l1).toMatchObject({
+      doc_ref: 'inventory.xlsx',
+      uri: 'dpe://docs/inventory.xlsx',
+      file_type: 'xlsx',
+      title: 'Inventory',
+      page_count: 2,
+      keywords: ['stock', 'warehouse'],
+    });
     expect(l1.file_uri).toBe(`file://${path.join(dir, 'inventory.xlsx')}`);
     expect(Date.parse(String(l1.last_modified))).toBe(Math.floor(statSync(path.join(dir, 'inventory.xlsx')).mtimeMs));
     expect(l1.pages).toBeUndefined();
@@ -119,10 +131,27 @@ describe('mcpd-docs over stdio', () => {
     const tablesOnly = await readJson('dpe://docs/guide.md/pages/3?categories=table');
     expect(tablesOnly.element_count).toBe(1);
     const md = await client.readResource({ uri: 'dpe://docs/guide.md/pages/2?format=markdown' });
-    expect(md.contents[0]).toMatchObject({ mimeType: 'text/markdown', text: '## Install\n\n1. Clone the repository\n2. Run npm ci\n\n- fast\n- local-first\n\n```ts\nconst answer: number = 42;\n```' });
+    expect(md.contents[0]).toMatchObject({
+      mimeType: 'text/markdown',
+      text: '## Install\n\n1. Clone the repository\n2. Run npm ci\n\n- fast\n- local-first\n\n```ts\nconst answer: number = 42;\n```',
+    });
     const table = elements[1];
     const detail = await readJson(`dpe://docs/guide.md/elements/${table.element_id}`);
-    expect(detail).toEqual({ element_id: table.element_id, category: 'table', summary: expect.any(String) as string, content: { headers: ['Name', 'Value'], rows: [['port', '9464'], ['mode', 'a | b']] }, doc_ref: 'guide.md', page_index: 3, uri: `dpe://docs/guide.md/elements/${table.element_id}` });
+    expect(detail).toEqual({
+      element_id: table.element_id,
+      category: 'table',
+      summary: expect.any(String) as string,
+      content: {
+        headers: ['Name', 'Value'],
+        rows: [
+          ['port', '9464'],
+          ['mode', 'a | b'],
+        ],
+      },
+      doc_ref: 'guide.md',
+      page_index: 3,
+      uri: `dpe://docs/guide.md/elements/${table.element_id}`,
+    });
     const pdfPage = await readJson('dpe://docs/report.pdf/pages/0');
     expect((pdfPage.elements as { content: { text: string } }[])[0].content.text).toBe('Revenue grew by ten percent. Costs stayed flat.');
   });

@@ -11,10 +11,7 @@ const USAGE = `usage:
   --config DIR   profile store (callers.yaml, profiles/*.yaml, runtime.yaml); env MCPD_CONFIG; default: .
   --socket PATH  control-plane unix socket; env MCPD_SOCKET; default: $XDG_RUNTIME_DIR/mcpd/control.sock`;
 
-const { values, positionals } = parseOrExit(
-  { options: { ...COMMON_OPTIONS, json: { type: 'boolean' } }, allowPositionals: true },
-  USAGE,
-);
+const { values, positionals } = parseOrExit({ options: { ...COMMON_OPTIONS, json: { type: 'boolean' } }, allowPositionals: true }, USAGE);
 
 if (values.help) {
   process.stdout.write(`${USAGE}\n`);

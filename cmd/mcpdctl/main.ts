@@ -24,7 +24,23 @@ const USAGE = `usage: mcpdctl [--socket PATH] [--json] <command>
   validate [--config DIR]                  check a profile store (no core needed)`;
 
 const { values, positionals } = parseOrExit(
-  { options: { ...COMMON_OPTIONS, json: { type: 'boolean' }, args: { type: 'string' }, timeout: { type: 'string' }, level: { type: 'string' }, follow: { type: 'boolean', short: 'f' }, size: { type: 'string' }, window: { type: 'string' }, keywords: { type: 'string' }, type: { type: 'string' }, offset: { type: 'string' }, limit: { type: 'string' } }, allowPositionals: true },
+  {
+    options: {
+      ...COMMON_OPTIONS,
+      json: { type: 'boolean' },
+      args: { type: 'string' },
+      timeout: { type: 'string' },
+      level: { type: 'string' },
+      follow: { type: 'boolean', short: 'f' },
+      size: { type: 'string' },
+      window: { type: 'string' },
+      keywords: { type: 'string' },
+      type: { type: 'string' },
+      offset: { type: 'string' },
+      limit: { type: 'string' },
+    },
+    allowPositionals: true,
+  },
   USAGE,
 );
 if (values.help || positionals.length === 0) {
@@ -88,7 +104,12 @@ try {
       break;
     case 'finder':
       need(1, 'a caller name');
-      await finderCommand(client, rest[0], { keywords: values.keywords, type: values.type, offset: values.offset, limit: values.limit }, out);
+      await finderCommand(
+        client,
+        rest[0],
+        { keywords: values.keywords, type: values.type, offset: values.offset, limit: values.limit },
+        out,
+      );
       break;
     case 'reload':
       code = await reloadCommand(client, out);

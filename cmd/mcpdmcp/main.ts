@@ -21,7 +21,16 @@ address refuses foreign Host/Origin headers; any other address needs --token TOK
 MCPD_HTTP_TOKEN), which clients send as "Authorization: Bearer TOKEN".`;
 
 const { values, positionals } = parseOrExit(
-  { options: { ...COMMON_OPTIONS, 'no-autostart': { type: 'boolean' }, 'core-wait-ms': { type: 'string' }, http: { type: 'string' }, token: { type: 'string' } }, allowPositionals: true },
+  {
+    options: {
+      ...COMMON_OPTIONS,
+      'no-autostart': { type: 'boolean' },
+      'core-wait-ms': { type: 'string' },
+      http: { type: 'string' },
+      token: { type: 'string' },
+    },
+    allowPositionals: true,
+  },
   USAGE,
 );
 if (values.help) {

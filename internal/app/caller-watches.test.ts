@@ -32,7 +32,13 @@ function world() {
     },
     onNotification: (cb: Note) => void notes.push(cb),
   } as unknown as PoolPort;
-  const profile = (n: string, servers = [ONE]): Profile => ({ name: n, file: `${n}.yaml`, servers, inputs: [], namespace: DEFAULT_NAMESPACE });
+  const profile = (n: string, servers = [ONE]): Profile => ({
+    name: n,
+    file: `${n}.yaml`,
+    servers,
+    inputs: [],
+    namespace: DEFAULT_NAMESPACE,
+  });
   const makeStore = (callers: Record<string, string>): ProfileStore => ({
     dir: '/x',
     profiles: new Map([

@@ -45,7 +45,10 @@ async function failure(p: Promise<unknown>): Promise<ClientRequestError> {
 
 describe('pickClient (the routing rule)', () => {
   const req = { server: 'every', instanceId: 'every-1', method: 'sampling/createMessage' };
-  const attached = (id: string, capabilities?: JsonObject): [string, AttachedClient] => [id, { session: session(id), channel: channel().ch, capabilities }];
+  const attached = (id: string, capabilities?: JsonObject): [string, AttachedClient] => [
+    id,
+    { session: session(id), channel: channel().ch, capabilities },
+  ];
 
   it('takes the first key that is a connected gateway session, skipping other routing keys', () => {
     const clients = new Map([attached('s2'), attached('s1')]);
@@ -125,7 +128,10 @@ describe('ClientRequests', () => {
     const { router: r2 } = world({ 'every-1': ['s2'] });
     r2.attach(session('s2'), channel(() => Promise.reject(new Error('socket broke'))).ch);
     const e2 = await failure(r2.handle(spec, 'every-1', 'sampling/createMessage', {}));
-    expect([e2.code, e2.message]).toEqual([-32603, 'forwarding sampling/createMessage to the MCP client of caller "alice" failed: socket broke']);
+    expect([e2.code, e2.message]).toEqual([
+      -32603,
+      'forwarding sampling/createMessage to the MCP client of caller "alice" failed: socket broke',
+    ]);
   });
 
   it('hands the server cancellation signal to the channel', async () => {

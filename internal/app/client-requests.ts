@@ -115,12 +115,21 @@ export class ClientRequests implements ClientRequestsApi {
       throw picked.error;
     }
     const { session } = picked.client;
-    this.deps.log('debug', 'server request forwarded', { server: spec.name, instance: instanceId, method, caller: session.caller, session: session.id });
+    this.deps.log('debug', 'server request forwarded', {
+      server: spec.name,
+      instance: instanceId,
+      method,
+      caller: session.caller,
+      session: session.id,
+    });
     try {
       return await picked.client.channel.request(method, params, { signal, timeoutMs: spec.callTimeoutSeconds * 1000 });
     } catch (e) {
       if (e instanceof ClientRequestError) throw e;
-      throw new ClientRequestError(JSONRPC_INTERNAL_ERROR, `forwarding ${method} to the MCP client of caller "${session.caller}" failed: ${e instanceof Error ? e.message : String(e)}`);
+      throw new ClientRequestError(
+        JSONRPC_INTERNAL_ERROR,
+        `forwarding ${method} to the MCP client of caller "${session.caller}" failed: ${e instanceof Error ? e.message : String(e)}`,
+      );
     }
   }
 }

@@ -33,7 +33,10 @@ export async function listAllResources(pools: Requester, fp: string, serverLabel
     const next = res.nextCursor;
     if (typeof next !== 'string' || next === '') return out;
     if (seen.has(next)) {
-      throw new McpdError('DOWNSTREAM_ERROR', `server ${serverLabel} repeated the resources/list cursor ${JSON.stringify(next)}; its listing never ends`);
+      throw new McpdError(
+        'DOWNSTREAM_ERROR',
+        `server ${serverLabel} repeated the resources/list cursor ${JSON.stringify(next)}; its listing never ends`,
+      );
     }
     seen.add(next);
     cursor = next;

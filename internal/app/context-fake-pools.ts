@@ -36,7 +36,10 @@ export class FakeServer {
 
 type Note = (fp: string, instance: string, method: string, params: JsonObject) => void;
 
-export class FakePools implements Pick<PoolPort, 'request' | 'capabilities' | 'onNotification' | 'onStatusChange' | 'status' | 'pin' | 'unpin' | 'onPinLost'> {
+export class FakePools implements Pick<
+  PoolPort,
+  'request' | 'capabilities' | 'onNotification' | 'onStatusChange' | 'status' | 'pin' | 'unpin' | 'onPinLost'
+> {
   readonly servers = new Map<string, FakeServer>();
   /** "fp key" → holders. */
   readonly pins = new Map<string, number>();
@@ -76,7 +79,9 @@ export class FakePools implements Pick<PoolPort, 'request' | 'capabilities' | 'o
     const s = this.servers.get(fp);
     if (!s) throw new McpdError('NOT_FOUND', `no pool ${fp}`);
     if (s.failStart) throw new McpdError('UNAVAILABLE', s.failStart);
-    s.requests.push(`${method} ${typeof params.uri === 'string' ? params.uri : typeof params.cursor === 'string' ? params.cursor : ''}`.trim());
+    s.requests.push(
+      `${method} ${typeof params.uri === 'string' ? params.uri : typeof params.cursor === 'string' ? params.cursor : ''}`.trim(),
+    );
     s.started = true;
     switch (method) {
       case 'ping':
@@ -85,7 +90,9 @@ export class FakePools implements Pick<PoolPort, 'request' | 'capabilities' | 'o
         if (!s.pageSize) return { resources: s.resources };
         const start = Number(params.cursor ?? 0);
         const next = start + s.pageSize;
-        return next < s.resources.length ? { resources: s.resources.slice(start, next), nextCursor: String(next) } : { resources: s.resources.slice(start) };
+        return next < s.resources.length
+          ? { resources: s.resources.slice(start, next), nextCursor: String(next) }
+          : { resources: s.resources.slice(start) };
       }
       case 'resources/read': {
         const c = s.contents.get(params.uri as string);
@@ -170,7 +177,8 @@ export function contextWorld(profiles: Record<string, ServerSpec[]>) {
     tools: undefined as unknown as AreaDeps['tools'],
     history,
     profileOf: (caller: string) => byName.get(caller) ?? byName.get('default')!,
-    log: (level: string, event: string, fields?: Record<string, unknown>) => void logs.push(`${level} ${event} ${JSON.stringify(fields ?? {})}`),
+    log: (level: string, event: string, fields?: Record<string, unknown>) =>
+      void logs.push(`${level} ${event} ${JSON.stringify(fields ?? {})}`),
   } satisfies AreaDeps;
   return { pools, history, deps, server, logs, fp: (sp: ServerSpec) => specFingerprint(sp), profiles: byName };
 }

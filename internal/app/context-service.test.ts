@@ -23,12 +23,32 @@ async function next(sub: Subscription<ContextChange>): Promise<ContextChange> {
 }
 
 function call(server: string, i = 0): ToolCallRecord {
-  return { timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(), req_id: `r${i}`, server, tool: 't', parameters: {}, timeout: null, success: true, error: null };
+  return {
+    timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
+    req_id: `r${i}`,
+    server,
+    tool: 't',
+    parameters: {},
+    timeout: null,
+    success: true,
+    error: null,
+  };
 }
 
 function level1(host: string, ref: string, extra: Record<string, unknown> = {}) {
   const uri = `dpe://${host}/${encodeURIComponent(ref)}`;
-  return { uri, text: JSON.stringify({ doc_ref: ref, uri, file_uri: `file:///d/${ref}`, file_type: ref.split('.').pop(), title: ref, page_count: 1, ...extra }) };
+  return {
+    uri,
+    text: JSON.stringify({
+      doc_ref: ref,
+      uri,
+      file_uri: `file:///d/${ref}`,
+      file_type: ref.split('.').pop(),
+      title: ref,
+      page_count: 1,
+      ...extra,
+    }),
+  };
 }
 
 function desktopWorld() {
@@ -53,7 +73,11 @@ describe('ContextService.desktop', () => {
     const { svc, a, plain } = desktopWorld();
     expect(a.started).toBe(false);
     const d = await svc.desktop('anyone', undefined, undefined);
-    expect(d.windows).toEqual(['window://a/high?priority=90\n\na-high', 'window://a/low?priority=10\n\na-low', 'window://b/main\n\nb-main']);
+    expect(d.windows).toEqual([
+      'window://a/high?priority=90\n\na-high',
+      'window://a/low?priority=10\n\na-low',
+      'window://b/main\n\nb-main',
+    ]);
     expect(a.requests[0]).toBe('ping');
     expect(plain.requests).toEqual(['ping']); // capabilities known: never listed
     expect(d.warnings.join('\n')).toMatch(/window #2 "window:\/\/a\/blob" skipped: only blob contents/);
@@ -67,7 +91,12 @@ describe('ContextService.desktop', () => {
     const { svc, a, b } = desktopWorld();
     await svc.desktop('x', undefined, undefined);
     await svc.desktop('x', undefined, undefined);
-    expect([...a.subscribed].sort()).toEqual(['window://a/blob', 'window://a/empty', 'window://a/high?priority=90', 'window://a/low?priority=10']);
+    expect([...a.subscribed].sort()).toEqual([
+      'window://a/blob',
+      'window://a/empty',
+      'window://a/high?priority=90',
+      'window://a/low?priority=10',
+    ]);
     expect([...b.subscribed]).toEqual(['window://b/main']);
     expect(a.requests.filter((r) => r.startsWith('resources/subscribe'))).toHaveLength(4);
     expect(a.requests.filter((r) => r.startsWith('resources/list'))).toHaveLength(1);

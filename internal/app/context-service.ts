@@ -12,7 +12,16 @@ import type { AreaDeps } from './area-deps.js';
 import { CallerChannels, type ViewState } from './context-channels.js';
 import { ContextSource, type SourceChange } from './context-source.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';
-import { assembleCatalog, catalogKey, desktopEtag, finderEtag, sourceWarnings, windowInputs, type Catalog, type ProfileSource } from './context-views.js';
+import {
+  assembleCatalog,
+  catalogKey,
+  desktopEtag,
+  finderEtag,
+  sourceWarnings,
+  windowInputs,
+  type Catalog,
+  type ProfileSource,
+} from './context-views.js';
 
 const LIST_CHANGED = 'notifications/resources/list_changed';
 const UPDATED = 'notifications/resources/updated';
@@ -144,14 +153,19 @@ export class ContextService implements ContextApi {
     if (method === LIST_CHANGED) change = source.listChanged();
     else if (method === UPDATED && typeof params.uri === 'string') change = source.updated(params.uri);
     else return;
-    void change.then((c) => this.signal(fp, c), (e: unknown) => this.deps.log('warning', 'context.refresh_failed', { fingerprint: fp, error: String(e) }));
+    void change.then(
+      (c) => this.signal(fp, c),
+      (e: unknown) => this.deps.log('warning', 'context.refresh_failed', { fingerprint: fp, error: String(e) }),
+    );
   }
 
   /** Tells the watchers whose profile uses `fp`. */
   private signal(fp: string, change: SourceChange, onlyIfChanged = false): void {
     const uses = (caller: string) => this.fingerprintsOf(caller).split(',').includes(fp);
-    if (change.desktop) for (const w of this.desktops.watched()) if (uses(w.caller)) void this.desktops.publish(w.caller, change.reason, onlyIfChanged);
-    if (change.finder) for (const w of this.finders.watched()) if (uses(w.caller)) void this.finders.publish(w.caller, change.reason, onlyIfChanged);
+    if (change.desktop)
+      for (const w of this.desktops.watched()) if (uses(w.caller)) void this.desktops.publish(w.caller, change.reason, onlyIfChanged);
+    if (change.finder)
+      for (const w of this.finders.watched()) if (uses(w.caller)) void this.finders.publish(w.caller, change.reason, onlyIfChanged);
   }
 
   /**
@@ -175,7 +189,10 @@ export class ContextService implements ContextApi {
         void source.ensure().then(() => this.signal(fp, { desktop: true, finder: true, reason: `server ${source.label} restarted` }, true));
       }
     }
-    for (const [channels, reason] of [[this.desktops, 'profile changed'], [this.finders, 'profile changed']] as const) {
+    for (const [channels, reason] of [
+      [this.desktops, 'profile changed'],
+      [this.finders, 'profile changed'],
+    ] as const) {
       for (const w of channels.watched()) {
         if (w.state && w.state.fingerprints !== this.fingerprintsOf(w.caller)) void channels.publish(w.caller, reason, true);
       }

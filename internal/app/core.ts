@@ -154,7 +154,14 @@ export class Core implements ControlApi {
     const profile = this.profileOf(caller);
     await this.tools.ensureLoaded(profile);
     const entry = await this.resolveTool(profile, name);
-    const record = { timestamp: new Date().toISOString(), req_id: `${++this.callSeq}`, server: entry.server, tool: entry.downstreamName, parameters: args, timeout: opts.timeoutMs ?? null };
+    const record = {
+      timestamp: new Date().toISOString(),
+      req_id: `${++this.callSeq}`,
+      server: entry.server,
+      tool: entry.downstreamName,
+      parameters: args,
+      timeout: opts.timeoutMs ?? null,
+    };
     try {
       const result = await this.o.pools.callTool(entry.fingerprint, entry.downstreamName, args, opts);
       this.history.record(caller, { ...record, success: result.isError !== true, error: null });

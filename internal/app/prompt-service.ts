@@ -24,7 +24,10 @@ export class PromptService implements PromptsApi {
     this.listings = new AreaListings<readonly JsonObject[], PromptIndex>(deps, {
       capability: 'prompts',
       empty: [],
-      list: (fp, server) => listAllPages(server, 'prompts/list', 'prompts', (cursor) => deps.pools.request(fp, 'prompts/list', cursor === undefined ? {} : { cursor }, {})),
+      list: (fp, server) =>
+        listAllPages(server, 'prompts/list', 'prompts', (cursor) =>
+          deps.pools.request(fp, 'prompts/list', cursor === undefined ? {} : { cursor }, {}),
+        ),
       makeIndex: (profile, fingerprintOf) => new PromptIndex({ profile, fingerprintOf, retentionSeconds }),
       changed: (name) => this.views?.refresh((c) => deps.profileOf(c).name === name),
     });
@@ -58,17 +61,27 @@ export class PromptService implements PromptsApi {
       throw new McpdError('INVALID_ARGUMENT', 'completion/complete needs "ref": {type: "ref/prompt", name} or {type: "ref/resource", uri}');
     }
     if (ref.type === 'ref/prompt') {
-      if (typeof ref.name !== 'string' || ref.name === '') throw new McpdError('INVALID_ARGUMENT', 'completion/complete: ref/prompt needs a non-empty string "name"');
+      if (typeof ref.name !== 'string' || ref.name === '')
+        throw new McpdError('INVALID_ARGUMENT', 'completion/complete: ref/prompt needs a non-empty string "name"');
       const entry = await this.resolve(this.deps.profileOf(caller), ref.name);
-      return this.deps.pools.request(entry.fingerprint, 'completion/complete', { ...params, ref: { ...ref, name: entry.downstreamName } }, opts);
+      return this.deps.pools.request(
+        entry.fingerprint,
+        'completion/complete',
+        { ...params, ref: { ...ref, name: entry.downstreamName } },
+        opts,
+      );
     }
     if (ref.type === 'ref/resource') {
-      if (typeof ref.uri !== 'string' || ref.uri === '') throw new McpdError('INVALID_ARGUMENT', 'completion/complete: ref/resource needs a non-empty string "uri"');
+      if (typeof ref.uri !== 'string' || ref.uri === '')
+        throw new McpdError('INVALID_ARGUMENT', 'completion/complete: ref/resource needs a non-empty string "uri"');
       if (!this.resources) throw new McpdError('UNIMPLEMENTED', 'completion of resource arguments is not wired in this core');
       const route = await this.resources.routeRef(caller, ref.uri);
       return this.deps.pools.request(route.fingerprint, 'completion/complete', params, opts);
     }
-    throw new McpdError('INVALID_ARGUMENT', `completion/complete: unknown ref type ${JSON.stringify(ref.type)}; use "ref/prompt" or "ref/resource"`);
+    throw new McpdError(
+      'INVALID_ARGUMENT',
+      `completion/complete: unknown ref type ${JSON.stringify(ref.type)}; use "ref/prompt" or "ref/resource"`,
+    );
   }
 
   /** After a reload: rebuild the indexes for the new store; watchers of callers that moved get their new profile's list. */

@@ -55,7 +55,10 @@ export class AreaListings<L, I extends AreaIndex<L>> {
   /** Every enabled server of the profile listed once (servers known to fail are skipped unless retrying). */
   async ensureLoaded(profile: Profile, opts: { retryFailed?: boolean } = {}): Promise<void> {
     this.sync();
-    await this.cache.ensure(enabled(profile).map((s) => specFingerprint(s)), opts);
+    await this.cache.ensure(
+      enabled(profile).map((s) => specFingerprint(s)),
+      opts,
+    );
   }
 
   /** `<server>: <why>` for servers of the profile whose listing failed. */
@@ -112,9 +115,13 @@ export class AreaListings<L, I extends AreaIndex<L>> {
     if (caps === undefined) {
       // Capabilities come with the first start; the tool listing is that start (shared, single-flight).
       // A server without tools fails that listing but has started and told its capabilities all the same.
-      const toolsError = await this.deps.pools.tools(fp).then(() => undefined, (e: unknown) => e);
+      const toolsError = await this.deps.pools.tools(fp).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       caps = this.deps.pools.capabilities(fp);
-      if (caps === undefined) throw toolsError instanceof Error ? toolsError : new Error(`server ${server} did not start, so its capabilities are unknown`);
+      if (caps === undefined)
+        throw toolsError instanceof Error ? toolsError : new Error(`server ${server} did not start, so its capabilities are unknown`);
     }
     if (!declares(caps, this.o.capability)) return this.o.empty;
     return this.o.list(fp, server);

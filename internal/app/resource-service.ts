@@ -1,4 +1,12 @@
-import type { Paged, RequestOpts, ResourceEntry, ResourceSnapshot, ResourceTemplateEntry, ResourcesApi, Subscription } from '../domain/control-areas.js';
+import type {
+  Paged,
+  RequestOpts,
+  ResourceEntry,
+  ResourceSnapshot,
+  ResourceTemplateEntry,
+  ResourcesApi,
+  Subscription,
+} from '../domain/control-areas.js';
 import { McpdError } from '../domain/errors.js';
 import { isDpeError } from '../domain/finder/dpe-error.js';
 import { parseDpeUri } from '../domain/finder/dpe-uri.js';
@@ -121,7 +129,8 @@ export class ResourceService implements ResourcesApi {
   }
 
   private listServer(fp: string, server: string): Promise<ResourceListing> {
-    const page = (method: string) => (cursor: string | undefined) => this.deps.pools.request(fp, method, cursor === undefined ? {} : { cursor }, {});
+    const page = (method: string) => (cursor: string | undefined) =>
+      this.deps.pools.request(fp, method, cursor === undefined ? {} : { cursor }, {});
     return Promise.all([
       listAllPages(server, 'resources/list', 'resources', page('resources/list')),
       listAllPages(server, 'resources/templates/list', 'resourceTemplates', page('resources/templates/list')).catch((e: unknown) => {
@@ -136,9 +145,15 @@ export class ResourceService implements ResourcesApi {
     const failed = this.listings.failuresFor(profile);
     const also = failed.length > 0 ? `; servers that could not be listed: ${failed.join('; ')}` : '';
     if (dpeHost !== undefined) {
-      return new McpdError('NOT_FOUND', `no server in profile "${profile.name}" serves dpe://${dpeHost} (asked for ${uri}); the host must be a server that lists dpe://${dpeHost}/… resources${also}`);
+      return new McpdError(
+        'NOT_FOUND',
+        `no server in profile "${profile.name}" serves dpe://${dpeHost} (asked for ${uri}); the host must be a server that lists dpe://${dpeHost}/… resources${also}`,
+      );
     }
-    return new McpdError('NOT_FOUND', `no resource "${uri}" in profile "${profile.name}": no server lists this URI or a template matching it; list the resources and templates to see what is served${also}`);
+    return new McpdError(
+      'NOT_FOUND',
+      `no resource "${uri}" in profile "${profile.name}": no server lists this URI or a template matching it; list the resources and templates to see what is served${also}`,
+    );
   }
 
   private pageSize(): number {

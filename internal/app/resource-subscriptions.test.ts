@@ -80,9 +80,14 @@ describe('ResourceSubscriptions', () => {
   });
 
   it('passes a downstream refusal to every waiting subscriber, keeps nothing and unpins', async () => {
-    const { pools, requests, pins } = fakePools((m) => (m === 'resources/subscribe' ? new McpdError('DOWNSTREAM_ERROR', 'no', { specCode: 4201 }) : undefined));
+    const { pools, requests, pins } = fakePools((m) =>
+      m === 'resources/subscribe' ? new McpdError('DOWNSTREAM_ERROR', 'no', { specCode: 4201 }) : undefined,
+    );
     const subs = new ResourceSubscriptions(pools, quiet);
-    const results = await Promise.allSettled([subs.add('fp', 's', 'x://2', new AbortController().signal), subs.add('fp', 's', 'x://2', new AbortController().signal)]);
+    const results = await Promise.allSettled([
+      subs.add('fp', 's', 'x://2', new AbortController().signal),
+      subs.add('fp', 's', 'x://2', new AbortController().signal),
+    ]);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
     expect(((results[0] as PromiseRejectedResult).reason as McpdError).details.specCode).toBe(4201);
     expect(subs.list()).toEqual([]);
@@ -123,7 +128,9 @@ describe('ResourceSubscriptions', () => {
 
   it('backs off while the pool fails, one attempt per wait, and stops when the last holder leaves', async () => {
     let failing = true;
-    const { pools, requests, lose, pins } = fakePools((m) => (failing && m === 'resources/subscribe' ? new McpdError('SPEC_SUSPENDED', 'suspended') : undefined));
+    const { pools, requests, lose, pins } = fakePools((m) =>
+      failing && m === 'resources/subscribe' ? new McpdError('SPEC_SUSPENDED', 'suspended') : undefined,
+    );
     failing = false;
     const { waits, sleep } = manualSleep();
     const subs = new ResourceSubscriptions(pools, quiet, { sleep });
@@ -148,7 +155,9 @@ describe('ResourceSubscriptions', () => {
 
   it('ends the subscription when its pool was removed', async () => {
     let gone = false;
-    const { pools, lose } = fakePools((m) => (gone && m === 'resources/subscribe' ? new McpdError('NOT_FOUND', 'no server pool') : undefined));
+    const { pools, lose } = fakePools((m) =>
+      gone && m === 'resources/subscribe' ? new McpdError('NOT_FOUND', 'no server pool') : undefined,
+    );
     const subs = new ResourceSubscriptions(pools, quiet);
     const s = await subs.add('fp', 's', 'x://6', new AbortController().signal);
     gone = true;

@@ -130,7 +130,18 @@ export class ResourceSubscriptions {
 
   private open(fingerprint: string, server: string, uri: string): Entry {
     const key = entryKey(fingerprint, uri);
-    const e: Entry = { key, fingerprint, server, uri, sinks: new Set(), ready: Promise.resolve(), held: false, losses: 0, gone: new AbortController(), pinned: false };
+    const e: Entry = {
+      key,
+      fingerprint,
+      server,
+      uri,
+      sinks: new Set(),
+      ready: Promise.resolve(),
+      held: false,
+      losses: 0,
+      gone: new AbortController(),
+      pinned: false,
+    };
     this.pools.pin?.(fingerprint, subscriptionRoutingKey(uri)); // an unknown pool throws here, before anything is kept
     e.pinned = this.pools.pin !== undefined;
     this.entries.set(key, e);
@@ -206,7 +217,11 @@ export class ResourceSubscriptions {
   /** The pool itself is gone (its spec was removed): nothing can hold the subscription; end it. */
   private poolGone(e: Entry, err: unknown): boolean {
     if (!isMcpdError(err) || err.reason !== 'NOT_FOUND' || !this.current(e)) return !this.current(e);
-    this.log('warning', 'resource subscription ended: its server is no longer in any profile', { server: e.server, uri: e.uri, error: err.message });
+    this.log('warning', 'resource subscription ended: its server is no longer in any profile', {
+      server: e.server,
+      uri: e.uri,
+      error: err.message,
+    });
     for (const s of [...e.sinks]) s.end();
     return true;
   }

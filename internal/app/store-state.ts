@@ -45,8 +45,18 @@ export class StoreState {
     const d = diffStores(this.current, next);
     this.current = next;
     this.lastIssues = [];
-    this.log('info', 'configuration applied', { added: d.addedFingerprints.length, removed: d.removedFingerprints.length, profiles: d.changedProfiles });
-    return { applied: true, issues: [], poolsAdded: d.addedFingerprints.length, poolsRemoved: d.removedFingerprints.length, profilesChanged: d.changedProfiles };
+    this.log('info', 'configuration applied', {
+      added: d.addedFingerprints.length,
+      removed: d.removedFingerprints.length,
+      profiles: d.changedProfiles,
+    });
+    return {
+      applied: true,
+      issues: [],
+      poolsAdded: d.addedFingerprints.length,
+      poolsRemoved: d.removedFingerprints.length,
+      profilesChanged: d.changedProfiles,
+    };
   }
 
   reject(issues: ConfigIssue[]): void {

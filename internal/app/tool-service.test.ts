@@ -6,13 +6,26 @@ import type { DownstreamTool } from '../domain/tool.js';
 import { ToolService, type ToolSource } from './tool-service.js';
 
 function spec(name: string, cmd = name): ServerSpec {
-  return { ...SPEC_DEFAULTS, name, transport: 'stdio', cmd: [cmd], env: {}, headers: {}, disabled: false, forbiddenTools: [], toolMeta: {} };
+  return {
+    ...SPEC_DEFAULTS,
+    name,
+    transport: 'stdio',
+    cmd: [cmd],
+    env: {},
+    headers: {},
+    disabled: false,
+    forbiddenTools: [],
+    toolMeta: {},
+  };
 }
 function store(servers: ServerSpec[]): ProfileStore {
   const p: Profile = { name: 'default', file: '/default.yaml', servers, inputs: [], namespace: DEFAULT_NAMESPACE };
   return { dir: '/store', profiles: new Map([['default', p]]), callers: new Map(), runtime: DEFAULT_RUNTIME };
 }
-const tool = (name: string, description = name): DownstreamTool => ({ name, definition: { name, description, inputSchema: { type: 'object' } } });
+const tool = (name: string, description = name): DownstreamTool => ({
+  name,
+  definition: { name, description, inputSchema: { type: 'object' } },
+});
 
 /** A metadata source whose answers the test sets per fingerprint; counts how often each is asked. */
 class FakeSource implements ToolSource {
@@ -38,7 +51,12 @@ describe('ToolService', () => {
     svc.applyStore(store([a, b]));
     await svc.ensureLoaded('default');
     await svc.ensureLoaded('default');
-    expect(svc.index('default').snapshot().tools.map((t) => t.name)).toEqual(['a__x']);
+    expect(
+      svc
+        .index('default')
+        .snapshot()
+        .tools.map((t) => t.name),
+    ).toEqual(['a__x']);
     expect(src.asked.get(specFingerprint(a))).toBe(1);
     // The failed server is not asked again at once by listings...
     expect(src.asked.get(specFingerprint(b))).toBe(1);
@@ -46,7 +64,12 @@ describe('ToolService', () => {
     // ...but a forced retry (a call for an unknown name) asks again and recovers.
     src.answers.set(specFingerprint(b), [tool('y')]);
     await svc.ensureLoaded('default', { retryFailed: true });
-    expect(svc.index('default').snapshot().tools.map((t) => t.name)).toEqual(['a__x', 'b__y']);
+    expect(
+      svc
+        .index('default')
+        .snapshot()
+        .tools.map((t) => t.name),
+    ).toEqual(['a__x', 'b__y']);
     expect(svc.failuresFor('default')).toEqual([]);
   });
 

@@ -31,7 +31,11 @@ describe('cursor', () => {
       edited,
       'A'.repeat(5000),
     ];
-    for (const c of cases) expect(reasonOf(() => decodeCursor(c)), c).toBe('INVALID_ARGUMENT');
+    for (const c of cases)
+      expect(
+        reasonOf(() => decodeCursor(c)),
+        c,
+      ).toBe('INVALID_ARGUMENT');
     expect(() => decodeCursor(edited)).toThrow(/checksum/);
   });
 });

@@ -31,7 +31,10 @@ export function encodeCursor(state: CursorState): string {
 }
 
 function malformed(why: string): McpdError {
-  return new McpdError('INVALID_ARGUMENT', `invalid cursor: ${why}; pass back the nextCursor of a previous page unchanged, or omit it to start from the beginning`);
+  return new McpdError(
+    'INVALID_ARGUMENT',
+    `invalid cursor: ${why}; pass back the nextCursor of a previous page unchanged, or omit it to start from the beginning`,
+  );
 }
 
 function parseWire(cursor: string): unknown {

@@ -21,26 +21,66 @@ function base(): ServerSpec {
 
 /** One mutation per ServerSpec field except name; each must change the fingerprint. */
 const mutations: Record<Exclude<keyof ServerSpec, 'name'>, (s: ServerSpec) => void> = {
-  transport: (s) => { s.transport = 'sse'; },
-  cmd: (s) => { s.cmd = ['node', 'server.js', '--other']; },
-  env: (s) => { s.env = { ...s.env, C: '3' }; },
-  cwd: (s) => { s.cwd = '/other'; },
-  url: (s) => { s.url = 'http://localhost:1/mcp'; },
-  headers: (s) => { s.headers = { Authorization: 'x' }; },
-  disabled: (s) => { s.disabled = true; },
-  exposeTools: (s) => { s.exposeTools = ['x']; },
-  forbiddenTools: (s) => { s.forbiddenTools = []; },
-  toolMeta: (s) => { s.toolMeta = { x: { alias: 'other', tags: ['t1', 't2'], autoApply: true } }; },
-  defaultToolMeta: (s) => { s.defaultToolMeta = undefined; },
-  strategy: (s) => { s.strategy = 'stateful'; },
-  maxConcurrent: (s) => { s.maxConcurrent += 1; },
-  maxInstances: (s) => { s.maxInstances += 1; },
-  minReady: (s) => { s.minReady += 1; },
-  idleSeconds: (s) => { s.idleSeconds += 1; },
-  activationMode: (s) => { s.activationMode = 'always-on'; },
-  sessionTTLSeconds: (s) => { s.sessionTTLSeconds += 1; },
-  drainTimeoutSeconds: (s) => { s.drainTimeoutSeconds += 1; },
-  callTimeoutSeconds: (s) => { s.callTimeoutSeconds += 1; },
+  transport: (s) => {
+    s.transport = 'sse';
+  },
+  cmd: (s) => {
+    s.cmd = ['node', 'server.js', '--other'];
+  },
+  env: (s) => {
+    s.env = { ...s.env, C: '3' };
+  },
+  cwd: (s) => {
+    s.cwd = '/other';
+  },
+  url: (s) => {
+    s.url = 'http://localhost:1/mcp';
+  },
+  headers: (s) => {
+    s.headers = { Authorization: 'x' };
+  },
+  disabled: (s) => {
+    s.disabled = true;
+  },
+  exposeTools: (s) => {
+    s.exposeTools = ['x'];
+  },
+  forbiddenTools: (s) => {
+    s.forbiddenTools = [];
+  },
+  toolMeta: (s) => {
+    s.toolMeta = { x: { alias: 'other', tags: ['t1', 't2'], autoApply: true } };
+  },
+  defaultToolMeta: (s) => {
+    s.defaultToolMeta = undefined;
+  },
+  strategy: (s) => {
+    s.strategy = 'stateful';
+  },
+  maxConcurrent: (s) => {
+    s.maxConcurrent += 1;
+  },
+  maxInstances: (s) => {
+    s.maxInstances += 1;
+  },
+  minReady: (s) => {
+    s.minReady += 1;
+  },
+  idleSeconds: (s) => {
+    s.idleSeconds += 1;
+  },
+  activationMode: (s) => {
+    s.activationMode = 'always-on';
+  },
+  sessionTTLSeconds: (s) => {
+    s.sessionTTLSeconds += 1;
+  },
+  drainTimeoutSeconds: (s) => {
+    s.drainTimeoutSeconds += 1;
+  },
+  callTimeoutSeconds: (s) => {
+    s.callTimeoutSeconds += 1;
+  },
 };
 
 describe('specFingerprint', () => {

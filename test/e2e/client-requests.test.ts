@@ -69,7 +69,9 @@ describe('server→client requests (sampling, elicitation, roots) through the co
     await capable.sendRootsListChanged();
     await waitFor('the server to ask for the roots again', () => rootsAsked > before);
     // server-everything caches what it was told; its tool now shows the new roots.
-    await waitFor('the server to show the new roots', async () => textOf(await capable.callTool({ name: 'every__get-roots-list', arguments: {} })).includes('second-root'));
+    await waitFor('the server to show the new roots', async () =>
+      textOf(await capable.callTool({ name: 'every__get-roots-list', arguments: {} })).includes('second-root'),
+    );
   });
 
   it('refuses at once, naming the missing capability, when the calling client cannot sample', async () => {

@@ -9,13 +9,37 @@ import { killTagged, pidsWithTag } from '../support/procs.js';
 
 /** Every server scenario of @modelcontextprotocol/conformance 0.1.16 (`conformance list --server`). */
 const SCENARIOS = [
-  'server-initialize', 'logging-set-level', 'ping', 'completion-complete', 'tools-list', 'tools-call-simple-text',
-  'tools-call-image', 'tools-call-audio', 'tools-call-embedded-resource', 'tools-call-mixed-content',
-  'tools-call-with-logging', 'tools-call-error', 'tools-call-with-progress', 'tools-call-sampling',
-  'tools-call-elicitation', 'json-schema-2020-12', 'elicitation-sep1034-defaults', 'server-sse-polling',
-  'server-sse-multiple-streams', 'elicitation-sep1330-enums', 'resources-list', 'resources-read-text',
-  'resources-read-binary', 'resources-templates-read', 'resources-subscribe', 'resources-unsubscribe', 'prompts-list',
-  'prompts-get-simple', 'prompts-get-with-args', 'prompts-get-embedded-resource', 'prompts-get-with-image',
+  'server-initialize',
+  'logging-set-level',
+  'ping',
+  'completion-complete',
+  'tools-list',
+  'tools-call-simple-text',
+  'tools-call-image',
+  'tools-call-audio',
+  'tools-call-embedded-resource',
+  'tools-call-mixed-content',
+  'tools-call-with-logging',
+  'tools-call-error',
+  'tools-call-with-progress',
+  'tools-call-sampling',
+  'tools-call-elicitation',
+  'json-schema-2020-12',
+  'elicitation-sep1034-defaults',
+  'server-sse-polling',
+  'server-sse-multiple-streams',
+  'elicitation-sep1330-enums',
+  'resources-list',
+  'resources-read-text',
+  'resources-read-binary',
+  'resources-templates-read',
+  'resources-subscribe',
+  'resources-unsubscribe',
+  'prompts-list',
+  'prompts-get-simple',
+  'prompts-get-with-args',
+  'prompts-get-embedded-resource',
+  'prompts-get-with-image',
   'dns-rebinding-protection',
 ];
 
@@ -53,7 +77,9 @@ describe('official MCP conformance suite through mcpdmcp --http', () => {
 
     const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as Record<string, Outcome>;
     expect(Object.keys(summary).sort()).toEqual([...SCENARIOS].sort());
-    const unexpected = SCENARIOS.filter((s) => !(s in KNOWN_FAILURES) && !(s in FLAKY) && !summary[s].passed).map((s) => `${s}: ${summary[s].failures.join('; ')}`);
+    const unexpected = SCENARIOS.filter((s) => !(s in KNOWN_FAILURES) && !(s in FLAKY) && !summary[s].passed).map(
+      (s) => `${s}: ${summary[s].failures.join('; ')}`,
+    );
     const stale = Object.keys(KNOWN_FAILURES).filter((s) => summary[s]?.passed);
     expect(unexpected, 'scenarios that should pass but failed').toEqual([]);
     expect(stale, 'scenarios listed as known failures that now pass: remove them from KNOWN_FAILURES and docs/conformance.md').toEqual([]);
@@ -64,7 +90,11 @@ describe('official MCP conformance suite through mcpdmcp --http', () => {
 });
 
 function runScript(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn('bash', [join(REPO, 'scripts/conformance.sh')], { cwd: REPO, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('bash', [join(REPO, 'scripts/conformance.sh')], {
+    cwd: REPO,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));

@@ -31,7 +31,21 @@ describe('control plane over the unix socket', () => {
   });
 
   const curl = (path: string, body?: string, extra: string[] = []) =>
-    run(BUF, ['curl', '--protocol', 'grpc', '--http2-prior-knowledge', '--unix-socket', world.socket, ...extra, ...(body ? ['-d', body] : []), `http://localhost/${path}`], { timeout: 30_000 });
+    run(
+      BUF,
+      [
+        'curl',
+        '--protocol',
+        'grpc',
+        '--http2-prior-knowledge',
+        '--unix-socket',
+        world.socket,
+        ...extra,
+        ...(body ? ['-d', body] : []),
+        `http://localhost/${path}`,
+      ],
+      { timeout: 30_000 },
+    );
 
   it('keeps the socket private: 0600 in a 0700 directory', () => {
     expect(statSync(world.socket).mode & 0o777).toBe(0o600);
@@ -65,10 +79,19 @@ describe('control plane over the unix socket', () => {
   it('streams progress, then the result', async () => {
     const progress: number[] = [];
     let result = '';
-    await collectStream(client.callTool({ caller: 'grpc', name: 'fx__slow', argumentsJson: Buffer.from('{"steps":3,"ms":10}'), routingKey: '', timeoutMs: 0 }), (ev) => {
-      if (ev.progress) progress.push(ev.progress.progress);
-      if (ev.resultJson) result = ev.resultJson.toString();
-    });
+    await collectStream(
+      client.callTool({
+        caller: 'grpc',
+        name: 'fx__slow',
+        argumentsJson: Buffer.from('{"steps":3,"ms":10}'),
+        routingKey: '',
+        timeoutMs: 0,
+      }),
+      (ev) => {
+        if (ev.progress) progress.push(ev.progress.progress);
+        if (ev.resultJson) result = ev.resultJson.toString();
+      },
+    );
     expect(progress.length).toBeGreaterThanOrEqual(1);
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
     expect(result).toContain('done');
@@ -83,7 +106,10 @@ describe('control plane over the unix socket', () => {
     );
     let running!: () => void;
     const started = new Promise<void>((r) => (running = r));
-    const done = collectStream(stream, (ev) => ev.progress && running()).then(() => undefined, (e: McpdError) => e);
+    const done = collectStream(stream, (ev) => ev.progress && running()).then(
+      () => undefined,
+      (e: McpdError) => e,
+    );
     return { stream, started, done };
   };
   const cancellations = () => world.coreLog.join('').split('fixture: cancelled slow').length - 1;
@@ -107,8 +133,17 @@ describe('control plane over the unix socket', () => {
   });
 
   it('rejects bad arguments with a clear error', async () => {
-    const stream = client.callTool({ caller: 'grpc', name: 'fx__echo', argumentsJson: Buffer.from('{not json'), routingKey: '', timeoutMs: 0 });
-    const err = await collectStream(stream, () => {}).then(() => undefined, (e: Error) => e);
+    const stream = client.callTool({
+      caller: 'grpc',
+      name: 'fx__echo',
+      argumentsJson: Buffer.from('{not json'),
+      routingKey: '',
+      timeoutMs: 0,
+    });
+    const err = await collectStream(stream, () => {}).then(
+      () => undefined,
+      (e: Error) => e,
+    );
     expect(err?.message).toMatch(/arguments_json is not valid JSON/);
   });
 

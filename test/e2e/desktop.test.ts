@@ -11,15 +11,17 @@ import { countProcs, waitFor } from '../support/procs.js';
 const WINDOW_SERVER = `${FIXTURES}/servers/window-server.mjs`;
 
 function windowServer(name: string, env: Record<string, string>): string {
-  return [
-    `  - name: ${name}`,
-    `    cmd: [${JSON.stringify(process.execPath)}, ${JSON.stringify(WINDOW_SERVER)}]`,
-    `    strategy: singleton`,
-    `    idleSeconds: 300`,
-    `    env:`,
-    `      MCPD_TEST_TAG: \${MCPD_TEST_TAG}`,
-    ...Object.entries(env).map(([k, v]) => `      ${k}: ${JSON.stringify(v)}`),
-  ].join('\n') + '\n';
+  return (
+    [
+      `  - name: ${name}`,
+      `    cmd: [${JSON.stringify(process.execPath)}, ${JSON.stringify(WINDOW_SERVER)}]`,
+      `    strategy: singleton`,
+      `    idleSeconds: 300`,
+      `    env:`,
+      `      MCPD_TEST_TAG: \${MCPD_TEST_TAG}`,
+      ...Object.entries(env).map(([k, v]) => `      ${k}: ${JSON.stringify(v)}`),
+    ].join('\n') + '\n'
+  );
 }
 
 type ToolResult = { content: { type: string; text: string }[] };
@@ -61,7 +63,9 @@ describe('desktop through the core and the gateway', () => {
 
   it('lists the desktop resource and template', async () => {
     expect((await ctx.client.listResources()).resources.map((r) => r.uri)).toContain('mcpd://desktop');
-    expect((await ctx.client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).toContain('mcpd://desktop{?size,window,format}');
+    expect((await ctx.client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).toContain(
+      'mcpd://desktop{?size,window,format}',
+    );
   });
 
   it('organizes the windows: servers by name, priority within, fullscreen alone, invalid / empty / blob left out', async () => {
@@ -81,7 +85,9 @@ describe('desktop through the core and the gateway', () => {
 
   it('subscribes downstream to each window of the servers that declare resources.subscribe', async () => {
     const subs = JSON.parse(textOf(await agent.callTool({ name: 'one__subscriptions', arguments: {} }))) as string[];
-    expect(subs).toEqual(expect.arrayContaining(['window://com.example.one/editor?priority=80', 'window://com.example.one/status?priority=10']));
+    expect(subs).toEqual(
+      expect.arrayContaining(['window://com.example.one/editor?priority=80', 'window://com.example.one/status?priority=10']),
+    );
     expect(JSON.parse(textOf(await agent.callTool({ name: 'nosub__subscriptions', arguments: {} })))).toEqual([]);
   });
 
@@ -99,7 +105,9 @@ describe('desktop through the core and the gateway', () => {
 
   it('a window content change reaches the client through the downstream subscription', async () => {
     const before = updates.length;
-    expect(textOf(await agent.callTool({ name: 'one__set_window', arguments: { path: 'editor', text: 'editor v2' } }))).toBe('updated (notified)');
+    expect(textOf(await agent.callTool({ name: 'one__set_window', arguments: { path: 'editor', text: 'editor v2' } }))).toBe(
+      'updated (notified)',
+    );
     await waitFor('resources/updated after the content change', () => updates.length > before);
     // one is now the most recent server: first again.
     expect(windowsOf(await readDesktop())[0]).toBe('window://com.example.one/editor?priority=80\n\neditor v2');
@@ -131,9 +139,16 @@ describe('desktop through the core and the gateway', () => {
   it('GetDesktop and WatchDesktop over gRPC', async () => {
     const client = createControlClient(world.socket);
     try {
-      const r = await callUnary<pb.GetDesktopRequest, pb.GetDesktopResponse>((q, cb) => client.getDesktop(q, cb), { caller: 'agent', desktopSize: 2, window: '' });
+      const r = await callUnary<pb.GetDesktopRequest, pb.GetDesktopResponse>((q, cb) => client.getDesktop(q, cb), {
+        caller: 'agent',
+        desktopSize: 2,
+        window: '',
+      });
       expect(r.windows).toHaveLength(2);
-      const full = await callUnary<pb.GetDesktopRequest, pb.GetDesktopResponse>((q, cb) => client.getDesktop(q, cb), { caller: 'agent', window: '' });
+      const full = await callUnary<pb.GetDesktopRequest, pb.GetDesktopResponse>((q, cb) => client.getDesktop(q, cb), {
+        caller: 'agent',
+        window: '',
+      });
       const stream = client.watchDesktop({ caller: 'agent' });
       const seen: pb.DesktopChanged[] = [];
       stream.on('data', (c: pb.DesktopChanged) => seen.push(c));
@@ -143,14 +158,20 @@ describe('desktop through the core and the gateway', () => {
       await agent.callTool({ name: 'one__set_window', arguments: { path: 'status', text: 'busy' } });
       await waitFor('a change on the watch', () => seen.some((c) => c.reason.includes('updated')));
       stream.cancel();
-      await expect(callUnary<pb.GetDesktopRequest, pb.GetDesktopResponse>((q, cb) => client.getDesktop(q, cb), { caller: 'agent', window: 'http://x' })).rejects.toThrow(/GetDeskTopReq.window/);
+      await expect(
+        callUnary<pb.GetDesktopRequest, pb.GetDesktopResponse>((q, cb) => client.getDesktop(q, cb), {
+          caller: 'agent',
+          window: 'http://x',
+        }),
+      ).rejects.toThrow(/GetDeskTopReq.window/);
     } finally {
       client.close();
     }
   });
 
   it('mcpdctl desktop prints the windows; --json gives them exactly', () => {
-    const run = (...args: string[]) => execFileSync(process.execPath, [MCPDCTL, '--socket', world.socket, ...args], { env: world.env(), encoding: 'utf8' });
+    const run = (...args: string[]) =>
+      execFileSync(process.execPath, [MCPDCTL, '--socket', world.socket, ...args], { env: world.env(), encoding: 'utf8' });
     const text = run('desktop', 'agent', '--size', '2');
     expect(text).toMatch(/^----- window 1 of 2 -----\nwindow:\/\/com\.example\./);
     expect(text).toMatch(/warning: .*only blob contents/);

@@ -24,7 +24,10 @@ describe('downstream faults', () => {
 
   it('fails a call promptly when its server is SIGKILLed mid-call, then serves the next on a fresh instance', async () => {
     const before = textOf(await client.callTool({ name: 'fx__pid', arguments: {} }));
-    const err = await client.callTool({ name: 'fx__kill9', arguments: {} }).then(() => undefined, (e: Error) => e);
+    const err = await client.callTool({ name: 'fx__kill9', arguments: {} }).then(
+      () => undefined,
+      (e: Error) => e,
+    );
     // Promptly means the crash answered the call, not its 5 s deadline: the message says the server died.
     expect(err?.message).toMatch(/UNAVAILABLE: .*fx.*(exited|SIGKILL)/);
     expect(err?.message).not.toMatch(/did not answer/);
@@ -61,7 +64,11 @@ describe('core killed with SIGKILL', () => {
     expect(serverProcs.length).toBeGreaterThanOrEqual(2);
     const core = world.cores[0];
     core.kill('SIGKILL');
-    await waitFor('every downstream process of the killed core to exit', () => serverProcs.every((p) => !pidsWithTag(world.tag).includes(p)), 15_000);
+    await waitFor(
+      'every downstream process of the killed core to exit',
+      () => serverProcs.every((p) => !pidsWithTag(world.tag).includes(p)),
+      15_000,
+    );
     // The gateway starts a new core on its own and the same MCP session keeps working.
     const r = await client.callTool({ name: 'fx__pid', arguments: {} });
     expect(Number(textOf(r))).not.toBe(firstPid);
@@ -89,10 +96,14 @@ describe('a crash-looping server', () => {
     try {
       const calls = new ControlCalls(ctl);
       let pool: { suspended: boolean; suspendedReason: string; restarts: number } | undefined;
-      await waitFor('the breaker to suspend the spec', async () => {
-        pool = (await calls.status()).pools[0];
-        return pool?.suspended === true;
-      }, 30_000);
+      await waitFor(
+        'the breaker to suspend the spec',
+        async () => {
+          pool = (await calls.status()).pools[0];
+          return pool?.suspended === true;
+        },
+        30_000,
+      );
       expect(pool?.suspendedReason).toMatch(/crash/i);
       const client = await world.gateway('victim');
       await expect(client.callTool({ name: 'loop__echo', arguments: {} })).rejects.toThrow(/suspended|SPEC_SUSPENDED|could not be listed/i);

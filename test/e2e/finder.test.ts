@@ -13,14 +13,16 @@ import { waitFor } from '../support/procs.js';
 const DOCS_SERVER = join(DIST, 'cmd/mcpd-docs/main.js');
 
 function docsServer(name: string, host: string, dir: string): string {
-  return [
-    `  - name: ${name}`,
-    `    cmd: [${JSON.stringify(process.execPath)}, ${JSON.stringify(DOCS_SERVER)}, --host, ${host}, ${JSON.stringify(dir)}]`,
-    `    strategy: singleton`,
-    `    idleSeconds: 300`,
-    `    env:`,
-    `      MCPD_TEST_TAG: \${MCPD_TEST_TAG}`,
-  ].join('\n') + '\n';
+  return (
+    [
+      `  - name: ${name}`,
+      `    cmd: [${JSON.stringify(process.execPath)}, ${JSON.stringify(DOCS_SERVER)}, --host, ${host}, ${JSON.stringify(dir)}]`,
+      `    strategy: singleton`,
+      `    idleSeconds: 300`,
+      `    env:`,
+      `      MCPD_TEST_TAG: \${MCPD_TEST_TAG}`,
+    ].join('\n') + '\n'
+  );
 }
 
 function md(title: string, keywords: string[], body: string): string {
@@ -76,7 +78,11 @@ describe('finder through the core and the gateway', () => {
     const all = await query('');
     expect(all.total_count).toBe(5);
     expect(all.documents.map((d) => d.server)).toEqual(['notes', 'notes', 'team', 'team', 'team']);
-    expect(all.documents.find((d) => d.doc_ref === 'budget-2026.md')).toMatchObject({ uri: 'dpe://team/budget-2026.md', file_type: 'md', title: 'Budget 2026' });
+    expect(all.documents.find((d) => d.doc_ref === 'budget-2026.md')).toMatchObject({
+      uri: 'dpe://team/budget-2026.md',
+      file_type: 'md',
+      title: 'Budget 2026',
+    });
   });
 
   it('filters by keyword and by type', async () => {
@@ -112,7 +118,11 @@ describe('finder through the core and the gateway', () => {
   });
 
   it('mcpdctl finder lists a page of documents', () => {
-    const out = execFileSync(process.execPath, [MCPDCTL, '--socket', world.socket, 'finder', 'reader', '--keywords', 'budget', '--type', 'md', '--limit', '1'], { env: world.env(), encoding: 'utf8' });
+    const out = execFileSync(
+      process.execPath,
+      [MCPDCTL, '--socket', world.socket, 'finder', 'reader', '--keywords', 'budget', '--type', 'md', '--limit', '1'],
+      { env: world.env(), encoding: 'utf8' },
+    );
     expect(out).toMatch(/TITLE\s+TYPE\s+SERVER/);
     expect(out).toMatch(/1–1 of 2 documents/);
   });
@@ -120,7 +130,13 @@ describe('finder through the core and the gateway', () => {
   it('GetFinder over gRPC', async () => {
     const client = createControlClient(world.socket);
     try {
-      const r = await callUnary<pb.GetFinderRequest, pb.GetFinderResponse>((q, cb) => client.getFinder(q, cb), { caller: 'reader', keywords: ['budget'], fileType: 'md', offset: 1, limit: 5 });
+      const r = await callUnary<pb.GetFinderRequest, pb.GetFinderResponse>((q, cb) => client.getFinder(q, cb), {
+        caller: 'reader',
+        keywords: ['budget'],
+        fileType: 'md',
+        offset: 1,
+        limit: 5,
+      });
       expect(r.totalCount).toBe(2);
       expect(r.documentsJson).toHaveLength(1);
       expect((JSON.parse(r.documentsJson[0].toString('utf8')) as Doc).file_type).toBe('md');
@@ -137,10 +153,15 @@ describe('finder through the core and the gateway', () => {
     expect(md0.mimeType).toBe('text/markdown');
     expect(md0.text).toContain('# Budget 2026');
     const json = await agent.readResource({ uri: `${doc.uri}/pages/1` });
-    const elements = (JSON.parse((json.contents[0] as { text: string }).text) as { elements: { element_id: string; category: string }[] }).elements;
+    const elements = (JSON.parse((json.contents[0] as { text: string }).text) as { elements: { element_id: string; category: string }[] })
+      .elements;
     const table = elements.find((e) => e.category === 'table')!;
     const el = await agent.readResource({ uri: `${doc.uri}/elements/${encodeURIComponent(table.element_id)}` });
-    expect(JSON.parse((el.contents[0] as { text: string }).text)).toMatchObject({ element_id: table.element_id, category: 'table', content: { headers: ['a', 'b'], rows: [['1', '2']] } });
+    expect(JSON.parse((el.contents[0] as { text: string }).text)).toMatchObject({
+      element_id: table.element_id,
+      category: 'table',
+      content: { headers: ['a', 'b'], rows: [['1', '2']] },
+    });
   });
 
   it('a subscribed client hears about added and edited documents', async () => {

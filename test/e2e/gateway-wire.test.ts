@@ -4,7 +4,13 @@ import { TestWorld } from '../support/core-process.js';
 import { MCPDMCP } from '../support/paths.js';
 import { echoServer, profile } from '../support/profiles.js';
 
-type Message = { id?: number | string; method?: string; result?: Record<string, unknown>; error?: { code: number; message: string; data?: unknown }; params?: Record<string, unknown> };
+type Message = {
+  id?: number | string;
+  method?: string;
+  result?: Record<string, unknown>;
+  error?: { code: number; message: string; data?: unknown };
+  params?: Record<string, unknown>;
+};
 
 /** mcpdmcp driven line by line, as a client that speaks raw JSON-RPC sees it. */
 class WireClient {
@@ -47,9 +53,16 @@ describe('tools/call on the wire through mcpdmcp (stdio)', () => {
   beforeAll(async () => {
     world = new TestWorld({ 'profiles/default.yaml': profile(echoServer('fx', { idleSeconds: 300 })), 'callers.yaml': 'callers: {}\n' });
     await world.startCore();
-    const child = spawn(process.execPath, [MCPDMCP, 'wire', '--socket', world.socket, '--no-autostart'], { env: world.env(), stdio: 'pipe' });
+    const child = spawn(process.execPath, [MCPDMCP, 'wire', '--socket', world.socket, '--no-autostart'], {
+      env: world.env(),
+      stdio: 'pipe',
+    });
     wire = new WireClient(child);
-    const init = await wire.request(0, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'wire', version: '1' } });
+    const init = await wire.request(0, 'initialize', {
+      protocolVersion: '2025-06-18',
+      capabilities: {},
+      clientInfo: { name: 'wire', version: '1' },
+    });
     expect(init.result?.serverInfo).toMatchObject({ name: 'mcpd' });
     wire.send({ method: 'notifications/initialized' });
   });
@@ -68,7 +81,9 @@ describe('tools/call on the wire through mcpdmcp (stdio)', () => {
   });
 
   it('takes any member order and spacing, braces inside strings included', async () => {
-    wire.child.stdin.write('{ "params" : { "arguments" : { "s" : "}{\\"}" , "n" : [ {} ] } , "name" : "fx__echo" } , "id" : 10 , "method" : "tools/call" , "jsonrpc" : "2.0" }\n');
+    wire.child.stdin.write(
+      '{ "params" : { "arguments" : { "s" : "}{\\"}" , "n" : [ {} ] } , "name" : "fx__echo" } , "id" : 10 , "method" : "tools/call" , "jsonrpc" : "2.0" }\n',
+    );
     const r = await wire.next((m) => m.id === 10);
     expect(r.result?.structuredContent).toEqual({ s: '}{"}', n: [{}] });
   });
@@ -90,7 +105,11 @@ describe('tools/call on the wire through mcpdmcp (stdio)', () => {
     const progress = await wire.next((m) => m.method === 'notifications/progress' && m.params?.progressToken === 'p6');
     expect(progress.params).toMatchObject({ progressToken: 'p6', progress: expect.any(Number), total: 2 });
 
-    wire.send({ id: 7, method: 'tools/call', params: { name: 'fx__slow', arguments: { steps: 1000, ms: 20 }, _meta: { progressToken: 'p7' } } });
+    wire.send({
+      id: 7,
+      method: 'tools/call',
+      params: { name: 'fx__slow', arguments: { steps: 1000, ms: 20 }, _meta: { progressToken: 'p7' } },
+    });
     await wire.next((m) => m.method === 'notifications/progress' && m.params?.progressToken === 'p7');
     wire.send({ method: 'notifications/cancelled', params: { requestId: 7, reason: 'enough' } });
     // A later call is answered; by then the cancelled one would have been answered too, had it been.

@@ -29,7 +29,9 @@ describe('mcpdmcp without a running core', () => {
     expect(world.pids().filter((p) => cmdline(p).includes(MCPD))).toHaveLength(1);
 
     const seen: number[] = [];
-    const r = await client.callTool({ name: 'fx__slow', arguments: { steps: 3, ms: 10 } }, undefined, { onprogress: (p) => seen.push(p.progress) });
+    const r = await client.callTool({ name: 'fx__slow', arguments: { steps: 3, ms: 10 } }, undefined, {
+      onprogress: (p) => seen.push(p.progress),
+    });
     expect((r as ToolResult).content[0].text).toBe('done');
     expect(seen.length).toBeGreaterThanOrEqual(1);
 
@@ -42,7 +44,10 @@ describe('mcpdmcp without a running core', () => {
     await expect(cancelled).rejects.toThrow(/enough|abort/i);
     // The autostarted core logs beside its socket; the server's stderr line proves it saw the cancel.
     const coreLog = join(dirname(world.socket), 'mcpd.log');
-    await waitFor('the server to see the cancellation', () => existsSync(coreLog) && readFileSync(coreLog, 'utf8').includes('fixture: cancelled slow'));
+    await waitFor(
+      'the server to see the cancellation',
+      () => existsSync(coreLog) && readFileSync(coreLog, 'utf8').includes('fixture: cancelled slow'),
+    );
     const again = await client.callTool({ name: 'fx__echo', arguments: { after: 'cancel' } });
     expect(JSON.stringify(again)).toContain('cancel');
   });

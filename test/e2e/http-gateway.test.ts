@@ -8,7 +8,10 @@ import { waitFor } from '../support/procs.js';
 
 type ToolResult = { content: { type: string; text: string }[] };
 
-async function connect(url: string, headers: Record<string, string> = {}): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+async function connect(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
   const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
   const client = new Client({ name: 'http-test', version: '1.0.0' });
   await client.connect(transport);
@@ -100,7 +103,9 @@ describe('mcpdmcp --http (streamable HTTP gateway)', () => {
       (e: Error & { code?: number; stderr?: string }) => e,
     );
     expect(failure?.code).toBe(2);
-    expect(failure?.stderr).toMatch(/refusing to serve MCP on non-loopback address 0\.0\.0\.0 without a token.*--token TOKEN.*MCPD_HTTP_TOKEN/s);
+    expect(failure?.stderr).toMatch(
+      /refusing to serve MCP on non-loopback address 0\.0\.0\.0 without a token.*--token TOKEN.*MCPD_HTTP_TOKEN/s,
+    );
   });
 
   it('with a token, answers 401 to a missing or wrong bearer and serves the right one', async () => {

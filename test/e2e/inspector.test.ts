@@ -13,7 +13,10 @@ const INSPECTOR = resolve(REPO, 'node_modules/@modelcontextprotocol/inspector/cl
 describe('MCP Inspector (--cli) through mcpdmcp', () => {
   let world: TestWorld;
   beforeAll(async () => {
-    world = new TestWorld({ 'profiles/default.yaml': profile(everythingServer('everything', { idleSeconds: 300 })), 'callers.yaml': 'callers: {}\n' });
+    world = new TestWorld({
+      'profiles/default.yaml': profile(everythingServer('everything', { idleSeconds: 300 })),
+      'callers.yaml': 'callers: {}\n',
+    });
     await world.startCore();
   });
   afterAll(async () => world.cleanup());
@@ -21,7 +24,22 @@ describe('MCP Inspector (--cli) through mcpdmcp', () => {
   const inspect = async (...args: string[]) => {
     const { stdout } = await run(
       process.execPath,
-      [INSPECTOR, '--cli', '-q', '--format', 'json', '-e', `MCPD_TEST_TAG=${world.tag}`, process.execPath, MCPDMCP, 'inspector', '--socket', world.socket, '--no-autostart', ...args],
+      [
+        INSPECTOR,
+        '--cli',
+        '-q',
+        '--format',
+        'json',
+        '-e',
+        `MCPD_TEST_TAG=${world.tag}`,
+        process.execPath,
+        MCPDMCP,
+        'inspector',
+        '--socket',
+        world.socket,
+        '--no-autostart',
+        ...args,
+      ],
       { env: world.env(), timeout: 60_000, cwd: world.dir },
     );
     return JSON.parse(stdout) as { result: Record<string, unknown> };

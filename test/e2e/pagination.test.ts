@@ -28,8 +28,14 @@ describe('paged listing across a change', () => {
     expect(first.tools).toHaveLength(10);
     expect(first.nextCursor).not.toBe('');
     // Change the list between pages: the fixture adds a tool and sends list_changed.
-    await collectStream(client.callTool({ caller: 'pager', name: 'fx__churn', argumentsJson: Buffer.from('{}'), routingKey: '', timeoutMs: 0 }), () => {});
-    await waitFor('the new snapshot', async () => (await calls.listTools({ caller: 'pager', cursor: '', pageSize: 10 })).etag !== first.etag);
+    await collectStream(
+      client.callTool({ caller: 'pager', name: 'fx__churn', argumentsJson: Buffer.from('{}'), routingKey: '', timeoutMs: 0 }),
+      () => {},
+    );
+    await waitFor(
+      'the new snapshot',
+      async () => (await calls.listTools({ caller: 'pager', cursor: '', pageSize: 10 })).etag !== first.etag,
+    );
 
     const names = first.tools.map((t) => t.name);
     let cursor = first.nextCursor;

@@ -62,7 +62,10 @@ describe('on-demand start, idle reaping, minReady', () => {
   let world: TestWorld;
   beforeAll(async () => {
     world = new TestWorld({
-      'profiles/default.yaml': profile(echoServer('lazy', { idleSeconds: 1 }), echoServer('warm', { idleSeconds: 1, minReady: 1 }, { ROLE: 'warm' })),
+      'profiles/default.yaml': profile(
+        echoServer('lazy', { idleSeconds: 1 }),
+        echoServer('warm', { idleSeconds: 1, minReady: 1 }, { ROLE: 'warm' }),
+      ),
       'callers.yaml': 'callers: {}\n',
     });
     await world.startCore();

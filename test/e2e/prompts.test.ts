@@ -13,7 +13,10 @@ describe('prompts and completion through the core and the gateway', () => {
   let client: Client;
 
   beforeAll(async () => {
-    world = new TestWorld({ 'profiles/default.yaml': profile(everythingServer('every', { idleSeconds: 300 })), 'callers.yaml': 'callers: {}\n' });
+    world = new TestWorld({
+      'profiles/default.yaml': profile(everythingServer('every', { idleSeconds: 300 })),
+      'callers.yaml': 'callers: {}\n',
+    });
     await world.startCore();
     client = await world.gateway('someone');
   });
@@ -32,7 +35,10 @@ describe('prompts and completion through the core and the gateway', () => {
   });
 
   it('completes a prompt argument, using the context of earlier arguments', async () => {
-    const dept = await client.complete({ ref: { type: 'ref/prompt', name: 'every__completable-prompt' }, argument: { name: 'department', value: 'Sa' } });
+    const dept = await client.complete({
+      ref: { type: 'ref/prompt', name: 'every__completable-prompt' },
+      argument: { name: 'department', value: 'Sa' },
+    });
     expect(dept.completion.values).toEqual(['Sales']);
     const who = await client.complete({
       ref: { type: 'ref/prompt', name: 'every__completable-prompt' },
@@ -43,7 +49,10 @@ describe('prompts and completion through the core and the gateway', () => {
   });
 
   it('completes a resource-template argument routed by the template', async () => {
-    const r = await client.complete({ ref: { type: 'ref/resource', uri: 'demo://resource/dynamic/text/{resourceId}' }, argument: { name: 'resourceId', value: '12' } });
+    const r = await client.complete({
+      ref: { type: 'ref/resource', uri: 'demo://resource/dynamic/text/{resourceId}' },
+      argument: { name: 'resourceId', value: '12' },
+    });
     expect(r.completion.values).toEqual(['12']);
   });
 
@@ -54,7 +63,10 @@ describe('prompts and completion through the core and the gateway', () => {
   });
 
   it('lists prompts with mcpdctl', () => {
-    const out = execFileSync(process.execPath, [MCPDCTL, '--socket', world.socket, 'prompts', 'someone'], { env: world.env(), encoding: 'utf8' });
+    const out = execFileSync(process.execPath, [MCPDCTL, '--socket', world.socket, 'prompts', 'someone'], {
+      env: world.env(),
+      encoding: 'utf8',
+    });
     expect(out).toMatch(/every__args-prompt\s+every\s+city \[state\]/);
   });
 

@@ -30,7 +30,10 @@ describe('editing the profile store while running', () => {
     const pidOf = async () => JSON.stringify((await client.callTool({ name: 'first__pid', arguments: {} })).content);
     const firstPid = await pidOf();
     const seen = changes;
-    world.write('profiles/default.yaml', profile(echoServer('first', { idleSeconds: 300 }), echoServer('second', { idleSeconds: 300, maxConcurrent: 2 })));
+    world.write(
+      'profiles/default.yaml',
+      profile(echoServer('first', { idleSeconds: 300 }), echoServer('second', { idleSeconds: 300, maxConcurrent: 2 })),
+    );
     await waitFor('notifications/tools/list_changed', () => changes > seen, 20_000);
     const after = (await client.listTools()).tools.map((t) => t.name);
     expect(after).toContain('second__echo');

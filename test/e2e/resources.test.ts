@@ -40,7 +40,11 @@ describe('resources through the core and the gateway', () => {
   let one: Client;
   let two: Client;
   const updates: Record<string, string[]> = { one: [], two: [] };
-  const logCount = (event: string) => world.coreLog.join('').split('\n').filter((l) => l.includes(`"event":"${event}"`) && l.includes(WATCHED)).length;
+  const logCount = (event: string) =>
+    world.coreLog
+      .join('')
+      .split('\n')
+      .filter((l) => l.includes(`"event":"${event}"`) && l.includes(WATCHED)).length;
 
   beforeAll(async () => {
     world = new TestWorld({ 'callers.yaml': 'callers:\n  one: default\n  two: default\n' });
@@ -51,7 +55,10 @@ describe('resources through the core and the gateway', () => {
     await world.startCore();
     one = await world.gateway('one');
     two = await world.gateway('two');
-    for (const [name, c] of [['one', one], ['two', two]] as const) {
+    for (const [name, c] of [
+      ['one', one],
+      ['two', two],
+    ] as const) {
       c.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updates[name].push(n.params.uri));
     }
   });
@@ -79,7 +86,7 @@ describe('resources through the core and the gateway', () => {
     expect(e.message).toMatch(/no resource "nowhere:\/\/x\/1" in profile "default"/);
   });
 
-  it('rejects a malformed dpe:// URI with 4204 before any routing, and passes the server\'s 4201 through unchanged', async () => {
+  it("rejects a malformed dpe:// URI with 4204 before any routing, and passes the server's 4201 through unchanged", async () => {
     const bad = rpcError(await one.readResource({ uri: 'dpe://library/doc/pages/01' }).catch((x: unknown) => x));
     expect(bad.code).toBe(4204);
     expect(bad.message).toMatch(/rule 3/);
@@ -95,7 +102,10 @@ describe('resources through the core and the gateway', () => {
     one.setNotificationHandler(ResourceListChangedNotificationSchema, () => void nudged++);
     const before = (await one.listResources()).resources.map((r) => r.uri);
     // server-everything registers the gzipped file as a new session resource and announces the change.
-    await one.callTool({ name: 'every__gzip-file-as-resource', arguments: { name: 'hello.gz', data: 'data:text/plain;base64,aGVsbG8=', outputType: 'resourceLink' } });
+    await one.callTool({
+      name: 'every__gzip-file-as-resource',
+      arguments: { name: 'hello.gz', data: 'data:text/plain;base64,aGVsbG8=', outputType: 'resourceLink' },
+    });
     await waitFor('resources/list_changed at the client', () => nudged > 0);
     const after = (await one.listResources()).resources.map((r) => r.uri);
     const added = after.filter((u) => !before.includes(u));
@@ -118,20 +128,24 @@ describe('resources through the core and the gateway', () => {
     expect(logCount('resource subscription opened downstream')).toBe(1);
   });
 
-  it('ends a session\'s subscriptions when its gateway goes away', async () => {
+  it("ends a session's subscriptions when its gateway goes away", async () => {
     const opened = logCount('resource subscription opened downstream');
     const closed = logCount('resource subscription closed downstream');
     const three = await world.gateway('three');
     await three.subscribeResource({ uri: WATCHED });
     await waitFor('a new downstream subscription', () => logCount('resource subscription opened downstream') === opened + 1);
     await three.close();
-    await waitFor('the downstream unsubscribe after the session ended', () => logCount('resource subscription closed downstream') === closed + 1);
+    await waitFor(
+      'the downstream unsubscribe after the session ended',
+      () => logCount('resource subscription closed downstream') === closed + 1,
+    );
   });
 
   it('serves ReadResource over gRPC with the Finder codes in the status metadata, and mcpdctl lists and reads', async () => {
     const client = createControlClient(world.socket);
     try {
-      const read = (uri: string) => callUnary<pb.ReadResourceRequest, pb.ReadResourceResponse>((r, cb) => client.readResource(r, cb), { caller: 'one', uri });
+      const read = (uri: string) =>
+        callUnary<pb.ReadResourceRequest, pb.ReadResourceResponse>((r, cb) => client.readResource(r, cb), { caller: 'one', uri });
       const ok = JSON.parse((await read(STATIC_URI)).resultJson.toString('utf8')) as Contents;
       expect(ok.contents[0].uri).toBe(STATIC_URI);
       const bad = (await read('dpe://library/x?limit=0').catch((e: unknown) => e)) as McpdError;
@@ -143,9 +157,14 @@ describe('resources through the core and the gateway', () => {
       client.close();
     }
     const env = world.env();
-    const listed = JSON.parse(execFileSync(process.execPath, [MCPDCTL, '--socket', world.socket, '--json', 'resources', 'one'], { env, encoding: 'utf8' })) as { resources: { uri: string }[] };
+    const listed = JSON.parse(
+      execFileSync(process.execPath, [MCPDCTL, '--socket', world.socket, '--json', 'resources', 'one'], { env, encoding: 'utf8' }),
+    ) as { resources: { uri: string }[] };
     expect(listed.resources.map((r) => r.uri)).toContain(STATIC_URI);
-    const text = execFileSync(process.execPath, [MCPDCTL, '--socket', world.socket, 'read', 'one', 'demo://resource/dynamic/text/7'], { env, encoding: 'utf8' });
+    const text = execFileSync(process.execPath, [MCPDCTL, '--socket', world.socket, 'read', 'one', 'demo://resource/dynamic/text/7'], {
+      env,
+      encoding: 'utf8',
+    });
     expect(text).toMatch(/^Resource 7: /);
   });
 });

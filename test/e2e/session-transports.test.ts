@@ -35,13 +35,22 @@ describe('the Session on both transports of the control socket', () => {
 
   for (const transport of ['framed', 'grpc'] as const) {
     it(`serves calls, progress and errors over the ${transport} Session`, async () => {
-      const s = transport === 'framed' ? await SessionClient.connect(world.socket, hello(`t-${transport}`)) : await SessionClient.open(client, hello(`t-${transport}`));
+      const s =
+        transport === 'framed'
+          ? await SessionClient.connect(world.socket, hello(`t-${transport}`))
+          : await SessionClient.open(client, hello(`t-${transport}`));
       try {
         expect(s.welcome.profile).toBe('default');
-        const echoed = (await s.request('tools/call', { name: 'fx__echo', arguments: { text: transport } })) as { content: { text: string }[] };
+        const echoed = (await s.request('tools/call', { name: 'fx__echo', arguments: { text: transport } })) as {
+          content: { text: string }[];
+        };
         expect(echoed.content[0].text).toContain(transport);
         const progress: number[] = [];
-        await s.request('tools/call', { name: 'fx__slow', arguments: { ms: 50, steps: 3 } }, { onProgress: (p) => progress.push(p.progress) });
+        await s.request(
+          'tools/call',
+          { name: 'fx__slow', arguments: { ms: 50, steps: 3 } },
+          { onProgress: (p) => progress.push(p.progress) },
+        );
         expect(progress.length).toBeGreaterThan(0);
         await expect(s.request('tools/call', { name: 'fx__nope', arguments: {} })).rejects.toMatchObject({ reason: 'NOT_FOUND' });
         const status = await new ControlCalls(client).status();
@@ -75,6 +84,9 @@ describe('the Session on both transports of the control socket', () => {
   });
 
   it('rejects connecting where no core listens, as UNAVAILABLE', async () => {
-    await expect(SessionClient.connect(`${world.socket}.none`, hello('x'))).rejects.toMatchObject({ reason: 'UNAVAILABLE', message: expect.stringContaining('ENOENT') });
+    await expect(SessionClient.connect(`${world.socket}.none`, hello('x'))).rejects.toMatchObject({
+      reason: 'UNAVAILABLE',
+      message: expect.stringContaining('ENOENT'),
+    });
   });
 });

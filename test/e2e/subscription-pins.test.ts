@@ -11,14 +11,16 @@ const PIN_EDITOR = 'window://com.example.pin/editor?priority=80';
 const DESK_EDITOR = 'window://com.example.desk/editor?priority=80';
 
 function windowServer(name: string, host: string, extra: Record<string, string | number>): string {
-  return [
-    `  - name: ${name}`,
-    `    cmd: [${JSON.stringify(process.execPath)}, ${JSON.stringify(WINDOW_SERVER)}]`,
-    ...Object.entries(extra).map(([k, v]) => `    ${k}: ${v}`),
-    `    env:`,
-    `      MCPD_TEST_TAG: \${MCPD_TEST_TAG}`,
-    `      WINDOW_HOST: ${host}`,
-  ].join('\n') + '\n';
+  return (
+    [
+      `  - name: ${name}`,
+      `    cmd: [${JSON.stringify(process.execPath)}, ${JSON.stringify(WINDOW_SERVER)}]`,
+      ...Object.entries(extra).map(([k, v]) => `    ${k}: ${v}`),
+      `    env:`,
+      `      MCPD_TEST_TAG: \${MCPD_TEST_TAG}`,
+      `      WINDOW_HOST: ${host}`,
+    ].join('\n') + '\n'
+  );
 }
 
 type ToolResult = { content: { type: string; text: string }[] };
@@ -44,7 +46,8 @@ describe('downstream subscriptions hold their instance and are shared with the d
   beforeAll(async () => {
     world = new TestWorld({
       // A stateless pool reaped after 1 s idle: only the pin keeps the subscribed instance alive.
-      'profiles/pins.yaml': 'servers:\n' + windowServer('pin', 'com.example.pin', { strategy: 'stateless', maxInstances: 1, idleSeconds: 1 }),
+      'profiles/pins.yaml':
+        'servers:\n' + windowServer('pin', 'com.example.pin', { strategy: 'stateless', maxInstances: 1, idleSeconds: 1 }),
       'profiles/desk.yaml': 'servers:\n' + windowServer('desk', 'com.example.desk', { strategy: 'singleton', idleSeconds: 300 }),
       'profiles/default.yaml': 'servers:\n' + windowServer('desk', 'com.example.desk', { strategy: 'singleton', idleSeconds: 300 }),
       'callers.yaml': 'callers:\n  subscriber: pins\n  viewer: desk\n',
@@ -64,7 +67,9 @@ describe('downstream subscriptions hold their instance and are shared with the d
     await new Promise((r) => setTimeout(r, 3000));
     expect(windowPids('com.example.pin')).toEqual([pid]);
     const before = updates.length;
-    expect(textOf(await pinClient.callTool({ name: 'pin__set_window', arguments: { path: 'editor', text: 'v2' } }))).toBe('updated (notified)');
+    expect(textOf(await pinClient.callTool({ name: 'pin__set_window', arguments: { path: 'editor', text: 'v2' } }))).toBe(
+      'updated (notified)',
+    );
     await waitFor('resources/updated for the editor', () => updates.slice(before).includes(PIN_EDITOR));
   });
 
@@ -80,7 +85,9 @@ describe('downstream subscriptions hold their instance and are shared with the d
     expect(now).toHaveLength(1);
     expect(now[0]).not.toBe(old);
     const before = updates.length;
-    expect(textOf(await pinClient.callTool({ name: 'pin__set_window', arguments: { path: 'editor', text: 'v3' } }))).toBe('updated (notified)');
+    expect(textOf(await pinClient.callTool({ name: 'pin__set_window', arguments: { path: 'editor', text: 'v3' } }))).toBe(
+      'updated (notified)',
+    );
     await waitFor('resources/updated from the new instance', () => updates.slice(before).includes(PIN_EDITOR));
   });
 
@@ -91,7 +98,9 @@ describe('downstream subscriptions hold their instance and are shared with the d
     await deskClient.unsubscribeResource({ uri: DESK_EDITOR });
     const subs = JSON.parse(textOf(await deskClient.callTool({ name: 'desk__subscriptions', arguments: {} }))) as string[];
     expect(subs).toContain(DESK_EDITOR);
-    expect(textOf(await deskClient.callTool({ name: 'desk__set_window', arguments: { path: 'editor', text: 'desk v2' } }))).toBe('updated (notified)');
+    expect(textOf(await deskClient.callTool({ name: 'desk__set_window', arguments: { path: 'editor', text: 'desk v2' } }))).toBe(
+      'updated (notified)',
+    );
     await waitFor('the desktop to show the new content', async () => (await desktop()).includes('desk v2'));
   });
 });
@@ -99,7 +108,10 @@ describe('downstream subscriptions hold their instance and are shared with the d
 function envHost(pid: number): string | undefined {
   try {
     const env = readFileSync(`/proc/${pid}/environ`, 'utf8');
-    return env.split('\0').find((kv) => kv.startsWith('WINDOW_HOST='))?.slice('WINDOW_HOST='.length);
+    return env
+      .split('\0')
+      .find((kv) => kv.startsWith('WINDOW_HOST='))
+      ?.slice('WINDOW_HOST='.length);
   } catch {
     return undefined;
   }

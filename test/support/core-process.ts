@@ -35,7 +35,10 @@ export class TestWorld {
 
   /** Starts a core and waits until its control plane answers. */
   async startCore(): Promise<ChildProcess> {
-    const core = spawn(process.execPath, [MCPD, '--config', this.configDir, '--socket', this.socket], { env: this.env(), stdio: ['ignore', 'ignore', 'pipe'] });
+    const core = spawn(process.execPath, [MCPD, '--config', this.configDir, '--socket', this.socket], {
+      env: this.env(),
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     core.stderr?.setEncoding('utf8');
     core.stderr?.on('data', (d: string) => this.coreLog.push(d));
     this.cores.push(core);
@@ -43,7 +46,10 @@ export class TestWorld {
     try {
       await waitFor('the core to answer', async () => {
         if (core.exitCode !== null) throw new Error(`core exited with ${core.exitCode}: ${this.coreLog.join('')}`);
-        return waitForReady(client, 200).then(() => true, () => false);
+        return waitForReady(client, 200).then(
+          () => true,
+          () => false,
+        );
       });
     } finally {
       client.close();

@@ -12,7 +12,16 @@ function win(server: string, uri: string, body: string | null = uri.split('/').p
 }
 
 function call(server: string, i = 0): ToolCallRecord {
-  return { timestamp: `2026-01-01T00:00:0${i}Z`, req_id: `r${i}`, server, tool: 't', parameters: {}, timeout: null, success: true, error: null };
+  return {
+    timestamp: `2026-01-01T00:00:0${i}Z`,
+    req_id: `r${i}`,
+    server,
+    tool: 't',
+    parameters: {},
+    timeout: null,
+    success: true,
+    error: null,
+  };
 }
 
 const uris = (r: { windows: { uri: string }[] }): string[] => r.windows.map((w) => w.uri);
@@ -60,7 +69,11 @@ describe('step 1: filter', () => {
     expect(r.warnings).toEqual([expect.stringMatching(/neither text nor blob/)]);
   });
   it('passes on metadata warnings of the resource form', () => {
-    const r = organizeDesktop([{ server: 's', resource: { uri: 'window://s/a', annotations: { priority: 7 } }, contents: [txt('a')] }], null, []);
+    const r = organizeDesktop(
+      [{ server: 's', resource: { uri: 'window://s/a', annotations: { priority: 7 } }, contents: [txt('a')] }],
+      null,
+      [],
+    );
     expect(r.warnings).toEqual([expect.stringMatching(/annotations.priority must be a number/)]);
   });
 });
@@ -116,7 +129,12 @@ describe('step 3: priority within a server', () => {
   });
   it('ties keep their original order', () => {
     const r = organizeDesktop(
-      [win('a', 'window://a/1?priority=5'), win('a', 'window://a/2'), win('a', 'window://a/3?priority=5'), win('a', 'window://a/4?priority=0')],
+      [
+        win('a', 'window://a/1?priority=5'),
+        win('a', 'window://a/2'),
+        win('a', 'window://a/3?priority=5'),
+        win('a', 'window://a/4?priority=0'),
+      ],
       null,
       [],
     );
@@ -151,7 +169,13 @@ describe('step 4: fullscreen per server', () => {
   });
   it('fullscreen in one server does not hide other servers', () => {
     const r = organizeDesktop(
-      [win('a', 'window://a/f?fullscreen=1'), win('a', 'window://a/n'), win('b', 'window://b/f?fullscreen=on'), win('c', 'window://c/n1'), win('c', 'window://c/n2')],
+      [
+        win('a', 'window://a/f?fullscreen=1'),
+        win('a', 'window://a/n'),
+        win('b', 'window://b/f?fullscreen=on'),
+        win('c', 'window://c/n1'),
+        win('c', 'window://c/n2'),
+      ],
       null,
       [],
     );

@@ -17,7 +17,11 @@ export function syntheticWindows(count: number, servers: number): DesktopWindowI
     const query = `?priority=${priority}${fullscreen ? '&fullscreen=true' : ''}`;
     const uri = `window://com.example.s${s}/main/tab%2F${i}${i % 50 === 0 ? '' : query}`;
     const resource: JsonObject = i % 50 === 0 ? { uri, annotations: { priority: priority / 100 }, _meta: { fullscreen } } : { uri };
-    out.push({ server: `server-${String(s).padStart(3, '0')}`, resource, contents: [{ uri, mimeType: 'text/plain', text: `window ${i} of server ${s}` }] });
+    out.push({
+      server: `server-${String(s).padStart(3, '0')}`,
+      resource,
+      contents: [{ uri, mimeType: 'text/plain', text: `window ${i} of server ${s}` }],
+    });
   }
   return out;
 }

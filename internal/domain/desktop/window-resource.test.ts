@@ -35,7 +35,12 @@ describe('windowFromResource: URI form', () => {
     expect(r.warnings).toEqual([]);
   });
   it('defaults to priority 0 and not fullscreen', () => {
-    expect(resolve('window://h').value).toMatchObject({ priority: 0, prioritySource: 'default', fullscreen: false, fullscreenSource: 'default' });
+    expect(resolve('window://h').value).toMatchObject({
+      priority: 0,
+      prioritySource: 'default',
+      fullscreen: false,
+      fullscreenSource: 'default',
+    });
   });
   it('keeps the URI exactly as sent', () => {
     expect(resolve({ uri: 'window://H/x%2fy' }).value.uri).toBe('window://H/x%2fy');
@@ -46,7 +51,10 @@ describe('windowFromResource: URI form', () => {
     expect(windowFromResource(42, [])).toMatchObject({ ok: false });
   });
   it('fails when contents is not an array', () => {
-    expect(windowFromResource('window://h', 'text')).toMatchObject({ ok: false, error: expect.stringMatching(/window "window:\/\/h": contents/) });
+    expect(windowFromResource('window://h', 'text')).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/window "window:\/\/h": contents/),
+    });
   });
 });
 

@@ -272,9 +272,7 @@ describe('round trip', () => {
     expect(ok(once)).toStrictEqual(ok(x));
   });
   it('canonical form of a sample', () => {
-    expect(canonicalWindowUri('window://h/%7e?x=1&priority=05&fullscreen=YES')).toBe(
-      'window://h/~?priority=5&fullscreen=true',
-    );
+    expect(canonicalWindowUri('window://h/%7e?x=1&priority=05&fullscreen=YES')).toBe('window://h/~?priority=5&fullscreen=true');
     expect(canonicalWindowUri('nope://h')).toBeUndefined();
   });
 });

@@ -60,7 +60,12 @@ function validateKnown(raw: string, p: Record<string, string>): DpeQuery {
   if (p.limit !== undefined) {
     const n = parseCanonicalInt(p.limit);
     if (n === undefined || n < 1 || n > DPE_LIMIT_MAX) {
-      throw invalidUri(raw, 7, `limit=${JSON.stringify(p.limit)}`, `use an integer from 1 to ${DPE_LIMIT_MAX} without sign or leading zeros`);
+      throw invalidUri(
+        raw,
+        7,
+        `limit=${JSON.stringify(p.limit)}`,
+        `use an integer from 1 to ${DPE_LIMIT_MAX} without sign or leading zeros`,
+      );
     }
     q.limit = n;
   }
@@ -76,7 +81,9 @@ function parseCategories(raw: string, value: string): ElementCategory[] {
   for (const item of value.split(',')) {
     if (!isElementCategory(item)) {
       const what = item === '' ? 'an empty item' : `unknown category ${JSON.stringify(item)}`;
-      throw invalidUri(raw, 8, `categories contains ${what}`, 'use names like text, heading, list, code, table, image, link (no spaces)', { category: item });
+      throw invalidUri(raw, 8, `categories contains ${what}`, 'use names like text, heading, list, code, table, image, link (no spaces)', {
+        category: item,
+      });
     }
     if (!out.includes(item)) out.push(item);
   }

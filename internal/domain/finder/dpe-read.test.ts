@@ -4,26 +4,47 @@ import { DpeError } from './dpe-error.js';
 import { readDpeResource, type DpeDocumentSource } from './dpe-read.js';
 
 const pages = assignElementIds([
-  { title: 'Intro', elements: [
-    { category: 'heading', summary: 'Intro', content: { text: 'Intro', level: 2 } },
-    { category: 'text', summary: 'Hello', content: { text: 'Hello' } },
-    { category: 'table', summary: 't', content: { headers: ['a', 'b|c'], rows: [['1', 'x\ny']] } },
-  ] },
-  { title: 'Two', elements: [
-    { category: 'list', content: { ordered: true, items: ['x', 'y'] } },
-    { category: 'list', content: { ordered: false, items: ['p'] } },
-    { category: 'code', content: { code: 'a ``` b', language: 'js' } },
-    { category: 'chart', content: { title: 'Sales', data_summary: 'up 5%' } },
-    { category: 'image', content: { url: 'i.png', alt: 'pic' } },
-    { category: 'link', content: { url: 'http://x', text: 'X' } },
-    { category: 'formula', content: { expression: 'E=mc^2' } },
-    { category: 'separator', summary: 'rule', content: {} },
-    { category: 'text', summary: 'Hello', content: { text: 'Hello' } },
-  ] },
+  {
+    title: 'Intro',
+    elements: [
+      { category: 'heading', summary: 'Intro', content: { text: 'Intro', level: 2 } },
+      { category: 'text', summary: 'Hello', content: { text: 'Hello' } },
+      { category: 'table', summary: 't', content: { headers: ['a', 'b|c'], rows: [['1', 'x\ny']] } },
+    ],
+  },
+  {
+    title: 'Two',
+    elements: [
+      { category: 'list', content: { ordered: true, items: ['x', 'y'] } },
+      { category: 'list', content: { ordered: false, items: ['p'] } },
+      { category: 'code', content: { code: 'a ``` b', language: 'js' } },
+      { category: 'chart', content: { title: 'Sales', data_summary: 'up 5%' } },
+      { category: 'image', content: { url: 'i.png', alt: 'pic' } },
+      { category: 'link', content: { url: 'http://x', text: 'X' } },
+      { category: 'formula', content: { expression: 'E=mc^2' } },
+      { category: 'separator', summary: 'rule', content: {} },
+      { category: 'text', summary: 'Hello', content: { text: 'Hello' } },
+    ],
+  },
   { title: 'Three', elements: [] },
 ]);
-const doc: DpeDocument = { doc_ref: 'dir/guide.md', file_uri: 'file:///d/dir/guide.md', file_type: 'md', title: 'Guide', keywords: ['k'], summary: 'S', last_modified: '2024-05-01T00:00:00.000Z', pages };
-const other: DpeDocument = { doc_ref: 'a.txt', file_uri: 'file:///d/a.txt', file_type: 'txt', title: 'A', pages: [{ title: 'p', elements: [] }] };
+const doc: DpeDocument = {
+  doc_ref: 'dir/guide.md',
+  file_uri: 'file:///d/dir/guide.md',
+  file_type: 'md',
+  title: 'Guide',
+  keywords: ['k'],
+  summary: 'S',
+  last_modified: '2024-05-01T00:00:00.000Z',
+  pages,
+};
+const other: DpeDocument = {
+  doc_ref: 'a.txt',
+  file_uri: 'file:///d/a.txt',
+  file_type: 'txt',
+  title: 'A',
+  pages: [{ title: 'p', elements: [] }],
+};
 const src: DpeDocumentSource = { get: (r) => [doc, other].find((d) => d.doc_ref === r), all: () => [doc, other] };
 const read = (uri: string): { mimeType: string; text: string } => readDpeResource('docs', src, uri);
 const json = (uri: string): Record<string, unknown> => JSON.parse(read(uri).text) as Record<string, unknown>;
@@ -54,15 +75,35 @@ describe('readDpeResource', () => {
   it('level 0 lists documents by doc_ref with offset/limit', () => {
     const l0 = json('dpe://docs');
     expect(l0.total_count).toBe(2);
-    expect((l0.documents as { doc_ref: string; server: string }[]).map((d) => [d.doc_ref, d.server])).toEqual([['a.txt', 'docs'], ['dir/guide.md', 'docs']]);
+    expect((l0.documents as { doc_ref: string; server: string }[]).map((d) => [d.doc_ref, d.server])).toEqual([
+      ['a.txt', 'docs'],
+      ['dir/guide.md', 'docs'],
+    ]);
     expect((json('dpe://docs?offset=1&limit=1').documents as unknown[]).length).toBe(1);
     expect(read('dpe://docs?format=markdown').text).toContain(`- [Guide](${D}) — md, 3 page(s), modified 2024-05-01T00:00:00.000Z`);
   });
   it('level 1 is the metadata; depth=pages adds a page window', () => {
-    expect(json(D)).toEqual({ doc_ref: 'dir/guide.md', uri: D, file_uri: 'file:///d/dir/guide.md', file_type: 'md', title: 'Guide', page_count: 3, keywords: ['k'], summary: 'S', last_modified: '2024-05-01T00:00:00.000Z' });
+    expect(json(D)).toEqual({
+      doc_ref: 'dir/guide.md',
+      uri: D,
+      file_uri: 'file:///d/dir/guide.md',
+      file_type: 'md',
+      title: 'Guide',
+      page_count: 3,
+      keywords: ['k'],
+      summary: 'S',
+      last_modified: '2024-05-01T00:00:00.000Z',
+    });
     const l1 = json(`${D}?depth=pages&offset=1&limit=1&categories=list`);
-    expect(l1).toMatchObject({ page_offset: 1, page_limit: 1, page_total: 3, pages: [{ page_index: 1, title: 'Two', element_count: 2, uri: `${D}/pages/1`, doc_ref: 'dir/guide.md' }] });
-    expect(read(`${D}?format=markdown&depth=pages`).text).toMatch(/^# Guide\n\nS\n[\s\S]*- \[2\. Three\]\(dpe:\/\/docs\/dir%2Fguide\.md\/pages\/2\) — 0 element\(s\)/);
+    expect(l1).toMatchObject({
+      page_offset: 1,
+      page_limit: 1,
+      page_total: 3,
+      pages: [{ page_index: 1, title: 'Two', element_count: 2, uri: `${D}/pages/1`, doc_ref: 'dir/guide.md' }],
+    });
+    expect(read(`${D}?format=markdown&depth=pages`).text).toMatch(
+      /^# Guide\n\nS\n[\s\S]*- \[2\. Three\]\(dpe:\/\/docs\/dir%2Fguide\.md\/pages\/2\) — 0 element\(s\)/,
+    );
   });
   it('level 2 returns the page, filtered by categories', () => {
     const l2 = json(`${D}/pages/0`);
@@ -70,12 +111,31 @@ describe('readDpeResource', () => {
     expect((l2.elements as { category: string }[]).map((e) => e.category)).toEqual(['heading', 'text', 'table']);
     const tables = json(`${D}/pages/0?categories=table,image`);
     expect(tables.element_count).toBe(1);
-    expect(tables.elements).toEqual([{ element_id: pages[0].elements[2].element_id, category: 'table', summary: 't', content: { headers: ['a', 'b|c'], rows: [['1', 'x\ny']] } }]);
+    expect(tables.elements).toEqual([
+      {
+        element_id: pages[0].elements[2].element_id,
+        category: 'table',
+        summary: 't',
+        content: { headers: ['a', 'b|c'], rows: [['1', 'x\ny']] },
+      },
+    ]);
   });
   it('format=markdown renders every category per spec/README.md', () => {
     const r = read(`${D}/pages/1?format=markdown`);
     expect(r.mimeType).toBe('text/markdown');
-    expect(r.text).toBe(['1. x\n2. y', '- p', '````js\na ``` b\n````', '[图表: Sales] up 5%', '![pic](i.png)', '[X](http://x)', '$ E=mc^2 $', '[separator: rule]', 'Hello'].join('\n\n'));
+    expect(r.text).toBe(
+      [
+        '1. x\n2. y',
+        '- p',
+        '````js\na ``` b\n````',
+        '[图表: Sales] up 5%',
+        '![pic](i.png)',
+        '[X](http://x)',
+        '$ E=mc^2 $',
+        '[separator: rule]',
+        'Hello',
+      ].join('\n\n'),
+    );
     expect(read(`${D}/pages/0?format=markdown`).text).toBe('## Intro\n\nHello\n\n| a | b\\|c |\n| --- | --- |\n| 1 | x<br>y |');
   });
   it('format=text renders plain text', () => {
@@ -85,7 +145,14 @@ describe('readDpeResource', () => {
   });
   it('level 3 returns DPEElementDetail; markdown of an element', () => {
     const id = pages[1].elements[4].element_id;
-    expect(json(`${D}/elements/${id}`)).toEqual({ element_id: id, category: 'image', content: { url: 'i.png', alt: 'pic' }, doc_ref: 'dir/guide.md', page_index: 1, uri: `${D}/elements/${id}` });
+    expect(json(`${D}/elements/${id}`)).toEqual({
+      element_id: id,
+      category: 'image',
+      content: { url: 'i.png', alt: 'pic' },
+      doc_ref: 'dir/guide.md',
+      page_index: 1,
+      uri: `${D}/elements/${id}`,
+    });
     expect(read(`${D}/elements/${id}?format=markdown`).text).toBe('![pic](i.png)');
   });
   it('errors: 4201 unknown doc or host, 4202 page out of range with details, 4203 element, 4204 bad URI', () => {

@@ -22,11 +22,16 @@ const MIME: Record<DpeFormat, string> = { json: 'application/json', markdown: 't
 export function readDpeResource(host: string, source: DpeDocumentSource, uri: string): DpeReadResult {
   const p = parseDpeUri(uri);
   if (p.host !== host) {
-    throw new DpeError(4201, `Document not found: this server serves host "${host}", not "${p.host}"; use dpe://${host}/...`, { host: p.host, served_host: host });
+    throw new DpeError(4201, `Document not found: this server serves host "${host}", not "${p.host}"; use dpe://${host}/...`, {
+      host: p.host,
+      served_host: host,
+    });
   }
   const fmt = p.query.format;
   const out = (json: unknown, md: string, text: string): DpeReadResult => ({
-    uri, mimeType: MIME[fmt], text: fmt === 'json' ? JSON.stringify(json) : fmt === 'markdown' ? md : text,
+    uri,
+    mimeType: MIME[fmt],
+    text: fmt === 'json' ? JSON.stringify(json) : fmt === 'markdown' ? md : text,
   });
   if (p.level === 0) {
     const l = level0(host, source.all(), p.query);
@@ -35,7 +40,10 @@ export function readDpeResource(host: string, source: DpeDocumentSource, uri: st
   const docRef = p.docRef as string;
   const doc = source.get(docRef);
   if (!doc) {
-    throw new DpeError(4201, `Document not found: no document "${docRef}" on "${host}"; read dpe://${host} to list the documents`, { doc_ref: docRef, host });
+    throw new DpeError(4201, `Document not found: no document "${docRef}" on "${host}"; read dpe://${host} to list the documents`, {
+      doc_ref: docRef,
+      host,
+    });
   }
   if (p.level === 1) {
     const l = level1(host, doc, p.query);

@@ -10,7 +10,12 @@ export type DpeParamValue = string | number | readonly string[] | undefined;
 export function buildDpeUri(host: string, docRef?: string, subPath?: DpeSubPath | string, params?: Record<string, DpeParamValue>): string {
   const what = `dpe://${host}${docRef === undefined ? '' : `/${docRef}`}`;
   if (!HOST_RE.test(host)) {
-    throw invalidUri(what, 2, `host ${JSON.stringify(host)} is empty or has characters outside letters, digits and . _ ~ -`, 'pass the MCP server name');
+    throw invalidUri(
+      what,
+      2,
+      `host ${JSON.stringify(host)} is empty or has characters outside letters, digits and . _ ~ -`,
+      'pass the MCP server name',
+    );
   }
   let uri = `dpe://${host}`;
   if (docRef !== undefined) {

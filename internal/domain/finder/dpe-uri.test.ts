@@ -28,10 +28,19 @@ describe('levels', () => {
     expect(parseDpeUri('dpe://docs/report.md').subPath).toBeUndefined();
   });
   it('level 2: page', () => {
-    expect(parseDpeUri('dpe://docs/report.md/pages/12')).toMatchObject({ level: 2, docRef: 'report.md', subPath: 'pages/12', pageIndex: 12 });
+    expect(parseDpeUri('dpe://docs/report.md/pages/12')).toMatchObject({
+      level: 2,
+      docRef: 'report.md',
+      subPath: 'pages/12',
+      pageIndex: 12,
+    });
   });
   it('level 3: element', () => {
-    expect(parseDpeUri('dpe://docs/report.md/elements/text-abc')).toMatchObject({ level: 3, subPath: 'elements/text-abc', elementId: 'text-abc' });
+    expect(parseDpeUri('dpe://docs/report.md/elements/text-abc')).toMatchObject({
+      level: 3,
+      subPath: 'elements/text-abc',
+      elementId: 'text-abc',
+    });
   });
   it('applies the defaults of spec/README.md', () => {
     expect(parseDpeUri('dpe://docs/r').query).toEqual({ format: 'json', depth: 'metadata', offset: 0, limit: 20 });
@@ -60,7 +69,17 @@ describe('the 8 rules', () => {
   });
   it('rule 3: sub-path pages/{N} or elements/{ID}', () => {
     expect(parseDpeUri('dpe://h/d/pages/0').pageIndex).toBe(0);
-    for (const bad of ['dpe://h/d/pages', 'dpe://h/d/pages/x', 'dpe://h/d/pages/-1', 'dpe://h/d/pages/1.5', 'dpe://h/d/elements', 'dpe://h/d/slides/1', 'dpe://h/d/pages/1/x', 'dpe://h//d', 'dpe://h/d//pages/1']) {
+    for (const bad of [
+      'dpe://h/d/pages',
+      'dpe://h/d/pages/x',
+      'dpe://h/d/pages/-1',
+      'dpe://h/d/pages/1.5',
+      'dpe://h/d/elements',
+      'dpe://h/d/slides/1',
+      'dpe://h/d/pages/1/x',
+      'dpe://h//d',
+      'dpe://h/d//pages/1',
+    ]) {
       expect(ruleOf(bad), bad).toBe(3);
     }
   });
@@ -152,7 +171,9 @@ describe('buildDpeUri', () => {
     expect(buildDpeUri('h', 'd.md', { page: 2 })).toBe('dpe://h/d.md/pages/2');
     expect(buildDpeUri('h', 'd.md', 'pages/3')).toBe('dpe://h/d.md/pages/3');
     expect(buildDpeUri('h', 'd.md', 'elements/e-1')).toBe('dpe://h/d.md/elements/e-1');
-    expect(buildDpeUri('h', 'd', undefined, { depth: 'pages', offset: 0, limit: 5, categories: ['text', 'table'], x: undefined })).toBe('dpe://h/d?depth=pages&offset=0&limit=5&categories=text,table');
+    expect(buildDpeUri('h', 'd', undefined, { depth: 'pages', offset: 0, limit: 5, categories: ['text', 'table'], x: undefined })).toBe(
+      'dpe://h/d?depth=pages&offset=0&limit=5&categories=text,table',
+    );
   });
   it('encodes doc-ref and element ID so they round-trip', () => {
     const uri = buildDpeUri('h', 'dir/a b%.md', { element: 'x/y?z' });

@@ -65,7 +65,13 @@ export function isValidDpeUri(raw: string): boolean {
 function checkHost(raw: string, host: string): void {
   if (host === '') throw invalidUri(raw, 2, 'the host is empty', 'put the MCP server name after dpe://, e.g. dpe://docs/...');
   if (!HOST_RE.test(host)) {
-    throw invalidUri(raw, 2, `host ${JSON.stringify(host)} has characters outside letters, digits and . _ ~ -`, 'use the MCP server name as the host; no port, user or escapes', { host });
+    throw invalidUri(
+      raw,
+      2,
+      `host ${JSON.stringify(host)} has characters outside letters, digits and . _ ~ -`,
+      'use the MCP server name as the host; no port, user or escapes',
+      { host },
+    );
   }
 }
 
@@ -92,7 +98,13 @@ function parseSubPath(raw: string, segs: string[]): Omit<PathParts, 'docRef'> {
   if (kind === 'pages' && segs.length === 2) {
     const n = parseCanonicalInt(arg);
     if (n === undefined) {
-      throw invalidUri(raw, 3, `page number ${JSON.stringify(arg)} is not a canonical non-negative integer`, 'use digits only, no sign or leading zeros (pages/0, pages/12)', { page: arg });
+      throw invalidUri(
+        raw,
+        3,
+        `page number ${JSON.stringify(arg)} is not a canonical non-negative integer`,
+        'use digits only, no sign or leading zeros (pages/0, pages/12)',
+        { page: arg },
+      );
     }
     return { level: 2, subPath: `pages/${n}`, pageIndex: n };
   }
@@ -105,7 +117,17 @@ function parseSubPath(raw: string, segs: string[]): Omit<PathParts, 'docRef'> {
     throw invalidUri(raw, 3, 'the element ID contains "/"', 'percent-encode "/" inside an element ID as %2F');
   }
   if ((kind === 'pages' || kind === 'elements') && segs.length === 1) {
-    throw invalidUri(raw, 3, `"${kind}" has no ${kind === 'pages' ? 'page number' : 'element ID'}`, `append /{${kind === 'pages' ? 'N' : 'ID'}}`);
+    throw invalidUri(
+      raw,
+      3,
+      `"${kind}" has no ${kind === 'pages' ? 'page number' : 'element ID'}`,
+      `append /{${kind === 'pages' ? 'N' : 'ID'}}`,
+    );
   }
-  throw invalidUri(raw, 3, `unexpected sub-path "${segs.join('/')}"`, 'use /pages/{N} or /elements/{ID} after the doc-ref; percent-encode "/" inside a doc-ref as %2F');
+  throw invalidUri(
+    raw,
+    3,
+    `unexpected sub-path "${segs.join('/')}"`,
+    'use /pages/{N} or /elements/{ID} after the doc-ref; percent-encode "/" inside a doc-ref as %2F',
+  );
 }

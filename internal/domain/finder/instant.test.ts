@@ -4,7 +4,7 @@ import { parseInstant } from './instant.js';
 describe('parseInstant', () => {
   it('agrees with Date.parse on canonical UTC strings across eras and leap years', () => {
     let seed = 42;
-    const rnd = (): number => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const rnd = (): number => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
     for (let i = 0; i < 2000; i++) {
       const t = Math.floor((rnd() - 0.3) * 8e12);
       const iso = new Date(t).toISOString();

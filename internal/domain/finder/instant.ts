@@ -13,11 +13,31 @@ export function parseInstant(s: string): number {
 function parseUtcIso(s: string): number | undefined {
   const len = s.length;
   if ((len !== 20 && len !== 24) || s.charCodeAt(len - 1) !== 90 /* Z */) return undefined;
-  if (s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45 || s.charCodeAt(10) !== 84 || s.charCodeAt(13) !== 58 || s.charCodeAt(16) !== 58) return undefined;
+  if (s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45 || s.charCodeAt(10) !== 84 || s.charCodeAt(13) !== 58 || s.charCodeAt(16) !== 58)
+    return undefined;
   if (len === 24 && s.charCodeAt(19) !== 46 /* . */) return undefined;
-  const y = digits(s, 0, 4), mo = digits(s, 5, 2), d = digits(s, 8, 2), h = digits(s, 11, 2), mi = digits(s, 14, 2), sec = digits(s, 17, 2);
+  const y = digits(s, 0, 4),
+    mo = digits(s, 5, 2),
+    d = digits(s, 8, 2),
+    h = digits(s, 11, 2),
+    mi = digits(s, 14, 2),
+    sec = digits(s, 17, 2);
   const ms = len === 24 ? digits(s, 20, 3) : 0;
-  if (y < 0 || mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo) || h < 0 || h > 23 || mi < 0 || mi > 59 || sec < 0 || sec > 59 || ms < 0) return undefined;
+  if (
+    y < 0 ||
+    mo < 1 ||
+    mo > 12 ||
+    d < 1 ||
+    d > daysInMonth(y, mo) ||
+    h < 0 ||
+    h > 23 ||
+    mi < 0 ||
+    mi > 59 ||
+    sec < 0 ||
+    sec > 59 ||
+    ms < 0
+  )
+    return undefined;
   return daysFromCivil(y, mo, d) * 86_400_000 + ((h * 60 + mi) * 60 + sec) * 1000 + ms;
 }
 

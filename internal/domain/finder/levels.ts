@@ -7,7 +7,10 @@ import type { DPEDocumentSummary, DPEElementDetail, DPEPageSummary, ElementCateg
 
 /** Level shapes of spec/README.md, built from the server's document model. */
 
-export interface Level0 { documents: DPEDocumentSummary[]; total_count: number }
+export interface Level0 {
+  documents: DPEDocumentSummary[];
+  total_count: number;
+}
 
 export type Level1 = Omit<DPEDocumentSummary, 'server'> & {
   pages?: DPEPageSummary[];
@@ -63,16 +66,29 @@ export function level1(host: string, doc: DpeDocument, q: DpeQuery): Level1 {
 export function level2(host: string, doc: DpeDocument, pageIndex: number, q: DpeQuery): Level2 {
   const page = doc.pages[pageIndex];
   if (page === undefined) {
-    throw new DpeError(4202, `Page out of range: page ${pageIndex} of document "${doc.doc_ref}", which has ${doc.pages.length} page(s) (0..${doc.pages.length - 1}); read the document with depth=pages to see its pages`, {
-      doc_ref: doc.doc_ref, page_index: pageIndex, page_count: doc.pages.length,
-    });
+    throw new DpeError(
+      4202,
+      `Page out of range: page ${pageIndex} of document "${doc.doc_ref}", which has ${doc.pages.length} page(s) (0..${doc.pages.length - 1}); read the document with depth=pages to see its pages`,
+      {
+        doc_ref: doc.doc_ref,
+        page_index: pageIndex,
+        page_count: doc.pages.length,
+      },
+    );
   }
   const elements = filterElements(page.elements, q.categories).map((e) => {
     const out: Level2['elements'][number] = { element_id: e.element_id, category: e.category, content: e.content };
     if (e.summary !== undefined) out.summary = e.summary;
     return out;
   });
-  return { page_index: pageIndex, title: page.title, doc_ref: doc.doc_ref, uri: buildDpeUri(host, doc.doc_ref, { page: pageIndex }), element_count: elements.length, elements };
+  return {
+    page_index: pageIndex,
+    title: page.title,
+    doc_ref: doc.doc_ref,
+    uri: buildDpeUri(host, doc.doc_ref, { page: pageIndex }),
+    element_count: elements.length,
+    elements,
+  };
 }
 
 export function level3(host: string, doc: DpeDocument, elementId: string): DPEElementDetail {
@@ -80,13 +96,25 @@ export function level3(host: string, doc: DpeDocument, elementId: string): DPEEl
     const e = doc.pages[i].elements.find((x) => x.element_id === elementId);
     if (e) return elementDetail(host, doc, i, e);
   }
-  throw new DpeError(4203, `Element not found: "${elementId}" in document "${doc.doc_ref}"; read a page (…/pages/{N}) to see its element IDs`, {
-    doc_ref: doc.doc_ref, element_id: elementId,
-  });
+  throw new DpeError(
+    4203,
+    `Element not found: "${elementId}" in document "${doc.doc_ref}"; read a page (…/pages/{N}) to see its element IDs`,
+    {
+      doc_ref: doc.doc_ref,
+      element_id: elementId,
+    },
+  );
 }
 
 function elementDetail(host: string, doc: DpeDocument, pageIndex: number, e: DpeElement): DPEElementDetail {
-  const d: DPEElementDetail = { element_id: e.element_id, category: e.category, content: e.content, doc_ref: doc.doc_ref, page_index: pageIndex, uri: buildDpeUri(host, doc.doc_ref, { element: e.element_id }) };
+  const d: DPEElementDetail = {
+    element_id: e.element_id,
+    category: e.category,
+    content: e.content,
+    doc_ref: doc.doc_ref,
+    page_index: pageIndex,
+    uri: buildDpeUri(host, doc.doc_ref, { element: e.element_id }),
+  };
   if (e.summary !== undefined) d.summary = e.summary;
   if (e.metadata !== undefined) d.metadata = e.metadata;
   return d;

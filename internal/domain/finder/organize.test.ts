@@ -4,7 +4,16 @@ import { organizeFinder } from './organize.js';
 import type { DPEDocumentSummary } from './types.js';
 
 function doc(server: string, ref: string, extra: Partial<DPEDocumentSummary> = {}): DPEDocumentSummary {
-  return { doc_ref: ref, uri: `dpe://${server}/${ref}`, file_uri: `file:///${ref}`, file_type: 'pdf', title: ref, page_count: 1, server, ...extra };
+  return {
+    doc_ref: ref,
+    uri: `dpe://${server}/${ref}`,
+    file_uri: `file:///${ref}`,
+    file_type: 'pdf',
+    title: ref,
+    page_count: 1,
+    server,
+    ...extra,
+  };
 }
 const refs = (r: { documents: DPEDocumentSummary[] }): string[] => r.documents.map((d) => d.doc_ref);
 
@@ -68,13 +77,21 @@ describe('organizeFinder', () => {
   });
 
   it('server rank dominates last_modified', () => {
-    const docs = [doc('b', 'b-new', { last_modified: '2030-01-01T00:00:00Z' }), doc('a', 'a-old', { last_modified: '2000-01-01T00:00:00Z' })];
+    const docs = [
+      doc('b', 'b-new', { last_modified: '2030-01-01T00:00:00Z' }),
+      doc('a', 'a-old', { last_modified: '2000-01-01T00:00:00Z' }),
+    ];
     expect(refs(organizeFinder(docs, {}, []))).toEqual(['a-old', 'b-new']);
     expect(refs(organizeFinder(docs, {}, ['b']))).toEqual(['b-new', 'a-old']);
   });
 
   it('step 6: offset/limit page after filtering; total_count before paging', () => {
-    const docs = Array.from({ length: 30 }, (_, i) => doc('s', `d${String(i).padStart(2, '0')}`, { last_modified: new Date(Date.UTC(2024, 0, 30 - i)).toISOString(), file_type: i % 3 === 0 ? 'md' : 'pdf' }));
+    const docs = Array.from({ length: 30 }, (_, i) =>
+      doc('s', `d${String(i).padStart(2, '0')}`, {
+        last_modified: new Date(Date.UTC(2024, 0, 30 - i)).toISOString(),
+        file_type: i % 3 === 0 ? 'md' : 'pdf',
+      }),
+    );
     const first = organizeFinder(docs, { file_type: 'pdf' }, []);
     expect(first.total_count).toBe(20);
     expect(first.documents).toHaveLength(20); // default limit 20
@@ -96,12 +113,21 @@ describe('organizeFinder', () => {
     let seed = 7;
     const rnd = (k: number): number => Math.floor(((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31) * k);
     for (const spanMs of [3_600_000, 8e12, 2.5e14]) {
-      const stamps = Array.from({ length: 40 }, () => new Date(Date.UTC(1, 0, 1) + (spanMs === 2.5e14 ? 0 : 6e13) + rnd(spanMs)).toISOString());
-      const docs = Array.from({ length: 300 }, (_, i) => doc(`s${rnd(4)}`, `d${i}`, rnd(10) === 0 ? { last_modified: rnd(2) ? 'junk' : undefined } : { last_modified: stamps[rnd(40)] }));
-      const t = (d: DPEDocumentSummary): number => (d.last_modified === undefined || Number.isNaN(Date.parse(d.last_modified)) ? -Infinity : Date.parse(d.last_modified));
+      const stamps = Array.from({ length: 40 }, () =>
+        new Date(Date.UTC(1, 0, 1) + (spanMs === 2.5e14 ? 0 : 6e13) + rnd(spanMs)).toISOString(),
+      );
+      const docs = Array.from({ length: 300 }, (_, i) =>
+        doc(`s${rnd(4)}`, `d${i}`, rnd(10) === 0 ? { last_modified: rnd(2) ? 'junk' : undefined } : { last_modified: stamps[rnd(40)] }),
+      );
+      const t = (d: DPEDocumentSummary): number =>
+        d.last_modified === undefined || Number.isNaN(Date.parse(d.last_modified)) ? -Infinity : Date.parse(d.last_modified);
       const order = ['s2', 's0'];
-      const rank = (d: DPEDocumentSummary): number => (order.includes(d.server) ? order.indexOf(d.server) : 2 + ['s1', 's3'].indexOf(d.server));
-      const want = docs.map((d, i) => ({ d, i })).sort((a, b) => rank(a.d) - rank(b.d) || (t(a.d) === t(b.d) ? a.i - b.i : t(b.d) - t(a.d))).map((x) => x.d.doc_ref);
+      const rank = (d: DPEDocumentSummary): number =>
+        order.includes(d.server) ? order.indexOf(d.server) : 2 + ['s1', 's3'].indexOf(d.server);
+      const want = docs
+        .map((d, i) => ({ d, i }))
+        .sort((a, b) => rank(a.d) - rank(b.d) || (t(a.d) === t(b.d) ? a.i - b.i : t(b.d) - t(a.d)))
+        .map((x) => x.d.doc_ref);
       expect(refs(organizeFinder(docs, { limit: 1000 }, order)), `span ${spanMs}`).toEqual(want);
     }
   });
@@ -114,11 +140,13 @@ describe('organizeFinder', () => {
 
   it('handles 100,000 documents in at most 100 ms of CPU', () => {
     const servers = ['s1', 's2', 's3', 's4', 's5', 's6', 's7', 's8'];
-    const docs = Array.from({ length: 100_000 }, (_, i) => doc(servers[i % 8], `doc-${i}`, {
-      last_modified: i % 17 === 0 ? undefined : new Date(1_700_000_000_000 + ((i * 7919) % 100_000) * 60_000).toISOString(),
-      keywords: ['alpha', `k${i % 100}`],
-      summary: `summary of document ${i}`,
-    }));
+    const docs = Array.from({ length: 100_000 }, (_, i) =>
+      doc(servers[i % 8], `doc-${i}`, {
+        last_modified: i % 17 === 0 ? undefined : new Date(1_700_000_000_000 + ((i * 7919) % 100_000) * 60_000).toISOString(),
+        keywords: ['alpha', `k${i % 100}`],
+        summary: `summary of document ${i}`,
+      }),
+    );
     // The test machine is shared by many workers, so wall time mostly measures the wait for a
     // core; CPU time of this process (best of a few runs) measures the work itself. Contended
     // cores are also slower per instruction, so the 100 ms budget is scaled by how much slower

@@ -15,16 +15,28 @@ export interface RenderableElement {
 export function elementToMarkdown(e: RenderableElement): string {
   const c = e.content;
   switch (e.category) {
-    case 'heading': return `${'#'.repeat(clampLevel(c.level))} ${str(c.text)}`;
-    case 'text': return str(c.text);
-    case 'table': return gfmTable(strs(c.headers), rows(c.rows));
-    case 'list': return strs(c.items).map((it, i) => (c.ordered === true ? `${i + 1}. ${it}` : `- ${it}`)).join('\n');
-    case 'code': return fenced(str(c.code), str(c.language));
-    case 'chart': return `[图表: ${str(c.title)}] ${str(c.data_summary)}`;
-    case 'image': return `![${str(c.alt)}](${str(c.url)})`;
-    case 'link': return `[${str(c.text)}](${str(c.url)})`;
-    case 'formula': return `$ ${str(c.expression)} $`;
-    default: return `[${e.category}: ${e.summary ?? ''}]`;
+    case 'heading':
+      return `${'#'.repeat(clampLevel(c.level))} ${str(c.text)}`;
+    case 'text':
+      return str(c.text);
+    case 'table':
+      return gfmTable(strs(c.headers), rows(c.rows));
+    case 'list':
+      return strs(c.items)
+        .map((it, i) => (c.ordered === true ? `${i + 1}. ${it}` : `- ${it}`))
+        .join('\n');
+    case 'code':
+      return fenced(str(c.code), str(c.language));
+    case 'chart':
+      return `[图表: ${str(c.title)}] ${str(c.data_summary)}`;
+    case 'image':
+      return `![${str(c.alt)}](${str(c.url)})`;
+    case 'link':
+      return `[${str(c.text)}](${str(c.url)})`;
+    case 'formula':
+      return `$ ${str(c.expression)} $`;
+    default:
+      return `[${e.category}: ${e.summary ?? ''}]`;
   }
 }
 
@@ -32,15 +44,29 @@ export function elementToText(e: RenderableElement): string {
   const c = e.content;
   switch (e.category) {
     case 'heading':
-    case 'text': return str(c.text);
-    case 'table': return [strs(c.headers), ...rows(c.rows)].filter((r) => r.length > 0).map((r) => r.join('\t')).join('\n');
-    case 'list': return strs(c.items).map((it, i) => (c.ordered === true ? `${i + 1}. ${it}` : `- ${it}`)).join('\n');
-    case 'code': return str(c.code);
-    case 'chart': return `${str(c.title)}: ${str(c.data_summary)}`;
-    case 'image': return `${str(c.alt)} (${str(c.url)})`;
-    case 'link': return `${str(c.text)} (${str(c.url)})`;
-    case 'formula': return str(c.expression);
-    default: return `[${e.category}: ${e.summary ?? ''}]`;
+    case 'text':
+      return str(c.text);
+    case 'table':
+      return [strs(c.headers), ...rows(c.rows)]
+        .filter((r) => r.length > 0)
+        .map((r) => r.join('\t'))
+        .join('\n');
+    case 'list':
+      return strs(c.items)
+        .map((it, i) => (c.ordered === true ? `${i + 1}. ${it}` : `- ${it}`))
+        .join('\n');
+    case 'code':
+      return str(c.code);
+    case 'chart':
+      return `${str(c.title)}: ${str(c.data_summary)}`;
+    case 'image':
+      return `${str(c.alt)} (${str(c.url)})`;
+    case 'link':
+      return `${str(c.text)} (${str(c.url)})`;
+    case 'formula':
+      return str(c.expression);
+    default:
+      return `[${e.category}: ${e.summary ?? ''}]`;
   }
 }
 

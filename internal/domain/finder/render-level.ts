@@ -6,7 +6,10 @@ import { elementToMarkdown, elementToText } from './render-element.js';
 
 export function level0Markdown(l: Level0): string {
   const lines = [`# Documents (${l.total_count})`, ''];
-  for (const d of l.documents) lines.push(`- [${d.title}](${d.uri}) — ${d.file_type}, ${d.page_count} page(s)${d.last_modified ? `, modified ${d.last_modified}` : ''}`);
+  for (const d of l.documents)
+    lines.push(
+      `- [${d.title}](${d.uri}) — ${d.file_type}, ${d.page_count} page(s)${d.last_modified ? `, modified ${d.last_modified}` : ''}`,
+    );
   return lines.join('\n');
 }
 

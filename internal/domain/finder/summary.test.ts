@@ -3,17 +3,48 @@ import { McpdError } from '../errors.js';
 import { FinderChangeDetector } from './change-detect.js';
 import { summaryFromLevel1 } from './summary.js';
 
-const level1 = { doc_ref: 'r.md', uri: 'dpe://docs/r.md', file_uri: 'file:///r.md', file_type: 'md', title: 'R', page_count: 3, keywords: ['a'], summary: 's', last_modified: '2024-01-01T00:00:00.000Z', pages: [], page_total: 3 };
+const level1 = {
+  doc_ref: 'r.md',
+  uri: 'dpe://docs/r.md',
+  file_uri: 'file:///r.md',
+  file_type: 'md',
+  title: 'R',
+  page_count: 3,
+  keywords: ['a'],
+  summary: 's',
+  last_modified: '2024-01-01T00:00:00.000Z',
+  pages: [],
+  page_total: 3,
+};
 
 describe('summaryFromLevel1', () => {
   it('keeps the summary fields, adds server, drops the rest (object or JSON text)', () => {
-    const want = { doc_ref: 'r.md', uri: 'dpe://docs/r.md', file_uri: 'file:///r.md', file_type: 'md', title: 'R', page_count: 3, keywords: ['a'], summary: 's', last_modified: '2024-01-01T00:00:00.000Z', server: 'srv' };
+    const want = {
+      doc_ref: 'r.md',
+      uri: 'dpe://docs/r.md',
+      file_uri: 'file:///r.md',
+      file_type: 'md',
+      title: 'R',
+      page_count: 3,
+      keywords: ['a'],
+      summary: 's',
+      last_modified: '2024-01-01T00:00:00.000Z',
+      server: 'srv',
+    };
     expect(summaryFromLevel1(level1, 'srv')).toEqual(want);
     expect(summaryFromLevel1(JSON.stringify(level1), 'srv')).toEqual(want);
   });
   it('optional fields may be absent', () => {
     const { keywords: _k, summary: _s, last_modified: _l, ...min } = level1;
-    expect(summaryFromLevel1(min, 'x')).toEqual({ doc_ref: 'r.md', uri: 'dpe://docs/r.md', file_uri: 'file:///r.md', file_type: 'md', title: 'R', page_count: 3, server: 'x' });
+    expect(summaryFromLevel1(min, 'x')).toEqual({
+      doc_ref: 'r.md',
+      uri: 'dpe://docs/r.md',
+      file_uri: 'file:///r.md',
+      file_type: 'md',
+      title: 'R',
+      page_count: 3,
+      server: 'x',
+    });
   });
   it.each([
     ['doc_ref', undefined, /"doc_ref" is missing, expected a non-empty string/],

@@ -10,7 +10,11 @@ import type { DPEDocumentSummary } from './types.js';
 export function summaryFromLevel1(level1Json: unknown, server: string): DPEDocumentSummary {
   const obj = asObject(level1Json, server);
   const fail = (field: string, expected: string): never => {
-    throw new McpdError('DOWNSTREAM_ERROR', `server "${server}" returned a Level-1 document whose "${field}" is ${describe(obj[field])}, expected ${expected}; fix the server's dpe:// resources/read output`, { data: { server, field } });
+    throw new McpdError(
+      'DOWNSTREAM_ERROR',
+      `server "${server}" returned a Level-1 document whose "${field}" is ${describe(obj[field])}, expected ${expected}; fix the server's dpe:// resources/read output`,
+      { data: { server, field } },
+    );
   };
   const str = (f: string): string => (typeof obj[f] === 'string' && obj[f] !== '' ? (obj[f] as string) : fail(f, 'a non-empty string'));
   const out: DPEDocumentSummary = {
@@ -19,7 +23,10 @@ export function summaryFromLevel1(level1Json: unknown, server: string): DPEDocum
     file_uri: str('file_uri'),
     file_type: str('file_type'),
     title: typeof obj.title === 'string' ? obj.title : fail('title', 'a string'),
-    page_count: Number.isSafeInteger(obj.page_count) && (obj.page_count as number) >= 0 ? (obj.page_count as number) : fail('page_count', 'a non-negative integer'),
+    page_count:
+      Number.isSafeInteger(obj.page_count) && (obj.page_count as number) >= 0
+        ? (obj.page_count as number)
+        : fail('page_count', 'a non-negative integer'),
     server,
   };
   if (!isValidDpeUri(out.uri)) fail('uri', 'a valid dpe:// URI');
@@ -40,11 +47,19 @@ function asObject(v: unknown, server: string): Record<string, unknown> {
     try {
       value = JSON.parse(v) as unknown;
     } catch (e) {
-      throw new McpdError('DOWNSTREAM_ERROR', `server "${server}" returned a Level-1 document that is not JSON (${(e as Error).message}); it must return application/json text`, { data: { server } });
+      throw new McpdError(
+        'DOWNSTREAM_ERROR',
+        `server "${server}" returned a Level-1 document that is not JSON (${(e as Error).message}); it must return application/json text`,
+        { data: { server } },
+      );
     }
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new McpdError('DOWNSTREAM_ERROR', `server "${server}" returned a Level-1 document that is ${describe(value)}, expected a JSON object`, { data: { server } });
+    throw new McpdError(
+      'DOWNSTREAM_ERROR',
+      `server "${server}" returned a Level-1 document that is ${describe(value)}, expected a JSON object`,
+      { data: { server } },
+    );
   }
   return value as Record<string, unknown>;
 }

@@ -2,8 +2,25 @@ import type { JsonObject } from '../json.js';
 
 /** Element categories of the DPE protocol draft (spec/README.md); `categories=` is validated against these. */
 export const ELEMENT_CATEGORIES = [
-  'text', 'heading', 'list', 'code', 'table', 'pivot_table', 'chart', 'diagram', 'image', 'formula',
-  'link', 'annotation', 'header', 'footer', 'separator', 'audio', 'video', 'form', 'widget',
+  'text',
+  'heading',
+  'list',
+  'code',
+  'table',
+  'pivot_table',
+  'chart',
+  'diagram',
+  'image',
+  'formula',
+  'link',
+  'annotation',
+  'header',
+  'footer',
+  'separator',
+  'audio',
+  'video',
+  'form',
+  'widget',
 ] as const;
 export type ElementCategory = (typeof ELEMENT_CATEGORIES)[number];
 

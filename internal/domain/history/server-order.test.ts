@@ -24,9 +24,20 @@ describe('serverOrder', () => {
     expect(compareNames('a', 'a')).toBe(0);
   });
   it('accepts any iterable, e.g. Map keys', () => {
-    expect(serverOrder(h('y'), new Map([['x', 1], ['y', 2]]).keys())).toEqual(['y', 'x']);
+    expect(
+      serverOrder(
+        h('y'),
+        new Map([
+          ['x', 1],
+          ['y', 2],
+        ]).keys(),
+      ),
+    ).toEqual(['y', 'x']);
   });
   it('serverRanks gives each server its index', () => {
-    expect([...serverRanks(h('b'), ['a', 'b'])]).toEqual([['b', 0], ['a', 1]]);
+    expect([...serverRanks(h('b'), ['a', 'b'])]).toEqual([
+      ['b', 0],
+      ['a', 1],
+    ]);
   });
 });

@@ -3,7 +3,16 @@ import { McpdError } from '../errors.js';
 import { CallerHistories, DEFAULT_HISTORY_CAPACITY, ToolCallHistory, type ToolCallRecord } from './tool-call-history.js';
 
 function rec(server: string, i: number): ToolCallRecord {
-  return { timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(), req_id: `r${i}`, server, tool: 'echo', parameters: { i }, timeout: 30, success: i % 2 === 0, error: i % 2 === 0 ? null : 'boom' };
+  return {
+    timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
+    req_id: `r${i}`,
+    server,
+    tool: 'echo',
+    parameters: { i },
+    timeout: 30,
+    success: i % 2 === 0,
+    error: i % 2 === 0 ? null : 'boom',
+  };
 }
 
 describe('ToolCallHistory', () => {
@@ -28,7 +37,16 @@ describe('ToolCallHistory', () => {
   it('keeps every field of the record', () => {
     const h = new ToolCallHistory();
     h.record(rec('srv', 1));
-    expect(h.records()[0]).toEqual({ timestamp: '2026-01-01T00:00:01.000Z', req_id: 'r1', server: 'srv', tool: 'echo', parameters: { i: 1 }, timeout: 30, success: false, error: 'boom' });
+    expect(h.records()[0]).toEqual({
+      timestamp: '2026-01-01T00:00:01.000Z',
+      req_id: 'r1',
+      server: 'srv',
+      tool: 'echo',
+      parameters: { i: 1 },
+      timeout: 30,
+      success: false,
+      error: 'boom',
+    });
   });
   it('returned arrays are copies', () => {
     const h = new ToolCallHistory();
@@ -65,8 +83,18 @@ describe('CallerHistories', () => {
     c.record('alice', rec('a', 0));
     c.record('bob', rec('b', 1));
     c.record('alice', rec('c', 2));
-    expect(c.get('alice').records().map((r) => r.server)).toEqual(['a', 'c']);
-    expect(c.get('bob').records().map((r) => r.server)).toEqual(['b']);
+    expect(
+      c
+        .get('alice')
+        .records()
+        .map((r) => r.server),
+    ).toEqual(['a', 'c']);
+    expect(
+      c
+        .get('bob')
+        .records()
+        .map((r) => r.server),
+    ).toEqual(['b']);
     expect(c.callers().sort()).toEqual(['alice', 'bob']);
   });
   it('an unknown caller gets an empty history that is not stored', () => {

@@ -17,9 +17,13 @@ describe('listAllPages', () => {
     expect(asked).toEqual(['', 'b', 'c']);
   });
   it('stops a looping cursor and a runaway page count with a clear error', async () => {
-    await expect(listAllPages('s', 'x/list', 'items', async (c) => ({ items: [], nextCursor: c === 'a' ? 'b' : 'a' }))).rejects.toThrow(/repeated x\/list cursor "a"/);
+    await expect(listAllPages('s', 'x/list', 'items', async (c) => ({ items: [], nextCursor: c === 'a' ? 'b' : 'a' }))).rejects.toThrow(
+      /repeated x\/list cursor "a"/,
+    );
     let n = 0;
-    await expect(listAllPages('s', 'x/list', 'items', async () => ({ items: [], nextCursor: `c${n++}` }), { maxPages: 5, maxItems: 10 })).rejects.toThrow(/more than 5 pages/);
+    await expect(
+      listAllPages('s', 'x/list', 'items', async () => ({ items: [], nextCursor: `c${n++}` }), { maxPages: 5, maxItems: 10 }),
+    ).rejects.toThrow(/more than 5 pages/);
   });
   it('rejects a page without the list field', async () => {
     await expect(listAllPages('s', 'x/list', 'items', async () => ({ other: [] }))).rejects.toThrow(/without a "items" array/);

@@ -42,7 +42,9 @@ export class ListingCache<L> {
 
   /** Loads the specs not cached yet (skipping recent failures unless asked), waiting for loads in flight. */
   async ensure(fingerprints: readonly string[], opts: { retryFailed?: boolean } = {}): Promise<void> {
-    const waits = fingerprints.filter((fp) => !this.cache.has(fp) && (opts.retryFailed || !this.recentlyFailed(fp))).map((fp) => this.load(fp));
+    const waits = fingerprints
+      .filter((fp) => !this.cache.has(fp) && (opts.retryFailed || !this.recentlyFailed(fp)))
+      .map((fp) => this.load(fp));
     await Promise.all(waits);
   }
 
@@ -79,7 +81,10 @@ export class ListingCache<L> {
         (e: unknown) => {
           const message = e instanceof Error ? e.message : String(e);
           this.failures.set(fp, { at: this.now(), message });
-          this.o.log(`${this.o.what} listing failed; the server is left out of ${this.o.what} listings until it answers`, { fingerprint: fp, error: message });
+          this.o.log(`${this.o.what} listing failed; the server is left out of ${this.o.what} listings until it answers`, {
+            fingerprint: fp,
+            error: message,
+          });
         },
       )
       .finally(() => {

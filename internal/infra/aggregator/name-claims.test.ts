@@ -25,7 +25,10 @@ describe('resolveNameClaims', () => {
     const claims = [claim('a', 'k', 'shared', { alternatives: ['taken'] }), claim('b', 'k', 'shared'), claim('z', 'k', 'taken')];
     const r = resolveNameClaims(claims, (c, i) => `${c.server}${i}`);
     expect(r.names).toEqual(['shared', 'b0', 'taken']);
-    const r2 = resolveNameClaims([claim('b', 'k', 'shared', { alternatives: ['taken'] }), claim('a', 'k', 'shared'), claim('z', 'k', 'taken')], (c, i) => (i === 0 ? 'taken' : `${c.server}${i}`));
+    const r2 = resolveNameClaims(
+      [claim('b', 'k', 'shared', { alternatives: ['taken'] }), claim('a', 'k', 'shared'), claim('z', 'k', 'taken')],
+      (c, i) => (i === 0 ? 'taken' : `${c.server}${i}`),
+    );
     expect(r2.names).toEqual(['b1', 'shared', 'taken']);
   });
 

@@ -92,7 +92,10 @@ export class NamedIndex<In, S extends { etag: string }, T extends { name: string
     const entry = this.byName.get(exposedName);
     if (entry) return entry;
     const near = closestNames(exposedName, this.byName.keys());
-    const hint = near.length > 0 ? `; did you mean ${near.map((n) => `"${n}"`).join(', ')}?` : `; list the ${this.kind.noun}s to see the exposed names`;
+    const hint =
+      near.length > 0
+        ? `; did you mean ${near.map((n) => `"${n}"`).join(', ')}?`
+        : `; list the ${this.kind.noun}s to see the exposed names`;
     throw new McpdError('NOT_FOUND', `no ${this.kind.noun} named "${exposedName}" in profile "${this.profile.name}"${hint}`);
   }
 

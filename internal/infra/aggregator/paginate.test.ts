@@ -14,8 +14,11 @@ function snap(etag: string, n: number): Snap {
   return { etag, items: Array.from({ length: n }, (_, i) => `${etag}-${i}`) };
 }
 
-
-function walk(h: SnapshotHistory<Snap>, size: number, between?: (pageNo: number) => void): { all: string[]; etags: Set<string>; pages: number } {
+function walk(
+  h: SnapshotHistory<Snap>,
+  size: number,
+  between?: (pageNo: number) => void,
+): { all: string[]; etags: Set<string>; pages: number } {
   const all: string[] = [];
   const etags = new Set<string>();
   let cursor: string | undefined;

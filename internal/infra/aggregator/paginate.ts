@@ -30,7 +30,10 @@ export function page<S extends { etag: string }, T>(
   const { snapshot, offset } = cursor === undefined || cursor === '' ? start(history, kind) : resume(history, cursor, kind);
   const all = items(snapshot);
   if (offset > all.length) {
-    throw new McpdError('INVALID_ARGUMENT', `invalid cursor: offset ${offset} is past the end of a ${kind} listing of ${all.length} items; list again from the start`);
+    throw new McpdError(
+      'INVALID_ARGUMENT',
+      `invalid cursor: offset ${offset} is past the end of a ${kind} listing of ${all.length} items; list again from the start`,
+    );
   }
   const end = Math.min(offset + pageSize, all.length);
   const result: Page<T> = { items: all.slice(offset, end), etag: snapshot.etag };
@@ -47,7 +50,10 @@ function start<S extends { etag: string }>(history: SnapshotHistory<S>, kind: st
 function resume<S extends { etag: string }>(history: SnapshotHistory<S>, cursor: string, kind: string): { snapshot: S; offset: number } {
   const state = decodeCursor(cursor);
   if (state.kind !== kind) {
-    throw new McpdError('INVALID_ARGUMENT', `invalid cursor: it belongs to a ${state.kind} listing, not ${kind}; omit it to start from the beginning`);
+    throw new McpdError(
+      'INVALID_ARGUMENT',
+      `invalid cursor: it belongs to a ${state.kind} listing, not ${kind}; omit it to start from the beginning`,
+    );
   }
   const snapshot = history.get(state.etag);
   if (!snapshot) {

@@ -9,7 +9,12 @@ const prompt = (name: string) => ({ name, description: `prompt ${name}` });
 describe('PromptIndex', () => {
   it('namespaces prompts like tools and maps exposed names back to the downstream name', () => {
     const idx = new PromptIndex({ profile: profile([spec('everything'), spec('notes')]), fingerprintOf: (s) => `fp-${s}` });
-    idx.update(new Map([['everything', [prompt('simple'), prompt('args-prompt')]], ['notes', [prompt('simple')]]]));
+    idx.update(
+      new Map([
+        ['everything', [prompt('simple'), prompt('args-prompt')]],
+        ['notes', [prompt('simple')]],
+      ]),
+    );
     expect(idx.list(undefined, 10).items.map((p) => p.name)).toEqual(['everything__args-prompt', 'everything__simple', 'notes__simple']);
     const e = idx.resolve('notes__simple');
     expect([e.server, e.downstreamName, e.fingerprint, e.definition.name]).toEqual(['notes', 'simple', 'fp-notes', 'notes__simple']);
@@ -19,9 +24,17 @@ describe('PromptIndex', () => {
   it('resolves a clash in `never` mode deterministically and reports it', () => {
     const never: NamespacePolicy = { ...DEFAULT_NAMESPACE, mode: 'never' };
     const idx = new PromptIndex({ profile: profile([spec('b'), spec('a')], never), fingerprintOf: (s) => s });
-    idx.update(new Map([['b', [prompt('greet')]], ['a', [prompt('greet')]]]));
+    idx.update(
+      new Map([
+        ['b', [prompt('greet')]],
+        ['a', [prompt('greet')]],
+      ]),
+    );
     const snap = idx.snapshot();
-    expect(snap.prompts.map((p) => [p.name, p.server])).toEqual([['b__greet', 'b'], ['greet', 'a']]);
+    expect(snap.prompts.map((p) => [p.name, p.server])).toEqual([
+      ['b__greet', 'b'],
+      ['greet', 'a'],
+    ]);
     expect(snap.collisions[0].servers).toEqual(['a', 'b']);
     expect(idx.resolve('greet').server).toBe('a');
   });

@@ -35,7 +35,11 @@ function candidates(profile: Profile, byServer: PromptsByServer): Candidate[] {
  * toolMeta is about tools). Two prompts wanting one name are both exposed, the loser renamed, and
  * the clash reported.
  */
-export function buildPromptSnapshot(profile: Profile, fingerprintOf: (server: string) => string, byServer: PromptsByServer): PromptSnapshot {
+export function buildPromptSnapshot(
+  profile: Profile,
+  fingerprintOf: (server: string) => string,
+  byServer: PromptsByServer,
+): PromptSnapshot {
   const policy = profile.namespace;
   const cands = candidates(profile, byServer);
   const claims: NameClaim[] = cands.map((c) => {
@@ -44,13 +48,25 @@ export function buildPromptSnapshot(profile: Profile, fingerprintOf: (server: st
     return { server: c.server, key: c.name, preferred, explicit: false, alternatives: prefixed === preferred ? [] : [prefixed] };
   });
   const { names, collisions } = resolveNameClaims(claims, (claim, attempt) =>
-    withHashSuffix(prefixedName(claim.server, claim.key, policy), `${claim.server}\u0000${claim.key}${attempt > 0 ? `\u0000${attempt}` : ''}`, policy.maxLength),
+    withHashSuffix(
+      prefixedName(claim.server, claim.key, policy),
+      `${claim.server}\u0000${claim.key}${attempt > 0 ? `\u0000${attempt}` : ''}`,
+      policy.maxLength,
+    ),
   );
   const prompts: PromptEntry[] = [];
   cands.forEach((c, i) => {
     const name = names[i];
     if (name === undefined) return;
-    prompts.push(Object.freeze({ name, server: c.server, downstreamName: c.name, fingerprint: fingerprintOf(c.server), definition: Object.freeze({ ...c.definition, name }) }));
+    prompts.push(
+      Object.freeze({
+        name,
+        server: c.server,
+        downstreamName: c.name,
+        fingerprint: fingerprintOf(c.server),
+        definition: Object.freeze({ ...c.definition, name }),
+      }),
+    );
   });
   prompts.sort((a, b) => compareNames(a.name, b.name));
   const etag = etagOf(prompts.map((p) => [p.name, p.server, definitionHash(p.definition)]));

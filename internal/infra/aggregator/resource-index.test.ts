@@ -6,7 +6,10 @@ import { profile, spec } from './test-support.js';
 
 const res = (uri: string, name = uri) => ({ uri, name });
 const tpl = (uriTemplate: string) => ({ uriTemplate, name: uriTemplate });
-const listing = (resources: ReturnType<typeof res>[], templates: ReturnType<typeof tpl>[] = []): ResourceListing => ({ resources, templates });
+const listing = (resources: ReturnType<typeof res>[], templates: ReturnType<typeof tpl>[] = []): ResourceListing => ({
+  resources,
+  templates,
+});
 const fpOf = (s: string) => `fp-${s}`;
 
 function index(servers = [spec('alpha'), spec('beta'), spec('docs')]): ResourceIndex {
@@ -16,10 +19,12 @@ function index(servers = [spec('alpha'), spec('beta'), spec('docs')]): ResourceI
 describe('ResourceIndex', () => {
   it('lists resources sorted by URI with templates apart, and routes exact URIs to their server', () => {
     const idx = index();
-    idx.update(new Map([
-      ['beta', listing([res('file:///b'), res('file:///a')], [tpl('file:///logs/{day}')])],
-      ['alpha', listing([res('mem://x')])],
-    ]));
+    idx.update(
+      new Map([
+        ['beta', listing([res('file:///b'), res('file:///a')], [tpl('file:///logs/{day}')])],
+        ['alpha', listing([res('mem://x')])],
+      ]),
+    );
     expect(idx.listResources(undefined, 10).items.map((r) => r.uri)).toEqual(['file:///a', 'file:///b', 'mem://x']);
     expect(idx.listTemplates(undefined, 10).items.map((t) => [t.uriTemplate, t.server])).toEqual([['file:///logs/{day}', 'beta']]);
     expect(idx.route('mem://x')).toEqual({ server: 'alpha', fingerprint: 'fp-alpha', via: 'resource', match: 'mem://x' });
@@ -31,8 +36,18 @@ describe('ResourceIndex', () => {
   it('keeps a URI listed by two servers with the first by name, and reports the clash whatever the input order', () => {
     const a = index();
     const b = index();
-    a.update(new Map([['beta', listing([res('x://same', 'from beta')])], ['alpha', listing([res('x://same', 'from alpha')])]]));
-    b.update(new Map([['alpha', listing([res('x://same', 'from alpha')])], ['beta', listing([res('x://same', 'from beta')])]]));
+    a.update(
+      new Map([
+        ['beta', listing([res('x://same', 'from beta')])],
+        ['alpha', listing([res('x://same', 'from alpha')])],
+      ]),
+    );
+    b.update(
+      new Map([
+        ['alpha', listing([res('x://same', 'from alpha')])],
+        ['beta', listing([res('x://same', 'from beta')])],
+      ]),
+    );
     for (const idx of [a, b]) {
       const snap = idx.snapshot();
       expect(snap.resources).toHaveLength(1);
@@ -46,10 +61,12 @@ describe('ResourceIndex', () => {
 
   it('prefers the most specific template and routes dpe:// hosts to the server that lists them', () => {
     const idx = index();
-    idx.update(new Map([
-      ['alpha', listing([], [tpl('demo://{path}'), tpl('demo://resource/{id}')])],
-      ['docs', listing([res('dpe://Library/report.pdf')], [tpl('dpe://library/{doc_ref}/pages/{n}')])],
-    ]));
+    idx.update(
+      new Map([
+        ['alpha', listing([], [tpl('demo://{path}'), tpl('demo://resource/{id}')])],
+        ['docs', listing([res('dpe://Library/report.pdf')], [tpl('dpe://library/{doc_ref}/pages/{n}')])],
+      ]),
+    );
     expect(idx.route('demo://resource/7')?.match).toBe('demo://resource/{id}');
     expect(idx.route('demo://other')?.match).toBe('demo://{path}');
     expect(idx.routeDpeHost('library')?.server).toBe('docs');
@@ -81,7 +98,12 @@ describe('ResourceIndex', () => {
 
   it('leaves disabled servers out', () => {
     const idx = index([spec('alpha', { disabled: true }), spec('beta')]);
-    idx.update(new Map([['alpha', listing([res('a://1')])], ['beta', listing([res('b://1')])]]));
+    idx.update(
+      new Map([
+        ['alpha', listing([res('a://1')])],
+        ['beta', listing([res('b://1')])],
+      ]),
+    );
     expect(idx.snapshot().resources.map((r) => r.server)).toEqual(['beta']);
   });
 });

@@ -42,7 +42,12 @@ export class ResourceIndex {
     this.profile = opts.profile;
     this.fingerprintOf = opts.fingerprintOf;
     const initial = buildResourceSnapshot(this.profile, this.byServer);
-    const common = { initial, retentionSeconds: opts.retentionSeconds ?? DEFAULT_RUNTIME.snapshotRetentionSeconds, maxSnapshots: opts.maxSnapshots, now: opts.now };
+    const common = {
+      initial,
+      retentionSeconds: opts.retentionSeconds ?? DEFAULT_RUNTIME.snapshotRetentionSeconds,
+      maxSnapshots: opts.maxSnapshots,
+      now: opts.now,
+    };
     this.resources = new ListingIndex<ResourceSnapshot, ResourceEntry>((s) => s.resources, { ...common, kind: RESOURCES_LISTING });
     this.templates = new ListingIndex<ResourceSnapshot, ResourceTemplateEntry>((s) => s.templates, { ...common, kind: TEMPLATES_LISTING });
     this.index(initial);

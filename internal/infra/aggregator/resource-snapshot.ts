@@ -37,7 +37,11 @@ function claim(items: Keyed[], what: string): { kept: Keyed[]; collisions: NameC
     if (group.length === 1) continue;
     const servers = group.map((g) => g.server);
     const losers = servers.slice(1).map((s) => (s === servers[0] ? `a second listing by ${s}` : s));
-    collisions.push({ name: key, servers, resolution: `${what} "${key}" is served by ${servers[0]}; ${losers.join(', ')} left out (${what}s are not renamed)` });
+    collisions.push({
+      name: key,
+      servers,
+      resolution: `${what} "${key}" is served by ${servers[0]}; ${losers.join(', ')} left out (${what}s are not renamed)`,
+    });
   }
   kept.sort((a, b) => compareNames(a.key, b.key));
   collisions.sort((a, b) => compareNames(a.name, b.name));
@@ -70,7 +74,9 @@ export function buildResourceSnapshot(profile: Profile, byServer: ResourcesBySer
   const r = claim(res, 'URI');
   const t = claim(tpl, 'URI template');
   const resources: ResourceEntry[] = r.kept.map((k) => Object.freeze({ uri: k.key, server: k.server, definition: k.definition }));
-  const templates: ResourceTemplateEntry[] = t.kept.map((k) => Object.freeze({ uriTemplate: k.key, server: k.server, definition: k.definition }));
+  const templates: ResourceTemplateEntry[] = t.kept.map((k) =>
+    Object.freeze({ uriTemplate: k.key, server: k.server, definition: k.definition }),
+  );
   const etag = etagOf([
     ...resources.map((e) => ['r', e.uri, e.server, definitionHash(e.definition)]),
     ...templates.map((e) => ['t', e.uriTemplate, e.server, definitionHash(e.definition)]),

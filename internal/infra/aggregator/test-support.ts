@@ -5,7 +5,18 @@ import type { DownstreamTool } from '../../domain/tool.js';
 
 /** Test support for the index tests: minimal specs, profiles, tools, and a caught McpdError. */
 export function spec(name: string, over: Partial<ServerSpec> = {}): ServerSpec {
-  return { ...SPEC_DEFAULTS, name, transport: 'stdio', cmd: ['x'], env: {}, headers: {}, disabled: false, forbiddenTools: [], toolMeta: {}, ...over };
+  return {
+    ...SPEC_DEFAULTS,
+    name,
+    transport: 'stdio',
+    cmd: ['x'],
+    env: {},
+    headers: {},
+    disabled: false,
+    forbiddenTools: [],
+    toolMeta: {},
+    ...over,
+  };
 }
 
 export function profile(servers: ServerSpec[], namespace: NamespacePolicy = DEFAULT_NAMESPACE, name = 'dev'): Profile {

@@ -17,7 +17,10 @@ function listAll(idx: ProfileIndex, size: number): { names: string[]; etag: stri
   return { names, etag };
 }
 
-const servers = new Map([['fs', [tool('read_file'), tool('write_file')]], ['git', [tool('status')]]]);
+const servers = new Map([
+  ['fs', [tool('read_file'), tool('write_file')]],
+  ['git', [tool('status')]],
+]);
 
 describe('ProfileIndex', () => {
   it('starts empty and publishes only when the etag changes', async () => {
@@ -26,7 +29,11 @@ describe('ProfileIndex', () => {
     const first = await watch.next();
     expect(first.value?.tools).toEqual([]);
     expect(idx.update(servers)).toBe(true);
-    expect((await watch.next()).value?.tools.map((t: { name: string }) => t.name)).toEqual(['fs__read_file', 'fs__write_file', 'git__status']);
+    expect((await watch.next()).value?.tools.map((t: { name: string }) => t.name)).toEqual([
+      'fs__read_file',
+      'fs__write_file',
+      'git__status',
+    ]);
     // Same content again: no change, no publish.
     expect(idx.update(new Map([...servers]))).toBe(false);
     const pending = watch.next();

@@ -41,7 +41,11 @@ function entryFor(c: Candidate, name: string, fingerprintOf: (server: string) =>
   });
 }
 
-function candidates(profile: Profile, toolsByServer: ReadonlyMap<string, readonly DownstreamTool[]>, problems: ListingProblem[]): Candidate[] {
+function candidates(
+  profile: Profile,
+  toolsByServer: ReadonlyMap<string, readonly DownstreamTool[]>,
+  problems: ListingProblem[],
+): Candidate[] {
   const specs = profile.servers.filter((s) => !s.disabled).sort((a, b) => compareNames(a.name, b.name));
   const out: Candidate[] = [];
   for (const spec of specs) {

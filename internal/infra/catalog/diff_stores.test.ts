@@ -44,7 +44,12 @@ async function pair(edit: Record<string, string | null>): Promise<[ProfileStore,
 }
 
 const fpOf = (s: ProfileStore, profile: string, server: string): string =>
-  specFingerprint(s.profiles.get(profile)?.servers.find((x) => x.name === server) ?? (() => { throw new Error(server); })());
+  specFingerprint(
+    s.profiles.get(profile)?.servers.find((x) => x.name === server) ??
+      (() => {
+        throw new Error(server);
+      })(),
+  );
 
 describe('specsByFingerprint', () => {
   it('groups identical specs under one fingerprint and leaves out disabled ones', async () => {
@@ -61,7 +66,11 @@ describe('diffStores', () => {
   it('finds nothing between two loads of the same files', async () => {
     const [prev, next] = await pair({});
     expect(diffStores(prev, next)).toEqual({
-      addedFingerprints: [], removedFingerprints: [], changedProfiles: [], callersChanged: false, runtimeChanged: false,
+      addedFingerprints: [],
+      removedFingerprints: [],
+      changedProfiles: [],
+      callersChanged: false,
+      runtimeChanged: false,
     });
   });
 
@@ -97,12 +106,18 @@ describe('diffStores', () => {
     });
     const d = diffStores(prev, next);
     expect(d).toEqual({
-      addedFingerprints: [], removedFingerprints: [], changedProfiles: ['default', 'dev'], callersChanged: true, runtimeChanged: true,
+      addedFingerprints: [],
+      removedFingerprints: [],
+      changedProfiles: ['default', 'dev'],
+      callersChanged: true,
+      runtimeChanged: true,
     });
   });
 
   it('treats enabling a disabled server as an added pool', async () => {
-    const [prev, next] = await pair({ 'profiles/dev.yaml': 'servers:\n  - { name: a2, cmd: [srv-a] }\n  - { name: off, cmd: [srv-off] }\n' });
+    const [prev, next] = await pair({
+      'profiles/dev.yaml': 'servers:\n  - { name: a2, cmd: [srv-a] }\n  - { name: off, cmd: [srv-off] }\n',
+    });
     const d = diffStores(prev, next);
     expect(d.addedFingerprints).toEqual([fpOf(next, 'dev', 'off')]);
     expect(d.changedProfiles).toEqual(['dev']);

@@ -2,9 +2,7 @@ import type { ConfigIssue } from '../../domain/errors.js';
 import { issueAt, type LocStr } from './source.js';
 
 /** How one `${input:id}` resolved. */
-export type InputOutcome =
-  | { ok: true; value: string; secret: boolean }
-  | { ok: false; message: string; hint: string };
+export type InputOutcome = { ok: true; value: string; secret: boolean } | { ok: false; message: string; hint: string };
 
 export interface ExpandContext {
   file: string;
@@ -22,10 +20,7 @@ export interface Expanded {
   secrets: string[];
 }
 
-type Part =
-  | { kind: 'lit'; text: string }
-  | { kind: 'var'; name: string; fallback?: Part[] }
-  | { kind: 'input'; id: string };
+type Part = { kind: 'lit'; text: string } | { kind: 'var'; name: string; fallback?: Part[] } | { kind: 'input'; id: string };
 
 const VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
 const INPUT_ID = /^[A-Za-z0-9_][A-Za-z0-9_.-]*/;
@@ -101,8 +96,14 @@ async function evaluate(parts: Part[], loc: LocStr, ctx: ExpandContext, out: Exp
       } else if (p.fallback) {
         ok = (await evaluate(p.fallback, loc, ctx, out)) && ok;
       } else {
-        ctx.issues.push(issueAt(loc.where, ctx.file, `environment variable "${p.name}" is not set`,
-          `set ${p.name} in the environment of mcpd, or write \${${p.name}:-default} to give a fallback`));
+        ctx.issues.push(
+          issueAt(
+            loc.where,
+            ctx.file,
+            `environment variable "${p.name}" is not set`,
+            `set ${p.name} in the environment of mcpd, or write \${${p.name}:-default} to give a fallback`,
+          ),
+        );
         ok = false;
       }
     } else {
@@ -127,8 +128,9 @@ export async function expand(loc: LocStr, ctx: ExpandContext): Promise<Expanded 
     parts = parse(loc.text, 0, false).parts;
   } catch (e) {
     if (!(e instanceof SyntaxProblem)) throw e;
-    ctx.issues.push(issueAt(loc.where, ctx.file, e.message,
-      'placeholders are ${NAME}, ${NAME:-fallback} or ${input:id}; write $${ for a literal ${'));
+    ctx.issues.push(
+      issueAt(loc.where, ctx.file, e.message, 'placeholders are ${NAME}, ${NAME:-fallback} or ${input:id}; write $${ for a literal ${'),
+    );
     return undefined;
   }
   const out: Expanded = { value: '', secrets: [] };

@@ -6,7 +6,6 @@ import type { ServerSpec } from '../../domain/spec.js';
 import { inputEnvName, loadStore, redactSpec } from './index.js';
 import { store } from './test-store.js';
 
-
 async function servers(dir: string, env: NodeJS.ProcessEnv): Promise<Map<string, ServerSpec>> {
   const r = await loadStore(dir, { env });
   if (!r.ok) throw new Error(r.issues.map(formatIssue).join('\n'));
@@ -36,7 +35,12 @@ describe('${VAR} expansion', () => {
     });
     const s = await servers(dir, { ARG: 'two words', HOME_DIR: '/h', SECRET: 'sekrit', HOST: 'example.org' });
     // Split first, expand after: a value with spaces stays one argument.
-    expect(s.get('s')).toMatchObject({ cmd: ['run', 'two words', '--at=/h'], env: { TOKEN: 'sekrit', PLAIN: 'x' }, cwd: '/h/work', exposeTools: ['${ARG}'] });
+    expect(s.get('s')).toMatchObject({
+      cmd: ['run', 'two words', '--at=/h'],
+      env: { TOKEN: 'sekrit', PLAIN: 'x' },
+      cwd: '/h/work',
+      exposeTools: ['${ARG}'],
+    });
     expect(s.get('h')).toMatchObject({ url: 'http://example.org:8080/mcp', headers: { Authorization: 'Bearer sekrit' } });
   });
 
@@ -108,9 +112,7 @@ describe('${input:id} expansion', () => {
   it('reports an input without a value, naming the input and the field', async () => {
     const dir = await store({ 'profiles/default.yaml': profile });
     const got = await issues(dir, {});
-    expect(got.map((i) => [i.line, i.field, i.message])).toEqual([
-      [8, 'servers[0].env.TOKEN', 'input "api-token" has no value'],
-    ]);
+    expect(got.map((i) => [i.line, i.field, i.message])).toEqual([[8, 'servers[0].env.TOKEN', 'input "api-token" has no value']]);
     expect(got[0].hint).toContain('MCPD_INPUT_API_TOKEN');
   });
 
@@ -129,10 +131,7 @@ describe('${input:id} expansion', () => {
 
   it('runs a command input once, with args as --key=value, and uses its trimmed stdout', async () => {
     const dir = await store({
-      'print.js': [
-        "require('fs').appendFileSync('runs.txt', 'x');",
-        "console.log('  ' + process.argv.slice(2).join(' ') + '  ');",
-      ],
+      'print.js': ["require('fs').appendFileSync('runs.txt', 'x');", "console.log('  ' + process.argv.slice(2).join(' ') + '  ');"],
       'profiles/default.yaml': [
         'inputs:',
         '  - id: who',

@@ -34,8 +34,13 @@ export function checkKeys(src: Source, entries: Entry[], known: readonly string[
   for (const e of entries) {
     if (known.includes(e.key)) continue;
     const guess = closest(e.key, known);
-    report(src, e.keyNode, e.field, `unknown key "${e.key}" in ${what}`,
-      guess ? `did you mean "${guess}"?` : `known keys: ${known.join(', ')}`);
+    report(
+      src,
+      e.keyNode,
+      e.field,
+      `unknown key "${e.key}" in ${what}`,
+      guess ? `did you mean "${guess}"?` : `known keys: ${known.join(', ')}`,
+    );
   }
 }
 
@@ -94,8 +99,13 @@ export function readEnum<T extends string>(src: Source, node: YNode, field: stri
   }
   const got = isScalar(node) ? String(node.value) : '';
   const guess = closest(got, allowed);
-  report(src, node, field, `must be one of ${allowed.join(' | ')}, got ${describeNode(node)}`,
-    guess ? `did you mean "${guess}"?` : 'use one of the listed values');
+  report(
+    src,
+    node,
+    field,
+    `must be one of ${allowed.join(' | ')}, got ${describeNode(node)}`,
+    guess ? `did you mean "${guess}"?` : 'use one of the listed values',
+  );
   return undefined;
 }
 

@@ -23,26 +23,37 @@ function runCommand(def: Extract<InputDef, { type: 'command' }>, src: InputSourc
   const split = shellWords(def.command);
   if ('error' in split || split.words.length === 0) {
     const why = 'error' in split ? split.error : 'it is empty';
-    return Promise.resolve({ ok: false, message: `input "${def.id}": cannot run command: ${why}`, hint: 'fix the input\'s command' });
+    return Promise.resolve({ ok: false, message: `input "${def.id}": cannot run command: ${why}`, hint: "fix the input's command" });
   }
   // A2C-SMCP gives args as a mapping; each entry becomes one `--key=value` argument, in written order.
   const argv = [...split.words.slice(1), ...Object.entries(def.args ?? {}).map(([k, v]) => `--${k}=${v}`)];
   return new Promise((resolveOutcome) => {
-    execFile(split.words[0], argv, { cwd: src.cwd, env: src.env, timeout: COMMAND_INPUT_TIMEOUT_MS, windowsHide: true },
+    execFile(
+      split.words[0],
+      argv,
+      { cwd: src.cwd, env: src.env, timeout: COMMAND_INPUT_TIMEOUT_MS, windowsHide: true },
       (err, stdout, stderr) => {
         const value = String(stdout).trim();
         if (err) {
-          const why = err.killed ? `timed out after ${COMMAND_INPUT_TIMEOUT_MS / 1000} s`
+          const why = err.killed
+            ? `timed out after ${COMMAND_INPUT_TIMEOUT_MS / 1000} s`
             : `${err.message.split('\n')[0]}${String(stderr).trim() ? `: ${String(stderr).trim().split('\n')[0]}` : ''}`;
-          resolveOutcome({ ok: false, message: `input "${def.id}": command "${def.command}" failed (${why})`,
-            hint: `make the command succeed, or set ${inputEnvName(def.id)} / inputValues.${def.id} in runtime.yaml` });
+          resolveOutcome({
+            ok: false,
+            message: `input "${def.id}": command "${def.command}" failed (${why})`,
+            hint: `make the command succeed, or set ${inputEnvName(def.id)} / inputValues.${def.id} in runtime.yaml`,
+          });
         } else if (!value) {
-          resolveOutcome({ ok: false, message: `input "${def.id}": command "${def.command}" printed nothing`,
-            hint: 'the command must print the value on stdout' });
+          resolveOutcome({
+            ok: false,
+            message: `input "${def.id}": command "${def.command}" printed nothing`,
+            hint: 'the command must print the value on stdout',
+          });
         } else {
           resolveOutcome({ ok: true, value, secret: false });
         }
-      });
+      },
+    );
   });
 }
 
@@ -57,12 +68,18 @@ function outcomeFor(def: InputDef, src: InputSources): Promise<InputOutcome> {
   if (!found && def.type === 'command') return runCommand(def, src);
   const [from, value] = found ?? ['its default', def.type === 'command' ? undefined : def.default];
   if (value === undefined) {
-    return Promise.resolve({ ok: false, message: `input "${def.id}" has no value`,
-      hint: `set inputValues.${def.id} in runtime.yaml or ${envName} in the environment, or give the input a default` });
+    return Promise.resolve({
+      ok: false,
+      message: `input "${def.id}" has no value`,
+      hint: `set inputValues.${def.id} in runtime.yaml or ${envName} in the environment, or give the input a default`,
+    });
   }
   if (def.type === 'pickString' && !def.options.includes(value)) {
-    return Promise.resolve({ ok: false, message: `input "${def.id}": value "${value}" from ${from} is not one of its options`,
-      hint: `use one of: ${def.options.join(', ')}` });
+    return Promise.resolve({
+      ok: false,
+      message: `input "${def.id}": value "${value}" from ${from} is not one of its options`,
+      hint: `use one of: ${def.options.join(', ')}`,
+    });
   }
   return Promise.resolve({ ok: true, value, secret });
 }
@@ -74,8 +91,11 @@ export function inputResolver(src: InputSources): (id: string) => Promise<InputO
   return (id) => {
     const def = defs.get(id);
     if (!def) {
-      return Promise.resolve({ ok: false, message: `unknown input "${id}"`,
-        hint: `define it in this profile under inputs: with id: ${id}` });
+      return Promise.resolve({
+        ok: false,
+        message: `unknown input "${id}"`,
+        hint: `define it in this profile under inputs: with id: ${id}`,
+      });
     }
     let p = cache.get(id);
     if (!p) {

@@ -26,10 +26,20 @@ function checkTypedKeys(src: Source, entries: Entry[], type: InputType): void {
   const misplaced = entries.filter((e) => anyType.includes(e.key) && !allowed.includes(e.key));
   for (const e of misplaced) {
     const owner = INPUT_TYPES.filter((t) => KEYS_BY_TYPE[t].includes(e.key)).join(' / ');
-    report(src, e.keyNode, e.field, `"${e.key}" does not apply to a ${type} input (it belongs to ${owner})`,
-      `remove it, or change type; ${type} accepts: ${allowed.join(', ')}`);
+    report(
+      src,
+      e.keyNode,
+      e.field,
+      `"${e.key}" does not apply to a ${type} input (it belongs to ${owner})`,
+      `remove it, or change type; ${type} accepts: ${allowed.join(', ')}`,
+    );
   }
-  checkKeys(src, entries.filter((e) => !anyType.includes(e.key)), allowed, `a ${type} input`);
+  checkKeys(
+    src,
+    entries.filter((e) => !anyType.includes(e.key)),
+    allowed,
+    `a ${type} input`,
+  );
 }
 
 function build(src: Source, byKey: Map<string, Entry>, id: string, type: InputType, node: YNode, field: string): InputDef | undefined {
@@ -81,8 +91,13 @@ function parseInput(src: Source, node: YNode, field: string): LocatedInput | und
   const idEntry = byKey.get('id');
   const typeEntry = byKey.get('type');
   if (!idEntry || !typeEntry) {
-    report(src, node, field, `input has no ${!idEntry ? 'id' : 'type'}`,
-      `every input needs id: <name> and type: ${INPUT_TYPES.join(' | ')}`);
+    report(
+      src,
+      node,
+      field,
+      `input has no ${!idEntry ? 'id' : 'type'}`,
+      `every input needs id: <name> and type: ${INPUT_TYPES.join(' | ')}`,
+    );
     return undefined;
   }
   const id = readString(src, idEntry.value, idEntry.field, true);
@@ -110,8 +125,13 @@ export function parseInputs(src: Source, node: YNode, field: string): LocatedInp
     if (!input) return;
     const first = seen.get(input.def.id);
     if (first !== undefined) {
-      report(src, deref(src, item), f, `duplicate input id "${input.def.id}" (first defined on line ${first})`,
-        'give each input a unique id');
+      report(
+        src,
+        deref(src, item),
+        f,
+        `duplicate input id "${input.def.id}" (first defined on line ${first})`,
+        'give each input a unique id',
+      );
       return;
     }
     seen.set(input.def.id, input.where.line);

@@ -52,8 +52,16 @@ describe('loadStore', () => {
     expect(def?.file).toBe(join(dir, 'profiles', 'default.yaml'));
     expect(def?.namespace).toEqual(DEFAULT_NAMESPACE);
     expect(def?.servers[0]).toEqual({
-      name: 'a', transport: 'stdio', cmd: ['node', 'a.js', '--x'], env: {}, headers: {}, cwd: dir,
-      disabled: false, forbiddenTools: [], toolMeta: {}, ...SPEC_DEFAULTS,
+      name: 'a',
+      transport: 'stdio',
+      cmd: ['node', 'a.js', '--x'],
+      env: {},
+      headers: {},
+      cwd: dir,
+      disabled: false,
+      forbiddenTools: [],
+      toolMeta: {},
+      ...SPEC_DEFAULTS,
     });
     const dev = r.store.profiles.get('dev');
     expect(dev?.namespace).toEqual({ mode: 'prefix', separator: '.', maxLength: 40 });
@@ -83,7 +91,13 @@ describe('loadStore', () => {
     });
     const r = await loadStore(dir, { env: {} });
     if (!r.ok) throw new Error(r.issues.map(formatIssue).join('\n'));
-    expect(r.store.runtime).toEqual({ ...DEFAULT_RUNTIME, socket: join(dir, 'run/mcpd.sock'), logLevel: 'debug', pageSize: 20, metricsAddress: '' });
+    expect(r.store.runtime).toEqual({
+      ...DEFAULT_RUNTIME,
+      socket: join(dir, 'run/mcpd.sock'),
+      logLevel: 'debug',
+      pageSize: 20,
+      metricsAddress: '',
+    });
     expect(r.store.callers.size).toBe(0);
   });
 
@@ -102,7 +116,10 @@ describe('loadStore', () => {
     });
     const r = await loadStore(dir, { env: {} });
     if (!r.ok) throw new Error(r.issues.map(formatIssue).join('\n'));
-    expect(r.warnings.map((w) => [w.line, w.field])).toEqual([[4, 'servers[0].url'], [7, 'servers[0].maxInstances']]);
+    expect(r.warnings.map((w) => [w.line, w.field])).toEqual([
+      [4, 'servers[0].url'],
+      [7, 'servers[0].maxInstances'],
+    ]);
     const spec = r.store.profiles.get('default')?.servers[0];
     expect(spec?.maxInstances).toBe(1);
     expect(spec && 'url' in spec).toBe(false);

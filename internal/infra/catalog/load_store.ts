@@ -19,7 +19,10 @@ export const STORE_DIR_VARIABLE = 'MCPD_STORE_DIR';
 const PROFILE_EXTENSIONS = ['.yaml', '.yml'];
 
 async function exists(path: string): Promise<boolean> {
-  return stat(path).then(() => true, () => false);
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
 }
 
 function fileIssue(file: string, message: string, hint: string): ConfigIssue {
@@ -47,7 +50,9 @@ async function listProfiles(dir: string, issues: ConfigIssue[]): Promise<Map<str
     const file = join(profilesDir, e.name);
     const name = e.name.slice(0, -extname(e.name).length);
     if (!isValidName(name)) {
-      issues.push(fileIssue(file, `"${name}" is not a valid profile name (profile names come from file names)`, `rename the file; ${NAME_HINT}`));
+      issues.push(
+        fileIssue(file, `"${name}" is not a valid profile name (profile names come from file names)`, `rename the file; ${NAME_HINT}`),
+      );
     } else if (out.has(name)) {
       issues.push(fileIssue(file, `profile "${name}" is defined twice (also in ${out.get(name)})`, 'keep only one of the two files'));
     } else {
@@ -57,8 +62,15 @@ async function listProfiles(dir: string, issues: ConfigIssue[]): Promise<Map<str
   return out;
 }
 
-async function loadProfile(name: string, file: string, dir: string, rt: ParsedRuntime, env: NodeJS.ProcessEnv,
-  issues: ConfigIssue[], warnings: ConfigIssue[]): Promise<Profile | undefined> {
+async function loadProfile(
+  name: string,
+  file: string,
+  dir: string,
+  rt: ParsedRuntime,
+  env: NodeJS.ProcessEnv,
+  issues: ConfigIssue[],
+  warnings: ConfigIssue[],
+): Promise<Profile | undefined> {
   const src = await readSource(file, issues);
   if (!src) return undefined;
   if (src.broken) {
@@ -93,9 +105,14 @@ async function loadCallers(file: string, profiles: ReadonlySet<string>, issues: 
     callers.set(ref.caller, ref.profile);
     if (profiles.has(ref.profile)) continue;
     const known = [...profiles].sort();
-    src.issues.push({ file, line: ref.where.line, column: ref.where.column, field: ref.where.field,
+    src.issues.push({
+      file,
+      line: ref.where.line,
+      column: ref.where.column,
+      field: ref.where.field,
       message: `caller "${ref.caller}" maps to profile "${ref.profile}", which does not exist`,
-      hint: `${didYouMean(ref.profile, known)}create profiles/${ref.profile}.yaml or use one of: ${known.join(', ') || '(none)'}` });
+      hint: `${didYouMean(ref.profile, known)}create profiles/${ref.profile}.yaml or use one of: ${known.join(', ') || '(none)'}`,
+    });
   }
   issues.push(...src.issues);
   return callers;
@@ -125,8 +142,16 @@ export async function loadStore(dir: string, opts: LoadOptions = {}): Promise<Lo
   const hasStore = (await exists(join(abs, 'profiles'))) || (await exists(callersFile));
   if (!hasStore) {
     if (!opts.scaffold) {
-      return { ok: false, issues: [fileIssue(abs, 'no profile store here: there is neither a profiles/ directory nor callers.yaml',
-        'point --config at a profile store, or start mcpd once in this directory to create a starter store')] };
+      return {
+        ok: false,
+        issues: [
+          fileIssue(
+            abs,
+            'no profile store here: there is neither a profiles/ directory nor callers.yaml',
+            'point --config at a profile store, or start mcpd once in this directory to create a starter store',
+          ),
+        ],
+      };
     }
     await scaffoldStore(abs);
   }
@@ -140,8 +165,13 @@ export async function loadStore(dir: string, opts: LoadOptions = {}): Promise<Lo
     if (p) profiles.set(name, p);
   }
   if (!files.has(DEFAULT_PROFILE)) {
-    issues.push(fileIssue(join(abs, 'profiles', `${DEFAULT_PROFILE}.yaml`), 'the required profile "default" is missing',
-      'create profiles/default.yaml (it may hold just "servers: []"); unknown callers use it'));
+    issues.push(
+      fileIssue(
+        join(abs, 'profiles', `${DEFAULT_PROFILE}.yaml`),
+        'the required profile "default" is missing',
+        'create profiles/default.yaml (it may hold just "servers: []"); unknown callers use it',
+      ),
+    );
   }
   const callers = await loadCallers(callersFile, new Set(files.keys()), issues);
   if (issues.length) return { ok: false, issues: issues.sort(byPosition) };

@@ -42,7 +42,10 @@ function parseServers(src: Source, node: YNode): RawServer[] {
     const first = firstLine.get(raw.name);
     if (first !== undefined) {
       src.issues.push({
-        file: src.file, line: raw.nameWhere.line, column: raw.nameWhere.column, field: raw.nameWhere.field,
+        file: src.file,
+        line: raw.nameWhere.line,
+        column: raw.nameWhere.column,
+        field: raw.nameWhere.field,
         message: `duplicate server name "${raw.name}" (first used on line ${first})`,
         hint: 'server names must be unique within a profile; rename one of them',
       });

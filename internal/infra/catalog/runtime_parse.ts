@@ -3,8 +3,13 @@ import { DEFAULT_RUNTIME, LOG_LEVELS, type RuntimeSettings } from '../../domain/
 import { checkKeys, mapEntries, readEnum, readNumber, readString, readStringMap, type NumberRule } from './fields.js';
 import { report, type Source, type YNode } from './source.js';
 
-type NumericKey = 'poolWaitSeconds' | 'snapshotRetentionSeconds' | 'pageSize' | 'restartBackoffMaxSeconds'
-  | 'crashLoopThreshold' | 'crashLoopWindowSeconds';
+type NumericKey =
+  | 'poolWaitSeconds'
+  | 'snapshotRetentionSeconds'
+  | 'pageSize'
+  | 'restartBackoffMaxSeconds'
+  | 'crashLoopThreshold'
+  | 'crashLoopWindowSeconds';
 
 const NUMBER_RULES: Record<NumericKey, NumberRule> = {
   poolWaitSeconds: { integer: false, min: 0 },

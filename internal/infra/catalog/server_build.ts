@@ -43,8 +43,9 @@ export async function buildServer(raw: RawServer, ctx: ExpandContext, storeDir: 
   const url = raw.url ? await one(raw.url) : undefined;
   if (!ok) return undefined;
   if (raw.url && url !== undefined && !validHttpUrl(url)) {
-    ctx.issues.push(issueAt(raw.url.where, ctx.file, `"${url}" is not a valid http(s) URL`,
-      'write a full URL such as http://127.0.0.1:8080/mcp'));
+    ctx.issues.push(
+      issueAt(raw.url.where, ctx.file, `"${url}" is not a valid http(s) URL`, 'write a full URL such as http://127.0.0.1:8080/mcp'),
+    );
     return undefined;
   }
   if (raw.transport === 'stdio' && cmd.length > 0 && cmd[0] === '') {

@@ -1,8 +1,17 @@
 import { isScalar } from 'yaml';
 import { ACTIVATION_MODES, SPEC_DEFAULTS, STRATEGIES, TRANSPORTS, type Transport } from '../../domain/spec.js';
 import {
-  checkKeys, mapEntries, readBool, readEnum, readLocString, readNumber, readString, readStringList, readStringMap,
-  type Entry, type NumberRule,
+  checkKeys,
+  mapEntries,
+  readBool,
+  readEnum,
+  readLocString,
+  readNumber,
+  readString,
+  readStringList,
+  readStringMap,
+  type Entry,
+  type NumberRule,
 } from './fields.js';
 import { NAME_HINT, isValidName } from './names.js';
 import { shellWords } from './shell_words.js';
@@ -11,13 +20,33 @@ import { parseToolMeta, parseToolMetaMap } from './tool_meta_parse.js';
 import type { FixedFields, RawServer } from './types.js';
 
 export const SERVER_KEYS = [
-  'name', 'transport', 'cmd', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'disabled', 'exposeTools',
-  'forbiddenTools', 'toolMeta', 'defaultToolMeta', 'strategy', 'maxConcurrent', 'maxInstances', 'minReady',
-  'idleSeconds', 'activationMode', 'sessionTTLSeconds', 'drainTimeoutSeconds', 'callTimeoutSeconds',
+  'name',
+  'transport',
+  'cmd',
+  'command',
+  'args',
+  'env',
+  'cwd',
+  'url',
+  'headers',
+  'disabled',
+  'exposeTools',
+  'forbiddenTools',
+  'toolMeta',
+  'defaultToolMeta',
+  'strategy',
+  'maxConcurrent',
+  'maxInstances',
+  'minReady',
+  'idleSeconds',
+  'activationMode',
+  'sessionTTLSeconds',
+  'drainTimeoutSeconds',
+  'callTimeoutSeconds',
 ] as const;
 
-type NumericKey = 'maxConcurrent' | 'maxInstances' | 'minReady' | 'idleSeconds' | 'sessionTTLSeconds'
-  | 'drainTimeoutSeconds' | 'callTimeoutSeconds';
+type NumericKey =
+  'maxConcurrent' | 'maxInstances' | 'minReady' | 'idleSeconds' | 'sessionTTLSeconds' | 'drainTimeoutSeconds' | 'callTimeoutSeconds';
 
 const NUMBER_RULES: Record<NumericKey, NumberRule> = {
   maxConcurrent: { integer: true, min: 1 },
@@ -57,8 +86,13 @@ function resolveCmd(a: Acc): void {
   const args = a.byKey.get('args');
   if (cmd && (command || args)) {
     const extra = (command ?? args) as Entry;
-    report(a.src, extra.keyNode, extra.field, 'use either "cmd" or "command" + "args", not both',
-      'merge the program and its arguments into cmd: [program, arg, …]');
+    report(
+      a.src,
+      extra.keyNode,
+      extra.field,
+      'use either "cmd" or "command" + "args", not both',
+      'merge the program and its arguments into cmd: [program, arg, …]',
+    );
   }
   if (cmd) {
     const words = parseCmd(a.src, cmd);
@@ -117,15 +151,25 @@ function checkScheduling(a: Acc): void {
   const maxEntry = a.byKey.get('maxInstances');
   if (f.strategy === 'singleton' && f.maxInstances !== 1) {
     if (maxEntry) {
-      warn(a.src, maxEntry.value, maxEntry.field, `strategy singleton runs exactly one instance; maxInstances ${f.maxInstances} is ignored`,
-        'remove maxInstances or set it to 1');
+      warn(
+        a.src,
+        maxEntry.value,
+        maxEntry.field,
+        `strategy singleton runs exactly one instance; maxInstances ${f.maxInstances} is ignored`,
+        'remove maxInstances or set it to 1',
+      );
     }
     f.maxInstances = 1;
   }
   const minEntry = a.byKey.get('minReady');
   if (minEntry && f.minReady > f.maxInstances) {
-    report(a.src, minEntry.value, minEntry.field, `minReady ${f.minReady} is greater than maxInstances ${f.maxInstances}`,
-      `lower minReady to at most ${f.maxInstances} or raise maxInstances`);
+    report(
+      a.src,
+      minEntry.value,
+      minEntry.field,
+      `minReady ${f.minReady} is greater than maxInstances ${f.maxInstances}`,
+      `lower minReady to at most ${f.maxInstances} or raise maxInstances`,
+    );
   }
 }
 
@@ -142,8 +186,13 @@ function checkTransport(a: Acc, node: YNode): void {
     if (a.cmdBroken) {
       // already reported where it was written
     } else if (raw.cmd.length === 0 && !a.byKey.has('cmd') && !a.byKey.has('command')) {
-      report(src, node, field, `server "${raw.name}" uses transport stdio but has no cmd`,
-        'add cmd: [program, arg, …] (or url: … for an HTTP server)');
+      report(
+        src,
+        node,
+        field,
+        `server "${raw.name}" uses transport stdio but has no cmd`,
+        'add cmd: [program, arg, …] (or url: … for an HTTP server)',
+      );
     } else if (raw.cmd.length === 0 && a.byKey.has('cmd')) {
       const e = a.byKey.get('cmd') as Entry;
       report(src, e.value, e.field, 'cmd must not be empty for transport stdio', 'put the program and its arguments in cmd');
@@ -153,8 +202,7 @@ function checkTransport(a: Acc, node: YNode): void {
     raw.headers = [];
   } else {
     if (!raw.url && !a.byKey.has('url')) {
-      report(src, node, field, `server "${raw.name}" uses transport ${raw.transport} but has no url`,
-        'add url: http://host:port/path');
+      report(src, node, field, `server "${raw.name}" uses transport ${raw.transport} but has no url`, 'add url: http://host:port/path');
     }
     ignored(['cmd', 'command', 'args', 'env', 'cwd'], `transport ${raw.transport} connects to a running server`);
     raw.cmd = [];
@@ -177,7 +225,7 @@ export function parseServer(src: Source, node: YNode, field: string): RawServer 
   const a: Acc = { src, byKey: new Map(entries.map((e) => [e.key, e])), raw: emptyRaw(src, node, field), cmdBroken: false };
   const nameEntry = a.byKey.get('name');
   if (!nameEntry) {
-    report(src, node, field, 'server has no name', 'add name: <unique name>; it prefixes the server\'s tools');
+    report(src, node, field, 'server has no name', "add name: <unique name>; it prefixes the server's tools");
     return undefined;
   }
   const name = readString(src, nameEntry.value, nameEntry.field, true);
@@ -189,7 +237,13 @@ export function parseServer(src: Source, node: YNode, field: string): RawServer 
   const hasCmd = a.byKey.has('cmd') || a.byKey.has('command');
   let transport: Transport | undefined = a.byKey.has('url') && !hasCmd ? 'streamable_http' : 'stdio';
   if (!transportEntry && hasCmd && a.byKey.has('url')) {
-    report(src, node, field, `server "${name}" has both a command and a url`, 'add transport: stdio | streamable_http | sse to say which one to use');
+    report(
+      src,
+      node,
+      field,
+      `server "${name}" has both a command and a url`,
+      'add transport: stdio | streamable_http | sse to say which one to use',
+    );
   }
   if (transportEntry) transport = readEnum(src, transportEntry.value, transportEntry.field, TRANSPORTS);
   a.raw.transport = transport ?? 'stdio';

@@ -6,7 +6,9 @@ describe('shellWords', () => {
     expect(shellWords(`node  "a b" 'c "d"' e\\ f "g\\"h" ''`)).toEqual({ words: ['node', 'a b', 'c "d"', 'e f', 'g"h', ''] });
   });
   it('keeps placeholders intact for later expansion', () => {
-    expect(shellWords('run ${A:-x y} --k=${input:id} "${B:-${C} d}"')).toEqual({ words: ['run', '${A:-x y}', '--k=${input:id}', '${B:-${C} d}'] });
+    expect(shellWords('run ${A:-x y} --k=${input:id} "${B:-${C} d}"')).toEqual({
+      words: ['run', '${A:-x y}', '--k=${input:id}', '${B:-${C} d}'],
+    });
   });
   it('reports an unterminated quote', () => {
     expect(shellWords(`a "b`)).toEqual({ error: 'unterminated double quote' });

@@ -3,9 +3,7 @@ import type { ProfileStore } from '../../domain/profile.js';
 import type { ServerSpec, Transport } from '../../domain/spec.js';
 import type { LocStr, Where } from './source.js';
 
-export type LoadResult =
-  | { ok: true; store: ProfileStore; warnings: ConfigIssue[] }
-  | { ok: false; issues: ConfigIssue[] };
+export type LoadResult = { ok: true; store: ProfileStore; warnings: ConfigIssue[] } | { ok: false; issues: ConfigIssue[] };
 
 export interface LoadOptions {
   /** Environment for `${VAR}` and `MCPD_INPUT_*`; default process.env. */

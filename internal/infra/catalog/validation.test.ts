@@ -4,7 +4,6 @@ import { formatIssue, type ConfigIssue } from '../../domain/errors.js';
 import { loadStore, validateStoreDir } from './index.js';
 import { store } from './test-store.js';
 
-
 /** [file relative to the store, line, field] — the coordinates a user needs. */
 function where(dir: string, issues: ConfigIssue[]): Array<[string, number, string]> {
   return issues.map((i) => [relative(dir, i.file), i.line, i.field]);
@@ -120,7 +119,9 @@ describe('validation', () => {
     expect(unknown.column).toBe(5);
     expect(unknown.message).toBe('unknown key "maxInstance" in a server');
     expect(unknown.hint).toBe('did you mean "maxInstances"?');
-    expect(find(r.issues, 'servers[0].strategy').message).toBe('must be one of stateless | stateful | persistent | singleton, got the string "sometimes"');
+    expect(find(r.issues, 'servers[0].strategy').message).toBe(
+      'must be one of stateless | stateful | persistent | singleton, got the string "sometimes"',
+    );
     expect(find(r.issues, 'servers[0].maxConcurrent').message).toBe('must be ≥ 1, got 0');
     expect(find(r.issues, 'servers[0].disabled').message).toMatch(/true or false, got the string "yes"/);
     expect(find(r.issues, 'servers[1].minReady').message).toBe('minReady 3 is greater than maxInstances 2');

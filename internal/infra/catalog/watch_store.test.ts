@@ -24,7 +24,10 @@ class Results {
       if (left <= 0) throw new Error(`no matching reload within ${timeoutMs} ms; saw ${JSON.stringify(this.seen.map((r) => r.ok))}`);
       await new Promise<void>((res) => {
         const t = setTimeout(res, left);
-        this.waiters.push(() => { clearTimeout(t); res(); });
+        this.waiters.push(() => {
+          clearTimeout(t);
+          res();
+        });
       });
     }
   }
@@ -89,7 +92,13 @@ describe('watchStore', () => {
   it('stops delivering after close', async () => {
     await watcher?.close();
     let delivered = false;
-    const w2 = watchStore(dir, () => { delivered = true; }, { env: {}, debounceMs: 10 });
+    const w2 = watchStore(
+      dir,
+      () => {
+        delivered = true;
+      },
+      { env: {}, debounceMs: 10 },
+    );
     await w2.ready;
     await w2.close();
     await writeFile(join(dir, 'profiles/default.yaml'), 'servers: []\n');

@@ -14,7 +14,8 @@ export async function statusCommand(client: ControlPlaneClient, out: Out): Promi
   const [info, st] = await Promise.all([calls.getInfo(), calls.status()]);
   if (out.json) return out.write(`${JSON.stringify({ info, status: st }, null, 2)}\n`);
   out.write(`core ${info.version} pid ${info.pid} up ${ago(info.startedAtUnixMs)}, config ${info.configDir}, socket ${info.socket}\n`);
-  if (st.configIssues.length) out.write(`configuration problems (running config kept):\n${st.configIssues.map((i) => `  ${i}`).join('\n')}\n`);
+  if (st.configIssues.length)
+    out.write(`configuration problems (running config kept):\n${st.configIssues.map((i) => `  ${i}`).join('\n')}\n`);
   out.write('\nPOOLS\n');
   const rows = st.pools.map((p) => [
     p.fingerprint.slice(0, 12),
@@ -26,7 +27,12 @@ export async function statusCommand(client: ControlPlaneClient, out: Out): Promi
   ]);
   out.write(renderTable(['SPEC', 'USED BY', 'STRATEGY', 'INST', 'STATES', 'NOTE'], rows));
   out.write('\nCALLERS\n');
-  out.write(renderTable(['CALLER', 'PROFILE', 'SESSIONS'], st.callers.map((c) => [c.caller, c.profile, String(c.sessions)])));
+  out.write(
+    renderTable(
+      ['CALLER', 'PROFILE', 'SESSIONS'],
+      st.callers.map((c) => [c.caller, c.profile, String(c.sessions)]),
+    ),
+  );
 }
 
 export async function toolsCommand(client: ControlPlaneClient, caller: string, out: Out): Promise<void> {
@@ -42,7 +48,12 @@ export async function toolsCommand(client: ControlPlaneClient, caller: string, o
     collisions = page.collisions;
   } while (cursor);
   if (out.json) {
-    const parsed = tools.map((t) => ({ name: t.name, server: t.server, definitionHash: t.definitionHash, tool: JSON.parse(t.toolJson.toString('utf8')) }));
+    const parsed = tools.map((t) => ({
+      name: t.name,
+      server: t.server,
+      definitionHash: t.definitionHash,
+      tool: JSON.parse(t.toolJson.toString('utf8')),
+    }));
     return out.write(`${JSON.stringify({ etag, tools: parsed, collisions }, null, 2)}\n`);
   }
   const rows = tools.map((t) => {
@@ -54,7 +65,14 @@ export async function toolsCommand(client: ControlPlaneClient, caller: string, o
   for (const c of collisions) out.write(`collision: ${c.name} (${c.servers.join(', ')}): ${c.resolution}\n`);
 }
 
-export async function callCommand(client: ControlPlaneClient, caller: string, tool: string, argsJson: string, timeoutMs: number, out: Out): Promise<number> {
+export async function callCommand(
+  client: ControlPlaneClient,
+  caller: string,
+  tool: string,
+  argsJson: string,
+  timeoutMs: number,
+  out: Out,
+): Promise<number> {
   try {
     JSON.parse(argsJson);
   } catch (e) {
@@ -63,7 +81,8 @@ export async function callCommand(client: ControlPlaneClient, caller: string, to
   let result: unknown;
   const stream = client.callTool({ caller, name: tool, argumentsJson: Buffer.from(argsJson), routingKey: '', timeoutMs });
   await collectStream(stream, (ev) => {
-    if (ev.progress && !out.json) out.write(`progress ${ev.progress.progress}${ev.progress.hasTotal ? `/${ev.progress.total}` : ''} ${ev.progress.message}\n`);
+    if (ev.progress && !out.json)
+      out.write(`progress ${ev.progress.progress}${ev.progress.hasTotal ? `/${ev.progress.total}` : ''} ${ev.progress.message}\n`);
     if (ev.resultJson) result = JSON.parse(ev.resultJson.toString('utf8'));
   });
   const r = result as { isError?: boolean; content?: { type: string; text?: string }[] };
@@ -75,7 +94,10 @@ export async function callCommand(client: ControlPlaneClient, caller: string, to
 export async function reloadCommand(client: ControlPlaneClient, out: Out): Promise<number> {
   const r = await new ControlCalls(client).reload();
   if (out.json) out.write(`${JSON.stringify(r, null, 2)}\n`);
-  else if (r.applied) out.write(`applied: ${r.poolsAdded} pools added, ${r.poolsRemoved} removed, profiles changed: ${r.profilesChanged.join(', ') || 'none'}\n`);
+  else if (r.applied)
+    out.write(
+      `applied: ${r.poolsAdded} pools added, ${r.poolsRemoved} removed, profiles changed: ${r.profilesChanged.join(', ') || 'none'}\n`,
+    );
   else out.write(`rejected; the running configuration stays:\n${r.issues.map((i) => `  ${i}`).join('\n')}\n`);
   return r.applied ? 0 : 1;
 }

@@ -45,7 +45,13 @@ export async function finderCommand(client: ControlPlaneClient, caller: string, 
   const r = await callUnary<pb.GetFinderRequest, pb.GetFinderResponse>((q, cb) => client.getFinder(q, cb), req);
   const docs = r.documentsJson.map((b) => JSON.parse(b.toString('utf8')) as Record<string, unknown>);
   if (out.json) return out.write(`${JSON.stringify({ documents: docs, total_count: r.totalCount }, null, 2)}\n`);
-  const rows = docs.map((d) => [truncate(String(d.title ?? ''), 40), String(d.file_type ?? ''), String(d.server ?? ''), String(d.last_modified ?? '-'), String(d.uri ?? '')]);
+  const rows = docs.map((d) => [
+    truncate(String(d.title ?? ''), 40),
+    String(d.file_type ?? ''),
+    String(d.server ?? ''),
+    String(d.last_modified ?? '-'),
+    String(d.uri ?? ''),
+  ]);
   out.write(renderTable(['TITLE', 'TYPE', 'SERVER', 'MODIFIED', 'URI'], rows));
   const from = req.offset + (docs.length ? 1 : 0);
   out.write(`${docs.length ? `${from}–${req.offset + docs.length}` : 'none'} of ${r.totalCount} documents\n`);

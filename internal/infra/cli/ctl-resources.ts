@@ -8,7 +8,10 @@ const parse = (b: Buffer): Record<string, unknown> => JSON.parse(b.toString('utf
 const text = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 /** Every page of a listing (the cursor pins one snapshot, so the pages are consistent). */
-async function allPages<T, R extends { nextCursor: string; etag: string }>(fetch: (cursor: string) => Promise<R>, items: (r: R) => T[]): Promise<{ etag: string; items: T[] }> {
+async function allPages<T, R extends { nextCursor: string; etag: string }>(
+  fetch: (cursor: string) => Promise<R>,
+  items: (r: R) => T[],
+): Promise<{ etag: string; items: T[] }> {
   const out: T[] = [];
   let cursor = '';
   let etag = '';
@@ -24,11 +27,17 @@ async function allPages<T, R extends { nextCursor: string; etag: string }>(fetch
 /** `mcpdctl resources <caller>`: resources and resource templates. */
 export async function resourcesCommand(client: ControlPlaneClient, caller: string, out: Out): Promise<void> {
   const res = await allPages(
-    (cursor) => callUnary<pb.ListResourcesRequest, pb.ListResourcesResponse>((r, cb) => client.listResources(r, cb), { caller, cursor, pageSize: 0 }),
+    (cursor) =>
+      callUnary<pb.ListResourcesRequest, pb.ListResourcesResponse>((r, cb) => client.listResources(r, cb), { caller, cursor, pageSize: 0 }),
     (r) => r.resources,
   );
   const tpl = await allPages(
-    (cursor) => callUnary<pb.ListResourceTemplatesRequest, pb.ListResourceTemplatesResponse>((r, cb) => client.listResourceTemplates(r, cb), { caller, cursor, pageSize: 0 }),
+    (cursor) =>
+      callUnary<pb.ListResourceTemplatesRequest, pb.ListResourceTemplatesResponse>((r, cb) => client.listResourceTemplates(r, cb), {
+        caller,
+        cursor,
+        pageSize: 0,
+      }),
     (r) => r.templates,
   );
   if (out.json) {
@@ -59,14 +68,18 @@ export async function readCommand(client: ControlPlaneClient, caller: string, ur
   if (out.json) return out.write(`${JSON.stringify(result, null, 2)}\n`);
   for (const c of result.contents ?? []) {
     if (typeof c.text === 'string') out.write(c.text.endsWith('\n') ? c.text : `${c.text}\n`);
-    else out.write(`[${c.mimeType ?? 'binary'} ${c.uri ?? uri}: ${Math.floor(((c.blob ?? '').length * 3) / 4)} bytes, use --json for the base64]\n`);
+    else
+      out.write(
+        `[${c.mimeType ?? 'binary'} ${c.uri ?? uri}: ${Math.floor(((c.blob ?? '').length * 3) / 4)} bytes, use --json for the base64]\n`,
+      );
   }
 }
 
 /** `mcpdctl prompts <caller>`. */
 export async function promptsCommand(client: ControlPlaneClient, caller: string, out: Out): Promise<void> {
   const all = await allPages(
-    (cursor) => callUnary<pb.ListPromptsRequest, pb.ListPromptsResponse>((r, cb) => client.listPrompts(r, cb), { caller, cursor, pageSize: 0 }),
+    (cursor) =>
+      callUnary<pb.ListPromptsRequest, pb.ListPromptsResponse>((r, cb) => client.listPrompts(r, cb), { caller, cursor, pageSize: 0 }),
     (r) => r.prompts,
   );
   if (out.json) {

@@ -1,7 +1,12 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
-  ErrorCode, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, McpError, ReadResourceRequestSchema,
-  SubscribeRequestSchema, UnsubscribeRequestSchema,
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { isDpeError } from '../../domain/finder/dpe-error.js';
 import { readDpeResource, type DpeDocumentSource } from '../../domain/finder/dpe-read.js';
@@ -46,15 +51,28 @@ export class DocsMcpServer {
     }));
     s.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
       resourceTemplates: [
-        { uriTemplate: `dpe://${this.host}/{doc_ref}/pages/{page_index}`, name: 'page', description: 'A page of a document (Level 2); add ?format=markdown|text, ?categories=...', mimeType: 'application/json' },
-        { uriTemplate: `dpe://${this.host}/{doc_ref}/elements/{element_id}`, name: 'element', description: 'One element of a document (Level 3)', mimeType: 'application/json' },
+        {
+          uriTemplate: `dpe://${this.host}/{doc_ref}/pages/{page_index}`,
+          name: 'page',
+          description: 'A page of a document (Level 2); add ?format=markdown|text, ?categories=...',
+          mimeType: 'application/json',
+        },
+        {
+          uriTemplate: `dpe://${this.host}/{doc_ref}/elements/{element_id}`,
+          name: 'element',
+          description: 'One element of a document (Level 3)',
+          mimeType: 'application/json',
+        },
       ],
     }));
     s.setRequestHandler(ReadResourceRequestSchema, (req) => ({ contents: [this.read(req.params.uri)] }));
     s.setRequestHandler(SubscribeRequestSchema, (req) => {
       const p = this.parse(req.params.uri);
       if (p.host !== this.host) {
-        throw new McpError(4201, `cannot subscribe to ${req.params.uri}: this server serves dpe://${this.host}, not "${p.host}"`, { host: p.host, served_host: this.host });
+        throw new McpError(4201, `cannot subscribe to ${req.params.uri}: this server serves dpe://${this.host}, not "${p.host}"`, {
+          host: p.host,
+          served_host: this.host,
+        });
       }
       this.subs.set(req.params.uri, p.docRef);
       return {};

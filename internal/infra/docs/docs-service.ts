@@ -27,11 +27,16 @@ export class DocsService {
 
   /** Resolves when every existing document is indexed. */
   async start(): Promise<void> {
-    this.watcher = watchFolders(this.index.roots.map((r) => r.dir), (ev, p) => this.enqueue(ev, p));
+    this.watcher = watchFolders(
+      this.index.roots.map((r) => r.dir),
+      (ev, p) => this.enqueue(ev, p),
+    );
     await this.watcher.ready;
     await this.idle();
     this.announce = true;
-    this.opts.log(`indexed ${this.index.all().length} document(s) under ${this.index.roots.map((r) => r.dir).join(', ')} as dpe://${this.opts.host}`);
+    this.opts.log(
+      `indexed ${this.index.all().length} document(s) under ${this.index.roots.map((r) => r.dir).join(', ')} as dpe://${this.opts.host}`,
+    );
   }
 
   async stop(): Promise<void> {

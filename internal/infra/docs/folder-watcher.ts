@@ -14,7 +14,10 @@ export function isCandidate(p: string): boolean {
  * Watches the document folders (recursively). Existing files arrive as 'add' events before
  * `ready` resolves, so the initial scan and later changes take the same path.
  */
-export function watchFolders(dirs: readonly string[], onEvent: (ev: FolderEvent, absPath: string) => void): { ready: Promise<void>; close: () => Promise<void> } {
+export function watchFolders(
+  dirs: readonly string[],
+  onEvent: (ev: FolderEvent, absPath: string) => void,
+): { ready: Promise<void>; close: () => Promise<void> } {
   const watcher: FSWatcher = watch([...dirs], {
     ignoreInitial: false,
     persistent: true,

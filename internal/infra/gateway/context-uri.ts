@@ -40,7 +40,8 @@ function bad(uri: string, problem: string, hint: string): McpdError {
 }
 
 function integer(uri: string, key: string, value: string): number {
-  if (!/^-?\d+$/.test(value) || !Number.isSafeInteger(Number(value))) throw bad(uri, `${key}=${JSON.stringify(value)} is not an integer`, `write ${key} as plain digits, e.g. ${key}=10`);
+  if (!/^-?\d+$/.test(value) || !Number.isSafeInteger(Number(value)))
+    throw bad(uri, `${key}=${JSON.stringify(value)} is not an integer`, `write ${key} as plain digits, e.g. ${key}=10`);
   return Number(value);
 }
 

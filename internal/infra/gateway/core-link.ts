@@ -38,7 +38,14 @@ export class CoreLink {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(new McpdError('UNAVAILABLE', `no mcpd core reachable at ${this.opts.socket} after ${waitMs} ms; ` + (this.opts.startCore ? 'the core did not come up — see its log' : 'start one with `mcpd --config DIR` (autostart is off)'))),
+        () =>
+          reject(
+            new McpdError(
+              'UNAVAILABLE',
+              `no mcpd core reachable at ${this.opts.socket} after ${waitMs} ms; ` +
+                (this.opts.startCore ? 'the core did not come up — see its log' : 'start one with `mcpd --config DIR` (autostart is off)'),
+            ),
+          ),
         waitMs,
       );
     });
@@ -93,7 +100,9 @@ export class CoreLink {
     this.connectedOnce = true;
     this.current = session;
     this.lastSessionId = session.welcome.sessionId;
-    this.opts.log(`${reconnect ? 'reconnected' : 'connected'} to core ${session.welcome.coreId} as ${this.opts.caller} (profile ${session.welcome.profile})`);
+    this.opts.log(
+      `${reconnect ? 'reconnected' : 'connected'} to core ${session.welcome.coreId} as ${this.opts.caller} (profile ${session.welcome.profile})`,
+    );
     session.onClose((err) => {
       if (this.stopped) return;
       this.opts.log(`core session lost: ${err.message}; reconnecting`);

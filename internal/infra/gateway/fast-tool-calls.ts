@@ -53,16 +53,22 @@ export class FastToolCalls {
     let progressed = false;
     try {
       const session = await this.opts.session();
-      const result = await session.requestRaw('tools/call', Buffer.from(rememberedJson(params) ?? JSON.stringify({ name: params.name, arguments: params.arguments ?? {} })), {
-        signal: ac.signal,
-        onProgress:
-          token === undefined
-            ? undefined
-            : (p) => {
-                progressed = true;
-                this.opts.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, ...p } })}\n`);
-              },
-      });
+      const result = await session.requestRaw(
+        'tools/call',
+        Buffer.from(rememberedJson(params) ?? JSON.stringify({ name: params.name, arguments: params.arguments ?? {} })),
+        {
+          signal: ac.signal,
+          onProgress:
+            token === undefined
+              ? undefined
+              : (p) => {
+                  progressed = true;
+                  this.opts.write(
+                    `${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, ...p } })}\n`,
+                  );
+                },
+        },
+      );
       if (ac.signal.aborted) return; // a cancelled request gets no answer (as the SDK does)
       // SDK clients drop a progress notification read together with its response: answer a turn later.
       if (progressed) await new Promise((r) => setImmediate(r));

@@ -12,7 +12,7 @@ export interface ListenAddress {
 export function parseListenAddress(text: string): ListenAddress {
   const hint = `expected HOST:PORT such as 127.0.0.1:8765 (port 0 = any free port), [::1]:8765, or just a port`;
   const bare = /^\d+$/.test(text);
-  const m = bare ? ['', '127.0.0.1', text] : /^\[([^\]]+)\]:(\d+)$/.exec(text) ?? /^([^:[\]]+):(\d+)$/.exec(text);
+  const m = bare ? ['', '127.0.0.1', text] : (/^\[([^\]]+)\]:(\d+)$/.exec(text) ?? /^([^:[\]]+):(\d+)$/.exec(text));
   if (!m) throw new Error(`--http "${text}": ${hint}`);
   const host = m[1];
   const port = Number(m[2]);

@@ -4,7 +4,8 @@ import { allowedHostnames, bearerMatches, isLoopbackAddress, rebindingRejection 
 describe('isLoopbackAddress', () => {
   it('accepts only addresses this machine alone can reach', () => {
     for (const h of ['127.0.0.1', '127.3.2.1', 'localhost', '::1', '[::1]', 'LOCALHOST']) expect(isLoopbackAddress(h), h).toBe(true);
-    for (const h of ['0.0.0.0', '::', '192.168.1.2', 'example.com', '128.0.0.1', '127.example.com']) expect(isLoopbackAddress(h), h).toBe(false);
+    for (const h of ['0.0.0.0', '::', '192.168.1.2', 'example.com', '128.0.0.1', '127.example.com'])
+      expect(isLoopbackAddress(h), h).toBe(false);
   });
 });
 

@@ -21,7 +21,12 @@ export async function runHttpGateway(o: HttpMainOptions): Promise<void> {
     gw = await startHttpGateway({ host, port, token: o.token || undefined, newSession: o.newSession, log: o.log });
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
-    const known = e instanceof HttpGatewayConfigError || err.message.startsWith('--http') || err.code === 'EADDRINUSE' || err.code === 'EADDRNOTAVAIL' || err.code === 'EACCES';
+    const known =
+      e instanceof HttpGatewayConfigError ||
+      err.message.startsWith('--http') ||
+      err.code === 'EADDRINUSE' ||
+      err.code === 'EADDRNOTAVAIL' ||
+      err.code === 'EACCES';
     o.log(`cannot serve HTTP: ${err.message}`);
     process.exit(known ? 2 : 1);
   }

@@ -142,10 +142,13 @@ export async function startHttpGateway(o: HttpGatewayOptions): Promise<HttpGatew
   await listen(http, o.host, o.port);
   const port = (http.address() as AddressInfo).port;
 
-  const reaper = setInterval(() => {
-    const cutoff = Date.now() - idleMs;
-    for (const [id, e] of sessions) if (e.inFlight <= 0 && e.lastSeen < cutoff) void closeEntry(id, e, `idle for ${idleMs} ms`);
-  }, Math.max(1000, Math.min(idleMs, 60_000)));
+  const reaper = setInterval(
+    () => {
+      const cutoff = Date.now() - idleMs;
+      for (const [id, e] of sessions) if (e.inFlight <= 0 && e.lastSeen < cutoff) void closeEntry(id, e, `idle for ${idleMs} ms`);
+    },
+    Math.max(1000, Math.min(idleMs, 60_000)),
+  );
   reaper.unref();
 
   return {

@@ -52,7 +52,8 @@ export class Gateway {
       server: this.server,
       caller: opts.caller,
       forward: (method, params, extra, token) => this.forward(method, params, extra, token),
-      onCoreNotification: (method, handler) => this.notificationHandlers.set(method, [...(this.notificationHandlers.get(method) ?? []), handler]),
+      onCoreNotification: (method, handler) =>
+        this.notificationHandlers.set(method, [...(this.notificationHandlers.get(method) ?? []), handler]),
       onConnected: (handler) => this.connectHandlers.push(handler),
       log: opts.log,
     };
@@ -87,7 +88,12 @@ export class Gateway {
           progressToken === undefined
             ? undefined
             : (p) => {
-                lastProgress = extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: p.progress, total: p.total, message: p.message } }).catch(() => {});
+                lastProgress = extra
+                  .sendNotification({
+                    method: 'notifications/progress',
+                    params: { progressToken, progress: p.progress, total: p.total, message: p.message },
+                  })
+                  .catch(() => {});
               },
       });
       // Clients built on the SDK drop a progress notification that arrives in the same read as its

@@ -29,7 +29,10 @@ export function splitResultResponse(line: string): SplitResponse | undefined {
  * is the last object-valued one and both halves parse — then the cut is sound: the envelope proves the
  * surroundings are one object holding `key`, and the cut-out text proves to be one JSON object.
  */
-export function splitObjectMember(text: string, key: string): { envelope: Record<string, unknown>; value: JsonObject; valueText: string } | undefined {
+export function splitObjectMember(
+  text: string,
+  key: string,
+): { envelope: Record<string, unknown>; value: JsonObject; valueText: string } | undefined {
   const quoted = `"${key}"`;
   const at = text.indexOf(quoted);
   if (at < 0) return undefined;

@@ -40,7 +40,13 @@ describe('direct requests to a stdio server', () => {
     const p = d.request('tools/call', { name: 'slow', _meta: { trace: 't' } }, { timeoutMs: 5000, onProgress: (x) => seen.push(x) });
     const req = lines[0] as { id: number; params: { _meta: Record<string, unknown> } };
     expect(req.params._meta).toEqual({ trace: 't', progressToken: req.id });
-    expect(d.accept({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: req.id, progress: 1, total: 2, message: 'half' } })).toBe(true);
+    expect(
+      d.accept({
+        jsonrpc: '2.0',
+        method: 'notifications/progress',
+        params: { progressToken: req.id, progress: 1, total: 2, message: 'half' },
+      }),
+    ).toBe(true);
     d.accept({ jsonrpc: '2.0', id: req.id, result: {} });
     await p;
     expect(seen).toEqual([{ progress: 1, total: 2, message: 'half' }]);
@@ -60,7 +66,10 @@ describe('direct requests to a stdio server', () => {
     const { d, lines } = setup();
     const p = d.request('tools/call', {}, { timeoutMs: 5000 });
     d.accept({ jsonrpc: '2.0', id: (lines[0] as { id: number }).id, result: [1] } as never);
-    await expect(p).rejects.toMatchObject({ reason: 'DOWNSTREAM_ERROR', message: expect.stringMatching(/server srv sent a malformed result for tools\/call/) });
+    await expect(p).rejects.toMatchObject({
+      reason: 'DOWNSTREAM_ERROR',
+      message: expect.stringMatching(/server srv sent a malformed result for tools\/call/),
+    });
   });
 
   it('times out with RequestTimeout and tells the server; a late answer is dropped quietly', async () => {

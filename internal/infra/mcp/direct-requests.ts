@@ -115,7 +115,12 @@ export class DirectRequests {
     } else if (typeof result === 'object' && result !== null && !Array.isArray(result)) {
       p.resolve(result as JsonObject);
     } else {
-      p.reject(new McpdError('DOWNSTREAM_ERROR', `server ${this.serverName} sent a malformed result for ${p.method}: the result must be a JSON object`));
+      p.reject(
+        new McpdError(
+          'DOWNSTREAM_ERROR',
+          `server ${this.serverName} sent a malformed result for ${p.method}: the result must be a JSON object`,
+        ),
+      );
     }
   }
 

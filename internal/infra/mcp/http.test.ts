@@ -18,7 +18,10 @@ function freePort(): Promise<number> {
 
 async function startEverything(mode: string): Promise<{ child: ChildProcess; port: number }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [everythingPath(), mode], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [everythingPath(), mode], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let err = '';
   child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
   await waitFor(() => /listening on port|running on port/i.test(err), `server-everything ${mode} to listen`, 20_000);
@@ -26,7 +29,18 @@ async function startEverything(mode: string): Promise<{ child: ChildProcess; por
 }
 
 function httpSpec(transport: Transport, url: string): ServerSpec {
-  return { ...SPEC_DEFAULTS, name: `ev-${transport}`, transport, cmd: [], env: {}, url, headers: { 'x-test': '1' }, disabled: false, forbiddenTools: [], toolMeta: {} };
+  return {
+    ...SPEC_DEFAULTS,
+    name: `ev-${transport}`,
+    transport,
+    cmd: [],
+    env: {},
+    url,
+    headers: { 'x-test': '1' },
+    disabled: false,
+    forbiddenTools: [],
+    toolMeta: {},
+  };
 }
 
 const servers: ChildProcess[] = [];
@@ -84,7 +98,9 @@ describe('launcher over HTTP transports (server-everything)', () => {
   it('an unreachable URL fails the start with UNAVAILABLE naming the server', async () => {
     const launcher = createLauncher({ reaper: false });
     const port = await freePort();
-    const e = await launcher.launch(httpSpec('streamable_http', `http://127.0.0.1:${port}/mcp`), { instanceId: 'x' }).catch((x: Error) => x);
+    const e = await launcher
+      .launch(httpSpec('streamable_http', `http://127.0.0.1:${port}/mcp`), { instanceId: 'x' })
+      .catch((x: Error) => x);
     expect((e as { reason?: string }).reason).toBe('UNAVAILABLE');
     expect((e as Error).message).toMatch(/ev-streamable_http failed to start/);
     await launcher.shutdown();

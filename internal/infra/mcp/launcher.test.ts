@@ -61,7 +61,7 @@ describe('launcher (real stdio servers)', () => {
     const s = await start(newLauncher(), 'env', 'echo.mjs', { env: { FOO: 'bar' } });
     const text = async (name: string) => {
       const r = await s.callTool('env', { name }, { timeoutMs: 5000 });
-      return ((r.content as { text: string }[])[0]).text;
+      return (r.content as { text: string }[])[0].text;
     };
     expect(await text('FOO')).toBe('bar');
     expect(await text('PATH')).toBe(process.env.PATH);

@@ -100,7 +100,9 @@ export function createLauncher(opts: LauncherOptions = {}): ManagedLauncher {
       throw new McpdError('INVALID_ARGUMENT', `server ${spec.name}: "${spec.url}" is not a valid URL`);
     }
     const requestInit = { headers: spec.headers };
-    return spec.transport === 'sse' ? new SSEClientTransport(url, { requestInit }) : new StreamableHTTPClientTransport(url, { requestInit });
+    return spec.transport === 'sse'
+      ? new SSEClientTransport(url, { requestInit })
+      : new StreamableHTTPClientTransport(url, { requestInit });
   }
 
   return {

@@ -19,10 +19,7 @@ afterAll(async () => {
 
 describe('reaper sidecar', () => {
   it('kills every server group, grandchildren included, when the core is SIGKILLed', async () => {
-    const specs = [
-      stdioSpec('everything', [process.execPath, everythingPath(), 'stdio']),
-      fixtureSpec('stubborn', 'grandchild.mjs'),
-    ];
+    const specs = [stdioSpec('everything', [process.execPath, everythingPath(), 'stdio']), fixtureSpec('stubborn', 'grandchild.mjs')];
     core = spawn(process.execPath, [fixturePath('core.mjs'), launcherJs, JSON.stringify(specs)], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });

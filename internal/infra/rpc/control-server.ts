@@ -1,7 +1,12 @@
 import { Server, ServerCredentials, type ServerWritableStream } from '@grpc/grpc-js';
 import { stream, unary } from './handler-kit.js';
 import type { ControlApi } from '../../domain/control.js';
-import { ControlPlaneService, SessionClientMessage, SessionServerMessage, type ControlPlaneServer } from '../../gen/mcpd/control/v1/control.js';
+import {
+  ControlPlaneService,
+  SessionClientMessage,
+  SessionServerMessage,
+  type ControlPlaneServer,
+} from '../../gen/mcpd/control/v1/control.js';
 import type * as pb from '../../gen/mcpd/control/v1/control.js';
 import { collisionToPb, snapshotToPb, statusToPb, toolToPb } from './convert.js';
 import { decodeObject, encodeJson } from './json-bytes.js';
@@ -22,16 +27,22 @@ function callTool(api: ControlApi) {
     const ac = new AbortController();
     call.on('cancelled', () => ac.abort(new Error('the gRPC call was cancelled')));
     const deadline = call.getDeadline();
-    const deadlineMs = deadline instanceof Date ? deadline.getTime() - Date.now() : Number.isFinite(deadline) ? Number(deadline) - Date.now() : undefined;
+    const deadlineMs =
+      deadline instanceof Date ? deadline.getTime() - Date.now() : Number.isFinite(deadline) ? Number(deadline) - Date.now() : undefined;
     const asked = call.request.timeoutMs > 0 ? call.request.timeoutMs : undefined;
-    const timeoutMs = [asked, deadlineMs].filter((x): x is number => x !== undefined && x > 0).reduce<number | undefined>((a, b) => (a === undefined ? b : Math.min(a, b)), undefined);
+    const timeoutMs = [asked, deadlineMs]
+      .filter((x): x is number => x !== undefined && x > 0)
+      .reduce<number | undefined>((a, b) => (a === undefined ? b : Math.min(a, b)), undefined);
     Promise.resolve()
       .then(() =>
         api.callTool(call.request.caller || 'default', call.request.name, decodeObject(call.request.argumentsJson, 'arguments_json'), {
           routingKey: call.request.routingKey || undefined,
           signal: ac.signal,
           timeoutMs,
-          onProgress: (p) => call.write({ progress: { progress: p.progress, total: p.total ?? 0, hasTotal: p.total !== undefined, message: p.message ?? '' } }),
+          onProgress: (p) =>
+            call.write({
+              progress: { progress: p.progress, total: p.total ?? 0, hasTotal: p.total !== undefined, message: p.message ?? '' },
+            }),
         }),
       )
       .then(
@@ -81,7 +92,15 @@ function handlers(api: ControlApi): ControlPlaneServer {
   return {
     getInfo: unary(() => {
       const i = api.info();
-      return { version: i.version, pid: i.pid, configDir: i.configDir, socket: i.socket, startedAtUnixMs: i.startedAt, coreId: i.coreId, profiles: i.profiles };
+      return {
+        version: i.version,
+        pid: i.pid,
+        configDir: i.configDir,
+        socket: i.socket,
+        startedAtUnixMs: i.startedAt,
+        coreId: i.coreId,
+        profiles: i.profiles,
+      };
     }),
     registerCaller: unary((req: pb.RegisterCallerRequest) => {
       const s = api.registerCaller(req.caller || 'default', { pid: req.pid || undefined, clientName: req.clientName || undefined });
@@ -96,7 +115,12 @@ function handlers(api: ControlApi): ControlPlaneServer {
       // A page is fully determined by its snapshot, cursor and size: reuse the built response, whose
       // encoding the service definition below memoises.
       const key = `${page.etag}|${req.cursor}|${req.pageSize}|${page.tools.length}`;
-      return pages.get(key, () => ({ etag: page.etag, tools: page.tools.map(toolToPb), nextCursor: page.nextCursor ?? '', collisions: page.collisions.map(collisionToPb) }));
+      return pages.get(key, () => ({
+        etag: page.etag,
+        tools: page.tools.map(toolToPb),
+        nextCursor: page.nextCursor ?? '',
+        collisions: page.collisions.map(collisionToPb),
+      }));
     }),
     watchTools: stream((req: pb.WatchToolsRequest) => api.watchTools(req.caller || 'default', req.lastEtag || undefined), snapshotToPb),
     callTool: callTool(api),
@@ -104,7 +128,13 @@ function handlers(api: ControlApi): ControlPlaneServer {
     watchRuntimeStatus: stream(() => api.watchStatus(), statusToPb),
     reload: unary(async () => {
       const r = await api.reload();
-      return { applied: r.applied, issues: r.issues, poolsAdded: r.poolsAdded, poolsRemoved: r.poolsRemoved, profilesChanged: r.profilesChanged };
+      return {
+        applied: r.applied,
+        issues: r.issues,
+        poolsAdded: r.poolsAdded,
+        poolsRemoved: r.poolsRemoved,
+        profilesChanged: r.profilesChanged,
+      };
     }),
     session: (call) => serveSession(api, call),
     ...resourceHandlers(api),

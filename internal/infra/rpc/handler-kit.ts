@@ -6,7 +6,10 @@ export function unary<Req, Res>(fn: (req: Req, call: ServerUnaryCall<Req, Res>) 
   return (call: ServerUnaryCall<Req, Res>, cb: sendUnaryData<Res>) => {
     Promise.resolve()
       .then(() => fn(call.request, call))
-      .then((res) => cb(null, res), (e: unknown) => cb(toServiceError(e)));
+      .then(
+        (res) => cb(null, res),
+        (e: unknown) => cb(toServiceError(e)),
+      );
   };
 }
 
@@ -33,4 +36,3 @@ export function stream<Req, Item, Out>(open: (req: Req) => AsyncIterableIterator
     })();
   };
 }
-

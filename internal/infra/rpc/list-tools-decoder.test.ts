@@ -3,7 +3,10 @@ import { BinaryWriter } from '@bufbuild/protobuf/wire';
 import { ListToolsResponse } from '../../gen/mcpd/control/v1/control.js';
 import { decodeListToolsResponse } from './list-tools-decoder.js';
 
-const plain = (r: ListToolsResponse) => ({ ...r, tools: r.tools.map((t) => ({ ...t, toolJson: Buffer.from(t.toolJson).toString('hex') })) });
+const plain = (r: ListToolsResponse) => ({
+  ...r,
+  tools: r.tools.map((t) => ({ ...t, toolJson: Buffer.from(t.toolJson).toString('hex') })),
+});
 
 describe('ListToolsResponse decoder', () => {
   const sample: ListToolsResponse = {

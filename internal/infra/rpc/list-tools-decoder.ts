@@ -62,4 +62,5 @@ function decodeTool(r: BinaryReader, buf: Buffer, to: number): pb.ToolDefinition
 const EMPTY = Buffer.alloc(0);
 
 /** Buffer's own UTF-8 slice: `toString` spends more on normalising its arguments than on a short name. */
-const utf8 = (buf: Buffer, start: number, end: number): string => (buf as Buffer & { utf8Slice(s: number, e: number): string }).utf8Slice(start, end);
+const utf8 = (buf: Buffer, start: number, end: number): string =>
+  (buf as Buffer & { utf8Slice(s: number, e: number): string }).utf8Slice(start, end);

@@ -31,7 +31,10 @@ describe('GatewayChannel (core side of server→client requests)', () => {
   it("rejects with the client's JSON-RPC code and message", async () => {
     const { ch, lastRequestId } = setup();
     const p = reason(ch.request('sampling/createMessage', {}, { timeoutMs: 5000 }));
-    ch.onResponse({ id: lastRequestId(), error: { reason: 'DOWNSTREAM_ERROR', message: 'User rejected sampling', specCode: -1, dataJson: Buffer.from('{"why":"no"}') } });
+    ch.onResponse({
+      id: lastRequestId(),
+      error: { reason: 'DOWNSTREAM_ERROR', message: 'User rejected sampling', specCode: -1, dataJson: Buffer.from('{"why":"no"}') },
+    });
     const e = await p;
     expect([e.code, e.message, e.data]).toEqual([-1, 'User rejected sampling', { why: 'no' }]);
   });

@@ -45,7 +45,14 @@ export class GatewayChannel implements ClientChannel {
       const onAbort = () => cancel('the server cancelled its request', cancelledError(method));
       // Also guards against a gateway that never answers (an older one ignores requests).
       const timer = setTimeout(
-        () => cancel('timed out', new ClientRequestError(JSONRPC_REQUEST_TIMEOUT, `the MCP client of ${this.who} did not answer ${method} within ${opts.timeoutMs} ms`)),
+        () =>
+          cancel(
+            'timed out',
+            new ClientRequestError(
+              JSONRPC_REQUEST_TIMEOUT,
+              `the MCP client of ${this.who} did not answer ${method} within ${opts.timeoutMs} ms`,
+            ),
+          ),
         opts.timeoutMs,
       );
       this.pending.set(id, { resolve: (v) => settle(() => resolve(v)), reject: (e) => settle(() => reject(e)) });
@@ -65,7 +72,9 @@ export class GatewayChannel implements ClientChannel {
     try {
       p.resolve(decodeObject(r.resultJson, 'client result'));
     } catch (e) {
-      p.reject(new ClientRequestError(JSONRPC_INTERNAL_ERROR, `the MCP client of ${this.who} sent an unreadable result: ${(e as Error).message}`));
+      p.reject(
+        new ClientRequestError(JSONRPC_INTERNAL_ERROR, `the MCP client of ${this.who} sent an unreadable result: ${(e as Error).message}`),
+      );
     }
   }
 
@@ -100,7 +109,12 @@ export interface ClientLink {
 }
 
 /** Registers a Session's gateway with the core's client-request router and routes its replies. */
-export function linkClient(api: ControlApi, session: CallerSession, send: (msg: pb.SessionServerMessage) => void, clientName?: string): ClientLink {
+export function linkClient(
+  api: ControlApi,
+  session: CallerSession,
+  send: (msg: pb.SessionServerMessage) => void,
+  clientName?: string,
+): ClientLink {
   const channel = new GatewayChannel(send, `caller "${session.caller}"`);
   const detach = api.clientRequests?.attach(session, channel, clientName) ?? (() => {});
   return {
@@ -115,7 +129,8 @@ export function linkClient(api: ControlApi, session: CallerSession, send: (msg: 
       if (n.method === CLIENT_CAPABILITIES_NOTIFICATION) {
         const caps = params.capabilities;
         const name = params.clientName;
-        if (caps && typeof caps === 'object' && !Array.isArray(caps)) api.clientRequests?.setCapabilities(session.id, caps, typeof name === 'string' ? name : undefined);
+        if (caps && typeof caps === 'object' && !Array.isArray(caps))
+          api.clientRequests?.setCapabilities(session.id, caps, typeof name === 'string' ? name : undefined);
       } else if (n.method === ROOTS_LIST_CHANGED) {
         api.clientRequests?.rootsChanged(session.id);
       }

@@ -17,7 +17,11 @@ interface Pending {
 }
 
 /** Answers a request the core puts to this gateway (a server's sampling, elicitation or roots request). */
-export type IncomingRequestHandler = (method: string, params: JsonObject, opts: { signal: AbortSignal; timeoutMs?: number }) => Promise<JsonObject>;
+export type IncomingRequestHandler = (
+  method: string,
+  params: JsonObject,
+  opts: { signal: AbortSignal; timeoutMs?: number },
+) => Promise<JsonObject>;
 
 export interface SessionRequestOptions {
   signal?: AbortSignal;
@@ -85,7 +89,8 @@ export class SessionClient {
     socket.setNoDelay(true);
     socket.write(SESSION_PREFACE);
     const stream = new FramedSessionStream<pb.SessionServerMessage, pb.SessionClientMessage>(socket, CLIENT_CODEC);
-    const mapError: ErrorMapper = (e) => new McpdError('UNAVAILABLE', `mcpd core at ${socketPath}: ${(e as NodeJS.ErrnoException).code ?? e.message}`);
+    const mapError: ErrorMapper = (e) =>
+      new McpdError('UNAVAILABLE', `mcpd core at ${socketPath}: ${(e as NodeJS.ErrnoException).code ?? e.message}`);
     return SessionClient.handshake(stream, hello, timeoutMs, mapError);
   }
 
@@ -95,7 +100,12 @@ export class SessionClient {
   }
 
   /** Says hello and waits for the welcome. */
-  private static handshake(stream: SessionClientStream, hello: pb.SessionHello, timeoutMs: number, mapError: ErrorMapper): Promise<SessionClient> {
+  private static handshake(
+    stream: SessionClientStream,
+    hello: pb.SessionHello,
+    timeoutMs: number,
+    mapError: ErrorMapper,
+  ): Promise<SessionClient> {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         stream.cancel();
@@ -193,7 +203,9 @@ export class SessionClient {
       else p.resolve(m.response.resultJson ?? EMPTY);
     } else if (m.progress?.progress) {
       const pr = m.progress.progress;
-      this.pending.get(m.progress.id)?.onProgress?.({ progress: pr.progress, total: pr.hasTotal ? pr.total : undefined, message: pr.message || undefined });
+      this.pending
+        .get(m.progress.id)
+        ?.onProgress?.({ progress: pr.progress, total: pr.hasTotal ? pr.total : undefined, message: pr.message || undefined });
     } else if (m.notification) {
       const params = parseJson(m.notification.paramsJson);
       this.notificationHandler(m.notification.method, isObject(params) ? params : {});
@@ -213,7 +225,10 @@ export class SessionClient {
       .then(() => {
         if (!handler) throw Object.assign(new Error(`this gateway does not answer "${method}"`), { code: -32601 });
         const params = parseJson(req.paramsJson);
-        return handler(method, isObject(params) ? params : {}, { signal: ac.signal, timeoutMs: req.timeoutMs > 0 ? req.timeoutMs : undefined });
+        return handler(method, isObject(params) ? params : {}, {
+          signal: ac.signal,
+          timeoutMs: req.timeoutMs > 0 ? req.timeoutMs : undefined,
+        });
       })
       .then(
         (result) => this.answer(ac, { id, resultJson: encodeJson(result) }),
@@ -250,7 +265,8 @@ function errorInfoOf(e: unknown): pb.ErrorInfo {
   const o = (typeof e === 'object' && e !== null ? e : {}) as { code?: unknown; message?: unknown; data?: unknown };
   const code = typeof o.code === 'number' && Number.isSafeInteger(o.code) ? o.code : -32603;
   const message = (typeof o.message === 'string' ? o.message : String(e)).replace(/^MCP error -?\d+: /, '');
-  const data = o.data !== undefined && typeof o.data === 'object' && o.data !== null && !Array.isArray(o.data) ? encodeJson(o.data) : Buffer.alloc(0);
+  const data =
+    o.data !== undefined && typeof o.data === 'object' && o.data !== null && !Array.isArray(o.data) ? encodeJson(o.data) : Buffer.alloc(0);
   return { reason: 'DOWNSTREAM_ERROR', message, specCode: code, dataJson: data };
 }
 

@@ -26,7 +26,10 @@ const TOOL_HANDLERS: Record<string, SessionHandler> = {
     }
     const args = params.arguments ?? {};
     if (typeof args !== 'object' || args === null || Array.isArray(args)) {
-      throw new McpdError('INVALID_ARGUMENT', `tools/call "arguments" must be an object, got ${Array.isArray(args) ? 'an array' : typeof args}`);
+      throw new McpdError(
+        'INVALID_ARGUMENT',
+        `tools/call "arguments" must be an object, got ${Array.isArray(args) ? 'an array' : typeof args}`,
+      );
     }
     return api.callTool(ctx.session.caller, name, args, {
       routingKey: ctx.session.id,
@@ -46,10 +49,19 @@ const HANDLERS: Record<string, SessionHandler> = {
   ...contextSessionHandlers,
 };
 
-export function dispatchSessionRequest(api: ControlApi, method: string, params: JsonObject, ctx: SessionRequestContext): Promise<JsonValue> {
+export function dispatchSessionRequest(
+  api: ControlApi,
+  method: string,
+  params: JsonObject,
+  ctx: SessionRequestContext,
+): Promise<JsonValue> {
   const handler = HANDLERS[method];
   if (!handler) {
-    return Promise.reject(new McpdError('NOT_FOUND', `method "${method}" is not served by this core (known: ${Object.keys(HANDLERS).join(', ')})`, { specCode: -32601 }));
+    return Promise.reject(
+      new McpdError('NOT_FOUND', `method "${method}" is not served by this core (known: ${Object.keys(HANDLERS).join(', ')})`, {
+        specCode: -32601,
+      }),
+    );
   }
   return handler(api, params, ctx);
 }

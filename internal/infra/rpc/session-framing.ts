@@ -12,7 +12,8 @@ const HEADER_BYTES = 4;
 
 /** One frame: a 4-byte big-endian length, then the encoded message. */
 export function frame(payload: Uint8Array): Buffer {
-  if (payload.length > MAX_FRAME_BYTES) throw new Error(`session message of ${payload.length} bytes exceeds the ${MAX_FRAME_BYTES}-byte limit`);
+  if (payload.length > MAX_FRAME_BYTES)
+    throw new Error(`session message of ${payload.length} bytes exceeds the ${MAX_FRAME_BYTES}-byte limit`);
   const out = Buffer.allocUnsafe(HEADER_BYTES + payload.length);
   out.writeUInt32BE(payload.length, 0);
   out.set(payload, HEADER_BYTES);

@@ -59,7 +59,8 @@ export function serveSession(api: ControlApi, stream: Stream): void {
     if (closed) void watch.return?.();
     let last: string | undefined;
     for await (const snap of watch) {
-      if (last !== undefined && snap.etag !== last) send({ notification: { method, paramsJson: encodeJson({ _meta: { 'mcpd/etag': snap.etag } }) } });
+      if (last !== undefined && snap.etag !== last)
+        send({ notification: { method, paramsJson: encodeJson({ _meta: { 'mcpd/etag': snap.etag } }) } });
       last = snap.etag;
     }
   };
@@ -67,7 +68,12 @@ export function serveSession(api: ControlApi, stream: Stream): void {
   const onRequest = (req: pb.SessionRequest) => {
     const id = req.id;
     if (!session) {
-      send({ response: { id, error: { reason: 'FAILED_PRECONDITION', message: 'send hello before any request', specCode: -32600, dataJson: Buffer.alloc(0) } } });
+      send({
+        response: {
+          id,
+          error: { reason: 'FAILED_PRECONDITION', message: 'send hello before any request', specCode: -32600, dataJson: Buffer.alloc(0) },
+        },
+      });
       return;
     }
     const ac = new AbortController();
@@ -77,7 +83,12 @@ export function serveSession(api: ControlApi, stream: Stream): void {
       signal: ac.signal,
       timeoutMs: req.timeoutMs > 0 ? req.timeoutMs : undefined,
       onProgress: (p: { progress: number; total?: number; message?: string }) =>
-        send({ progress: { id, progress: { progress: p.progress, total: p.total ?? 0, hasTotal: p.total !== undefined, message: p.message ?? '' } } }),
+        send({
+          progress: {
+            id,
+            progress: { progress: p.progress, total: p.total ?? 0, hasTotal: p.total !== undefined, message: p.message ?? '' },
+          },
+        }),
       notify: (method: string, params: JsonObject) => send({ notification: { method, paramsJson: encodeJson(params) } }),
       onClose: (cb: () => void) => (closed ? cb() : void closeHooks.push(cb)),
     };
@@ -90,7 +101,12 @@ export function serveSession(api: ControlApi, stream: Stream): void {
           send({
             response: {
               id,
-              error: { reason: err.reason, message: err.message, specCode: err.details.specCode ?? 0, dataJson: err.details.data === undefined ? Buffer.alloc(0) : encodeJson(err.details.data) },
+              error: {
+                reason: err.reason,
+                message: err.message,
+                specCode: err.details.specCode ?? 0,
+                dataJson: err.details.data === undefined ? Buffer.alloc(0) : encodeJson(err.details.data),
+              },
             },
           });
         },

@@ -50,15 +50,24 @@ export function fromServiceError(e: ServiceError): McpdError {
 
 function reasonForCode(code: status): ErrorReason {
   switch (code) {
-    case status.INVALID_ARGUMENT: return 'INVALID_ARGUMENT';
-    case status.NOT_FOUND: return 'NOT_FOUND';
-    case status.RESOURCE_EXHAUSTED: return 'POOL_SATURATED';
-    case status.DEADLINE_EXCEEDED: return 'DEADLINE_EXCEEDED';
-    case status.CANCELLED: return 'CANCELLED';
-    case status.UNAVAILABLE: return 'UNAVAILABLE';
-    case status.FAILED_PRECONDITION: return 'FAILED_PRECONDITION';
-    case status.UNIMPLEMENTED: return 'UNIMPLEMENTED';
-    default: return 'INTERNAL';
+    case status.INVALID_ARGUMENT:
+      return 'INVALID_ARGUMENT';
+    case status.NOT_FOUND:
+      return 'NOT_FOUND';
+    case status.RESOURCE_EXHAUSTED:
+      return 'POOL_SATURATED';
+    case status.DEADLINE_EXCEEDED:
+      return 'DEADLINE_EXCEEDED';
+    case status.CANCELLED:
+      return 'CANCELLED';
+    case status.UNAVAILABLE:
+      return 'UNAVAILABLE';
+    case status.FAILED_PRECONDITION:
+      return 'FAILED_PRECONDITION';
+    case status.UNIMPLEMENTED:
+      return 'UNIMPLEMENTED';
+    default:
+      return 'INTERNAL';
   }
 }
 

@@ -18,7 +18,10 @@ export function saturatedError(spec: ServerSpec, instances: number, cap: number,
 }
 
 export function notReadyError(spec: ServerSpec, waitedMs: number): McpdError {
-  return new McpdError('DEADLINE_EXCEEDED', `server ${spec.name} did not become ready within the call deadline (${Math.round(waitedMs)} ms)`);
+  return new McpdError(
+    'DEADLINE_EXCEEDED',
+    `server ${spec.name} did not become ready within the call deadline (${Math.round(waitedMs)} ms)`,
+  );
 }
 
 export function removedError(spec: ServerSpec, why: string): McpdError {

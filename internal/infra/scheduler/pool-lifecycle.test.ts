@@ -143,7 +143,12 @@ describe('PoolManager lifecycle', () => {
     h.launcher.autoReply = true;
     await h.mgr.callTool(FP, 't', {});
     const spec2 = makeSpec({ name: 'other' });
-    await h.mgr.reconcile(new Map([[FP, { spec: h.spec, references: ['default/srv'] }], ['fp2', { spec: spec2, references: [] }]]));
+    await h.mgr.reconcile(
+      new Map([
+        [FP, { spec: h.spec, references: ['default/srv'] }],
+        ['fp2', { spec: spec2, references: [] }],
+      ]),
+    );
     expect(h.launcher.sessions).toHaveLength(1);
     expect(h.launcher.sessions[0].closed).toBe(false);
 

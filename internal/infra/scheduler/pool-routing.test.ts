@@ -33,7 +33,12 @@ describe('PoolManager routing and waiting', () => {
     for (let i = 0; i < 4; i++) track(h.mgr.callTool(FP, 't', { i }));
     await settle();
     const perPid = (pid: number) => h.launcher.calls.filter((c) => c.session.pid === pid).length;
-    expect(h.launcher.calls.map((c) => c.session.pid).slice(0, 2).sort()).toEqual([1000, 1001]);
+    expect(
+      h.launcher.calls
+        .map((c) => c.session.pid)
+        .slice(0, 2)
+        .sort(),
+    ).toEqual([1000, 1001]);
     expect([perPid(1000), perPid(1001)]).toEqual([2, 2]);
     const fifth = track(h.mgr.callTool(FP, 't', { i: 5 }));
     await settle();
@@ -52,7 +57,12 @@ describe('PoolManager routing and waiting', () => {
     track(h.mgr.callTool(FP, 'c1', {}));
     track(h.mgr.callTool(FP, 'c2', {}));
     await settle();
-    expect(h.mgr.status()[0].instances.map((i) => i.startCause).sort()).toEqual(['call', 'scale-out']);
+    expect(
+      h.mgr
+        .status()[0]
+        .instances.map((i) => i.startCause)
+        .sort(),
+    ).toEqual(['call', 'scale-out']);
     const w3 = track(h.mgr.callTool(FP, 'c3', {}));
     const w4 = track(h.mgr.callTool(FP, 'c4', {}));
     await settle();
@@ -110,7 +120,14 @@ describe('PoolManager routing and waiting', () => {
   });
 
   it('stateful: binds a routing key to its instance, refreshes the TTL on use, forgets it after', async () => {
-    const h = await harness({ strategy: 'stateful', minReady: 2, maxInstances: 2, maxConcurrent: 1, sessionTTLSeconds: 60, idleSeconds: 0 });
+    const h = await harness({
+      strategy: 'stateful',
+      minReady: 2,
+      maxInstances: 2,
+      maxConcurrent: 1,
+      sessionTTLSeconds: 60,
+      idleSeconds: 0,
+    });
     h.launcher.autoReply = true;
     const pidOf = async (key: string) => (await h.mgr.callTool(FP, 't', {}, { routingKey: key })).pid;
     const a = await pidOf('A');
@@ -120,7 +137,12 @@ describe('PoolManager routing and waiting', () => {
       await h.clock.advance(50_000); // each use refreshes the 60 s TTL
       expect(await pidOf('A')).toBe(a);
     }
-    expect(h.mgr.status()[0].instances.map((i) => i.boundKeys).sort()).toEqual([0, 1]); // B expired, A live
+    expect(
+      h.mgr
+        .status()[0]
+        .instances.map((i) => i.boundKeys)
+        .sort(),
+    ).toEqual([0, 1]); // B expired, A live
     await h.clock.advance(61_000);
     expect(h.mgr.status()[0].instances.map((i) => i.boundKeys)).toEqual([0, 0]);
   });

@@ -51,13 +51,19 @@ export class Pool extends PoolCore {
       const session = inst.session;
       if (!inst.usable || !session?.sendNotification) continue;
       n++;
-      session.sendNotification(method, params).catch((err: Error) => this.log('warning', 'instance.notify_failed', `sending ${method} to server ${this.spec.name} failed: ${err.message}`, inst));
+      session
+        .sendNotification(method, params)
+        .catch((err: Error) =>
+          this.log('warning', 'instance.notify_failed', `sending ${method} to server ${this.spec.name} failed: ${err.message}`, inst),
+        );
     }
     return n;
   }
 
   request(method: string, params: JsonObject, opts: CallOptions): Promise<JsonObject> {
-    return this.call(opts, 'call', (s, timeoutMs) => s.request(method, params, { timeoutMs, signal: opts.signal, onProgress: opts.onProgress }));
+    return this.call(opts, 'call', (s, timeoutMs) =>
+      s.request(method, params, { timeoutMs, signal: opts.signal, onProgress: opts.onProgress }),
+    );
   }
 
   /** Cached tool list; on a miss one shared fetch starts an instance (cause 'metadata') if none runs. */
@@ -72,7 +78,11 @@ export class Pool extends PoolCore {
       });
       this.meta.inflight = quiet(fetch.finally(() => (this.meta.inflight = undefined)));
     }
-    return raceSignal(this.meta.inflight, signal, () => new McpdError('CANCELLED', `listing tools of server ${this.spec.name} was cancelled`));
+    return raceSignal(
+      this.meta.inflight,
+      signal,
+      () => new McpdError('CANCELLED', `listing tools of server ${this.spec.name} was cancelled`),
+    );
   }
 
   protected refreshTools(inst: Instance): void {
@@ -197,7 +207,9 @@ export class Pool extends PoolCore {
       return this.armWaiter(w);
     }
     const waited = now - w.enqueuedAt;
-    const err = saturated ? saturatedError(this.spec, this.liveCount(), this.cap, this.waiters.length, waited) : notReadyError(this.spec, waited);
+    const err = saturated
+      ? saturatedError(this.spec, this.liveCount(), this.cap, this.waiters.length, waited)
+      : notReadyError(this.spec, waited);
     this.dropWaiter(w, err);
   }
 

@@ -38,7 +38,14 @@ export async function harness(over: Partial<ServerSpec> = {}, rt: Partial<Runtim
   const clock = new FakeClock();
   const launcher = new FakeLauncher(clock);
   const logs: LogEntry[] = [];
-  const runtime = { ...DEFAULT_RUNTIME, poolWaitSeconds: 5, restartBackoffMaxSeconds: 8, crashLoopThreshold: 3, crashLoopWindowSeconds: 60, ...rt };
+  const runtime = {
+    ...DEFAULT_RUNTIME,
+    poolWaitSeconds: 5,
+    restartBackoffMaxSeconds: 8,
+    crashLoopThreshold: 3,
+    crashLoopWindowSeconds: 60,
+    ...rt,
+  };
   const mgr = new PoolManager({ launcher, runtime, clock, log: (e) => logs.push(e) });
   const spec = makeSpec(over);
   await mgr.reconcile(new Map([[FP, { spec, references: ['default/srv'] }]]));

@@ -26,11 +26,18 @@ export function parseCsv(text: string): string[][] {
         }
         const c = text[i];
         if (c === '"') {
-          if (text[i + 1] === '"') { field += '"'; i += 2; continue; }
+          if (text[i + 1] === '"') {
+            field += '"';
+            i += 2;
+            continue;
+          }
           i++;
           break;
         }
-        if (c === '\n') { line++; lineStart = i + 1; }
+        if (c === '\n') {
+          line++;
+          lineStart = i + 1;
+        }
         field += c;
         i++;
       }

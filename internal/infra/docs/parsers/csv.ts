@@ -13,7 +13,14 @@ export const parseCsvDocument: DocParser = async (bytes, stem) => {
     const first = n * CSV_ROWS_PER_PAGE + 1;
     return {
       title: part.length === 0 ? stem : `Rows ${first}–${first + part.length - 1}`,
-      elements: [{ category: 'table' as const, summary: `${part.length} row(s) × ${headers.length} column(s)`, content: { headers, rows: part }, metadata: { first_row: first } }],
+      elements: [
+        {
+          category: 'table' as const,
+          summary: `${part.length} row(s) × ${headers.length} column(s)`,
+          content: { headers, rows: part },
+          metadata: { first_row: first },
+        },
+      ],
     };
   });
   const named = headers.filter((h) => h.trim() !== '');

@@ -14,8 +14,20 @@ describe('parseJsonDocument', () => {
     const after = (key: string): (typeof els)[number] => els[els.findIndex((e) => e.category === 'heading' && e.content.text === key) + 1];
     expect(after('port')).toMatchObject({ category: 'text', content: { text: '8080' }, metadata: { json_type: 'number' } });
     expect(after('hosts')).toMatchObject({ category: 'list', content: { ordered: true, items: ['a.example', 'b.example'] } });
-    expect(after('users')).toMatchObject({ category: 'table', content: { headers: ['name', 'admin', 'quota'], rows: [['ada', 'true', ''], ['bob', '', '5']] } });
-    expect(after('limits')).toMatchObject({ category: 'code', content: { language: 'json', code: JSON.stringify({ cpu: 2, memory: '1Gi' }, null, 2) } });
+    expect(after('users')).toMatchObject({
+      category: 'table',
+      content: {
+        headers: ['name', 'admin', 'quota'],
+        rows: [
+          ['ada', 'true', ''],
+          ['bob', '', '5'],
+        ],
+      },
+    });
+    expect(after('limits')).toMatchObject({
+      category: 'code',
+      content: { language: 'json', code: JSON.stringify({ cpu: 2, memory: '1Gi' }, null, 2) },
+    });
   });
   it('array of records: table pages', async () => {
     const recs = Array.from({ length: JSON_ROWS_PER_PAGE + 3 }, (_, i) => ({ id: i, tags: ['x'] }));
@@ -23,11 +35,24 @@ describe('parseJsonDocument', () => {
     expect(c.title).toBe('recs');
     expect(c.summary).toBe(`JSON array of ${JSON_ROWS_PER_PAGE + 3} item(s)`);
     expect(c.pages).toHaveLength(2);
-    expect(c.pages[1].elements[0].content).toEqual({ headers: ['id', 'tags'], rows: [[String(JSON_ROWS_PER_PAGE), '["x"]'], [String(JSON_ROWS_PER_PAGE + 1), '["x"]'], [String(JSON_ROWS_PER_PAGE + 2), '["x"]']] });
+    expect(c.pages[1].elements[0].content).toEqual({
+      headers: ['id', 'tags'],
+      rows: [
+        [String(JSON_ROWS_PER_PAGE), '["x"]'],
+        [String(JSON_ROWS_PER_PAGE + 1), '["x"]'],
+        [String(JSON_ROWS_PER_PAGE + 2), '["x"]'],
+      ],
+    });
   });
   it('array of scalars → list; scalar → text; mixed array → code', async () => {
-    expect((await parseJsonDocument(enc([1, 'a', null]), 'l')).pages[0].elements[0]).toMatchObject({ category: 'list', content: { items: ['1', 'a', 'null'] } });
-    expect((await parseJsonDocument(enc('"hello"'), 's')).pages[0].elements[0]).toMatchObject({ category: 'text', content: { text: 'hello' } });
+    expect((await parseJsonDocument(enc([1, 'a', null]), 'l')).pages[0].elements[0]).toMatchObject({
+      category: 'list',
+      content: { items: ['1', 'a', 'null'] },
+    });
+    expect((await parseJsonDocument(enc('"hello"'), 's')).pages[0].elements[0]).toMatchObject({
+      category: 'text',
+      content: { text: 'hello' },
+    });
     expect((await parseJsonDocument(enc({ m: [1, { a: 1 }] }), 'm')).pages[0].elements[1]).toMatchObject({ category: 'code' });
   });
   it('invalid JSON is a ParseError saying so', async () => {

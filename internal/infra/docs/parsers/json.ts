@@ -35,16 +35,25 @@ export const parseJsonDocument: DocParser = async (bytes, stem) => {
 
 function pagesOf(root: JsonValue, title: string): DraftPage[] {
   if (Array.isArray(root) && root.length > 0 && root.every(isObject)) {
-    return chunk(root, JSON_ROWS_PER_PAGE).map((part, n) => ({ title: `Records ${n * JSON_ROWS_PER_PAGE + 1}–${n * JSON_ROWS_PER_PAGE + part.length}`, elements: [tableOf(part)] }));
+    return chunk(root, JSON_ROWS_PER_PAGE).map((part, n) => ({
+      title: `Records ${n * JSON_ROWS_PER_PAGE + 1}–${n * JSON_ROWS_PER_PAGE + part.length}`,
+      elements: [tableOf(part)],
+    }));
   }
   if (Array.isArray(root)) {
-    return chunk(root, JSON_ITEMS_PER_PAGE).map((part, n) => ({ title: `Items ${n * JSON_ITEMS_PER_PAGE + 1}–${n * JSON_ITEMS_PER_PAGE + part.length}`, elements: part.length ? [valueElement(part)] : [] }));
+    return chunk(root, JSON_ITEMS_PER_PAGE).map((part, n) => ({
+      title: `Items ${n * JSON_ITEMS_PER_PAGE + 1}–${n * JSON_ITEMS_PER_PAGE + part.length}`,
+      elements: part.length ? [valueElement(part)] : [],
+    }));
   }
   if (isObject(root)) {
     const keys = Object.keys(root);
     return chunk(keys, JSON_KEYS_PER_PAGE).map((part) => ({
       title: part.length ? `${part[0]} … ${part[part.length - 1]}` : title,
-      elements: part.flatMap((k): DraftElement[] => [{ category: 'heading', summary: k, content: { text: k, level: 2 } }, valueElement(root[k])]),
+      elements: part.flatMap((k): DraftElement[] => [
+        { category: 'heading', summary: k, content: { text: k, level: 2 } },
+        valueElement(root[k]),
+      ]),
     }));
   }
   return [{ title, elements: [valueElement(root)] }];

@@ -9,9 +9,15 @@ const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
 describe('parseMarkdown', () => {
   it('maps the fixture: front matter, pages at # and ##, typed elements', async () => {
     const c = await parseMarkdown(new Uint8Array(readFileSync(path.join(TEXT_FIXTURES, 'guide.md'))), 'guide');
-    expect(c).toMatchObject({ title: 'Developer Guide', keywords: ['onboarding', 'setup'], summary: 'How to set up the mcpd development environment.' });
+    expect(c).toMatchObject({
+      title: 'Developer Guide',
+      keywords: ['onboarding', 'setup'],
+      summary: 'How to set up the mcpd development environment.',
+    });
     expect(c.pages.map((p) => p.title)).toEqual(['Developer Guide', 'Developer Guide', 'Install', 'Reference']);
-    expect(c.pages[0].elements).toEqual([{ category: 'text', summary: 'Preface paragraph before any heading.', content: { text: 'Preface paragraph before any heading.' } }]);
+    expect(c.pages[0].elements).toEqual([
+      { category: 'text', summary: 'Preface paragraph before any heading.', content: { text: 'Preface paragraph before any heading.' } },
+    ]);
     const intro = c.pages[1].elements;
     expect(intro.map((e) => e.category)).toEqual(['heading', 'text', 'link']);
     expect(intro[0].content).toEqual({ text: 'Developer Guide', level: 1 });
@@ -24,7 +30,13 @@ describe('parseMarkdown', () => {
     expect(install[3].content).toEqual({ code: 'const answer: number = 42;', language: 'ts' });
     const ref = c.pages[3].elements;
     expect(ref.map((e) => e.category)).toEqual(['heading', 'table', 'image', 'link', 'separator', 'heading', 'text']);
-    expect(ref[1].content).toEqual({ headers: ['Name', 'Value'], rows: [['port', '9464'], ['mode', 'a | b']] });
+    expect(ref[1].content).toEqual({
+      headers: ['Name', 'Value'],
+      rows: [
+        ['port', '9464'],
+        ['mode', 'a | b'],
+      ],
+    });
     expect(ref[2].content).toEqual({ url: 'images/arch.png', alt: 'Architecture diagram', title: 'Architecture' });
     expect(ref[3].content).toEqual({ url: 'https://example.com/mcpd', text: 'Project home' });
     expect(ref[5].content).toEqual({ text: 'Details', level: 3 });

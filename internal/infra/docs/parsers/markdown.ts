@@ -29,7 +29,13 @@ export const parseMarkdown: DocParser = async (bytes, stem) => {
   const firstText = blocks.find((b) => b.element.category === 'text');
   return {
     title,
-    keywords: strList(meta.keywords) ?? strList(meta.tags) ?? headings.filter((b) => b.pageBreak !== undefined).map((b) => String(b.element.content.text)).slice(0, 20),
+    keywords:
+      strList(meta.keywords) ??
+      strList(meta.tags) ??
+      headings
+        .filter((b) => b.pageBreak !== undefined)
+        .map((b) => String(b.element.content.text))
+        .slice(0, 20),
     summary: str(meta.summary) ?? str(meta.description) ?? (firstText ? shorten(String(firstText.element.content.text), 200) : undefined),
     pages: paginate(blocks, title),
   };
@@ -40,9 +46,15 @@ function toBlocks(t: Token): Block[] {
     case 'heading': {
       const h = t as Tokens.Heading;
       const text = plainText(h.tokens);
-      return [{ element: { category: 'heading', summary: shorten(text), content: { text, level: h.depth } }, pageBreak: h.depth <= 2 ? text : undefined }];
+      return [
+        {
+          element: { category: 'heading', summary: shorten(text), content: { text, level: h.depth } },
+          pageBreak: h.depth <= 2 ? text : undefined,
+        },
+      ];
     }
-    case 'paragraph': return paragraph(t as Tokens.Paragraph);
+    case 'paragraph':
+      return paragraph(t as Tokens.Paragraph);
     case 'list': {
       const l = t as Tokens.List;
       const items = l.items.map((it) => plainText(it.tokens).trim());
@@ -58,7 +70,8 @@ function toBlocks(t: Token): Block[] {
       const rows = tb.rows.map((r) => r.map((c) => plainText(c.tokens)));
       return [el('table', `${rows.length} row(s): ${headers.join(', ')}`, { headers, rows })];
     }
-    case 'hr': return [el('separator', 'separator', {})];
+    case 'hr':
+      return [el('separator', 'separator', {})];
     case 'blockquote': {
       const text = (t as Tokens.Blockquote).text.trim();
       return [{ element: { category: 'text', summary: shorten(text), content: { text }, metadata: { kind: 'blockquote' } } }];
@@ -67,7 +80,8 @@ function toBlocks(t: Token): Block[] {
       const text = (t as Tokens.HTML).text.trim();
       return text ? [{ element: { category: 'text', summary: shorten(text), content: { text }, metadata: { kind: 'html' } } }] : [];
     }
-    default: return [];
+    default:
+      return [];
   }
 }
 
@@ -107,7 +121,8 @@ function splitFrontMatter(text: string): { meta: Record<string, unknown>; body: 
   if (!m) return { meta: {}, body: text };
   try {
     const meta: unknown = parseYaml(m[1]);
-    if (meta && typeof meta === 'object' && !Array.isArray(meta)) return { meta: meta as Record<string, unknown>, body: text.slice(m[0].length) };
+    if (meta && typeof meta === 'object' && !Array.isArray(meta))
+      return { meta: meta as Record<string, unknown>, body: text.slice(m[0].length) };
   } catch {
     // Not YAML after all (a document that starts with a horizontal rule): keep it as content.
   }

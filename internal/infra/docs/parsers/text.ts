@@ -11,7 +11,10 @@ export const TEXT_PAGE_CHARS = 4000;
  */
 export const parseText: DocParser = async (bytes, stem) => {
   const text = utf8(bytes).replace(/\r\n?/g, '\n');
-  const paragraphs = text.split(/\n[ \t]*\n/).map((p) => p.trim()).filter((p) => p !== '');
+  const paragraphs = text
+    .split(/\n[ \t]*\n/)
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
   const firstLine = paragraphs[0]?.split('\n')[0].trim() ?? '';
   const title = firstLine !== '' && firstLine.length <= 100 ? firstLine : stem;
   return {

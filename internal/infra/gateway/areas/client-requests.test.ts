@@ -54,7 +54,11 @@ const sampling = { messages: [{ role: 'user', content: { type: 'text', text: 'hi
 
 describe('gateway area: server→client requests', () => {
   it("reports the client's capabilities to the core and answers a sampling request through the client", async () => {
-    const { session } = await setup({ sampling: {} }, async () => ({ role: 'assistant', content: { type: 'text', text: 'ok!' }, model: 'm' }));
+    const { session } = await setup({ sampling: {} }, async () => ({
+      role: 'assistant',
+      content: { type: 'text', text: 'ok!' },
+      model: 'm',
+    }));
     expect(session.notes).toEqual([['notifications/mcpd/client_capabilities', { capabilities: { sampling: {} }, clientName: 'editor' }]]);
     const r = await session.handler!('sampling/createMessage', sampling, { signal: new AbortController().signal, timeoutMs: 5000 });
     expect(r).toEqual({ role: 'assistant', content: { type: 'text', text: 'ok!' }, model: 'm' });
@@ -62,9 +66,14 @@ describe('gateway area: server→client requests', () => {
 
   it('refuses at once what the client did not declare, naming the capability', async () => {
     const { session } = await setup({});
-    const e = (await session.handler!('elicitation/create', {}, { signal: new AbortController().signal }).catch((x: unknown) => x)) as ClientRequestError;
+    const e = (await session.handler!('elicitation/create', {}, { signal: new AbortController().signal }).catch(
+      (x: unknown) => x,
+    )) as ClientRequestError;
     expect(e).toBeInstanceOf(ClientRequestError);
-    expect([e.code, e.message]).toEqual([-32601, 'the MCP client of caller "alice" (editor) did not declare the "elicitation" capability, so it cannot answer elicitation/create']);
+    expect([e.code, e.message]).toEqual([
+      -32601,
+      'the MCP client of caller "alice" (editor) did not declare the "elicitation" capability, so it cannot answer elicitation/create',
+    ]);
   });
 
   it('cancels toward the client when the core cancels', async () => {

@@ -29,7 +29,10 @@ export function clientRequestsArea(): GatewayArea {
         const capabilities = ctx.server.getClientCapabilities();
         // Before initialize the core knows nothing and leaves the decision to this gateway.
         if (!capabilities) return;
-        s.notify(CLIENT_CAPABILITIES_NOTIFICATION, { capabilities: capabilities as JsonObject, clientName: ctx.server.getClientVersion()?.name ?? '' });
+        s.notify(CLIENT_CAPABILITIES_NOTIFICATION, {
+          capabilities: capabilities as JsonObject,
+          clientName: ctx.server.getClientVersion()?.name ?? '',
+        });
       };
       ctx.onConnected((session) => {
         current = session;
@@ -51,7 +54,12 @@ export function clientRequestsArea(): GatewayArea {
 }
 
 /** Puts one request to the MCP client, refusing at once what it cannot answer. */
-async function askClient(ctx: GatewayContext, method: string, params: JsonObject, opts: { signal: AbortSignal; timeoutMs?: number }): Promise<JsonObject> {
+async function askClient(
+  ctx: GatewayContext,
+  method: string,
+  params: JsonObject,
+  opts: { signal: AbortSignal; timeoutMs?: number },
+): Promise<JsonObject> {
   const cap = CLIENT_CAPABILITY_OF[method];
   if (!cap) throw new ClientRequestError(JSONRPC_METHOD_NOT_FOUND, `the mcpd gateway does not forward "${method}" to MCP clients`);
   const caps = ctx.server.getClientCapabilities();

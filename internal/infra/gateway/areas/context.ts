@@ -42,14 +42,16 @@ export function contextResources(): Resource[] {
       uri: DESKTOP_URI,
       name: 'desktop',
       title: 'Desktop',
-      description: 'The window:// resources of your servers, organized: most recently used server first, then by window priority. Subscribe to hear when it changes.',
+      description:
+        'The window:// resources of your servers, organized: most recently used server first, then by window priority. Subscribe to hear when it changes.',
       mimeType: 'text/plain',
     },
     {
       uri: FINDER_URI,
       name: 'finder',
       title: 'Finder',
-      description: 'The first page of the dpe:// documents of your servers (JSON {documents, total_count}). Query with mcpd://finder?keywords=a,b&file_type=md&offset=0&limit=20; read a document with resources/read of its uri.',
+      description:
+        'The first page of the dpe:// documents of your servers (JSON {documents, total_count}). Query with mcpd://finder?keywords=a,b&file_type=md&offset=0&limit=20; read a document with resources/read of its uri.',
       mimeType: 'application/json',
     },
   ];
@@ -68,7 +70,8 @@ export function contextTemplates(): ResourceTemplate[] {
       uriTemplate: `${FINDER_URI}{?keywords,file_type,offset,limit}`,
       name: 'finder',
       title: 'Finder query',
-      description: 'keywords = comma-separated, any may match title, keywords or summary; file_type = exact (md, pdf, xlsx …); offset / limit page the result (limit defaults to 20).',
+      description:
+        'keywords = comma-separated, any may match title, keywords or summary; file_type = exact (md, pdf, xlsx …); offset / limit page the result (limit defaults to 20).',
       mimeType: 'application/json',
     },
   ];
@@ -132,7 +135,11 @@ export function contextTools(): Tool[] {
       inputSchema: {
         type: 'object',
         properties: {
-          keywords: { type: 'array', items: { type: 'string' }, description: 'any may match the title, a keyword or the summary (case-insensitive)' },
+          keywords: {
+            type: 'array',
+            items: { type: 'string' },
+            description: 'any may match the title, a keyword or the summary (case-insensitive)',
+          },
           file_type: { type: 'string', description: 'exact file type, e.g. md, pdf, xlsx' },
           offset: { type: 'integer', minimum: 0, description: 'documents to skip (default 0)' },
           limit: { type: 'integer', minimum: 0, description: 'page size (default 20)' },
@@ -176,7 +183,9 @@ export function contextArea(): GatewayArea {
         for (const kind of ['desktop', 'finder'] as const) {
           if (state.subscribed[kind].size === 0) continue;
           const etag = state.lastRead[kind];
-          session.request(`mcpd/${kind}/subscribe`, etag === undefined ? {} : { etag }).catch((e: Error) => ctx.log(`re-subscribing the ${kind} failed: ${e.message}`));
+          session
+            .request(`mcpd/${kind}/subscribe`, etag === undefined ? {} : { etag })
+            .catch((e: Error) => ctx.log(`re-subscribing the ${kind} failed: ${e.message}`));
         }
       });
     },

@@ -35,7 +35,8 @@ export function resourcesArea(): GatewayArea {
       s.setRequestHandler(ListResourceTemplatesRequestSchema, async (req, extra) => {
         const result = (await ctx.forward('resources/templates/list', cursorOf(req.params), extra)) as JsonObject;
         served = etagOf(result);
-        if (!req.params?.cursor) result.resourceTemplates = [...(contextTemplates() as unknown as JsonObject[]), ...asList(result.resourceTemplates)];
+        if (!req.params?.cursor)
+          result.resourceTemplates = [...(contextTemplates() as unknown as JsonObject[]), ...asList(result.resourceTemplates)];
         return result as never;
       });
       s.setRequestHandler(ReadResourceRequestSchema, async (req, extra) => {
@@ -67,7 +68,9 @@ export function resourcesArea(): GatewayArea {
         if (!reconnect) return;
         // A new core knows nothing of this client's subscriptions: make them again.
         for (const uri of subscribed) {
-          session.request('resources/subscribe', { uri }).catch((e: Error) => ctx.log(`re-subscribing ${uri} after reconnect failed: ${e.message}`));
+          session
+            .request('resources/subscribe', { uri })
+            .catch((e: Error) => ctx.log(`re-subscribing ${uri} after reconnect failed: ${e.message}`));
         }
         if (served === undefined) return;
         session.request('resources/list', {}).then(

@@ -15,7 +15,8 @@ export function toolsArea(): GatewayArea {
         const result = (await ctx.forward('tools/list', req.params?.cursor ? { cursor: req.params.cursor } : {}, extra)) as JsonObject;
         served = etagOf(result);
         // The Finder's query tool, for clients that only call tools; first page only.
-        if (!req.params?.cursor) result.tools = [...(contextTools() as unknown as JsonObject[]), ...(Array.isArray(result.tools) ? result.tools : [])];
+        if (!req.params?.cursor)
+          result.tools = [...(contextTools() as unknown as JsonObject[]), ...(Array.isArray(result.tools) ? result.tools : [])];
         return result as never;
       });
       // Registered through Protocol, not the Server override: that one parses the request twice and
@@ -23,7 +24,8 @@ export function toolsArea(): GatewayArea {
       // (the client validates what it receives), and this is the hottest path of the gateway.
       Protocol.prototype.setRequestHandler.call(ctx.server, CallToolRequestSchema, async (req, extra) => {
         const params: JsonObject = { name: req.params.name, arguments: (req.params.arguments ?? {}) as JsonObject };
-        if (isContextTool(req.params.name)) return (await callContextTool(ctx, req.params.name, params.arguments as JsonObject, extra)) as never;
+        if (isContextTool(req.params.name))
+          return (await callContextTool(ctx, req.params.name, params.arguments as JsonObject, extra)) as never;
         return (await ctx.forward('tools/call', params, extra, req.params._meta?.progressToken)) as never;
       });
       ctx.onCoreNotification('notifications/tools/list_changed', (params) => {

@@ -27,9 +27,17 @@ export function promptHandlers(api: ControlApi): Handlers {
       const page = await api.prompts.list(req.caller || 'default', req.cursor || undefined, req.pageSize > 0 ? req.pageSize : undefined);
       return { etag: page.etag, prompts: page.items.map(promptToPb), nextCursor: page.nextCursor ?? '' };
     }),
-    watchPrompts: stream((req: pb.WatchPromptsRequest) => api.prompts.watch(req.caller || 'default', req.lastEtag || undefined), snapshotToPb),
+    watchPrompts: stream(
+      (req: pb.WatchPromptsRequest) => api.prompts.watch(req.caller || 'default', req.lastEtag || undefined),
+      snapshotToPb,
+    ),
     getPrompt: unary(async (req: pb.GetPromptRequest, call) => {
-      const result = await api.prompts.get(req.caller || 'default', req.name, decodeObject(req.argumentsJson, 'arguments_json'), optsOf(call));
+      const result = await api.prompts.get(
+        req.caller || 'default',
+        req.name,
+        decodeObject(req.argumentsJson, 'arguments_json'),
+        optsOf(call),
+      );
       return { resultJson: encodeJson(result) };
     }),
     complete: unary(async (req: pb.CompleteRequest, call) => {

@@ -8,7 +8,10 @@ import { stream, unary } from '../handler-kit.js';
 import { encodeJson } from '../json-bytes.js';
 import { toServiceError } from '../status-map.js';
 
-type Handlers = Pick<ControlPlaneServer, 'listResources' | 'listResourceTemplates' | 'watchResources' | 'readResource' | 'subscribeResource'>;
+type Handlers = Pick<
+  ControlPlaneServer,
+  'listResources' | 'listResourceTemplates' | 'watchResources' | 'readResource' | 'subscribeResource'
+>;
 
 /** Cancellation and the gRPC deadline of a unary call, as request options for the core. */
 export function unaryRequestOpts(call: ServerUnaryCall<unknown, unknown>): RequestOpts {
@@ -31,7 +34,12 @@ function templateToPb(t: ResourceTemplateEntry): pb.ResourceTemplateDefinition {
 }
 
 function snapshotToPb(s: ResourceSnapshot): pb.ResourcesSnapshot {
-  return { etag: s.etag, resources: s.resources.map(resourceToPb), templates: s.templates.map(templateToPb), collisions: s.collisions.map(collisionToPb) };
+  return {
+    etag: s.etag,
+    resources: s.resources.map(resourceToPb),
+    templates: s.templates.map(templateToPb),
+    collisions: s.collisions.map(collisionToPb),
+  };
 }
 
 /** SubscribeResource: one ResourceUpdate per downstream notifications/resources/updated, until the client goes away. */
@@ -64,9 +72,16 @@ export function resourceHandlers(api: ControlApi): Handlers {
       const page = await api.resources.listTemplates(req.caller || 'default', req.cursor || undefined, pageSize(req.pageSize));
       return { etag: page.etag, templates: page.items.map(templateToPb), nextCursor: page.nextCursor ?? '' };
     }),
-    watchResources: stream((req: pb.WatchResourcesRequest) => api.resources.watch(req.caller || 'default', req.lastEtag || undefined), snapshotToPb),
+    watchResources: stream(
+      (req: pb.WatchResourcesRequest) => api.resources.watch(req.caller || 'default', req.lastEtag || undefined),
+      snapshotToPb,
+    ),
     readResource: unary(async (req: pb.ReadResourceRequest, call) => {
-      const result = await api.resources.read(req.caller || 'default', req.uri, unaryRequestOpts(call as ServerUnaryCall<unknown, unknown>));
+      const result = await api.resources.read(
+        req.caller || 'default',
+        req.uri,
+        unaryRequestOpts(call as ServerUnaryCall<unknown, unknown>),
+      );
       return { resultJson: encodeJson(result) };
     }),
     subscribeResource: subscribeResource(api),

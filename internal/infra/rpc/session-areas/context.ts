@@ -15,14 +15,16 @@ const sessionWatches = new Map<string, Map<Kind, Subscription<ContextChange>>>()
 function optionalInt(params: JsonObject, key: string): number | undefined {
   const v = params[key];
   if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw new McpdError('INVALID_ARGUMENT', `"${key}" must be an integer, got ${JSON.stringify(v)}`);
+  if (typeof v !== 'number' || !Number.isSafeInteger(v))
+    throw new McpdError('INVALID_ARGUMENT', `"${key}" must be an integer, got ${JSON.stringify(v)}`);
   return v;
 }
 
 function optionalStrings(params: JsonObject, key: string): string[] | undefined {
   const v = params[key];
   if (v === undefined || v === null) return undefined;
-  if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) throw new McpdError('INVALID_ARGUMENT', `"${key}" must be an array of strings`);
+  if (!Array.isArray(v) || !v.every((x) => typeof x === 'string'))
+    throw new McpdError('INVALID_ARGUMENT', `"${key}" must be an array of strings`);
   return v as string[];
 }
 
