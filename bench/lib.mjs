@@ -52,6 +52,24 @@ export function emit(record) {
 
 export const round = (x) => Math.round(x * 1000) / 1000;
 
+/** One case measured against its direct baseline (sorted milliseconds each): p50/p99 of both and the ratio. */
+export function emitComparison(name, n, warmup, measured, baseline, extra = {}) {
+  const p50 = percentile(measured, 50);
+  const base50 = percentile(baseline, 50);
+  emit({
+    case: name,
+    n,
+    warmup,
+    p50: round(p50),
+    p99: round(percentile(measured, 99)),
+    baseline_p50: round(base50),
+    baseline_p99: round(percentile(baseline, 99)),
+    added_p50: round(p50 - base50),
+    ratio: round(p50 / base50),
+    ...extra,
+  });
+}
+
 /** CPU-profile flags for a child when `dir` is set (e.g. CORE_PROF=/tmp/prof node bench/run.mjs). */
 function profileFlags(dir) {
   const extra = process.env.CORE_NODE_FLAGS ? process.env.CORE_NODE_FLAGS.split(' ') : [];

@@ -78,19 +78,10 @@ async function hop() {
       N,
       WARMUP,
     );
-    const p50 = (a) => percentile(a, 50);
-    emit({
-      case: 'hop_tools_call_1kb',
-      n: N,
-      warmup: WARMUP,
-      p50: round(p50(g)),
-      p99: round(percentile(g, 99)),
-      baseline_p50: round(p50(d)),
-      baseline_p99: round(percentile(d, 99)),
-      added_p50: round(p50(g) - p50(d)),
-      ratio: round(p50(g) / p50(d)),
-      floor_p50: round(p50(f)),
-      floor_added_p50: round(p50(f) - p50(d)),
+    const floorP50 = percentile(f, 50);
+    emitComparison('hop_tools_call_1kb', N, WARMUP, g, d, {
+      floor_p50: round(floorP50),
+      floor_added_p50: round(floorP50 - percentile(d, 50)),
     });
     await direct.close();
     await viaGateway.close();
@@ -126,15 +117,7 @@ async function listing() {
     const n = Math.max(20, Math.round(N / 5));
     const w = Math.max(20, Math.round(WARMUP / 30));
     const [b, t] = await interleaved([() => direct.listTools(), listAll], n, w);
-    emit({
-      case: 'list_tools_20x50_cached',
-      n,
-      warmup: w,
-      p50: round(percentile(t, 50)),
-      p99: round(percentile(t, 99)),
-      baseline_p50: round(percentile(b, 50)),
-      ratio: round(percentile(t, 50) / percentile(b, 50)),
-    });
+    emitComparison('list_tools_20x50_cached', n, w, t, b);
     await direct.close();
   } finally {
     await world.stop();
@@ -221,16 +204,7 @@ async function notify() {
       n,
       warmup,
     );
-    emit({
-      case: 'notify_tools_list_changed',
-      n,
-      warmup,
-      p50: round(percentile(g, 50)),
-      p99: round(percentile(g, 99)),
-      baseline_p50: round(percentile(d, 50)),
-      baseline_p99: round(percentile(d, 99)),
-      ratio: round(percentile(g, 50) / percentile(d, 50)),
-    });
+    emitComparison('notify_tools_list_changed', n, warmup, g, d);
 
     const uri = 'window://com.example.win/editor?priority=80';
     const directWin = await connectStdio(process.execPath, [WINDOW]);
@@ -250,16 +224,7 @@ async function notify() {
       n,
       warmup,
     );
-    emit({
-      case: 'notify_resources_updated',
-      n,
-      warmup,
-      p50: round(percentile(gw, 50)),
-      p99: round(percentile(gw, 99)),
-      baseline_p50: round(percentile(dw, 50)),
-      baseline_p99: round(percentile(dw, 99)),
-      ratio: round(percentile(gw, 50) / percentile(dw, 50)),
-    });
+    emitComparison('notify_resources_updated', n, warmup, gw, dw);
     for (const c of [direct, viaGateway, directWin]) await c.close();
   } finally {
     await world.stop();

@@ -13,25 +13,14 @@ export function decodeListToolsResponse(bytes: Uint8Array): pb.ListToolsResponse
   const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const r = new BinaryReader(buf);
   const out: pb.ListToolsResponse = { etag: '', tools: [], nextCursor: '', collisions: [] };
-  while (r.pos < r.len) {
-    const tag = r.uint32();
-    const field = tag >>> 3;
-    if ((tag & 7) !== WireType.LengthDelimited || field < 1 || field > 4) {
-      r.skip(tag & 7, field);
-      continue;
-    }
-    const len = r.uint32();
-    const start = r.pos;
-    const end = start + len;
-    if (end > r.len) throw new RangeError('premature end of ListToolsResponse');
-    if (field === 2) {
-      out.tools.push(decodeTool(r, buf, end));
-      continue;
-    }
-    r.pos = end;
-    if (field === 1) out.etag = utf8(buf, start, r.pos);
-    else if (field === 3) out.nextCursor = utf8(buf, start, r.pos);
-    else out.collisions.push(Collision.decode(buf.subarray(start, r.pos)));
+  for (let f = nextField(r, r.len, 'ListToolsResponse'); f; f = nextField(r, r.len, 'ListToolsResponse')) {
+    if (f.field === 2) {
+      // Fields of the tool are read in place; the reader ends at the tool's end.
+      r.pos = f.start;
+      out.tools.push(decodeTool(r, buf, f.end));
+    } else if (f.field === 1) out.etag = utf8(buf, f.start, f.end);
+    else if (f.field === 3) out.nextCursor = utf8(buf, f.start, f.end);
+    else out.collisions.push(Collision.decode(buf.subarray(f.start, f.end)));
   }
   return out;
 }
@@ -39,7 +28,22 @@ export function decodeListToolsResponse(bytes: Uint8Array): pb.ListToolsResponse
 /** Reads one ToolDefinition from the reader's position up to `to`, leaving the reader there. */
 function decodeTool(r: BinaryReader, buf: Buffer, to: number): pb.ToolDefinition {
   const tool: pb.ToolDefinition = { name: '', server: '', toolJson: EMPTY, definitionHash: '' };
-  while (r.pos < to) {
+  for (let f = nextField(r, to, 'ToolDefinition'); f; f = nextField(r, to, 'ToolDefinition')) {
+    if (f.field === 1) tool.name = utf8(buf, f.start, f.end);
+    else if (f.field === 2) tool.server = utf8(buf, f.start, f.end);
+    else if (f.field === 3) tool.toolJson = buf.subarray(f.start, f.end);
+    else tool.definitionHash = utf8(buf, f.start, f.end);
+  }
+  if (r.pos !== to) throw new RangeError('a ToolDefinition field runs past its message');
+  return tool;
+}
+
+/**
+ * The next length-delimited field 1–4 before `limit` (both messages here have only such fields), the
+ * reader moved past it; other fields are skipped. Undefined at `limit`.
+ */
+function nextField(r: BinaryReader, limit: number, message: string): { field: number; start: number; end: number } | undefined {
+  while (r.pos < limit) {
     const tag = r.uint32();
     const field = tag >>> 3;
     if ((tag & 7) !== WireType.LengthDelimited || field < 1 || field > 4) {
@@ -49,14 +53,10 @@ function decodeTool(r: BinaryReader, buf: Buffer, to: number): pb.ToolDefinition
     const len = r.uint32();
     const start = r.pos;
     r.pos += len;
-    if (r.pos > to) throw new RangeError('premature end of ToolDefinition');
-    if (field === 1) tool.name = utf8(buf, start, r.pos);
-    else if (field === 2) tool.server = utf8(buf, start, r.pos);
-    else if (field === 3) tool.toolJson = buf.subarray(start, r.pos);
-    else tool.definitionHash = utf8(buf, start, r.pos);
+    if (r.pos > limit) throw new RangeError(`premature end of ${message}`);
+    return { field, start, end: r.pos };
   }
-  if (r.pos !== to) throw new RangeError('a ToolDefinition field runs past its message');
-  return tool;
+  return undefined;
 }
 
 const EMPTY = Buffer.alloc(0);
