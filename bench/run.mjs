@@ -13,6 +13,7 @@ import {
   REPO,
   childrenMatching,
   emit,
+  emitComparison,
   interleaved,
   measure,
   percentile,
