@@ -1,4 +1,3 @@
-import { BinaryReader, WireType } from '@bufbuild/protobuf/wire';
 import { Collision } from '../../gen/mcpd/control/v1/control.js';
 import type * as pb from '../../gen/mcpd/control/v1/control.js';
 
@@ -10,57 +9,82 @@ import type * as pb from '../../gen/mcpd/control/v1/control.js';
  * fields are skipped as protobuf requires.
  */
 export function decodeListToolsResponse(bytes: Uint8Array): pb.ListToolsResponse {
-  const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const r = new BinaryReader(buf);
+  const c = new Cursor(Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   const out: pb.ListToolsResponse = { etag: '', tools: [], nextCursor: '', collisions: [] };
-  for (let f = nextField(r, r.len, 'ListToolsResponse'); f; f = nextField(r, r.len, 'ListToolsResponse')) {
-    if (f.field === 2) {
-      // Fields of the tool are read in place; the reader ends at the tool's end.
-      r.pos = f.start;
-      out.tools.push(decodeTool(r, buf, f.end));
-    } else if (f.field === 1) out.etag = utf8(buf, f.start, f.end);
-    else if (f.field === 3) out.nextCursor = utf8(buf, f.start, f.end);
-    else out.collisions.push(Collision.decode(buf.subarray(f.start, f.end)));
+  const end = c.buf.length;
+  for (let field = c.nextField(end); field !== 0; field = c.nextField(end)) {
+    if (field === 2) out.tools.push(decodeTool(c));
+    else if (field === 1) out.etag = c.string();
+    else if (field === 3) out.nextCursor = c.string();
+    else out.collisions.push(Collision.decode(c.bytes()));
   }
   return out;
 }
 
-/** Reads one ToolDefinition from the reader's position up to `to`, leaving the reader there. */
-function decodeTool(r: BinaryReader, buf: Buffer, to: number): pb.ToolDefinition {
+function decodeTool(c: Cursor): pb.ToolDefinition {
+  const end = c.valueEnd;
+  c.pos = c.valueStart;
   const tool: pb.ToolDefinition = { name: '', server: '', toolJson: EMPTY, definitionHash: '' };
-  for (let f = nextField(r, to, 'ToolDefinition'); f; f = nextField(r, to, 'ToolDefinition')) {
-    if (f.field === 1) tool.name = utf8(buf, f.start, f.end);
-    else if (f.field === 2) tool.server = utf8(buf, f.start, f.end);
-    else if (f.field === 3) tool.toolJson = buf.subarray(f.start, f.end);
-    else tool.definitionHash = utf8(buf, f.start, f.end);
+  for (let field = c.nextField(end); field !== 0; field = c.nextField(end)) {
+    if (field === 1) tool.name = c.string();
+    else if (field === 2) tool.server = c.string();
+    else if (field === 3) tool.toolJson = c.bytes();
+    else tool.definitionHash = c.string();
   }
-  if (r.pos !== to) throw new RangeError('a ToolDefinition field runs past its message');
+  if (c.pos !== end) throw new RangeError('a ToolDefinition field runs past its message');
   return tool;
 }
 
-/**
- * The next length-delimited field 1–4 before `limit` (both messages here have only such fields), the
- * reader moved past it; other fields are skipped. Undefined at `limit`.
- */
-function nextField(r: BinaryReader, limit: number, message: string): { field: number; start: number; end: number } | undefined {
-  while (r.pos < limit) {
-    const tag = r.uint32();
-    const field = tag >>> 3;
-    if ((tag & 7) !== WireType.LengthDelimited || field < 1 || field > 4) {
-      r.skip(tag & 7, field);
-      continue;
+/** Reads length-delimited fields 1–4 (all both messages have) and skips any other field. */
+class Cursor {
+  pos = 0;
+  valueStart = 0;
+  valueEnd = 0;
+
+  constructor(readonly buf: Buffer) {}
+
+  /** The next wanted field's number with its value's span set (reader moved past it), or 0 at `end`. */
+  nextField(end: number): number {
+    while (this.pos < end) {
+      const tag = this.varint();
+      const field = tag >>> 3;
+      const wire = tag & 7;
+      if (wire === 2) {
+        const len = this.varint();
+        this.valueStart = this.pos;
+        this.valueEnd = this.pos + len;
+        if (this.valueEnd > end) throw new RangeError('premature end of a ListToolsResponse field');
+        this.pos = this.valueEnd;
+        if (field >= 1 && field <= 4) return field;
+      } else if (wire === 0) this.varint();
+      else if (wire === 1) this.pos += 8;
+      else if (wire === 5) this.pos += 4;
+      else throw new RangeError(`unsupported wire type ${wire} in ListToolsResponse`);
     }
-    const len = r.uint32();
-    const start = r.pos;
-    r.pos += len;
-    if (r.pos > limit) throw new RangeError(`premature end of ${message}`);
-    return { field, start, end: r.pos };
+    if (this.pos > end) throw new RangeError('premature end of ListToolsResponse');
+    return 0;
   }
-  return undefined;
+
+  /** The current value as UTF-8 (Buffer's own slice: `toString` spends more on its arguments than on a name). */
+  string(): string {
+    return (this.buf as Buffer & { utf8Slice(s: number, e: number): string }).utf8Slice(this.valueStart, this.valueEnd);
+  }
+
+  bytes(): Buffer {
+    return this.buf.subarray(this.valueStart, this.valueEnd);
+  }
+
+  /** A varint; the high bits of a 64-bit one are skipped (no field read here needs them). */
+  private varint(): number {
+    let value = 0;
+    for (let shift = 0; shift < 70; shift += 7) {
+      if (this.pos >= this.buf.length) throw new RangeError('premature end of ListToolsResponse');
+      const b = this.buf[this.pos++];
+      if (shift < 32) value |= (b & 0x7f) << shift;
+      if (b < 0x80) return value >>> 0;
+    }
+    throw new RangeError('malformed varint in ListToolsResponse');
+  }
 }
 
 const EMPTY = Buffer.alloc(0);
-
-/** Buffer's own UTF-8 slice: `toString` spends more on normalising its arguments than on a short name. */
-const utf8 = (buf: Buffer, start: number, end: number): string =>
-  (buf as Buffer & { utf8Slice(s: number, e: number): string }).utf8Slice(start, end);
