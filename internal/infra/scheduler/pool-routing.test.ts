@@ -84,6 +84,11 @@ describe('PoolManager routing and waiting', () => {
     expect(waiter.error?.reason).toBe('POOL_SATURATED');
     expect(waiter.error?.message).toMatch(/pool for server srv is saturated: 1 of maxInstances=1 .*maxConcurrent=1; 1 call\(s\) waiting/);
     expect(h.mgr.status()[0].waiting).toBe(0);
+    // Every wait is reported with its length and outcome (mcpd_pool_wait_seconds): the first call's
+    // wait on the cold start was served, the second ran out after poolWaitSeconds.
+    const waits = h.events('pool.wait').map((e) => e.fields);
+    expect(waits).toContainEqual({ seconds: 5, outcome: 'saturated' });
+    expect(waits.filter((f) => f?.outcome === 'served')).toHaveLength(1);
   });
 
   it('bounds the wait by the call deadline when it is shorter than poolWaitSeconds', async () => {

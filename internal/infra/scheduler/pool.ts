@@ -8,7 +8,7 @@ import { cancelledWaitError, notReadyError, saturatedError, suspendedError } fro
 import { PoolCore } from './pool-core.js';
 import { pickLeastLoaded } from './routing.js';
 import { PROBE_TIMEOUT_MS, type CallOptions } from './types.js';
-import type { Waiter } from './waiters.js';
+import type { WaitOutcome, Waiter } from './waiters.js';
 
 /** A fingerprint-keyed pool: routing, bounded FIFO waiting, calls, hung detection, listings. */
 export class Pool extends PoolCore {
@@ -112,7 +112,7 @@ export class Pool extends PoolCore {
     if (ready) return Promise.resolve(ready);
     return new Promise<Instance>((resolve, reject) => {
       const now = this.now();
-      const onAbort = () => this.dropWaiter(w, cancelledWaitError(this.spec));
+      const onAbort = () => this.dropWaiter(w, cancelledWaitError(this.spec), 'cancelled');
       const w: Waiter = {
         key,
         cause,
@@ -178,7 +178,7 @@ export class Pool extends PoolCore {
       const inst = this.tryTake(w.key);
       if (!inst) continue;
       this.waiters.remove(w);
-      this.settleWaiter(w);
+      this.settleWaiter(w, 'served');
       w.resolve(inst);
     }
     const unserved = this.waiters.snapshot().filter((w) => !this.isBound(w));
@@ -210,7 +210,7 @@ export class Pool extends PoolCore {
     const err = saturated
       ? saturatedError(this.spec, this.liveCount(), this.cap, this.waiters.length, waited)
       : notReadyError(this.spec, waited);
-    this.dropWaiter(w, err);
+    this.dropWaiter(w, err, saturated ? 'saturated' : 'timeout');
   }
 
   /** At the cap with every instance full (or, for a bound caller, its instance full). */
@@ -221,22 +221,28 @@ export class Pool extends PoolCore {
     return live.every((i) => i.state !== 'starting');
   }
 
-  private dropWaiter(w: Waiter, err: Error): void {
+  private dropWaiter(w: Waiter, err: Error, outcome: WaitOutcome): void {
     if (!this.waiters.remove(w)) return;
-    this.settleWaiter(w);
+    this.settleWaiter(w, outcome);
     w.reject(err);
     this.changed();
   }
 
-  private settleWaiter(w: Waiter): void {
+  /** Ends a wait; the debug event 'pool.wait' carries how long it lasted (mcpd_pool_wait_seconds). */
+  private settleWaiter(w: Waiter, outcome: WaitOutcome): void {
     if (w.timer !== undefined) this.deps.clock.clearTimeout(w.timer);
     w.timer = undefined;
     w.detach();
+    const seconds = (this.now() - w.enqueuedAt) / 1000;
+    this.log('debug', 'pool.wait', `a call to server ${this.spec.name} waited ${seconds} s for a slot (${outcome})`, undefined, {
+      seconds,
+      outcome,
+    });
   }
 
   protected rejectWaiters(err: Error): void {
     for (const w of this.waiters.drain()) {
-      this.settleWaiter(w);
+      this.settleWaiter(w, 'failed');
       w.reject(err);
     }
     this.changed();

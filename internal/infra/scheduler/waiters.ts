@@ -2,6 +2,9 @@ import type { StartCause } from '../../domain/runtime.js';
 import type { TimerHandle } from './clock.js';
 import type { Instance } from './instance.js';
 
+/** How a wait ended: given a slot, or not (the pool stayed full, the deadline passed, the caller left, the pool failed). */
+export type WaitOutcome = 'served' | 'saturated' | 'timeout' | 'cancelled' | 'failed';
+
 /** A call waiting for a slot; served FIFO, bounded by its deadline and the pool-wait limit. */
 export interface Waiter {
   key?: string;

@@ -39,12 +39,16 @@ describe('Metrics', () => {
     m.observeLog(coreEntry('info', 'instance.stop', { fingerprint: 'fp-echo', cause: 'idle' }));
     m.observeLog(coreEntry('warning', 'instance.crash', { fingerprint: 'fp-echo', cause: 'crash' }));
     m.observeLog(coreEntry('info', 'instance.stop', { cause: 'idle' })); // no server: ignored
+    m.observeLog(coreEntry('debug', 'pool.wait', { fingerprint: 'fp-echo', seconds: 0.7, outcome: 'served' }));
+    m.observeLog(coreEntry('debug', 'pool.wait', { fingerprint: 'fp-echo', seconds: 5, outcome: 'saturated' }));
     m.logsDropped(5);
     const f = parsePromText(await m.text());
     expect(sampleValue(f, 'mcpd_call_duration_seconds_count', { server: 'echo', outcome: 'ok' })).toBe(2);
     expect(sampleValue(f, 'mcpd_call_duration_seconds_bucket', { server: 'echo', outcome: 'ok', le: '0.025' })).toBe(1);
     expect(sampleValue(f, 'mcpd_call_duration_seconds_count', { outcome: 'saturated' })).toBe(1);
     expect(sampleValue(f, 'mcpd_pool_saturated_total', { server: 'echo' })).toBe(1);
+    expect(sampleValue(f, 'mcpd_pool_wait_seconds_bucket', { server: 'echo', outcome: 'served', le: '1' })).toBe(1);
+    expect(sampleValue(f, 'mcpd_pool_wait_seconds_sum', { server: 'echo', outcome: 'saturated' })).toBe(5);
     expect(sampleValue(f, 'mcpd_instance_starts_total', { server: 'echo', cause: 'call' })).toBe(1);
     expect(sampleValue(f, 'mcpd_instance_stops_total', { server: 'echo' })).toBe(2);
     expect(sampleValue(f, 'mcpd_instance_stops_total', { cause: 'crash' })).toBe(1);

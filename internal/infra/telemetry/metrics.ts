@@ -56,6 +56,13 @@ export class Metrics {
     labelNames: ['server'],
     registers: [this.registry],
   });
+  private readonly waits = new Histogram({
+    name: 'mcpd_pool_wait_seconds',
+    help: 'How long calls that found no free slot waited for one (cold starts included), by server and outcome (served, saturated, timeout, cancelled, failed). Calls that found a slot at once are not counted here.',
+    labelNames: ['server', 'outcome'],
+    buckets: CALL_BUCKETS,
+    registers: [this.registry],
+  });
   private readonly dropped = new Counter({
     name: 'mcpd_log_entries_dropped_total',
     help: 'Log entries a slow log reader lost (its oldest ones).',
@@ -131,6 +138,12 @@ export class Metrics {
       case 'instance.start_failed':
         this.startFailures.inc({ server: this.serverOf(e.fingerprint) });
         break;
+      case 'pool.wait': {
+        const { seconds, outcome } = e.record.fields ?? {};
+        if (typeof seconds === 'number' && typeof outcome === 'string')
+          this.waits.observe({ server: this.serverOf(e.fingerprint), outcome }, seconds);
+        break;
+      }
     }
   }
 
