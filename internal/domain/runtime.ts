@@ -16,6 +16,8 @@ export interface InstanceStatus {
   startCause: StartCause;
   /** stateful: routing keys bound to this instance. */
   boundKeys: number;
+  /** Pinned routing keys placed here (subscriptions); a pinned instance is not idle-reaped. */
+  pinnedKeys: number;
 }
 
 export interface PoolStatus {

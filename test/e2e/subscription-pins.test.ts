@@ -1,9 +1,10 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { TestWorld } from '../support/core-process.js';
-import { FIXTURES } from '../support/paths.js';
+import { FIXTURES, MCPDCTL } from '../support/paths.js';
 import { cmdline, waitFor } from '../support/procs.js';
 
 const WINDOW_SERVER = `${FIXTURES}/servers/window-server.mjs`;
@@ -66,6 +67,9 @@ describe('downstream subscriptions hold their instance and are shared with the d
     // The time under test: three idle periods in which an unpinned instance would have been reaped.
     await new Promise((r) => setTimeout(r, 3000));
     expect(windowPids('com.example.pin')).toEqual([pid]);
+    // mcpdctl status says why it stays.
+    const status = execFileSync(process.execPath, [MCPDCTL, '--socket', world.socket, 'status'], { env: world.env(), encoding: 'utf8' });
+    expect(status).toMatch(new RegExp(`ready:${pid}\\([^)]*, 1 pinned\\)`));
     const before = updates.length;
     expect(textOf(await pinClient.callTool({ name: 'pin__set_window', arguments: { path: 'editor', text: 'v2' } }))).toBe(
       'updated (notified)',

@@ -22,7 +22,9 @@ export async function statusCommand(client: ControlPlaneClient, out: Out): Promi
     p.references.join(','),
     p.strategy,
     `${p.instances.filter((i) => i.state !== 'stopped').length}/${p.maxInstances}`,
-    p.instances.map((i) => `${i.state}${i.pid ? `:${i.pid}` : ''}(${i.startCause})`).join(' ') || '-',
+    p.instances
+      .map((i) => `${i.state}${i.pid ? `:${i.pid}` : ''}(${i.startCause}${i.pinnedKeys ? `, ${i.pinnedKeys} pinned` : ''})`)
+      .join(' ') || '-',
     p.suspended ? `SUSPENDED: ${p.suspendedReason}` : truncate(p.lastError || '', 60),
   ]);
   out.write(renderTable(['SPEC', 'USED BY', 'STRATEGY', 'INST', 'STATES', 'NOTE'], rows));

@@ -58,6 +58,7 @@ export function statusToPb(s: StatusView): pb.RuntimeStatus {
         lastUsedAtUnixMs: i.lastUsedAt,
         startCause: i.startCause,
         boundKeys: i.boundKeys,
+        pinnedKeys: i.pinnedKeys,
       })),
     })),
   };

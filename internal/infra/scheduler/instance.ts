@@ -72,7 +72,7 @@ export class Instance {
     return new Promise((r) => this.drainWaiters.push(r));
   }
 
-  status(boundKeys: number): InstanceStatus {
+  status(boundKeys: number, pinnedKeys: number): InstanceStatus {
     return {
       id: this.id,
       state: this.state,
@@ -82,6 +82,7 @@ export class Instance {
       lastUsedAt: this.lastUsedAt,
       startCause: this.startCause,
       boundKeys,
+      pinnedKeys,
     };
   }
 }

@@ -47,6 +47,13 @@ export class Pins {
     return false;
   }
 
+  /** How many pinned keys are placed on the instance. */
+  countOn(instanceId: string): number {
+    let n = 0;
+    for (const p of this.map.values()) if (p.instanceId === instanceId) n++;
+    return n;
+  }
+
   /** The instance ended: unplaces its keys and returns them (their holders have lost state). */
   dropInstance(instanceId: string): string[] {
     const keys: string[] = [];

@@ -336,7 +336,7 @@ export abstract class PoolCore {
       fingerprint: this.fingerprint,
       references: [...this.references],
       spec: this.spec,
-      instances: [...this.instances.values()].map((i) => i.status(this.bindings.liveFor(i.id, now).count)),
+      instances: [...this.instances.values()].map((i) => i.status(this.bindings.liveFor(i.id, now).count, this.pins.countOn(i.id))),
       waiting: this.waiters.length,
       suspended: this.suspendedReason !== undefined,
       suspendedReason: this.suspendedReason,

@@ -32,10 +32,13 @@ describe('PoolManager pins', () => {
     await pidOf(h, KEY);
     await h.clock.advance(10 * 60_000);
     expect(h.mgr.processCount()).toBe(1);
+    // Status says why the instance stays: one key (two holders) pinned on it.
+    expect(h.mgr.status()[0].instances.map((i) => i.pinnedKeys)).toEqual([1]);
     h.mgr.unpin(FP, KEY);
     await h.clock.advance(10 * 60_000);
     expect(h.mgr.processCount()).toBe(1); // one holder left
     h.mgr.unpin(FP, KEY);
+    expect(h.mgr.status()[0].instances.map((i) => i.pinnedKeys)).toEqual([0]);
     await h.clock.advance(29_999);
     expect(h.mgr.processCount()).toBe(1);
     await h.clock.advance(1);

@@ -141,6 +141,11 @@ export interface InstanceStatus {
   lastUsedAtUnixMs: number;
   startCause: string;
   boundKeys: number;
+  /**
+   * Pinned routing keys held here (resource subscriptions, Desktop/Finder sources): while any is, the
+   * instance is not idle-reaped — the answer to "why does this server keep running?".
+   */
+  pinnedKeys: number;
 }
 
 export interface PoolStatus {
@@ -2124,6 +2129,7 @@ function createBaseInstanceStatus(): InstanceStatus {
     lastUsedAtUnixMs: 0,
     startCause: "",
     boundKeys: 0,
+    pinnedKeys: 0,
   };
 }
 
@@ -2152,6 +2158,9 @@ export const InstanceStatus: MessageFns<InstanceStatus> = {
     }
     if (message.boundKeys !== 0) {
       writer.uint32(64).int32(message.boundKeys);
+    }
+    if (message.pinnedKeys !== 0) {
+      writer.uint32(72).int32(message.pinnedKeys);
     }
     return writer;
   },
@@ -2233,6 +2242,14 @@ export const InstanceStatus: MessageFns<InstanceStatus> = {
             message.boundKeys = reader.int32();
             continue;
           }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.pinnedKeys = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2275,6 +2292,11 @@ export const InstanceStatus: MessageFns<InstanceStatus> = {
         : isSet(object.bound_keys)
         ? globalThis.Number(object.bound_keys)
         : 0,
+      pinnedKeys: isSet(object.pinnedKeys)
+        ? globalThis.Number(object.pinnedKeys)
+        : isSet(object.pinned_keys)
+        ? globalThis.Number(object.pinned_keys)
+        : 0,
     };
   },
 
@@ -2304,6 +2326,9 @@ export const InstanceStatus: MessageFns<InstanceStatus> = {
     if (message.boundKeys !== 0) {
       obj.boundKeys = Math.round(message.boundKeys);
     }
+    if (message.pinnedKeys !== 0) {
+      obj.pinnedKeys = Math.round(message.pinnedKeys);
+    }
     return obj;
   },
 
@@ -2320,6 +2345,7 @@ export const InstanceStatus: MessageFns<InstanceStatus> = {
     message.lastUsedAtUnixMs = object.lastUsedAtUnixMs ?? 0;
     message.startCause = object.startCause ?? "";
     message.boundKeys = object.boundKeys ?? 0;
+    message.pinnedKeys = object.pinnedKeys ?? 0;
     return message;
   },
 };
