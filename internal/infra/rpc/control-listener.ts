@@ -18,10 +18,15 @@ export interface ListenerHandlers {
  * gateway opening a framed Session (SESSION_PREFACE). Keeps one address, one permission and one
  * stale-socket check for everything the core serves.
  */
-export async function listenControlSocket(path: string, handlers: ListenerHandlers): Promise<ControlListener> {
+export async function listenControlSocket(
+  path: string,
+  handlers: ListenerHandlers,
+  opts: { firstBytesTimeoutMs?: number } = {},
+): Promise<ControlListener> {
   const sessions = new Set<Socket>();
+  const firstBytesTimeoutMs = opts.firstBytesTimeoutMs ?? FIRST_BYTES_TIMEOUT_MS;
   const server = createServer((socket) =>
-    sniff(socket, {
+    sniff(socket, firstBytesTimeoutMs, {
       grpc: handlers.grpc,
       session: (s, rest) => {
         sessions.add(s);
@@ -40,21 +45,30 @@ export async function listenControlSocket(path: string, handlers: ListenerHandle
   return { close: (graceMs) => closeAll(server, sessions, graceMs) };
 }
 
-function sniff(socket: Socket, handlers: ListenerHandlers): void {
+/** A connection that has not said which protocol it speaks by then is closed. */
+const FIRST_BYTES_TIMEOUT_MS = 10_000;
+
+function sniff(socket: Socket, timeoutMs: number, handlers: ListenerHandlers): void {
   // A peer that resets before saying anything must not become an uncaught 'error'.
   socket.on('error', () => {});
+  const silent = setTimeout(() => socket.destroy(), timeoutMs);
+  socket.once('close', () => clearTimeout(silent));
   let head: Buffer = Buffer.alloc(0);
+  const decided = () => {
+    clearTimeout(silent);
+    socket.off('data', onData);
+  };
   const onData = (chunk: Buffer) => {
     head = head.length === 0 ? chunk : Buffer.concat([head, chunk]);
     if (head[0] !== SESSION_PREFACE[0]) {
-      socket.off('data', onData);
+      decided();
       socket.pause();
       socket.unshift(head);
       handlers.grpc(socket);
       return;
     }
     if (head.length < SESSION_PREFACE.length) return;
-    socket.off('data', onData);
+    decided();
     if (!head.subarray(0, SESSION_PREFACE.length).equals(SESSION_PREFACE)) {
       socket.destroy();
       return;
