@@ -4,6 +4,7 @@ import type { ToolCallRecord } from '../domain/history/tool-call-history.js';
 import { ContextService } from './context-service.js';
 import { contextWorld, spec } from './context-fake-pools.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';
+import { callRecord as call } from '../domain/history/test-records.js';
 
 const A = spec('alpha');
 const B = spec('beta');
@@ -20,19 +21,6 @@ async function next(sub: Subscription<ContextChange>): Promise<ContextChange> {
   } finally {
     clearTimeout(timer);
   }
-}
-
-function call(server: string, i = 0): ToolCallRecord {
-  return {
-    timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
-    req_id: `r${i}`,
-    server,
-    tool: 't',
-    parameters: {},
-    timeout: null,
-    success: true,
-    error: null,
-  };
 }
 
 function level1(host: string, ref: string, extra: Record<string, unknown> = {}) {

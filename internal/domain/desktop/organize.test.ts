@@ -3,25 +3,13 @@ import { McpdError } from '../errors.js';
 import type { JsonValue } from '../json.js';
 import { ToolCallHistory, type ToolCallRecord } from '../history/tool-call-history.js';
 import { organizeDesktop, type DesktopWindowInput } from './organize.js';
+import { callRecord as call } from '../history/test-records.js';
 
 const txt = (t: string): JsonValue => ({ uri: 'x', text: t });
 
 /** A window with one text content naming it, so entries show which window they are. */
 function win(server: string, uri: string, body: string | null = uri.split('/').pop() ?? 'x'): DesktopWindowInput {
   return { server, resource: { uri }, contents: body === null ? [] : [txt(body)] };
-}
-
-function call(server: string, i = 0): ToolCallRecord {
-  return {
-    timestamp: `2026-01-01T00:00:0${i}Z`,
-    req_id: `r${i}`,
-    server,
-    tool: 't',
-    parameters: {},
-    timeout: null,
-    success: true,
-    error: null,
-  };
 }
 
 const uris = (r: { windows: { uri: string }[] }): string[] => r.windows.map((w) => w.uri);

@@ -2,22 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { isValidDpeUri } from './dpe-uri.js';
 import { organizeFinder, sortDocuments } from './organize.js';
 import type { DPEDocumentSummary } from './types.js';
+import { doc } from './test-docs.js';
 
 let seed = 99;
 const rnd = (k: number): number => Math.floor(((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31) * k);
-
-function doc(server: string, ref: string, extra: Partial<DPEDocumentSummary> = {}): DPEDocumentSummary {
-  return {
-    doc_ref: ref,
-    uri: `dpe://${server}/${ref}`,
-    file_uri: `file:///${ref}`,
-    file_type: 'pdf',
-    title: ref,
-    page_count: 1,
-    server,
-    ...extra,
-  };
-}
 
 describe('organizeFinder pages', () => {
   // Only the groups a page overlaps are time-sorted; every page must still be the slice of the full order.

@@ -2,19 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { McpdError } from '../errors.js';
 import { organizeFinder } from './organize.js';
 import type { DPEDocumentSummary } from './types.js';
+import { doc } from './test-docs.js';
 
-function doc(server: string, ref: string, extra: Partial<DPEDocumentSummary> = {}): DPEDocumentSummary {
-  return {
-    doc_ref: ref,
-    uri: `dpe://${server}/${ref}`,
-    file_uri: `file:///${ref}`,
-    file_type: 'pdf',
-    title: ref,
-    page_count: 1,
-    server,
-    ...extra,
-  };
-}
 const refs = (r: { documents: DPEDocumentSummary[] }): string[] => r.documents.map((d) => d.doc_ref);
 
 describe('organizeFinder', () => {
