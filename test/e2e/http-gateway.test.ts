@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -16,6 +17,64 @@ async function connect(
   const client = new Client({ name: 'http-test', version: '1.0.0' });
   await client.connect(transport);
   return { client, transport };
+}
+
+interface SseEvent {
+  id?: string;
+  retry?: string;
+  data: string;
+}
+
+/** An HTTP request answered with SSE, read until `enough` says so (or the server ends the stream). */
+function sse(
+  url: string,
+  method: 'GET' | 'POST',
+  headers: Record<string, string>,
+  body: unknown,
+  enough: (events: SseEvent[]) => boolean,
+): Promise<{ headers: Record<string, unknown>; events: SseEvent[] }> {
+  const u = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: u.hostname,
+        port: u.port,
+        path: u.pathname,
+        method,
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      },
+      (res) => {
+        let text = '';
+        const events = (): SseEvent[] =>
+          text
+            .split('\n\n')
+            .slice(0, -1)
+            .map((block) => {
+              const e: SseEvent = { data: '' };
+              for (const line of block.split('\n')) {
+                const [k, ...rest] = line.split(':');
+                const v = rest.join(':').trimStart();
+                if (k === 'id') e.id = v;
+                else if (k === 'retry') e.retry = v;
+                else if (k === 'data') e.data += v;
+              }
+              return e;
+            });
+        const done = () => resolve({ headers: res.headers, events: events() });
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => {
+          text += d;
+          if (enough(events())) {
+            done();
+            res.destroy();
+          }
+        });
+        res.on('end', done);
+      },
+    );
+    req.on('error', reject);
+    req.end(body === undefined ? undefined : JSON.stringify(body));
+  });
 }
 
 function errorOf(body: string): string {
@@ -77,6 +136,30 @@ describe('mcpdmcp --http (streamable HTTP gateway)', () => {
 
     const stale = await rawPost(gw.url, { 'mcp-session-id': ended }, { jsonrpc: '2.0', id: 2, method: 'tools/list' });
     expect(stale.status).toBe(404);
+  });
+
+  it('gives SSE events ids and replays a dropped stream from Last-Event-ID (resumability)', async () => {
+    const gw = await start(['--http', '127.0.0.1:0']);
+    const version = '2025-11-25'; // the first protocol version whose clients take priming events
+    const init = await sse(gw.url, 'POST', {}, { ...INITIALIZE, params: { ...INITIALIZE.params, protocolVersion: version } }, (e) =>
+      e.some((x) => x.data),
+    );
+    const session = String(init.headers['mcp-session-id']);
+    const headers = { 'mcp-session-id': session, 'mcp-protocol-version': version };
+    await sse(gw.url, 'POST', headers, { jsonrpc: '2.0', method: 'notifications/initialized' }, () => false);
+    const call = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'fx__echo', arguments: { resumed: true } } };
+    const first = await sse(gw.url, 'POST', headers, call, (e) => e.some((x) => x.data.includes('"id":7')));
+    // A priming event (id, retry hint, no data) opens the stream; the result carries an id too.
+    expect(first.events[0]).toEqual({ id: expect.any(String), retry: '1000', data: '' });
+    const result = first.events.find((x) => x.data.includes('"id":7'));
+    expect(result?.id).toBeTruthy();
+    // A client that lost the stream after the priming event asks for the rest and gets the result again.
+    const replay = await sse(gw.url, 'GET', { ...headers, 'last-event-id': first.events[0].id as string }, undefined, (e) =>
+      e.some((x) => x.data.includes('"id":7')),
+    );
+    const replayed = replay.events.find((x) => x.data.includes('"id":7'));
+    expect(replayed).toEqual(result);
+    expect(JSON.parse(replayed?.data ?? '{}').result.structuredContent).toEqual({ resumed: true });
   });
 
   it('rejects foreign Host and Origin headers (DNS rebinding) and accepts loopback ones', async () => {

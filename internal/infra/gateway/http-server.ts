@@ -2,9 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { SessionEventStore } from './session-event-store.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { allowedHostnames, bearerMatches, isLoopbackAddress, rebindingRejection, urlHost } from './http-guard.js';
+
+/** How long a client whose SSE stream dropped waits before reconnecting (sent as the SSE `retry` field). */
+const SSE_RETRY_MS = 1000;
 
 /** One MCP session's server side: the gateway (its own core Session, its own caller presence). */
 export interface SessionGateway {
@@ -76,6 +80,9 @@ export async function startHttpGateway(o: HttpGatewayOptions): Promise<HttpGatew
     let registered = false;
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
+      // Resumability (SEP-1699): events carry ids, a dropped stream resumes with Last-Event-ID.
+      eventStore: new SessionEventStore(),
+      retryInterval: SSE_RETRY_MS,
       onsessioninitialized: (id) => {
         registered = true;
         sessions.set(id, entry);
