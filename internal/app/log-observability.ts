@@ -71,7 +71,9 @@ export class Observability {
   /** The pools with every tool call timed into mcpd_call_duration_seconds. */
   meter<T extends PoolPort>(pools: T): T {
     this.pools = pools;
-    return meteredPools(pools, (fp, outcome, s) => this.metrics.observeCall(fp, outcome, s));
+    return meteredPools(pools, (fp, method, outcome, s) =>
+      method === 'tools/call' ? this.metrics.observeCall(fp, outcome, s) : this.metrics.observeRequest(fp, method, outcome, s),
+    );
   }
 
   attach(core: ObservedCore): void {

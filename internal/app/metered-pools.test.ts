@@ -13,6 +13,10 @@ class FakePools {
     this.calls++;
     return this.next();
   }
+  async request(): Promise<JsonObject> {
+    this.calls++;
+    return this.next();
+  }
   count(): number {
     return this.calls;
   }
@@ -21,10 +25,12 @@ class FakePools {
 describe('meteredPools', () => {
   it('times every call with its outcome and passes results, errors and other methods through', async () => {
     const seen: [string, CallOutcome][] = [];
+    const methods: string[] = [];
     const inner = new FakePools();
-    const pools = meteredPools(inner as unknown as PoolPort & FakePools, (fp, outcome, s) => {
+    const pools = meteredPools(inner as unknown as PoolPort & FakePools, (fp, method, outcome, s) => {
       expect(s).toBeGreaterThanOrEqual(0);
       seen.push([fp, outcome]);
+      methods.push(method);
     });
     expect(await pools.callTool('fp', 't', {}, {})).toEqual({ content: [] });
     inner.next = async () => ({ isError: true });
@@ -42,6 +48,14 @@ describe('meteredPools', () => {
     };
     await expect(pools.callTool('fp', 't', {}, { signal: ac.signal })).rejects.toThrow('aborted');
     expect(seen.map(([, o]) => o)).toEqual(['ok', 'error', 'saturated', 'timeout', 'cancelled', 'error', 'cancelled']);
+    expect(new Set(methods)).toEqual(new Set(['tools/call']));
     expect(pools.count()).toBe(7);
+    // Every other downstream request is timed under its own method.
+    inner.next = async () => ({ contents: [] });
+    expect(await pools.request('fp', 'resources/read', { uri: 'x://y' }, {})).toEqual({ contents: [] });
+    expect(methods.at(-1)).toBe('resources/read');
+    expect(seen.at(-1)).toEqual(['fp', 'ok']);
+    expect(pools.count).toBe(pools.count); // delegated methods are bound once, not per access
+    expect(pools.count()).toBe(8);
   });
 });

@@ -3,34 +3,52 @@ import type { JsonObject } from '../domain/json.js';
 import type { CallOutcome } from '../infra/telemetry/metrics.js';
 import type { PoolPort } from './pool-port.js';
 
-export type CallObserver = (fingerprint: string, outcome: CallOutcome, seconds: number) => void;
+/** `method` is the MCP method sent downstream: `tools/call` for tool calls, else what `request` sent. */
+export type CallObserver = (fingerprint: string, method: string, outcome: CallOutcome, seconds: number) => void;
 
 /**
- * The pools with tool calls timed: the core stays unaware of metrics. A Proxy rather than a class that
- * re-declares every PoolPort method, so methods added to the port later pass through untouched.
+ * The pools with every downstream request timed (tool calls and the rest): the core stays unaware of
+ * metrics. A Proxy rather than a class that re-declares every PoolPort method, so methods added to the
+ * port later pass through untouched.
  */
 export function meteredPools<T extends PoolPort>(inner: T, observe: CallObserver): T {
-  const callTool: PoolPort['callTool'] = async (fingerprint, name, args, opts) => {
-    const t0 = process.hrtime.bigint();
-    const seconds = () => Number(process.hrtime.bigint() - t0) / 1e9;
-    let result: JsonObject;
-    try {
-      result = await inner.callTool(fingerprint, name, args, opts);
-    } catch (e) {
-      safeObserve(observe, fingerprint, outcomeOf(e, opts.signal), seconds());
-      throw e;
-    }
-    safeObserve(observe, fingerprint, result.isError === true ? 'error' : 'ok', seconds());
-    return result;
-  };
+  const callTool: PoolPort['callTool'] = (fingerprint, name, args, opts) =>
+    timed(observe, fingerprint, 'tools/call', opts.signal, () => inner.callTool(fingerprint, name, args, opts));
+  const request: PoolPort['request'] = (fingerprint, method, params, opts) =>
+    timed(observe, fingerprint, method, opts.signal, () => inner.request(fingerprint, method, params, opts));
+  const bound = new Map<PropertyKey, unknown>();
   return new Proxy(inner, {
     get(target, prop, receiver) {
       if (prop === 'callTool') return callTool;
+      if (prop === 'request') return request;
       const v: unknown = Reflect.get(target, prop, receiver);
-      // Methods run on the real object: its private state must not be read through the proxy.
-      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      if (typeof v !== 'function') return v;
+      // Methods run on the real object (its private state must not be read through the proxy), bound once.
+      let b = bound.get(prop);
+      if (b === undefined) bound.set(prop, (b = (v as (...a: unknown[]) => unknown).bind(target)));
+      return b;
     },
   });
+}
+
+async function timed(
+  observe: CallObserver,
+  fingerprint: string,
+  method: string,
+  signal: AbortSignal | undefined,
+  run: () => Promise<JsonObject>,
+): Promise<JsonObject> {
+  const t0 = process.hrtime.bigint();
+  const seconds = () => Number(process.hrtime.bigint() - t0) / 1e9;
+  let result: JsonObject;
+  try {
+    result = await run();
+  } catch (e) {
+    safeObserve(observe, fingerprint, method, outcomeOf(e, signal), seconds());
+    throw e;
+  }
+  safeObserve(observe, fingerprint, method, result.isError === true ? 'error' : 'ok', seconds());
+  return result;
 }
 
 export function outcomeOf(e: unknown, signal?: AbortSignal): CallOutcome {
@@ -42,9 +60,9 @@ export function outcomeOf(e: unknown, signal?: AbortSignal): CallOutcome {
   return signal?.aborted ? 'cancelled' : 'error';
 }
 
-function safeObserve(observe: CallObserver, fp: string, outcome: CallOutcome, seconds: number): void {
+function safeObserve(observe: CallObserver, fp: string, method: string, outcome: CallOutcome, seconds: number): void {
   try {
-    observe(fp, outcome, seconds);
+    observe(fp, method, outcome, seconds);
   } catch {
     // metrics must never fail a call
   }

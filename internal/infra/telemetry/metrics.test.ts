@@ -35,6 +35,8 @@ describe('Metrics', () => {
     m.observeCall('fp-echo', 'ok', 0.02);
     m.observeCall('fp-echo', 'ok', 3);
     m.observeCall('fp-echo', 'saturated', 10);
+    m.observeRequest('fp-echo', 'resources/read', 'ok', 0.004);
+    m.observeRequest('fp-echo', 'prompts/get', 'timeout', 30);
     m.observeLog(coreEntry('info', 'instance.start', { fingerprint: 'fp-echo', cause: 'call' }));
     m.observeLog(coreEntry('info', 'instance.stop', { fingerprint: 'fp-echo', cause: 'idle' }));
     m.observeLog(coreEntry('warning', 'instance.crash', { fingerprint: 'fp-echo', cause: 'crash' }));
@@ -47,6 +49,10 @@ describe('Metrics', () => {
     expect(sampleValue(f, 'mcpd_call_duration_seconds_bucket', { server: 'echo', outcome: 'ok', le: '0.025' })).toBe(1);
     expect(sampleValue(f, 'mcpd_call_duration_seconds_count', { outcome: 'saturated' })).toBe(1);
     expect(sampleValue(f, 'mcpd_pool_saturated_total', { server: 'echo' })).toBe(1);
+    expect(
+      sampleValue(f, 'mcpd_request_duration_seconds_bucket', { server: 'echo', method: 'resources/read', outcome: 'ok', le: '0.005' }),
+    ).toBe(1);
+    expect(sampleValue(f, 'mcpd_request_duration_seconds_count', { method: 'prompts/get', outcome: 'timeout' })).toBe(1);
     expect(sampleValue(f, 'mcpd_pool_wait_seconds_bucket', { server: 'echo', outcome: 'served', le: '1' })).toBe(1);
     expect(sampleValue(f, 'mcpd_pool_wait_seconds_sum', { server: 'echo', outcome: 'saturated' })).toBe(5);
     expect(sampleValue(f, 'mcpd_instance_starts_total', { server: 'echo', cause: 'call' })).toBe(1);
@@ -60,10 +66,10 @@ describe('Metrics', () => {
     expect(sampleValue(f, 'mcpd_watch_subscribers')).toBe(4);
     expect(sampleValue(f, 'mcpd_log_entries_dropped_total')).toBe(5);
     expect(f.get('mcpd_call_duration_seconds')?.type).toBe('histogram');
-    // No caller, tool or instance labels anywhere.
+    // No caller, tool or instance labels anywhere (method is the MCP method mcpd sent: a closed set).
     for (const fam of f.values())
       for (const s of fam.samples)
-        expect(Object.keys(s.labels).filter((k) => !['server', 'outcome', 'cause', 'state', 'le'].includes(k))).toEqual([]);
+        expect(Object.keys(s.labels).filter((k) => !['server', 'outcome', 'cause', 'state', 'method', 'le'].includes(k))).toEqual([]);
   });
 
   it('the strict parser rejects what a scraper would', () => {

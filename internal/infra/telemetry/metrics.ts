@@ -32,6 +32,13 @@ export class Metrics {
     buckets: CALL_BUCKETS,
     registers: [this.registry],
   });
+  private readonly requests = new Histogram({
+    name: 'mcpd_request_duration_seconds',
+    help: 'Downstream requests other than tool calls (resources/read, prompts/get, completion/complete …), by server, method and outcome; pool wait included.',
+    labelNames: ['server', 'method', 'outcome'],
+    buckets: CALL_BUCKETS,
+    registers: [this.registry],
+  });
   private readonly starts = new Counter({
     name: 'mcpd_instance_starts_total',
     help: 'Server instances started, by cause.',
@@ -114,6 +121,13 @@ export class Metrics {
   observeCall(fingerprint: string, outcome: CallOutcome, seconds: number): void {
     const server = this.serverOf(fingerprint);
     this.calls.observe({ server, outcome }, seconds);
+    if (outcome === 'saturated') this.saturations.inc({ server });
+  }
+
+  /** `method` comes from the core's own code (a closed set of MCP methods), never from a caller. */
+  observeRequest(fingerprint: string, method: string, outcome: CallOutcome, seconds: number): void {
+    const server = this.serverOf(fingerprint);
+    this.requests.observe({ server, method, outcome }, seconds);
     if (outcome === 'saturated') this.saturations.inc({ server });
   }
 
