@@ -1,9 +1,8 @@
-import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { TestWorld } from '../support/core-process.js';
-import { INITIALIZE, rawPost, startHttpGatewayProc, stopProc, type HttpGatewayProc } from '../support/http-gateway.js';
+import { INITIALIZE, rawPost, sse, startHttpGatewayProc, stopProc, type HttpGatewayProc } from '../support/http-gateway.js';
 import { echoServer, profile } from '../support/profiles.js';
 import { waitFor } from '../support/procs.js';
 
@@ -17,64 +16,6 @@ async function connect(
   const client = new Client({ name: 'http-test', version: '1.0.0' });
   await client.connect(transport);
   return { client, transport };
-}
-
-interface SseEvent {
-  id?: string;
-  retry?: string;
-  data: string;
-}
-
-/** An HTTP request answered with SSE, read until `enough` says so (or the server ends the stream). */
-function sse(
-  url: string,
-  method: 'GET' | 'POST',
-  headers: Record<string, string>,
-  body: unknown,
-  enough: (events: SseEvent[]) => boolean,
-): Promise<{ headers: Record<string, unknown>; events: SseEvent[] }> {
-  const u = new URL(url);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: u.hostname,
-        port: u.port,
-        path: u.pathname,
-        method,
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
-      },
-      (res) => {
-        let text = '';
-        const events = (): SseEvent[] =>
-          text
-            .split('\n\n')
-            .slice(0, -1)
-            .map((block) => {
-              const e: SseEvent = { data: '' };
-              for (const line of block.split('\n')) {
-                const [k, ...rest] = line.split(':');
-                const v = rest.join(':').trimStart();
-                if (k === 'id') e.id = v;
-                else if (k === 'retry') e.retry = v;
-                else if (k === 'data') e.data += v;
-              }
-              return e;
-            });
-        const done = () => resolve({ headers: res.headers, events: events() });
-        res.setEncoding('utf8');
-        res.on('data', (d: string) => {
-          text += d;
-          if (enough(events())) {
-            done();
-            res.destroy();
-          }
-        });
-        res.on('end', done);
-      },
-    );
-    req.on('error', reject);
-    req.end(body === undefined ? undefined : JSON.stringify(body));
-  });
 }
 
 function errorOf(body: string): string {

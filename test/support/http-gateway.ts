@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { request } from 'node:http';
+import { request, type RequestOptions } from 'node:http';
 import { MCPDMCP } from './paths.js';
 
 export interface HttpGatewayProc {
@@ -47,28 +47,18 @@ export interface RawResponse {
 
 /** A POST with exactly the headers given (fetch would not let a test forge Host). */
 export function rawPost(url: string, headers: Record<string, string>, body: unknown): Promise<RawResponse> {
-  const u = new URL(url);
   return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: u.hostname,
-        port: u.port,
-        path: u.pathname,
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (d: string) => (text += d));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-        // An SSE answer stays open; the first event is all a test needs.
-        res.on('data', () => {
-          if (String(res.headers['content-type']).includes('text/event-stream') && text.includes('\n\n')) res.destroy();
-        });
-        res.on('close', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-      },
-    );
+    const req = request(requestOptions(url, 'POST', headers), (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+      // An SSE answer stays open; the first event is all a test needs.
+      res.on('data', () => {
+        if (String(res.headers['content-type']).includes('text/event-stream') && text.includes('\n\n')) res.destroy();
+      });
+      res.on('close', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+    });
     req.on('error', reject);
     req.end(JSON.stringify(body));
   });
@@ -80,3 +70,63 @@ export const INITIALIZE = {
   method: 'initialize',
   params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw-test', version: '1.0.0' } },
 };
+
+export interface SseEvent {
+  id?: string;
+  retry?: string;
+  data: string;
+}
+
+/** An HTTP request answered with SSE, read until `enough` says so (or the server ends the stream). */
+export function sse(
+  url: string,
+  method: 'GET' | 'POST',
+  headers: Record<string, string>,
+  body: unknown,
+  enough: (events: SseEvent[]) => boolean,
+): Promise<{ headers: Record<string, unknown>; events: SseEvent[] }> {
+  return new Promise((resolve, reject) => {
+    const req = request(requestOptions(url, method, headers), (res) => {
+      let text = '';
+      const events = (): SseEvent[] =>
+        text
+          .split('\n\n')
+          .slice(0, -1)
+          .map((block) => {
+            const e: SseEvent = { data: '' };
+            for (const line of block.split('\n')) {
+              const [k, ...rest] = line.split(':');
+              const v = rest.join(':').trimStart();
+              if (k === 'id') e.id = v;
+              else if (k === 'retry') e.retry = v;
+              else if (k === 'data') e.data += v;
+            }
+            return e;
+          });
+      const done = () => resolve({ headers: res.headers, events: events() });
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => {
+        text += d;
+        if (enough(events())) {
+          done();
+          res.destroy();
+        }
+      });
+      res.on('end', done);
+    });
+    req.on('error', reject);
+    req.end(body === undefined ? undefined : JSON.stringify(body));
+  });
+}
+
+/** Options for a request to the gateway with exactly these headers over the JSON/SSE defaults. */
+function requestOptions(url: string, method: 'GET' | 'POST', headers: Record<string, string>): RequestOptions {
+  const u = new URL(url);
+  return {
+    host: u.hostname,
+    port: u.port,
+    path: u.pathname,
+    method,
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+  };
+}
