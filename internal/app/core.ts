@@ -28,6 +28,7 @@ import { PromptService } from './prompt-service.js';
 import { ResourceService } from './resource-service.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';
 import { CallerViews } from './caller-views.js';
+import { SmcpComputers } from './smcp-computers.js';
 
 export interface CoreOptions {
   version: string;
@@ -56,6 +57,8 @@ export class Core implements ControlApi {
   readonly logs: LogService;
   readonly context: ContextService;
   readonly clientRequests: ClientRequests;
+  /** runtime.yaml `smcp:`: this core as A2C-SMCP Computers. */
+  readonly smcp: SmcpComputers;
   private callSeq = 0;
 
   constructor(private readonly o: CoreOptions) {
@@ -85,6 +88,7 @@ export class Core implements ControlApi {
       fingerprintsOf: (caller) => this.fingerprintsOf(this.profileOf(caller)),
       log: o.log,
     });
+    this.smcp = new SmcpComputers({ api: this, profileOf: deps.profileOf, log: o.log, onStatus: () => this.publishStatus() });
   }
 
   /** Starts pools for the loaded store and the dead-gateway reaper. */
@@ -94,10 +98,12 @@ export class Core implements ControlApi {
       if (this.callers.reapDead(pidAlive) > 0) this.publishStatus();
     }, 2000);
     this.reaper.unref();
+    this.smcp.apply(this.o.store.current.smcp);
   }
 
   async stop(): Promise<void> {
     clearInterval(this.reaper);
+    this.smcp.close();
     this.subscriptions.shutdown();
     this.callerViews.close();
     this.resources.close();
@@ -199,6 +205,7 @@ export class Core implements ControlApi {
       configIssues: this.o.store.lastIssues.map(formatIssue),
       pools: this.o.store.redactPools(this.o.pools.status()),
       callers: this.callers.summary(),
+      smcpComputers: this.smcp.status(),
     };
   }
 
@@ -231,6 +238,7 @@ export class Core implements ControlApi {
     this.callers.remap((c) => this.profileOf(c));
     this.callerViews.refresh();
     for (const caller of this.callerViews.watched()) void this.tools.ensureLoaded(this.profileOf(caller));
+    this.smcp.apply(this.o.store.current.smcp);
   }
 
   /** Pools that serve a profile (a spec's references are "profile/server"). */

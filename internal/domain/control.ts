@@ -1,6 +1,7 @@
 import type { ProgressUpdate } from './downstream.js';
 import type { JsonObject } from './json.js';
 import type { RuntimeStatusView } from './runtime.js';
+import type { SmcpComputerStatus } from './smcp-computer/settings.js';
 import type { NameCollision, ToolEntry, ToolSnapshot } from './tool.js';
 
 /** What the control plane offers, independent of gRPC. The app implements it; rpc serves it. */
@@ -42,6 +43,8 @@ export interface ReloadOutcome {
 export interface StatusView extends RuntimeStatusView {
   configDir: string;
   configIssues: string[];
+  /** runtime.yaml `smcp:` computers and their connection state. */
+  smcpComputers?: SmcpComputerStatus[];
 }
 
 import type { ContextApi, LogsApi, PromptsApi, ResourcesApi, Subscription } from './control-areas.js';
