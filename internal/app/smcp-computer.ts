@@ -1,17 +1,11 @@
 import type { ControlApi, Subscription } from '../domain/control.js';
 import type { Profile } from '../domain/profile.js';
-import { errorPayload } from '../domain/smcp-computer/error-payload.js';
-import {
-  cancelTarget,
-  checkRequest,
-  desktopFields,
-  finderFields,
-  noFields,
-  readResourceFields,
-  toolCallFields,
-  type AgentCall,
-} from '../domain/smcp-computer/requests.js';
+import { toErrorPayload } from '../domain/smcp-computer/error-payload.js';
 import type { SmcpComputerSettings, SmcpComputerStatus, SmcpLinkState, SmcpSettings } from '../domain/smcp-computer/settings.js';
+import { errorPayload, SMCP_CODES } from '../domain/smcp/error-codes.js';
+import { CLIENT_EVENTS, NOTIFY_EVENTS, SERVER_EVENTS, type ClientEvent } from '../domain/smcp/events.js';
+import type { GetDeskTopReq, GetFinderReq, ReadResourceReq, ToolCallReq } from '../domain/smcp/types.js';
+import { validateClientRequest, validateToolCallCancel, type RoutedRequest } from '../domain/smcp/validate.js';
 import { ComputerLink } from '../infra/smcp-computer/computer-link.js';
 import type { CoreLog } from './area-deps.js';
 import { smcpConfig, smcpTools } from './smcp-views.js';
@@ -24,8 +18,6 @@ export interface ComputerDeps {
   /** The computer's connection state changed (status watchers). */
   onStatus(): void;
 }
-
-type Obj = Record<string, unknown>;
 
 /**
  * The core as one A2C-SMCP Computer: answers the office's agent from one caller's view and tells
@@ -61,20 +53,23 @@ export class SmcpComputer {
       onState: (state, d) => this.setState(state, d),
       onDrop: () => this.calls.abortAll(`computer ${me.name} lost its connection to the SMCP Server`),
     });
-    this.handle('client:get_tools', noFields, async () => ({ tools: await smcpTools(this.deps.api, me.caller, this.profile()) }));
-    this.handle('client:tool_call', toolCallFields, (r) => this.calls.call(r), false);
-    this.handle('client:get_desktop', desktopFields, async (r) => ({
-      desktops: (await deps.api.context.desktop(me.caller, r.desktop_size, r.window)).windows,
-    }));
-    this.handle('client:get_finder', finderFields, async (r) => {
-      const v = await deps.api.context.finder(me.caller, { keywords: r.keywords, fileType: r.file_type, offset: r.offset, limit: r.limit });
+    const caller = me.caller;
+    this.handle(CLIENT_EVENTS.getTools, async () => ({ tools: await smcpTools(deps.api, caller, this.profile()) }));
+    this.handle(CLIENT_EVENTS.toolCall, (r) => this.calls.call(r as ToolCallReq), false);
+    this.handle(CLIENT_EVENTS.getDesktop, async (r) => {
+      const { desktop_size, window } = r as GetDeskTopReq;
+      return { desktops: (await deps.api.context.desktop(caller, desktop_size, window)).windows };
+    });
+    this.handle(CLIENT_EVENTS.getFinder, async (r) => {
+      const q = r as GetFinderReq;
+      const v = await deps.api.context.finder(caller, { keywords: q.keywords, fileType: q.file_type, offset: q.offset, limit: q.limit });
       return { documents: v.documents, total_count: v.totalCount };
     });
-    this.handle('client:read_resource', readResourceFields, (r) => deps.api.resources.read(me.caller, r.uri, {}), false);
-    this.handle('client:get_config', noFields, async () => smcpConfig(this.profile()), false);
-    this.link.onEvent('notify:tool_call_cancel', (data) => {
-      const t = cancelTarget(data);
-      if (t) this.calls.cancel(t.agent, t.req_id);
+    this.handle(CLIENT_EVENTS.readResource, (r) => deps.api.resources.read(caller, (r as ReadResourceReq).uri, {}), false);
+    this.handle(CLIENT_EVENTS.getConfig, async () => smcpConfig(this.profile()), false);
+    this.link.onEvent(NOTIFY_EVENTS.toolCallCancel, (data) => {
+      const t = validateToolCallCancel(data);
+      if (t.ok) this.calls.cancel(t.value.agent, t.value.req_id);
     });
   }
 
@@ -82,9 +77,9 @@ export class SmcpComputer {
     this.configKey = JSON.stringify(smcpConfig(this.profile()));
     this.link.start();
     const caller = this.me.caller;
-    this.follow(this.deps.api.watchTools(caller), 'server:update_tool_list');
-    this.follow(this.deps.api.context.watchDesktop(caller), 'server:update_desktop');
-    this.follow(this.deps.api.context.watchFinder(caller), 'server:update_finder');
+    this.follow(this.deps.api.watchTools(caller), SERVER_EVENTS.updateToolList);
+    this.follow(this.deps.api.context.watchDesktop(caller), SERVER_EVENTS.updateDesktop);
+    this.follow(this.deps.api.context.watchFinder(caller), SERVER_EVENTS.updateFinder);
   }
 
   stop(): void {
@@ -102,7 +97,7 @@ export class SmcpComputer {
     const next = JSON.stringify(smcpConfig(this.profile()));
     if (next === this.configKey) return;
     this.configKey = next;
-    this.notify('server:update_config');
+    this.notify(SERVER_EVENTS.updateConfig);
   }
 
   private profile(): Profile {
@@ -110,29 +105,27 @@ export class SmcpComputer {
   }
 
   /**
-   * Registers a `client:*` handler: bad payloads get a 400 naming the field, failures the flat
-   * ErrorPayload (Finder codes 4201–4204 unchanged); `withReqId` adds the request's req_id to the ack.
+   * Registers a `client:*` handler: a bad payload gets a 400 naming the field, a request for another
+   * computer a 404, a failure the flat ErrorPayload (Finder codes 4201–4204 unchanged);
+   * `withReqId` adds the request's req_id to the ack, as the Ret structures have it.
    */
-  private handle<T extends AgentCall>(
-    event: string,
-    fields: (o: Obj) => Omit<T, keyof AgentCall>,
-    run: (req: T) => Promise<object>,
-    withReqId = true,
-  ): void {
+  private handle(event: ClientEvent, run: (req: RoutedRequest) => Promise<object>, withReqId = true): void {
     this.link.onRequest(event, async (data) => {
-      const req = checkRequest<T>(data, this.me.name, fields);
-      if (!req.ok) return req.error;
-      try {
-        const out = await run(req.value);
-        return withReqId ? { ...out, req_id: req.value.req_id } : out;
-      } catch (e) {
-        this.deps.log('warning', 'smcp.request_failed', {
-          computer: this.me.name,
-          event,
-          agent: req.value.agent,
-          error: e instanceof Error ? e.message : String(e),
+      const v = validateClientRequest(event, data);
+      if (!v.ok) return v.error;
+      const req = v.value;
+      if (req.computer !== this.me.name) {
+        return errorPayload(SMCP_CODES.notFound, `computer: this is computer "${this.me.name}", not "${req.computer}"`, {
+          field: 'computer',
         });
-        return errorPayload(e);
+      }
+      try {
+        const out = await run(req);
+        return withReqId ? { ...out, req_id: req.req_id } : out;
+      } catch (e) {
+        const error = e instanceof Error ? e.message : String(e);
+        this.deps.log('warning', 'smcp.request_failed', { computer: this.me.name, event, agent: req.agent, error });
+        return toErrorPayload(e);
       }
     });
   }
@@ -159,15 +152,11 @@ export class SmcpComputer {
 
   private setState(state: SmcpLinkState, d: { sid?: string; error?: string }): void {
     const joins = this.st.joins + (state === 'joined' ? 1 : 0);
-    this.st = { ...this.st, state, since: Date.now(), joins, ...(d.sid ? { sid: d.sid } : { sid: undefined }) };
+    this.st = { ...this.st, state, since: Date.now(), joins, sid: d.sid };
     if (d.error !== undefined) this.st.lastError = d.error;
     if (state === 'joined' || d.error !== undefined) {
-      this.deps.log(state === 'joined' ? 'info' : 'warning', `smcp.${state}`, {
-        computer: this.me.name,
-        office: this.settings.office,
-        sid: d.sid,
-        error: d.error,
-      });
+      const level = state === 'joined' ? 'info' : 'warning';
+      this.deps.log(level, `smcp.${state}`, { computer: this.me.name, office: this.settings.office, sid: d.sid, error: d.error });
     }
     this.deps.onStatus();
   }

@@ -2,7 +2,8 @@ import type { ControlApi } from '../domain/control.js';
 import type { ProgressUpdate } from '../domain/downstream.js';
 import { McpdError } from '../domain/errors.js';
 import type { JsonObject, JsonValue } from '../domain/json.js';
-import type { ToolCallReq } from '../domain/smcp-computer/requests.js';
+import { SMCP_CODES } from '../domain/smcp/error-codes.js';
+import type { ToolCallReq } from '../domain/smcp/types.js';
 
 /** Progress kept per call: enough to show how it went, bounded against a chatty server. */
 const MAX_PROGRESS = 100;
@@ -11,9 +12,9 @@ const CANCELLED = Symbol('cancelled by the agent');
 
 /** A2C's tool error codes (error-handling.md) for a failed call. */
 function toolErrorCode(e: unknown): number {
-  if (e instanceof McpdError && e.reason === 'NOT_FOUND') return 4001;
-  if (e instanceof McpdError && e.reason === 'DEADLINE_EXCEEDED') return 4004;
-  return 4003;
+  if (e instanceof McpdError && e.reason === 'NOT_FOUND') return SMCP_CODES.toolNotFound;
+  if (e instanceof McpdError && e.reason === 'DEADLINE_EXCEEDED') return SMCP_CODES.toolTimeout;
+  return SMCP_CODES.toolExecutionFailed;
 }
 
 /** A failure as CallToolResult: A2C reports tool failures in the result, not as an ErrorPayload. */
@@ -54,7 +55,7 @@ export class SmcpToolCalls {
     try {
       const result = await this.api.callTool(this.caller(), req.tool_name, req.params, {
         signal: ac.signal,
-        ...(req.timeout > 0 ? { timeoutMs: req.timeout * 1000 } : {}),
+        timeoutMs: req.timeout * 1000,
         onProgress: (p) => {
           if (progress.length === MAX_PROGRESS) progress.shift();
           progress.push(p);

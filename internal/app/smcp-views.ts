@@ -1,7 +1,8 @@
 import type { ControlApi } from '../domain/control.js';
 import type { Profile } from '../domain/profile.js';
 import { computerConfig, type ComputerConfig } from '../domain/smcp-computer/computer-config.js';
-import { mergedToolMeta, toSmcpTool, type SmcpTool } from '../domain/smcp-computer/smcp-tool.js';
+import { mergedToolMeta, toSmcpTool } from '../domain/smcp-computer/smcp-tool.js';
+import type { SMCPTool } from '../domain/smcp/types.js';
 import type { ToolEntry } from '../domain/tool.js';
 import { REDACTED, redactSpec } from '../infra/catalog/index.js';
 
@@ -18,7 +19,7 @@ async function allTools(api: Pick<ControlApi, 'listTools'>, caller: string): Pro
 }
 
 /** `client:get_tools`: the caller's tools as SMCPTool, with the configured toolMeta / defaultToolMeta. */
-export async function smcpTools(api: Pick<ControlApi, 'listTools'>, caller: string, profile: Profile): Promise<SmcpTool[]> {
+export async function smcpTools(api: Pick<ControlApi, 'listTools'>, caller: string, profile: Profile): Promise<SMCPTool[]> {
   const specs = new Map(profile.servers.map((s) => [s.name, s]));
   return (await allTools(api, caller)).map((t) => {
     const spec = specs.get(t.server);

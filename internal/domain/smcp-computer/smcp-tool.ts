@@ -1,21 +1,9 @@
 import type { JsonObject } from '../json.js';
 import type { ToolMeta } from '../spec.js';
+import { A2C_TOOL_META, MCP_TOOL_ANNOTATION, type AttributeValue, type SMCPTool } from '../smcp/types.js';
 import { pythonJsonDumps } from './python-json.js';
 
-/** An A2C-SMCP tool (smcp-data-structures.md, SMCPTool). */
-export interface SmcpTool {
-  name: string;
-  description: string;
-  params_schema: JsonObject;
-  return_schema: JsonObject | null;
-  meta: Record<string, AttributeValue>;
-}
-
 type Scalar = string | number | boolean;
-export type AttributeValue = Scalar | Scalar[];
-
-export const A2C_TOOL_META = 'a2c_tool_meta';
-export const MCP_TOOL_ANNOTATION = 'MCP_TOOL_ANNOTATION';
 
 /** The fields of MCP ToolAnnotations in pydantic's order: model_dump writes each, null when unset. */
 const ANNOTATION_FIELDS = ['title', 'readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'];
@@ -41,6 +29,7 @@ function isScalar(v: unknown): v is Scalar {
 
 /** OpenTelemetry AttributeValue: a scalar or a list of scalars of one type. */
 function isAttributeValue(v: unknown): v is AttributeValue {
+  if (v === null) return false;
   if (isScalar(v)) return true;
   if (!Array.isArray(v) || !v.every(isScalar)) return false;
   return new Set(v.map((x) => typeof x)).size <= 1;
@@ -58,7 +47,7 @@ function annotationJson(a: JsonObject): string {
  * the exposed one, which is what `client:tool_call` takes). The server's own `_meta` entries are kept
  * when they are attribute values and JSON-encoded otherwise; ours go under two namespaced keys.
  */
-export function toSmcpTool(definition: JsonObject, meta: ToolMeta | undefined): SmcpTool {
+export function toSmcpTool(definition: JsonObject, meta: ToolMeta | undefined): SMCPTool {
   const out: Record<string, AttributeValue> = {};
   const own = definition._meta;
   if (own && typeof own === 'object' && !Array.isArray(own)) {

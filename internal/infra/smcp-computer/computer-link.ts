@@ -1,8 +1,8 @@
 import { io, type Socket } from 'socket.io-client';
 import type { SmcpLinkState } from '../../domain/smcp-computer/settings.js';
+import { API_KEY_HEADER, SERVER_EVENTS, SMCP_NAMESPACE } from '../../domain/smcp/events.js';
 
-export const SMCP_NAMESPACE = '/smcp';
-const JOIN_OFFICE = 'server:join_office';
+const JOIN_OFFICE = SERVER_EVENTS.joinOffice;
 const JOIN_TIMEOUT_MS = 10_000;
 const RETRY_MIN_MS = 500;
 const RETRY_MAX_MS = 30_000;
@@ -37,7 +37,7 @@ export class ComputerLink {
   constructor(private readonly o: LinkOptions) {
     const base = o.url.replace(/\/+$/, '');
     this.socket = io(`${base}${SMCP_NAMESPACE}`, {
-      extraHeaders: o.apiKey ? { 'x-api-key': o.apiKey } : {},
+      extraHeaders: o.apiKey ? { [API_KEY_HEADER]: o.apiKey } : {},
       reconnectionDelay: RETRY_MIN_MS,
       reconnectionDelayMax: RETRY_MAX_MS,
       autoConnect: false,
