@@ -6,7 +6,8 @@ import { callUnary, createControlClient } from '../../internal/infra/rpc/control
 import { TestWorld } from '../support/core-process.js';
 import { DIST, ECHO_SERVER, EVERYTHING, FIXTURES, MCPDCTL } from '../support/paths.js';
 import { waitFor } from '../support/procs.js';
-import { startSmcpServer, stopProc, TestAgent, type SmcpServerProc } from '../support/smcp-peers.js';
+import { TestAgent } from '../support/smcp-agent-peer.js';
+import { startSmcpProc, type SmcpProc } from '../support/smcp-server-proc.js';
 
 const KEY = 'smcp-test-key-0123456789';
 const SECRET = 'everything-secret-value';
@@ -67,7 +68,7 @@ type ToolResult = {
 
 describe('the core as an A2C-SMCP Computer (real mcpd-smcp, real core, real MCP servers)', () => {
   let world: TestWorld;
-  let server: SmcpServerProc;
+  let server: SmcpProc;
   let agent: TestAgent;
   let control: ReturnType<typeof createControlClient>;
 
@@ -81,7 +82,7 @@ describe('the core as an A2C-SMCP Computer (real mcpd-smcp, real core, real MCP 
 
   beforeAll(async () => {
     world = new TestWorld({ 'callers.yaml': 'callers: { claude-desktop: default, vscode: default }\n', 'profiles/default.yaml': PROFILE });
-    server = await startSmcpServer(world.env({ SMCP_API_KEY: KEY }));
+    server = await startSmcpProc([], world.env({ SMCP_API_KEY: KEY }));
     world.write('runtime.yaml', runtimeYaml(server.url, ['{ name: laptop, caller: claude-desktop }']));
     await world.startCore({ SMCP_API_KEY: KEY, EVERYTHING_SECRET: SECRET });
     control = createControlClient(world.socket);
@@ -91,7 +92,7 @@ describe('the core as an A2C-SMCP Computer (real mcpd-smcp, real core, real MCP 
   afterAll(async () => {
     agent?.close();
     control?.close();
-    if (server) await stopProc(server.proc);
+    if (server) await server.stop();
     await world?.cleanup();
   });
 
@@ -287,9 +288,9 @@ describe('the core as an A2C-SMCP Computer (real mcpd-smcp, real core, real MCP 
     const joinsBefore = (await computer('laptop'))!.joins;
     agent.close();
     const port = server.port;
-    await stopProc(server.proc, 'SIGKILL');
+    await server.stop('SIGKILL');
     await waitFor('the computer noticed', async () => (await computer('laptop'))!.state !== 'joined');
-    server = await startSmcpServer(world.env({ SMCP_API_KEY: KEY }), port);
+    server = await startSmcpProc(['--listen', `127.0.0.1:${port}`], world.env({ SMCP_API_KEY: KEY }));
     await joined('laptop', joinsBefore + 1);
     agent = await TestAgent.join(server.url, KEY, 'office-1');
     const r = await agent.request<ToolResult>('client:tool_call', 'laptop', {

@@ -1,109 +1,122 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createInterface } from 'node:readline';
-import { resolve } from 'node:path';
-import { randomUUID } from 'node:crypto';
+/**
+ * Raw Socket.IO peers for SMCP tests: a small test Computer that answers `client:*` itself, and a raw client
+ * that records every event it receives. Both speak the wire protocol directly (no SmcpAgent), so the tests see
+ * exactly what the Server sends.
+ */
 import { io, type Socket } from 'socket.io-client';
-import { DIST } from './paths.js';
-import { waitFor } from './procs.js';
 
-export const MCPD_SMCP = resolve(DIST, 'cmd/mcpd-smcp/main.js');
-
-/** A real `mcpd-smcp` process, tagged so the world's cleanup proves it gone. */
-export interface SmcpServerProc {
-  proc: ChildProcess;
-  url: string;
-  port: number;
-  log: string[];
+export interface PeerOptions {
+  apiKey?: string;
+  extraHeaders?: Record<string, string>;
 }
 
-export async function startSmcpServer(env: NodeJS.ProcessEnv, port = 0): Promise<SmcpServerProc> {
-  const proc = spawn(process.execPath, [MCPD_SMCP, '--listen', `127.0.0.1:${port}`], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const log: string[] = [];
-  proc.stderr?.setEncoding('utf8');
-  proc.stderr?.on('data', (d: string) => log.push(d));
-  const first = await new Promise<string>((res, rej) => {
-    const rl = createInterface({ input: proc.stdout! });
-    rl.once('line', (l) => res(l));
-    proc.once('exit', (code) => rej(new Error(`mcpd-smcp exited with ${code}: ${log.join('')}`)));
+export function connectRaw(url: string, o: PeerOptions = {}): Socket {
+  const headers: Record<string, string> = { ...o.extraHeaders };
+  if (o.apiKey !== undefined) headers['x-api-key'] = o.apiKey;
+  return io(`${url}/smcp`, { transports: ['websocket'], extraHeaders: headers, reconnection: false, forceNew: true });
+}
+
+/** Resolves on `connect`, rejects with the server's message on `connect_error`. */
+export function connected(s: Socket): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    if (s.connected) return resolve(s);
+    s.once('connect', () => resolve(s));
+    s.once('connect_error', (e) => reject(e));
   });
-  const info = JSON.parse(first) as { url: string; port: number };
-  return { proc, url: info.url, port: info.port, log };
 }
 
-export async function stopProc(p: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-  if (p.exitCode !== null || p.signalCode !== null) return;
-  const gone = new Promise<void>((res) => p.once('exit', () => res()));
-  p.kill(signal);
-  await gone;
+/** Every event a peer received, in order, and waiters for the next matching one. */
+export class Inbox {
+  readonly events: { event: string; data: unknown }[] = [];
+  private waiters: { match: (e: string, d: unknown) => boolean; resolve: (d: unknown) => void }[] = [];
+
+  constructor(socket: Socket) {
+    socket.onAny((event: string, data: unknown) => {
+      this.events.push({ event, data });
+      for (const w of [...this.waiters]) {
+        if (w.match(event, data)) {
+          this.waiters.splice(this.waiters.indexOf(w), 1);
+          w.resolve(data);
+        }
+      }
+    });
+  }
+
+  of(event: string): unknown[] {
+    return this.events.filter((e) => e.event === event).map((e) => e.data);
+  }
+
+  /** The first already-received or next event matching; no timer here, the test's own timeout bounds it. */
+  next(event: string, where: (d: unknown) => boolean = () => true): Promise<unknown> {
+    const seen = this.events.find((e) => e.event === event && where(e.data));
+    if (seen) return Promise.resolve(seen.data);
+    return new Promise((resolve) => this.waiters.push({ match: (e, d) => e === event && where(d), resolve }));
+  }
 }
 
-export interface Notice {
-  event: string;
-  data: Record<string, unknown>;
+/** join/leave ack with two arguments `(ok, message)`; emitWithAck would keep only the first. */
+export function officeCall(s: Socket, event: string, payload: unknown): Promise<[boolean, string | null]> {
+  return new Promise((resolve) => s.emit(event, payload, (ok: boolean, msg: string | null) => resolve([ok, msg])));
 }
 
-/** An office's agent over a plain Socket.IO client: joins, sends `client:*` requests, records `notify:*`. */
-export class TestAgent {
-  readonly notices: Notice[] = [];
+export function join(s: Socket, role: 'agent' | 'computer', name: string, office: string): Promise<[boolean, string | null]> {
+  return officeCall(s, 'server:join_office', { role, name, office_id: office });
+}
 
-  private constructor(
-    readonly socket: Socket,
+type Handler = (payload: Record<string, unknown>) => unknown;
+
+/**
+ * A Computer that answers `client:*` from a table: `client:tool_call` echoes `params.message`, tool
+ * `wait_for_cancel` answers only when `notify:tool_call_cancel` names its req_id (with `a2c_cancelled`),
+ * tool `never` never answers. Other `client:*` get `{req_id, echo: event}`.
+ */
+export class TestComputer {
+  readonly socket: Socket;
+  readonly inbox: Inbox;
+  readonly received: { event: string; payload: Record<string, unknown> }[] = [];
+  private readonly cancelWaiters = new Map<string, () => void>();
+
+  constructor(
+    url: string,
     readonly name: string,
-    readonly office: string,
+    o: PeerOptions = {},
+    private readonly handlers: Record<string, Handler> = {},
   ) {
-    socket.onAny((event: string, data: Record<string, unknown>) => {
-      if (event.startsWith('notify:')) this.notices.push({ event, data });
-    });
+    this.socket = connectRaw(url, o);
+    this.inbox = new Inbox(this.socket);
+    for (const event of [
+      'client:tool_call',
+      'client:get_tools',
+      'client:get_desktop',
+      'client:get_config',
+      'client:get_finder',
+      'client:read_resource',
+    ])
+      this.socket.on(event, (payload: Record<string, unknown>, ack: (v: unknown) => void) => void this.answer(event, payload, ack));
+    this.socket.on('notify:tool_call_cancel', (p: { req_id: string }) => this.cancelWaiters.get(p.req_id)?.());
   }
 
-  static async join(url: string, apiKey: string, office: string, name = 'agent-1'): Promise<TestAgent> {
-    const socket = io(`${url}/smcp`, { extraHeaders: { 'x-api-key': apiKey }, reconnection: false, forceNew: true });
-    await new Promise<void>((res, rej) => {
-      socket.once('connect', () => res());
-      socket.once('connect_error', (e) => rej(e));
-    });
-    const agent = new TestAgent(socket, name, office);
-    const ack = await new Promise<unknown[]>((res) =>
-      socket.emit('server:join_office', { role: 'agent', name, office_id: office }, (...a: unknown[]) => res(a)),
-    );
-    if (ack[0] !== true) throw new Error(`agent join refused: ${JSON.stringify(ack)}`);
-    return agent;
-  }
-
-  /** A routed request; `fields` are added to {agent, req_id, computer}. */
-  async request<T = Record<string, unknown>>(
-    event: string,
-    computer: string,
-    fields: Record<string, unknown> = {},
-    reqId: string = randomUUID(),
-  ): Promise<T> {
-    return (await this.socket.timeout(60_000).emitWithAck(event, { agent: this.name, req_id: reqId, computer, ...fields })) as T;
-  }
-
-  cancel(reqId: string): void {
-    this.socket.emit('server:tool_call_cancel', { agent: this.name, req_id: reqId });
-  }
-
-  async listRoom(): Promise<{ sid: string; name: string; role: string }[]> {
-    const r = (await this.socket
-      .timeout(30_000)
-      .emitWithAck('server:list_room', { agent: this.name, req_id: randomUUID(), office_id: this.office })) as {
-      sessions: { sid: string; name: string; role: string }[];
-    };
-    return r.sessions;
-  }
-
-  /** Waits for a notice that arrives after `since` notices were seen and matches. */
-  async notice(event: string, since: number, match: (d: Record<string, unknown>) => boolean = () => true): Promise<Notice> {
-    let found: Notice | undefined;
-    await waitFor(`${event} after notice #${since}`, () => {
-      found = this.notices.slice(since).find((n) => n.event === event && match(n.data));
-      return found !== undefined;
-    });
-    return found as Notice;
+  async join(office: string): Promise<[boolean, string | null]> {
+    await connected(this.socket);
+    return join(this.socket, 'computer', this.name, office);
   }
 
   close(): void {
-    this.socket.close();
+    this.socket.disconnect();
+  }
+
+  private async answer(event: string, payload: Record<string, unknown>, ack: (v: unknown) => void): Promise<void> {
+    this.received.push({ event, payload });
+    const custom = this.handlers[event];
+    if (custom) return ack(await custom(payload));
+    if (event !== 'client:tool_call') return ack({ req_id: payload.req_id, echo: event, computer: this.name });
+    const tool = payload.tool_name;
+    if (tool === 'never') return;
+    if (tool === 'wait_for_cancel') {
+      await new Promise<void>((resolve) => this.cancelWaiters.set(String(payload.req_id), resolve));
+      return ack({ content: [], isError: true, _meta: { a2c_cancelled: true } });
+    }
+    const params = payload.params as { message?: unknown };
+    ack({ content: [{ type: 'text', text: String(params.message ?? '') }], isError: false });
   }
 }
