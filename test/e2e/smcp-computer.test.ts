@@ -284,6 +284,18 @@ describe('the core as an A2C-SMCP Computer (real mcpd-smcp, real core, real MCP 
     expect((await computer('laptop'))!.state).toBe('joined');
   });
 
+  it('a wrong key shows as refused in status, and the corrected key joins', async () => {
+    const laptop = '{ name: laptop, caller: claude-desktop }';
+    world.write('runtime.yaml', runtimeYaml(server.url, [laptop]).replace('${SMCP_API_KEY}', 'not-the-key'));
+    await waitFor('laptop refused', async () => {
+      const c = await computer('laptop');
+      return c?.state === 'refused' && /unauthorized/.test(c.lastError);
+    });
+    expect(JSON.stringify(await status())).not.toContain(KEY);
+    world.write('runtime.yaml', runtimeYaml(server.url, [laptop]));
+    await joined('laptop');
+  });
+
   it('re-joins its office by itself after the Server was killed and came back', async () => {
     const joinsBefore = (await computer('laptop'))!.joins;
     agent.close();
