@@ -64,7 +64,11 @@ function directCall(client, args) {
     let result;
     stream.on('data', (ev) => ev.resultJson && (result = ev.resultJson));
     stream.on('error', reject);
-    stream.on('end', () => (result ? resolve(result) : reject(new Error('no result'))));
+    stream.on('end', () => {
+      const r = result && JSON.parse(result.toString('utf8'));
+      if (r?.content?.[0]?.text === `Echo: ${args.message}`) resolve(r);
+      else reject(new Error(`call failed: ${String(result).slice(0, 300)}`));
+    });
   });
 }
 
@@ -77,7 +81,9 @@ async function agentCall(agent, args) {
     params: args,
     timeout: 30,
   });
-  if (r.isError || r.code) throw new Error(`call failed: ${JSON.stringify(r)}`);
+  // A fast wrong answer must not pass for a fast call.
+  if (r.isError || r.code || r.content?.[0]?.text !== `Echo: ${args.message}`)
+    throw new Error(`call failed: ${JSON.stringify(r).slice(0, 300)}`);
   return r;
 }
 
