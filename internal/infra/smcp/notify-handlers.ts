@@ -8,6 +8,7 @@ import { type ErrorPayload } from '../../domain/smcp/error-codes.js';
 import { NOTIFY_EVENTS, UPDATE_TO_NOTIFY } from '../../domain/smcp/events.js';
 import { validateToolCallCancel, validateUpdate } from '../../domain/smcp/validate.js';
 import type { SmcpContext } from './context.js';
+import { forwardedSoFar } from './route-handlers.js';
 import { isMember, officeRoom, requireMember, type Ack } from './session.js';
 
 function done(ctx: SmcpContext, event: string, ack: Ack | undefined, e?: ErrorPayload): void {
@@ -24,11 +25,19 @@ export function onUpdate(ctx: SmcpContext, socket: Socket, event: string, payloa
   done(ctx, event, ack);
 }
 
-export function onToolCallCancel(ctx: SmcpContext, socket: Socket, event: string, payload: unknown, ack: Ack | undefined): void {
+export async function onToolCallCancel(
+  ctx: SmcpContext,
+  socket: Socket,
+  event: string,
+  payload: unknown,
+  ack: Ack | undefined,
+): Promise<void> {
   const v = validateToolCallCancel(payload);
   if (!v.ok) return done(ctx, event, ack, v.error);
   const m = requireMember(socket, ctx.node, 'agent', event, { field: 'agent', value: v.value.agent });
   if (!isMember(m)) return done(ctx, event, ack, m);
+  // Never overtake the call being cancelled: it may still be in its registry lookup.
+  await forwardedSoFar(socket);
   socket.to(officeRoom(m.office_id)).emit(NOTIFY_EVENTS.toolCallCancel, { agent: v.value.agent, req_id: v.value.req_id });
   done(ctx, event, ack);
 }
