@@ -298,10 +298,17 @@ describe('the core as an A2C-SMCP Computer (real mcpd-smcp, real core, real MCP 
 
   it('re-joins its office by itself after the Server was killed and came back', async () => {
     const joinsBefore = (await computer('laptop'))!.joins;
-    agent.close();
+    const cancelled = () => world.coreLog.join('').split('fixture: cancelled hang').length;
+    const before = cancelled();
+    const inFlight = agent.request('client:tool_call', 'laptop', { tool_name: 'fx__hang', params: {}, timeout: 60 }).catch((e: Error) => e);
+    await waitFor('the hang call in flight', async () => (await status()).pools.some((p) => p.instances.some((i) => i.inFlight > 0)));
     const port = server.port;
     await server.stop('SIGKILL');
     await waitFor('the computer noticed', async () => (await computer('laptop'))!.state !== 'joined');
+    // Nobody can receive that call's answer any more: the core stopped it downstream.
+    await waitFor('the dropped call cancelled downstream', () => cancelled() > before);
+    expect(await inFlight).toBeInstanceOf(Error); // the agent's own connection went with the Server
+    agent.close();
     server = await startSmcpProc(['--listen', `127.0.0.1:${port}`], world.env({ SMCP_API_KEY: KEY }));
     await joined('laptop', joinsBefore + 1);
     agent = await TestAgent.join(server.url, KEY, 'office-1');
