@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as pb from '../../internal/gen/mcpd/control/v1/control.js';
@@ -39,7 +40,7 @@ const PROFILE = [
   ...tagEnv,
   '      WINDOW_HOST: com.example.win',
   '  - name: docs',
-  `    cmd: [${node}, ${JSON.stringify(DOCS_SERVER)}, --host, docs.local, ${JSON.stringify(join(FIXTURES, 'docs'))}]`,
+  `    cmd: [${node}, ${JSON.stringify(DOCS_SERVER)}, --host, docs.local, "\${MCPD_STORE_DIR}/../docs"]`,
   '    strategy: singleton',
   ...tagEnv,
   '',
@@ -82,6 +83,7 @@ describe('the core as an A2C-SMCP Computer (real mcpd-smcp, real core, real MCP 
 
   beforeAll(async () => {
     world = new TestWorld({ 'callers.yaml': 'callers: { claude-desktop: default, vscode: default }\n', 'profiles/default.yaml': PROFILE });
+    cpSync(join(FIXTURES, 'docs'), join(world.dir, 'docs'), { recursive: true }); // a folder this test may add to
     server = await startSmcpProc([], world.env({ SMCP_API_KEY: KEY }));
     world.write('runtime.yaml', runtimeYaml(server.url, ['{ name: laptop, caller: claude-desktop }']));
     await world.startCore({ SMCP_API_KEY: KEY, EVERYTHING_SECRET: SECRET });
@@ -226,7 +228,7 @@ describe('the core as an A2C-SMCP Computer (real mcpd-smcp, real core, real MCP 
     expect(text).not.toContain('hunter2-password');
   });
 
-  it('tells the office when the tool list and the desktop really change', async () => {
+  it('tells the office when the tool list, the desktop and the finder change', async () => {
     let since = agent.notices.length;
     await agent.request('client:tool_call', 'laptop', { tool_name: 'fx__churn', params: {}, timeout: 30 });
     await agent.notice('notify:update_tool_list', since, (d) => d.computer === 'laptop');
@@ -242,6 +244,12 @@ describe('the core as an A2C-SMCP Computer (real mcpd-smcp, real core, real MCP 
     await agent.notice('notify:update_desktop', since, (d) => d.computer === 'laptop');
     const desk = await agent.request<{ desktops: string[] }>('client:get_desktop', 'laptop');
     expect(desk.desktops.some((d) => d.includes('new window'))).toBe(true);
+
+    since = agent.notices.length;
+    writeFileSync(join(world.dir, 'docs', 'smcp-added.md'), '---\ntitle: Added over SMCP\nkeywords: [smcp-added]\n---\n# Added\n');
+    await agent.notice('notify:update_finder', since, (d) => d.computer === 'laptop');
+    const found = await agent.request<{ documents: { title: string }[] }>('client:get_finder', 'laptop', { keywords: ['smcp-added'] });
+    expect(found.documents.map((d) => d.title)).toEqual(['Added over SMCP']);
   });
 
   it('a config reload tells the office, and a reload adding or changing a computer reconnects only that one', async () => {
