@@ -245,6 +245,18 @@ describe('the core as an A2C-SMCP Computer (real mcpd-smcp, real core, real MCP 
     const desk = await agent.request<{ desktops: string[] }>('client:get_desktop', 'laptop');
     expect(desk.desktops.some((d) => d.includes('new window'))).toBe(true);
 
+    // Calls that change nothing the caller sees send nothing: only the visible edit after them is told.
+    since = agent.notices.length;
+    await agent.request('client:tool_call', 'laptop', { tool_name: 'fx__echo', params: {}, timeout: 30 });
+    await agent.request('client:tool_call', 'laptop', { tool_name: 'win__touch', params: {}, timeout: 30 });
+    await agent.request('client:tool_call', 'laptop', {
+      tool_name: 'win__set_window',
+      params: { path: 'status', text: 'busy' },
+      timeout: 30,
+    });
+    await agent.notice('notify:update_desktop', since, (d) => d.computer === 'laptop');
+    expect(agent.notices.slice(since)).toEqual([{ event: 'notify:update_desktop', data: { computer: 'laptop' } }]);
+
     since = agent.notices.length;
     writeFileSync(join(world.dir, 'docs', 'smcp-added.md'), '---\ntitle: Added over SMCP\nkeywords: [smcp-added]\n---\n# Added\n');
     await agent.notice('notify:update_finder', since, (d) => d.computer === 'laptop');
