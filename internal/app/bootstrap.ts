@@ -7,6 +7,7 @@ import { startControlServer, type ControlServer } from '../infra/rpc/control-ser
 import { defaultSocketPath, prepareSocketPath } from '../infra/rpc/socket-path.js';
 import { createLogger } from '../infra/telemetry/logger.js';
 import { Core } from './core.js';
+import { keepRunningOnUnhandledRejections } from './last-resort.js';
 import { Observability } from './log-observability.js';
 import { StoreState } from './store-state.js';
 import { packageVersion } from './version.js';
@@ -36,6 +37,7 @@ export async function runCore(o: CoreRunOptions): Promise<RunningCore> {
   const store = await StoreState.open(resolve(o.configDir), env, boot);
   const runtime = store.current.runtime;
   const log = obs.adopt(store, createLogger('core', runtime.logLevel));
+  const unguard = keepRunningOnUnhandledRejections(log);
   const socket = o.socket || runtime.socket || defaultSocketPath(env);
   // Refuse before starting anything when another core owns the socket.
   await prepareSocketPath(socket);
@@ -82,6 +84,7 @@ export async function runCore(o: CoreRunOptions): Promise<RunningCore> {
       await core.stop();
       await launcher.shutdown();
       await obs.close();
+      unguard();
     })());
   return { core, server, stop };
 }

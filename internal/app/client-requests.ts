@@ -1,5 +1,6 @@
 import {
-  CLIENT_CAPABILITY_OF,
+  clientCapabilityOf,
+  FORWARDED_CLIENT_METHODS,
   ClientRequestError,
   JSONRPC_INTERNAL_ERROR,
   JSONRPC_METHOD_NOT_FOUND,
@@ -58,7 +59,7 @@ export function pickClient(
       `mcpd cannot forward ${what}: the caller being served has no MCP client connected to answer it (its gateway is gone, or it called over the gRPC API)`,
     );
   }
-  const cap = CLIENT_CAPABILITY_OF[req.method];
+  const cap = clientCapabilityOf(req.method);
   if (cap && client.capabilities && client.capabilities[cap] === undefined) {
     return fail(
       JSONRPC_METHOD_NOT_FOUND,
@@ -103,10 +104,10 @@ export class ClientRequests implements ClientRequestsApi {
 
   /** The launcher's onServerRequest: answers with the client's result or throws a ClientRequestError. */
   async handle(spec: ServerSpec, instanceId: string, method: string, params: JsonObject, signal?: AbortSignal): Promise<JsonObject> {
-    if (!(method in CLIENT_CAPABILITY_OF)) {
+    if (clientCapabilityOf(method) === undefined) {
       throw new ClientRequestError(
         JSONRPC_METHOD_NOT_FOUND,
-        `mcpd does not forward "${method}" from server ${spec.name} to MCP clients (it forwards ${Object.keys(CLIENT_CAPABILITY_OF).join(', ')})`,
+        `mcpd does not forward "${method}" from server ${spec.name} to MCP clients (it forwards ${FORWARDED_CLIENT_METHODS.join(', ')})`,
       );
     }
     const picked = pickClient(this.deps.callersOf(instanceId), this.clients, { server: spec.name, instanceId, method });

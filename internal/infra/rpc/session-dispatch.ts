@@ -41,13 +41,12 @@ const TOOL_HANDLERS: Record<string, SessionHandler> = {
   ping: async () => ({}),
 };
 
-const HANDLERS: Record<string, SessionHandler> = {
-  ...TOOL_HANDLERS,
-  ...resourceSessionHandlers,
-  ...promptSessionHandlers,
-  ...logSessionHandlers,
-  ...contextSessionHandlers,
-};
+/** A Map, not an object: a method name from the wire must never resolve to an inherited property ("constructor"). */
+const HANDLERS = new Map<string, SessionHandler>(
+  [TOOL_HANDLERS, resourceSessionHandlers, promptSessionHandlers, logSessionHandlers, contextSessionHandlers].flatMap((h) =>
+    Object.entries(h),
+  ),
+);
 
 export function dispatchSessionRequest(
   api: ControlApi,
@@ -55,12 +54,16 @@ export function dispatchSessionRequest(
   params: JsonObject,
   ctx: SessionRequestContext,
 ): Promise<JsonValue> {
-  const handler = HANDLERS[method];
+  const handler = HANDLERS.get(method);
   if (!handler) {
     return Promise.reject(
-      new McpdError('NOT_FOUND', `method "${method}" is not served by this core (known: ${Object.keys(HANDLERS).join(', ')})`, {
-        specCode: -32601,
-      }),
+      new McpdError(
+        'NOT_FOUND',
+        `method ${JSON.stringify(method)} is not served by this core (known: ${[...HANDLERS.keys()].join(', ')})`,
+        {
+          specCode: -32601,
+        },
+      ),
     );
   }
   return handler(api, params, ctx);
