@@ -130,8 +130,10 @@ export class Core implements ControlApi {
   }
 
   unregisterCaller(sessionId: string): void {
-    if (this.callers.unregister(sessionId)) {
-      this.o.log('info', 'caller detached', { session: sessionId });
+    const caller = this.callers.unregister(sessionId);
+    if (caller !== undefined) {
+      // `caller` scopes the event: a session id is only ever shown to the caller it belongs to.
+      this.o.log('info', 'caller detached', { caller, session: sessionId });
       this.publishStatus();
     }
   }
