@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { secretRedactor } from '../domain/redactor.js';
 import type {
   CallOptions,
   CallerMeta,
@@ -196,12 +197,13 @@ export class Core implements ControlApi {
   }
 
   status(): StatusView {
-    return {
+    // Last errors and config issues can quote a server's output or a URL: mask every known secret.
+    return secretRedactor.value({
       configDir: this.o.store.current.dir,
       configIssues: this.o.store.lastIssues.map(formatIssue),
       pools: this.o.store.redactPools(this.o.pools.status()),
       callers: this.callers.summary(),
-    };
+    });
   }
 
   /** Open tool and status watches (a gauge in the metrics). */

@@ -1,4 +1,5 @@
 import type { ProfileStore } from '../domain/profile.js';
+import { secretRedactor } from '../domain/redactor.js';
 import { startMetricsServer, type MetricsHttpServer } from '../infra/telemetry/http-server.js';
 import { LogBus } from '../infra/telemetry/log-bus.js';
 import { coreEntry, tapLog } from '../infra/telemetry/log-tap.js';
@@ -98,7 +99,7 @@ export class Observability {
       this.http = await startMetricsServer({
         address,
         allowRemote: this.o.env.MCPD_METRICS_ALLOW_REMOTE === '1',
-        metrics: async () => ({ contentType: this.metrics.contentType, body: await this.metrics.text() }),
+        metrics: async () => ({ contentType: this.metrics.contentType, body: secretRedactor.text(await this.metrics.text()) }),
         health: () => this.health(),
       });
       return this.http.url;

@@ -50,7 +50,7 @@ function runCommand(def: Extract<InputDef, { type: 'command' }>, src: InputSourc
             hint: 'the command must print the value on stdout',
           });
         } else {
-          resolveOutcome({ ok: true, value, secret: false });
+          resolveOutcome({ ok: true, value, secret: true });
         }
       },
     );
@@ -58,7 +58,8 @@ function runCommand(def: Extract<InputDef, { type: 'command' }>, src: InputSourc
 }
 
 function outcomeFor(def: InputDef, src: InputSources): Promise<InputOutcome> {
-  const secret = def.type === 'promptString' && def.password === true;
+  // A command input exists to fetch a value from somewhere safer than the profile: treat it as a secret.
+  const secret = (def.type === 'promptString' && def.password === true) || def.type === 'command';
   const envName = inputEnvName(def.id);
   const given: Array<[string, string | undefined]> = [
     [`runtime.yaml inputValues.${def.id}`, src.values.get(def.id)],

@@ -1,7 +1,7 @@
 import type { CallerSession, ControlApi } from '../../domain/control.js';
 import type * as pb from '../../gen/mcpd/control/v1/control.js';
 import type { JsonObject } from '../../domain/json.js';
-import { asMcpdError } from './status-map.js';
+import { redactedError } from './status-map.js';
 import { decodeObject, encodeJson } from './json-bytes.js';
 import { dispatchSessionRequest } from './session-dispatch.js';
 import { linkClient, type ClientLink } from './session-client-requests.js';
@@ -120,7 +120,7 @@ export function serveSession(api: ControlApi, stream: Stream): void {
 }
 
 function errorOf(e: unknown): pb.ErrorInfo {
-  const err = asMcpdError(e);
+  const err = redactedError(e);
   let dataJson: Buffer = Buffer.alloc(0);
   try {
     if (err.details.data !== undefined) dataJson = encodeJson(err.details.data);
