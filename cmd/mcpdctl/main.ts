@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { assertSocketOwner } from '../../internal/infra/rpc/socket-path.js';
 import { isMcpdError } from '../../internal/domain/errors.js';
 import { packageVersion } from '../../internal/app/version.js';
 import { COMMON_OPTIONS, configFrom, parseOrExit, socketFrom } from '../../internal/infra/cli/common-flags.js';
@@ -67,6 +68,7 @@ const socket = socketFrom(values.socket);
 const client = createControlClient(socket);
 let code = 0;
 try {
+  assertSocketOwner(socket);
   await waitForReady(client, 3000).catch(() => {
     throw new Error(`no mcpd core at ${socket}; start one with \`make run\` or \`mcpd --config DIR\`, or pass --socket`);
   });
