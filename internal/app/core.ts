@@ -46,7 +46,10 @@ export class Core implements ControlApi {
   private readonly callers = new CallerRegistry();
   readonly tools: ToolService;
   /** Per-caller views, so a caller moved to another profile by a reload sees the new list. */
-  private readonly callerViews = new CallerViews<ToolSnapshot>((caller) => this.tools.index(this.profileOf(caller)).snapshot());
+  private readonly callerViews = new CallerViews<ToolSnapshot>(
+    (caller) => this.tools.index(this.profileOf(caller)).snapshot(),
+    (caller) => this.tools.ensureLoaded(this.profileOf(caller)),
+  );
   private readonly statusChannel = new LatestWins<StatusView>();
   private reaper?: NodeJS.Timeout;
   private readonly subscriptions: ResourceSubscriptions;
