@@ -28,6 +28,7 @@ import { PromptService } from './prompt-service.js';
 import { ResourceService } from './resource-service.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';
 import { CallerViews } from './caller-views.js';
+import { cappedInterval } from '../domain/timer-limit.js';
 
 export interface CoreOptions {
   version: string;
@@ -93,7 +94,7 @@ export class Core implements ControlApi {
   /** Starts pools for the loaded store and the dead-gateway reaper. */
   async start(): Promise<void> {
     await this.o.pools.reconcile(this.o.store.specs());
-    this.reaper = setInterval(() => {
+    this.reaper = cappedInterval(() => {
       if (this.callers.reapDead(pidAlive) > 0) this.publishStatus();
     }, 2000);
     this.reaper.unref();

@@ -92,7 +92,8 @@ function recordWire(client: Client): { messages: string[]; stop: () => void } {
   const inner = transport.onmessage;
   const messages: string[] = [];
   transport.onmessage = (m, extra) => {
-    if ('method' in m && m.method === 'notifications/progress') messages.push(`progress ${String((m.params as { progress?: number }).progress)}`);
+    if ('method' in m && m.method === 'notifications/progress')
+      messages.push(`progress ${String((m.params as { progress?: number }).progress)}`);
     else if ('result' in m || 'error' in m) messages.push('result');
     inner?.(m, extra);
   };

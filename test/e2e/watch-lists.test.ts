@@ -26,7 +26,10 @@ describe('WatchTools / WatchResources / WatchPrompts on a fresh core', () => {
   let client: ControlPlaneClient;
   let calls: ControlCalls;
   beforeAll(async () => {
-    world = new TestWorld({ 'profiles/default.yaml': profile(everythingServer('every', { idleSeconds: 300 })), 'callers.yaml': 'callers: {}\n' });
+    world = new TestWorld({
+      'profiles/default.yaml': profile(everythingServer('every', { idleSeconds: 300 })),
+      'callers.yaml': 'callers: {}\n',
+    });
     await world.startCore();
     client = createControlClient(world.socket);
     calls = new ControlCalls(client);
@@ -64,5 +67,4 @@ describe('WatchTools / WatchResources / WatchPrompts on a fresh core', () => {
     });
     expect(snap.etag).toBe(listed.etag);
   });
-
 });

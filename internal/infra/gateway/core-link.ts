@@ -1,5 +1,6 @@
 import { McpdError } from '../../domain/errors.js';
 import { SessionClient } from '../rpc/session-client.js';
+import { cappedDelay, cappedTimeout } from '../../domain/timer-limit.js';
 
 export interface CoreLinkOptions {
   socket: string;
@@ -37,7 +38,7 @@ export class CoreLink {
     const connecting = this.connect();
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
+      timer = cappedTimeout(
         () =>
           reject(
             new McpdError(
@@ -89,7 +90,7 @@ export class CoreLink {
         return this.adopt(session);
       } catch (e) {
         this.maybeStartCore((e as Error).message);
-        await new Promise((r) => setTimeout(r, backoff));
+        await cappedDelay(backoff);
         backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
       }
     }

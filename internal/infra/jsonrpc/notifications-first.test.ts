@@ -20,7 +20,13 @@ class ChunkTransport implements Transport {
     this.waiting?.();
     if ('id' in m && 'method' in m && m.method === 'initialize')
       queueMicrotask(() =>
-        this.chunk([{ jsonrpc: '2.0', id: m.id, result: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: { tools: {} }, serverInfo: { name: 's', version: '1' } } }]),
+        this.chunk([
+          {
+            jsonrpc: '2.0',
+            id: m.id,
+            result: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: { tools: {} }, serverInfo: { name: 's', version: '1' } },
+          },
+        ]),
       );
   }
   nextRequest(): Promise<JSONRPCMessage> {
@@ -46,7 +52,11 @@ async function callWithProgressChunk(ordered: boolean): Promise<number[]> {
   const call = client.callTool({ name: 'x', arguments: {} }, undefined, { onprogress: (p) => seen.push(p.progress) });
   const req = (await sent) as { id: number; params: { _meta: { progressToken: number } } };
   const token = req.params._meta.progressToken;
-  const progress = (n: number): JSONRPCMessage => ({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: n } });
+  const progress = (n: number): JSONRPCMessage => ({
+    jsonrpc: '2.0',
+    method: 'notifications/progress',
+    params: { progressToken: token, progress: n },
+  });
   // Two progress steps and the result, read together (one pipe chunk).
   t.chunk([progress(1), progress(2), { jsonrpc: '2.0', id: req.id, result: { content: [] } }]);
   await call;

@@ -10,6 +10,7 @@ import { LineSplitter } from './line-splitter.js';
 import { NotificationsFirst } from '../jsonrpc/notifications-first.js';
 import { signalGroup, waitGroupGone } from './process-group.js';
 import type { Reaper } from './reaper.js';
+import { cappedDelay } from '../../domain/timer-limit.js';
 
 export interface StdioTransportOptions {
   serverName: string;
@@ -211,5 +212,5 @@ export class ProcessStdioTransport implements Transport {
 }
 
 function delay(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms).unref());
+  return cappedDelay(ms, { unref: true });
 }
