@@ -29,6 +29,7 @@ import { PromptService } from './prompt-service.js';
 import { ResourceService } from './resource-service.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';
 import { CallerViews } from './caller-views.js';
+import { cappedInterval } from '../domain/timer-limit.js';
 
 export interface CoreOptions {
   version: string;
@@ -47,7 +48,10 @@ export class Core implements ControlApi {
   private readonly callers = new CallerRegistry();
   readonly tools: ToolService;
   /** Per-caller views, so a caller moved to another profile by a reload sees the new list. */
-  private readonly callerViews = new CallerViews<ToolSnapshot>((caller) => this.tools.index(this.profileOf(caller)).snapshot());
+  private readonly callerViews = new CallerViews<ToolSnapshot>(
+    (caller) => this.tools.index(this.profileOf(caller)).snapshot(),
+    (caller) => this.tools.ensureLoaded(this.profileOf(caller)),
+  );
   private readonly statusChannel = new LatestWins<StatusView>();
   private reaper?: NodeJS.Timeout;
   private readonly subscriptions: ResourceSubscriptions;
@@ -91,7 +95,7 @@ export class Core implements ControlApi {
   /** Starts pools for the loaded store and the dead-gateway reaper. */
   async start(): Promise<void> {
     await this.o.pools.reconcile(this.o.store.specs());
-    this.reaper = setInterval(() => {
+    this.reaper = cappedInterval(() => {
       if (this.callers.reapDead(pidAlive) > 0) this.publishStatus();
     }, 2000);
     this.reaper.unref();
