@@ -72,6 +72,8 @@ export interface NumberRule {
   min: number;
   /** true: value must be > min; false: >= min. */
   exclusive?: boolean;
+  /** Inclusive upper bound, when there is one. */
+  max?: number;
 }
 
 export function readNumber(src: Source, node: YNode, field: string, rule: NumberRule): number | undefined {
@@ -88,6 +90,10 @@ export function readNumber(src: Source, node: YNode, field: string, rule: Number
   }
   if (rule.exclusive ? v <= rule.min : v < rule.min) {
     report(src, node, field, `must be ${bound}, got ${v}`, `use a value ${bound}`);
+    return undefined;
+  }
+  if (rule.max !== undefined && v > rule.max) {
+    report(src, node, field, `must be ≤ ${rule.max}, got ${v}`, `use a value between ${rule.min} and ${rule.max}`);
     return undefined;
   }
   return v;

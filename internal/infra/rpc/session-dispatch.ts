@@ -49,6 +49,9 @@ const HANDLERS: Record<string, SessionHandler> = {
   ...contextSessionHandlers,
 };
 
+/** Requests that do work on a server: refused once a stop began, waited for while it drains. */
+const CALLS = new Set(['tools/call', 'resources/read', 'prompts/get', 'completion/complete']);
+
 export function dispatchSessionRequest(
   api: ControlApi,
   method: string,
@@ -63,5 +66,6 @@ export function dispatchSessionRequest(
       }),
     );
   }
-  return handler(api, params, ctx);
+  if (!CALLS.has(method)) return handler(api, params, ctx);
+  return api.calls.run(method, ctx.signal, (signal) => handler(api, params, { ...ctx, signal }));
 }
