@@ -36,7 +36,11 @@ if (command === 'validate') {
 }
 
 try {
-  const running = await runCore({ configDir: configFrom(values.config), socket: values.socket });
+  const running = await runCore({
+    configDir: configFrom(values.config),
+    socket: values.socket,
+    onStopped: () => process.exit(0),
+  });
   let signals = 0;
   const shutdown = (sig: string) => {
     if (++signals > 1) process.exit(1);

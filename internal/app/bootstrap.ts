@@ -22,6 +22,8 @@ export interface CoreRunOptions {
   configDir: string;
   socket?: string;
   env?: NodeJS.ProcessEnv;
+  /** Called when a stop the control plane asked for (Stop RPC) has finished; the process should exit. */
+  onStopped?: () => void;
 }
 
 /** The composition root: store → launcher → pools → core → control server → watcher. */
@@ -56,7 +58,16 @@ export async function runCore(o: CoreRunOptions): Promise<RunningCore> {
       log: (e) => log(e.level, e.event, { fingerprint: e.fingerprint, instance: e.instance, message: e.message, ...e.fields }),
     }),
   );
-  const core = new Core({ version: packageVersion(), socket, pools, store, log, telemetry: obs.telemetry() });
+  const core = new Core({
+    version: packageVersion(),
+    socket,
+    pools,
+    store,
+    log,
+    telemetry: obs.telemetry(),
+    // The Stop RPC: the same graceful stop as SIGTERM; the process exits once it is done.
+    requestStop: () => void stop().then(o.onStopped, o.onStopped),
+  });
   obs.attach(core);
   const server = await startControlServer(core, socket);
   await core.start();
@@ -77,7 +88,9 @@ export async function runCore(o: CoreRunOptions): Promise<RunningCore> {
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
-      log('info', 'core stopping');
+      // Refuse new calls, let those in flight finish (the control plane stays up to answer them).
+      core.beginStop();
+      await core.drainCalls();
       obs.shuttingDown();
       await watcher.close();
       await server.close();

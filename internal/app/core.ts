@@ -8,6 +8,7 @@ import type {
   CoreInfo,
   ReloadOutcome,
   StatusView,
+  StopOutcome,
   Subscription,
   ToolPage,
 } from '../domain/control.js';
@@ -30,6 +31,7 @@ import { ResourceService } from './resource-service.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';
 import { CallerViews } from './caller-views.js';
 import { cappedInterval } from '../domain/timer-limit.js';
+import { CallGate } from './call-gate.js';
 
 export interface CoreOptions {
   version: string;
@@ -39,6 +41,8 @@ export interface CoreOptions {
   log: (level: 'debug' | 'info' | 'warning' | 'error', event: string, fields?: Record<string, unknown>) => void;
   /** The log bus `log` is teed into; absent = the log service keeps a private one. */
   telemetry?: LogTelemetry;
+  /** Runs the process's graceful stop (the Stop RPC asks for it); absent = only `beginStop` happens. */
+  requestStop?: () => void;
 }
 
 /** The control plane's use cases: caller-aware listing and calling, status, reload. */
@@ -62,6 +66,8 @@ export class Core implements ControlApi {
   readonly context: ContextService;
   readonly clientRequests: ClientRequests;
   private callSeq = 0;
+  /** Admission of calls: closed by a stop, which then waits for the calls in flight. */
+  readonly calls = new CallGate(() => `the mcpd core (pid ${process.pid}) is stopping`);
 
   constructor(private readonly o: CoreOptions) {
     this.tools = new ToolService(o.pools, o.store.current.runtime.snapshotRetentionSeconds, (msg, fields) => o.log('warning', msg, fields));
@@ -112,6 +118,37 @@ export class Core implements ControlApi {
     await this.o.pools.shutdown();
   }
 
+  /**
+   * The first step of a graceful stop: refuse new calls and say so in the status (watchers see
+   * `stopping` at once). Returns what the stop found; the caller then drains `calls`.
+   */
+  beginStop(): StopOutcome {
+    const graceSeconds = this.o.store.current.runtime.shutdownGraceSeconds;
+    const started = this.calls.close(graceSeconds * 1000);
+    const outcome = { inFlightCalls: this.calls.inFlight, graceSeconds, pid: process.pid, started };
+    if (started) {
+      this.o.log('info', 'core stopping: new calls are refused, calls in flight may finish', {
+        inFlightCalls: outcome.inFlightCalls,
+        graceSeconds,
+      });
+      this.publishStatus();
+    }
+    return outcome;
+  }
+
+  requestStop(): StopOutcome {
+    const outcome = this.beginStop();
+    this.o.requestStop?.();
+    return outcome;
+  }
+
+  /** Drains the calls in flight (after `beginStop`), logging those cut off by the grace period. */
+  async drainCalls(): Promise<void> {
+    const { cancelled } = await this.calls.drain();
+    if (cancelled > 0) this.o.log('warning', 'calls cancelled at the end of the shutdown grace period', { cancelled });
+    this.publishStatus();
+  }
+
   info(): CoreInfo {
     return {
       version: this.o.version,
@@ -158,6 +195,8 @@ export class Core implements ControlApi {
   }
 
   async callTool(caller: string, name: string, args: JsonObject, opts: CallOptions): Promise<JsonObject> {
+    // Admission (and the count a graceful stop waits for) is the transports' job: they wrap every
+    // call, this and resource reads alike, in `calls.run`.
     const profile = this.profileOf(caller);
     await this.tools.ensureLoaded(profile);
     const entry = await this.resolveTool(profile, name);
@@ -207,6 +246,9 @@ export class Core implements ControlApi {
       configIssues: this.o.store.lastIssues.map(formatIssue),
       pools: this.o.store.redactPools(this.o.pools.status()),
       callers: this.callers.summary(),
+      stopping: this.calls.closed,
+      inFlightCalls: this.calls.inFlight,
+      stopDeadline: this.calls.stopDeadline,
     });
   }
 

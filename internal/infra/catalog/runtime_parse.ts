@@ -9,7 +9,10 @@ type NumericKey =
   | 'pageSize'
   | 'restartBackoffMaxSeconds'
   | 'crashLoopThreshold'
-  | 'crashLoopWindowSeconds';
+  | 'crashLoopWindowSeconds'
+  | 'shutdownGraceSeconds';
+
+export const SHUTDOWN_GRACE_MAX_SECONDS = 3600;
 
 const NUMBER_RULES: Record<NumericKey, NumberRule> = {
   poolWaitSeconds: durationRule(0),
@@ -18,6 +21,8 @@ const NUMBER_RULES: Record<NumericKey, NumberRule> = {
   restartBackoffMaxSeconds: durationRule(0, true),
   crashLoopThreshold: { integer: true, min: 1 },
   crashLoopWindowSeconds: durationRule(0, true),
+  // 0 = cancel calls in flight at once; the cap keeps a stop finite (and within Node's timer range).
+  shutdownGraceSeconds: { integer: false, min: 0, max: SHUTDOWN_GRACE_MAX_SECONDS },
 };
 
 export const RUNTIME_KEYS = [...Object.keys(DEFAULT_RUNTIME), 'inputValues'];
