@@ -32,6 +32,7 @@ import { ResourceSubscriptions } from './resource-subscriptions.js';
 import { CallerViews } from './caller-views.js';
 import { cappedInterval } from '../domain/timer-limit.js';
 import { CallGate } from './call-gate.js';
+import { SmcpComputers } from './smcp-computers.js';
 
 export interface CoreOptions {
   version: string;
@@ -65,6 +66,8 @@ export class Core implements ControlApi {
   readonly logs: LogService;
   readonly context: ContextService;
   readonly clientRequests: ClientRequests;
+  /** runtime.yaml `smcp:`: this core as A2C-SMCP Computers. */
+  readonly smcp: SmcpComputers;
   private callSeq = 0;
   /** Admission of calls: closed by a stop, which then waits for the calls in flight. */
   readonly calls = new CallGate(() => `the mcpd core (pid ${process.pid}) is stopping`);
@@ -96,6 +99,7 @@ export class Core implements ControlApi {
       fingerprintsOf: (caller) => this.fingerprintsOf(this.profileOf(caller)),
       log: o.log,
     });
+    this.smcp = new SmcpComputers({ api: this, profileOf: deps.profileOf, log: o.log, onStatus: () => this.publishStatus() });
   }
 
   /** Starts pools for the loaded store and the dead-gateway reaper. */
@@ -105,10 +109,12 @@ export class Core implements ControlApi {
       if (this.callers.reapDead(pidAlive) > 0) this.publishStatus();
     }, 2000);
     this.reaper.unref();
+    this.smcp.apply(this.o.store.current.smcp);
   }
 
   async stop(): Promise<void> {
     clearInterval(this.reaper);
+    this.smcp.close();
     this.subscriptions.shutdown();
     this.callerViews.close();
     this.resources.close();
@@ -249,6 +255,7 @@ export class Core implements ControlApi {
       stopping: this.calls.closed,
       inFlightCalls: this.calls.inFlight,
       stopDeadline: this.calls.stopDeadline,
+      smcpComputers: this.smcp.status(),
     });
   }
 
@@ -281,6 +288,7 @@ export class Core implements ControlApi {
     this.callers.remap((c) => this.profileOf(c));
     this.callerViews.refresh();
     for (const caller of this.callerViews.watched()) void this.tools.ensureLoaded(this.profileOf(caller));
+    this.smcp.apply(this.o.store.current.smcp);
   }
 
   /** Pools that serve a profile (a spec's references are "profile/server"). */
