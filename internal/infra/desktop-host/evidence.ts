@@ -27,14 +27,24 @@ export class Evidence {
 
   private ensure(): Promise<void> {
     this.ready ??= (async () => {
+      // Check the existing ancestors before creating anything, so not even a folder lands outside.
+      const parts = this.dir.slice(this.workspaceReal.length + 1).split('/');
+      for (let i = 1; i <= parts.length; i++) {
+        const real = await realpath(join(this.workspaceReal, ...parts.slice(0, i))).catch(() => undefined);
+        if (real === undefined) break;
+        this.checkInside(real);
+      }
       await mkdir(this.dir, { recursive: true, mode: 0o700 });
-      const real = await realpath(this.dir);
-      if (!isWithin(this.workspaceReal, real))
-        throw new BridgeError('DESKTOP_WORKSPACE_FORBIDDEN', `the evidence folder resolves to ${real}, outside the workspace`, {
-          resolved: real,
-        });
+      this.checkInside(await realpath(this.dir));
     })();
     return this.ready;
+  }
+
+  private checkInside(real: string): void {
+    if (!isWithin(this.workspaceReal, real))
+      throw new BridgeError('DESKTOP_WORKSPACE_FORBIDDEN', `the evidence folder resolves to ${real}, outside the workspace; remove the link`, {
+        resolved: real,
+      });
   }
 
   /** A path inside the folder for a backend to write (screenshots). */

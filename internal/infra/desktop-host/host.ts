@@ -52,7 +52,7 @@ export class BridgeHost {
   readonly clock: Clock;
   readonly tokens: ConfirmTokens;
   readonly executions: Executions;
-  private readonly lane = new Lane();
+  readonly lane = new Lane();
   private rootReal: string | undefined;
 
   constructor(private readonly opts: HostOptions) {

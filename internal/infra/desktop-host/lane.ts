@@ -7,12 +7,14 @@ import { abortReason } from './clock.js';
 export class Lane {
   private tail: Promise<void> = Promise.resolve();
   private held = 0;
+  private queued = 0;
 
   async run<T>(signal: AbortSignal, fn: () => Promise<T>): Promise<T> {
     let release!: () => void;
     const mine = new Promise<void>((r) => (release = r));
     const before = this.tail;
     this.tail = before.then(() => mine);
+    this.queued++;
     try {
       await Promise.race([
         before,
@@ -20,7 +22,7 @@ export class Lane {
           if (signal.aborted) reject(abortReason(signal));
           signal.addEventListener('abort', () => reject(abortReason(signal)), { once: true });
         }),
-      ]);
+      ]).finally(() => this.queued--);
       this.held++;
       try {
         return await fn();
@@ -35,5 +37,10 @@ export class Lane {
 
   busy(): boolean {
     return this.held > 0;
+  }
+
+  /** Actions waiting for their turn. */
+  waiting(): number {
+    return this.queued;
   }
 }
