@@ -23,7 +23,7 @@ export async function peerPid(socket: Socket): Promise<number | undefined> {
       // Netid State Recv-Q Send-Q Local LocalInode Peer PeerInode users…
       if (cols[7] !== inode) continue;
       const pid = /pid=(\d+)/.exec(row)?.[1];
-      if (pid && Number(pid) !== process.pid) return Number(pid);
+      if (pid) return Number(pid);
     }
   } catch {
     // no /proc, no ss, or no permission: the pid stays unknown
