@@ -4,7 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AtspiBus, REGISTRY, ROOT_PATH } from '../../internal/infra/desktop-host/linux/atspi-bus.js';
-import { FIXTURES } from './paths.js';
+import { connect } from 'node:net';
+import { DIST, FIXTURES } from './paths.js';
 import { killTagged, pidsWithTag, waitFor } from './procs.js';
 
 export const GTK_FIXTURE = join(FIXTURES, 'desktop/gtk-fixture.py');
@@ -116,4 +117,29 @@ export class DesktopSession {
     rmSync(this.dir, { recursive: true, force: true });
     if (leftover.length) throw new Error(`desktop processes left behind: ${leftover.join(', ')}`);
   }
+}
+
+export const DESKTOP_HOST = join(DIST, 'cmd/mcpd-desktop-host/main.js');
+
+/** Exits of a child, as a promise that is already settled when it has exited. */
+export function exited(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+/** Starts `mcpd-desktop-host --socket` in the session and waits until its socket accepts connections. */
+export async function startSocketHost(session: DesktopSession, socket: string, workspaceRoot: string): Promise<{ child: ChildProcess; stderr: string[] }> {
+  const stderr: string[] = [];
+  const child = spawn(process.execPath, [DESKTOP_HOST, '--socket', socket, '--workspace-root', workspaceRoot], { env: session.env(), stdio: ['ignore', 'ignore', 'pipe'] });
+  child.stderr?.setEncoding('utf8');
+  child.stderr?.on('data', (d: string) => stderr.push(d));
+  await waitFor('the desktop host socket', async () => {
+    if (child.exitCode !== null) throw new Error(`mcpd-desktop-host exited (${child.exitCode}): ${stderr.join('')}`);
+    return new Promise<boolean>((resolve) => {
+      const c = connect(socket);
+      c.once('connect', () => (c.destroy(), resolve(true)));
+      c.once('error', () => resolve(false));
+    });
+  });
+  return { child, stderr };
 }
