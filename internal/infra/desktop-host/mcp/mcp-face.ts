@@ -53,7 +53,8 @@ export class DesktopMcpFace {
   }
 
   start(): void {
-    this.timer = setInterval(() => void this.refresh(), this.opts.pollMs);
+    // Reading the desktop costs a tree walk: poll only while somebody listens for updates.
+    this.timer = setInterval(() => void (this.subscribed.size > 0 && this.refresh()), this.opts.pollMs);
     this.timer.unref();
   }
 
@@ -86,7 +87,7 @@ export class DesktopMcpFace {
     s.setRequestHandler(ReadResourceRequestSchema, async (req) => {
       const w = WINDOWS.find((x) => x.uri === req.params.uri);
       if (!w) throw new McpError(ErrorCode.InvalidParams, `unknown resource ${req.params.uri}; the host serves ${WINDOWS.map((x) => x.uri).join(', ')}`);
-      if (!this.texts.has(w.uri)) await this.refresh();
+      if (!this.texts.has(w.uri) || this.subscribed.size === 0) await this.refresh();
       return { contents: [{ uri: w.uri, mimeType: 'text/plain', text: this.texts.get(w.uri) ?? '' }] };
     });
     s.setRequestHandler(SubscribeRequestSchema, async (req) => {
