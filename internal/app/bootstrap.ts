@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { createLauncher } from '../infra/mcp/index.js';
 import { PoolManager } from '../infra/scheduler/index.js';
 import { watchStore } from '../infra/catalog/index.js';
@@ -7,6 +7,8 @@ import { startControlServer, type ControlServer } from '../infra/rpc/control-ser
 import { defaultSocketPath, prepareSocketPath } from '../infra/rpc/socket-path.js';
 import { createLogger } from '../infra/telemetry/logger.js';
 import { Core } from './core.js';
+import { dashboardCore } from './dashboard-core.js';
+import { Dashboard } from '../infra/dashboard/dashboard.js';
 import { Observability } from './log-observability.js';
 import { StoreState } from './store-state.js';
 import { packageVersion } from './version.js';
@@ -63,7 +65,10 @@ export async function runCore(o: CoreRunOptions): Promise<RunningCore> {
     store.adopt(r.store);
     core.applyStore().catch((e: unknown) => log('error', 'applying the new configuration failed', { error: e }));
   });
-  const metrics = await obs.serve(runtime.metricsAddress);
+  // The web dashboard shares the metrics listener; its token lives beside the control socket (0700).
+  const dashboard = new Dashboard({ core: dashboardCore(core, store, pools, socket), stateDir: dirname(socket), log });
+  const metrics = await obs.serve(runtime.metricsAddress, dashboard.mount);
+  if (metrics) dashboard.published(metrics);
   log('info', 'core started', {
     socket,
     config: store.current.dir,
@@ -76,12 +81,14 @@ export async function runCore(o: CoreRunOptions): Promise<RunningCore> {
   const stop = () =>
     (stopping ??= (async () => {
       log('info', 'core stopping');
+      dashboard.stopping();
       obs.shuttingDown();
       await watcher.close();
       await server.close();
       await core.stop();
       await launcher.shutdown();
       await obs.close();
+      dashboard.close();
     })());
   return { core, server, stop };
 }
