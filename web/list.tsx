@@ -17,7 +17,12 @@ interface Props<T> {
 export function SearchList<T>(p: Props<T>) {
   const [q, setQ] = useState('');
   const [page, setPage] = useState(0);
-  if (p.error) return <p class="error" role="alert">{p.error}</p>;
+  if (p.error)
+    return (
+      <p class="error" role="alert">
+        {p.error}
+      </p>
+    );
   if (!p.items) return <p class="muted">loading…</p>;
   const needle = q.trim().toLowerCase();
   const shown = needle ? p.items.filter((i) => p.text(i).toLowerCase().includes(needle)) : p.items;

@@ -60,7 +60,8 @@ function App() {
     if (routeCaller) setPicked(routeCaller);
   }, [routeCaller]);
   const caller = picked ?? callers[0]?.caller ?? 'default';
-  const go = (p: string, c = caller, t = tab) => (location.hash = PER_CALLER.has(p) ? `#/${p}/${encodeURIComponent(c)}${p === 'caller' ? `/${t}` : ''}` : `#/${p}`);
+  const go = (p: string, c = caller, t = tab) =>
+    (location.hash = PER_CALLER.has(p) ? `#/${p}/${encodeURIComponent(c)}${p === 'caller' ? `/${t}` : ''}` : `#/${p}`);
   const content = () => {
     switch (page) {
       case 'caller':
@@ -73,7 +74,13 @@ function App() {
                 </a>
               ))}
             </nav>
-            {tab === 'resources' ? <ResourcesTab caller={caller} /> : tab === 'prompts' ? <PromptsTab caller={caller} /> : <ToolsTab caller={caller} />}
+            {tab === 'resources' ? (
+              <ResourcesTab caller={caller} />
+            ) : tab === 'prompts' ? (
+              <PromptsTab caller={caller} />
+            ) : (
+              <ToolsTab caller={caller} />
+            )}
           </div>
         );
       case 'logs':

@@ -8,7 +8,10 @@ export function renderMarkdown(md: string): string {
   for (const el of doc.querySelectorAll('*')) {
     for (const a of [...el.attributes]) {
       const v = a.value.trim().toLowerCase();
-      if (a.name.startsWith('on') || ((a.name === 'href' || a.name === 'src') && (v.startsWith('javascript:') || v.startsWith('vbscript:')))) {
+      if (
+        a.name.startsWith('on') ||
+        ((a.name === 'href' || a.name === 'src') && (v.startsWith('javascript:') || v.startsWith('vbscript:')))
+      ) {
         el.removeAttribute(a.name);
       }
     }

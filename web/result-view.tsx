@@ -16,7 +16,11 @@ function Block({ c }: { c: Json }) {
       return (
         <div class="embedded">
           <div class="muted">embedded resource {String(r.uri)}</div>
-          {typeof r.text === 'string' ? <pre class="text">{r.text}</pre> : <pre class="text">{`(${String(r.mimeType ?? 'binary')} blob)`}</pre>}
+          {typeof r.text === 'string' ? (
+            <pre class="text">{r.text}</pre>
+          ) : (
+            <pre class="text">{`(${String(r.mimeType ?? 'binary')} blob)`}</pre>
+          )}
         </div>
       );
     }
@@ -57,7 +61,8 @@ export function ContentsView({ contents }: { contents: Json[] }) {
       {contents.map((c, i) => {
         const mime = String(c.mimeType ?? '');
         if (typeof c.text === 'string') {
-          if (mime === 'text/markdown') return <div key={i} class="markdown" dangerouslySetInnerHTML={{ __html: renderMarkdown(c.text) }} />;
+          if (mime === 'text/markdown')
+            return <div key={i} class="markdown" dangerouslySetInnerHTML={{ __html: renderMarkdown(c.text) }} />;
           return (
             <pre key={i} class="text">
               {c.text}

@@ -14,6 +14,13 @@ function fieldsOf(schema: Json | undefined): Field[] {
   return Object.entries(props).map(([name, s]) => ({ name, schema: s ?? {}, required: req.has(name) }));
 }
 
+/** The free-form JSON field, for schemas that declare no properties but accept any. */
+const FREE = '$arguments';
+
+function acceptsAny(schema: Json | undefined): boolean {
+  return fieldsOf(schema).length === 0 && schema?.additionalProperties !== false;
+}
+
 function kindOf(s: Json): string {
   if (Array.isArray(s.enum)) return 'enum';
   const t = Array.isArray(s.type) ? (s.type as string[]).find((x) => x !== 'null') : s.type;
@@ -23,6 +30,16 @@ function kindOf(s: Json): string {
 /** Turns the form's strings into the arguments the schema asks for; errors name the field. */
 export function argsFrom(schema: Json | undefined, raw: Record<string, string>): Json {
   const out: Json = {};
+  if (raw[FREE]) {
+    let extra: unknown;
+    try {
+      extra = JSON.parse(raw[FREE]);
+    } catch {
+      throw new Error('"arguments" must be a JSON object');
+    }
+    if (extra === null || typeof extra !== 'object' || Array.isArray(extra)) throw new Error('"arguments" must be a JSON object');
+    Object.assign(out, extra);
+  }
   for (const f of fieldsOf(schema)) {
     const v = raw[f.name];
     if (v === undefined || v === '') {
@@ -33,7 +50,8 @@ export function argsFrom(schema: Json | undefined, raw: Record<string, string>):
     const k = kindOf(f.schema);
     if (k === 'number' || k === 'integer') {
       const n = Number(v);
-      if (!Number.isFinite(n) || (k === 'integer' && !Number.isInteger(n))) throw new Error(`"${f.name}" must be ${k === 'integer' ? 'an integer' : 'a number'}`);
+      if (!Number.isFinite(n) || (k === 'integer' && !Number.isInteger(n)))
+        throw new Error(`"${f.name}" must be ${k === 'integer' ? 'an integer' : 'a number'}`);
       out[f.name] = n;
     } else if (k === 'boolean') out[f.name] = v === 'true';
     else if (k === 'object' || k === 'array' || k === 'json') {
@@ -60,6 +78,22 @@ interface Props {
 /** One labelled input per property of an input schema. */
 export function SchemaForm(p: Props) {
   const fields = fieldsOf(p.schema);
+  if (acceptsAny(p.schema)) {
+    const id = `${p.id}-arguments`;
+    return (
+      <div class="field">
+        <label for={id}>
+          arguments <span class="muted">JSON object (the schema accepts any)</span>
+        </label>
+        <textarea
+          id={id}
+          rows={3}
+          value={p.values[FREE] ?? ''}
+          onInput={(e) => p.onChange({ ...p.values, [FREE]: (e.target as HTMLTextAreaElement).value })}
+        />
+      </div>
+    );
+  }
   if (fields.length === 0) return <p class="muted">no arguments</p>;
   const set = (name: string, v: string) => {
     p.onChange({ ...p.values, [name]: v });
@@ -96,7 +130,14 @@ export function SchemaForm(p: Props) {
             </select>
           );
         else if (k === 'object' || k === 'array' || k === 'json')
-          input = <textarea id={id} rows={3} value={p.values[f.name] ?? ''} onInput={(e) => set(f.name, (e.target as HTMLTextAreaElement).value)} />;
+          input = (
+            <textarea
+              id={id}
+              rows={3}
+              value={p.values[f.name] ?? ''}
+              onInput={(e) => set(f.name, (e.target as HTMLTextAreaElement).value)}
+            />
+          );
         else
           input = (
             <>
@@ -128,6 +169,8 @@ export function SchemaForm(p: Props) {
 /** Form state with defaults from the schema. */
 export function useFormValues(schema: Json | undefined): [Record<string, string>, (v: Record<string, string>) => void] {
   const init: Record<string, string> = {};
-  for (const f of fieldsOf(schema)) if (f.schema.default !== undefined) init[f.name] = typeof f.schema.default === 'string' ? f.schema.default : JSON.stringify(f.schema.default);
+  for (const f of fieldsOf(schema))
+    if (f.schema.default !== undefined)
+      init[f.name] = typeof f.schema.default === 'string' ? f.schema.default : JSON.stringify(f.schema.default);
   return useState(init);
 }

@@ -13,7 +13,10 @@ ${APP_USAGE}
   --config DIR   profile store (callers.yaml, profiles/*.yaml, runtime.yaml); env MCPD_CONFIG; default: .
   --socket PATH  control-plane unix socket; env MCPD_SOCKET; default: $XDG_RUNTIME_DIR/mcpd/control.sock`;
 
-const { values, positionals } = parseOrExit({ options: { ...COMMON_OPTIONS, ...APP_OPTIONS, json: { type: 'boolean' } }, allowPositionals: true }, USAGE);
+const { values, positionals } = parseOrExit(
+  { options: { ...COMMON_OPTIONS, ...APP_OPTIONS, json: { type: 'boolean' } }, allowPositionals: true },
+  USAGE,
+);
 
 if (values.help) {
   process.stdout.write(`${USAGE}\n`);
@@ -28,7 +31,9 @@ const [command] = positionals;
 if (command === 'validate') {
   process.exit(await validateCommand(configFrom(values.config), Boolean(values.json)));
 } else if (command === 'open' || command === 'url-handler') {
-  process.exit(await appCommand(positionals, values, { socket: socketFrom(values.socket), configDir: configFrom(values.config), usage: USAGE }));
+  process.exit(
+    await appCommand(positionals, values, { socket: socketFrom(values.socket), configDir: configFrom(values.config), usage: USAGE }),
+  );
 } else if (command !== undefined) {
   process.stderr.write(`unknown command "${command}"\n\n${USAGE}\n`);
   process.exit(2);

@@ -30,11 +30,16 @@ export function Desktop({ caller }: { caller: string }) {
         error={view.error}
         text={(w) => w}
         empty="no windows: none of this caller's servers exposes window:// resources"
-        render={(w) => (
-          <li key={w} class="item window">
-            <code>{w}</code>
-          </li>
-        )}
+        render={(w) => {
+          // Each window is its URI, a blank line, then its content.
+          const [uri, ...rest] = w.split('\n');
+          return (
+            <li key={uri} class="item window" data-window={uri}>
+              <code>{uri}</code>
+              <pre class="text">{rest.join('\n').replace(/^\n/, '')}</pre>
+            </li>
+          );
+        }}
       />
     </div>
   );

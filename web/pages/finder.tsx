@@ -32,7 +32,12 @@ export function Finder({ caller }: { caller: string }) {
         <label for="finder-keywords">Keywords</label>
         <input id="finder-keywords" value={keywords} onInput={(e) => setKeywords((e.target as HTMLInputElement).value)} />
         <label for="finder-type">Type</label>
-        <input id="finder-type" placeholder="md, pdf, csv…" value={fileType} onInput={(e) => setFileType((e.target as HTMLInputElement).value)} />
+        <input
+          id="finder-type"
+          placeholder="md, pdf, csv…"
+          value={fileType}
+          onInput={(e) => setFileType((e.target as HTMLInputElement).value)}
+        />
         <button type="submit">Search</button>
         {res.total !== undefined && <span class="muted">{res.total} documents</span>}
       </form>
@@ -126,7 +131,15 @@ function PageView({ caller, uri }: { caller: string; uri: string }) {
       <ul>
         {els.map((e) => (
           <li>
-            <button class="link" onClick={() => readJson(caller, String(e.uri ?? `${uri.replace(/\/pages\/\d+.*$/, '')}/elements/${encodeURIComponent(String(e.element_id))}`)).then(setEl, (x: Error) => setError(x.message))}>
+            <button
+              class="link"
+              onClick={() =>
+                readJson(
+                  caller,
+                  String(e.uri ?? `${uri.replace(/\/pages\/\d+.*$/, '')}/elements/${encodeURIComponent(String(e.element_id))}`),
+                ).then(setEl, (x: Error) => setError(x.message))
+              }
+            >
               {String(e.element_id)}
             </button>{' '}
             <span class="badge">{String(e.category)}</span> <span class="muted">{String(e.summary ?? '').slice(0, 80)}</span>

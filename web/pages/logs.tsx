@@ -23,7 +23,12 @@ export function Logs({ callers, initialCaller }: { callers: CallerRow[]; initial
   const [q, setQ] = useState('');
   const [paused, setPaused] = useState(false);
   const [, setTick] = useState(0);
-  const buf = useRef<{ all: LogRecord[]; received: number; dropped: number; servers: Set<string> }>({ all: [], received: 0, dropped: 0, servers: new Set() });
+  const buf = useRef<{ all: LogRecord[]; received: number; dropped: number; servers: Set<string> }>({
+    all: [],
+    received: 0,
+    dropped: 0,
+    servers: new Set(),
+  });
   const frame = useRef(0);
   const pausedRef = useRef(paused);
   pausedRef.current = paused;
@@ -44,7 +49,9 @@ export function Logs({ callers, initialCaller }: { callers: CallerRow[]; initial
       s.dropped += b.dropped;
       if (!pausedRef.current && !frame.current) frame.current = requestAnimationFrame(() => ((frame.current = 0), setTick((t) => t + 1)));
     });
-    const offConnect = conn.onConnect(() => void conn.ask('watch', { kind: 'logs', caller: caller || undefined, minLevel: level }).catch(() => {}));
+    const offConnect = conn.onConnect(
+      () => void conn.ask('watch', { kind: 'logs', caller: caller || undefined, minLevel: level }).catch(() => {}),
+    );
     return () => {
       off();
       offConnect();
@@ -54,7 +61,9 @@ export function Logs({ callers, initialCaller }: { callers: CallerRow[]; initial
 
   const s = buf.current;
   const needle = q.trim().toLowerCase();
-  const shown = s.all.filter((e) => (!server || e.server === server) && (!needle || `${e.event} ${e.message} ${e.server ?? ''}`.toLowerCase().includes(needle)));
+  const shown = s.all.filter(
+    (e) => (!server || e.server === server) && (!needle || `${e.event} ${e.message} ${e.server ?? ''}`.toLowerCase().includes(needle)),
+  );
   return (
     <div class="logs">
       <div class="list-bar">
@@ -84,7 +93,13 @@ export function Logs({ callers, initialCaller }: { callers: CallerRow[]; initial
             ))}
           </select>
         </label>
-        <input type="search" aria-label="search logs" placeholder="search logs…" value={q} onInput={(e) => setQ((e.target as HTMLInputElement).value)} />
+        <input
+          type="search"
+          aria-label="search logs"
+          placeholder="search logs…"
+          value={q}
+          onInput={(e) => setQ((e.target as HTMLInputElement).value)}
+        />
         <button aria-pressed={paused} onClick={() => setPaused(!paused)}>
           {paused ? 'Resume' : 'Pause'}
         </button>
@@ -92,7 +107,11 @@ export function Logs({ callers, initialCaller }: { callers: CallerRow[]; initial
           received <span data-received>{s.received}</span> · dropped <span data-dropped>{s.dropped}</span> · showing {shown.length}
         </span>
       </div>
-      {shown.length === 0 ? <p class="empty">no log entries{needle || server ? ' match' : ' yet'}</p> : <LogRows rows={shown} follow={!paused} />}
+      {shown.length === 0 ? (
+        <p class="empty">no log entries{needle || server ? ' match' : ' yet'}</p>
+      ) : (
+        <LogRows rows={shown} follow={!paused} />
+      )}
     </div>
   );
 }

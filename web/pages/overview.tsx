@@ -73,7 +73,9 @@ export function Overview({ status }: { status: StatusEvent | undefined }) {
                   {p.waiting > 0 && `, ${p.waiting} waiting`}
                 </span>
                 <button onClick={() => act(`stop ${p.spec.name}`, { kind: 'stop-pool', fingerprint: p.fingerprint })}>Stop pool</button>
-                {p.suspended && <button onClick={() => act(`resume ${p.spec.name}`, { kind: 'resume', fingerprint: p.fingerprint })}>Resume</button>}
+                {p.suspended && (
+                  <button onClick={() => act(`resume ${p.spec.name}`, { kind: 'resume', fingerprint: p.fingerprint })}>Resume</button>
+                )}
               </div>
               {p.suspended && <p class="error">suspended: {p.suspendedReason}</p>}
               {p.lastError && <pre class="text error">last error: {p.lastError}</pre>}

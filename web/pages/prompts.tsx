@@ -63,7 +63,14 @@ function PromptDetail({ caller, name, definition }: { caller: string; name: stri
   return (
     <div class="detail">
       <form onSubmit={get} aria-label={`get prompt ${name}`}>
-        <SchemaForm id={`prompt-${name}`} schema={schema} values={values} onChange={setValues} suggest={suggest} suggestions={suggestions} />
+        <SchemaForm
+          id={`prompt-${name}`}
+          schema={schema}
+          values={values}
+          onChange={setValues}
+          suggest={suggest}
+          suggestions={suggestions}
+        />
         <button type="submit">Get prompt</button>
       </form>
       {out.error && (

@@ -27,7 +27,12 @@ export function ResourcesTab({ caller }: { caller: string }) {
         }}
       >
         <label for="read-uri">Read a URI</label>
-        <input id="read-uri" value={uri} placeholder="e.g. a templated URI filled in" onInput={(e) => setUri((e.target as HTMLInputElement).value)} />
+        <input
+          id="read-uri"
+          value={uri}
+          placeholder="e.g. a templated URI filled in"
+          onInput={(e) => setUri((e.target as HTMLInputElement).value)}
+        />
         <button type="submit">Read</button>
       </form>
       {open && <ResourceDetail key={open} caller={caller} uri={open} />}

@@ -75,7 +75,10 @@ function ToolDetail({ caller, tool }: { caller: string; tool: ToolEntry }) {
     );
   };
   const running = run && !run.result && !run.error && run.id !== '';
-  const pct = run?.progress && typeof run.progress.total === 'number' ? Math.round((100 * Number(run.progress.progress)) / run.progress.total) : undefined;
+  const pct =
+    run?.progress && typeof run.progress.total === 'number'
+      ? Math.round((100 * Number(run.progress.progress)) / run.progress.total)
+      : undefined;
   return (
     <div class="detail">
       {tool.definition.annotations !== undefined && (

@@ -27,7 +27,11 @@ interface AppValues {
 }
 
 /** `mcpd open …` and `mcpd url-handler install`; errors are one line on stderr and exit 1 (2 for usage). */
-export async function appCommand(positionals: string[], v: AppValues, o: { socket: string; configDir: string; usage: string }): Promise<number> {
+export async function appCommand(
+  positionals: string[],
+  v: AppValues,
+  o: { socket: string; configDir: string; usage: string },
+): Promise<number> {
   const write = (s: string) => process.stdout.write(s);
   try {
     if (positionals[0] === 'url-handler') {
@@ -35,7 +39,14 @@ export async function appCommand(positionals: string[], v: AppValues, o: { socke
         process.stderr.write(`mcpd url-handler: expected "install"\n\n${o.usage}\n`);
         return 2;
       }
-      return installUrlHandler({ node: process.execPath, coreEntry: CORE_ENTRY, configDir: resolve(o.configDir), socket: o.socket, env: process.env, write });
+      return installUrlHandler({
+        node: process.execPath,
+        coreEntry: CORE_ENTRY,
+        configDir: resolve(o.configDir),
+        socket: o.socket,
+        env: process.env,
+        write,
+      });
     }
     const caller = v.link !== undefined ? callerFromLink(v.link) : v.caller;
     return await openCommand({

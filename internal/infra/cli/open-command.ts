@@ -87,6 +87,8 @@ function openInBrowser(url: string, env: NodeJS.ProcessEnv): void {
         ? ['rundll32', 'url.dll,FileProtocolHandler', url]
         : ['xdg-open', url];
   const child = spawn(cmd, args, { detached: true, stdio: 'ignore', env });
-  child.on('error', (e) => process.stderr.write(`mcpd open: cannot run ${cmd} (${e.message}); use --print-url and open the URL yourself\n`));
+  child.on('error', (e) =>
+    process.stderr.write(`mcpd open: cannot run ${cmd} (${e.message}); use --print-url and open the URL yourself\n`),
+  );
   child.unref();
 }

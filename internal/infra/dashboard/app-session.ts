@@ -1,6 +1,7 @@
 import type { Socket } from 'socket.io';
 import type { Subscription } from '../../domain/control-areas.js';
 import type { DashboardCore, OperatorAction } from './dashboard-port.js';
+import { callContextTool, contextResourceEntries, contextTemplateEntries, contextToolEntries, readContext } from './context-entries.js';
 import { LogRelay } from './log-relay.js';
 import { Args } from './socket-args.js';
 
@@ -44,7 +45,12 @@ export class AppSession {
     this.on('unwatch', (a) => this.stopWatch(a.str('kind') as Watch));
     this.on('call', (a) => this.call(a));
     this.on('cancel', (a) => this.calls.get(a.str('id'))?.abort());
-    this.on('read', (a) => c.resources.read(a.str('caller'), a.str('uri'), { signal: this.gone.signal }));
+    this.on(
+      'read',
+      async (a) =>
+        (await readContext(c, a.str('caller'), a.str('uri'))) ??
+        c.resources.read(a.str('caller'), a.str('uri'), { signal: this.gone.signal }),
+    );
     this.on('templates', async (a) => (await c.resources.listTemplates(a.str('caller'), a.optStr('cursor'), 500)).items);
     this.on('subscribe', (a) => this.subscribe(a.str('caller'), a.str('uri')));
     this.on('unsubscribe', (a) => this.subscriptions.get(a.str('uri'))?.abort());
@@ -75,9 +81,17 @@ export class AppSession {
       case 'status':
         return this.follow(kind, c.watchStatus(), (s) => this.socket.emit('status', { status: s, callers: c.callers() }));
       case 'tools':
-        return this.follow(kind, c.watchTools(caller as string), emit('tools'));
+        return this.follow(kind, c.watchTools(caller as string), (s) =>
+          emit('tools')({ ...s, tools: [...s.tools, ...contextToolEntries()] }),
+        );
       case 'resources':
-        return this.follow(kind, c.resources.watch(caller as string), emit('resources'));
+        return this.follow(kind, c.resources.watch(caller as string), (s) =>
+          emit('resources')({
+            ...s,
+            resources: [...s.resources, ...contextResourceEntries()],
+            templates: [...s.templates, ...contextTemplateEntries()],
+          }),
+        );
       case 'prompts':
         return this.follow(kind, c.prompts.watch(caller as string), emit('prompts'));
       case 'desktop':
@@ -129,6 +143,8 @@ export class AppSession {
     this.calls.set(id, ctl);
     this.gone.signal.addEventListener('abort', () => ctl.abort(), { once: true });
     try {
+      const context = await callContextTool(this.core, a.str('caller'), a.str('name'), a.object('args'));
+      if (context) return context;
       return await this.core.callTool(a.str('caller'), a.str('name'), a.object('args'), {
         signal: ctl.signal,
         timeoutMs: a.optNum('timeoutMs'),

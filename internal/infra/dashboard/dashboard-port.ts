@@ -30,8 +30,10 @@ export type OperatorAction =
   | { kind: 'reload' };
 
 /** What the dashboard needs from the running core (the app layer adapts Core to it). */
-export interface DashboardCore
-  extends Pick<ControlApi, 'listTools' | 'watchTools' | 'callTool' | 'watchStatus' | 'resources' | 'prompts' | 'logs' | 'context'> {
+export interface DashboardCore extends Pick<
+  ControlApi,
+  'listTools' | 'watchTools' | 'callTool' | 'watchStatus' | 'resources' | 'prompts' | 'logs' | 'context'
+> {
   info(): CoreInfo;
   status(): StatusView;
   callers(): CallerRow[];

@@ -133,20 +133,28 @@ export class Dashboard {
     const path = url.pathname;
     if (path !== '/' && !path.startsWith('/app/')) return false;
     const why = this.refusal(req);
-    if (why) return this.deny(res, 403, `${why}\n`), true;
-    if (path === '/app/renew') return this.renew(req, res), true;
-    if (req.method !== 'GET' && req.method !== 'HEAD') return res.writeHead(405, { allow: 'GET, HEAD' }).end(), true;
+    if (why) return (this.deny(res, 403, `${why}\n`), true);
+    if (path === '/app/renew') return (this.renew(req, res), true);
+    if (req.method !== 'GET' && req.method !== 'HEAD') return (res.writeHead(405, { allow: 'GET, HEAD' }).end(), true);
     const given = url.searchParams.get('token');
     if (path === '/' && given !== null) {
-      if (!tokenMatches(given, this.token)) return this.deny(res, 401, 'this link has an old or wrong token: run "mcpd open" for a fresh one\n'), true;
+      if (!tokenMatches(given, this.token))
+        return (this.deny(res, 401, 'this link has an old or wrong token: run "mcpd open" for a fresh one\n'), true);
       res.writeHead(303, { ...SECURITY_HEADERS, location: '/', 'set-cookie': this.setCookie() }).end();
       return true;
     }
     if (!this.authed(req.headers.cookie)) {
-      return this.deny(res, 401, 'the mcpd dashboard needs its access token: open it with "mcpd open" (it prints or opens a URL with the token)\n'), true;
+      return (
+        this.deny(
+          res,
+          401,
+          'the mcpd dashboard needs its access token: open it with "mcpd open" (it prints or opens a URL with the token)\n',
+        ),
+        true
+      );
     }
     const asset = this.assets.get(path === '/' ? 'index.html' : path.slice('/app/'.length));
-    if (!asset) return this.deny(res, 404, `not found: ${path}\n`), true;
+    if (!asset) return (this.deny(res, 404, `not found: ${path}\n`), true);
     res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': asset.type }).end(req.method === 'HEAD' ? undefined : asset.body);
     return true;
   }
