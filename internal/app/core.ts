@@ -28,6 +28,8 @@ import { PromptService } from './prompt-service.js';
 import { ResourceService } from './resource-service.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';
 import { CallerViews } from './caller-views.js';
+import { isSearchModeTool, toolError, ToolSearchCalls } from './tool-search-calls.js';
+import { SEARCH_TOOL } from '../infra/aggregator/tool-search-view.js';
 
 export interface CoreOptions {
   version: string;
@@ -57,6 +59,7 @@ export class Core implements ControlApi {
   readonly context: ContextService;
   readonly clientRequests: ClientRequests;
   private callSeq = 0;
+  private readonly toolSearch = new ToolSearchCalls();
 
   constructor(private readonly o: CoreOptions) {
     this.tools = new ToolService(o.pools, o.store.current.runtime.snapshotRetentionSeconds, (msg, fields) => o.log('warning', msg, fields));
@@ -154,6 +157,7 @@ export class Core implements ControlApi {
     const profile = this.profileOf(caller);
     await this.tools.ensureLoaded(profile);
     const entry = await this.resolveTool(profile, name);
+    if (isSearchModeTool(entry)) return this.searchModeCall(caller, profile, entry, args, opts);
     const record = {
       timestamp: new Date().toISOString(),
       req_id: `${++this.callSeq}`,
@@ -170,6 +174,17 @@ export class Core implements ControlApi {
       this.history.record(caller, { ...record, success: false, error: e instanceof Error ? e.message : String(e) });
       throw e;
     }
+  }
+
+  /** The search tool is answered here; the call tool becomes a call of the tool it names. */
+  private searchModeCall(caller: string, profile: string, entry: ToolEntry, args: JsonObject, opts: CallOptions): Promise<JsonObject> {
+    const settings = this.o.store.current.profiles.get(profile)?.toolSearch;
+    const snapshot = this.tools.index(profile).snapshot();
+    if (!settings) return Promise.resolve(toolError(`profile "${profile}" is not in tool search mode any more; list the tools again`));
+    if (entry.name === SEARCH_TOOL) return Promise.resolve(this.toolSearch.search(snapshot, settings, args));
+    const asked = this.toolSearch.target(args);
+    if ('error' in asked) return Promise.resolve(asked.error);
+    return this.callTool(caller, asked.target.name, asked.target.arguments, opts);
   }
 
   /**

@@ -93,7 +93,7 @@ async function loadProfile(
   }
   issues.push(...src.issues);
   warnings.push(...src.warnings);
-  return { name, file, servers, inputs, namespace: parsed.namespace };
+  return { name, file, servers, inputs, namespace: parsed.namespace, ...(parsed.toolSearch ? { toolSearch: parsed.toolSearch } : {}) };
 }
 
 async function loadCallers(file: string, profiles: ReadonlySet<string>, issues: ConfigIssue[]): Promise<Map<string, string>> {
