@@ -11,6 +11,8 @@ import type {
   ToolPage,
 } from '../domain/control.js';
 import { formatIssue, McpdError } from '../domain/errors.js';
+import type { CallerStatusRow } from '../domain/runtime.js';
+import { toolListTokens } from '../domain/tool-tokens.js';
 import type { JsonObject } from '../domain/json.js';
 import { profileFor, type ProfileStore } from '../domain/profile.js';
 import type { ToolEntry, ToolSnapshot } from '../domain/tool.js';
@@ -213,8 +215,20 @@ export class Core implements ControlApi {
       configDir: this.o.store.current.dir,
       configIssues: this.o.store.lastIssues.map(formatIssue),
       pools: this.o.store.redactPools(this.o.pools.status()),
-      callers: this.callers.summary(),
+      callers: this.callers.summary().map((row) => ({ ...row, ...this.toolCosts(row.profile) })),
     };
+  }
+
+  /** Tool counts and estimated tokens of what a profile's callers are given (and of the catalog in search mode). */
+  private toolCosts(profile: string): Partial<CallerStatusRow> {
+    let snap: ToolSnapshot;
+    try {
+      snap = this.tools.index(profile).snapshot();
+    } catch {
+      return {};
+    }
+    const listed = { toolCount: snap.tools.length, toolTokens: toolListTokens(snap.tools) };
+    return snap.catalog ? { ...listed, catalogCount: snap.catalog.length, catalogTokens: toolListTokens(snap.catalog) } : listed;
   }
 
   /** Open tool and status watches (a gauge in the metrics). */

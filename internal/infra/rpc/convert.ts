@@ -34,7 +34,15 @@ export function statusToPb(s: StatusView): pb.RuntimeStatus {
   return {
     configDir: s.configDir,
     configIssues: s.configIssues,
-    callers: s.callers.map((c) => ({ caller: c.caller, profile: c.profile, sessions: c.sessions })),
+    callers: s.callers.map((c) => ({
+      caller: c.caller,
+      profile: c.profile,
+      sessions: c.sessions,
+      toolCount: c.toolCount ?? 0,
+      toolTokens: c.toolTokens ?? 0,
+      catalogCount: c.catalogCount ?? 0,
+      catalogTokens: c.catalogTokens ?? 0,
+    })),
     pools: s.pools.map((p) => ({
       fingerprint: p.fingerprint,
       references: p.references,
