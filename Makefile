@@ -57,12 +57,14 @@ bench: build
 	node bench/run.mjs $(ARGS)
 	node bench/context.mjs $(ARGS)
 	node bench/docs.mjs $(ARGS)
+	node bench/catalog.mjs $(ARGS)
 
 ## The same with tiny counts: proves the benchmarks run (CI).
 bench-smoke: build
 	node bench/run.mjs --smoke
 	node bench/context.mjs --smoke
 	node bench/docs.mjs --smoke
+	node bench/catalog.mjs --smoke
 
 clean:
 	rm -rf dist

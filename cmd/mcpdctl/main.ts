@@ -3,6 +3,7 @@ import { isMcpdError } from '../../internal/domain/errors.js';
 import { packageVersion } from '../../internal/app/version.js';
 import { COMMON_OPTIONS, configFrom, parseOrExit, socketFrom } from '../../internal/infra/cli/common-flags.js';
 import { callCommand, reloadCommand, statusCommand, toolsCommand, type Out } from '../../internal/infra/cli/ctl-commands.js';
+import { withStartProgress } from '../../internal/infra/cli/start-progress.js';
 import { validateCommand } from '../../internal/infra/cli/validate-command.js';
 import { promptsCommand, readCommand, resourcesCommand } from '../../internal/infra/cli/ctl-resources.js';
 import { logsCommand } from '../../internal/infra/cli/ctl-logs.js';
@@ -53,6 +54,7 @@ if (values.version) {
 }
 
 const out: Out = { json: Boolean(values.json), write: (s) => process.stdout.write(s) };
+const progress = { isTTY: Boolean(process.stderr.isTTY) && !values.json, write: (s: string) => process.stderr.write(s) };
 const [cmd, ...rest] = positionals;
 const need = (n: number, what: string) => {
   if (rest.length < n) {
@@ -76,11 +78,15 @@ try {
       break;
     case 'tools':
       need(1, 'a caller name');
-      await toolsCommand(client, rest[0], out);
+      await withStartProgress(client, toolsCommand(client, rest[0], out), progress);
       break;
     case 'call':
       need(2, 'a caller and a tool name');
-      code = await callCommand(client, rest[0], rest[1], values.args ?? '{}', Number(values.timeout ?? 0), out);
+      code = await withStartProgress(
+        client,
+        callCommand(client, rest[0], rest[1], values.args ?? '{}', Number(values.timeout ?? 0), out),
+        progress,
+      );
       break;
     case 'logs':
       need(1, 'a caller name');
