@@ -115,3 +115,6 @@ export async function reloadCommand(client: ControlPlaneClient, out: Out): Promi
   else out.write(`rejected; the running configuration stays:\n${r.issues.map((i) => `  ${i}`).join('\n')}\n`);
   return r.applied ? 0 : 1;
 }
+
+export { importCommand } from './import-command.js';
+export { connectCommand } from './connect-command.js';
