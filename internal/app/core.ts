@@ -95,6 +95,7 @@ export class Core implements ControlApi {
   /** Starts pools for the loaded store and the dead-gateway reaper. */
   async start(): Promise<void> {
     await this.o.pools.reconcile(this.o.store.specs());
+    this.tools.prime();
     this.reaper = setInterval(() => {
       if (this.callers.reapDead(pidAlive) > 0) this.publishStatus();
     }, 2000);
