@@ -34,7 +34,18 @@ export function statusToPb(s: StatusView): pb.RuntimeStatus {
   return {
     configDir: s.configDir,
     configIssues: s.configIssues,
-    callers: s.callers.map((c) => ({ caller: c.caller, profile: c.profile, sessions: c.sessions })),
+    stopping: s.stopping,
+    inFlightCalls: s.inFlightCalls,
+    stopDeadlineUnixMs: s.stopDeadline ?? 0,
+    callers: s.callers.map((c) => ({
+      caller: c.caller,
+      profile: c.profile,
+      sessions: c.sessions,
+      toolCount: c.toolCount ?? 0,
+      toolTokens: c.toolTokens ?? 0,
+      catalogCount: c.catalogCount ?? 0,
+      catalogTokens: c.catalogTokens ?? 0,
+    })),
     smcpComputers: (s.smcpComputers ?? []).map((c) => ({
       name: c.name,
       caller: c.caller,
