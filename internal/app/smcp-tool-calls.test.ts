@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { CallOptions } from '../domain/control.js';
 import { McpdError } from '../domain/errors.js';
 import type { JsonObject } from '../domain/json.js';
-import { SmcpToolCalls } from './smcp-tool-calls.js';
+import { deadlineMs, SmcpToolCalls } from './smcp-tool-calls.js';
 
 /** A callTool that runs until its signal aborts (what the pool does), recording what it was given. */
 function pending() {
@@ -19,11 +19,16 @@ function pending() {
 const req = (req_id: string, agent = 'a') => ({ agent, req_id, computer: 'c', tool_name: 't', params: {}, timeout: 7 });
 
 describe('SmcpToolCalls', () => {
+  it('ends a call before the Server times it out: 500 ms early, at most a tenth of the timeout', () => {
+    expect(deadlineMs(30)).toBe(29_500);
+    expect(deadlineMs(1)).toBe(900);
+  });
+
   it('passes the timeout as the deadline, and a cancel of that agent and req_id gives the a2c_cancelled ack', async () => {
     const { api, seen } = pending();
     const calls = new SmcpToolCalls(api, () => 'caller');
     const r = calls.call(req('1'));
-    expect(seen[0].opts.timeoutMs).toBe(7000);
+    expect(seen[0].opts.timeoutMs).toBe(6500); // 7 s, ending 500 ms before the Server's timer
     expect(calls.cancel('other-agent', '1')).toBe(false); // another agent's req_id is not ours to cancel
     expect(calls.cancel('a', 'unknown')).toBe(false);
     expect(calls.cancel('a', '1')).toBe(true);

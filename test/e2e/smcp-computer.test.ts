@@ -176,6 +176,14 @@ describe('the core as an A2C-SMCP Computer (real mcpd-smcp, real core, real MCP 
     await waitFor('the server saw notifications/cancelled', () => world.coreLog.join('').split('fixture: cancelled hang').length > before);
   });
 
+  it('the request timeout is the call deadline: the agent gets the 4004 result and the server is cancelled', async () => {
+    const before = world.coreLog.join('').split('fixture: cancelled hang').length;
+    const r = await agent.request<ToolResult>('client:tool_call', 'laptop', { tool_name: 'fx__hang', params: {}, timeout: 1 });
+    expect(r.isError).toBe(true);
+    expect(r.structuredContent).toMatchObject({ code: 4004, error_type: 'DEADLINE_EXCEEDED' });
+    await waitFor('the server saw notifications/cancelled', () => world.coreLog.join('').split('fixture: cancelled hang').length > before);
+  });
+
   it('client:get_desktop renders the caller desktop honouring desktop_size and window', async () => {
     const all = await agent.request<{ desktops: string[]; req_id: string }>('client:get_desktop', 'laptop', {}, 'desk-1');
     expect(all.req_id).toBe('desk-1');
