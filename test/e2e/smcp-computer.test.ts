@@ -197,7 +197,7 @@ describe('the core as an A2C-SMCP Computer (real mcpd-smcp, real core, real MCP 
     expect(only.desktops[0]).toMatch(/^window:\/\/com\.example\.win\/status/);
   });
 
-  it('client:get_finder and client:read_resource, with 4201 and 4204 as flat ErrorPayload codes', async () => {
+  it('client:get_finder and client:read_resource, with 4201–4204 as flat ErrorPayload codes', async () => {
     const f = await agent.request<{ documents: { doc_ref: string; uri: string; server: string }[]; total_count: number; req_id: string }>(
       'client:get_finder',
       'laptop',
@@ -218,6 +218,12 @@ describe('the core as an A2C-SMCP Computer (real mcpd-smcp, real core, real MCP 
     expect(missing.code).toBe(4201);
     const invalid = await agent.request<{ code: number }>('client:read_resource', 'laptop', { uri: 'dpe://docs.local/x/pages/-1' });
     expect(invalid.code).toBe(4204);
+    const page = await agent.request<{ code: number }>('client:read_resource', 'laptop', { uri: `${f.documents[0].uri}/pages/9999` });
+    expect(page.code).toBe(4202);
+    const element = await agent.request<{ code: number }>('client:read_resource', 'laptop', {
+      uri: `${f.documents[0].uri}/elements/no-such-element`,
+    });
+    expect(element.code).toBe(4203);
   });
 
   it('client:get_config lists the servers and inputs with secrets redacted', async () => {
