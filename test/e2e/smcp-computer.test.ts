@@ -75,6 +75,9 @@ describe('the core as an A2C-SMCP Computer (real mcpd-smcp, real core, real MCP 
 
   const status = () => callUnary<pb.GetRuntimeStatusRequest, Status>((q, cb) => control.getRuntimeStatus(q, cb), {});
   const computer = async (name: string) => (await status()).smcpComputers.find((c) => c.name === name);
+  /** The fx server (whose `hang` never answers) has a call running. */
+  const hangInFlight = async () =>
+    (await status()).pools.some((p) => p.references.includes('default/fx') && p.instances.some((i) => i.inFlight > 0));
   const joined = (name: string, joins = 1) =>
     waitFor(`computer ${name} joined (${joins})`, async () => {
       const c = await computer(name);
@@ -169,7 +172,7 @@ describe('the core as an A2C-SMCP Computer (real mcpd-smcp, real core, real MCP 
     const before = world.coreLog.join('').split('fixture: cancelled hang').length;
     const pending = agent.request<ToolResult>('client:tool_call', 'laptop', { tool_name: 'fx__hang', params: {}, timeout: 60 }, 'hang-1');
     // The call is in flight once the pool shows it.
-    await waitFor('the hang call in flight', async () => (await status()).pools.some((p) => p.instances.some((i) => i.inFlight > 0)));
+    await waitFor('the hang call in flight', async () => hangInFlight());
     agent.cancel('hang-1');
     const r = await pending;
     expect(r).toEqual({ content: [], isError: true, _meta: { a2c_cancelled: true } });
@@ -335,7 +338,7 @@ describe('the core as an A2C-SMCP Computer (real mcpd-smcp, real core, real MCP 
     const cancelled = () => world.coreLog.join('').split('fixture: cancelled hang').length;
     const before = cancelled();
     const inFlight = agent.request('client:tool_call', 'laptop', { tool_name: 'fx__hang', params: {}, timeout: 60 }).catch((e: Error) => e);
-    await waitFor('the hang call in flight', async () => (await status()).pools.some((p) => p.instances.some((i) => i.inFlight > 0)));
+    await waitFor('the hang call in flight', async () => hangInFlight());
     const port = server.port;
     await server.stop('SIGKILL');
     await waitFor('the computer noticed', async () => (await computer('laptop'))!.state !== 'joined');
@@ -360,7 +363,7 @@ describe('the core as an A2C-SMCP Computer (real mcpd-smcp, real core, real MCP 
       params: {},
       timeout: 60,
     });
-    await waitFor('the hang call in flight', async () => (await status()).pools.some((p) => p.instances.some((i) => i.inFlight > 0)));
+    await waitFor('the hang call in flight', async () => hangInFlight());
     control.close();
     for (const core of world.cores) core.kill('SIGKILL');
     const r = await pending;
