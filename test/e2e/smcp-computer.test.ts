@@ -75,9 +75,17 @@ describe('the core as an A2C-SMCP Computer (real mcpd-smcp, real core, real MCP 
 
   const status = () => callUnary<pb.GetRuntimeStatusRequest, Status>((q, cb) => control.getRuntimeStatus(q, cb), {});
   const computer = async (name: string) => (await status()).smcpComputers.find((c) => c.name === name);
-  /** The fx server (whose `hang` never answers) has a call running. */
-  const hangInFlight = async () =>
-    (await status()).pools.some((p) => p.references.includes('default/fx') && p.instances.some((i) => i.inFlight > 0));
+  /** Lines of the fx server's stderr: its `hang` tool says when a call arrived, and it says when one was cancelled. */
+  const seen = (line: string) => world.coreLog.join('').split(line).length - 1;
+  /** Starts a `fx__hang` call and resolves once the server has it. */
+  const startHang = async <T>(fields: Record<string, unknown> = {}, reqId?: string): Promise<{ pending: Promise<T | Error> }> => {
+    const before = seen('fixture: hanging');
+    const pending = agent
+      .request<T>('client:tool_call', 'laptop', { tool_name: 'fx__hang', params: {}, timeout: 60, ...fields }, reqId)
+      .catch((e: Error) => e);
+    await waitFor('the hang call at the server', () => seen('fixture: hanging') > before);
+    return { pending };
+  };
   const joined = (name: string, joins = 1) =>
     waitFor(`computer ${name} joined (${joins})`, async () => {
       const c = await computer(name);
@@ -169,22 +177,19 @@ describe('the core as an A2C-SMCP Computer (real mcpd-smcp, real core, real MCP 
   });
 
   it('notify:tool_call_cancel cancels the downstream call and the ack says a2c_cancelled', async () => {
-    const before = world.coreLog.join('').split('fixture: cancelled hang').length;
-    const pending = agent.request<ToolResult>('client:tool_call', 'laptop', { tool_name: 'fx__hang', params: {}, timeout: 60 }, 'hang-1');
-    // The call is in flight once the pool shows it.
-    await waitFor('the hang call in flight', async () => hangInFlight());
+    const before = seen('fixture: cancelled hang');
+    const { pending } = await startHang<ToolResult>({}, 'hang-1');
     agent.cancel('hang-1');
-    const r = await pending;
-    expect(r).toEqual({ content: [], isError: true, _meta: { a2c_cancelled: true } });
-    await waitFor('the server saw notifications/cancelled', () => world.coreLog.join('').split('fixture: cancelled hang').length > before);
+    expect(await pending).toEqual({ content: [], isError: true, _meta: { a2c_cancelled: true } });
+    await waitFor('the server saw notifications/cancelled', () => seen('fixture: cancelled hang') > before);
   });
 
   it('the request timeout is the call deadline: the agent gets the 4004 result and the server is cancelled', async () => {
-    const before = world.coreLog.join('').split('fixture: cancelled hang').length;
+    const before = seen('fixture: cancelled hang');
     const r = await agent.request<ToolResult>('client:tool_call', 'laptop', { tool_name: 'fx__hang', params: {}, timeout: 1 });
     expect(r.isError).toBe(true);
     expect(r.structuredContent).toMatchObject({ code: 4004, error_type: 'DEADLINE_EXCEEDED' });
-    await waitFor('the server saw notifications/cancelled', () => world.coreLog.join('').split('fixture: cancelled hang').length > before);
+    await waitFor('the server saw notifications/cancelled', () => seen('fixture: cancelled hang') > before);
   });
 
   it('client:get_desktop renders the caller desktop honouring desktop_size and window', async () => {
@@ -335,15 +340,13 @@ describe('the core as an A2C-SMCP Computer (real mcpd-smcp, real core, real MCP 
 
   it('re-joins its office by itself after the Server was killed and came back', async () => {
     const joinsBefore = (await computer('laptop'))!.joins;
-    const cancelled = () => world.coreLog.join('').split('fixture: cancelled hang').length;
-    const before = cancelled();
-    const inFlight = agent.request('client:tool_call', 'laptop', { tool_name: 'fx__hang', params: {}, timeout: 60 }).catch((e: Error) => e);
-    await waitFor('the hang call in flight', async () => hangInFlight());
+    const before = seen('fixture: cancelled hang');
+    const { pending: inFlight } = await startHang();
     const port = server.port;
     await server.stop('SIGKILL');
     await waitFor('the computer noticed', async () => (await computer('laptop'))!.state !== 'joined');
     // Nobody can receive that call's answer any more: the core stopped it downstream.
-    await waitFor('the dropped call cancelled downstream', () => cancelled() > before);
+    await waitFor('the dropped call cancelled downstream', () => seen('fixture: cancelled hang') > before);
     expect(await inFlight).toBeInstanceOf(Error); // the agent's own connection went with the Server
     agent.close();
     server = await startSmcpProc(['--listen', `127.0.0.1:${port}`], world.env({ SMCP_API_KEY: KEY }));
@@ -358,15 +361,10 @@ describe('the core as an A2C-SMCP Computer (real mcpd-smcp, real core, real MCP 
   });
 
   it('a computer that dies mid-call gives the agent an error, not a hang', async () => {
-    const pending = agent.request<{ code: number; message: string }>('client:tool_call', 'laptop', {
-      tool_name: 'fx__hang',
-      params: {},
-      timeout: 60,
-    });
-    await waitFor('the hang call in flight', async () => hangInFlight());
+    const { pending } = await startHang<{ code: number; message: string }>();
     control.close();
     for (const core of world.cores) core.kill('SIGKILL');
-    const r = await pending;
+    const r = (await pending) as { code: number; message: string };
     expect(r.code).toBe(404);
     expect(r.message).toMatch(/laptop/);
   });
