@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createLauncher } from '../infra/mcp/index.js';
+import { OAuthStore } from '../infra/oauth/token-store.js';
 import { MetadataStore, PoolManager } from '../infra/scheduler/index.js';
 import { watchStore } from '../infra/catalog/index.js';
 import { startControlServer, type ControlServer } from '../infra/rpc/control-server.js';
@@ -51,6 +52,8 @@ export async function runCore(o: CoreRunOptions): Promise<RunningCore> {
   // caller session it is serving, whose client answers or the server gets a clear error at once.
   const launcher = createLauncher({
     clientCapabilities: { sampling: {}, elicitation: {}, roots: { listChanged: true } },
+    // HTTP servers' OAuth tokens, written by `mcpdctl auth` and refreshed here (docs/auth.md).
+    oauth: OAuthStore.inStateDir(stateDir),
     // Servers are launched only from core.start() on, after `core` is assigned below.
     onServerRequest: (spec, instanceId, method, params, signal) => core.clientRequests.handle(spec, instanceId, method, params, signal),
   });

@@ -11,10 +11,27 @@ export const MIN_SECRET_LENGTH = 3;
  */
 export class Redactor {
   private pattern?: RegExp;
+  private storeSecrets: string[] = [];
+  /** Secrets learnt at run time (OAuth tokens), by who learnt them; a store reload keeps them. */
+  private readonly extra = new Map<string, string[]>();
 
   /** Replaces the known secrets (the store was loaded or reloaded). */
   use(secrets: Iterable<string>): void {
-    const list = [...new Set(secrets)].filter((s) => s.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
+    this.storeSecrets = [...secrets];
+    this.rebuild();
+  }
+
+  /** Replaces the run-time secrets of one source (e.g. one server's OAuth tokens); cheap when unchanged. */
+  useExtra(source: string, secrets: readonly string[]): void {
+    const before = this.extra.get(source);
+    if (before && before.length === secrets.length && before.every((s, i) => s === secrets[i])) return;
+    this.extra.set(source, [...secrets]);
+    this.rebuild();
+  }
+
+  private rebuild(): void {
+    const all = [...this.storeSecrets, ...[...this.extra.values()].flat()];
+    const list = [...new Set(all)].filter((s) => s.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
     this.pattern = list.length === 0 ? undefined : new RegExp(list.map(escapeRegExp).join('|'), 'g');
   }
 

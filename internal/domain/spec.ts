@@ -14,6 +14,22 @@ export interface ToolMeta {
   autoApply?: boolean;
 }
 
+/**
+ * OAuth 2.1 client settings of an HTTP server (docs/auth.md). All optional: without them the client
+ * registers itself dynamically (or uses `clientMetadataUrl` when the authorization server accepts
+ * client ID metadata documents) and asks for the scopes the server names.
+ */
+export interface OAuthSettings {
+  /** A pre-registered client id (the authorization server does not offer dynamic registration). */
+  clientId?: string;
+  /** Its secret; absent = a public client. */
+  clientSecret?: string;
+  /** Scopes to ask for when the server's challenge and metadata name none. */
+  scopes?: string[];
+  /** https URL of this client's metadata document, used as client_id where supported. */
+  clientMetadataUrl?: string;
+}
+
 export interface ServerSpec {
   /** Unique in its profile; the tool namespace. Not part of the fingerprint. */
   name: string;
@@ -25,6 +41,8 @@ export interface ServerSpec {
   /** streamable_http / sse endpoint. */
   url?: string;
   headers: Record<string, string>;
+  /** streamable_http / sse: OAuth client settings; absent = defaults (sign-in still works). */
+  oauth?: OAuthSettings;
   disabled: boolean;
   /** Allow-list of downstream tool names; undefined = all. */
   exposeTools?: string[];

@@ -1,6 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import type { ServerSpec } from '../../domain/spec.js';
 import { expand, type ExpandContext } from './expand.js';
+import { buildOAuth } from './oauth-build.js';
 import { rememberSecrets } from './redact.js';
 import { issueAt, type LocStr } from './source.js';
 import type { RawServer } from './types.js';
@@ -41,7 +42,9 @@ export async function buildServer(raw: RawServer, ctx: ExpandContext, storeDir: 
   const headers = await map(raw.headers);
   const cwdText = raw.cwd ? await one(raw.cwd) : undefined;
   const url = raw.url ? await one(raw.url) : undefined;
-  if (!ok) return undefined;
+  const oauth = raw.oauth ? await buildOAuth(raw.oauth, one, ctx) : undefined;
+  if (!ok || oauth === null) return undefined;
+  if (oauth?.clientSecret) secrets.push(oauth.clientSecret);
   if (raw.url && url !== undefined && !validHttpUrl(url)) {
     ctx.issues.push(
       issueAt(raw.url.where, ctx.file, `"${url}" is not a valid http(s) URL`, 'write a full URL such as http://127.0.0.1:8080/mcp'),
@@ -56,6 +59,7 @@ export async function buildServer(raw: RawServer, ctx: ExpandContext, storeDir: 
   const spec: ServerSpec = { name: raw.name, transport: raw.transport, cmd, env, headers, ...raw.fixed };
   if (raw.transport === 'stdio') spec.cwd = cwdText === undefined || !isAbsolute(cwdText) ? resolve(storeDir, cwdText ?? '.') : cwdText;
   if (url !== undefined) spec.url = url;
+  if (oauth) spec.oauth = oauth;
   rememberSecrets(spec, secrets);
   return spec;
 }

@@ -17,6 +17,7 @@ import {
 import { NAME_HINT, isValidName } from './names.js';
 import { shellWords } from './shell_words.js';
 import { report, warn, whereOf, type LocStr, type Source, type YNode } from './source.js';
+import { parseOAuth } from './oauth-parse.js';
 import { parseToolMeta, parseToolMetaMap } from './tool_meta_parse.js';
 import type { FixedFields, RawServer } from './types.js';
 
@@ -30,6 +31,7 @@ export const SERVER_KEYS = [
   'cwd',
   'url',
   'headers',
+  'oauth',
   'disabled',
   'exposeTools',
   'forbiddenTools',
@@ -144,6 +146,7 @@ function applyTransportFields(a: Acc, e: Entry): void {
   else if (e.key === 'headers') raw.headers = readStringMap(src, e.value, e.field) ?? [];
   else if (e.key === 'cwd') raw.cwd = readLocString(src, e.value, e.field, true);
   else if (e.key === 'url') raw.url = readLocString(src, e.value, e.field, true);
+  else if (e.key === 'oauth') raw.oauth = parseOAuth(src, e.value, e.field);
 }
 
 /** singleton ⇒ one instance; minReady cannot exceed the cap. */
@@ -198,9 +201,10 @@ function checkTransport(a: Acc, node: YNode): void {
       const e = a.byKey.get('cmd') as Entry;
       report(src, e.value, e.field, 'cmd must not be empty for transport stdio', 'put the program and its arguments in cmd');
     }
-    ignored(['url', 'headers'], 'transport stdio does not use it');
+    ignored(['url', 'headers', 'oauth'], 'transport stdio does not use it');
     raw.url = undefined;
     raw.headers = [];
+    raw.oauth = undefined;
   } else {
     if (!raw.url && !a.byKey.has('url')) {
       report(src, node, field, `server "${raw.name}" uses transport ${raw.transport} but has no url`, 'add url: http://host:port/path');

@@ -26,7 +26,7 @@ export interface StoreDiff {
 }
 
 /** Fields that need no expansion, already defaulted and checked. */
-export type FixedFields = Omit<ServerSpec, 'name' | 'transport' | 'cmd' | 'env' | 'cwd' | 'url' | 'headers'>;
+export type FixedFields = Omit<ServerSpec, 'name' | 'transport' | 'cmd' | 'env' | 'cwd' | 'url' | 'headers' | 'oauth'>;
 
 /** A server as read from YAML, before `${…}` expansion. */
 export interface RawServer {
@@ -39,5 +39,15 @@ export interface RawServer {
   cwd?: LocStr;
   url?: LocStr;
   headers: Array<[string, LocStr]>;
+  oauth?: RawOAuth;
   fixed: FixedFields;
+}
+
+/** A server's `oauth:` mapping as read, before expansion. */
+export interface RawOAuth {
+  where: Where;
+  clientId?: LocStr;
+  clientSecret?: LocStr;
+  scopes?: string[];
+  clientMetadataUrl?: LocStr;
 }

@@ -1,5 +1,6 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { McpdError } from '../../domain/errors.js';
+import { authFailure } from '../oauth/sign-in-error.js';
 
 export interface ErrorContext {
   server: string;
@@ -30,6 +31,8 @@ export function mapRequestError(err: unknown, ctx: ErrorContext): McpdError {
       data: err.data,
     });
   }
+  const auth = authFailure(server, err);
+  if (auth) return auth;
   if (ctx.ended) return ended(server, ctx.ended);
   const e = err as Error;
   if (e?.name === 'ZodError') {

@@ -7,6 +7,10 @@ import type { LaunchContext, Launcher } from '../../domain/downstream.js';
 import { McpdError } from '../../domain/errors.js';
 import type { JsonObject } from '../../domain/json.js';
 import type { ServerSpec } from '../../domain/spec.js';
+import { specFingerprint } from '../../domain/fingerprint.js';
+import { StoredOAuthProvider } from '../oauth/provider.js';
+import { authFailure } from '../oauth/sign-in-error.js';
+import type { OAuthStore } from '../oauth/token-store.js';
 import { serverEnvironment } from './env.js';
 import type { ListGuards } from './list-tools.js';
 import { Reaper } from './reaper.js';
@@ -39,6 +43,8 @@ export interface LauncherOptions {
   /** Environment the base variables are taken from; default process.env. */
   baseEnv?: NodeJS.ProcessEnv;
   onEvent?: (message: string) => void;
+  /** Where HTTP servers' OAuth tokens live; absent = no OAuth (a 401 is an ordinary start failure). */
+  oauth?: OAuthStore;
 }
 
 export interface ManagedLauncher extends Launcher {
@@ -100,9 +106,10 @@ export function createLauncher(opts: LauncherOptions = {}): ManagedLauncher {
       throw new McpdError('INVALID_ARGUMENT', `server ${spec.name}: "${spec.url}" is not a valid URL`);
     }
     const requestInit = { headers: spec.headers };
+    const authProvider = opts.oauth ? new StoredOAuthProvider(spec, specFingerprint(spec), opts.oauth) : undefined;
     return spec.transport === 'sse'
-      ? new SSEClientTransport(url, { requestInit })
-      : new StreamableHTTPClientTransport(url, { requestInit });
+      ? new SSEClientTransport(url, { requestInit, authProvider })
+      : new StreamableHTTPClientTransport(url, { requestInit, authProvider });
   }
 
   return {
@@ -120,6 +127,8 @@ export function createLauncher(opts: LauncherOptions = {}): ManagedLauncher {
 function startError(spec: ServerSpec, transport: Transport, err: unknown, signal?: AbortSignal): McpdError {
   if (err instanceof McpdError) return err;
   if (signal?.aborted) return new McpdError('CANCELLED', `start of server ${spec.name} was cancelled`);
+  const auth = authFailure(spec.name, err);
+  if (auth) return auth;
   let why = (err as Error)?.message ?? String(err);
   if (transport instanceof ProcessStdioTransport) {
     if (transport.exitInfo) why = `it exited (${transport.describeExit()}) before completing the MCP handshake`;

@@ -1,0 +1,120 @@
+import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { ServerSpec } from '../../domain/spec.js';
+import { signInRequired } from './sign-in-error.js';
+import type { OAuthStore } from './token-store.js';
+
+/** Used in client metadata until `mcpdctl auth` has bound a real loopback port. */
+const PLACEHOLDER_REDIRECT = 'http://127.0.0.1/callback';
+
+export interface InteractiveParts {
+  /** The loopback listener's callback URL. */
+  redirectUrl: string;
+  /** Random `state` of this sign-in; the listener accepts only it. */
+  state: string;
+  /** Receives the authorization URL to print and open. */
+  onAuthorizationUrl: (url: URL) => void;
+}
+
+/**
+ * mcpd's OAuthClientProvider for one server spec. In the core (no `interactive`) it only uses and
+ * refreshes what is stored: where the SDK would register a client or send a browser somewhere it
+ * throws the sign-in error naming `mcpdctl auth`, after noting the scope the server asked for. In
+ * `mcpdctl auth` it does the whole flow.
+ */
+export class StoredOAuthProvider implements OAuthClientProvider {
+  private verifier?: string;
+
+  constructor(
+    private readonly spec: ServerSpec,
+    private readonly fingerprint: string,
+    private readonly store: OAuthStore,
+    private readonly interactive?: InteractiveParts,
+  ) {}
+
+  get redirectUrl(): string {
+    return this.interactive?.redirectUrl ?? this.store.read(this.fingerprint).redirectUri ?? PLACEHOLDER_REDIRECT;
+  }
+
+  get clientMetadataUrl(): string | undefined {
+    return this.spec.oauth?.clientMetadataUrl;
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    const secret = Boolean(this.spec.oauth?.clientSecret);
+    return {
+      client_name: `mcpd (${this.spec.name})`,
+      redirect_uris: [this.redirectUrl],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: secret ? 'client_secret_basic' : 'none',
+      ...(this.spec.oauth?.scopes?.length ? { scope: this.spec.oauth.scopes.join(' ') } : {}),
+    };
+  }
+
+  state(): string {
+    return this.interactive?.state ?? '';
+  }
+
+  clientInformation(): OAuthClientInformationMixed | undefined {
+    const o = this.spec.oauth;
+    if (o?.clientId) return { client_id: o.clientId, ...(o.clientSecret ? { client_secret: o.clientSecret } : {}) };
+    return this.store.read(this.fingerprint).clientInformation;
+  }
+
+  saveClientInformation(info: OAuthClientInformationMixed): void {
+    if (!this.interactive) throw signInRequired(this.spec.name, 'this client is not registered with its authorization server yet');
+    this.store.update(this.fingerprint, (r) => ({ ...this.label(r), clientInformation: info, redirectUri: this.interactive?.redirectUrl }));
+  }
+
+  tokens(): OAuthTokens | undefined {
+    return this.store.read(this.fingerprint).tokens;
+  }
+
+  saveTokens(tokens: OAuthTokens): void {
+    this.store.update(this.fingerprint, (r) => ({ ...this.label(r), tokens, pendingScope: undefined }));
+  }
+
+  redirectToAuthorization(url: URL): void {
+    if (this.interactive) return this.interactive.onAuthorizationUrl(url);
+    const scope = url.searchParams.get('scope') ?? undefined;
+    this.store.update(this.fingerprint, (r) => ({ ...this.label(r), pendingScope: scope }));
+    const had = this.store.read(this.fingerprint).tokens;
+    throw signInRequired(this.spec.name, had ? `the server asks for ${scope ? `scope "${scope}"` : 'a new sign-in'}` : 'not signed in yet');
+  }
+
+  saveCodeVerifier(verifier: string): void {
+    this.verifier = verifier;
+  }
+
+  codeVerifier(): string {
+    if (!this.verifier) throw new Error('no PKCE code verifier: the authorization was not started by this process');
+    return this.verifier;
+  }
+
+  discoveryState(): OAuthDiscoveryState | undefined {
+    return this.store.read(this.fingerprint).discoveryState;
+  }
+
+  saveDiscoveryState(state: OAuthDiscoveryState): void {
+    this.store.update(this.fingerprint, (r) => ({ ...this.label(r), discoveryState: state }));
+  }
+
+  invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): void {
+    if (scope === 'verifier') {
+      this.verifier = undefined;
+      return;
+    }
+    this.store.update(this.fingerprint, (r) => {
+      const next = { ...r };
+      if (scope === 'all' || scope === 'client') delete next.clientInformation;
+      if (scope === 'all' || scope === 'tokens') delete next.tokens;
+      if (scope === 'all' || scope === 'discovery') delete next.discoveryState;
+      return next;
+    });
+  }
+
+  private label<T extends object>(r: T): T & { server: string; url?: string } {
+    return { ...r, server: this.spec.name, url: this.spec.url };
+  }
+}

@@ -1,0 +1,78 @@
+import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type {
+  OAuthClientInformationMixed,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
+import { McpdError } from '../../domain/errors.js';
+import { secretRedactor } from '../../domain/redactor.js';
+
+/** What is kept for one server spec (by fingerprint): exactly what the SDK handed us, plus our notes. */
+export interface OAuthRecord {
+  /** For people reading the directory: which server and URL this is. */
+  server?: string;
+  url?: string;
+  clientInformation?: OAuthClientInformationMixed;
+  tokens?: OAuthTokens;
+  discoveryState?: OAuthDiscoveryState;
+  /** The redirect URI the stored client was registered with (dynamic registration binds it). */
+  redirectUri?: string;
+  /** Scope the server last asked for and the stored token lacks (step-up); the next sign-in asks for it. */
+  pendingScope?: string;
+  savedAtUnixMs?: number;
+}
+
+/**
+ * OAuth state per server spec fingerprint in `<stateDir>/oauth/` — a 0700 directory of 0600 JSON
+ * files, replaced atomically (write + rename) so the core and `mcpdctl auth` never see half a file.
+ * Every token and client secret read or written is handed to the process redactor first.
+ */
+export class OAuthStore {
+  constructor(readonly dir: string) {}
+
+  static inStateDir(stateDir: string): OAuthStore {
+    return new OAuthStore(join(stateDir, 'oauth'));
+  }
+
+  file(fingerprint: string): string {
+    if (!/^[0-9a-f]{16,64}$/.test(fingerprint)) throw new McpdError('INVALID_ARGUMENT', `not a spec fingerprint: ${fingerprint}`);
+    return join(this.dir, `${fingerprint}.json`);
+  }
+
+  read(fingerprint: string): OAuthRecord {
+    let text: string;
+    try {
+      text = readFileSync(this.file(fingerprint), 'utf8');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return {};
+      throw e;
+    }
+    let rec: OAuthRecord;
+    try {
+      rec = JSON.parse(text) as OAuthRecord;
+    } catch {
+      // A damaged file only costs a new sign-in; it must not stop the server from being asked.
+      return {};
+    }
+    remember(fingerprint, rec);
+    return rec;
+  }
+
+  update(fingerprint: string, change: (r: OAuthRecord) => OAuthRecord): OAuthRecord {
+    const next = { ...change(this.read(fingerprint)), savedAtUnixMs: Date.now() };
+    remember(fingerprint, next);
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    chmodSync(this.dir, 0o700);
+    const target = this.file(fingerprint);
+    const tmp = `${target}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+    writeFileSync(tmp, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
+    renameSync(tmp, target);
+    return next;
+  }
+}
+
+function remember(fingerprint: string, r: OAuthRecord): void {
+  const secrets = [r.tokens?.access_token, r.tokens?.refresh_token, r.tokens?.id_token, r.clientInformation?.client_secret];
+  secretRedactor.useExtra(`oauth:${fingerprint}`, secrets.filter((s): s is string => typeof s === 'string' && s !== ''));
+}
