@@ -21,6 +21,7 @@ import { promptsCommand, readCommand, resourcesCommand } from '../../internal/in
 import { logsCommand } from '../../internal/infra/cli/ctl-logs.js';
 import { desktopCommand, finderCommand } from '../../internal/infra/cli/ctl-context.js';
 import { createControlClient, waitForReady } from '../../internal/infra/rpc/control-client.js';
+import { authCommand } from '../../internal/infra/cli/auth-command.js';
 
 const USAGE = `usage: mcpdctl [--socket PATH] [--json] <command>
 
@@ -40,7 +41,9 @@ const USAGE = `usage: mcpdctl [--socket PATH] [--json] <command>
                                            turn a client's mcpServers / servers JSON into a profile
   connect <claude-desktop|cursor|vscode|claude-code> [--caller NAME] [--dry-run]
                                            make the client spawn mcpdmcp <caller> (backs up, shows the diff)
-  disconnect <client> [--dry-run]          remove that entry again`;
+  disconnect <client> [--dry-run]          remove that entry again
+  auth <server> [--caller C] [--port N] [--wait S] [--no-open]
+                                           sign in to an OAuth-protected HTTP server (prints and opens the URL)`;
 
 const { values, positionals } = parseOrExit(
   {
@@ -61,6 +64,9 @@ const { values, positionals } = parseOrExit(
       'dry-run': { type: 'boolean' },
       force: { type: 'boolean' },
       caller: { type: 'string' },
+      port: { type: 'string' },
+      wait: { type: 'string' },
+      'no-open': { type: 'boolean' },
     },
     allowPositionals: true,
   },
@@ -105,6 +111,20 @@ if (cmd === 'import' || cmd === 'connect' || cmd === 'disconnect') {
     process.stderr.write(`mcpdctl ${cmd}: ${(e as Error).message}\n`);
     process.exit(1);
   }
+}
+
+if (cmd === 'auth') {
+  need(1, 'a server name');
+  const flags = { caller: values.caller, port: values.port, wait: values.wait, open: !values['no-open'] };
+  await authCommand(rest[0], { ...flags, configDir: configFrom(values.config), socket: socketFrom(values.socket) }, out, (s) =>
+    process.stderr.write(s),
+  ).then(
+    (code) => process.exit(code),
+    (e: Error) => {
+      process.stderr.write(`mcpdctl auth: ${e.message}\n`);
+      process.exit(1);
+    },
+  );
 }
 
 const socket = socketFrom(values.socket);

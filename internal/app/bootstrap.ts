@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createLauncher } from '../infra/mcp/index.js';
 import { OAuthStore } from '../infra/oauth/token-store.js';
+import { stateDirFor } from '../infra/catalog/state-dir.js';
 import { MetadataStore, PoolManager } from '../infra/scheduler/index.js';
 import { watchStore } from '../infra/catalog/index.js';
 import { startControlServer, type ControlServer } from '../infra/rpc/control-server.js';
@@ -38,7 +39,7 @@ export async function runCore(o: CoreRunOptions): Promise<RunningCore> {
   const boot = obs.tee(createLogger('core'));
   // Servers keep state under the store's state directory (the default store points server-memory
   // there); few servers create missing directories themselves.
-  const stateDir = env.MCPD_STATE_DIR || join(resolve(o.configDir), '.mcpd-state');
+  const stateDir = stateDirFor(o.configDir, env);
   mkdirSync(stateDir, { recursive: true });
   const store = await StoreState.open(resolve(o.configDir), env, boot);
   const runtime = store.current.runtime;

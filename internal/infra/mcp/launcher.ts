@@ -8,6 +8,7 @@ import { McpdError } from '../../domain/errors.js';
 import type { JsonObject } from '../../domain/json.js';
 import type { ServerSpec } from '../../domain/spec.js';
 import { specFingerprint } from '../../domain/fingerprint.js';
+import { noteChallenges } from '../oauth/challenge-notes.js';
 import { StoredOAuthProvider } from '../oauth/provider.js';
 import { authFailure } from '../oauth/sign-in-error.js';
 import type { OAuthStore } from '../oauth/token-store.js';
@@ -106,10 +107,12 @@ export function createLauncher(opts: LauncherOptions = {}): ManagedLauncher {
       throw new McpdError('INVALID_ARGUMENT', `server ${spec.name}: "${spec.url}" is not a valid URL`);
     }
     const requestInit = { headers: spec.headers };
-    const authProvider = opts.oauth ? new StoredOAuthProvider(spec, specFingerprint(spec), opts.oauth) : undefined;
+    const fp = specFingerprint(spec);
+    const authProvider = opts.oauth ? new StoredOAuthProvider(spec, fp, opts.oauth) : undefined;
+    const fetchFn = opts.oauth ? noteChallenges(opts.oauth, fp) : undefined;
     return spec.transport === 'sse'
-      ? new SSEClientTransport(url, { requestInit, authProvider })
-      : new StreamableHTTPClientTransport(url, { requestInit, authProvider });
+      ? new SSEClientTransport(url, { requestInit, authProvider, fetch: fetchFn })
+      : new StreamableHTTPClientTransport(url, { requestInit, authProvider, fetch: fetchFn });
   }
 
   return {

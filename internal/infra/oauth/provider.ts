@@ -68,6 +68,8 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   }
 
   tokens(): OAuthTokens | undefined {
+    // An explicit sign-in asks anew (a refresh could not widen the scope); the stored tokens stay until it succeeds.
+    if (this.interactive) return undefined;
     return this.store.read(this.fingerprint).tokens;
   }
 

@@ -1,0 +1,99 @@
+import { spawn } from 'node:child_process';
+import { McpdError } from '../../domain/errors.js';
+import { specFingerprint } from '../../domain/fingerprint.js';
+import { profileFor, type ProfileStore } from '../../domain/profile.js';
+import type { ServerSpec } from '../../domain/spec.js';
+import { formatIssue } from '../../domain/errors.js';
+import { loadStore } from '../catalog/index.js';
+import { stateDirFor } from '../catalog/state-dir.js';
+import { signIn } from '../oauth/sign-in.js';
+import { OAuthStore } from '../oauth/token-store.js';
+import { ControlCalls, createControlClient, waitForReady } from '../rpc/control-client.js';
+import type { Out } from './ctl-commands.js';
+
+export interface AuthFlags {
+  caller?: string;
+  /** Loopback port for the redirect (pre-registered clients need the registered one). */
+  port?: string;
+  /** Seconds to wait for the browser; default 300. */
+  wait?: string;
+  /** false: print the URL only (headless machines, tests). */
+  open: boolean;
+  /** Store of the running core, if any, else this one. */
+  configDir: string;
+  socket: string;
+}
+
+/** `mcpdctl auth <server> [--caller C] [--port N] [--wait S] [--no-open]`: sign in to an HTTP server. */
+export async function authCommand(server: string, f: AuthFlags, out: Out, err: (s: string) => void): Promise<number> {
+  const configDir = (await coreConfigDir(f.socket)) ?? f.configDir;
+  const loaded = await loadStore(configDir);
+  if (!loaded.ok) throw new McpdError('INVALID_ARGUMENT', `the profile store ${configDir} is invalid:\n${loaded.issues.map(formatIssue).join('\n')}`);
+  const spec = pickServer(loaded.store, server, f.caller);
+  const fingerprint = specFingerprint(spec);
+  const store = OAuthStore.inStateDir(stateDirFor(configDir));
+  const outcome = await signIn(spec, fingerprint, store, {
+    port: intFlag('port', f.port),
+    timeoutMs: (intFlag('wait', f.wait) ?? 300) * 1000,
+    showUrl: (url) => {
+      // The URL goes to stdout alone on its line so scripts (and the tests) can follow it.
+      out.write(`${url.href}\n`);
+      err(`mcpdctl auth: open the URL above in a browser to sign in to ${spec.name}; waiting for the redirect…\n`);
+      if (f.open) openBrowser(url.href);
+    },
+  });
+  const what = outcome.scope ? ` (scope "${outcome.scope}")` : '';
+  if (out.json) out.write(`${JSON.stringify({ server: spec.name, fingerprint, signedIn: true, scope: outcome.scope ?? null })}\n`);
+  else err(`mcpdctl auth: signed in to ${spec.name}${what}; tokens stored under ${store.dir}\n`);
+  return 0;
+}
+
+async function coreConfigDir(socket: string): Promise<string | undefined> {
+  const client = createControlClient(socket);
+  try {
+    await waitForReady(client, 1000);
+    return (await new ControlCalls(client).getInfo()).configDir || undefined;
+  } catch {
+    return undefined;
+  } finally {
+    client.close();
+  }
+}
+
+/** The server by name in the caller's profile, or in the only profile that has it. */
+export function pickServer(store: ProfileStore, name: string, caller: string | undefined): ServerSpec {
+  if (caller !== undefined) {
+    const profile = profileFor(store, caller);
+    const spec = profile.servers.find((s) => s.name === name);
+    if (!spec) throw new McpdError('NOT_FOUND', `profile ${profile.name} (caller ${caller}) has no server ${name}`);
+    return spec;
+  }
+  const found = [...store.profiles.values()].flatMap((p) => p.servers.filter((s) => s.name === name).map((s) => ({ p, s })));
+  if (found.length === 0) throw new McpdError('NOT_FOUND', `no profile in ${store.dir} has a server ${name}`);
+  const distinct = new Set(found.map((x) => specFingerprint(x.s)));
+  if (distinct.size > 1) {
+    throw new McpdError(
+      'INVALID_ARGUMENT',
+      `profiles ${found.map((x) => x.p.name).join(', ')} each define a different server ${name}; say which with --caller NAME`,
+    );
+  }
+  return found[0].s;
+}
+
+function intFlag(name: string, v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  if (!/^\d+$/.test(v)) throw new McpdError('INVALID_ARGUMENT', `--${name} must be a whole number, got ${JSON.stringify(v)}`);
+  return Number(v);
+}
+
+/** Best effort: $BROWSER, else the desktop's opener; the URL is printed either way. */
+function openBrowser(url: string): void {
+  const cmd = process.env.BROWSER || (process.platform === 'darwin' ? 'open' : 'xdg-open');
+  try {
+    const child = spawn(cmd, [url], { stdio: 'ignore', detached: true });
+    child.on('error', () => {});
+    child.unref();
+  } catch {
+    // no opener: the printed URL is enough
+  }
+}
