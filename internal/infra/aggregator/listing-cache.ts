@@ -1,3 +1,4 @@
+import { needsSignIn } from '../../domain/sign-in.js';
 interface Failure {
   at: number;
   message: string;
@@ -80,7 +81,8 @@ export class ListingCache<L> {
         },
         (e: unknown) => {
           const message = e instanceof Error ? e.message : String(e);
-          this.failures.set(fp, { at: this.now(), message });
+          // A sign-in is fixed from outside at any moment: the next listing asks again (at = -Infinity).
+          this.failures.set(fp, { at: needsSignIn(e) ? -Infinity : this.now(), message });
           this.o.log(`${this.o.what} listing failed; the server is left out of ${this.o.what} listings until it answers`, {
             fingerprint: fp,
             error: message,

@@ -59,7 +59,11 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   clientInformation(): OAuthClientInformationMixed | undefined {
     const o = this.spec.oauth;
     if (o?.clientId) return { client_id: o.clientId, ...(o.clientSecret ? { client_secret: o.clientSecret } : {}) };
-    return this.store.read(this.fingerprint).clientInformation;
+    const stored = this.store.read(this.fingerprint).clientInformation;
+    // The core registers nothing itself: with no client there are no tokens either, so say what to run
+    // before the SDK would register one (dynamically, at the authorization server) on every start.
+    if (!stored && !this.interactive) throw signInRequired(this.spec.name, 'not signed in yet');
+    return stored;
   }
 
   saveClientInformation(info: OAuthClientInformationMixed): void {

@@ -1,13 +1,9 @@
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import { McpdError } from '../../domain/errors.js';
+import type { McpdError } from '../../domain/errors.js';
+import { signInRequiredError } from '../../domain/sign-in.js';
 
 /** The one error a call gets when a server wants (more) sign-in: it names the command that fixes it. */
-export function signInRequired(server: string, why: string): McpdError {
-  return new McpdError(
-    'FAILED_PRECONDITION',
-    `server ${server} needs sign-in (${why}): run \`mcpdctl auth ${server}\` (add --caller NAME when several profiles name a server ${server}), then try again`,
-  );
-}
+export const signInRequired = signInRequiredError;
 
 /** The SDK's own "not authorized" failures that reach us past the provider, as the sign-in error. */
 export function authFailure(server: string, err: unknown): McpdError | undefined {

@@ -1,3 +1,4 @@
+import { needsSignIn } from '../../domain/sign-in.js';
 import type { DownstreamSession } from '../../domain/downstream.js';
 import { isMcpdError, McpdError } from '../../domain/errors.js';
 import type { PoolStatus, StartCause, StopCause } from '../../domain/runtime.js';
@@ -149,6 +150,8 @@ export abstract class PoolCore {
     const msg = err instanceof Error ? err.message : String(err);
     this.noteError(msg);
     this.log('error', 'instance.start_failed', msg, inst);
+    // Missing sign-in is no crash: retrying cannot help, and suspending would outlive `mcpdctl auth`.
+    if (needsSignIn(err)) return this.rejectWaiters(err as McpdError);
     this.recordCrash(msg);
     if (this.suspendedReason) return;
     const hope = [...this.instances.values()].some((i) => i.usable || i.state === 'starting');
