@@ -18,7 +18,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = join(ROOT, 'dist/cmd');
@@ -88,6 +89,7 @@ function profileYaml() {
 /** List, then call every tool; a sign-in error → mcpdctl auth, then the same step again. */
 async function drive(c) {
   let signIns = 0;
+  let signedInAt = 0;
   const step = async (what, fn) => {
     for (;;) {
       try {
@@ -98,15 +100,11 @@ async function drive(c) {
         signIns++;
         log(`${what} needs sign-in (${signIns}/${MAX_SIGN_INS}): ${msg}`);
         await signIn();
+        signedInAt = Date.now();
       }
     }
   };
-  const tools = await step('tools/list', async () => {
-    // mcpd adds tools of its own (mcpd_*); the server's are the rest.
-    const listed = (await c.listTools()).tools.filter((t) => !t.name.startsWith('mcpd_'));
-    if (listed.length === 0) throw new Error(await whyEmpty());
-    return listed;
-  });
+  const tools = await step('tools/list', () => listServerTools(c, () => signedInAt));
   log(`tools: ${tools.map((t) => t.name).join(', ')}`);
   for (const t of tools) {
     const r = await step(`tools/call ${t.name}`, () => c.callTool({ name: t.name, arguments: argumentsFor(t.inputSchema) }));
@@ -116,11 +114,34 @@ async function drive(c) {
   return 0;
 }
 
-/** An empty listing means the server could not be listed: the core's status says why. */
-async function whyEmpty() {
+/**
+ * The server's tools (mcpd adds tools of its own, mcpd_*). An empty list means the core could not
+ * list the server: its status then says why — or, right after a sign-in, the core is still listing
+ * it, and the gateway's tools/list_changed says when it is done.
+ */
+async function listServerTools(c, signedInAt) {
+  let changed = () => {};
+  c.setNotificationHandler(ToolListChangedNotificationSchema, () => changed());
+  const until = Date.now() + 20_000;
+  for (;;) {
+    const next = new Promise((resolve) => (changed = resolve));
+    const listed = (await c.listTools()).tools.filter((t) => !t.name.startsWith('mcpd_'));
+    if (listed.length > 0) return listed;
+    const why = await whyEmpty(signedInAt());
+    if (why) throw new Error(why);
+    // No sign-in yet and no error: the server has no tools.
+    if (signedInAt() === 0 || Date.now() > until) return listed;
+    // No error since the sign-in: the core is listing the server. Wait for that (or look again shortly).
+    await Promise.race([next, sleep(500)]);
+  }
+}
+
+/** The pools' errors newer than `since` (status), or nothing. */
+async function whyEmpty(since) {
   const { stdout } = await run('mcpdctl', ['--socket', socket, '--json', 'status']);
   const pools = JSON.parse(stdout).status.pools ?? [];
-  return pools.map((p) => p.lastError).filter(Boolean).join('; ') || 'the server listed no tools';
+  const fresh = pools.filter((p) => p.lastError && Number(p.lastErrorAtUnixMs ?? p.lastErrorAt ?? 0) > since);
+  return fresh.map((p) => p.lastError).join('; ');
 }
 
 /** Values for the required properties of a tool's input schema (numbers for numbers, and so on). */
@@ -189,7 +210,6 @@ function firstLine(stream) {
 /** The core creates its socket when it is ready; it exiting first is a failure. */
 async function waitForSocket(core) {
   const { existsSync } = await import('node:fs');
-  const { setTimeout: sleep } = await import('node:timers/promises');
   for (let i = 0; i < 600; i++) {
     if (existsSync(socket)) return;
     if (core.exitCode !== null) throw new Error(`mcpd exited with ${core.exitCode} before opening ${socket}`);

@@ -1,3 +1,4 @@
+import { needsSignIn } from '../../domain/sign-in.js';
 import type { DownstreamSession } from '../../domain/downstream.js';
 import { isMcpdError, McpdError } from '../../domain/errors.js';
 import type { JsonObject } from '../../domain/json.js';
@@ -72,10 +73,17 @@ export class Pool extends PoolCore {
     if (this.suspendedReason) throw suspendedError(this.spec, this.suspendedReason);
     if (!this.meta.inflight) {
       const seq = this.meta.nextSeq();
-      const fetch = this.call({}, 'metadata', (s) => s.listTools()).then((tools) => {
-        if (this.meta.setTools(tools, seq)) this.deps.events.toolsChanged(this.fingerprint);
-        return this.meta.tools ?? tools;
-      });
+      const fetch = this.call({}, 'metadata', (s) => s.listTools()).then(
+        (tools) => {
+          if (this.meta.setTools(tools, seq)) this.deps.events.toolsChanged(this.fingerprint);
+          return this.meta.tools ?? tools;
+        },
+        (err: unknown) => {
+          // A listing only leaves the server out; status is where its missing sign-in shows.
+          if (needsSignIn(err)) this.noteError((err as Error).message);
+          throw err;
+        },
+      );
       this.meta.inflight = quiet(fetch.finally(() => (this.meta.inflight = undefined)));
     }
     return raceSignal(
