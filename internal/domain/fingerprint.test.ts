@@ -39,6 +39,9 @@ const mutations: Record<Exclude<keyof ServerSpec, 'name'>, (s: ServerSpec) => vo
   headers: (s) => {
     s.headers = { Authorization: 'x' };
   },
+  oauth: (s) => {
+    s.oauth = { clientId: 'pre-registered' };
+  },
   disabled: (s) => {
     s.disabled = true;
   },

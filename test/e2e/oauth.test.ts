@@ -1,0 +1,127 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestWorld } from '../support/core-process.js';
+import { FIXTURES, MCPDCTL } from '../support/paths.js';
+
+const FIXTURE = join(FIXTURES, 'servers/oauth-protected.mjs');
+
+interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * The whole sign-in against a local OAuth-protected MCP server (test/fixtures/servers/oauth-protected.mjs):
+ * a call fails naming `mcpdctl auth`; `mcpdctl auth` discovers, registers, and sends the "browser" (an
+ * HTTP client following redirects) to the authorization URL; the redirect lands on its loopback
+ * listener; the core then uses, and refreshes, the stored tokens.
+ */
+describe('OAuth sign-in to a remote server through mcpdctl auth', () => {
+  let world: TestWorld;
+  let fixture: ChildProcess;
+  const fixtureLog: string[] = [];
+
+  beforeAll(async () => {
+    world = new TestWorld({ 'callers.yaml': 'callers: {}\n' });
+    // Each access token is good for 6 requests: the calls below outlive the first one, so the core must refresh.
+    fixture = spawn(process.execPath, [FIXTURE], { env: world.env({ OAUTH_FIXTURE_TOKEN_USES: '6' }), stdio: ['ignore', 'pipe', 'pipe'] });
+    fixture.stderr?.setEncoding('utf8').on('data', (d: string) => fixtureLog.push(d));
+    const { mcp } = JSON.parse(await firstLine(fixture)) as { mcp: string };
+    world.write('profiles/default.yaml', `servers:\n  - name: remote\n    url: ${mcp}\n    idleSeconds: 0\n`);
+    await world.startCore();
+  });
+  afterAll(async () => {
+    fixture?.kill('SIGTERM');
+    await world.cleanup();
+  });
+
+  it('a call before sign-in fails with an error naming the command to run', async () => {
+    const r = await ctl(['call', 'dev', 'remote__whoami']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('server remote needs sign-in (not signed in yet): run `mcpdctl auth remote`');
+    // The core registered no client on its own: that is for mcpdctl auth to do.
+    expect(fixtureLog.join('')).not.toContain('registered');
+  });
+
+  it('mcpdctl auth signs in through the browser step and the loopback redirect; calls then work and tokens refresh', async () => {
+    const auth = spawn(process.execPath, [MCPDCTL, '--socket', world.socket, 'auth', 'remote', '--no-open', '--wait', '60'], {
+      env: world.env(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let authErr = '';
+    auth.stderr?.setEncoding('utf8').on('data', (d: string) => (authErr += d));
+    const url = new URL(await firstLine(auth));
+    expect(url.pathname).toBe('/authorize');
+    expect(url.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(url.searchParams.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(url.searchParams.get('state')).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(url.searchParams.get('scope')).toBe('mcp:tools'); // from the server's WWW-Authenticate
+    expect(url.searchParams.get('redirect_uri')).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+
+    // The headless browser: the authorization server approves and redirects to mcpdctl's listener.
+    const page = await fetch(url, { redirect: 'follow' });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('Signed in');
+    expect(await exitOf(auth)).toBe(0);
+    expect(authErr).toContain('signed in to remote (scope "mcp:tools")');
+
+    // Tokens: one 0600 file per spec fingerprint in a 0700 directory of the state directory.
+    const dir = join(world.configDir, '.mcpd-state', 'oauth');
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(/^[0-9a-f]{64}\.json$/);
+    expect(statSync(join(dir, files[0])).mode & 0o777).toBe(0o600);
+    const first = JSON.parse(readFileSync(join(dir, files[0]), 'utf8')) as { tokens: { access_token: string; refresh_token: string } };
+
+    for (let i = 0; i < 4; i++) {
+      const r = await ctl(['call', 'dev', 'remote__whoami']);
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/client=client-[A-Za-z0-9_-]+ scope=mcp:tools/);
+    }
+    expect(fixtureLog.join('')).toContain('refreshed for client-');
+    const after = JSON.parse(readFileSync(join(dir, files[0]), 'utf8')) as { tokens: { access_token: string; refresh_token: string } };
+    expect(after.tokens.refresh_token).not.toBe(first.tokens.refresh_token);
+
+    // No token reached a log.
+    const logs = world.coreLog.join('') + authErr;
+    for (const t of [first.tokens.access_token, first.tokens.refresh_token, after.tokens.access_token, after.tokens.refresh_token]) {
+      expect(logs).not.toContain(t);
+    }
+  });
+
+  function ctl(args: string[]): Promise<Ran> {
+    const child = spawn(process.execPath, [MCPDCTL, '--socket', world.socket, ...args], { env: world.env(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr?.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    return exitOf(child).then((code) => ({ code, stdout, stderr }));
+  }
+});
+
+function exitOf(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+function firstLine(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let buf = '';
+    child.stdout?.setEncoding('utf8');
+    const onData = (d: string) => {
+      buf += d;
+      const i = buf.indexOf('\n');
+      if (i < 0) return;
+      child.stdout?.off('data', onData);
+      child.stdout?.resume();
+      resolve(buf.slice(0, i));
+    };
+    child.stdout?.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`exited with ${code} before printing a line`)));
+  });
+}
