@@ -16,8 +16,17 @@ $(NODE_MODULES_STAMP): package-lock.json
 
 install: $(NODE_MODULES_STAMP)
 
-build: install
-	npx tsc -p tsconfig.json
+# dist/ is rebuilt only when a compiled source changed since the last build (make compares times),
+# and then incrementally (tsc --incremental): an unchanged tree starts at once.
+BUILD_STAMP := dist/.build-stamp
+SOURCES := $(shell find cmd internal test/fixtures -name '*.ts' ! -name '*.test.ts' 2>/dev/null) tsconfig.json
+$(BUILD_STAMP): $(NODE_MODULES_STAMP) $(SOURCES)
+	@echo "build: $(words $(filter %.ts,$?)) source file(s) changed; compiling (incremental)…"
+	@node node_modules/typescript/bin/tsc -p tsconfig.json
+	@touch $@
+
+build: $(BUILD_STAMP)
+	@echo "build: dist/ is up to date"
 
 ## Start the core in the foreground on the repository's profile store.
 run: build

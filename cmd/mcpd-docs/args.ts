@@ -4,10 +4,12 @@ import { HOST_RE } from '../../internal/domain/finder/dpe-uri-rules.js';
 export interface DocsArgs {
   host: string;
   dirs: string[];
+  /** --version: print it and exit. */
+  version?: boolean;
 }
 
 export const USAGE =
-  'usage: mcpd-docs [--host NAME] DIR...\n  Serves the documents under DIR... as dpe://NAME/... MCP resources over stdio (default NAME: docs).';
+  'usage: mcpd-docs [--host NAME] DIR...   (or --version)\n  Serves the documents under DIR... as dpe://NAME/... MCP resources over stdio (default NAME: docs).';
 
 /** Parses argv (without node and script); throws an Error whose message says what to fix. */
 export function parseArgs(argv: readonly string[]): DocsArgs {
@@ -21,6 +23,8 @@ export function parseArgs(argv: readonly string[]): DocsArgs {
         throw new Error(`--host needs a name of letters, digits, ".", "_", "~" or "-", got ${JSON.stringify(v ?? '')}\n${USAGE}`);
       }
       host = v;
+    } else if (a === '--version') {
+      return { host, dirs, version: true };
     } else if (a === '--help' || a === '-h') {
       throw new Error(USAGE);
     } else if (a.startsWith('-')) {

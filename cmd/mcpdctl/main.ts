@@ -1,127 +1,13 @@
 #!/usr/bin/env node
-import { isMcpdError } from '../../internal/domain/errors.js';
 import { packageVersion } from '../../internal/app/version.js';
-import { COMMON_OPTIONS, configFrom, parseOrExit, socketFrom } from '../../internal/infra/cli/common-flags.js';
-import { callCommand, reloadCommand, statusCommand, toolsCommand, type Out } from '../../internal/infra/cli/ctl-commands.js';
-import { validateCommand } from '../../internal/infra/cli/validate-command.js';
-import { promptsCommand, readCommand, resourcesCommand } from '../../internal/infra/cli/ctl-resources.js';
-import { logsCommand } from '../../internal/infra/cli/ctl-logs.js';
-import { desktopCommand, finderCommand } from '../../internal/infra/cli/ctl-context.js';
-import { createControlClient, waitForReady } from '../../internal/infra/rpc/control-client.js';
+import { exitQuietlyOnEpipe } from '../../internal/infra/cli/common-flags.js';
+import { CTL_COMMANDS } from '../../internal/infra/cli/ctl-commands.js';
+import { runCtl } from '../../internal/infra/cli/ctl-driver.js';
 
-const USAGE = `usage: mcpdctl [--socket PATH] [--json] <command>
-
-  status                                   pools, instances, callers
-  tools <caller>                           the caller's tool list
-  call <caller> <tool> [--args JSON] [--timeout MS]
-  reload                                   re-read the profile store now
-  resources <caller>                       the caller's resources and resource templates
-  read <caller> <uri>                      read one resource (dpe:// URIs included)
-  prompts <caller>                         the caller's prompts
-  logs <caller> [--level L] [--follow|-f]  the caller's recent log entries (--follow: then new ones until Ctrl-C)
-  desktop <caller> [--size N] [--window URI]  the caller's organized desktop (window:// resources)
-  finder <caller> [--keywords a,b] [--type T] [--offset N] [--limit N]  the caller's dpe:// documents
-  validate [--config DIR]                  check a profile store (no core needed)`;
-
-const { values, positionals } = parseOrExit(
-  {
-    options: {
-      ...COMMON_OPTIONS,
-      json: { type: 'boolean' },
-      args: { type: 'string' },
-      timeout: { type: 'string' },
-      level: { type: 'string' },
-      follow: { type: 'boolean', short: 'f' },
-      size: { type: 'string' },
-      window: { type: 'string' },
-      keywords: { type: 'string' },
-      type: { type: 'string' },
-      offset: { type: 'string' },
-      limit: { type: 'string' },
-    },
-    allowPositionals: true,
-  },
-  USAGE,
-);
-if (values.help || positionals.length === 0) {
-  process.stdout.write(`${USAGE}\n`);
-  process.exit(values.help ? 0 : 2);
-}
-if (values.version) {
-  process.stdout.write(`${packageVersion()}\n`);
-  process.exit(0);
-}
-
-const out: Out = { json: Boolean(values.json), write: (s) => process.stdout.write(s) };
-const [cmd, ...rest] = positionals;
-const need = (n: number, what: string) => {
-  if (rest.length < n) {
-    process.stderr.write(`mcpdctl ${cmd} needs ${what}\n\n${USAGE}\n`);
-    process.exit(2);
-  }
-};
-
-if (cmd === 'validate') process.exit(await validateCommand(configFrom(values.config), out.json));
-
-const socket = socketFrom(values.socket);
-const client = createControlClient(socket);
-let code = 0;
-try {
-  await waitForReady(client, 3000).catch(() => {
-    throw new Error(`no mcpd core at ${socket}; start one with \`make run\` or \`mcpd --config DIR\`, or pass --socket`);
-  });
-  switch (cmd) {
-    case 'status':
-      await statusCommand(client, out);
-      break;
-    case 'tools':
-      need(1, 'a caller name');
-      await toolsCommand(client, rest[0], out);
-      break;
-    case 'call':
-      need(2, 'a caller and a tool name');
-      code = await callCommand(client, rest[0], rest[1], values.args ?? '{}', Number(values.timeout ?? 0), out);
-      break;
-    case 'logs':
-      need(1, 'a caller name');
-      code = await logsCommand(client, rest[0], { level: values.level, follow: values.follow }, out);
-      break;
-    case 'resources':
-      need(1, 'a caller name');
-      await resourcesCommand(client, rest[0], out);
-      break;
-    case 'read':
-      need(2, 'a caller and a resource URI');
-      await readCommand(client, rest[0], rest[1], out);
-      break;
-    case 'prompts':
-      need(1, 'a caller name');
-      await promptsCommand(client, rest[0], out);
-      break;
-    case 'desktop':
-      need(1, 'a caller name');
-      await desktopCommand(client, rest[0], { size: values.size, window: values.window }, out);
-      break;
-    case 'finder':
-      need(1, 'a caller name');
-      await finderCommand(
-        client,
-        rest[0],
-        { keywords: values.keywords, type: values.type, offset: values.offset, limit: values.limit },
-        out,
-      );
-      break;
-    case 'reload':
-      code = await reloadCommand(client, out);
-      break;
-    default:
-      process.stderr.write(`unknown command "${cmd}"\n\n${USAGE}\n`);
-      code = 2;
-  }
-} catch (e) {
-  process.stderr.write(`mcpdctl: ${isMcpdError(e) ? `${e.reason}: ` : ''}${(e as Error).message}\n`);
-  code = 1;
-} finally {
-  client.close();
-}
+exitQuietlyOnEpipe();
+const code = await runCtl(process.argv.slice(2), CTL_COMMANDS, {
+  out: (s) => process.stdout.write(s),
+  err: (s) => process.stderr.write(s),
+  version: packageVersion(),
+});
 process.exit(code);

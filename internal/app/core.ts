@@ -120,6 +120,7 @@ export class Core implements ControlApi {
       startedAt: this.startedAt,
       coreId: this.coreId,
       profiles: [...this.o.store.current.profiles.keys()].sort(),
+      callers: Object.fromEntries(this.o.store.current.callers),
     };
   }
 

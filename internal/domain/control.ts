@@ -12,6 +12,8 @@ export interface CoreInfo {
   startedAt: number;
   coreId: string;
   profiles: string[];
+  /** callers.yaml: caller → profile (callers not listed get "default"). */
+  callers: Record<string, string>;
 }
 
 export type { CallerMeta, CallerSession } from './caller.js';

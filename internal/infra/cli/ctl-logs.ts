@@ -4,7 +4,7 @@ import { isMcpdError } from '../../domain/errors.js';
 import { collectStream } from '../rpc/control-client.js';
 import { LOGS_FOLLOW_METADATA } from '../rpc/areas/logs.js';
 import { parseLevel } from '../telemetry/log-level.js';
-import type { Out } from './ctl-commands.js';
+import type { Out } from './ctl-command.js';
 
 export interface LogsFlags {
   level?: string;

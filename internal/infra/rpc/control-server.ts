@@ -101,6 +101,7 @@ function handlers(api: ControlApi): ControlPlaneServer {
         startedAtUnixMs: i.startedAt,
         coreId: i.coreId,
         profiles: i.profiles,
+        callers: i.callers,
       };
     }),
     registerCaller: unary((req: pb.RegisterCallerRequest) => {

@@ -39,6 +39,13 @@ export interface GetInfoResponse {
   /** Changes every time a core process starts: gateways use it to notice a restart. */
   coreId: string;
   profiles: string[];
+  /** callers.yaml of the running store: caller name → profile. A caller not listed gets "default". */
+  callers: { [key: string]: string };
+}
+
+export interface GetInfoResponse_CallersEntry {
+  key: string;
+  value: string;
 }
 
 export interface RegisterCallerRequest {
@@ -515,7 +522,7 @@ export const GetInfoRequest: MessageFns<GetInfoRequest> = {
 };
 
 function createBaseGetInfoResponse(): GetInfoResponse {
-  return { version: "", pid: 0, configDir: "", socket: "", startedAtUnixMs: 0, coreId: "", profiles: [] };
+  return { version: "", pid: 0, configDir: "", socket: "", startedAtUnixMs: 0, coreId: "", profiles: [], callers: {} };
 }
 
 export const GetInfoResponse: MessageFns<GetInfoResponse> = {
@@ -541,6 +548,9 @@ export const GetInfoResponse: MessageFns<GetInfoResponse> = {
     for (const v of message.profiles) {
       writer.uint32(58).string(v!);
     }
+    globalThis.Object.entries(message.callers).forEach(([key, value]: [string, string]) => {
+      GetInfoResponse_CallersEntry.encode({ key: key as any, value }, writer.uint32(66).fork()).join();
+    });
     return writer;
   },
 
@@ -613,6 +623,17 @@ export const GetInfoResponse: MessageFns<GetInfoResponse> = {
             message.profiles.push(reader.string());
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            const entry8 = GetInfoResponse_CallersEntry.decode(reader, reader.uint32());
+            if (entry8.value !== undefined) {
+              message.callers[entry8.key] = entry8.value;
+            }
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -648,6 +669,20 @@ export const GetInfoResponse: MessageFns<GetInfoResponse> = {
       profiles: globalThis.Array.isArray(object?.profiles)
         ? object.profiles.map((e: any) => globalThis.String(e))
         : [],
+      callers: isObject(object.callers)
+        ? (globalThis.Object.entries(object.callers) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
     };
   },
 
@@ -674,6 +709,15 @@ export const GetInfoResponse: MessageFns<GetInfoResponse> = {
     if (message.profiles?.length) {
       obj.profiles = message.profiles;
     }
+    if (message.callers) {
+      const entries = globalThis.Object.entries(message.callers) as [string, string][];
+      if (entries.length > 0) {
+        obj.callers = {};
+        entries.forEach(([k, v]) => {
+          obj.callers[k] = v;
+        });
+      }
+    }
     return obj;
   },
 
@@ -689,6 +733,100 @@ export const GetInfoResponse: MessageFns<GetInfoResponse> = {
     message.startedAtUnixMs = object.startedAtUnixMs ?? 0;
     message.coreId = object.coreId ?? "";
     message.profiles = object.profiles?.map((e) => e) || [];
+    message.callers = (globalThis.Object.entries(object.callers ?? {}) as [string, string][]).reduce(
+      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    return message;
+  },
+};
+
+function createBaseGetInfoResponse_CallersEntry(): GetInfoResponse_CallersEntry {
+  return { key: "", value: "" };
+}
+
+export const GetInfoResponse_CallersEntry: MessageFns<GetInfoResponse_CallersEntry> = {
+  encode(message: GetInfoResponse_CallersEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetInfoResponse_CallersEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetInfoResponse_CallersEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetInfoResponse_CallersEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: GetInfoResponse_CallersEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetInfoResponse_CallersEntry>): GetInfoResponse_CallersEntry {
+    return GetInfoResponse_CallersEntry.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetInfoResponse_CallersEntry>): GetInfoResponse_CallersEntry {
+    const message = createBaseGetInfoResponse_CallersEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
     return message;
   },
 };
@@ -7954,6 +8092,10 @@ function longToNumber(int64: { toString(): string }): number {
     throw new globalThis.Error("Value is smaller than Number.MIN_SAFE_INTEGER");
   }
   return num;
+}
+
+function isObject(value: any): boolean {
+  return typeof value === "object" && value !== null;
 }
 
 function isSet(value: any): boolean {
