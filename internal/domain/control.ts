@@ -24,6 +24,13 @@ export interface ToolPage {
   tools: readonly ToolEntry[];
   nextCursor?: string;
   collisions: readonly NameCollision[];
+  /** Servers of the profile left out because their listing failed (first page only). */
+  failures?: readonly ServerFailure[];
+}
+
+export interface ServerFailure {
+  server: string;
+  error: string;
 }
 
 export interface CallOptions {

@@ -5,6 +5,8 @@ import type { ControlPlaneClient } from '../../gen/mcpd/control/v1/control.js';
 export interface Out {
   json: boolean;
   write: (s: string) => void;
+  /** stderr: warnings that must not mix with the output. */
+  warn: (s: string) => void;
 }
 
 /** One command-specific flag: its parseArgs type and the line `mcpdctl help CMD` shows. */

@@ -6,7 +6,7 @@
  */
 import type { CtlCommand } from './ctl-command.js';
 import { callCommand, toolsCommand } from './ctl-tools.js';
-import { statusCommand } from './ctl-status.js';
+import { serverStatusCommand, statusCommand } from './ctl-status.js';
 import { reloadCommand } from './ctl-reload.js';
 import { promptsCommand, readCommand, resourcesCommand } from './ctl-resources.js';
 import { logsCommand } from './ctl-logs.js';
@@ -17,9 +17,9 @@ import { configFrom } from './common-flags.js';
 
 const status: CtlCommand = {
   name: 'status',
-  args: '',
-  summary: 'pools, instances, callers',
-  run: ({ client, out }) => statusCommand(client, out),
+  args: '[server]',
+  summary: 'pools, instances, callers; with a server: its errors in full, with history',
+  run: ({ client, args, out }) => (args[0] === undefined ? statusCommand(client, out) : serverStatusCommand(client, args[0], out)),
 };
 
 const tools: CtlCommand = {

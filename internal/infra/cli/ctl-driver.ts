@@ -95,7 +95,7 @@ function countProblem(cmd: CtlCommand, args: string[]): string | undefined {
 }
 
 async function execute(cmd: CtlCommand, args: string[], flags: CtlRun['flags'], io: CtlIo): Promise<number> {
-  const out: Out = { json: flags.json === true, write: io.out };
+  const out: Out = { json: flags.json === true, write: io.out, warn: io.err };
   const socket = socketFrom(typeof flags.socket === 'string' ? flags.socket : undefined);
   const client = createControlClient(socket);
   try {

@@ -32,3 +32,33 @@ export async function statusCommand(client: ControlPlaneClient, out: Out): Promi
     ),
   );
 }
+
+/**
+ * `mcpdctl status <server>`: every pool a server of that name uses (or whose fingerprint starts with
+ * it), with its target, suspension, last error and recent error history — in full, never truncated.
+ */
+export async function serverStatusCommand(client: ControlPlaneClient, server: string, out: Out): Promise<number> {
+  const st = await new ControlCalls(client).status();
+  const pools = st.pools.filter((p) => p.fingerprint.startsWith(server) || p.references.some((r) => r.split('/')[1] === server));
+  if (out.json) {
+    out.write(`${JSON.stringify(pools, null, 2)}\n`);
+    return pools.length ? 0 : 1;
+  }
+  if (pools.length === 0) {
+    const known = [...new Set(st.pools.flatMap((p) => p.references.map((r) => r.split('/')[1])))].sort();
+    out.warn(`mcpdctl status: no server named "${server}" in the running store; servers: ${known.join(', ') || 'none'}\n`);
+    return 1;
+  }
+  for (const p of pools) {
+    out.write(`server ${p.references.join(', ')}  spec ${p.fingerprint.slice(0, 12)}  ${p.transport} ${p.target}\n`);
+    out.write(`  instances ${p.instances.filter((i) => i.state !== 'stopped').length}/${p.maxInstances}, restarts ${p.restarts}\n`);
+    for (const i of p.instances) out.write(`    ${i.id} ${i.state}${i.pid ? ` pid ${i.pid}` : ''} (${i.startCause})\n`);
+    if (p.suspended) out.write(`  SUSPENDED: ${p.suspendedReason}\n`);
+    if (p.lastError) out.write(`  last error (${ago(Number(p.lastErrorAtUnixMs))}): ${p.lastError}\n`);
+    if (p.errorHistory.length) {
+      out.write('  error history (oldest first):\n');
+      for (const e of p.errorHistory) out.write(`    ${new Date(Number(e.atUnixMs)).toISOString()}  ${e.message}\n`);
+    }
+  }
+  return 0;
+}

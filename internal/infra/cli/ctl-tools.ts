@@ -10,13 +10,17 @@ export async function toolsCommand(client: ControlPlaneClient, caller: string, o
   let cursor = '';
   let etag = '';
   let collisions: pb.Collision[] = [];
+  let failures: pb.ServerFailure[] = [];
   do {
     const page = await new ControlCalls(client).listTools({ caller, cursor, pageSize: 0 });
+    if (!cursor) failures = page.failures;
     tools.push(...page.tools);
     cursor = page.nextCursor;
     etag = page.etag;
     collisions = page.collisions;
   } while (cursor);
+  // The client gets the same list without these servers: say which and why, in full.
+  for (const f of failures) out.warn(`warning: server ${f.server} could not be listed, its tools are missing: ${f.error}\n`);
   if (out.json) {
     const parsed = tools.map((t) => ({
       name: t.name,
@@ -24,7 +28,7 @@ export async function toolsCommand(client: ControlPlaneClient, caller: string, o
       definitionHash: t.definitionHash,
       tool: JSON.parse(t.toolJson.toString('utf8')),
     }));
-    return out.write(`${JSON.stringify({ etag, tools: parsed, collisions }, null, 2)}\n`);
+    return out.write(`${JSON.stringify({ etag, tools: parsed, collisions, failures }, null, 2)}\n`);
   }
   const rows = tools.map((t) => {
     const def = JSON.parse(t.toolJson.toString('utf8')) as { description?: string };

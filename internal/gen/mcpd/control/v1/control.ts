@@ -100,6 +100,8 @@ export interface ListToolsResponse {
   tools: ToolDefinition[];
   nextCursor: string;
   collisions: Collision[];
+  /** Servers of the profile left out of this list because listing them failed (first page only). */
+  failures: ServerFailure[];
 }
 
 export interface WatchToolsRequest {
@@ -171,6 +173,19 @@ export interface PoolStatus {
   lastErrorAtUnixMs: number;
   maxInstances: number;
   minReady: number;
+  /** The pool's recent errors, oldest first (bounded), each in full: start failures, crashes, hangs. */
+  errorHistory: PoolError[];
+}
+
+export interface PoolError {
+  atUnixMs: number;
+  message: string;
+}
+
+/** A server of the caller's profile whose listing failed: it is left out of the list until it answers. */
+export interface ServerFailure {
+  server: string;
+  error: string;
 }
 
 export interface CallerStatus {
@@ -1585,7 +1600,7 @@ export const ToolsSnapshot: MessageFns<ToolsSnapshot> = {
 };
 
 function createBaseListToolsResponse(): ListToolsResponse {
-  return { etag: "", tools: [], nextCursor: "", collisions: [] };
+  return { etag: "", tools: [], nextCursor: "", collisions: [], failures: [] };
 }
 
 export const ListToolsResponse: MessageFns<ListToolsResponse> = {
@@ -1601,6 +1616,9 @@ export const ListToolsResponse: MessageFns<ListToolsResponse> = {
     }
     for (const v of message.collisions) {
       Collision.encode(v!, writer.uint32(34).fork()).join();
+    }
+    for (const v of message.failures) {
+      ServerFailure.encode(v!, writer.uint32(42).fork()).join();
     }
     return writer;
   },
@@ -1650,6 +1668,14 @@ export const ListToolsResponse: MessageFns<ListToolsResponse> = {
             message.collisions.push(Collision.decode(reader, reader.uint32()));
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.failures.push(ServerFailure.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1674,6 +1700,9 @@ export const ListToolsResponse: MessageFns<ListToolsResponse> = {
       collisions: globalThis.Array.isArray(object?.collisions)
         ? object.collisions.map((e: any) => Collision.fromJSON(e))
         : [],
+      failures: globalThis.Array.isArray(object?.failures)
+        ? object.failures.map((e: any) => ServerFailure.fromJSON(e))
+        : [],
     };
   },
 
@@ -1691,6 +1720,9 @@ export const ListToolsResponse: MessageFns<ListToolsResponse> = {
     if (message.collisions?.length) {
       obj.collisions = message.collisions.map((e) => Collision.toJSON(e));
     }
+    if (message.failures?.length) {
+      obj.failures = message.failures.map((e) => ServerFailure.toJSON(e));
+    }
     return obj;
   },
 
@@ -1703,6 +1735,7 @@ export const ListToolsResponse: MessageFns<ListToolsResponse> = {
     message.tools = object.tools?.map((e) => ToolDefinition.fromPartial(e)) || [];
     message.nextCursor = object.nextCursor ?? "";
     message.collisions = object.collisions?.map((e) => Collision.fromPartial(e)) || [];
+    message.failures = object.failures?.map((e) => ServerFailure.fromPartial(e)) || [];
     return message;
   },
 };
@@ -2504,6 +2537,7 @@ function createBasePoolStatus(): PoolStatus {
     lastErrorAtUnixMs: 0,
     maxInstances: 0,
     minReady: 0,
+    errorHistory: [],
   };
 }
 
@@ -2550,6 +2584,9 @@ export const PoolStatus: MessageFns<PoolStatus> = {
     }
     if (message.minReady !== 0) {
       writer.uint32(112).int32(message.minReady);
+    }
+    for (const v of message.errorHistory) {
+      PoolError.encode(v!, writer.uint32(122).fork()).join();
     }
     return writer;
   },
@@ -2679,6 +2716,14 @@ export const PoolStatus: MessageFns<PoolStatus> = {
             message.minReady = reader.int32();
             continue;
           }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.errorHistory.push(PoolError.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2731,6 +2776,11 @@ export const PoolStatus: MessageFns<PoolStatus> = {
         : isSet(object.min_ready)
         ? globalThis.Number(object.min_ready)
         : 0,
+      errorHistory: globalThis.Array.isArray(object?.errorHistory)
+        ? object.errorHistory.map((e: any) => PoolError.fromJSON(e))
+        : globalThis.Array.isArray(object?.error_history)
+        ? object.error_history.map((e: any) => PoolError.fromJSON(e))
+        : [],
     };
   },
 
@@ -2778,6 +2828,9 @@ export const PoolStatus: MessageFns<PoolStatus> = {
     if (message.minReady !== 0) {
       obj.minReady = Math.round(message.minReady);
     }
+    if (message.errorHistory?.length) {
+      obj.errorHistory = message.errorHistory.map((e) => PoolError.toJSON(e));
+    }
     return obj;
   },
 
@@ -2800,6 +2853,181 @@ export const PoolStatus: MessageFns<PoolStatus> = {
     message.lastErrorAtUnixMs = object.lastErrorAtUnixMs ?? 0;
     message.maxInstances = object.maxInstances ?? 0;
     message.minReady = object.minReady ?? 0;
+    message.errorHistory = object.errorHistory?.map((e) => PoolError.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBasePoolError(): PoolError {
+  return { atUnixMs: 0, message: "" };
+}
+
+export const PoolError: MessageFns<PoolError> = {
+  encode(message: PoolError, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.atUnixMs !== 0) {
+      writer.uint32(8).int64(message.atUnixMs);
+    }
+    if (message.message !== "") {
+      writer.uint32(18).string(message.message);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PoolError {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePoolError();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.atUnixMs = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.message = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PoolError {
+    return {
+      atUnixMs: isSet(object.atUnixMs)
+        ? globalThis.Number(object.atUnixMs)
+        : isSet(object.at_unix_ms)
+        ? globalThis.Number(object.at_unix_ms)
+        : 0,
+      message: isSet(object.message) ? globalThis.String(object.message) : "",
+    };
+  },
+
+  toJSON(message: PoolError): unknown {
+    const obj: any = {};
+    if (message.atUnixMs !== 0) {
+      obj.atUnixMs = Math.round(message.atUnixMs);
+    }
+    if (message.message !== "") {
+      obj.message = message.message;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<PoolError>): PoolError {
+    return PoolError.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<PoolError>): PoolError {
+    const message = createBasePoolError();
+    message.atUnixMs = object.atUnixMs ?? 0;
+    message.message = object.message ?? "";
+    return message;
+  },
+};
+
+function createBaseServerFailure(): ServerFailure {
+  return { server: "", error: "" };
+}
+
+export const ServerFailure: MessageFns<ServerFailure> = {
+  encode(message: ServerFailure, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.server !== "") {
+      writer.uint32(10).string(message.server);
+    }
+    if (message.error !== "") {
+      writer.uint32(18).string(message.error);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ServerFailure {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseServerFailure();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.server = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.error = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ServerFailure {
+    return {
+      server: isSet(object.server) ? globalThis.String(object.server) : "",
+      error: isSet(object.error) ? globalThis.String(object.error) : "",
+    };
+  },
+
+  toJSON(message: ServerFailure): unknown {
+    const obj: any = {};
+    if (message.server !== "") {
+      obj.server = message.server;
+    }
+    if (message.error !== "") {
+      obj.error = message.error;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ServerFailure>): ServerFailure {
+    return ServerFailure.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ServerFailure>): ServerFailure {
+    const message = createBaseServerFailure();
+    message.server = object.server ?? "";
+    message.error = object.error ?? "";
     return message;
   },
 };
