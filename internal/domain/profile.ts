@@ -41,6 +41,8 @@ export interface RuntimeSettings {
   restartBackoffMaxSeconds: number;
   crashLoopThreshold: number;
   crashLoopWindowSeconds: number;
+  /** Every running instance is pinged this often; one that does not answer is recycled. 0 = off. */
+  pingIntervalSeconds: number;
 }
 
 export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
@@ -56,6 +58,7 @@ export const DEFAULT_RUNTIME: RuntimeSettings = {
   restartBackoffMaxSeconds: 30,
   crashLoopThreshold: 5,
   crashLoopWindowSeconds: 60,
+  pingIntervalSeconds: 30,
 };
 
 /** The whole store: every profile, the caller mapping, runtime settings. */

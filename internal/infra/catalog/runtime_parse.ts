@@ -9,7 +9,8 @@ type NumericKey =
   | 'pageSize'
   | 'restartBackoffMaxSeconds'
   | 'crashLoopThreshold'
-  | 'crashLoopWindowSeconds';
+  | 'crashLoopWindowSeconds'
+  | 'pingIntervalSeconds';
 
 const NUMBER_RULES: Record<NumericKey, NumberRule> = {
   poolWaitSeconds: durationRule(0),
@@ -18,6 +19,7 @@ const NUMBER_RULES: Record<NumericKey, NumberRule> = {
   restartBackoffMaxSeconds: durationRule(0, true),
   crashLoopThreshold: { integer: true, min: 1 },
   crashLoopWindowSeconds: durationRule(0, true),
+  pingIntervalSeconds: durationRule(0),
 };
 
 export const RUNTIME_KEYS = [...Object.keys(DEFAULT_RUNTIME), 'inputValues'];
