@@ -1,5 +1,5 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { createLauncher } from '../infra/mcp/index.js';
 import { PoolManager } from '../infra/scheduler/index.js';
 import { watchStore } from '../infra/catalog/index.js';
@@ -34,7 +34,7 @@ export async function runCore(o: CoreRunOptions): Promise<RunningCore> {
   await refuseIfServed(o, env);
   // Servers keep state under the store's state directory (the default store points server-memory
   // there); few servers create missing directories themselves.
-  mkdirSync(env.MCPD_STATE_DIR || join(resolve(o.configDir), '.mcpd-state'), { recursive: true });
+  mkdirSync(env.MCPD_STATE_DIR || join(storeFolder(o.configDir), '.mcpd-state'), { recursive: true });
   const store = await StoreState.open(resolve(o.configDir), env, boot);
   const runtime = store.current.runtime;
   const log = obs.adopt(store, createLogger('core', runtime.logLevel));
@@ -94,9 +94,15 @@ export async function runCore(o: CoreRunOptions): Promise<RunningCore> {
  * is read or scaffolded. A runtime.yaml socket is checked after loading, by prepareSocketPath.
  */
 async function refuseIfServed(o: CoreRunOptions, env: NodeJS.ProcessEnv): Promise<void> {
-  const dir = resolve(o.configDir);
+  const dir = storeFolder(o.configDir);
   const hasRuntime = existsSync(join(dir, 'runtime.yaml')) || existsSync(join(dir, 'runtime.yml'));
   const socket = o.socket || (hasRuntime ? undefined : defaultSocketPath(env));
   if (socket && (await socketIsLive(socket)))
     throw new Error(`another mcpd is already serving ${socket}; stop it first (mcpdctl status shows its pid) or pass a different --socket`);
+}
+
+/** The folder of the store: the directory itself, or the folder of a single catalog file. */
+function storeFolder(configDir: string): string {
+  const abs = resolve(configDir);
+  return existsSync(abs) && statSync(abs).isFile() ? dirname(abs) : abs;
 }
