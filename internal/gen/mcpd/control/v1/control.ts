@@ -440,7 +440,10 @@ export interface GetDesktopRequest {
   desktopSize?:
     | number
     | undefined;
-  /** Only windows whose URI starts with this (see docs/desktop.md); empty = all. */
+  /**
+   * Only the window with this identity: the same scheme, host and decoded path, exactly; the query
+   * (priority, fullscreen) is ignored (see docs/desktop.md). Empty = all; an invalid URI = INVALID_ARGUMENT.
+   */
   window: string;
 }
 
