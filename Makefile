@@ -1,7 +1,8 @@
 # mcpd — the two commands a user needs are `make run` and `make test`.
 SHELL := /bin/bash
 NODE_MODULES_STAMP := node_modules/.package-lock.json
-BUF := node_modules/@bufbuild/buf-linux-x64/bin/buf
+# The npm wrapper picks the platform's buf binary (no platform hard-coded here).
+BUF := node_modules/.bin/buf
 CONFIG ?= .
 ARGS ?=
 
@@ -19,10 +20,11 @@ install: $(NODE_MODULES_STAMP)
 # dist/ is rebuilt only when a compiled source changed since the last build (make compares times),
 # and then incrementally (tsc --incremental): an unchanged tree starts at once.
 BUILD_STAMP := dist/.build-stamp
-SOURCES := $(shell find cmd internal test/fixtures -name '*.ts' ! -name '*.test.ts' 2>/dev/null) tsconfig.json
+SOURCES := $(shell find cmd internal test/fixtures web -name '*.ts' ! -name '*.test.ts' -o -name '*.tsx' -o -name '*.css' -o -name '*.html' 2>/dev/null) tsconfig.json
 $(BUILD_STAMP): $(NODE_MODULES_STAMP) $(SOURCES)
-	@echo "build: $(words $(filter %.ts,$?)) source file(s) changed; compiling (incremental)…"
+	@echo "build: $(words $(filter-out tsconfig.json $(NODE_MODULES_STAMP),$?)) source file(s) changed; compiling (incremental)…"
 	@node node_modules/typescript/bin/tsc -p tsconfig.json
+	@node scripts/build-app.mjs
 	@touch $@
 
 build: $(BUILD_STAMP)
@@ -36,11 +38,13 @@ run: build
 test: build
 	node scripts/run-tests.mjs $(ARGS)
 
-FORMATTED := "cmd/**/*.ts" "internal/**/*.ts" "test/**/*.ts" "bench/**/*.{ts,mjs}" "scripts/**/*.mjs"
+FORMATTED := "cmd/**/*.ts" "internal/**/*.ts" "test/**/*.ts" "bench/**/*.{ts,mjs}" "scripts/**/*.mjs" "web/**/*.{ts,tsx,css}"
 
 lint: install proto-check
 	npx tsc -p tsconfig.test.json --noEmit
+	npx tsc -p web/tsconfig.json
 	node scripts/check-layers.mjs
+	node scripts/check-links.mjs
 	npx prettier --check $(FORMATTED) --log-level warn || (echo "run 'make fmt' and commit the result"; exit 1)
 
 ## Formats the sources (generated code under internal/gen is left as generated: .prettierignore).
@@ -66,12 +70,16 @@ bench: build
 	node bench/run.mjs $(ARGS)
 	node bench/context.mjs $(ARGS)
 	node bench/docs.mjs $(ARGS)
+	node bench/smcp-computer.mjs $(ARGS)
+	node bench/catalog.mjs $(ARGS)
 
 ## The same with tiny counts: proves the benchmarks run (CI).
 bench-smoke: build
 	node bench/run.mjs --smoke
 	node bench/context.mjs --smoke
 	node bench/docs.mjs --smoke
+	node bench/smcp-computer.mjs --smoke
+	node bench/catalog.mjs --smoke
 
 clean:
 	rm -rf dist

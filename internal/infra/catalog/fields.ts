@@ -101,7 +101,7 @@ export function readNumber(src: Source, node: YNode, field: string, rule: Number
   }
   if (rule.max !== undefined && v > rule.max) {
     const why = rule.maxWhy ? ` (${rule.maxWhy})` : '';
-    report(src, node, field, `must be ≤ ${rule.max}${why}, got ${v}`, `use a value ≤ ${rule.max}`);
+    report(src, node, field, `must be ≤ ${rule.max}${why}, got ${v}`, `use a value between ${rule.min} and ${rule.max}`);
     return undefined;
   }
   return v;

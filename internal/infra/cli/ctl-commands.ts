@@ -14,6 +14,15 @@ import { desktopCommand, finderCommand } from './ctl-context.js';
 import { validateCommand } from './validate-command.js';
 import { str } from './ctl-command.js';
 import { configFrom } from './common-flags.js';
+import { stopCommand } from './ctl-stop.js';
+import { importCommand } from './import-command.js';
+import { connectCommand } from './connect-command.js';
+import { placeFromProcess } from './client-configs.js';
+import { withStartProgress } from './start-progress.js';
+import { fileURLToPath } from 'node:url';
+
+/** "Starting server …" on stderr while a cold start keeps a listing or call waiting (a terminal only). */
+const progress = (json: boolean) => ({ isTTY: Boolean(process.stderr.isTTY) && !json, write: (s: string) => process.stderr.write(s) });
 
 const status: CtlCommand = {
   name: 'status',
@@ -27,7 +36,7 @@ const tools: CtlCommand = {
   args: '<caller>',
   summary: "the caller's tool list, as its MCP client sees it",
   caller: true,
-  run: ({ client, args, out }) => toolsCommand(client, args[0], out),
+  run: ({ client, args, out }) => withStartProgress(client, toolsCommand(client, args[0], out), progress(out.json)),
 };
 
 const call: CtlCommand = {
@@ -50,6 +59,69 @@ const reload: CtlCommand = {
   summary: 're-read the profile store now (also resumes suspended servers)',
   run: ({ client, out }) => reloadCommand(client, out),
 };
+
+const stop: CtlCommand = {
+  name: 'stop',
+  args: '',
+  summary: 'stop the core gracefully (in-flight calls finish first)',
+  run: ({ client, out }) => stopCommand(client, out),
+};
+
+const importCmd: CtlCommand = {
+  name: 'import',
+  args: '<FILE|claude-desktop|cursor|vscode>',
+  summary: "turn a client's mcpServers / servers JSON into a profile",
+  offline: true,
+  flags: {
+    profile: { type: 'string', value: 'NAME', help: 'the profile to write (default: named after the source)' },
+    'dry-run': { type: 'boolean', help: 'show what would be written, write nothing' },
+    force: { type: 'boolean', help: 'replace an existing profile of that name' },
+  },
+  run: ({ args, flags, out }) =>
+    importCommand(
+      args[0],
+      {
+        configDir: configFrom(str(flags.config)),
+        dryRun: flags['dry-run'] === true,
+        place: placeFromProcess(),
+        profile: str(flags.profile),
+        force: flags.force === true,
+      },
+      out,
+    ),
+};
+
+/** dist/cmd/mcpdmcp/main.js of this installation: what a connected client is made to spawn. */
+const GATEWAY_SCRIPT = fileURLToPath(new URL('../../../cmd/mcpdmcp/main.js', import.meta.url));
+
+function connecting(name: 'connect' | 'disconnect', summary: string, args: string): CtlCommand {
+  return {
+    name,
+    args,
+    summary,
+    offline: true,
+    flags: {
+      ...(name === 'connect'
+        ? { caller: { type: 'string', value: 'NAME', help: 'the caller name the client uses (default: the client’s name)' } as const }
+        : {}),
+      'dry-run': { type: 'boolean', help: 'show the diff, change nothing' },
+    },
+    run: ({ args: a, flags, out }) =>
+      connectCommand(
+        a[0],
+        name === 'connect',
+        {
+          configDir: configFrom(str(flags.config)),
+          dryRun: flags['dry-run'] === true,
+          place: placeFromProcess(),
+          caller: str(flags.caller),
+          gatewayScript: GATEWAY_SCRIPT,
+          node: process.execPath,
+        },
+        out,
+      ),
+  };
+}
 
 const resources: CtlCommand = {
   name: 'resources',
@@ -127,4 +199,20 @@ const validate: CtlCommand = {
   run: ({ flags, out }) => validateCommand(configFrom(str(flags.config)), out.json),
 };
 
-export const CTL_COMMANDS: readonly CtlCommand[] = [status, tools, call, reload, resources, read, prompts, logs, desktop, finder, validate];
+export const CTL_COMMANDS: readonly CtlCommand[] = [
+  status,
+  tools,
+  call,
+  reload,
+  stop,
+  resources,
+  read,
+  prompts,
+  logs,
+  desktop,
+  finder,
+  validate,
+  importCmd,
+  connecting('connect', 'make the client spawn mcpdmcp <caller> (backs up, shows the diff)', '<claude-desktop|cursor|vscode|claude-code>'),
+  connecting('disconnect', 'remove that entry again', '<client>'),
+];

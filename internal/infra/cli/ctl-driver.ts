@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { isMcpdError } from '../../domain/errors.js';
 import { ControlCalls, createControlClient, waitForReady } from '../rpc/control-client.js';
+import { assertSocketOwner } from '../rpc/socket-path.js';
 import { closest } from '../catalog/suggest.js';
 import { COMMON_OPTIONS, socketFrom } from './common-flags.js';
 import { parseOptions, type CtlCommand, type CtlRun, type Out } from './ctl-command.js';
@@ -100,6 +101,8 @@ async function execute(cmd: CtlCommand, args: string[], flags: CtlRun['flags'], 
   const client = createControlClient(socket);
   try {
     if (!cmd.offline) {
+      // Refuses a socket another user owns: it could be a squatter listening for our calls.
+      assertSocketOwner(socket);
       await waitForReady(client, 3000).catch(() => {
         throw new Error(`no mcpd core at ${socket}; start one with \`make run\` or \`mcpd --config DIR\`, or pass --socket`);
       });

@@ -4,6 +4,7 @@ import { McpdError } from '../../domain/errors.js';
 import { collectStream, ControlCalls } from '../rpc/control-client.js';
 import type { Out } from './ctl-command.js';
 import { ago, renderTable, truncate } from './table.js';
+import { smcpStatusTable } from './ctl-smcp-status.js';
 
 export async function statusCommand(client: ControlPlaneClient, out: Out): Promise<void> {
   const calls = new ControlCalls(client);
@@ -27,10 +28,18 @@ export async function statusCommand(client: ControlPlaneClient, out: Out): Promi
   out.write('\nCALLERS\n');
   out.write(
     renderTable(
-      ['CALLER', 'PROFILE', 'SESSIONS'],
-      st.callers.map((c) => [c.caller, c.profile, String(c.sessions)]),
+      ['CALLER', 'PROFILE', 'SESSIONS', 'TOOLS', '~TOKENS', 'SEARCH CATALOG'],
+      st.callers.map((c) => [
+        c.caller,
+        c.profile,
+        String(c.sessions),
+        String(c.toolCount),
+        String(c.toolTokens),
+        c.catalogCount ? `${c.catalogCount} tools, ~${c.catalogTokens} tokens` : '-',
+      ]),
     ),
   );
+  if (st.smcpComputers.length) out.write(smcpStatusTable(st.smcpComputers));
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { ControlPlaneClient } from '../../gen/mcpd/control/v1/control.js';
 import type * as pb from '../../gen/mcpd/control/v1/control.js';
 import { McpdError } from '../../domain/errors.js';
+import { estimateTokens } from '../../domain/tool-tokens.js';
 import { collectStream, ControlCalls } from '../rpc/control-client.js';
 import type { Out } from './ctl-command.js';
 import { ago, renderTable, truncate } from './table.js';
@@ -28,14 +29,18 @@ export async function toolsCommand(client: ControlPlaneClient, caller: string, o
       definitionHash: t.definitionHash,
       tool: JSON.parse(t.toolJson.toString('utf8')),
     }));
-    return out.write(`${JSON.stringify({ etag, tools: parsed, collisions, failures }, null, 2)}\n`);
+    const estimatedTokens = tools.reduce((n, t) => n + estimateTokens(t.toolJson.toString('utf8')), 0);
+    return out.write(`${JSON.stringify({ etag, count: tools.length, estimatedTokens, tools: parsed, collisions, failures }, null, 2)}\n`);
   }
+  let tokens = 0;
   const rows = tools.map((t) => {
-    const def = JSON.parse(t.toolJson.toString('utf8')) as { description?: string };
+    const text = t.toolJson.toString('utf8');
+    tokens += estimateTokens(text);
+    const def = JSON.parse(text) as { description?: string };
     return [t.name, t.server, truncate((def.description ?? '').split('\n')[0], 70)];
   });
   out.write(renderTable(['TOOL', 'SERVER', 'DESCRIPTION'], rows));
-  out.write(`${tools.length} tools, etag ${etag}\n`);
+  out.write(`${tools.length} tools, ~${tokens} tokens (estimated, 4 characters of JSON per token), etag ${etag}\n`);
   for (const c of collisions) out.write(`collision: ${c.name} (${c.servers.join(', ')}): ${c.resolution}\n`);
 }
 

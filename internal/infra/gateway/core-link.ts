@@ -1,4 +1,5 @@
 import { McpdError } from '../../domain/errors.js';
+import { assertSocketOwner } from '../rpc/socket-path.js';
 import { SessionClient } from '../rpc/session-client.js';
 import { cappedDelay, cappedTimeout } from '../../domain/timer-limit.js';
 
@@ -92,6 +93,12 @@ export class CoreLink {
     let backoff = MIN_BACKOFF_MS;
     for (;;) {
       if (this.stopped) throw new McpdError('UNAVAILABLE', 'gateway is shutting down');
+      // Not retried: a socket another user owns stays refused until the user fixes it (issue 8.10).
+      try {
+        assertSocketOwner(this.opts.socket);
+      } catch (e) {
+        throw new McpdError('FAILED_PRECONDITION', (e as Error).message);
+      }
       try {
         const session = await SessionClient.connect(this.opts.socket, {
           caller: this.opts.caller,

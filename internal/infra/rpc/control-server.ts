@@ -36,15 +36,17 @@ function callTool(api: ControlApi) {
       .reduce<number | undefined>((a, b) => (a === undefined ? b : Math.min(a, b)), undefined);
     Promise.resolve()
       .then(() =>
-        api.callTool(call.request.caller || 'default', call.request.name, decodeObject(call.request.argumentsJson, 'arguments_json'), {
-          routingKey: call.request.routingKey || undefined,
-          signal: ac.signal,
-          timeoutMs,
-          onProgress: (p) =>
-            call.write({
-              progress: { progress: p.progress, total: p.total ?? 0, hasTotal: p.total !== undefined, message: p.message ?? '' },
-            }),
-        }),
+        api.calls.run('CallTool', ac.signal, (signal) =>
+          api.callTool(call.request.caller || 'default', call.request.name, decodeObject(call.request.argumentsJson, 'arguments_json'), {
+            routingKey: call.request.routingKey || undefined,
+            signal,
+            timeoutMs,
+            onProgress: (p) =>
+              call.write({
+                progress: { progress: p.progress, total: p.total ?? 0, hasTotal: p.total !== undefined, message: p.message ?? '' },
+              }),
+          }),
+        ),
       )
       .then(
         (result) => {
@@ -137,6 +139,7 @@ function handlers(api: ControlApi): ControlPlaneServer {
         profilesChanged: r.profilesChanged,
       };
     }),
+    stop: unary(() => api.requestStop()),
     session: (call) => serveSession(api, call),
     ...resourceHandlers(api),
     ...promptHandlers(api),

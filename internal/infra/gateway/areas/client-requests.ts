@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { timerDelay } from '../../../domain/timer-limit.js';
 import {
   CLIENT_CAPABILITIES_NOTIFICATION,
-  CLIENT_CAPABILITY_OF,
+  clientCapabilityOf,
   ClientRequestError,
   JSONRPC_INTERNAL_ERROR,
   JSONRPC_METHOD_NOT_FOUND,
@@ -61,7 +61,7 @@ async function askClient(
   params: JsonObject,
   opts: { signal: AbortSignal; timeoutMs?: number },
 ): Promise<JsonObject> {
-  const cap = CLIENT_CAPABILITY_OF[method];
+  const cap = clientCapabilityOf(method);
   if (!cap) throw new ClientRequestError(JSONRPC_METHOD_NOT_FOUND, `the mcpd gateway does not forward "${method}" to MCP clients`);
   const caps = ctx.server.getClientCapabilities();
   const who = `the MCP client of caller "${ctx.caller}"${clientLabel(ctx)}`;
