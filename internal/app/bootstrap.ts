@@ -58,7 +58,7 @@ export async function runCore(o: CoreRunOptions): Promise<RunningCore> {
   );
   const core = new Core({ version: packageVersion(), socket, pools, store, log, telemetry: obs.telemetry() });
   obs.attach(core);
-  const server = await startControlServer(core, socket);
+  const server = await startControlServer(core, socket, { log });
   await core.start();
   const watcher = watchStore(store.current.dir, (r) => {
     if (!r.ok) return store.reject(r.issues);

@@ -11,7 +11,7 @@ import type * as pb from '../../gen/mcpd/control/v1/control.js';
 import { collisionToPb, snapshotToPb, statusToPb, toolToPb } from './convert.js';
 import { decodeObject, encodeJson } from './json-bytes.js';
 import { addHealth, addReflection } from './reflection.js';
-import { serveSession } from './session-server.js';
+import { serveSession, type SessionServeOptions } from './session-server.js';
 import { prepareSocketPath } from './socket-path.js';
 import { listenControlSocket } from './control-listener.js';
 import { FramedSessionStream } from './framed-session-stream.js';
@@ -87,7 +87,7 @@ const SERVICE = {
   },
 };
 
-function handlers(api: ControlApi): ControlPlaneServer {
+function handlers(api: ControlApi, session: SessionServeOptions): ControlPlaneServer {
   const pages = new PageCache();
   return {
     getInfo: unary(() => {
@@ -136,7 +136,7 @@ function handlers(api: ControlApi): ControlPlaneServer {
         profilesChanged: r.profilesChanged,
       };
     }),
-    session: (call) => serveSession(api, call),
+    session: (call) => serveSession(api, call, session),
     ...resourceHandlers(api),
     ...promptHandlers(api),
     ...logHandlers(api),
@@ -153,7 +153,7 @@ export interface ControlServer {
  * Binds the control plane (plus health and reflection) to a private unix socket. The same socket takes
  * framed Session connections from gateways (see control-listener.ts and decision 16).
  */
-export async function startControlServer(api: ControlApi, socketPath: string): Promise<ControlServer> {
+export async function startControlServer(api: ControlApi, socketPath: string, session: SessionServeOptions = {}): Promise<ControlServer> {
   await prepareSocketPath(socketPath);
   const server = new Server({
     'grpc.max_receive_message_length': 64 * 1024 * 1024,
@@ -161,7 +161,7 @@ export async function startControlServer(api: ControlApi, socketPath: string): P
     // Nothing reads channelz here, and its per-call bookkeeping costs ~10% of a unary call.
     'grpc.enable_channelz': 0,
   });
-  server.addService(SERVICE, handlers(api));
+  server.addService(SERVICE, handlers(api, session));
   addHealth(server);
   addReflection(server);
   const injector = server.createConnectionInjector(ServerCredentials.createInsecure());
@@ -169,7 +169,7 @@ export async function startControlServer(api: ControlApi, socketPath: string): P
     grpc: (socket) => injector.injectConnection(socket),
     session: (socket, rest) => {
       const stream = new FramedSessionStream<pb.SessionClientMessage, pb.SessionServerMessage>(socket, SERVER_CODEC);
-      serveSession(api, stream);
+      serveSession(api, stream, session);
       stream.receive(rest);
     },
   });

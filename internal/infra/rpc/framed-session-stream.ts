@@ -13,6 +13,9 @@ export interface MessageCodec<In, Out> {
  */
 export class FramedSessionStream<In, Out> extends EventEmitter {
   private readonly reader = new FrameReader();
+  /** Frames read but not yet handed on while paused (at most one socket chunk's worth). */
+  private held: Buffer[] = [];
+  private paused = false;
 
   constructor(
     private readonly socket: Socket,
@@ -23,6 +26,24 @@ export class FramedSessionStream<In, Out> extends EventEmitter {
     socket.on('end', () => this.emit('end'));
     socket.on('error', (err) => this.emit('error', err));
     socket.on('close', () => this.emit('close'));
+    socket.on('drain', () => this.emit('drain'));
+  }
+
+  /** Bytes written but not yet taken by the peer. */
+  get writableLength(): number {
+    return this.socket.writableLength;
+  }
+
+  /** Stops handing on messages (the rest of a chunk already read included) and reading the socket. */
+  pause(): void {
+    this.paused = true;
+    this.socket.pause();
+  }
+
+  resume(): void {
+    this.paused = false;
+    while (!this.paused && this.held.length > 0) this.deliver(this.held.shift() as Buffer);
+    if (!this.paused) this.socket.resume();
   }
 
   /** Feeds bytes that arrived before this stream took the socket over. */
@@ -53,14 +74,19 @@ export class FramedSessionStream<In, Out> extends EventEmitter {
       return this.fail(err as Error);
     }
     for (const f of frames) {
-      let message: In;
-      try {
-        message = this.codec.decode(f);
-      } catch (err) {
-        return this.fail(new Error(`undecodable session message: ${(err as Error).message}`));
-      }
-      this.emit('data', message);
+      if (this.paused) this.held.push(f);
+      else this.deliver(f);
     }
+  }
+
+  private deliver(f: Buffer): void {
+    let message: In;
+    try {
+      message = this.codec.decode(f);
+    } catch (err) {
+      return this.fail(new Error(`undecodable session message: ${(err as Error).message}`));
+    }
+    this.emit('data', message);
   }
 
   private fail(err: Error): void {

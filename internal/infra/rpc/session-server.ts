@@ -5,12 +5,13 @@ import { redactedError } from './status-map.js';
 import { decodeObject, encodeJson } from './json-bytes.js';
 import { dispatchSessionRequest } from './session-dispatch.js';
 import { linkClient, type ClientLink } from './session-client-requests.js';
+import { DEFAULT_SESSION_OUTBOUND_BYTES, OutboundGate, type GatedStream } from './outbound-gate.js';
 
 /**
  * The core's end of a Session: a grpc-js ServerDuplexStream (the `Session` RPC) or a FramedSessionStream
  * (a framed connection on the control socket) — the same messages and events either way.
  */
-export interface SessionServerStream {
+export interface SessionServerStream extends GatedStream {
   write(msg: pb.SessionServerMessage): unknown;
   end(): unknown;
   on(event: 'data', listener: (msg: pb.SessionClientMessage) => void): unknown;
@@ -18,8 +19,14 @@ export interface SessionServerStream {
 }
 type Stream = SessionServerStream;
 
+export interface SessionServeOptions {
+  /** Bytes the peer may leave unread before reading pauses and notifications drop (OutboundGate). */
+  maxOutboundBytes?: number;
+  log?: (level: 'info' | 'warning', event: string, fields: Record<string, unknown>) => void;
+}
+
 /** Serves one gateway's Session stream: hello, then multiplexed requests, cancels and notifications. */
-export function serveSession(api: ControlApi, stream: Stream): void {
+export function serveSession(api: ControlApi, stream: Stream, opts: SessionServeOptions = {}): void {
   let session: CallerSession | undefined;
   const watches: AsyncIterableIterator<{ etag: string }>[] = [];
   const closeHooks: (() => void)[] = [];
@@ -28,8 +35,18 @@ export function serveSession(api: ControlApi, stream: Stream): void {
   /** Server→client requests to this gateway's MCP client, and its answers. */
   let client: ClientLink | undefined;
 
+  const who = () => ({ caller: session?.caller, session: session?.id });
+  const gate = new OutboundGate(stream, opts.maxOutboundBytes ?? DEFAULT_SESSION_OUTBOUND_BYTES, {
+    paused: (buffered) =>
+      opts.log?.('warning', 'session output over its limit; reading its requests paused until it catches up', { ...who(), buffered }),
+    resumed: (dropped) =>
+      opts.log?.(dropped > 0 ? 'warning' : 'info', 'session caught up; reading resumed', { ...who(), droppedNotifications: dropped }),
+  });
+
   const send = (msg: pb.SessionServerMessage) => {
-    if (!closed) stream.write(msg);
+    if (closed || !gate.admit(msg.notification !== undefined || msg.progress !== undefined)) return;
+    stream.write(msg);
+    gate.wrote();
   };
 
   const finish = () => {
