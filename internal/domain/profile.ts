@@ -41,6 +41,12 @@ export interface RuntimeSettings {
   restartBackoffMaxSeconds: number;
   crashLoopThreshold: number;
   crashLoopWindowSeconds: number;
+  /** Bytes a Session peer may leave unread before the core pauses reading it and drops its notifications. */
+  sessionOutboundBytes: number;
+  /** A Session that has not said hello by then is ended. */
+  sessionHelloTimeoutSeconds: number;
+  /** A partial Session frame with no further byte for this long ends its connection. */
+  sessionFrameStallSeconds: number;
 }
 
 export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
@@ -56,6 +62,9 @@ export const DEFAULT_RUNTIME: RuntimeSettings = {
   restartBackoffMaxSeconds: 30,
   crashLoopThreshold: 5,
   crashLoopWindowSeconds: 60,
+  sessionOutboundBytes: 8 * 1024 * 1024,
+  sessionHelloTimeoutSeconds: 10,
+  sessionFrameStallSeconds: 30,
 };
 
 /** The whole store: every profile, the caller mapping, runtime settings. */

@@ -9,7 +9,10 @@ type NumericKey =
   | 'pageSize'
   | 'restartBackoffMaxSeconds'
   | 'crashLoopThreshold'
-  | 'crashLoopWindowSeconds';
+  | 'crashLoopWindowSeconds'
+  | 'sessionOutboundBytes'
+  | 'sessionHelloTimeoutSeconds'
+  | 'sessionFrameStallSeconds';
 
 const NUMBER_RULES: Record<NumericKey, NumberRule> = {
   poolWaitSeconds: { integer: false, min: 0 },
@@ -18,6 +21,9 @@ const NUMBER_RULES: Record<NumericKey, NumberRule> = {
   restartBackoffMaxSeconds: { integer: false, min: 0, exclusive: true },
   crashLoopThreshold: { integer: true, min: 1 },
   crashLoopWindowSeconds: { integer: false, min: 0, exclusive: true },
+  sessionOutboundBytes: { integer: true, min: 65536 },
+  sessionHelloTimeoutSeconds: { integer: false, min: 0, exclusive: true },
+  sessionFrameStallSeconds: { integer: false, min: 0, exclusive: true },
 };
 
 export const RUNTIME_KEYS = [...Object.keys(DEFAULT_RUNTIME), 'inputValues'];

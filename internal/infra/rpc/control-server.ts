@@ -160,6 +160,8 @@ export async function startControlServer(api: ControlApi, socketPath: string, se
     'grpc.max_send_message_length': 64 * 1024 * 1024,
     // Nothing reads channelz here, and its per-call bookkeeping costs ~10% of a unary call.
     'grpc.enable_channelz': 0,
+    // A connection that sent only the HTTP/2 preface, or stopped mid-frame, holds no call: it goes.
+    'grpc.max_connection_idle_ms': GRPC_IDLE_MS,
   });
   server.addService(SERVICE, handlers(api, session));
   addHealth(server);
@@ -168,7 +170,11 @@ export async function startControlServer(api: ControlApi, socketPath: string, se
   const listener = await listenControlSocket(socketPath, {
     grpc: (socket) => injector.injectConnection(socket),
     session: (socket, rest) => {
-      const stream = new FramedSessionStream<pb.SessionClientMessage, pb.SessionServerMessage>(socket, SERVER_CODEC);
+      const stream = new FramedSessionStream<pb.SessionClientMessage, pb.SessionServerMessage>(
+        socket,
+        SERVER_CODEC,
+        session.frameStallMs ?? FRAME_STALL_MS,
+      );
       serveSession(api, stream, session);
       stream.receive(rest);
     },
@@ -195,6 +201,10 @@ export async function startControlServer(api: ControlApi, socketPath: string, se
 }
 
 const CLOSE_GRACE_MS = 2000;
+/** A partial Session frame with no further byte for this long ends its connection. */
+const FRAME_STALL_MS = 30_000;
+/** A gRPC connection with no call open for this long is closed (clients reconnect by themselves). */
+const GRPC_IDLE_MS = 120_000;
 
 const SERVER_CODEC = {
   encode: (m: pb.SessionServerMessage) => SessionServerMessage.encode(m).finish(),

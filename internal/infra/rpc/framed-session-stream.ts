@@ -17,11 +17,19 @@ export class FramedSessionStream<In, Out> extends EventEmitter {
   private held: Buffer[] = [];
   private paused = false;
 
+  private stallTimer?: NodeJS.Timeout;
+
+  /**
+   * `stallTimeoutMs`: a partial frame that gets no further byte for this long ends the connection, so a
+   * peer cannot hold a buffer and a connection forever by stopping mid-frame (issue 14.8).
+   */
   constructor(
     private readonly socket: Socket,
     private readonly codec: MessageCodec<In, Out>,
+    private readonly stallTimeoutMs?: number,
   ) {
     super();
+    socket.once('close', () => clearTimeout(this.stallTimer));
     socket.on('data', (chunk: Buffer) => this.onChunk(chunk));
     socket.on('end', () => this.emit('end'));
     socket.on('error', (err) => this.emit('error', err));
@@ -73,10 +81,22 @@ export class FramedSessionStream<In, Out> extends EventEmitter {
     } catch (err) {
       return this.fail(err as Error);
     }
+    this.watchStall();
     for (const f of frames) {
       if (this.paused) this.held.push(f);
       else this.deliver(f);
     }
+  }
+
+  private watchStall(): void {
+    clearTimeout(this.stallTimer);
+    if (this.stallTimeoutMs === undefined || this.reader.pending === 0) return;
+    const ms = this.stallTimeoutMs;
+    this.stallTimer = setTimeout(
+      () => this.fail(new Error(`a partial session frame (${this.reader.pending} bytes) got no further byte for ${ms} ms`)),
+      ms,
+    );
+    this.stallTimer.unref();
   }
 
   private deliver(f: Buffer): void {

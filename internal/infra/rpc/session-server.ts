@@ -14,6 +14,8 @@ import { DEFAULT_SESSION_OUTBOUND_BYTES, OutboundGate, type GatedStream } from '
 export interface SessionServerStream extends GatedStream {
   write(msg: pb.SessionServerMessage): unknown;
   end(): unknown;
+  /** Drops the connection (framed streams); a gRPC call is ended instead. */
+  cancel?(): unknown;
   on(event: 'data', listener: (msg: pb.SessionClientMessage) => void): unknown;
   on(event: 'end' | 'error' | 'cancelled' | 'close', listener: () => void): unknown;
 }
@@ -23,7 +25,13 @@ export interface SessionServeOptions {
   /** Bytes the peer may leave unread before reading pauses and notifications drop (OutboundGate). */
   maxOutboundBytes?: number;
   log?: (level: 'info' | 'warning', event: string, fields: Record<string, unknown>) => void;
+  /** A stream that has not said hello by then is ended (default DEFAULT_HELLO_TIMEOUT_MS). */
+  helloTimeoutMs?: number;
+  /** Framed connections: a partial frame with no further byte for this long ends the connection. */
+  frameStallMs?: number;
 }
+
+export const DEFAULT_HELLO_TIMEOUT_MS = 10_000;
 
 /** Serves one gateway's Session stream: hello, then multiplexed requests, cancels and notifications. */
 export function serveSession(api: ControlApi, stream: Stream, opts: SessionServeOptions = {}): void {
@@ -49,7 +57,18 @@ export function serveSession(api: ControlApi, stream: Stream, opts: SessionServe
     gate.wrote();
   };
 
+  // A connection that opened a Session but never says who it is would be held forever (issue 14.8).
+  const helloTimer = setTimeout(() => {
+    if (session || closed) return;
+    opts.log?.('warning', 'session ended: no hello in time', { timeoutMs: opts.helloTimeoutMs ?? DEFAULT_HELLO_TIMEOUT_MS });
+    if (stream.cancel) stream.cancel();
+    else stream.end();
+    finish();
+  }, opts.helloTimeoutMs ?? DEFAULT_HELLO_TIMEOUT_MS);
+  helloTimer.unref();
+
   const finish = () => {
+    clearTimeout(helloTimer);
     if (closed) return;
     closed = true;
     for (const ac of inflight.values()) ac.abort(new Error('gateway session ended'));

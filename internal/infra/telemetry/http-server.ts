@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { isIP, type AddressInfo } from 'node:net';
+import { hostCheck } from './host-check.js';
 
 export interface HealthReport {
   /** 200 while serving, 503 while shutting down. */
@@ -51,7 +52,13 @@ export async function startMetricsServer(o: MetricsHttpOptions): Promise<Metrics
         'so mcpd binds them to 127.0.0.1/::1/localhost only. Use a loopback address, or set MCPD_METRICS_ALLOW_REMOTE=1 to expose them anyway',
     );
   }
+  const refused = hostCheck(host);
   const server = createServer((req, res) => {
+    const why = refused(req);
+    if (why) {
+      res.writeHead(403, { 'content-type': 'text/plain' }).end(`forbidden: ${why}\n`);
+      return;
+    }
     const path = (req.url ?? '/').split('?')[0];
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET, HEAD' }).end();
