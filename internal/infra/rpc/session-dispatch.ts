@@ -48,6 +48,9 @@ const HANDLERS = new Map<string, SessionHandler>(
   ),
 );
 
+/** Requests that do work on a server: refused once a stop began, waited for while it drains. */
+const CALLS = new Set(['tools/call', 'resources/read', 'prompts/get', 'completion/complete']);
+
 export function dispatchSessionRequest(
   api: ControlApi,
   method: string,
@@ -66,5 +69,6 @@ export function dispatchSessionRequest(
       ),
     );
   }
-  return handler(api, params, ctx);
+  if (!CALLS.has(method)) return handler(api, params, ctx);
+  return api.calls.run(method, ctx.signal, (signal) => handler(api, params, { ...ctx, signal }));
 }

@@ -3,6 +3,7 @@ import { assertPrivateDir, UntrustedPathError } from '../trust/file-trust.js';
 import { connect } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
+import { cappedTimeout } from '../../domain/timer-limit.js';
 
 /** `$XDG_RUNTIME_DIR/mcpd/control.sock`, else a per-user directory under the temp dir. */
 export function defaultSocketPath(env: NodeJS.ProcessEnv = process.env): string {
@@ -24,7 +25,7 @@ export function socketIsLive(path: string, timeoutMs = 500): Promise<boolean> {
       s.destroy();
       resolve(live);
     };
-    const timer = setTimeout(() => done(false), timeoutMs);
+    const timer = cappedTimeout(() => done(false), timeoutMs);
     s.once('connect', () => done(true));
     s.once('error', () => done(false));
   });

@@ -1,5 +1,6 @@
 import { RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
+import { timerDelay } from '../../../domain/timer-limit.js';
 import {
   CLIENT_CAPABILITIES_NOTIFICATION,
   clientCapabilityOf,
@@ -68,7 +69,10 @@ async function askClient(
   if ((caps as Record<string, unknown>)[cap] === undefined) {
     throw new ClientRequestError(JSONRPC_METHOD_NOT_FOUND, `${who} did not declare the "${cap}" capability, so it cannot answer ${method}`);
   }
-  const result = await ctx.server.request({ method, params }, RawResult, { signal: opts.signal, timeout: opts.timeoutMs });
+  const result = await ctx.server.request({ method, params }, RawResult, {
+    signal: opts.signal,
+    timeout: opts.timeoutMs === undefined ? undefined : timerDelay(opts.timeoutMs),
+  });
   return result as JsonObject;
 }
 
