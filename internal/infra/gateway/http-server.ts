@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { SessionEventStore } from './session-event-store.js';
 import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './http-limits.js';
+import { boundUnread } from './bound-unread.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { allowedHostnames, bearerMatches, isLoopbackAddress, rebindingRejection, urlHost } from './http-guard.js';
@@ -205,21 +206,6 @@ export async function startHttpGateway(o: HttpGatewayOptions): Promise<HttpGatew
       await new Promise<void>((r) => http.close(() => r()));
     },
   };
-}
-
-/**
- * An SSE stream the client stopped reading would buffer every event in this process: past `max` unread
- * bytes the stream is closed instead; the client resumes it with Last-Event-ID (bounded event store).
- */
-function boundUnread(res: ServerResponse, max: number): void {
-  const write = res.write.bind(res) as (...args: unknown[]) => boolean;
-  res.write = ((...args: unknown[]) => {
-    if (res.writableLength > max) {
-      res.destroy();
-      return false;
-    }
-    return write(...args);
-  }) as typeof res.write;
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {
