@@ -170,6 +170,7 @@ export class Core implements ControlApi {
       startedAt: this.startedAt,
       coreId: this.coreId,
       profiles: [...this.o.store.current.profiles.keys()].sort(),
+      callers: Object.fromEntries(this.o.store.current.callers),
     };
   }
 
@@ -199,7 +200,8 @@ export class Core implements ControlApi {
     const idx = this.tools.index(profile);
     const page = idx.list(cursor, pageSize ?? this.o.store.current.runtime.pageSize);
     const snap = idx.snapshotAt(page.etag) ?? idx.snapshot();
-    return { etag: page.etag, tools: page.items, nextCursor: page.nextCursor, collisions: snap.collisions };
+    const failures = cursor ? undefined : this.tools.failureList(profile);
+    return { etag: page.etag, tools: page.items, nextCursor: page.nextCursor, collisions: snap.collisions, failures };
   }
 
   watchTools(caller: string, lastEtag?: string): Subscription<ToolSnapshot> {
