@@ -21,6 +21,7 @@ import { contextHandlers } from './areas/context.js';
 import { logHandlers } from './areas/logs.js';
 import { promptHandlers } from './areas/prompts.js';
 import { resourceHandlers } from './areas/resources.js';
+import { cappedTimeout } from '../../domain/timer-limit.js';
 
 function callTool(api: ControlApi) {
   return (call: ServerWritableStream<pb.CallToolRequest, pb.CallToolEvent>) => {
@@ -181,7 +182,7 @@ export async function startControlServer(api: ControlApi, socketPath: string): P
     socket: socketPath,
     close: async () => {
       const grpcDone = new Promise<void>((resolve) => {
-        const timer = setTimeout(() => server.forceShutdown(), CLOSE_GRACE_MS);
+        const timer = cappedTimeout(() => server.forceShutdown(), CLOSE_GRACE_MS);
         server.tryShutdown(() => {
           clearTimeout(timer);
           resolve();

@@ -41,13 +41,12 @@ const TOOL_HANDLERS: Record<string, SessionHandler> = {
   ping: async () => ({}),
 };
 
-const HANDLERS: Record<string, SessionHandler> = {
-  ...TOOL_HANDLERS,
-  ...resourceSessionHandlers,
-  ...promptSessionHandlers,
-  ...logSessionHandlers,
-  ...contextSessionHandlers,
-};
+/** A Map, not an object: a method name from the wire must never resolve to an inherited property ("constructor"). */
+const HANDLERS = new Map<string, SessionHandler>(
+  [TOOL_HANDLERS, resourceSessionHandlers, promptSessionHandlers, logSessionHandlers, contextSessionHandlers].flatMap((h) =>
+    Object.entries(h),
+  ),
+);
 
 /** Requests that do work on a server: refused once a stop began, waited for while it drains. */
 const CALLS = new Set(['tools/call', 'resources/read', 'prompts/get', 'completion/complete']);
@@ -58,12 +57,16 @@ export function dispatchSessionRequest(
   params: JsonObject,
   ctx: SessionRequestContext,
 ): Promise<JsonValue> {
-  const handler = HANDLERS[method];
+  const handler = HANDLERS.get(method);
   if (!handler) {
     return Promise.reject(
-      new McpdError('NOT_FOUND', `method "${method}" is not served by this core (known: ${Object.keys(HANDLERS).join(', ')})`, {
-        specCode: -32601,
-      }),
+      new McpdError(
+        'NOT_FOUND',
+        `method ${JSON.stringify(method)} is not served by this core (known: ${[...HANDLERS.keys()].join(', ')})`,
+        {
+          specCode: -32601,
+        },
+      ),
     );
   }
   if (!CALLS.has(method)) return handler(api, params, ctx);

@@ -170,6 +170,28 @@ export interface CallerStatus {
   caller: string;
   profile: string;
   sessions: number;
+  /** Tools the caller's client is given by tools/list, and their estimated size in model tokens. */
+  toolCount: number;
+  toolTokens: number;
+  /** Tool search mode: every tool callable through the search and call tools (0 = mode off). */
+  catalogCount: number;
+  catalogTokens: number;
+}
+
+/** One computer of runtime.yaml `smcp:` (the core as an A2C-SMCP Computer). */
+export interface SmcpComputerStatus {
+  name: string;
+  caller: string;
+  office: string;
+  url: string;
+  /** connecting | joined | disconnected | refused | stopped */
+  state: string;
+  /** Socket.IO session id while connected. */
+  sid: string;
+  lastError: string;
+  sinceUnixMs: number;
+  /** Successful office joins since the core started (more than one: it re-joined after a reconnect). */
+  joins: number;
 }
 
 export interface RuntimeStatus {
@@ -184,6 +206,7 @@ export interface RuntimeStatus {
   inFlightCalls: number;
   /** When a stop began, the time its grace period ends (in-flight calls are then cancelled); else 0. */
   stopDeadlineUnixMs: number;
+  smcpComputers: SmcpComputerStatus[];
 }
 
 export interface StopRequest {
@@ -2685,7 +2708,7 @@ export const PoolStatus: MessageFns<PoolStatus> = {
 };
 
 function createBaseCallerStatus(): CallerStatus {
-  return { caller: "", profile: "", sessions: 0 };
+  return { caller: "", profile: "", sessions: 0, toolCount: 0, toolTokens: 0, catalogCount: 0, catalogTokens: 0 };
 }
 
 export const CallerStatus: MessageFns<CallerStatus> = {
@@ -2698,6 +2721,18 @@ export const CallerStatus: MessageFns<CallerStatus> = {
     }
     if (message.sessions !== 0) {
       writer.uint32(24).int32(message.sessions);
+    }
+    if (message.toolCount !== 0) {
+      writer.uint32(32).int32(message.toolCount);
+    }
+    if (message.toolTokens !== 0) {
+      writer.uint32(40).int32(message.toolTokens);
+    }
+    if (message.catalogCount !== 0) {
+      writer.uint32(48).int32(message.catalogCount);
+    }
+    if (message.catalogTokens !== 0) {
+      writer.uint32(56).int32(message.catalogTokens);
     }
     return writer;
   },
@@ -2739,6 +2774,38 @@ export const CallerStatus: MessageFns<CallerStatus> = {
             message.sessions = reader.int32();
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.toolCount = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.toolTokens = reader.int32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.catalogCount = reader.int32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.catalogTokens = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2756,6 +2823,26 @@ export const CallerStatus: MessageFns<CallerStatus> = {
       caller: isSet(object.caller) ? globalThis.String(object.caller) : "",
       profile: isSet(object.profile) ? globalThis.String(object.profile) : "",
       sessions: isSet(object.sessions) ? globalThis.Number(object.sessions) : 0,
+      toolCount: isSet(object.toolCount)
+        ? globalThis.Number(object.toolCount)
+        : isSet(object.tool_count)
+        ? globalThis.Number(object.tool_count)
+        : 0,
+      toolTokens: isSet(object.toolTokens)
+        ? globalThis.Number(object.toolTokens)
+        : isSet(object.tool_tokens)
+        ? globalThis.Number(object.tool_tokens)
+        : 0,
+      catalogCount: isSet(object.catalogCount)
+        ? globalThis.Number(object.catalogCount)
+        : isSet(object.catalog_count)
+        ? globalThis.Number(object.catalog_count)
+        : 0,
+      catalogTokens: isSet(object.catalogTokens)
+        ? globalThis.Number(object.catalogTokens)
+        : isSet(object.catalog_tokens)
+        ? globalThis.Number(object.catalog_tokens)
+        : 0,
     };
   },
 
@@ -2770,6 +2857,18 @@ export const CallerStatus: MessageFns<CallerStatus> = {
     if (message.sessions !== 0) {
       obj.sessions = Math.round(message.sessions);
     }
+    if (message.toolCount !== 0) {
+      obj.toolCount = Math.round(message.toolCount);
+    }
+    if (message.toolTokens !== 0) {
+      obj.toolTokens = Math.round(message.toolTokens);
+    }
+    if (message.catalogCount !== 0) {
+      obj.catalogCount = Math.round(message.catalogCount);
+    }
+    if (message.catalogTokens !== 0) {
+      obj.catalogTokens = Math.round(message.catalogTokens);
+    }
     return obj;
   },
 
@@ -2781,6 +2880,215 @@ export const CallerStatus: MessageFns<CallerStatus> = {
     message.caller = object.caller ?? "";
     message.profile = object.profile ?? "";
     message.sessions = object.sessions ?? 0;
+    message.toolCount = object.toolCount ?? 0;
+    message.toolTokens = object.toolTokens ?? 0;
+    message.catalogCount = object.catalogCount ?? 0;
+    message.catalogTokens = object.catalogTokens ?? 0;
+    return message;
+  },
+};
+
+function createBaseSmcpComputerStatus(): SmcpComputerStatus {
+  return { name: "", caller: "", office: "", url: "", state: "", sid: "", lastError: "", sinceUnixMs: 0, joins: 0 };
+}
+
+export const SmcpComputerStatus: MessageFns<SmcpComputerStatus> = {
+  encode(message: SmcpComputerStatus, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.caller !== "") {
+      writer.uint32(18).string(message.caller);
+    }
+    if (message.office !== "") {
+      writer.uint32(26).string(message.office);
+    }
+    if (message.url !== "") {
+      writer.uint32(34).string(message.url);
+    }
+    if (message.state !== "") {
+      writer.uint32(42).string(message.state);
+    }
+    if (message.sid !== "") {
+      writer.uint32(50).string(message.sid);
+    }
+    if (message.lastError !== "") {
+      writer.uint32(58).string(message.lastError);
+    }
+    if (message.sinceUnixMs !== 0) {
+      writer.uint32(64).int64(message.sinceUnixMs);
+    }
+    if (message.joins !== 0) {
+      writer.uint32(72).int32(message.joins);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SmcpComputerStatus {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSmcpComputerStatus();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.caller = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.office = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.url = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.state = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.sid = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.lastError = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.sinceUnixMs = longToNumber(reader.int64());
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.joins = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SmcpComputerStatus {
+    return {
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      caller: isSet(object.caller) ? globalThis.String(object.caller) : "",
+      office: isSet(object.office) ? globalThis.String(object.office) : "",
+      url: isSet(object.url) ? globalThis.String(object.url) : "",
+      state: isSet(object.state) ? globalThis.String(object.state) : "",
+      sid: isSet(object.sid) ? globalThis.String(object.sid) : "",
+      lastError: isSet(object.lastError)
+        ? globalThis.String(object.lastError)
+        : isSet(object.last_error)
+        ? globalThis.String(object.last_error)
+        : "",
+      sinceUnixMs: isSet(object.sinceUnixMs)
+        ? globalThis.Number(object.sinceUnixMs)
+        : isSet(object.since_unix_ms)
+        ? globalThis.Number(object.since_unix_ms)
+        : 0,
+      joins: isSet(object.joins) ? globalThis.Number(object.joins) : 0,
+    };
+  },
+
+  toJSON(message: SmcpComputerStatus): unknown {
+    const obj: any = {};
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.caller !== "") {
+      obj.caller = message.caller;
+    }
+    if (message.office !== "") {
+      obj.office = message.office;
+    }
+    if (message.url !== "") {
+      obj.url = message.url;
+    }
+    if (message.state !== "") {
+      obj.state = message.state;
+    }
+    if (message.sid !== "") {
+      obj.sid = message.sid;
+    }
+    if (message.lastError !== "") {
+      obj.lastError = message.lastError;
+    }
+    if (message.sinceUnixMs !== 0) {
+      obj.sinceUnixMs = Math.round(message.sinceUnixMs);
+    }
+    if (message.joins !== 0) {
+      obj.joins = Math.round(message.joins);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<SmcpComputerStatus>): SmcpComputerStatus {
+    return SmcpComputerStatus.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SmcpComputerStatus>): SmcpComputerStatus {
+    const message = createBaseSmcpComputerStatus();
+    message.name = object.name ?? "";
+    message.caller = object.caller ?? "";
+    message.office = object.office ?? "";
+    message.url = object.url ?? "";
+    message.state = object.state ?? "";
+    message.sid = object.sid ?? "";
+    message.lastError = object.lastError ?? "";
+    message.sinceUnixMs = object.sinceUnixMs ?? 0;
+    message.joins = object.joins ?? 0;
     return message;
   },
 };
@@ -2794,6 +3102,7 @@ function createBaseRuntimeStatus(): RuntimeStatus {
     stopping: false,
     inFlightCalls: 0,
     stopDeadlineUnixMs: 0,
+    smcpComputers: [],
   };
 }
 
@@ -2819,6 +3128,9 @@ export const RuntimeStatus: MessageFns<RuntimeStatus> = {
     }
     if (message.stopDeadlineUnixMs !== 0) {
       writer.uint32(56).int64(message.stopDeadlineUnixMs);
+    }
+    for (const v of message.smcpComputers) {
+      SmcpComputerStatus.encode(v!, writer.uint32(66).fork()).join();
     }
     return writer;
   },
@@ -2892,6 +3204,14 @@ export const RuntimeStatus: MessageFns<RuntimeStatus> = {
             message.stopDeadlineUnixMs = longToNumber(reader.int64());
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.smcpComputers.push(SmcpComputerStatus.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2931,6 +3251,11 @@ export const RuntimeStatus: MessageFns<RuntimeStatus> = {
         : isSet(object.stop_deadline_unix_ms)
         ? globalThis.Number(object.stop_deadline_unix_ms)
         : 0,
+      smcpComputers: globalThis.Array.isArray(object?.smcpComputers)
+        ? object.smcpComputers.map((e: any) => SmcpComputerStatus.fromJSON(e))
+        : globalThis.Array.isArray(object?.smcp_computers)
+        ? object.smcp_computers.map((e: any) => SmcpComputerStatus.fromJSON(e))
+        : [],
     };
   },
 
@@ -2957,6 +3282,9 @@ export const RuntimeStatus: MessageFns<RuntimeStatus> = {
     if (message.stopDeadlineUnixMs !== 0) {
       obj.stopDeadlineUnixMs = Math.round(message.stopDeadlineUnixMs);
     }
+    if (message.smcpComputers?.length) {
+      obj.smcpComputers = message.smcpComputers.map((e) => SmcpComputerStatus.toJSON(e));
+    }
     return obj;
   },
 
@@ -2972,6 +3300,7 @@ export const RuntimeStatus: MessageFns<RuntimeStatus> = {
     message.stopping = object.stopping ?? false;
     message.inFlightCalls = object.inFlightCalls ?? 0;
     message.stopDeadlineUnixMs = object.stopDeadlineUnixMs ?? 0;
+    message.smcpComputers = object.smcpComputers?.map((e) => SmcpComputerStatus.fromPartial(e)) || [];
     return message;
   },
 };
