@@ -54,6 +54,7 @@ describe('heavy downstream faults', () => {
     }
     // Three times the same fault does not grow the core three times: what a result buffers is bounded.
     expect(peaks[2] - before).toBeLessThan(150);
+    process.stdout.write(`50 MB result ×3: core RSS ${before.toFixed(1)} → ${peaks.map((p) => p.toFixed(1)).join(' → ')} MiB\n`);
     expect(countProcs(world.tag, ECHO_SERVER)).toBe(1);
   });
 
@@ -92,7 +93,9 @@ describe('heavy downstream faults', () => {
     // Only real changes of the caller's list are forwarded: one here (a few if a refresh straddles the change).
     expect(listChanged).toBeGreaterThanOrEqual(1);
     expect(listChanged).toBeLessThanOrEqual(5);
-    expect(rssMiB(core) - before).toBeLessThan(100);
+    const afterStorm = rssMiB(core);
+    expect(afterStorm - before).toBeLessThan(100);
+    process.stdout.write(`storm: core RSS ${before.toFixed(1)} → ${afterStorm.toFixed(1)} MiB\n`);
     expect(textOf(await client.callTool({ name: 'fx__echo', arguments: { after: 'storm' } }))).toBe(JSON.stringify({ after: 'storm' }));
     process.stdout.write(
       `storm of 10,000 list_changed: ${stormMs} ms until the client saw the new list, ${relists} re-listings, ${listChanged} forwarded\n`,
@@ -217,9 +220,11 @@ describe('100 store edits per second', () => {
     } finally {
       ctl.close();
     }
-    expect(rssMiB(core) - before).toBeLessThan(100);
+    const afterEdits = rssMiB(core);
+    expect(afterEdits - before).toBeLessThan(100);
     process.stdout.write(
-      `100 store edits: ${outcomes.length} calls meanwhile, ${outcomes.filter((o) => !o.startsWith('ok ')).length} failed clearly\n`,
+      `100 store edits: ${outcomes.length} calls meanwhile, ${outcomes.filter((o) => !o.startsWith('ok ')).length} failed clearly; ` +
+        `core RSS ${before.toFixed(1)} → ${afterEdits.toFixed(1)} MiB\n`,
     );
   });
 });
