@@ -228,3 +228,38 @@ describe('100 store edits per second', () => {
     );
   });
 });
+
+describe('garbage on the control socket', () => {
+  let world: TestWorld;
+  beforeAll(async () => {
+    world = new TestWorld({
+      'profiles/default.yaml': faultServer(),
+      'callers.yaml': 'callers: {}\n',
+      'runtime.yaml': 'metricsAddress: ""\n',
+    });
+    await world.startCore();
+  });
+  afterAll(async () => world.cleanup());
+
+  it('random bytes (after a Session preface, or alone) close that connection only; the core keeps serving', async () => {
+    const { connect } = await import('node:net');
+    const { randomBytes } = await import('node:crypto');
+    const { SESSION_PREFACE } = await import('../../internal/infra/rpc/session-framing.js');
+    // (Garbage after a valid HTTP/2 preface is left to grpc-js, which keeps such a connection open.)
+    const prefaces = [SESSION_PREFACE, Buffer.alloc(0), Buffer.from('PRI * HTTP/1.1\r\n', 'latin1')];
+    const core = corePid(world);
+    for (let i = 0; i < 60; i++) {
+      const socket = connect(world.socket);
+      const closed = new Promise((r) => socket.once('close', r));
+      socket.on('error', () => {});
+      // Frames of random bytes, some claiming a length far over the limit.
+      const header = Buffer.alloc(4);
+      header.writeUInt32BE(i % 4 === 0 ? 0xffffffff : 16, 0);
+      socket.end(Buffer.concat([prefaces[i % 3], header, randomBytes(16 + i)]));
+      await closed;
+    }
+    const client = await world.gateway('after-garbage');
+    expect(textOf(await client.callTool({ name: 'fx__echo', arguments: { ok: true } }))).toBe(JSON.stringify({ ok: true }));
+    expect(corePid(world)).toBe(core);
+  });
+});
