@@ -36,17 +36,15 @@ function callTool(api: ControlApi) {
       .reduce<number | undefined>((a, b) => (a === undefined ? b : Math.min(a, b)), undefined);
     Promise.resolve()
       .then(() =>
-        api.calls.run('CallTool', ac.signal, (signal) =>
-          api.callTool(call.request.caller || 'default', call.request.name, decodeObject(call.request.argumentsJson, 'arguments_json'), {
-            routingKey: call.request.routingKey || undefined,
-            signal,
-            timeoutMs,
-            onProgress: (p) =>
-              call.write({
-                progress: { progress: p.progress, total: p.total ?? 0, hasTotal: p.total !== undefined, message: p.message ?? '' },
-              }),
-          }),
-        ),
+        api.callTool(call.request.caller || 'default', call.request.name, decodeObject(call.request.argumentsJson, 'arguments_json'), {
+          routingKey: call.request.routingKey || undefined,
+          signal: ac.signal,
+          timeoutMs,
+          onProgress: (p) =>
+            call.write({
+              progress: { progress: p.progress, total: p.total ?? 0, hasTotal: p.total !== undefined, message: p.message ?? '' },
+            }),
+        }),
       )
       .then(
         (result) => {
