@@ -2,7 +2,15 @@
 import { isMcpdError } from '../../internal/domain/errors.js';
 import { packageVersion } from '../../internal/app/version.js';
 import { COMMON_OPTIONS, configFrom, parseOrExit, socketFrom } from '../../internal/infra/cli/common-flags.js';
-import { callCommand, reloadCommand, statusCommand, toolsCommand, type Out } from '../../internal/infra/cli/ctl-commands.js';
+import {
+  callCommand,
+  reloadCommand,
+  smcpCommand,
+  smcpInvocation,
+  statusCommand,
+  toolsCommand,
+  type Out,
+} from '../../internal/infra/cli/ctl-commands.js';
 import { validateCommand } from '../../internal/infra/cli/validate-command.js';
 import { promptsCommand, readCommand, resourcesCommand } from '../../internal/infra/cli/ctl-resources.js';
 import { logsCommand } from '../../internal/infra/cli/ctl-logs.js';
@@ -21,7 +29,18 @@ const USAGE = `usage: mcpdctl [--socket PATH] [--json] <command>
   logs <caller> [--level L] [--follow|-f]  the caller's recent log entries (--follow: then new ones until Ctrl-C)
   desktop <caller> [--size N] [--window URI]  the caller's organized desktop (window:// resources)
   finder <caller> [--keywords a,b] [--type T] [--offset N] [--limit N]  the caller's dpe:// documents
-  validate [--config DIR]                  check a profile store (no core needed)`;
+  validate [--config DIR]                  check a profile store (no core needed)
+  smcp <url> --office O <command> …        an SMCP Agent: room, tools, call, desktop, finder, config, read, watch (mcpdctl smcp --help)`;
+
+const smcpArgv = smcpInvocation(process.argv.slice(2));
+if (smcpArgv)
+  process.exit(
+    await smcpCommand(
+      smcpArgv,
+      (s) => process.stdout.write(s),
+      (s) => process.stderr.write(s),
+    ),
+  );
 
 const { values, positionals } = parseOrExit(
   {

@@ -103,3 +103,5 @@ export async function reloadCommand(client: ControlPlaneClient, out: Out): Promi
   else out.write(`rejected; the running configuration stays:\n${r.issues.map((i) => `  ${i}`).join('\n')}\n`);
   return r.applied ? 0 : 1;
 }
+
+export { smcpCommand, smcpInvocation } from './ctl-smcp.js';

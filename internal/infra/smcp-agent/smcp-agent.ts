@@ -84,7 +84,13 @@ export class SmcpAgent {
       const onError = (e: Error): void => {
         agent.socket.off('connect', onConnect);
         agent.socket.disconnect();
-        reject(new SmcpError(errorPayload(SMCP_CODES.unauthorized, `cannot connect to ${o.url}: ${e.message}`)));
+        // The Server's middleware refusals carry their reason; anything else is a transport failure.
+        const refused = /^unauthorized/.test(e.message);
+        reject(
+          refused
+            ? new SmcpError(errorPayload(SMCP_CODES.unauthorized, `cannot connect to ${o.url}: ${e.message}`))
+            : new Error(`cannot connect to ${o.url}: ${e.message} (is an SMCP Server listening there?)`),
+        );
       };
       // Only the first attempt decides; later connect errors are reconnection attempts.
       const onConnect = (): void => {
