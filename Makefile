@@ -1,7 +1,8 @@
 # mcpd — the two commands a user needs are `make run` and `make test`.
 SHELL := /bin/bash
 NODE_MODULES_STAMP := node_modules/.package-lock.json
-BUF := node_modules/@bufbuild/buf-linux-x64/bin/buf
+# The npm wrapper picks the platform's buf binary (no platform hard-coded here).
+BUF := node_modules/.bin/buf
 CONFIG ?= .
 ARGS ?=
 
@@ -18,6 +19,7 @@ install: $(NODE_MODULES_STAMP)
 
 build: install
 	npx tsc -p tsconfig.json
+	node scripts/build-app.mjs
 
 ## Start the core in the foreground on the repository's profile store.
 run: build
@@ -27,11 +29,13 @@ run: build
 test: build
 	node scripts/run-tests.mjs $(ARGS)
 
-FORMATTED := "cmd/**/*.ts" "internal/**/*.ts" "test/**/*.ts" "bench/**/*.{ts,mjs}" "scripts/**/*.mjs"
+FORMATTED := "cmd/**/*.ts" "internal/**/*.ts" "test/**/*.ts" "bench/**/*.{ts,mjs}" "scripts/**/*.mjs" "web/**/*.{ts,tsx,css}"
 
 lint: install proto-check
 	npx tsc -p tsconfig.test.json --noEmit
+	npx tsc -p web/tsconfig.json
 	node scripts/check-layers.mjs
+	node scripts/check-links.mjs
 	npx prettier --check $(FORMATTED) --log-level warn || (echo "run 'make fmt' and commit the result"; exit 1)
 
 ## Formats the sources (generated code under internal/gen is left as generated: .prettierignore).
@@ -57,12 +61,18 @@ bench: build
 	node bench/run.mjs $(ARGS)
 	node bench/context.mjs $(ARGS)
 	node bench/docs.mjs $(ARGS)
+	node bench/smcp-computer.mjs $(ARGS)
+	node bench/smcp-server.mjs $(ARGS)
+	node bench/catalog.mjs $(ARGS)
 
 ## The same with tiny counts: proves the benchmarks run (CI).
 bench-smoke: build
 	node bench/run.mjs --smoke
 	node bench/context.mjs --smoke
 	node bench/docs.mjs --smoke
+	node bench/smcp-computer.mjs --smoke
+	node bench/smcp-server.mjs --smoke
+	node bench/catalog.mjs --smoke
 
 clean:
 	rm -rf dist

@@ -1,12 +1,15 @@
 import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { createLauncher } from '../infra/mcp/index.js';
-import { PoolManager } from '../infra/scheduler/index.js';
+import { MetadataStore, PoolManager } from '../infra/scheduler/index.js';
 import { watchStore } from '../infra/catalog/index.js';
 import { startControlServer, type ControlServer } from '../infra/rpc/control-server.js';
 import { defaultSocketPath, prepareSocketPath } from '../infra/rpc/socket-path.js';
 import { createLogger } from '../infra/telemetry/logger.js';
 import { Core } from './core.js';
+import { keepRunningOnUnhandledRejections } from './last-resort.js';
+import { dashboardCore } from './dashboard-core.js';
+import { Dashboard } from '../infra/dashboard/dashboard.js';
 import { Observability } from './log-observability.js';
 import { StoreState } from './store-state.js';
 import { packageVersion } from './version.js';
@@ -21,6 +24,8 @@ export interface CoreRunOptions {
   configDir: string;
   socket?: string;
   env?: NodeJS.ProcessEnv;
+  /** Called when a stop the control plane asked for (Stop RPC) has finished; the process should exit. */
+  onStopped?: () => void;
 }
 
 /** The composition root: store → launcher → pools → core → control server → watcher. */
@@ -32,10 +37,12 @@ export async function runCore(o: CoreRunOptions): Promise<RunningCore> {
   const boot = obs.tee(createLogger('core'));
   // Servers keep state under the store's state directory (the default store points server-memory
   // there); few servers create missing directories themselves.
-  mkdirSync(env.MCPD_STATE_DIR || join(resolve(o.configDir), '.mcpd-state'), { recursive: true });
+  const stateDir = env.MCPD_STATE_DIR || join(resolve(o.configDir), '.mcpd-state');
+  mkdirSync(stateDir, { recursive: true });
   const store = await StoreState.open(resolve(o.configDir), env, boot);
   const runtime = store.current.runtime;
   const log = obs.adopt(store, createLogger('core', runtime.logLevel));
+  const unguard = keepRunningOnUnhandledRejections(log);
   const socket = o.socket || runtime.socket || defaultSocketPath(env);
   // Refuse before starting anything when another core owns the socket.
   await prepareSocketPath(socket);
@@ -51,10 +58,21 @@ export async function runCore(o: CoreRunOptions): Promise<RunningCore> {
     new PoolManager({
       launcher,
       runtime,
+      // Listings after a restart come from here: the servers start only when called.
+      metadataStore: new MetadataStore(join(stateDir, 'metadata-cache'), (message, fields) => log('warning', message, fields)),
       log: (e) => log(e.level, e.event, { fingerprint: e.fingerprint, instance: e.instance, message: e.message, ...e.fields }),
     }),
   );
-  const core = new Core({ version: packageVersion(), socket, pools, store, log, telemetry: obs.telemetry() });
+  const core = new Core({
+    version: packageVersion(),
+    socket,
+    pools,
+    store,
+    log,
+    telemetry: obs.telemetry(),
+    // The Stop RPC: the same graceful stop as SIGTERM; the process exits once it is done.
+    requestStop: () => void stop().then(o.onStopped, o.onStopped),
+  });
   obs.attach(core);
   const server = await startControlServer(core, socket);
   await core.start();
@@ -63,7 +81,10 @@ export async function runCore(o: CoreRunOptions): Promise<RunningCore> {
     store.adopt(r.store);
     core.applyStore().catch((e: unknown) => log('error', 'applying the new configuration failed', { error: e }));
   });
-  const metrics = await obs.serve(runtime.metricsAddress);
+  // The web dashboard shares the metrics listener; its token lives beside the control socket (0700).
+  const dashboard = new Dashboard({ core: dashboardCore(core, store, pools, socket), stateDir: dirname(socket), log });
+  const metrics = await obs.serve(runtime.metricsAddress, dashboard.mount);
+  if (metrics) dashboard.published(metrics);
   log('info', 'core started', {
     socket,
     config: store.current.dir,
@@ -75,13 +96,19 @@ export async function runCore(o: CoreRunOptions): Promise<RunningCore> {
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
+      // Refuse new calls, let those in flight finish (the control plane stays up to answer them).
       log('info', 'core stopping');
+      core.beginStop();
+      dashboard.stopping();
+      await core.drainCalls();
       obs.shuttingDown();
       await watcher.close();
       await server.close();
       await core.stop();
       await launcher.shutdown();
       await obs.close();
+      unguard();
+      dashboard.close();
     })());
   return { core, server, stop };
 }

@@ -1,3 +1,4 @@
+import type { SmcpSettings } from './smcp-computer/settings.js';
 import type { ServerSpec } from './spec.js';
 
 /** A2C-SMCP input definitions: values for `${input:id}` placeholders. */
@@ -13,9 +14,27 @@ export interface NamespacePolicy {
   separator: string;
   /** Exposed names are kept within this many characters. */
   maxLength: number;
+  /**
+   * Characters of `maxLength` kept free for a prefix the client adds itself (Claude Code exposes
+   * `mcp__<server>__<tool>`); names are fitted into `maxLength - reserve`. Absent = 0.
+   */
+  reserve?: number;
 }
 
 export const DEFAULT_NAMESPACE: NamespacePolicy = { mode: 'prefix', separator: '__', maxLength: 64 };
+
+/**
+ * Tool search mode: the client sees a search tool, a call tool and the pinned tools instead of the
+ * whole catalog; the search tool returns full definitions of the best matches.
+ */
+export interface ToolSearchSettings {
+  /** Exposed tool names (or `*`/`?` globs) always listed as well. */
+  pinned: string[];
+  /** Results of one search when the query does not ask for a number. */
+  maxResults: number;
+}
+
+export const DEFAULT_TOOL_SEARCH: ToolSearchSettings = { pinned: [], maxResults: 5 };
 
 export interface Profile {
   name: string;
@@ -24,6 +43,8 @@ export interface Profile {
   servers: ServerSpec[];
   inputs: InputDef[];
   namespace: NamespacePolicy;
+  /** Absent: the whole catalog is listed. */
+  toolSearch?: ToolSearchSettings;
 }
 
 export interface RuntimeSettings {
@@ -41,6 +62,8 @@ export interface RuntimeSettings {
   restartBackoffMaxSeconds: number;
   crashLoopThreshold: number;
   crashLoopWindowSeconds: number;
+  /** How long a graceful stop lets calls in flight finish before cancelling them. */
+  shutdownGraceSeconds: number;
 }
 
 export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
@@ -56,6 +79,7 @@ export const DEFAULT_RUNTIME: RuntimeSettings = {
   restartBackoffMaxSeconds: 30,
   crashLoopThreshold: 5,
   crashLoopWindowSeconds: 60,
+  shutdownGraceSeconds: 10,
 };
 
 /** The whole store: every profile, the caller mapping, runtime settings. */
@@ -65,6 +89,8 @@ export interface ProfileStore {
   /** caller name → profile name */
   callers: Map<string, string>;
   runtime: RuntimeSettings;
+  /** runtime.yaml `smcp:`: the core as A2C-SMCP Computers; absent = none. */
+  smcp?: SmcpSettings;
 }
 
 export const DEFAULT_PROFILE = 'default';

@@ -104,14 +104,16 @@ export async function startSmcpServer(o: SmcpServerOptions): Promise<SmcpServer>
   const close = (): Promise<void> =>
     (closing ??= (async () => {
       stopBeats?.stop();
-      // Free this node's seats first, with notify:leave_office, while the adapter can still reach other nodes.
-      for (const socket of nsp.sockets.values()) {
+      // Free this node's seats first, with notify:leave_office, while the adapter can still reach other nodes;
+      // bounded, since Redis may be the thing that is gone (the others then sweep our seats).
+      const leaving = [...nsp.sockets.values()].map((socket) => {
         const m = memberOf(socket, node);
-        if (m) await leave(ctx, socket, m).catch(() => undefined);
-      }
+        return m ? leave(ctx, socket, m).catch(() => undefined) : undefined;
+      });
+      await Promise.race([Promise.all(leaving), new Promise((r) => setTimeout(r, 3000).unref())]);
       await closeIo(io, http);
       await registry.close().catch(() => undefined);
-      if (redis) await Promise.allSettled([redis.pub.quit(), redis.sub.quit(), redis.data.quit()]);
+      if (redis) await Promise.allSettled([redis.pub, redis.sub, redis.data].map((c) => (c.isOpen ? c.quit() : undefined)));
     })());
   return { url, port, node, io, close };
 }
@@ -125,7 +127,9 @@ interface RedisClients {
 async function connectRedis(url: string, io: Server): Promise<RedisClients> {
   const pub = createClient({ url }) as RedisClientType;
   const sub = pub.duplicate();
-  const data = pub.duplicate();
+  // Registry commands fail at once while Redis is away (the request gets a 500 ack) instead of queueing
+  // behind a reconnect that may never come, which would leave agents without an ack.
+  const data = createClient({ url, disableOfflineQueue: true }) as RedisClientType;
   for (const c of [pub, sub, data]) c.on('error', () => undefined);
   try {
     await Promise.all([pub.connect(), sub.connect(), data.connect()]);
