@@ -123,3 +123,24 @@ describe('mcpd-smcp on two nodes sharing Redis', () => {
     expect(await computerOn(node1, 'doomed').join(o)).toEqual([true, null]);
   });
 });
+
+describe('mcpd-smcp when its Redis goes away', () => {
+  it('acks requests with a clear error instead of hanging, and still stops on SIGTERM', async () => {
+    const own = await startRedis();
+    const n = await startSmcpProc(['--redis', own.url]);
+    try {
+      const o = office();
+      const { s } = await agentOn(n, o);
+      await computerOn(n, 'pc').join(o);
+      await own.stop();
+      const r = (await s.emitWithAck('client:tool_call', call('pc'))) as { code: number; message: string };
+      expect(r.code).toBe(500);
+      expect(r.message).toMatch(/internal error handling client:tool_call/);
+      expect(n.child.exitCode).toBeNull();
+    } finally {
+      for (const p of open.splice(0)) p.close();
+      expect((await n.stop()).code).toBe(0);
+      await own.stop();
+    }
+  });
+});

@@ -16,6 +16,7 @@ import type { SmcpContext } from './context.js';
 import { dispatcher } from './dispatch.js';
 import { Forwarder } from './forwarder.js';
 import { MemoryRegistry } from './memory-registry.js';
+import { NodeLink } from './node-link.js';
 import { leave, onDisconnect } from './office-handlers.js';
 import { RedisRegistry } from './redis-registry.js';
 import type { Member, OfficeRegistry } from './registry.js';
@@ -68,7 +69,8 @@ export async function startSmcpServer(o: SmcpServerOptions): Promise<SmcpServer>
   const registry: OfficeRegistry = redis
     ? new RedisRegistry({ client: redis.data, node, ttlMs: o.nodeTtlMs ?? 6000 })
     : new MemoryRegistry();
-  const forwarder = new Forwarder(nsp);
+  const link = redis ? await NodeLink.start(nsp, node, redis.pub, redis.sub, o.log) : undefined;
+  const forwarder = new Forwarder(nsp, node, link);
   const ctx: SmcpContext = {
     nsp,
     registry,
@@ -113,7 +115,11 @@ export async function startSmcpServer(o: SmcpServerOptions): Promise<SmcpServer>
       await Promise.race([Promise.all(leaving), new Promise((r) => setTimeout(r, 3000).unref())]);
       await closeIo(io, http);
       await registry.close().catch(() => undefined);
-      if (redis) await Promise.allSettled([redis.pub, redis.sub, redis.data].map((c) => (c.isOpen ? c.quit() : undefined)));
+      // quit() waits for Redis to answer; a client still reconnecting to a Redis that is gone never would.
+      if (redis)
+        await Promise.allSettled(
+          [redis.pub, redis.sub, redis.data].map((c) => (c.isReady ? c.quit() : c.isOpen ? c.disconnect() : undefined)),
+        );
     })());
   return { url, port, node, io, close };
 }
