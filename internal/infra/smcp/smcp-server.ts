@@ -141,7 +141,7 @@ async function connectRedis(url: string, io: Server): Promise<RedisClients> {
     await Promise.all([pub.connect(), sub.connect(), data.connect()]);
   } catch (e) {
     await Promise.allSettled([pub, sub, data].map((c) => c.disconnect()));
-    throw new SmcpConfigError(`cannot reach Redis at ${url}: ${(e as Error).message}`);
+    throw new SmcpConfigError(`cannot reach Redis at ${withoutCredentials(url)}: ${(e as Error).message}`);
   }
   io.adapter(createAdapter(pub, sub, { requestsTimeout: 5000 }));
   return { pub, sub, data };
@@ -185,4 +185,17 @@ function closeIo(io: Server, http: HttpServer): Promise<void> {
     io.close(() => resolve());
     http.closeAllConnections?.();
   });
+}
+
+/** A Redis URL may carry a password (`redis://:secret@host`); messages show it without. */
+export function withoutCredentials(url: string): string {
+  try {
+    const u = new URL(url);
+    if (!u.username && !u.password) return url;
+    u.username = '';
+    u.password = '';
+    return u.toString();
+  } catch {
+    return '<unparseable Redis URL>';
+  }
 }
