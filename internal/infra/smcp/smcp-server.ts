@@ -20,7 +20,7 @@ import { NodeLink } from './node-link.js';
 import { leave, onDisconnect } from './office-handlers.js';
 import { RedisRegistry } from './redis-registry.js';
 import type { Member, OfficeRegistry } from './registry.js';
-import { memberOf } from './session.js';
+import { memberOf, officeRoom, sessionOf } from './session.js';
 
 export interface SmcpServerOptions {
   host: string;
@@ -149,10 +149,20 @@ async function connectRedis(url: string, io: Server): Promise<RedisClients> {
 
 /** Heartbeat every ttl/3; sweep dead nodes every ttl/2, telling their offices who left. */
 function startHeartbeat(ctx: SmcpContext, registry: RedisRegistry, ttlMs: number): { first: Promise<void>; stop: () => void } {
-  const beat = setInterval(
-    () => registry.heartbeat().catch((e: unknown) => ctx.log(`redis heartbeat: ${(e as Error).message}`)),
-    ttlMs / 3,
-  );
+  let failing = false;
+  const beat = setInterval(() => {
+    registry
+      .heartbeat()
+      .then(async (known) => {
+        if (failing) ctx.log('redis heartbeat works again');
+        failing = false;
+        if (!known) await reclaim(ctx);
+      })
+      .catch((e: unknown) => {
+        if (!failing) ctx.log(`redis heartbeat: ${(e as Error).message}`);
+        failing = true;
+      });
+  }, ttlMs / 3);
   const sweep = setInterval(() => {
     registry
       .sweep()
@@ -167,12 +177,29 @@ function startHeartbeat(ctx: SmcpContext, registry: RedisRegistry, ttlMs: number
   beat.unref();
   sweep.unref();
   return {
-    first: registry.heartbeat(),
+    first: registry.heartbeat().then(() => undefined),
     stop: () => {
       clearInterval(beat);
       clearInterval(sweep);
     },
   };
+}
+
+/**
+ * Redis lost this node (outage past the TTL, or restarted empty): claim every local member's seat again.
+ * A seat someone else took meanwhile stays theirs; our member is out of the office and told so by 4103 on
+ * its next request.
+ */
+async function reclaim(ctx: SmcpContext): Promise<void> {
+  for (const socket of ctx.nsp.sockets.values()) {
+    const m = memberOf(socket, ctx.node);
+    if (!m) continue;
+    const r = await ctx.registry.claim(m).catch(() => undefined);
+    if (r?.ok) continue;
+    ctx.log(`${m.role} "${m.name}" lost its seat in office "${m.office_id}" while Redis was away`);
+    socket.leave(officeRoom(m.office_id));
+    sessionOf(socket).office = undefined;
+  }
 }
 
 /** A swept member's seat is already free; its office still hears notify:leave_office. */
