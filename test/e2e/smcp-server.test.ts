@@ -348,5 +348,10 @@ describe('mcpd-smcp connection rules', () => {
     const bad = await runSmcpExpectingExit(['--listen', 'nonsense']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--listen "nonsense"/);
+    // Port 1 on loopback: nothing listens there. The password in the URL never reaches the message.
+    const noRedis = await runSmcpExpectingExit(['--listen', '127.0.0.1:0', '--redis', 'redis://:pa55word@127.0.0.1:1']);
+    expect(noRedis.code).toBe(2);
+    expect(noRedis.stderr).toMatch(/cannot reach Redis at redis:\/\/127\.0\.0\.1:1/);
+    expect(noRedis.stderr).not.toContain('pa55word');
   });
 });

@@ -6,8 +6,6 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createAdapter } from '@socket.io/redis-adapter';
-import { createClient, type RedisClientType } from 'redis';
 import { Server } from 'socket.io';
 import { SMCP_NAMESPACE } from '../../domain/smcp/events.js';
 import { isLoopbackAddress, urlHost } from '../gateway/http-guard.js';
@@ -17,10 +15,12 @@ import { dispatcher } from './dispatch.js';
 import { Forwarder } from './forwarder.js';
 import { MemoryRegistry } from './memory-registry.js';
 import { NodeLink } from './node-link.js';
+import { startHeartbeat } from './node-liveness.js';
 import { leave, onDisconnect } from './office-handlers.js';
+import { connectRedis, RedisUnreachableError } from './redis-clients.js';
 import { RedisRegistry } from './redis-registry.js';
 import type { Member, OfficeRegistry } from './registry.js';
-import { memberOf, officeRoom, sessionOf } from './session.js';
+import { memberOf } from './session.js';
 
 export interface SmcpServerOptions {
   host: string;
@@ -64,7 +64,11 @@ export async function startSmcpServer(o: SmcpServerOptions): Promise<SmcpServer>
     allowRequest: handshakeGuard(o.host, loopback),
   });
   const node = randomUUID();
-  const redis = o.redisUrl ? await connectRedis(o.redisUrl, io) : undefined;
+  const redis = o.redisUrl
+    ? await connectRedis(o.redisUrl, io).catch((e: unknown) => {
+        throw e instanceof RedisUnreachableError ? new SmcpConfigError(e.message) : e;
+      })
+    : undefined;
   const nsp = io.of(SMCP_NAMESPACE);
   const registry: OfficeRegistry = redis
     ? new RedisRegistry({ client: redis.data, node, ttlMs: o.nodeTtlMs ?? 6000 })
@@ -124,105 +128,9 @@ export async function startSmcpServer(o: SmcpServerOptions): Promise<SmcpServer>
   return { url, port, node, io, close };
 }
 
-interface RedisClients {
-  pub: RedisClientType;
-  sub: RedisClientType;
-  data: RedisClientType;
-}
-
-async function connectRedis(url: string, io: Server): Promise<RedisClients> {
-  const pub = createClient({ url }) as RedisClientType;
-  const sub = pub.duplicate();
-  // Registry commands fail at once while Redis is away (the request gets a 500 ack) instead of queueing
-  // behind a reconnect that may never come, which would leave agents without an ack.
-  const data = createClient({ url, disableOfflineQueue: true }) as RedisClientType;
-  for (const c of [pub, sub, data]) c.on('error', () => undefined);
-  try {
-    await Promise.all([pub.connect(), sub.connect(), data.connect()]);
-  } catch (e) {
-    await Promise.allSettled([pub, sub, data].map((c) => c.disconnect()));
-    throw new SmcpConfigError(`cannot reach Redis at ${withoutCredentials(url)}: ${(e as Error).message}`);
-  }
-  io.adapter(createAdapter(pub, sub, { requestsTimeout: 5000 }));
-  return { pub, sub, data };
-}
-
-/** Heartbeat every ttl/3; sweep dead nodes every ttl/2, telling their offices who left. */
-function startHeartbeat(ctx: SmcpContext, registry: RedisRegistry, ttlMs: number): { first: Promise<void>; stop: () => void } {
-  let failing = false;
-  const beat = setInterval(() => {
-    registry
-      .heartbeat()
-      .then(async (known) => {
-        if (failing) ctx.log('redis heartbeat works again');
-        failing = false;
-        if (!known) await reclaim(ctx);
-      })
-      .catch((e: unknown) => {
-        if (!failing) ctx.log(`redis heartbeat: ${(e as Error).message}`);
-        failing = true;
-      });
-  }, ttlMs / 3);
-  const sweep = setInterval(() => {
-    registry
-      .sweep()
-      .then((gone) => {
-        for (const m of gone) {
-          ctx.log(`${m.role} "${m.name}" of dead node ${m.node} left office "${m.office_id}"`);
-          void leaveSwept(ctx, m);
-        }
-      })
-      .catch((e: unknown) => ctx.log(`redis sweep: ${(e as Error).message}`));
-  }, ttlMs / 2);
-  beat.unref();
-  sweep.unref();
-  return {
-    first: registry.heartbeat().then(() => undefined),
-    stop: () => {
-      clearInterval(beat);
-      clearInterval(sweep);
-    },
-  };
-}
-
-/**
- * Redis lost this node (outage past the TTL, or restarted empty): claim every local member's seat again.
- * A seat someone else took meanwhile stays theirs; our member is out of the office and told so by 4103 on
- * its next request.
- */
-async function reclaim(ctx: SmcpContext): Promise<void> {
-  for (const socket of ctx.nsp.sockets.values()) {
-    const m = memberOf(socket, ctx.node);
-    if (!m) continue;
-    const r = await ctx.registry.claim(m).catch(() => undefined);
-    if (r?.ok) continue;
-    ctx.log(`${m.role} "${m.name}" lost its seat in office "${m.office_id}" while Redis was away`);
-    socket.leave(officeRoom(m.office_id));
-    sessionOf(socket).office = undefined;
-  }
-}
-
-/** A swept member's seat is already free; its office still hears notify:leave_office. */
-async function leaveSwept(ctx: SmcpContext, m: Member): Promise<void> {
-  await leave(ctx, undefined, m);
-}
-
 function closeIo(io: Server, http: HttpServer): Promise<void> {
   return new Promise((resolve) => {
     io.close(() => resolve());
     http.closeAllConnections?.();
   });
-}
-
-/** A Redis URL may carry a password (`redis://:secret@host`); messages show it without. */
-export function withoutCredentials(url: string): string {
-  try {
-    const u = new URL(url);
-    if (!u.username && !u.password) return url;
-    u.username = '';
-    u.password = '';
-    return u.toString();
-  } catch {
-    return '<unparseable Redis URL>';
-  }
 }
