@@ -71,6 +71,7 @@ bench: build
 	node bench/context.mjs $(ARGS)
 	node bench/docs.mjs $(ARGS)
 	node bench/smcp-computer.mjs $(ARGS)
+	node bench/smcp-server.mjs $(ARGS)
 	node bench/catalog.mjs $(ARGS)
 
 ## The same with tiny counts: proves the benchmarks run (CI).
@@ -79,6 +80,7 @@ bench-smoke: build
 	node bench/context.mjs --smoke
 	node bench/docs.mjs --smoke
 	node bench/smcp-computer.mjs --smoke
+	node bench/smcp-server.mjs --smoke
 	node bench/catalog.mjs --smoke
 
 clean:

@@ -26,7 +26,7 @@ async function main(): Promise<void> {
     process.stdout.write(`${packageVersion()}\n`);
     process.exit(0);
   }
-  const service = new DocsService({ host: args.host, dirs: args.dirs, log });
+  const service = new DocsService({ host: args.host, dirs: args.dirs, log, limits: args.limits });
   await service.start();
   const transport = new StdioServerTransport();
   let stopping = false;

@@ -12,6 +12,9 @@ type NumericKey =
   | 'crashLoopThreshold'
   | 'crashLoopWindowSeconds'
   | 'shutdownGraceSeconds'
+  | 'sessionOutboundBytes'
+  | 'sessionHelloTimeoutSeconds'
+  | 'sessionFrameStallSeconds'
   | 'pingIntervalSeconds';
 
 export const SHUTDOWN_GRACE_MAX_SECONDS = 3600;
@@ -25,6 +28,9 @@ const NUMBER_RULES: Record<NumericKey, NumberRule> = {
   crashLoopWindowSeconds: durationRule(0, true),
   // 0 = cancel calls in flight at once; the cap keeps a stop finite (and within Node's timer range).
   shutdownGraceSeconds: { integer: false, min: 0, max: SHUTDOWN_GRACE_MAX_SECONDS },
+  sessionOutboundBytes: { integer: true, min: 65536 },
+  sessionHelloTimeoutSeconds: durationRule(0, true),
+  sessionFrameStallSeconds: durationRule(0, true),
   pingIntervalSeconds: durationRule(0),
 };
 

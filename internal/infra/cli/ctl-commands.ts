@@ -20,6 +20,7 @@ import { connectCommand } from './connect-command.js';
 import { placeFromProcess } from './client-configs.js';
 import { withStartProgress } from './start-progress.js';
 import { fileURLToPath } from 'node:url';
+import { smcpCommand } from './ctl-smcp.js';
 
 /** "Starting server …" on stderr while a cold start keeps a listing or call waiting (a terminal only). */
 const progress = (json: boolean) => ({ isTTY: Boolean(process.stderr.isTTY) && !json, write: (s: string) => process.stderr.write(s) });
@@ -199,6 +200,15 @@ const validate: CtlCommand = {
   run: ({ flags, out }) => validateCommand(configFrom(str(flags.config)), out.json),
 };
 
+const smcp: CtlCommand = {
+  name: 'smcp',
+  args: '<url> <command>',
+  summary: 'an SMCP Agent: room, tools, call, desktop, finder, config, read, watch (mcpdctl smcp --help)',
+  offline: true,
+  run: () => Promise.resolve(2),
+  passThrough: (argv, io) => smcpCommand(argv, io.out, io.err),
+};
+
 export const CTL_COMMANDS: readonly CtlCommand[] = [
   status,
   tools,
@@ -215,4 +225,5 @@ export const CTL_COMMANDS: readonly CtlCommand[] = [
   importCmd,
   connecting('connect', 'make the client spawn mcpdmcp <caller> (backs up, shows the diff)', '<claude-desktop|cursor|vscode|claude-code>'),
   connecting('disconnect', 'remove that entry again', '<client>'),
+  smcp,
 ];

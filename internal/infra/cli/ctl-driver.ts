@@ -4,6 +4,7 @@ import { ControlCalls, createControlClient, waitForReady } from '../rpc/control-
 import { assertSocketOwner } from '../rpc/socket-path.js';
 import { closest } from '../catalog/suggest.js';
 import { COMMON_OPTIONS, socketFrom } from './common-flags.js';
+import { escapeTerminal } from './terminal-text.js';
 import { parseOptions, type CtlCommand, type CtlRun, type Out } from './ctl-command.js';
 
 const GLOBAL_OPTIONS = { ...COMMON_OPTIONS, json: { type: 'boolean' } } as const;
@@ -62,6 +63,7 @@ export async function runCtl(argv: string[], commands: readonly CtlCommand[], io
     );
     return print(io.err, `mcpdctl: unknown command "${name}"${guess ? `; did you mean "${guess}"?` : ''}\n\n${usage}`, 2);
   }
+  if (cmd.passThrough) return cmd.passThrough(withoutName(argv, name), io);
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options: { ...GLOBAL_OPTIONS, ...parseOptions(cmd.flags) }, strict: true, allowPositionals: true });
@@ -96,7 +98,10 @@ function countProblem(cmd: CtlCommand, args: string[]): string | undefined {
 }
 
 async function execute(cmd: CtlCommand, args: string[], flags: CtlRun['flags'], io: CtlIo): Promise<number> {
-  const out: Out = { json: flags.json === true, write: io.out, warn: io.err };
+  const json = flags.json === true;
+  // Text for people is escaped: names and errors come from others (a caller name could forge a row);
+  // JSON output is escaped by JSON itself.
+  const out: Out = { json, write: json ? io.out : (s) => io.out(escapeTerminal(s)), warn: (s) => io.err(escapeTerminal(s)) };
   const socket = socketFrom(typeof flags.socket === 'string' ? flags.socket : undefined);
   const client = createControlClient(socket);
   try {
@@ -129,6 +134,12 @@ async function warnUnknownCaller(calls: ControlCalls, caller: string, err: (s: s
     `mcpdctl: caller "${caller}" is not in callers.yaml, so it gets profile "default"; ` +
       (known.length ? `known callers: ${known.join(', ')}\n` : 'callers.yaml names no callers\n'),
   );
+}
+
+/** argv without the command's name (its first occurrence), global flags before it kept. */
+function withoutName(argv: string[], name: string): string[] {
+  const i = argv.indexOf(name);
+  return [...argv.slice(0, i), ...argv.slice(i + 1)];
 }
 
 function print(write: (s: string) => void, text: string, code: number): number {

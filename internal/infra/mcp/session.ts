@@ -155,13 +155,16 @@ export class McpSession implements DownstreamSession {
     if (this.endedWhy !== undefined) return;
     const t = this.opts.transport;
     const exit = t instanceof ProcessStdioTransport && t.exitInfo ? t.describeExit() : undefined;
-    this.endedWhy = this.closing
-      ? 'was stopped'
-      : exit
-        ? `exited (${exit})`
-        : this.failWhy
-          ? `connection failed (${this.failWhy})`
-          : 'closed its connection';
+    const fatal = t instanceof ProcessStdioTransport ? t.fatalReason : undefined;
+    this.endedWhy = fatal
+      ? `was stopped because ${fatal}`
+      : this.closing
+        ? 'was stopped'
+        : exit
+          ? `exited (${exit})`
+          : this.failWhy
+            ? `connection failed (${this.failWhy})`
+            : 'closed its connection';
     if (!this.closing) this.closeErr = new Error(`server ${this.opts.serverName} ${this.endedWhy}`);
     const handlers = this.closeHandlers.splice(0);
     for (const h of handlers) h(this.closeErr);

@@ -52,8 +52,11 @@ const HANDLERS = new Map<string, SessionHandler>(
   ),
 );
 
-/** Requests that do work on a server: refused once a stop began, waited for while it drains. */
-const CALLS = new Set(['tools/call', 'resources/read', 'prompts/get', 'completion/complete']);
+/**
+ * Requests that do work on a server: refused once a stop began, waited for while it drains. (Tool
+ * calls pass the same gate inside the core, whichever transport brings them.)
+ */
+const CALLS = new Set(['resources/read', 'prompts/get', 'completion/complete']);
 
 export function dispatchSessionRequest(
   api: ControlApi,

@@ -113,9 +113,24 @@ export class Pool extends PoolCore {
     );
   }
 
+  /** Instances with a tools refresh running, and whether another list_changed came in meanwhile. */
+  private readonly refreshing = new Map<Instance, { again: boolean }>();
+
+  /**
+   * A list_changed re-lists the instance's tools. A storm of them is coalesced: one listing at a time
+   * per instance, plus one more after it when notifications arrived meanwhile (the running listing
+   * may predate their change) — never one request per notification.
+   */
   protected refreshTools(inst: Instance): void {
+    const running = this.refreshing.get(inst);
+    if (running) {
+      running.again = true;
+      return;
+    }
     const session = inst.session;
     if (!session) return;
+    const state = { again: false };
+    this.refreshing.set(inst, state);
     const seq = this.meta.nextSeq();
     const fetch = session.listTools().then(
       (tools) => {
@@ -128,7 +143,11 @@ export class Pool extends PoolCore {
       },
     );
     if (!this.meta.inflight) this.meta.inflight = quiet(fetch.finally(() => (this.meta.inflight = undefined)));
-    fetch.catch(() => {});
+    const settled = () => {
+      this.refreshing.delete(inst);
+      if (state.again && inst.session === session) this.refreshTools(inst);
+    };
+    fetch.then(settled, settled);
   }
 
   private acquire(opts: CallOptions, deadline: number, cause: StartCause): Promise<Instance> {
