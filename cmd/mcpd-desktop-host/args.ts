@@ -32,6 +32,7 @@ export function parseArgs(argv: string[]): HostArgs {
   if (!values.socket && !values.mcp) throw new Error(`give --socket PATH or --mcp\n\n${USAGE}`);
   if (values.socket && values.mcp) throw new Error(`--socket and --mcp are two modes; run two hosts for both\n\n${USAGE}`);
   const pollMs = values['poll-ms'] === undefined ? 1000 : Number(values['poll-ms']);
-  if (!Number.isInteger(pollMs) || pollMs < 50 || pollMs > 60_000) throw new Error(`--poll-ms must be an integer 50–60000 (got ${values['poll-ms']})`);
+  if (!Number.isInteger(pollMs) || pollMs < 50 || pollMs > 60_000)
+    throw new Error(`--poll-ms must be an integer 50–60000 (got ${values['poll-ms']})`);
   return { socket: values.socket, mcp: Boolean(values.mcp), workspaceRoot: root, pollMs };
 }

@@ -42,7 +42,12 @@ async function main(): Promise<void> {
     log(`listening on ${args.socket} (workspace root ${args.workspaceRoot})`);
     return;
   }
-  closeFace = await serveMcp(host, { pollMs: args.pollMs, log, workspaceRoot: args.workspaceRoot, onClose: () => void stop('client closed the connection') });
+  closeFace = await serveMcp(host, {
+    pollMs: args.pollMs,
+    log,
+    workspaceRoot: args.workspaceRoot,
+    onClose: () => void stop('client closed the connection'),
+  });
 }
 
 main().catch((e: unknown) => {

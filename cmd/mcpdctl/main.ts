@@ -2,7 +2,14 @@
 import { isMcpdError } from '../../internal/domain/errors.js';
 import { packageVersion } from '../../internal/app/version.js';
 import { COMMON_OPTIONS, configFrom, parseOrExit, socketFrom } from '../../internal/infra/cli/common-flags.js';
-import { callCommand, reloadCommand, statusCommand, toolsCommand, type Out } from '../../internal/infra/cli/ctl-commands.js';
+import {
+  callCommand,
+  desktopHostCommand,
+  reloadCommand,
+  statusCommand,
+  toolsCommand,
+  type Out,
+} from '../../internal/infra/cli/ctl-commands.js';
 import { validateCommand } from '../../internal/infra/cli/validate-command.js';
 import { promptsCommand, readCommand, resourcesCommand } from '../../internal/infra/cli/ctl-resources.js';
 import { logsCommand } from '../../internal/infra/cli/ctl-logs.js';
@@ -21,7 +28,21 @@ const USAGE = `usage: mcpdctl [--socket PATH] [--json] <command>
   logs <caller> [--level L] [--follow|-f]  the caller's recent log entries (--follow: then new ones until Ctrl-C)
   desktop <caller> [--size N] [--window URI]  the caller's organized desktop (window:// resources)
   finder <caller> [--keywords a,b] [--type T] [--offset N] [--limit N]  the caller's dpe:// documents
-  validate [--config DIR]                  check a profile store (no core needed)`;
+  validate [--config DIR]                  check a profile store (no core needed)
+  desktop-host <socket> health|doctor|observe|find|click|type|hotkey|wait …  drive a desktop host (no core needed)`;
+
+// desktop-host talks to a host socket, not the core, and has flags of its own.
+const firstWord = process.argv.slice(2).find((a) => !a.startsWith('-'));
+if (firstWord === 'desktop-host') {
+  const argv = process.argv.slice(2).filter((a, i, all) => i !== all.indexOf('desktop-host'));
+  process.exit(
+    await desktopHostCommand(
+      argv,
+      (s) => process.stdout.write(s),
+      (s) => process.stderr.write(s),
+    ),
+  );
+}
 
 const { values, positionals } = parseOrExit(
   {

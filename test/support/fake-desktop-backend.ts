@@ -1,6 +1,14 @@
 import { writeFile } from 'node:fs/promises';
 import { axRole, fingerprintOf } from '../../internal/domain/desktop-bridge/selector.js';
-import type { AppSummary, DesktopBackend, DoctorReport, Route, TreeBounds, TreeNode, TreeSnapshot } from '../../internal/domain/desktop-bridge/types.js';
+import type {
+  AppSummary,
+  DesktopBackend,
+  DoctorReport,
+  Route,
+  TreeBounds,
+  TreeNode,
+  TreeSnapshot,
+} from '../../internal/domain/desktop-bridge/types.js';
 
 /** A 1×1 PNG, so evidence files are real images. */
 const PNG_1X1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
@@ -50,7 +58,12 @@ export class FakeDesktopBackend implements DesktopBackend {
   }
 
   async doctor(): Promise<DoctorReport> {
-    return { platform: 'fake', permissions: { accessibility: { granted: true, required: true, purpose: 'fake tree' } }, issues: [], healthy: true };
+    return {
+      platform: 'fake',
+      permissions: { accessibility: { granted: true, required: true, purpose: 'fake tree' } },
+      issues: [],
+      healthy: true,
+    };
   }
 
   async applications(): Promise<AppSummary[]> {
@@ -69,11 +82,28 @@ export class FakeDesktopBackend implements DesktopBackend {
       const n = this.nodes.get(id)!;
       const frame = { x: 10, y: 10 + out.length * 30, width: 100, height: 24 };
       const role = axRole(n.role);
-      out.push({ elementId: n.id, fingerprint: fingerprintOf(role, n.name, frame), role, nativeRole: n.role, title: n.name, value: n.value ?? null, frame, actions: n.actions ?? [], depth, children: n.children ?? [] });
+      out.push({
+        elementId: n.id,
+        fingerprint: fingerprintOf(role, n.name, frame),
+        role,
+        nativeRole: n.role,
+        title: n.name,
+        value: n.value ?? null,
+        frame,
+        actions: n.actions ?? [],
+        depth,
+        children: n.children ?? [],
+      });
       for (const c of n.children ?? []) walk(c, depth + 1);
     };
     walk(':1.9/app', 0);
-    return { app: { name: 'fake-app', pid: 4242, elementId: ':1.9/app' }, windowTitle: 'Fake Window', nodes: out, truncated: truncatedBy !== undefined, ...(truncatedBy ? { truncatedBy } : {}) };
+    return {
+      app: { name: 'fake-app', pid: 4242, elementId: ':1.9/app' },
+      windowTitle: 'Fake Window',
+      nodes: out,
+      truncated: truncatedBy !== undefined,
+      ...(truncatedBy ? { truncatedBy } : {}),
+    };
   }
 
   async press(elementId: string): Promise<boolean> {

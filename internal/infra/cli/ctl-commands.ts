@@ -103,3 +103,4 @@ export async function reloadCommand(client: ControlPlaneClient, out: Out): Promi
   else out.write(`rejected; the running configuration stays:\n${r.issues.map((i) => `  ${i}`).join('\n')}\n`);
   return r.applied ? 0 : 1;
 }
+export { desktopHostCommand, DESKTOP_HOST_USAGE } from './ctl-desktop-host.js';

@@ -68,7 +68,9 @@ export class Executions {
     const timer = setTimeout(
       () =>
         controller.abort(
-          new BridgeError('DESKTOP_TIMEOUT', `${method} did not finish within meta.timeoutMs=${meta.timeoutMs}`, { timeoutMs: meta.timeoutMs }),
+          new BridgeError('DESKTOP_TIMEOUT', `${method} did not finish within meta.timeoutMs=${meta.timeoutMs}`, {
+            timeoutMs: meta.timeoutMs,
+          }),
         ),
       meta.timeoutMs,
     );
@@ -99,9 +101,13 @@ export class Executions {
   abort(id: string, by: string): { executionId: string; requestId: string } {
     const r = this.byRequest.get(id) ?? this.byExecution.get(id);
     if (!r)
-      throw new BridgeError('DESKTOP_INVALID_REQUEST', `no running execution has requestId or executionId ${id}; it never ran or already ended`, {
-        id,
-      });
+      throw new BridgeError(
+        'DESKTOP_INVALID_REQUEST',
+        `no running execution has requestId or executionId ${id}; it never ran or already ended`,
+        {
+          id,
+        },
+      );
     r.controller.abort(new BridgeError('DESKTOP_ABORTED', `aborted by ${by}`, { requestId: r.exec.meta.requestId }));
     return { executionId: r.exec.executionId, requestId: r.exec.meta.requestId };
   }

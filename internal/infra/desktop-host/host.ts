@@ -9,6 +9,7 @@ import { Executions, type CallContext, type Execution } from './execution.js';
 import { Lane } from './lane.js';
 import { issueToken, type ConfirmGate, confirmGate } from './confirm-gate.js';
 import { findMethod, observeMethod, waitUntilMethod } from './read-methods.js';
+import type { MethodEnv } from './method-env.js';
 import { clickMethod, hotkeyMethod, typeTextMethod } from './action-methods.js';
 import { resolveWorkspace } from './workspace.js';
 
@@ -19,16 +20,6 @@ export interface HostOptions {
   workspaceRoot: string;
   hostVersion: string;
   clock?: Clock;
-}
-
-/** What each method body gets: the validated params and the host's shared parts. */
-export interface MethodEnv {
-  params: Record<string, unknown>;
-  exec: Execution;
-  backend: DesktopBackend;
-  clock: Clock;
-  lane: Lane;
-  gate: ConfirmGate;
 }
 
 type ExecMethod = (env: MethodEnv) => Promise<Record<string, unknown>>;

@@ -60,7 +60,11 @@ export class BridgeSocketServer {
       buf += chunk;
       if (buf.length > MAX_LINE && !buf.includes('\n')) {
         buf = '';
-        this.send(socket, null, invalid(`a line exceeded ${MAX_LINE} bytes; send one JSON-RPC message per line`, { jsonrpcCode: JSONRPC_PARSE_ERROR }));
+        this.send(
+          socket,
+          null,
+          invalid(`a line exceeded ${MAX_LINE} bytes; send one JSON-RPC message per line`, { jsonrpcCode: JSONRPC_PARSE_ERROR }),
+        );
         return;
       }
       let nl: number;
@@ -82,12 +86,22 @@ export class BridgeSocketServer {
     try {
       msg = JSON.parse(line);
     } catch (e) {
-      return this.send(socket, null, invalid(`parse error: ${(e as Error).message}; send one JSON object per line`, { jsonrpcCode: JSONRPC_PARSE_ERROR }));
+      return this.send(
+        socket,
+        null,
+        invalid(`parse error: ${(e as Error).message}; send one JSON object per line`, { jsonrpcCode: JSONRPC_PARSE_ERROR }),
+      );
     }
     const m = msg as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown };
     const id: Id = typeof m?.id === 'string' || typeof m?.id === 'number' ? m.id : null;
     if (typeof msg !== 'object' || msg === null || Array.isArray(msg) || m.jsonrpc !== '2.0' || typeof m.method !== 'string')
-      return this.send(socket, id, invalid('not a JSON-RPC 2.0 request: need {"jsonrpc":"2.0","id":…,"method":"desktop.…","params":{…}}', { jsonrpcCode: JSONRPC_INVALID_REQUEST }));
+      return this.send(
+        socket,
+        id,
+        invalid('not a JSON-RPC 2.0 request: need {"jsonrpc":"2.0","id":…,"method":"desktop.…","params":{…}}', {
+          jsonrpcCode: JSONRPC_INVALID_REQUEST,
+        }),
+      );
     if (m.id === undefined) return; // a notification: nothing to answer, and no method of the contract is one
     try {
       const result = await this.host.handle(m.method, m.params, ctx);

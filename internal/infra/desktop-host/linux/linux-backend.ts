@@ -36,7 +36,10 @@ export class LinuxBackend implements DesktopBackend {
   private atspi(): Promise<AtspiBus> {
     this.bus ??= AtspiBus.connect(this.env.DBUS_SESSION_BUS_ADDRESS).catch((e: unknown) => {
       this.bus = undefined;
-      throw new BridgeError('DESKTOP_PERMISSION_MISSING', `the accessibility bus is not reachable: ${(e as Error).message}; run desktop.doctor`);
+      throw new BridgeError(
+        'DESKTOP_PERMISSION_MISSING',
+        `the accessibility bus is not reachable: ${(e as Error).message}; run desktop.doctor`,
+      );
     });
     return this.bus;
   }
@@ -88,7 +91,11 @@ export class LinuxBackend implements DesktopBackend {
 
   async snapshot(route: Route | undefined, bounds: TreeBounds): Promise<TreeSnapshot> {
     const app = await this.route(route);
-    if (!app) throw new BridgeError('DESKTOP_ELEMENT_NOT_FOUND', `no application with a window matches the route ${JSON.stringify(route ?? {})}`, { route: route ?? null, reason: 'no-application' });
+    if (!app)
+      throw new BridgeError('DESKTOP_ELEMENT_NOT_FOUND', `no application with a window matches the route ${JSON.stringify(route ?? {})}`, {
+        route: route ?? null,
+        reason: 'no-application',
+      });
     const walked = await walkTree(await this.atspi(), app.addr, bounds, Date.now);
     return { app: { name: app.name, pid: app.pid, elementId: idOf(app.addr) }, windowTitle: app.windows[0] ?? null, ...walked };
   }
@@ -99,7 +106,10 @@ export class LinuxBackend implements DesktopBackend {
     if (!ifaces.includes(I.action)) return false;
     const names = (await actionsOf(bus, addr)).map((n) => n.toLowerCase());
     if (names.length === 0) return false;
-    const idx = Math.max(0, names.findIndex((n) => PRESS_NAMES.includes(n)));
+    const idx = Math.max(
+      0,
+      names.findIndex((n) => PRESS_NAMES.includes(n)),
+    );
     const [ok] = await bus.call(addr, I.action, 'DoAction', 'i', [idx]);
     return ok === true;
   }
@@ -147,7 +157,12 @@ export class LinuxBackend implements DesktopBackend {
 
   private async element(elementId: string): Promise<{ bus: AtspiBus; addr: NodeAddr }> {
     const addr = addrOf(elementId);
-    if (!addr) throw new BridgeError('DESKTOP_INVALID_REQUEST', `elementId ${JSON.stringify(elementId)} is not of the form <bus name><object path>`, { field: 'elementId' });
+    if (!addr)
+      throw new BridgeError(
+        'DESKTOP_INVALID_REQUEST',
+        `elementId ${JSON.stringify(elementId)} is not of the form <bus name><object path>`,
+        { field: 'elementId' },
+      );
     return { bus: await this.atspi(), addr };
   }
 
@@ -156,7 +171,10 @@ export class LinuxBackend implements DesktopBackend {
       const [ifaces] = await bus.call(addr, I.accessible, 'GetInterfaces');
       return (ifaces as string[] | undefined) ?? [];
     } catch (e) {
-      throw new BridgeError('DESKTOP_ELEMENT_NOT_FOUND', `element ${elementId} is gone (${(e as Error).message}); find it again`, { elementId, reason: 'stale' });
+      throw new BridgeError('DESKTOP_ELEMENT_NOT_FOUND', `element ${elementId} is gone (${(e as Error).message}); find it again`, {
+        elementId,
+        reason: 'stale',
+      });
     }
   }
 }

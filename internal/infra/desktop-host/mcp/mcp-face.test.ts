@@ -66,7 +66,9 @@ describe('the MCP face of the desktop host (in-memory transport, fake backend)',
     const c = await connect({});
     const r = (await c.callTool({ name: 'desktop_click', arguments: { title: 'Increment' } })) as ToolResult;
     expect(r.isError).toBe(true);
-    expect(r.content[0].text).toBe('refused: desktop_click changes the desktop and needs the user\'s consent, but this MCP client does not support elicitation');
+    expect(r.content[0].text).toBe(
+      "refused: desktop_click changes the desktop and needs the user's consent, but this MCP client does not support elicitation",
+    );
     expect(backend.log).toEqual([]);
   });
 
@@ -87,7 +89,11 @@ describe('the MCP face of the desktop host (in-memory transport, fake backend)',
 
   it('accept with allow=false, decline and cancel all refuse', async () => {
     const c = await connect({ elicitation: {} });
-    const answers = [{ action: 'accept' as const, content: { allow: false } }, { action: 'decline' as const }, { action: 'cancel' as const }];
+    const answers = [
+      { action: 'accept' as const, content: { allow: false } },
+      { action: 'decline' as const },
+      { action: 'cancel' as const },
+    ];
     c.setRequestHandler(ElicitRequestSchema, async () => answers.shift()!);
     for (const why of ['accept, allow was not true', 'decline', 'cancel']) {
       const r = (await c.callTool({ name: 'desktop_hotkey', arguments: { keys: ['ctrl', 'k'] } })) as ToolResult;
@@ -103,7 +109,10 @@ describe('the MCP face of the desktop host (in-memory transport, fake backend)',
     const bad = (await c.callTool({ name: 'desktop_find', arguments: {} })) as ToolResult;
     expect(bad.isError).toBe(true);
     expect(bad.content[0].text).toMatch(/^DESKTOP_INVALID_REQUEST: params.selector must be a selector with at least one of/);
-    const timeout = (await c.callTool({ name: 'desktop_wait_until', arguments: { title: 'never', timeoutMs: 30, pollMs: 10 } })) as ToolResult;
+    const timeout = (await c.callTool({
+      name: 'desktop_wait_until',
+      arguments: { title: 'never', timeoutMs: 30, pollMs: 10 },
+    })) as ToolResult;
     expect(timeout.structuredContent).toMatchObject({ error: { code: 'DESKTOP_TIMEOUT' } });
   });
 });

@@ -35,12 +35,20 @@ export const TOOLS = [
   {
     name: 'desktop_hotkey',
     description: 'Send a key combination such as ["ctrl","k"]. Asks the user (elicitation) before acting.',
-    inputSchema: { type: 'object', properties: { keys: { type: 'array', items: { type: 'string' } }, app: selectorProps.app }, required: ['keys'] },
+    inputSchema: {
+      type: 'object',
+      properties: { keys: { type: 'array', items: { type: 'string' } }, app: selectorProps.app },
+      required: ['keys'],
+    },
   },
   {
     name: 'desktop_wait_until',
     description: 'Wait until an element matching the selector exists. Read-only.',
-    inputSchema: { type: 'object', properties: { ...selectorProps, timeoutMs: { type: 'integer', minimum: 1 }, pollMs: { type: 'integer', minimum: 10 } }, required: ['timeoutMs'] },
+    inputSchema: {
+      type: 'object',
+      properties: { ...selectorProps, timeoutMs: { type: 'integer', minimum: 1 }, pollMs: { type: 'integer', minimum: 10 } },
+      required: ['timeoutMs'],
+    },
   },
 ] as const;
 
