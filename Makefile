@@ -59,6 +59,7 @@ bench: build
 	node bench/run.mjs $(ARGS)
 	node bench/context.mjs $(ARGS)
 	node bench/docs.mjs $(ARGS)
+	node bench/desktop-bridge.mjs $(ARGS)
 	node bench/smcp-computer.mjs $(ARGS)
 
 ## The same with tiny counts: proves the benchmarks run (CI).
@@ -66,6 +67,7 @@ bench-smoke: build
 	node bench/run.mjs --smoke
 	node bench/context.mjs --smoke
 	node bench/docs.mjs --smoke
+	node bench/desktop-bridge.mjs --smoke
 	node bench/smcp-computer.mjs --smoke
 
 clean:
