@@ -4,7 +4,7 @@ import { BridgeHost } from '../../internal/infra/desktop-host/host.js';
 import { LinuxBackend } from '../../internal/infra/desktop-host/linux/linux-backend.js';
 import { BridgeSocketServer } from '../../internal/infra/desktop-host/socket-server.js';
 import { serveMcp } from '../../internal/infra/desktop-host/mcp/mcp-face.js';
-import { parseArgs } from './args.js';
+import { HelpRequested, parseArgs } from './args.js';
 
 // In --mcp mode stdout carries MCP only: anything a library prints goes to stderr.
 console.log = console.error;
@@ -17,6 +17,10 @@ async function main(): Promise<void> {
   try {
     args = parseArgs(process.argv.slice(2));
   } catch (e) {
+    if (e instanceof HelpRequested) {
+      process.stdout.write(`${e.message}\n`);
+      process.exit(0);
+    }
     process.stderr.write(`${(e as Error).message}\n`);
     process.exit(2);
   }
