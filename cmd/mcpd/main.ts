@@ -2,19 +2,21 @@
 import { runCore } from '../../internal/app/bootstrap.js';
 import { packageVersion } from '../../internal/app/version.js';
 import { validateCommand } from '../../internal/infra/cli/validate-command.js';
-import { COMMON_OPTIONS, configFrom, parseOrExit } from '../../internal/infra/cli/common-flags.js';
+import { COMMON_OPTIONS, configFrom, parseOrExit, socketFrom } from '../../internal/infra/cli/common-flags.js';
+import { appCommand, APP_OPTIONS, APP_USAGE } from '../../internal/infra/cli/app-commands.js';
 
 const USAGE = `usage:
   mcpd [--config DIR] [--socket PATH]     run the core in the foreground
   mcpd validate [--config DIR] [--json] [--run-commands]
                                           check a profile store; exit 1 on any problem
                                           (command inputs run only with --run-commands)
+${APP_USAGE}
 
   --config DIR   profile store (callers.yaml, profiles/*.yaml, runtime.yaml); env MCPD_CONFIG; default: .
   --socket PATH  control-plane unix socket; env MCPD_SOCKET; default: $XDG_RUNTIME_DIR/mcpd/control.sock`;
 
 const { values, positionals } = parseOrExit(
-  { options: { ...COMMON_OPTIONS, json: { type: 'boolean' }, 'run-commands': { type: 'boolean' } }, allowPositionals: true },
+  { options: { ...COMMON_OPTIONS, ...APP_OPTIONS, json: { type: 'boolean' }, 'run-commands': { type: 'boolean' } }, allowPositionals: true },
   USAGE,
 );
 
@@ -30,6 +32,10 @@ if (values.version) {
 const [command] = positionals;
 if (command === 'validate') {
   process.exit(await validateCommand(configFrom(values.config), Boolean(values.json), Boolean(values['run-commands'])));
+} else if (command === 'open' || command === 'url-handler') {
+  process.exit(
+    await appCommand(positionals, values, { socket: socketFrom(values.socket), configDir: configFrom(values.config), usage: USAGE }),
+  );
 } else if (command !== undefined) {
   process.stderr.write(`unknown command "${command}"\n\n${USAGE}\n`);
   process.exit(2);

@@ -1,13 +1,15 @@
 import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { createLauncher } from '../infra/mcp/index.js';
-import { PoolManager } from '../infra/scheduler/index.js';
+import { MetadataStore, PoolManager } from '../infra/scheduler/index.js';
 import { watchStore } from '../infra/catalog/index.js';
 import { startControlServer, type ControlServer } from '../infra/rpc/control-server.js';
 import { defaultSocketPath, prepareSocketPath } from '../infra/rpc/socket-path.js';
 import { createLogger } from '../infra/telemetry/logger.js';
 import { Core } from './core.js';
 import { keepRunningOnUnhandledRejections } from './last-resort.js';
+import { dashboardCore } from './dashboard-core.js';
+import { Dashboard } from '../infra/dashboard/dashboard.js';
 import { Observability } from './log-observability.js';
 import { StoreState } from './store-state.js';
 import { packageVersion } from './version.js';
@@ -35,7 +37,8 @@ export async function runCore(o: CoreRunOptions): Promise<RunningCore> {
   const boot = obs.tee(createLogger('core'));
   // Servers keep state under the store's state directory (the default store points server-memory
   // there); few servers create missing directories themselves.
-  mkdirSync(env.MCPD_STATE_DIR || join(resolve(o.configDir), '.mcpd-state'), { recursive: true });
+  const stateDir = env.MCPD_STATE_DIR || join(resolve(o.configDir), '.mcpd-state');
+  mkdirSync(stateDir, { recursive: true });
   const store = await StoreState.open(resolve(o.configDir), env, boot);
   const runtime = store.current.runtime;
   const log = obs.adopt(store, createLogger('core', runtime.logLevel));
@@ -55,6 +58,8 @@ export async function runCore(o: CoreRunOptions): Promise<RunningCore> {
     new PoolManager({
       launcher,
       runtime,
+      // Listings after a restart come from here: the servers start only when called.
+      metadataStore: new MetadataStore(join(stateDir, 'metadata-cache'), (message, fields) => log('warning', message, fields)),
       log: (e) => log(e.level, e.event, { fingerprint: e.fingerprint, instance: e.instance, message: e.message, ...e.fields }),
     }),
   );
@@ -76,7 +81,10 @@ export async function runCore(o: CoreRunOptions): Promise<RunningCore> {
     store.adopt(r.store);
     core.applyStore().catch((e: unknown) => log('error', 'applying the new configuration failed', { error: e }));
   });
-  const metrics = await obs.serve(runtime.metricsAddress);
+  // The web dashboard shares the metrics listener; its token lives beside the control socket (0700).
+  const dashboard = new Dashboard({ core: dashboardCore(core, store, pools, socket), stateDir: dirname(socket), log });
+  const metrics = await obs.serve(runtime.metricsAddress, dashboard.mount);
+  if (metrics) dashboard.published(metrics);
   log('info', 'core started', {
     socket,
     config: store.current.dir,
@@ -89,7 +97,9 @@ export async function runCore(o: CoreRunOptions): Promise<RunningCore> {
   const stop = () =>
     (stopping ??= (async () => {
       // Refuse new calls, let those in flight finish (the control plane stays up to answer them).
+      log('info', 'core stopping');
       core.beginStop();
+      dashboard.stopping();
       await core.drainCalls();
       obs.shuttingDown();
       await watcher.close();
@@ -98,6 +108,7 @@ export async function runCore(o: CoreRunOptions): Promise<RunningCore> {
       await launcher.shutdown();
       await obs.close();
       unguard();
+      dashboard.close();
     })());
   return { core, server, stop };
 }

@@ -4,7 +4,7 @@ export type InstanceState = 'starting' | 'ready' | 'busy' | 'draining' | 'stoppe
 
 /** Why an instance was started or stopped: shown in status and counted in metrics. */
 export type StartCause = 'call' | 'metadata' | 'min-ready' | 'always-on' | 'restart' | 'scale-out';
-export type StopCause = 'idle' | 'reload' | 'shutdown' | 'crash' | 'hung' | 'ttl' | 'removed';
+export type StopCause = 'idle' | 'reload' | 'shutdown' | 'crash' | 'hung' | 'ttl' | 'removed' | 'operator';
 
 export interface InstanceStatus {
   id: string;
@@ -38,5 +38,17 @@ export interface PoolStatus {
 
 export interface RuntimeStatusView {
   pools: PoolStatus[];
-  callers: { caller: string; profile: string; sessions: number }[];
+  callers: CallerStatusRow[];
+}
+
+export interface CallerStatusRow {
+  caller: string;
+  profile: string;
+  sessions: number;
+  /** What the caller's tools/list holds, and its estimated size in model tokens. */
+  toolCount?: number;
+  toolTokens?: number;
+  /** Tool search mode: every tool behind the search tool (absent = mode off). */
+  catalogCount?: number;
+  catalogTokens?: number;
 }
