@@ -121,6 +121,14 @@ describe('mcpd-desktop-host on a real Linux desktop (Xvfb + AT-SPI + GTK)', () =
     await confirmed('desktop.typeText', { route, target: { elementRef: { elementId: entry.elementId } }, text: 'hello bridge' });
     await waitFor({ titleContains: 'echo: hello bridge' });
     expect((await find({ byRole: 'AXTextField' })).elementRefs[0].value).toBe('hello bridge');
+    await confirmed('desktop.typeText', {
+      route,
+      target: { selector: { byRole: 'AXTextField' } },
+      text: 'replaced',
+      options: { clearBefore: true },
+    });
+    await waitFor({ titleContains: 'echo: replaced' });
+    expect((await find({ byRole: 'AXTextField' })).elementRefs[0].value).toBe('replaced');
   });
 
   it('hotkey: ctrl+k reaches the window (its accelerator counts it)', async () => {

@@ -117,10 +117,12 @@ export class FakeDesktopBackend implements DesktopBackend {
     return true;
   }
 
-  async typeText(elementId: string | undefined, text: string): Promise<void> {
+  async typeText(elementId: string | undefined, text: string, _route?: Route, opts: { clearBefore?: boolean } = {}): Promise<void> {
     this.typed.push({ elementId, text });
     this.log.push(`type:${elementId ?? ''}`);
-    if (elementId) this.nodes.get(elementId)!.value += text;
+    if (!elementId) return;
+    const node = this.nodes.get(elementId)!;
+    node.value = (opts.clearBefore ? '' : node.value) + text;
   }
 
   async key(keys: string[]): Promise<void> {

@@ -1,6 +1,6 @@
 import { BridgeError } from '../../domain/desktop-bridge/errors.js';
 import type { Route } from '../../domain/desktop-bridge/types.js';
-import { optionalObject, parseKeys, parseRoute, parseTarget, type Target } from '../../domain/desktop-bridge/validate.js';
+import { optionalBool, optionalObject, parseKeys, parseRoute, parseTarget, type Target } from '../../domain/desktop-bridge/validate.js';
 import type { MethodEnv } from './method-env.js';
 import { findOnce } from './read-methods.js';
 
@@ -58,16 +58,17 @@ export async function typeTextMethod(env: MethodEnv): Promise<Record<string, unk
       `params.text must be a string of 1–10000 characters (got ${JSON.stringify(text ?? null)?.slice(0, 40)})`,
       { field: 'params.text' },
     );
-  optionalObject(env.params.options, 'params.options');
+  const options = optionalObject(env.params.options, 'params.options') ?? {};
+  const clearBefore = optionalBool(options.clearBefore, 'params.options.clearBefore') ?? false;
   const elementId = await act(
     env,
     async () => (target ? resolveTarget(env, route, target) : undefined),
     async (id) => {
-      await env.backend.typeText(id, text, route);
+      await env.backend.typeText(id, text, route, { clearBefore });
       return id;
     },
   );
-  await env.exec.evidence.trace('typed', { elementId: elementId ?? null, length: text.length });
+  await env.exec.evidence.trace('typed', { elementId: elementId ?? null, length: text.length, clearBefore });
   return { typed: true, elementId: elementId ?? null, evidence: { dir: `${env.exec.evidence.dir}/` } };
 }
 

@@ -187,6 +187,25 @@ describe('BridgeHost with a fake backend', () => {
     );
     await host.handle('desktop.hotkey', { meta: meta(), confirm: { phrase: 'CONFIRM' }, keys: ['ctrl', 'k'] }, conn);
     expect(backend.log).toEqual(['type::1.9/entry', 'key:ctrl+k']);
+    await host.handle(
+      'desktop.typeText',
+      { meta: meta(), confirm: { phrase: 'CONFIRM' }, target: { elementRef: { elementId: ':1.9/entry' } }, text: ' more' },
+      conn,
+    );
+    const appended = await host.handle('desktop.find', { meta: meta(), selector: { byRole: 'AXTextField' } }, conn);
+    expect((appended.elementRefs as { value: string }[])[0].value).toBe('hello more');
+    const o = {
+      meta: meta(),
+      confirm: { phrase: 'CONFIRM' },
+      target: { elementRef: { elementId: ':1.9/entry' } },
+      text: 'fresh',
+      options: { clearBefore: true },
+    };
+    await host.handle('desktop.typeText', o, conn);
+    const replaced = await host.handle('desktop.find', { meta: meta(), selector: { byRole: 'AXTextField' } }, conn);
+    expect((replaced.elementRefs as { value: string }[])[0].value).toBe('fresh');
+    const bad = await failure(host.handle('desktop.typeText', { ...o, meta: meta(), options: { clearBefore: 'yes' } }, conn));
+    expect(bad.message).toMatch(/params.options.clearBefore must be true or false \(got "yes"\)/);
   });
 
   it('an element without an action, and a selector without a match, are DESKTOP_ELEMENT_NOT_FOUND (and written to result.json)', async () => {

@@ -114,14 +114,23 @@ export class LinuxBackend implements DesktopBackend {
     return ok === true;
   }
 
-  async typeText(elementId: string | undefined, text: string, route: Route | undefined): Promise<void> {
+  async typeText(
+    elementId: string | undefined,
+    text: string,
+    route: Route | undefined,
+    opts: { clearBefore?: boolean } = {},
+  ): Promise<void> {
     if (elementId) {
       const { bus, addr } = await this.element(elementId);
       const ifaces = await this.interfaces(bus, addr, elementId);
       if (ifaces.includes(I.editable)) {
         const caret = Number(await bus.prop(addr, I.text, 'CaretOffset').catch(() => -1));
         const count = Number(await bus.prop(addr, I.text, 'CharacterCount').catch(() => 0));
-        const at = caret >= 0 ? caret : count;
+        if (opts.clearBefore && count > 0) {
+          const [deleted] = await bus.call(addr, I.editable, 'DeleteText', 'ii', [0, count]);
+          if (deleted !== true) throw new BridgeError('DESKTOP_INTERNAL_ERROR', `EditableText.DeleteText on ${elementId} returned false`);
+        }
+        const at = opts.clearBefore ? 0 : caret >= 0 ? caret : count;
         const [ok] = await bus.call(addr, I.editable, 'InsertText', 'isi', [at, text, text.length]);
         if (ok !== true) throw new BridgeError('DESKTOP_INTERNAL_ERROR', `EditableText.InsertText on ${elementId} returned false`);
         return;
@@ -129,6 +138,8 @@ export class LinuxBackend implements DesktopBackend {
       if (ifaces.includes(I.component)) await bus.call(addr, I.component, 'GrabFocus');
     }
     await this.focusRoute(route);
+    // Without EditableText, "clear" is select-all in the focused widget: the typed text replaces it.
+    if (opts.clearBefore) await run('xdotool', ['key', '--clearmodifiers', 'ctrl+a'], this.env);
     await run('xdotool', ['type', '--delay', '5', '--', text], this.env);
   }
 
