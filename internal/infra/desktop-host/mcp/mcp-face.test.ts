@@ -75,9 +75,10 @@ describe('the MCP face of the desktop host (in-memory transport, fake backend)',
   it('accepted: a confirm token is issued and spent; the action runs once', async () => {
     const c = await connect({ elicitation: {} });
     const messages: string[] = [];
+    const effectsWhenAsked: number[] = [];
     c.setRequestHandler(ElicitRequestSchema, async (req) => {
       messages.push(req.params.message);
-      expect(backend.log).toEqual([]); // asked before acting
+      effectsWhenAsked.push(backend.log.length);
       return { action: 'accept', content: { allow: true } };
     });
     const r = (await c.callTool({ name: 'desktop_type', arguments: { elementId: ':1.9/entry', text: 'hi' } })) as ToolResult;
@@ -85,6 +86,11 @@ describe('the MCP face of the desktop host (in-memory transport, fake backend)',
     expect(r.structuredContent).toMatchObject({ typed: true, elementId: ':1.9/entry' });
     expect(messages[0]).toContain('desktop.typeText');
     expect(backend.log).toEqual(['type::1.9/entry']);
+    await c.callTool({ name: 'desktop_type', arguments: { elementId: ':1.9/entry', text: 'new', clearBefore: true } });
+    const found = (await c.callTool({ name: 'desktop_find', arguments: { role: 'AXTextField' } })) as ToolResult;
+    expect(found.structuredContent).toMatchObject({ elementRefs: [{ value: 'new' }] });
+    expect(messages[1]).toContain('"options":{"clearBefore":true}');
+    expect(effectsWhenAsked).toEqual([0, 1]); // each time asked before acting
   });
 
   it('accept with allow=false, decline and cancel all refuse', async () => {
