@@ -85,6 +85,23 @@ describe('the host over a real unix socket (JSON-RPC 2.0, NDJSON)', () => {
     expect(await client.call('desktop.doctor', { meta: meta() })).toMatchObject({ healthy: true });
   });
 
+  it('an oversized line is dropped with one error; the next request on the connection works', async () => {
+    const orphans: Record<string, unknown>[] = [];
+    client.onOrphan = (m) => void orphans.push(m as Record<string, unknown>);
+    client.writeRaw(`{"jsonrpc":"2.0","id":"big","method":"desktop.health","params":{"pad":"${'x'.repeat(5 * 1024 * 1024)}"}}\n`);
+    expect(await client.call('desktop.doctor', { meta: meta() })).toMatchObject({ healthy: true });
+    expect(orphans).toEqual([
+      {
+        jsonrpc: '2.0',
+        id: null,
+        error: expect.objectContaining({
+          code: 'DESKTOP_INVALID_REQUEST',
+          message: expect.stringMatching(/exceeded 4194304 bytes and was dropped/),
+        }),
+      },
+    ]);
+  });
+
   it('a JSON value that is not a request gets an invalid-request error (-32600 in details)', async () => {
     const orphan = new Promise<Record<string, unknown>>((resolve) => (client.onOrphan = (m) => resolve(m as Record<string, unknown>)));
     client.writeRaw('[1,2]\n');

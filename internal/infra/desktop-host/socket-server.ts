@@ -4,6 +4,7 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 import { dirname } from 'node:path';
 import { BridgeError, invalid, toBridgeError } from '../../domain/desktop-bridge/errors.js';
 import type { BridgeHost } from './host.js';
+import { NdjsonLines } from './ndjson-lines.js';
 import { peerPid } from './peer-pid.js';
 
 const MAX_LINE = 4 * 1024 * 1024;
@@ -54,25 +55,19 @@ export class BridgeSocketServer {
     const connectionId = randomUUID();
     this.sockets.add(socket);
     const pidP = peerPid(socket);
-    let buf = '';
+    const reader = new NdjsonLines(MAX_LINE);
     socket.setEncoding('utf8');
     socket.on('data', (chunk: string) => {
-      buf += chunk;
-      if (buf.length > MAX_LINE && !buf.includes('\n')) {
-        buf = '';
+      const { lines, overflow } = reader.push(chunk);
+      if (overflow)
         this.send(
           socket,
           null,
-          invalid(`a line exceeded ${MAX_LINE} bytes; send one JSON-RPC message per line`, { jsonrpcCode: JSONRPC_PARSE_ERROR }),
+          invalid(`a line exceeded ${MAX_LINE} bytes and was dropped; send one JSON-RPC message per line`, {
+            jsonrpcCode: JSONRPC_PARSE_ERROR,
+          }),
         );
-        return;
-      }
-      let nl: number;
-      while ((nl = buf.indexOf('\n')) >= 0) {
-        const line = buf.slice(0, nl).trim();
-        buf = buf.slice(nl + 1);
-        if (line) void pidP.then((pid) => this.dispatch(socket, line, { connectionId, peerPid: pid }));
-      }
+      for (const line of lines) void pidP.then((pid) => this.dispatch(socket, line, { connectionId, peerPid: pid }));
     });
     socket.on('error', () => undefined);
     socket.on('close', () => {
