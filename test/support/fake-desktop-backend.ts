@@ -36,10 +36,12 @@ export class FakeDesktopBackend implements DesktopBackend {
   snapshots = 0;
   /** Make the next snapshot calls wait on this (to hold an execution in flight). */
   gate: Promise<void> | undefined;
+  /** Runs before each tree walk (e.g. to move a fake clock: a slow desktop). */
+  beforeWalk: () => void = () => undefined;
   private count = 0;
   private readonly nodes = new Map<string, FakeNode>();
 
-  constructor() {
+  constructor(private readonly now: () => number = Date.now) {
     this.put({ id: ':1.9/app', role: 'application', name: 'fake-app', children: [':1.9/win'] });
     this.put({ id: ':1.9/win', role: 'frame', name: 'Fake Window', children: [':1.9/label', ':1.9/button', ':1.9/entry'] });
     this.put({ id: ':1.9/label', role: 'label', name: 'count: 0', value: 'count: 0' });
@@ -76,7 +78,9 @@ export class FakeDesktopBackend implements DesktopBackend {
     if (route?.app?.name !== undefined && route.app.name !== 'fake-app') throw new Error(`no app ${route.app.name}`);
     const out: TreeNode[] = [];
     let truncatedBy: TreeSnapshot['truncatedBy'];
+    this.beforeWalk();
     const walk = (id: string, depth: number): void => {
+      if (this.now() >= bounds.deadlineMs) return void (truncatedBy = 'deadline');
       if (out.length >= bounds.maxNodes) return void (truncatedBy = 'nodes');
       if (depth >= bounds.maxDepth) return void (truncatedBy = 'depth');
       const n = this.nodes.get(id)!;

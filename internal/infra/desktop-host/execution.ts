@@ -18,6 +18,8 @@ export interface Execution {
   evidence: Evidence;
   signal: AbortSignal;
   ctx: CallContext;
+  /** When it started, on the host clock: meta.timeoutMs counts from here. */
+  startedAtMs: number;
   /** Throws DESKTOP_ABORTED / DESKTOP_TIMEOUT once the execution was stopped: call before each side effect. */
   checkpoint(): void;
 }
@@ -56,6 +58,7 @@ export class Executions {
       meta,
       method,
       ctx,
+      startedAtMs: this.now(),
       evidence: new Evidence(workspaceReal, executionId, this.now),
       signal: controller.signal,
       checkpoint: () => {

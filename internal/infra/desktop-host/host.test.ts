@@ -37,8 +37,8 @@ describe('BridgeHost with a fake backend', () => {
   let host: BridgeHost;
 
   beforeEach(async () => {
-    backend = new FakeDesktopBackend();
     clock = new FakeClock();
+    backend = new FakeDesktopBackend(() => clock.now());
     host = new BridgeHost({ backend, workspaceRoot: root, hostVersion: '9.9.9', clock });
     await host.start();
   });
@@ -69,6 +69,14 @@ describe('BridgeHost with a fake backend', () => {
     const r = await host.handle('desktop.observe', { meta: meta(), options: { axMaxNodes: 2, includeScreenshot: false } }, conn);
     expect(r).toMatchObject({ nodeCount: 2, truncated: true, truncatedBy: 'nodes' });
     expect((r.evidence as Record<string, unknown>).screenshotPath).toBeUndefined();
+  });
+
+  it('a walk that runs out of time comes back truncated by the deadline, short of meta.timeoutMs, with evidence', async () => {
+    backend.beforeWalk = () => clock.advance(4000); // the desktop answers slowly
+    const r = await host.handle('desktop.observe', { meta: meta({ timeoutMs: 5000 }), options: { includeScreenshot: false } }, conn);
+    expect(r).toMatchObject({ truncated: true, truncatedBy: 'deadline', nodeCount: 0 });
+    const fast = await host.handle('desktop.observe', { meta: meta({ timeoutMs: 6000 }), options: { includeScreenshot: false } }, conn);
+    expect(fast).toMatchObject({ truncated: false, nodeCount: 5 }); // 4 s is within 6 s − 1 s
   });
 
   it('find returns stable elementRefs and the match count; limit caps the refs, not the count', async () => {

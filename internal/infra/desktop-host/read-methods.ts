@@ -17,12 +17,16 @@ export const DEFAULT_BOUNDS = { maxDepth: 32, maxNodes: 2000 };
 export const DEFAULT_POLL_MS = 500;
 const MIN_POLL_MS = 10;
 
-/** Traversal bounds: the request's own, never past the execution's deadline. */
+/**
+ * Traversal bounds: the request's own, and a deadline short of meta.timeoutMs (by a fifth, at most 1 s) so a
+ * huge tree comes back truncated, with its evidence written, instead of the whole request timing out.
+ */
 function boundsFor(env: MethodEnv, depth?: number, nodes?: number): TreeBounds {
+  const budget = env.exec.meta.timeoutMs;
   return {
     maxDepth: depth ?? DEFAULT_BOUNDS.maxDepth,
     maxNodes: nodes ?? DEFAULT_BOUNDS.maxNodes,
-    deadlineMs: env.clock.now() + env.exec.meta.timeoutMs,
+    deadlineMs: env.exec.startedAtMs + budget - Math.min(1000, budget / 5),
   };
 }
 
