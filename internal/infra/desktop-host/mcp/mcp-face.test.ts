@@ -51,6 +51,15 @@ describe('the MCP face of the desktop host (in-memory transport, fake backend)',
     await expect(c.readResource({ uri: 'window://org.mcpd.desktop-host/nope' })).rejects.toThrow(/unknown resource/);
   });
 
+  it('a desktop that cannot be read shows why in every window instead of going blank', async () => {
+    const c = await connect({});
+    backend.applications = () => Promise.reject(new Error('the accessibility bus is not reachable'));
+    const text = ((await c.readResource({ uri: WINDOWS[0].uri })).contents[0] as { text: string }).text;
+    expect(text).toBe(
+      'desktop not readable: the accessibility bus is not reachable; call desktop_observe or run desktop.doctor for what is missing',
+    );
+  });
+
   it('sends resources/updated for a subscribed window whose text changed, not for the others', async () => {
     const c = await connect({});
     const updated: string[] = [];

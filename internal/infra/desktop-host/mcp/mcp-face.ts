@@ -69,17 +69,29 @@ export class DesktopMcpFace {
   refresh(): Promise<void> {
     this.refreshing ??= (async () => {
       try {
-        const next = await renderWindows(this.host.backend, Date.now);
-        const changed = [...next].filter(([uri, text]) => this.texts.get(uri) !== text).map(([uri]) => uri);
-        this.texts = next;
-        for (const uri of changed) if (this.subscribed.has(uri)) await this.server.sendResourceUpdated({ uri }).catch(() => undefined);
-      } catch (e) {
-        this.opts.log(`desktop read failed: ${(e as Error).message}`);
+        await this.publish(await this.render());
       } finally {
         this.refreshing = undefined;
       }
     })();
     return this.refreshing;
+  }
+
+  /** The windows' texts; when the desktop cannot be read, each window says why (an agent sees it, not silence). */
+  private async render(): Promise<Map<string, string>> {
+    try {
+      return await renderWindows(this.host.backend, Date.now);
+    } catch (e) {
+      const why = `desktop not readable: ${(e as Error).message}`;
+      this.opts.log(why);
+      return new Map(WINDOWS.map((w) => [w.uri, `${why}; call desktop_observe or run desktop.doctor for what is missing`]));
+    }
+  }
+
+  private async publish(next: Map<string, string>): Promise<void> {
+    const changed = [...next].filter(([uri, text]) => this.texts.get(uri) !== text).map(([uri]) => uri);
+    this.texts = next;
+    for (const uri of changed) if (this.subscribed.has(uri)) await this.server.sendResourceUpdated({ uri }).catch(() => undefined);
   }
 
   private register(): void {
