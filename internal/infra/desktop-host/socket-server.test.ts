@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -236,5 +236,12 @@ describe('the host over a real unix socket (JSON-RPC 2.0, NDJSON)', () => {
     writeFileSync(file, 'x');
     await expect(new BridgeSocketServer(host, () => undefined).listen(file)).rejects.toThrow(/is not a socket/);
     await expect(new BridgeSocketServer(host, () => undefined).listen(socketPath)).rejects.toThrow(/already listening/);
+    const shared = join(base, 'shared');
+    mkdirSync(shared, { mode: 0o755 });
+    chmodSync(shared, 0o755);
+    await expect(new BridgeSocketServer(host, () => undefined).listen(join(shared, 'h.sock'))).rejects.toThrow(
+      /socket directory .*shared is open to others \(mode 755\)/,
+    );
+    expect(statSync(shared).mode & 0o777).toBe(0o755); // left as it was
   });
 });

@@ -117,14 +117,21 @@ export class BridgeSocketServer {
   }
 }
 
-/** A 0700 directory we own, and no live socket at the path (a stale one left by a crash is removed). */
+/**
+ * A 0700 directory we own, and no live socket at the path (a stale one left by a crash is removed). A
+ * directory that already existed is never chmod'ed (it may be /tmp): if others can enter it, we refuse.
+ */
 async function prepareSocketPath(path: string): Promise<void> {
   const dir = dirname(path);
-  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const created = await mkdir(dir, { recursive: true, mode: 0o700 });
+  if (created !== undefined) await chmod(dir, 0o700);
   const st = await stat(dir);
   if (typeof process.getuid === 'function' && st.uid !== process.getuid())
     throw new Error(`socket directory ${dir} belongs to uid ${st.uid}, not to us; choose a directory of your own`);
-  if ((st.mode & 0o077) !== 0) await chmod(dir, 0o700);
+  if ((st.mode & 0o077) !== 0)
+    throw new Error(
+      `socket directory ${dir} is open to others (mode ${(st.mode & 0o7777).toString(8)}); use a private one (e.g. $XDG_RUNTIME_DIR/mcpd-desktop/host.sock) or chmod 700 it`,
+    );
   const existing = await lstat(path).catch(() => undefined);
   if (!existing) return;
   if (!existing.isSocket()) throw new Error(`${path} exists and is not a socket; remove it or choose another --socket path`);
