@@ -99,8 +99,14 @@ export class BridgeHost {
       case 'desktop.doctor':
         return { ...(await this.backend.doctor()), peer };
       case 'desktop.abort': {
-        const id = params.requestId ?? params.executionId;
-        const target = stringAt(id, params.requestId !== undefined ? 'params.requestId' : 'params.executionId');
+        if (params.requestId === undefined && params.executionId === undefined)
+          throw invalid('desktop.abort needs params.requestId (the meta.requestId of the running request) or params.executionId', {
+            field: 'params.requestId',
+          });
+        const target =
+          params.requestId !== undefined
+            ? stringAt(params.requestId, 'params.requestId')
+            : stringAt(params.executionId, 'params.executionId');
         const done = this.executions.abort(target, `requestId ${meta.requestId}`);
         return { aborted: true, executionId: done.executionId, requestId: done.requestId };
       }

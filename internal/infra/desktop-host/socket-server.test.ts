@@ -173,6 +173,19 @@ describe('the host over a real unix socket (JSON-RPC 2.0, NDJSON)', () => {
         /no element :1.9\/missing/,
       ],
       ['desktop.abort', { meta: meta(), requestId: 'not-running' }, 'DESKTOP_INVALID_REQUEST', /no running execution/],
+      ['desktop.abort', { meta: meta() }, 'DESKTOP_INVALID_REQUEST', /needs params.requestId/],
+      [
+        'desktop.confirm.issue',
+        { meta: meta(), intent: { method: 'desktop.click' } },
+        'DESKTOP_INVALID_REQUEST',
+        /params.intent.params must be an object/,
+      ],
+      [
+        'desktop.hotkey',
+        { meta: meta(), confirm: { phrase: 'CONFIRM' }, keys: [] },
+        'DESKTOP_INVALID_REQUEST',
+        /params.keys must be an array of 1–8 key names/,
+      ],
     ];
     const seen = new Set<string>();
     for (const [method, params, code, msg] of cases) {
