@@ -101,6 +101,30 @@ describe('mcpd-desktop-host on a real Linux desktop (Xvfb + AT-SPI + GTK)', () =
     expect((a.elementRefs[0] as unknown as { frame: { width: number } }).frame.width).toBeGreaterThan(0);
   });
 
+  it('routes by window title pattern and by pid; a route that matches no application is DESKTOP_ELEMENT_NOT_FOUND', async () => {
+    const byTitle = await client.call<{ matched: number }>('desktop.find', {
+      meta: meta(),
+      route: { window: { titlePattern: '^mcpd fix' } },
+      selector: { byRole: 'AXButton' },
+    });
+    expect(byTitle.matched).toBe(1);
+    const obs = await client.call<{ routeResolved: { pid: number } }>('desktop.observe', {
+      meta: meta(),
+      route,
+      options: { includeScreenshot: false },
+    });
+    const byPid = await client.call<{ matched: number }>('desktop.find', {
+      meta: meta(),
+      route: { app: { pid: obs.routeResolved.pid } },
+      selector: { titleContains: 'Increment' },
+    });
+    expect(byPid.matched).toBe(1);
+    const none = await client
+      .call('desktop.find', { meta: meta(), route: { app: { name: 'no-such-app' } }, selector: { byRole: 'AXButton' } })
+      .catch((e: BridgeCallError) => e.error);
+    expect(none).toMatchObject({ code: 'DESKTOP_ELEMENT_NOT_FOUND', details: { reason: 'no-application' } });
+  });
+
   it('click (confirmed with a token) changes the label; replaying the token is refused', async () => {
     const params = { route, target: { selector: { byRole: 'AXButton', titleContains: 'Increment' } } };
     const { token } = await client.call<{ token: string }>('desktop.confirm.issue', {
