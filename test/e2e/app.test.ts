@@ -68,6 +68,7 @@ describe('the App: the dashboard in a real browser against a real core', () => {
     page = await ctx.newPage();
     errors = collectErrors(page);
     mkdirSync(SHOTS, { recursive: true });
+    await page.goto(`${base()}/?token=${record().token}#/overview`);
   });
 
   afterAll(async () => {
@@ -111,8 +112,6 @@ describe('the App: the dashboard in a real browser against a real core', () => {
   });
 
   it('every page loads without console errors, shows real content, and is screenshotted', async () => {
-    const { token } = record();
-    await page.goto(`${base()}/?token=${token}#/overview`);
     expect(new URL(page.url()).search).toBe(''); // the token left the address bar
     const prompts = (await agent.listPrompts()).prompts.map((p) => p.name);
     const pages: [string, string, string[], string?][] = [
@@ -122,7 +121,7 @@ describe('the App: the dashboard in a real browser against a real core', () => {
       ['caller-prompts', '#/caller/vscode/prompts', [prompts[0]]],
       ['logs', '#/logs', ['caller attached']],
       ['desktop', '#/desktop/vscode', ['window://com.example.one/editor?priority=80', 'editor of com.example.one: v1']],
-      ['finder', '#/finder/vscode', ['guide']],
+      ['finder', '#/finder/vscode', ['Developer Guide', 'Meeting notes']],
       ['config', '#/config', ['profiles/default.yaml', 'callers.yaml']],
       ['connect', '#/connect/vscode', ['Claude Desktop', 'mcpdmcp/main.js']],
     ];
@@ -176,6 +175,60 @@ describe('the App: the dashboard in a real browser against a real core', () => {
       .filter({ hasText: /cancel/i })
       .waitFor();
     expect(await page.getByTestId('result').count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  it('resources: read, subscribe, and updates arrive', async () => {
+    await page.evaluate(`location.hash = '#/caller/vscode/resources'`);
+    await page.getByLabel('Read a URI').fill('window://com.example.one/status?priority=10');
+    await page.getByRole('button', { name: 'Read', exact: true }).click();
+    const detail = page.getByRole('region', { name: 'resource window://com.example.one/status?priority=10' });
+    await detail.getByText('status of com.example.one: idle').waitFor();
+    await detail.getByRole('button', { name: 'Subscribe' }).click();
+    await detail.getByText('subscribed · 0 updates').waitFor();
+    await agent.callTool({ name: 'windows__set_window', arguments: { path: 'status', text: 'status busy' } });
+    await detail.getByText('subscribed · 1 updates').waitFor();
+    await detail.getByText('status busy').waitFor();
+    await detail.getByRole('button', { name: 'Unsubscribe' }).click();
+    // A context channel reads as the gateway serves it.
+    await page.getByLabel('Read a URI').fill('mcpd://desktop?size=1');
+    await page.getByRole('button', { name: 'Read', exact: true }).click();
+    await page.getByRole('region', { name: 'resource mcpd://desktop?size=1' }).getByText('----- window 1 of 1 -----').waitFor();
+    expect(errors).toEqual([]);
+  });
+
+  it('prompts: completions in the argument fields, get renders the messages', async () => {
+    await page.evaluate(`location.hash = '#/caller/vscode/prompts'`);
+    await page.getByRole('searchbox', { name: 'search prompts' }).fill('completable');
+    await page.getByRole('button', { name: 'everything__completable-prompt', exact: true }).click();
+    const form = page.getByRole('form', { name: 'get prompt everything__completable-prompt' });
+    await form.getByLabel(/^department/).fill('Eng');
+    await page.locator('datalist[id$="-department-options"] option[value="Engineering"]').waitFor({ state: 'attached' });
+    await form.getByLabel(/^department/).fill('Engineering');
+    await form.getByLabel(/^name/).fill('A');
+    await page.locator('datalist[id$="-name-options"] option[value="Alice"]').waitFor({ state: 'attached' });
+    await form.getByLabel(/^name/).fill('Alice');
+    await form.getByRole('button', { name: 'Get prompt' }).click();
+    await page.getByText('Please promote Alice to the head of the Engineering team.').waitFor();
+    await page.screenshot({ path: join(SHOTS, 'prompt.png') });
+    expect(errors).toEqual([]);
+  });
+
+  it('finder: search by keyword and type, drill down document → pages → elements, markdown rendered', async () => {
+    await page.evaluate(`location.hash = '#/finder/vscode'`);
+    await page.getByLabel('Keywords').fill('onboarding');
+    await page.getByLabel('Type').fill('md');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByText('1 documents').waitFor();
+    await page.getByRole('button', { name: 'Developer Guide' }).click();
+    const doc = page.getByRole('region', { name: 'document dpe://docs/guide.md' });
+    await doc.getByRole('button', { name: 'Install' }).click();
+    // The page's markdown, rendered: a real list and code, not the source text.
+    await doc.locator('.markdown li', { hasText: 'Clone the repository' }).waitFor();
+    expect(await doc.locator('.markdown').innerText()).not.toContain('1. Clone');
+    await doc.locator('.page-view li button').first().click();
+    await doc.locator('pre', { hasText: '"element_id"' }).waitFor();
+    await page.screenshot({ path: join(SHOTS, 'finder-document.png') });
     expect(errors).toEqual([]);
   });
 
