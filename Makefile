@@ -1,7 +1,8 @@
 # mcpd — the two commands a user needs are `make run` and `make test`.
 SHELL := /bin/bash
 NODE_MODULES_STAMP := node_modules/.package-lock.json
-BUF := node_modules/@bufbuild/buf-linux-x64/bin/buf
+# The npm wrapper picks the platform's buf binary (no platform hard-coded here).
+BUF := node_modules/.bin/buf
 CONFIG ?= .
 ARGS ?=
 
@@ -34,6 +35,7 @@ lint: install proto-check
 	npx tsc -p tsconfig.test.json --noEmit
 	npx tsc -p web/tsconfig.json
 	node scripts/check-layers.mjs
+	node scripts/check-links.mjs
 	npx prettier --check $(FORMATTED) --log-level warn || (echo "run 'make fmt' and commit the result"; exit 1)
 
 ## Formats the sources (generated code under internal/gen is left as generated: .prettierignore).
@@ -59,12 +61,14 @@ bench: build
 	node bench/run.mjs $(ARGS)
 	node bench/context.mjs $(ARGS)
 	node bench/docs.mjs $(ARGS)
+	node bench/smcp-computer.mjs $(ARGS)
 
 ## The same with tiny counts: proves the benchmarks run (CI).
 bench-smoke: build
 	node bench/run.mjs --smoke
 	node bench/context.mjs --smoke
 	node bench/docs.mjs --smoke
+	node bench/smcp-computer.mjs --smoke
 
 clean:
 	rm -rf dist

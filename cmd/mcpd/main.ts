@@ -7,14 +7,16 @@ import { appCommand, APP_OPTIONS, APP_USAGE } from '../../internal/infra/cli/app
 
 const USAGE = `usage:
   mcpd [--config DIR] [--socket PATH]     run the core in the foreground
-  mcpd validate [--config DIR] [--json]   check a profile store; exit 1 on any problem
+  mcpd validate [--config DIR] [--json] [--run-commands]
+                                          check a profile store; exit 1 on any problem
+                                          (command inputs run only with --run-commands)
 ${APP_USAGE}
 
   --config DIR   profile store (callers.yaml, profiles/*.yaml, runtime.yaml); env MCPD_CONFIG; default: .
   --socket PATH  control-plane unix socket; env MCPD_SOCKET; default: $XDG_RUNTIME_DIR/mcpd/control.sock`;
 
 const { values, positionals } = parseOrExit(
-  { options: { ...COMMON_OPTIONS, ...APP_OPTIONS, json: { type: 'boolean' } }, allowPositionals: true },
+  { options: { ...COMMON_OPTIONS, ...APP_OPTIONS, json: { type: 'boolean' }, 'run-commands': { type: 'boolean' } }, allowPositionals: true },
   USAGE,
 );
 
@@ -29,7 +31,7 @@ if (values.version) {
 
 const [command] = positionals;
 if (command === 'validate') {
-  process.exit(await validateCommand(configFrom(values.config), Boolean(values.json)));
+  process.exit(await validateCommand(configFrom(values.config), Boolean(values.json), Boolean(values['run-commands'])));
 } else if (command === 'open' || command === 'url-handler') {
   process.exit(
     await appCommand(positionals, values, { socket: socketFrom(values.socket), configDir: configFrom(values.config), usage: USAGE }),
@@ -40,7 +42,11 @@ if (command === 'validate') {
 }
 
 try {
-  const running = await runCore({ configDir: configFrom(values.config), socket: values.socket });
+  const running = await runCore({
+    configDir: configFrom(values.config),
+    socket: values.socket,
+    onStopped: () => process.exit(0),
+  });
   let signals = 0;
   const shutdown = (sig: string) => {
     if (++signals > 1) process.exit(1);

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
+import { assertSocketOwner } from '../../internal/infra/rpc/socket-path.js';
 import { isMcpdError } from '../../internal/domain/errors.js';
 import { packageVersion } from '../../internal/app/version.js';
 import { COMMON_OPTIONS, configFrom, parseOrExit, socketFrom } from '../../internal/infra/cli/common-flags.js';
-import { callCommand, reloadCommand, statusCommand, toolsCommand, type Out } from '../../internal/infra/cli/ctl-commands.js';
+import { callCommand, reloadCommand, statusCommand, stopCommand, toolsCommand, type Out } from '../../internal/infra/cli/ctl-commands.js';
 import { validateCommand } from '../../internal/infra/cli/validate-command.js';
 import { promptsCommand, readCommand, resourcesCommand } from '../../internal/infra/cli/ctl-resources.js';
 import { logsCommand } from '../../internal/infra/cli/ctl-logs.js';
@@ -15,6 +16,7 @@ const USAGE = `usage: mcpdctl [--socket PATH] [--json] <command>
   tools <caller>                           the caller's tool list
   call <caller> <tool> [--args JSON] [--timeout MS]
   reload                                   re-read the profile store now
+  stop                                     stop the core gracefully (in-flight calls finish first)
   resources <caller>                       the caller's resources and resource templates
   read <caller> <uri>                      read one resource (dpe:// URIs included)
   prompts <caller>                         the caller's prompts
@@ -67,6 +69,7 @@ const socket = socketFrom(values.socket);
 const client = createControlClient(socket);
 let code = 0;
 try {
+  assertSocketOwner(socket);
   await waitForReady(client, 3000).catch(() => {
     throw new Error(`no mcpd core at ${socket}; start one with \`make run\` or \`mcpd --config DIR\`, or pass --socket`);
   });
@@ -113,6 +116,9 @@ try {
       break;
     case 'reload':
       code = await reloadCommand(client, out);
+      break;
+    case 'stop':
+      code = await stopCommand(client, out);
       break;
     default:
       process.stderr.write(`unknown command "${cmd}"\n\n${USAGE}\n`);

@@ -1,3 +1,4 @@
+import type { SmcpSettings } from './smcp-computer/settings.js';
 import type { ServerSpec } from './spec.js';
 
 /** A2C-SMCP input definitions: values for `${input:id}` placeholders. */
@@ -41,6 +42,8 @@ export interface RuntimeSettings {
   restartBackoffMaxSeconds: number;
   crashLoopThreshold: number;
   crashLoopWindowSeconds: number;
+  /** How long a graceful stop lets calls in flight finish before cancelling them. */
+  shutdownGraceSeconds: number;
 }
 
 export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
@@ -56,6 +59,7 @@ export const DEFAULT_RUNTIME: RuntimeSettings = {
   restartBackoffMaxSeconds: 30,
   crashLoopThreshold: 5,
   crashLoopWindowSeconds: 60,
+  shutdownGraceSeconds: 10,
 };
 
 /** The whole store: every profile, the caller mapping, runtime settings. */
@@ -65,6 +69,8 @@ export interface ProfileStore {
   /** caller name → profile name */
   callers: Map<string, string>;
   runtime: RuntimeSettings;
+  /** runtime.yaml `smcp:`: the core as A2C-SMCP Computers; absent = none. */
+  smcp?: SmcpSettings;
 }
 
 export const DEFAULT_PROFILE = 'default';

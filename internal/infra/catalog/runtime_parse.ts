@@ -1,7 +1,8 @@
 import { isAbsolute, resolve } from 'node:path';
 import { DEFAULT_RUNTIME, LOG_LEVELS, type RuntimeSettings } from '../../domain/profile.js';
-import { checkKeys, mapEntries, readEnum, readNumber, readString, readStringMap, type NumberRule } from './fields.js';
+import { checkKeys, durationRule, mapEntries, readEnum, readNumber, readString, readStringMap, type NumberRule } from './fields.js';
 import { report, type Source, type YNode } from './source.js';
+import { parseSmcp, type RawSmcp } from './smcp-parse.js';
 
 type NumericKey =
   | 'poolWaitSeconds'
@@ -9,22 +10,29 @@ type NumericKey =
   | 'pageSize'
   | 'restartBackoffMaxSeconds'
   | 'crashLoopThreshold'
-  | 'crashLoopWindowSeconds';
+  | 'crashLoopWindowSeconds'
+  | 'shutdownGraceSeconds';
+
+export const SHUTDOWN_GRACE_MAX_SECONDS = 3600;
 
 const NUMBER_RULES: Record<NumericKey, NumberRule> = {
-  poolWaitSeconds: { integer: false, min: 0 },
-  snapshotRetentionSeconds: { integer: false, min: 0, exclusive: true },
+  poolWaitSeconds: durationRule(0),
+  snapshotRetentionSeconds: durationRule(0, true),
   pageSize: { integer: true, min: 1 },
-  restartBackoffMaxSeconds: { integer: false, min: 0, exclusive: true },
+  restartBackoffMaxSeconds: durationRule(0, true),
   crashLoopThreshold: { integer: true, min: 1 },
-  crashLoopWindowSeconds: { integer: false, min: 0, exclusive: true },
+  crashLoopWindowSeconds: durationRule(0, true),
+  // 0 = cancel calls in flight at once; the cap keeps a stop finite (and within Node's timer range).
+  shutdownGraceSeconds: { integer: false, min: 0, max: SHUTDOWN_GRACE_MAX_SECONDS },
 };
 
-export const RUNTIME_KEYS = [...Object.keys(DEFAULT_RUNTIME), 'inputValues'];
+export const RUNTIME_KEYS = [...Object.keys(DEFAULT_RUNTIME), 'inputValues', 'smcp'];
 
 export interface ParsedRuntime {
   runtime: RuntimeSettings;
   inputValues: Map<string, string>;
+  /** The `smcp:` section, when present and valid. */
+  smcp?: RawSmcp;
 }
 
 const ADDRESS_RE = /^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/;
@@ -44,6 +52,7 @@ function readAddress(src: Source, node: YNode, field: string): string | undefine
 export function parseRuntime(src: Source, storeDir: string): ParsedRuntime {
   const runtime: RuntimeSettings = { ...DEFAULT_RUNTIME };
   const inputValues = new Map<string, string>();
+  let smcp: RawSmcp | undefined;
   const entries = mapEntries(src, src.doc.contents as YNode, '', 'a mapping of settings');
   if (!entries) return { runtime, inputValues };
   checkKeys(src, entries, RUNTIME_KEYS, 'runtime.yaml');
@@ -60,7 +69,9 @@ export function parseRuntime(src: Source, storeDir: string): ParsedRuntime {
       if (v !== undefined) runtime.socket = v === '' || isAbsolute(v) ? v : resolve(storeDir, v);
     } else if (e.key === 'inputValues') {
       for (const [k, v] of readStringMap(src, e.value, e.field) ?? []) inputValues.set(k, v.text);
+    } else if (e.key === 'smcp') {
+      smcp = parseSmcp(src, e.value, e.field);
     }
   }
-  return { runtime, inputValues };
+  return { runtime, inputValues, ...(smcp ? { smcp } : {}) };
 }

@@ -3,6 +3,7 @@ import type * as pb from '../../gen/mcpd/control/v1/control.js';
 import { McpdError } from '../../domain/errors.js';
 import { collectStream, ControlCalls } from '../rpc/control-client.js';
 import { ago, renderTable, truncate } from './table.js';
+import { smcpStatusTable } from './ctl-smcp-status.js';
 
 export interface Out {
   json: boolean;
@@ -35,6 +36,7 @@ export async function statusCommand(client: ControlPlaneClient, out: Out): Promi
       st.callers.map((c) => [c.caller, c.profile, String(c.sessions)]),
     ),
   );
+  if (st.smcpComputers.length) out.write(smcpStatusTable(st.smcpComputers));
 }
 
 export async function toolsCommand(client: ControlPlaneClient, caller: string, out: Out): Promise<void> {
@@ -103,3 +105,5 @@ export async function reloadCommand(client: ControlPlaneClient, out: Out): Promi
   else out.write(`rejected; the running configuration stays:\n${r.issues.map((i) => `  ${i}`).join('\n')}\n`);
   return r.applied ? 0 : 1;
 }
+
+export { stopCommand } from './ctl-stop.js';

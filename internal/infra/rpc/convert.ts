@@ -34,7 +34,21 @@ export function statusToPb(s: StatusView): pb.RuntimeStatus {
   return {
     configDir: s.configDir,
     configIssues: s.configIssues,
+    stopping: s.stopping,
+    inFlightCalls: s.inFlightCalls,
+    stopDeadlineUnixMs: s.stopDeadline ?? 0,
     callers: s.callers.map((c) => ({ caller: c.caller, profile: c.profile, sessions: c.sessions })),
+    smcpComputers: (s.smcpComputers ?? []).map((c) => ({
+      name: c.name,
+      caller: c.caller,
+      office: c.office,
+      url: c.url,
+      state: c.state,
+      sid: c.sid ?? '',
+      lastError: c.lastError ?? '',
+      sinceUnixMs: c.since,
+      joins: c.joins,
+    })),
     pools: s.pools.map((p) => ({
       fingerprint: p.fingerprint,
       references: p.references,

@@ -172,12 +172,47 @@ export interface CallerStatus {
   sessions: number;
 }
 
+/** One computer of runtime.yaml `smcp:` (the core as an A2C-SMCP Computer). */
+export interface SmcpComputerStatus {
+  name: string;
+  caller: string;
+  office: string;
+  url: string;
+  /** connecting | joined | disconnected | refused | stopped */
+  state: string;
+  /** Socket.IO session id while connected. */
+  sid: string;
+  lastError: string;
+  sinceUnixMs: number;
+  /** Successful office joins since the core started (more than one: it re-joined after a reconnect). */
+  joins: number;
+}
+
 export interface RuntimeStatus {
   pools: PoolStatus[];
   callers: CallerStatus[];
   configDir: string;
   /** Problems of the last configuration load or reload (empty when it applied cleanly). */
   configIssues: string[];
+  /** True from the moment a stop began (SIGTERM, SIGINT or Stop): new calls are refused. */
+  stopping: boolean;
+  /** Calls (tools, resource reads, prompts) running now; during a stop, those still draining. */
+  inFlightCalls: number;
+  /** When a stop began, the time its grace period ends (in-flight calls are then cancelled); else 0. */
+  stopDeadlineUnixMs: number;
+  smcpComputers: SmcpComputerStatus[];
+}
+
+export interface StopRequest {
+}
+
+export interface StopResponse {
+  /** Calls running when the stop began, which now get the grace period to finish. */
+  inFlightCalls: number;
+  graceSeconds: number;
+  pid: number;
+  /** False when a stop was already under way (this request changed nothing). */
+  started: boolean;
 }
 
 export interface ReloadRequest {
@@ -2767,8 +2802,222 @@ export const CallerStatus: MessageFns<CallerStatus> = {
   },
 };
 
+function createBaseSmcpComputerStatus(): SmcpComputerStatus {
+  return { name: "", caller: "", office: "", url: "", state: "", sid: "", lastError: "", sinceUnixMs: 0, joins: 0 };
+}
+
+export const SmcpComputerStatus: MessageFns<SmcpComputerStatus> = {
+  encode(message: SmcpComputerStatus, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.caller !== "") {
+      writer.uint32(18).string(message.caller);
+    }
+    if (message.office !== "") {
+      writer.uint32(26).string(message.office);
+    }
+    if (message.url !== "") {
+      writer.uint32(34).string(message.url);
+    }
+    if (message.state !== "") {
+      writer.uint32(42).string(message.state);
+    }
+    if (message.sid !== "") {
+      writer.uint32(50).string(message.sid);
+    }
+    if (message.lastError !== "") {
+      writer.uint32(58).string(message.lastError);
+    }
+    if (message.sinceUnixMs !== 0) {
+      writer.uint32(64).int64(message.sinceUnixMs);
+    }
+    if (message.joins !== 0) {
+      writer.uint32(72).int32(message.joins);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SmcpComputerStatus {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSmcpComputerStatus();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.caller = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.office = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.url = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.state = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.sid = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.lastError = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.sinceUnixMs = longToNumber(reader.int64());
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.joins = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SmcpComputerStatus {
+    return {
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      caller: isSet(object.caller) ? globalThis.String(object.caller) : "",
+      office: isSet(object.office) ? globalThis.String(object.office) : "",
+      url: isSet(object.url) ? globalThis.String(object.url) : "",
+      state: isSet(object.state) ? globalThis.String(object.state) : "",
+      sid: isSet(object.sid) ? globalThis.String(object.sid) : "",
+      lastError: isSet(object.lastError)
+        ? globalThis.String(object.lastError)
+        : isSet(object.last_error)
+        ? globalThis.String(object.last_error)
+        : "",
+      sinceUnixMs: isSet(object.sinceUnixMs)
+        ? globalThis.Number(object.sinceUnixMs)
+        : isSet(object.since_unix_ms)
+        ? globalThis.Number(object.since_unix_ms)
+        : 0,
+      joins: isSet(object.joins) ? globalThis.Number(object.joins) : 0,
+    };
+  },
+
+  toJSON(message: SmcpComputerStatus): unknown {
+    const obj: any = {};
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.caller !== "") {
+      obj.caller = message.caller;
+    }
+    if (message.office !== "") {
+      obj.office = message.office;
+    }
+    if (message.url !== "") {
+      obj.url = message.url;
+    }
+    if (message.state !== "") {
+      obj.state = message.state;
+    }
+    if (message.sid !== "") {
+      obj.sid = message.sid;
+    }
+    if (message.lastError !== "") {
+      obj.lastError = message.lastError;
+    }
+    if (message.sinceUnixMs !== 0) {
+      obj.sinceUnixMs = Math.round(message.sinceUnixMs);
+    }
+    if (message.joins !== 0) {
+      obj.joins = Math.round(message.joins);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<SmcpComputerStatus>): SmcpComputerStatus {
+    return SmcpComputerStatus.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SmcpComputerStatus>): SmcpComputerStatus {
+    const message = createBaseSmcpComputerStatus();
+    message.name = object.name ?? "";
+    message.caller = object.caller ?? "";
+    message.office = object.office ?? "";
+    message.url = object.url ?? "";
+    message.state = object.state ?? "";
+    message.sid = object.sid ?? "";
+    message.lastError = object.lastError ?? "";
+    message.sinceUnixMs = object.sinceUnixMs ?? 0;
+    message.joins = object.joins ?? 0;
+    return message;
+  },
+};
+
 function createBaseRuntimeStatus(): RuntimeStatus {
-  return { pools: [], callers: [], configDir: "", configIssues: [] };
+  return {
+    pools: [],
+    callers: [],
+    configDir: "",
+    configIssues: [],
+    stopping: false,
+    inFlightCalls: 0,
+    stopDeadlineUnixMs: 0,
+    smcpComputers: [],
+  };
 }
 
 export const RuntimeStatus: MessageFns<RuntimeStatus> = {
@@ -2784,6 +3033,18 @@ export const RuntimeStatus: MessageFns<RuntimeStatus> = {
     }
     for (const v of message.configIssues) {
       writer.uint32(34).string(v!);
+    }
+    if (message.stopping !== false) {
+      writer.uint32(40).bool(message.stopping);
+    }
+    if (message.inFlightCalls !== 0) {
+      writer.uint32(48).int32(message.inFlightCalls);
+    }
+    if (message.stopDeadlineUnixMs !== 0) {
+      writer.uint32(56).int64(message.stopDeadlineUnixMs);
+    }
+    for (const v of message.smcpComputers) {
+      SmcpComputerStatus.encode(v!, writer.uint32(66).fork()).join();
     }
     return writer;
   },
@@ -2833,6 +3094,38 @@ export const RuntimeStatus: MessageFns<RuntimeStatus> = {
             message.configIssues.push(reader.string());
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.stopping = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.inFlightCalls = reader.int32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.stopDeadlineUnixMs = longToNumber(reader.int64());
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.smcpComputers.push(SmcpComputerStatus.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2861,6 +3154,22 @@ export const RuntimeStatus: MessageFns<RuntimeStatus> = {
         : globalThis.Array.isArray(object?.config_issues)
         ? object.config_issues.map((e: any) => globalThis.String(e))
         : [],
+      stopping: isSet(object.stopping) ? globalThis.Boolean(object.stopping) : false,
+      inFlightCalls: isSet(object.inFlightCalls)
+        ? globalThis.Number(object.inFlightCalls)
+        : isSet(object.in_flight_calls)
+        ? globalThis.Number(object.in_flight_calls)
+        : 0,
+      stopDeadlineUnixMs: isSet(object.stopDeadlineUnixMs)
+        ? globalThis.Number(object.stopDeadlineUnixMs)
+        : isSet(object.stop_deadline_unix_ms)
+        ? globalThis.Number(object.stop_deadline_unix_ms)
+        : 0,
+      smcpComputers: globalThis.Array.isArray(object?.smcpComputers)
+        ? object.smcpComputers.map((e: any) => SmcpComputerStatus.fromJSON(e))
+        : globalThis.Array.isArray(object?.smcp_computers)
+        ? object.smcp_computers.map((e: any) => SmcpComputerStatus.fromJSON(e))
+        : [],
     };
   },
 
@@ -2878,6 +3187,18 @@ export const RuntimeStatus: MessageFns<RuntimeStatus> = {
     if (message.configIssues?.length) {
       obj.configIssues = message.configIssues;
     }
+    if (message.stopping !== false) {
+      obj.stopping = message.stopping;
+    }
+    if (message.inFlightCalls !== 0) {
+      obj.inFlightCalls = Math.round(message.inFlightCalls);
+    }
+    if (message.stopDeadlineUnixMs !== 0) {
+      obj.stopDeadlineUnixMs = Math.round(message.stopDeadlineUnixMs);
+    }
+    if (message.smcpComputers?.length) {
+      obj.smcpComputers = message.smcpComputers.map((e) => SmcpComputerStatus.toJSON(e));
+    }
     return obj;
   },
 
@@ -2890,6 +3211,187 @@ export const RuntimeStatus: MessageFns<RuntimeStatus> = {
     message.callers = object.callers?.map((e) => CallerStatus.fromPartial(e)) || [];
     message.configDir = object.configDir ?? "";
     message.configIssues = object.configIssues?.map((e) => e) || [];
+    message.stopping = object.stopping ?? false;
+    message.inFlightCalls = object.inFlightCalls ?? 0;
+    message.stopDeadlineUnixMs = object.stopDeadlineUnixMs ?? 0;
+    message.smcpComputers = object.smcpComputers?.map((e) => SmcpComputerStatus.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseStopRequest(): StopRequest {
+  return {};
+}
+
+export const StopRequest: MessageFns<StopRequest> = {
+  encode(_: StopRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StopRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStopRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): StopRequest {
+    return {};
+  },
+
+  toJSON(_: StopRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create(base?: DeepPartial<StopRequest>): StopRequest {
+    return StopRequest.fromPartial(base ?? {});
+  },
+  fromPartial(_: DeepPartial<StopRequest>): StopRequest {
+    const message = createBaseStopRequest();
+    return message;
+  },
+};
+
+function createBaseStopResponse(): StopResponse {
+  return { inFlightCalls: 0, graceSeconds: 0, pid: 0, started: false };
+}
+
+export const StopResponse: MessageFns<StopResponse> = {
+  encode(message: StopResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.inFlightCalls !== 0) {
+      writer.uint32(8).int32(message.inFlightCalls);
+    }
+    if (message.graceSeconds !== 0) {
+      writer.uint32(17).double(message.graceSeconds);
+    }
+    if (message.pid !== 0) {
+      writer.uint32(24).int32(message.pid);
+    }
+    if (message.started !== false) {
+      writer.uint32(32).bool(message.started);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StopResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStopResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.inFlightCalls = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 17) {
+              break;
+            }
+
+            message.graceSeconds = reader.double();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.pid = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.started = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StopResponse {
+    return {
+      inFlightCalls: isSet(object.inFlightCalls)
+        ? globalThis.Number(object.inFlightCalls)
+        : isSet(object.in_flight_calls)
+        ? globalThis.Number(object.in_flight_calls)
+        : 0,
+      graceSeconds: isSet(object.graceSeconds)
+        ? globalThis.Number(object.graceSeconds)
+        : isSet(object.grace_seconds)
+        ? globalThis.Number(object.grace_seconds)
+        : 0,
+      pid: isSet(object.pid) ? globalThis.Number(object.pid) : 0,
+      started: isSet(object.started) ? globalThis.Boolean(object.started) : false,
+    };
+  },
+
+  toJSON(message: StopResponse): unknown {
+    const obj: any = {};
+    if (message.inFlightCalls !== 0) {
+      obj.inFlightCalls = Math.round(message.inFlightCalls);
+    }
+    if (message.graceSeconds !== 0) {
+      obj.graceSeconds = floatToJson(message.graceSeconds);
+    }
+    if (message.pid !== 0) {
+      obj.pid = Math.round(message.pid);
+    }
+    if (message.started !== false) {
+      obj.started = message.started;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<StopResponse>): StopResponse {
+    return StopResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<StopResponse>): StopResponse {
+    const message = createBaseStopResponse();
+    message.inFlightCalls = object.inFlightCalls ?? 0;
+    message.graceSeconds = object.graceSeconds ?? 0;
+    message.pid = object.pid ?? 0;
+    message.started = object.started ?? false;
     return message;
   },
 };
@@ -7409,6 +7911,20 @@ export const ControlPlaneService = {
     responseSerialize: (value: ReloadResponse): Buffer => Buffer.from(ReloadResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ReloadResponse => ReloadResponse.decode(value),
   },
+  /**
+   * Graceful stop, as SIGTERM: new calls are refused at once, in-flight calls get up to
+   * shutdownGraceSeconds to finish, then servers stop and the core exits. Answers when the stop has
+   * begun; RuntimeStatus.stopping shows it, the socket closing shows its end.
+   */
+  stop: {
+    path: "/mcpd.control.v1.ControlPlane/Stop" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: StopRequest): Buffer => Buffer.from(StopRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): StopRequest => StopRequest.decode(value),
+    responseSerialize: (value: StopResponse): Buffer => Buffer.from(StopResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): StopResponse => StopResponse.decode(value),
+  },
   /** Resources and resource templates of the caller's profile (URIs are not namespaced). */
   listResources: {
     path: "/mcpd.control.v1.ControlPlane/ListResources" as const,
@@ -7583,6 +8099,12 @@ export interface ControlPlaneServer extends UntypedServiceImplementation {
   getRuntimeStatus: handleUnaryCall<GetRuntimeStatusRequest, RuntimeStatus>;
   watchRuntimeStatus: handleServerStreamingCall<WatchRuntimeStatusRequest, RuntimeStatus>;
   reload: handleUnaryCall<ReloadRequest, ReloadResponse>;
+  /**
+   * Graceful stop, as SIGTERM: new calls are refused at once, in-flight calls get up to
+   * shutdownGraceSeconds to finish, then servers stop and the core exits. Answers when the stop has
+   * begun; RuntimeStatus.stopping shows it, the socket closing shows its end.
+   */
+  stop: handleUnaryCall<StopRequest, StopResponse>;
   /** Resources and resource templates of the caller's profile (URIs are not namespaced). */
   listResources: handleUnaryCall<ListResourcesRequest, ListResourcesResponse>;
   listResourceTemplates: handleUnaryCall<ListResourceTemplatesRequest, ListResourceTemplatesResponse>;
@@ -7731,6 +8253,23 @@ export interface ControlPlaneClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ReloadResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Graceful stop, as SIGTERM: new calls are refused at once, in-flight calls get up to
+   * shutdownGraceSeconds to finish, then servers stop and the core exits. Answers when the stop has
+   * begun; RuntimeStatus.stopping shows it, the socket closing shows its end.
+   */
+  stop(request: StopRequest, callback: (error: ServiceError | null, response: StopResponse) => void): ClientUnaryCall;
+  stop(
+    request: StopRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: StopResponse) => void,
+  ): ClientUnaryCall;
+  stop(
+    request: StopRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: StopResponse) => void,
   ): ClientUnaryCall;
   /** Resources and resource templates of the caller's profile (URIs are not namespaced). */
   listResources(
