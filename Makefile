@@ -62,6 +62,7 @@ bench: build
 	node bench/context.mjs $(ARGS)
 	node bench/docs.mjs $(ARGS)
 	node bench/smcp-computer.mjs $(ARGS)
+	node bench/app.mjs $(ARGS)
 
 ## The same with tiny counts: proves the benchmarks run (CI).
 bench-smoke: build
@@ -69,6 +70,7 @@ bench-smoke: build
 	node bench/context.mjs --smoke
 	node bench/docs.mjs --smoke
 	node bench/smcp-computer.mjs --smoke
+	node bench/app.mjs --smoke
 
 clean:
 	rm -rf dist

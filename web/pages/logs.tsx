@@ -104,7 +104,8 @@ export function Logs({ callers, initialCaller }: { callers: CallerRow[]; initial
           {paused ? 'Resume' : 'Pause'}
         </button>
         <span class="muted" data-testid="log-counts">
-          received <span data-received>{s.received}</span> · dropped <span data-dropped>{s.dropped}</span> · showing {shown.length}
+          received <span data-received>{s.received}</span> · dropped <span data-dropped>{s.dropped}</span> · showing{' '}
+          <span data-shown>{shown.length}</span>
         </span>
       </div>
       {shown.length === 0 ? (
