@@ -108,6 +108,7 @@ describe('the App: the dashboard in a real browser against a real core', () => {
     expect(await socketOutcome(base(), {})).toBe('unauthorized');
     expect(await socketOutcome(base(), { cookie: `mcpd_app_${port}=wrong` })).toBe('unauthorized');
     expect(await socketOutcome(base(), { cookie, origin: 'http://evil.example' })).not.toBe('connected');
+    expect(await socketOutcome(base(), { cookie, host: `evil.example:${port}` })).not.toBe('connected');
     expect(await socketOutcome(base(), { cookie, origin: base() })).toBe('connected');
   });
 
