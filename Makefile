@@ -63,6 +63,7 @@ bench: build
 	node bench/docs.mjs $(ARGS)
 	node bench/smcp-computer.mjs $(ARGS)
 	node bench/app.mjs $(ARGS)
+	node bench/catalog.mjs $(ARGS)
 
 ## The same with tiny counts: proves the benchmarks run (CI).
 bench-smoke: build
@@ -71,6 +72,7 @@ bench-smoke: build
 	node bench/docs.mjs --smoke
 	node bench/smcp-computer.mjs --smoke
 	node bench/app.mjs --smoke
+	node bench/catalog.mjs --smoke
 
 clean:
 	rm -rf dist

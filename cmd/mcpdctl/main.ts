@@ -3,7 +3,19 @@ import { assertSocketOwner } from '../../internal/infra/rpc/socket-path.js';
 import { isMcpdError } from '../../internal/domain/errors.js';
 import { packageVersion } from '../../internal/app/version.js';
 import { COMMON_OPTIONS, configFrom, parseOrExit, socketFrom } from '../../internal/infra/cli/common-flags.js';
-import { callCommand, reloadCommand, statusCommand, stopCommand, toolsCommand, type Out } from '../../internal/infra/cli/ctl-commands.js';
+import {
+  callCommand,
+  connectCommand,
+  importCommand,
+  reloadCommand,
+  stopCommand,
+  statusCommand,
+  toolsCommand,
+  type Out,
+} from '../../internal/infra/cli/ctl-commands.js';
+import { placeFromProcess } from '../../internal/infra/cli/client-configs.js';
+import { fileURLToPath } from 'node:url';
+import { withStartProgress } from '../../internal/infra/cli/start-progress.js';
 import { validateCommand } from '../../internal/infra/cli/validate-command.js';
 import { promptsCommand, readCommand, resourcesCommand } from '../../internal/infra/cli/ctl-resources.js';
 import { logsCommand } from '../../internal/infra/cli/ctl-logs.js';
@@ -23,7 +35,12 @@ const USAGE = `usage: mcpdctl [--socket PATH] [--json] <command>
   logs <caller> [--level L] [--follow|-f]  the caller's recent log entries (--follow: then new ones until Ctrl-C)
   desktop <caller> [--size N] [--window URI]  the caller's organized desktop (window:// resources)
   finder <caller> [--keywords a,b] [--type T] [--offset N] [--limit N]  the caller's dpe:// documents
-  validate [--config DIR]                  check a profile store (no core needed)`;
+  validate [--config DIR]                  check a profile store (no core needed)
+  import <FILE|claude-desktop|cursor|vscode> [--profile NAME] [--dry-run] [--force]
+                                           turn a client's mcpServers / servers JSON into a profile
+  connect <claude-desktop|cursor|vscode|claude-code> [--caller NAME] [--dry-run]
+                                           make the client spawn mcpdmcp <caller> (backs up, shows the diff)
+  disconnect <client> [--dry-run]          remove that entry again`;
 
 const { values, positionals } = parseOrExit(
   {
@@ -40,6 +57,10 @@ const { values, positionals } = parseOrExit(
       type: { type: 'string' },
       offset: { type: 'string' },
       limit: { type: 'string' },
+      profile: { type: 'string' },
+      'dry-run': { type: 'boolean' },
+      force: { type: 'boolean' },
+      caller: { type: 'string' },
     },
     allowPositionals: true,
   },
@@ -55,6 +76,7 @@ if (values.version) {
 }
 
 const out: Out = { json: Boolean(values.json), write: (s) => process.stdout.write(s) };
+const progress = { isTTY: Boolean(process.stderr.isTTY) && !values.json, write: (s: string) => process.stderr.write(s) };
 const [cmd, ...rest] = positionals;
 const need = (n: number, what: string) => {
   if (rest.length < n) {
@@ -64,6 +86,26 @@ const need = (n: number, what: string) => {
 };
 
 if (cmd === 'validate') process.exit(await validateCommand(configFrom(values.config), out.json));
+if (cmd === 'import' || cmd === 'connect' || cmd === 'disconnect') {
+  need(1, cmd === 'import' ? 'a file or a client name' : 'a client name');
+  const common = { configDir: configFrom(values.config), dryRun: values['dry-run'], place: placeFromProcess() };
+  const gatewayScript = fileURLToPath(new URL('../mcpdmcp/main.js', import.meta.url));
+  try {
+    process.exit(
+      cmd === 'import'
+        ? await importCommand(rest[0], { ...common, profile: values.profile, force: values.force }, out)
+        : await connectCommand(
+            rest[0],
+            cmd === 'connect',
+            { ...common, caller: values.caller, gatewayScript, node: process.execPath },
+            out,
+          ),
+    );
+  } catch (e) {
+    process.stderr.write(`mcpdctl ${cmd}: ${(e as Error).message}\n`);
+    process.exit(1);
+  }
+}
 
 const socket = socketFrom(values.socket);
 const client = createControlClient(socket);
@@ -79,11 +121,15 @@ try {
       break;
     case 'tools':
       need(1, 'a caller name');
-      await toolsCommand(client, rest[0], out);
+      await withStartProgress(client, toolsCommand(client, rest[0], out), progress);
       break;
     case 'call':
       need(2, 'a caller and a tool name');
-      code = await callCommand(client, rest[0], rest[1], values.args ?? '{}', Number(values.timeout ?? 0), out);
+      code = await withStartProgress(
+        client,
+        callCommand(client, rest[0], rest[1], values.args ?? '{}', Number(values.timeout ?? 0), out),
+        progress,
+      );
       break;
     case 'logs':
       need(1, 'a caller name');

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createLauncher } from '../infra/mcp/index.js';
-import { PoolManager } from '../infra/scheduler/index.js';
+import { MetadataStore, PoolManager } from '../infra/scheduler/index.js';
 import { watchStore } from '../infra/catalog/index.js';
 import { startControlServer, type ControlServer } from '../infra/rpc/control-server.js';
 import { defaultSocketPath, prepareSocketPath } from '../infra/rpc/socket-path.js';
@@ -37,7 +37,8 @@ export async function runCore(o: CoreRunOptions): Promise<RunningCore> {
   const boot = obs.tee(createLogger('core'));
   // Servers keep state under the store's state directory (the default store points server-memory
   // there); few servers create missing directories themselves.
-  mkdirSync(env.MCPD_STATE_DIR || join(resolve(o.configDir), '.mcpd-state'), { recursive: true });
+  const stateDir = env.MCPD_STATE_DIR || join(resolve(o.configDir), '.mcpd-state');
+  mkdirSync(stateDir, { recursive: true });
   const store = await StoreState.open(resolve(o.configDir), env, boot);
   const runtime = store.current.runtime;
   const log = obs.adopt(store, createLogger('core', runtime.logLevel));
@@ -57,6 +58,8 @@ export async function runCore(o: CoreRunOptions): Promise<RunningCore> {
     new PoolManager({
       launcher,
       runtime,
+      // Listings after a restart come from here: the servers start only when called.
+      metadataStore: new MetadataStore(join(stateDir, 'metadata-cache'), (message, fields) => log('warning', message, fields)),
       log: (e) => log(e.level, e.event, { fingerprint: e.fingerprint, instance: e.instance, message: e.message, ...e.fields }),
     }),
   );

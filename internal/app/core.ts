@@ -13,6 +13,8 @@ import type {
   ToolPage,
 } from '../domain/control.js';
 import { formatIssue, McpdError } from '../domain/errors.js';
+import type { CallerStatusRow } from '../domain/runtime.js';
+import { toolListTokens } from '../domain/tool-tokens.js';
 import type { JsonObject } from '../domain/json.js';
 import { profileFor, type ProfileStore } from '../domain/profile.js';
 import type { ToolEntry, ToolSnapshot } from '../domain/tool.js';
@@ -33,6 +35,8 @@ import { CallerViews } from './caller-views.js';
 import { cappedInterval } from '../domain/timer-limit.js';
 import { CallGate } from './call-gate.js';
 import { SmcpComputers } from './smcp-computers.js';
+import { isSearchModeTool, toolError, ToolSearchCalls } from './tool-search-calls.js';
+import { SEARCH_TOOL } from '../infra/aggregator/tool-search-view.js';
 
 export interface CoreOptions {
   version: string;
@@ -71,6 +75,7 @@ export class Core implements ControlApi {
   private callSeq = 0;
   /** Admission of calls: closed by a stop, which then waits for the calls in flight. */
   readonly calls = new CallGate(() => `the mcpd core (pid ${process.pid}) is stopping`);
+  private readonly toolSearch = new ToolSearchCalls();
 
   constructor(private readonly o: CoreOptions) {
     this.tools = new ToolService(o.pools, o.store.current.runtime.snapshotRetentionSeconds, (msg, fields) => o.log('warning', msg, fields));
@@ -105,6 +110,7 @@ export class Core implements ControlApi {
   /** Starts pools for the loaded store and the dead-gateway reaper. */
   async start(): Promise<void> {
     await this.o.pools.reconcile(this.o.store.specs());
+    this.tools.prime();
     this.reaper = cappedInterval(() => {
       if (this.callers.reapDead(pidAlive) > 0) this.publishStatus();
     }, 2000);
@@ -206,6 +212,7 @@ export class Core implements ControlApi {
     const profile = this.profileOf(caller);
     await this.tools.ensureLoaded(profile);
     const entry = await this.resolveTool(profile, name);
+    if (isSearchModeTool(entry)) return this.searchModeCall(caller, profile, entry, args, opts);
     const record = {
       timestamp: new Date().toISOString(),
       req_id: `${++this.callSeq}`,
@@ -222,6 +229,17 @@ export class Core implements ControlApi {
       this.history.record(caller, { ...record, success: false, error: e instanceof Error ? e.message : String(e) });
       throw e;
     }
+  }
+
+  /** The search tool is answered here; the call tool becomes a call of the tool it names. */
+  private searchModeCall(caller: string, profile: string, entry: ToolEntry, args: JsonObject, opts: CallOptions): Promise<JsonObject> {
+    const settings = this.o.store.current.profiles.get(profile)?.toolSearch;
+    const snapshot = this.tools.index(profile).snapshot();
+    if (!settings) return Promise.resolve(toolError(`profile "${profile}" is not in tool search mode any more; list the tools again`));
+    if (entry.name === SEARCH_TOOL) return Promise.resolve(this.toolSearch.search(snapshot, settings, args));
+    const asked = this.toolSearch.target(args);
+    if ('error' in asked) return Promise.resolve(asked.error);
+    return this.callTool(caller, asked.target.name, asked.target.arguments, opts);
   }
 
   /**
@@ -251,12 +269,24 @@ export class Core implements ControlApi {
       configDir: this.o.store.current.dir,
       configIssues: this.o.store.lastIssues.map(formatIssue),
       pools: this.o.store.redactPools(this.o.pools.status()),
-      callers: this.callers.summary(),
+      callers: this.callers.summary().map((row) => ({ ...row, ...this.toolCosts(row.profile) })),
       stopping: this.calls.closed,
       inFlightCalls: this.calls.inFlight,
       stopDeadline: this.calls.stopDeadline,
       smcpComputers: this.smcp.status(),
     });
+  }
+
+  /** Tool counts and estimated tokens of what a profile's callers are given (and of the catalog in search mode). */
+  private toolCosts(profile: string): Partial<CallerStatusRow> {
+    let snap: ToolSnapshot;
+    try {
+      snap = this.tools.index(profile).snapshot();
+    } catch {
+      return {};
+    }
+    const listed = { toolCount: snap.tools.length, toolTokens: toolListTokens(snap.tools) };
+    return snap.catalog ? { ...listed, catalogCount: snap.catalog.length, catalogTokens: toolListTokens(snap.catalog) } : listed;
   }
 
   /** Open tool and status watches (a gauge in the metrics). */

@@ -7,6 +7,8 @@ import { definitionHash } from '../infra/aggregator/hash.js';
 /** What the tool service needs from the pools: the per-spec metadata cache. */
 export interface ToolSource {
   tools(fingerprint: string, opts?: { signal?: AbortSignal }): Promise<DownstreamTool[]>;
+  /** Tools already known (e.g. restored from disk) without starting anything. */
+  cachedTools?(fingerprint: string): DownstreamTool[] | undefined;
 }
 
 interface Failure {
@@ -72,6 +74,23 @@ export class ToolService {
     const missing = enabledFingerprints(profile).filter((fp) => !this.cache.has(fp) && (opts.retryFailed || !this.recentlyFailed(fp)));
     if (missing.length === 0) return;
     await Promise.all(missing.map((fp) => this.load(fp)));
+  }
+
+  /**
+   * Takes every list the pools already know (restored from the state directory) and builds the
+   * indexes now, so the first tools/list after a restart only pages a ready snapshot.
+   */
+  prime(): void {
+    const touched = new Set<string>();
+    for (const profile of this.profiles.values()) {
+      for (const fp of enabledFingerprints(profile)) {
+        const tools = this.cache.has(fp) ? undefined : this.source.cachedTools?.(fp);
+        if (!tools) continue;
+        this.cache.set(fp, tools);
+        touched.add(profile.name);
+      }
+    }
+    for (const name of touched) this.refresh(name);
   }
 
   /** A downstream list_changed (or a restart) may have changed a spec's tools. */

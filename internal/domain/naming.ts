@@ -74,9 +74,14 @@ export function aliasProblem(alias: string, maxLength: number): string | undefin
   return undefined;
 }
 
+/** The characters an exposed name may use: the limit minus what the client's own prefix needs. */
+export function nameBudget(policy: NamespacePolicy): number {
+  return policy.maxLength - (policy.reserve ?? 0);
+}
+
 /** `<server><separator><tool>`, sanitised and within budget, regardless of the namespace mode. */
 export function prefixedName(server: string, tool: string, policy: NamespacePolicy): string {
-  return fitName(`${server}${policy.separator}${tool}`, policy.maxLength);
+  return fitName(`${server}${policy.separator}${tool}`, nameBudget(policy));
 }
 
 export interface NameChoice {
@@ -90,10 +95,10 @@ export interface NameChoice {
 export function chooseToolName(server: string, tool: string, policy: NamespacePolicy, meta?: ToolMeta): NameChoice {
   const fallback: NameChoice =
     policy.mode === 'never'
-      ? { name: fitName(tool, policy.maxLength), source: 'raw' }
+      ? { name: fitName(tool, nameBudget(policy)), source: 'raw' }
       : { name: prefixedName(server, tool, policy), source: 'prefixed' };
   if (meta?.alias === undefined) return fallback;
-  const problem = aliasProblem(meta.alias, policy.maxLength);
+  const problem = aliasProblem(meta.alias, nameBudget(policy));
   return problem ? { ...fallback, aliasRejected: problem } : { name: meta.alias, source: 'alias' };
 }
 

@@ -14,9 +14,27 @@ export interface NamespacePolicy {
   separator: string;
   /** Exposed names are kept within this many characters. */
   maxLength: number;
+  /**
+   * Characters of `maxLength` kept free for a prefix the client adds itself (Claude Code exposes
+   * `mcp__<server>__<tool>`); names are fitted into `maxLength - reserve`. Absent = 0.
+   */
+  reserve?: number;
 }
 
 export const DEFAULT_NAMESPACE: NamespacePolicy = { mode: 'prefix', separator: '__', maxLength: 64 };
+
+/**
+ * Tool search mode: the client sees a search tool, a call tool and the pinned tools instead of the
+ * whole catalog; the search tool returns full definitions of the best matches.
+ */
+export interface ToolSearchSettings {
+  /** Exposed tool names (or `*`/`?` globs) always listed as well. */
+  pinned: string[];
+  /** Results of one search when the query does not ask for a number. */
+  maxResults: number;
+}
+
+export const DEFAULT_TOOL_SEARCH: ToolSearchSettings = { pinned: [], maxResults: 5 };
 
 export interface Profile {
   name: string;
@@ -25,6 +43,8 @@ export interface Profile {
   servers: ServerSpec[];
   inputs: InputDef[];
   namespace: NamespacePolicy;
+  /** Absent: the whole catalog is listed. */
+  toolSearch?: ToolSearchSettings;
 }
 
 export interface RuntimeSettings {

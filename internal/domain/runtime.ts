@@ -38,5 +38,17 @@ export interface PoolStatus {
 
 export interface RuntimeStatusView {
   pools: PoolStatus[];
-  callers: { caller: string; profile: string; sessions: number }[];
+  callers: CallerStatusRow[];
+}
+
+export interface CallerStatusRow {
+  caller: string;
+  profile: string;
+  sessions: number;
+  /** What the caller's tools/list holds, and its estimated size in model tokens. */
+  toolCount?: number;
+  toolTokens?: number;
+  /** Tool search mode: every tool behind the search tool (absent = mode off). */
+  catalogCount?: number;
+  catalogTokens?: number;
 }

@@ -38,4 +38,9 @@ export interface ToolSnapshot {
   collisions: readonly NameCollision[];
   /** Configuration the index could not honour (invalid aliases, unknown tool names …). */
   problems?: readonly ListingProblem[];
+  /**
+   * Tool search mode: every tool of the profile, callable by name and found by the search tool, while
+   * `tools` holds only the search tool, the call tool and the pinned tools. Absent = `tools` is all.
+   */
+  catalog?: readonly ToolEntry[];
 }

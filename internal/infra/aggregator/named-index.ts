@@ -22,6 +22,8 @@ export interface NamedIndexKind<In, S, T> {
   empty: In;
   build(profile: Profile, fingerprintOf: (serverName: string) => string, input: In): S;
   items(snapshot: S): readonly T[];
+  /** Everything callable by name, when more than is listed (tool search mode); default: the items. */
+  callable?(snapshot: S): readonly T[];
 }
 
 /**
@@ -115,6 +117,8 @@ export class NamedIndex<In, S extends { etag: string }, T extends { name: string
   }
 
   private index(s: S): void {
-    this.byName = new Map(this.kind.items(s).map((t) => [t.name, t]));
+    const listed = this.kind.items(s);
+    const callable = this.kind.callable?.(s);
+    this.byName = new Map((callable ? [...callable, ...listed] : listed).map((t) => [t.name, t]));
   }
 }

@@ -1,6 +1,6 @@
 import type { PromptEntry, PromptSnapshot } from '../../domain/control-areas.js';
 import type { JsonObject } from '../../domain/json.js';
-import { chooseToolName, compareNames, prefixedName, withHashSuffix } from '../../domain/naming.js';
+import { chooseToolName, compareNames, nameBudget, prefixedName, withHashSuffix } from '../../domain/naming.js';
 import type { Profile } from '../../domain/profile.js';
 import { definitionHash, etagOf } from './hash.js';
 import { resolveNameClaims, type NameClaim } from './name-claims.js';
@@ -51,7 +51,7 @@ export function buildPromptSnapshot(
     withHashSuffix(
       prefixedName(claim.server, claim.key, policy),
       `${claim.server}\u0000${claim.key}${attempt > 0 ? `\u0000${attempt}` : ''}`,
-      policy.maxLength,
+      nameBudget(policy),
     ),
   );
   const prompts: PromptEntry[] = [];

@@ -10,6 +10,16 @@ export const TOOLS_LISTING = 'tools';
 /** One profile's tool listing: current snapshot, cursors over recent ones, watchers, name lookup. */
 export class ProfileIndex extends NamedIndex<ToolsByServer, ToolSnapshot, ToolEntry> {
   constructor(opts: ProfileIndexOptions) {
-    super({ listing: TOOLS_LISTING, noun: 'tool', empty: new Map(), build: buildToolSnapshot, items: (s) => s.tools }, opts);
+    super(
+      {
+        listing: TOOLS_LISTING,
+        noun: 'tool',
+        empty: new Map(),
+        build: buildToolSnapshot,
+        items: (s) => s.tools,
+        callable: (s) => s.catalog ?? s.tools,
+      },
+      opts,
+    );
   }
 }

@@ -1,6 +1,7 @@
 import type { ListingProblem } from '../../domain/naming.js';
 import type { ServerSpec } from '../../domain/spec.js';
 import type { DownstreamTool } from '../../domain/tool.js';
+import { NamePatterns } from '../../domain/tool-glob.js';
 
 export interface ToolSelection {
   kept: DownstreamTool[];
@@ -26,31 +27,42 @@ function dedupe(server: string, tools: readonly DownstreamTool[], problems: List
   return out;
 }
 
-function reportUnknown(server: string, names: Iterable<string>, have: Set<string>, field: string, problems: ListingProblem[]): void {
-  for (const name of names) {
-    if (have.has(name)) continue;
+function reportUnknown(server: string, patterns: NamePatterns, names: readonly string[], field: string, problems: ListingProblem[]): void {
+  for (const p of patterns.unmatched(names)) {
     problems.push({
       kind: 'unknown-tool',
       server,
-      name,
-      message: `${field} names tool "${name}", but server "${server}" has no such tool (it has ${have.size} tools); check the spelling`,
+      name: p.text,
+      message: p.isGlob
+        ? `${field} pattern "${p.text}" matches none of the ${names.length} tools of server "${server}"; check the pattern`
+        : `${field} names tool "${p.text}", but server "${server}" has no such tool (it has ${names.length} tools); check the spelling`,
     });
   }
 }
 
 /**
- * Applies one server's `exposeTools` allow-list and `forbiddenTools` (forbidden wins), and reports
- * configured names the server does not have. A disabled server is the caller's business: it is not
- * passed here at all.
+ * Applies one server's `exposeTools` allow-list and `forbiddenTools` (forbidden wins; both take exact
+ * names or `*`/`?` globs), and reports configured names and patterns that match nothing. A disabled
+ * server is the caller's business: it is not passed here at all.
  */
 export function selectTools(spec: ServerSpec, tools: readonly DownstreamTool[]): ToolSelection {
   const problems: ListingProblem[] = [];
   const unique = dedupe(spec.name, tools, problems);
-  const have = new Set(unique.map((t) => t.name));
-  const allow = spec.exposeTools ? new Set(spec.exposeTools) : undefined;
-  const forbidden = new Set(spec.forbiddenTools);
-  if (spec.exposeTools) reportUnknown(spec.name, spec.exposeTools, have, 'exposeTools', problems);
-  reportUnknown(spec.name, Object.keys(spec.toolMeta), have, 'toolMeta', problems);
-  const kept = unique.filter((t) => (!allow || allow.has(t.name)) && !forbidden.has(t.name));
+  const names = unique.map((t) => t.name);
+  const allow = spec.exposeTools ? new NamePatterns(spec.exposeTools) : undefined;
+  const forbidden = new NamePatterns(spec.forbiddenTools);
+  if (allow) reportUnknown(spec.name, allow, names, 'exposeTools', problems);
+  // toolMeta keys are exact names (the lookup is exact), so they are checked as such.
+  const have = new Set(names);
+  for (const key of Object.keys(spec.toolMeta)) {
+    if (have.has(key)) continue;
+    problems.push({
+      kind: 'unknown-tool',
+      server: spec.name,
+      name: key,
+      message: `toolMeta names tool "${key}", but server "${spec.name}" has no such tool (it has ${names.length} tools); check the spelling`,
+    });
+  }
+  const kept = unique.filter((t) => (!allow || allow.matches(t.name)) && !forbidden.matches(t.name));
   return { kept, problems };
 }

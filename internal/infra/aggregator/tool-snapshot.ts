@@ -1,4 +1,4 @@
-import { chooseToolName, compareNames, prefixedName, withHashSuffix } from '../../domain/naming.js';
+import { nameBudget, chooseToolName, compareNames, prefixedName, withHashSuffix } from '../../domain/naming.js';
 import type { ListingProblem } from '../../domain/naming.js';
 import type { NamespacePolicy, Profile } from '../../domain/profile.js';
 import type { ServerSpec } from '../../domain/spec.js';
@@ -7,6 +7,7 @@ import { definitionHash, etagOf } from './hash.js';
 import { resolveNameClaims } from './name-claims.js';
 import type { NameClaim } from './name-claims.js';
 import { selectTools } from './tool-selection.js';
+import { toolSearchView } from './tool-search-view.js';
 
 interface Candidate {
   spec: ServerSpec;
@@ -76,7 +77,7 @@ export function buildToolSnapshot(
     withHashSuffix(
       prefixedName(claim.server, claim.key, policy),
       `${claim.server}\u0000${claim.key}${attempt > 0 ? `\u0000${attempt}` : ''}`,
-      policy.maxLength,
+      nameBudget(policy),
     ),
   );
   const tools: ToolEntry[] = [];
@@ -86,10 +87,11 @@ export function buildToolSnapshot(
   });
   tools.sort((a, b) => compareNames(a.name, b.name));
   const etag = etagOf(tools.map((t) => [t.name, t.definitionHash, t.server]));
-  return Object.freeze({
+  const full: ToolSnapshot = Object.freeze({
     etag,
     tools: Object.freeze(tools),
     collisions: Object.freeze(collisions),
     problems: Object.freeze(problems),
   });
+  return profile.toolSearch ? toolSearchView(full, profile.toolSearch) : full;
 }

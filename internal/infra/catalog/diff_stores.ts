@@ -30,7 +30,8 @@ function profileKey(p: Profile): string {
   return JSON.stringify({
     servers: p.servers.map((s) => [s.name, canonicalSpecJson(s)]),
     inputs: p.inputs.map((i) => JSON.stringify(i, Object.keys(i).sort())),
-    namespace: [p.namespace.mode, p.namespace.separator, p.namespace.maxLength],
+    namespace: [p.namespace.mode, p.namespace.separator, p.namespace.maxLength, p.namespace.reserve ?? 0],
+    toolSearch: p.toolSearch ?? null,
   });
 }
 

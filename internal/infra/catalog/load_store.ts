@@ -141,7 +141,7 @@ async function loadProfile(name: string, file: string, o: ProfileLoad): Promise<
   }
   issues.push(...src.issues);
   warnings.push(...src.warnings);
-  return { name, file, servers, inputs, namespace: parsed.namespace };
+  return { name, file, servers, inputs, namespace: parsed.namespace, ...(parsed.toolSearch ? { toolSearch: parsed.toolSearch } : {}) };
 }
 
 async function loadCallers(

@@ -1,29 +1,43 @@
 import { isSeq } from 'yaml';
-import { DEFAULT_NAMESPACE, type NamespacePolicy } from '../../domain/profile.js';
+import { MIN_NAME_BUDGET } from '../../domain/naming.js';
+import { DEFAULT_NAMESPACE, type NamespacePolicy, type ToolSearchSettings } from '../../domain/profile.js';
 import { checkKeys, mapEntries, readEnum, readNumber, readString } from './fields.js';
 import { parseInputs, type LocatedInput } from './inputs_parse.js';
 import { parseServer } from './server_parse.js';
+import { parseToolSearch } from './tool-search-parse.js';
 import { deref, describeNode, isNull, join, report, type Source, type YNode } from './source.js';
 import type { RawServer } from './types.js';
 
-const PROFILE_KEYS = ['servers', 'inputs', 'namespace'] as const;
-const NAMESPACE_KEYS = ['mode', 'separator', 'maxLength'] as const;
+export const PROFILE_KEYS = ['servers', 'inputs', 'namespace', 'toolSearch'] as const;
+export const NAMESPACE_KEYS = ['mode', 'separator', 'maxLength', 'reserve'] as const;
 
 export interface ParsedProfile {
   servers: RawServer[];
   inputs: LocatedInput[];
   namespace: NamespacePolicy;
+  toolSearch?: ToolSearchSettings;
 }
 
 function parseNamespace(src: Source, node: YNode): NamespacePolicy {
   const ns: NamespacePolicy = { ...DEFAULT_NAMESPACE };
-  const entries = mapEntries(src, node, 'namespace', 'a mapping with mode / separator / maxLength');
+  const entries = mapEntries(src, node, 'namespace', 'a mapping with mode / separator / maxLength / reserve');
   if (!entries) return ns;
   checkKeys(src, entries, NAMESPACE_KEYS, 'namespace');
   for (const e of entries) {
     if (e.key === 'mode') ns.mode = readEnum(src, e.value, e.field, ['prefix', 'never'] as const) ?? ns.mode;
     if (e.key === 'separator') ns.separator = readString(src, e.value, e.field, true) ?? ns.separator;
     if (e.key === 'maxLength') ns.maxLength = readNumber(src, e.value, e.field, { integer: true, min: 16 }) ?? ns.maxLength;
+    if (e.key === 'reserve') ns.reserve = readNumber(src, e.value, e.field, { integer: true, min: 0 }) ?? ns.reserve;
+  }
+  const reserve = entries.find((e) => e.key === 'reserve');
+  if (reserve && ns.maxLength - (ns.reserve ?? 0) < MIN_NAME_BUDGET) {
+    report(
+      src,
+      reserve.value,
+      reserve.field,
+      `reserve ${ns.reserve} leaves ${ns.maxLength - (ns.reserve ?? 0)} of maxLength ${ns.maxLength} characters for names; at least ${MIN_NAME_BUDGET} are needed`,
+      `lower reserve to at most ${ns.maxLength - MIN_NAME_BUDGET} or raise maxLength`,
+    );
   }
   return ns;
 }
@@ -61,7 +75,7 @@ function parseServers(src: Source, node: YNode): RawServer[] {
 export function parseProfile(src: Source): ParsedProfile {
   const root = src.doc.contents as YNode;
   const empty: ParsedProfile = { servers: [], inputs: [], namespace: { ...DEFAULT_NAMESPACE } };
-  const entries = mapEntries(src, root, '', 'a mapping with servers / inputs / namespace');
+  const entries = mapEntries(src, root, '', 'a mapping with servers / inputs / namespace / toolSearch');
   if (!entries) return empty;
   checkKeys(src, entries, PROFILE_KEYS, 'a profile');
   const get = (k: string): YNode => entries.find((e) => e.key === k)?.value;
@@ -70,5 +84,6 @@ export function parseProfile(src: Source): ParsedProfile {
     servers: parseServers(src, get('servers')),
     inputs: parseInputs(src, get('inputs'), 'inputs'),
     namespace: has('namespace') ? parseNamespace(src, get('namespace')) : empty.namespace,
+    toolSearch: has('toolSearch') ? parseToolSearch(src, get('toolSearch'), 'toolSearch') : undefined,
   };
 }

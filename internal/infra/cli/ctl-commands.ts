@@ -1,6 +1,7 @@
 import type { ControlPlaneClient } from '../../gen/mcpd/control/v1/control.js';
 import type * as pb from '../../gen/mcpd/control/v1/control.js';
 import { McpdError } from '../../domain/errors.js';
+import { estimateTokens } from '../../domain/tool-tokens.js';
 import { collectStream, ControlCalls } from '../rpc/control-client.js';
 import { ago, renderTable, truncate } from './table.js';
 import { smcpStatusTable } from './ctl-smcp-status.js';
@@ -32,8 +33,15 @@ export async function statusCommand(client: ControlPlaneClient, out: Out): Promi
   out.write('\nCALLERS\n');
   out.write(
     renderTable(
-      ['CALLER', 'PROFILE', 'SESSIONS'],
-      st.callers.map((c) => [c.caller, c.profile, String(c.sessions)]),
+      ['CALLER', 'PROFILE', 'SESSIONS', 'TOOLS', '~TOKENS', 'SEARCH CATALOG'],
+      st.callers.map((c) => [
+        c.caller,
+        c.profile,
+        String(c.sessions),
+        String(c.toolCount),
+        String(c.toolTokens),
+        c.catalogCount ? `${c.catalogCount} tools, ~${c.catalogTokens} tokens` : '-',
+      ]),
     ),
   );
   if (st.smcpComputers.length) out.write(smcpStatusTable(st.smcpComputers));
@@ -58,14 +66,18 @@ export async function toolsCommand(client: ControlPlaneClient, caller: string, o
       definitionHash: t.definitionHash,
       tool: JSON.parse(t.toolJson.toString('utf8')),
     }));
-    return out.write(`${JSON.stringify({ etag, tools: parsed, collisions }, null, 2)}\n`);
+    const estimatedTokens = tools.reduce((n, t) => n + estimateTokens(t.toolJson.toString('utf8')), 0);
+    return out.write(`${JSON.stringify({ etag, count: tools.length, estimatedTokens, tools: parsed, collisions }, null, 2)}\n`);
   }
+  let tokens = 0;
   const rows = tools.map((t) => {
-    const def = JSON.parse(t.toolJson.toString('utf8')) as { description?: string };
+    const text = t.toolJson.toString('utf8');
+    tokens += estimateTokens(text);
+    const def = JSON.parse(text) as { description?: string };
     return [t.name, t.server, truncate((def.description ?? '').split('\n')[0], 70)];
   });
   out.write(renderTable(['TOOL', 'SERVER', 'DESCRIPTION'], rows));
-  out.write(`${tools.length} tools, etag ${etag}\n`);
+  out.write(`${tools.length} tools, ~${tokens} tokens (estimated, 4 characters of JSON per token), etag ${etag}\n`);
   for (const c of collisions) out.write(`collision: ${c.name} (${c.servers.join(', ')}): ${c.resolution}\n`);
 }
 
@@ -107,3 +119,5 @@ export async function reloadCommand(client: ControlPlaneClient, out: Out): Promi
 }
 
 export { stopCommand } from './ctl-stop.js';
+export { importCommand } from './import-command.js';
+export { connectCommand } from './connect-command.js';

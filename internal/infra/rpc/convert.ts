@@ -37,7 +37,15 @@ export function statusToPb(s: StatusView): pb.RuntimeStatus {
     stopping: s.stopping,
     inFlightCalls: s.inFlightCalls,
     stopDeadlineUnixMs: s.stopDeadline ?? 0,
-    callers: s.callers.map((c) => ({ caller: c.caller, profile: c.profile, sessions: c.sessions })),
+    callers: s.callers.map((c) => ({
+      caller: c.caller,
+      profile: c.profile,
+      sessions: c.sessions,
+      toolCount: c.toolCount ?? 0,
+      toolTokens: c.toolTokens ?? 0,
+      catalogCount: c.catalogCount ?? 0,
+      catalogTokens: c.catalogTokens ?? 0,
+    })),
     smcpComputers: (s.smcpComputers ?? []).map((c) => ({
       name: c.name,
       caller: c.caller,

@@ -11,6 +11,8 @@ export class MetadataCache {
   serverInfo?: JsonObject;
   /** Shared in-flight fetch, so concurrent first listings start one instance and one listing. */
   inflight?: Promise<DownstreamTool[]>;
+  /** The tools came from disk (an earlier core): the first instance that starts lists them again. */
+  restored = false;
   private issued = 0;
   private applied = 0;
 
@@ -18,10 +20,18 @@ export class MetadataCache {
     return ++this.issued;
   }
 
+  restore(saved: { tools: DownstreamTool[]; capabilities?: JsonObject; serverInfo?: JsonObject }): void {
+    this.tools = saved.tools;
+    this.capabilities = saved.capabilities;
+    this.serverInfo = saved.serverInfo;
+    this.restored = true;
+  }
+
   /** Stores a fetch result; true when the cached list actually changed. */
   setTools(tools: DownstreamTool[], seq: number): boolean {
     if (seq < this.applied) return false;
     this.applied = seq;
+    this.restored = false;
     const changed = !this.tools || !sameTools(this.tools, tools);
     this.tools = tools;
     return changed;

@@ -135,7 +135,7 @@ export abstract class PoolCore {
     this.meta.serverInfo = session.serverInfo;
     const ms = this.now() - inst.startedAt;
     this.log('info', 'instance.ready', `server ${this.spec.name} ready in ${ms} ms`, inst, { pid: session.pid, ms });
-    if (!this.meta.tools && !this.meta.inflight) this.refreshTools(inst);
+    if ((!this.meta.tools || this.meta.restored) && !this.meta.inflight) this.refreshTools(inst);
     this.armIdle(inst);
     this.pump();
     this.changed();

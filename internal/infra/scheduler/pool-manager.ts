@@ -7,6 +7,7 @@ import type { ServerSpec } from '../../domain/spec.js';
 import type { DownstreamTool } from '../../domain/tool.js';
 import { realClock, type Clock } from './clock.js';
 import { Pool } from './pool.js';
+import type { MetadataStore } from './metadata-store.js';
 import type { CallOptions, LogFn, PoolEvents } from './types.js';
 
 export interface PoolManagerOptions {
@@ -14,6 +15,8 @@ export interface PoolManagerOptions {
   runtime: RuntimeSettings;
   clock?: Clock;
   log?: LogFn;
+  /** Keeps the metadata cache across core restarts; absent = memory only. */
+  metadataStore?: MetadataStore;
 }
 
 export type DesiredSpecs = Map<string, { spec: ServerSpec; references: string[] }>;
@@ -69,9 +72,12 @@ export class PoolManager {
         newInstanceId: () => `${spec.name}-${++this.instanceSeq}`,
       });
       this.pools.set(fp, pool);
+      const saved = this.opts.metadataStore?.load(fp);
+      if (saved) pool.meta.restore(saved);
       this.log({ level: 'info', event: 'pool.created', fingerprint: fp, message: `pool for server ${spec.name} created` });
       pool.ensureWarm(spec.activationMode === 'always-on' ? 'always-on' : 'min-ready');
     }
+    this.opts.metadataStore?.retain(new Set(specs.keys()));
     this.statusChanged();
     await Promise.all(removals);
   }
@@ -205,6 +211,13 @@ export class PoolManager {
     throw new McpdError('NOT_FOUND', `no server pool with fingerprint ${fp}: its spec was removed or never loaded`);
   }
 
+  /** A pool's tools changed (first listing, list_changed, a restart that found them different): keep them for the next core. */
+  private persistMetadata(fp: string): void {
+    const meta = this.pools.get(fp)?.meta;
+    if (!meta?.tools || !this.opts.metadataStore) return;
+    this.opts.metadataStore.save(fp, { tools: meta.tools, capabilities: meta.capabilities, serverInfo: meta.serverInfo });
+  }
+
   private statusChanged(): void {
     if (this.statusQueued) return;
     this.statusQueued = true;
@@ -217,7 +230,10 @@ export class PoolManager {
   private readonly events: PoolEvents = {
     notification: (fp, id, method, params) => this.notifyListeners.forEach((cb) => safe(() => cb(fp, id, method, params))),
     stderr: (fp, id, line) => this.stderrListeners.forEach((cb) => safe(() => cb(fp, id, line))),
-    toolsChanged: (fp) => this.toolsListeners.forEach((cb) => safe(() => cb(fp))),
+    toolsChanged: (fp) => {
+      this.persistMetadata(fp);
+      this.toolsListeners.forEach((cb) => safe(() => cb(fp)));
+    },
     // At shutdown nothing is re-established, so nobody needs to hear of it.
     pinLost: (fp, key) => {
       if (!this.down) this.pinListeners.forEach((cb) => safe(() => cb(fp, key)));

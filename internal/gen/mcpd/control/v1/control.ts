@@ -170,6 +170,12 @@ export interface CallerStatus {
   caller: string;
   profile: string;
   sessions: number;
+  /** Tools the caller's client is given by tools/list, and their estimated size in model tokens. */
+  toolCount: number;
+  toolTokens: number;
+  /** Tool search mode: every tool callable through the search and call tools (0 = mode off). */
+  catalogCount: number;
+  catalogTokens: number;
 }
 
 /** One computer of runtime.yaml `smcp:` (the core as an A2C-SMCP Computer). */
@@ -2702,7 +2708,7 @@ export const PoolStatus: MessageFns<PoolStatus> = {
 };
 
 function createBaseCallerStatus(): CallerStatus {
-  return { caller: "", profile: "", sessions: 0 };
+  return { caller: "", profile: "", sessions: 0, toolCount: 0, toolTokens: 0, catalogCount: 0, catalogTokens: 0 };
 }
 
 export const CallerStatus: MessageFns<CallerStatus> = {
@@ -2715,6 +2721,18 @@ export const CallerStatus: MessageFns<CallerStatus> = {
     }
     if (message.sessions !== 0) {
       writer.uint32(24).int32(message.sessions);
+    }
+    if (message.toolCount !== 0) {
+      writer.uint32(32).int32(message.toolCount);
+    }
+    if (message.toolTokens !== 0) {
+      writer.uint32(40).int32(message.toolTokens);
+    }
+    if (message.catalogCount !== 0) {
+      writer.uint32(48).int32(message.catalogCount);
+    }
+    if (message.catalogTokens !== 0) {
+      writer.uint32(56).int32(message.catalogTokens);
     }
     return writer;
   },
@@ -2756,6 +2774,38 @@ export const CallerStatus: MessageFns<CallerStatus> = {
             message.sessions = reader.int32();
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.toolCount = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.toolTokens = reader.int32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.catalogCount = reader.int32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.catalogTokens = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2773,6 +2823,26 @@ export const CallerStatus: MessageFns<CallerStatus> = {
       caller: isSet(object.caller) ? globalThis.String(object.caller) : "",
       profile: isSet(object.profile) ? globalThis.String(object.profile) : "",
       sessions: isSet(object.sessions) ? globalThis.Number(object.sessions) : 0,
+      toolCount: isSet(object.toolCount)
+        ? globalThis.Number(object.toolCount)
+        : isSet(object.tool_count)
+        ? globalThis.Number(object.tool_count)
+        : 0,
+      toolTokens: isSet(object.toolTokens)
+        ? globalThis.Number(object.toolTokens)
+        : isSet(object.tool_tokens)
+        ? globalThis.Number(object.tool_tokens)
+        : 0,
+      catalogCount: isSet(object.catalogCount)
+        ? globalThis.Number(object.catalogCount)
+        : isSet(object.catalog_count)
+        ? globalThis.Number(object.catalog_count)
+        : 0,
+      catalogTokens: isSet(object.catalogTokens)
+        ? globalThis.Number(object.catalogTokens)
+        : isSet(object.catalog_tokens)
+        ? globalThis.Number(object.catalog_tokens)
+        : 0,
     };
   },
 
@@ -2787,6 +2857,18 @@ export const CallerStatus: MessageFns<CallerStatus> = {
     if (message.sessions !== 0) {
       obj.sessions = Math.round(message.sessions);
     }
+    if (message.toolCount !== 0) {
+      obj.toolCount = Math.round(message.toolCount);
+    }
+    if (message.toolTokens !== 0) {
+      obj.toolTokens = Math.round(message.toolTokens);
+    }
+    if (message.catalogCount !== 0) {
+      obj.catalogCount = Math.round(message.catalogCount);
+    }
+    if (message.catalogTokens !== 0) {
+      obj.catalogTokens = Math.round(message.catalogTokens);
+    }
     return obj;
   },
 
@@ -2798,6 +2880,10 @@ export const CallerStatus: MessageFns<CallerStatus> = {
     message.caller = object.caller ?? "";
     message.profile = object.profile ?? "";
     message.sessions = object.sessions ?? 0;
+    message.toolCount = object.toolCount ?? 0;
+    message.toolTokens = object.toolTokens ?? 0;
+    message.catalogCount = object.catalogCount ?? 0;
+    message.catalogTokens = object.catalogTokens ?? 0;
     return message;
   },
 };

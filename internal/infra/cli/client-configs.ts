@@ -1,0 +1,56 @@
+import { join } from 'node:path';
+
+/** The MCP clients mcpd can import from and connect to. */
+export const CLIENTS = ['claude-desktop', 'cursor', 'vscode', 'claude-code'] as const;
+export type ClientName = (typeof CLIENTS)[number];
+
+export interface ClientPlace {
+  /** Where the user-level configuration lives. */
+  home: string;
+  platform: NodeJS.Platform;
+  env: NodeJS.ProcessEnv;
+}
+
+export interface ClientConfigFile {
+  client: ClientName;
+  path: string;
+  /** The JSON key that holds the servers: VS Code uses "servers", the others "mcpServers". */
+  key: 'mcpServers' | 'servers';
+}
+
+function appData(p: ClientPlace): string {
+  return p.env.APPDATA || join(p.home, 'AppData', 'Roaming');
+}
+
+function xdgConfig(p: ClientPlace): string {
+  return p.env.XDG_CONFIG_HOME || join(p.home, '.config');
+}
+
+/** The per-user configuration directory of a desktop app ("Claude", "Code") on each platform. */
+function appConfigDir(p: ClientPlace, app: string): string {
+  if (p.platform === 'darwin') return join(p.home, 'Library', 'Application Support', app);
+  if (p.platform === 'win32') return join(appData(p), app);
+  return join(xdgConfig(p), app);
+}
+
+/** The user-level configuration file of each client (docs/clients.md lists them). */
+export function clientConfigFile(client: ClientName, p: ClientPlace): ClientConfigFile {
+  switch (client) {
+    case 'claude-desktop':
+      return { client, path: join(appConfigDir(p, 'Claude'), 'claude_desktop_config.json'), key: 'mcpServers' };
+    case 'cursor':
+      return { client, path: join(p.home, '.cursor', 'mcp.json'), key: 'mcpServers' };
+    case 'vscode':
+      return { client, path: join(appConfigDir(p, 'Code'), 'User', 'mcp.json'), key: 'servers' };
+    case 'claude-code':
+      return { client, path: join(p.home, '.claude.json'), key: 'mcpServers' };
+  }
+}
+
+export function isClientName(s: string): s is ClientName {
+  return (CLIENTS as readonly string[]).includes(s);
+}
+
+export function placeFromProcess(env: NodeJS.ProcessEnv = process.env): ClientPlace {
+  return { home: env.HOME || env.USERPROFILE || '', platform: process.platform, env };
+}

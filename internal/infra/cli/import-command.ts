@@ -1,0 +1,117 @@
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import { stringify } from 'yaml';
+import { formatIssue, McpdError } from '../../domain/errors.js';
+import { inputEnvName, loadStore } from '../catalog/index.js';
+import { isValidName } from '../catalog/names.js';
+import { clientConfigFile, isClientName, type ClientPlace } from './client-configs.js';
+import type { Out } from './ctl-commands.js';
+import { mapClientConfig, type ImportResult } from './import-map.js';
+import { parseJsonc } from './jsonc.js';
+
+export interface ImportFlags {
+  configDir: string;
+  profile?: string;
+  dryRun?: boolean;
+  force?: boolean;
+  place: ClientPlace;
+}
+
+function sourceFile(source: string, place: ClientPlace): { file: string; profile: string } {
+  if (isClientName(source)) return { file: clientConfigFile(source, place).path, profile: source };
+  const file = resolve(source);
+  const stem = basename(file)
+    .replace(/\.[^.]*$/, '')
+    .replace(/[^A-Za-z0-9_-]/g, '-')
+    .replace(/^[^A-Za-z0-9]+/, '');
+  return { file, profile: stem || 'imported' };
+}
+
+function profileYaml(r: ImportResult, file: string): string {
+  const doc: Record<string, unknown> = {};
+  if (r.inputs.length) doc.inputs = r.inputs;
+  doc.servers = r.servers;
+  return `# Imported from ${file} by "mcpdctl import". Reference: docs/configuration.md\n${stringify(doc, { lineWidth: 0 })}`;
+}
+
+/**
+ * Loads the profile alone in a scratch store, with every `${VAR}` and input given a stand-in value:
+ * what remains are real mistakes; the secrets are the user's to provide later.
+ */
+async function structuralIssues(text: string, r: ImportResult, target: string): Promise<string[]> {
+  const dir = await mkdtemp(join(tmpdir(), 'mcpd-import-'));
+  try {
+    await mkdir(join(dir, 'profiles'));
+    await writeFile(join(dir, 'profiles', 'default.yaml'), text);
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    for (const m of text.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)(:-[^}]*)?\}/g)) env[m[1]] ??= 'x';
+    for (const m of text.matchAll(/\$\{input:([^}]+)\}/g)) env[inputEnvName(m[1])] ??= 'x';
+    for (const i of r.inputs) env[inputEnvName(i.id)] = i.type === 'pickString' ? (i.default ?? i.options[0] ?? 'x') : 'x';
+    const loaded = await loadStore(dir, { env, scaffold: false });
+    const scratch = join(dir, 'profiles', 'default.yaml');
+    return loaded.ok ? [] : loaded.issues.map((i) => formatIssue(i).split(scratch).join(target));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** `mcpdctl import <FILE | claude-desktop | cursor | vscode> [--profile NAME] [--dry-run] [--force]`. */
+export async function importCommand(source: string, flags: ImportFlags, out: Out): Promise<number> {
+  const { file, profile: defaultName } = sourceFile(source, flags.place);
+  const name = flags.profile ?? defaultName;
+  if (!isValidName(name))
+    throw new McpdError('INVALID_ARGUMENT', `--profile "${name}" is not a valid profile name; use letters, digits, "-" and "_"`);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    throw new McpdError(
+      'NOT_FOUND',
+      `cannot read ${file}: ${(e as Error).message}${isClientName(source) ? ` (is ${source} installed and configured?)` : ''}`,
+    );
+  }
+  let doc: unknown;
+  try {
+    doc = parseJsonc(text);
+  } catch (e) {
+    throw new McpdError('INVALID_ARGUMENT', `${file} is not valid JSON: ${(e as Error).message}`);
+  }
+  const r = mapClientConfig(doc);
+  const yaml = profileYaml(r, file);
+  const target = join(resolve(flags.configDir), 'profiles', `${name}.yaml`);
+  const issues = r.servers.length ? await structuralIssues(yaml, r, target) : [];
+  if (out.json) {
+    out.write(
+      `${JSON.stringify({ source: file, profile: name, target, servers: r.servers.map((s) => s.name), notes: r.notes, issues, dryRun: Boolean(flags.dryRun) }, null, 2)}\n`,
+    );
+  } else {
+    if (flags.dryRun) out.write(`${yaml}\n`);
+    for (const n of r.notes) out.write(`note: ${n}\n`);
+    for (const i of issues) out.write(`problem: ${i}\n`);
+  }
+  if (r.servers.length === 0) {
+    if (!out.json) out.write(`nothing to import from ${file}\n`);
+    return 1;
+  }
+  if (issues.length) return 1;
+  if (flags.dryRun) {
+    if (!out.json) out.write(`dry run: would write ${target} (${r.servers.length} servers)\n`);
+    return 0;
+  }
+  if (existsSync(target) && !flags.force) {
+    throw new McpdError(
+      'FAILED_PRECONDITION',
+      `${target} exists; pass --force to overwrite it, or --profile NAME to write another profile`,
+    );
+  }
+  await mkdir(join(resolve(flags.configDir), 'profiles'), { recursive: true });
+  await writeFile(target, yaml);
+  if (!out.json)
+    out.write(
+      `wrote ${target}: ${r.servers.length} servers (${r.servers.map((s) => s.name).join(', ')})\n` +
+        `map a caller to it in callers.yaml (callers: { ${isClientName(source) ? source : 'my-client'}: ${name} }), then "mcpdctl connect <client>"\n`,
+    );
+  return 0;
+}

@@ -1,0 +1,210 @@
+import type { InputDef } from '../../domain/profile.js';
+
+/** A server entry as written in the mcpd profile (YAML), in the A2C-SMCP `command` + `args` spelling. */
+export interface ImportedServer {
+  name: string;
+  transport?: 'streamable_http' | 'sse';
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+  url?: string;
+  headers?: Record<string, string>;
+  disabled?: boolean;
+}
+
+export interface ImportResult {
+  servers: ImportedServer[];
+  inputs: InputDef[];
+  /** What could not be mapped, and why: printed for the user, never silent. */
+  notes: string[];
+}
+
+type Json = Record<string, unknown>;
+
+const KNOWN_SERVER_KEYS = new Set(['command', 'args', 'env', 'cwd', 'type', 'transport', 'url', 'headers', 'disabled']);
+
+const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * `${input:id}` and `${VAR}` mean the same in mcpd; VS Code's `${env:VAR}` becomes `${VAR}` and
+ * `${userHome}` becomes `${HOME}`. Anything else (`${workspaceFolder}` …) only means something inside
+ * the editor: the caller reports it. A literal `$${` stays literal.
+ */
+export function mapPlaceholders(text: string, vscode = false): { text: string; unknown: string[] } {
+  const unknown: string[] = [];
+  const out = text.replace(/\$\{([^}]*)\}/g, (whole, inner: string, offset: number) => {
+    if (offset > 0 && text[offset - 1] === '$') return whole;
+    if (/^input:[A-Za-z0-9_][A-Za-z0-9_.-]*$/.test(inner)) return whole;
+    // In VS Code a bare ${name} is an editor variable (${workspaceFolder}); elsewhere an environment variable.
+    if (!vscode && /^[A-Za-z_][A-Za-z0-9_]*(:-[^}]*)?$/.test(inner)) return whole;
+    const env = /^env:([A-Za-z_][A-Za-z0-9_]*)$/.exec(inner);
+    if (env) return `\${${env[1]}}`;
+    if (inner === 'userHome') return '${HOME}';
+    unknown.push(whole);
+    return whole;
+  });
+  return { text: out, unknown };
+}
+
+function serverName(raw: string, taken: Set<string>, notes: string[]): string {
+  let name =
+    raw
+      .replace(/[^A-Za-z0-9_-]/g, '-')
+      .replace(/^[^A-Za-z0-9]+/, '')
+      .slice(0, 64) || 'server';
+  for (let i = 2; taken.has(name); i++) name = `${name.replace(/-\d+$/, '')}-${i}`;
+  if (name !== raw) notes.push(`server "${raw}": renamed to "${name}" (mcpd names use letters, digits, "-" and "_" only)`);
+  taken.add(name);
+  return name;
+}
+
+function transportOf(entry: Json): 'stdio' | 'streamable_http' | 'sse' | undefined {
+  const t = typeof entry.type === 'string' ? entry.type : typeof entry.transport === 'string' ? entry.transport : undefined;
+  if (t === undefined) return typeof entry.url === 'string' && entry.command === undefined ? 'streamable_http' : 'stdio';
+  const norm = t.toLowerCase().replace(/[-_]/g, '');
+  if (norm === 'stdio') return 'stdio';
+  if (norm === 'http' || norm === 'streamablehttp') return 'streamable_http';
+  if (norm === 'sse') return 'sse';
+  return undefined;
+}
+
+function stringMap(v: unknown, what: string, label: string, notes: string[]): Record<string, string> | undefined {
+  if (v === undefined) return undefined;
+  if (!isObj(v)) {
+    notes.push(`${label}: "${what}" is not an object; left out`);
+    return undefined;
+  }
+  const out: Record<string, string> = {};
+  for (const [k, val] of Object.entries(v)) {
+    if (typeof val === 'string' || typeof val === 'number' || typeof val === 'boolean') out[k] = String(val);
+    else notes.push(`${label}: ${what}.${k} is not a string; left out`);
+  }
+  return out;
+}
+
+/** Rewrites placeholders in every string; a server using one mcpd cannot resolve is left out. */
+function mapStrings(s: ImportedServer, label: string, notes: string[], vscode: boolean): boolean {
+  const unknown: string[] = [];
+  const map = (t: string): string => {
+    const r = mapPlaceholders(t, vscode);
+    unknown.push(...r.unknown);
+    return r.text;
+  };
+  if (s.command) s.command = map(s.command);
+  if (s.args) s.args = s.args.map(map);
+  if (s.url) s.url = map(s.url);
+  if (s.cwd) s.cwd = map(s.cwd);
+  for (const m of [s.env, s.headers]) if (m) for (const k of Object.keys(m)) m[k] = map(m[k]);
+  if (unknown.length === 0) return true;
+  notes.push(
+    `${label}: not imported: it uses ${[...new Set(unknown)].join(', ')}, which only the editor can resolve; write the value in and import again, or add the server by hand`,
+  );
+  return false;
+}
+
+function mapServer(raw: string, entry: unknown, taken: Set<string>, notes: string[], vscode: boolean): ImportedServer | undefined {
+  const label = `server "${raw}"`;
+  if (!isObj(entry)) {
+    notes.push(`${label}: not an object; skipped`);
+    return undefined;
+  }
+  const transport = transportOf(entry);
+  if (!transport) {
+    notes.push(
+      `${label}: transport type ${JSON.stringify(entry.type ?? entry.transport)} is unknown (mcpd speaks stdio, http, sse); skipped`,
+    );
+    return undefined;
+  }
+  const s: ImportedServer = { name: serverName(raw, taken, notes) };
+  if (transport === 'stdio') {
+    if (typeof entry.command !== 'string' || entry.command === '') {
+      notes.push(`${label}: a stdio server needs "command"; skipped`);
+      return undefined;
+    }
+    s.command = entry.command;
+    if (Array.isArray(entry.args)) s.args = entry.args.map(String);
+    s.env = stringMap(entry.env, 'env', label, notes);
+    if (typeof entry.cwd === 'string') s.cwd = entry.cwd;
+  } else {
+    if (typeof entry.url !== 'string' || entry.url === '') {
+      notes.push(`${label}: an ${transport} server needs "url"; skipped`);
+      return undefined;
+    }
+    s.transport = transport;
+    s.url = entry.url;
+    s.headers = stringMap(entry.headers, 'headers', label, notes);
+  }
+  if (entry.disabled === true) s.disabled = true;
+  for (const k of Object.keys(entry)) {
+    if (KNOWN_SERVER_KEYS.has(k)) continue;
+    const why =
+      k === 'envFile'
+        ? 'mcpd does not read env files; copy the variables into env'
+        : k === 'oauth'
+          ? 'sign-in to remote servers is configured separately'
+          : 'mcpd has no such setting';
+    notes.push(`${label}: "${k}" not imported (${why})`);
+  }
+  if (s.env && Object.keys(s.env).length === 0) delete s.env;
+  if (s.headers && Object.keys(s.headers).length === 0) delete s.headers;
+  return mapStrings(s, label, notes, vscode) ? s : undefined;
+}
+
+function mapInputs(v: unknown, notes: string[]): InputDef[] {
+  if (v === undefined) return [];
+  if (!Array.isArray(v)) {
+    notes.push('"inputs" is not a list; left out');
+    return [];
+  }
+  const out: InputDef[] = [];
+  for (const i of v) {
+    if (!isObj(i) || typeof i.id !== 'string') {
+      notes.push(`input ${JSON.stringify(i)}: needs an "id"; skipped`);
+      continue;
+    }
+    const description = typeof i.description === 'string' ? { description: i.description } : {};
+    if (i.type === 'promptString') {
+      out.push({
+        id: i.id,
+        type: 'promptString',
+        ...description,
+        ...(typeof i.default === 'string' ? { default: i.default } : {}),
+        ...(i.password === true ? { password: true } : {}),
+      });
+    } else if (i.type === 'pickString' && Array.isArray(i.options)) {
+      const options = i.options.map((o) => (isObj(o) && typeof o.value === 'string' ? o.value : String(o)));
+      out.push({ id: i.id, type: 'pickString', ...description, options, ...(typeof i.default === 'string' ? { default: i.default } : {}) });
+    } else {
+      notes.push(`input "${i.id}": type ${JSON.stringify(i.type)} not imported (mcpd imports promptString and pickString inputs)`);
+    }
+  }
+  return out;
+}
+
+/**
+ * Maps a client's configuration: `mcpServers` (Claude Desktop, Cursor, Claude Code, most READMEs) or
+ * VS Code's `servers` + `inputs`. Pure: reading and writing files is the command's business.
+ */
+export function mapClientConfig(doc: unknown): ImportResult {
+  const notes: string[] = [];
+  if (!isObj(doc)) return { servers: [], inputs: [], notes: ['the file does not hold a JSON object'] };
+  const table = isObj(doc.mcpServers) ? doc.mcpServers : isObj(doc.servers) ? doc.servers : undefined;
+  if (!table) return { servers: [], inputs: [], notes: ['no "mcpServers" or "servers" object in the file'] };
+  const taken = new Set<string>();
+  const servers: ImportedServer[] = [];
+  for (const [raw, entry] of Object.entries(table)) {
+    const s = mapServer(raw, entry, taken, notes, table === doc.servers);
+    if (s) servers.push(s);
+  }
+  const inputs = mapInputs(doc.inputs, notes);
+  const used = new Set(
+    JSON.stringify(servers)
+      .match(/\$\{input:[^}]+\}/g)
+      ?.map((m) => m.slice(8, -1)) ?? [],
+  );
+  for (const id of used)
+    if (!inputs.some((i) => i.id === id))
+      notes.push(`\${input:${id}} is used but not defined in "inputs"; define it in the profile or set MCPD_INPUT_* for it`);
+  return { servers, inputs, notes };
+}

@@ -1,0 +1,87 @@
+import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { JsonObject } from '../../domain/json.js';
+import type { DownstreamTool } from '../../domain/tool.js';
+
+/** What a pool knows about its server without running it. */
+export interface SavedMetadata {
+  tools: DownstreamTool[];
+  capabilities?: JsonObject;
+  serverInfo?: JsonObject;
+}
+
+interface FileShape extends SavedMetadata {
+  version: 1;
+  fingerprint: string;
+  savedAt: string;
+}
+
+const FINGERPRINT = /^[0-9a-f]{16,128}$/;
+
+/**
+ * The metadata cache on disk, one file per spec fingerprint in the state directory, so the first
+ * listing after a core restart starts no server. A changed spec has another fingerprint, so it never
+ * sees the old file; files of specs no longer configured are deleted. Files are the user's own (0600).
+ */
+export class MetadataStore {
+  constructor(
+    readonly dir: string,
+    private readonly warn: (message: string, fields?: Record<string, unknown>) => void = () => {},
+  ) {}
+
+  load(fingerprint: string): SavedMetadata | undefined {
+    if (!FINGERPRINT.test(fingerprint)) return undefined;
+    const file = this.file(fingerprint);
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      return undefined;
+    }
+    try {
+      const data = JSON.parse(text) as Partial<FileShape>;
+      if (data.version !== 1 || data.fingerprint !== fingerprint || !Array.isArray(data.tools)) throw new Error('unexpected content');
+      for (const t of data.tools) if (typeof t?.name !== 'string' || typeof t.definition !== 'object') throw new Error('malformed tool');
+      return { tools: data.tools, capabilities: data.capabilities, serverInfo: data.serverInfo };
+    } catch (e) {
+      // A damaged cache only costs one server start: drop it and list afresh.
+      this.warn('metadata cache file unreadable; it is removed and the server will be listed again', { file, error: (e as Error).message });
+      rmSync(file, { force: true });
+      return undefined;
+    }
+  }
+
+  save(fingerprint: string, meta: SavedMetadata): void {
+    if (!FINGERPRINT.test(fingerprint)) return;
+    const data: FileShape = { version: 1, fingerprint, savedAt: new Date().toISOString(), ...meta };
+    try {
+      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+      const tmp = `${this.file(fingerprint)}.${process.pid}.tmp`;
+      writeFileSync(tmp, JSON.stringify(data), { mode: 0o600 });
+      renameSync(tmp, this.file(fingerprint));
+    } catch (e) {
+      this.warn('saving the metadata cache failed; listings after a restart will start the server', {
+        fingerprint,
+        error: (e as Error).message,
+      });
+    }
+  }
+
+  /** Deletes the files of specs not in `keep`. */
+  retain(keep: ReadonlySet<string>): void {
+    let names: string[];
+    try {
+      names = readdirSync(this.dir);
+    } catch {
+      return;
+    }
+    for (const n of names) {
+      const fp = n.endsWith('.json') ? n.slice(0, -5) : '';
+      if (FINGERPRINT.test(fp) && !keep.has(fp)) rmSync(join(this.dir, n), { force: true });
+    }
+  }
+
+  private file(fingerprint: string): string {
+    return join(this.dir, `${fingerprint}.json`);
+  }
+}

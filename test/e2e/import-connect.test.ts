@@ -1,0 +1,204 @@
+import { execFile } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { loadStore } from '../../internal/infra/catalog/index.js';
+import { FIXTURES, MCPDCTL, MCPDMCP } from '../support/paths.js';
+
+const SAMPLES = join(FIXTURES, 'client-configs');
+const homes: string[] = [];
+
+function tempHome(): { home: string; store: string } {
+  const home = mkdtempSync(join(tmpdir(), 'mcpd-home-'));
+  homes.push(home);
+  const store = join(home, 'store');
+  mkdirSync(join(store, 'profiles'), { recursive: true });
+  writeFileSync(join(store, 'profiles', 'default.yaml'), 'servers: []\n');
+  return { home, store };
+}
+
+afterEach(() => {
+  for (const h of homes.splice(0)) rmSync(h, { recursive: true, force: true });
+});
+
+async function ctl(home: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home };
+  delete env.XDG_CONFIG_HOME;
+  delete env.MCPD_CONFIG;
+  try {
+    const r = await promisify(execFile)(process.execPath, [MCPDCTL, ...args], { env });
+    return { code: 0, ...r };
+  } catch (e) {
+    const x = e as { code: number; stdout: string; stderr: string };
+    return { code: x.code, stdout: x.stdout, stderr: x.stderr };
+  }
+}
+
+function place(home: string, rel: string, sample: string): string {
+  const p = join(home, rel);
+  mkdirSync(dirname(p), { recursive: true });
+  copyFileSync(join(SAMPLES, sample), p);
+  return p;
+}
+
+type Servers = Record<string, unknown>[];
+const profileOf = (store: string, name: string) =>
+  parse(readFileSync(join(store, 'profiles', `${name}.yaml`), 'utf8')) as { servers: Servers; inputs?: unknown[] };
+
+describe('mcpdctl import', () => {
+  it('imports Claude Desktop from its Linux location: args with spaces, env, renamed server, other keys ignored', async () => {
+    const { home, store } = tempHome();
+    place(home, '.config/Claude/claude_desktop_config.json', 'claude_desktop_config.json');
+    const r = await ctl(home, ['import', 'claude-desktop', '--config', store]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/server "brave search": renamed to "brave-search"/);
+    const p = profileOf(store, 'claude-desktop');
+    expect(p.servers).toEqual([
+      {
+        name: 'filesystem',
+        command: 'npx',
+        args: ['-y', '@modelcontextprotocol/server-filesystem', '/Users/jane/My Documents', '/Users/jane/Desktop'],
+      },
+      {
+        name: 'github',
+        command: 'docker',
+        args: ['run', '-i', '--rm', '-e', 'GITHUB_PERSONAL_ACCESS_TOKEN', 'ghcr.io/github/github-mcp-server'],
+        env: { GITHUB_PERSONAL_ACCESS_TOKEN: '${GITHUB_TOKEN}' },
+      },
+      {
+        name: 'brave-search',
+        command: 'npx',
+        args: ['-y', '@modelcontextprotocol/server-brave-search'],
+        env: { BRAVE_API_KEY: 'BSA-example-key', DEBUG: '1' },
+      },
+    ]);
+    // The written profile is a valid one: the store loads with it once the variable is set.
+    const loaded = await loadStore(store, { env: { ...process.env, GITHUB_TOKEN: 't' }, scaffold: false });
+    expect(loaded.ok ? [...loaded.store.profiles.keys()] : loaded.issues).toContain('claude-desktop');
+    if (loaded.ok) {
+      const fs = loaded.store.profiles.get('claude-desktop')?.servers.find((s) => s.name === 'filesystem');
+      expect(fs?.cmd[3]).toBe('/Users/jane/My Documents');
+    }
+  });
+
+  it('imports a Cursor file: http server with headers, ${env:X} → ${X}, sse, and reports envFile', async () => {
+    const { home, store } = tempHome();
+    const r = await ctl(home, ['import', join(SAMPLES, 'cursor-mcp.json'), '--profile', 'work', '--config', store]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/server "postgres": "envFile" not imported \(mcpd does not read env files/);
+    const p = profileOf(store, 'work');
+    expect(p.servers).toEqual([
+      {
+        name: 'sentry',
+        transport: 'streamable_http',
+        url: 'https://mcp.sentry.dev/mcp',
+        headers: { Authorization: 'Bearer ${SENTRY_TOKEN}' },
+      },
+      {
+        name: 'postgres',
+        command: 'npx',
+        args: ['-y', '@modelcontextprotocol/server-postgres', 'postgresql://localhost/my db'],
+        env: { PGPASSWORD: '${PGPASSWORD}' },
+      },
+      { name: 'legacy-sse', transport: 'sse', url: 'http://127.0.0.1:8808/sse' },
+    ]);
+  });
+
+  it('imports VS Code mcp.json (JSONC): inputs, ${input:…}, ${userHome}; skips ${workspaceFolder} with the reason', async () => {
+    const { home, store } = tempHome();
+    place(home, '.config/Code/User/mcp.json', 'vscode-mcp.json');
+    const r = await ctl(home, ['import', 'vscode', '--config', store]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/server "workspace-fs": not imported: it uses \$\{workspaceFolder\}, which only the editor can resolve/);
+    const p = profileOf(store, 'vscode');
+    expect(p.inputs).toEqual([
+      { id: 'github-pat', type: 'promptString', description: 'GitHub Personal Access Token', password: true },
+      { id: 'region', type: 'pickString', description: 'Region', options: ['eu-west-1', 'us-east-1'], default: 'eu-west-1' },
+    ]);
+    expect(p.servers.map((s) => s.name)).toEqual(['github', 'aws-docs']);
+    expect(p.servers[0]).toMatchObject({ transport: 'streamable_http', headers: { Authorization: 'Bearer ${input:github-pat}' } });
+    expect(p.servers[1]).toMatchObject({
+      args: ['awslabs.aws-documentation-mcp-server@latest', '--region', '${input:region}'],
+      env: { HOME_DIR: '${HOME}' },
+    });
+  });
+
+  it('never overwrites without --force; --dry-run writes nothing; a bad file says what is wrong', async () => {
+    const { home, store } = tempHome();
+    const claudeCode = place(home, 'cc.json', 'claude-code.json');
+    const dry = await ctl(home, ['import', claudeCode, '--config', store, '--dry-run']);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toMatch(/dry run: would write .*cc\.yaml \(3 servers\)/);
+    expect(dry.stdout).toMatch(/X-Workspace: \$\{NOTION_WORKSPACE:-main\}/);
+    expect(existsSync(join(store, 'profiles', 'cc.yaml'))).toBe(false);
+    expect((await ctl(home, ['import', claudeCode, '--config', store])).code).toBe(0);
+    const again = await ctl(home, ['import', claudeCode, '--config', store]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/cc\.yaml exists; pass --force to overwrite it/);
+    expect((await ctl(home, ['import', claudeCode, '--config', store, '--force'])).code).toBe(0);
+    writeFileSync(join(home, 'broken.json'), '{ "mcpServers": { "a": ');
+    const broken = await ctl(home, ['import', join(home, 'broken.json'), '--config', store]);
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toMatch(/broken\.json is not valid JSON/);
+  });
+});
+
+describe('mcpdctl connect / disconnect', () => {
+  const CASES: [client: string, rel: string, key: string][] = [
+    ['claude-desktop', '.config/Claude/claude_desktop_config.json', 'mcpServers'],
+    ['cursor', '.cursor/mcp.json', 'mcpServers'],
+    ['vscode', '.config/Code/User/mcp.json', 'servers'],
+    ['claude-code', '.claude.json', 'mcpServers'],
+  ];
+
+  it.each(CASES)(
+    '%s: writes the entry (idempotent, backed up, diff shown), keeps the rest, and disconnect undoes it',
+    async (client, rel, key) => {
+      const { home, store } = tempHome();
+      const file = join(home, rel);
+      mkdirSync(dirname(file), { recursive: true });
+      const original = { theme: 'dark', [key]: { other: { command: 'other-server', args: ['x'] } } };
+      writeFileSync(file, JSON.stringify(original, null, 2));
+
+      const r = await ctl(home, ['connect', client, '--caller', 'work', '--config', store]);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/\+ {3}"command": /);
+      expect(r.stdout).toMatch(new RegExp(`connected: ${file.replace(/[.]/g, '\\.')}`));
+      const doc = JSON.parse(readFileSync(file, 'utf8'));
+      expect(doc.theme).toBe('dark');
+      expect(doc[key].other).toEqual(original[key].other);
+      expect(doc[key].mcpd.command).toBe(process.execPath);
+      expect(doc[key].mcpd.args).toEqual([MCPDMCP, 'work', '--config', store]);
+      if (client === 'vscode') expect(doc[key].mcpd.type).toBe('stdio');
+      const backups = readdirSync(dirname(file)).filter((n) => n.includes('.mcpd-backup-'));
+      expect(backups).toHaveLength(1);
+      expect(JSON.parse(readFileSync(join(dirname(file), backups[0]), 'utf8'))).toEqual(original);
+
+      const again = await ctl(home, ['connect', client, '--caller', 'work', '--config', store]);
+      expect(again.stdout).toMatch(/already connected/);
+      expect(readdirSync(dirname(file)).filter((n) => n.includes('.mcpd-backup-'))).toHaveLength(1);
+
+      const off = await ctl(home, ['disconnect', client]);
+      expect(off.code).toBe(0);
+      expect(off.stdout).toMatch(/- {3}"command": /);
+      expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(original);
+      expect((await ctl(home, ['disconnect', client])).stdout).toMatch(/not connected/);
+    },
+  );
+
+  it('creates a missing config file; --dry-run changes nothing; an unknown client is named', async () => {
+    const { home, store } = tempHome();
+    const dry = await ctl(home, ['connect', 'cursor', '--config', store, '--dry-run']);
+    expect(dry.stdout).toMatch(/dry run, not written/);
+    expect(existsSync(join(home, '.cursor', 'mcp.json'))).toBe(false);
+    expect((await ctl(home, ['connect', 'cursor', '--config', store])).code).toBe(0);
+    expect(JSON.parse(readFileSync(join(home, '.cursor', 'mcp.json'), 'utf8')).mcpServers.mcpd.args[1]).toBe('cursor');
+    const bad = await ctl(home, ['connect', 'zed']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/unknown client "zed"; use one of claude-desktop, cursor, vscode, claude-code/);
+  });
+});
