@@ -179,6 +179,28 @@ describe('the App: the dashboard in a real browser against a real core', () => {
     expect(errors).toEqual([]);
   });
 
+  it('try-it renders rich results: images, structured content, embedded resources', async () => {
+    await page.evaluate(`location.hash = '#/caller/vscode/tools'`);
+    const open = async (name: string) => {
+      await page.getByRole('searchbox', { name: 'search tools' }).fill(name);
+      await page.getByRole('button', { name, exact: true }).click();
+      return page.getByRole('form', { name: `try ${name}` });
+    };
+    await (await open('everything__get-tiny-image')).getByRole('button', { name: 'Run' }).click();
+    await page.locator('[data-testid="result"] img.content-image').waitFor();
+    expect(await page.evaluate(`document.querySelector('[data-testid="result"] img.content-image').naturalWidth`)).toBeGreaterThan(0);
+
+    const weather = await open('everything__get-structured-content');
+    await weather.getByLabel(/^location/).selectOption('Chicago');
+    await weather.getByRole('button', { name: 'Run' }).click();
+    await page.getByTestId('result').getByText('structured content').waitFor();
+    await page.getByTestId('result').locator('details pre', { hasText: '"temperature": ' }).waitFor();
+
+    await (await open('everything__get-resource-reference')).getByRole('button', { name: 'Run' }).click();
+    await page.getByTestId('result').getByText(/embedded resource/).first().waitFor();
+    expect(errors).toEqual([]);
+  });
+
   it('resources: read, subscribe, and updates arrive', async () => {
     await page.evaluate(`location.hash = '#/caller/vscode/resources'`);
     await page.getByLabel('Read a URI').fill('window://com.example.one/status?priority=10');
