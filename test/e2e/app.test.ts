@@ -197,7 +197,11 @@ describe('the App: the dashboard in a real browser against a real core', () => {
     await page.getByTestId('result').locator('details pre', { hasText: '"temperature": ' }).waitFor();
 
     await (await open('everything__get-resource-reference')).getByRole('button', { name: 'Run' }).click();
-    await page.getByTestId('result').getByText(/embedded resource/).first().waitFor();
+    await page
+      .getByTestId('result')
+      .getByText(/embedded resource/)
+      .first()
+      .waitFor();
     expect(errors).toEqual([]);
   });
 
@@ -322,6 +326,46 @@ describe('the App: the dashboard in a real browser against a real core', () => {
     await page.getByRole('button', { name: 'everything__get-sum', exact: true }).focus();
     await page.keyboard.press('Enter');
     await page.getByRole('form', { name: 'try everything__get-sum' }).waitFor();
+  });
+
+  it('operator actions work from the overview; store problems show with file:line, inline in Config', async () => {
+    await page.evaluate(`location.hash = '#/overview'`);
+    const echoPool = page.locator('[data-pool="echo"]');
+    const pidCell = echoPool.locator('tbody tr td:nth-child(3)');
+    const before = await pidCell.first().innerText();
+    await echoPool.getByRole('button', { name: 'Restart' }).first().click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^restart echo-\d+: done$/ })
+      .waitFor();
+    await echoPool.locator('tbody tr', { hasText: 'restart' }).waitFor(); // start cause of the new instance
+    expect(await pidCell.first().innerText()).not.toBe(before);
+
+    await echoPool.getByRole('button', { name: 'Stop pool' }).click();
+    await page.getByRole('status').filter({ hasText: 'stop echo: done' }).waitFor();
+    await echoPool.getByText('no instances (scaled to zero)').waitFor();
+
+    const good = readFileSync(join(world.configDir, 'profiles/default.yaml'), 'utf8');
+    world.write('profiles/default.yaml', `${good}  - name: broken\n    transport: carrier-pigeon\n`);
+    const problems = page.getByRole('region', { name: 'store problems' });
+    await problems
+      .getByText(/profiles\/default\.yaml:\d+/)
+      .first()
+      .waitFor();
+    await page.screenshot({ path: join(SHOTS, 'overview-problems.png') });
+    await page.evaluate(`location.hash = '#/config'`);
+    await page
+      .getByRole('note')
+      .filter({ hasText: /transport/ })
+      .first()
+      .waitFor();
+    await page.screenshot({ path: join(SHOTS, 'config-problems.png'), fullPage: true });
+    world.write('profiles/default.yaml', good);
+    await page.evaluate(`location.hash = '#/overview'`);
+    await problems.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Reload store' }).click();
+    await page.getByRole('status').filter({ hasText: 'reload store: done' }).waitFor();
+    expect(errors).toEqual([]);
   });
 
   it('a graceful stop is shown, and the page reconnects to the next core by itself', async () => {
