@@ -69,7 +69,7 @@ describe('the App: the dashboard in a real browser against a real core', () => {
     errors = collectErrors(page);
     mkdirSync(SHOTS, { recursive: true });
     await page.goto(`${base()}/?token=${record().token}#/overview`);
-  });
+  }, 180_000);
 
   afterAll(async () => {
     await browser?.close();
@@ -100,7 +100,7 @@ describe('the App: the dashboard in a real browser against a real core', () => {
     expect((await rawGet(port, '/', { host: `127.0.0.1:${port}`, origin: `http://localhost:${port + 1}`, cookie })).status).toBe(403);
     // /metrics stays where it was.
     expect((await fetch(`${base()}/metrics`)).status).toBe(200);
-  });
+  }, 180_000);
 
   it('refuses the socket without the token and from a foreign Origin; accepts it with the cookie', async () => {
     const { token } = record();
@@ -110,7 +110,7 @@ describe('the App: the dashboard in a real browser against a real core', () => {
     expect(await socketOutcome(base(), { cookie, origin: 'http://evil.example' })).not.toBe('connected');
     expect(await socketOutcome(base(), { cookie, host: `evil.example:${port}` })).not.toBe('connected');
     expect(await socketOutcome(base(), { cookie, origin: base() })).toBe('connected');
-  });
+  }, 180_000);
 
   it('every page loads without console errors, shows real content, and is screenshotted', async () => {
     expect(new URL(page.url()).search).toBe(''); // the token left the address bar
@@ -146,7 +146,7 @@ describe('the App: the dashboard in a real browser against a real core', () => {
       expect(await distinctColours(browser, png), `${name} screenshot is blank`).toBeGreaterThan(8);
     }
     expect(errors).toEqual([]);
-  });
+  }, 180_000);
 
   it('a tool run from the try-it form returns the server result, with progress and cancel', async () => {
     await page.evaluate(`location.hash = '#/caller/vscode/tools'`);
@@ -177,7 +177,7 @@ describe('the App: the dashboard in a real browser against a real core', () => {
       .waitFor();
     expect(await page.getByTestId('result').count()).toBe(0);
     expect(errors).toEqual([]);
-  });
+  }, 180_000);
 
   it('try-it renders rich results: images, structured content, embedded resources', async () => {
     await page.evaluate(`location.hash = '#/caller/vscode/tools'`);
@@ -203,7 +203,7 @@ describe('the App: the dashboard in a real browser against a real core', () => {
       .first()
       .waitFor();
     expect(errors).toEqual([]);
-  });
+  }, 180_000);
 
   it('resources: read, subscribe, and updates arrive', async () => {
     await page.evaluate(`location.hash = '#/caller/vscode/resources'`);
@@ -222,7 +222,7 @@ describe('the App: the dashboard in a real browser against a real core', () => {
     await page.getByRole('button', { name: 'Read', exact: true }).click();
     await page.getByRole('region', { name: 'resource mcpd://desktop?size=1' }).getByText('----- window 1 of 1 -----').waitFor();
     expect(errors).toEqual([]);
-  });
+  }, 180_000);
 
   it('prompts: completions in the argument fields, get renders the messages', async () => {
     await page.evaluate(`location.hash = '#/caller/vscode/prompts'`);
@@ -239,7 +239,7 @@ describe('the App: the dashboard in a real browser against a real core', () => {
     await page.getByText('Please promote Alice to the head of the Engineering team.').waitFor();
     await page.screenshot({ path: join(SHOTS, 'prompt.png') });
     expect(errors).toEqual([]);
-  });
+  }, 180_000);
 
   it('finder: search by keyword and type, drill down document → pages → elements, markdown rendered', async () => {
     await page.evaluate(`location.hash = '#/finder/vscode'`);
@@ -257,7 +257,7 @@ describe('the App: the dashboard in a real browser against a real core', () => {
     await doc.locator('pre', { hasText: '"element_id"' }).waitFor();
     await page.screenshot({ path: join(SHOTS, 'finder-document.png') });
     expect(errors).toEqual([]);
-  });
+  }, 180_000);
 
   it('a call made by another MCP client shows up live in the logs and the pools', async () => {
     await page.evaluate(`location.hash = '#/logs'`);
@@ -274,7 +274,7 @@ describe('the App: the dashboard in a real browser against a real core', () => {
     await echoPool.locator('[data-inflight]', { hasText: '1' }).waitFor();
     await call;
     await echoPool.locator('[data-inflight]', { hasText: '0' }).waitFor();
-  });
+  }, 180_000);
 
   it('a tools list change and a window change show up without reload', async () => {
     await page.evaluate(`location.hash = '#/caller/vscode/tools'`);
@@ -289,7 +289,7 @@ describe('the App: the dashboard in a real browser against a real core', () => {
     await agent.callTool({ name: 'windows__set_window', arguments: { path: 'fresh', text: 'fresh window v2' } });
     await page.getByText('fresh window v2').waitFor();
     expect(errors).toEqual([]);
-  });
+  }, 180_000);
 
   it('keyboard alone reaches every action on every page', async () => {
     for (const hash of [
@@ -326,7 +326,7 @@ describe('the App: the dashboard in a real browser against a real core', () => {
     await page.getByRole('button', { name: 'everything__get-sum', exact: true }).focus();
     await page.keyboard.press('Enter');
     await page.getByRole('form', { name: 'try everything__get-sum' }).waitFor();
-  });
+  }, 180_000);
 
   it('operator actions work from the overview; store problems show with file:line, inline in Config', async () => {
     await page.evaluate(`location.hash = '#/overview'`);
@@ -366,7 +366,7 @@ describe('the App: the dashboard in a real browser against a real core', () => {
     await page.getByRole('button', { name: 'Reload store' }).click();
     await page.getByRole('status').filter({ hasText: 'reload store: done' }).waitFor();
     expect(errors).toEqual([]);
-  });
+  }, 180_000);
 
   it('a graceful stop is shown, and the page reconnects to the next core by itself', async () => {
     await page.evaluate(`location.hash = '#/overview'`);
@@ -385,7 +385,7 @@ describe('the App: the dashboard in a real browser against a real core', () => {
     // The page holds a cookie for the new core now: a fresh socket works.
     const cookies = await ctx.cookies(base());
     expect(cookies.find((c) => c.name === `mcpd_app_${port}`)?.value).toBe(encodeURIComponent(record().token));
-  });
+  }, 180_000);
 
   it('mcpd open --print-url prints the URL with the token and the caller page', async () => {
     const { stdout } = await run(process.execPath, [MCPD, 'open', '--caller', 'vscode', '--print-url', '--socket', world.socket], {
@@ -396,7 +396,7 @@ describe('the App: the dashboard in a real browser against a real core', () => {
       env: world.env(),
     }).catch((e: { stderr: string; code: number }) => e);
     expect(bad).toMatchObject({ code: 1, stderr: expect.stringMatching(/caller "no\/such" is not a valid caller name/) });
-  });
+  }, 180_000);
 
   it('mcpd url-handler install registers mcpd:// with xdg; the link starts a core and opens the caller page', async () => {
     const home = join(world.dir, 'home');
@@ -441,7 +441,7 @@ describe('the App: the dashboard in a real browser against a real core', () => {
     await expect(run(argv[0], desktopExec(exec, 'https://evil.example/')?.slice(1), { env })).rejects.toMatchObject({
       stderr: expect.stringMatching(/not an mcpd link; expected mcpd:\/\/start\?caller=NAME/),
     });
-  });
+  }, 180_000);
 });
 
 function statMode(p: string): number {
