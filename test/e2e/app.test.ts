@@ -63,7 +63,7 @@ describe('the App: the dashboard in a real browser against a real core', () => {
     });
     await world.startCore();
     agent = await world.gateway('agent', ['--no-autostart']); // the restart test starts the next core itself
-    browser = await launchChromium();
+    browser = await launchChromium(world.env()); // tagged: the clean-up proves every chromium process is gone
     ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     page = await ctx.newPage();
     errors = collectErrors(page);
@@ -288,6 +288,23 @@ describe('the App: the dashboard in a real browser against a real core', () => {
     await page.locator('[data-window="window://com.example.one/fresh?priority=50"]').waitFor();
     await agent.callTool({ name: 'windows__set_window', arguments: { path: 'fresh', text: 'fresh window v2' } });
     await page.getByText('fresh window v2').waitFor();
+    expect(errors).toEqual([]);
+  }, 180_000);
+
+  it('connect: Copy puts a ready-to-paste client config on the clipboard', async () => {
+    await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base() });
+    await page.evaluate(`location.hash = '#/connect/vscode'`);
+    const section = page.getByRole('region', { name: 'VS Code (.vscode/mcp.json)' });
+    await section.getByRole('button', { name: 'Copy' }).click();
+    await section.getByRole('status').filter({ hasText: 'copied' }).waitFor();
+    const pasted = JSON.parse(String(await page.evaluate('navigator.clipboard.readText()'))) as {
+      servers: { mcpd: { type: string; command: string; args: string[] } };
+    };
+    expect(pasted.servers.mcpd).toEqual({
+      type: 'stdio',
+      command: process.execPath,
+      args: [join(DIST, 'cmd/mcpdmcp/main.js'), 'vscode', '--config', world.configDir],
+    });
     expect(errors).toEqual([]);
   }, 180_000);
 
