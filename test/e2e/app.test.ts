@@ -404,6 +404,22 @@ describe('the App: the dashboard in a real browser against a real core', () => {
     expect(cookies.find((c) => c.name === `mcpd_app_${port}`)?.value).toBe(encodeURIComponent(record().token));
   }, 180_000);
 
+  it('after a crash there is no handoff: the page says to open it again, and a fresh link works', async () => {
+    await page.evaluate(`location.hash = '#/overview'`);
+    await page.locator('[data-pool="echo"]').waitFor();
+    const core = world.cores.at(-1);
+    const exited = new Promise((r) => core?.once('exit', r));
+    core?.kill('SIGKILL');
+    await exited;
+    await page.locator('[data-conn="reconnecting"]').waitFor();
+    await world.startCore();
+    await page.locator('[data-conn="locked-out"]').waitFor({ timeout: 30_000 });
+    await page.getByText('open it again with "mcpd open"').waitFor();
+    await page.goto(`${base()}/?token=${record().token}#/overview`);
+    await page.locator('[data-pool="echo"]').waitFor();
+    expect(await page.locator('[data-conn]').count()).toBe(0);
+  }, 180_000);
+
   it('mcpd open --print-url prints the URL with the token and the caller page', async () => {
     const { stdout } = await run(process.execPath, [MCPD, 'open', '--caller', 'vscode', '--print-url', '--socket', world.socket], {
       env: world.env(),
