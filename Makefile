@@ -73,6 +73,7 @@ bench: build
 	node bench/desktop-bridge.mjs $(ARGS)
 	node bench/smcp-computer.mjs $(ARGS)
 	node bench/smcp-server.mjs $(ARGS)
+	node bench/app.mjs $(ARGS)
 	node bench/catalog.mjs $(ARGS)
 
 ## The same with tiny counts: proves the benchmarks run (CI).
@@ -83,6 +84,7 @@ bench-smoke: build
 	node bench/desktop-bridge.mjs --smoke
 	node bench/smcp-computer.mjs --smoke
 	node bench/smcp-server.mjs --smoke
+	node bench/app.mjs --smoke
 	node bench/catalog.mjs --smoke
 
 clean:
