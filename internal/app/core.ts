@@ -335,7 +335,8 @@ export class Core implements ControlApi {
     return profileFor(this.o.store.current, caller).name;
   }
 
-  private publishStatus(): void {
+  /** Status watchers (mcpdctl, the dashboard) see a change: also called when an edit of the store is rejected. */
+  publishStatus(): void {
     if (this.statusChannel.subscriberCount > 0) this.statusChannel.publish(this.status());
   }
 }

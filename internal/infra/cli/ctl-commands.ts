@@ -21,6 +21,7 @@ import { placeFromProcess } from './client-configs.js';
 import { withStartProgress } from './start-progress.js';
 import { fileURLToPath } from 'node:url';
 import { smcpCommand } from './ctl-smcp.js';
+import { desktopHostCommand } from './ctl-desktop-host.js';
 
 /** "Starting server …" on stderr while a cold start keeps a listing or call waiting (a terminal only). */
 const progress = (json: boolean) => ({ isTTY: Boolean(process.stderr.isTTY) && !json, write: (s: string) => process.stderr.write(s) });
@@ -209,6 +210,15 @@ const smcp: CtlCommand = {
   passThrough: (argv, io) => smcpCommand(argv, io.out, io.err),
 };
 
+const desktopHost: CtlCommand = {
+  name: 'desktop-host',
+  args: '<socket> <action>',
+  summary: 'drive a Desktop Bridge host: health, doctor, observe, find, click, type, hotkey, wait (no core needed)',
+  offline: true,
+  run: () => Promise.resolve(2),
+  passThrough: (argv, io) => desktopHostCommand(argv, io.out, io.err),
+};
+
 export const CTL_COMMANDS: readonly CtlCommand[] = [
   status,
   tools,
@@ -226,4 +236,5 @@ export const CTL_COMMANDS: readonly CtlCommand[] = [
   connecting('connect', 'make the client spawn mcpdmcp <caller> (backs up, shows the diff)', '<claude-desktop|cursor|vscode|claude-code>'),
   connecting('disconnect', 'remove that entry again', '<client>'),
   smcp,
+  desktopHost,
 ];
