@@ -1,7 +1,8 @@
 # mcpd — the two commands a user needs are `make run` and `make test`.
 SHELL := /bin/bash
 NODE_MODULES_STAMP := node_modules/.package-lock.json
-BUF := node_modules/@bufbuild/buf-linux-x64/bin/buf
+# The npm wrapper picks the platform's buf binary (no platform hard-coded here).
+BUF := node_modules/.bin/buf
 CONFIG ?= .
 ARGS ?=
 
@@ -32,6 +33,7 @@ FORMATTED := "cmd/**/*.ts" "internal/**/*.ts" "test/**/*.ts" "bench/**/*.{ts,mjs
 lint: install proto-check
 	npx tsc -p tsconfig.test.json --noEmit
 	node scripts/check-layers.mjs
+	node scripts/check-links.mjs
 	npx prettier --check $(FORMATTED) --log-level warn || (echo "run 'make fmt' and commit the result"; exit 1)
 
 ## Formats the sources (generated code under internal/gen is left as generated: .prettierignore).

@@ -6,12 +6,17 @@ import { COMMON_OPTIONS, configFrom, parseOrExit } from '../../internal/infra/cl
 
 const USAGE = `usage:
   mcpd [--config DIR] [--socket PATH]     run the core in the foreground
-  mcpd validate [--config DIR] [--json]   check a profile store; exit 1 on any problem
+  mcpd validate [--config DIR] [--json] [--run-commands]
+                                          check a profile store; exit 1 on any problem
+                                          (command inputs run only with --run-commands)
 
   --config DIR   profile store (callers.yaml, profiles/*.yaml, runtime.yaml); env MCPD_CONFIG; default: .
   --socket PATH  control-plane unix socket; env MCPD_SOCKET; default: $XDG_RUNTIME_DIR/mcpd/control.sock`;
 
-const { values, positionals } = parseOrExit({ options: { ...COMMON_OPTIONS, json: { type: 'boolean' } }, allowPositionals: true }, USAGE);
+const { values, positionals } = parseOrExit(
+  { options: { ...COMMON_OPTIONS, json: { type: 'boolean' }, 'run-commands': { type: 'boolean' } }, allowPositionals: true },
+  USAGE,
+);
 
 if (values.help) {
   process.stdout.write(`${USAGE}\n`);
@@ -24,14 +29,18 @@ if (values.version) {
 
 const [command] = positionals;
 if (command === 'validate') {
-  process.exit(await validateCommand(configFrom(values.config), Boolean(values.json)));
+  process.exit(await validateCommand(configFrom(values.config), Boolean(values.json), Boolean(values['run-commands'])));
 } else if (command !== undefined) {
   process.stderr.write(`unknown command "${command}"\n\n${USAGE}\n`);
   process.exit(2);
 }
 
 try {
-  const running = await runCore({ configDir: configFrom(values.config), socket: values.socket });
+  const running = await runCore({
+    configDir: configFrom(values.config),
+    socket: values.socket,
+    onStopped: () => process.exit(0),
+  });
   let signals = 0;
   const shutdown = (sig: string) => {
     if (++signals > 1) process.exit(1);

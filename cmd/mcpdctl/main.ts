@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { assertSocketOwner } from '../../internal/infra/rpc/socket-path.js';
 import { isMcpdError } from '../../internal/domain/errors.js';
 import { packageVersion } from '../../internal/app/version.js';
 import { COMMON_OPTIONS, configFrom, parseOrExit, socketFrom } from '../../internal/infra/cli/common-flags.js';
@@ -7,6 +8,7 @@ import {
   connectCommand,
   importCommand,
   reloadCommand,
+  stopCommand,
   statusCommand,
   toolsCommand,
   type Out,
@@ -26,6 +28,7 @@ const USAGE = `usage: mcpdctl [--socket PATH] [--json] <command>
   tools <caller>                           the caller's tool list
   call <caller> <tool> [--args JSON] [--timeout MS]
   reload                                   re-read the profile store now
+  stop                                     stop the core gracefully (in-flight calls finish first)
   resources <caller>                       the caller's resources and resource templates
   read <caller> <uri>                      read one resource (dpe:// URIs included)
   prompts <caller>                         the caller's prompts
@@ -108,6 +111,7 @@ const socket = socketFrom(values.socket);
 const client = createControlClient(socket);
 let code = 0;
 try {
+  assertSocketOwner(socket);
   await waitForReady(client, 3000).catch(() => {
     throw new Error(`no mcpd core at ${socket}; start one with \`make run\` or \`mcpd --config DIR\`, or pass --socket`);
   });
@@ -158,6 +162,9 @@ try {
       break;
     case 'reload':
       code = await reloadCommand(client, out);
+      break;
+    case 'stop':
+      code = await stopCommand(client, out);
       break;
     default:
       process.stderr.write(`unknown command "${cmd}"\n\n${USAGE}\n`);

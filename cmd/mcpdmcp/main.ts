@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { assertSocketOwner } from '../../internal/infra/rpc/socket-path.js';
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import { StdioServerLineTransport } from '../../internal/infra/gateway/stdio-server-transport.js';
@@ -9,7 +10,7 @@ import { runHttpGateway } from '../../internal/infra/gateway/http-main.js';
 import { Gateway } from '../../internal/infra/gateway/mcp-gateway.js';
 
 const USAGE = `usage: mcpdmcp <caller> [--socket PATH] [--config DIR] [--no-autostart] [--core-wait-ms N]
-                        [--http HOST:PORT [--token TOKEN]]
+                        [--http HOST:PORT [--token-file FILE | --token TOKEN|auto]]
 
 An MCP server on stdio for one caller. It forwards the session to the mcpd core and starts a core
 (with --config DIR, env MCPD_CONFIG) when none is listening, unless --no-autostart is given.
@@ -17,8 +18,10 @@ A request waits up to --core-wait-ms (default 15000) for a core to answer before
 
 --http HOST:PORT serves MCP streamable HTTP at http://HOST:PORT/mcp instead of stdio (port 0 = any
 free port; the URL is printed on stderr). Each HTTP session is its own gateway session. A loopback
-address refuses foreign Host/Origin headers; any other address needs --token TOKEN (env
-MCPD_HTTP_TOKEN), which clients send as "Authorization: Bearer TOKEN".`;
+address refuses foreign Host/Origin headers; any other address needs a token, which clients send as
+"Authorization: Bearer TOKEN": --token-file FILE (the file holds it), env MCPD_HTTP_TOKEN, or --token
+TOKEN (visible to every local user in the process list). --token auto generates one and prints the
+client settings. Without a token, any local user can call the caller's tools on loopback.`;
 
 const { values, positionals } = parseOrExit(
   {
@@ -28,6 +31,7 @@ const { values, positionals } = parseOrExit(
       'core-wait-ms': { type: 'string' },
       http: { type: 'string' },
       token: { type: 'string' },
+      'token-file': { type: 'string' },
     },
     allowPositionals: true,
   },
@@ -48,6 +52,12 @@ if (!caller || positionals.length > 1) {
 }
 
 const socket = socketFrom(values.socket);
+try {
+  assertSocketOwner(socket);
+} catch (e) {
+  process.stderr.write(`mcpdmcp: ${(e as Error).message}\n`);
+  process.exit(1);
+}
 const coreWaitMs = Number(values['core-wait-ms'] ?? 15_000);
 if (!Number.isInteger(coreWaitMs) || coreWaitMs < 0) {
   process.stderr.write(`--core-wait-ms must be a whole number of milliseconds, got "${values['core-wait-ms']}"\n`);
@@ -74,12 +84,13 @@ const newGateway = () =>
         },
   });
 
-if (values.token !== undefined && values.http === undefined) {
-  process.stderr.write(`--token only applies to --http HOST:PORT (stdio needs no token)\n\n${USAGE}\n`);
+if ((values.token !== undefined || values['token-file'] !== undefined) && values.http === undefined) {
+  process.stderr.write(`--token and --token-file only apply to --http HOST:PORT (stdio needs no token)\n\n${USAGE}\n`);
   process.exit(2);
 }
 if (values.http !== undefined) {
-  await runHttpGateway({ address: values.http, token: values.token ?? process.env.MCPD_HTTP_TOKEN, newSession: newGateway, log });
+  const tokens = { token: values.token, tokenFile: values['token-file'], envToken: process.env.MCPD_HTTP_TOKEN };
+  await runHttpGateway({ address: values.http, tokens, newSession: newGateway, log });
 } else {
   await serveStdio();
 }

@@ -7,6 +7,7 @@ import { startControlServer, type ControlServer } from '../infra/rpc/control-ser
 import { defaultSocketPath, prepareSocketPath } from '../infra/rpc/socket-path.js';
 import { createLogger } from '../infra/telemetry/logger.js';
 import { Core } from './core.js';
+import { keepRunningOnUnhandledRejections } from './last-resort.js';
 import { Observability } from './log-observability.js';
 import { StoreState } from './store-state.js';
 import { packageVersion } from './version.js';
@@ -21,6 +22,8 @@ export interface CoreRunOptions {
   configDir: string;
   socket?: string;
   env?: NodeJS.ProcessEnv;
+  /** Called when a stop the control plane asked for (Stop RPC) has finished; the process should exit. */
+  onStopped?: () => void;
 }
 
 /** The composition root: store → launcher → pools → core → control server → watcher. */
@@ -37,6 +40,7 @@ export async function runCore(o: CoreRunOptions): Promise<RunningCore> {
   const store = await StoreState.open(resolve(o.configDir), env, boot);
   const runtime = store.current.runtime;
   const log = obs.adopt(store, createLogger('core', runtime.logLevel));
+  const unguard = keepRunningOnUnhandledRejections(log);
   const socket = o.socket || runtime.socket || defaultSocketPath(env);
   // Refuse before starting anything when another core owns the socket.
   await prepareSocketPath(socket);
@@ -57,7 +61,16 @@ export async function runCore(o: CoreRunOptions): Promise<RunningCore> {
       log: (e) => log(e.level, e.event, { fingerprint: e.fingerprint, instance: e.instance, message: e.message, ...e.fields }),
     }),
   );
-  const core = new Core({ version: packageVersion(), socket, pools, store, log, telemetry: obs.telemetry() });
+  const core = new Core({
+    version: packageVersion(),
+    socket,
+    pools,
+    store,
+    log,
+    telemetry: obs.telemetry(),
+    // The Stop RPC: the same graceful stop as SIGTERM; the process exits once it is done.
+    requestStop: () => void stop().then(o.onStopped, o.onStopped),
+  });
   obs.attach(core);
   const server = await startControlServer(core, socket);
   await core.start();
@@ -78,13 +91,16 @@ export async function runCore(o: CoreRunOptions): Promise<RunningCore> {
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
-      log('info', 'core stopping');
+      // Refuse new calls, let those in flight finish (the control plane stays up to answer them).
+      core.beginStop();
+      await core.drainCalls();
       obs.shuttingDown();
       await watcher.close();
       await server.close();
       await core.stop();
       await launcher.shutdown();
       await obs.close();
+      unguard();
     })());
   return { core, server, stop };
 }

@@ -19,8 +19,11 @@ export class CallerRegistry {
     return { id: s.id, caller, profile };
   }
 
-  unregister(id: string): boolean {
-    return this.sessions.delete(id);
+  /** Removes a session; returns its caller's name, or undefined when there was none. */
+  unregister(id: string): string | undefined {
+    const s = this.sessions.get(id);
+    this.sessions.delete(id);
+    return s?.caller;
   }
 
   /** After a reload moved callers between profiles. */

@@ -1,4 +1,5 @@
 import { LatestWins } from '../infra/aggregator/latest-wins.js';
+import { LoadFirstWatch } from './load-first-watch.js';
 
 /**
  * One latest-wins channel per caller for a listing (tools, resources, prompts). A watch follows the
@@ -8,11 +9,26 @@ import { LatestWins } from '../infra/aggregator/latest-wins.js';
 export class CallerViews<S extends { etag: string }> {
   private readonly views = new Map<string, LatestWins<S>>();
 
-  /** `current`: the caller's snapshot under the running store, read on every refresh. */
-  constructor(private readonly current: (caller: string) => S) {}
+  /**
+   * `current`: the caller's snapshot under the running store, read on every refresh. `load`: fills
+   * the caller's listing (starting servers when needed); a watch waits for it before its first value.
+   */
+  constructor(
+    private readonly current: (caller: string) => S,
+    private readonly load?: (caller: string) => Promise<unknown>,
+  ) {}
 
-  /** The caller's current snapshot first (unless `lastEtag` is it), then each change. */
+  /** The caller's current (loaded) snapshot first (unless `lastEtag` is it), then each change. */
   watch(caller: string, lastEtag?: string, signal?: AbortSignal): AsyncIterableIterator<S> {
+    const load = this.load;
+    if (!load) return this.open(caller, lastEtag, signal);
+    return new LoadFirstWatch(
+      () => load(caller),
+      () => this.open(caller, lastEtag, signal),
+    );
+  }
+
+  private open(caller: string, lastEtag?: string, signal?: AbortSignal): AsyncIterableIterator<S> {
     let v = this.views.get(caller);
     if (!v) {
       v = new LatestWins<S>();

@@ -50,10 +50,14 @@ describe('pickClient (the routing rule)', () => {
     { session: session(id), channel: channel().ch, capabilities },
   ];
 
-  it('takes the first key that is a connected gateway session, skipping other routing keys', () => {
+  it('takes the one session in flight, and refuses when several are: the request does not say whose it is', () => {
     const clients = new Map([attached('s2'), attached('s1')]);
-    const r = pickClient(['grpc-key', 's1', 's2'], clients, req);
-    expect(r.ok && r.client.session.id).toBe('s1');
+    const one = pickClient(['s1', 's1'], clients, req);
+    expect(one.ok && one.client.session.id).toBe('s1');
+    const several = pickClient(['s1', 's2'], clients, req);
+    expect(!several.ok && several.error.message).toMatch(/more than one caller session has a call in flight.*maxConcurrent: 1/);
+    // A gRPC call (no gateway session) in flight beside a gateway session is just as ambiguous.
+    expect(pickClient(['grpc-key', 's1'], clients, req).ok).toBe(false);
   });
 
   it('refuses when nothing is in flight, or when no key is a connected session', () => {
@@ -66,7 +70,7 @@ describe('pickClient (the routing rule)', () => {
 
   it('refuses with -32601 naming the capability when the chosen client did not declare it, without trying another client', () => {
     const clients = new Map([attached('s1', { roots: {} }), attached('s2', { sampling: {} })]);
-    const r = pickClient(['s1', 's2'], clients, req);
+    const r = pickClient(['s1'], clients, req);
     expect(r.ok).toBe(false);
     expect(!r.ok && r.error.code).toBe(-32601);
     expect(!r.ok && r.error.message).toMatch(/caller "alice" did not declare the "sampling" capability/);
@@ -121,7 +125,7 @@ describe('ClientRequests', () => {
   });
 
   it("passes the client's error through and wraps other failures as internal errors", async () => {
-    const { router } = world({ 'every-1': ['s1', 's2'] });
+    const { router } = world({ 'every-1': ['s1'] });
     router.attach(session('s1'), channel(() => Promise.reject(new ClientRequestError(-1, 'user rejected'))).ch);
     const e = await failure(router.handle(spec, 'every-1', 'sampling/createMessage', {}));
     expect([e.code, e.message]).toEqual([-1, 'user rejected']);

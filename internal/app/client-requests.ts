@@ -1,5 +1,6 @@
 import {
-  CLIENT_CAPABILITY_OF,
+  clientCapabilityOf,
+  FORWARDED_CLIENT_METHODS,
   ClientRequestError,
   JSONRPC_INTERNAL_ERROR,
   JSONRPC_METHOD_NOT_FOUND,
@@ -34,10 +35,11 @@ export interface AttachedClient {
 export type ClientPick = { ok: true; client: AttachedClient } | { ok: false; error: ClientRequestError };
 
 /**
- * The routing rule: the first key (oldest call in flight on the instance, then stateful bindings) that
- * is a connected gateway session. Keys that are no gateway session (gRPC CallTool routing keys,
- * resource subscriptions) are skipped. Capabilities are checked on the chosen session only: a request
- * is never sent to a client other than the one being served just because that one could answer.
+ * The routing rule (decision 20): a server→client request goes to the one caller session the instance is
+ * serving — the only session with calls in flight there or, with none in flight, the only one bound to it.
+ * A stdio server's request does not say which call it belongs to, so when several sessions qualify it is
+ * refused: sending it to one of them could show one caller another's prompt and hand back the wrong answer.
+ * Capabilities are checked on the chosen session only.
  */
 export function pickClient(
   keys: readonly string[],
@@ -45,20 +47,27 @@ export function pickClient(
   req: { server: string; instanceId: string; method: string },
 ): ClientPick {
   const what = `${req.method} from server ${req.server} (instance ${req.instanceId})`;
-  if (keys.length === 0) {
+  const distinct = [...new Set(keys)];
+  if (distinct.length === 0) {
     return fail(
       JSONRPC_INTERNAL_ERROR,
       `mcpd cannot forward ${what}: no caller request is in flight on that instance, and mcpd sends a server's request only to the MCP client whose request the server is serving`,
     );
   }
-  const client = keys.map((k) => clients.get(k)).find((c) => c !== undefined);
+  if (distinct.length > 1) {
+    return fail(
+      JSONRPC_INTERNAL_ERROR,
+      `mcpd cannot forward ${what}: more than one caller session has a call in flight on that instance, and the request does not say whose it is; give this server "maxConcurrent: 1" so each instance serves one call at a time`,
+    );
+  }
+  const client = clients.get(distinct[0]);
   if (!client) {
     return fail(
       JSONRPC_INTERNAL_ERROR,
       `mcpd cannot forward ${what}: the caller being served has no MCP client connected to answer it (its gateway is gone, or it called over the gRPC API)`,
     );
   }
-  const cap = CLIENT_CAPABILITY_OF[req.method];
+  const cap = clientCapabilityOf(req.method);
   if (cap && client.capabilities && client.capabilities[cap] === undefined) {
     return fail(
       JSONRPC_METHOD_NOT_FOUND,
@@ -103,10 +112,10 @@ export class ClientRequests implements ClientRequestsApi {
 
   /** The launcher's onServerRequest: answers with the client's result or throws a ClientRequestError. */
   async handle(spec: ServerSpec, instanceId: string, method: string, params: JsonObject, signal?: AbortSignal): Promise<JsonObject> {
-    if (!(method in CLIENT_CAPABILITY_OF)) {
+    if (clientCapabilityOf(method) === undefined) {
       throw new ClientRequestError(
         JSONRPC_METHOD_NOT_FOUND,
-        `mcpd does not forward "${method}" from server ${spec.name} to MCP clients (it forwards ${Object.keys(CLIENT_CAPABILITY_OF).join(', ')})`,
+        `mcpd does not forward "${method}" from server ${spec.name} to MCP clients (it forwards ${FORWARDED_CLIENT_METHODS.join(', ')})`,
       );
     }
     const picked = pickClient(this.deps.callersOf(instanceId), this.clients, { server: spec.name, instanceId, method });

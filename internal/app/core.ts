@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { secretRedactor } from '../domain/redactor.js';
 import type {
   CallOptions,
   CallerMeta,
@@ -7,6 +8,7 @@ import type {
   CoreInfo,
   ReloadOutcome,
   StatusView,
+  StopOutcome,
   Subscription,
   ToolPage,
 } from '../domain/control.js';
@@ -32,6 +34,8 @@ import { ResourceSubscriptions } from './resource-subscriptions.js';
 import { CallerViews } from './caller-views.js';
 import { isSearchModeTool, toolError, ToolSearchCalls } from './tool-search-calls.js';
 import { SEARCH_TOOL } from '../infra/aggregator/tool-search-view.js';
+import { cappedInterval } from '../domain/timer-limit.js';
+import { CallGate } from './call-gate.js';
 
 export interface CoreOptions {
   version: string;
@@ -41,6 +45,8 @@ export interface CoreOptions {
   log: (level: 'debug' | 'info' | 'warning' | 'error', event: string, fields?: Record<string, unknown>) => void;
   /** The log bus `log` is teed into; absent = the log service keeps a private one. */
   telemetry?: LogTelemetry;
+  /** Runs the process's graceful stop (the Stop RPC asks for it); absent = only `beginStop` happens. */
+  requestStop?: () => void;
 }
 
 /** The control plane's use cases: caller-aware listing and calling, status, reload. */
@@ -50,7 +56,10 @@ export class Core implements ControlApi {
   private readonly callers = new CallerRegistry();
   readonly tools: ToolService;
   /** Per-caller views, so a caller moved to another profile by a reload sees the new list. */
-  private readonly callerViews = new CallerViews<ToolSnapshot>((caller) => this.tools.index(this.profileOf(caller)).snapshot());
+  private readonly callerViews = new CallerViews<ToolSnapshot>(
+    (caller) => this.tools.index(this.profileOf(caller)).snapshot(),
+    (caller) => this.tools.ensureLoaded(this.profileOf(caller)),
+  );
   private readonly statusChannel = new LatestWins<StatusView>();
   private reaper?: NodeJS.Timeout;
   private readonly subscriptions: ResourceSubscriptions;
@@ -62,6 +71,8 @@ export class Core implements ControlApi {
   readonly clientRequests: ClientRequests;
   private callSeq = 0;
   private readonly toolSearch = new ToolSearchCalls();
+  /** Admission of calls: closed by a stop, which then waits for the calls in flight. */
+  readonly calls = new CallGate(() => `the mcpd core (pid ${process.pid}) is stopping`);
 
   constructor(private readonly o: CoreOptions) {
     this.tools = new ToolService(o.pools, o.store.current.runtime.snapshotRetentionSeconds, (msg, fields) => o.log('warning', msg, fields));
@@ -96,7 +107,7 @@ export class Core implements ControlApi {
   async start(): Promise<void> {
     await this.o.pools.reconcile(this.o.store.specs());
     this.tools.prime();
-    this.reaper = setInterval(() => {
+    this.reaper = cappedInterval(() => {
       if (this.callers.reapDead(pidAlive) > 0) this.publishStatus();
     }, 2000);
     this.reaper.unref();
@@ -111,6 +122,37 @@ export class Core implements ControlApi {
     this.context.close();
     this.statusChannel.close();
     await this.o.pools.shutdown();
+  }
+
+  /**
+   * The first step of a graceful stop: refuse new calls and say so in the status (watchers see
+   * `stopping` at once). Returns what the stop found; the caller then drains `calls`.
+   */
+  beginStop(): StopOutcome {
+    const graceSeconds = this.o.store.current.runtime.shutdownGraceSeconds;
+    const started = this.calls.close(graceSeconds * 1000);
+    const outcome = { inFlightCalls: this.calls.inFlight, graceSeconds, pid: process.pid, started };
+    if (started) {
+      this.o.log('info', 'core stopping: new calls are refused, calls in flight may finish', {
+        inFlightCalls: outcome.inFlightCalls,
+        graceSeconds,
+      });
+      this.publishStatus();
+    }
+    return outcome;
+  }
+
+  requestStop(): StopOutcome {
+    const outcome = this.beginStop();
+    this.o.requestStop?.();
+    return outcome;
+  }
+
+  /** Drains the calls in flight (after `beginStop`), logging those cut off by the grace period. */
+  async drainCalls(): Promise<void> {
+    const { cancelled } = await this.calls.drain();
+    if (cancelled > 0) this.o.log('warning', 'calls cancelled at the end of the shutdown grace period', { cancelled });
+    this.publishStatus();
   }
 
   info(): CoreInfo {
@@ -136,8 +178,10 @@ export class Core implements ControlApi {
   }
 
   unregisterCaller(sessionId: string): void {
-    if (this.callers.unregister(sessionId)) {
-      this.o.log('info', 'caller detached', { session: sessionId });
+    const caller = this.callers.unregister(sessionId);
+    if (caller !== undefined) {
+      // `caller` scopes the event: a session id is only ever shown to the caller it belongs to.
+      this.o.log('info', 'caller detached', { caller, session: sessionId });
       this.publishStatus();
     }
   }
@@ -157,6 +201,8 @@ export class Core implements ControlApi {
   }
 
   async callTool(caller: string, name: string, args: JsonObject, opts: CallOptions): Promise<JsonObject> {
+    // Admission (and the count a graceful stop waits for) is the transports' job: they wrap every
+    // call, this and resource reads alike, in `calls.run`.
     const profile = this.profileOf(caller);
     await this.tools.ensureLoaded(profile);
     const entry = await this.resolveTool(profile, name);
@@ -212,12 +258,16 @@ export class Core implements ControlApi {
   }
 
   status(): StatusView {
-    return {
+    // Last errors and config issues can quote a server's output or a URL: mask every known secret.
+    return secretRedactor.value({
       configDir: this.o.store.current.dir,
       configIssues: this.o.store.lastIssues.map(formatIssue),
       pools: this.o.store.redactPools(this.o.pools.status()),
       callers: this.callers.summary().map((row) => ({ ...row, ...this.toolCosts(row.profile) })),
-    };
+      stopping: this.calls.closed,
+      inFlightCalls: this.calls.inFlight,
+      stopDeadline: this.calls.stopDeadline,
+    });
   }
 
   /** Tool counts and estimated tokens of what a profile's callers are given (and of the catalog in search mode). */

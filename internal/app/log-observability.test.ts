@@ -23,7 +23,14 @@ function setup() {
   } as unknown as PoolPort;
   const pools = obs.meter(inner);
   const core: ObservedCore = {
-    status: () => ({ configDir: '', configIssues: [], pools: [], callers: [{ caller: 'a', profile: 'default', sessions: 2 }] }),
+    status: () => ({
+      configDir: '',
+      configIssues: [],
+      pools: [],
+      callers: [{ caller: 'a', profile: 'default', sessions: 2 }],
+      stopping: false,
+      inFlightCalls: 0,
+    }),
     watchSubscribers: () => 0,
     logs: { subscriberCount: 0 },
   };

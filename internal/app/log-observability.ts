@@ -1,4 +1,5 @@
 import type { ProfileStore } from '../domain/profile.js';
+import { secretRedactor } from '../domain/redactor.js';
 import { startMetricsServer, type MetricsHttpServer } from '../infra/telemetry/http-server.js';
 import { LogBus } from '../infra/telemetry/log-bus.js';
 import { coreEntry, tapLog } from '../infra/telemetry/log-tap.js';
@@ -34,6 +35,7 @@ export class Observability {
   private http?: MetricsHttpServer;
   private pools?: PoolPort;
   private stopping = false;
+  private isStopping = () => false;
   private names?: { store: ProfileStore; byFp: Map<string, string> };
 
   constructor(private readonly o: ObservabilityOptions) {
@@ -77,6 +79,8 @@ export class Observability {
   }
 
   attach(core: ObservedCore): void {
+    // /healthz says "stopping" from the start of a graceful stop, while calls in flight drain.
+    this.isStopping = () => core.status().stopping;
     this.metrics.attach({
       pools: () => this.pools?.status() ?? [],
       callers: () => {
@@ -98,7 +102,7 @@ export class Observability {
       this.http = await startMetricsServer({
         address,
         allowRemote: this.o.env.MCPD_METRICS_ALLOW_REMOTE === '1',
-        metrics: async () => ({ contentType: this.metrics.contentType, body: await this.metrics.text() }),
+        metrics: async () => ({ contentType: this.metrics.contentType, body: secretRedactor.text(await this.metrics.text()) }),
         health: () => this.health(),
       });
       return this.http.url;
@@ -124,8 +128,9 @@ export class Observability {
   private health(): { code: number; body: Record<string, unknown> } {
     const pools = this.pools?.status() ?? [];
     const suspended = pools.filter((p) => p.suspended).map((p) => p.spec.name);
-    const status = this.stopping ? 'stopping' : suspended.length > 0 ? 'degraded' : 'ok';
-    return { code: this.stopping ? 503 : 200, body: { status, pools: pools.length, suspended } };
+    const stopping = this.stopping || this.isStopping();
+    const status = stopping ? 'stopping' : suspended.length > 0 ? 'degraded' : 'ok';
+    return { code: stopping ? 503 : 200, body: { status, pools: pools.length, suspended } };
   }
 
   /** The metrics label for a spec: its server name (bounded by the configuration). */

@@ -31,7 +31,10 @@ export class PromptService implements PromptsApi {
       makeIndex: (profile, fingerprintOf) => new PromptIndex({ profile, fingerprintOf, retentionSeconds }),
       changed: (name) => this.views?.refresh((c) => deps.profileOf(c).name === name),
     });
-    this.views = new CallerViews((caller) => this.listings.index(deps.profileOf(caller).name).snapshot());
+    this.views = new CallerViews(
+      (caller) => this.listings.index(deps.profileOf(caller).name).snapshot(),
+      (caller) => this.listings.ensureLoaded(deps.profileOf(caller)),
+    );
     deps.pools.onNotification((fp, _instance, method) => {
       if (method === 'notifications/prompts/list_changed') this.listings.invalidate(fp);
     });
@@ -45,7 +48,6 @@ export class PromptService implements PromptsApi {
   }
 
   watch(caller: string, lastEtag?: string): Subscription<PromptSnapshot> {
-    void this.listings.ensureLoaded(this.deps.profileOf(caller));
     return this.views.watch(caller, lastEtag);
   }
 

@@ -42,7 +42,10 @@ export class ResourceService implements ResourcesApi {
       makeIndex: (profile, fingerprintOf) => new ResourceIndex({ profile, fingerprintOf, retentionSeconds }),
       changed: (name) => this.views?.refresh((c) => deps.profileOf(c).name === name),
     });
-    this.views = new CallerViews((caller) => this.listings.index(deps.profileOf(caller).name).snapshot());
+    this.views = new CallerViews(
+      (caller) => this.listings.index(deps.profileOf(caller).name).snapshot(),
+      (caller) => this.listings.ensureLoaded(deps.profileOf(caller)),
+    );
     // The hub hears notifications/resources/updated itself.
     this.subs = subs ?? new ResourceSubscriptions(deps.pools, deps.log);
     deps.pools.onNotification((fp, _instance, method) => {
@@ -63,8 +66,6 @@ export class ResourceService implements ResourcesApi {
   }
 
   watch(caller: string, lastEtag?: string): Subscription<ResourceSnapshot> {
-    // A watcher wants a filled list: start loading, the watch delivers it when it lands.
-    void this.listings.ensureLoaded(this.deps.profileOf(caller));
     return this.views.watch(caller, lastEtag);
   }
 

@@ -3,6 +3,7 @@ import type { JsonObject } from '../domain/json.js';
 import type { CoreLog } from './area-deps.js';
 import type { PoolPort } from './pool-port.js';
 import { UpdateSink } from './resource-update-sink.js';
+import { cappedTimeout } from '../domain/timer-limit.js';
 
 interface Entry {
   key: string;
@@ -61,7 +62,7 @@ function realSleep(ms: number, signal: AbortSignal): Promise<void> {
       signal.removeEventListener('abort', done);
       resolve();
     };
-    const timer = setTimeout(done, ms);
+    const timer = cappedTimeout(done, ms);
     timer.unref?.();
     signal.addEventListener('abort', done, { once: true });
   });

@@ -2,7 +2,7 @@ import type { ReloadOutcome } from '../domain/control.js';
 import { formatIssue, type ConfigIssue } from '../domain/errors.js';
 import type { ProfileStore } from '../domain/profile.js';
 import type { PoolStatus } from '../domain/runtime.js';
-import { diffStores, loadStore, redactSpec, specsByFingerprint } from '../infra/catalog/index.js';
+import { diffStores, loadStore, redactSpec, specsByFingerprint, useStoreSecrets } from '../infra/catalog/index.js';
 import type { SpecRef } from './pool-port.js';
 
 /**
@@ -22,6 +22,7 @@ export class StoreState {
   static async open(dir: string, env: NodeJS.ProcessEnv, log: StoreState['log']): Promise<StoreState> {
     const r = await loadStore(dir, { env, scaffold: true });
     if (!r.ok) throw new Error(`configuration in ${dir} is invalid:\n${r.issues.map(formatIssue).join('\n')}`);
+    useStoreSecrets(r.store);
     for (const w of r.warnings) log('warning', 'config warning', { issue: formatIssue(w) });
     return new StoreState(r.store, env, log);
   }
@@ -44,6 +45,7 @@ export class StoreState {
   adopt(next: ProfileStore): ReloadOutcome {
     const d = diffStores(this.current, next);
     this.current = next;
+    useStoreSecrets(next);
     this.lastIssues = [];
     this.log('info', 'configuration applied', {
       added: d.addedFingerprints.length,

@@ -26,11 +26,19 @@ export class ClientRequestError extends Error {
 }
 
 /** Server→client request methods mcpd forwards, and the client capability each needs. */
-export const CLIENT_CAPABILITY_OF: Readonly<Record<string, string>> = {
-  'sampling/createMessage': 'sampling',
-  'elicitation/create': 'elicitation',
-  'roots/list': 'roots',
-};
+const CLIENT_CAPABILITY_OF: ReadonlyMap<string, string> = new Map([
+  ['sampling/createMessage', 'sampling'],
+  ['elicitation/create', 'elicitation'],
+  ['roots/list', 'roots'],
+]);
+
+/** The server→client methods mcpd forwards, for messages. */
+export const FORWARDED_CLIENT_METHODS: readonly string[] = [...CLIENT_CAPABILITY_OF.keys()];
+
+/** The client capability a server→client method needs; undefined for any other name (inherited ones included). */
+export function clientCapabilityOf(method: string): string | undefined {
+  return CLIENT_CAPABILITY_OF.get(method);
+}
 
 /** A gateway's end of the Session, able to put a request to its MCP client. */
 export interface ClientChannel {

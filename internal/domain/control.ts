@@ -42,6 +42,27 @@ export interface ReloadOutcome {
 export interface StatusView extends RuntimeStatusView {
   configDir: string;
   configIssues: string[];
+  /** A stop began: new calls are refused while in-flight ones drain. */
+  stopping: boolean;
+  /** Calls running now (tools/call, resources/read, prompts/get, completion/complete). */
+  inFlightCalls: number;
+  /** During a stop, when its grace period ends (epoch ms). */
+  stopDeadline?: number;
+}
+
+export interface StopOutcome {
+  /** Calls running when the stop began. */
+  inFlightCalls: number;
+  graceSeconds: number;
+  pid: number;
+  /** False when a stop was already under way. */
+  started: boolean;
+}
+
+/** Admission of calls: refused once a stop began, counted while they run, cancelled when its grace ends. */
+export interface CallAdmission {
+  /** Runs `fn` as one call; `signal` also aborts when a stop's grace period ends. */
+  run<T>(what: string, signal: AbortSignal | undefined, fn: (signal: AbortSignal) => Promise<T>): Promise<T>;
 }
 
 import type { ContextApi, LogsApi, PromptsApi, ResourcesApi, Subscription } from './control-areas.js';
@@ -59,6 +80,9 @@ export interface ControlApi {
   status(): StatusView;
   watchStatus(): Subscription<StatusView>;
   reload(): Promise<ReloadOutcome>;
+  /** Begins a graceful stop (the same as SIGTERM) and answers at once. */
+  requestStop(): StopOutcome;
+  readonly calls: CallAdmission;
   readonly resources: ResourcesApi;
   readonly prompts: PromptsApi;
   readonly logs: LogsApi;

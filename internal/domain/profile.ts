@@ -61,6 +61,8 @@ export interface RuntimeSettings {
   restartBackoffMaxSeconds: number;
   crashLoopThreshold: number;
   crashLoopWindowSeconds: number;
+  /** How long a graceful stop lets calls in flight finish before cancelling them. */
+  shutdownGraceSeconds: number;
 }
 
 export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
@@ -76,6 +78,7 @@ export const DEFAULT_RUNTIME: RuntimeSettings = {
   restartBackoffMaxSeconds: 30,
   crashLoopThreshold: 5,
   crashLoopWindowSeconds: 60,
+  shutdownGraceSeconds: 10,
 };
 
 /** The whole store: every profile, the caller mapping, runtime settings. */

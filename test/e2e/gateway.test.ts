@@ -18,7 +18,7 @@ describe('mcpdmcp without a running core', () => {
   it('answers initialize at once and fails a request clearly when autostart is off', async () => {
     const client = await world.gateway('lonely', ['--no-autostart', '--core-wait-ms', '500']);
     expect(client.getServerVersion()?.name).toBe('mcpd');
-    await expect(client.listTools()).rejects.toThrow(/no mcpd core reachable at .*control\.sock.*autostart is off/);
+    await expect(client.listTools()).rejects.toThrow(/no mcpd core reachable at .*control\.sock; start one with `mcpd --config DIR/);
     expect(world.pids().some((p) => cmdline(p).includes(MCPD))).toBe(false);
   });
 

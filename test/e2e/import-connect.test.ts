@@ -170,7 +170,7 @@ describe('mcpdctl connect / disconnect', () => {
       expect(r.stdout).toMatch(new RegExp(`connected: ${file.replace(/[.]/g, '\\.')}`));
       const doc = JSON.parse(readFileSync(file, 'utf8'));
       expect(doc.theme).toBe('dark');
-      expect(doc[key].other).toEqual(original[key].other);
+      expect(doc[key].other).toEqual({ command: 'other-server', args: ['x'] });
       expect(doc[key].mcpd.command).toBe(process.execPath);
       expect(doc[key].mcpd.args).toEqual([MCPDMCP, 'work', '--config', store]);
       if (client === 'vscode') expect(doc[key].mcpd.type).toBe('stdio');

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { TestWorld } from '../support/core-process.js';
 import { MCPDCTL } from '../support/paths.js';
 import { everythingServer, profile } from '../support/profiles.js';
@@ -72,11 +73,29 @@ describe('prompts and completion through the core and the gateway', () => {
 
   it('passes server-everything progress notifications through to the client', async () => {
     const seen: number[] = [];
+    const wire = recordWire(client);
     const r = await client.callTool({ name: 'every__trigger-long-running-operation', arguments: { duration: 1, steps: 4 } }, undefined, {
       onprogress: (p) => seen.push(p.progress),
     });
+    wire.stop();
     expect(JSON.stringify(r)).toContain('Long running operation completed');
+    // What the gateway wrote, in the order the client read it: every step (1..4), then the result.
+    expect(wire.messages).toEqual(['progress 1', 'progress 2', 'progress 3', 'progress 4', 'result']);
     // In order, from the server's own steps (1..4); the core keeps the final one (see docs/conformance.md).
     expect(seen).toEqual([1, 2, 3, 4]);
   });
 });
+
+/** The messages the client's transport hands to the SDK, summarised (progress steps and responses). */
+function recordWire(client: Client): { messages: string[]; stop: () => void } {
+  const transport = client.transport as Transport;
+  const inner = transport.onmessage;
+  const messages: string[] = [];
+  transport.onmessage = (m, extra) => {
+    if ('method' in m && m.method === 'notifications/progress')
+      messages.push(`progress ${String((m.params as { progress?: number }).progress)}`);
+    else if ('result' in m || 'error' in m) messages.push('result');
+    inner?.(m, extra);
+  };
+  return { messages, stop: () => (transport.onmessage = inner) };
+}

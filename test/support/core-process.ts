@@ -7,6 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { createControlClient, waitForReady } from '../../internal/infra/rpc/control-client.js';
 import { MCPD, MCPDMCP } from './paths.js';
+import { deliverNotificationsFirst } from './ordered-delivery.js';
 import { cmdline, killTagged, pidsWithTag, waitFor } from './procs.js';
 
 /** One test's world: a temp profile store, a private socket, a tag on every process it starts. */
@@ -67,6 +68,7 @@ export class TestWorld {
     });
     const client = new Client({ name: `test-${caller}`, version: '1.0.0' }, { capabilities });
     await client.connect(transport);
+    deliverNotificationsFirst(transport);
     this.clients.push(client);
     return client;
   }

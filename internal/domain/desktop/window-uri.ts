@@ -5,6 +5,7 @@
  * below name the decision, the document gives the reasons.
  */
 import { McpdError } from '../errors.js';
+import { LONE_SURROGATE_RE } from '../unicode.js';
 
 /** A parsed window URI. Absent query keys stay absent so that `parse(build(v))` equals `v`. */
 export interface WindowUri {
@@ -28,7 +29,6 @@ const FALSE_WORDS = new Set(['false', '0', 'no', 'off']);
 const HOST_RE = /^[A-Za-z0-9\-._~]+$/;
 const SCHEME_RE = /^([A-Za-z][A-Za-z0-9+.-]*):/;
 const BAD_ESCAPE_RE = /%(?![0-9A-Fa-f]{2})/;
-const LONE_SURROGATE_RE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 // eslint-disable-next-line no-control-regex
 const SPACE_OR_CONTROL_RE = /[\u0000-\u0020\u007F-\u009F\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF]/;
 

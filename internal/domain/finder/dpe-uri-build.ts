@@ -1,4 +1,13 @@
+import { LONE_SURROGATE_RE } from '../unicode.js';
 import { HOST_RE, invalidUri } from './dpe-uri-rules.js';
+
+/** encodeURIComponent, with our 4204 error instead of a URIError for text that is not well-formed Unicode. */
+function encode(what: string, field: string, s: string): string {
+  if (LONE_SURROGATE_RE.test(s)) {
+    throw invalidUri(what, 'syntax', `the ${field} contains an unpaired UTF-16 surrogate`, 'pass well-formed Unicode text');
+  }
+  return encodeURIComponent(s);
+}
 
 export type DpeSubPath = { page: number } | { element: string };
 export type DpeParamValue = string | number | readonly string[] | undefined;
@@ -20,13 +29,13 @@ export function buildDpeUri(host: string, docRef?: string, subPath?: DpeSubPath 
   let uri = `dpe://${host}`;
   if (docRef !== undefined) {
     if (docRef === '') throw invalidUri(what, 'syntax', 'the doc-ref is empty', 'pass a non-empty doc-ref');
-    uri += `/${encodeURIComponent(docRef)}`;
+    uri += `/${encode(what, 'doc-ref', docRef)}`;
   }
   if (subPath !== undefined) {
     if (docRef === undefined) throw invalidUri(what, 3, 'a sub-path needs a doc-ref', 'pass the doc-ref too');
     uri += `/${encodeSubPath(what, typeof subPath === 'string' ? subPathFromString(what, subPath) : subPath)}`;
   }
-  const query = encodeParams(params);
+  const query = encodeParams(what, params);
   return query === '' ? uri : `${uri}?${query}`;
 }
 
@@ -44,16 +53,17 @@ function encodeSubPath(what: string, sp: DpeSubPath): string {
     return `pages/${sp.page}`;
   }
   if (sp.element === '') throw invalidUri(what, 3, 'the element ID is empty', 'pass a non-empty element ID');
-  return `elements/${encodeURIComponent(sp.element)}`;
+  return `elements/${encode(what, 'element ID', sp.element)}`;
 }
 
-function encodeParams(params: Record<string, DpeParamValue> | undefined): string {
+function encodeParams(what: string, params: Record<string, DpeParamValue> | undefined): string {
   if (!params) return '';
   const parts: string[] = [];
   for (const [k, v] of Object.entries(params)) {
     if (v === undefined) continue;
-    const value = Array.isArray(v) ? v.map((x: string) => encodeURIComponent(x)).join(',') : encodeURIComponent(String(v));
-    parts.push(`${encodeURIComponent(k)}=${value}`);
+    const field = `query parameter ${JSON.stringify(k)}`;
+    const value = Array.isArray(v) ? v.map((x: string) => encode(what, field, x)).join(',') : encode(what, field, String(v));
+    parts.push(`${encode(what, 'query key', k)}=${value}`);
   }
   return parts.join('&');
 }

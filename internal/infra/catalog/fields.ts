@@ -1,6 +1,7 @@
 import { isMap, isScalar, isSeq, type Scalar } from 'yaml';
 import { deref, describeNode, isNull, join, report, whereOf, type LocStr, type Source, type YNode } from './source.js';
 import { closest } from './suggest.js';
+import { MAX_DURATION_SECONDS } from '../../domain/timer-limit.js';
 
 export interface Entry {
   key: string;
@@ -72,6 +73,14 @@ export interface NumberRule {
   min: number;
   /** true: value must be > min; false: >= min. */
   exclusive?: boolean;
+  /** Inclusive upper bound; `maxWhy` says where it comes from. */
+  max?: number;
+  maxWhy?: string;
+}
+
+/** A duration in seconds: bounded by the longest timer Node can run (a longer one would fire at once). */
+export function durationRule(min: number, exclusive = false): NumberRule {
+  return { integer: false, min, exclusive, max: MAX_DURATION_SECONDS, maxWhy: 'about 24.8 days, the longest timer Node.js can run' };
 }
 
 export function readNumber(src: Source, node: YNode, field: string, rule: NumberRule): number | undefined {
@@ -88,6 +97,11 @@ export function readNumber(src: Source, node: YNode, field: string, rule: Number
   }
   if (rule.exclusive ? v <= rule.min : v < rule.min) {
     report(src, node, field, `must be ${bound}, got ${v}`, `use a value ${bound}`);
+    return undefined;
+  }
+  if (rule.max !== undefined && v > rule.max) {
+    const why = rule.maxWhy ? ` (${rule.maxWhy})` : '';
+    report(src, node, field, `must be ≤ ${rule.max}${why}, got ${v}`, `use a value between ${rule.min} and ${rule.max}`);
     return undefined;
   }
   return v;

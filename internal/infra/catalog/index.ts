@@ -2,7 +2,7 @@
 export { loadStore, validateStoreDir, STORE_DIR_VARIABLE } from './load_store.js';
 export { watchStore, type StoreWatcher, type WatchOptions } from './watch_store.js';
 export { diffStores, specsByFingerprint, type SpecUse } from './diff_stores.js';
-export { redactSpec, REDACTED } from './redact.js';
+export { redactSpec, REDACTED, storeSecrets, useStoreSecrets } from './redact.js';
 export { scaffoldStore } from './scaffold.js';
 export { inputEnvName } from './input_resolver.js';
 export type { LoadOptions, LoadResult, StoreDiff } from './types.js';

@@ -17,6 +17,19 @@ export interface InputSources {
   env: NodeJS.ProcessEnv;
   /** Working directory for command inputs. */
   cwd: string;
+  /**
+   * False: a command input without a given value is not run; it stands as DEFERRED_INPUT (`mcpd validate`
+   * without --run-commands, profiles no caller uses).
+   */
+  runCommands?: boolean;
+}
+
+/** What an input that was not resolved stands as; a server whose fields contain it is never started. */
+export const DEFERRED_INPUT = 'mcpd-deferred-input';
+
+/** For servers that will not run (disabled): every input stands as DEFERRED_INPUT, nothing is run or required. */
+export function deferredInputs(): (id: string) => Promise<InputOutcome> {
+  return () => Promise.resolve({ ok: true, value: DEFERRED_INPUT, secret: false });
 }
 
 function runCommand(def: Extract<InputDef, { type: 'command' }>, src: InputSources): Promise<InputOutcome> {
@@ -50,7 +63,7 @@ function runCommand(def: Extract<InputDef, { type: 'command' }>, src: InputSourc
             hint: 'the command must print the value on stdout',
           });
         } else {
-          resolveOutcome({ ok: true, value, secret: false });
+          resolveOutcome({ ok: true, value, secret: true });
         }
       },
     );
@@ -58,14 +71,17 @@ function runCommand(def: Extract<InputDef, { type: 'command' }>, src: InputSourc
 }
 
 function outcomeFor(def: InputDef, src: InputSources): Promise<InputOutcome> {
-  const secret = def.type === 'promptString' && def.password === true;
+  // A command input exists to fetch a value from somewhere safer than the profile: treat it as a secret.
+  const secret = (def.type === 'promptString' && def.password === true) || def.type === 'command';
   const envName = inputEnvName(def.id);
   const given: Array<[string, string | undefined]> = [
     [`runtime.yaml inputValues.${def.id}`, src.values.get(def.id)],
     [`environment variable ${envName}`, src.env[envName]],
   ];
   const found = given.find(([, v]) => v !== undefined);
-  if (!found && def.type === 'command') return runCommand(def, src);
+  if (!found && def.type === 'command') {
+    return src.runCommands === false ? Promise.resolve({ ok: true, value: DEFERRED_INPUT, secret: false }) : runCommand(def, src);
+  }
   const [from, value] = found ?? ['its default', def.type === 'command' ? undefined : def.default];
   if (value === undefined) {
     return Promise.resolve({

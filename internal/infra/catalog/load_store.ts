@@ -4,7 +4,8 @@ import type { ConfigIssue } from '../../domain/errors.js';
 import { DEFAULT_PROFILE, type Profile, type ProfileStore } from '../../domain/profile.js';
 import type { ServerSpec } from '../../domain/spec.js';
 import { parseCallers } from './callers_parse.js';
-import { inputResolver } from './input_resolver.js';
+import { DEFERRED_INPUT, deferredInputs, inputResolver } from './input_resolver.js';
+import { foreignControl } from '../trust/file-trust.js';
 import { NAME_HINT, isValidName } from './names.js';
 import { parseProfile } from './profile_parse.js';
 import { parseRuntime, type ParsedRuntime } from './runtime_parse.js';
@@ -29,8 +30,27 @@ function fileIssue(file: string, message: string, hint: string): ConfigIssue {
   return { file, line: 1, field: '', message, hint };
 }
 
-async function readSource(file: string, issues: ConfigIssue[]): Promise<Source | undefined> {
+/** Default cap on one store file: a 50 MB YAML froze the core for 19 s and left it at 2.5 GB (issue 14.7). */
+export const DEFAULT_MAX_STORE_FILE_BYTES = 1024 * 1024;
+
+async function readSource(file: string, issues: ConfigIssue[], maxBytes: number): Promise<Source | undefined> {
   try {
+    const trust = await trustIssue(file, 'file');
+    if (trust) {
+      issues.push(trust);
+      return undefined;
+    }
+    const size = (await stat(file)).size;
+    if (size > maxBytes) {
+      issues.push(
+        fileIssue(
+          file,
+          `the file is ${size} bytes, over the ${maxBytes}-byte limit for a store file`,
+          'make it smaller (split servers into profiles), or raise MCPD_STORE_MAX_FILE_BYTES',
+        ),
+      );
+      return undefined;
+    }
     return parseSource(file, await readFile(file, 'utf8'));
   } catch (e) {
     issues.push(fileIssue(file, `cannot read file: ${(e as Error).message}`, 'check that the file exists and is readable'));
@@ -38,11 +58,30 @@ async function readSource(file: string, issues: ConfigIssue[]): Promise<Source |
   }
 }
 
+/**
+ * A store file or directory another user owns or can write is refused: whatever it says would run as this
+ * user (a profile's commands, a command input) — issue 14.7. Root-owned paths are trusted.
+ */
+async function trustIssue(path: string, kind: 'file' | 'directory'): Promise<ConfigIssue | undefined> {
+  const why = foreignControl(await stat(path), { allowRootOwner: true });
+  if (!why) return undefined;
+  return fileIssue(
+    path,
+    `this store ${kind} cannot be trusted: ${why}, so another user could make mcpd run their commands`,
+    `make it yours and writable only by you: chown $(id -u) ${path} && chmod go-w ${path}`,
+  );
+}
+
 /** profile name → file; invalid and duplicate names are reported. */
 async function listProfiles(dir: string, issues: ConfigIssue[]): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   const profilesDir = join(dir, 'profiles');
   if (!(await exists(profilesDir))) return out;
+  const trust = await trustIssue(profilesDir, 'directory');
+  if (trust) {
+    issues.push(trust);
+    return out;
+  }
   const entries = (await readdir(profilesDir, { withFileTypes: true }))
     .filter((e) => e.isFile() && !e.name.startsWith('.') && PROFILE_EXTENSIONS.includes(extname(e.name)))
     .sort((a, b) => a.name.localeCompare(b.name));
@@ -62,16 +101,20 @@ async function listProfiles(dir: string, issues: ConfigIssue[]): Promise<Map<str
   return out;
 }
 
-async function loadProfile(
-  name: string,
-  file: string,
-  dir: string,
-  rt: ParsedRuntime,
-  env: NodeJS.ProcessEnv,
-  issues: ConfigIssue[],
-  warnings: ConfigIssue[],
-): Promise<Profile | undefined> {
-  const src = await readSource(file, issues);
+interface ProfileLoad {
+  dir: string;
+  rt: ParsedRuntime;
+  env: NodeJS.ProcessEnv;
+  issues: ConfigIssue[];
+  warnings: ConfigIssue[];
+  maxBytes: number;
+  /** False for `validate` without --run-commands and for profiles no caller uses. */
+  runCommands: boolean;
+}
+
+async function loadProfile(name: string, file: string, o: ProfileLoad): Promise<Profile | undefined> {
+  const { dir, rt, env, issues, warnings } = o;
+  const src = await readSource(file, issues, o.maxBytes);
   if (!src) return undefined;
   if (src.broken) {
     issues.push(...src.issues);
@@ -83,23 +126,32 @@ async function loadProfile(
     file,
     variable: (n: string) => (n === STORE_DIR_VARIABLE ? dir : env[n]),
     publicVariables: new Set([STORE_DIR_VARIABLE]),
-    input: inputResolver({ defs: inputs, values: rt.inputValues, env, cwd: dir }),
+    input: inputResolver({ defs: inputs, values: rt.inputValues, env, cwd: dir, runCommands: o.runCommands }),
     issues: src.issues,
   };
   const servers: ServerSpec[] = [];
   for (const raw of parsed.servers) {
-    const spec = await buildServer(raw, ctx, dir);
-    if (spec) servers.push(spec);
+    // A disabled server never runs: its inputs are not resolved, so none of its commands run either.
+    const spec = await buildServer(raw, raw.fixed.disabled ? { ...ctx, input: deferredInputs() } : ctx, dir);
+    if (!spec) continue;
+    // A server that needs a command input that was not run cannot start; it stays disabled until it can.
+    if (JSON.stringify([spec.cmd, spec.env, spec.cwd, spec.url, spec.headers]).includes(DEFERRED_INPUT)) spec.disabled = true;
+    servers.push(spec);
   }
   issues.push(...src.issues);
   warnings.push(...src.warnings);
   return { name, file, servers, inputs, namespace: parsed.namespace, ...(parsed.toolSearch ? { toolSearch: parsed.toolSearch } : {}) };
 }
 
-async function loadCallers(file: string, profiles: ReadonlySet<string>, issues: ConfigIssue[]): Promise<Map<string, string>> {
+async function loadCallers(
+  file: string,
+  profiles: ReadonlySet<string>,
+  issues: ConfigIssue[],
+  maxBytes: number,
+): Promise<Map<string, string>> {
   const callers = new Map<string, string>();
   if (!(await exists(file))) return callers;
-  const src = await readSource(file, issues);
+  const src = await readSource(file, issues, maxBytes);
   if (!src) return callers;
   for (const ref of src.broken ? [] : parseCallers(src)) {
     callers.set(ref.caller, ref.profile);
@@ -118,9 +170,9 @@ async function loadCallers(file: string, profiles: ReadonlySet<string>, issues: 
   return callers;
 }
 
-async function loadRuntime(dir: string, issues: ConfigIssue[]): Promise<ParsedRuntime> {
+async function loadRuntime(dir: string, issues: ConfigIssue[], maxBytes: number): Promise<ParsedRuntime> {
   const file = join(dir, 'runtime.yaml');
-  const src = (await exists(file)) ? await readSource(file, issues) : undefined;
+  const src = (await exists(file)) ? await readSource(file, issues, maxBytes) : undefined;
   if (!src) return parseRuntime(parseSource(file, ''), dir);
   const rt = parseRuntime(src.broken ? parseSource(file, '') : src, dir);
   issues.push(...src.issues);
@@ -157,11 +209,18 @@ export async function loadStore(dir: string, opts: LoadOptions = {}): Promise<Lo
   }
   const issues: ConfigIssue[] = [];
   const warnings: ConfigIssue[] = [];
+  const maxBytes = opts.maxFileBytes ?? maxFileBytesFrom(env);
+  const dirTrust = await trustIssue(abs, 'directory');
+  if (dirTrust) return { ok: false, issues: [dirTrust] };
   const files = await listProfiles(abs, issues);
-  const rt = await loadRuntime(abs, issues);
+  const rt = await loadRuntime(abs, issues, maxBytes);
+  const callers = await loadCallers(callersFile, new Set(files.keys()), issues, maxBytes);
+  // Commands of profiles no caller can reach are not run (issue 14.7).
+  const used = new Set([DEFAULT_PROFILE, ...callers.values()]);
   const profiles = new Map<string, Profile>();
   for (const [name, file] of files) {
-    const p = await loadProfile(name, file, abs, rt, env, issues, warnings);
+    const runCommands = opts.runCommands !== false && used.has(name);
+    const p = await loadProfile(name, file, { dir: abs, rt, env, issues, warnings, maxBytes, runCommands });
     if (p) profiles.set(name, p);
   }
   if (!files.has(DEFAULT_PROFILE)) {
@@ -173,14 +232,21 @@ export async function loadStore(dir: string, opts: LoadOptions = {}): Promise<Lo
       ),
     );
   }
-  const callers = await loadCallers(callersFile, new Set(files.keys()), issues);
   if (issues.length) return { ok: false, issues: issues.sort(byPosition) };
   const store: ProfileStore = { dir: abs, profiles, callers, runtime: rt.runtime };
   return { ok: true, store, warnings: warnings.sort(byPosition) };
 }
 
-/** For `mcpd validate --config DIR`: every error in the store, empty when it loads. */
-export async function validateStoreDir(dir: string, env: NodeJS.ProcessEnv = process.env): Promise<ConfigIssue[]> {
-  const r = await loadStore(dir, { env, scaffold: false });
+function maxFileBytesFrom(env: NodeJS.ProcessEnv): number {
+  const n = Number(env.MCPD_STORE_MAX_FILE_BYTES);
+  return Number.isInteger(n) && n > 0 ? n : DEFAULT_MAX_STORE_FILE_BYTES;
+}
+
+/**
+ * For `mcpd validate --config DIR`: every error in the store, empty when it loads. Command inputs run only
+ * when asked (`--run-commands`): validating a store someone sent you must not run its commands.
+ */
+export async function validateStoreDir(dir: string, env: NodeJS.ProcessEnv = process.env, runCommands = false): Promise<ConfigIssue[]> {
+  const r = await loadStore(dir, { env, scaffold: false, runCommands });
   return r.ok ? [] : r.issues;
 }

@@ -1,6 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { DEFAULT_RUNTIME, LOG_LEVELS, type RuntimeSettings } from '../../domain/profile.js';
-import { checkKeys, mapEntries, readEnum, readNumber, readString, readStringMap, type NumberRule } from './fields.js';
+import { checkKeys, durationRule, mapEntries, readEnum, readNumber, readString, readStringMap, type NumberRule } from './fields.js';
 import { report, type Source, type YNode } from './source.js';
 
 type NumericKey =
@@ -9,15 +9,20 @@ type NumericKey =
   | 'pageSize'
   | 'restartBackoffMaxSeconds'
   | 'crashLoopThreshold'
-  | 'crashLoopWindowSeconds';
+  | 'crashLoopWindowSeconds'
+  | 'shutdownGraceSeconds';
+
+export const SHUTDOWN_GRACE_MAX_SECONDS = 3600;
 
 const NUMBER_RULES: Record<NumericKey, NumberRule> = {
-  poolWaitSeconds: { integer: false, min: 0 },
-  snapshotRetentionSeconds: { integer: false, min: 0, exclusive: true },
+  poolWaitSeconds: durationRule(0),
+  snapshotRetentionSeconds: durationRule(0, true),
   pageSize: { integer: true, min: 1 },
-  restartBackoffMaxSeconds: { integer: false, min: 0, exclusive: true },
+  restartBackoffMaxSeconds: durationRule(0, true),
   crashLoopThreshold: { integer: true, min: 1 },
-  crashLoopWindowSeconds: { integer: false, min: 0, exclusive: true },
+  crashLoopWindowSeconds: durationRule(0, true),
+  // 0 = cancel calls in flight at once; the cap keeps a stop finite (and within Node's timer range).
+  shutdownGraceSeconds: { integer: false, min: 0, max: SHUTDOWN_GRACE_MAX_SECONDS },
 };
 
 export const RUNTIME_KEYS = [...Object.keys(DEFAULT_RUNTIME), 'inputValues'];

@@ -2,6 +2,7 @@ import { isScalar } from 'yaml';
 import { ACTIVATION_MODES, SPEC_DEFAULTS, STRATEGIES, TRANSPORTS, type Transport } from '../../domain/spec.js';
 import {
   checkKeys,
+  durationRule,
   mapEntries,
   readBool,
   readEnum,
@@ -52,10 +53,10 @@ const NUMBER_RULES: Record<NumericKey, NumberRule> = {
   maxConcurrent: { integer: true, min: 1 },
   maxInstances: { integer: true, min: 1 },
   minReady: { integer: true, min: 0 },
-  idleSeconds: { integer: false, min: 0 },
-  sessionTTLSeconds: { integer: false, min: 0, exclusive: true },
-  drainTimeoutSeconds: { integer: false, min: 0 },
-  callTimeoutSeconds: { integer: false, min: 0, exclusive: true },
+  idleSeconds: durationRule(0),
+  sessionTTLSeconds: durationRule(0, true),
+  drainTimeoutSeconds: durationRule(0),
+  callTimeoutSeconds: durationRule(0, true),
 };
 
 interface Acc {

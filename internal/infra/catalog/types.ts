@@ -10,6 +10,10 @@ export interface LoadOptions {
   env?: NodeJS.ProcessEnv;
   /** Create a starter store when the directory holds none. */
   scaffold?: boolean;
+  /** Run `command` inputs (default true; `mcpd validate` runs them only with --run-commands). */
+  runCommands?: boolean;
+  /** Store files larger than this are refused (runtime.yaml cannot set it: it is read under the cap). */
+  maxFileBytes?: number;
 }
 
 export interface StoreDiff {

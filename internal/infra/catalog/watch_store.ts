@@ -2,6 +2,7 @@ import { watch } from 'chokidar';
 import { basename, dirname, join, resolve } from 'node:path';
 import { loadStore } from './load_store.js';
 import type { LoadOptions, LoadResult } from './types.js';
+import { cappedTimeout } from '../../domain/timer-limit.js';
 
 export interface WatchOptions extends Pick<LoadOptions, 'env'> {
   /** Quiet period before reloading; editors write several events per save. */
@@ -49,7 +50,7 @@ export function watchStore(dir: string, onResult: (r: LoadResult) => void, opts:
   const schedule = (): void => {
     if (closed) return;
     if (timer) clearTimeout(timer);
-    timer = setTimeout(() => {
+    timer = cappedTimeout(() => {
       timer = undefined;
       if (loading) dirty = true;
       else loading = run();

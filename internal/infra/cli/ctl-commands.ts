@@ -118,3 +118,4 @@ export async function reloadCommand(client: ControlPlaneClient, out: Out): Promi
 
 export { importCommand } from './import-command.js';
 export { connectCommand } from './connect-command.js';
+export { stopCommand } from './ctl-stop.js';

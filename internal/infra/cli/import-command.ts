@@ -7,9 +7,14 @@ import { formatIssue, McpdError } from '../../domain/errors.js';
 import { inputEnvName, loadStore } from '../catalog/index.js';
 import { isValidName } from '../catalog/names.js';
 import { clientConfigFile, isClientName, type ClientPlace } from './client-configs.js';
-import type { Out } from './ctl-commands.js';
 import { mapClientConfig, type ImportResult } from './import-map.js';
 import { parseJsonc } from './jsonc.js';
+
+/** What ctl-commands' `Out` is (not imported: ctl-commands re-exports this file). */
+interface Out {
+  json: boolean;
+  write: (s: string) => void;
+}
 
 export interface ImportFlags {
   configDir: string;

@@ -2,9 +2,12 @@ import { resolve } from 'node:path';
 import { formatIssue } from '../../domain/errors.js';
 import { validateStoreDir } from '../catalog/index.js';
 
-/** `validate`: every problem at once, with file, line and field; exit code 1 when there is any. */
-export async function validateCommand(dir: string, json: boolean): Promise<number> {
-  const issues = await validateStoreDir(resolve(dir), process.env);
+/**
+ * `validate`: every problem at once, with file, line and field; exit code 1 when there is any. Command
+ * inputs run only with `runCommands` (`mcpd validate --run-commands`).
+ */
+export async function validateCommand(dir: string, json: boolean, runCommands = false): Promise<number> {
+  const issues = await validateStoreDir(resolve(dir), process.env, runCommands);
   if (json) {
     process.stdout.write(`${JSON.stringify({ ok: issues.length === 0, issues }, null, 2)}\n`);
   } else if (issues.length === 0) {

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, openSync, closeSync } from 'node:fs';
+import { mkdirSync, closeSync } from 'node:fs';
+import { assertPrivateDir, openOwnAppendFile } from '../trust/file-trust.js';
 import { dirname, join } from 'node:path';
 
 export interface AutostartOptions {
@@ -18,7 +19,9 @@ export interface AutostartOptions {
 export function startCoreDaemon(o: AutostartOptions): { pid: number | undefined; logFile: string } {
   const logFile = o.logFile ?? join(dirname(o.socket), 'mcpd.log');
   mkdirSync(dirname(logFile), { recursive: true, mode: 0o700 });
-  const fd = openSync(logFile, 'a', 0o600);
+  // A log in a directory another user controls could be a link to any file we can write (issue 14.7).
+  assertPrivateDir(dirname(logFile), 'the core log directory', 'use a --socket in a directory only you own and can write');
+  const fd = openOwnAppendFile(logFile);
   const args = [o.coreEntry, '--socket', o.socket];
   if (o.configDir) args.push('--config', o.configDir);
   const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', fd, fd], env: process.env });

@@ -1,5 +1,7 @@
 import { McpdError } from '../../domain/errors.js';
+import { assertSocketOwner } from '../rpc/socket-path.js';
 import { SessionClient } from '../rpc/session-client.js';
+import { cappedDelay, cappedTimeout } from '../../domain/timer-limit.js';
 
 export interface CoreLinkOptions {
   socket: string;
@@ -16,6 +18,8 @@ const MIN_BACKOFF_MS = 50;
 const MAX_BACKOFF_MS = 2000;
 /** Do not start another core while the last one may still be coming up. */
 const RESTART_COOLDOWN_MS = 5000;
+/** How long a request waits when no core was ever reachable and none can be started (a core starting right now still gets found). */
+const NEVER_REACHED_WAIT_MS = 1000;
 
 /**
  * Keeps one Session to the core alive for the gateway's whole life: connects lazily, starts the core
@@ -31,29 +35,39 @@ export class CoreLink {
 
   constructor(private readonly opts: CoreLinkOptions) {}
 
-  /** The live session, waiting up to `waitMs` for one. */
+  /**
+   * The live session, waiting up to `waitMs` for one. Waiting is right while a core this gateway was
+   * connected to restarts, or while the core it started comes up. A gateway that cannot start a core
+   * and has never reached one has nothing to wait for: it fails within NEVER_REACHED_WAIT_MS.
+   */
   async session(waitMs: number): Promise<SessionClient> {
     if (this.current && !this.current.isClosed) return this.current;
     const connecting = this.connect();
+    const neverReached = !this.opts.startCore && !this.connectedOnce;
+    const wait = neverReached ? Math.min(waitMs, NEVER_REACHED_WAIT_MS) : waitMs;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () =>
-          reject(
-            new McpdError(
-              'UNAVAILABLE',
-              `no mcpd core reachable at ${this.opts.socket} after ${waitMs} ms; ` +
-                (this.opts.startCore ? 'the core did not come up — see its log' : 'start one with `mcpd --config DIR` (autostart is off)'),
-            ),
-          ),
-        waitMs,
-      );
+      timer = cappedTimeout(() => reject(this.unreachable(wait, neverReached)), wait);
     });
     try {
       return await Promise.race([connecting, timeout]);
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  private unreachable(waitedMs: number, neverReached: boolean): McpdError {
+    const where = `no mcpd core reachable at ${this.opts.socket}`;
+    if (neverReached)
+      return new McpdError(
+        'UNAVAILABLE',
+        `${where}; start one with \`mcpd --config DIR --socket ${this.opts.socket}\` (this gateway runs with --no-autostart)`,
+      );
+    if (this.opts.startCore) return new McpdError('UNAVAILABLE', `${where} after ${waitedMs} ms; the core did not come up — see its log`);
+    return new McpdError(
+      'UNAVAILABLE',
+      `${where} after ${waitedMs} ms; the core went away — start it again with \`mcpd --config DIR\` (autostart is off)`,
+    );
   }
 
   /** Starts connecting in the background (used at gateway start-up). */
@@ -79,6 +93,12 @@ export class CoreLink {
     let backoff = MIN_BACKOFF_MS;
     for (;;) {
       if (this.stopped) throw new McpdError('UNAVAILABLE', 'gateway is shutting down');
+      // Not retried: a socket another user owns stays refused until the user fixes it (issue 8.10).
+      try {
+        assertSocketOwner(this.opts.socket);
+      } catch (e) {
+        throw new McpdError('FAILED_PRECONDITION', (e as Error).message);
+      }
       try {
         const session = await SessionClient.connect(this.opts.socket, {
           caller: this.opts.caller,
@@ -89,7 +109,7 @@ export class CoreLink {
         return this.adopt(session);
       } catch (e) {
         this.maybeStartCore((e as Error).message);
-        await new Promise((r) => setTimeout(r, backoff));
+        await cappedDelay(backoff);
         backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
       }
     }

@@ -1,11 +1,12 @@
 import { parseListenAddress } from './http-address.js';
 import { HttpGatewayConfigError, startHttpGateway, type SessionGateway } from './http-server.js';
+import { resolveHttpToken, type HttpToken, type TokenSources } from './http-token.js';
 
 export interface HttpMainOptions {
   /** The --http value. */
   address: string;
-  /** --token, else env MCPD_HTTP_TOKEN. */
-  token?: string;
+  /** --token (a value or "auto"), --token-file and env MCPD_HTTP_TOKEN. */
+  tokens: TokenSources;
   newSession: () => SessionGateway;
   log: (msg: string) => void;
 }
@@ -16,9 +17,13 @@ export interface HttpMainOptions {
  */
 export async function runHttpGateway(o: HttpMainOptions): Promise<void> {
   let gw;
+  let token: HttpToken | undefined;
   try {
     const { host, port } = parseListenAddress(o.address);
-    gw = await startHttpGateway({ host, port, token: o.token || undefined, newSession: o.newSession, log: o.log });
+    const t = resolveHttpToken(o.tokens);
+    t.warnings.forEach((w) => o.log(`warning: ${w}`));
+    token = t;
+    gw = await startHttpGateway({ host, port, token: t.token, newSession: o.newSession, log: o.log });
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     const known =
@@ -31,6 +36,13 @@ export async function runHttpGateway(o: HttpMainOptions): Promise<void> {
     process.exit(known ? 2 : 1);
   }
   o.log(`listening on ${gw.url}`);
+  if (token?.generated) {
+    o.log(`client settings: ${JSON.stringify({ url: gw.url, headers: { Authorization: `Bearer ${token.token}` } })}`);
+  } else if (!token?.token) {
+    o.log(
+      `warning: no token: any local user can call this caller's tools at ${gw.url}; pass --token auto (or --token-file FILE) to require one`,
+    );
+  }
   const stop = (signal: string) => {
     o.log(`${signal}: closing ${gw.sessionCount()} session(s)`);
     void gw.close().finally(() => process.exit(0));

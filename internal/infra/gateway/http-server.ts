@@ -6,6 +6,7 @@ import { SessionEventStore } from './session-event-store.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { allowedHostnames, bearerMatches, isLoopbackAddress, rebindingRejection, urlHost } from './http-guard.js';
+import { cappedInterval } from '../../domain/timer-limit.js';
 
 /** How long a client whose SSE stream dropped waits before reconnecting (sent as the SSE `retry` field). */
 const SSE_RETRY_MS = 1000;
@@ -149,7 +150,7 @@ export async function startHttpGateway(o: HttpGatewayOptions): Promise<HttpGatew
   await listen(http, o.host, o.port);
   const port = (http.address() as AddressInfo).port;
 
-  const reaper = setInterval(
+  const reaper = cappedInterval(
     () => {
       const cutoff = Date.now() - idleMs;
       for (const [id, e] of sessions) if (e.inFlight <= 0 && e.lastSeen < cutoff) void closeEntry(id, e, `idle for ${idleMs} ms`);

@@ -4,6 +4,7 @@ import type { ProgressUpdate, RequestOptions } from '../../domain/downstream.js'
 import type { JsonObject } from '../../domain/json.js';
 import { rememberJson, rememberedJson } from '../jsonrpc/raw-json.js';
 import type { SplitResponse } from '../jsonrpc/split-response.js';
+import { cappedTimeout } from '../../domain/timer-limit.js';
 
 /** Our ids start far above the SDK Protocol's counter (which starts at 0), so the two never meet. */
 const DIRECT_ID_BASE = 2 ** 40;
@@ -41,7 +42,7 @@ export class DirectRequests {
         this.cancel(id, String(opts.signal?.reason ?? 'cancelled'));
         settle(() => reject(opts.signal?.reason instanceof Error ? opts.signal.reason : new Error('cancelled')));
       };
-      const timer = setTimeout(() => {
+      const timer = cappedTimeout(() => {
         this.cancel(id, `no answer within ${opts.timeoutMs} ms`);
         settle(() => reject(new McpError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: opts.timeoutMs })));
       }, opts.timeoutMs);

@@ -1,5 +1,6 @@
 /** Signals and liveness checks for whole process groups (a stdio server and everything it spawned). */
 import { readdirSync, readFileSync } from 'node:fs';
+import { cappedDelay } from '../../domain/timer-limit.js';
 
 export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
   if (!Number.isInteger(pgid) || pgid <= 1) return false;
@@ -67,7 +68,7 @@ export async function waitGroupGone(pgid: number, timeoutMs: number, intervalMs 
   const until = Date.now() + timeoutMs;
   while (groupAlive(pgid)) {
     if (Date.now() >= until) return false;
-    await new Promise((r) => setTimeout(r, intervalMs));
+    await cappedDelay(intervalMs);
   }
   return true;
 }

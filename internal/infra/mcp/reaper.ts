@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { REAPER_SCRIPT } from './reaper-script.js';
+import { cappedDelay } from '../../domain/timer-limit.js';
 
 /**
  * Core side of the reaper sidecar: one per launcher. Registered process groups are killed by the
@@ -33,7 +34,7 @@ export class Reaper {
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     child.stdin?.end();
-    const timer = new Promise<void>((resolve) => setTimeout(resolve, timeoutMs).unref());
+    const timer = cappedDelay(timeoutMs, { unref: true });
     await Promise.race([exited, timer]);
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   }

@@ -8,6 +8,7 @@ import type { DownstreamTool } from '../../domain/tool.js';
 import { mapRequestError } from './error-map.js';
 import { DEFAULT_LIST_GUARDS, listAllTools, type ListGuards } from './list-tools.js';
 import { ProcessStdioTransport } from './stdio-transport.js';
+import { timerDelay } from '../../domain/timer-limit.js';
 
 /** Results stay opaque: validate only that they are objects, keep every field. */
 const RawResult = z.looseObject({});
@@ -79,7 +80,7 @@ export class McpSession implements DownstreamSession {
     try {
       if (t instanceof ProcessStdioTransport) return await t.direct.request(method, params, opts);
       const result = await this.opts.client.request({ method, params }, RawResult, {
-        timeout: opts.timeoutMs,
+        timeout: opts.timeoutMs === undefined ? undefined : timerDelay(opts.timeoutMs),
         signal: opts.signal,
         resetTimeoutOnProgress: false,
         onprogress: onProgress ? (p) => onProgress({ progress: p.progress, total: p.total, message: p.message }) : undefined,

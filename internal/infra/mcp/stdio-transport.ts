@@ -7,8 +7,10 @@ import { splitResultResponse } from '../jsonrpc/split-response.js';
 import { DirectRequests } from './direct-requests.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { LineSplitter } from './line-splitter.js';
+import { NotificationsFirst } from '../jsonrpc/notifications-first.js';
 import { signalGroup, waitGroupGone } from './process-group.js';
 import type { Reaper } from './reaper.js';
+import { cappedDelay } from '../../domain/timer-limit.js';
 
 export interface StdioTransportOptions {
   serverName: string;
@@ -49,6 +51,8 @@ export class ProcessStdioTransport implements Transport {
   private closeNotified = false;
   /** Requests that bypass the SDK's Protocol; their answers are taken out of the stream before it sees them. */
   readonly direct: DirectRequests;
+  /** SDK notifications are dispatched a microtask late: what follows one waits behind its handler. */
+  private readonly ordered = new NotificationsFirst<string>((line) => this.deliver(line));
 
   constructor(private readonly opts: StdioTransportOptions) {
     this.direct = new DirectRequests(opts.serverName, (line) => this.writeLine(line));
@@ -175,32 +179,27 @@ export class ProcessStdioTransport implements Transport {
       void this.stop(0);
       return;
     }
-    // The SDK runs notification handlers one microtask late but settles responses at once: a final
-    // progress notification read in the same chunk as its response would find its handler gone. Once
-    // a notification is delivered, later messages of the chunk go through the microtask queue too,
-    // which keeps their order and lets the notification be handled first.
-    let deferRest = false;
-    for (;;) {
-      try {
-        const line = this.readBuffer.readLine();
-        if (line === null) return;
-        // Answers to direct requests are taken here, their results kept as the server wrote them.
-        const split = splitResultResponse(line);
-        if (split && this.direct.acceptResult(split)) continue;
-        const message: JSONRPCMessage = split ? { jsonrpc: '2.0', id: split.id, result: split.result } : parseJsonRpc(line);
-        if (deferRest) queueMicrotask(() => this.deliver(message));
-        else if (this.deliver(message) && !('id' in message)) deferRest = true;
-      } catch (err) {
-        this.onerror?.(new Error(`server ${this.opts.serverName} wrote a line that is not JSON-RPC: ${(err as Error).message}`));
-      }
-    }
+    for (let line = this.readBuffer.readLine(); line !== null; line = this.readBuffer.readLine()) this.ordered.push(line);
   }
 
-  /** Hands a message to its direct request or to the SDK; true = the SDK got it. */
-  private deliver(message: JSONRPCMessage): boolean {
-    if (this.direct.accept(message)) return false;
-    this.onmessage?.(message);
-    return true;
+  /**
+   * Hands one line to its direct request or to the SDK; true = the SDK got a notification (which it
+   * dispatches late, so the lines after it wait). Direct answers pass through the same queue: a
+   * direct request's progress read before its result must reach it first.
+   */
+  private deliver(line: string): boolean {
+    try {
+      // Answers to direct requests are taken here, their results kept as the server wrote them.
+      const split = splitResultResponse(line);
+      if (split && this.direct.acceptResult(split)) return false;
+      const message: JSONRPCMessage = split ? { jsonrpc: '2.0', id: split.id, result: split.result } : parseJsonRpc(line);
+      if (this.direct.accept(message)) return false;
+      this.onmessage?.(message);
+      return !('id' in message);
+    } catch (err) {
+      this.onerror?.(new Error(`server ${this.opts.serverName} wrote a line that is not JSON-RPC: ${(err as Error).message}`));
+      return false;
+    }
   }
 
   private notifyClose(): void {
@@ -213,5 +212,5 @@ export class ProcessStdioTransport implements Transport {
 }
 
 function delay(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms).unref());
+  return cappedDelay(ms, { unref: true });
 }

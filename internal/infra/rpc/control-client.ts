@@ -68,6 +68,9 @@ export class ControlCalls {
   reload(): Promise<pb.ReloadResponse> {
     return callUnary<pb.ReloadRequest, pb.ReloadResponse>((r, cb) => this.client.reload(r, cb), {});
   }
+  stop(): Promise<pb.StopResponse> {
+    return callUnary<pb.StopRequest, pb.StopResponse>((r, cb) => this.client.stop(r, cb), {});
+  }
   registerCaller(req: pb.RegisterCallerRequest): Promise<pb.RegisterCallerResponse> {
     return callUnary<pb.RegisterCallerRequest, pb.RegisterCallerResponse>((r, cb) => this.client.registerCaller(r, cb), req);
   }

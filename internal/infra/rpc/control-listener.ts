@@ -1,5 +1,6 @@
 import { createServer, type Server as NetServer, type Socket } from 'node:net';
 import { SESSION_PREFACE } from './session-framing.js';
+import { cappedTimeout } from '../../domain/timer-limit.js';
 
 export interface ControlListener {
   /** Stops accepting, ends framed sessions (destroyed after `graceMs`), resolves when all are gone. */
@@ -51,7 +52,7 @@ const FIRST_BYTES_TIMEOUT_MS = 10_000;
 function sniff(socket: Socket, timeoutMs: number, handlers: ListenerHandlers): void {
   // A peer that resets before saying anything must not become an uncaught 'error'.
   socket.on('error', () => {});
-  const silent = setTimeout(() => socket.destroy(), timeoutMs);
+  const silent = cappedTimeout(() => socket.destroy(), timeoutMs);
   socket.once('close', () => clearTimeout(silent));
   let head: Buffer = Buffer.alloc(0);
   const decided = () => {
@@ -82,7 +83,7 @@ async function closeAll(server: NetServer, sessions: Set<Socket>, graceMs: numbe
   const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
   const gone = [...sessions].map((s) => new Promise<void>((resolve) => (s.destroyed ? resolve() : s.once('close', () => resolve()))));
   for (const s of sessions) s.end();
-  const force = setTimeout(() => sessions.forEach((s) => s.destroy()), graceMs);
+  const force = cappedTimeout(() => sessions.forEach((s) => s.destroy()), graceMs);
   await Promise.all([stopped, ...gone]);
   clearTimeout(force);
 }

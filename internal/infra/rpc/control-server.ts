@@ -21,6 +21,7 @@ import { contextHandlers } from './areas/context.js';
 import { logHandlers } from './areas/logs.js';
 import { promptHandlers } from './areas/prompts.js';
 import { resourceHandlers } from './areas/resources.js';
+import { cappedTimeout } from '../../domain/timer-limit.js';
 
 function callTool(api: ControlApi) {
   return (call: ServerWritableStream<pb.CallToolRequest, pb.CallToolEvent>) => {
@@ -35,15 +36,17 @@ function callTool(api: ControlApi) {
       .reduce<number | undefined>((a, b) => (a === undefined ? b : Math.min(a, b)), undefined);
     Promise.resolve()
       .then(() =>
-        api.callTool(call.request.caller || 'default', call.request.name, decodeObject(call.request.argumentsJson, 'arguments_json'), {
-          routingKey: call.request.routingKey || undefined,
-          signal: ac.signal,
-          timeoutMs,
-          onProgress: (p) =>
-            call.write({
-              progress: { progress: p.progress, total: p.total ?? 0, hasTotal: p.total !== undefined, message: p.message ?? '' },
-            }),
-        }),
+        api.calls.run('CallTool', ac.signal, (signal) =>
+          api.callTool(call.request.caller || 'default', call.request.name, decodeObject(call.request.argumentsJson, 'arguments_json'), {
+            routingKey: call.request.routingKey || undefined,
+            signal,
+            timeoutMs,
+            onProgress: (p) =>
+              call.write({
+                progress: { progress: p.progress, total: p.total ?? 0, hasTotal: p.total !== undefined, message: p.message ?? '' },
+              }),
+          }),
+        ),
       )
       .then(
         (result) => {
@@ -136,6 +139,7 @@ function handlers(api: ControlApi): ControlPlaneServer {
         profilesChanged: r.profilesChanged,
       };
     }),
+    stop: unary(() => api.requestStop()),
     session: (call) => serveSession(api, call),
     ...resourceHandlers(api),
     ...promptHandlers(api),
@@ -178,7 +182,7 @@ export async function startControlServer(api: ControlApi, socketPath: string): P
     socket: socketPath,
     close: async () => {
       const grpcDone = new Promise<void>((resolve) => {
-        const timer = setTimeout(() => server.forceShutdown(), CLOSE_GRACE_MS);
+        const timer = cappedTimeout(() => server.forceShutdown(), CLOSE_GRACE_MS);
         server.tryShutdown(() => {
           clearTimeout(timer);
           resolve();

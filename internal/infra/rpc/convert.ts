@@ -34,6 +34,9 @@ export function statusToPb(s: StatusView): pb.RuntimeStatus {
   return {
     configDir: s.configDir,
     configIssues: s.configIssues,
+    stopping: s.stopping,
+    inFlightCalls: s.inFlightCalls,
+    stopDeadlineUnixMs: s.stopDeadline ?? 0,
     callers: s.callers.map((c) => ({
       caller: c.caller,
       profile: c.profile,

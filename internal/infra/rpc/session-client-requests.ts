@@ -10,6 +10,7 @@ import type { CallerSession, ControlApi } from '../../domain/control.js';
 import type { JsonObject } from '../../domain/json.js';
 import type * as pb from '../../gen/mcpd/control/v1/control.js';
 import { decodeObject, encodeJson } from './json-bytes.js';
+import { cappedTimeout } from '../../domain/timer-limit.js';
 
 interface Pending {
   resolve: (v: JsonObject) => void;
@@ -44,7 +45,7 @@ export class GatewayChannel implements ClientChannel {
       };
       const onAbort = () => cancel('the server cancelled its request', cancelledError(method));
       // Also guards against a gateway that never answers (an older one ignores requests).
-      const timer = setTimeout(
+      const timer = cappedTimeout(
         () =>
           cancel(
             'timed out',

@@ -8,6 +8,7 @@ import { FramedSessionStream } from './framed-session-stream.js';
 import { encodeJson } from './json-bytes.js';
 import { SESSION_PREFACE } from './session-framing.js';
 import { fromServiceError } from './status-map.js';
+import { cappedTimeout } from '../../domain/timer-limit.js';
 
 interface Pending {
   /** The result's JSON bytes as the core sent them. */
@@ -107,7 +108,7 @@ export class SessionClient {
     mapError: ErrorMapper,
   ): Promise<SessionClient> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
+      const timer = cappedTimeout(() => {
         stream.cancel();
         reject(new McpdError('UNAVAILABLE', `the mcpd core did not welcome the session within ${timeoutMs} ms`));
       }, timeoutMs);

@@ -41,13 +41,15 @@ const TOOL_HANDLERS: Record<string, SessionHandler> = {
   ping: async () => ({}),
 };
 
-const HANDLERS: Record<string, SessionHandler> = {
-  ...TOOL_HANDLERS,
-  ...resourceSessionHandlers,
-  ...promptSessionHandlers,
-  ...logSessionHandlers,
-  ...contextSessionHandlers,
-};
+/** A Map, not an object: a method name from the wire must never resolve to an inherited property ("constructor"). */
+const HANDLERS = new Map<string, SessionHandler>(
+  [TOOL_HANDLERS, resourceSessionHandlers, promptSessionHandlers, logSessionHandlers, contextSessionHandlers].flatMap((h) =>
+    Object.entries(h),
+  ),
+);
+
+/** Requests that do work on a server: refused once a stop began, waited for while it drains. */
+const CALLS = new Set(['tools/call', 'resources/read', 'prompts/get', 'completion/complete']);
 
 export function dispatchSessionRequest(
   api: ControlApi,
@@ -55,13 +57,18 @@ export function dispatchSessionRequest(
   params: JsonObject,
   ctx: SessionRequestContext,
 ): Promise<JsonValue> {
-  const handler = HANDLERS[method];
+  const handler = HANDLERS.get(method);
   if (!handler) {
     return Promise.reject(
-      new McpdError('NOT_FOUND', `method "${method}" is not served by this core (known: ${Object.keys(HANDLERS).join(', ')})`, {
-        specCode: -32601,
-      }),
+      new McpdError(
+        'NOT_FOUND',
+        `method ${JSON.stringify(method)} is not served by this core (known: ${[...HANDLERS.keys()].join(', ')})`,
+        {
+          specCode: -32601,
+        },
+      ),
     );
   }
-  return handler(api, params, ctx);
+  if (!CALLS.has(method)) return handler(api, params, ctx);
+  return api.calls.run(method, ctx.signal, (signal) => handler(api, params, { ...ctx, signal }));
 }

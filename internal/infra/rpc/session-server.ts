@@ -1,7 +1,7 @@
 import type { CallerSession, ControlApi } from '../../domain/control.js';
 import type * as pb from '../../gen/mcpd/control/v1/control.js';
 import type { JsonObject } from '../../domain/json.js';
-import { asMcpdError } from './status-map.js';
+import { redactedError } from './status-map.js';
 import { decodeObject, encodeJson } from './json-bytes.js';
 import { dispatchSessionRequest } from './session-dispatch.js';
 import { linkClient, type ClientLink } from './session-client-requests.js';
@@ -92,25 +92,14 @@ export function serveSession(api: ControlApi, stream: Stream): void {
       notify: (method: string, params: JsonObject) => send({ notification: { method, paramsJson: encodeJson(params) } }),
       onClose: (cb: () => void) => (closed ? cb() : void closeHooks.push(cb)),
     };
+    // Encoding happens inside the chain, so a result that cannot be encoded is answered as an error
+    // instead of escaping as an unhandled rejection (issue 14.1).
     Promise.resolve()
       .then(() => dispatchSessionRequest(api, req.method, decodeObject(req.paramsJson, `${req.method} params`), ctx))
-      .then(
-        (result) => send({ response: { id, resultJson: encodeJson(result) } }),
-        (e: unknown) => {
-          const err = asMcpdError(e);
-          send({
-            response: {
-              id,
-              error: {
-                reason: err.reason,
-                message: err.message,
-                specCode: err.details.specCode ?? 0,
-                dataJson: err.details.data === undefined ? Buffer.alloc(0) : encodeJson(err.details.data),
-              },
-            },
-          });
-        },
-      )
+      .then((result) => send({ response: { id, resultJson: encodeJson(result) } }))
+      .catch((e: unknown) => send({ response: { id, error: errorOf(e) } }))
+      // Only a broken stream gets here; its close handlers release the session.
+      .catch(() => {})
       .finally(() => inflight.delete(id));
   };
 
@@ -128,4 +117,15 @@ export function serveSession(api: ControlApi, stream: Stream): void {
   stream.on('error', finish);
   stream.on('cancelled', finish);
   stream.on('close', finish);
+}
+
+function errorOf(e: unknown): pb.ErrorInfo {
+  const err = redactedError(e);
+  let dataJson: Buffer = Buffer.alloc(0);
+  try {
+    if (err.details.data !== undefined) dataJson = encodeJson(err.details.data);
+  } catch {
+    // data that cannot be encoded is left out; the message still says what went wrong
+  }
+  return { reason: err.reason, message: err.message, specCode: err.details.specCode ?? 0, dataJson };
 }

@@ -1,7 +1,9 @@
-import { chmodSync, existsSync, lstatSync, mkdirSync, statSync, unlinkSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, unlinkSync } from 'node:fs';
+import { assertPrivateDir, UntrustedPathError } from '../trust/file-trust.js';
 import { connect } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
+import { cappedTimeout } from '../../domain/timer-limit.js';
 
 /** `$XDG_RUNTIME_DIR/mcpd/control.sock`, else a per-user directory under the temp dir. */
 export function defaultSocketPath(env: NodeJS.ProcessEnv = process.env): string {
@@ -23,7 +25,7 @@ export function socketIsLive(path: string, timeoutMs = 500): Promise<boolean> {
       s.destroy();
       resolve(live);
     };
-    const timer = setTimeout(() => done(false), timeoutMs);
+    const timer = cappedTimeout(() => done(false), timeoutMs);
     s.once('connect', () => done(true));
     s.once('error', () => done(false));
   });
@@ -35,8 +37,15 @@ export function socketIsLive(path: string, timeoutMs = 500): Promise<boolean> {
  */
 export async function prepareSocketPath(path: string): Promise<void> {
   const dir = dirname(path);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  if (statSync(dir).uid === process.getuid?.()) chmodSync(dir, 0o700);
+  // Only a directory made here is set to 0700 (the umask may have widened it); an existing one is checked,
+  // never changed: `--socket /tmp/x.sock` must not chmod /tmp.
+  if (mkdirSync(dir, { recursive: true, mode: 0o700 }) !== undefined) chmodSync(dir, 0o700);
+  // Whoever can write the directory can swap our socket for theirs and see every call (issue 8.10).
+  assertPrivateDir(
+    dir,
+    'the control socket directory',
+    `use a directory only you own and can write (mkdir -m 700 DIR), or unset the socket setting to use the default`,
+  );
   if (!existsSync(path)) return;
   if (!lstatSync(path).isSocket()) {
     throw new Error(`${path} exists and is not a socket; remove it or choose another --socket`);
@@ -45,4 +54,22 @@ export async function prepareSocketPath(path: string): Promise<void> {
     throw new Error(`another mcpd is already serving ${path}; stop it first (mcpdctl status shows its pid) or pass a different --socket`);
   }
   unlinkSync(path);
+}
+
+/**
+ * Refuses to talk to a socket another user owns: a squatter's socket would see every call and secret.
+ * A missing socket passes (connecting then fails with its own clear error).
+ */
+export function assertSocketOwner(path: string): void {
+  let st;
+  try {
+    st = lstatSync(path);
+  } catch {
+    return;
+  }
+  const uid = process.getuid?.();
+  if (uid === undefined || st.uid === uid) return;
+  throw new UntrustedPathError(
+    `the control socket ${path} is owned by uid ${st.uid}, not by this user (uid ${uid}); another user may be impersonating mcpd — do not use it: remove it if you can, or pass --socket with a path in a directory only you own`,
+  );
 }

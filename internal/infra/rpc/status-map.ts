@@ -1,5 +1,6 @@
 import { Metadata, status, type ServiceError } from '@grpc/grpc-js';
 import { McpdError, type ErrorReason } from '../../domain/errors.js';
+import { secretRedactor } from '../../domain/redactor.js';
 
 const CODE_OF: Record<ErrorReason, status> = {
   INVALID_ARGUMENT: status.INVALID_ARGUMENT,
@@ -25,9 +26,15 @@ export function asMcpdError(e: unknown): McpdError {
   return new McpdError('INTERNAL', msg);
 }
 
+/** The error as a client may see it: every known secret masked in its message and data. */
+export function redactedError(e: unknown): McpdError {
+  const err = asMcpdError(e);
+  return new McpdError(err.reason, secretRedactor.text(err.message), secretRedactor.value(err.details));
+}
+
 /** gRPC status with the reason (and spec code / data) in trailing metadata. */
 export function toServiceError(e: unknown): Partial<ServiceError> {
-  const err = asMcpdError(e);
+  const err = redactedError(e);
   const metadata = new Metadata();
   metadata.set('mcpd-reason', err.reason);
   if (err.details.specCode !== undefined) metadata.set('mcpd-spec-code', String(err.details.specCode));

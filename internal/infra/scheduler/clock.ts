@@ -1,3 +1,5 @@
+import { cappedTimeout } from '../../domain/timer-limit.js';
+
 /** Time source and timers, injectable so scheduling is deterministic under test. */
 export type TimerHandle = unknown;
 
@@ -10,7 +12,7 @@ export interface Clock {
 export const realClock: Clock = {
   now: () => Date.now(),
   setTimeout(fn, ms) {
-    const t = setTimeout(fn, Math.max(0, ms));
+    const t = cappedTimeout(fn, ms);
     t.unref(); // scheduling timers never keep the core alive on their own
     return t;
   },

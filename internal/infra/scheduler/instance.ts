@@ -3,6 +3,10 @@ import type { InstanceState, InstanceStatus, StartCause, StopCause } from '../..
 import type { TimerHandle } from './clock.js';
 
 /** One server process/session in a pool, with its load and lifecycle bookkeeping. */
+/** Routing keys given to calls that came without one: they belong to no caller session. */
+export const ANONYMOUS_CALL_PREFIX = 'mcpd/anonymous-call:';
+let anonymousCalls = 0;
+
 export class Instance {
   state: InstanceState = 'starting';
   inFlight = 0;
@@ -52,8 +56,9 @@ export class Instance {
 
   /** Records whose call runs here, so a server→client request can be routed back to that caller. */
   callStarted(key: string | undefined): () => void {
-    if (key === undefined) return () => {};
-    const entry = { key };
+    // A call without a routing key still counts: a server request during it could be its caller's,
+    // so it must make the request ambiguous rather than let it go to another session (decision 20).
+    const entry = { key: key ?? `${ANONYMOUS_CALL_PREFIX}${++anonymousCalls}` };
     this.callKeys.push(entry);
     return () => {
       const i = this.callKeys.indexOf(entry);

@@ -16,10 +16,11 @@ describe('PoolManager.callersOf and notifyServers', () => {
     track(h.mgr.callTool(FP, 't', {}, { routingKey: 'session-b' }));
     track(h.mgr.callTool(FP, 't', {}));
     await settle();
-    expect(h.mgr.callersOf(id)).toEqual(['session-b', 'session-a']);
+    // The call without a key counts too, under a key of its own that no session has.
+    expect(h.mgr.callersOf(id)).toEqual(['session-b', 'session-a', expect.stringMatching(/^mcpd\/anonymous-call:/)]);
     h.launcher.calls[0].resolve({}); // b's first call ends; its second still runs, a's is now the oldest
     await settle();
-    expect(h.mgr.callersOf(id)).toEqual(['session-a', 'session-b']);
+    expect(h.mgr.callersOf(id)).toEqual(['session-a', 'session-b', expect.stringMatching(/^mcpd\/anonymous-call:/)]);
     h.launcher.calls[1].resolve({});
     h.launcher.calls[2].resolve({});
     h.launcher.calls[3].resolve({});
@@ -38,6 +39,17 @@ describe('PoolManager.callersOf and notifyServers', () => {
     await settle();
     expect(call.error?.message).toBe('boom');
     expect(h.mgr.callersOf(id)).toEqual([]);
+  });
+
+  it('names only the sessions in flight while any call is, not the ones merely bound', async () => {
+    const h = await harness({ minReady: 1, maxConcurrent: 4, strategy: 'stateful' });
+    h.launcher.autoReply = true;
+    await h.mgr.callTool(FP, 't', {}, { routingKey: 'bound-1' });
+    h.launcher.autoReply = false;
+    const [id] = instanceIds(h);
+    track(h.mgr.callTool(FP, 't', {}, { routingKey: 'bound-2' }));
+    await settle();
+    expect(h.mgr.callersOf(id)).toEqual(['bound-2']);
   });
 
   it('falls back to the sessions bound to a stateful instance when none has a call in flight', async () => {

@@ -34,14 +34,14 @@ export class Pool extends PoolCore {
 
   /**
    * Routing keys (caller sessions) a server→client request from `instanceId` may belong to: those with
-   * a call in flight there (oldest call first), then those bound to it (stateful pools).
+   * a call in flight there (oldest call first); with none in flight, those bound to it (stateful pools).
+   * The caller of the request decides what to do when there is more than one (decision 20: refuse).
    */
   callersOf(instanceId: string): string[] | undefined {
     const inst = this.instances.get(instanceId);
     if (!inst) return undefined;
     const keys = inst.keysInFlight();
-    for (const k of this.bindings.keysFor(instanceId, this.now())) if (!keys.includes(k)) keys.push(k);
-    return keys;
+    return keys.length > 0 ? keys : this.bindings.keysFor(instanceId, this.now());
   }
 
   /** Sends a client notification to every running instance; returns how many got it. */

@@ -1,4 +1,5 @@
 import type { LogRecord } from '../../domain/control-areas.js';
+import { secretRedactor } from '../../domain/redactor.js';
 
 /** A record as published: `fingerprint` and `caller` say whom it concerns (for scoping), not who reads it. */
 export interface BusEntry {
@@ -47,7 +48,9 @@ export class LogBus {
     this.capacity = opts.capacity ?? DEFAULT_CAPACITY;
   }
 
-  publish(e: BusEntry): void {
+  publish(entry: BusEntry): void {
+    // Masked once here, so every reader (StreamLogs, MCP logging, metrics, the backlog) gets the same text.
+    const e: BusEntry = { ...entry, record: secretRedactor.value(entry.record) };
     this.ring.push(e);
     if (this.ring.length > this.backlogSize) this.ring.shift();
     for (const t of this.taps) {

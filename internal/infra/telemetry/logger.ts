@@ -1,4 +1,5 @@
 import { LOG_LEVELS, type LogLevel } from '../../domain/profile.js';
+import { secretRedactor } from '../../domain/redactor.js';
 
 export type LogFn = (level: LogLevel, event: string, fields?: Record<string, unknown>) => void;
 
@@ -15,7 +16,7 @@ export function createLogger(
   return (level, event, fields) => {
     if (LOG_LEVELS.indexOf(level) < min) return;
     const entry = { time: new Date().toISOString(), level, component, event, ...fields };
-    write(`${JSON.stringify(entry, errorsAsText)}\n`);
+    write(`${JSON.stringify(secretRedactor.value(entry), errorsAsText)}\n`);
   };
 }
 

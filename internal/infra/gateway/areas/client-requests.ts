@@ -1,8 +1,9 @@
 import { RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
+import { timerDelay } from '../../../domain/timer-limit.js';
 import {
   CLIENT_CAPABILITIES_NOTIFICATION,
-  CLIENT_CAPABILITY_OF,
+  clientCapabilityOf,
   ClientRequestError,
   JSONRPC_INTERNAL_ERROR,
   JSONRPC_METHOD_NOT_FOUND,
@@ -60,7 +61,7 @@ async function askClient(
   params: JsonObject,
   opts: { signal: AbortSignal; timeoutMs?: number },
 ): Promise<JsonObject> {
-  const cap = CLIENT_CAPABILITY_OF[method];
+  const cap = clientCapabilityOf(method);
   if (!cap) throw new ClientRequestError(JSONRPC_METHOD_NOT_FOUND, `the mcpd gateway does not forward "${method}" to MCP clients`);
   const caps = ctx.server.getClientCapabilities();
   const who = `the MCP client of caller "${ctx.caller}"${clientLabel(ctx)}`;
@@ -68,7 +69,10 @@ async function askClient(
   if ((caps as Record<string, unknown>)[cap] === undefined) {
     throw new ClientRequestError(JSONRPC_METHOD_NOT_FOUND, `${who} did not declare the "${cap}" capability, so it cannot answer ${method}`);
   }
-  const result = await ctx.server.request({ method, params }, RawResult, { signal: opts.signal, timeout: opts.timeoutMs });
+  const result = await ctx.server.request({ method, params }, RawResult, {
+    signal: opts.signal,
+    timeout: opts.timeoutMs === undefined ? undefined : timerDelay(opts.timeoutMs),
+  });
   return result as JsonObject;
 }
 

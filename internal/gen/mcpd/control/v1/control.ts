@@ -184,6 +184,24 @@ export interface RuntimeStatus {
   configDir: string;
   /** Problems of the last configuration load or reload (empty when it applied cleanly). */
   configIssues: string[];
+  /** True from the moment a stop began (SIGTERM, SIGINT or Stop): new calls are refused. */
+  stopping: boolean;
+  /** Calls (tools, resource reads, prompts) running now; during a stop, those still draining. */
+  inFlightCalls: number;
+  /** When a stop began, the time its grace period ends (in-flight calls are then cancelled); else 0. */
+  stopDeadlineUnixMs: number;
+}
+
+export interface StopRequest {
+}
+
+export interface StopResponse {
+  /** Calls running when the stop began, which now get the grace period to finish. */
+  inFlightCalls: number;
+  graceSeconds: number;
+  pid: number;
+  /** False when a stop was already under way (this request changed nothing). */
+  started: boolean;
 }
 
 export interface ReloadRequest {
@@ -2854,7 +2872,15 @@ export const CallerStatus: MessageFns<CallerStatus> = {
 };
 
 function createBaseRuntimeStatus(): RuntimeStatus {
-  return { pools: [], callers: [], configDir: "", configIssues: [] };
+  return {
+    pools: [],
+    callers: [],
+    configDir: "",
+    configIssues: [],
+    stopping: false,
+    inFlightCalls: 0,
+    stopDeadlineUnixMs: 0,
+  };
 }
 
 export const RuntimeStatus: MessageFns<RuntimeStatus> = {
@@ -2870,6 +2896,15 @@ export const RuntimeStatus: MessageFns<RuntimeStatus> = {
     }
     for (const v of message.configIssues) {
       writer.uint32(34).string(v!);
+    }
+    if (message.stopping !== false) {
+      writer.uint32(40).bool(message.stopping);
+    }
+    if (message.inFlightCalls !== 0) {
+      writer.uint32(48).int32(message.inFlightCalls);
+    }
+    if (message.stopDeadlineUnixMs !== 0) {
+      writer.uint32(56).int64(message.stopDeadlineUnixMs);
     }
     return writer;
   },
@@ -2919,6 +2954,30 @@ export const RuntimeStatus: MessageFns<RuntimeStatus> = {
             message.configIssues.push(reader.string());
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.stopping = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.inFlightCalls = reader.int32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.stopDeadlineUnixMs = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2947,6 +3006,17 @@ export const RuntimeStatus: MessageFns<RuntimeStatus> = {
         : globalThis.Array.isArray(object?.config_issues)
         ? object.config_issues.map((e: any) => globalThis.String(e))
         : [],
+      stopping: isSet(object.stopping) ? globalThis.Boolean(object.stopping) : false,
+      inFlightCalls: isSet(object.inFlightCalls)
+        ? globalThis.Number(object.inFlightCalls)
+        : isSet(object.in_flight_calls)
+        ? globalThis.Number(object.in_flight_calls)
+        : 0,
+      stopDeadlineUnixMs: isSet(object.stopDeadlineUnixMs)
+        ? globalThis.Number(object.stopDeadlineUnixMs)
+        : isSet(object.stop_deadline_unix_ms)
+        ? globalThis.Number(object.stop_deadline_unix_ms)
+        : 0,
     };
   },
 
@@ -2964,6 +3034,15 @@ export const RuntimeStatus: MessageFns<RuntimeStatus> = {
     if (message.configIssues?.length) {
       obj.configIssues = message.configIssues;
     }
+    if (message.stopping !== false) {
+      obj.stopping = message.stopping;
+    }
+    if (message.inFlightCalls !== 0) {
+      obj.inFlightCalls = Math.round(message.inFlightCalls);
+    }
+    if (message.stopDeadlineUnixMs !== 0) {
+      obj.stopDeadlineUnixMs = Math.round(message.stopDeadlineUnixMs);
+    }
     return obj;
   },
 
@@ -2976,6 +3055,186 @@ export const RuntimeStatus: MessageFns<RuntimeStatus> = {
     message.callers = object.callers?.map((e) => CallerStatus.fromPartial(e)) || [];
     message.configDir = object.configDir ?? "";
     message.configIssues = object.configIssues?.map((e) => e) || [];
+    message.stopping = object.stopping ?? false;
+    message.inFlightCalls = object.inFlightCalls ?? 0;
+    message.stopDeadlineUnixMs = object.stopDeadlineUnixMs ?? 0;
+    return message;
+  },
+};
+
+function createBaseStopRequest(): StopRequest {
+  return {};
+}
+
+export const StopRequest: MessageFns<StopRequest> = {
+  encode(_: StopRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StopRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStopRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): StopRequest {
+    return {};
+  },
+
+  toJSON(_: StopRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create(base?: DeepPartial<StopRequest>): StopRequest {
+    return StopRequest.fromPartial(base ?? {});
+  },
+  fromPartial(_: DeepPartial<StopRequest>): StopRequest {
+    const message = createBaseStopRequest();
+    return message;
+  },
+};
+
+function createBaseStopResponse(): StopResponse {
+  return { inFlightCalls: 0, graceSeconds: 0, pid: 0, started: false };
+}
+
+export const StopResponse: MessageFns<StopResponse> = {
+  encode(message: StopResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.inFlightCalls !== 0) {
+      writer.uint32(8).int32(message.inFlightCalls);
+    }
+    if (message.graceSeconds !== 0) {
+      writer.uint32(17).double(message.graceSeconds);
+    }
+    if (message.pid !== 0) {
+      writer.uint32(24).int32(message.pid);
+    }
+    if (message.started !== false) {
+      writer.uint32(32).bool(message.started);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StopResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStopResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.inFlightCalls = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 17) {
+              break;
+            }
+
+            message.graceSeconds = reader.double();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.pid = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.started = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StopResponse {
+    return {
+      inFlightCalls: isSet(object.inFlightCalls)
+        ? globalThis.Number(object.inFlightCalls)
+        : isSet(object.in_flight_calls)
+        ? globalThis.Number(object.in_flight_calls)
+        : 0,
+      graceSeconds: isSet(object.graceSeconds)
+        ? globalThis.Number(object.graceSeconds)
+        : isSet(object.grace_seconds)
+        ? globalThis.Number(object.grace_seconds)
+        : 0,
+      pid: isSet(object.pid) ? globalThis.Number(object.pid) : 0,
+      started: isSet(object.started) ? globalThis.Boolean(object.started) : false,
+    };
+  },
+
+  toJSON(message: StopResponse): unknown {
+    const obj: any = {};
+    if (message.inFlightCalls !== 0) {
+      obj.inFlightCalls = Math.round(message.inFlightCalls);
+    }
+    if (message.graceSeconds !== 0) {
+      obj.graceSeconds = floatToJson(message.graceSeconds);
+    }
+    if (message.pid !== 0) {
+      obj.pid = Math.round(message.pid);
+    }
+    if (message.started !== false) {
+      obj.started = message.started;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<StopResponse>): StopResponse {
+    return StopResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<StopResponse>): StopResponse {
+    const message = createBaseStopResponse();
+    message.inFlightCalls = object.inFlightCalls ?? 0;
+    message.graceSeconds = object.graceSeconds ?? 0;
+    message.pid = object.pid ?? 0;
+    message.started = object.started ?? false;
     return message;
   },
 };
@@ -7495,6 +7754,20 @@ export const ControlPlaneService = {
     responseSerialize: (value: ReloadResponse): Buffer => Buffer.from(ReloadResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ReloadResponse => ReloadResponse.decode(value),
   },
+  /**
+   * Graceful stop, as SIGTERM: new calls are refused at once, in-flight calls get up to
+   * shutdownGraceSeconds to finish, then servers stop and the core exits. Answers when the stop has
+   * begun; RuntimeStatus.stopping shows it, the socket closing shows its end.
+   */
+  stop: {
+    path: "/mcpd.control.v1.ControlPlane/Stop" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: StopRequest): Buffer => Buffer.from(StopRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): StopRequest => StopRequest.decode(value),
+    responseSerialize: (value: StopResponse): Buffer => Buffer.from(StopResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): StopResponse => StopResponse.decode(value),
+  },
   /** Resources and resource templates of the caller's profile (URIs are not namespaced). */
   listResources: {
     path: "/mcpd.control.v1.ControlPlane/ListResources" as const,
@@ -7669,6 +7942,12 @@ export interface ControlPlaneServer extends UntypedServiceImplementation {
   getRuntimeStatus: handleUnaryCall<GetRuntimeStatusRequest, RuntimeStatus>;
   watchRuntimeStatus: handleServerStreamingCall<WatchRuntimeStatusRequest, RuntimeStatus>;
   reload: handleUnaryCall<ReloadRequest, ReloadResponse>;
+  /**
+   * Graceful stop, as SIGTERM: new calls are refused at once, in-flight calls get up to
+   * shutdownGraceSeconds to finish, then servers stop and the core exits. Answers when the stop has
+   * begun; RuntimeStatus.stopping shows it, the socket closing shows its end.
+   */
+  stop: handleUnaryCall<StopRequest, StopResponse>;
   /** Resources and resource templates of the caller's profile (URIs are not namespaced). */
   listResources: handleUnaryCall<ListResourcesRequest, ListResourcesResponse>;
   listResourceTemplates: handleUnaryCall<ListResourceTemplatesRequest, ListResourceTemplatesResponse>;
@@ -7817,6 +8096,23 @@ export interface ControlPlaneClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ReloadResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Graceful stop, as SIGTERM: new calls are refused at once, in-flight calls get up to
+   * shutdownGraceSeconds to finish, then servers stop and the core exits. Answers when the stop has
+   * begun; RuntimeStatus.stopping shows it, the socket closing shows its end.
+   */
+  stop(request: StopRequest, callback: (error: ServiceError | null, response: StopResponse) => void): ClientUnaryCall;
+  stop(
+    request: StopRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: StopResponse) => void,
+  ): ClientUnaryCall;
+  stop(
+    request: StopRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: StopResponse) => void,
   ): ClientUnaryCall;
   /** Resources and resource templates of the caller's profile (URIs are not namespaced). */
   listResources(

@@ -1,0 +1,51 @@
+/** What replaces a secret in anything shown to people. */
+export const REDACTED = '***';
+
+/** Secrets shorter than this are not masked: masking "ab" would garble every text and protect nothing. */
+export const MIN_SECRET_LENGTH = 3;
+
+/**
+ * Masks known secret values in text and in structured values. One instance per core process (below),
+ * fed with every secret of the resolved store, and applied on every way out: status, errors, logs,
+ * StreamLogs, metrics — so a new output path cannot forget a secret the store knows about.
+ */
+export class Redactor {
+  private pattern?: RegExp;
+
+  /** Replaces the known secrets (the store was loaded or reloaded). */
+  use(secrets: Iterable<string>): void {
+    const list = [...new Set(secrets)].filter((s) => s.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
+    this.pattern = list.length === 0 ? undefined : new RegExp(list.map(escapeRegExp).join('|'), 'g');
+  }
+
+  text(s: string): string {
+    return this.pattern ? s.replace(this.pattern, REDACTED) : s;
+  }
+
+  /** A copy with every string inside masked (keys included); Errors become their masked message. */
+  value<T>(v: T): T {
+    return this.pattern ? (this.walk(v, 0) as T) : v;
+  }
+
+  private walk(v: unknown, depth: number): unknown {
+    if (typeof v === 'string') return this.text(v);
+    if (v instanceof Error) return this.text(v.message);
+    if (v === null || typeof v !== 'object' || depth > 32) return v;
+    if (ArrayBuffer.isView(v)) return v;
+    if (Array.isArray(v)) return v.map((x) => this.walk(x, depth + 1));
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) out[this.text(k)] = this.walk(x, depth + 1);
+    return out;
+  }
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * The core's redactor. A process-wide instance because every way out of the process (loggers created
+ * before the store is read, error mapping in the rpc layer, the log bus) must mask the same set; a core
+ * process serves one store.
+ */
+export const secretRedactor = new Redactor();

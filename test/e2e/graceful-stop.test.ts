@@ -1,0 +1,149 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { TestWorld } from '../support/core-process.js';
+import { ECHO_SERVER, MCPDCTL } from '../support/paths.js';
+import { countProcs, pidsWithTag, waitFor } from '../support/procs.js';
+import { echoServer, profile } from '../support/profiles.js';
+import { ControlCalls, createControlClient } from '../../internal/infra/rpc/control-client.js';
+import type * as pb from '../../internal/gen/mcpd/control/v1/control.js';
+
+type ToolResult = { content: { type: string; text: string }[] };
+const textOf = (r: unknown) => (r as ToolResult).content.map((c) => c.text).join('');
+
+function exitOf(p: ChildProcess): Promise<number | null> {
+  if (p.exitCode !== null) return Promise.resolve(p.exitCode);
+  return new Promise((resolve) => p.once('exit', (code) => resolve(code)));
+}
+
+/** A store with the fault tools; `grace` sets shutdownGraceSeconds. */
+function stopWorld(grace: number): TestWorld {
+  return new TestWorld({
+    'profiles/default.yaml': profile(echoServer('fx', { idleSeconds: 300, callTimeoutSeconds: 60 }, { FIXTURE_FAULT_TOOLS: '1' })),
+    'runtime.yaml': `shutdownGraceSeconds: ${grace}\nmetricsAddress: ""\n`,
+    'callers.yaml': 'callers: {}\n',
+  });
+}
+
+/** Polls the status until the core says it is stopping (the watchable state the dashboard shows). */
+async function stoppingStatus(world: TestWorld): Promise<pb.RuntimeStatus> {
+  const ctl = createControlClient(world.socket);
+  try {
+    const calls = new ControlCalls(ctl);
+    let st: pb.RuntimeStatus | undefined;
+    await waitFor('the core to report stopping', async () => {
+      st = await calls.status();
+      return st.stopping;
+    });
+    return st as pb.RuntimeStatus;
+  } finally {
+    ctl.close();
+  }
+}
+
+/** A call the test ends by creating `release`; resolves once the core counts it in flight. */
+async function callInFlight(world: TestWorld, client: Client, release: string): Promise<{ pending: Promise<unknown> }> {
+  const pending = client.callTool({ name: 'fx__wait', arguments: { path: release } }, undefined, { timeout: 120_000 });
+  pending.catch(() => {});
+  const ctl = createControlClient(world.socket);
+  try {
+    const calls = new ControlCalls(ctl);
+    await waitFor('the call to be in flight', async () => (await calls.status()).inFlightCalls === 1);
+  } finally {
+    ctl.close();
+  }
+  // Wrapped: an async function returning the promise itself would wait for it.
+  return { pending };
+}
+
+describe('graceful stop', () => {
+  let world: TestWorld | undefined;
+  afterEach(async () => {
+    await world?.cleanup();
+    world = undefined;
+  });
+
+  it('SIGTERM refuses new calls, lets the in-flight call finish, then stops servers and exits 0', async () => {
+    world = stopWorld(60);
+    const core = await world.startCore();
+    // No autostart: the test sees this core stop, not a new one started by the gateway.
+    const client = await world.gateway('stopper', ['--no-autostart']);
+    const release = join(world.dir, 'release-1');
+    const { pending: inFlight } = await callInFlight(world, client, release);
+    expect(countProcs(world.tag, ECHO_SERVER)).toBe(1);
+
+    core.kill('SIGTERM');
+    const st = await stoppingStatus(world);
+    expect(st.inFlightCalls).toBe(1);
+    expect(Number(st.stopDeadlineUnixMs)).toBeGreaterThan(Date.now());
+
+    // A new call is refused at once, with a message that says why and what to do.
+    await expect(client.callTool({ name: 'fx__echo', arguments: { a: 1 } })).rejects.toThrow(
+      /UNAVAILABLE: the mcpd core \(pid \d+\) is stopping: new calls are refused \(tools\/call\); retry once a core runs again/,
+    );
+    // Listing still answers while the core drains.
+    expect((await client.listTools()).tools.some((t) => t.name === 'fx__echo')).toBe(true);
+    expect(core.exitCode).toBeNull();
+
+    writeFileSync(release, '');
+    expect(textOf(await inFlight)).toBe('released');
+    expect(await exitOf(core)).toBe(0);
+    await waitFor('the server to be stopped', () => countProcs(world!.tag, ECHO_SERVER) === 0);
+  });
+
+  it('cancels a call still running when shutdownGraceSeconds ends, with an error that says so', async () => {
+    world = stopWorld(1);
+    const core = await world.startCore();
+    const client = await world.gateway('late', ['--no-autostart']);
+    const { pending: inFlight } = await callInFlight(world, client, join(world.dir, 'never-created'));
+    const began = Date.now();
+    core.kill('SIGTERM');
+    await expect(inFlight).rejects.toThrow(/is stopping: the call did not finish within the shutdown grace period and was cancelled/);
+    // The grace period was honoured: the call was not cut off before it ended.
+    expect(Date.now() - began).toBeGreaterThanOrEqual(1000);
+    expect(await exitOf(core)).toBe(0);
+    await waitFor('the server to be stopped', () => countProcs(world!.tag, ECHO_SERVER) === 0);
+    expect(world.coreLog.join('')).toMatch(/calls cancelled at the end of the shutdown grace period/);
+  });
+
+  it('mcpdctl stop does the same over the control plane and returns once the core has exited', async () => {
+    world = stopWorld(60);
+    const core = await world.startCore();
+    const client = await world.gateway('ctl', ['--no-autostart']);
+    const release = join(world.dir, 'release-3');
+    const { pending: inFlight } = await callInFlight(world, client, release);
+
+    const ctl = spawn(process.execPath, [MCPDCTL, '--socket', world.socket, 'stop'], {
+      env: world.env(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    ctl.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    ctl.stderr.setEncoding('utf8').on('data', (d: string) => (out += d));
+    await stoppingStatus(world);
+    await waitFor('mcpdctl to say the stop began', () => /new calls are refused; 1 call\(s\) in flight get up to 60 s/.test(out));
+    // A second stop request changes nothing and says so.
+    const again = createControlClient(world.socket);
+    try {
+      const r = await new ControlCalls(again).stop();
+      expect(r.started).toBe(false);
+      expect(r.pid).toBe(core.pid);
+    } finally {
+      again.close();
+    }
+    await expect(client.callTool({ name: 'fx__pid', arguments: {} })).rejects.toThrow(/is stopping: new calls are refused/);
+    expect(ctl.exitCode).toBeNull();
+
+    writeFileSync(release, '');
+    expect(textOf(await inFlight)).toBe('released');
+    expect(await exitOf(ctl)).toBe(0);
+    expect(out).toMatch(new RegExp(`stopping core pid ${core.pid}:`));
+    expect(out).toMatch(new RegExp(`core pid ${core.pid} stopped`));
+    // mcpdctl returned only after the core exited, and the core took its servers with it.
+    expect(core.exitCode ?? (await exitOf(core))).toBe(0);
+    expect(pidsWithTag(world.tag)).not.toContain(core.pid);
+    await waitFor('the server to be stopped', () => countProcs(world!.tag, ECHO_SERVER) === 0);
+  });
+});
