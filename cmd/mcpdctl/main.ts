@@ -5,6 +5,7 @@ import { packageVersion } from '../../internal/app/version.js';
 import { COMMON_OPTIONS, configFrom, parseOrExit, socketFrom } from '../../internal/infra/cli/common-flags.js';
 import {
   callCommand,
+  completionCommand,
   connectCommand,
   importCommand,
   reloadCommand,
@@ -40,7 +41,8 @@ const USAGE = `usage: mcpdctl [--socket PATH] [--json] <command>
                                            turn a client's mcpServers / servers JSON into a profile
   connect <claude-desktop|cursor|vscode|claude-code> [--caller NAME] [--dry-run]
                                            make the client spawn mcpdmcp <caller> (backs up, shows the diff)
-  disconnect <client> [--dry-run]          remove that entry again`;
+  disconnect <client> [--dry-run]          remove that entry again
+  completion <bash|zsh|fish>               print a shell completion script`;
 
 const { values, positionals } = parseOrExit(
   {
@@ -86,6 +88,7 @@ const need = (n: number, what: string) => {
 };
 
 if (cmd === 'validate') process.exit(await validateCommand(configFrom(values.config), out.json));
+if (cmd === 'completion') process.exit(completionCommand(rest[0], (s) => process.stdout.write(s)));
 if (cmd === 'import' || cmd === 'connect' || cmd === 'disconnect') {
   need(1, cmd === 'import' ? 'a file or a client name' : 'a client name');
   const common = { configDir: configFrom(values.config), dryRun: values['dry-run'], place: placeFromProcess() };

@@ -118,4 +118,5 @@ export async function reloadCommand(client: ControlPlaneClient, out: Out): Promi
 
 export { importCommand } from './import-command.js';
 export { connectCommand } from './connect-command.js';
+export { completionCommand } from './completion-command.js';
 export { stopCommand } from './ctl-stop.js';
