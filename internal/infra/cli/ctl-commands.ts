@@ -77,6 +77,10 @@ export async function toolsCommand(client: ControlPlaneClient, caller: string, o
   out.write(renderTable(['TOOL', 'SERVER', 'DESCRIPTION'], rows));
   out.write(`${tools.length} tools, ~${tokens} tokens (estimated, 4 characters of JSON per token), etag ${etag}\n`);
   for (const c of collisions) out.write(`collision: ${c.name} (${c.servers.join(', ')}): ${c.resolution}\n`);
+  if (tools.some((t) => t.name === 'mcpd_search_tools' && t.server === ''))
+    out.write(
+      'tool search mode: every other tool of the profile is found by mcpd_search_tools ("mcpdctl status" shows the catalog size)\n',
+    );
 }
 
 export async function callCommand(

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { formatIssue, McpdError } from '../../domain/errors.js';
-import { inputEnvName, loadStore } from '../catalog/index.js';
+import { inputEnvName, loadStore, writeStoreSchemas } from '../catalog/index.js';
+import { SCHEMA_DIR, SCHEMA_FILES } from '../catalog/store-schema.js';
 import { isValidName } from '../catalog/names.js';
 import { clientConfigFile, isClientName, type ClientPlace } from './client-configs.js';
 import { mapClientConfig, type ImportResult } from './import-map.js';
@@ -38,7 +39,10 @@ function profileYaml(r: ImportResult, file: string): string {
   const doc: Record<string, unknown> = {};
   if (r.inputs.length) doc.inputs = r.inputs;
   doc.servers = r.servers;
-  return `# Imported from ${file} by "mcpdctl import". Reference: docs/configuration.md\n${stringify(doc, { lineWidth: 0 })}`;
+  return (
+    `# yaml-language-server: $schema=../${SCHEMA_DIR}/${SCHEMA_FILES.profile}\n` +
+    `# Imported from ${file} by "mcpdctl import". Reference: docs/configuration.md\n${stringify(doc, { lineWidth: 0 })}`
+  );
 }
 
 /**
@@ -113,6 +117,8 @@ export async function importCommand(source: string, flags: ImportFlags, out: Out
   }
   await mkdir(join(resolve(flags.configDir), 'profiles'), { recursive: true });
   await writeFile(target, yaml);
+  // The comment at the top of the profile points editors here.
+  await writeStoreSchemas(resolve(flags.configDir));
   if (!out.json)
     out.write(
       `wrote ${target}: ${r.servers.length} servers (${r.servers.map((s) => s.name).join(', ')})\n` +
