@@ -19,6 +19,7 @@ install: $(NODE_MODULES_STAMP)
 
 build: install
 	npx tsc -p tsconfig.json
+	node scripts/build-app.mjs
 
 ## Start the core in the foreground on the repository's profile store.
 run: build
@@ -28,10 +29,11 @@ run: build
 test: build
 	node scripts/run-tests.mjs $(ARGS)
 
-FORMATTED := "cmd/**/*.ts" "internal/**/*.ts" "test/**/*.ts" "bench/**/*.{ts,mjs}" "scripts/**/*.mjs"
+FORMATTED := "cmd/**/*.ts" "internal/**/*.ts" "test/**/*.ts" "bench/**/*.{ts,mjs}" "scripts/**/*.mjs" "web/**/*.{ts,tsx,css}"
 
 lint: install proto-check
 	npx tsc -p tsconfig.test.json --noEmit
+	npx tsc -p web/tsconfig.json
 	node scripts/check-layers.mjs
 	node scripts/check-links.mjs
 	npx prettier --check $(FORMATTED) --log-level warn || (echo "run 'make fmt' and commit the result"; exit 1)
@@ -59,6 +61,7 @@ bench: build
 	node bench/run.mjs $(ARGS)
 	node bench/context.mjs $(ARGS)
 	node bench/docs.mjs $(ARGS)
+	node bench/smcp-computer.mjs $(ARGS)
 	node bench/catalog.mjs $(ARGS)
 
 ## The same with tiny counts: proves the benchmarks run (CI).
@@ -66,6 +69,7 @@ bench-smoke: build
 	node bench/run.mjs --smoke
 	node bench/context.mjs --smoke
 	node bench/docs.mjs --smoke
+	node bench/smcp-computer.mjs --smoke
 	node bench/catalog.mjs --smoke
 
 clean:

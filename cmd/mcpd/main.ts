@@ -3,7 +3,8 @@ import { runCore } from '../../internal/app/bootstrap.js';
 import { packageVersion } from '../../internal/app/version.js';
 import { validateCommand } from '../../internal/infra/cli/validate-command.js';
 import { initCommand, initTarget } from '../../internal/infra/cli/init-command.js';
-import { COMMON_OPTIONS, configFrom, parseOrExit } from '../../internal/infra/cli/common-flags.js';
+import { COMMON_OPTIONS, configFrom, parseOrExit, socketFrom } from '../../internal/infra/cli/common-flags.js';
+import { appCommand, APP_OPTIONS, APP_USAGE } from '../../internal/infra/cli/app-commands.js';
 
 const USAGE = `usage:
   mcpd [--config DIR] [--socket PATH]     run the core in the foreground
@@ -11,13 +12,14 @@ const USAGE = `usage:
                                           check a profile store; exit 1 on any problem
                                           (command inputs run only with --run-commands)
   mcpd init [--config DIR]                create a starter store (default: ~/.config/mcpd) with JSON Schemas
+${APP_USAGE}
 
   --config DIR   profile store (callers.yaml, profiles/*.yaml, runtime.yaml); env MCPD_CONFIG; default: the current
                  directory if it holds a store, else $XDG_CONFIG_HOME/mcpd (~/.config/mcpd), created on first run
   --socket PATH  control-plane unix socket; env MCPD_SOCKET; default: $XDG_RUNTIME_DIR/mcpd/control.sock`;
 
 const { values, positionals } = parseOrExit(
-  { options: { ...COMMON_OPTIONS, json: { type: 'boolean' }, 'run-commands': { type: 'boolean' } }, allowPositionals: true },
+  { options: { ...COMMON_OPTIONS, ...APP_OPTIONS, json: { type: 'boolean' }, 'run-commands': { type: 'boolean' } }, allowPositionals: true },
   USAGE,
 );
 
@@ -35,6 +37,10 @@ if (command === 'validate') {
   process.exit(await validateCommand(configFrom(values.config), Boolean(values.json), Boolean(values['run-commands'])));
 } else if (command === 'init') {
   process.exit(await initCommand(initTarget(values.config, process.env), (s) => process.stdout.write(s)));
+} else if (command === 'open' || command === 'url-handler') {
+  process.exit(
+    await appCommand(positionals, values, { socket: socketFrom(values.socket), configDir: configFrom(values.config), usage: USAGE }),
+  );
 } else if (command !== undefined) {
   process.stderr.write(`unknown command "${command}"\n\n${USAGE}\n`);
   process.exit(2);

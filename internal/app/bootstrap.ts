@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { createLauncher } from '../infra/mcp/index.js';
 import { MetadataStore, PoolManager } from '../infra/scheduler/index.js';
 import { watchStore } from '../infra/catalog/index.js';
@@ -8,6 +8,8 @@ import { defaultSocketPath, prepareSocketPath } from '../infra/rpc/socket-path.j
 import { createLogger } from '../infra/telemetry/logger.js';
 import { Core } from './core.js';
 import { keepRunningOnUnhandledRejections } from './last-resort.js';
+import { dashboardCore } from './dashboard-core.js';
+import { Dashboard } from '../infra/dashboard/dashboard.js';
 import { Observability } from './log-observability.js';
 import { StoreState } from './store-state.js';
 import { packageVersion } from './version.js';
@@ -79,7 +81,10 @@ export async function runCore(o: CoreRunOptions): Promise<RunningCore> {
     store.adopt(r.store);
     core.applyStore().catch((e: unknown) => log('error', 'applying the new configuration failed', { error: e }));
   });
-  const metrics = await obs.serve(runtime.metricsAddress);
+  // The web dashboard shares the metrics listener; its token lives beside the control socket (0700).
+  const dashboard = new Dashboard({ core: dashboardCore(core, store, pools, socket), stateDir: dirname(socket), log });
+  const metrics = await obs.serve(runtime.metricsAddress, dashboard.mount);
+  if (metrics) dashboard.published(metrics);
   log('info', 'core started', {
     socket,
     config: store.current.dir,
@@ -92,7 +97,9 @@ export async function runCore(o: CoreRunOptions): Promise<RunningCore> {
   const stop = () =>
     (stopping ??= (async () => {
       // Refuse new calls, let those in flight finish (the control plane stays up to answer them).
+      log('info', 'core stopping');
       core.beginStop();
+      dashboard.stopping();
       await core.drainCalls();
       obs.shuttingDown();
       await watcher.close();
@@ -101,6 +108,7 @@ export async function runCore(o: CoreRunOptions): Promise<RunningCore> {
       await launcher.shutdown();
       await obs.close();
       unguard();
+      dashboard.close();
     })());
   return { core, server, stop };
 }

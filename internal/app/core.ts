@@ -32,10 +32,11 @@ import { PromptService } from './prompt-service.js';
 import { ResourceService } from './resource-service.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';
 import { CallerViews } from './caller-views.js';
-import { isSearchModeTool, toolError, ToolSearchCalls } from './tool-search-calls.js';
-import { SEARCH_TOOL } from '../infra/aggregator/tool-search-view.js';
 import { cappedInterval } from '../domain/timer-limit.js';
 import { CallGate } from './call-gate.js';
+import { SmcpComputers } from './smcp-computers.js';
+import { isSearchModeTool, toolError, ToolSearchCalls } from './tool-search-calls.js';
+import { SEARCH_TOOL } from '../infra/aggregator/tool-search-view.js';
 
 /** A listing slower than this because servers had to start is worth a line in the log. */
 const SLOW_LISTING_MS = 500;
@@ -72,10 +73,12 @@ export class Core implements ControlApi {
   readonly logs: LogService;
   readonly context: ContextService;
   readonly clientRequests: ClientRequests;
+  /** runtime.yaml `smcp:`: this core as A2C-SMCP Computers. */
+  readonly smcp: SmcpComputers;
   private callSeq = 0;
-  private readonly toolSearch = new ToolSearchCalls();
   /** Admission of calls: closed by a stop, which then waits for the calls in flight. */
   readonly calls = new CallGate(() => `the mcpd core (pid ${process.pid}) is stopping`);
+  private readonly toolSearch = new ToolSearchCalls();
 
   constructor(private readonly o: CoreOptions) {
     this.tools = new ToolService(o.pools, o.store.current.runtime.snapshotRetentionSeconds, (msg, fields) => o.log('warning', msg, fields));
@@ -104,6 +107,7 @@ export class Core implements ControlApi {
       fingerprintsOf: (caller) => this.fingerprintsOf(this.profileOf(caller)),
       log: o.log,
     });
+    this.smcp = new SmcpComputers({ api: this, profileOf: deps.profileOf, log: o.log, onStatus: () => this.publishStatus() });
   }
 
   /** Starts pools for the loaded store and the dead-gateway reaper. */
@@ -114,10 +118,12 @@ export class Core implements ControlApi {
       if (this.callers.reapDead(pidAlive) > 0) this.publishStatus();
     }, 2000);
     this.reaper.unref();
+    this.smcp.apply(this.o.store.current.smcp);
   }
 
   async stop(): Promise<void> {
     clearInterval(this.reaper);
+    this.smcp.close();
     this.subscriptions.shutdown();
     this.callerViews.close();
     this.resources.close();
@@ -284,6 +290,7 @@ export class Core implements ControlApi {
       stopping: this.calls.closed,
       inFlightCalls: this.calls.inFlight,
       stopDeadline: this.calls.stopDeadline,
+      smcpComputers: this.smcp.status(),
     });
   }
 
@@ -328,6 +335,7 @@ export class Core implements ControlApi {
     this.callers.remap((c) => this.profileOf(c));
     this.callerViews.refresh();
     for (const caller of this.callerViews.watched()) void this.tools.ensureLoaded(this.profileOf(caller));
+    this.smcp.apply(this.o.store.current.smcp);
   }
 
   /** Pools that serve a profile (a spec's references are "profile/server"). */

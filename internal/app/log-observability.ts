@@ -1,6 +1,6 @@
 import type { ProfileStore } from '../domain/profile.js';
 import { secretRedactor } from '../domain/redactor.js';
-import { startMetricsServer, type MetricsHttpServer } from '../infra/telemetry/http-server.js';
+import { startMetricsServer, type MetricsHttpOptions, type MetricsHttpServer } from '../infra/telemetry/http-server.js';
 import { LogBus } from '../infra/telemetry/log-bus.js';
 import { coreEntry, tapLog } from '../infra/telemetry/log-tap.js';
 import type { LogFn } from '../infra/telemetry/logger.js';
@@ -96,7 +96,7 @@ export class Observability {
    * Serves /metrics and /healthz on `address` (runtime.yaml metricsAddress; empty = off). Metrics are
    * not worth refusing to run over: a bad or busy address is logged and the core carries on.
    */
-  async serve(address: string): Promise<string | undefined> {
+  async serve(address: string, mount?: MetricsHttpOptions['mount']): Promise<string | undefined> {
     if (!address) return undefined;
     try {
       this.http = await startMetricsServer({
@@ -104,6 +104,7 @@ export class Observability {
         allowRemote: this.o.env.MCPD_METRICS_ALLOW_REMOTE === '1',
         metrics: async () => ({ contentType: this.metrics.contentType, body: secretRedactor.text(await this.metrics.text()) }),
         health: () => this.health(),
+        mount,
       });
       return this.http.url;
     } catch (e) {

@@ -1,6 +1,7 @@
 import type { ProgressUpdate } from './downstream.js';
 import type { JsonObject } from './json.js';
 import type { RuntimeStatusView } from './runtime.js';
+import type { SmcpComputerStatus } from './smcp-computer/settings.js';
 import type { NameCollision, ToolEntry, ToolSnapshot } from './tool.js';
 
 /** What the control plane offers, independent of gRPC. The app implements it; rpc serves it. */
@@ -48,6 +49,8 @@ export interface StatusView extends RuntimeStatusView {
   inFlightCalls: number;
   /** During a stop, when its grace period ends (epoch ms). */
   stopDeadline?: number;
+  /** runtime.yaml `smcp:` computers and their connection state. */
+  smcpComputers?: SmcpComputerStatus[];
 }
 
 export interface StopOutcome {

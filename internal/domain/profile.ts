@@ -1,3 +1,4 @@
+import type { SmcpSettings } from './smcp-computer/settings.js';
 import type { ServerSpec } from './spec.js';
 
 /** A2C-SMCP input definitions: values for `${input:id}` placeholders. */
@@ -88,6 +89,8 @@ export interface ProfileStore {
   /** caller name → profile name */
   callers: Map<string, string>;
   runtime: RuntimeSettings;
+  /** runtime.yaml `smcp:`: the core as A2C-SMCP Computers; absent = none. */
+  smcp?: SmcpSettings;
 }
 
 export const DEFAULT_PROFILE = 'default';

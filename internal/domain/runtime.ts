@@ -4,7 +4,7 @@ export type InstanceState = 'starting' | 'ready' | 'busy' | 'draining' | 'stoppe
 
 /** Why an instance was started or stopped: shown in status and counted in metrics. */
 export type StartCause = 'call' | 'metadata' | 'min-ready' | 'always-on' | 'restart' | 'scale-out';
-export type StopCause = 'idle' | 'reload' | 'shutdown' | 'crash' | 'hung' | 'ttl' | 'removed';
+export type StopCause = 'idle' | 'reload' | 'shutdown' | 'crash' | 'hung' | 'ttl' | 'removed' | 'operator';
 
 export interface InstanceStatus {
   id: string;

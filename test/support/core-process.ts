@@ -35,9 +35,9 @@ export class TestWorld {
   }
 
   /** Starts a core and waits until its control plane answers. */
-  async startCore(): Promise<ChildProcess> {
+  async startCore(extraEnv: Record<string, string> = {}): Promise<ChildProcess> {
     const core = spawn(process.execPath, [MCPD, '--config', this.configDir, '--socket', this.socket], {
-      env: this.env(),
+      env: this.env(extraEnv),
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     core.stderr?.setEncoding('utf8');

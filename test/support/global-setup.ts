@@ -7,4 +7,6 @@ import { REPO } from './paths.js';
  */
 export default function setup(): void {
   execFileSync(process.execPath, [`${REPO}/node_modules/typescript/bin/tsc`, '-p', `${REPO}/tsconfig.json`], { stdio: 'inherit' });
+  // The dashboard bundle (dist/app) the core serves.
+  execFileSync(process.execPath, [`${REPO}/scripts/build-app.mjs`], { stdio: 'inherit' });
 }

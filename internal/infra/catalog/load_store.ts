@@ -10,6 +10,7 @@ import { NAME_HINT, isValidName } from './names.js';
 import { parseProfile } from './profile_parse.js';
 import { parseRuntime, type ParsedRuntime } from './runtime_parse.js';
 import { scaffoldStore } from './scaffold.js';
+import { resolveSmcp } from './smcp-load.js';
 import { buildServer } from './server_build.js';
 import { parseSource, type Source } from './source.js';
 import { didYouMean } from './suggest.js';
@@ -232,8 +233,9 @@ export async function loadStore(dir: string, opts: LoadOptions = {}): Promise<Lo
       ),
     );
   }
+  const smcp = rt.smcp && (await resolveSmcp(rt.smcp, join(abs, 'runtime.yaml'), env, issues));
   if (issues.length) return { ok: false, issues: issues.sort(byPosition) };
-  const store: ProfileStore = { dir: abs, profiles, callers, runtime: rt.runtime };
+  const store: ProfileStore = { dir: abs, profiles, callers, runtime: rt.runtime, ...(smcp ? { smcp } : {}) };
   return { ok: true, store, warnings: warnings.sort(byPosition) };
 }
 

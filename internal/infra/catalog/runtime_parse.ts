@@ -2,6 +2,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { DEFAULT_RUNTIME, LOG_LEVELS, type RuntimeSettings } from '../../domain/profile.js';
 import { checkKeys, durationRule, mapEntries, readEnum, readNumber, readString, readStringMap, type NumberRule } from './fields.js';
 import { report, type Source, type YNode } from './source.js';
+import { parseSmcp, type RawSmcp } from './smcp-parse.js';
 
 type NumericKey =
   | 'poolWaitSeconds'
@@ -25,11 +26,13 @@ export const NUMBER_RULES: Record<NumericKey, NumberRule> = {
   shutdownGraceSeconds: { integer: false, min: 0, max: SHUTDOWN_GRACE_MAX_SECONDS },
 };
 
-export const RUNTIME_KEYS = [...Object.keys(DEFAULT_RUNTIME), 'inputValues'];
+export const RUNTIME_KEYS = [...Object.keys(DEFAULT_RUNTIME), 'inputValues', 'smcp'];
 
 export interface ParsedRuntime {
   runtime: RuntimeSettings;
   inputValues: Map<string, string>;
+  /** The `smcp:` section, when present and valid. */
+  smcp?: RawSmcp;
 }
 
 const ADDRESS_RE = /^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/;
@@ -49,6 +52,7 @@ function readAddress(src: Source, node: YNode, field: string): string | undefine
 export function parseRuntime(src: Source, storeDir: string): ParsedRuntime {
   const runtime: RuntimeSettings = { ...DEFAULT_RUNTIME };
   const inputValues = new Map<string, string>();
+  let smcp: RawSmcp | undefined;
   const entries = mapEntries(src, src.doc.contents as YNode, '', 'a mapping of settings');
   if (!entries) return { runtime, inputValues };
   checkKeys(src, entries, RUNTIME_KEYS, 'runtime.yaml');
@@ -65,7 +69,9 @@ export function parseRuntime(src: Source, storeDir: string): ParsedRuntime {
       if (v !== undefined) runtime.socket = v === '' || isAbsolute(v) ? v : resolve(storeDir, v);
     } else if (e.key === 'inputValues') {
       for (const [k, v] of readStringMap(src, e.value, e.field) ?? []) inputValues.set(k, v.text);
+    } else if (e.key === 'smcp') {
+      smcp = parseSmcp(src, e.value, e.field);
     }
   }
-  return { runtime, inputValues };
+  return { runtime, inputValues, ...(smcp ? { smcp } : {}) };
 }

@@ -4,6 +4,7 @@ import { McpdError } from '../../domain/errors.js';
 import { estimateTokens } from '../../domain/tool-tokens.js';
 import { collectStream, ControlCalls } from '../rpc/control-client.js';
 import { ago, renderTable, truncate } from './table.js';
+import { smcpStatusTable } from './ctl-smcp-status.js';
 
 export interface Out {
   json: boolean;
@@ -43,6 +44,7 @@ export async function statusCommand(client: ControlPlaneClient, out: Out): Promi
       ]),
     ),
   );
+  if (st.smcpComputers.length) out.write(smcpStatusTable(st.smcpComputers));
 }
 
 export async function toolsCommand(client: ControlPlaneClient, caller: string, out: Out): Promise<void> {
@@ -120,7 +122,7 @@ export async function reloadCommand(client: ControlPlaneClient, out: Out): Promi
   return r.applied ? 0 : 1;
 }
 
+export { stopCommand } from './ctl-stop.js';
 export { importCommand } from './import-command.js';
 export { connectCommand } from './connect-command.js';
 export { completionCommand } from './completion-command.js';
-export { stopCommand } from './ctl-stop.js';

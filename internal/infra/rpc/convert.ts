@@ -46,6 +46,17 @@ export function statusToPb(s: StatusView): pb.RuntimeStatus {
       catalogCount: c.catalogCount ?? 0,
       catalogTokens: c.catalogTokens ?? 0,
     })),
+    smcpComputers: (s.smcpComputers ?? []).map((c) => ({
+      name: c.name,
+      caller: c.caller,
+      office: c.office,
+      url: c.url,
+      state: c.state,
+      sid: c.sid ?? '',
+      lastError: c.lastError ?? '',
+      sinceUnixMs: c.since,
+      joins: c.joins,
+    })),
     pools: s.pools.map((p) => ({
       fingerprint: p.fingerprint,
       references: p.references,

@@ -13,7 +13,7 @@ import { Bindings } from './routing.js';
 import type { LogEntry, PoolDeps } from './types.js';
 import { WaitQueue } from './waiters.js';
 
-const GRACEFUL: readonly StopCause[] = ['idle', 'ttl', 'reload', 'removed', 'shutdown'];
+const GRACEFUL: readonly StopCause[] = ['idle', 'ttl', 'reload', 'removed', 'shutdown', 'operator'];
 
 /**
  * Instance lifecycle of one pool: start (single generation-checked attempt), attach, crash,
@@ -199,6 +199,19 @@ export abstract class PoolCore {
     this.log('notice', 'pool.resumed', `server ${this.spec.name} resumed`);
     this.ensureWarm(this.spec.activationMode === 'always-on' ? 'always-on' : 'min-ready');
     this.changed();
+  }
+
+  /** An operator's restart (dashboard): the instance drains and stops, a fresh one starts in its place. */
+  async restartInstance(id: string): Promise<void> {
+    const inst = this.instances.get(id);
+    if (!inst) throw new McpdError('NOT_FOUND', `server ${this.spec.name} has no instance ${id} (it may have stopped already)`);
+    await this.stop(inst, 'operator');
+    if (!this.closed && !this.suspendedReason && this.liveCount() < Math.max(1, this.warmTarget)) this.startInstance('restart');
+  }
+
+  /** An operator's stop (dashboard): every instance drains and stops; the pool starts again on demand. */
+  async stopInstances(): Promise<void> {
+    await Promise.all([...this.instances.values()].map((i) => this.stop(i, 'operator')));
   }
 
   protected noteError(msg: string): void {

@@ -148,6 +148,14 @@ export class PoolManager {
     this.pool(fp).resume();
   }
 
+  restartInstance(fp: string, instanceId: string): Promise<void> {
+    return this.pool(fp).restartInstance(instanceId);
+  }
+
+  stopPool(fp: string): Promise<void> {
+    return this.pool(fp).stopInstances();
+  }
+
   onNotification(cb: NotificationListener): () => void {
     return subscribe(this.notifyListeners, cb);
   }

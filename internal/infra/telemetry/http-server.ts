@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { isIP, type AddressInfo } from 'node:net';
 
 export interface HealthReport {
@@ -14,6 +14,8 @@ export interface MetricsHttpOptions {
   allowRemote?: boolean;
   metrics(): Promise<{ contentType: string; body: string }>;
   health(): HealthReport;
+  /** Another handler on the same listener (the dashboard): it sees each request first; true = answered. */
+  mount?: (server: Server) => { handle(req: IncomingMessage, res: ServerResponse): boolean; close(): Promise<void> };
 }
 
 export interface MetricsHttpServer {
@@ -51,7 +53,9 @@ export async function startMetricsServer(o: MetricsHttpOptions): Promise<Metrics
         'so mcpd binds them to 127.0.0.1/::1/localhost only. Use a loopback address, or set MCPD_METRICS_ALLOW_REMOTE=1 to expose them anyway',
     );
   }
+  let mounted: ReturnType<NonNullable<MetricsHttpOptions['mount']>> | undefined;
   const server = createServer((req, res) => {
+    if (mounted?.handle(req, res)) return;
     const path = (req.url ?? '/').split('?')[0];
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET, HEAD' }).end();
@@ -69,16 +73,19 @@ export async function startMetricsServer(o: MetricsHttpOptions): Promise<Metrics
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found: mcpd serves /metrics and /healthz\n');
     }
   });
+  mounted = o.mount?.(server);
   await listen(server, host, port);
   const a = server.address() as AddressInfo;
   const shownHost = a.family === 'IPv6' ? `[${a.address}]` : a.address;
   return {
     url: `http://${shownHost}:${a.port}`,
-    close: () =>
-      new Promise<void>((res) => {
+    close: async () => {
+      await mounted?.close();
+      await new Promise<void>((res) => {
         server.close(() => res());
         server.closeAllConnections();
-      }),
+      });
+    },
   };
 }
 

@@ -178,6 +178,22 @@ export interface CallerStatus {
   catalogTokens: number;
 }
 
+/** One computer of runtime.yaml `smcp:` (the core as an A2C-SMCP Computer). */
+export interface SmcpComputerStatus {
+  name: string;
+  caller: string;
+  office: string;
+  url: string;
+  /** connecting | joined | disconnected | refused | stopped */
+  state: string;
+  /** Socket.IO session id while connected. */
+  sid: string;
+  lastError: string;
+  sinceUnixMs: number;
+  /** Successful office joins since the core started (more than one: it re-joined after a reconnect). */
+  joins: number;
+}
+
 export interface RuntimeStatus {
   pools: PoolStatus[];
   callers: CallerStatus[];
@@ -190,6 +206,7 @@ export interface RuntimeStatus {
   inFlightCalls: number;
   /** When a stop began, the time its grace period ends (in-flight calls are then cancelled); else 0. */
   stopDeadlineUnixMs: number;
+  smcpComputers: SmcpComputerStatus[];
 }
 
 export interface StopRequest {
@@ -2871,6 +2888,211 @@ export const CallerStatus: MessageFns<CallerStatus> = {
   },
 };
 
+function createBaseSmcpComputerStatus(): SmcpComputerStatus {
+  return { name: "", caller: "", office: "", url: "", state: "", sid: "", lastError: "", sinceUnixMs: 0, joins: 0 };
+}
+
+export const SmcpComputerStatus: MessageFns<SmcpComputerStatus> = {
+  encode(message: SmcpComputerStatus, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.caller !== "") {
+      writer.uint32(18).string(message.caller);
+    }
+    if (message.office !== "") {
+      writer.uint32(26).string(message.office);
+    }
+    if (message.url !== "") {
+      writer.uint32(34).string(message.url);
+    }
+    if (message.state !== "") {
+      writer.uint32(42).string(message.state);
+    }
+    if (message.sid !== "") {
+      writer.uint32(50).string(message.sid);
+    }
+    if (message.lastError !== "") {
+      writer.uint32(58).string(message.lastError);
+    }
+    if (message.sinceUnixMs !== 0) {
+      writer.uint32(64).int64(message.sinceUnixMs);
+    }
+    if (message.joins !== 0) {
+      writer.uint32(72).int32(message.joins);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SmcpComputerStatus {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSmcpComputerStatus();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.caller = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.office = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.url = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.state = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.sid = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.lastError = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.sinceUnixMs = longToNumber(reader.int64());
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.joins = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SmcpComputerStatus {
+    return {
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      caller: isSet(object.caller) ? globalThis.String(object.caller) : "",
+      office: isSet(object.office) ? globalThis.String(object.office) : "",
+      url: isSet(object.url) ? globalThis.String(object.url) : "",
+      state: isSet(object.state) ? globalThis.String(object.state) : "",
+      sid: isSet(object.sid) ? globalThis.String(object.sid) : "",
+      lastError: isSet(object.lastError)
+        ? globalThis.String(object.lastError)
+        : isSet(object.last_error)
+        ? globalThis.String(object.last_error)
+        : "",
+      sinceUnixMs: isSet(object.sinceUnixMs)
+        ? globalThis.Number(object.sinceUnixMs)
+        : isSet(object.since_unix_ms)
+        ? globalThis.Number(object.since_unix_ms)
+        : 0,
+      joins: isSet(object.joins) ? globalThis.Number(object.joins) : 0,
+    };
+  },
+
+  toJSON(message: SmcpComputerStatus): unknown {
+    const obj: any = {};
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.caller !== "") {
+      obj.caller = message.caller;
+    }
+    if (message.office !== "") {
+      obj.office = message.office;
+    }
+    if (message.url !== "") {
+      obj.url = message.url;
+    }
+    if (message.state !== "") {
+      obj.state = message.state;
+    }
+    if (message.sid !== "") {
+      obj.sid = message.sid;
+    }
+    if (message.lastError !== "") {
+      obj.lastError = message.lastError;
+    }
+    if (message.sinceUnixMs !== 0) {
+      obj.sinceUnixMs = Math.round(message.sinceUnixMs);
+    }
+    if (message.joins !== 0) {
+      obj.joins = Math.round(message.joins);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<SmcpComputerStatus>): SmcpComputerStatus {
+    return SmcpComputerStatus.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SmcpComputerStatus>): SmcpComputerStatus {
+    const message = createBaseSmcpComputerStatus();
+    message.name = object.name ?? "";
+    message.caller = object.caller ?? "";
+    message.office = object.office ?? "";
+    message.url = object.url ?? "";
+    message.state = object.state ?? "";
+    message.sid = object.sid ?? "";
+    message.lastError = object.lastError ?? "";
+    message.sinceUnixMs = object.sinceUnixMs ?? 0;
+    message.joins = object.joins ?? 0;
+    return message;
+  },
+};
+
 function createBaseRuntimeStatus(): RuntimeStatus {
   return {
     pools: [],
@@ -2880,6 +3102,7 @@ function createBaseRuntimeStatus(): RuntimeStatus {
     stopping: false,
     inFlightCalls: 0,
     stopDeadlineUnixMs: 0,
+    smcpComputers: [],
   };
 }
 
@@ -2905,6 +3128,9 @@ export const RuntimeStatus: MessageFns<RuntimeStatus> = {
     }
     if (message.stopDeadlineUnixMs !== 0) {
       writer.uint32(56).int64(message.stopDeadlineUnixMs);
+    }
+    for (const v of message.smcpComputers) {
+      SmcpComputerStatus.encode(v!, writer.uint32(66).fork()).join();
     }
     return writer;
   },
@@ -2978,6 +3204,14 @@ export const RuntimeStatus: MessageFns<RuntimeStatus> = {
             message.stopDeadlineUnixMs = longToNumber(reader.int64());
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.smcpComputers.push(SmcpComputerStatus.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3017,6 +3251,11 @@ export const RuntimeStatus: MessageFns<RuntimeStatus> = {
         : isSet(object.stop_deadline_unix_ms)
         ? globalThis.Number(object.stop_deadline_unix_ms)
         : 0,
+      smcpComputers: globalThis.Array.isArray(object?.smcpComputers)
+        ? object.smcpComputers.map((e: any) => SmcpComputerStatus.fromJSON(e))
+        : globalThis.Array.isArray(object?.smcp_computers)
+        ? object.smcp_computers.map((e: any) => SmcpComputerStatus.fromJSON(e))
+        : [],
     };
   },
 
@@ -3043,6 +3282,9 @@ export const RuntimeStatus: MessageFns<RuntimeStatus> = {
     if (message.stopDeadlineUnixMs !== 0) {
       obj.stopDeadlineUnixMs = Math.round(message.stopDeadlineUnixMs);
     }
+    if (message.smcpComputers?.length) {
+      obj.smcpComputers = message.smcpComputers.map((e) => SmcpComputerStatus.toJSON(e));
+    }
     return obj;
   },
 
@@ -3058,6 +3300,7 @@ export const RuntimeStatus: MessageFns<RuntimeStatus> = {
     message.stopping = object.stopping ?? false;
     message.inFlightCalls = object.inFlightCalls ?? 0;
     message.stopDeadlineUnixMs = object.stopDeadlineUnixMs ?? 0;
+    message.smcpComputers = object.smcpComputers?.map((e) => SmcpComputerStatus.fromPartial(e)) || [];
     return message;
   },
 };

@@ -1,0 +1,51 @@
+#!/usr/bin/env node
+import { packageVersion } from '../../internal/app/version.js';
+import { BridgeHost } from '../../internal/infra/desktop-host/host.js';
+import { LinuxBackend } from '../../internal/infra/desktop-host/linux/linux-backend.js';
+import { BridgeSocketServer } from '../../internal/infra/desktop-host/socket-server.js';
+import { serveMcp } from '../../internal/infra/desktop-host/mcp/mcp-face.js';
+import { parseArgs } from './args.js';
+
+// In --mcp mode stdout carries MCP only: anything a library prints goes to stderr.
+console.log = console.error;
+console.info = console.error;
+
+const log = (msg: string): void => void process.stderr.write(`mcpd-desktop-host: ${msg}\n`);
+
+async function main(): Promise<void> {
+  let args;
+  try {
+    args = parseArgs(process.argv.slice(2));
+  } catch (e) {
+    process.stderr.write(`${(e as Error).message}\n`);
+    process.exit(2);
+  }
+  const backend = new LinuxBackend();
+  const host = new BridgeHost({ backend, workspaceRoot: args.workspaceRoot, hostVersion: packageVersion() });
+  await host.start();
+  let stopping = false;
+  let closeFace: () => Promise<void> = async () => undefined;
+  const stop = async (why: string): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    log(`stopping (${why})`);
+    await closeFace().catch(() => undefined);
+    await backend.close().catch(() => undefined);
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+  if (args.socket) {
+    const server = new BridgeSocketServer(host, log);
+    await server.listen(args.socket);
+    closeFace = () => server.close();
+    log(`listening on ${args.socket} (workspace root ${args.workspaceRoot})`);
+    return;
+  }
+  closeFace = await serveMcp(host, { pollMs: args.pollMs, log, workspaceRoot: args.workspaceRoot, onClose: () => void stop('client closed the connection') });
+}
+
+main().catch((e: unknown) => {
+  log(`fatal: ${(e as Error)?.message ?? String(e)}`);
+  process.exit(1);
+});

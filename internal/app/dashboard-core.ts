@@ -1,0 +1,112 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { LogRecord, Subscription } from '../domain/control-areas.js';
+import type { LogLevel } from '../domain/profile.js';
+import type { CallerRow, ConnectInfo, DashboardCore, OperatorAction, StoreFile } from '../infra/dashboard/dashboard-port.js';
+import { levelRank } from '../infra/telemetry/log-level.js';
+import type { Core } from './core.js';
+import type { PoolPort } from './pool-port.js';
+import type { StoreState } from './store-state.js';
+
+/** The gateway entry beside this build (dist/internal/app → dist/cmd/mcpdmcp). */
+const GATEWAY = fileURLToPath(new URL('../../cmd/mcpdmcp/main.js', import.meta.url));
+
+/** Core, store and pools as the dashboard sees them: what the control plane offers, plus operator actions. */
+export function dashboardCore(core: Core, store: StoreState, pools: PoolPort, socket: string): DashboardCore {
+  return {
+    info: () => core.info(),
+    status: () => core.status(),
+    watchStatus: () => core.watchStatus(),
+    listTools: (caller, cursor, size) => core.listTools(caller, cursor, size),
+    // A page may be the first to look at a caller (no gateway attached yet): listing loads its servers.
+    watchTools: (caller, etag) => (void core.listTools(caller).catch(() => {}), core.watchTools(caller, etag)),
+    callTool: (caller, name, args, opts) => core.callTool(caller, name, args, opts),
+    resources: {
+      list: (caller, cursor, size) => core.resources.list(caller, cursor, size),
+      listTemplates: (caller, cursor, size) => core.resources.listTemplates(caller, cursor, size),
+      watch: (caller, etag) => (void core.resources.list(caller).catch(() => {}), core.resources.watch(caller, etag)),
+      read: (caller, uri, opts) => core.resources.read(caller, uri, opts),
+      subscribe: (caller, uri, signal) => core.resources.subscribe(caller, uri, signal),
+    },
+    prompts: {
+      list: (caller, cursor, size) => core.prompts.list(caller, cursor, size),
+      watch: (caller, etag) => (void core.prompts.list(caller).catch(() => {}), core.prompts.watch(caller, etag)),
+      get: (caller, name, args, opts) => core.prompts.get(caller, name, args, opts),
+      complete: (caller, params, opts) => core.prompts.complete(caller, params, opts),
+    },
+    logs: core.logs,
+    context: core.context,
+    callers: () => callerRows(core, store),
+    allLogs: (min, signal) => allLogs(core, store, min, signal),
+    storeFiles: () => storeFiles(store),
+    connectInfo: (): ConnectInfo => ({ node: process.execPath, gateway: GATEWAY, configDir: store.current.dir, socket }),
+    act: (a) => act(core, pools, a),
+  };
+}
+
+/** callers.yaml's callers and the attached ones (unknown callers get "default"). */
+function callerRows(core: Core, store: StoreState): CallerRow[] {
+  const rows = new Map<string, CallerRow>();
+  for (const [caller, profile] of store.current.callers) rows.set(caller, { caller, profile, sessions: 0 });
+  for (const c of core.status().callers) rows.set(c.caller, { ...c });
+  return [...rows.values()].sort((a, b) => a.caller.localeCompare(b.caller));
+}
+
+function allLogs(core: Core, store: StoreState, min: LogLevel, signal: AbortSignal): Subscription<LogRecord> {
+  const rank = levelRank(min);
+  return core.logs.bus.subscribe(
+    (e) => {
+      if (levelRank(e.record.level) < rank) return undefined;
+      if (e.fingerprint === undefined || e.record.server) return e.record;
+      return { ...e.record, server: store.specs().get(e.fingerprint)?.spec.name };
+    },
+    { signal, backlog: true },
+  );
+}
+
+function storeFiles(store: StoreState): StoreFile[] {
+  const dir = store.current.dir;
+  const names = ['callers.yaml', 'runtime.yaml'];
+  try {
+    for (const f of readdirSync(join(dir, 'profiles')).sort()) if (/\.ya?ml$/.test(f)) names.push(`profiles/${f}`);
+  } catch {
+    // no profiles folder: the issues say so
+  }
+  const files: StoreFile[] = [];
+  for (const path of names) {
+    let text: string;
+    try {
+      text = readFileSync(join(dir, path), 'utf8');
+    } catch {
+      continue; // optional files
+    }
+    const issues = store.lastIssues
+      .filter((i) => sameFile(dir, i.file, path))
+      .map((i) => ({ line: i.line, field: i.field, message: i.message, hint: i.hint }));
+    files.push({ path, text, issues });
+  }
+  return files;
+}
+
+function sameFile(dir: string, issueFile: string, path: string): boolean {
+  const abs = resolve(dir, issueFile);
+  return relative(dir, abs) === path || (dirname(path) === '.' && basename(issueFile) === path);
+}
+
+async function act(core: Core, pools: PoolPort, a: OperatorAction): Promise<unknown> {
+  const missing = (what: string) => new Error(`this core's pools cannot ${what}`);
+  switch (a.kind) {
+    case 'reload':
+      return core.reload();
+    case 'resume':
+      if (!pools.resume) throw missing('resume');
+      return pools.resume(a.fingerprint);
+    case 'restart':
+      if (!pools.restartInstance) throw missing('restart an instance');
+      return pools.restartInstance(a.fingerprint, a.instance);
+    case 'stop-pool':
+      if (!pools.stopPool) throw missing('stop a pool');
+      return pools.stopPool(a.fingerprint);
+  }
+}

@@ -1,0 +1,42 @@
+import { computerKey, type SmcpComputerStatus, type SmcpSettings } from '../domain/smcp-computer/settings.js';
+import { SmcpComputer, type ComputerDeps } from './smcp-computer.js';
+
+/**
+ * The computers of runtime.yaml `smcp:`. A reload reconnects only the computers whose connection
+ * settings changed (URL, key, office, name or caller); the others keep their session and are only
+ * told to re-check their config.
+ */
+export class SmcpComputers {
+  private readonly running = new Map<string, SmcpComputer>();
+
+  constructor(private readonly deps: ComputerDeps) {}
+
+  apply(settings: SmcpSettings | undefined): void {
+    const wanted = new Map((settings?.computers ?? []).map((c) => [computerKey(settings as SmcpSettings, c), c]));
+    for (const [key, c] of [...this.running]) {
+      if (wanted.has(key)) continue;
+      c.stop();
+      this.running.delete(key);
+    }
+    for (const [key, c] of wanted) {
+      const have = this.running.get(key);
+      if (have) {
+        have.configMayHaveChanged();
+        continue;
+      }
+      const computer = new SmcpComputer(settings as SmcpSettings, c, this.deps);
+      this.running.set(key, computer);
+      computer.start();
+    }
+    this.deps.onStatus();
+  }
+
+  status(): SmcpComputerStatus[] {
+    return [...this.running.values()].map((c) => c.status()).sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  close(): void {
+    for (const c of this.running.values()) c.stop();
+    this.running.clear();
+  }
+}

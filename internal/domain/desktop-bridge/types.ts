@@ -1,0 +1,99 @@
+/** Wire and backend types of the Desktop Bridge contract v2.2 (section 4). */
+
+export interface Meta {
+  schemaVersion: 1;
+  requestId: string;
+  workspacePath: string;
+  timeoutMs: number;
+}
+
+export interface Frame {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export interface Selector {
+  byRole?: string;
+  titleContains?: string;
+  valueContains?: string;
+  limit?: number;
+}
+
+/** On Linux there is no "frontmost app" without a window manager: route by application name or pid. */
+export interface Route {
+  app?: { name?: string; pid?: number; bundleId?: string };
+  window?: { titlePattern?: string };
+  focusPolicy?: string;
+}
+
+export interface ElementRef {
+  elementId: string;
+  fingerprint: string;
+  role: string;
+  title: string | null;
+  value: string | null;
+  frame: Frame | null;
+}
+
+/** One accessibility node as a backend reports it (native role plus the contract's role name). */
+export interface TreeNode extends ElementRef {
+  nativeRole: string;
+  actions: string[];
+  depth: number;
+  children: string[];
+}
+
+export interface TreeSnapshot {
+  app: { name: string; pid?: number; elementId: string } | null;
+  windowTitle: string | null;
+  nodes: TreeNode[];
+  truncated: boolean;
+  truncatedBy?: 'depth' | 'nodes' | 'deadline';
+}
+
+export interface TreeBounds {
+  maxDepth: number;
+  maxNodes: number;
+  deadlineMs: number;
+}
+
+export interface AppSummary {
+  name: string;
+  pid?: number;
+  elementId: string;
+  windows: string[];
+}
+
+export interface PermissionCheck {
+  granted: boolean;
+  required: boolean;
+  purpose: string;
+  detail?: string;
+}
+
+export interface DoctorReport {
+  platform: string;
+  permissions: Record<string, PermissionCheck>;
+  issues: string[];
+  healthy: boolean;
+}
+
+/**
+ * What a platform must provide. The host core (transport, tokens, workspace, evidence, abort,
+ * waitUntil) is platform-agnostic; Linux fills this with AT-SPI + xdotool + ImageMagick.
+ */
+export interface DesktopBackend {
+  readonly platform: string;
+  doctor(): Promise<DoctorReport>;
+  applications(): Promise<AppSummary[]>;
+  snapshot(route: Route | undefined, bounds: TreeBounds): Promise<TreeSnapshot>;
+  /** Presses (default action) the element; false when it has no action to press. */
+  press(elementId: string): Promise<boolean>;
+  /** Inserts text into the element (or the focused widget when no element is given). */
+  typeText(elementId: string | undefined, text: string, route: Route | undefined): Promise<void>;
+  key(keys: string[], route: Route | undefined): Promise<void>;
+  screenshot(path: string): Promise<{ width: number; height: number }>;
+  close(): Promise<void>;
+}

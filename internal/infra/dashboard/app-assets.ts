@@ -1,0 +1,39 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/** The bundle `make build` writes to dist/app (scripts/build-app.mjs); this module runs from dist/internal/infra/dashboard. */
+export const ASSET_DIR = fileURLToPath(new URL('../../../app/', import.meta.url));
+
+const TYPES: Record<string, string> = {
+  'index.html': 'text/html; charset=utf-8',
+  'app.js': 'text/javascript; charset=utf-8',
+  'app.css': 'text/css; charset=utf-8',
+};
+
+export interface Asset {
+  type: string;
+  body: Buffer;
+}
+
+/** The few files the page consists of, read once; unknown names are undefined (404). */
+export class AppAssets {
+  private readonly cache = new Map<string, Asset>();
+
+  constructor(private readonly dir = ASSET_DIR) {}
+
+  get(name: string): Asset | undefined {
+    const type = TYPES[name];
+    if (!type) return undefined;
+    let a = this.cache.get(name);
+    if (!a) {
+      try {
+        a = { type, body: readFileSync(`${this.dir}${name}`) };
+      } catch {
+        const body = Buffer.from(`dashboard asset ${name} is missing from ${this.dir}: run "make build" (it bundles the app)\n`);
+        return { type: 'text/plain; charset=utf-8', body };
+      }
+      this.cache.set(name, a);
+    }
+    return a;
+  }
+}

@@ -1,0 +1,182 @@
+import type { Socket } from 'socket.io';
+import type { Subscription } from '../../domain/control-areas.js';
+import type { DashboardCore, OperatorAction } from './dashboard-port.js';
+import { callContextTool, contextResourceEntries, contextTemplateEntries, contextToolEntries, readContext } from './context-entries.js';
+import { LogRelay } from './log-relay.js';
+import { Args } from './socket-args.js';
+
+type Ack = (reply: { ok: true; value: unknown } | { ok: false; error: string }) => void;
+type Watch = 'status' | 'tools' | 'resources' | 'prompts' | 'desktop' | 'finder' | 'logs';
+
+/**
+ * One page's session on namespace /app: requests answered by ack, and live watches pushed as events.
+ * Every watch is one of the core's own subscriptions, ended when the page replaces it or leaves.
+ */
+export class AppSession {
+  private readonly watches = new Map<Watch, () => void>();
+  private readonly calls = new Map<string, AbortController>();
+  private readonly subscriptions = new Map<string, AbortController>();
+  private readonly gone = new AbortController();
+
+  constructor(
+    private readonly socket: Socket,
+    private readonly core: DashboardCore,
+  ) {
+    socket.on('disconnect', () => this.close());
+    this.routes();
+  }
+
+  private on(event: string, fn: (a: Args) => unknown): void {
+    this.socket.on(event, (raw: unknown, ack?: Ack) => {
+      const reply = typeof ack === 'function' ? ack : () => {};
+      Promise.resolve()
+        .then(() => fn(new Args(event, raw ?? {})))
+        .then(
+          (value) => reply({ ok: true, value: value ?? null }),
+          (e: unknown) => reply({ ok: false, error: e instanceof Error ? e.message : String(e) }),
+        );
+    });
+  }
+
+  private routes(): void {
+    const c = this.core;
+    this.on('hello', () => ({ info: c.info(), status: c.status(), callers: c.callers() }));
+    this.on('watch', (a) => this.watch(a));
+    this.on('unwatch', (a) => this.stopWatch(a.str('kind') as Watch));
+    this.on('call', (a) => this.call(a));
+    this.on('cancel', (a) => this.calls.get(a.str('id'))?.abort());
+    this.on(
+      'read',
+      async (a) =>
+        (await readContext(c, a.str('caller'), a.str('uri'))) ??
+        c.resources.read(a.str('caller'), a.str('uri'), { signal: this.gone.signal }),
+    );
+    this.on('templates', async (a) => (await c.resources.listTemplates(a.str('caller'), a.optStr('cursor'), 500)).items);
+    this.on('subscribe', (a) => this.subscribe(a.str('caller'), a.str('uri')));
+    this.on('unsubscribe', (a) => this.subscriptions.get(a.str('uri'))?.abort());
+    this.on('prompt', (a) => c.prompts.get(a.str('caller'), a.str('name'), a.object('args'), { signal: this.gone.signal }));
+    this.on('complete', (a) => c.prompts.complete(a.str('caller'), a.object('params'), { signal: this.gone.signal }));
+    this.on('desktop', (a) => c.context.desktop(a.str('caller'), a.optNum('size'), a.optStr('window')));
+    this.on('finder', (a) =>
+      c.context.finder(a.str('caller'), {
+        keywords: a.optStr('keywords')?.split(/\s+/).filter(Boolean),
+        fileType: a.optStr('fileType'),
+        offset: a.optNum('offset'),
+        limit: a.optNum('limit') ?? 50,
+      }),
+    );
+    this.on('config', () => c.storeFiles());
+    this.on('connect-info', () => c.connectInfo());
+    this.on('action', (a) => c.act(actionOf(a)));
+  }
+
+  private watch(a: Args): void {
+    const kind = a.str('kind') as Watch;
+    const caller = kind === 'status' || (kind === 'logs' && !a.optStr('caller')) ? undefined : a.str('caller');
+    this.stopWatch(kind);
+    const ctl = new AbortController();
+    const c = this.core;
+    const emit = (event: string) => (v: unknown) => this.socket.emit(event, { caller, ...(v as object) });
+    switch (kind) {
+      case 'status':
+        return this.follow(kind, c.watchStatus(), (s) => this.socket.emit('status', { status: s, callers: c.callers() }));
+      case 'tools':
+        return this.follow(kind, c.watchTools(caller as string), (s) =>
+          emit('tools')({ ...s, tools: [...s.tools, ...contextToolEntries()] }),
+        );
+      case 'resources':
+        return this.follow(kind, c.resources.watch(caller as string), (s) =>
+          emit('resources')({
+            ...s,
+            resources: [...s.resources, ...contextResourceEntries()],
+            templates: [...s.templates, ...contextTemplateEntries()],
+          }),
+        );
+      case 'prompts':
+        return this.follow(kind, c.prompts.watch(caller as string), emit('prompts'));
+      case 'desktop':
+      case 'finder': {
+        const sub = kind === 'desktop' ? c.context.watchDesktop(caller as string) : c.context.watchFinder(caller as string);
+        return this.follow(kind, sub, emit(`${kind}-changed`));
+      }
+      case 'logs': {
+        const min = a.level('minLevel');
+        const sub = caller ? c.logs.stream(caller, min, ctl.signal, { backlog: true }) : c.allLogs(min, ctl.signal);
+        const relay = new LogRelay(sub, {
+          writable: () => this.socket.conn.transport.writable,
+          send: (batch) => this.socket.emit('logs', { caller: caller ?? null, ...batch }),
+          onDrain: (cb) => {
+            this.socket.conn.on('drain', cb);
+            return () => this.socket.conn.off('drain', cb);
+          },
+        });
+        this.watches.set(kind, () => {
+          ctl.abort();
+          relay.stop();
+        });
+        return;
+      }
+      default:
+        throw new Error(`watch: unknown kind "${String(kind)}" (status, tools, resources, prompts, desktop, finder, logs)`);
+    }
+  }
+
+  private follow<T>(kind: Watch, sub: Subscription<T>, send: (v: T) => void): void {
+    this.watches.set(kind, () => void sub.return?.());
+    void (async () => {
+      try {
+        for await (const v of sub) send(v);
+      } catch (e) {
+        this.socket.emit('watch-error', { kind, error: e instanceof Error ? e.message : String(e) });
+      }
+    })();
+  }
+
+  private stopWatch(kind: Watch): void {
+    this.watches.get(kind)?.();
+    this.watches.delete(kind);
+  }
+
+  private async call(a: Args): Promise<unknown> {
+    const id = a.str('id');
+    const ctl = new AbortController();
+    this.calls.set(id, ctl);
+    this.gone.signal.addEventListener('abort', () => ctl.abort(), { once: true });
+    try {
+      const context = await callContextTool(this.core, a.str('caller'), a.str('name'), a.object('args'));
+      if (context) return context;
+      return await this.core.callTool(a.str('caller'), a.str('name'), a.object('args'), {
+        signal: ctl.signal,
+        timeoutMs: a.optNum('timeoutMs'),
+        onProgress: (p) => this.socket.emit('progress', { id, ...p }),
+      });
+    } finally {
+      this.calls.delete(id);
+    }
+  }
+
+  private async subscribe(caller: string, uri: string): Promise<void> {
+    this.subscriptions.get(uri)?.abort();
+    const ctl = new AbortController();
+    this.subscriptions.set(uri, ctl);
+    this.gone.signal.addEventListener('abort', () => ctl.abort(), { once: true });
+    const sub = await this.core.resources.subscribe(caller, uri, ctl.signal);
+    void (async () => {
+      for await (const params of sub) this.socket.emit('updated', { caller, uri, params });
+    })().catch(() => {});
+  }
+
+  close(): void {
+    this.gone.abort();
+    for (const stop of this.watches.values()) stop();
+    this.watches.clear();
+  }
+}
+
+function actionOf(a: Args): OperatorAction {
+  const kind = a.str('kind');
+  if (kind === 'reload') return { kind };
+  if (kind === 'restart') return { kind, fingerprint: a.str('fingerprint'), instance: a.str('instance') };
+  if (kind === 'stop-pool' || kind === 'resume') return { kind, fingerprint: a.str('fingerprint') };
+  throw new Error(`action: unknown kind "${kind}" (restart, stop-pool, resume, reload)`);
+}

@@ -1,0 +1,174 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { Server as IoServer } from 'socket.io';
+import { AppSession } from './app-session.js';
+import { AppAssets } from './app-assets.js';
+import {
+  newAccessToken,
+  removeDashboardRecord,
+  sha256,
+  takeHandoff,
+  tokenMatches,
+  writeDashboardRecord,
+  writeHandoff,
+} from './access-token.js';
+import type { DashboardCore } from './dashboard-port.js';
+import { requestRejection } from './request-guard.js';
+
+export interface DashboardOptions {
+  core: DashboardCore;
+  /** The core's private (0700) state directory: the token record and the handoff live there. */
+  stateDir: string;
+  log: (level: 'info' | 'warning', event: string, fields?: Record<string, unknown>) => void;
+}
+
+/** What the HTTP listener calls: the dashboard's routes first, then its own (/metrics, /healthz). */
+export interface HttpMount {
+  handle(req: IncomingMessage, res: ServerResponse): boolean;
+  close(): Promise<void>;
+}
+
+const SECURITY_HEADERS = {
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+  // The token arrives in the URL once: never leak it onwards.
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+  'content-security-policy':
+    "default-src 'self'; img-src 'self' data: blob:; media-src 'self' data: blob:; style-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+};
+
+/**
+ * The web dashboard on the core's HTTP listener: pages at `/` and `/app/*`, Socket.IO namespace
+ * `/app`. Every request needs the access token (once in the URL, then an HttpOnly SameSite=Strict
+ * cookie) and a Host/Origin naming this listener. A new token each start; a page that saw the previous
+ * core stop gracefully may trade its old token for the new one (decision in docs/decisions.md).
+ */
+export class Dashboard {
+  private readonly token = newAccessToken();
+  private readonly handoff: { tokenSha256: string; until: number } | undefined;
+  private readonly assets = new AppAssets();
+  private io?: IoServer;
+  private port = 0;
+
+  constructor(private readonly o: DashboardOptions) {
+    this.handoff = takeHandoff(o.stateDir);
+  }
+
+  private get cookieName(): string {
+    // Cookies ignore ports: two cores on one host must not overwrite each other's.
+    return `mcpd_app_${this.port}`;
+  }
+
+  /** Installs the routes and the socket on the listener (before it listens). */
+  readonly mount = (server: Server): HttpMount => {
+    const io = (this.io = new IoServer(server, {
+      serveClient: false,
+      allowRequest: (req, cb) => {
+        const why = this.refusal(req);
+        if (why) this.o.log('warning', 'dashboard.refused', { reason: why, path: req.url?.split('?')[0] });
+        cb(why ?? null, why === undefined);
+      },
+    }));
+    io.of('/').use((_s, next) => next(new Error('mcpd serves namespace /app only')));
+    io.of('/app').use((socket, next) => {
+      if (this.authed(socket.handshake.headers.cookie)) return next();
+      const err = new Error('unauthorized') as Error & { data?: unknown };
+      err.data = { renewable: this.renewable(socket.handshake.headers.cookie) };
+      next(err);
+    });
+    io.of('/app').on('connection', (socket) => new AppSession(socket, this.o.core));
+    return { handle: (req, res) => this.handle(req, res), close: () => this.closeIo() };
+  };
+
+  /** The listener is up: publish URL and token for `mcpd open`. */
+  published(url: string): void {
+    this.port = Number(new URL(url).port);
+    writeDashboardRecord(this.o.stateDir, { url, token: this.token, pid: process.pid });
+  }
+
+  /** The core stops gracefully: tell open pages, and let them renew with the next core. */
+  stopping(): void {
+    if (!this.io) return;
+    this.io.of('/app').emit('core-stopping', { coreId: this.o.core.info().coreId });
+    writeHandoff(this.o.stateDir, this.token);
+  }
+
+  close(): void {
+    removeDashboardRecord(this.o.stateDir, this.token);
+  }
+
+  private async closeIo(): Promise<void> {
+    // Closing the engine drops the transports without a socket.io "disconnect": pages reconnect by themselves.
+    this.io?.engine.close();
+    await new Promise<void>((res) => (this.io ? this.io.close(() => res()) : res()));
+  }
+
+  private refusal(req: IncomingMessage): string | undefined {
+    return requestRejection(req, { port: this.port });
+  }
+
+  private cookie(header: string | undefined): string | undefined {
+    for (const part of (header ?? '').split(';')) {
+      const [k, ...v] = part.trim().split('=');
+      if (k === this.cookieName) return decodeURIComponent(v.join('='));
+    }
+    return undefined;
+  }
+
+  private authed(cookieHeader: string | undefined): boolean {
+    return tokenMatches(this.cookie(cookieHeader), this.token);
+  }
+
+  private renewable(cookieHeader: string | undefined): boolean {
+    const old = this.cookie(cookieHeader);
+    return !!old && !!this.handoff && this.handoff.until > Date.now() && tokenMatches(sha256(old), this.handoff.tokenSha256);
+  }
+
+  private setCookie(): string {
+    return `${this.cookieName}=${encodeURIComponent(this.token)}; HttpOnly; SameSite=Strict; Path=/`;
+  }
+
+  private handle(req: IncomingMessage, res: ServerResponse): boolean {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const path = url.pathname;
+    if (path !== '/' && !path.startsWith('/app/')) return false;
+    const why = this.refusal(req);
+    if (why) return (this.deny(res, 403, `${why}\n`), true);
+    if (path === '/app/renew') return (this.renew(req, res), true);
+    if (req.method !== 'GET' && req.method !== 'HEAD') return (res.writeHead(405, { allow: 'GET, HEAD' }).end(), true);
+    const given = url.searchParams.get('token');
+    if (path === '/' && given !== null) {
+      if (!tokenMatches(given, this.token))
+        return (this.deny(res, 401, 'this link has an old or wrong token: run "mcpd open" for a fresh one\n'), true);
+      res.writeHead(303, { ...SECURITY_HEADERS, location: '/', 'set-cookie': this.setCookie() }).end();
+      return true;
+    }
+    if (!this.authed(req.headers.cookie)) {
+      return (
+        this.deny(
+          res,
+          401,
+          'the mcpd dashboard needs its access token: open it with "mcpd open" (it prints or opens a URL with the token)\n',
+        ),
+        true
+      );
+    }
+    const asset = this.assets.get(path === '/' ? 'index.html' : path.slice('/app/'.length));
+    if (!asset) return (this.deny(res, 404, `not found: ${path}\n`), true);
+    res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': asset.type }).end(req.method === 'HEAD' ? undefined : asset.body);
+    return true;
+  }
+
+  /** POST from a page whose core was replaced after a graceful stop: old token in, new cookie out. */
+  private renew(req: IncomingMessage, res: ServerResponse): void {
+    if (req.method !== 'POST') return void res.writeHead(405, { allow: 'POST' }).end();
+    if (!req.headers.origin) return this.deny(res, 403, 'renewal needs an Origin header (only the dashboard page renews)\n');
+    if (this.authed(req.headers.cookie)) return void res.writeHead(204, SECURITY_HEADERS).end();
+    if (!this.renewable(req.headers.cookie)) return this.deny(res, 401, 'nothing to renew: open the dashboard again with "mcpd open"\n');
+    res.writeHead(204, { ...SECURITY_HEADERS, 'set-cookie': this.setCookie() }).end();
+  }
+
+  private deny(res: ServerResponse, code: number, text: string): void {
+    res.writeHead(code, { ...SECURITY_HEADERS, 'content-type': 'text/plain; charset=utf-8' }).end(text);
+  }
+}

@@ -1,0 +1,112 @@
+import { randomUUID } from 'node:crypto';
+import { BridgeError, toBridgeError } from '../../domain/desktop-bridge/errors.js';
+import type { Meta } from '../../domain/desktop-bridge/types.js';
+import { untilAborted } from './clock.js';
+import { Evidence } from './evidence.js';
+
+/** What the transport knows about the caller of one request. */
+export interface CallContext {
+  connectionId: string;
+  peerPid?: number;
+}
+
+/** One running execution: its ids, its evidence folder and the signal that abort / the deadline trip. */
+export interface Execution {
+  executionId: string;
+  meta: Meta;
+  method: string;
+  evidence: Evidence;
+  signal: AbortSignal;
+  ctx: CallContext;
+  /** Throws DESKTOP_ABORTED / DESKTOP_TIMEOUT once the execution was stopped: call before each side effect. */
+  checkpoint(): void;
+}
+
+interface Running {
+  exec: Execution;
+  controller: AbortController;
+}
+
+/**
+ * The abort registry: every execution in flight, findable by the client's meta.requestId (which the
+ * client knows before any answer) and by the host's executionId. The original keyed abort only on an
+ * id the client learnt after the fact; here both work.
+ */
+export class Executions {
+  private readonly byRequest = new Map<string, Running>();
+  private readonly byExecution = new Map<string, Running>();
+
+  constructor(private readonly now: () => number) {}
+
+  async run<T>(
+    method: string,
+    meta: Meta,
+    workspaceReal: string,
+    ctx: CallContext,
+    body: (exec: Execution) => Promise<T>,
+  ): Promise<T & { executionId: string }> {
+    if (this.byRequest.has(meta.requestId))
+      throw new BridgeError('DESKTOP_INVALID_REQUEST', `requestId ${meta.requestId} is already running; use a new requestId per request`, {
+        field: 'params.meta.requestId',
+      });
+    const controller = new AbortController();
+    const executionId = randomUUID();
+    const exec: Execution = {
+      executionId,
+      meta,
+      method,
+      ctx,
+      evidence: new Evidence(workspaceReal, executionId, this.now),
+      signal: controller.signal,
+      checkpoint: () => {
+        if (controller.signal.aborted) throw controller.signal.reason;
+      },
+    };
+    const running = { exec, controller };
+    this.byRequest.set(meta.requestId, running);
+    this.byExecution.set(executionId, running);
+    const timer = setTimeout(
+      () =>
+        controller.abort(
+          new BridgeError('DESKTOP_TIMEOUT', `${method} did not finish within meta.timeoutMs=${meta.timeoutMs}`, { timeoutMs: meta.timeoutMs }),
+        ),
+      meta.timeoutMs,
+    );
+    try {
+      await exec.evidence.trace('start', { method, requestId: meta.requestId, connectionId: ctx.connectionId, peerPid: ctx.peerPid });
+      const result = await Promise.race([body(exec), untilAborted(controller.signal)]);
+      const out = { ...result, executionId };
+      await exec.evidence.writeJson('result.json', { method, requestId: meta.requestId, result: out });
+      await exec.evidence.trace('end', { ok: true });
+      return out;
+    } catch (e) {
+      const err = toBridgeError(e);
+      const withId = new BridgeError(err.code, err.message, { ...err.details, executionId });
+      await exec.evidence
+        .writeJson('result.json', { method, requestId: meta.requestId, executionId, error: withId.toBody() })
+        .then(() => exec.evidence.trace('end', { ok: false, code: err.code }))
+        .catch(() => undefined); // a forbidden or vanished evidence folder must not hide the original error
+      throw withId;
+    } finally {
+      clearTimeout(timer);
+      controller.abort(new BridgeError('DESKTOP_ABORTED', 'the execution already ended'));
+      this.byRequest.delete(meta.requestId);
+      this.byExecution.delete(executionId);
+    }
+  }
+
+  /** Stops a running execution; an id that is not running (unknown or finished) is DESKTOP_INVALID_REQUEST. */
+  abort(id: string, by: string): { executionId: string; requestId: string } {
+    const r = this.byRequest.get(id) ?? this.byExecution.get(id);
+    if (!r)
+      throw new BridgeError('DESKTOP_INVALID_REQUEST', `no running execution has requestId or executionId ${id}; it never ran or already ended`, {
+        id,
+      });
+    r.controller.abort(new BridgeError('DESKTOP_ABORTED', `aborted by ${by}`, { requestId: r.exec.meta.requestId }));
+    return { executionId: r.exec.executionId, requestId: r.exec.meta.requestId };
+  }
+
+  count(): number {
+    return this.byRequest.size;
+  }
+}

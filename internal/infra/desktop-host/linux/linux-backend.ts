@@ -1,0 +1,162 @@
+import { BridgeError } from '../../../domain/desktop-bridge/errors.js';
+import type { AppSummary, DesktopBackend, DoctorReport, Route, TreeBounds, TreeSnapshot } from '../../../domain/desktop-bridge/types.js';
+import { addrOf, AtspiBus, idOf, REGISTRY, ROOT_PATH, type NodeAddr } from './atspi-bus.js';
+import { actionsOf, walkTree } from './atspi-tree.js';
+import { linuxDoctor } from './linux-doctor.js';
+import { focusPid, keyCombo, pngSize, run } from './x-tools.js';
+
+const I = {
+  accessible: 'org.a11y.atspi.Accessible',
+  action: 'org.a11y.atspi.Action',
+  component: 'org.a11y.atspi.Component',
+  text: 'org.a11y.atspi.Text',
+  editable: 'org.a11y.atspi.EditableText',
+};
+const ROOT: NodeAddr = { bus: REGISTRY, path: ROOT_PATH };
+const PRESS_NAMES = ['click', 'press', 'activate', 'toggle'];
+
+interface AppEntry {
+  addr: NodeAddr;
+  name: string;
+  pid: number | undefined;
+  windows: string[];
+}
+
+/**
+ * The Linux desktop: AT-SPI2 over D-Bus for the tree, find, press and text; xdotool for key combos;
+ * ImageMagick `import` for screenshots. Needs DISPLAY and DBUS_SESSION_BUS_ADDRESS of the desktop session.
+ */
+export class LinuxBackend implements DesktopBackend {
+  readonly platform = 'linux-atspi';
+  private bus: Promise<AtspiBus> | undefined;
+
+  constructor(private readonly env: NodeJS.ProcessEnv = process.env) {}
+
+  /** Connects lazily and reconnects after a failure, so a host started before the desktop still recovers. */
+  private atspi(): Promise<AtspiBus> {
+    this.bus ??= AtspiBus.connect(this.env.DBUS_SESSION_BUS_ADDRESS).catch((e: unknown) => {
+      this.bus = undefined;
+      throw new BridgeError('DESKTOP_PERMISSION_MISSING', `the accessibility bus is not reachable: ${(e as Error).message}; run desktop.doctor`);
+    });
+    return this.bus;
+  }
+
+  doctor(): Promise<DoctorReport> {
+    return linuxDoctor(this.env, () => this.atspi().then((b) => b.children(ROOT)));
+  }
+
+  async applications(): Promise<AppSummary[]> {
+    return (await this.apps()).map((a) => ({ name: a.name, pid: a.pid, elementId: idOf(a.addr), windows: a.windows }));
+  }
+
+  private async apps(): Promise<AppEntry[]> {
+    const bus = await this.atspi();
+    const roots = await bus.children(ROOT);
+    const apps = await Promise.all(
+      roots.map(async (addr) => {
+        try {
+          const [name, wins, pid] = await Promise.all([
+            bus.prop(addr, I.accessible, 'Name').then((v) => String(v ?? '')),
+            bus.children(addr),
+            bus.pidOf(addr.bus),
+          ]);
+          const windows = await Promise.all(wins.map((w) => bus.prop(w, I.accessible, 'Name').then((v) => String(v ?? ''))));
+          return { addr, name, pid, windows };
+        } catch {
+          return undefined; // the application quit while we looked
+        }
+      }),
+    );
+    return apps.filter((a): a is AppEntry => a !== undefined);
+  }
+
+  /**
+   * Route → application: by name or pid, and/or a window title pattern. Without a route, the most recently
+   * registered application with a window (X has no "frontmost app" without a window manager).
+   */
+  private async route(route: Route | undefined): Promise<AppEntry | undefined> {
+    const apps = (await this.apps()).filter((a) => a.windows.length > 0);
+    const title = route?.window?.titlePattern !== undefined ? new RegExp(route.window.titlePattern) : undefined;
+    const hits = apps.filter(
+      (a) =>
+        (route?.app?.name === undefined || a.name === route.app.name) &&
+        (route?.app?.pid === undefined || a.pid === route.app.pid) &&
+        (title === undefined || a.windows.some((w) => title.test(w))),
+    );
+    return hits[hits.length - 1];
+  }
+
+  async snapshot(route: Route | undefined, bounds: TreeBounds): Promise<TreeSnapshot> {
+    const app = await this.route(route);
+    if (!app) throw new BridgeError('DESKTOP_ELEMENT_NOT_FOUND', `no application with a window matches the route ${JSON.stringify(route ?? {})}`, { route: route ?? null, reason: 'no-application' });
+    const walked = await walkTree(await this.atspi(), app.addr, bounds, Date.now);
+    return { app: { name: app.name, pid: app.pid, elementId: idOf(app.addr) }, windowTitle: app.windows[0] ?? null, ...walked };
+  }
+
+  async press(elementId: string): Promise<boolean> {
+    const { bus, addr } = await this.element(elementId);
+    const ifaces = await this.interfaces(bus, addr, elementId);
+    if (!ifaces.includes(I.action)) return false;
+    const names = (await actionsOf(bus, addr)).map((n) => n.toLowerCase());
+    if (names.length === 0) return false;
+    const idx = Math.max(0, names.findIndex((n) => PRESS_NAMES.includes(n)));
+    const [ok] = await bus.call(addr, I.action, 'DoAction', 'i', [idx]);
+    return ok === true;
+  }
+
+  async typeText(elementId: string | undefined, text: string, route: Route | undefined): Promise<void> {
+    if (elementId) {
+      const { bus, addr } = await this.element(elementId);
+      const ifaces = await this.interfaces(bus, addr, elementId);
+      if (ifaces.includes(I.editable)) {
+        const caret = Number(await bus.prop(addr, I.text, 'CaretOffset').catch(() => -1));
+        const count = Number(await bus.prop(addr, I.text, 'CharacterCount').catch(() => 0));
+        const at = caret >= 0 ? caret : count;
+        const [ok] = await bus.call(addr, I.editable, 'InsertText', 'isi', [at, text, text.length]);
+        if (ok !== true) throw new BridgeError('DESKTOP_INTERNAL_ERROR', `EditableText.InsertText on ${elementId} returned false`);
+        return;
+      }
+      if (ifaces.includes(I.component)) await bus.call(addr, I.component, 'GrabFocus');
+    }
+    await this.focusRoute(route);
+    await run('xdotool', ['type', '--delay', '5', '--', text], this.env);
+  }
+
+  async key(keys: string[], route: Route | undefined): Promise<void> {
+    await this.focusRoute(route);
+    await run('xdotool', ['key', '--clearmodifiers', keyCombo(keys)], this.env);
+  }
+
+  async screenshot(path: string): Promise<{ width: number; height: number }> {
+    const display = this.env.DISPLAY;
+    if (!display) throw new BridgeError('DESKTOP_PERMISSION_MISSING', 'DISPLAY is not set: no X display to capture');
+    await run('import', ['-display', display, '-window', 'root', path], this.env, 30_000);
+    return pngSize(path);
+  }
+
+  async close(): Promise<void> {
+    const b = await this.bus?.catch(() => undefined);
+    b?.close();
+    this.bus = undefined;
+  }
+
+  private async focusRoute(route: Route | undefined): Promise<void> {
+    const app = await this.route(route);
+    if (app?.pid) await focusPid(app.pid, this.env);
+  }
+
+  private async element(elementId: string): Promise<{ bus: AtspiBus; addr: NodeAddr }> {
+    const addr = addrOf(elementId);
+    if (!addr) throw new BridgeError('DESKTOP_INVALID_REQUEST', `elementId ${JSON.stringify(elementId)} is not of the form <bus name><object path>`, { field: 'elementId' });
+    return { bus: await this.atspi(), addr };
+  }
+
+  private async interfaces(bus: AtspiBus, addr: NodeAddr, elementId: string): Promise<string[]> {
+    try {
+      const [ifaces] = await bus.call(addr, I.accessible, 'GetInterfaces');
+      return (ifaces as string[] | undefined) ?? [];
+    } catch (e) {
+      throw new BridgeError('DESKTOP_ELEMENT_NOT_FOUND', `element ${elementId} is gone (${(e as Error).message}); find it again`, { elementId, reason: 'stale' });
+    }
+  }
+}

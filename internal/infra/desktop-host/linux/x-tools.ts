@@ -1,0 +1,61 @@
+import { execFile } from 'node:child_process';
+import { open } from 'node:fs/promises';
+
+/** Runs a command without a shell; its stderr is part of the error so doctor and failures say what broke. */
+export function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs = 10_000): Promise<string> {
+  return new Promise((resolve, reject) =>
+    execFile(cmd, args, { env, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) =>
+      err ? reject(new Error(`${cmd} ${args.join(' ')} failed: ${String(stderr).trim() || err.message}`)) : resolve(String(stdout)),
+    ),
+  );
+}
+
+/** The contract's key names (macOS flavoured) → X keysyms for xdotool. */
+const KEYSYMS: Readonly<Record<string, string>> = {
+  cmd: 'ctrl',
+  command: 'ctrl',
+  control: 'ctrl',
+  ctrl: 'ctrl',
+  option: 'alt',
+  alt: 'alt',
+  shift: 'shift',
+  super: 'super',
+  enter: 'Return',
+  return: 'Return',
+  esc: 'Escape',
+  escape: 'Escape',
+  tab: 'Tab',
+  space: 'space',
+  backspace: 'BackSpace',
+  delete: 'Delete',
+  up: 'Up',
+  down: 'Down',
+  left: 'Left',
+  right: 'Right',
+  home: 'Home',
+  end: 'End',
+};
+
+export function keyCombo(keys: string[]): string {
+  return keys.map((k) => KEYSYMS[k.toLowerCase()] ?? k).join('+');
+}
+
+/** Width and height from a PNG's IHDR chunk (bytes 16–23). */
+export async function pngSize(path: string): Promise<{ width: number; height: number }> {
+  const f = await open(path, 'r');
+  try {
+    const buf = Buffer.alloc(24);
+    await f.read(buf, 0, 24, 0);
+    if (buf.toString('latin1', 1, 4) !== 'PNG') throw new Error(`${path} is not a PNG`);
+    return { width: buf.readUInt32BE(16), height: buf.readUInt32BE(20) };
+  } finally {
+    await f.close();
+  }
+}
+
+/** Gives the X input focus to the top-level window of `pid` (there is no window manager to ask). */
+export async function focusPid(pid: number, env: NodeJS.ProcessEnv): Promise<void> {
+  const ids = (await run('xdotool', ['search', '--onlyvisible', '--pid', String(pid)], env).catch(() => '')).split('\n').filter(Boolean);
+  if (ids.length === 0) throw new Error(`no visible X window belongs to pid ${pid}`);
+  await run('xdotool', ['windowfocus', ids[ids.length - 1]], env);
+}

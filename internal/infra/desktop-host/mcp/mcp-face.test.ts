@@ -1,0 +1,109 @@
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { ElicitRequestSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { FakeDesktopBackend } from '../../../../test/support/fake-desktop-backend.js';
+import { waitFor } from '../../../../test/support/procs.js';
+import { BridgeHost } from '../host.js';
+import { DesktopMcpFace } from './mcp-face.js';
+import { WINDOWS } from './window-resources.js';
+
+type ToolResult = { content: { type: string; text: string }[]; isError?: boolean; structuredContent?: Record<string, unknown> };
+
+const root = realpathSync(mkdtempSync(join(tmpdir(), 'mcpd-face-')));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe('the MCP face of the desktop host (in-memory transport, fake backend)', () => {
+  let backend: FakeDesktopBackend;
+  let face: DesktopMcpFace;
+  const clients: Client[] = [];
+
+  async function connect(capabilities: Record<string, unknown>): Promise<Client> {
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    const client = new Client({ name: 'face-test', version: '1' }, { capabilities });
+    await Promise.all([face.server.connect(b), client.connect(a)]);
+    clients.push(client);
+    return client;
+  }
+
+  beforeEach(async () => {
+    backend = new FakeDesktopBackend();
+    const host = new BridgeHost({ backend, workspaceRoot: root, hostVersion: 't' });
+    await host.start();
+    face = new DesktopMcpFace(host, { pollMs: 50, log: () => undefined, onClose: () => undefined }, root);
+    face.start();
+  });
+  afterEach(async () => {
+    face.stop();
+    for (const c of clients.splice(0)) await c.close();
+  });
+
+  it('lists three window:// resources and renders the desktop into them', async () => {
+    const c = await connect({});
+    expect((await c.listResources()).resources.map((r) => r.uri)).toEqual(WINDOWS.map((w) => w.uri));
+    const read = async (uri: string) => ((await c.readResource({ uri })).contents[0] as { text: string }).text;
+    expect(await read(WINDOWS[0].uri)).toBe('application fake-app (pid 4242)\nwindow "Fake Window"');
+    expect(await read(WINDOWS[1].uri)).toContain('    [push button] "Increment" actions=Click id=:1.9/button');
+    expect(await read(WINDOWS[2].uri)).toBe('fake-app (pid 4242): "Fake Window"');
+    await expect(c.readResource({ uri: 'window://org.mcpd.desktop-host/nope' })).rejects.toThrow(/unknown resource/);
+  });
+
+  it('sends resources/updated for a subscribed window whose text changed, not for the others', async () => {
+    const c = await connect({});
+    const updated: string[] = [];
+    c.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updated.push(n.params.uri));
+    await c.readResource({ uri: WINDOWS[1].uri });
+    await c.subscribeResource({ uri: WINDOWS[1].uri });
+    backend.addLabel(':1.9/new', 'appeared');
+    await waitFor('resources/updated for the accessibility window', () => updated.length > 0);
+    expect(new Set(updated)).toEqual(new Set([WINDOWS[1].uri]));
+  });
+
+  it('a side effect without elicitation support is refused before anything happens', async () => {
+    const c = await connect({});
+    const r = (await c.callTool({ name: 'desktop_click', arguments: { title: 'Increment' } })) as ToolResult;
+    expect(r.isError).toBe(true);
+    expect(r.content[0].text).toBe('refused: desktop_click changes the desktop and needs the user\'s consent, but this MCP client does not support elicitation');
+    expect(backend.log).toEqual([]);
+  });
+
+  it('accepted: a confirm token is issued and spent; the action runs once', async () => {
+    const c = await connect({ elicitation: {} });
+    const messages: string[] = [];
+    c.setRequestHandler(ElicitRequestSchema, async (req) => {
+      messages.push(req.params.message);
+      expect(backend.log).toEqual([]); // asked before acting
+      return { action: 'accept', content: { allow: true } };
+    });
+    const r = (await c.callTool({ name: 'desktop_type', arguments: { elementId: ':1.9/entry', text: 'hi' } })) as ToolResult;
+    expect(r.isError).not.toBe(true);
+    expect(r.structuredContent).toMatchObject({ typed: true, elementId: ':1.9/entry' });
+    expect(messages[0]).toContain('desktop.typeText');
+    expect(backend.log).toEqual(['type::1.9/entry']);
+  });
+
+  it('accept with allow=false, decline and cancel all refuse', async () => {
+    const c = await connect({ elicitation: {} });
+    const answers = [{ action: 'accept' as const, content: { allow: false } }, { action: 'decline' as const }, { action: 'cancel' as const }];
+    c.setRequestHandler(ElicitRequestSchema, async () => answers.shift()!);
+    for (const why of ['accept, allow was not true', 'decline', 'cancel']) {
+      const r = (await c.callTool({ name: 'desktop_hotkey', arguments: { keys: ['ctrl', 'k'] } })) as ToolResult;
+      expect(r.content[0].text).toBe(`refused: the user did not allow desktop_hotkey (${why})`);
+    }
+    expect(backend.log).toEqual([]);
+  });
+
+  it('read-only tools run without asking; contract errors come back as tool errors with the code', async () => {
+    const c = await connect({});
+    const found = (await c.callTool({ name: 'desktop_find', arguments: { role: 'AXButton' } })) as ToolResult;
+    expect(found.structuredContent).toMatchObject({ matched: 1 });
+    const bad = (await c.callTool({ name: 'desktop_find', arguments: {} })) as ToolResult;
+    expect(bad.isError).toBe(true);
+    expect(bad.content[0].text).toMatch(/^DESKTOP_INVALID_REQUEST: params.selector must be a selector with at least one of/);
+    const timeout = (await c.callTool({ name: 'desktop_wait_until', arguments: { title: 'never', timeoutMs: 30, pollMs: 10 } })) as ToolResult;
+    expect(timeout.structuredContent).toMatchObject({ error: { code: 'DESKTOP_TIMEOUT' } });
+  });
+});

@@ -1,0 +1,160 @@
+import { randomUUID } from 'node:crypto';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import { toBridgeError } from '../../../domain/desktop-bridge/errors.js';
+import type { BridgeHost } from '../host.js';
+import type { CallContext } from '../execution.js';
+import { describeAction, paramsFor, TOOL_METHODS, TOOLS } from './mcp-tools.js';
+import { renderWindows, WINDOWS } from './window-resources.js';
+
+export interface McpFaceOptions {
+  pollMs: number;
+  log: (msg: string) => void;
+  onClose: () => void;
+  workspacePath?: string;
+  timeoutMs?: number;
+}
+
+const TOOL_TIMEOUT_MS = 120_000;
+const errorResult = (text: string): CallToolResult => ({ content: [{ type: 'text', text }], isError: true });
+
+/**
+ * The host as an MCP server: window:// resources describing the real desktop (re-read every pollMs;
+ * `resources/updated` for each subscribed window whose text changed) and tools. A side effect first asks
+ * the user through elicitation and only then obtains and spends a confirm token; a client that cannot
+ * elicit is refused.
+ */
+export class DesktopMcpFace {
+  readonly server: Server;
+  private readonly ctx: CallContext = { connectionId: `mcp-stdio-${randomUUID()}`, peerPid: process.ppid };
+  private texts = new Map<string, string>();
+  private readonly subscribed = new Set<string>();
+  private timer: NodeJS.Timeout | undefined;
+  private refreshing: Promise<void> | undefined;
+
+  constructor(
+    private readonly host: BridgeHost,
+    private readonly opts: McpFaceOptions,
+    private readonly workspacePath: string,
+  ) {
+    this.server = new Server({ name: 'mcpd-desktop-host', version: '0.1.0' }, { capabilities: { tools: {}, resources: { subscribe: true } } });
+    this.register();
+  }
+
+  start(): void {
+    // Reading the desktop costs a tree walk: poll only while somebody listens for updates.
+    this.timer = setInterval(() => void (this.subscribed.size > 0 && this.refresh()), this.opts.pollMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+
+  /** One desktop read; changed windows that a client subscribed to are announced. */
+  refresh(): Promise<void> {
+    this.refreshing ??= (async () => {
+      try {
+        const next = await renderWindows(this.host.backend, Date.now);
+        const changed = [...next].filter(([uri, text]) => this.texts.get(uri) !== text).map(([uri]) => uri);
+        this.texts = next;
+        for (const uri of changed) if (this.subscribed.has(uri)) await this.server.sendResourceUpdated({ uri }).catch(() => undefined);
+      } catch (e) {
+        this.opts.log(`desktop read failed: ${(e as Error).message}`);
+      } finally {
+        this.refreshing = undefined;
+      }
+    })();
+    return this.refreshing;
+  }
+
+  private register(): void {
+    const s = this.server;
+    s.setRequestHandler(ListResourcesRequestSchema, () => ({
+      resources: WINDOWS.map((w) => ({ uri: w.uri, name: w.name, description: w.description, mimeType: 'text/plain' })),
+    }));
+    s.setRequestHandler(ReadResourceRequestSchema, async (req) => {
+      const w = WINDOWS.find((x) => x.uri === req.params.uri);
+      if (!w) throw new McpError(ErrorCode.InvalidParams, `unknown resource ${req.params.uri}; the host serves ${WINDOWS.map((x) => x.uri).join(', ')}`);
+      if (!this.texts.has(w.uri) || this.subscribed.size === 0) await this.refresh();
+      return { contents: [{ uri: w.uri, mimeType: 'text/plain', text: this.texts.get(w.uri) ?? '' }] };
+    });
+    s.setRequestHandler(SubscribeRequestSchema, async (req) => {
+      this.subscribed.add(req.params.uri);
+      return {};
+    });
+    s.setRequestHandler(UnsubscribeRequestSchema, async (req) => {
+      this.subscribed.delete(req.params.uri);
+      return {};
+    });
+    s.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOLS.map((t) => ({ ...t })) }));
+    s.setRequestHandler(CallToolRequestSchema, (req) => this.callTool(req.params.name, (req.params.arguments ?? {}) as Record<string, unknown>));
+  }
+
+  private async callTool(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+    const spec = TOOL_METHODS[name];
+    if (!spec) throw new McpError(ErrorCode.InvalidParams, `unknown tool ${name}`);
+    const params = paramsFor(name, args);
+    const meta = () => ({ schemaVersion: 1, requestId: randomUUID(), workspacePath: this.workspacePath, timeoutMs: this.opts.timeoutMs ?? TOOL_TIMEOUT_MS });
+    try {
+      let confirm: Record<string, unknown> | undefined;
+      if (spec.sideEffect) {
+        const refusal = await this.ask(name, params);
+        if (refusal) return errorResult(refusal);
+        const issued = await this.host.handle('desktop.confirm.issue', { meta: meta(), intent: { method: spec.method, params }, ttlMs: 30_000 }, this.ctx);
+        confirm = { token: issued.token, approver: 'user (MCP elicitation)', approvedAt: new Date().toISOString() };
+      }
+      const result = await this.host.handle(spec.method, { ...params, meta: meta(), ...(confirm ? { confirm } : {}) }, this.ctx);
+      void this.refresh();
+      return { content: [{ type: 'text', text: JSON.stringify(result, null, 2) }], structuredContent: result };
+    } catch (e) {
+      const err = toBridgeError(e).toBody();
+      return { ...errorResult(`${err.code}: ${err.message}`), structuredContent: { error: err } };
+    }
+  }
+
+  /** Undefined when the user accepted; otherwise why the action was refused. */
+  private async ask(tool: string, params: Record<string, unknown>): Promise<string | undefined> {
+    if (!this.server.getClientCapabilities()?.elicitation)
+      return `refused: ${tool} changes the desktop and needs the user's consent, but this MCP client does not support elicitation`;
+    try {
+      const answer = await this.server.elicitInput({
+        message: describeAction(tool, params),
+        requestedSchema: {
+          type: 'object',
+          properties: { allow: { type: 'boolean', title: 'Allow this desktop action', description: describeAction(tool, params) } },
+          required: ['allow'],
+        },
+      });
+      if (answer.action === 'accept' && answer.content?.allow === true) return undefined;
+      return `refused: the user did not allow ${tool} (${answer.action}${answer.action === 'accept' ? ', allow was not true' : ''})`;
+    } catch (e) {
+      return `refused: asking the user failed (${(e as Error).message}), so ${tool} did not run`;
+    }
+  }
+}
+
+/** Runs the MCP face on stdio; resolves with a function that stops it. */
+export async function serveMcp(host: BridgeHost, opts: McpFaceOptions & { workspaceRoot: string }): Promise<() => Promise<void>> {
+  const face = new DesktopMcpFace(host, opts, opts.workspacePath ?? opts.workspaceRoot);
+  const transport = new StdioServerTransport();
+  transport.onclose = opts.onClose;
+  process.stdin.on('end', opts.onClose);
+  await face.server.connect(transport);
+  face.start();
+  return async () => {
+    face.stop();
+    await face.server.close();
+  };
+}

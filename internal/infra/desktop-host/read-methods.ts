@@ -1,0 +1,98 @@
+import { BridgeError, invalid } from '../../domain/desktop-bridge/errors.js';
+import { findIn } from '../../domain/desktop-bridge/selector.js';
+import type { Route, Selector, TreeBounds, TreeSnapshot } from '../../domain/desktop-bridge/types.js';
+import { intAt, objectAt, optionalBool, optionalInt, optionalObject, parseRoute, parseSelector } from '../../domain/desktop-bridge/validate.js';
+import type { Execution } from './execution.js';
+import type { MethodEnv } from './host.js';
+
+export const DEFAULT_BOUNDS = { maxDepth: 32, maxNodes: 2000 };
+export const DEFAULT_POLL_MS = 500;
+const MIN_POLL_MS = 10;
+
+/** Traversal bounds: the request's own, never past the execution's deadline. */
+function boundsFor(env: MethodEnv, depth?: number, nodes?: number): TreeBounds {
+  return {
+    maxDepth: depth ?? DEFAULT_BOUNDS.maxDepth,
+    maxNodes: nodes ?? DEFAULT_BOUNDS.maxNodes,
+    deadlineMs: env.clock.now() + env.exec.meta.timeoutMs,
+  };
+}
+
+/** The tree as ax.json: what the host saw, so a result can be audited later. */
+async function writeTree(exec: Execution, snap: TreeSnapshot, extra: Record<string, unknown> = {}): Promise<string> {
+  return exec.evidence.writeJson('ax.json', { ...extra, app: snap.app, windowTitle: snap.windowTitle, truncated: snap.truncated, truncatedBy: snap.truncatedBy, nodes: snap.nodes });
+}
+
+export async function observeMethod(env: MethodEnv): Promise<Record<string, unknown>> {
+  const route = parseRoute(env.params.route);
+  const o = optionalObject(env.params.options, 'params.options') ?? {};
+  const shot = optionalBool(o.includeScreenshot, 'params.options.includeScreenshot') ?? true;
+  const tree = optionalBool(o.includeAxTree, 'params.options.includeAxTree') ?? true;
+  const bounds = boundsFor(env, optionalInt(o.axMaxDepth, 'params.options.axMaxDepth', 1, 256), optionalInt(o.axMaxNodes, 'params.options.axMaxNodes', 1, 100_000));
+  const { exec } = env;
+  const evidence: Record<string, unknown> = { dir: `${exec.evidence.dir}/` };
+  let snap: TreeSnapshot | undefined;
+  if (tree) {
+    snap = await env.backend.snapshot(route, bounds);
+    evidence.axPath = await writeTree(exec, snap);
+  }
+  exec.checkpoint();
+  let screen: { width: number; height: number } | undefined;
+  if (shot) {
+    screen = await env.backend.screenshot(await exec.evidence.pathFor('observe.png'));
+    evidence.screenshotPath = 'observe.png';
+  }
+  await exec.evidence.trace('observed', { nodes: snap?.nodes.length ?? 0, truncated: snap?.truncated ?? false });
+  return {
+    routeResolved: { app: snap?.app?.name ?? null, pid: snap?.app?.pid ?? null, windowTitle: snap?.windowTitle ?? null },
+    nodeCount: snap?.nodes.length ?? 0,
+    truncated: snap?.truncated ?? false,
+    ...(snap?.truncatedBy ? { truncatedBy: snap.truncatedBy } : {}),
+    ...(screen ? { screen } : {}),
+    evidence,
+  };
+}
+
+/** One find pass: snapshot within bounds, filter by the selector. */
+export async function findOnce(env: MethodEnv, route: Route | undefined, sel: Selector) {
+  const snap = await env.backend.snapshot(route, boundsFor(env));
+  return { snap, ...findIn(snap.nodes, sel) };
+}
+
+export async function findMethod(env: MethodEnv): Promise<Record<string, unknown>> {
+  const route = parseRoute(env.params.route);
+  const sel = parseSelector(env.params.selector, 'params.selector');
+  const { snap, refs, matched } = await findOnce(env, route, sel);
+  const axPath = await writeTree(env.exec, snap, { selector: sel, matched: refs.map((r) => r.elementId) });
+  await env.exec.evidence.trace('found', { matched });
+  return { elementRefs: refs, matched, truncated: snap.truncated, evidence: { dir: `${env.exec.evidence.dir}/`, axPath } };
+}
+
+/** Polls find every pollMs until the selector matches, the hard timeout passes, or the execution is aborted. */
+export async function waitUntilMethod(env: MethodEnv): Promise<Record<string, unknown>> {
+  const route = parseRoute(env.params.route);
+  const cond = objectAt(env.params.condition, 'params.condition');
+  if (cond.selectorExists === undefined) throw invalid('params.condition must be { selectorExists: {…} } (the only condition of schema 1)', { field: 'params.condition' });
+  const sel = parseSelector(cond.selectorExists, 'params.condition.selectorExists');
+  const timeoutMs = intAt(env.params.timeoutMs, 'params.timeoutMs', 1, env.exec.meta.timeoutMs);
+  const pollMs = optionalInt(env.params.pollMs, 'params.pollMs', MIN_POLL_MS, 60_000) ?? DEFAULT_POLL_MS;
+  const start = env.clock.now();
+  let polls = 0;
+  for (;;) {
+    env.exec.checkpoint();
+    const { snap, matched, refs } = await findOnce(env, route, sel);
+    polls++;
+    const elapsedMs = env.clock.now() - start;
+    if (matched > 0) {
+      const axPath = await writeTree(env.exec, snap, { selector: sel, matched: refs.map((r) => r.elementId) });
+      await env.exec.evidence.trace('condition-met', { polls, elapsedMs });
+      return { ok: true, matched, elapsedMs, polls, elementRefs: refs, evidence: { dir: `${env.exec.evidence.dir}/`, axPath } };
+    }
+    const left = timeoutMs - elapsedMs;
+    if (left <= 0) {
+      await env.exec.evidence.trace('timeout', { polls, elapsedMs });
+      throw new BridgeError('DESKTOP_TIMEOUT', `no element matched the selector within timeoutMs=${timeoutMs} (${polls} polls)`, { timeoutMs, polls, elapsedMs });
+    }
+    await env.clock.sleep(Math.min(pollMs, left), env.exec.signal);
+  }
+}

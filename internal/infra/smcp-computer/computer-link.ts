@@ -1,0 +1,158 @@
+import { io, type Socket } from 'socket.io-client';
+import type { SmcpLinkState } from '../../domain/smcp-computer/settings.js';
+import { API_KEY_HEADER, SERVER_EVENTS, SMCP_NAMESPACE } from '../../domain/smcp/events.js';
+
+const JOIN_OFFICE = SERVER_EVENTS.joinOffice;
+const JOIN_TIMEOUT_MS = 10_000;
+const RETRY_MIN_MS = 500;
+const RETRY_MAX_MS = 30_000;
+
+export interface LinkOptions {
+  url: string;
+  apiKey: string;
+  office: string;
+  name: string;
+  /** Every state change, with why (a refusal's message, a disconnect reason). */
+  onState: (state: SmcpLinkState, detail: { sid?: string; error?: string }) => void;
+  /** The connection dropped: acks of requests in flight can no longer be delivered. */
+  onDrop: () => void;
+}
+
+/** A request handler's answer is the ack; a thrown error must already be turned into a payload by the caller. */
+export type RequestHandler = (data: unknown) => Promise<unknown>;
+
+/**
+ * One Computer's Socket.IO connection to an SMCP Server: connects to `/smcp` with `x-api-key`,
+ * joins its office on every (re)connect — the reference SDKs do not, and their computers fall out
+ * of the office after a network blip — and keeps trying, with capped backoff, when the Server
+ * refuses or drops it.
+ */
+export class ComputerLink {
+  private readonly socket: Socket;
+  private retry?: NodeJS.Timeout;
+  private attempt = 0;
+  private closed = false;
+  private joined = false;
+
+  constructor(private readonly o: LinkOptions) {
+    const base = o.url.replace(/\/+$/, '');
+    this.socket = io(`${base}${SMCP_NAMESPACE}`, {
+      extraHeaders: o.apiKey ? { [API_KEY_HEADER]: o.apiKey } : {},
+      reconnectionDelay: RETRY_MIN_MS,
+      reconnectionDelayMax: RETRY_MAX_MS,
+      autoConnect: false,
+    });
+    this.socket.on('connect', () => void this.join());
+    this.socket.on('disconnect', (reason) => this.dropped(reason));
+    this.socket.on('connect_error', (err) => {
+      this.o.onState('refused', { error: err.message });
+      // A refusal by the Server's middleware (a wrong key) is not retried by Socket.IO itself.
+      if (!this.socket.active) this.later(() => this.socket.connect());
+    });
+  }
+
+  start(): void {
+    this.o.onState('connecting', {});
+    this.socket.connect();
+  }
+
+  get sid(): string | undefined {
+    return this.socket.id;
+  }
+
+  get isJoined(): boolean {
+    return this.joined;
+  }
+
+  /** Answers `event` requests; the ack is whatever the handler resolves to. */
+  onRequest(event: string, handler: RequestHandler): void {
+    this.socket.on(event, (data: unknown, ack?: unknown) => {
+      const reply = typeof ack === 'function' ? (ack as (v: unknown) => void) : undefined;
+      void handler(data).then((v) => reply?.(v));
+    });
+  }
+
+  onEvent(event: string, handler: (data: unknown) => void): void {
+    this.socket.on(event, handler);
+  }
+
+  /** Fire-and-forget to the Server, only while in the office: a notice sent before the join would reach nobody. */
+  emit(event: string, payload: unknown): boolean {
+    if (!this.joined) return false;
+    this.socket.emit(event, payload);
+    return true;
+  }
+
+  /** Leaves for good (a reload removed or changed this computer, or the core stops). */
+  close(): void {
+    this.closed = true;
+    clearTimeout(this.retry);
+    this.joined = false;
+    this.socket.removeAllListeners();
+    this.socket.disconnect();
+    this.o.onState('stopped', {});
+  }
+
+  private async join(): Promise<void> {
+    this.joined = false;
+    this.o.onState('connecting', { sid: this.socket.id });
+    let ok = false;
+    let message: string | undefined;
+    try {
+      // python-socketio acks the (bool, msg) tuple as two ack arguments: keep them all.
+      const reply = await new Promise<unknown[]>((resolve, reject) => {
+        this.socket
+          .timeout(JOIN_TIMEOUT_MS)
+          .emit(JOIN_OFFICE, { role: 'computer', name: this.o.name, office_id: this.o.office }, (err: Error | null, ...args: unknown[]) =>
+            err ? reject(err) : resolve(args),
+          );
+      });
+      ok = reply[0] === true;
+      if (!ok) message = describe(reply);
+    } catch (e) {
+      message = `no answer to ${JOIN_OFFICE}: ${(e as Error).message}`;
+    }
+    if (this.closed || !this.socket.connected) return;
+    if (ok) {
+      this.attempt = 0;
+      this.joined = true;
+      this.o.onState('joined', { sid: this.socket.id });
+      return;
+    }
+    this.o.onState('refused', { sid: this.socket.id, error: message });
+    this.later(() => void this.join());
+  }
+
+  private dropped(reason: string): void {
+    const was = this.joined;
+    this.joined = false;
+    if (this.closed) return;
+    this.o.onState('disconnected', { error: reason });
+    if (was) this.o.onDrop();
+    // The Server closing the session on purpose stops Socket.IO's own reconnection; ours goes on.
+    if (reason === 'io server disconnect') this.later(() => this.socket.connect());
+  }
+
+  private later(fn: () => void): void {
+    if (this.closed) return;
+    clearTimeout(this.retry);
+    const delay = Math.min(RETRY_MAX_MS, RETRY_MIN_MS * 2 ** this.attempt++);
+    this.retry = setTimeout(
+      () => {
+        if (!this.closed) fn();
+      },
+      delay * (0.5 + Math.random() / 2),
+    );
+    this.retry.unref();
+  }
+}
+
+/** A refusal as text: the tuple's message, or an ErrorPayload's. */
+function describe(reply: unknown[]): string {
+  const parts = reply.map((x) => {
+    if (typeof x === 'string') return x;
+    if (x && typeof x === 'object' && 'message' in x) return String((x as { message: unknown }).message);
+    return JSON.stringify(x);
+  });
+  return `join refused: ${parts.join(': ')}`;
+}

@@ -1,0 +1,43 @@
+/**
+ * `server:update_*` from a computer become `notify:*` to its office, and `server:tool_call_cancel` from an agent
+ * becomes `notify:tool_call_cancel`; both skip the sender. The protocol defines no ack for these; when the
+ * sender asked for one anyway it gets `null` on success and the ErrorPayload otherwise.
+ */
+import type { Socket } from 'socket.io';
+import { type ErrorPayload } from '../../domain/smcp/error-codes.js';
+import { NOTIFY_EVENTS, UPDATE_TO_NOTIFY } from '../../domain/smcp/events.js';
+import { validateToolCallCancel, validateUpdate } from '../../domain/smcp/validate.js';
+import type { SmcpContext } from './context.js';
+import { forwardedSoFar } from './route-handlers.js';
+import { isMember, officeRoom, requireMember, type Ack } from './session.js';
+
+function done(ctx: SmcpContext, event: string, ack: Ack | undefined, e?: ErrorPayload): void {
+  if (ack) ack(e ?? null);
+  else if (e) ctx.log(`${event} refused (no ack requested): ${e.message}`);
+}
+
+export function onUpdate(ctx: SmcpContext, socket: Socket, event: string, payload: unknown, ack: Ack | undefined): void {
+  const v = validateUpdate(payload);
+  if (!v.ok) return done(ctx, event, ack, v.error);
+  const m = requireMember(socket, ctx.node, 'computer', event, { field: 'computer', value: v.value.computer });
+  if (!isMember(m)) return done(ctx, event, ack, m);
+  socket.to(officeRoom(m.office_id)).emit(UPDATE_TO_NOTIFY[event], { computer: m.name });
+  done(ctx, event, ack);
+}
+
+export async function onToolCallCancel(
+  ctx: SmcpContext,
+  socket: Socket,
+  event: string,
+  payload: unknown,
+  ack: Ack | undefined,
+): Promise<void> {
+  const v = validateToolCallCancel(payload);
+  if (!v.ok) return done(ctx, event, ack, v.error);
+  const m = requireMember(socket, ctx.node, 'agent', event, { field: 'agent', value: v.value.agent });
+  if (!isMember(m)) return done(ctx, event, ack, m);
+  // Never overtake the call being cancelled: it may still be in its registry lookup.
+  await forwardedSoFar(socket);
+  socket.to(officeRoom(m.office_id)).emit(NOTIFY_EVENTS.toolCallCancel, { agent: v.value.agent, req_id: v.value.req_id });
+  done(ctx, event, ack);
+}

@@ -1,0 +1,178 @@
+/**
+ * An SMCP Server node: HTTP + Socket.IO, namespace /smcp, optional Redis scale-out. With Redis, rooms and routed
+ * acks travel through @socket.io/redis-adapter and seats live in the RedisRegistry; without it everything is
+ * in this process.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createAdapter } from '@socket.io/redis-adapter';
+import { createClient, type RedisClientType } from 'redis';
+import { Server } from 'socket.io';
+import { SMCP_NAMESPACE } from '../../domain/smcp/events.js';
+import { isLoopbackAddress, urlHost } from '../gateway/http-guard.js';
+import { apiKeyMiddleware, handshakeGuard } from './connection-guard.js';
+import type { SmcpContext } from './context.js';
+import { dispatcher } from './dispatch.js';
+import { Forwarder } from './forwarder.js';
+import { MemoryRegistry } from './memory-registry.js';
+import { leave, onDisconnect } from './office-handlers.js';
+import { RedisRegistry } from './redis-registry.js';
+import type { Member, OfficeRegistry } from './registry.js';
+import { memberOf } from './session.js';
+
+export interface SmcpServerOptions {
+  host: string;
+  port: number;
+  /** Required for a non-loopback host. */
+  apiKey?: string;
+  redisUrl?: string;
+  log: (msg: string) => void;
+  /** Largest accepted event payload (JSON bytes); bigger ones get a 400. Default 1 MiB. */
+  maxPayloadBytes?: number;
+  /** Largest transport packet (computer acks included); bigger ones close the connection. Default 16 MiB. */
+  maxPacketBytes?: number;
+  /** Redis heartbeat TTL of this node. Default 6 s. */
+  nodeTtlMs?: number;
+}
+
+export class SmcpConfigError extends Error {}
+
+export interface SmcpServer {
+  url: string;
+  port: number;
+  node: string;
+  io: Server;
+  close(): Promise<void>;
+}
+
+const GONE_EVENT = 'mcpd:smcp-member-gone';
+
+export async function startSmcpServer(o: SmcpServerOptions): Promise<SmcpServer> {
+  const loopback = isLoopbackAddress(o.host);
+  if (!loopback && !o.apiKey)
+    throw new SmcpConfigError(
+      `refusing to listen on non-loopback address ${o.host} without an API key: anyone who can reach it could act as any agent or computer. ` +
+        'Set the API key environment variable (see --api-key-env, default SMCP_API_KEY), or listen on 127.0.0.1.',
+    );
+  const http = createServer();
+  const maxPayloadBytes = o.maxPayloadBytes ?? 1024 * 1024;
+  const io = new Server(http, {
+    serveClient: false,
+    maxHttpBufferSize: o.maxPacketBytes ?? 16 * 1024 * 1024,
+    allowRequest: handshakeGuard(o.host, loopback),
+  });
+  const node = randomUUID();
+  const redis = o.redisUrl ? await connectRedis(o.redisUrl, io) : undefined;
+  const nsp = io.of(SMCP_NAMESPACE);
+  const registry: OfficeRegistry = redis
+    ? new RedisRegistry({ client: redis.data, node, ttlMs: o.nodeTtlMs ?? 6000 })
+    : new MemoryRegistry();
+  const forwarder = new Forwarder(nsp);
+  const ctx: SmcpContext = {
+    nsp,
+    registry,
+    forwarder,
+    node,
+    log: o.log,
+    memberGone: (m: Member) => {
+      if (m.role !== 'computer') return;
+      forwarder.gone(m);
+      if (redis) nsp.serverSideEmit(GONE_EVENT, m);
+    },
+  };
+  if (redis) nsp.on(GONE_EVENT, (m: Member) => forwarder.gone(m));
+  io.use((_socket, next) => next(new Error(`this is an SMCP server: connect to the ${SMCP_NAMESPACE} namespace`)));
+  nsp.use(apiKeyMiddleware(o.apiKey));
+  const dispatch = dispatcher(ctx, { maxPayloadBytes });
+  nsp.on('connection', (socket) => {
+    dispatch(socket);
+    socket.on('disconnect', () => onDisconnect(ctx, socket));
+  });
+
+  const stopBeats = redis ? startHeartbeat(ctx, registry as RedisRegistry, o.nodeTtlMs ?? 6000) : undefined;
+  await stopBeats?.first;
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(o.port, o.host, () => resolve());
+  });
+  const port = (http.address() as AddressInfo).port;
+  const url = `http://${urlHost(o.host)}:${port}`;
+  o.log(`listening on ${url}${SMCP_NAMESPACE}${redis ? ` (node ${node}, redis)` : ''}${o.apiKey ? ', API key required' : ''}`);
+
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> =>
+    (closing ??= (async () => {
+      stopBeats?.stop();
+      // Free this node's seats first, with notify:leave_office, while the adapter can still reach other nodes.
+      for (const socket of nsp.sockets.values()) {
+        const m = memberOf(socket, node);
+        if (m) await leave(ctx, socket, m).catch(() => undefined);
+      }
+      await closeIo(io, http);
+      await registry.close().catch(() => undefined);
+      if (redis) await Promise.allSettled([redis.pub.quit(), redis.sub.quit(), redis.data.quit()]);
+    })());
+  return { url, port, node, io, close };
+}
+
+interface RedisClients {
+  pub: RedisClientType;
+  sub: RedisClientType;
+  data: RedisClientType;
+}
+
+async function connectRedis(url: string, io: Server): Promise<RedisClients> {
+  const pub = createClient({ url }) as RedisClientType;
+  const sub = pub.duplicate();
+  const data = pub.duplicate();
+  for (const c of [pub, sub, data]) c.on('error', () => undefined);
+  try {
+    await Promise.all([pub.connect(), sub.connect(), data.connect()]);
+  } catch (e) {
+    await Promise.allSettled([pub, sub, data].map((c) => c.disconnect()));
+    throw new SmcpConfigError(`cannot reach Redis at ${url}: ${(e as Error).message}`);
+  }
+  io.adapter(createAdapter(pub, sub, { requestsTimeout: 5000 }));
+  return { pub, sub, data };
+}
+
+/** Heartbeat every ttl/3; sweep dead nodes every ttl/2, telling their offices who left. */
+function startHeartbeat(ctx: SmcpContext, registry: RedisRegistry, ttlMs: number): { first: Promise<void>; stop: () => void } {
+  const beat = setInterval(
+    () => registry.heartbeat().catch((e: unknown) => ctx.log(`redis heartbeat: ${(e as Error).message}`)),
+    ttlMs / 3,
+  );
+  const sweep = setInterval(() => {
+    registry
+      .sweep()
+      .then((gone) => {
+        for (const m of gone) {
+          ctx.log(`${m.role} "${m.name}" of dead node ${m.node} left office "${m.office_id}"`);
+          void leaveSwept(ctx, m);
+        }
+      })
+      .catch((e: unknown) => ctx.log(`redis sweep: ${(e as Error).message}`));
+  }, ttlMs / 2);
+  beat.unref();
+  sweep.unref();
+  return {
+    first: registry.heartbeat(),
+    stop: () => {
+      clearInterval(beat);
+      clearInterval(sweep);
+    },
+  };
+}
+
+/** A swept member's seat is already free; its office still hears notify:leave_office. */
+async function leaveSwept(ctx: SmcpContext, m: Member): Promise<void> {
+  await leave(ctx, undefined, m);
+}
+
+function closeIo(io: Server, http: HttpServer): Promise<void> {
+  return new Promise((resolve) => {
+    io.close(() => resolve());
+    http.closeAllConnections?.();
+  });
+}

@@ -1,0 +1,385 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { io as ioClient } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collectErrors, distinctColours, launchChromium } from '../support/browser.js';
+import { TestWorld } from '../support/core-process.js';
+import { freePort } from '../support/free-port.js';
+import { DIST, FIXTURES, MCPD, REPO } from '../support/paths.js';
+import { echoServer, everythingServer } from '../support/profiles.js';
+import { waitFor } from '../support/procs.js';
+
+const run = promisify(execFile);
+const SHOTS = resolve(REPO, 'docs/app');
+const WINDOW_SERVER = `${FIXTURES}/servers/window-server.mjs`;
+const DOCS_SERVER = join(DIST, 'cmd/mcpd-docs/main.js');
+
+function server(name: string, cmd: string[], env: Record<string, string> = {}): string {
+  return (
+    [
+      `  - name: ${name}`,
+      `    cmd: [${cmd.map((c) => JSON.stringify(c)).join(', ')}]`,
+      `    strategy: singleton`,
+      `    idleSeconds: 300`,
+      `    env:`,
+      `      MCPD_TEST_TAG: \${MCPD_TEST_TAG}`,
+      ...Object.entries(env).map(([k, v]) => `      ${k}: ${JSON.stringify(v)}`),
+    ].join('\n') + '\n'
+  );
+}
+
+interface Record_ {
+  url: string;
+  token: string;
+}
+
+describe('the App: the dashboard in a real browser against a real core', () => {
+  let world: TestWorld;
+  let port: number;
+  let agent: Client; // another MCP client: the real mcpdmcp gateway
+  let browser: Browser;
+  let ctx: BrowserContext;
+  let page: Page;
+  let errors: string[];
+  const record = (): Record_ => JSON.parse(readFileSync(join(world.dir, 'run', 'dashboard.json'), 'utf8')) as Record_;
+  const base = () => `http://127.0.0.1:${port}`;
+
+  beforeAll(async () => {
+    port = await freePort();
+    world = new TestWorld({
+      'profiles/default.yaml':
+        'servers:\n' +
+        everythingServer('everything') +
+        echoServer('echo', { strategy: 'singleton', idleSeconds: 300 }) +
+        server('windows', [process.execPath, WINDOW_SERVER], { WINDOW_HOST: 'com.example.one' }) +
+        server('docs', [process.execPath, DOCS_SERVER, '--host', 'docs', join(FIXTURES, 'docs')]),
+      'callers.yaml': 'callers: { vscode: default, agent: default }\n',
+      'runtime.yaml': `metricsAddress: 127.0.0.1:${port}\n`,
+    });
+    await world.startCore();
+    agent = await world.gateway('agent', ['--no-autostart']); // the restart test starts the next core itself
+    browser = await launchChromium();
+    ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    page = await ctx.newPage();
+    errors = collectErrors(page);
+    mkdirSync(SHOTS, { recursive: true });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await world?.cleanup();
+  });
+
+  it('publishes a random token in the 0700 state directory', () => {
+    const dir = join(world.dir, 'run');
+    expect(readFileSync(join(dir, 'dashboard.json'), 'utf8')).toContain(`"url":"${base()}"`);
+    expect(record().token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(statMode(dir)).toBe(0o700);
+    expect(statMode(join(dir, 'dashboard.json'))).toBe(0o600);
+  });
+
+  it('refuses pages without the token, with a wrong token, or with a foreign Host/Origin', async () => {
+    const { token } = record();
+    expect((await fetch(`${base()}/`)).status).toBe(401);
+    expect((await fetch(`${base()}/app/app.js`)).status).toBe(401);
+    expect((await fetch(`${base()}/?token=wrong`, { redirect: 'manual' })).status).toBe(401);
+    const ok = await fetch(`${base()}/?token=${token}`, { redirect: 'manual' });
+    expect(ok.status).toBe(303);
+    const cookie = (ok.headers.get('set-cookie') ?? '').split(';')[0];
+    expect(ok.headers.get('set-cookie')).toMatch(/HttpOnly; SameSite=Strict/);
+    expect((await fetch(`${base()}/`, { headers: { cookie } })).status).toBe(200);
+    // DNS rebinding: the right cookie, but the page came from another name or origin.
+    expect((await rawGet(port, '/', { host: `evil.example:${port}`, cookie })).status).toBe(403);
+    expect((await rawGet(port, '/', { host: `127.0.0.1:${port}`, origin: 'http://evil.example', cookie })).status).toBe(403);
+    expect((await rawGet(port, '/', { host: `127.0.0.1:${port}`, origin: `http://localhost:${port + 1}`, cookie })).status).toBe(403);
+    // /metrics stays where it was.
+    expect((await fetch(`${base()}/metrics`)).status).toBe(200);
+  });
+
+  it('refuses the socket without the token and from a foreign Origin; accepts it with the cookie', async () => {
+    const { token } = record();
+    const cookie = `mcpd_app_${port}=${token}`;
+    expect(await socketOutcome(base(), {})).toBe('unauthorized');
+    expect(await socketOutcome(base(), { cookie: `mcpd_app_${port}=wrong` })).toBe('unauthorized');
+    expect(await socketOutcome(base(), { cookie, origin: 'http://evil.example' })).not.toBe('connected');
+    expect(await socketOutcome(base(), { cookie, origin: base() })).toBe('connected');
+  });
+
+  it('every page loads without console errors, shows real content, and is screenshotted', async () => {
+    const { token } = record();
+    await page.goto(`${base()}/?token=${token}#/overview`);
+    expect(new URL(page.url()).search).toBe(''); // the token left the address bar
+    const prompts = (await agent.listPrompts()).prompts.map((p) => p.name);
+    const pages: [string, string, string[], string?][] = [
+      ['overview', '#/overview', ['everything', 'echo', 'windows', 'vscode']],
+      ['caller-tools', '#/caller/vscode/tools', ['everything__get-sum', 'echo__slow']],
+      ['caller-resources', '#/caller/vscode/resources', ['mcpd://desktop', 'mcpd://desktop{?size,window,format}'], 'mcpd://'],
+      ['caller-prompts', '#/caller/vscode/prompts', [prompts[0]]],
+      ['logs', '#/logs', ['caller attached']],
+      ['desktop', '#/desktop/vscode', ['window://com.example.one/editor?priority=80', 'editor of com.example.one: v1']],
+      ['finder', '#/finder/vscode', ['guide']],
+      ['config', '#/config', ['profiles/default.yaml', 'callers.yaml']],
+      ['connect', '#/connect/vscode', ['Claude Desktop', 'mcpdmcp/main.js']],
+    ];
+    for (const [name, hash, expected, search] of pages) {
+      await page.evaluate(`location.hash = ${JSON.stringify(hash)}`);
+      if (search) {
+        await page.getByRole('searchbox').first().waitFor();
+        for (const box of await page.getByRole('searchbox').all()) await box.fill(search);
+      }
+      for (const text of expected) {
+        await page
+          .locator('main')
+          .getByText(text, { exact: false })
+          .first()
+          .waitFor({ timeout: 20_000 })
+          .catch(async (e: Error) => {
+            throw new Error(`${name}: ${e.message}\nthe page shows: ${(await page.locator('main').innerText()).slice(0, 2000)}`);
+          });
+      }
+      const png = await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: false });
+      expect(await distinctColours(browser, png), `${name} screenshot is blank`).toBeGreaterThan(8);
+    }
+    expect(errors).toEqual([]);
+  });
+
+  it('a tool run from the try-it form returns the server result, with progress and cancel', async () => {
+    await page.evaluate(`location.hash = '#/caller/vscode/tools'`);
+    await page.getByRole('searchbox', { name: 'search tools' }).fill('get-sum');
+    await page.getByRole('button', { name: 'everything__get-sum', exact: true }).click();
+    const form = page.getByRole('form', { name: 'try everything__get-sum' });
+    await form.getByLabel(/^a/).fill('2');
+    await form.getByLabel(/^b/).fill('40');
+    await form.getByRole('button', { name: 'Run' }).click();
+    await page.getByTestId('result').getByText(/42/).waitFor();
+    await page.screenshot({ path: join(SHOTS, 'try-it.png') });
+
+    // A long call: progress arrives, Cancel stops it.
+    await page.getByRole('searchbox', { name: 'search tools' }).fill('echo__slow');
+    await page.getByRole('button', { name: 'echo__slow', exact: true }).click();
+    const slow = page.getByRole('form', { name: 'try echo__slow' });
+    await slow.getByLabel(/^arguments/).fill('{"steps": 400, "ms": 25}');
+    await slow.getByRole('button', { name: 'Run' }).click();
+    // Progress from the server reaches the page: "n/400".
+    await page
+      .getByRole('status')
+      .filter({ hasText: /\d+\/400/ })
+      .waitFor();
+    await slow.getByRole('button', { name: 'Cancel' }).click();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /cancel/i })
+      .waitFor();
+    expect(await page.getByTestId('result').count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  it('a call made by another MCP client shows up live in the logs and the pools', async () => {
+    await page.evaluate(`location.hash = '#/logs'`);
+    await page.getByTestId('log-counts').waitFor();
+    const line = `from-the-agent-${Date.now()}`;
+    await agent.callTool({ name: 'echo__stderr', arguments: { line } });
+    await page.getByText(line).first().waitFor();
+
+    await page.evaluate(`location.hash = '#/overview'`);
+    const echoPool = page.locator('[data-pool="echo"]');
+    await echoPool.waitFor();
+    // A slow call by the agent: the pool page shows it in flight, then done, without a reload.
+    const call = agent.callTool({ name: 'echo__slow', arguments: { steps: 200, ms: 25 } });
+    await echoPool.locator('[data-inflight]', { hasText: '1' }).waitFor();
+    await call;
+    await echoPool.locator('[data-inflight]', { hasText: '0' }).waitFor();
+  });
+
+  it('a tools list change and a window change show up without reload', async () => {
+    await page.evaluate(`location.hash = '#/caller/vscode/tools'`);
+    await page.getByRole('searchbox', { name: 'search tools' }).fill('echo__extra');
+    const n = Number(textOf(await agent.callTool({ name: 'echo__churn', arguments: {} })));
+    await page.getByRole('button', { name: `echo__extra${n - 1}`, exact: true }).waitFor();
+
+    await page.evaluate(`location.hash = '#/desktop/vscode'`);
+    await page.getByText('editor of com.example.one').first().waitFor();
+    await agent.callTool({ name: 'windows__add_window', arguments: { path: 'fresh', text: 'a fresh window', priority: 50 } });
+    await page.locator('[data-window="window://com.example.one/fresh?priority=50"]').waitFor();
+    await agent.callTool({ name: 'windows__set_window', arguments: { path: 'fresh', text: 'fresh window v2' } });
+    await page.getByText('fresh window v2').waitFor();
+    expect(errors).toEqual([]);
+  });
+
+  it('keyboard alone reaches every action on every page', async () => {
+    for (const hash of [
+      '#/overview',
+      '#/caller/vscode/tools',
+      '#/caller/vscode/resources',
+      '#/caller/vscode/prompts',
+      '#/logs',
+      '#/desktop/vscode',
+      '#/finder/vscode',
+      '#/config',
+      '#/connect/vscode',
+    ]) {
+      await page.evaluate(`location.hash = ${JSON.stringify(hash)}`);
+      await page.locator('main h2').waitFor();
+      await page.locator('main').getByText('loading…').first().waitFor({ state: 'detached' });
+      const all = await markActions(page);
+      expect(all, `${hash} has actions`).toBeGreaterThan(3);
+      await page.evaluate(`document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0)`);
+      const reached = new Set<string>();
+      for (let i = 0; i < all + 5; i++) {
+        await page.keyboard.press('Tab');
+        const id = await page.evaluate(`document.activeElement && document.activeElement.getAttribute('data-kbd')`);
+        if (typeof id === 'string') reached.add(id);
+      }
+      const missing = await page.evaluate(
+        `[...document.querySelectorAll('[data-kbd]')].filter((e) => !${JSON.stringify([...reached])}.includes(e.getAttribute('data-kbd'))).map((e) => e.outerHTML.slice(0, 80))`,
+      );
+      expect(missing, `not reachable by Tab on ${hash}`).toEqual([]);
+    }
+    // Enter activates: open a tool's details by keyboard.
+    await page.evaluate(`location.hash = '#/caller/vscode/tools'`);
+    await page.getByRole('searchbox', { name: 'search tools' }).fill('get-sum');
+    await page.getByRole('button', { name: 'everything__get-sum', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('form', { name: 'try everything__get-sum' }).waitFor();
+  });
+
+  it('a graceful stop is shown, and the page reconnects to the next core by itself', async () => {
+    await page.evaluate(`location.hash = '#/overview'`);
+    await page.locator('[data-pool="echo"]').waitFor();
+    const oldToken = record().token;
+    const core = world.cores[0];
+    const exited = new Promise((r) => core.once('exit', r));
+    core.kill('SIGTERM');
+    await page.locator('[data-conn="stopping"]').waitFor();
+    await page.screenshot({ path: join(SHOTS, 'stopping.png') });
+    await exited;
+    await world.startCore();
+    expect(record().token).not.toBe(oldToken); // rotated on restart
+    await page.locator('[data-conn]').waitFor({ state: 'detached', timeout: 30_000 });
+    await page.locator('[data-pool="echo"]').waitFor();
+    // The page holds a cookie for the new core now: a fresh socket works.
+    const cookies = await ctx.cookies(base());
+    expect(cookies.find((c) => c.name === `mcpd_app_${port}`)?.value).toBe(encodeURIComponent(record().token));
+  });
+
+  it('mcpd open --print-url prints the URL with the token and the caller page', async () => {
+    const { stdout } = await run(process.execPath, [MCPD, 'open', '--caller', 'vscode', '--print-url', '--socket', world.socket], {
+      env: world.env(),
+    });
+    expect(stdout.trim()).toBe(`${base()}/?token=${encodeURIComponent(record().token)}#/caller/vscode/tools`);
+    const bad = await run(process.execPath, [MCPD, 'open', '--caller', 'no/such', '--print-url', '--socket', world.socket], {
+      env: world.env(),
+    }).catch((e: { stderr: string; code: number }) => e);
+    expect(bad).toMatchObject({ code: 1, stderr: expect.stringMatching(/caller "no\/such" is not a valid caller name/) });
+  });
+
+  it('mcpd url-handler install registers mcpd:// with xdg; the link starts a core and opens the caller page', async () => {
+    const home = join(world.dir, 'home');
+    const xdg = { HOME: home, XDG_DATA_HOME: join(home, 'data'), XDG_CONFIG_HOME: join(home, 'config'), XDG_DATA_DIRS: join(home, 'sys') };
+    mkdirSync(xdg.XDG_CONFIG_HOME, { recursive: true });
+    // A second store and socket: no core runs there yet.
+    const store = join(world.dir, 'store2');
+    mkdirSync(join(store, 'profiles'), { recursive: true });
+    writeFileSync(join(store, 'profiles/default.yaml'), 'servers:\n' + echoServer('echo'));
+    writeFileSync(join(store, 'runtime.yaml'), 'metricsAddress: 127.0.0.1:0\n');
+    const socket = join(world.dir, 'run2', 'control.sock');
+    const env = world.env({ ...xdg, MCPD_SOCKET: socket });
+    await run(process.execPath, [MCPD, 'url-handler', 'install', '--config', store, '--socket', socket], { env });
+    const { stdout: handler } = await run('xdg-mime', ['query', 'default', 'x-scheme-handler/mcpd'], { env });
+    expect(handler.trim()).toBe('mcpd-url-handler.desktop');
+    const desktop = readFileSync(join(xdg.XDG_DATA_HOME, 'applications/mcpd-url-handler.desktop'), 'utf8');
+    expect(desktop).toMatch(/^MimeType=x-scheme-handler\/mcpd;$/m);
+    const exec = /^Exec=(.*)$/m.exec(desktop)?.[1] ?? '';
+    expect(exec).toContain('--link %u');
+
+    // Run the Exec line as the desktop would for a clicked link, with $BROWSER recording what it opens.
+    const opened = join(world.dir, 'opened.txt');
+    const browserScript = join(world.dir, 'browser.sh');
+    writeFileSync(browserScript, `#!/bin/sh\nprintf '%s' "$1" > ${JSON.stringify(opened)}\n`, { mode: 0o755 });
+    const argv = desktopExec(exec, 'mcpd://start?caller=vscode');
+    await run(argv[0], argv.slice(1), { env: { ...env, BROWSER: browserScript } });
+    await waitFor('the browser to be asked to open the page', () => readOr(opened) !== '');
+    const url = new URL(readOr(opened));
+    expect(url.hash).toBe('#/caller/vscode/tools');
+    const rec = JSON.parse(readFileSync(join(world.dir, 'run2', 'dashboard.json'), 'utf8')) as Record_;
+    expect(url.searchParams.get('token')).toBe(rec.token);
+    // It really is a core with a dashboard: the browser lands on the caller page.
+    const p2 = await ctx.newPage();
+    await p2.goto(url.toString());
+    await p2
+      .getByRole('button', { name: 'echo__echo', exact: true })
+      .waitFor()
+      .catch(async (e: Error) => {
+        throw new Error(`${e.message}\npage: ${await p2.locator('body').innerText()}`);
+      });
+    await p2.close();
+    await expect(run(argv[0], desktopExec(exec, 'https://evil.example/')?.slice(1), { env })).rejects.toMatchObject({
+      stderr: expect.stringMatching(/not an mcpd link; expected mcpd:\/\/start\?caller=NAME/),
+    });
+  });
+});
+
+function statMode(p: string): number {
+  return statSync(p).mode & 0o777;
+}
+
+function readOr(p: string): string {
+  try {
+    return readFileSync(p, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+function textOf(r: unknown): string {
+  return (r as { content: { text: string }[] }).content.map((c) => c.text).join('');
+}
+
+/** The Exec line's arguments (quoted per the Desktop Entry spec) with %u replaced by the link. */
+function desktopExec(exec: string, link: string): string[] {
+  const out: string[] = [];
+  for (const m of exec.matchAll(/"((?:[^"\\]|\\.)*)"|(\S+)/g)) {
+    const arg = m[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : m[2];
+    out.push(arg === '%u' ? link : arg);
+  }
+  return out;
+}
+
+/** GET to our listener with exactly these headers (fetch does not let a test set Host). */
+function rawGet(port: number, path: string, headers: Record<string, string>): Promise<{ status: number }> {
+  return new Promise((res, rej) => {
+    const req = request({ host: '127.0.0.1', port, path, headers }, (r) => {
+      r.resume();
+      res({ status: r.statusCode ?? 0 });
+    });
+    req.on('error', rej);
+    req.end();
+  });
+}
+
+async function markActions(page: Page): Promise<number> {
+  return (await page.evaluate(`(() => {
+    const els = [...document.querySelectorAll('a[href], button:not([disabled]), input, select, textarea, [tabindex="0"]')]
+      .filter((e) => e.offsetParent !== null);
+    els.forEach((e, i) => e.setAttribute('data-kbd', String(i)));
+    return els.length;
+  })()`)) as number;
+}
+
+/** Connects to namespace /app with these headers: "connected", or the refusal's message. */
+function socketOutcome(base: string, headers: Record<string, string>): Promise<string> {
+  return new Promise((resolve) => {
+    const s = ioClient(`${base}/app`, { transports: ['websocket'], reconnection: false, extraHeaders: headers, forceNew: true });
+    const done = (v: string) => {
+      s.close();
+      resolve(v);
+    };
+    s.on('connect', () => done('connected'));
+    s.on('connect_error', (e) => done(e.message));
+  });
+}

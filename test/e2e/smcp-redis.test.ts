@@ -1,0 +1,125 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Socket } from 'socket.io-client';
+import { startRedis, type RedisProc } from '../support/redis-proc.js';
+import { connected, connectRaw, Inbox, join, TestComputer } from '../support/smcp-peers.js';
+import { startSmcpProc, type SmcpProc } from '../support/smcp-server-proc.js';
+
+let redis: RedisProc;
+let node1: SmcpProc;
+let node2: SmcpProc;
+const open: { close(): void }[] = [];
+let seq = 0;
+const office = (): string => `r-office-${++seq}`;
+
+async function agentOn(node: SmcpProc, o: string, name = 'agent-1'): Promise<{ s: Socket; inbox: Inbox }> {
+  const s = connectRaw(node.url);
+  open.push({ close: () => s.disconnect() });
+  const inbox = new Inbox(s);
+  await connected(s);
+  expect(await join(s, 'agent', name, o)).toEqual([true, null]);
+  return { s, inbox };
+}
+
+function computerOn(node: SmcpProc, name: string): TestComputer {
+  const c = new TestComputer(node.url, name);
+  open.push(c);
+  return c;
+}
+
+const call = (computer: string, extra: Record<string, unknown> = {}) => ({
+  agent: 'agent-1',
+  req_id: `r-${++seq}`,
+  computer,
+  tool_name: 'echo',
+  params: { message: 'across' },
+  timeout: 20,
+  ...extra,
+});
+
+beforeAll(async () => {
+  redis = await startRedis();
+  node1 = await startSmcpProc(['--redis', redis.url]);
+  node2 = await startSmcpProc(['--redis', redis.url]);
+});
+afterEach(() => {
+  for (const p of open.splice(0)) p.close();
+});
+afterAll(async () => {
+  for (const n of [node1, node2]) expect((await n.stop()).signal === 'SIGKILL' || n.child.exitCode === 0).toBe(true);
+  await redis.stop();
+});
+
+describe('mcpd-smcp on two nodes sharing Redis', () => {
+  it('routes an agent on node 1 to a computer on node 2 and lists the room from either node', async () => {
+    const o = office();
+    const { s, inbox } = await agentOn(node1, o);
+    const c = computerOn(node2, 'far');
+    expect(await c.join(o)).toEqual([true, null]);
+    expect(await inbox.next('notify:enter_office')).toEqual({ office_id: o, computer: 'far' });
+    expect(await s.emitWithAck('client:tool_call', call('far'))).toEqual({ content: [{ type: 'text', text: 'across' }], isError: false });
+    const room = (await s.emitWithAck('server:list_room', { agent: 'agent-1', req_id: 'l', office_id: o })) as {
+      sessions: { name: string; sid: string }[];
+    };
+    expect(room.sessions.map((x) => x.name).sort()).toEqual(['agent-1', 'far']);
+    expect(room.sessions.find((x) => x.name === 'far')?.sid).toBe(c.socket.id);
+  });
+
+  it('holds office rules across nodes', async () => {
+    const o = office();
+    await agentOn(node1, o);
+    const second = connectRaw(node2.url);
+    open.push({ close: () => second.disconnect() });
+    await connected(second);
+    const [ok, msg] = await join(second, 'agent', 'agent-2', o);
+    expect(ok).toBe(false);
+    expect(msg).toMatch(/^\[4101\]/);
+    expect(await computerOn(node1, 'dup').join(o)).toEqual([true, null]);
+    const [ok2, msg2] = await computerOn(node2, 'dup').join(o);
+    expect(ok2).toBe(false);
+    expect(msg2).toMatch(/^\[4101\] name:/);
+  });
+
+  it('carries notifications and cancellation across nodes', async () => {
+    const o = office();
+    const { s, inbox } = await agentOn(node1, o);
+    const c = computerOn(node2, 'notifier');
+    await c.join(o);
+    c.socket.emit('server:update_tool_list', { computer: 'notifier' });
+    expect(await inbox.next('notify:update_tool_list')).toEqual({ computer: 'notifier' });
+    const req = call('notifier', { tool_name: 'wait_for_cancel', timeout: 600 });
+    const pending = s.emitWithAck('client:tool_call', req);
+    s.emit('server:tool_call_cancel', { agent: 'agent-1', req_id: req.req_id });
+    expect(await pending).toEqual({ content: [], isError: true, _meta: { a2c_cancelled: true } });
+  });
+
+  it('fails a cross-node call at once when the computer disconnects mid-call', async () => {
+    const o = office();
+    const { s } = await agentOn(node1, o);
+    const c = computerOn(node2, 'leaver');
+    await c.join(o);
+    const pending = s.emitWithAck('client:tool_call', call('leaver', { tool_name: 'never', timeout: 600 }));
+    await new Promise<void>((resolve) => {
+      const check = (): void => (c.received.length ? resolve() : void setImmediate(check));
+      check();
+    });
+    c.close();
+    expect(await pending).toMatchObject({ code: 404, details: { reason: 'computer_left' } });
+  });
+
+  it('takes the sessions of a node killed with SIGKILL out of the registry', async () => {
+    const o = office();
+    const { s, inbox } = await agentOn(node1, o);
+    const c = computerOn(node2, 'doomed');
+    await c.join(o);
+    await inbox.next('notify:enter_office');
+    expect((await node2.stop('SIGKILL')).signal).toBe('SIGKILL');
+    // Bounded by the heartbeat TTL plus one sweep interval; the test timeout bounds the wait.
+    expect(await inbox.next('notify:leave_office')).toEqual({ office_id: o, computer: 'doomed' });
+    const room = (await s.emitWithAck('server:list_room', { agent: 'agent-1', req_id: 'l', office_id: o })) as {
+      sessions: { name: string }[];
+    };
+    expect(room.sessions.map((x) => x.name)).toEqual(['agent-1']);
+    expect(await s.emitWithAck('client:get_tools', { agent: 'agent-1', req_id: 'g', computer: 'doomed' })).toMatchObject({ code: 404 });
+    expect(await computerOn(node1, 'doomed').join(o)).toEqual([true, null]);
+  });
+});

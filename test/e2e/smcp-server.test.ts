@@ -1,0 +1,347 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Socket } from 'socket.io-client';
+import { connected, connectRaw, Inbox, join, officeCall, TestComputer } from '../support/smcp-peers.js';
+import { runSmcpExpectingExit, startSmcpProc, type SmcpProc } from '../support/smcp-server-proc.js';
+
+let server: SmcpProc;
+const open: { close(): void }[] = [];
+let officeSeq = 0;
+const office = (): string => `office-${++officeSeq}`;
+
+function agentSocket(): Socket {
+  const s = connectRaw(server.url);
+  open.push({ close: () => s.disconnect() });
+  return s;
+}
+
+function computer(name: string, handlers?: ConstructorParameters<typeof TestComputer>[3]): TestComputer {
+  const c = new TestComputer(server.url, name, {}, handlers);
+  open.push(c);
+  return c;
+}
+
+async function agentIn(o: string, name = 'agent-1'): Promise<{ s: Socket; inbox: Inbox }> {
+  const s = agentSocket();
+  const inbox = new Inbox(s);
+  await connected(s);
+  expect(await join(s, 'agent', name, o)).toEqual([true, null]);
+  return { s, inbox };
+}
+
+const call = (computerName: string, extra: Record<string, unknown> = {}) => ({
+  agent: 'agent-1',
+  req_id: `r-${Math.random().toString(36).slice(2)}`,
+  computer: computerName,
+  tool_name: 'echo',
+  params: { message: 'hello' },
+  timeout: 20,
+  ...extra,
+});
+
+beforeAll(async () => {
+  server = await startSmcpProc();
+});
+afterEach(() => {
+  for (const p of open.splice(0)) p.close();
+});
+afterAll(async () => {
+  const r = await server.stop();
+  expect(r.code).toBe(0);
+  expect(server.child.exitCode).not.toBeNull();
+});
+
+describe('mcpd-smcp offices', () => {
+  it('announces joins to the office, skipping the sender, and lists the room', async () => {
+    const o = office();
+    const { s, inbox } = await agentIn(o);
+    const c = computer('laptop');
+    expect(await c.join(o)).toEqual([true, null]);
+    expect(await inbox.next('notify:enter_office')).toEqual({ office_id: o, computer: 'laptop' });
+    const ret = (await s.emitWithAck('server:list_room', { agent: 'agent-1', req_id: 'lr1', office_id: o })) as {
+      sessions: { name: string; role: string; office_id: string; sid: string }[];
+      req_id: string;
+    };
+    expect(ret.req_id).toBe('lr1');
+    expect(ret.sessions.map((x) => [x.role, x.name, x.office_id]).sort()).toEqual([
+      ['agent', 'agent-1', o],
+      ['computer', 'laptop', o],
+    ]);
+    expect(ret.sessions.find((x) => x.name === 'laptop')?.sid).toBe(c.socket.id);
+    expect(c.inbox.of('notify:enter_office')).toEqual([]);
+  });
+
+  it('admits one agent per office (4101) and keeps a connection in its first role (403)', async () => {
+    const o = office();
+    await agentIn(o);
+    const second = agentSocket();
+    await connected(second);
+    const [ok, msg] = await join(second, 'agent', 'agent-2', o);
+    expect(ok).toBe(false);
+    expect(msg).toMatch(/^\[4101\] office ".*" already has an agent \("agent-1"\)/);
+    const c = computer('pc');
+    await c.join(o);
+    const [ok2, msg2] = await join(c.socket, 'agent', 'pc-as-agent', office());
+    expect(ok2).toBe(false);
+    expect(msg2).toMatch(/^\[403\] role:/);
+  });
+
+  it('keeps computer names unique per office, not per namespace', async () => {
+    const [o1, o2] = [office(), office()];
+    expect(await computer('same').join(o1)).toEqual([true, null]);
+    expect(await computer('same').join(o2)).toEqual([true, null]);
+    const [ok, msg] = await computer('same').join(o1);
+    expect(ok).toBe(false);
+    expect(msg).toMatch(/^\[4101\] name: computer "same" is already in office/);
+  });
+
+  it('moves a computer that joins another office, with notify:leave_office in the old one', async () => {
+    const [o1, o2] = [office(), office()];
+    const a1 = await agentIn(o1);
+    const a2 = await agentIn(o2);
+    const c = computer('mover');
+    await c.join(o1);
+    await a1.inbox.next('notify:enter_office');
+    expect(await join(c.socket, 'computer', 'mover', o2)).toEqual([true, null]);
+    expect(await a1.inbox.next('notify:leave_office')).toEqual({ office_id: o1, computer: 'mover' });
+    expect(await a2.inbox.next('notify:enter_office')).toEqual({ office_id: o2, computer: 'mover' });
+    // The old seat is free again.
+    expect(await computer('mover').join(o1)).toEqual([true, null]);
+  });
+
+  it('announces leave and disconnect; leaving an office one is not in is 4103', async () => {
+    const o = office();
+    const { inbox } = await agentIn(o);
+    const c1 = computer('c1');
+    const c2 = computer('c2');
+    await c1.join(o);
+    await c2.join(o);
+    expect(await officeCall(c1.socket, 'server:leave_office', { office_id: o })).toEqual([true, null]);
+    expect(await inbox.next('notify:leave_office', (d) => (d as { computer?: string }).computer === 'c1')).toEqual({
+      office_id: o,
+      computer: 'c1',
+    });
+    const [ok, msg] = (await officeCall(c1.socket, 'server:leave_office', { office_id: o })) as [boolean, string];
+    expect(ok).toBe(false);
+    expect(msg).toMatch(/^\[4103\] office_id:/);
+    c2.close();
+    expect(await inbox.next('notify:leave_office', (d) => (d as { computer?: string }).computer === 'c2')).toEqual({
+      office_id: o,
+      computer: 'c2',
+    });
+  });
+
+  it('answers list_room for another office with 4104 and for an unknown one with 4102', async () => {
+    const [o1, o2] = [office(), office()];
+    const { s } = await agentIn(o1);
+    await computer('x').join(o2);
+    expect(await s.emitWithAck('server:list_room', { agent: 'agent-1', req_id: 'q', office_id: o2 })).toMatchObject({
+      code: 4104,
+      details: { field: 'office_id' },
+    });
+    expect(await s.emitWithAck('server:list_room', { agent: 'agent-1', req_id: 'q', office_id: 'nowhere' })).toMatchObject({
+      code: 4102,
+    });
+  });
+});
+
+describe('mcpd-smcp routing', () => {
+  it('routes every client:* to the named computer of the agent office and returns its ack unchanged', async () => {
+    const o = office();
+    const { s } = await agentIn(o);
+    const c = computer('laptop');
+    await c.join(o);
+    expect(await s.emitWithAck('client:tool_call', call('laptop'))).toEqual({
+      content: [{ type: 'text', text: 'hello' }],
+      isError: false,
+    });
+    for (const event of ['client:get_tools', 'client:get_desktop', 'client:get_config', 'client:get_finder']) {
+      const req = { agent: 'agent-1', req_id: `id-${event}`, computer: 'laptop' };
+      expect(await s.emitWithAck(event, req)).toEqual({ req_id: req.req_id, echo: event, computer: 'laptop' });
+    }
+    const rr = { agent: 'agent-1', req_id: 'rr', computer: 'laptop', uri: 'dpe://docs/a' };
+    expect(await s.emitWithAck('client:read_resource', rr)).toMatchObject({ echo: 'client:read_resource' });
+    expect(c.received.find((r) => r.event === 'client:read_resource')?.payload).toEqual(rr);
+  });
+
+  it('never routes to a computer of another office (404)', async () => {
+    const [o1, o2] = [office(), office()];
+    const { s } = await agentIn(o1);
+    const c = computer('elsewhere');
+    await c.join(o2);
+    expect(await s.emitWithAck('client:tool_call', call('elsewhere'))).toMatchObject({
+      code: 404,
+      details: { field: 'computer', office_id: o1 },
+    });
+    expect(c.received).toEqual([]);
+  });
+
+  it('acks 408 when the computer does not answer within the request timeout', async () => {
+    const o = office();
+    const { s } = await agentIn(o);
+    await computer('slow').join(o);
+    const r = await s.emitWithAck('client:tool_call', call('slow', { tool_name: 'never', timeout: 1 }));
+    expect(r).toMatchObject({ code: 408, details: { timeout_ms: 1000 } });
+  });
+
+  it('fails a call at once when its computer disconnects mid-call', async () => {
+    const o = office();
+    const { s } = await agentIn(o);
+    const c = computer('leaver');
+    await c.join(o);
+    const pending = s.emitWithAck('client:tool_call', call('leaver', { tool_name: 'never', timeout: 600 }));
+    await new Promise<void>((resolve) => {
+      const check = (): void => (c.received.length ? resolve() : void setImmediate(check));
+      check();
+    });
+    c.close();
+    expect(await pending).toMatchObject({ code: 404, details: { reason: 'computer_left' } });
+  });
+
+  it('turns server:update_* into notify:* for the office only, skipping the sender', async () => {
+    const [o1, o2] = [office(), office()];
+    const a1 = await agentIn(o1);
+    const a2 = await agentIn(o2);
+    const c = computer('notifier');
+    await c.join(o1);
+    for (const kind of ['update_config', 'update_tool_list', 'update_desktop', 'update_finder']) {
+      c.socket.emit(`server:${kind}`, { computer: 'notifier' });
+      expect(await a1.inbox.next(`notify:${kind}`)).toEqual({ computer: 'notifier' });
+    }
+    // A round trip on o2's agent after the broadcasts: anything sent to it would have arrived first.
+    await a2.s.emitWithAck('server:list_room', { agent: 'agent-1', req_id: 'x', office_id: o2 });
+    expect(a2.inbox.events.filter((e) => e.event.startsWith('notify:update'))).toEqual([]);
+    expect(c.inbox.events.filter((e) => e.event.startsWith('notify:update'))).toEqual([]);
+    // Claiming another computer's name is refused (ack requested).
+    expect(await c.socket.emitWithAck('server:update_tool_list', { computer: 'someone-else' })).toMatchObject({
+      code: 403,
+      details: { field: 'computer' },
+    });
+  });
+
+  it('relays server:tool_call_cancel as notify:tool_call_cancel; the cancelled call acks a2c_cancelled', async () => {
+    const o = office();
+    const { s } = await agentIn(o);
+    const c = computer('canceller');
+    await c.join(o);
+    const req = call('canceller', { tool_name: 'wait_for_cancel', timeout: 600 });
+    const pending = s.emitWithAck('client:tool_call', req);
+    s.emit('server:tool_call_cancel', { agent: 'agent-1', req_id: req.req_id });
+    expect(await c.inbox.next('notify:tool_call_cancel')).toEqual({ agent: 'agent-1', req_id: req.req_id });
+    expect(await pending).toEqual({ content: [], isError: true, _meta: { a2c_cancelled: true } });
+  });
+});
+
+describe('mcpd-smcp errors and bad input', () => {
+  it('names the bad field with a 400 for malformed payloads', async () => {
+    const o = office();
+    const { s } = await agentIn(o);
+    await computer('pc').join(o);
+    expect(await s.emitWithAck('client:tool_call', call('pc', { timeout: 'soon' }))).toMatchObject({
+      code: 400,
+      details: { field: 'timeout' },
+    });
+    expect(await s.emitWithAck('client:tool_call', 'not an object')).toMatchObject({ code: 400, details: { field: 'payload' } });
+    expect(await s.emitWithAck('client:get_finder', { agent: 'agent-1', req_id: 'f', computer: 'pc', limit: -1 })).toMatchObject({
+      code: 400,
+      details: { field: 'limit' },
+    });
+    const [ok, msg] = (await officeCall(s, 'server:join_office', { role: 'agent', name: 'n' })) as [boolean, string];
+    expect([ok, msg]).toEqual([false, '[400] office_id: is required']);
+  });
+
+  it('refuses requests from the wrong role, before joining, or under another name', async () => {
+    const o = office();
+    const stranger = agentSocket();
+    await connected(stranger);
+    expect(await stranger.emitWithAck('client:get_tools', { agent: 'a', req_id: 'r', computer: 'pc' })).toMatchObject({ code: 4103 });
+    const { s } = await agentIn(o);
+    const c = computer('pc');
+    await c.join(o);
+    expect(await s.emitWithAck('client:get_tools', { agent: 'impostor', req_id: 'r', computer: 'pc' })).toMatchObject({
+      code: 403,
+      details: { field: 'agent' },
+    });
+    expect(await c.socket.emitWithAck('client:get_tools', { agent: 'pc', req_id: 'r', computer: 'pc' })).toMatchObject({ code: 403 });
+    expect(await c.socket.emitWithAck('server:tool_call_cancel', { agent: 'pc', req_id: 'r' })).toMatchObject({ code: 403 });
+  });
+
+  it('answers unknown events and client-sent notify:* with an error ack', async () => {
+    const { s } = await agentIn(office());
+    expect(await s.emitWithAck('client:launch_missiles', {})).toMatchObject({
+      code: 400,
+      message: 'unknown event "client:launch_missiles"',
+    });
+    expect(await s.emitWithAck('whatever', 1, 2)).toMatchObject({ code: 400 });
+    expect(await s.emitWithAck('notify:enter_office', { office_id: 'x' })).toMatchObject({ code: 403 });
+  });
+
+  it('refuses oversized payloads with a 400 and stays up', async () => {
+    const o = office();
+    const { s } = await agentIn(o);
+    const c = computer('pc');
+    await c.join(o);
+    const big = call('pc', { params: { message: 'x'.repeat(2 * 1024 * 1024) } });
+    expect(await s.emitWithAck('client:tool_call', big)).toMatchObject({ code: 400, details: { reason: 'payload_too_large' } });
+    expect(c.received).toEqual([]);
+    // Beyond the transport limit the connection is closed, the server stays.
+    const brute = agentSocket();
+    await connected(brute);
+    const closed = new Promise((resolve) => brute.once('disconnect', resolve));
+    brute.emit('client:tool_call', { blob: 'y'.repeat(17 * 1024 * 1024) });
+    await closed;
+    expect(await s.emitWithAck('client:tool_call', call('pc'))).toMatchObject({ isError: false });
+  });
+
+  it('survives a flood of joins: every one acked, excess ones refused clearly, the server still routes', async () => {
+    const o = office();
+    const flood = agentSocket();
+    await connected(flood);
+    const acks = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        officeCall(flood, 'server:join_office', { role: 'computer', name: 'flood', office_id: `${o}-${i}` }),
+      ),
+    );
+    const refused = acks.filter(([ok]) => !ok) as [boolean, string][];
+    expect(acks.length).toBe(200);
+    expect(refused.length).toBeGreaterThan(0);
+    for (const [, msg] of refused) expect(msg).toMatch(/^\[400\] more than 16 office requests are waiting/);
+    const many = Array.from({ length: 100 }, (_, i) => computer(`m${i}`));
+    expect((await Promise.all(many.map((c) => c.join(o)))).every(([ok]) => ok)).toBe(true);
+    const { s } = await agentIn(o);
+    expect(await s.emitWithAck('client:tool_call', call('m42'))).toMatchObject({ isError: false });
+    const room = (await s.emitWithAck('server:list_room', { agent: 'agent-1', req_id: 'r', office_id: o })) as { sessions: unknown[] };
+    // 100 computers and the agent; the flood socket moved between its own offices and holds one seat there.
+    expect(room.sessions.length).toBe(101);
+  });
+});
+
+describe('mcpd-smcp connection rules', () => {
+  it('requires the API key from the env var named by --api-key-env', async () => {
+    const keyed = await startSmcpProc(['--api-key-env', 'MY_SMCP_KEY'], { MY_SMCP_KEY: 's3cret-value' });
+    try {
+      await expect(connected(connectRaw(keyed.url))).rejects.toThrow(/send the API key in the "x-api-key" header/);
+      await expect(connected(connectRaw(keyed.url, { apiKey: 'wrong' }))).rejects.toThrow(/does not match/);
+      const ok = await connected(connectRaw(keyed.url, { apiKey: 's3cret-value' }));
+      ok.disconnect();
+      expect(keyed.stderr()).not.toContain('s3cret-value');
+    } finally {
+      expect((await keyed.stop()).code).toBe(0);
+    }
+  });
+
+  it('refuses a foreign Origin on loopback (DNS rebinding)', async () => {
+    const s = connectRaw(server.url, { extraHeaders: { origin: 'http://evil.example' } });
+    await expect(connected(s)).rejects.toThrow();
+    const fine = await connected(connectRaw(server.url, { extraHeaders: { origin: 'http://localhost:3000' } }));
+    fine.disconnect();
+  });
+
+  it('refuses a non-loopback listen address without an API key, and bad flags', async () => {
+    const r = await runSmcpExpectingExit(['--listen', '0.0.0.0:0'], { SMCP_API_KEY: '' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/refusing to listen on non-loopback address 0\.0\.0\.0 without an API key/);
+    const bad = await runSmcpExpectingExit(['--listen', 'nonsense']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--listen "nonsense"/);
+  });
+});

@@ -1,0 +1,107 @@
+import { writeFile } from 'node:fs/promises';
+import { axRole, fingerprintOf } from '../../internal/domain/desktop-bridge/selector.js';
+import type { AppSummary, DesktopBackend, DoctorReport, Route, TreeBounds, TreeNode, TreeSnapshot } from '../../internal/domain/desktop-bridge/types.js';
+
+/** A 1×1 PNG, so evidence files are real images. */
+const PNG_1X1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+
+interface FakeNode {
+  id: string;
+  role: string;
+  name: string | null;
+  value?: string;
+  actions?: string[];
+  children?: string[];
+}
+
+/**
+ * An in-memory desktop for unit tests of the host core: one app "fake-app" with a button that counts
+ * presses into a label, an entry, and optional late elements (for waitUntil). Records every side effect.
+ */
+export class FakeDesktopBackend implements DesktopBackend {
+  readonly platform = 'fake';
+  readonly pressed: string[] = [];
+  readonly typed: { elementId?: string; text: string }[] = [];
+  readonly keys: string[][] = [];
+  /** Every side effect in order. */
+  readonly log: string[] = [];
+  snapshots = 0;
+  /** Make the next snapshot calls wait on this (to hold an execution in flight). */
+  gate: Promise<void> | undefined;
+  private count = 0;
+  private readonly nodes = new Map<string, FakeNode>();
+
+  constructor() {
+    this.put({ id: ':1.9/app', role: 'application', name: 'fake-app', children: [':1.9/win'] });
+    this.put({ id: ':1.9/win', role: 'frame', name: 'Fake Window', children: [':1.9/label', ':1.9/button', ':1.9/entry'] });
+    this.put({ id: ':1.9/label', role: 'label', name: 'count: 0', value: 'count: 0' });
+    this.put({ id: ':1.9/button', role: 'push button', name: 'Increment', actions: ['Click'] });
+    this.put({ id: ':1.9/entry', role: 'text', name: null, value: '' });
+  }
+
+  private put(n: FakeNode): void {
+    this.nodes.set(n.id, n);
+  }
+
+  /** Adds a labelled node under the window (e.g. something waitUntil waits for). */
+  addLabel(id: string, text: string): void {
+    this.put({ id, role: 'label', name: text, value: text });
+    this.nodes.get(':1.9/win')!.children!.push(id);
+  }
+
+  async doctor(): Promise<DoctorReport> {
+    return { platform: 'fake', permissions: { accessibility: { granted: true, required: true, purpose: 'fake tree' } }, issues: [], healthy: true };
+  }
+
+  async applications(): Promise<AppSummary[]> {
+    return [{ name: 'fake-app', pid: 4242, elementId: ':1.9/app', windows: ['Fake Window'] }];
+  }
+
+  async snapshot(route: Route | undefined, bounds: TreeBounds): Promise<TreeSnapshot> {
+    this.snapshots++;
+    if (this.gate) await this.gate;
+    if (route?.app?.name !== undefined && route.app.name !== 'fake-app') throw new Error(`no app ${route.app.name}`);
+    const out: TreeNode[] = [];
+    let truncatedBy: TreeSnapshot['truncatedBy'];
+    const walk = (id: string, depth: number): void => {
+      if (out.length >= bounds.maxNodes) return void (truncatedBy = 'nodes');
+      if (depth >= bounds.maxDepth) return void (truncatedBy = 'depth');
+      const n = this.nodes.get(id)!;
+      const frame = { x: 10, y: 10 + out.length * 30, width: 100, height: 24 };
+      const role = axRole(n.role);
+      out.push({ elementId: n.id, fingerprint: fingerprintOf(role, n.name, frame), role, nativeRole: n.role, title: n.name, value: n.value ?? null, frame, actions: n.actions ?? [], depth, children: n.children ?? [] });
+      for (const c of n.children ?? []) walk(c, depth + 1);
+    };
+    walk(':1.9/app', 0);
+    return { app: { name: 'fake-app', pid: 4242, elementId: ':1.9/app' }, windowTitle: 'Fake Window', nodes: out, truncated: truncatedBy !== undefined, ...(truncatedBy ? { truncatedBy } : {}) };
+  }
+
+  async press(elementId: string): Promise<boolean> {
+    const n = this.nodes.get(elementId);
+    if (!n) throw new Error(`no element ${elementId}`);
+    if (!n.actions?.length) return false;
+    this.pressed.push(elementId);
+    this.log.push(`press:${elementId}`);
+    const label = this.nodes.get(':1.9/label')!;
+    label.name = label.value = `count: ${++this.count}`;
+    return true;
+  }
+
+  async typeText(elementId: string | undefined, text: string): Promise<void> {
+    this.typed.push({ elementId, text });
+    this.log.push(`type:${elementId ?? ''}`);
+    if (elementId) this.nodes.get(elementId)!.value += text;
+  }
+
+  async key(keys: string[]): Promise<void> {
+    this.keys.push(keys);
+    this.log.push(`key:${keys.join('+')}`);
+  }
+
+  async screenshot(path: string): Promise<{ width: number; height: number }> {
+    await writeFile(path, PNG_1X1);
+    return { width: 1, height: 1 };
+  }
+
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,120 @@
+import { useEffect, useState } from 'preact/hooks';
+import { conn } from '../conn.js';
+import { useWatch } from '../hooks.js';
+import { SearchList } from '../list.js';
+import { ContentsView } from '../result-view.js';
+
+type Json = Record<string, unknown>;
+interface ResourcesEvent {
+  caller: string;
+  resources: { uri: string; server: string; definition: Json }[];
+  templates: { uriTemplate: string; server: string; definition: Json }[];
+}
+
+/** Resources and templates of a caller: read, subscribe and see updates arrive. */
+export function ResourcesTab({ caller }: { caller: string }) {
+  const snap = useWatch<ResourcesEvent>('resources', 'resources', { caller });
+  const [open, setOpen] = useState<string | undefined>();
+  const [uri, setUri] = useState('');
+  const ok = snap && snap.caller === caller;
+  return (
+    <div>
+      <form
+        class="inline-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setOpen(uri);
+        }}
+      >
+        <label for="read-uri">Read a URI</label>
+        <input
+          id="read-uri"
+          value={uri}
+          placeholder="e.g. a templated URI filled in"
+          onInput={(e) => setUri((e.target as HTMLInputElement).value)}
+        />
+        <button type="submit">Read</button>
+      </form>
+      {open && <ResourceDetail key={open} caller={caller} uri={open} />}
+      <h3>Resources</h3>
+      <SearchList
+        label="resources"
+        items={ok ? snap.resources : undefined}
+        text={(r) => `${r.uri} ${String(r.definition.name ?? '')} ${r.server}`}
+        empty="no resources for this caller"
+        render={(r) => (
+          <li key={r.uri} class="item">
+            <div class="item-head">
+              <button class="link" onClick={() => setOpen(r.uri)}>
+                {String(r.definition.name ?? r.uri)}
+              </button>
+              <span class="badge">{r.server}</span>
+              <code class="muted">{r.uri}</code>
+            </div>
+          </li>
+        )}
+      />
+      <h3>Templates</h3>
+      <SearchList
+        label="templates"
+        items={ok ? snap.templates : undefined}
+        text={(t) => `${t.uriTemplate} ${String(t.definition.name ?? '')}`}
+        empty="no resource templates"
+        render={(t) => (
+          <li key={t.uriTemplate} class="item">
+            <div class="item-head">
+              <button class="link" onClick={() => setUri(t.uriTemplate)}>
+                {String(t.definition.name ?? t.uriTemplate)}
+              </button>
+              <span class="badge">{t.server}</span>
+              <code class="muted">{t.uriTemplate}</code>
+            </div>
+          </li>
+        )}
+      />
+    </div>
+  );
+}
+
+function ResourceDetail({ caller, uri }: { caller: string; uri: string }) {
+  const [res, setRes] = useState<{ contents?: Json[]; error?: string }>({});
+  const [subscribed, setSubscribed] = useState(false);
+  const [updates, setUpdates] = useState(0);
+  const read = () =>
+    conn.ask<Json>('read', { caller, uri }).then(
+      (r) => setRes({ contents: (r.contents as Json[]) ?? [] }),
+      (e: Error) => setRes({ error: e.message }),
+    );
+  useEffect(() => void read(), [caller, uri]);
+  useEffect(() => {
+    if (!subscribed) return;
+    const off = conn.on('updated', (v) => {
+      if ((v as Json).uri !== uri) return;
+      setUpdates((n) => n + 1);
+      void read();
+    });
+    conn.ask('subscribe', { caller, uri }).catch((e: Error) => setRes({ error: e.message }));
+    return () => {
+      off();
+      void conn.ask('unsubscribe', { uri }).catch(() => {});
+    };
+  }, [subscribed, caller, uri]);
+  return (
+    <section class="detail" aria-label={`resource ${uri}`}>
+      <div class="item-head">
+        <code>{uri}</code>
+        <button onClick={() => void read()}>Read again</button>
+        <button aria-pressed={subscribed} onClick={() => setSubscribed(!subscribed)}>
+          {subscribed ? 'Unsubscribe' : 'Subscribe'}
+        </button>
+        {subscribed && <span class="badge">{updates} updates</span>}
+      </div>
+      {res.error && (
+        <p class="error" role="alert">
+          {res.error}
+        </p>
+      )}
+      {res.contents && <ContentsView contents={res.contents} />}
+    </section>
+  );
+}

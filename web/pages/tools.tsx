@@ -1,0 +1,127 @@
+import { useEffect, useState } from 'preact/hooks';
+import { conn } from '../conn.js';
+import { useWatch } from '../hooks.js';
+import { SearchList } from '../list.js';
+import { ResultView } from '../result-view.js';
+import { argsFrom, SchemaForm, useFormValues } from '../schema-form.js';
+
+type Json = Record<string, unknown>;
+interface ToolEntry {
+  name: string;
+  server: string;
+  downstreamName: string;
+  definition: Json;
+}
+interface ToolsEvent {
+  caller: string;
+  etag: string;
+  tools: ToolEntry[];
+}
+
+let callSeq = 0;
+
+/** Live tool list of a caller (exactly what its MCP client sees), with a try-it form per tool. */
+export function ToolsTab({ caller }: { caller: string }) {
+  const snap = useWatch<ToolsEvent>('tools', 'tools', { caller });
+  const [open, setOpen] = useState<string | undefined>();
+  const tools = snap && snap.caller === caller ? snap.tools : undefined;
+  return (
+    <SearchList
+      label="tools"
+      items={tools}
+      text={(t) => `${t.name} ${t.server} ${String(t.definition.description ?? '')}`}
+      empty="this caller sees no tools (its profile has no servers, or none could be listed)"
+      render={(t) => (
+        <li key={t.name} class="item" data-tool={t.name}>
+          <div class="item-head">
+            <button class="link" aria-expanded={open === t.name} onClick={() => setOpen(open === t.name ? undefined : t.name)}>
+              {t.name}
+            </button>
+            <span class="badge">{t.server}</span>
+            {t.downstreamName !== t.name && <span class="muted">downstream: {t.downstreamName}</span>}
+          </div>
+          <div class="muted">{String(t.definition.description ?? '')}</div>
+          {open === t.name && <ToolDetail caller={caller} tool={t} />}
+        </li>
+      )}
+    />
+  );
+}
+
+function ToolDetail({ caller, tool }: { caller: string; tool: ToolEntry }) {
+  const schema = tool.definition.inputSchema as Json | undefined;
+  const [values, setValues] = useFormValues(schema);
+  const [run, setRun] = useState<{ id: string; progress?: Json; result?: Json; error?: string } | undefined>();
+  useEffect(() => {
+    if (!run || run.result || run.error) return;
+    return conn.on('progress', (p) => {
+      const pe = p as Json;
+      if (pe.id === run.id) setRun((r) => (r && r.id === pe.id ? { ...r, progress: pe } : r));
+    });
+  }, [run?.id, !!run?.result, !!run?.error]);
+  const submit = (e: Event) => {
+    e.preventDefault();
+    let args: Json;
+    try {
+      args = argsFrom(schema, values);
+    } catch (err) {
+      return setRun({ id: '', error: (err as Error).message });
+    }
+    const id = `call-${++callSeq}`;
+    setRun({ id });
+    conn.ask<Json>('call', { id, caller, name: tool.name, args }).then(
+      (result) => setRun((r) => (r?.id === id ? { id, result } : r)),
+      (err: Error) => setRun((r) => (r?.id === id ? { id, error: err.message } : r)),
+    );
+  };
+  const running = run && !run.result && !run.error && run.id !== '';
+  const pct =
+    run?.progress && typeof run.progress.total === 'number'
+      ? Math.round((100 * Number(run.progress.progress)) / run.progress.total)
+      : undefined;
+  return (
+    <div class="detail">
+      {tool.definition.annotations !== undefined && (
+        <details>
+          <summary>annotations</summary>
+          <pre class="text">{JSON.stringify(tool.definition.annotations, null, 2)}</pre>
+        </details>
+      )}
+      <details>
+        <summary>input schema</summary>
+        <pre class="text">{JSON.stringify(schema ?? {}, null, 2)}</pre>
+      </details>
+      <form class="try-it" onSubmit={submit} aria-label={`try ${tool.name}`}>
+        <h4>Try it</h4>
+        <SchemaForm id={`tool-${tool.name}`} schema={schema} values={values} onChange={setValues} />
+        <div class="actions">
+          <button type="submit" disabled={!!running}>
+            Run
+          </button>
+          {running && (
+            <button type="button" onClick={() => void conn.ask('cancel', { id: run.id })}>
+              Cancel
+            </button>
+          )}
+        </div>
+      </form>
+      {running && (
+        <div class="progress" role="status">
+          running…
+          {run.progress && (
+            <>
+              <progress max={100} value={pct} /> {String(run.progress.progress)}
+              {run.progress.total !== undefined && `/${String(run.progress.total)}`} {String(run.progress.message ?? '')}
+            </>
+          )}
+        </div>
+      )}
+      {run?.error && (
+        <p class="error" role="alert">
+          {run.error}
+        </p>
+      )}
+      {run?.result && <ResultView result={run.result} />}
+    </div>
+  );
+}
