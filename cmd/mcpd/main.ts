@@ -19,7 +19,10 @@ ${APP_USAGE}
   --socket PATH  control-plane unix socket; env MCPD_SOCKET; default: $XDG_RUNTIME_DIR/mcpd/control.sock`;
 
 const { values, positionals } = parseOrExit(
-  { options: { ...COMMON_OPTIONS, ...APP_OPTIONS, json: { type: 'boolean' }, 'run-commands': { type: 'boolean' } }, allowPositionals: true },
+  {
+    options: { ...COMMON_OPTIONS, ...APP_OPTIONS, json: { type: 'boolean' }, 'run-commands': { type: 'boolean' } },
+    allowPositionals: true,
+  },
   USAGE,
 );
 
