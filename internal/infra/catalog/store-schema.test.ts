@@ -7,6 +7,7 @@ import { loadStore, profileSchema, runtimeSchema, scaffoldStore } from './index.
 import { NAMESPACE_KEYS, PROFILE_KEYS } from './profile_parse.js';
 import { RUNTIME_KEYS } from './runtime_parse.js';
 import { NUMBER_RULES, SERVER_KEYS } from './server_parse.js';
+import { schemaGaps } from './store-schema.js';
 import { store } from './test-store.js';
 
 type S = {
@@ -20,6 +21,10 @@ type S = {
 describe('store JSON Schema', () => {
   const profile = profileSchema() as unknown as S;
   const server = profile.properties.servers.items;
+
+  it('describes every key the parsers accept (a new key needs its schema here)', () => {
+    expect(schemaGaps()).toEqual([]);
+  });
 
   it('has exactly the keys the parsers accept, closed to anything else', () => {
     expect(Object.keys(profile.properties)).toEqual([...PROFILE_KEYS]);
