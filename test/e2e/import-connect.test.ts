@@ -29,7 +29,8 @@ async function ctl(home: string, args: string[]): Promise<{ code: number; stdout
   delete env.XDG_CONFIG_HOME;
   delete env.MCPD_CONFIG;
   try {
-    const r = await promisify(execFile)(process.execPath, [MCPDCTL, ...args], { env });
+    // cwd = the temp home: never the repository, whose own store would be found there.
+    const r = await promisify(execFile)(process.execPath, [MCPDCTL, ...args], { env, cwd: home });
     return { code: 0, ...r };
   } catch (e) {
     const x = e as { code: number; stdout: string; stderr: string };
@@ -125,6 +126,16 @@ describe('mcpdctl import', () => {
       args: ['awslabs.aws-documentation-mcp-server@latest', '--region', '${input:region}'],
       env: { HOME_DIR: '${HOME}' },
     });
+  });
+
+  it('creates the store when there is none yet (right after installing), and the result loads', async () => {
+    const { home } = tempHome();
+    const store = join(home, '.config', 'mcpd');
+    const r = await ctl(home, ['import', join(SAMPLES, 'cursor-mcp.json'), '--profile', 'work']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`created a profile store in ${store}`);
+    const loaded = await loadStore(store, { env: { ...process.env, SENTRY_TOKEN: 't', PGPASSWORD: 'p' }, scaffold: false });
+    expect(loaded.ok ? [...loaded.store.profiles.keys()].sort() : loaded.issues).toEqual(['default', 'work']);
   });
 
   it('never overwrites without --force; --dry-run writes nothing; a bad file says what is wrong', async () => {
