@@ -21,7 +21,7 @@ async function main(): Promise<void> {
     log((e as Error).message);
     process.exit(2);
   }
-  const service = new DocsService({ host: args.host, dirs: args.dirs, log });
+  const service = new DocsService({ host: args.host, dirs: args.dirs, log, limits: args.limits });
   await service.start();
   const transport = new StdioServerTransport();
   let stopping = false;

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { escapeTerminal } from '../../internal/infra/cli/terminal-text.js';
 import { assertSocketOwner } from '../../internal/infra/rpc/socket-path.js';
 import { isMcpdError } from '../../internal/domain/errors.js';
 import { packageVersion } from '../../internal/app/version.js';
@@ -77,7 +78,8 @@ if (values.version) {
   process.exit(0);
 }
 
-const out: Out = { json: Boolean(values.json), write: (s) => process.stdout.write(s) };
+// Text for people is escaped (JSON output is escaped by JSON itself).
+const out: Out = { json: Boolean(values.json), write: (s) => process.stdout.write(values.json ? s : escapeTerminal(s)) };
 const progress = { isTTY: Boolean(process.stderr.isTTY) && !values.json, write: (s: string) => process.stderr.write(s) };
 const [cmd, ...rest] = positionals;
 const need = (n: number, what: string) => {

@@ -74,7 +74,12 @@ export async function runCore(o: CoreRunOptions): Promise<RunningCore> {
     requestStop: () => void stop().then(o.onStopped, o.onStopped),
   });
   obs.attach(core);
-  const server = await startControlServer(core, socket);
+  const server = await startControlServer(core, socket, {
+    log,
+    maxOutboundBytes: runtime.sessionOutboundBytes,
+    helloTimeoutMs: runtime.sessionHelloTimeoutSeconds * 1000,
+    frameStallMs: runtime.sessionFrameStallSeconds * 1000,
+  });
   await core.start();
   const watcher = watchStore(store.current.dir, (r) => {
     if (!r.ok) return store.reject(r.issues);

@@ -64,6 +64,12 @@ export interface RuntimeSettings {
   crashLoopWindowSeconds: number;
   /** How long a graceful stop lets calls in flight finish before cancelling them. */
   shutdownGraceSeconds: number;
+  /** Bytes a Session peer may leave unread before the core pauses reading it and drops its notifications. */
+  sessionOutboundBytes: number;
+  /** A Session that has not said hello by then is ended. */
+  sessionHelloTimeoutSeconds: number;
+  /** A partial Session frame with no further byte for this long ends its connection. */
+  sessionFrameStallSeconds: number;
 }
 
 export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
@@ -80,6 +86,9 @@ export const DEFAULT_RUNTIME: RuntimeSettings = {
   crashLoopThreshold: 5,
   crashLoopWindowSeconds: 60,
   shutdownGraceSeconds: 10,
+  sessionOutboundBytes: 8 * 1024 * 1024,
+  sessionHelloTimeoutSeconds: 10,
+  sessionFrameStallSeconds: 30,
 };
 
 /** The whole store: every profile, the caller mapping, runtime settings. */

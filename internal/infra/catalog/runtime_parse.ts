@@ -11,7 +11,10 @@ type NumericKey =
   | 'restartBackoffMaxSeconds'
   | 'crashLoopThreshold'
   | 'crashLoopWindowSeconds'
-  | 'shutdownGraceSeconds';
+  | 'shutdownGraceSeconds'
+  | 'sessionOutboundBytes'
+  | 'sessionHelloTimeoutSeconds'
+  | 'sessionFrameStallSeconds';
 
 export const SHUTDOWN_GRACE_MAX_SECONDS = 3600;
 
@@ -24,6 +27,9 @@ export const NUMBER_RULES: Record<NumericKey, NumberRule> = {
   crashLoopWindowSeconds: durationRule(0, true),
   // 0 = cancel calls in flight at once; the cap keeps a stop finite (and within Node's timer range).
   shutdownGraceSeconds: { integer: false, min: 0, max: SHUTDOWN_GRACE_MAX_SECONDS },
+  sessionOutboundBytes: { integer: true, min: 65536 },
+  sessionHelloTimeoutSeconds: durationRule(0, true),
+  sessionFrameStallSeconds: durationRule(0, true),
 };
 
 export const RUNTIME_KEYS = [...Object.keys(DEFAULT_RUNTIME), 'inputValues', 'smcp'];

@@ -6,7 +6,7 @@ export function holdsStore(dir: string): boolean {
   return existsSync(join(dir, 'profiles')) || existsSync(join(dir, 'callers.yaml'));
 }
 
-/** The user's own store: `$XDG_CONFIG_HOME/mcpd`, else `~/.config/mcpd` (decision 22 in docs/decisions.md). */
+/** The user's own store: `$XDG_CONFIG_HOME/mcpd`, else `~/.config/mcpd` (decision 24 in docs/decisions.md). */
 export function userStoreDir(env: NodeJS.ProcessEnv): string {
   const base = env.XDG_CONFIG_HOME || join(env.HOME || env.USERPROFILE || '.', '.config');
   return join(base, 'mcpd');
