@@ -22,6 +22,7 @@ import { withStartProgress } from './start-progress.js';
 import { fileURLToPath } from 'node:url';
 import { smcpCommand } from './ctl-smcp.js';
 import { desktopHostCommand } from './ctl-desktop-host.js';
+import { completionCommand } from './completion-command.js';
 
 /** "Starting server …" on stderr while a cold start keeps a listing or call waiting (a terminal only). */
 const progress = (json: boolean) => ({ isTTY: Boolean(process.stderr.isTTY) && !json, write: (s: string) => process.stderr.write(s) });
@@ -237,4 +238,11 @@ export const CTL_COMMANDS: readonly CtlCommand[] = [
   connecting('disconnect', 'remove that entry again', '<client>'),
   smcp,
   desktopHost,
+  {
+    name: 'completion',
+    args: '<bash|zsh|fish>',
+    summary: 'print a shell completion script (source it, or save it where the shell looks)',
+    offline: true,
+    run: ({ args, out }) => Promise.resolve(completionCommand(args[0], CTL_COMMANDS, out.write)),
+  },
 ];
