@@ -151,7 +151,8 @@ function argumentsFor(schema) {
   for (const [k, p] of Object.entries(schema?.properties ?? {})) {
     if (!(schema.required ?? []).includes(k)) continue;
     const type = Array.isArray(p.type) ? p.type[0] : p.type;
-    out[k] = type === 'number' || type === 'integer' ? n++ : type === 'boolean' ? true : type === 'array' ? [] : type === 'object' ? {} : 'x';
+    out[k] =
+      type === 'number' || type === 'integer' ? n++ : type === 'boolean' ? true : type === 'array' ? [] : type === 'object' ? {} : 'x';
   }
   return out;
 }

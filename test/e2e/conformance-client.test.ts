@@ -74,7 +74,9 @@ describe('official MCP conformance suite, client scenarios: mcpd as the client u
     const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as Record<string, Outcome>;
     expect(Object.keys(summary).sort()).toEqual([...SCENARIOS_2025_11_25, ...OTHER_SCENARIOS].sort());
     const all = Object.keys(summary);
-    const unexpected = all.filter((s) => !(s in KNOWN_FAILURES) && !summary[s].passed).map((s) => `${s}: ${summary[s].failures.join('; ')}`);
+    const unexpected = all
+      .filter((s) => !(s in KNOWN_FAILURES) && !summary[s].passed)
+      .map((s) => `${s}: ${summary[s].failures.join('; ')}`);
     const stale = Object.keys(KNOWN_FAILURES).filter((s) => summary[s]?.passed);
     expect(unexpected, 'scenarios that should pass but failed').toEqual([]);
     expect(stale, 'known failures that now pass: remove them from KNOWN_FAILURES and docs/conformance.md').toEqual([]);

@@ -95,7 +95,10 @@ describe('OAuth sign-in to a remote server through mcpdctl auth', () => {
   });
 
   function ctl(args: string[]): Promise<Ran> {
-    const child = spawn(process.execPath, [MCPDCTL, '--socket', world.socket, ...args], { env: world.env(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [MCPDCTL, '--socket', world.socket, ...args], {
+      env: world.env(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout?.setEncoding('utf8').on('data', (d: string) => (stdout += d));

@@ -7,11 +7,7 @@ import type { RawOAuth } from './types.js';
  * Expands `oauth:`; null when a value is invalid (reported at its line). A client metadata document
  * is fetched by the authorization server, so its URL must be https with a path (the CIMD rules).
  */
-export async function buildOAuth(
-  raw: RawOAuth,
-  one: (loc: LocStr) => Promise<string>,
-  ctx: ExpandContext,
-): Promise<OAuthSettings | null> {
+export async function buildOAuth(raw: RawOAuth, one: (loc: LocStr) => Promise<string>, ctx: ExpandContext): Promise<OAuthSettings | null> {
   const out: OAuthSettings = {};
   if (raw.clientId) out.clientId = await one(raw.clientId);
   if (raw.clientSecret) out.clientSecret = await one(raw.clientSecret);

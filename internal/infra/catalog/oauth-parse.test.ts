@@ -73,7 +73,9 @@ describe('oauth: settings of an HTTP server', () => {
     const r = await loadStore(dir);
     expect(r.ok).toBe(false);
     if (r.ok) return;
-    expect(r.issues.map(formatIssue).join('\n')).toMatch(/default\.yaml:4:.*oauth\.clientMetadataUrl.*not a usable client metadata document URL.*https/);
+    expect(r.issues.map(formatIssue).join('\n')).toMatch(
+      /default\.yaml:4:.*oauth\.clientMetadataUrl.*not a usable client metadata document URL.*https/,
+    );
   });
 
   it('warns that stdio servers ignore oauth', async () => {

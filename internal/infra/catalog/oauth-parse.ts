@@ -32,7 +32,12 @@ function readScopes(src: Source, node: YNode, field: string): string[] | undefin
   const bad = list.filter((s) => !SCOPE_TOKEN.test(s.text));
   for (const s of bad) {
     src.issues.push(
-      issueAt(s.where, src.file, `"${s.text}" is not a valid OAuth scope (no spaces, quotes or backslashes)`, 'write each scope as its own list item'),
+      issueAt(
+        s.where,
+        src.file,
+        `"${s.text}" is not a valid OAuth scope (no spaces, quotes or backslashes)`,
+        'write each scope as its own list item',
+      ),
     );
   }
   return bad.length ? undefined : list.map((s) => s.text);

@@ -9,7 +9,9 @@ import { stateDirFor } from '../catalog/state-dir.js';
 import { signIn } from '../oauth/sign-in.js';
 import { OAuthStore } from '../oauth/token-store.js';
 import { ControlCalls, createControlClient, waitForReady } from '../rpc/control-client.js';
-import type { Out } from './ctl-commands.js';
+import { assertSocketOwner } from '../rpc/socket-path.js';
+import { configFrom } from './common-flags.js';
+import { str, type CtlCommand, type Out } from './ctl-command.js';
 
 export interface AuthFlags {
   caller?: string;
@@ -24,11 +26,44 @@ export interface AuthFlags {
   socket: string;
 }
 
-/** `mcpdctl auth <server> [--caller C] [--port N] [--wait S] [--no-open]`: sign in to an HTTP server. */
-export async function authCommand(server: string, f: AuthFlags, out: Out, err: (s: string) => void): Promise<number> {
+/** `mcpdctl auth <server> [--caller C] [--port N] [--wait S] [--no-open]`. */
+export const authCmd: CtlCommand = {
+  name: 'auth',
+  args: '<server>',
+  summary: 'sign in to an OAuth-protected HTTP server (prints and opens the URL; docs/auth.md)',
+  details:
+    'Uses the store of the running core (else --config). The browser comes back to a loopback listener;\n' +
+    'the tokens are kept in the state directory for the core, which refreshes them.',
+  // It needs no core: it reads the store itself, and asks a running core only where that store is.
+  offline: true,
+  flags: {
+    caller: { type: 'string', value: 'NAME', help: "the server of this caller's profile (when several profiles name it)" },
+    port: { type: 'string', value: 'N', help: 'loopback port of the redirect (a pre-registered client needs its registered one)' },
+    wait: { type: 'string', value: 'S', help: 'seconds to wait for the browser (default 300)' },
+    'no-open': { type: 'boolean', help: 'print the URL only (no browser here)' },
+  },
+  run: ({ args, flags, socket, out }) =>
+    authCommand(
+      args[0],
+      {
+        caller: str(flags.caller),
+        port: str(flags.port),
+        wait: str(flags.wait),
+        open: flags['no-open'] !== true,
+        configDir: configFrom(str(flags.config)),
+        socket,
+      },
+      out,
+    ),
+};
+
+/** Signs in to one HTTP server of the store; the authorization URL alone on stdout, progress on stderr. */
+export async function authCommand(server: string, f: AuthFlags, out: Out): Promise<number> {
+  const err = out.warn;
   const configDir = (await coreConfigDir(f.socket)) ?? f.configDir;
   const loaded = await loadStore(configDir);
-  if (!loaded.ok) throw new McpdError('INVALID_ARGUMENT', `the profile store ${configDir} is invalid:\n${loaded.issues.map(formatIssue).join('\n')}`);
+  if (!loaded.ok)
+    throw new McpdError('INVALID_ARGUMENT', `the profile store ${configDir} is invalid:\n${loaded.issues.map(formatIssue).join('\n')}`);
   const spec = pickServer(loaded.store, server, f.caller);
   const fingerprint = specFingerprint(spec);
   const store = OAuthStore.inStateDir(stateDirFor(configDir));
@@ -51,6 +86,8 @@ export async function authCommand(server: string, f: AuthFlags, out: Out, err: (
 async function coreConfigDir(socket: string): Promise<string | undefined> {
   const client = createControlClient(socket);
   try {
+    // A socket another user owns could be a squatter naming a store of its choosing.
+    assertSocketOwner(socket);
     await waitForReady(client, 1000);
     return (await new ControlCalls(client).getInfo()).configDir || undefined;
   } catch {

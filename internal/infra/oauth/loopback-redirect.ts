@@ -10,8 +10,7 @@ export interface RedirectListener {
   close(): Promise<void>;
 }
 
-const PAGE = (title: string, text: string) =>
-  `<!doctype html><meta charset="utf-8"><title>${title}</title><p>${text}</p>\n`;
+const PAGE = (title: string, text: string) => `<!doctype html><meta charset="utf-8"><title>${title}</title><p>${text}</p>\n`;
 
 /**
  * The loopback redirect endpoint of one sign-in (RFC 8252 §7.3). Only requests that carry this

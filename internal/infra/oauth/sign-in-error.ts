@@ -12,5 +12,8 @@ export function authFailure(server: string, err: unknown): McpdError | undefined
     (err as Error | undefined)?.message ?? '',
   );
   if (!m) return undefined;
-  return signInRequired(server, m[1].startsWith('401') ? 'the server refused the new token' : 'the server wants scopes the token does not have');
+  return signInRequired(
+    server,
+    m[1].startsWith('401') ? 'the server refused the new token' : 'the server wants scopes the token does not have',
+  );
 }

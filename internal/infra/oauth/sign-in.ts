@@ -82,7 +82,8 @@ async function listen(asked: number | undefined, registered: number | undefined,
 function waitFor<T>(p: Promise<T>, ms: number, signal?: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(
-      () => reject(new McpdError('DEADLINE_EXCEEDED', `no answer from the browser within ${Math.round(ms / 1000)} s; run mcpdctl auth again`)),
+      () =>
+        reject(new McpdError('DEADLINE_EXCEEDED', `no answer from the browser within ${Math.round(ms / 1000)} s; run mcpdctl auth again`)),
       ms,
     );
     const onAbort = () => reject(new McpdError('CANCELLED', 'sign-in cancelled'));

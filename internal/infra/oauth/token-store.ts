@@ -1,9 +1,6 @@
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type {
-  OAuthClientInformationMixed,
-  OAuthTokens,
-} from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import { McpdError } from '../../domain/errors.js';
 import { secretRedactor } from '../../domain/redactor.js';
@@ -74,5 +71,8 @@ export class OAuthStore {
 
 function remember(fingerprint: string, r: OAuthRecord): void {
   const secrets = [r.tokens?.access_token, r.tokens?.refresh_token, r.tokens?.id_token, r.clientInformation?.client_secret];
-  secretRedactor.useExtra(`oauth:${fingerprint}`, secrets.filter((s): s is string => typeof s === 'string' && s !== ''));
+  secretRedactor.useExtra(
+    `oauth:${fingerprint}`,
+    secrets.filter((s): s is string => typeof s === 'string' && s !== ''),
+  );
 }

@@ -1,7 +1,7 @@
 import { needsSignIn } from '../../domain/sign-in.js';
 import type { DownstreamSession } from '../../domain/downstream.js';
 import { isMcpdError, McpdError } from '../../domain/errors.js';
-import type { PoolStatus, StartCause, StopCause } from '../../domain/runtime.js';
+import { ERROR_HISTORY_LIMIT, type PoolStatus, type StartCause, type StopCause } from '../../domain/runtime.js';
 import type { ServerSpec } from '../../domain/spec.js';
 import { restartDelayMs } from './backoff.js';
 import { CrashBreaker } from './breaker.js';
@@ -32,6 +32,8 @@ export abstract class PoolCore {
   restarts = 0;
   lastError?: string;
   lastErrorAt?: number;
+  /** What `mcpdctl status <server>` shows: the recent errors in full. */
+  protected readonly errorHistory: { at: number; message: string }[] = [];
   protected readonly breaker: CrashBreaker;
   private restartTimer?: TimerHandle;
   private readonly tasks = new Set<Promise<void>>();
@@ -220,6 +222,8 @@ export abstract class PoolCore {
   protected noteError(msg: string): void {
     this.lastError = msg;
     this.lastErrorAt = this.now();
+    this.errorHistory.push({ at: this.lastErrorAt, message: msg });
+    if (this.errorHistory.length > ERROR_HISTORY_LIMIT) this.errorHistory.shift();
   }
 
   protected scheduleRestart(): void {
@@ -359,6 +363,7 @@ export abstract class PoolCore {
       restarts: this.restarts,
       lastError: this.lastError,
       lastErrorAt: this.lastErrorAt,
+      errorHistory: [...this.errorHistory],
       generation: this.generation,
     };
   }
