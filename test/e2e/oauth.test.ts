@@ -25,7 +25,7 @@ describe('OAuth sign-in to a remote server through mcpdctl auth', () => {
   const fixtureLog: string[] = [];
 
   beforeAll(async () => {
-    world = new TestWorld({ 'callers.yaml': 'callers: {}\n' });
+    world = new TestWorld({ 'callers.yaml': 'callers:\n  dev: default\n' });
     // Each access token is good for 6 requests: the calls below outlive the first one, so the core must refresh.
     fixture = spawn(process.execPath, [FIXTURE], { env: world.env({ OAUTH_FIXTURE_TOKEN_USES: '6' }), stdio: ['ignore', 'pipe', 'pipe'] });
     fixture.stderr?.setEncoding('utf8').on('data', (d: string) => fixtureLog.push(d));

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { LOG_LEVELS } from '../../domain/profile.js';
 import { ACTIVATION_MODES, STRATEGIES, TRANSPORTS } from '../../domain/spec.js';
 import type { NumberRule } from './fields.js';
+import { OAUTH_KEYS } from './oauth-parse.js';
 import { INPUT_TYPES, KEYS_BY_TYPE } from './inputs_parse.js';
 import { NAME_RE } from './names.js';
 import { NAMESPACE_KEYS, PROFILE_KEYS } from './profile_parse.js';
@@ -50,6 +51,17 @@ function toolMetaSchema(): Schema {
   return object(TOOL_META_KEYS, (k) => types[k], 'toolMeta');
 }
 
+function oauthSchema(): Schema {
+  const types: Record<string, Schema> = {
+    clientId: { ...str, description: 'a pre-registered OAuth client id' },
+    clientSecret: { ...str, description: 'its secret (use ${VAR} or an input)' },
+    scopes: { ...strList, description: 'scopes to ask for when the server names none' },
+    clientMetadataUrl: { type: 'string', pattern: '^https://', description: 'https URL of a client ID metadata document' },
+  };
+  const o = object(OAUTH_KEYS, (k) => types[k], 'oauth');
+  return { ...o, description: 'OAuth client settings of a streamable_http / sse server (docs/auth.md)' };
+}
+
 function serverSchema(): Schema {
   const numbers = SERVER_NUMBERS as Record<string, NumberRule>;
   const types: Record<string, Schema> = {
@@ -62,6 +74,7 @@ function serverSchema(): Schema {
     cwd: str,
     url: str,
     headers: scalarMap,
+    oauth: oauthSchema(),
     disabled: { type: 'boolean' },
     exposeTools: { ...strList, description: 'tool names or * / ? globs to expose (default: all)' },
     forbiddenTools: { ...strList, description: 'tool names or * / ? globs never exposed' },
