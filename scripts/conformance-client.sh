@@ -52,7 +52,7 @@ done
 # A scenario passes when none of its checks is a FAILURE and the client did not time out (as the suite counts).
 node - "$OUT" "${SCENARIOS[@]}" <<'JS'
 const { readdirSync, readFileSync, writeFileSync, existsSync } = require('node:fs');
-const { join } = require('node:path');
+const { dirname, join } = require('node:path');
 const [out, ...scenarios] = process.argv.slice(2);
 const summary = {};
 for (const name of scenarios) {
@@ -68,7 +68,10 @@ for (const name of scenarios) {
   const line = (c) => `${c.id}: ${c.errorMessage ?? c.description}`;
   const failures = checks.filter((c) => c.status === 'FAILURE').map(line);
   const warnings = checks.filter((c) => c.status === 'WARNING').map(line);
-  summary[name] = { passed: failures.length === 0, failures, warnings };
+  // When a scenario fails, the wrapper's last words say why (the results directory may be gone by then).
+  const stderrFile = join(dirname(file), 'stderr.txt');
+  const tail = failures.length && existsSync(stderrFile) ? readFileSync(stderrFile, 'utf8').trim().split('\n').slice(-6) : [];
+  summary[name] = { passed: failures.length === 0, failures, warnings, ...(tail.length ? { clientStderrTail: tail } : {}) };
 }
 writeFileSync(join(out, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');
 for (const [n, s] of Object.entries(summary)) process.stdout.write(`${s.passed ? 'PASS' : 'FAIL'} ${n}${s.passed ? '' : ' — ' + s.failures.join('; ')}\n`);

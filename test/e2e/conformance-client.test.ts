@@ -55,6 +55,7 @@ interface Outcome {
   passed: boolean;
   failures: string[];
   warnings: string[];
+  clientStderrTail?: string[];
 }
 
 describe('official MCP conformance suite, client scenarios: mcpd as the client under test', () => {
@@ -76,7 +77,7 @@ describe('official MCP conformance suite, client scenarios: mcpd as the client u
     const all = Object.keys(summary);
     const unexpected = all
       .filter((s) => !(s in KNOWN_FAILURES) && !summary[s].passed)
-      .map((s) => `${s}: ${summary[s].failures.join('; ')}`);
+      .map((s) => `${s}: ${summary[s].failures.join('; ')}\n    ${(summary[s].clientStderrTail ?? []).join('\n    ')}`);
     const stale = Object.keys(KNOWN_FAILURES).filter((s) => summary[s]?.passed);
     expect(unexpected, 'scenarios that should pass but failed').toEqual([]);
     expect(stale, 'known failures that now pass: remove them from KNOWN_FAILURES and docs/conformance.md').toEqual([]);
