@@ -48,7 +48,14 @@ export async function signIn(spec: ServerSpec, fingerprint: string, store: OAuth
       onAuthorizationUrl: o.showUrl,
     });
     const args = { serverUrl: spec.url, scope, resourceMetadataUrl: challenge.resourceMetadataUrl };
-    const first = await auth(provider, args);
+    const first = await auth(provider, args).catch((e: unknown) => {
+      if (challenge.challenged || before.pendingScope) throw e;
+      // Discovery failed on a server that never asked for a token: say that, not just the HTTP detail.
+      throw new McpdError(
+        'FAILED_PRECONDITION',
+        `server ${spec.name} answered without asking for sign-in and publishes no usable OAuth metadata (${(e as Error).message}); nothing to sign in to`,
+      );
+    });
     if (first === 'REDIRECT') {
       const code = await waitFor(listener.code, o.timeoutMs, o.signal);
       await auth(provider, { ...args, authorizationCode: code });
