@@ -78,12 +78,32 @@ describe('SmcpAgent → two mcpd-smcp nodes on Redis → the real core as Comput
     expect(r.content).toEqual([{ type: 'text', text: `Echo: ${message}` }]);
   });
 
-  it('on timeout cancels the downstream call: the MCP server sees notifications/cancelled', async () => {
-    const before = world.coreLog.join('').split('fixture: cancelled hang').length;
+  const cancelledSeen = (): number => world.coreLog.join('').split('fixture: cancelled hang').length;
+
+  it('a deadline ends the downstream call: the core answers 4004 and the server sees notifications/cancelled', async () => {
+    const before = cancelledSeen();
     const r = await agent.callTool('laptop', 'fx__hang', {}, { timeoutSeconds: 1 });
     expect(r.isError).toBe(true);
-    expect(JSON.stringify(r.content)).toContain('Tool call timeout');
-    await waitFor('the server saw notifications/cancelled', () => world.coreLog.join('').split('fixture: cancelled hang').length > before);
+    expect(r.structuredContent).toMatchObject({ code: 4004 });
+    await waitFor('the server saw notifications/cancelled', () => cancelledSeen() > before);
+  });
+
+  it('cancel() mid-call reaches the downstream server across nodes; the call returns a2c_cancelled', async () => {
+    const before = cancelledSeen();
+    const pending = agent.callTool('laptop', 'fx__hang', {}, { timeoutSeconds: 60, reqId: 'hang-cancel-1' });
+    const control = createControlClient(world.socket);
+    try {
+      // In flight once the pool shows it.
+      await waitFor('the hang call in flight', async () => {
+        const st = await callUnary<pb.GetRuntimeStatusRequest, pb.RuntimeStatus>((q, cb) => control.getRuntimeStatus(q, cb), {});
+        return st.pools.some((p) => p.instances.some((i) => i.inFlight > 0));
+      });
+    } finally {
+      control.close();
+    }
+    agent.cancel('hang-cancel-1');
+    expect(await pending).toEqual({ content: [], isError: true, _meta: { a2c_cancelled: true } });
+    await waitFor('the server saw notifications/cancelled', () => cancelledSeen() > before);
   });
 
   it('serves mcpdctl smcp against the real core', async () => {
