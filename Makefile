@@ -17,9 +17,18 @@ $(NODE_MODULES_STAMP): package-lock.json
 
 install: $(NODE_MODULES_STAMP)
 
-build: install
-	npx tsc -p tsconfig.json
-	node scripts/build-app.mjs
+# dist/ is rebuilt only when a compiled source changed since the last build (make compares times),
+# and then incrementally (tsc --incremental): an unchanged tree starts at once.
+BUILD_STAMP := dist/.build-stamp
+SOURCES := $(shell find cmd internal test/fixtures web -name '*.ts' ! -name '*.test.ts' -o -name '*.tsx' -o -name '*.css' -o -name '*.html' 2>/dev/null) tsconfig.json
+$(BUILD_STAMP): $(NODE_MODULES_STAMP) $(SOURCES)
+	@echo "build: $(words $(filter-out tsconfig.json $(NODE_MODULES_STAMP),$?)) source file(s) changed; compiling (incremental)…"
+	@node node_modules/typescript/bin/tsc -p tsconfig.json
+	@node scripts/build-app.mjs
+	@touch $@
+
+build: $(BUILD_STAMP)
+	@echo "build: dist/ is up to date"
 
 ## Start the core in the foreground on the repository's profile store.
 run: build

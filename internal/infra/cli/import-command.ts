@@ -7,7 +7,7 @@ import { formatIssue, McpdError } from '../../domain/errors.js';
 import { inputEnvName, loadStore } from '../catalog/index.js';
 import { isValidName } from '../catalog/names.js';
 import { clientConfigFile, isClientName, type ClientPlace } from './client-configs.js';
-import type { Out } from './ctl-commands.js';
+import type { Out } from './ctl-command.js';
 import { mapClientConfig, type ImportResult } from './import-map.js';
 import { parseJsonc } from './jsonc.js';
 
