@@ -70,8 +70,10 @@ bench: build
 	node bench/run.mjs $(ARGS)
 	node bench/context.mjs $(ARGS)
 	node bench/docs.mjs $(ARGS)
+	node bench/desktop-bridge.mjs $(ARGS)
 	node bench/smcp-computer.mjs $(ARGS)
 	node bench/smcp-server.mjs $(ARGS)
+	node bench/app.mjs $(ARGS)
 	node bench/catalog.mjs $(ARGS)
 
 ## The same with tiny counts: proves the benchmarks run (CI).
@@ -79,8 +81,10 @@ bench-smoke: build
 	node bench/run.mjs --smoke
 	node bench/context.mjs --smoke
 	node bench/docs.mjs --smoke
+	node bench/desktop-bridge.mjs --smoke
 	node bench/smcp-computer.mjs --smoke
 	node bench/smcp-server.mjs --smoke
+	node bench/app.mjs --smoke
 	node bench/catalog.mjs --smoke
 
 clean:

@@ -84,7 +84,10 @@ export async function runCore(o: CoreRunOptions): Promise<RunningCore> {
   });
   await core.start();
   const watcher = watchStore(store.current.dir, (r) => {
-    if (!r.ok) return store.reject(r.issues);
+    if (!r.ok) {
+      store.reject(r.issues);
+      return core.publishStatus(); // status watchers see the problems at once
+    }
     store.adopt(r.store);
     core.applyStore().catch((e: unknown) => log('error', 'applying the new configuration failed', { error: e }));
   });

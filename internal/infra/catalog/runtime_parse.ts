@@ -19,7 +19,7 @@ type NumericKey =
 
 export const SHUTDOWN_GRACE_MAX_SECONDS = 3600;
 
-const NUMBER_RULES: Record<NumericKey, NumberRule> = {
+export const NUMBER_RULES: Record<NumericKey, NumberRule> = {
   poolWaitSeconds: durationRule(0),
   snapshotRetentionSeconds: durationRule(0, true),
   pageSize: { integer: true, min: 1 },

@@ -1,5 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { defaultSocketPath } from '../rpc/socket-path.js';
+import { defaultStoreDir } from './store-location.js';
 
 /** Flags every binary shares: --socket (MCPD_SOCKET) and --config (MCPD_CONFIG). */
 export const COMMON_OPTIONS = {
@@ -14,7 +15,7 @@ export function socketFrom(flag: string | undefined, env: NodeJS.ProcessEnv = pr
 }
 
 export function configFrom(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
-  return flag || env.MCPD_CONFIG || process.cwd();
+  return flag || env.MCPD_CONFIG || defaultStoreDir(env, process.cwd());
 }
 
 /** parseArgs with a usage hint instead of a stack trace on a bad flag. */

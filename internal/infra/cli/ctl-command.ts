@@ -48,6 +48,11 @@ export interface CtlCommand {
   extraArgsHint?: string;
   /** Exit code (0 when void). */
   run(r: CtlRun): Promise<number | void>;
+  /**
+   * A command with a grammar of its own (`smcp`, which talks to an SMCP Server, not the core): it gets
+   * argv as given, without its name, and parses, helps and connects by itself.
+   */
+  passThrough?(argv: string[], io: { out: (s: string) => void; err: (s: string) => void }): Promise<number>;
 }
 
 /** parseArgs options for a command's flags. */

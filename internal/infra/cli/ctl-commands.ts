@@ -17,10 +17,12 @@ import { configFrom } from './common-flags.js';
 import { stopCommand } from './ctl-stop.js';
 import { importCommand } from './import-command.js';
 import { connectCommand } from './connect-command.js';
-import { smcpCtlCommand } from './ctl-smcp.js';
 import { placeFromProcess } from './client-configs.js';
 import { withStartProgress } from './start-progress.js';
 import { fileURLToPath } from 'node:url';
+import { smcpCommand } from './ctl-smcp.js';
+import { desktopHostCommand } from './ctl-desktop-host.js';
+import { completionCommand } from './completion-command.js';
 
 /** "Starting server …" on stderr while a cold start keeps a listing or call waiting (a terminal only). */
 const progress = (json: boolean) => ({ isTTY: Boolean(process.stderr.isTTY) && !json, write: (s: string) => process.stderr.write(s) });
@@ -200,6 +202,24 @@ const validate: CtlCommand = {
   run: ({ flags, out }) => validateCommand(configFrom(str(flags.config)), out.json),
 };
 
+const smcp: CtlCommand = {
+  name: 'smcp',
+  args: '<url> <command>',
+  summary: 'an SMCP Agent: room, tools, call, desktop, finder, config, read, watch (mcpdctl smcp --help)',
+  offline: true,
+  run: () => Promise.resolve(2),
+  passThrough: (argv, io) => smcpCommand(argv, io.out, io.err),
+};
+
+const desktopHost: CtlCommand = {
+  name: 'desktop-host',
+  args: '<socket> <action>',
+  summary: 'drive a Desktop Bridge host: health, doctor, observe, find, click, type, hotkey, wait (no core needed)',
+  offline: true,
+  run: () => Promise.resolve(2),
+  passThrough: (argv, io) => desktopHostCommand(argv, io.out, io.err),
+};
+
 export const CTL_COMMANDS: readonly CtlCommand[] = [
   status,
   tools,
@@ -216,5 +236,13 @@ export const CTL_COMMANDS: readonly CtlCommand[] = [
   importCmd,
   connecting('connect', 'make the client spawn mcpdmcp <caller> (backs up, shows the diff)', '<claude-desktop|cursor|vscode|claude-code>'),
   connecting('disconnect', 'remove that entry again', '<client>'),
-  smcpCtlCommand,
+  smcp,
+  desktopHost,
+  {
+    name: 'completion',
+    args: '<bash|zsh|fish>',
+    summary: 'print a shell completion script (source it, or save it where the shell looks)',
+    offline: true,
+    run: ({ args, out }) => Promise.resolve(completionCommand(args[0], CTL_COMMANDS, out.write)),
+  },
 ];

@@ -63,6 +63,7 @@ export async function runCtl(argv: string[], commands: readonly CtlCommand[], io
     );
     return print(io.err, `mcpdctl: unknown command "${name}"${guess ? `; did you mean "${guess}"?` : ''}\n\n${usage}`, 2);
   }
+  if (cmd.passThrough) return cmd.passThrough(withoutName(argv, name), io);
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options: { ...GLOBAL_OPTIONS, ...parseOptions(cmd.flags) }, strict: true, allowPositionals: true });
@@ -132,6 +133,12 @@ async function warnUnknownCaller(calls: ControlCalls, caller: string, err: (s: s
     `mcpdctl: caller "${caller}" is not in callers.yaml, so it gets profile "default"; ` +
       (known.length ? `known callers: ${known.join(', ')}\n` : 'callers.yaml names no callers\n'),
   );
+}
+
+/** argv without the command's name (its first occurrence), global flags before it kept. */
+function withoutName(argv: string[], name: string): string[] {
+  const i = argv.indexOf(name);
+  return [...argv.slice(0, i), ...argv.slice(i + 1)];
 }
 
 function print(write: (s: string) => void, text: string, code: number): number {

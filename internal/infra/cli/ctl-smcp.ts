@@ -1,14 +1,16 @@
 /**
- * `mcpdctl smcp <url> --office O room|tools|call|desktop|finder|config|read|watch …`: an SMCP Agent on the
+ * `mcpdctl smcp <url> [--office O] tools|call|desktop|finder|config|read|room|watch …`: an SMCP Agent on the
  * command line, over SmcpAgent. Needs no mcpd core; it talks to an SMCP Server.
  */
+import { parseArgs } from 'node:util';
 import { NOTIFY_EVENTS } from '../../domain/smcp/events.js';
 import type { JsonObject } from '../../domain/json.js';
 import { SmcpAgent } from '../smcp-agent/smcp-agent.js';
-import { str, type CtlCommand, type CtlRun, type Out } from './ctl-command.js';
+import { SmcpError } from '../smcp-agent/smcp-error.js';
 import { renderTable, truncate } from './table.js';
 
-const SUBCOMMANDS = `commands (after <url>):
+export const SMCP_USAGE = `usage: mcpdctl smcp <url> --office O [--name AGENT] [--api-key-env NAME] [--json] <command>
+
   room                                      the office's agents and computers
   tools <computer>                          the computer's tools (SMCPTool)
   call <computer> <tool> [--args JSON] [--timeout S]   call a tool (timeout in seconds, default 60)
@@ -18,10 +20,22 @@ const SUBCOMMANDS = `commands (after <url>):
   read <computer> <uri>                     read a resource on the computer (dpe://, window://)
   watch                                     print notify:* events of the office until Ctrl-C
 
-It joins the office as an agent (one agent per office). The API key is read from the environment
-variable named by --api-key-env (default SMCP_API_KEY). No mcpd core is needed.`;
+  The API key is read from the environment variable named by --api-key-env (default SMCP_API_KEY).`;
+
+/** The arguments after `smcp` when the first positional of argv is `smcp` (only --json may come before it). */
+export function smcpInvocation(argv: readonly string[]): string[] | undefined {
+  const i = argv.indexOf('smcp');
+  if (i < 0 || argv.slice(0, i).some((a) => a !== '--json')) return undefined;
+  return [...argv.slice(0, i), ...argv.slice(i + 1)];
+}
 
 class UsageError extends Error {}
+
+/** Like ctl-commands' Out (not imported: ctl-commands re-exports this file). */
+interface Out {
+  json: boolean;
+  write: (s: string) => void;
+}
 
 function intFlag(name: string, v: string | undefined): number | undefined {
   if (v === undefined) return undefined;
@@ -29,57 +43,75 @@ function intFlag(name: string, v: string | undefined): number | undefined {
   return Number(v);
 }
 
-/** `mcpdctl smcp <url> --office O <command> …`, registered in ctl-commands.ts. */
-export const smcpCtlCommand: CtlCommand = {
-  name: 'smcp',
-  args: '<url> <command> [computer] [tool|uri]',
-  summary: 'an A2C-SMCP agent: room, tools, call, desktop, finder, config, read, watch (no core needed)',
-  details: SUBCOMMANDS,
-  offline: true,
-  flags: {
-    office: { type: 'string', value: 'O', help: 'the office to join as an agent (required)' },
-    name: { type: 'string', value: 'AGENT', help: 'the agent name (default mcpdctl-<pid>)' },
-    'api-key-env': { type: 'string', value: 'NAME', help: 'environment variable holding the API key (default SMCP_API_KEY)' },
-    args: { type: 'string', value: 'JSON', help: 'call: the tool arguments as a JSON object (default {})' },
-    timeout: { type: 'string', value: 'S', help: 'call: timeout in seconds (default 60)' },
-    size: { type: 'string', value: 'N', help: 'desktop: at most N windows' },
-    window: { type: 'string', value: 'URI', help: 'desktop: only this window' },
-    keywords: { type: 'string', value: 'a,b', help: 'finder: documents matching any of these keywords' },
-    type: { type: 'string', value: 'T', help: 'finder: only this file type' },
-    offset: { type: 'string', value: 'N', help: 'finder: skip N documents' },
-    limit: { type: 'string', value: 'N', help: 'finder: at most N documents' },
-  },
-  run: ({ args, flags, out }) => smcpCommand(args, flags, out),
-};
+function parse(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      options: {
+        office: { type: 'string' },
+        name: { type: 'string' },
+        'api-key-env': { type: 'string', default: 'SMCP_API_KEY' },
+        json: { type: 'boolean' },
+        args: { type: 'string' },
+        timeout: { type: 'string' },
+        size: { type: 'string' },
+        window: { type: 'string' },
+        keywords: { type: 'string' },
+        type: { type: 'string' },
+        offset: { type: 'string' },
+        limit: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      allowPositionals: true,
+    });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+}
 
-/** Runs one sub-command; 0 ok, 1 failed request or tool error (thrown errors too), 2 usage. */
-export async function smcpCommand(positionals: string[], v: Values, out: Out, env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  const [url, cmd, ...rest] = positionals;
+/** Runs the command; returns the exit code (0 ok, 1 failed request or tool error, 2 usage). */
+export async function smcpCommand(
+  argv: string[],
+  write: (s: string) => void,
+  writeErr: (s: string) => void,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
   let agent: SmcpAgent | undefined;
   try {
-    if (!/^https?:\/\//.test(url))
-      throw new UsageError(`first give the SMCP Server URL, e.g. http://127.0.0.1:7800, got ${JSON.stringify(url)}`);
+    const { values, positionals } = parse(argv);
+    if (values.help) {
+      write(`${SMCP_USAGE}\n`);
+      return 0;
+    }
+    const [url, cmd, ...rest] = positionals;
+    if (!url || !/^https?:\/\//.test(url))
+      throw new UsageError(`first give the SMCP Server URL, e.g. http://127.0.0.1:7800, got ${JSON.stringify(url ?? '')}`);
+    if (!cmd) throw new UsageError('no command given');
+    if (!values.office) throw new UsageError('--office is required: the office to join as an agent');
+    const out: Out = { json: Boolean(values.json), write };
+    const need = (n: number, what: string): void => {
+      if (rest.length < n) throw new UsageError(`smcp ${cmd} needs ${what}`);
+    };
+    const apiKey = env[values['api-key-env']] || undefined;
+    const name = values.name ?? `mcpdctl-${process.pid}`;
     const run = COMMANDS[cmd];
     if (!run) throw new UsageError(`unknown smcp command "${cmd}"`);
-    const office = str(v.office);
-    if (!office) throw new UsageError('--office is required: the office to join as an agent');
-    run.check((n, what) => {
-      if (rest.length < n) throw new UsageError(`smcp ${cmd} needs ${what}`);
-    });
-    const apiKey = env[str(v['api-key-env']) ?? 'SMCP_API_KEY'] || undefined;
-    const name = str(v.name) ?? `mcpdctl-${process.pid}`;
-    agent = await SmcpAgent.connect({ url, name, apiKey, office, autoRefresh: false });
-    return await run.exec(agent, rest, v, out);
+    run.check(need);
+    agent = await SmcpAgent.connect({ url, name, apiKey, office: values.office, autoRefresh: false });
+    return await run.exec(agent, rest, values, out);
   } catch (e) {
-    if (!(e instanceof UsageError)) throw e;
-    out.warn(`mcpdctl smcp: ${e.message}\n\n${SUBCOMMANDS}\n`);
-    return 2;
+    if (e instanceof UsageError) {
+      writeErr(`mcpdctl smcp: ${e.message}\n\n${SMCP_USAGE}\n`);
+      return 2;
+    }
+    writeErr(`mcpdctl smcp: ${e instanceof SmcpError ? e.message : (e as Error).message}\n`);
+    return 1;
   } finally {
     agent?.close();
   }
 }
 
-type Values = CtlRun['flags'];
+type Values = ReturnType<typeof parse>['values'];
 interface SubCommand {
   check: (need: (n: number, what: string) => void) => void;
   exec: (agent: SmcpAgent, rest: string[], v: Values, out: Out) => Promise<number>;
@@ -125,12 +157,12 @@ const COMMANDS: Record<string, SubCommand> = {
     exec: async (agent, [computer, tool], v, out) => {
       let params: JsonObject;
       try {
-        params = JSON.parse(str(v.args) ?? '{}') as JsonObject;
+        params = JSON.parse(v.args ?? '{}') as JsonObject;
       } catch (e) {
         throw new UsageError(`--args is not valid JSON: ${(e as Error).message}`);
       }
       if (typeof params !== 'object' || params === null || Array.isArray(params)) throw new UsageError('--args must be a JSON object');
-      const r = await agent.callTool(computer, tool, params, { timeoutSeconds: intFlag('timeout', str(v.timeout)) ?? 60 });
+      const r = await agent.callTool(computer, tool, params, { timeoutSeconds: intFlag('timeout', v.timeout) ?? 60 });
       if (out.json) json(out, r);
       else for (const c of r.content as { type: string; text?: string }[]) out.write(c.type === 'text' ? `${c.text}\n` : `[${c.type}]\n`);
       return r.isError ? 1 : 0;
@@ -139,7 +171,7 @@ const COMMANDS: Record<string, SubCommand> = {
   desktop: {
     check: (need) => need(1, 'a computer name'),
     exec: async (agent, [computer], v, out) => {
-      const desktops = await agent.getDesktop(computer, { desktopSize: intFlag('size', str(v.size)), window: str(v.window) });
+      const desktops = await agent.getDesktop(computer, { desktopSize: intFlag('size', v.size), window: v.window });
       if (out.json) return json(out, { desktops });
       desktops.forEach((d, i) => out.write(`${i ? '\n' : ''}----- window ${i + 1} of ${desktops.length} -----\n${d}\n`));
       if (desktops.length === 0) out.write(`the desktop of ${computer} is empty\n`);
@@ -149,14 +181,12 @@ const COMMANDS: Record<string, SubCommand> = {
   finder: {
     check: (need) => need(1, 'a computer name'),
     exec: async (agent, [computer], v, out) => {
-      const keywords = str(v.keywords)
-        ?.split(',')
-        .filter((k) => k.trim() !== '');
+      const keywords = v.keywords?.split(',').filter((k) => k.trim() !== '');
       const r = await agent.getFinder(computer, {
         keywords,
-        fileType: str(v.type),
-        offset: intFlag('offset', str(v.offset)),
-        limit: intFlag('limit', str(v.limit)),
+        fileType: v.type,
+        offset: intFlag('offset', v.offset),
+        limit: intFlag('limit', v.limit),
       });
       if (out.json) return json(out, r);
       out.write(
@@ -190,7 +220,7 @@ const COMMANDS: Record<string, SubCommand> = {
           out.write(out.json ? `${JSON.stringify({ event, data })}\n` : `${event} ${JSON.stringify(data)}\n`),
         );
       // On stderr, so --json output stays one event per line; scripts may wait for this line.
-      out.warn(`watching office ${agent.office}; Ctrl-C to stop\n`);
+      process.stderr.write(`watching office ${agent.office}; Ctrl-C to stop\n`);
       await new Promise<void>((resolve) => {
         process.once('SIGINT', resolve);
         process.once('SIGTERM', resolve);
