@@ -173,6 +173,7 @@ export class Core implements ControlApi {
       startedAt: this.startedAt,
       coreId: this.coreId,
       profiles: [...this.o.store.current.profiles.keys()].sort(),
+      callers: Object.fromEntries(this.o.store.current.callers),
     };
   }
 
@@ -202,7 +203,8 @@ export class Core implements ControlApi {
     const idx = this.tools.index(profile);
     const page = idx.list(cursor, pageSize ?? this.o.store.current.runtime.pageSize);
     const snap = idx.snapshotAt(page.etag) ?? idx.snapshot();
-    return { etag: page.etag, tools: page.items, nextCursor: page.nextCursor, collisions: snap.collisions };
+    const failures = cursor ? undefined : this.tools.failureList(profile);
+    return { etag: page.etag, tools: page.items, nextCursor: page.nextCursor, collisions: snap.collisions, failures };
   }
 
   /** Loads the profile's tool lists; a wait for servers to start is logged with who and how long (it can take seconds). */
@@ -223,9 +225,12 @@ export class Core implements ControlApi {
     return this.callerViews.watch(caller, lastEtag);
   }
 
-  async callTool(caller: string, name: string, args: JsonObject, opts: CallOptions): Promise<JsonObject> {
-    // Admission (and the count a graceful stop waits for) is the transports' job: they wrap every
-    // call, this and resource reads alike, in `calls.run`.
+  /** Every tool call, whichever way it came (Session, gRPC, SMCP, dashboard), passes the stop's gate. */
+  callTool(caller: string, name: string, args: JsonObject, opts: CallOptions): Promise<JsonObject> {
+    return this.calls.run('tools/call', opts.signal, (signal) => this.callAdmittedTool(caller, name, args, { ...opts, signal }));
+  }
+
+  private async callAdmittedTool(caller: string, name: string, args: JsonObject, opts: CallOptions): Promise<JsonObject> {
     const profile = this.profileOf(caller);
     await this.tools.ensureLoaded(profile);
     const entry = await this.resolveTool(profile, name);
@@ -256,7 +261,7 @@ export class Core implements ControlApi {
     if (entry.name === SEARCH_TOOL) return Promise.resolve(this.toolSearch.search(snapshot, settings, args));
     const asked = this.toolSearch.target(args);
     if ('error' in asked) return Promise.resolve(asked.error);
-    return this.callTool(caller, asked.target.name, asked.target.arguments, opts);
+    return this.callAdmittedTool(caller, asked.target.name, asked.target.arguments, opts);
   }
 
   /**
@@ -347,7 +352,8 @@ export class Core implements ControlApi {
     return profileFor(this.o.store.current, caller).name;
   }
 
-  private publishStatus(): void {
+  /** Status watchers (mcpdctl, the dashboard) see a change: also called when an edit of the store is rejected. */
+  publishStatus(): void {
     if (this.statusChannel.subscriberCount > 0) this.statusChannel.publish(this.status());
   }
 }

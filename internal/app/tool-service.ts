@@ -100,6 +100,16 @@ export class ToolService {
     await this.load(fingerprint);
   }
 
+  /** Servers of the profile whose last listing failed, with the full error. */
+  failureList(profileName: string): { server: string; error: string }[] {
+    const profile = this.profiles.get(profileName);
+    if (!profile) return [];
+    return profile.servers.flatMap((s) => {
+      const f = s.disabled ? undefined : this.failures.get(specFingerprint(s));
+      return f ? [{ server: s.name, error: f.message }] : [];
+    });
+  }
+
   failuresFor(profileName: string): string[] {
     const profile = this.profiles.get(profileName);
     if (!profile) return [];

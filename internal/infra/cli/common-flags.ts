@@ -27,3 +27,14 @@ export function parseOrExit<T extends ParseArgsConfig>(config: T, usage: string)
     process.exit(2);
   }
 }
+
+/**
+ * `mcpdctl logs c | head -1`: once the reader is gone, writing fails with EPIPE. That is the reader's
+ * "enough", not an error: end quietly with status 0 instead of an uncaught exception.
+ */
+export function exitQuietlyOnEpipe(stream: NodeJS.WriteStream = process.stdout): void {
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(0);
+    throw e;
+  });
+}

@@ -1,4 +1,5 @@
 import { CLIENTS } from './client-configs.js';
+import type { CtlCommand } from './ctl-command.js';
 
 /** mcpdctl's commands with their flags and fixed first arguments: one table for every shell. */
 interface CommandSpec {
@@ -13,26 +14,24 @@ const GLOBAL_FLAGS = ['--socket', '--config', '--json', '--help', '--version'];
 const SHELLS = ['bash', 'zsh', 'fish'] as const;
 type Shell = (typeof SHELLS)[number];
 
-export const COMMANDS: CommandSpec[] = [
-  { name: 'status', flags: [] },
-  { name: 'tools', flags: [] },
-  { name: 'call', flags: ['--args', '--timeout'] },
-  { name: 'reload', flags: [] },
-  { name: 'stop', flags: [] },
-  { name: 'resources', flags: [] },
-  { name: 'read', flags: [] },
-  { name: 'prompts', flags: [] },
-  { name: 'logs', flags: ['--level', '--follow'] },
-  { name: 'desktop', flags: ['--size', '--window'] },
-  { name: 'finder', flags: ['--keywords', '--type', '--offset', '--limit'] },
-  { name: 'validate', flags: [] },
-  { name: 'import', flags: ['--profile', '--dry-run', '--force'], words: CLIENTS.filter((c) => c !== 'claude-code'), files: true },
-  { name: 'connect', flags: ['--caller', '--dry-run'], words: CLIENTS },
-  { name: 'disconnect', flags: ['--dry-run'], words: CLIENTS },
-  { name: 'completion', flags: [], words: SHELLS },
-];
+/** First-argument words the registry cannot know (client and shell names); `files`: file names too. */
+const FIRST_WORDS: Record<string, { words: readonly string[]; files?: boolean }> = {
+  import: { words: CLIENTS.filter((c) => c !== 'claude-code'), files: true },
+  connect: { words: CLIENTS },
+  disconnect: { words: CLIENTS },
+  completion: { words: SHELLS },
+};
 
-function bash(): string {
+/** The completion table, from the command registry (so a new command completes without an edit here). */
+export function completionSpecs(commands: readonly CtlCommand[]): CommandSpec[] {
+  return commands.map((c) => ({
+    name: c.name,
+    flags: Object.entries(c.flags ?? {}).flatMap(([n, f]) => (f.short ? [`--${n}`, `-${f.short}`] : [`--${n}`])),
+    ...FIRST_WORDS[c.name],
+  }));
+}
+
+function bash(COMMANDS: readonly CommandSpec[]): string {
   const cases = COMMANDS.map((c) => {
     const words = [...(c.words ?? []), ...c.flags, ...GLOBAL_FLAGS].join(' ');
     const files = c.files ? ' $(compgen -f -- "$cur")' : '';
@@ -55,7 +54,7 @@ complete -o default -F _mcpdctl mcpdctl
 `;
 }
 
-function zsh(): string {
+function zsh(COMMANDS: readonly CommandSpec[]): string {
   const cases = COMMANDS.map((c) => {
     const words = [...(c.words ?? []), ...c.flags, ...GLOBAL_FLAGS].join(' ');
     return `    ${c.name}) compadd -- ${words}${c.files ? '; _files' : ''} ;;`;
@@ -76,7 +75,7 @@ compdef _mcpdctl mcpdctl
 `;
 }
 
-function fish(): string {
+function fish(COMMANDS: readonly CommandSpec[]): string {
   const names = COMMANDS.map((c) => c.name).join(' ');
   const lines = [
     '# fish completion for mcpdctl: save it as ~/.config/fish/completions/mcpdctl.fish',
@@ -94,11 +93,11 @@ function fish(): string {
 }
 
 /** `mcpdctl completion <bash|zsh|fish>` prints the script for that shell. */
-export function completionCommand(shell: string | undefined, write: (s: string) => void): number {
+export function completionCommand(shell: string | undefined, commands: readonly CtlCommand[], write: (s: string) => void): number {
   if (!SHELLS.includes(shell as Shell)) {
     write(`usage: mcpdctl completion <${SHELLS.join('|')}>\n`);
     return 2;
   }
-  write({ bash, zsh, fish }[shell as Shell]());
+  write({ bash, zsh, fish }[shell as Shell](completionSpecs(commands)));
   return 0;
 }

@@ -2,16 +2,11 @@ import { copyFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { McpdError } from '../../domain/errors.js';
 import { clientConfigFile, isClientName, CLIENTS, type ClientName, type ClientPlace } from './client-configs.js';
+import type { Out } from './ctl-command.js';
 import { parseJsonc } from './jsonc.js';
 
 /** The key mcpd's entry has in every client's server table. */
 export const ENTRY_NAME = 'mcpd';
-
-/** What ctl-commands' `Out` is (not imported: ctl-commands re-exports this file). */
-interface Out {
-  json: boolean;
-  write: (s: string) => void;
-}
 
 export interface ConnectFlags {
   caller?: string;

@@ -10,14 +10,9 @@ import { mapCaller, type MappingOutcome } from './caller-mapping.js';
 import { SCHEMA_DIR, SCHEMA_FILES } from '../catalog/store-schema.js';
 import { isValidName } from '../catalog/names.js';
 import { clientConfigFile, isClientName, type ClientPlace } from './client-configs.js';
+import type { Out } from './ctl-command.js';
 import { mapClientConfig, type ImportResult } from './import-map.js';
 import { parseJsonc } from './jsonc.js';
-
-/** What ctl-commands' `Out` is (not imported: ctl-commands re-exports this file). */
-interface Out {
-  json: boolean;
-  write: (s: string) => void;
-}
 
 export interface ImportFlags {
   configDir: string;
