@@ -1,26 +1,47 @@
 import { statSync } from 'node:fs';
 import { HOST_RE } from '../../internal/domain/finder/dpe-uri-rules.js';
+import { DEFAULT_DOC_LIMITS, type DocLimits } from '../../internal/infra/docs/doc-limits.js';
 
 export interface DocsArgs {
   host: string;
   dirs: string[];
+  limits: DocLimits;
+  /** --version: print it and exit. */
+  version?: boolean;
 }
 
+const LIMIT_FLAGS: Record<string, keyof DocLimits> = {
+  '--max-file-bytes': 'maxFileBytes',
+  '--max-unpacked-bytes': 'maxUnpackedBytes',
+  '--parse-timeout-ms': 'parseTimeoutMs',
+};
+
 export const USAGE =
-  'usage: mcpd-docs [--host NAME] DIR...\n  Serves the documents under DIR... as dpe://NAME/... MCP resources over stdio (default NAME: docs).';
+  'usage: mcpd-docs [--host NAME] [--max-file-bytes N] [--max-unpacked-bytes N] [--parse-timeout-ms N] DIR...   (or --version)\n' +
+  '  Serves the documents under DIR... as dpe://NAME/... MCP resources over stdio (default NAME: docs).\n' +
+  `  Files over ${DEFAULT_DOC_LIMITS.maxFileBytes} bytes, workbooks unpacking to over ${DEFAULT_DOC_LIMITS.maxUnpackedBytes} bytes and parses over ${DEFAULT_DOC_LIMITS.parseTimeoutMs} ms are skipped (defaults).`;
 
 /** Parses argv (without node and script); throws an Error whose message says what to fix. */
 export function parseArgs(argv: readonly string[]): DocsArgs {
   let host = 'docs';
   const dirs: string[] = [];
+  const limits: DocLimits = { ...DEFAULT_DOC_LIMITS };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    if (a === '--host' || a.startsWith('--host=')) {
+    const flag = a.split('=')[0];
+    if (flag in LIMIT_FLAGS) {
+      const v = a.includes('=') ? a.slice(flag.length + 1) : argv[++i];
+      const n = Number(v);
+      if (!Number.isInteger(n) || n <= 0) throw new Error(`${flag} needs a whole number above 0, got ${JSON.stringify(v ?? '')}\n${USAGE}`);
+      limits[LIMIT_FLAGS[flag]] = n;
+    } else if (a === '--host' || a.startsWith('--host=')) {
       const v = a === '--host' ? argv[++i] : a.slice('--host='.length);
       if (v === undefined || !HOST_RE.test(v)) {
         throw new Error(`--host needs a name of letters, digits, ".", "_", "~" or "-", got ${JSON.stringify(v ?? '')}\n${USAGE}`);
       }
       host = v;
+    } else if (a === '--version') {
+      return { host, dirs, limits, version: true };
     } else if (a === '--help' || a === '-h') {
       throw new Error(USAGE);
     } else if (a.startsWith('-')) {
@@ -39,5 +60,5 @@ export function parseArgs(argv: readonly string[]): DocsArgs {
     }
     if (!ok) throw new Error(`${d} is not a readable directory; pass existing folders`);
   }
-  return { host, dirs };
+  return { host, dirs, limits };
 }

@@ -2,6 +2,7 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { DocsService } from '../../internal/infra/docs/docs-service.js';
 import { parseArgs } from './args.js';
+import { packageVersion } from '../../internal/app/version.js';
 
 // stdout carries MCP only: anything a library prints goes to stderr.
 console.log = console.error;
@@ -21,7 +22,11 @@ async function main(): Promise<void> {
     log((e as Error).message);
     process.exit(2);
   }
-  const service = new DocsService({ host: args.host, dirs: args.dirs, log });
+  if (args.version) {
+    process.stdout.write(`${packageVersion()}\n`);
+    process.exit(0);
+  }
+  const service = new DocsService({ host: args.host, dirs: args.dirs, log, limits: args.limits });
   await service.start();
   const transport = new StdioServerTransport();
   let stopping = false;

@@ -21,7 +21,8 @@ free port; the URL is printed on stderr). Each HTTP session is its own gateway s
 address refuses foreign Host/Origin headers; any other address needs a token, which clients send as
 "Authorization: Bearer TOKEN": --token-file FILE (the file holds it), env MCPD_HTTP_TOKEN, or --token
 TOKEN (visible to every local user in the process list). --token auto generates one and prints the
-client settings. Without a token, any local user can call the caller's tools on loopback.`;
+client settings. Without a token, any local user can call the caller's tools on loopback.
+--max-sessions N caps open HTTP sessions (default 64; the oldest idle one is closed for a new one).`;
 
 const { values, positionals } = parseOrExit(
   {
@@ -32,17 +33,19 @@ const { values, positionals } = parseOrExit(
       http: { type: 'string' },
       token: { type: 'string' },
       'token-file': { type: 'string' },
+      'max-sessions': { type: 'string' },
     },
     allowPositionals: true,
   },
   USAGE,
 );
+// No MCP session runs yet: help and version go to stdout like any CLI's.
 if (values.help) {
-  process.stderr.write(`${USAGE}\n`);
+  process.stdout.write(`${USAGE}\n`);
   process.exit(0);
 }
 if (values.version) {
-  process.stderr.write(`${packageVersion()}\n`);
+  process.stdout.write(`${packageVersion()}\n`);
   process.exit(0);
 }
 const caller = positionals[0];
@@ -90,7 +93,7 @@ if ((values.token !== undefined || values['token-file'] !== undefined) && values
 }
 if (values.http !== undefined) {
   const tokens = { token: values.token, tokenFile: values['token-file'], envToken: process.env.MCPD_HTTP_TOKEN };
-  await runHttpGateway({ address: values.http, tokens, newSession: newGateway, log });
+  await runHttpGateway({ address: values.http, tokens, maxSessions: values['max-sessions'], newSession: newGateway, log });
 } else {
   await serveStdio();
 }

@@ -39,6 +39,9 @@ import { SmcpComputers } from './smcp-computers.js';
 import { isSearchModeTool, toolError, ToolSearchCalls } from './tool-search-calls.js';
 import { SEARCH_TOOL } from '../infra/aggregator/tool-search-view.js';
 
+/** A listing slower than this because servers had to start is worth a line in the log. */
+const SLOW_LISTING_MS = 500;
+
 export interface CoreOptions {
   version: string;
   socket: string;
@@ -187,6 +190,7 @@ export class Core implements ControlApi {
       startedAt: this.startedAt,
       coreId: this.coreId,
       profiles: [...this.o.store.current.profiles.keys()].sort(),
+      callers: Object.fromEntries(this.o.store.current.callers),
     };
   }
 
@@ -212,11 +216,26 @@ export class Core implements ControlApi {
   async listTools(caller: string, cursor?: string, pageSize?: number): Promise<ToolPage> {
     const profile = this.profileOf(caller);
     // A continuation page comes from a pinned snapshot: loading must not block it.
-    if (!cursor) await this.tools.ensureLoaded(profile);
+    if (!cursor) await this.waitForListing(caller, profile);
     const idx = this.tools.index(profile);
     const page = idx.list(cursor, pageSize ?? this.o.store.current.runtime.pageSize);
     const snap = idx.snapshotAt(page.etag) ?? idx.snapshot();
-    return { etag: page.etag, tools: page.items, nextCursor: page.nextCursor, collisions: snap.collisions };
+    const failures = cursor ? undefined : this.tools.failureList(profile);
+    return { etag: page.etag, tools: page.items, nextCursor: page.nextCursor, collisions: snap.collisions, failures };
+  }
+
+  /** Loads the profile's tool lists; a wait for servers to start is logged with who and how long (it can take seconds). */
+  private async waitForListing(caller: string, profile: string): Promise<void> {
+    const t0 = Date.now();
+    const waited = await this.tools.ensureLoaded(profile);
+    const ms = Date.now() - t0;
+    if (waited.length > 0 && ms >= SLOW_LISTING_MS)
+      this.o.log('info', `first listing waited ${ms} ms for servers to start: ${waited.join(', ')}`, {
+        caller,
+        profile,
+        ms,
+        servers: waited,
+      });
   }
 
   watchTools(caller: string, lastEtag?: string): Subscription<ToolSnapshot> {
@@ -383,7 +402,8 @@ export class Core implements ControlApi {
     return profileFor(this.o.store.current, caller).name;
   }
 
-  private publishStatus(): void {
+  /** Status watchers (mcpdctl, the dashboard) see a change: also called when an edit of the store is rejected. */
+  publishStatus(): void {
     if (this.statusChannel.subscriberCount > 0) this.statusChannel.publish(this.status());
   }
 }

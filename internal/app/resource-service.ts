@@ -8,7 +8,7 @@ import type {
   Subscription,
 } from '../domain/control-areas.js';
 import { McpdError } from '../domain/errors.js';
-import { isDpeError } from '../domain/finder/dpe-error.js';
+import { DPE_DOCUMENT_NOT_FOUND, isDpeError } from '../domain/finder/dpe-error.js';
 import { parseDpeUri } from '../domain/finder/dpe-uri.js';
 import type { JsonObject } from '../domain/json.js';
 import type { Profile } from '../domain/profile.js';
@@ -146,9 +146,11 @@ export class ResourceService implements ResourcesApi {
     const failed = this.listings.failuresFor(profile);
     const also = failed.length > 0 ? `; servers that could not be listed: ${failed.join('; ')}` : '';
     if (dpeHost !== undefined) {
+      // The Finder's "document not found" (4201), as a dpe:// server answers for a host it does not serve.
       return new McpdError(
         'NOT_FOUND',
         `no server in profile "${profile.name}" serves dpe://${dpeHost} (asked for ${uri}); the host must be a server that lists dpe://${dpeHost}/… resources${also}`,
+        { specCode: DPE_DOCUMENT_NOT_FOUND, data: { host: dpeHost, uri } },
       );
     }
     return new McpdError(

@@ -64,6 +64,14 @@ export interface RuntimeSettings {
   crashLoopWindowSeconds: number;
   /** How long a graceful stop lets calls in flight finish before cancelling them. */
   shutdownGraceSeconds: number;
+  /** Bytes a Session peer may leave unread before the core pauses reading it and drops its notifications. */
+  sessionOutboundBytes: number;
+  /** A Session that has not said hello by then is ended. */
+  sessionHelloTimeoutSeconds: number;
+  /** A partial Session frame with no further byte for this long ends its connection. */
+  sessionFrameStallSeconds: number;
+  /** Every running instance is pinged this often; one that does not answer is recycled. 0 = off. */
+  pingIntervalSeconds: number;
 }
 
 export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
@@ -80,6 +88,10 @@ export const DEFAULT_RUNTIME: RuntimeSettings = {
   crashLoopThreshold: 5,
   crashLoopWindowSeconds: 60,
   shutdownGraceSeconds: 10,
+  sessionOutboundBytes: 8 * 1024 * 1024,
+  sessionHelloTimeoutSeconds: 10,
+  sessionFrameStallSeconds: 30,
+  pingIntervalSeconds: 30,
 };
 
 /** The whole store: every profile, the caller mapping, runtime settings. */

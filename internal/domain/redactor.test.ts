@@ -16,6 +16,14 @@ describe('Redactor', () => {
     expect(v.a[0]).toBe('--pw=s3cret');
   });
 
+  it('leaves values that are not plain objects as they are', () => {
+    const r = new Redactor();
+    r.use(['s3cret']);
+    const when = new Date(0);
+    const bytes = new Uint8Array([1, 2]);
+    expect(r.value({ when, bytes, n: 1 })).toEqual({ when, bytes, n: 1 });
+  });
+
   it('forgets the old secrets when given new ones', () => {
     const r = new Redactor();
     r.use(['first-secret']);

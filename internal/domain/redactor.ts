@@ -31,8 +31,10 @@ export class Redactor {
     if (typeof v === 'string') return this.text(v);
     if (v instanceof Error) return this.text(v.message);
     if (v === null || typeof v !== 'object' || depth > 32) return v;
-    if (ArrayBuffer.isView(v)) return v;
     if (Array.isArray(v)) return v.map((x) => this.walk(x, depth + 1));
+    // Only plain objects are rebuilt: a Date, a Map or a byte array keeps its type (and its JSON form).
+    const proto = Object.getPrototypeOf(v) as unknown;
+    if (proto !== Object.prototype && proto !== null) return v;
     const out: Record<string, unknown> = {};
     for (const [k, x] of Object.entries(v)) out[this.text(k)] = this.walk(x, depth + 1);
     return out;

@@ -11,11 +11,15 @@ type NumericKey =
   | 'restartBackoffMaxSeconds'
   | 'crashLoopThreshold'
   | 'crashLoopWindowSeconds'
-  | 'shutdownGraceSeconds';
+  | 'shutdownGraceSeconds'
+  | 'sessionOutboundBytes'
+  | 'sessionHelloTimeoutSeconds'
+  | 'sessionFrameStallSeconds'
+  | 'pingIntervalSeconds';
 
 export const SHUTDOWN_GRACE_MAX_SECONDS = 3600;
 
-const NUMBER_RULES: Record<NumericKey, NumberRule> = {
+export const NUMBER_RULES: Record<NumericKey, NumberRule> = {
   poolWaitSeconds: durationRule(0),
   snapshotRetentionSeconds: durationRule(0, true),
   pageSize: { integer: true, min: 1 },
@@ -24,6 +28,10 @@ const NUMBER_RULES: Record<NumericKey, NumberRule> = {
   crashLoopWindowSeconds: durationRule(0, true),
   // 0 = cancel calls in flight at once; the cap keeps a stop finite (and within Node's timer range).
   shutdownGraceSeconds: { integer: false, min: 0, max: SHUTDOWN_GRACE_MAX_SECONDS },
+  sessionOutboundBytes: { integer: true, min: 65536 },
+  sessionHelloTimeoutSeconds: durationRule(0, true),
+  sessionFrameStallSeconds: durationRule(0, true),
+  pingIntervalSeconds: durationRule(0),
 };
 
 export const RUNTIME_KEYS = [...Object.keys(DEFAULT_RUNTIME), 'inputValues', 'smcp'];

@@ -1,7 +1,7 @@
 import type { ControlPlaneClient } from '../../gen/mcpd/control/v1/control.js';
 import type * as pb from '../../gen/mcpd/control/v1/control.js';
 import { callUnary } from '../rpc/control-client.js';
-import type { Out } from './ctl-commands.js';
+import type { Out } from './ctl-command.js';
 import { renderTable, truncate } from './table.js';
 
 const parse = (b: Buffer): Record<string, unknown> => JSON.parse(b.toString('utf8')) as Record<string, unknown>;

@@ -1,5 +1,8 @@
-/** Plain aligned columns for people; scripts use --json. */
-export function renderTable(headers: string[], rows: string[][]): string {
+import { escapeField } from './terminal-text.js';
+
+/** Plain aligned columns for people; scripts use --json. Cells are one line each, control characters escaped. */
+export function renderTable(headers: string[], rawRows: string[][]): string {
+  const rows = rawRows.map((r) => r.map(escapeField));
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]) =>
     cells

@@ -1,12 +1,32 @@
-import { readFile, stat } from 'node:fs/promises';
+import { realpathSync } from 'node:fs';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { assignElementIds, type DpeDocument } from '../../domain/finder/document.js';
 import type { DpeDocumentSource } from '../../domain/finder/dpe-read.js';
 import { formatFor } from './parsers/index.js';
+import type { ParsedContent } from './parsers/types.js';
+import { DEFAULT_DOC_LIMITS, type DocLimits } from './doc-limits.js';
+import { declaredUnpackedBytes } from './zip-size.js';
+
+/** How a file's bytes become content: in this thread (default) or in a worker (worker-parse.ts). */
+export type ParseFn = (fileName: string, bytes: Uint8Array, stem: string, limits: DocLimits) => Promise<ParsedContent>;
+
+const parseHere: ParseFn = (fileName, bytes, stem) => {
+  const fmt = formatFor(fileName);
+  if (!fmt) return Promise.reject(new Error(`no parser for ${fileName}`));
+  return fmt.parse(bytes, stem);
+};
+
+export interface DocIndexOptions {
+  limits?: DocLimits;
+  parse?: ParseFn;
+}
 
 export interface DocRoot {
   dir: string;
+  /** `dir` with every link resolved: a document's real path must lie under it. */
+  real: string;
   /** Prefix of doc_refs under this root; empty when there is only one root. */
   label: string;
 }
@@ -28,21 +48,29 @@ export class DocIndex implements DpeDocumentSource {
   private readonly byPath = new Map<string, Entry>();
   private readonly byRef = new Map<string, string>();
 
+  private readonly limits: DocLimits;
+  private readonly parse: ParseFn;
+
   constructor(
     readonly roots: readonly DocRoot[],
     private readonly log: (msg: string) => void = () => undefined,
-  ) {}
+    opts: DocIndexOptions = {},
+  ) {
+    this.limits = opts.limits ?? DEFAULT_DOC_LIMITS;
+    this.parse = opts.parse ?? parseHere;
+  }
 
   static rootsFor(dirs: readonly string[]): DocRoot[] {
     const used = new Set<string>();
     return dirs.map((d) => {
       const dir = path.resolve(d);
-      if (dirs.length === 1) return { dir, label: '' };
+      const real = realPathOr(dir);
+      if (dirs.length === 1) return { dir, real, label: '' };
       const base = path.basename(dir) || 'root';
       let label = base;
       for (let n = 2; used.has(label); n++) label = `${base}-${n}`;
       used.add(label);
-      return { dir, label };
+      return { dir, real, label };
     });
   }
 
@@ -64,9 +92,28 @@ export class DocIndex implements DpeDocumentSource {
     if (!fmt || docRef === undefined) return 'unsupported';
     const prev = this.byPath.get(absPath);
     try {
-      const st = await stat(absPath);
+      // A link out of the folder (to a key file, say) is not a document of this folder (issue 14.5).
+      const real = await realpath(absPath);
+      if (!this.roots.some((r) => isInside(r.real, real))) {
+        this.log(`not indexing ${absPath}: it resolves to ${real}, outside the served folders`);
+        if (prev) this.remove(absPath);
+        return 'unsupported';
+      }
+      const st = await stat(real);
       if (prev && prev.mtimeMs === st.mtimeMs && prev.size === st.size) return 'unchanged';
-      const content = await fmt.parse(new Uint8Array(await readFile(absPath)), path.basename(absPath, path.extname(absPath)));
+      if (st.size > this.limits.maxFileBytes) {
+        throw new Error(`the file is ${st.size} bytes, over the ${this.limits.maxFileBytes}-byte limit (--max-file-bytes)`);
+      }
+      const bytes = new Uint8Array(await readFile(real));
+      if (fmt.fileType === 'xlsx') {
+        const unpacked = declaredUnpackedBytes(bytes);
+        if (unpacked > this.limits.maxUnpackedBytes) {
+          throw new Error(
+            `the workbook unpacks to ${unpacked} bytes, over the ${this.limits.maxUnpackedBytes}-byte limit (--max-unpacked-bytes)`,
+          );
+        }
+      }
+      const content = await this.parse(path.basename(absPath), bytes, path.basename(absPath, path.extname(absPath)), this.limits);
       const doc: DpeDocument = {
         doc_ref: docRef,
         file_uri: pathToFileURL(absPath).href,
@@ -101,5 +148,19 @@ export class DocIndex implements DpeDocumentSource {
 
   all(): DpeDocument[] {
     return [...this.byPath.values()].map((e) => e.doc);
+  }
+}
+
+function isInside(root: string, p: string): boolean {
+  const rel = path.relative(root, p);
+  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+}
+
+/** The real path of a folder; the folder itself when it does not exist (yet). */
+function realPathOr(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return dir;
   }
 }

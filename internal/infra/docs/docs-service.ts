@@ -1,4 +1,6 @@
 import { DocIndex } from './doc-index.js';
+import type { DocLimits } from './doc-limits.js';
+import { parseInWorker } from './worker-parse.js';
 import { DocsMcpServer } from './docs-server.js';
 import { watchFolders, type FolderEvent } from './folder-watcher.js';
 
@@ -6,6 +8,7 @@ export interface DocsServiceOptions {
   host: string;
   dirs: readonly string[];
   log: (msg: string) => void;
+  limits?: DocLimits;
 }
 
 /**
@@ -21,7 +24,8 @@ export class DocsService {
   private watcher?: { ready: Promise<void>; close: () => Promise<void> };
 
   constructor(private readonly opts: DocsServiceOptions) {
-    this.index = new DocIndex(DocIndex.rootsFor(opts.dirs), opts.log);
+    // Files are parsed in a worker with a deadline and a heap limit (issue 14.5).
+    this.index = new DocIndex(DocIndex.rootsFor(opts.dirs), opts.log, { limits: opts.limits, parse: parseInWorker });
     this.mcp = new DocsMcpServer(opts.host, this.index, opts.log);
   }
 

@@ -116,6 +116,11 @@ export class CoreLink {
   }
 
   private adopt(session: SessionClient): SessionClient {
+    // Closed while connecting (an HTTP session evicted or expired): the new link must not outlive it.
+    if (this.stopped) {
+      session.close();
+      throw new McpdError('UNAVAILABLE', 'gateway is shutting down');
+    }
     const reconnect = this.connectedOnce;
     this.connectedOnce = true;
     this.current = session;

@@ -1,5 +1,6 @@
 import { parseListenAddress } from './http-address.js';
 import { HttpGatewayConfigError, startHttpGateway, type SessionGateway } from './http-server.js';
+import { httpLimits } from './http-limits.js';
 import { resolveHttpToken, type HttpToken, type TokenSources } from './http-token.js';
 
 export interface HttpMainOptions {
@@ -8,6 +9,8 @@ export interface HttpMainOptions {
   /** --token (a value or "auto"), --token-file and env MCPD_HTTP_TOKEN. */
   tokens: TokenSources;
   newSession: () => SessionGateway;
+  /** --max-sessions. */
+  maxSessions?: string;
   log: (msg: string) => void;
 }
 
@@ -23,12 +26,14 @@ export async function runHttpGateway(o: HttpMainOptions): Promise<void> {
     const t = resolveHttpToken(o.tokens);
     t.warnings.forEach((w) => o.log(`warning: ${w}`));
     token = t;
-    gw = await startHttpGateway({ host, port, token: t.token, newSession: o.newSession, log: o.log });
+    const limits = httpLimits(process.env, { maxSessions: o.maxSessions });
+    gw = await startHttpGateway({ host, port, token: t.token, newSession: o.newSession, log: o.log, limits });
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     const known =
       e instanceof HttpGatewayConfigError ||
-      err.message.startsWith('--http') ||
+      err.message.startsWith('--') ||
+      err.message.startsWith('MCPD_HTTP_') ||
       err.code === 'EADDRINUSE' ||
       err.code === 'EADDRNOTAVAIL' ||
       err.code === 'EACCES';

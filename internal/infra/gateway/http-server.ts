@@ -3,6 +3,8 @@ import { createServer, type IncomingMessage, type Server as HttpServer, type Ser
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { SessionEventStore } from './session-event-store.js';
+import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './http-limits.js';
+import { boundUnread } from './bound-unread.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { allowedHostnames, bearerMatches, isLoopbackAddress, rebindingRejection, urlHost } from './http-guard.js';
@@ -28,6 +30,7 @@ export interface HttpGatewayOptions {
   log: (msg: string) => void;
   /** A session with no request in flight for this long is closed (clients often never send DELETE). */
   idleMs?: number;
+  limits?: HttpLimits;
 }
 
 export interface HttpGateway {
@@ -47,6 +50,9 @@ interface Entry {
   inFlight: number;
   lastSeen: number;
   closed: boolean;
+  openedAt: number;
+  /** Requests seen; 1 = only `initialize` so far. */
+  requests: number;
 }
 
 /** Thrown for a configuration that must not start (e.g. a non-loopback bind without a token). */
@@ -67,6 +73,17 @@ export async function startHttpGateway(o: HttpGatewayOptions): Promise<HttpGatew
   const sessions = new Map<string, Entry>();
   const allowed = allowedHostnames(o.host);
   const idleMs = o.idleMs ?? DEFAULT_IDLE_MS;
+  const limits = o.limits ?? DEFAULT_HTTP_LIMITS;
+
+  /** Room for one more session: closes the oldest idle one at the cap; false when every one is busy. */
+  const makeRoom = async (): Promise<boolean> => {
+    if (sessions.size < limits.maxSessions) return true;
+    let oldest: [string, Entry] | undefined;
+    for (const [id, e] of sessions) if (e.inFlight <= 0 && (!oldest || e.lastSeen < oldest[1].lastSeen)) oldest = [id, e];
+    if (!oldest) return false;
+    await closeEntry(oldest[0], oldest[1], `evicted: the gateway holds at most ${limits.maxSessions} sessions`);
+    return true;
+  };
 
   const closeEntry = async (id: string, e: Entry, why: string): Promise<void> => {
     if (e.closed) return;
@@ -91,7 +108,7 @@ export async function startHttpGateway(o: HttpGatewayOptions): Promise<HttpGatew
       },
       onsessionclosed: (id) => void closeEntry(id, entry, 'client sent DELETE'),
     });
-    const entry: Entry = { transport, gateway, inFlight: 1, lastSeen: Date.now(), closed: false };
+    const entry: Entry = { transport, gateway, inFlight: 1, lastSeen: Date.now(), closed: false, openedAt: Date.now(), requests: 1 };
     // Set before connect: the SDK chains its own handler after ours.
     transport.onclose = () => {
       if (registered && transport.sessionId) void closeEntry(transport.sessionId, entry, 'transport closed');
@@ -104,6 +121,7 @@ export async function startHttpGateway(o: HttpGatewayOptions): Promise<HttpGatew
 
   const track = (e: Entry, res: ServerResponse): void => {
     e.lastSeen = Date.now();
+    boundUnread(res, limits.sseUnreadBytes);
     res.once('close', () => {
       e.inFlight--;
       e.lastSeen = Date.now();
@@ -127,6 +145,7 @@ export async function startHttpGateway(o: HttpGatewayOptions): Promise<HttpGatew
       const e = sessions.get(sid);
       if (!e) return reply(res, 404, -32001, `Session not found: ${sid} (it ended or never existed); initialize a new one`);
       e.inFlight++;
+      e.requests++;
       track(e, res);
       return e.transport.handleRequest(req, res);
     }
@@ -137,25 +156,43 @@ export async function startHttpGateway(o: HttpGatewayOptions): Promise<HttpGatew
     if (!messages.some((m) => isInitializeRequest(m))) {
       return reply(res, 400, -32000, 'Bad Request: no Mcp-Session-Id header and the body is not an initialize request');
     }
+    if (!(await makeRoom())) {
+      return reply(
+        res,
+        503,
+        -32000,
+        `Service unavailable: all ${limits.maxSessions} sessions are busy; retry later, or raise --max-sessions`,
+      );
+    }
     return openSession(req, res, body);
   };
 
-  const http = createServer((req, res) => {
-    handle(req, res).catch((e: Error) => {
-      o.log(`http request failed: ${e.message}`);
-      if (!res.headersSent) reply(res, 500, -32603, `Internal error: ${e.message}`);
-      else res.end();
-    });
-  });
+  // connectionsCheckingInterval: how often Node enforces the request/headers timeouts.
+  const http = createServer(
+    { requestTimeout: limits.requestTimeoutMs, headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: 1000 },
+    (req, res) => {
+      handle(req, res).catch((e: Error) => {
+        o.log(`http request failed: ${e.message}`);
+        if (!res.headersSent) reply(res, 500, -32603, `Internal error: ${e.message}`);
+        else res.end();
+      });
+    },
+  );
+  http.maxConnections = limits.maxConnections;
   await listen(http, o.host, o.port);
   const port = (http.address() as AddressInfo).port;
 
   const reaper = cappedInterval(
     () => {
-      const cutoff = Date.now() - idleMs;
-      for (const [id, e] of sessions) if (e.inFlight <= 0 && e.lastSeen < cutoff) void closeEntry(id, e, `idle for ${idleMs} ms`);
+      const now = Date.now();
+      for (const [id, e] of sessions) {
+        if (e.inFlight <= 0 && e.lastSeen < now - idleMs) void closeEntry(id, e, `idle for ${idleMs} ms`);
+        else if (e.requests === 1 && e.openedAt < now - limits.initTimeoutMs) {
+          void closeEntry(id, e, `nothing after initialize for ${limits.initTimeoutMs} ms`);
+        }
+      }
     },
-    Math.max(1000, Math.min(idleMs, 60_000)),
+    Math.max(250, Math.min(idleMs, limits.initTimeoutMs, 60_000) / 4),
   );
   reaper.unref();
 

@@ -59,6 +59,10 @@ export class McpSession implements DownstreamSession {
   }
 
   listTools(opts: { signal?: AbortSignal } = {}): Promise<DownstreamTool[]> {
+    // A server that does not declare `tools` (mcpd-docs serves only resources) has none: asking would
+    // only earn "Method not found" and report a healthy server as failing.
+    const tools = this.capabilities.tools;
+    if (tools === undefined || tools === null || typeof tools !== 'object') return Promise.resolve([]);
     const fetchPage = (cursor: string | undefined) =>
       this.request('tools/list', cursor === undefined ? {} : { cursor }, { timeoutMs: this.opts.listTimeoutMs, signal: opts.signal });
     return listAllTools(this.opts.serverName, fetchPage, this.opts.guards ?? DEFAULT_LIST_GUARDS);

@@ -1,6 +1,6 @@
 import { Server, ServerCredentials, type ServerWritableStream } from '@grpc/grpc-js';
 import { stream, unary } from './handler-kit.js';
-import type { ControlApi } from '../../domain/control.js';
+import type { ControlApi, ToolPage } from '../../domain/control.js';
 import {
   ControlPlaneService,
   SessionClientMessage,
@@ -11,7 +11,7 @@ import type * as pb from '../../gen/mcpd/control/v1/control.js';
 import { collisionToPb, snapshotToPb, statusToPb, toolToPb } from './convert.js';
 import { decodeObject, encodeJson } from './json-bytes.js';
 import { addHealth, addReflection } from './reflection.js';
-import { serveSession } from './session-server.js';
+import { serveSession, type SessionServeOptions } from './session-server.js';
 import { prepareSocketPath } from './socket-path.js';
 import { listenControlSocket } from './control-listener.js';
 import { FramedSessionStream } from './framed-session-stream.js';
@@ -88,7 +88,7 @@ const SERVICE = {
   },
 };
 
-function handlers(api: ControlApi): ControlPlaneServer {
+function handlers(api: ControlApi, session: SessionServeOptions): ControlPlaneServer {
   const pages = new PageCache();
   return {
     getInfo: unary(() => {
@@ -101,6 +101,7 @@ function handlers(api: ControlApi): ControlPlaneServer {
         startedAtUnixMs: i.startedAt,
         coreId: i.coreId,
         profiles: i.profiles,
+        callers: i.callers,
       };
     }),
     registerCaller: unary((req: pb.RegisterCallerRequest) => {
@@ -116,12 +117,11 @@ function handlers(api: ControlApi): ControlPlaneServer {
       // A page is fully determined by its snapshot, cursor and size: reuse the built response, whose
       // encoding the service definition below memoises.
       const key = `${page.etag}|${req.cursor}|${req.pageSize}|${page.tools.length}`;
-      return pages.get(key, () => ({
-        etag: page.etag,
-        tools: page.tools.map(toolToPb),
-        nextCursor: page.nextCursor ?? '',
-        collisions: page.collisions.map(collisionToPb),
-      }));
+      if (page.failures?.length) {
+        // Failures come and go without the list changing: such a response is not memoised.
+        return { ...pages.get(key, () => listToolsResponse(page)), failures: page.failures.map((f) => ({ ...f })) };
+      }
+      return pages.get(key, () => listToolsResponse(page));
     }),
     watchTools: stream((req: pb.WatchToolsRequest) => api.watchTools(req.caller || 'default', req.lastEtag || undefined), snapshotToPb),
     callTool: callTool(api),
@@ -138,7 +138,7 @@ function handlers(api: ControlApi): ControlPlaneServer {
       };
     }),
     stop: unary(() => api.requestStop()),
-    session: (call) => serveSession(api, call),
+    session: (call) => serveSession(api, call, session),
     ...resourceHandlers(api),
     ...promptHandlers(api),
     ...logHandlers(api),
@@ -155,23 +155,29 @@ export interface ControlServer {
  * Binds the control plane (plus health and reflection) to a private unix socket. The same socket takes
  * framed Session connections from gateways (see control-listener.ts and decision 16).
  */
-export async function startControlServer(api: ControlApi, socketPath: string): Promise<ControlServer> {
+export async function startControlServer(api: ControlApi, socketPath: string, session: SessionServeOptions = {}): Promise<ControlServer> {
   await prepareSocketPath(socketPath);
   const server = new Server({
     'grpc.max_receive_message_length': 64 * 1024 * 1024,
     'grpc.max_send_message_length': 64 * 1024 * 1024,
     // Nothing reads channelz here, and its per-call bookkeeping costs ~10% of a unary call.
     'grpc.enable_channelz': 0,
+    // A connection that sent only the HTTP/2 preface, or stopped mid-frame, holds no call: it goes.
+    'grpc.max_connection_idle_ms': GRPC_IDLE_MS,
   });
-  server.addService(SERVICE, handlers(api));
+  server.addService(SERVICE, handlers(api, session));
   addHealth(server);
   addReflection(server);
   const injector = server.createConnectionInjector(ServerCredentials.createInsecure());
   const listener = await listenControlSocket(socketPath, {
     grpc: (socket) => injector.injectConnection(socket),
     session: (socket, rest) => {
-      const stream = new FramedSessionStream<pb.SessionClientMessage, pb.SessionServerMessage>(socket, SERVER_CODEC);
-      serveSession(api, stream);
+      const stream = new FramedSessionStream<pb.SessionClientMessage, pb.SessionServerMessage>(
+        socket,
+        SERVER_CODEC,
+        session.frameStallMs ?? FRAME_STALL_MS,
+      );
+      serveSession(api, stream, session);
       stream.receive(rest);
     },
   });
@@ -197,8 +203,22 @@ export async function startControlServer(api: ControlApi, socketPath: string): P
 }
 
 const CLOSE_GRACE_MS = 2000;
+/** A partial Session frame with no further byte for this long ends its connection. */
+const FRAME_STALL_MS = 30_000;
+/** A gRPC connection with no call open for this long is closed (clients reconnect by themselves). */
+const GRPC_IDLE_MS = 120_000;
 
 const SERVER_CODEC = {
   encode: (m: pb.SessionServerMessage) => SessionServerMessage.encode(m).finish(),
   decode: (b: Uint8Array) => SessionClientMessage.decode(b),
 };
+
+function listToolsResponse(page: ToolPage): pb.ListToolsResponse {
+  return {
+    etag: page.etag,
+    tools: page.tools.map(toolToPb),
+    nextCursor: page.nextCursor ?? '',
+    collisions: page.collisions.map(collisionToPb),
+    failures: [],
+  };
+}

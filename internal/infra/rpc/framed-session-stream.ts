@@ -13,16 +13,45 @@ export interface MessageCodec<In, Out> {
  */
 export class FramedSessionStream<In, Out> extends EventEmitter {
   private readonly reader = new FrameReader();
+  /** Frames read but not yet handed on while paused (at most one socket chunk's worth). */
+  private held: Buffer[] = [];
+  private paused = false;
 
+  private stallTimer?: NodeJS.Timeout;
+
+  /**
+   * `stallTimeoutMs`: a partial frame that gets no further byte for this long ends the connection, so a
+   * peer cannot hold a buffer and a connection forever by stopping mid-frame (issue 14.8).
+   */
   constructor(
     private readonly socket: Socket,
     private readonly codec: MessageCodec<In, Out>,
+    private readonly stallTimeoutMs?: number,
   ) {
     super();
+    socket.once('close', () => clearTimeout(this.stallTimer));
     socket.on('data', (chunk: Buffer) => this.onChunk(chunk));
     socket.on('end', () => this.emit('end'));
     socket.on('error', (err) => this.emit('error', err));
     socket.on('close', () => this.emit('close'));
+    socket.on('drain', () => this.emit('drain'));
+  }
+
+  /** Bytes written but not yet taken by the peer. */
+  get writableLength(): number {
+    return this.socket.writableLength;
+  }
+
+  /** Stops handing on messages (the rest of a chunk already read included) and reading the socket. */
+  pause(): void {
+    this.paused = true;
+    this.socket.pause();
+  }
+
+  resume(): void {
+    this.paused = false;
+    while (!this.paused && this.held.length > 0) this.deliver(this.held.shift() as Buffer);
+    if (!this.paused) this.socket.resume();
   }
 
   /** Feeds bytes that arrived before this stream took the socket over. */
@@ -52,15 +81,32 @@ export class FramedSessionStream<In, Out> extends EventEmitter {
     } catch (err) {
       return this.fail(err as Error);
     }
+    this.watchStall();
     for (const f of frames) {
-      let message: In;
-      try {
-        message = this.codec.decode(f);
-      } catch (err) {
-        return this.fail(new Error(`undecodable session message: ${(err as Error).message}`));
-      }
-      this.emit('data', message);
+      if (this.paused) this.held.push(f);
+      else this.deliver(f);
     }
+  }
+
+  private watchStall(): void {
+    clearTimeout(this.stallTimer);
+    if (this.stallTimeoutMs === undefined || this.reader.pending === 0) return;
+    const ms = this.stallTimeoutMs;
+    this.stallTimer = setTimeout(
+      () => this.fail(new Error(`a partial session frame (${this.reader.pending} bytes) got no further byte for ${ms} ms`)),
+      ms,
+    );
+    this.stallTimer.unref();
+  }
+
+  private deliver(f: Buffer): void {
+    let message: In;
+    try {
+      message = this.codec.decode(f);
+    } catch (err) {
+      return this.fail(new Error(`undecodable session message: ${(err as Error).message}`));
+    }
+    this.emit('data', message);
   }
 
   private fail(err: Error): void {

@@ -1,4 +1,4 @@
-import type { ControlApi } from '../../domain/control.js';
+import type { ControlApi, ServerFailure } from '../../domain/control.js';
 import { optionalString, type SessionHandler, type SessionRequestContext } from './session-handler.js';
 import { McpdError } from '../../domain/errors.js';
 import type { JsonObject, JsonValue } from '../../domain/json.js';
@@ -14,6 +14,7 @@ import { resourceSessionHandlers } from './session-areas/resources.js';
 const TOOL_HANDLERS: Record<string, SessionHandler> = {
   'tools/list': async (api, params, ctx) => {
     const page = await api.listTools(ctx.session.caller, optionalString(params, 'cursor'));
+    warnListingFailures(page.failures ?? [], ctx);
     const result: JsonObject = { tools: page.tools.map((t) => t.definition) };
     if (page.nextCursor) result.nextCursor = page.nextCursor;
     result._meta = { 'mcpd/etag': page.etag };
@@ -74,4 +75,36 @@ export function dispatchSessionRequest(
   }
   if (!CALLS.has(method)) return handler(api, params, ctx);
   return api.calls.run(method, ctx.signal, (signal) => handler(api, params, { ...ctx, signal }));
+}
+
+/** Per session: the "server: error" pairs its client was already warned about. */
+const warned = new Map<string, Set<string>>();
+
+/**
+ * A server left out of the list is a failure the client's user should see, where they look: one
+ * warning `notifications/message` per failing server (and distinct error) per session.
+ */
+function warnListingFailures(failures: readonly ServerFailure[], ctx: SessionRequestContext): void {
+  if (failures.length === 0) return;
+  const id = ctx.session.id;
+  let seen = warned.get(id);
+  if (!seen) {
+    seen = new Set();
+    warned.set(id, seen);
+    ctx.onClose(() => warned.delete(id));
+  }
+  for (const f of failures) {
+    const key = `${f.server}\u0000${f.error}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    ctx.notify('notifications/message', {
+      level: 'warning',
+      logger: 'mcpd',
+      data: {
+        event: 'tools.list_failed',
+        server: f.server,
+        message: `server ${f.server} could not be listed, its tools are missing: ${f.error}`,
+      },
+    });
+  }
 }

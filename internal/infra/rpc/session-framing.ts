@@ -25,6 +25,11 @@ export class FrameReader {
   private chunks: Buffer[] = [];
   private buffered = 0;
 
+  /** Bytes of a frame still incomplete. */
+  get pending(): number {
+    return this.buffered;
+  }
+
   /** Appends a chunk and returns every frame it completes (views into the chunks where possible). */
   push(chunk: Buffer): Buffer[] {
     this.chunks.push(chunk);

@@ -5,21 +5,36 @@ import { redactedError } from './status-map.js';
 import { decodeObject, encodeJson } from './json-bytes.js';
 import { dispatchSessionRequest } from './session-dispatch.js';
 import { linkClient, type ClientLink } from './session-client-requests.js';
+import { DEFAULT_SESSION_OUTBOUND_BYTES, OutboundGate, type GatedStream } from './outbound-gate.js';
 
 /**
  * The core's end of a Session: a grpc-js ServerDuplexStream (the `Session` RPC) or a FramedSessionStream
  * (a framed connection on the control socket) — the same messages and events either way.
  */
-export interface SessionServerStream {
+export interface SessionServerStream extends GatedStream {
   write(msg: pb.SessionServerMessage): unknown;
   end(): unknown;
+  /** Drops the connection (framed streams); a gRPC call is ended instead. */
+  cancel?(): unknown;
   on(event: 'data', listener: (msg: pb.SessionClientMessage) => void): unknown;
   on(event: 'end' | 'error' | 'cancelled' | 'close', listener: () => void): unknown;
 }
 type Stream = SessionServerStream;
 
+export interface SessionServeOptions {
+  /** Bytes the peer may leave unread before reading pauses and notifications drop (OutboundGate). */
+  maxOutboundBytes?: number;
+  log?: (level: 'info' | 'warning', event: string, fields: Record<string, unknown>) => void;
+  /** A stream that has not said hello by then is ended (default DEFAULT_HELLO_TIMEOUT_MS). */
+  helloTimeoutMs?: number;
+  /** Framed connections: a partial frame with no further byte for this long ends the connection. */
+  frameStallMs?: number;
+}
+
+export const DEFAULT_HELLO_TIMEOUT_MS = 10_000;
+
 /** Serves one gateway's Session stream: hello, then multiplexed requests, cancels and notifications. */
-export function serveSession(api: ControlApi, stream: Stream): void {
+export function serveSession(api: ControlApi, stream: Stream, opts: SessionServeOptions = {}): void {
   let session: CallerSession | undefined;
   const watches: AsyncIterableIterator<{ etag: string }>[] = [];
   const closeHooks: (() => void)[] = [];
@@ -28,11 +43,32 @@ export function serveSession(api: ControlApi, stream: Stream): void {
   /** Server→client requests to this gateway's MCP client, and its answers. */
   let client: ClientLink | undefined;
 
+  const who = () => ({ caller: session?.caller, session: session?.id });
+  const gate = new OutboundGate(stream, opts.maxOutboundBytes ?? DEFAULT_SESSION_OUTBOUND_BYTES, {
+    paused: (buffered) =>
+      opts.log?.('warning', 'session output over its limit; reading its requests paused until it catches up', { ...who(), buffered }),
+    resumed: (dropped) =>
+      opts.log?.(dropped > 0 ? 'warning' : 'info', 'session caught up; reading resumed', { ...who(), droppedNotifications: dropped }),
+  });
+
   const send = (msg: pb.SessionServerMessage) => {
-    if (!closed) stream.write(msg);
+    if (closed || !gate.admit(msg.notification !== undefined || msg.progress !== undefined)) return;
+    stream.write(msg);
+    gate.wrote();
   };
 
+  // A connection that opened a Session but never says who it is would be held forever (issue 14.8).
+  const helloTimer = setTimeout(() => {
+    if (session || closed) return;
+    opts.log?.('warning', 'session ended: no hello in time', { timeoutMs: opts.helloTimeoutMs ?? DEFAULT_HELLO_TIMEOUT_MS });
+    if (stream.cancel) stream.cancel();
+    else stream.end();
+    finish();
+  }, opts.helloTimeoutMs ?? DEFAULT_HELLO_TIMEOUT_MS);
+  helloTimer.unref();
+
   const finish = () => {
+    clearTimeout(helloTimer);
     if (closed) return;
     closed = true;
     for (const ac of inflight.values()) ac.abort(new Error('gateway session ended'));

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { isIP, type AddressInfo } from 'node:net';
+import { hostCheck } from './host-check.js';
 
 export interface HealthReport {
   /** 200 while serving, 503 while shutting down. */
@@ -54,7 +55,14 @@ export async function startMetricsServer(o: MetricsHttpOptions): Promise<Metrics
     );
   }
   let mounted: ReturnType<NonNullable<MetricsHttpOptions['mount']>> | undefined;
+  // Every route on this listener (the dashboard's included) is Host/Origin-checked first.
+  const refused = hostCheck(host);
   const server = createServer((req, res) => {
+    const why = refused(req);
+    if (why) {
+      res.writeHead(403, { 'content-type': 'text/plain' }).end(`forbidden: ${why}\n`);
+      return;
+    }
     if (mounted?.handle(req, res)) return;
     const path = (req.url ?? '/').split('?')[0];
     if (req.method !== 'GET' && req.method !== 'HEAD') {

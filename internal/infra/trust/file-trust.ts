@@ -15,8 +15,12 @@ export function foreignControl(st: Stats, opts: { allowRootOwner?: boolean } = {
   const uid = myUid();
   if (uid === undefined) return undefined;
   if (st.uid !== uid && !(opts.allowRootOwner && st.uid === 0)) return `it is owned by uid ${st.uid}, not by this user (uid ${uid})`;
-  if ((st.mode & 0o022) !== 0)
-    return `it is writable by ${(st.mode & 0o002) !== 0 ? 'every user' : 'its group'} (mode ${modeText(st.mode)})`;
+  if ((st.mode & 0o002) !== 0) return `it is writable by every user (mode ${modeText(st.mode)})`;
+  // Group write is fine for the user's own primary group: with the usual umask 002 and a group per user
+  // (Debian/Ubuntu), every file is group-writable and that group holds only the user.
+  if ((st.mode & 0o020) !== 0 && st.gid !== process.getgid?.()) {
+    return `it is writable by its group (gid ${st.gid}, mode ${modeText(st.mode)})`;
+  }
   return undefined;
 }
 

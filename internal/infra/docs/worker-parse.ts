@@ -1,0 +1,41 @@
+import { Worker } from 'node:worker_threads';
+import type { DocLimits } from './doc-limits.js';
+import { ParseError, type ParsedContent } from './parsers/types.js';
+
+type Reply = { ok: true; content: ParsedContent } | { ok: false; message: string };
+
+/**
+ * Parses in a worker thread with a heap limit and a deadline: a file that takes too long or too much
+ * memory fails with a clear error and the server stays responsive (issue 14.5).
+ */
+export function parseInWorker(fileName: string, bytes: Uint8Array, stem: string, limits: DocLimits): Promise<ParsedContent> {
+  const worker = new Worker(new URL('./parse-worker.js', import.meta.url), {
+    workerData: { fileName, bytes, stem },
+    resourceLimits: { maxOldGenerationSizeMb: limits.parseMemoryMb },
+    // A library printing to stdout must not reach the MCP stream: read and dropped.
+    stdout: true,
+  });
+  worker.stdout.resume();
+  return new Promise<ParsedContent>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      void worker.terminate();
+      reject(new ParseError(`parsing took longer than ${limits.parseTimeoutMs} ms; stopped (raise --parse-timeout-ms)`));
+    }, limits.parseTimeoutMs);
+    const done = () => clearTimeout(timer);
+    worker.once('message', (r: Reply) => {
+      done();
+      void worker.terminate();
+      if (r.ok) resolve(r.content);
+      else reject(new ParseError(r.message));
+    });
+    worker.once('error', (e: Error) => {
+      done();
+      const oom = (e as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY';
+      reject(new ParseError(oom ? `parsing needed more than ${limits.parseMemoryMb} MB; stopped` : e.message));
+    });
+    worker.once('exit', (code) => {
+      done();
+      reject(new ParseError(`the parse worker exited (code ${code})`));
+    });
+  });
+}

@@ -1,0 +1,41 @@
+import { createServer, type ServerResponse } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { boundUnread } from './bound-unread.js';
+
+describe('an SSE stream its client stopped reading (issue 14.4)', () => {
+  it('is closed once the unread bytes pass the bound, instead of buffering without end', async () => {
+    let response!: ServerResponse;
+    let written = 0;
+    const done = new Promise<void>((resolve) => {
+      const server = createServer((_req, res) => {
+        response = res;
+        boundUnread(res, 256 * 1024);
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        const event = `data: ${'x'.repeat(1000)}\n\n`;
+        // Write until the bound closes the stream: the kernel buffers fill, then writableLength grows.
+        const pump = () => {
+          while (!res.destroyed) {
+            res.write(event);
+            written += event.length;
+            if (res.writableLength > 64 * 1024) return void setImmediate(pump);
+          }
+          server.close();
+          resolve();
+        };
+        pump();
+      });
+      server.listen(0, '127.0.0.1', () => {
+        const port = (server.address() as AddressInfo).port;
+        const sock = connect(port, '127.0.0.1');
+        sock.pause(); // never reads
+        sock.write(`GET /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
+        void done.then(() => sock.destroy());
+      });
+    });
+    await done;
+    expect(response.destroyed).toBe(true);
+    // Kernel socket buffers plus the bound; without the bound this loop would never end.
+    expect(written).toBeLessThan(64 * 1024 * 1024);
+  });
+});

@@ -1,0 +1,112 @@
+import { readFileSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SessionClientMessage, SessionServerMessage } from '../../internal/gen/mcpd/control/v1/control.js';
+import { FrameReader, SESSION_PREFACE, frame } from '../../internal/infra/rpc/session-framing.js';
+import { SessionClient } from '../../internal/infra/rpc/session-client.js';
+import { TestWorld } from '../support/core-process.js';
+import { waitFor } from '../support/procs.js';
+import { echoServer, everythingServer, profile } from '../support/profiles.js';
+
+/** Resident memory of a live process, from /proc. */
+function rssMb(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'));
+  return Number(/(\d+)/.exec(line ?? '')?.[1] ?? 0) / 1024;
+}
+
+const encode = (m: Parameters<typeof SessionClientMessage.encode>[0]) => frame(SessionClientMessage.encode(m).finish());
+
+describe('a Session client that stops reading cannot grow the core without bound (issue 14.4)', () => {
+  let world: TestWorld;
+  let corePid: number;
+  beforeAll(async () => {
+    world = new TestWorld({
+      'profiles/default.yaml': profile(everythingServer('every', { idleSeconds: 300 })),
+      'callers.yaml': 'callers: {}\n',
+      'runtime.yaml': 'metricsAddress: ""\n',
+    });
+    corePid = (await world.startCore()).pid!;
+    // Warm up: the listing is cached and the server is running before the baseline is taken.
+    const warm = await SessionClient.connect(world.socket, { caller: 'warm', pid: process.pid, clientName: 't', previousSessionId: '' });
+    await warm.request('tools/list', {});
+    warm.close();
+  });
+  afterAll(async () => world.cleanup());
+
+  it('20,000 pipelined tools/list requests whose answers are never read', async () => {
+    const before = rssMb(corePid);
+    const sock: Socket = connect(world.socket);
+    await new Promise<void>((r) => sock.once('connect', r));
+    sock.pause(); // never read a byte
+    sock.write(SESSION_PREFACE);
+    sock.write(encode({ hello: { caller: 'sloth', pid: process.pid, clientName: 'sloth', previousSessionId: '' } }));
+    const N = 20_000;
+    const params = Buffer.from('{}');
+    for (let id = 1; id <= N; id++) sock.write(encode({ request: { id, method: 'tools/list', paramsJson: params, timeoutMs: 0 } }));
+    // Either the core read everything (and holds every answer), or it stopped reading and said so.
+    await waitFor(
+      'the core to read all requests or to stop reading',
+      () => sock.writableLength === 0 || world.coreLog.join('').includes('session output over its limit'),
+      60_000,
+    );
+    // A bystander is still served, after the core went through what it had read.
+    const other = await SessionClient.connect(world.socket, { caller: 'busy', pid: process.pid, clientName: 't', previousSessionId: '' });
+    expect(await other.request('ping', {})).toEqual({});
+    other.close();
+    const grown = rssMb(corePid) - before;
+    sock.destroy();
+    // Unbounded, the answers alone are hundreds of MB; the per-session limit is a few MB.
+    expect(grown).toBeLessThan(120);
+  });
+});
+
+describe('a Session that asked for logs and stopped reading cannot grow the core without bound (issue 14.4)', () => {
+  let world: TestWorld;
+  let corePid: number;
+  beforeAll(async () => {
+    world = new TestWorld({
+      'profiles/default.yaml': profile(echoServer('fx', { idleSeconds: 300 })),
+      'callers.yaml': 'callers: {}\n',
+      'runtime.yaml': `metricsAddress: ""\n${process.env.MCPD_TEST_OUTBOUND ? `sessionOutboundBytes: ${process.env.MCPD_TEST_OUTBOUND}\n` : ''}`,
+    });
+    corePid = (await world.startCore()).pid!;
+  });
+  afterAll(async () => world.cleanup());
+
+  it('a server logging ~600 MB while the session never reads', async () => {
+    const busy = await SessionClient.connect(world.socket, { caller: 'busy', pid: process.pid, clientName: 't', previousSessionId: '' });
+    await busy.request('tools/call', { name: 'fx__echo', arguments: {} });
+    const before = rssMb(corePid);
+    const sock: Socket = connect(world.socket);
+    await new Promise<void>((r) => sock.once('connect', r));
+    sock.pause(); // never read a byte
+    sock.write(SESSION_PREFACE);
+    sock.write(encode({ hello: { caller: 'sloth', pid: process.pid, clientName: 'sloth', previousSessionId: '' } }));
+    sock.write(encode({ request: { id: 1, method: 'logging/setLevel', paramsJson: Buffer.from('{"level":"debug"}'), timeoutMs: 0 } }));
+    // The server prints 300 lines of 7 KB per call: ~600 MB of log in all, from small requests.
+    const line = 'x'.repeat(7000);
+    for (let i = 0; i < 300; i++) await busy.request('tools/call', { name: 'fx__stderr', arguments: { line, repeat: 300 } });
+    await busy.request('ping', {});
+    const grown = rssMb(corePid) - before;
+    busy.close();
+    // Now read everything the core kept for the sloth, up to the answer to a ping sent after the flood.
+    const reader = new FrameReader();
+    let received = 0;
+    let answered = false;
+    sock.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      for (const f of reader.push(chunk)) if (SessionServerMessage.decode(f).response?.id === 2) answered = true;
+    });
+    sock.write(encode({ request: { id: 2, method: 'ping', paramsJson: Buffer.from('{}'), timeoutMs: 0 } }));
+    sock.resume();
+    await waitFor('the sloth to get the answer to its ping', () => answered, 60_000);
+    sock.destroy();
+    // Unbounded, the sloth is sent every log line (~600 MB); bounded, the 8 MiB limit plus socket buffers.
+    expect(received).toBeLessThan(64 * 1024 * 1024);
+    expect(world.coreLog.join('')).toMatch(/session caught up; reading resumed.*"droppedNotifications":[1-9]/);
+    // Measured: ~57 MB bounded, ~430 MB unbounded (MCPD_TEST_OUTBOUND=10000000000 lifts the limit).
+    expect(grown).toBeLessThan(200);
+  });
+});
