@@ -12,7 +12,12 @@ import type { ContextChannels } from '../../domain/context-channels.js';
 const SERVER = 'mcpd';
 
 export function contextToolEntries(channels: ContextChannels): JsonObject[] {
-  return (channels.finder ? contextTools() : []).map((t) => ({ name: t.name, server: SERVER, downstreamName: t.name, definition: t as unknown as JsonObject }));
+  return (channels.finder ? contextTools() : []).map((t) => ({
+    name: t.name,
+    server: SERVER,
+    downstreamName: t.name,
+    definition: t as unknown as JsonObject,
+  }));
 }
 
 export function contextResourceEntries(channels: ContextChannels): JsonObject[] {
