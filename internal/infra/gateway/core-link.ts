@@ -1,7 +1,7 @@
 import { McpdError } from '../../domain/errors.js';
 import { assertSocketOwner } from '../rpc/socket-path.js';
 import { SessionClient } from '../rpc/session-client.js';
-import { cappedDelay, cappedTimeout } from '../../domain/timer-limit.js';
+import { cappedTimeout } from '../../domain/timer-limit.js';
 
 export interface CoreLinkOptions {
   socket: string;
@@ -32,6 +32,8 @@ export class CoreLink {
   private lastStartAt = 0;
   private stopped = false;
   private lastSessionId = '';
+  /** Ends the reconnect loop's current backoff sleep early. */
+  private wake?: () => void;
 
   constructor(private readonly opts: CoreLinkOptions) {}
 
@@ -43,6 +45,9 @@ export class CoreLink {
   async session(waitMs: number): Promise<SessionClient> {
     if (this.current && !this.current.isClosed) return this.current;
     const connecting = this.connect();
+    // A request is worth an attempt now: the backoff may be sleeping up to MAX_BACKOFF_MS, longer than a
+    // request with no core ever reached may wait, and a core that just came up should be found at once.
+    this.wake?.();
     const neverReached = !this.opts.startCore && !this.connectedOnce;
     const wait = neverReached ? Math.min(waitMs, NEVER_REACHED_WAIT_MS) : waitMs;
     let timer: NodeJS.Timeout | undefined;
@@ -109,10 +114,22 @@ export class CoreLink {
         return this.adopt(session);
       } catch (e) {
         this.maybeStartCore((e as Error).message);
-        await cappedDelay(backoff);
+        await this.backoffSleep(backoff);
         backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
       }
     }
+  }
+
+  private backoffSleep(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = cappedTimeout(() => done(), ms);
+      const done = () => {
+        clearTimeout(timer);
+        this.wake = undefined;
+        resolve();
+      };
+      this.wake = done;
+    });
   }
 
   private adopt(session: SessionClient): SessionClient {
