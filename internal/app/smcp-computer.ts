@@ -53,19 +53,25 @@ export class SmcpComputer {
       onState: (state, d) => this.setState(state, d),
       onDrop: () => this.calls.abortAll(`computer ${me.name} lost its connection to the SMCP Server`),
     });
-    const caller = me.caller;
-    this.handle(CLIENT_EVENTS.getTools, async () => ({ tools: await smcpTools(deps.api, caller, this.profile()) }));
+    this.answerOffice();
+  }
+
+  /** The `client:*` requests this computer answers, and the cancellations it acts on. */
+  private answerOffice(): void {
+    const { api } = this.deps;
+    const caller = this.me.caller;
+    this.handle(CLIENT_EVENTS.getTools, async () => ({ tools: await smcpTools(api, caller, this.profile()) }));
     this.handle(CLIENT_EVENTS.toolCall, (r) => this.calls.call(r as ToolCallReq), false);
     this.handle(CLIENT_EVENTS.getDesktop, async (r) => {
       const { desktop_size, window } = r as GetDeskTopReq;
-      return { desktops: (await deps.api.context.desktop(caller, desktop_size, window)).windows };
+      return { desktops: (await api.context.desktop(caller, desktop_size, window)).windows };
     });
     this.handle(CLIENT_EVENTS.getFinder, async (r) => {
       const q = r as GetFinderReq;
-      const v = await deps.api.context.finder(caller, { keywords: q.keywords, fileType: q.file_type, offset: q.offset, limit: q.limit });
+      const v = await api.context.finder(caller, { keywords: q.keywords, fileType: q.file_type, offset: q.offset, limit: q.limit });
       return { documents: v.documents, total_count: v.totalCount };
     });
-    this.handle(CLIENT_EVENTS.readResource, (r) => deps.api.resources.read(caller, (r as ReadResourceReq).uri, {}), false);
+    this.handle(CLIENT_EVENTS.readResource, (r) => api.resources.read(caller, (r as ReadResourceReq).uri, {}), false);
     this.handle(CLIENT_EVENTS.getConfig, async () => smcpConfig(this.profile()), false);
     this.link.onEvent(NOTIFY_EVENTS.toolCallCancel, (data) => {
       const t = validateToolCallCancel(data);

@@ -8,6 +8,9 @@ import type { ToolCallReq } from '../domain/smcp/types.js';
 /** Progress kept per call: enough to show how it went, bounded against a chatty server. */
 const MAX_PROGRESS = 100;
 
+/** How much earlier than the Server the core gives up on a call (at most a tenth of the timeout). */
+const DEADLINE_MARGIN_MS = 500;
+
 const CANCELLED = Symbol('cancelled by the agent');
 
 /** A2C's tool error codes (error-handling.md) for a failed call. */
@@ -55,7 +58,7 @@ export class SmcpToolCalls {
     try {
       const result = await this.api.callTool(this.caller(), req.tool_name, req.params, {
         signal: ac.signal,
-        timeoutMs: req.timeout * 1000,
+        timeoutMs: deadlineMs(req.timeout),
         onProgress: (p) => {
           if (progress.length === MAX_PROGRESS) progress.shift();
           progress.push(p);
@@ -81,6 +84,16 @@ export class SmcpToolCalls {
   abortAll(why: string): void {
     for (const ac of this.inFlight.values()) ac.abort(new McpdError('CANCELLED', why));
   }
+}
+
+/**
+ * The call's deadline inside the core: a little before the Server's own timer for the same `timeout`,
+ * so the agent gets the tool's 4004 result (and the server its notifications/cancelled) rather than
+ * the Server's bare 408 racing it.
+ */
+export function deadlineMs(timeoutSeconds: number): number {
+  const ms = timeoutSeconds * 1000;
+  return ms - Math.min(DEADLINE_MARGIN_MS, ms / 10);
 }
 
 function callKey(agent: string, reqId: string): string {

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as pb from '../../internal/gen/mcpd/control/v1/control.js';
@@ -39,7 +40,7 @@ const PROFILE = [
   ...tagEnv,
   '      WINDOW_HOST: com.example.win',
   '  - name: docs',
-  `    cmd: [${node}, ${JSON.stringify(DOCS_SERVER)}, --host, docs.local, ${JSON.stringify(join(FIXTURES, 'docs'))}]`,
+  `    cmd: [${node}, ${JSON.stringify(DOCS_SERVER)}, --host, docs.local, "\${MCPD_STORE_DIR}/../docs"]`,
   '    strategy: singleton',
   ...tagEnv,
   '',
@@ -74,6 +75,17 @@ describe('the core as an A2C-SMCP Computer (real mcpd-smcp, real core, real MCP 
 
   const status = () => callUnary<pb.GetRuntimeStatusRequest, Status>((q, cb) => control.getRuntimeStatus(q, cb), {});
   const computer = async (name: string) => (await status()).smcpComputers.find((c) => c.name === name);
+  /** Lines of the fx server's stderr: its `hang` tool says when a call arrived, and it says when one was cancelled. */
+  const seen = (line: string) => world.coreLog.join('').split(line).length - 1;
+  /** Starts a `fx__hang` call and resolves once the server has it. */
+  const startHang = async <T>(fields: Record<string, unknown> = {}, reqId?: string): Promise<{ pending: Promise<T | Error> }> => {
+    const before = seen('fixture: hanging');
+    const pending = agent
+      .request<T>('client:tool_call', 'laptop', { tool_name: 'fx__hang', params: {}, timeout: 60, ...fields }, reqId)
+      .catch((e: Error) => e);
+    await waitFor('the hang call at the server', () => seen('fixture: hanging') > before);
+    return { pending };
+  };
   const joined = (name: string, joins = 1) =>
     waitFor(`computer ${name} joined (${joins})`, async () => {
       const c = await computer(name);
@@ -82,6 +94,7 @@ describe('the core as an A2C-SMCP Computer (real mcpd-smcp, real core, real MCP 
 
   beforeAll(async () => {
     world = new TestWorld({ 'callers.yaml': 'callers: { claude-desktop: default, vscode: default }\n', 'profiles/default.yaml': PROFILE });
+    cpSync(join(FIXTURES, 'docs'), join(world.dir, 'docs'), { recursive: true }); // a folder this test may add to
     server = await startSmcpProc([], world.env({ SMCP_API_KEY: KEY }));
     world.write('runtime.yaml', runtimeYaml(server.url, ['{ name: laptop, caller: claude-desktop }']));
     await world.startCore({ SMCP_API_KEY: KEY, EVERYTHING_SECRET: SECRET });
@@ -164,14 +177,19 @@ describe('the core as an A2C-SMCP Computer (real mcpd-smcp, real core, real MCP 
   });
 
   it('notify:tool_call_cancel cancels the downstream call and the ack says a2c_cancelled', async () => {
-    const before = world.coreLog.join('').split('fixture: cancelled hang').length;
-    const pending = agent.request<ToolResult>('client:tool_call', 'laptop', { tool_name: 'fx__hang', params: {}, timeout: 60 }, 'hang-1');
-    // The call is in flight once the pool shows it.
-    await waitFor('the hang call in flight', async () => (await status()).pools.some((p) => p.instances.some((i) => i.inFlight > 0)));
+    const before = seen('fixture: cancelled hang');
+    const { pending } = await startHang<ToolResult>({}, 'hang-1');
     agent.cancel('hang-1');
-    const r = await pending;
-    expect(r).toEqual({ content: [], isError: true, _meta: { a2c_cancelled: true } });
-    await waitFor('the server saw notifications/cancelled', () => world.coreLog.join('').split('fixture: cancelled hang').length > before);
+    expect(await pending).toEqual({ content: [], isError: true, _meta: { a2c_cancelled: true } });
+    await waitFor('the server saw notifications/cancelled', () => seen('fixture: cancelled hang') > before);
+  });
+
+  it('the request timeout is the call deadline: the agent gets the 4004 result and the server is cancelled', async () => {
+    const before = seen('fixture: cancelled hang');
+    const r = await agent.request<ToolResult>('client:tool_call', 'laptop', { tool_name: 'fx__hang', params: {}, timeout: 1 });
+    expect(r.isError).toBe(true);
+    expect(r.structuredContent).toMatchObject({ code: 4004, error_type: 'DEADLINE_EXCEEDED' });
+    await waitFor('the server saw notifications/cancelled', () => seen('fixture: cancelled hang') > before);
   });
 
   it('client:get_desktop renders the caller desktop honouring desktop_size and window', async () => {
@@ -187,7 +205,7 @@ describe('the core as an A2C-SMCP Computer (real mcpd-smcp, real core, real MCP 
     expect(only.desktops[0]).toMatch(/^window:\/\/com\.example\.win\/status/);
   });
 
-  it('client:get_finder and client:read_resource, with 4201 and 4204 as flat ErrorPayload codes', async () => {
+  it('client:get_finder and client:read_resource, with 4201–4204 as flat ErrorPayload codes', async () => {
     const f = await agent.request<{ documents: { doc_ref: string; uri: string; server: string }[]; total_count: number; req_id: string }>(
       'client:get_finder',
       'laptop',
@@ -208,6 +226,12 @@ describe('the core as an A2C-SMCP Computer (real mcpd-smcp, real core, real MCP 
     expect(missing.code).toBe(4201);
     const invalid = await agent.request<{ code: number }>('client:read_resource', 'laptop', { uri: 'dpe://docs.local/x/pages/-1' });
     expect(invalid.code).toBe(4204);
+    const page = await agent.request<{ code: number }>('client:read_resource', 'laptop', { uri: `${f.documents[0].uri}/pages/9999` });
+    expect(page.code).toBe(4202);
+    const element = await agent.request<{ code: number }>('client:read_resource', 'laptop', {
+      uri: `${f.documents[0].uri}/elements/no-such-element`,
+    });
+    expect(element.code).toBe(4203);
   });
 
   it('client:get_config lists the servers and inputs with secrets redacted', async () => {
@@ -226,7 +250,7 @@ describe('the core as an A2C-SMCP Computer (real mcpd-smcp, real core, real MCP 
     expect(text).not.toContain('hunter2-password');
   });
 
-  it('tells the office when the tool list and the desktop really change', async () => {
+  it('tells the office when the tool list, the desktop and the finder change', async () => {
     let since = agent.notices.length;
     await agent.request('client:tool_call', 'laptop', { tool_name: 'fx__churn', params: {}, timeout: 30 });
     await agent.notice('notify:update_tool_list', since, (d) => d.computer === 'laptop');
@@ -242,6 +266,24 @@ describe('the core as an A2C-SMCP Computer (real mcpd-smcp, real core, real MCP 
     await agent.notice('notify:update_desktop', since, (d) => d.computer === 'laptop');
     const desk = await agent.request<{ desktops: string[] }>('client:get_desktop', 'laptop');
     expect(desk.desktops.some((d) => d.includes('new window'))).toBe(true);
+
+    // Calls that change nothing the caller sees send nothing: only the visible edit after them is told.
+    since = agent.notices.length;
+    await agent.request('client:tool_call', 'laptop', { tool_name: 'fx__echo', params: {}, timeout: 30 });
+    await agent.request('client:tool_call', 'laptop', { tool_name: 'win__touch', params: {}, timeout: 30 });
+    await agent.request('client:tool_call', 'laptop', {
+      tool_name: 'win__set_window',
+      params: { path: 'status', text: 'busy' },
+      timeout: 30,
+    });
+    await agent.notice('notify:update_desktop', since, (d) => d.computer === 'laptop');
+    expect(agent.notices.slice(since)).toEqual([{ event: 'notify:update_desktop', data: { computer: 'laptop' } }]);
+
+    since = agent.notices.length;
+    writeFileSync(join(world.dir, 'docs', 'smcp-added.md'), '---\ntitle: Added over SMCP\nkeywords: [smcp-added]\n---\n# Added\n');
+    await agent.notice('notify:update_finder', since, (d) => d.computer === 'laptop');
+    const found = await agent.request<{ documents: { title: string }[] }>('client:get_finder', 'laptop', { keywords: ['smcp-added'] });
+    expect(found.documents.map((d) => d.title)).toEqual(['Added over SMCP']);
   });
 
   it('a config reload tells the office, and a reload adding or changing a computer reconnects only that one', async () => {
@@ -298,10 +340,15 @@ describe('the core as an A2C-SMCP Computer (real mcpd-smcp, real core, real MCP 
 
   it('re-joins its office by itself after the Server was killed and came back', async () => {
     const joinsBefore = (await computer('laptop'))!.joins;
-    agent.close();
+    const before = seen('fixture: cancelled hang');
+    const { pending: inFlight } = await startHang();
     const port = server.port;
     await server.stop('SIGKILL');
     await waitFor('the computer noticed', async () => (await computer('laptop'))!.state !== 'joined');
+    // Nobody can receive that call's answer any more: the core stopped it downstream.
+    await waitFor('the dropped call cancelled downstream', () => seen('fixture: cancelled hang') > before);
+    expect(await inFlight).toBeInstanceOf(Error); // the agent's own connection went with the Server
+    agent.close();
     server = await startSmcpProc(['--listen', `127.0.0.1:${port}`], world.env({ SMCP_API_KEY: KEY }));
     await joined('laptop', joinsBefore + 1);
     agent = await TestAgent.join(server.url, KEY, 'office-1');
@@ -314,15 +361,10 @@ describe('the core as an A2C-SMCP Computer (real mcpd-smcp, real core, real MCP 
   });
 
   it('a computer that dies mid-call gives the agent an error, not a hang', async () => {
-    const pending = agent.request<{ code: number; message: string }>('client:tool_call', 'laptop', {
-      tool_name: 'fx__hang',
-      params: {},
-      timeout: 60,
-    });
-    await waitFor('the hang call in flight', async () => (await status()).pools.some((p) => p.instances.some((i) => i.inFlight > 0)));
+    const { pending } = await startHang<{ code: number; message: string }>();
     control.close();
     for (const core of world.cores) core.kill('SIGKILL');
-    const r = await pending;
+    const r = (await pending) as { code: number; message: string };
     expect(r.code).toBe(404);
     expect(r.message).toMatch(/laptop/);
   });

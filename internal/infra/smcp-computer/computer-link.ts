@@ -1,5 +1,6 @@
 import { io, type Socket } from 'socket.io-client';
 import type { SmcpLinkState } from '../../domain/smcp-computer/settings.js';
+import { errorPayload, SMCP_CODES } from '../../domain/smcp/error-codes.js';
 import { API_KEY_HEADER, SERVER_EVENTS, SMCP_NAMESPACE } from '../../domain/smcp/events.js';
 
 const JOIN_OFFICE = SERVER_EVENTS.joinOffice;
@@ -45,9 +46,11 @@ export class ComputerLink {
     this.socket.on('connect', () => void this.join());
     this.socket.on('disconnect', (reason) => this.dropped(reason));
     this.socket.on('connect_error', (err) => {
+      // Inactive after a connect_error = the Server's middleware refused us (a wrong key): Socket.IO
+      // does not retry that itself. Active = the Server is unreachable and Socket.IO keeps trying.
+      if (this.socket.active) return this.o.onState('disconnected', { error: err.message });
       this.o.onState('refused', { error: err.message });
-      // A refusal by the Server's middleware (a wrong key) is not retried by Socket.IO itself.
-      if (!this.socket.active) this.later(() => this.socket.connect());
+      this.later(() => this.socket.connect());
     });
   }
 
@@ -56,19 +59,15 @@ export class ComputerLink {
     this.socket.connect();
   }
 
-  get sid(): string | undefined {
-    return this.socket.id;
-  }
-
-  get isJoined(): boolean {
-    return this.joined;
-  }
-
   /** Answers `event` requests; the ack is whatever the handler resolves to. */
   onRequest(event: string, handler: RequestHandler): void {
     this.socket.on(event, (data: unknown, ack?: unknown) => {
       const reply = typeof ack === 'function' ? (ack as (v: unknown) => void) : undefined;
-      void handler(data).then((v) => reply?.(v));
+      // A handler that fails unexpectedly still answers (never a silent missing ack) and never takes the core down.
+      handler(data).then(
+        (v) => reply?.(v),
+        (e: unknown) => reply?.(errorPayload(SMCP_CODES.internal, e instanceof Error ? e.message : String(e))),
+      );
     });
   }
 
