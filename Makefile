@@ -17,9 +17,18 @@ $(NODE_MODULES_STAMP): package-lock.json
 
 install: $(NODE_MODULES_STAMP)
 
-build: install
-	npx tsc -p tsconfig.json
-	node scripts/build-app.mjs
+# dist/ is rebuilt only when a compiled source changed since the last build (make compares times),
+# and then incrementally (tsc --incremental): an unchanged tree starts at once.
+BUILD_STAMP := dist/.build-stamp
+SOURCES := $(shell find cmd internal test/fixtures web -name '*.ts' ! -name '*.test.ts' -o -name '*.tsx' -o -name '*.css' -o -name '*.html' 2>/dev/null) tsconfig.json
+$(BUILD_STAMP): $(NODE_MODULES_STAMP) $(SOURCES)
+	@echo "build: $(words $(filter-out tsconfig.json $(NODE_MODULES_STAMP),$?)) source file(s) changed; compiling (incremental)…"
+	@node node_modules/typescript/bin/tsc -p tsconfig.json
+	@node scripts/build-app.mjs
+	@touch $@
+
+build: $(BUILD_STAMP)
+	@echo "build: dist/ is up to date"
 
 ## Start the core in the foreground on the repository's profile store.
 run: build
@@ -61,7 +70,10 @@ bench: build
 	node bench/run.mjs $(ARGS)
 	node bench/context.mjs $(ARGS)
 	node bench/docs.mjs $(ARGS)
+	node bench/desktop-bridge.mjs $(ARGS)
 	node bench/smcp-computer.mjs $(ARGS)
+	node bench/smcp-server.mjs $(ARGS)
+	node bench/app.mjs $(ARGS)
 	node bench/catalog.mjs $(ARGS)
 
 ## The same with tiny counts: proves the benchmarks run (CI).
@@ -69,7 +81,10 @@ bench-smoke: build
 	node bench/run.mjs --smoke
 	node bench/context.mjs --smoke
 	node bench/docs.mjs --smoke
+	node bench/desktop-bridge.mjs --smoke
 	node bench/smcp-computer.mjs --smoke
+	node bench/smcp-server.mjs --smoke
+	node bench/app.mjs --smoke
 	node bench/catalog.mjs --smoke
 
 clean:

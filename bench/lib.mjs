@@ -77,7 +77,7 @@ function profileFlags(dir) {
 }
 
 /** A temp profile store and a core process on a private socket. */
-export async function startCore(profiles, callers = 'callers: {}\n') {
+export async function startCore(profiles, callers = 'callers: {}\n', files = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'mcpd-bench-'));
   const store = join(dir, 'store');
   for (const [name, text] of Object.entries(profiles)) {
@@ -85,6 +85,7 @@ export async function startCore(profiles, callers = 'callers: {}\n') {
     writeFileSync(join(store, 'profiles', `${name}.yaml`), text);
   }
   writeFileSync(join(store, 'callers.yaml'), callers);
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(store, name), text);
   const socket = join(dir, 'run', 'control.sock');
   const core = spawn(process.execPath, [...profileFlags(process.env.CORE_PROF), MCPD, '--config', store, '--socket', socket], {
     stdio: ['ignore', process.env.CORE_STDOUT ? 'inherit' : 'ignore', 'pipe'],

@@ -32,4 +32,5 @@ export interface LogRecord {
   server?: string;
   event: string;
   message: string;
+  fields?: Record<string, unknown>;
 }

@@ -4,7 +4,7 @@ import { BridgeHost } from '../../internal/infra/desktop-host/host.js';
 import { LinuxBackend } from '../../internal/infra/desktop-host/linux/linux-backend.js';
 import { BridgeSocketServer } from '../../internal/infra/desktop-host/socket-server.js';
 import { serveMcp } from '../../internal/infra/desktop-host/mcp/mcp-face.js';
-import { parseArgs } from './args.js';
+import { HelpRequested, parseArgs } from './args.js';
 
 // In --mcp mode stdout carries MCP only: anything a library prints goes to stderr.
 console.log = console.error;
@@ -17,6 +17,10 @@ async function main(): Promise<void> {
   try {
     args = parseArgs(process.argv.slice(2));
   } catch (e) {
+    if (e instanceof HelpRequested) {
+      process.stdout.write(`${e.message}\n`);
+      process.exit(0);
+    }
     process.stderr.write(`${(e as Error).message}\n`);
     process.exit(2);
   }
@@ -42,7 +46,12 @@ async function main(): Promise<void> {
     log(`listening on ${args.socket} (workspace root ${args.workspaceRoot})`);
     return;
   }
-  closeFace = await serveMcp(host, { pollMs: args.pollMs, log, workspaceRoot: args.workspaceRoot, onClose: () => void stop('client closed the connection') });
+  closeFace = await serveMcp(host, {
+    pollMs: args.pollMs,
+    log,
+    workspaceRoot: args.workspaceRoot,
+    onClose: () => void stop('client closed the connection'),
+  });
 }
 
 main().catch((e: unknown) => {

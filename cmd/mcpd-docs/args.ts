@@ -6,6 +6,8 @@ export interface DocsArgs {
   host: string;
   dirs: string[];
   limits: DocLimits;
+  /** --version: print it and exit. */
+  version?: boolean;
 }
 
 const LIMIT_FLAGS: Record<string, keyof DocLimits> = {
@@ -15,7 +17,7 @@ const LIMIT_FLAGS: Record<string, keyof DocLimits> = {
 };
 
 export const USAGE =
-  'usage: mcpd-docs [--host NAME] [--max-file-bytes N] [--max-unpacked-bytes N] [--parse-timeout-ms N] DIR...\n' +
+  'usage: mcpd-docs [--host NAME] [--max-file-bytes N] [--max-unpacked-bytes N] [--parse-timeout-ms N] DIR...   (or --version)\n' +
   '  Serves the documents under DIR... as dpe://NAME/... MCP resources over stdio (default NAME: docs).\n' +
   `  Files over ${DEFAULT_DOC_LIMITS.maxFileBytes} bytes, workbooks unpacking to over ${DEFAULT_DOC_LIMITS.maxUnpackedBytes} bytes and parses over ${DEFAULT_DOC_LIMITS.parseTimeoutMs} ms are skipped (defaults).`;
 
@@ -38,6 +40,8 @@ export function parseArgs(argv: readonly string[]): DocsArgs {
         throw new Error(`--host needs a name of letters, digits, ".", "_", "~" or "-", got ${JSON.stringify(v ?? '')}\n${USAGE}`);
       }
       host = v;
+    } else if (a === '--version') {
+      return { host, dirs, limits, version: true };
     } else if (a === '--help' || a === '-h') {
       throw new Error(USAGE);
     } else if (a.startsWith('-')) {

@@ -2,6 +2,7 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { DocsService } from '../../internal/infra/docs/docs-service.js';
 import { parseArgs } from './args.js';
+import { packageVersion } from '../../internal/app/version.js';
 
 // stdout carries MCP only: anything a library prints goes to stderr.
 console.log = console.error;
@@ -20,6 +21,10 @@ async function main(): Promise<void> {
   } catch (e) {
     log((e as Error).message);
     process.exit(2);
+  }
+  if (args.version) {
+    process.stdout.write(`${packageVersion()}\n`);
+    process.exit(0);
   }
   const service = new DocsService({ host: args.host, dirs: args.dirs, log, limits: args.limits });
   await service.start();

@@ -6,6 +6,10 @@ const log = (msg: string): void => {
   process.stderr.write(`mcpd-smcp: ${msg}\n`);
 };
 
+// The Redis adapter's close() unsubscribes without handling the promises; when Redis is already gone
+// they reject. A router must not die of that (nor of any other stray rejection): log and carry on.
+process.on('unhandledRejection', (e: unknown) => log(`ignored unhandled rejection: ${(e as Error)?.message ?? String(e)}`));
+
 async function main(): Promise<void> {
   let args;
   try {

@@ -2,6 +2,7 @@
 import { runCore } from '../../internal/app/bootstrap.js';
 import { packageVersion } from '../../internal/app/version.js';
 import { validateCommand } from '../../internal/infra/cli/validate-command.js';
+import { initCommand, initTarget } from '../../internal/infra/cli/init-command.js';
 import { COMMON_OPTIONS, configFrom, parseOrExit, socketFrom } from '../../internal/infra/cli/common-flags.js';
 import { appCommand, APP_OPTIONS, APP_USAGE } from '../../internal/infra/cli/app-commands.js';
 
@@ -10,13 +11,18 @@ const USAGE = `usage:
   mcpd validate [--config DIR] [--json] [--run-commands]
                                           check a profile store; exit 1 on any problem
                                           (command inputs run only with --run-commands)
+  mcpd init [--config DIR]                create a starter store (default: ~/.config/mcpd) with JSON Schemas
 ${APP_USAGE}
 
-  --config DIR   profile store (callers.yaml, profiles/*.yaml, runtime.yaml); env MCPD_CONFIG; default: .
+  --config DIR   profile store (callers.yaml, profiles/*.yaml, runtime.yaml); env MCPD_CONFIG; default: the current
+                 directory if it holds a store, else $XDG_CONFIG_HOME/mcpd (~/.config/mcpd), created on first run
   --socket PATH  control-plane unix socket; env MCPD_SOCKET; default: $XDG_RUNTIME_DIR/mcpd/control.sock`;
 
 const { values, positionals } = parseOrExit(
-  { options: { ...COMMON_OPTIONS, ...APP_OPTIONS, json: { type: 'boolean' }, 'run-commands': { type: 'boolean' } }, allowPositionals: true },
+  {
+    options: { ...COMMON_OPTIONS, ...APP_OPTIONS, json: { type: 'boolean' }, 'run-commands': { type: 'boolean' } },
+    allowPositionals: true,
+  },
   USAGE,
 );
 
@@ -32,6 +38,8 @@ if (values.version) {
 const [command] = positionals;
 if (command === 'validate') {
   process.exit(await validateCommand(configFrom(values.config), Boolean(values.json), Boolean(values['run-commands'])));
+} else if (command === 'init') {
+  process.exit(await initCommand(initTarget(values.config, process.env), (s) => process.stdout.write(s)));
 } else if (command === 'open' || command === 'url-handler') {
   process.exit(
     await appCommand(positionals, values, { socket: socketFrom(values.socket), configDir: configFrom(values.config), usage: USAGE }),

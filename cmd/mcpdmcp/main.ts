@@ -39,12 +39,13 @@ const { values, positionals } = parseOrExit(
   },
   USAGE,
 );
+// No MCP session runs yet: help and version go to stdout like any CLI's.
 if (values.help) {
-  process.stderr.write(`${USAGE}\n`);
+  process.stdout.write(`${USAGE}\n`);
   process.exit(0);
 }
 if (values.version) {
-  process.stderr.write(`${packageVersion()}\n`);
+  process.stdout.write(`${packageVersion()}\n`);
   process.exit(0);
 }
 const caller = positionals[0];

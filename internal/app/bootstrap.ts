@@ -1,10 +1,10 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createLauncher } from '../infra/mcp/index.js';
 import { MetadataStore, PoolManager } from '../infra/scheduler/index.js';
 import { watchStore } from '../infra/catalog/index.js';
 import { startControlServer, type ControlServer } from '../infra/rpc/control-server.js';
-import { defaultSocketPath, prepareSocketPath } from '../infra/rpc/socket-path.js';
+import { defaultSocketPath, prepareSocketPath, socketIsLive } from '../infra/rpc/socket-path.js';
 import { createLogger } from '../infra/telemetry/logger.js';
 import { Core } from './core.js';
 import { keepRunningOnUnhandledRejections } from './last-resort.js';
@@ -35,9 +35,11 @@ export async function runCore(o: CoreRunOptions): Promise<RunningCore> {
   // the store's own messages (edits rejected, applied) included.
   const obs = new Observability({ env });
   const boot = obs.tee(createLogger('core'));
+  // A refused start must leave no trace: check for a running core before scaffolding a store.
+  await refuseIfServed(o, env);
   // Servers keep state under the store's state directory (the default store points server-memory
   // there); few servers create missing directories themselves.
-  const stateDir = env.MCPD_STATE_DIR || join(resolve(o.configDir), '.mcpd-state');
+  const stateDir = env.MCPD_STATE_DIR || join(storeFolder(o.configDir), '.mcpd-state');
   mkdirSync(stateDir, { recursive: true });
   const store = await StoreState.open(resolve(o.configDir), env, boot);
   const runtime = store.current.runtime;
@@ -82,7 +84,10 @@ export async function runCore(o: CoreRunOptions): Promise<RunningCore> {
   });
   await core.start();
   const watcher = watchStore(store.current.dir, (r) => {
-    if (!r.ok) return store.reject(r.issues);
+    if (!r.ok) {
+      store.reject(r.issues);
+      return core.publishStatus(); // status watchers see the problems at once
+    }
     store.adopt(r.store);
     core.applyStore().catch((e: unknown) => log('error', 'applying the new configuration failed', { error: e }));
   });
@@ -116,4 +121,23 @@ export async function runCore(o: CoreRunOptions): Promise<RunningCore> {
       dashboard.close();
     })());
   return { core, server, stop };
+}
+
+/**
+ * When the socket is known without reading the store (a flag, MCPD_SOCKET, or a store without
+ * runtime.yaml, which gets the default), another core serving it refuses this start before the store
+ * is read or scaffolded. A runtime.yaml socket is checked after loading, by prepareSocketPath.
+ */
+async function refuseIfServed(o: CoreRunOptions, env: NodeJS.ProcessEnv): Promise<void> {
+  const dir = storeFolder(o.configDir);
+  const hasRuntime = existsSync(join(dir, 'runtime.yaml')) || existsSync(join(dir, 'runtime.yml'));
+  const socket = o.socket || (hasRuntime ? undefined : defaultSocketPath(env));
+  if (socket && (await socketIsLive(socket)))
+    throw new Error(`another mcpd is already serving ${socket}; stop it first (mcpdctl status shows its pid) or pass a different --socket`);
+}
+
+/** The folder of the store: the directory itself, or the folder of a single catalog file. */
+function storeFolder(configDir: string): string {
+  const abs = resolve(configDir);
+  return existsSync(abs) && statSync(abs).isFile() ? dirname(abs) : abs;
 }

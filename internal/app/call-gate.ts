@@ -1,8 +1,6 @@
 import type { CallAdmission } from '../domain/control.js';
 import { McpdError } from '../domain/errors.js';
-
-/** Node fires a timer of more than 2^31-1 ms at once; a grace period is capped there. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
+import { cappedTimeout } from '../domain/timer-limit.js';
 
 /**
  * Admission of calls for a graceful stop. Until `close`, calls run and are counted; after it, new ones
@@ -76,8 +74,7 @@ export class CallGate implements CallAdmission {
    */
   async drain(settleMs = 2000): Promise<{ cancelled: number }> {
     if (this.deadline === undefined) throw new Error('CallGate.drain before close');
-    const graceLeft = Math.min(Math.max(0, this.deadline - Date.now()), MAX_TIMER_MS);
-    if (await this.idleWithin(graceLeft)) return { cancelled: 0 };
+    if (await this.idleWithin(this.deadline - Date.now())) return { cancelled: 0 };
     const cancelled = this.running;
     this.cutoff.abort(
       new McpdError('UNAVAILABLE', `${this.describeStop()}: the call did not finish within the shutdown grace period and was cancelled`),
@@ -94,7 +91,7 @@ export class CallGate implements CallAdmission {
         this.idleWaiters.delete(wake);
         resolve(true);
       };
-      const timer = setTimeout(() => {
+      const timer = cappedTimeout(() => {
         this.idleWaiters.delete(wake);
         resolve(false);
       }, ms);

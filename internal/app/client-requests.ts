@@ -118,9 +118,13 @@ export class ClientRequests implements ClientRequestsApi {
         `mcpd does not forward "${method}" from server ${spec.name} to MCP clients (it forwards ${FORWARDED_CLIENT_METHODS.join(', ')})`,
       );
     }
-    const picked = pickClient(this.deps.callersOf(instanceId), this.clients, { server: spec.name, instanceId, method });
+    const keys = this.deps.callersOf(instanceId);
+    const picked = pickClient(keys, this.clients, { server: spec.name, instanceId, method });
     if (!picked.ok) {
-      this.deps.log('warning', 'server request refused', { server: spec.name, instance: instanceId, method, reason: picked.error.message });
+      // With no caller request in flight (a server asking roots/list as it starts, for a listing) the
+      // refusal is expected and the server copes: worth a line at info, not a warning on every cold start.
+      const level = keys.length === 0 ? 'info' : 'warning';
+      this.deps.log(level, 'server request refused', { server: spec.name, instance: instanceId, method, reason: picked.error.message });
       throw picked.error;
     }
     const { session } = picked.client;

@@ -38,6 +38,9 @@ import { SmcpComputers } from './smcp-computers.js';
 import { isSearchModeTool, toolError, ToolSearchCalls } from './tool-search-calls.js';
 import { SEARCH_TOOL } from '../infra/aggregator/tool-search-view.js';
 
+/** A listing slower than this because servers had to start is worth a line in the log. */
+const SLOW_LISTING_MS = 500;
+
 export interface CoreOptions {
   version: string;
   socket: string;
@@ -170,6 +173,7 @@ export class Core implements ControlApi {
       startedAt: this.startedAt,
       coreId: this.coreId,
       profiles: [...this.o.store.current.profiles.keys()].sort(),
+      callers: Object.fromEntries(this.o.store.current.callers),
     };
   }
 
@@ -195,20 +199,38 @@ export class Core implements ControlApi {
   async listTools(caller: string, cursor?: string, pageSize?: number): Promise<ToolPage> {
     const profile = this.profileOf(caller);
     // A continuation page comes from a pinned snapshot: loading must not block it.
-    if (!cursor) await this.tools.ensureLoaded(profile);
+    if (!cursor) await this.waitForListing(caller, profile);
     const idx = this.tools.index(profile);
     const page = idx.list(cursor, pageSize ?? this.o.store.current.runtime.pageSize);
     const snap = idx.snapshotAt(page.etag) ?? idx.snapshot();
-    return { etag: page.etag, tools: page.items, nextCursor: page.nextCursor, collisions: snap.collisions };
+    const failures = cursor ? undefined : this.tools.failureList(profile);
+    return { etag: page.etag, tools: page.items, nextCursor: page.nextCursor, collisions: snap.collisions, failures };
+  }
+
+  /** Loads the profile's tool lists; a wait for servers to start is logged with who and how long (it can take seconds). */
+  private async waitForListing(caller: string, profile: string): Promise<void> {
+    const t0 = Date.now();
+    const waited = await this.tools.ensureLoaded(profile);
+    const ms = Date.now() - t0;
+    if (waited.length > 0 && ms >= SLOW_LISTING_MS)
+      this.o.log('info', `first listing waited ${ms} ms for servers to start: ${waited.join(', ')}`, {
+        caller,
+        profile,
+        ms,
+        servers: waited,
+      });
   }
 
   watchTools(caller: string, lastEtag?: string): Subscription<ToolSnapshot> {
     return this.callerViews.watch(caller, lastEtag);
   }
 
-  async callTool(caller: string, name: string, args: JsonObject, opts: CallOptions): Promise<JsonObject> {
-    // Admission (and the count a graceful stop waits for) is the transports' job: they wrap every
-    // call, this and resource reads alike, in `calls.run`.
+  /** Every tool call, whichever way it came (Session, gRPC, SMCP, dashboard), passes the stop's gate. */
+  callTool(caller: string, name: string, args: JsonObject, opts: CallOptions): Promise<JsonObject> {
+    return this.calls.run('tools/call', opts.signal, (signal) => this.callAdmittedTool(caller, name, args, { ...opts, signal }));
+  }
+
+  private async callAdmittedTool(caller: string, name: string, args: JsonObject, opts: CallOptions): Promise<JsonObject> {
     const profile = this.profileOf(caller);
     await this.tools.ensureLoaded(profile);
     const entry = await this.resolveTool(profile, name);
@@ -239,7 +261,7 @@ export class Core implements ControlApi {
     if (entry.name === SEARCH_TOOL) return Promise.resolve(this.toolSearch.search(snapshot, settings, args));
     const asked = this.toolSearch.target(args);
     if ('error' in asked) return Promise.resolve(asked.error);
-    return this.callTool(caller, asked.target.name, asked.target.arguments, opts);
+    return this.callAdmittedTool(caller, asked.target.name, asked.target.arguments, opts);
   }
 
   /**
@@ -330,7 +352,8 @@ export class Core implements ControlApi {
     return profileFor(this.o.store.current, caller).name;
   }
 
-  private publishStatus(): void {
+  /** Status watchers (mcpdctl, the dashboard) see a change: also called when an edit of the store is rejected. */
+  publishStatus(): void {
     if (this.statusChannel.subscriberCount > 0) this.statusChannel.publish(this.status());
   }
 }

@@ -8,7 +8,7 @@ import type {
   Subscription,
 } from '../domain/control-areas.js';
 import { McpdError } from '../domain/errors.js';
-import { isDpeError } from '../domain/finder/dpe-error.js';
+import { DPE_DOCUMENT_NOT_FOUND, isDpeError } from '../domain/finder/dpe-error.js';
 import { parseDpeUri } from '../domain/finder/dpe-uri.js';
 import type { JsonObject } from '../domain/json.js';
 import type { Profile } from '../domain/profile.js';
@@ -19,6 +19,7 @@ import type { AreaDeps } from './area-deps.js';
 import { CallerViews } from './caller-views.js';
 import { AreaListings } from './resource-listings.js';
 import { ResourceSubscriptions, type SubscriptionInfo } from './resource-subscriptions.js';
+import { contextChannelsOf, type ContextChannels } from '../domain/context-channels.js';
 
 const EMPTY: ResourceListing = Object.freeze({ resources: [], templates: [] });
 
@@ -67,6 +68,13 @@ export class ResourceService implements ResourcesApi {
 
   watch(caller: string, lastEtag?: string): Subscription<ResourceSnapshot> {
     return this.views.watch(caller, lastEtag);
+  }
+
+  async channels(caller: string): Promise<ContextChannels> {
+    const profile = this.deps.profileOf(caller);
+    await this.listings.ensureLoaded(profile);
+    const snap = this.listings.index(profile.name).snapshot();
+    return contextChannelsOf([...snap.resources.map((r) => r.uri), ...snap.templates.map((t) => t.uriTemplate)]);
   }
 
   async read(caller: string, uri: string, opts: RequestOpts): Promise<JsonObject> {
@@ -146,9 +154,11 @@ export class ResourceService implements ResourcesApi {
     const failed = this.listings.failuresFor(profile);
     const also = failed.length > 0 ? `; servers that could not be listed: ${failed.join('; ')}` : '';
     if (dpeHost !== undefined) {
+      // The Finder's "document not found" (4201), as a dpe:// server answers for a host it does not serve.
       return new McpdError(
         'NOT_FOUND',
         `no server in profile "${profile.name}" serves dpe://${dpeHost} (asked for ${uri}); the host must be a server that lists dpe://${dpeHost}/… resources${also}`,
+        { specCode: DPE_DOCUMENT_NOT_FOUND, data: { host: dpeHost, uri } },
       );
     }
     return new McpdError(

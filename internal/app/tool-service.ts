@@ -68,12 +68,14 @@ export class ToolService {
   }
 
   /** Makes sure every enabled server of the profile has its tools in the cache (starting servers once). */
-  async ensureLoaded(profileName: string, opts: { retryFailed?: boolean } = {}): Promise<void> {
+  /** Returns the names of the servers it had to wait for (none when everything was cached). */
+  async ensureLoaded(profileName: string, opts: { retryFailed?: boolean } = {}): Promise<string[]> {
     const profile = this.profiles.get(profileName);
-    if (!profile) return;
+    if (!profile) return [];
     const missing = enabledFingerprints(profile).filter((fp) => !this.cache.has(fp) && (opts.retryFailed || !this.recentlyFailed(fp)));
-    if (missing.length === 0) return;
+    if (missing.length === 0) return [];
     await Promise.all(missing.map((fp) => this.load(fp)));
+    return profile.servers.filter((s) => !s.disabled && missing.includes(specFingerprint(s))).map((s) => s.name);
   }
 
   /**
@@ -96,6 +98,16 @@ export class ToolService {
   /** A downstream list_changed (or a restart) may have changed a spec's tools. */
   async invalidate(fingerprint: string): Promise<void> {
     await this.load(fingerprint);
+  }
+
+  /** Servers of the profile whose last listing failed, with the full error. */
+  failureList(profileName: string): { server: string; error: string }[] {
+    const profile = this.profiles.get(profileName);
+    if (!profile) return [];
+    return profile.servers.flatMap((s) => {
+      const f = s.disabled ? undefined : this.failures.get(specFingerprint(s));
+      return f ? [{ server: s.name, error: f.message }] : [];
+    });
   }
 
   failuresFor(profileName: string): string[] {

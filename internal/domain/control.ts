@@ -13,6 +13,8 @@ export interface CoreInfo {
   startedAt: number;
   coreId: string;
   profiles: string[];
+  /** callers.yaml: caller → profile (callers not listed get "default"). */
+  callers: Record<string, string>;
 }
 
 export type { CallerMeta, CallerSession } from './caller.js';
@@ -23,6 +25,13 @@ export interface ToolPage {
   tools: readonly ToolEntry[];
   nextCursor?: string;
   collisions: readonly NameCollision[];
+  /** Servers of the profile left out because their listing failed (first page only). */
+  failures?: readonly ServerFailure[];
+}
+
+export interface ServerFailure {
+  server: string;
+  error: string;
 }
 
 export interface CallOptions {

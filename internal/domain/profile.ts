@@ -70,6 +70,8 @@ export interface RuntimeSettings {
   sessionHelloTimeoutSeconds: number;
   /** A partial Session frame with no further byte for this long ends its connection. */
   sessionFrameStallSeconds: number;
+  /** Every running instance is pinged this often; one that does not answer is recycled. 0 = off. */
+  pingIntervalSeconds: number;
 }
 
 export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
@@ -89,6 +91,7 @@ export const DEFAULT_RUNTIME: RuntimeSettings = {
   sessionOutboundBytes: 8 * 1024 * 1024,
   sessionHelloTimeoutSeconds: 10,
   sessionFrameStallSeconds: 30,
+  pingIntervalSeconds: 30,
 };
 
 /** The whole store: every profile, the caller mapping, runtime settings. */

@@ -33,8 +33,13 @@ export interface PoolStatus {
   restarts: number;
   lastError?: string;
   lastErrorAt?: number;
+  /** Recent errors, oldest first, each in full (bounded: ERROR_HISTORY_LIMIT). */
+  errorHistory: { at: number; message: string }[];
   generation: number;
 }
+
+/** How many of a pool's recent errors its status keeps. */
+export const ERROR_HISTORY_LIMIT = 10;
 
 export interface RuntimeStatusView {
   pools: PoolStatus[];

@@ -34,11 +34,11 @@ const STOP_WORDS = new Set(
 
 /** Groups of words users and tool authors use for the same thing (stemmed when the module loads). */
 const SYNONYM_GROUPS: readonly string[] = [
-  'delete remove erase drop destroy trash unlink',
-  'create add new make insert schedule book draft compose',
+  'delete remove erase drop destroy trash unlink cancel',
+  'create add new make insert schedule book draft compose write upload',
   'get fetch retrieve read show view load obtain',
   'list enumerate browse',
-  'update edit modify change set patch rename scale resize',
+  'update edit modify change set patch rename scale resize close resolve complete',
   'search find query lookup look locate grep',
   'send post publish notify',
   'message chat dm',

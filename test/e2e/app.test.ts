@@ -63,12 +63,13 @@ describe('the App: the dashboard in a real browser against a real core', () => {
     });
     await world.startCore();
     agent = await world.gateway('agent', ['--no-autostart']); // the restart test starts the next core itself
-    browser = await launchChromium();
+    browser = await launchChromium(world.env()); // tagged: the clean-up proves every chromium process is gone
     ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     page = await ctx.newPage();
     errors = collectErrors(page);
     mkdirSync(SHOTS, { recursive: true });
-  });
+    await page.goto(`${base()}/?token=${record().token}#/overview`);
+  }, 180_000);
 
   afterAll(async () => {
     await browser?.close();
@@ -99,7 +100,7 @@ describe('the App: the dashboard in a real browser against a real core', () => {
     expect((await rawGet(port, '/', { host: `127.0.0.1:${port}`, origin: `http://localhost:${port + 1}`, cookie })).status).toBe(403);
     // /metrics stays where it was.
     expect((await fetch(`${base()}/metrics`)).status).toBe(200);
-  });
+  }, 180_000);
 
   it('refuses the socket without the token and from a foreign Origin; accepts it with the cookie', async () => {
     const { token } = record();
@@ -107,12 +108,11 @@ describe('the App: the dashboard in a real browser against a real core', () => {
     expect(await socketOutcome(base(), {})).toBe('unauthorized');
     expect(await socketOutcome(base(), { cookie: `mcpd_app_${port}=wrong` })).toBe('unauthorized');
     expect(await socketOutcome(base(), { cookie, origin: 'http://evil.example' })).not.toBe('connected');
+    expect(await socketOutcome(base(), { cookie, host: `evil.example:${port}` })).not.toBe('connected');
     expect(await socketOutcome(base(), { cookie, origin: base() })).toBe('connected');
-  });
+  }, 180_000);
 
   it('every page loads without console errors, shows real content, and is screenshotted', async () => {
-    const { token } = record();
-    await page.goto(`${base()}/?token=${token}#/overview`);
     expect(new URL(page.url()).search).toBe(''); // the token left the address bar
     const prompts = (await agent.listPrompts()).prompts.map((p) => p.name);
     const pages: [string, string, string[], string?][] = [
@@ -122,7 +122,7 @@ describe('the App: the dashboard in a real browser against a real core', () => {
       ['caller-prompts', '#/caller/vscode/prompts', [prompts[0]]],
       ['logs', '#/logs', ['caller attached']],
       ['desktop', '#/desktop/vscode', ['window://com.example.one/editor?priority=80', 'editor of com.example.one: v1']],
-      ['finder', '#/finder/vscode', ['guide']],
+      ['finder', '#/finder/vscode', ['Developer Guide', 'Meeting notes']],
       ['config', '#/config', ['profiles/default.yaml', 'callers.yaml']],
       ['connect', '#/connect/vscode', ['Claude Desktop', 'mcpdmcp/main.js']],
     ];
@@ -146,7 +146,7 @@ describe('the App: the dashboard in a real browser against a real core', () => {
       expect(await distinctColours(browser, png), `${name} screenshot is blank`).toBeGreaterThan(8);
     }
     expect(errors).toEqual([]);
-  });
+  }, 180_000);
 
   it('a tool run from the try-it form returns the server result, with progress and cancel', async () => {
     await page.evaluate(`location.hash = '#/caller/vscode/tools'`);
@@ -177,7 +177,87 @@ describe('the App: the dashboard in a real browser against a real core', () => {
       .waitFor();
     expect(await page.getByTestId('result').count()).toBe(0);
     expect(errors).toEqual([]);
-  });
+  }, 180_000);
+
+  it('try-it renders rich results: images, structured content, embedded resources', async () => {
+    await page.evaluate(`location.hash = '#/caller/vscode/tools'`);
+    const open = async (name: string) => {
+      await page.getByRole('searchbox', { name: 'search tools' }).fill(name);
+      await page.getByRole('button', { name, exact: true }).click();
+      return page.getByRole('form', { name: `try ${name}` });
+    };
+    await (await open('everything__get-tiny-image')).getByRole('button', { name: 'Run' }).click();
+    await page.locator('[data-testid="result"] img.content-image').waitFor();
+    expect(await page.evaluate(`document.querySelector('[data-testid="result"] img.content-image').naturalWidth`)).toBeGreaterThan(0);
+
+    const weather = await open('everything__get-structured-content');
+    await weather.getByLabel(/^location/).selectOption('Chicago');
+    await weather.getByRole('button', { name: 'Run' }).click();
+    await page.getByTestId('result').getByText('structured content').waitFor();
+    await page.getByTestId('result').locator('details pre', { hasText: '"temperature": ' }).waitFor();
+
+    await (await open('everything__get-resource-reference')).getByRole('button', { name: 'Run' }).click();
+    await page
+      .getByTestId('result')
+      .getByText(/embedded resource/)
+      .first()
+      .waitFor();
+    expect(errors).toEqual([]);
+  }, 180_000);
+
+  it('resources: read, subscribe, and updates arrive', async () => {
+    await page.evaluate(`location.hash = '#/caller/vscode/resources'`);
+    await page.getByLabel('Read a URI').fill('window://com.example.one/status?priority=10');
+    await page.getByRole('button', { name: 'Read', exact: true }).click();
+    const detail = page.getByRole('region', { name: 'resource window://com.example.one/status?priority=10' });
+    await detail.getByText('status of com.example.one: idle').waitFor();
+    await detail.getByRole('button', { name: 'Subscribe' }).click();
+    await detail.getByText('subscribed · 0 updates').waitFor();
+    await agent.callTool({ name: 'windows__set_window', arguments: { path: 'status', text: 'status busy' } });
+    await detail.getByText('subscribed · 1 updates').waitFor();
+    await detail.getByText('status busy').waitFor();
+    await detail.getByRole('button', { name: 'Unsubscribe' }).click();
+    // A context channel reads as the gateway serves it.
+    await page.getByLabel('Read a URI').fill('mcpd://desktop?size=1');
+    await page.getByRole('button', { name: 'Read', exact: true }).click();
+    await page.getByRole('region', { name: 'resource mcpd://desktop?size=1' }).getByText('----- window 1 of 1 -----').waitFor();
+    expect(errors).toEqual([]);
+  }, 180_000);
+
+  it('prompts: completions in the argument fields, get renders the messages', async () => {
+    await page.evaluate(`location.hash = '#/caller/vscode/prompts'`);
+    await page.getByRole('searchbox', { name: 'search prompts' }).fill('completable');
+    await page.getByRole('button', { name: 'everything__completable-prompt', exact: true }).click();
+    const form = page.getByRole('form', { name: 'get prompt everything__completable-prompt' });
+    await form.getByLabel(/^department/).fill('Eng');
+    await page.locator('datalist[id$="-department-options"] option[value="Engineering"]').waitFor({ state: 'attached' });
+    await form.getByLabel(/^department/).fill('Engineering');
+    await form.getByLabel(/^name/).fill('A');
+    await page.locator('datalist[id$="-name-options"] option[value="Alice"]').waitFor({ state: 'attached' });
+    await form.getByLabel(/^name/).fill('Alice');
+    await form.getByRole('button', { name: 'Get prompt' }).click();
+    await page.getByText('Please promote Alice to the head of the Engineering team.').waitFor();
+    await page.screenshot({ path: join(SHOTS, 'prompt.png') });
+    expect(errors).toEqual([]);
+  }, 180_000);
+
+  it('finder: search by keyword and type, drill down document → pages → elements, markdown rendered', async () => {
+    await page.evaluate(`location.hash = '#/finder/vscode'`);
+    await page.getByLabel('Keywords').fill('onboarding');
+    await page.getByLabel('Type').fill('md');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByText('1 documents').waitFor();
+    await page.getByRole('button', { name: 'Developer Guide' }).click();
+    const doc = page.getByRole('region', { name: 'document dpe://docs/guide.md' });
+    await doc.getByRole('button', { name: 'Install' }).click();
+    // The page's markdown, rendered: a real list and code, not the source text.
+    await doc.locator('.markdown li', { hasText: 'Clone the repository' }).waitFor();
+    expect(await doc.locator('.markdown').innerText()).not.toContain('1. Clone');
+    await doc.locator('.page-view li button').first().click();
+    await doc.locator('pre', { hasText: '"element_id"' }).waitFor();
+    await page.screenshot({ path: join(SHOTS, 'finder-document.png') });
+    expect(errors).toEqual([]);
+  }, 180_000);
 
   it('a call made by another MCP client shows up live in the logs and the pools', async () => {
     await page.evaluate(`location.hash = '#/logs'`);
@@ -194,7 +274,7 @@ describe('the App: the dashboard in a real browser against a real core', () => {
     await echoPool.locator('[data-inflight]', { hasText: '1' }).waitFor();
     await call;
     await echoPool.locator('[data-inflight]', { hasText: '0' }).waitFor();
-  });
+  }, 180_000);
 
   it('a tools list change and a window change show up without reload', async () => {
     await page.evaluate(`location.hash = '#/caller/vscode/tools'`);
@@ -209,7 +289,24 @@ describe('the App: the dashboard in a real browser against a real core', () => {
     await agent.callTool({ name: 'windows__set_window', arguments: { path: 'fresh', text: 'fresh window v2' } });
     await page.getByText('fresh window v2').waitFor();
     expect(errors).toEqual([]);
-  });
+  }, 180_000);
+
+  it('connect: Copy puts a ready-to-paste client config on the clipboard', async () => {
+    await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base() });
+    await page.evaluate(`location.hash = '#/connect/vscode'`);
+    const section = page.getByRole('region', { name: 'VS Code (.vscode/mcp.json)' });
+    await section.getByRole('button', { name: 'Copy' }).click();
+    await section.getByRole('status').filter({ hasText: 'copied' }).waitFor();
+    const pasted = JSON.parse(String(await page.evaluate('navigator.clipboard.readText()'))) as {
+      servers: { mcpd: { type: string; command: string; args: string[] } };
+    };
+    expect(pasted.servers.mcpd).toEqual({
+      type: 'stdio',
+      command: process.execPath,
+      args: [join(DIST, 'cmd/mcpdmcp/main.js'), 'vscode', '--config', world.configDir],
+    });
+    expect(errors).toEqual([]);
+  }, 180_000);
 
   it('keyboard alone reaches every action on every page', async () => {
     for (const hash of [
@@ -246,7 +343,47 @@ describe('the App: the dashboard in a real browser against a real core', () => {
     await page.getByRole('button', { name: 'everything__get-sum', exact: true }).focus();
     await page.keyboard.press('Enter');
     await page.getByRole('form', { name: 'try everything__get-sum' }).waitFor();
-  });
+  }, 180_000);
+
+  it('operator actions work from the overview; store problems show with file:line, inline in Config', async () => {
+    await page.evaluate(`location.hash = '#/overview'`);
+    const echoPool = page.locator('[data-pool="echo"]');
+    const pidCell = echoPool.locator('tbody tr td:nth-child(3)');
+    const before = await pidCell.first().innerText();
+    await echoPool.getByRole('button', { name: 'Restart' }).first().click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^restart echo-\d+: done$/ })
+      .waitFor();
+    await echoPool.locator('tbody tr', { hasText: 'restart' }).waitFor(); // start cause of the new instance
+    expect(await pidCell.first().innerText()).not.toBe(before);
+
+    await echoPool.getByRole('button', { name: 'Stop pool' }).click();
+    await page.getByRole('status').filter({ hasText: 'stop echo: done' }).waitFor();
+    await echoPool.getByText('no instances (scaled to zero)').waitFor();
+
+    const good = readFileSync(join(world.configDir, 'profiles/default.yaml'), 'utf8');
+    world.write('profiles/default.yaml', `${good}  - name: broken\n    transport: carrier-pigeon\n`);
+    const problems = page.getByRole('region', { name: 'store problems' });
+    await problems
+      .getByText(/profiles\/default\.yaml:\d+/)
+      .first()
+      .waitFor();
+    await page.screenshot({ path: join(SHOTS, 'overview-problems.png') });
+    await page.evaluate(`location.hash = '#/config'`);
+    await page
+      .getByRole('note')
+      .filter({ hasText: /transport/ })
+      .first()
+      .waitFor();
+    await page.screenshot({ path: join(SHOTS, 'config-problems.png'), fullPage: true });
+    world.write('profiles/default.yaml', good);
+    await page.evaluate(`location.hash = '#/overview'`);
+    await problems.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Reload store' }).click();
+    await page.getByRole('status').filter({ hasText: 'reload store: done' }).waitFor();
+    expect(errors).toEqual([]);
+  }, 180_000);
 
   it('a graceful stop is shown, and the page reconnects to the next core by itself', async () => {
     await page.evaluate(`location.hash = '#/overview'`);
@@ -265,7 +402,23 @@ describe('the App: the dashboard in a real browser against a real core', () => {
     // The page holds a cookie for the new core now: a fresh socket works.
     const cookies = await ctx.cookies(base());
     expect(cookies.find((c) => c.name === `mcpd_app_${port}`)?.value).toBe(encodeURIComponent(record().token));
-  });
+  }, 180_000);
+
+  it('after a crash there is no handoff: the page says to open it again, and a fresh link works', async () => {
+    await page.evaluate(`location.hash = '#/overview'`);
+    await page.locator('[data-pool="echo"]').waitFor();
+    const core = world.cores.at(-1);
+    const exited = new Promise((r) => core?.once('exit', r));
+    core?.kill('SIGKILL');
+    await exited;
+    await page.locator('[data-conn="reconnecting"]').waitFor();
+    await world.startCore();
+    await page.locator('[data-conn="locked-out"]').waitFor({ timeout: 30_000 });
+    await page.getByText('open it again with "mcpd open"').waitFor();
+    await page.goto(`${base()}/?token=${record().token}#/overview`);
+    await page.locator('[data-pool="echo"]').waitFor();
+    expect(await page.locator('[data-conn]').count()).toBe(0);
+  }, 180_000);
 
   it('mcpd open --print-url prints the URL with the token and the caller page', async () => {
     const { stdout } = await run(process.execPath, [MCPD, 'open', '--caller', 'vscode', '--print-url', '--socket', world.socket], {
@@ -276,7 +429,7 @@ describe('the App: the dashboard in a real browser against a real core', () => {
       env: world.env(),
     }).catch((e: { stderr: string; code: number }) => e);
     expect(bad).toMatchObject({ code: 1, stderr: expect.stringMatching(/caller "no\/such" is not a valid caller name/) });
-  });
+  }, 180_000);
 
   it('mcpd url-handler install registers mcpd:// with xdg; the link starts a core and opens the caller page', async () => {
     const home = join(world.dir, 'home');
@@ -321,7 +474,7 @@ describe('the App: the dashboard in a real browser against a real core', () => {
     await expect(run(argv[0], desktopExec(exec, 'https://evil.example/')?.slice(1), { env })).rejects.toMatchObject({
       stderr: expect.stringMatching(/not an mcpd link; expected mcpd:\/\/start\?caller=NAME/),
     });
-  });
+  }, 180_000);
 });
 
 function statMode(p: string): number {

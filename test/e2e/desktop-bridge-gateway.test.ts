@@ -39,7 +39,8 @@ describe('the desktop host behind mcpd: window:// on the caller Desktop, elicita
     return snap.nodes.find((n) => n.title?.startsWith('count: '))?.title ?? null;
   };
   const readDesktop = async () => ((await capable.readResource({ uri: 'mcpd://desktop' })).contents[0] as { text: string }).text;
-  const click = (c: Client) => c.callTool({ name: 'desk__desktop_click', arguments: { role: 'AXButton', title: 'Increment', app: FIXTURE_APP } });
+  const click = (c: Client) =>
+    c.callTool({ name: 'desk__desktop_click', arguments: { role: 'AXButton', title: 'Increment', app: FIXTURE_APP } });
 
   beforeAll(async () => {
     await session.start();
@@ -82,7 +83,10 @@ describe('the desktop host behind mcpd: window:// on the caller Desktop, elicita
     expect(asked[0].message).toContain('desktop.click');
     expect(asked[0].countWhenAsked).toBe('count: 0'); // asked before anything was pressed
     expect(await countLabel()).toBe('count: 1');
-    await waitFor('the desktop to show the new count', async () => updates.length > before && (await readDesktop()).includes('[label] "count: 1"'));
+    await waitFor(
+      'the desktop to show the new count',
+      async () => updates.length > before && (await readDesktop()).includes('[label] "count: 1"'),
+    );
   });
 
   it('declined: nothing happens and the tool says why', async () => {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BridgeCallError, BridgeClient } from '../../internal/infra/desktop-host/bridge-client.js';
 import { DesktopSession, exited, FIXTURE_APP, startSocketHost } from '../support/desktop-session.js';
+import { MCPDCTL } from '../support/paths.js';
 
 interface Ref {
   elementId: string;
@@ -25,10 +26,17 @@ describe('mcpd-desktop-host on a real Linux desktop (Xvfb + AT-SPI + GTK)', () =
   let client: BridgeClient;
   const route = { app: { name: FIXTURE_APP } };
   const meta = (timeoutMs = 30_000) => ({ schemaVersion: 1, requestId: randomUUID(), workspacePath: ws, timeoutMs });
-  const find = async (selector: Record<string, unknown>) => client.call<{ elementRefs: Ref[]; matched: number }>('desktop.find', { meta: meta(), route, selector });
+  const find = async (selector: Record<string, unknown>) =>
+    client.call<{ elementRefs: Ref[]; matched: number }>('desktop.find', { meta: meta(), route, selector });
   /** A real condition on the real tree, through the host's own waitUntil. */
   const waitFor = (selector: Record<string, unknown>, timeoutMs = 20_000) =>
-    client.call('desktop.waitUntil', { meta: meta(timeoutMs + 5000), route, condition: { selectorExists: selector }, pollMs: 50, timeoutMs });
+    client.call('desktop.waitUntil', {
+      meta: meta(timeoutMs + 5000),
+      route,
+      condition: { selectorExists: selector },
+      pollMs: 50,
+      timeoutMs,
+    });
   /** Issues a token for exactly these params on this connection, then runs the action with it. */
   const confirmed = async (method: string, params: Record<string, unknown>) => {
     const { token } = await client.call<{ token: string }>('desktop.confirm.issue', { meta: meta(), intent: { method, params } });
@@ -55,11 +63,18 @@ describe('mcpd-desktop-host on a real Linux desktop (Xvfb + AT-SPI + GTK)', () =
   it('health and doctor: everything the Linux backend needs is there', async () => {
     const doctor = await client.call('desktop.doctor', { meta: meta() });
     expect(doctor).toMatchObject({ healthy: true, issues: [], platform: 'linux-atspi', peer: { pid: process.pid } });
-    expect(await client.call('desktop.health', { meta: meta() })).toMatchObject({ platform: 'linux-atspi', permissions: { accessibility: 'granted', display: 'granted', input: 'granted', screenRecording: 'granted' } });
+    expect(await client.call('desktop.health', { meta: meta() })).toMatchObject({
+      platform: 'linux-atspi',
+      permissions: { accessibility: 'granted', display: 'granted', input: 'granted', screenRecording: 'granted' },
+    });
   });
 
   it('observe: a non-blank screenshot and a tree with the fixture widgets, as evidence in the workspace', async () => {
-    const r = await client.call<{ evidence: { dir: string; screenshotPath: string; axPath: string }; routeResolved: Record<string, unknown>; screen: Record<string, number> }>('desktop.observe', { meta: meta(), route });
+    const r = await client.call<{
+      evidence: { dir: string; screenshotPath: string; axPath: string };
+      routeResolved: Record<string, unknown>;
+      screen: Record<string, number>;
+    }>('desktop.observe', { meta: meta(), route });
     expect(r.evidence.dir.startsWith(`${ws}/artifacts/desktop/${new Date().toISOString().slice(0, 10)}/`)).toBe(true);
     expect(r.routeResolved).toMatchObject({ app: FIXTURE_APP, windowTitle: 'mcpd fixture' });
     expect(r.screen).toEqual({ width: 1280, height: 800 });
@@ -86,12 +101,41 @@ describe('mcpd-desktop-host on a real Linux desktop (Xvfb + AT-SPI + GTK)', () =
     expect((a.elementRefs[0] as unknown as { frame: { width: number } }).frame.width).toBeGreaterThan(0);
   });
 
+  it('routes by window title pattern and by pid; a route that matches no application is DESKTOP_ELEMENT_NOT_FOUND', async () => {
+    const byTitle = await client.call<{ matched: number }>('desktop.find', {
+      meta: meta(),
+      route: { window: { titlePattern: '^mcpd fix' } },
+      selector: { byRole: 'AXButton' },
+    });
+    expect(byTitle.matched).toBe(1);
+    const obs = await client.call<{ routeResolved: { pid: number } }>('desktop.observe', {
+      meta: meta(),
+      route,
+      options: { includeScreenshot: false },
+    });
+    const byPid = await client.call<{ matched: number }>('desktop.find', {
+      meta: meta(),
+      route: { app: { pid: obs.routeResolved.pid } },
+      selector: { titleContains: 'Increment' },
+    });
+    expect(byPid.matched).toBe(1);
+    const none = await client
+      .call('desktop.find', { meta: meta(), route: { app: { name: 'no-such-app' } }, selector: { byRole: 'AXButton' } })
+      .catch((e: BridgeCallError) => e.error);
+    expect(none).toMatchObject({ code: 'DESKTOP_ELEMENT_NOT_FOUND', details: { reason: 'no-application' } });
+  });
+
   it('click (confirmed with a token) changes the label; replaying the token is refused', async () => {
     const params = { route, target: { selector: { byRole: 'AXButton', titleContains: 'Increment' } } };
-    const { token } = await client.call<{ token: string }>('desktop.confirm.issue', { meta: meta(), intent: { method: 'desktop.click', params } });
+    const { token } = await client.call<{ token: string }>('desktop.confirm.issue', {
+      meta: meta(),
+      intent: { method: 'desktop.click', params },
+    });
     expect(await client.call('desktop.click', { ...params, meta: meta(), confirm: { token } })).toMatchObject({ clicked: true });
     await waitFor({ titleContains: 'count: 1' });
-    const replay = await client.call('desktop.click', { ...params, meta: meta(), confirm: { token } }).catch((e: BridgeCallError) => e.error);
+    const replay = await client
+      .call('desktop.click', { ...params, meta: meta(), confirm: { token } })
+      .catch((e: BridgeCallError) => e.error);
     expect(replay).toMatchObject({ code: 'DESKTOP_CONFIRM_REQUIRED', details: { reason: 'unknown-or-used' } });
     expect((await find({ titleContains: 'count: ' })).elementRefs[0].title).toBe('count: 1'); // the replay pressed nothing
   });
@@ -101,6 +145,14 @@ describe('mcpd-desktop-host on a real Linux desktop (Xvfb + AT-SPI + GTK)', () =
     await confirmed('desktop.typeText', { route, target: { elementRef: { elementId: entry.elementId } }, text: 'hello bridge' });
     await waitFor({ titleContains: 'echo: hello bridge' });
     expect((await find({ byRole: 'AXTextField' })).elementRefs[0].value).toBe('hello bridge');
+    await confirmed('desktop.typeText', {
+      route,
+      target: { selector: { byRole: 'AXTextField' } },
+      text: 'replaced',
+      options: { clearBefore: true },
+    });
+    await waitFor({ titleContains: 'echo: replaced' });
+    expect((await find({ byRole: 'AXTextField' })).elementRefs[0].value).toBe('replaced');
   });
 
   it('hotkey: ctrl+k reaches the window (its accelerator counts it)', async () => {
@@ -118,9 +170,28 @@ describe('mcpd-desktop-host on a real Linux desktop (Xvfb + AT-SPI + GTK)', () =
 
   it('abort stops a running waitUntil with DESKTOP_ABORTED', async () => {
     const m = meta(60_000);
-    const running = client.call('desktop.waitUntil', { meta: m, route, condition: { selectorExists: { titleContains: 'never there' } }, pollMs: 50, timeoutMs: 55_000 }).catch((e: BridgeCallError) => e.error);
+    const running = client
+      .call('desktop.waitUntil', {
+        meta: m,
+        route,
+        condition: { selectorExists: { titleContains: 'never there' } },
+        pollMs: 50,
+        timeoutMs: 55_000,
+      })
+      .catch((e: BridgeCallError) => e.error);
     let aborted: unknown;
     while (!aborted) aborted = await client.call('desktop.abort', { meta: meta(), requestId: m.requestId }).catch(() => undefined); // until it is registered
     expect(await running).toMatchObject({ code: 'DESKTOP_ABORTED' });
+  });
+
+  it('mcpdctl desktop-host drives the same host: find --json, then click --yes', async () => {
+    const ctl = (...args: string[]) =>
+      execFileSync(process.execPath, [MCPDCTL, 'desktop-host', socket, ...args, '--app', FIXTURE_APP, '--workspace', ws], {
+        encoding: 'utf8',
+      });
+    const found = JSON.parse(ctl('find', '--role', 'AXButton', '--json')) as { matched: number; elementRefs: Ref[] };
+    expect(found.elementRefs[0].title).toBe('Increment');
+    expect(ctl('click', '--element', found.elementRefs[0].elementId, '--yes')).toMatch(/^click ok, execution [0-9a-f-]{36}, evidence in /);
+    await waitFor({ titleContains: 'count: 3' });
   });
 });

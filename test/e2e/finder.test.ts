@@ -164,6 +164,17 @@ describe('finder through the core and the gateway', () => {
     });
   });
 
+  it('an unknown dpe:// host (host case included: matching is exact) is the Finder’s 4201 document-not-found', async () => {
+    const agent = await world.gateway('reader');
+    const [doc] = (await query('?keywords=finance')).documents;
+    const host = /^dpe:\/\/([^/]+)/.exec(doc.uri)![1];
+    for (const uri of ['dpe://no-such-host/x', doc.uri.replace(host, host.toUpperCase())]) {
+      const e = (await agent.readResource({ uri }).catch((x: unknown) => x)) as { code: number; message: string };
+      expect(e.code).toBe(4201);
+      expect(e.message).toMatch(/no server in profile "default" serves dpe:\/\//);
+    }
+  });
+
   it('a subscribed client hears about added and edited documents', async () => {
     await query('');
     await ctx.client.subscribeResource({ uri: 'mcpd://finder' });

@@ -7,7 +7,7 @@ import { TestWorld } from '../support/core-process.js';
 import { ECHO_SERVER, MCPDCTL } from '../support/paths.js';
 import { countProcs, pidsWithTag, waitFor } from '../support/procs.js';
 import { echoServer, profile } from '../support/profiles.js';
-import { ControlCalls, createControlClient } from '../../internal/infra/rpc/control-client.js';
+import { collectStream, ControlCalls, createControlClient } from '../../internal/infra/rpc/control-client.js';
 import type * as pb from '../../internal/gen/mcpd/control/v1/control.js';
 
 type ToolResult = { content: { type: string; text: string }[] };
@@ -83,6 +83,14 @@ describe('graceful stop', () => {
     await expect(client.callTool({ name: 'fx__echo', arguments: { a: 1 } })).rejects.toThrow(
       /UNAVAILABLE: the mcpd core \(pid \d+\) is stopping: new calls are refused \(tools\/call\); retry once a core runs again/,
     );
+    // The gRPC CallTool (mcpdctl call, any gRPC client) is refused the same way.
+    const grpc = createControlClient(world.socket);
+    try {
+      const stream = grpc.callTool({ caller: 'stopper', name: 'fx__echo', argumentsJson: Buffer.from('{}'), routingKey: '', timeoutMs: 0 });
+      await expect(collectStream(stream, () => {})).rejects.toThrow(/is stopping: new calls are refused \(tools\/call\)/);
+    } finally {
+      grpc.close();
+    }
     // Listing still answers while the core drains.
     expect((await client.listTools()).tools.some((t) => t.name === 'fx__echo')).toBe(true);
     expect(core.exitCode).toBeNull();

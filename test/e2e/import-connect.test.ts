@@ -29,7 +29,8 @@ async function ctl(home: string, args: string[]): Promise<{ code: number; stdout
   delete env.XDG_CONFIG_HOME;
   delete env.MCPD_CONFIG;
   try {
-    const r = await promisify(execFile)(process.execPath, [MCPDCTL, ...args], { env });
+    // cwd = the temp home: never the repository, whose own store would be found there.
+    const r = await promisify(execFile)(process.execPath, [MCPDCTL, ...args], { env, cwd: home });
     return { code: 0, ...r };
   } catch (e) {
     const x = e as { code: number; stdout: string; stderr: string };
@@ -127,6 +128,16 @@ describe('mcpdctl import', () => {
     });
   });
 
+  it('creates the store when there is none yet (right after installing), and the result loads', async () => {
+    const { home } = tempHome();
+    const store = join(home, '.config', 'mcpd');
+    const r = await ctl(home, ['import', join(SAMPLES, 'cursor-mcp.json'), '--profile', 'work']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`created a profile store in ${store}`);
+    const loaded = await loadStore(store, { env: { ...process.env, SENTRY_TOKEN: 't', PGPASSWORD: 'p' }, scaffold: false });
+    expect(loaded.ok ? [...loaded.store.profiles.keys()].sort() : loaded.issues).toEqual(['default', 'work']);
+  });
+
   it('never overwrites without --force; --dry-run writes nothing; a bad file says what is wrong', async () => {
     const { home, store } = tempHome();
     const claudeCode = place(home, 'cc.json', 'claude-code.json');
@@ -170,7 +181,7 @@ describe('mcpdctl connect / disconnect', () => {
       expect(r.stdout).toMatch(new RegExp(`connected: ${file.replace(/[.]/g, '\\.')}`));
       const doc = JSON.parse(readFileSync(file, 'utf8'));
       expect(doc.theme).toBe('dark');
-      expect(doc[key].other).toEqual(original[key].other);
+      expect(doc[key].other).toEqual({ command: 'other-server', args: ['x'] });
       expect(doc[key].mcpd.command).toBe(process.execPath);
       expect(doc[key].mcpd.args).toEqual([MCPDMCP, 'work', '--config', store]);
       if (client === 'vscode') expect(doc[key].mcpd.type).toBe('stdio');

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Socket } from 'socket.io-client';
+import { waitFor } from '../support/procs.js';
 import { startRedis, type RedisProc } from '../support/redis-proc.js';
 import { connected, connectRaw, Inbox, join, TestComputer } from '../support/smcp-peers.js';
 import { startSmcpProc, type SmcpProc } from '../support/smcp-server-proc.js';
@@ -121,5 +122,52 @@ describe('mcpd-smcp on two nodes sharing Redis', () => {
     expect(room.sessions.map((x) => x.name)).toEqual(['agent-1']);
     expect(await s.emitWithAck('client:get_tools', { agent: 'agent-1', req_id: 'g', computer: 'doomed' })).toMatchObject({ code: 404 });
     expect(await computerOn(node1, 'doomed').join(o)).toEqual([true, null]);
+  });
+});
+
+describe('mcpd-smcp when its Redis goes away', () => {
+  it('acks requests with a clear error instead of hanging, and still stops on SIGTERM', async () => {
+    const own = await startRedis();
+    const n = await startSmcpProc(['--redis', own.url]);
+    try {
+      const o = office();
+      const { s } = await agentOn(n, o);
+      await computerOn(n, 'pc').join(o);
+      await own.stop();
+      const r = (await s.emitWithAck('client:tool_call', call('pc'))) as { code: number; message: string };
+      expect(r.code).toBe(500);
+      expect(r.message).toMatch(/internal error handling client:tool_call/);
+      expect(n.child.exitCode).toBeNull();
+    } finally {
+      for (const p of open.splice(0)) p.close();
+      expect((await n.stop()).code).toBe(0);
+      await own.stop();
+    }
+  });
+
+  it("claims its members' seats again when Redis comes back empty", async () => {
+    const first = await startRedis();
+    const n = await startSmcpProc(['--redis', first.url]);
+    let second: RedisProc | undefined;
+    try {
+      const o = office();
+      const { s } = await agentOn(n, o);
+      await computerOn(n, 'pc').join(o);
+      await first.stop();
+      second = await startRedis(process.env, first.port);
+      // Polls a real request until the node's next heartbeat has re-claimed the seats.
+      await waitFor('the seats re-claimed', async () => {
+        const r = (await s.emitWithAck('client:tool_call', call('pc'))) as { isError?: boolean };
+        return r.isError === false;
+      });
+      const room = (await s.emitWithAck('server:list_room', { agent: 'agent-1', req_id: 'l', office_id: o })) as {
+        sessions: { name: string }[];
+      };
+      expect(room.sessions.map((x) => x.name).sort()).toEqual(['agent-1', 'pc']);
+    } finally {
+      for (const p of open.splice(0)) p.close();
+      expect((await n.stop()).code).toBe(0);
+      await second?.stop();
+    }
   });
 });

@@ -307,11 +307,16 @@ describe('mcpd-smcp errors and bad input', () => {
     for (const [, msg] of refused) expect(msg).toMatch(/^\[400\] more than 16 office requests are waiting/);
     const many = Array.from({ length: 100 }, (_, i) => computer(`m${i}`));
     expect((await Promise.all(many.map((c) => c.join(o)))).every(([ok]) => ok)).toBe(true);
-    const { s } = await agentIn(o);
+    const { s, inbox } = await agentIn(o);
     expect(await s.emitWithAck('client:tool_call', call('m42'))).toMatchObject({ isError: false });
     const room = (await s.emitWithAck('server:list_room', { agent: 'agent-1', req_id: 'r', office_id: o })) as { sessions: unknown[] };
     // 100 computers and the agent; the flood socket moved between its own offices and holds one seat there.
     expect(room.sessions.length).toBe(101);
+    // Nothing leaks: once the computers are gone, so are their seats (each leave is announced, then freed).
+    for (const c of many) c.close();
+    await inbox.next('notify:leave_office', () => inbox.of('notify:leave_office').length >= 100);
+    const after = (await s.emitWithAck('server:list_room', { agent: 'agent-1', req_id: 'r2', office_id: o })) as { sessions: unknown[] };
+    expect(after.sessions).toEqual([expect.objectContaining({ name: 'agent-1', role: 'agent' })]);
   });
 });
 
@@ -343,5 +348,10 @@ describe('mcpd-smcp connection rules', () => {
     const bad = await runSmcpExpectingExit(['--listen', 'nonsense']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--listen "nonsense"/);
+    // Port 1 on loopback: nothing listens there. The password in the URL never reaches the message.
+    const noRedis = await runSmcpExpectingExit(['--listen', '127.0.0.1:0', '--redis', 'redis://:pa55word@127.0.0.1:1']);
+    expect(noRedis.code).toBe(2);
+    expect(noRedis.stderr).toMatch(/cannot reach Redis at redis:\/\/127\.0\.0\.1:1/);
+    expect(noRedis.stderr).not.toContain('pa55word');
   });
 });

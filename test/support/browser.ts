@@ -1,8 +1,12 @@
 import { chromium, type Browser, type Page } from 'playwright-core';
 
-/** Debian's chromium, headless, with nothing that reaches the network on its own. */
-export function launchChromium(): Promise<Browser> {
+/**
+ * Debian's chromium, headless, with nothing that reaches the network on its own. `env` (e.g. a
+ * TestWorld's, carrying its tag) lets the test's clean-up prove every browser process is gone.
+ */
+export function launchChromium(env?: NodeJS.ProcessEnv): Promise<Browser> {
   return chromium.launch({
+    env,
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: [
       '--headless',

@@ -26,9 +26,16 @@ export class DesktopSession extends HeadlessDesktop {
 }
 
 /** Starts `mcpd-desktop-host --socket` in the session and waits until its socket accepts connections. */
-export async function startSocketHost(session: HeadlessDesktop, socket: string, workspaceRoot: string): Promise<{ child: ChildProcess; stderr: string[] }> {
+export async function startSocketHost(
+  session: HeadlessDesktop,
+  socket: string,
+  workspaceRoot: string,
+): Promise<{ child: ChildProcess; stderr: string[] }> {
   const stderr: string[] = [];
-  const child = spawn(process.execPath, [DESKTOP_HOST, '--socket', socket, '--workspace-root', workspaceRoot], { env: session.env(), stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [DESKTOP_HOST, '--socket', socket, '--workspace-root', workspaceRoot], {
+    env: session.env(),
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   child.stderr?.setEncoding('utf8');
   child.stderr?.on('data', (d: string) => stderr.push(d));
   await waitFor('the desktop host socket', async () => {

@@ -1,6 +1,14 @@
 import { writeFile } from 'node:fs/promises';
 import { axRole, fingerprintOf } from '../../internal/domain/desktop-bridge/selector.js';
-import type { AppSummary, DesktopBackend, DoctorReport, Route, TreeBounds, TreeNode, TreeSnapshot } from '../../internal/domain/desktop-bridge/types.js';
+import type {
+  AppSummary,
+  DesktopBackend,
+  DoctorReport,
+  Route,
+  TreeBounds,
+  TreeNode,
+  TreeSnapshot,
+} from '../../internal/domain/desktop-bridge/types.js';
 
 /** A 1×1 PNG, so evidence files are real images. */
 const PNG_1X1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
@@ -28,10 +36,12 @@ export class FakeDesktopBackend implements DesktopBackend {
   snapshots = 0;
   /** Make the next snapshot calls wait on this (to hold an execution in flight). */
   gate: Promise<void> | undefined;
+  /** Runs before each tree walk (e.g. to move a fake clock: a slow desktop). */
+  beforeWalk: () => void = () => undefined;
   private count = 0;
   private readonly nodes = new Map<string, FakeNode>();
 
-  constructor() {
+  constructor(private readonly now: () => number = Date.now) {
     this.put({ id: ':1.9/app', role: 'application', name: 'fake-app', children: [':1.9/win'] });
     this.put({ id: ':1.9/win', role: 'frame', name: 'Fake Window', children: [':1.9/label', ':1.9/button', ':1.9/entry'] });
     this.put({ id: ':1.9/label', role: 'label', name: 'count: 0', value: 'count: 0' });
@@ -50,7 +60,12 @@ export class FakeDesktopBackend implements DesktopBackend {
   }
 
   async doctor(): Promise<DoctorReport> {
-    return { platform: 'fake', permissions: { accessibility: { granted: true, required: true, purpose: 'fake tree' } }, issues: [], healthy: true };
+    return {
+      platform: 'fake',
+      permissions: { accessibility: { granted: true, required: true, purpose: 'fake tree' } },
+      issues: [],
+      healthy: true,
+    };
   }
 
   async applications(): Promise<AppSummary[]> {
@@ -63,17 +78,36 @@ export class FakeDesktopBackend implements DesktopBackend {
     if (route?.app?.name !== undefined && route.app.name !== 'fake-app') throw new Error(`no app ${route.app.name}`);
     const out: TreeNode[] = [];
     let truncatedBy: TreeSnapshot['truncatedBy'];
+    this.beforeWalk();
     const walk = (id: string, depth: number): void => {
+      if (this.now() >= bounds.deadlineMs) return void (truncatedBy = 'deadline');
       if (out.length >= bounds.maxNodes) return void (truncatedBy = 'nodes');
       if (depth >= bounds.maxDepth) return void (truncatedBy = 'depth');
       const n = this.nodes.get(id)!;
       const frame = { x: 10, y: 10 + out.length * 30, width: 100, height: 24 };
       const role = axRole(n.role);
-      out.push({ elementId: n.id, fingerprint: fingerprintOf(role, n.name, frame), role, nativeRole: n.role, title: n.name, value: n.value ?? null, frame, actions: n.actions ?? [], depth, children: n.children ?? [] });
+      out.push({
+        elementId: n.id,
+        fingerprint: fingerprintOf(role, n.name, frame),
+        role,
+        nativeRole: n.role,
+        title: n.name,
+        value: n.value ?? null,
+        frame,
+        actions: n.actions ?? [],
+        depth,
+        children: n.children ?? [],
+      });
       for (const c of n.children ?? []) walk(c, depth + 1);
     };
     walk(':1.9/app', 0);
-    return { app: { name: 'fake-app', pid: 4242, elementId: ':1.9/app' }, windowTitle: 'Fake Window', nodes: out, truncated: truncatedBy !== undefined, ...(truncatedBy ? { truncatedBy } : {}) };
+    return {
+      app: { name: 'fake-app', pid: 4242, elementId: ':1.9/app' },
+      windowTitle: 'Fake Window',
+      nodes: out,
+      truncated: truncatedBy !== undefined,
+      ...(truncatedBy ? { truncatedBy } : {}),
+    };
   }
 
   async press(elementId: string): Promise<boolean> {
@@ -87,10 +121,12 @@ export class FakeDesktopBackend implements DesktopBackend {
     return true;
   }
 
-  async typeText(elementId: string | undefined, text: string): Promise<void> {
+  async typeText(elementId: string | undefined, text: string, _route?: Route, opts: { clearBefore?: boolean } = {}): Promise<void> {
     this.typed.push({ elementId, text });
     this.log.push(`type:${elementId ?? ''}`);
-    if (elementId) this.nodes.get(elementId)!.value += text;
+    if (!elementId) return;
+    const node = this.nodes.get(elementId)!;
+    node.value = (opts.clearBefore ? '' : node.value) + text;
   }
 
   async key(keys: string[]): Promise<void> {

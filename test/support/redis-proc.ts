@@ -33,11 +33,14 @@ function ready(child: ChildProcess): Promise<void> {
   });
 }
 
-/** Starts redis-server; the port comes from a just-closed listener, so a lost race is retried. */
-export async function startRedis(env: NodeJS.ProcessEnv = process.env): Promise<RedisProc> {
+/**
+ * Starts redis-server; the port comes from a just-closed listener, so a lost race is retried. `port`
+ * restarts one on a port a stopped one used (a Redis restarted empty).
+ */
+export async function startRedis(env: NodeJS.ProcessEnv = process.env, fixedPort?: number): Promise<RedisProc> {
   let lastError: unknown;
   for (let attempt = 0; attempt < 5; attempt++) {
-    const port = await freePort();
+    const port = fixedPort ?? (await freePort());
     const child = spawn(
       'redis-server',
       ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'],

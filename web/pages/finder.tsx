@@ -6,6 +6,9 @@ import { renderMarkdown } from '../markdown.js';
 
 type Json = Record<string, unknown>;
 
+/** Documents fetched per request (the core pages the catalogue by offset/limit). */
+const PAGE_SIZE = 100;
+
 /** Search the caller's dpe:// documents, then drill down document → pages → elements. */
 export function Finder({ caller }: { caller: string }) {
   const change = useWatch<{ etag: string }>('finder', 'finder-changed', { caller });
@@ -14,12 +17,12 @@ export function Finder({ caller }: { caller: string }) {
   const [query, setQuery] = useState({ keywords: '', fileType: '' });
   const [res, setRes] = useState<{ docs?: Json[]; total?: number; error?: string }>({});
   const [open, setOpen] = useState<string | undefined>();
-  useEffect(() => {
-    conn.ask<{ documents: Json[]; totalCount: number }>('finder', { caller, ...query, limit: 100 }).then(
-      (v) => setRes({ docs: v.documents, total: v.totalCount }),
+  const fetchPage = (offset: number) =>
+    conn.ask<{ documents: Json[]; totalCount: number }>('finder', { caller, ...query, offset, limit: PAGE_SIZE }).then(
+      (v) => setRes((r) => ({ docs: offset === 0 ? v.documents : [...(r.docs ?? []), ...v.documents], total: v.totalCount })),
       (e: Error) => setRes({ error: e.message }),
     );
-  }, [caller, query, change?.etag]);
+  useEffect(() => void fetchPage(0), [caller, query, change?.etag]);
   return (
     <div>
       <form
@@ -40,6 +43,11 @@ export function Finder({ caller }: { caller: string }) {
         />
         <button type="submit">Search</button>
         {res.total !== undefined && <span class="muted">{res.total} documents</span>}
+        {res.docs && res.total !== undefined && res.docs.length < res.total && (
+          <button type="button" onClick={() => void fetchPage(res.docs?.length ?? 0)}>
+            Load {Math.min(PAGE_SIZE, res.total - res.docs.length)} more
+          </button>
+        )}
       </form>
       {open && <DocumentView key={open} caller={caller} uri={open} onClose={() => setOpen(undefined)} />}
       <SearchList

@@ -62,7 +62,7 @@ export function Logs({ callers, initialCaller }: { callers: CallerRow[]; initial
   const s = buf.current;
   const needle = q.trim().toLowerCase();
   const shown = s.all.filter(
-    (e) => (!server || e.server === server) && (!needle || `${e.event} ${e.message} ${e.server ?? ''}`.toLowerCase().includes(needle)),
+    (e) => (!server || e.server === server) && (!needle || `${e.event} ${textOf(e)} ${e.server ?? ''}`.toLowerCase().includes(needle)),
   );
   return (
     <div class="logs">
@@ -104,7 +104,8 @@ export function Logs({ callers, initialCaller }: { callers: CallerRow[]; initial
           {paused ? 'Resume' : 'Pause'}
         </button>
         <span class="muted" data-testid="log-counts">
-          received <span data-received>{s.received}</span> · dropped <span data-dropped>{s.dropped}</span> · showing {shown.length}
+          received <span data-received>{s.received}</span> · dropped <span data-dropped>{s.dropped}</span> · showing{' '}
+          <span data-shown>{shown.length}</span>
         </span>
       </div>
       {shown.length === 0 ? (
@@ -114,6 +115,12 @@ export function Logs({ callers, initialCaller }: { callers: CallerRow[]; initial
       )}
     </div>
   );
+}
+
+/** The message, or (core events whose message is their name) the fields that say what happened. */
+function textOf(e: LogRecord): string {
+  if (e.message && e.message !== e.event) return e.message;
+  return e.fields && Object.keys(e.fields).length > 0 ? JSON.stringify(e.fields) : '';
 }
 
 function LogRows({ rows, follow }: { rows: LogRecord[]; follow: boolean }) {
@@ -131,7 +138,7 @@ function LogRows({ rows, follow }: { rows: LogRecord[]; follow: boolean }) {
         {rows.slice(first, last).map((e, i) => (
           <div class={`log-row lvl-${e.level}`} style={{ top: `${(first + i) * ROW}px` }}>
             <span class="muted">{new Date(e.time).toISOString().slice(11, 23)}</span> <span class="lvl">{e.level}</span>{' '}
-            <span class="badge">{e.server ?? e.source}</span> <span>{e.event}</span> <span>{e.message}</span>
+            <span class="badge">{e.server ?? e.source}</span> <span>{e.event}</span> <span>{textOf(e)}</span>
           </div>
         ))}
       </div>

@@ -79,6 +79,7 @@ export function ResourcesTab({ caller }: { caller: string }) {
 function ResourceDetail({ caller, uri }: { caller: string; uri: string }) {
   const [res, setRes] = useState<{ contents?: Json[]; error?: string }>({});
   const [subscribed, setSubscribed] = useState(false);
+  const [active, setActive] = useState(false);
   const [updates, setUpdates] = useState(0);
   const read = () =>
     conn.ask<Json>('read', { caller, uri }).then(
@@ -93,9 +94,13 @@ function ResourceDetail({ caller, uri }: { caller: string; uri: string }) {
       setUpdates((n) => n + 1);
       void read();
     });
-    conn.ask('subscribe', { caller, uri }).catch((e: Error) => setRes({ error: e.message }));
+    conn.ask('subscribe', { caller, uri }).then(
+      () => setActive(true),
+      (e: Error) => setRes({ error: e.message }),
+    );
     return () => {
       off();
+      setActive(false);
       void conn.ask('unsubscribe', { uri }).catch(() => {});
     };
   }, [subscribed, caller, uri]);
@@ -107,7 +112,7 @@ function ResourceDetail({ caller, uri }: { caller: string; uri: string }) {
         <button aria-pressed={subscribed} onClick={() => setSubscribed(!subscribed)}>
           {subscribed ? 'Unsubscribe' : 'Subscribe'}
         </button>
-        {subscribed && <span class="badge">{updates} updates</span>}
+        {active && <span class="badge">subscribed · {updates} updates</span>}
       </div>
       {res.error && (
         <p class="error" role="alert">

@@ -5,7 +5,9 @@ import { canonicalJson, paramsDigest } from './canonical-json.js';
 
 describe('canonical JSON', () => {
   it('sorts keys at every depth, keeps array order, drops undefined members', () => {
-    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: 'x' }, u: undefined })).toBe('{"a":{"c":"x","d":[3,{"y":2,"z":1}]},"b":1}');
+    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: 'x' }, u: undefined })).toBe(
+      '{"a":{"c":"x","d":[3,{"y":2,"z":1}]},"b":1}',
+    );
     expect(canonicalJson([undefined, null, true])).toBe('[null,null,true]');
     expect(canonicalJson('é"\n')).toBe(JSON.stringify('é"\n'));
   });

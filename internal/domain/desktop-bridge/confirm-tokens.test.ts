@@ -28,13 +28,19 @@ describe('confirm tokens', () => {
   it('is used once: the second use is refused', () => {
     const { token } = tokens.issue('desktop.click', params, 'conn-a', 60_000);
     expect(tokens.consume(token, 'desktop.click', { ...params, meta: {}, confirm: { token } }, 'conn-a').token).toBe(token);
-    expect(rejection(() => tokens.consume(token, 'desktop.click', params, 'conn-a'))).toEqual({ code: 'DESKTOP_CONFIRM_REQUIRED', reason: 'unknown-or-used' });
+    expect(rejection(() => tokens.consume(token, 'desktop.click', params, 'conn-a'))).toEqual({
+      code: 'DESKTOP_CONFIRM_REQUIRED',
+      reason: 'unknown-or-used',
+    });
   });
 
   it('expires at its TTL (exactly at expiresAt it is already invalid)', () => {
     const { token } = tokens.issue('desktop.click', params, 'conn-a', 500);
     t += 500;
-    expect(rejection(() => tokens.consume(token, 'desktop.click', params, 'conn-a'))).toEqual({ code: 'DESKTOP_CONFIRM_REQUIRED', reason: 'expired' });
+    expect(rejection(() => tokens.consume(token, 'desktop.click', params, 'conn-a'))).toEqual({
+      code: 'DESKTOP_CONFIRM_REQUIRED',
+      reason: 'expired',
+    });
   });
 
   it('is still valid one millisecond before expiry', () => {

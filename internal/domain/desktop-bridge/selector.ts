@@ -10,7 +10,7 @@ const AX_ROLES: Readonly<Record<string, string>> = {
   text: 'AXTextField',
   entry: 'AXTextField',
   'password text': 'AXTextField',
-  'frame': 'AXWindow',
+  frame: 'AXWindow',
   window: 'AXWindow',
   dialog: 'AXWindow',
   application: 'AXApplication',

@@ -8,7 +8,7 @@ export const MAX_TIMEOUT_MS = 10 * 60_000;
 type Obj = Record<string, unknown>;
 
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const shown = (v: unknown): string => (v === undefined ? 'nothing' : JSON.stringify(v)?.slice(0, 80) ?? String(v));
+const shown = (v: unknown): string => (v === undefined ? 'nothing' : (JSON.stringify(v)?.slice(0, 80) ?? String(v)));
 const fail = (field: string, want: string, got: unknown): never => {
   throw invalid(`${field} must be ${want} (got ${shown(got)})`, { field });
 };
@@ -117,5 +117,7 @@ const KEY_RE = /^[A-Za-z0-9_+\-.,;:'"/\\[\]=`~!@#$%^&*()]{1,32}$/;
 
 export function parseKeys(v: unknown): string[] {
   if (!Array.isArray(v) || v.length === 0 || v.length > 8) return fail('params.keys', 'an array of 1–8 key names', v);
-  return v.map((k, i) => (typeof k === 'string' && KEY_RE.test(k) ? k : fail(`params.keys[${i}]`, 'a key name such as "ctrl", "k", "enter"', k)));
+  return v.map((k, i) =>
+    typeof k === 'string' && KEY_RE.test(k) ? k : fail(`params.keys[${i}]`, 'a key name such as "ctrl", "k", "enter"', k),
+  );
 }

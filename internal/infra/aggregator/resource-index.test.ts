@@ -71,6 +71,9 @@ describe('ResourceIndex', () => {
     expect(idx.route('demo://other')?.match).toBe('demo://{path}');
     expect(idx.routeDpeHost('library')?.server).toBe('docs');
     expect(idx.routeDpeHost('elsewhere')).toBeUndefined();
+    // Hosts are server names: matched exactly, case included (docs/finder.md).
+    expect(idx.routeDpeHost('LIBRARY')).toBeUndefined();
+    expect(idx.routeDpeHost('Library')?.server).toBe('docs');
     expect(idx.routeTemplate('demo://resource/{id}')?.server).toBe('alpha');
   });
 

@@ -97,8 +97,9 @@ export class ResourceIndex {
 
   /** The first server (by name) that lists a `dpe://<host>…` resource or template; hosts compare case-insensitively. */
   routeDpeHost(host: string): ResourceRoute | undefined {
-    const want = host.toLowerCase();
-    const hostOf = (s: string) => DPE_HOST.exec(s)?.[1].toLowerCase();
+    // Exact, like everywhere else: the host is an MCP server name, and those are case-sensitive (docs/finder.md).
+    const want = host;
+    const hostOf = (s: string) => DPE_HOST.exec(s)?.[1];
     const snap = this.snapshot();
     const hits = [
       ...snap.resources.filter((e) => hostOf(e.uri) === want).map((e) => [e.server, e.uri] as const),

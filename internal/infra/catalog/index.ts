@@ -4,5 +4,6 @@ export { watchStore, type StoreWatcher, type WatchOptions } from './watch_store.
 export { diffStores, specsByFingerprint, type SpecUse } from './diff_stores.js';
 export { redactSpec, REDACTED, storeSecrets, useStoreSecrets } from './redact.js';
 export { scaffoldStore } from './scaffold.js';
+export { callersSchema, profileSchema, runtimeSchema, writeStoreSchemas } from './store-schema.js';
 export { inputEnvName } from './input_resolver.js';
 export type { LoadOptions, LoadResult, StoreDiff } from './types.js';

@@ -3,10 +3,10 @@ import { checkKeys, mapEntries, readBool, readEnum, readString, readStringList, 
 import { deref, describeNode, isNull, join, report, whereOf, type Source, type Where, type YNode } from './source.js';
 import { isSeq } from 'yaml';
 
-const INPUT_TYPES = ['promptString', 'pickString', 'command'] as const;
+export const INPUT_TYPES = ['promptString', 'pickString', 'command'] as const;
 type InputType = (typeof INPUT_TYPES)[number];
 
-const KEYS_BY_TYPE: Record<InputType, readonly string[]> = {
+export const KEYS_BY_TYPE: Record<InputType, readonly string[]> = {
   promptString: ['id', 'type', 'description', 'default', 'password'],
   pickString: ['id', 'type', 'description', 'options', 'default'],
   command: ['id', 'type', 'description', 'command', 'args'],

@@ -1,5 +1,5 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
-import { extname, join, resolve } from 'node:path';
+import { dirname, extname, join, resolve } from 'node:path';
 import type { ConfigIssue } from '../../domain/errors.js';
 import { DEFAULT_PROFILE, type Profile, type ProfileStore } from '../../domain/profile.js';
 import type { ServerSpec } from '../../domain/spec.js';
@@ -191,6 +191,7 @@ function byPosition(a: ConfigIssue, b: ConfigIssue): number {
 export async function loadStore(dir: string, opts: LoadOptions = {}): Promise<LoadResult> {
   const abs = resolve(dir);
   const env = opts.env ?? process.env;
+  if (await isFile(abs)) return loadCatalogFile(abs, env, opts);
   const callersFile = join(abs, 'callers.yaml');
   const hasStore = (await exists(join(abs, 'profiles'))) || (await exists(callersFile));
   if (!hasStore) {
@@ -236,6 +237,31 @@ export async function loadStore(dir: string, opts: LoadOptions = {}): Promise<Lo
   const smcp = rt.smcp && (await resolveSmcp(rt.smcp, join(abs, 'runtime.yaml'), env, issues));
   if (issues.length) return { ok: false, issues: issues.sort(byPosition) };
   const store: ProfileStore = { dir: abs, profiles, callers, runtime: rt.runtime, ...(smcp ? { smcp } : {}) };
+  return { ok: true, store, warnings: warnings.sort(byPosition) };
+}
+
+async function isFile(path: string): Promise<boolean> {
+  return stat(path).then(
+    (s) => s.isFile(),
+    () => false,
+  );
+}
+
+/**
+ * A single catalog file given as the store (`--config servers.yaml`): it is the `default` profile —
+ * every caller gets it — with default runtime settings; relative paths are relative to its folder.
+ * The store's `dir` stays the file, so reloads and the watcher follow that file.
+ */
+async function loadCatalogFile(file: string, env: NodeJS.ProcessEnv, opts: LoadOptions): Promise<LoadResult> {
+  const issues: ConfigIssue[] = [];
+  const warnings: ConfigIssue[] = [];
+  const base = dirname(file);
+  const rt = parseRuntime(parseSource(join(base, 'runtime.yaml'), ''), base);
+  const maxBytes = opts.maxFileBytes ?? maxFileBytesFrom(env);
+  const runCommands = opts.runCommands !== false;
+  const profile = await loadProfile(DEFAULT_PROFILE, file, { dir: base, rt, env, issues, warnings, maxBytes, runCommands });
+  if (issues.length || !profile) return { ok: false, issues: issues.sort(byPosition) };
+  const store: ProfileStore = { dir: file, profiles: new Map([[DEFAULT_PROFILE, profile]]), callers: new Map(), runtime: rt.runtime };
   return { ok: true, store, warnings: warnings.sort(byPosition) };
 }
 

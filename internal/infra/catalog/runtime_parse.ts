@@ -14,11 +14,12 @@ type NumericKey =
   | 'shutdownGraceSeconds'
   | 'sessionOutboundBytes'
   | 'sessionHelloTimeoutSeconds'
-  | 'sessionFrameStallSeconds';
+  | 'sessionFrameStallSeconds'
+  | 'pingIntervalSeconds';
 
 export const SHUTDOWN_GRACE_MAX_SECONDS = 3600;
 
-const NUMBER_RULES: Record<NumericKey, NumberRule> = {
+export const NUMBER_RULES: Record<NumericKey, NumberRule> = {
   poolWaitSeconds: durationRule(0),
   snapshotRetentionSeconds: durationRule(0, true),
   pageSize: { integer: true, min: 1 },
@@ -30,6 +31,7 @@ const NUMBER_RULES: Record<NumericKey, NumberRule> = {
   sessionOutboundBytes: { integer: true, min: 65536 },
   sessionHelloTimeoutSeconds: durationRule(0, true),
   sessionFrameStallSeconds: durationRule(0, true),
+  pingIntervalSeconds: durationRule(0),
 };
 
 export const RUNTIME_KEYS = [...Object.keys(DEFAULT_RUNTIME), 'inputValues', 'smcp'];

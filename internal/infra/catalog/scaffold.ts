@@ -1,7 +1,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { SCHEMA_DIR, SCHEMA_FILES, writeStoreSchemas } from './store-schema.js';
 
-const DEFAULT_PROFILE_TEXT = `# mcpd profile "default": used by every caller that callers.yaml does not map elsewhere.
+const DEFAULT_PROFILE_TEXT = `# yaml-language-server: $schema=../${SCHEMA_DIR}/${SCHEMA_FILES.profile}
+# mcpd profile "default": used by every caller that callers.yaml does not map elsewhere.
 # Add MCP servers to the list below; docs/configuration.md describes every key. Example:
 #
 # servers:
@@ -11,7 +13,8 @@ const DEFAULT_PROFILE_TEXT = `# mcpd profile "default": used by every caller tha
 servers: []
 `;
 
-const CALLERS_TEXT = `# caller name → profile name (a file profiles/<name>.yaml). Unknown callers use "default".
+const CALLERS_TEXT = `# yaml-language-server: $schema=${SCHEMA_DIR}/${SCHEMA_FILES.callers}
+# caller name → profile name (a file profiles/<name>.yaml). Unknown callers use "default".
 # Example:
 #   callers:
 #     vscode: dev
@@ -37,5 +40,7 @@ export async function scaffoldStore(dir: string): Promise<string[]> {
     [join(dir, 'callers.yaml'), CALLERS_TEXT],
   ];
   for (const [file, text] of files) if (await writeNew(file, text)) created.push(file);
+  // Editors that read the yaml-language-server comment above then check and complete the files.
+  created.push(...(await writeStoreSchemas(dir)));
   return created;
 }

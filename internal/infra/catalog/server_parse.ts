@@ -49,7 +49,7 @@ export const SERVER_KEYS = [
 type NumericKey =
   'maxConcurrent' | 'maxInstances' | 'minReady' | 'idleSeconds' | 'sessionTTLSeconds' | 'drainTimeoutSeconds' | 'callTimeoutSeconds';
 
-const NUMBER_RULES: Record<NumericKey, NumberRule> = {
+export const NUMBER_RULES: Record<NumericKey, NumberRule> = {
   maxConcurrent: { integer: true, min: 1 },
   maxInstances: { integer: true, min: 1 },
   minReady: { integer: true, min: 0 },

@@ -4,7 +4,7 @@ import { checkKeys, mapEntries, readLocString, readString, type Entry } from './
 import { deref, describeNode, join, report, whereOf, type LocStr, type Source, type YNode } from './source.js';
 
 export const SMCP_KEYS = ['url', 'apiKey', 'office', 'computers'] as const;
-const COMPUTER_KEYS = ['name', 'caller'] as const;
+export const COMPUTER_KEYS = ['name', 'caller'] as const;
 
 /** The `smcp:` section before `${…}` expansion of apiKey (done by the loader, like server fields). */
 export interface RawSmcp {

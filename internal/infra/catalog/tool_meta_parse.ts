@@ -2,7 +2,7 @@ import type { ToolMeta } from '../../domain/spec.js';
 import { checkKeys, mapEntries, readBool, readString, readStringList } from './fields.js';
 import type { Source, YNode } from './source.js';
 
-const TOOL_META_KEYS = ['alias', 'tags', 'autoApply'] as const;
+export const TOOL_META_KEYS = ['alias', 'tags', 'autoApply'] as const;
 
 export function parseToolMeta(src: Source, node: YNode, field: string): ToolMeta | undefined {
   const entries = mapEntries(src, node, field, 'a mapping with alias / tags / autoApply');

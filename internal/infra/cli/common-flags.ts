@@ -1,5 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { defaultSocketPath } from '../rpc/socket-path.js';
+import { defaultStoreDir } from './store-location.js';
 
 /** Flags every binary shares: --socket (MCPD_SOCKET) and --config (MCPD_CONFIG). */
 export const COMMON_OPTIONS = {
@@ -14,7 +15,7 @@ export function socketFrom(flag: string | undefined, env: NodeJS.ProcessEnv = pr
 }
 
 export function configFrom(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
-  return flag || env.MCPD_CONFIG || process.cwd();
+  return flag || env.MCPD_CONFIG || defaultStoreDir(env, process.cwd());
 }
 
 /** parseArgs with a usage hint instead of a stack trace on a bad flag. */
@@ -25,4 +26,15 @@ export function parseOrExit<T extends ParseArgsConfig>(config: T, usage: string)
     process.stderr.write(`${(e as Error).message}\n\n${usage}\n`);
     process.exit(2);
   }
+}
+
+/**
+ * `mcpdctl logs c | head -1`: once the reader is gone, writing fails with EPIPE. That is the reader's
+ * "enough", not an error: end quietly with status 0 instead of an uncaught exception.
+ */
+export function exitQuietlyOnEpipe(stream: NodeJS.WriteStream = process.stdout): void {
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(0);
+    throw e;
+  });
 }

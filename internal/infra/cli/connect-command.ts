@@ -2,7 +2,7 @@ import { copyFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { McpdError } from '../../domain/errors.js';
 import { clientConfigFile, isClientName, CLIENTS, type ClientName, type ClientPlace } from './client-configs.js';
-import type { Out } from './ctl-commands.js';
+import type { Out } from './ctl-command.js';
 import { parseJsonc } from './jsonc.js';
 
 /** The key mcpd's entry has in every client's server table. */

@@ -1,123 +1,248 @@
-import type { ControlPlaneClient } from '../../gen/mcpd/control/v1/control.js';
-import type * as pb from '../../gen/mcpd/control/v1/control.js';
-import { McpdError } from '../../domain/errors.js';
-import { estimateTokens } from '../../domain/tool-tokens.js';
-import { collectStream, ControlCalls } from '../rpc/control-client.js';
-import { ago, renderTable, truncate } from './table.js';
-import { smcpStatusTable } from './ctl-smcp-status.js';
+/*
+ * The mcpdctl commands. To add one: write it in its own file as a `CtlCommand` (ctl-command.ts:
+ * name, positional `args`, `summary`, `flags`, `run`), import it here and add it to CTL_COMMANDS —
+ * one line. The driver (ctl-driver.ts) then gives it `mcpdctl help NAME`, `NAME --help`, unknown-flag
+ * and extra-argument errors, the unknown-caller warning (`caller: true`) and a connected client.
+ */
+import type { CtlCommand } from './ctl-command.js';
+import { callCommand, toolsCommand } from './ctl-tools.js';
+import { serverStatusCommand, statusCommand } from './ctl-status.js';
+import { reloadCommand } from './ctl-reload.js';
+import { promptsCommand, readCommand, resourcesCommand } from './ctl-resources.js';
+import { logsCommand } from './ctl-logs.js';
+import { desktopCommand, finderCommand } from './ctl-context.js';
+import { validateCommand } from './validate-command.js';
+import { str } from './ctl-command.js';
+import { configFrom } from './common-flags.js';
+import { stopCommand } from './ctl-stop.js';
+import { importCommand } from './import-command.js';
+import { connectCommand } from './connect-command.js';
+import { placeFromProcess } from './client-configs.js';
+import { withStartProgress } from './start-progress.js';
+import { fileURLToPath } from 'node:url';
+import { smcpCommand } from './ctl-smcp.js';
+import { desktopHostCommand } from './ctl-desktop-host.js';
+import { completionCommand } from './completion-command.js';
 
-export interface Out {
-  json: boolean;
-  write: (s: string) => void;
-}
+/** "Starting server …" on stderr while a cold start keeps a listing or call waiting (a terminal only). */
+const progress = (json: boolean) => ({ isTTY: Boolean(process.stderr.isTTY) && !json, write: (s: string) => process.stderr.write(s) });
 
-export async function statusCommand(client: ControlPlaneClient, out: Out): Promise<void> {
-  const calls = new ControlCalls(client);
-  const [info, st] = await Promise.all([calls.getInfo(), calls.status()]);
-  if (out.json) return out.write(`${JSON.stringify({ info, status: st }, null, 2)}\n`);
-  out.write(`core ${info.version} pid ${info.pid} up ${ago(info.startedAtUnixMs)}, config ${info.configDir}, socket ${info.socket}\n`);
-  if (st.configIssues.length)
-    out.write(`configuration problems (running config kept):\n${st.configIssues.map((i) => `  ${i}`).join('\n')}\n`);
-  out.write('\nPOOLS\n');
-  const rows = st.pools.map((p) => [
-    p.fingerprint.slice(0, 12),
-    p.references.join(','),
-    p.strategy,
-    `${p.instances.filter((i) => i.state !== 'stopped').length}/${p.maxInstances}`,
-    p.instances
-      .map((i) => `${i.state}${i.pid ? `:${i.pid}` : ''}(${i.startCause}${i.pinnedKeys ? `, ${i.pinnedKeys} pinned` : ''})`)
-      .join(' ') || '-',
-    p.suspended ? `SUSPENDED: ${p.suspendedReason}` : truncate(p.lastError || '', 60),
-  ]);
-  out.write(renderTable(['SPEC', 'USED BY', 'STRATEGY', 'INST', 'STATES', 'NOTE'], rows));
-  out.write('\nCALLERS\n');
-  out.write(
-    renderTable(
-      ['CALLER', 'PROFILE', 'SESSIONS', 'TOOLS', '~TOKENS', 'SEARCH CATALOG'],
-      st.callers.map((c) => [
-        c.caller,
-        c.profile,
-        String(c.sessions),
-        String(c.toolCount),
-        String(c.toolTokens),
-        c.catalogCount ? `${c.catalogCount} tools, ~${c.catalogTokens} tokens` : '-',
-      ]),
+const status: CtlCommand = {
+  name: 'status',
+  args: '[server]',
+  summary: 'pools, instances, callers; with a server: its errors in full, with history',
+  run: ({ client, args, out }) => (args[0] === undefined ? statusCommand(client, out) : serverStatusCommand(client, args[0], out)),
+};
+
+const tools: CtlCommand = {
+  name: 'tools',
+  args: '<caller>',
+  summary: "the caller's tool list, as its MCP client sees it",
+  caller: true,
+  run: ({ client, args, out }) => withStartProgress(client, toolsCommand(client, args[0], out), progress(out.json)),
+};
+
+const call: CtlCommand = {
+  name: 'call',
+  args: '<caller> <tool>',
+  summary: 'call one tool as the caller',
+  caller: true,
+  flags: {
+    args: { type: 'string', value: 'JSON', help: 'the tool arguments as a JSON object (default {})' },
+    timeout: { type: 'string', value: 'MS', help: 'deadline in milliseconds (default: the server’s callTimeoutSeconds)' },
+  },
+  extraArgsHint: `tool arguments go in --args '{"a": 2}'`,
+  run: ({ client, args, flags, out }) =>
+    callCommand(client, args[0], args[1], str(flags.args) ?? '{}', Number(str(flags.timeout) ?? 0), out),
+};
+
+const reload: CtlCommand = {
+  name: 'reload',
+  args: '',
+  summary: 're-read the profile store now (also resumes suspended servers)',
+  run: ({ client, out }) => reloadCommand(client, out),
+};
+
+const stop: CtlCommand = {
+  name: 'stop',
+  args: '',
+  summary: 'stop the core gracefully (in-flight calls finish first)',
+  run: ({ client, out }) => stopCommand(client, out),
+};
+
+const importCmd: CtlCommand = {
+  name: 'import',
+  args: '<FILE|claude-desktop|cursor|vscode>',
+  summary: "turn a client's mcpServers / servers JSON into a profile",
+  offline: true,
+  flags: {
+    profile: { type: 'string', value: 'NAME', help: 'the profile to write (default: named after the source)' },
+    'dry-run': { type: 'boolean', help: 'show what would be written, write nothing' },
+    force: { type: 'boolean', help: 'replace an existing profile of that name' },
+  },
+  run: ({ args, flags, out }) =>
+    importCommand(
+      args[0],
+      {
+        configDir: configFrom(str(flags.config)),
+        dryRun: flags['dry-run'] === true,
+        place: placeFromProcess(),
+        profile: str(flags.profile),
+        force: flags.force === true,
+      },
+      out,
     ),
-  );
-  if (st.smcpComputers.length) out.write(smcpStatusTable(st.smcpComputers));
+};
+
+/** dist/cmd/mcpdmcp/main.js of this installation: what a connected client is made to spawn. */
+const GATEWAY_SCRIPT = fileURLToPath(new URL('../../../cmd/mcpdmcp/main.js', import.meta.url));
+
+function connecting(name: 'connect' | 'disconnect', summary: string, args: string): CtlCommand {
+  return {
+    name,
+    args,
+    summary,
+    offline: true,
+    flags: {
+      ...(name === 'connect'
+        ? { caller: { type: 'string', value: 'NAME', help: 'the caller name the client uses (default: the client’s name)' } as const }
+        : {}),
+      'dry-run': { type: 'boolean', help: 'show the diff, change nothing' },
+    },
+    run: ({ args: a, flags, out }) =>
+      connectCommand(
+        a[0],
+        name === 'connect',
+        {
+          configDir: configFrom(str(flags.config)),
+          dryRun: flags['dry-run'] === true,
+          place: placeFromProcess(),
+          caller: str(flags.caller),
+          gatewayScript: GATEWAY_SCRIPT,
+          node: process.execPath,
+        },
+        out,
+      ),
+  };
 }
 
-export async function toolsCommand(client: ControlPlaneClient, caller: string, out: Out): Promise<void> {
-  const tools: pb.ToolDefinition[] = [];
-  let cursor = '';
-  let etag = '';
-  let collisions: pb.Collision[] = [];
-  do {
-    const page = await new ControlCalls(client).listTools({ caller, cursor, pageSize: 0 });
-    tools.push(...page.tools);
-    cursor = page.nextCursor;
-    etag = page.etag;
-    collisions = page.collisions;
-  } while (cursor);
-  if (out.json) {
-    const parsed = tools.map((t) => ({
-      name: t.name,
-      server: t.server,
-      definitionHash: t.definitionHash,
-      tool: JSON.parse(t.toolJson.toString('utf8')),
-    }));
-    const estimatedTokens = tools.reduce((n, t) => n + estimateTokens(t.toolJson.toString('utf8')), 0);
-    return out.write(`${JSON.stringify({ etag, count: tools.length, estimatedTokens, tools: parsed, collisions }, null, 2)}\n`);
-  }
-  let tokens = 0;
-  const rows = tools.map((t) => {
-    const text = t.toolJson.toString('utf8');
-    tokens += estimateTokens(text);
-    const def = JSON.parse(text) as { description?: string };
-    return [t.name, t.server, truncate((def.description ?? '').split('\n')[0], 70)];
-  });
-  out.write(renderTable(['TOOL', 'SERVER', 'DESCRIPTION'], rows));
-  out.write(`${tools.length} tools, ~${tokens} tokens (estimated, 4 characters of JSON per token), etag ${etag}\n`);
-  for (const c of collisions) out.write(`collision: ${c.name} (${c.servers.join(', ')}): ${c.resolution}\n`);
-}
+const resources: CtlCommand = {
+  name: 'resources',
+  args: '<caller>',
+  summary: "the caller's resources and resource templates",
+  caller: true,
+  run: ({ client, args, out }) => resourcesCommand(client, args[0], out),
+};
 
-export async function callCommand(
-  client: ControlPlaneClient,
-  caller: string,
-  tool: string,
-  argsJson: string,
-  timeoutMs: number,
-  out: Out,
-): Promise<number> {
-  try {
-    JSON.parse(argsJson);
-  } catch (e) {
-    throw new McpdError('INVALID_ARGUMENT', `--args is not valid JSON: ${(e as Error).message}`);
-  }
-  let result: unknown;
-  const stream = client.callTool({ caller, name: tool, argumentsJson: Buffer.from(argsJson), routingKey: '', timeoutMs });
-  await collectStream(stream, (ev) => {
-    if (ev.progress && !out.json)
-      out.write(`progress ${ev.progress.progress}${ev.progress.hasTotal ? `/${ev.progress.total}` : ''} ${ev.progress.message}\n`);
-    if (ev.resultJson) result = JSON.parse(ev.resultJson.toString('utf8'));
-  });
-  const r = result as { isError?: boolean; content?: { type: string; text?: string }[] };
-  if (out.json) out.write(`${JSON.stringify(r, null, 2)}\n`);
-  else for (const c of r.content ?? []) out.write(c.type === 'text' ? `${c.text}\n` : `[${c.type}]\n`);
-  return r.isError ? 1 : 0;
-}
+const read: CtlCommand = {
+  name: 'read',
+  args: '<caller> <uri>',
+  summary: 'read one resource (dpe:// and mcpd:// URIs included)',
+  caller: true,
+  run: ({ client, args, out }) => readCommand(client, args[0], args[1], out),
+};
 
-export async function reloadCommand(client: ControlPlaneClient, out: Out): Promise<number> {
-  const r = await new ControlCalls(client).reload();
-  if (out.json) out.write(`${JSON.stringify(r, null, 2)}\n`);
-  else if (r.applied)
-    out.write(
-      `applied: ${r.poolsAdded} pools added, ${r.poolsRemoved} removed, profiles changed: ${r.profilesChanged.join(', ') || 'none'}\n`,
-    );
-  else out.write(`rejected; the running configuration stays:\n${r.issues.map((i) => `  ${i}`).join('\n')}\n`);
-  return r.applied ? 0 : 1;
-}
+const prompts: CtlCommand = {
+  name: 'prompts',
+  args: '<caller>',
+  summary: "the caller's prompts",
+  caller: true,
+  run: ({ client, args, out }) => promptsCommand(client, args[0], out),
+};
 
-export { stopCommand } from './ctl-stop.js';
-export { importCommand } from './import-command.js';
-export { connectCommand } from './connect-command.js';
+const logs: CtlCommand = {
+  name: 'logs',
+  args: '<caller>',
+  summary: "the caller's recent log entries",
+  caller: true,
+  flags: {
+    level: { type: 'string', value: 'LEVEL', help: 'lowest level shown: debug, info (default), notice, warning, error …' },
+    follow: { type: 'boolean', short: 'f', help: 'then print new entries until Ctrl-C' },
+  },
+  run: ({ client, args, flags, out }) => logsCommand(client, args[0], { level: str(flags.level), follow: flags.follow === true }, out),
+};
+
+const desktop: CtlCommand = {
+  name: 'desktop',
+  args: '<caller>',
+  summary: "the caller's organized desktop (window:// resources)",
+  caller: true,
+  flags: {
+    size: { type: 'string', value: 'N', help: 'at most N windows' },
+    window: { type: 'string', value: 'URI', help: 'only this window' },
+  },
+  run: ({ client, args, flags, out }) => desktopCommand(client, args[0], { size: str(flags.size), window: str(flags.window) }, out),
+};
+
+const finder: CtlCommand = {
+  name: 'finder',
+  args: '<caller>',
+  summary: "the caller's dpe:// documents",
+  caller: true,
+  flags: {
+    keywords: { type: 'string', value: 'a,b', help: 'documents matching any of these keywords' },
+    type: { type: 'string', value: 'T', help: 'only this file type (pdf, md, …)' },
+    offset: { type: 'string', value: 'N', help: 'skip N documents' },
+    limit: { type: 'string', value: 'N', help: 'at most N documents' },
+  },
+  run: ({ client, args, flags, out }) =>
+    finderCommand(
+      client,
+      args[0],
+      { keywords: str(flags.keywords), type: str(flags.type), offset: str(flags.offset), limit: str(flags.limit) },
+      out,
+    ),
+};
+
+const validate: CtlCommand = {
+  name: 'validate',
+  args: '',
+  summary: 'check a profile store (--config DIR; no core needed)',
+  offline: true,
+  run: ({ flags, out }) => validateCommand(configFrom(str(flags.config)), out.json),
+};
+
+const smcp: CtlCommand = {
+  name: 'smcp',
+  args: '<url> <command>',
+  summary: 'an SMCP Agent: room, tools, call, desktop, finder, config, read, watch (mcpdctl smcp --help)',
+  offline: true,
+  run: () => Promise.resolve(2),
+  passThrough: (argv, io) => smcpCommand(argv, io.out, io.err),
+};
+
+const desktopHost: CtlCommand = {
+  name: 'desktop-host',
+  args: '<socket> <action>',
+  summary: 'drive a Desktop Bridge host: health, doctor, observe, find, click, type, hotkey, wait (no core needed)',
+  offline: true,
+  run: () => Promise.resolve(2),
+  passThrough: (argv, io) => desktopHostCommand(argv, io.out, io.err),
+};
+
+export const CTL_COMMANDS: readonly CtlCommand[] = [
+  status,
+  tools,
+  call,
+  reload,
+  stop,
+  resources,
+  read,
+  prompts,
+  logs,
+  desktop,
+  finder,
+  validate,
+  importCmd,
+  connecting('connect', 'make the client spawn mcpdmcp <caller> (backs up, shows the diff)', '<claude-desktop|cursor|vscode|claude-code>'),
+  connecting('disconnect', 'remove that entry again', '<client>'),
+  smcp,
+  desktopHost,
+  {
+    name: 'completion',
+    args: '<bash|zsh|fish>',
+    summary: 'print a shell completion script (source it, or save it where the shell looks)',
+    offline: true,
+    run: ({ args, out }) => Promise.resolve(completionCommand(args[0], CTL_COMMANDS, out.write)),
+  },
+];

@@ -4,7 +4,7 @@ import { isMcpdError } from '../../domain/errors.js';
 import { collectStream } from '../rpc/control-client.js';
 import { LOGS_FOLLOW_METADATA } from '../rpc/areas/logs.js';
 import { parseLevel } from '../telemetry/log-level.js';
-import type { Out } from './ctl-commands.js';
+import type { Out } from './ctl-command.js';
 
 export interface LogsFlags {
   level?: string;
@@ -58,9 +58,26 @@ function entryJson(e: LogEntry): Record<string, unknown> {
   };
 }
 
-/** `2024-05-01T10:00:00.000Z WARNING  echo/echo-3 stderr  something happened` */
+/**
+ * `2024-05-01T10:00:00.000Z WARNING  echo/echo-3 core server request refused method=roots/list reason="…"`:
+ * the text form carries the entry's fields (why, which method …) as key=value, as the JSON form does.
+ */
 export function formatEntry(e: LogEntry): string {
   const who = e.server ? `${e.server}${e.instance ? `/${e.instance}` : ''}` : 'mcpd';
   const what = e.source === 'core' ? `${e.event}: ${e.message === e.event ? '' : e.message}`.replace(/: $/, '') : e.message;
-  return `${new Date(Number(e.timeUnixMs)).toISOString()} ${e.level.toUpperCase().padEnd(9)} ${who} ${e.source} ${what}`;
+  const fields = e.source === 'core' ? fieldsText(fieldsOf(e), what) : '';
+  return `${new Date(Number(e.timeUnixMs)).toISOString()} ${e.level.toUpperCase().padEnd(9)} ${who} ${e.source} ${what}${fields}`;
+}
+
+/** ` key=value …` for the fields the line does not show yet; values with spaces or quotes are JSON-quoted. */
+function fieldsText(fields: Record<string, unknown> | undefined, shown: string): string {
+  if (!fields) return '';
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries(fields)) {
+    if (v === undefined || v === null || k === 'server' || k === 'instance' || k === 'message') continue;
+    const text = typeof v === 'string' ? v : JSON.stringify(v);
+    if (text === '' || shown.includes(text)) continue;
+    parts.push(`${k}=${/^[^\s"=]+$/.test(text) ? text : JSON.stringify(text)}`);
+  }
+  return parts.length ? ` ${parts.join(' ')}` : '';
 }

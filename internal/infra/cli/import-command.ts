@@ -1,13 +1,15 @@
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { formatIssue, McpdError } from '../../domain/errors.js';
-import { inputEnvName, loadStore } from '../catalog/index.js';
+import { inputEnvName, loadStore, scaffoldStore, writeStoreSchemas } from '../catalog/index.js';
+import { holdsStore } from './store-location.js';
+import { SCHEMA_DIR, SCHEMA_FILES } from '../catalog/store-schema.js';
 import { isValidName } from '../catalog/names.js';
 import { clientConfigFile, isClientName, type ClientPlace } from './client-configs.js';
-import type { Out } from './ctl-commands.js';
+import type { Out } from './ctl-command.js';
 import { mapClientConfig, type ImportResult } from './import-map.js';
 import { parseJsonc } from './jsonc.js';
 
@@ -33,7 +35,10 @@ function profileYaml(r: ImportResult, file: string): string {
   const doc: Record<string, unknown> = {};
   if (r.inputs.length) doc.inputs = r.inputs;
   doc.servers = r.servers;
-  return `# Imported from ${file} by "mcpdctl import". Reference: docs/configuration.md\n${stringify(doc, { lineWidth: 0 })}`;
+  return (
+    `# yaml-language-server: $schema=../${SCHEMA_DIR}/${SCHEMA_FILES.profile}\n` +
+    `# Imported from ${file} by "mcpdctl import". Reference: docs/configuration.md\n${stringify(doc, { lineWidth: 0 })}`
+  );
 }
 
 /**
@@ -106,8 +111,13 @@ export async function importCommand(source: string, flags: ImportFlags, out: Out
       `${target} exists; pass --force to overwrite it, or --profile NAME to write another profile`,
     );
   }
-  await mkdir(join(resolve(flags.configDir), 'profiles'), { recursive: true });
+  // Right after installing, the store may not exist yet: create the starter one so the result loads.
+  const scaffolded = holdsStore(resolve(flags.configDir)) ? [] : await scaffoldStore(resolve(flags.configDir));
+  if (scaffolded.length && !out.json) out.write(`created a profile store in ${resolve(flags.configDir)}\n`);
+  await mkdir(dirname(target), { recursive: true });
   await writeFile(target, yaml);
+  // The comment at the top of the profile points editors here.
+  await writeStoreSchemas(resolve(flags.configDir));
   if (!out.json)
     out.write(
       `wrote ${target}: ${r.servers.length} servers (${r.servers.map((s) => s.name).join(', ')})\n` +

@@ -141,7 +141,6 @@ export class AppSession {
     const id = a.str('id');
     const ctl = new AbortController();
     this.calls.set(id, ctl);
-    this.gone.signal.addEventListener('abort', () => ctl.abort(), { once: true });
     try {
       const context = await callContextTool(this.core, a.str('caller'), a.str('name'), a.object('args'));
       if (context) return context;
@@ -159,15 +158,22 @@ export class AppSession {
     this.subscriptions.get(uri)?.abort();
     const ctl = new AbortController();
     this.subscriptions.set(uri, ctl);
-    this.gone.signal.addEventListener('abort', () => ctl.abort(), { once: true });
     const sub = await this.core.resources.subscribe(caller, uri, ctl.signal);
     void (async () => {
       for await (const params of sub) this.socket.emit('updated', { caller, uri, params });
-    })().catch(() => {});
+    })()
+      .catch(() => {})
+      .finally(() => {
+        if (this.subscriptions.get(uri) === ctl) this.subscriptions.delete(uri);
+      });
   }
 
   close(): void {
     this.gone.abort();
+    // Calls in flight are cancelled downstream; subscriptions let go of their pins.
+    for (const c of this.calls.values()) c.abort();
+    for (const c of this.subscriptions.values()) c.abort();
+    this.subscriptions.clear();
     for (const stop of this.watches.values()) stop();
     this.watches.clear();
   }

@@ -28,7 +28,8 @@ export class LogRelay {
     private readonly sink: LogSink,
   ) {
     this.offDrain = sink.onDrain(() => this.schedule());
-    void this.pump();
+    // A failing source ends this page's stream, never the core.
+    this.pump().catch(() => this.stop());
   }
 
   private async pump(): Promise<void> {

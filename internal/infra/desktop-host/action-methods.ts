@@ -1,7 +1,7 @@
 import { BridgeError } from '../../domain/desktop-bridge/errors.js';
 import type { Route } from '../../domain/desktop-bridge/types.js';
-import { optionalObject, parseKeys, parseRoute, parseTarget, type Target } from '../../domain/desktop-bridge/validate.js';
-import type { MethodEnv } from './host.js';
+import { optionalBool, optionalObject, parseKeys, parseRoute, parseTarget, type Target } from '../../domain/desktop-bridge/validate.js';
+import type { MethodEnv } from './method-env.js';
 import { findOnce } from './read-methods.js';
 
 /** The element a target names: an elementRef as given, or the first match of a selector. */
@@ -9,13 +9,18 @@ async function resolveTarget(env: MethodEnv, route: Route | undefined, target: T
   if (target.elementRef) return target.elementRef.elementId;
   const sel = target.selector!;
   const { matched, refs } = await findOnce(env, route, sel);
-  if (matched === 0) throw new BridgeError('DESKTOP_ELEMENT_NOT_FOUND', `no element matches the selector ${JSON.stringify(sel)}`, { selector: sel });
+  if (matched === 0)
+    throw new BridgeError('DESKTOP_ELEMENT_NOT_FOUND', `no element matches the selector ${JSON.stringify(sel)}`, { selector: sel });
   await env.exec.evidence.trace('target-resolved', { elementId: refs[0].elementId, matched });
   return refs[0].elementId;
 }
 
 /** Lane, then confirmation consumed, then one last abort check: nothing is injected after an abort. */
-async function act<T>(env: MethodEnv, prepare: () => Promise<string | undefined>, effect: (elementId: string | undefined) => Promise<T>): Promise<T> {
+async function act<T>(
+  env: MethodEnv,
+  prepare: () => Promise<string | undefined>,
+  effect: (elementId: string | undefined) => Promise<T>,
+): Promise<T> {
   return env.lane.run(env.exec.signal, async () => {
     const elementId = await prepare();
     env.exec.checkpoint();
@@ -29,11 +34,16 @@ async function act<T>(env: MethodEnv, prepare: () => Promise<string | undefined>
 export async function clickMethod(env: MethodEnv): Promise<Record<string, unknown>> {
   const route = parseRoute(env.params.route);
   const target = parseTarget(env.params.target, true)!;
-  const elementId = await act(env, () => resolveTarget(env, route, target), async (id) => {
-    const pressed = await env.backend.press(id!);
-    if (!pressed) throw new BridgeError('DESKTOP_ELEMENT_NOT_FOUND', `element ${id} has no press action`, { elementId: id, reason: 'no-action' });
-    return id!;
-  });
+  const elementId = await act(
+    env,
+    () => resolveTarget(env, route, target),
+    async (id) => {
+      const pressed = await env.backend.press(id!);
+      if (!pressed)
+        throw new BridgeError('DESKTOP_ELEMENT_NOT_FOUND', `element ${id} has no press action`, { elementId: id, reason: 'no-action' });
+      return id!;
+    },
+  );
   await env.exec.evidence.trace('clicked', { elementId });
   return { clicked: true, elementId, evidence: { dir: `${env.exec.evidence.dir}/` } };
 }
@@ -43,13 +53,22 @@ export async function typeTextMethod(env: MethodEnv): Promise<Record<string, unk
   const target = parseTarget(env.params.target, false);
   const text = env.params.text;
   if (typeof text !== 'string' || text.length === 0 || text.length > 10_000)
-    throw new BridgeError('DESKTOP_INVALID_REQUEST', `params.text must be a string of 1–10000 characters (got ${JSON.stringify(text ?? null)?.slice(0, 40)})`, { field: 'params.text' });
-  optionalObject(env.params.options, 'params.options');
-  const elementId = await act(env, async () => (target ? resolveTarget(env, route, target) : undefined), async (id) => {
-    await env.backend.typeText(id, text, route);
-    return id;
-  });
-  await env.exec.evidence.trace('typed', { elementId: elementId ?? null, length: text.length });
+    throw new BridgeError(
+      'DESKTOP_INVALID_REQUEST',
+      `params.text must be a string of 1–10000 characters (got ${JSON.stringify(text ?? null)?.slice(0, 40)})`,
+      { field: 'params.text' },
+    );
+  const options = optionalObject(env.params.options, 'params.options') ?? {};
+  const clearBefore = optionalBool(options.clearBefore, 'params.options.clearBefore') ?? false;
+  const elementId = await act(
+    env,
+    async () => (target ? resolveTarget(env, route, target) : undefined),
+    async (id) => {
+      await env.backend.typeText(id, text, route, { clearBefore });
+      return id;
+    },
+  );
+  await env.exec.evidence.trace('typed', { elementId: elementId ?? null, length: text.length, clearBefore });
   return { typed: true, elementId: elementId ?? null, evidence: { dir: `${env.exec.evidence.dir}/` } };
 }
 
@@ -57,7 +76,11 @@ export async function hotkeyMethod(env: MethodEnv): Promise<Record<string, unkno
   const route = parseRoute(env.params.route);
   const keys = parseKeys(env.params.keys);
   optionalObject(env.params.options, 'params.options');
-  await act(env, async () => undefined, () => env.backend.key(keys, route));
+  await act(
+    env,
+    async () => undefined,
+    () => env.backend.key(keys, route),
+  );
   await env.exec.evidence.trace('sent', { keys });
   return { sent: true, keys, evidence: { dir: `${env.exec.evidence.dir}/` } };
 }

@@ -8,19 +8,27 @@ import type { CallContext } from './execution.js';
 /** Called immediately before a side effect: consumes the token, or accepts the phrase. */
 export type ConfirmGate = () => { via: 'token' | 'phrase' | 'none' };
 
-const required = (reason: string, message: string): BridgeError =>
-  new BridgeError('DESKTOP_CONFIRM_REQUIRED', message, { reason });
+const required = (reason: string, message: string): BridgeError => new BridgeError('DESKTOP_CONFIRM_REQUIRED', message, { reason });
 
 /**
  * Contract 4.2: token first, phrase as fallback. Presence and the phrase are checked up front (so a
  * request without confirmation fails before it waits for the lane); the token itself is consumed only
  * when the returned gate is called, right before the action.
  */
-export function confirmGate(method: string, params: Record<string, unknown>, meta: Meta, ctx: CallContext, tokens: ConfirmTokens): ConfirmGate {
+export function confirmGate(
+  method: string,
+  params: Record<string, unknown>,
+  meta: Meta,
+  ctx: CallContext,
+  tokens: ConfirmTokens,
+): ConfirmGate {
   if (!UI_CONTROL_METHODS.includes(method)) return () => ({ via: 'none' });
   const confirm = optionalObject(params.confirm, 'params.confirm');
   if (!confirm)
-    throw required('missing', `${method} is a ui-control action: pass confirm.token (from desktop.confirm.issue) or confirm.phrase "CONFIRM:${meta.requestId}"`);
+    throw required(
+      'missing',
+      `${method} is a ui-control action: pass confirm.token (from desktop.confirm.issue) or confirm.phrase "CONFIRM:${meta.requestId}"`,
+    );
   const token = optionalString(confirm.token, 'params.confirm.token');
   if (token !== undefined) return () => (tokens.consume(token, method, params, ctx.connectionId), { via: 'token' });
   if (!phraseAccepted(confirm.phrase, meta.requestId))

@@ -42,9 +42,13 @@ export class Evidence {
 
   private checkInside(real: string): void {
     if (!isWithin(this.workspaceReal, real))
-      throw new BridgeError('DESKTOP_WORKSPACE_FORBIDDEN', `the evidence folder resolves to ${real}, outside the workspace; remove the link`, {
-        resolved: real,
-      });
+      throw new BridgeError(
+        'DESKTOP_WORKSPACE_FORBIDDEN',
+        `the evidence folder resolves to ${real}, outside the workspace; remove the link`,
+        {
+          resolved: real,
+        },
+      );
   }
 
   /** A path inside the folder for a backend to write (screenshots). */

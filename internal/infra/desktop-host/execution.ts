@@ -18,6 +18,8 @@ export interface Execution {
   evidence: Evidence;
   signal: AbortSignal;
   ctx: CallContext;
+  /** When it started, on the host clock: meta.timeoutMs counts from here. */
+  startedAtMs: number;
   /** Throws DESKTOP_ABORTED / DESKTOP_TIMEOUT once the execution was stopped: call before each side effect. */
   checkpoint(): void;
 }
@@ -56,6 +58,7 @@ export class Executions {
       meta,
       method,
       ctx,
+      startedAtMs: this.now(),
       evidence: new Evidence(workspaceReal, executionId, this.now),
       signal: controller.signal,
       checkpoint: () => {
@@ -68,7 +71,9 @@ export class Executions {
     const timer = setTimeout(
       () =>
         controller.abort(
-          new BridgeError('DESKTOP_TIMEOUT', `${method} did not finish within meta.timeoutMs=${meta.timeoutMs}`, { timeoutMs: meta.timeoutMs }),
+          new BridgeError('DESKTOP_TIMEOUT', `${method} did not finish within meta.timeoutMs=${meta.timeoutMs}`, {
+            timeoutMs: meta.timeoutMs,
+          }),
         ),
       meta.timeoutMs,
     );
@@ -99,9 +104,13 @@ export class Executions {
   abort(id: string, by: string): { executionId: string; requestId: string } {
     const r = this.byRequest.get(id) ?? this.byExecution.get(id);
     if (!r)
-      throw new BridgeError('DESKTOP_INVALID_REQUEST', `no running execution has requestId or executionId ${id}; it never ran or already ended`, {
-        id,
-      });
+      throw new BridgeError(
+        'DESKTOP_INVALID_REQUEST',
+        `no running execution has requestId or executionId ${id}; it never ran or already ended`,
+        {
+          id,
+        },
+      );
     r.controller.abort(new BridgeError('DESKTOP_ABORTED', `aborted by ${by}`, { requestId: r.exec.meta.requestId }));
     return { executionId: r.exec.executionId, requestId: r.exec.meta.requestId };
   }

@@ -5,10 +5,11 @@ import { ConfirmTokens } from '../../domain/desktop-bridge/confirm-tokens.js';
 import type { DesktopBackend, Meta } from '../../domain/desktop-bridge/types.js';
 import { objectAt, parseMeta, stringAt } from '../../domain/desktop-bridge/validate.js';
 import { realClock, type Clock } from './clock.js';
-import { Executions, type CallContext, type Execution } from './execution.js';
+import { Executions, type CallContext } from './execution.js';
 import { Lane } from './lane.js';
-import { issueToken, type ConfirmGate, confirmGate } from './confirm-gate.js';
+import { confirmGate, issueToken } from './confirm-gate.js';
 import { findMethod, observeMethod, waitUntilMethod } from './read-methods.js';
+import type { MethodEnv } from './method-env.js';
 import { clickMethod, hotkeyMethod, typeTextMethod } from './action-methods.js';
 import { resolveWorkspace } from './workspace.js';
 
@@ -19,16 +20,6 @@ export interface HostOptions {
   workspaceRoot: string;
   hostVersion: string;
   clock?: Clock;
-}
-
-/** What each method body gets: the validated params and the host's shared parts. */
-export interface MethodEnv {
-  params: Record<string, unknown>;
-  exec: Execution;
-  backend: DesktopBackend;
-  clock: Clock;
-  lane: Lane;
-  gate: ConfirmGate;
 }
 
 type ExecMethod = (env: MethodEnv) => Promise<Record<string, unknown>>;
@@ -108,8 +99,14 @@ export class BridgeHost {
       case 'desktop.doctor':
         return { ...(await this.backend.doctor()), peer };
       case 'desktop.abort': {
-        const id = params.requestId ?? params.executionId;
-        const target = stringAt(id, params.requestId !== undefined ? 'params.requestId' : 'params.executionId');
+        if (params.requestId === undefined && params.executionId === undefined)
+          throw invalid('desktop.abort needs params.requestId (the meta.requestId of the running request) or params.executionId', {
+            field: 'params.requestId',
+          });
+        const target =
+          params.requestId !== undefined
+            ? stringAt(params.requestId, 'params.requestId')
+            : stringAt(params.executionId, 'params.executionId');
         const done = this.executions.abort(target, `requestId ${meta.requestId}`);
         return { aborted: true, executionId: done.executionId, requestId: done.requestId };
       }

@@ -1,26 +1,45 @@
 import { BridgeError, invalid } from '../../domain/desktop-bridge/errors.js';
 import { findIn } from '../../domain/desktop-bridge/selector.js';
 import type { Route, Selector, TreeBounds, TreeSnapshot } from '../../domain/desktop-bridge/types.js';
-import { intAt, objectAt, optionalBool, optionalInt, optionalObject, parseRoute, parseSelector } from '../../domain/desktop-bridge/validate.js';
+import {
+  intAt,
+  objectAt,
+  optionalBool,
+  optionalInt,
+  optionalObject,
+  parseRoute,
+  parseSelector,
+} from '../../domain/desktop-bridge/validate.js';
 import type { Execution } from './execution.js';
-import type { MethodEnv } from './host.js';
+import type { MethodEnv } from './method-env.js';
 
 export const DEFAULT_BOUNDS = { maxDepth: 32, maxNodes: 2000 };
 export const DEFAULT_POLL_MS = 500;
 const MIN_POLL_MS = 10;
 
-/** Traversal bounds: the request's own, never past the execution's deadline. */
+/**
+ * Traversal bounds: the request's own, and a deadline short of meta.timeoutMs (by a fifth, at most 1 s) so a
+ * huge tree comes back truncated, with its evidence written, instead of the whole request timing out.
+ */
 function boundsFor(env: MethodEnv, depth?: number, nodes?: number): TreeBounds {
+  const budget = env.exec.meta.timeoutMs;
   return {
     maxDepth: depth ?? DEFAULT_BOUNDS.maxDepth,
     maxNodes: nodes ?? DEFAULT_BOUNDS.maxNodes,
-    deadlineMs: env.clock.now() + env.exec.meta.timeoutMs,
+    deadlineMs: env.exec.startedAtMs + budget - Math.min(1000, budget / 5),
   };
 }
 
 /** The tree as ax.json: what the host saw, so a result can be audited later. */
 async function writeTree(exec: Execution, snap: TreeSnapshot, extra: Record<string, unknown> = {}): Promise<string> {
-  return exec.evidence.writeJson('ax.json', { ...extra, app: snap.app, windowTitle: snap.windowTitle, truncated: snap.truncated, truncatedBy: snap.truncatedBy, nodes: snap.nodes });
+  return exec.evidence.writeJson('ax.json', {
+    ...extra,
+    app: snap.app,
+    windowTitle: snap.windowTitle,
+    truncated: snap.truncated,
+    truncatedBy: snap.truncatedBy,
+    nodes: snap.nodes,
+  });
 }
 
 export async function observeMethod(env: MethodEnv): Promise<Record<string, unknown>> {
@@ -28,7 +47,11 @@ export async function observeMethod(env: MethodEnv): Promise<Record<string, unkn
   const o = optionalObject(env.params.options, 'params.options') ?? {};
   const shot = optionalBool(o.includeScreenshot, 'params.options.includeScreenshot') ?? true;
   const tree = optionalBool(o.includeAxTree, 'params.options.includeAxTree') ?? true;
-  const bounds = boundsFor(env, optionalInt(o.axMaxDepth, 'params.options.axMaxDepth', 1, 256), optionalInt(o.axMaxNodes, 'params.options.axMaxNodes', 1, 100_000));
+  const bounds = boundsFor(
+    env,
+    optionalInt(o.axMaxDepth, 'params.options.axMaxDepth', 1, 256),
+    optionalInt(o.axMaxNodes, 'params.options.axMaxNodes', 1, 100_000),
+  );
   const { exec } = env;
   const evidence: Record<string, unknown> = { dir: `${exec.evidence.dir}/` };
   let snap: TreeSnapshot | undefined;
@@ -72,7 +95,8 @@ export async function findMethod(env: MethodEnv): Promise<Record<string, unknown
 export async function waitUntilMethod(env: MethodEnv): Promise<Record<string, unknown>> {
   const route = parseRoute(env.params.route);
   const cond = objectAt(env.params.condition, 'params.condition');
-  if (cond.selectorExists === undefined) throw invalid('params.condition must be { selectorExists: {…} } (the only condition of schema 1)', { field: 'params.condition' });
+  if (cond.selectorExists === undefined)
+    throw invalid('params.condition must be { selectorExists: {…} } (the only condition of schema 1)', { field: 'params.condition' });
   const sel = parseSelector(cond.selectorExists, 'params.condition.selectorExists');
   const timeoutMs = intAt(env.params.timeoutMs, 'params.timeoutMs', 1, env.exec.meta.timeoutMs);
   const pollMs = optionalInt(env.params.pollMs, 'params.pollMs', MIN_POLL_MS, 60_000) ?? DEFAULT_POLL_MS;
@@ -91,7 +115,11 @@ export async function waitUntilMethod(env: MethodEnv): Promise<Record<string, un
     const left = timeoutMs - elapsedMs;
     if (left <= 0) {
       await env.exec.evidence.trace('timeout', { polls, elapsedMs });
-      throw new BridgeError('DESKTOP_TIMEOUT', `no element matched the selector within timeoutMs=${timeoutMs} (${polls} polls)`, { timeoutMs, polls, elapsedMs });
+      throw new BridgeError('DESKTOP_TIMEOUT', `no element matched the selector within timeoutMs=${timeoutMs} (${polls} polls)`, {
+        timeoutMs,
+        polls,
+        elapsedMs,
+      });
     }
     await env.clock.sleep(Math.min(pollMs, left), env.exec.signal);
   }

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,7 +18,13 @@ mkdirSync(root);
 mkdirSync(outside);
 const socketPath = join(base, 'run', 'host.sock');
 
-const meta = (extra: Record<string, unknown> = {}) => ({ schemaVersion: 1, requestId: randomUUID(), workspacePath: root, timeoutMs: 60_000, ...extra });
+const meta = (extra: Record<string, unknown> = {}) => ({
+  schemaVersion: 1,
+  requestId: randomUUID(),
+  workspacePath: root,
+  timeoutMs: 60_000,
+  ...extra,
+});
 
 /** The error object exactly as it came over the wire. */
 async function wireError(p: Promise<unknown>): Promise<Record<string, unknown>> {
@@ -69,9 +75,31 @@ describe('the host over a real unix socket (JSON-RPC 2.0, NDJSON)', () => {
     expect(await orphan).toEqual({
       jsonrpc: '2.0',
       id: null,
-      error: { code: 'DESKTOP_INVALID_REQUEST', message: expect.stringMatching(/^parse error: /), retryable: false, details: { jsonrpcCode: -32700 } },
+      error: {
+        code: 'DESKTOP_INVALID_REQUEST',
+        message: expect.stringMatching(/^parse error: /),
+        retryable: false,
+        details: { jsonrpcCode: -32700 },
+      },
     });
     expect(await client.call('desktop.doctor', { meta: meta() })).toMatchObject({ healthy: true });
+  });
+
+  it('an oversized line is dropped with one error; the next request on the connection works', async () => {
+    const orphans: Record<string, unknown>[] = [];
+    client.onOrphan = (m) => void orphans.push(m as Record<string, unknown>);
+    client.writeRaw(`{"jsonrpc":"2.0","id":"big","method":"desktop.health","params":{"pad":"${'x'.repeat(5 * 1024 * 1024)}"}}\n`);
+    expect(await client.call('desktop.doctor', { meta: meta() })).toMatchObject({ healthy: true });
+    expect(orphans).toEqual([
+      {
+        jsonrpc: '2.0',
+        id: null,
+        error: expect.objectContaining({
+          code: 'DESKTOP_INVALID_REQUEST',
+          message: expect.stringMatching(/exceeded 4194304 bytes and was dropped/),
+        }),
+      },
+    ]);
   });
 
   it('a JSON value that is not a request gets an invalid-request error (-32600 in details)', async () => {
@@ -95,21 +123,78 @@ describe('the host over a real unix socket (JSON-RPC 2.0, NDJSON)', () => {
     const cases: [string, unknown, string, RegExp][] = [
       ['desktop.fly', { meta: meta() }, 'DESKTOP_INVALID_REQUEST', /unknown method "desktop.fly"/],
       ['desktop.find', { selector: { byRole: 'x' } }, 'DESKTOP_INVALID_REQUEST', /params.meta must be an object/],
-      ['desktop.find', { meta: meta({ schemaVersion: 2 }), selector: { byRole: 'x' } }, 'DESKTOP_INVALID_REQUEST', /params.meta.schemaVersion must be 1/],
-      ['desktop.find', { meta: meta({ timeoutMs: -5 }), selector: { byRole: 'x' } }, 'DESKTOP_INVALID_REQUEST', /params.meta.timeoutMs must be an integer/],
-      ['desktop.find', { meta: meta({ workspacePath: 'relative/path' }), selector: { byRole: 'x' } }, 'DESKTOP_INVALID_REQUEST', /absolute path/],
+      [
+        'desktop.find',
+        { meta: meta({ schemaVersion: 2 }), selector: { byRole: 'x' } },
+        'DESKTOP_INVALID_REQUEST',
+        /params.meta.schemaVersion must be 1/,
+      ],
+      [
+        'desktop.find',
+        { meta: meta({ timeoutMs: -5 }), selector: { byRole: 'x' } },
+        'DESKTOP_INVALID_REQUEST',
+        /params.meta.timeoutMs must be an integer/,
+      ],
+      [
+        'desktop.find',
+        { meta: meta({ workspacePath: 'relative/path' }), selector: { byRole: 'x' } },
+        'DESKTOP_INVALID_REQUEST',
+        /absolute path/,
+      ],
       ['desktop.find', { meta: meta(), selector: {} }, 'DESKTOP_INVALID_REQUEST', /at least one of byRole/],
-      ['desktop.find', { meta: meta({ workspacePath: outside }), selector: { byRole: 'x' } }, 'DESKTOP_WORKSPACE_FORBIDDEN', /outside the workspace root/],
-      ['desktop.click', { meta: meta(), target: { elementRef: { elementId: ':1.9/button' } } }, 'DESKTOP_CONFIRM_REQUIRED', /confirm.token/],
-      ['desktop.click', { meta: meta(), confirm: { phrase: 'CONFIRM' }, target: { selector: { titleContains: 'Nope' } } }, 'DESKTOP_ELEMENT_NOT_FOUND', /no element matches/],
-      ['desktop.waitUntil', { meta: meta(), condition: { selectorExists: { titleContains: 'Nope' } }, pollMs: 10, timeoutMs: 30 }, 'DESKTOP_TIMEOUT', /within timeoutMs=30/],
-      ['desktop.click', { meta: meta(), confirm: { phrase: 'CONFIRM' }, target: { elementRef: { elementId: ':1.9/missing' } } }, 'DESKTOP_INTERNAL_ERROR', /no element :1.9\/missing/],
+      [
+        'desktop.find',
+        { meta: meta({ workspacePath: outside }), selector: { byRole: 'x' } },
+        'DESKTOP_WORKSPACE_FORBIDDEN',
+        /outside the workspace root/,
+      ],
+      [
+        'desktop.click',
+        { meta: meta(), target: { elementRef: { elementId: ':1.9/button' } } },
+        'DESKTOP_CONFIRM_REQUIRED',
+        /confirm.token/,
+      ],
+      [
+        'desktop.click',
+        { meta: meta(), confirm: { phrase: 'CONFIRM' }, target: { selector: { titleContains: 'Nope' } } },
+        'DESKTOP_ELEMENT_NOT_FOUND',
+        /no element matches/,
+      ],
+      [
+        'desktop.waitUntil',
+        { meta: meta(), condition: { selectorExists: { titleContains: 'Nope' } }, pollMs: 10, timeoutMs: 30 },
+        'DESKTOP_TIMEOUT',
+        /within timeoutMs=30/,
+      ],
+      [
+        'desktop.click',
+        { meta: meta(), confirm: { phrase: 'CONFIRM' }, target: { elementRef: { elementId: ':1.9/missing' } } },
+        'DESKTOP_INTERNAL_ERROR',
+        /no element :1.9\/missing/,
+      ],
       ['desktop.abort', { meta: meta(), requestId: 'not-running' }, 'DESKTOP_INVALID_REQUEST', /no running execution/],
+      ['desktop.abort', { meta: meta() }, 'DESKTOP_INVALID_REQUEST', /needs params.requestId/],
+      [
+        'desktop.confirm.issue',
+        { meta: meta(), intent: { method: 'desktop.click' } },
+        'DESKTOP_INVALID_REQUEST',
+        /params.intent.params must be an object/,
+      ],
+      [
+        'desktop.hotkey',
+        { meta: meta(), confirm: { phrase: 'CONFIRM' }, keys: [] },
+        'DESKTOP_INVALID_REQUEST',
+        /params.keys must be an array of 1–8 key names/,
+      ],
     ];
     const seen = new Set<string>();
     for (const [method, params, code, msg] of cases) {
       const e = await wireError(client.call(method, params));
-      expect(e, `${method} ${JSON.stringify(params)}`).toMatchObject({ code, message: expect.stringMatching(msg), retryable: code === 'DESKTOP_TIMEOUT' });
+      expect(e, `${method} ${JSON.stringify(params)}`).toMatchObject({
+        code,
+        message: expect.stringMatching(msg),
+        retryable: code === 'DESKTOP_TIMEOUT',
+      });
       seen.add(code);
     }
     // The rest of the set is covered elsewhere: ABORTED below, HOST_NOT_READY and PERMISSION_MISSING in the host and backend tests.
@@ -120,7 +205,14 @@ describe('the host over a real unix socket (JSON-RPC 2.0, NDJSON)', () => {
     const other = await BridgeClient.connect(socketPath);
     try {
       const m = meta();
-      const waiting = wireError(client.call('desktop.waitUntil', { meta: m, condition: { selectorExists: { titleContains: 'Nope' } }, pollMs: 20, timeoutMs: 60_000 }));
+      const waiting = wireError(
+        client.call('desktop.waitUntil', {
+          meta: m,
+          condition: { selectorExists: { titleContains: 'Nope' } },
+          pollMs: 20,
+          timeoutMs: 60_000,
+        }),
+      );
       let aborted: Record<string, unknown> | undefined;
       while (!aborted) aborted = await other.call('desktop.abort', { meta: meta(), requestId: m.requestId }).catch(() => undefined); // until it is registered
       expect(aborted).toMatchObject({ aborted: true, requestId: m.requestId });
@@ -133,12 +225,18 @@ describe('the host over a real unix socket (JSON-RPC 2.0, NDJSON)', () => {
   it('a token issued on one connection is refused on another; tokens die with their connection', async () => {
     const params = { keys: ['ctrl', 'k'] };
     const other = await BridgeClient.connect(socketPath);
-    const { token } = await other.call<{ token: string }>('desktop.confirm.issue', { meta: meta(), intent: { method: 'desktop.hotkey', params } });
+    const { token } = await other.call<{ token: string }>('desktop.confirm.issue', {
+      meta: meta(),
+      intent: { method: 'desktop.hotkey', params },
+    });
     expect(await wireError(client.call('desktop.hotkey', { ...params, meta: meta(), confirm: { token } }))).toMatchObject({
       code: 'DESKTOP_CONFIRM_REQUIRED',
       details: { reason: 'other-connection' },
     });
-    const second = await other.call<{ token: string }>('desktop.confirm.issue', { meta: meta(), intent: { method: 'desktop.hotkey', params } });
+    const second = await other.call<{ token: string }>('desktop.confirm.issue', {
+      meta: meta(),
+      intent: { method: 'desktop.hotkey', params },
+    });
     expect(second.token).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4/);
     const before = host.tokens.size();
     other.close();
@@ -151,5 +249,12 @@ describe('the host over a real unix socket (JSON-RPC 2.0, NDJSON)', () => {
     writeFileSync(file, 'x');
     await expect(new BridgeSocketServer(host, () => undefined).listen(file)).rejects.toThrow(/is not a socket/);
     await expect(new BridgeSocketServer(host, () => undefined).listen(socketPath)).rejects.toThrow(/already listening/);
+    const shared = join(base, 'shared');
+    mkdirSync(shared, { mode: 0o755 });
+    chmodSync(shared, 0o755);
+    await expect(new BridgeSocketServer(host, () => undefined).listen(join(shared, 'h.sock'))).rejects.toThrow(
+      /socket directory .*shared is open to others \(mode 755\)/,
+    );
+    expect(statSync(shared).mode & 0o777).toBe(0o755); // left as it was
   });
 });

@@ -4,6 +4,7 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 import { dirname } from 'node:path';
 import { BridgeError, invalid, toBridgeError } from '../../domain/desktop-bridge/errors.js';
 import type { BridgeHost } from './host.js';
+import { NdjsonLines } from './ndjson-lines.js';
 import { peerPid } from './peer-pid.js';
 
 const MAX_LINE = 4 * 1024 * 1024;
@@ -54,21 +55,19 @@ export class BridgeSocketServer {
     const connectionId = randomUUID();
     this.sockets.add(socket);
     const pidP = peerPid(socket);
-    let buf = '';
+    const reader = new NdjsonLines(MAX_LINE);
     socket.setEncoding('utf8');
     socket.on('data', (chunk: string) => {
-      buf += chunk;
-      if (buf.length > MAX_LINE && !buf.includes('\n')) {
-        buf = '';
-        this.send(socket, null, invalid(`a line exceeded ${MAX_LINE} bytes; send one JSON-RPC message per line`, { jsonrpcCode: JSONRPC_PARSE_ERROR }));
-        return;
-      }
-      let nl: number;
-      while ((nl = buf.indexOf('\n')) >= 0) {
-        const line = buf.slice(0, nl).trim();
-        buf = buf.slice(nl + 1);
-        if (line) void pidP.then((pid) => this.dispatch(socket, line, { connectionId, peerPid: pid }));
-      }
+      const { lines, overflow } = reader.push(chunk);
+      if (overflow)
+        this.send(
+          socket,
+          null,
+          invalid(`a line exceeded ${MAX_LINE} bytes and was dropped; send one JSON-RPC message per line`, {
+            jsonrpcCode: JSONRPC_PARSE_ERROR,
+          }),
+        );
+      for (const line of lines) void pidP.then((pid) => this.dispatch(socket, line, { connectionId, peerPid: pid }));
     });
     socket.on('error', () => undefined);
     socket.on('close', () => {
@@ -82,12 +81,22 @@ export class BridgeSocketServer {
     try {
       msg = JSON.parse(line);
     } catch (e) {
-      return this.send(socket, null, invalid(`parse error: ${(e as Error).message}; send one JSON object per line`, { jsonrpcCode: JSONRPC_PARSE_ERROR }));
+      return this.send(
+        socket,
+        null,
+        invalid(`parse error: ${(e as Error).message}; send one JSON object per line`, { jsonrpcCode: JSONRPC_PARSE_ERROR }),
+      );
     }
     const m = msg as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown };
     const id: Id = typeof m?.id === 'string' || typeof m?.id === 'number' ? m.id : null;
     if (typeof msg !== 'object' || msg === null || Array.isArray(msg) || m.jsonrpc !== '2.0' || typeof m.method !== 'string')
-      return this.send(socket, id, invalid('not a JSON-RPC 2.0 request: need {"jsonrpc":"2.0","id":…,"method":"desktop.…","params":{…}}', { jsonrpcCode: JSONRPC_INVALID_REQUEST }));
+      return this.send(
+        socket,
+        id,
+        invalid('not a JSON-RPC 2.0 request: need {"jsonrpc":"2.0","id":…,"method":"desktop.…","params":{…}}', {
+          jsonrpcCode: JSONRPC_INVALID_REQUEST,
+        }),
+      );
     if (m.id === undefined) return; // a notification: nothing to answer, and no method of the contract is one
     try {
       const result = await this.host.handle(m.method, m.params, ctx);
@@ -108,14 +117,21 @@ export class BridgeSocketServer {
   }
 }
 
-/** A 0700 directory we own, and no live socket at the path (a stale one left by a crash is removed). */
+/**
+ * A 0700 directory we own, and no live socket at the path (a stale one left by a crash is removed). A
+ * directory that already existed is never chmod'ed (it may be /tmp): if others can enter it, we refuse.
+ */
 async function prepareSocketPath(path: string): Promise<void> {
   const dir = dirname(path);
-  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const created = await mkdir(dir, { recursive: true, mode: 0o700 });
+  if (created !== undefined) await chmod(dir, 0o700);
   const st = await stat(dir);
   if (typeof process.getuid === 'function' && st.uid !== process.getuid())
     throw new Error(`socket directory ${dir} belongs to uid ${st.uid}, not to us; choose a directory of your own`);
-  if ((st.mode & 0o077) !== 0) await chmod(dir, 0o700);
+  if ((st.mode & 0o077) !== 0)
+    throw new Error(
+      `socket directory ${dir} is open to others (mode ${(st.mode & 0o7777).toString(8)}); use a private one (e.g. $XDG_RUNTIME_DIR/mcpd-desktop/host.sock) or chmod 700 it`,
+    );
   const existing = await lstat(path).catch(() => undefined);
   if (!existing) return;
   if (!existing.isSocket()) throw new Error(`${path} exists and is not a socket; remove it or choose another --socket path`);

@@ -16,7 +16,11 @@ describe('workspace check (realpath under realpath of the root)', () => {
   symlinkSync(join(root, 'proj'), join(root, 'inner-link'));
   afterAll(() => rmSync(base, { recursive: true, force: true }));
 
-  const code = (p: Promise<unknown>) => p.then(() => 'ok', (e: BridgeError) => e.code);
+  const code = (p: Promise<unknown>) =>
+    p.then(
+      () => 'ok',
+      (e: BridgeError) => e.code,
+    );
 
   it('accepts the root itself, folders under it and links that stay inside', async () => {
     expect(await resolveWorkspace(root, root)).toBe(root);

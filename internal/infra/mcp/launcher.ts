@@ -66,6 +66,9 @@ export function createLauncher(opts: LauncherOptions = {}): ManagedLauncher {
     const client = new Client(opts.clientInfo ?? { name: 'mcpd', version: '0.1.0' }, {
       capabilities: (opts.clientCapabilities ?? {}) as ClientCapabilities,
     });
+    // Protocol problems (lines that are not JSON-RPC, an oversized answer) would vanish in the SDK's
+    // unset onerror: they go to the server's log lines, where the caller's logs show them.
+    client.onerror = (err) => session?.stderrLine(`[mcpd] ${err.message}`);
     const onReq = opts.onServerRequest;
     if (onReq) {
       client.fallbackRequestHandler = async (req, extra) =>

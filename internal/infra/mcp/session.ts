@@ -59,6 +59,10 @@ export class McpSession implements DownstreamSession {
   }
 
   listTools(opts: { signal?: AbortSignal } = {}): Promise<DownstreamTool[]> {
+    // A server that does not declare `tools` (mcpd-docs serves only resources) has none: asking would
+    // only earn "Method not found" and report a healthy server as failing.
+    const tools = this.capabilities.tools;
+    if (tools === undefined || tools === null || typeof tools !== 'object') return Promise.resolve([]);
     const fetchPage = (cursor: string | undefined) =>
       this.request('tools/list', cursor === undefined ? {} : { cursor }, { timeoutMs: this.opts.listTimeoutMs, signal: opts.signal });
     return listAllTools(this.opts.serverName, fetchPage, this.opts.guards ?? DEFAULT_LIST_GUARDS);
@@ -151,13 +155,16 @@ export class McpSession implements DownstreamSession {
     if (this.endedWhy !== undefined) return;
     const t = this.opts.transport;
     const exit = t instanceof ProcessStdioTransport && t.exitInfo ? t.describeExit() : undefined;
-    this.endedWhy = this.closing
-      ? 'was stopped'
-      : exit
-        ? `exited (${exit})`
-        : this.failWhy
-          ? `connection failed (${this.failWhy})`
-          : 'closed its connection';
+    const fatal = t instanceof ProcessStdioTransport ? t.fatalReason : undefined;
+    this.endedWhy = fatal
+      ? `was stopped because ${fatal}`
+      : this.closing
+        ? 'was stopped'
+        : exit
+          ? `exited (${exit})`
+          : this.failWhy
+            ? `connection failed (${this.failWhy})`
+            : 'closed its connection';
     if (!this.closing) this.closeErr = new Error(`server ${this.opts.serverName} ${this.endedWhy}`);
     const handlers = this.closeHandlers.splice(0);
     for (const h of handlers) h(this.closeErr);

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
-import { JsonRpcLineReader, parseJsonRpc } from '../jsonrpc/line-reader.js';
+import { JsonRpcLineReader, MAX_LINE_BYTES, parseJsonRpc } from '../jsonrpc/line-reader.js';
 import { splitResultResponse } from '../jsonrpc/split-response.js';
 import { DirectRequests } from './direct-requests.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
@@ -49,6 +49,8 @@ export class ProcessStdioTransport implements Transport {
   private exited?: Promise<void>;
   private stopping?: Promise<void>;
   private closeNotified = false;
+  /** Why the transport stopped the server itself (e.g. an oversized line), for the calls it ends. */
+  private fatal?: string;
   /** Requests that bypass the SDK's Protocol; their answers are taken out of the stream before it sees them. */
   readonly direct: DirectRequests;
   /** SDK notifications are dispatched a microtask late: what follows one waits behind its handler. */
@@ -64,6 +66,11 @@ export class ProcessStdioTransport implements Transport {
 
   get exitInfo(): ExitInfo | undefined {
     return this.exit;
+  }
+
+  /** Set when the transport stopped the server because of what it wrote. */
+  get fatalReason(): string | undefined {
+    return this.fatal;
   }
 
   /** "code 1" / "signal SIGKILL", for error messages. */
@@ -174,8 +181,11 @@ export class ProcessStdioTransport implements Transport {
   private onStdout(chunk: Buffer): void {
     try {
       this.readBuffer.append(chunk);
-    } catch (err) {
-      this.onerror?.(err as Error);
+    } catch {
+      // Memory stays bounded: a line this long is refused whole, and the server with it (its stream
+      // cannot be resynchronised without reading the rest of the line).
+      this.fatal ??= `it wrote a JSON-RPC message of more than ${MAX_LINE_BYTES / 1024 / 1024} MiB (messages that large are refused to keep memory bounded; have the tool return less)`;
+      this.onerror?.(new Error(`server ${this.opts.serverName} was stopped because ${this.fatal}`));
       void this.stop(0);
       return;
     }

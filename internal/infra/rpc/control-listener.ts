@@ -46,6 +46,15 @@ export async function listenControlSocket(
   return { close: (graceMs) => closeAll(server, sessions, graceMs) };
 }
 
+/** What every HTTP/2 client (gRPC included) sends first (RFC 9113 §3.4). */
+const HTTP2_PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', 'latin1');
+
+/** True while `head` agrees with `preface` as far as both go. */
+function startsLike(head: Buffer, preface: Buffer): boolean {
+  const n = Math.min(head.length, preface.length);
+  return head.subarray(0, n).equals(preface.subarray(0, n));
+}
+
 /** A connection that has not said which protocol it speaks by then is closed. */
 const FIRST_BYTES_TIMEOUT_MS = 10_000;
 
@@ -61,20 +70,21 @@ function sniff(socket: Socket, timeoutMs: number, handlers: ListenerHandlers): v
   };
   const onData = (chunk: Buffer) => {
     head = head.length === 0 ? chunk : Buffer.concat([head, chunk]);
-    if (head[0] !== SESSION_PREFACE[0]) {
+    const session = startsLike(head, SESSION_PREFACE);
+    const grpc = startsLike(head, HTTP2_PREFACE);
+    if (!session && !grpc) {
+      // Neither protocol: HTTP/2 would keep such a connection open without answering, so close it.
+      decided();
+      socket.destroy();
+    } else if (grpc && head.length >= HTTP2_PREFACE.length) {
       decided();
       socket.pause();
       socket.unshift(head);
       handlers.grpc(socket);
-      return;
+    } else if (session && head.length >= SESSION_PREFACE.length) {
+      decided();
+      handlers.session(socket, head.subarray(SESSION_PREFACE.length));
     }
-    if (head.length < SESSION_PREFACE.length) return;
-    decided();
-    if (!head.subarray(0, SESSION_PREFACE.length).equals(SESSION_PREFACE)) {
-      socket.destroy();
-      return;
-    }
-    handlers.session(socket, head.subarray(SESSION_PREFACE.length));
   };
   socket.on('data', onData);
 }

@@ -1,6 +1,6 @@
 import { Server, ServerCredentials, type ServerWritableStream } from '@grpc/grpc-js';
 import { stream, unary } from './handler-kit.js';
-import type { ControlApi } from '../../domain/control.js';
+import type { ControlApi, ToolPage } from '../../domain/control.js';
 import {
   ControlPlaneService,
   SessionClientMessage,
@@ -36,17 +36,15 @@ function callTool(api: ControlApi) {
       .reduce<number | undefined>((a, b) => (a === undefined ? b : Math.min(a, b)), undefined);
     Promise.resolve()
       .then(() =>
-        api.calls.run('CallTool', ac.signal, (signal) =>
-          api.callTool(call.request.caller || 'default', call.request.name, decodeObject(call.request.argumentsJson, 'arguments_json'), {
-            routingKey: call.request.routingKey || undefined,
-            signal,
-            timeoutMs,
-            onProgress: (p) =>
-              call.write({
-                progress: { progress: p.progress, total: p.total ?? 0, hasTotal: p.total !== undefined, message: p.message ?? '' },
-              }),
-          }),
-        ),
+        api.callTool(call.request.caller || 'default', call.request.name, decodeObject(call.request.argumentsJson, 'arguments_json'), {
+          routingKey: call.request.routingKey || undefined,
+          signal: ac.signal,
+          timeoutMs,
+          onProgress: (p) =>
+            call.write({
+              progress: { progress: p.progress, total: p.total ?? 0, hasTotal: p.total !== undefined, message: p.message ?? '' },
+            }),
+        }),
       )
       .then(
         (result) => {
@@ -103,6 +101,7 @@ function handlers(api: ControlApi, session: SessionServeOptions): ControlPlaneSe
         startedAtUnixMs: i.startedAt,
         coreId: i.coreId,
         profiles: i.profiles,
+        callers: i.callers,
       };
     }),
     registerCaller: unary((req: pb.RegisterCallerRequest) => {
@@ -118,12 +117,11 @@ function handlers(api: ControlApi, session: SessionServeOptions): ControlPlaneSe
       // A page is fully determined by its snapshot, cursor and size: reuse the built response, whose
       // encoding the service definition below memoises.
       const key = `${page.etag}|${req.cursor}|${req.pageSize}|${page.tools.length}`;
-      return pages.get(key, () => ({
-        etag: page.etag,
-        tools: page.tools.map(toolToPb),
-        nextCursor: page.nextCursor ?? '',
-        collisions: page.collisions.map(collisionToPb),
-      }));
+      if (page.failures?.length) {
+        // Failures come and go without the list changing: such a response is not memoised.
+        return { ...pages.get(key, () => listToolsResponse(page)), failures: page.failures.map((f) => ({ ...f })) };
+      }
+      return pages.get(key, () => listToolsResponse(page));
     }),
     watchTools: stream((req: pb.WatchToolsRequest) => api.watchTools(req.caller || 'default', req.lastEtag || undefined), snapshotToPb),
     callTool: callTool(api),
@@ -214,3 +212,13 @@ const SERVER_CODEC = {
   encode: (m: pb.SessionServerMessage) => SessionServerMessage.encode(m).finish(),
   decode: (b: Uint8Array) => SessionClientMessage.decode(b),
 };
+
+function listToolsResponse(page: ToolPage): pb.ListToolsResponse {
+  return {
+    etag: page.etag,
+    tools: page.tools.map(toolToPb),
+    nextCursor: page.nextCursor ?? '',
+    collisions: page.collisions.map(collisionToPb),
+    failures: [],
+  };
+}

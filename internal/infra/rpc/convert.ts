@@ -69,6 +69,7 @@ export function statusToPb(s: StatusView): pb.RuntimeStatus {
       restarts: p.restarts,
       lastError: p.lastError ?? '',
       lastErrorAtUnixMs: p.lastErrorAt ?? 0,
+      errorHistory: p.errorHistory.map((e) => ({ atUnixMs: e.at, message: e.message })),
       maxInstances: p.spec.maxInstances,
       minReady: p.spec.minReady,
       instances: p.instances.map((i) => ({

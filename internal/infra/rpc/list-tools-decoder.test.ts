@@ -18,13 +18,14 @@ describe('ListToolsResponse decoder', () => {
       { name: '', server: '', toolJson: Buffer.from('{}'), definitionHash: 'h3' },
     ],
     collisions: [{ name: 'dup', servers: ['a', 'b'], resolution: 'kept a' }],
+    failures: [{ server: 'gone', error: 'cannot start server gone: "nodee" in /x: command not found (check "cmd" and PATH)' }],
   };
 
   it('gives what the generated decoder gives', () => {
     const bytes = Buffer.from(ListToolsResponse.encode(sample).finish());
     expect(plain(decodeListToolsResponse(bytes))).toEqual(plain(ListToolsResponse.decode(bytes)));
     expect(plain(decodeListToolsResponse(bytes))).toEqual(plain(sample));
-    expect(decodeListToolsResponse(Buffer.alloc(0))).toEqual({ etag: '', tools: [], nextCursor: '', collisions: [] });
+    expect(decodeListToolsResponse(Buffer.alloc(0))).toEqual({ etag: '', tools: [], nextCursor: '', collisions: [], failures: [] });
   });
 
   it('skips fields it does not know, at both levels', () => {

@@ -1,4 +1,4 @@
-import { Collision } from '../../gen/mcpd/control/v1/control.js';
+import { Collision, ServerFailure } from '../../gen/mcpd/control/v1/control.js';
 import type * as pb from '../../gen/mcpd/control/v1/control.js';
 
 /**
@@ -10,13 +10,14 @@ import type * as pb from '../../gen/mcpd/control/v1/control.js';
  */
 export function decodeListToolsResponse(bytes: Uint8Array): pb.ListToolsResponse {
   const c = new Cursor(Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-  const out: pb.ListToolsResponse = { etag: '', tools: [], nextCursor: '', collisions: [] };
+  const out: pb.ListToolsResponse = { etag: '', tools: [], nextCursor: '', collisions: [], failures: [] };
   const end = c.buf.length;
   for (let field = c.nextField(end); field !== 0; field = c.nextField(end)) {
     if (field === 2) out.tools.push(decodeTool(c));
     else if (field === 1) out.etag = c.string();
     else if (field === 3) out.nextCursor = c.string();
-    else out.collisions.push(Collision.decode(c.bytes()));
+    else if (field === 4) out.collisions.push(Collision.decode(c.bytes()));
+    else if (field === 5) out.failures.push(ServerFailure.decode(c.bytes()));
   }
   return out;
 }
@@ -29,13 +30,13 @@ function decodeTool(c: Cursor): pb.ToolDefinition {
     if (field === 1) tool.name = c.string();
     else if (field === 2) tool.server = c.string();
     else if (field === 3) tool.toolJson = c.bytes();
-    else tool.definitionHash = c.string();
+    else if (field === 4) tool.definitionHash = c.string();
   }
   if (c.pos !== end) throw new RangeError('a ToolDefinition field runs past its message');
   return tool;
 }
 
-/** Reads length-delimited fields 1–4 (all both messages have) and skips any other field. */
+/** Reads length-delimited fields 1–5 (those the two messages have) and skips any other field. */
 class Cursor {
   pos = 0;
   valueStart = 0;
@@ -55,7 +56,7 @@ class Cursor {
         this.valueEnd = this.pos + len;
         if (this.valueEnd > end) throw new RangeError('premature end of a ListToolsResponse field');
         this.pos = this.valueEnd;
-        if (field >= 1 && field <= 4) return field;
+        if (field >= 1 && field <= 5) return field;
       } else if (wire === 0) this.varint();
       else if (wire === 1) this.pos += 8;
       else if (wire === 5) this.pos += 4;

@@ -1,4 +1,5 @@
-import type { ControlApi } from '../../domain/control.js';
+import type { ControlApi, ServerFailure } from '../../domain/control.js';
+import { CONTEXT_CHANNELS_META } from '../../domain/context-channels.js';
 import { optionalString, type SessionHandler, type SessionRequestContext } from './session-handler.js';
 import { McpdError } from '../../domain/errors.js';
 import type { JsonObject, JsonValue } from '../../domain/json.js';
@@ -14,9 +15,12 @@ import { resourceSessionHandlers } from './session-areas/resources.js';
 const TOOL_HANDLERS: Record<string, SessionHandler> = {
   'tools/list': async (api, params, ctx) => {
     const page = await api.listTools(ctx.session.caller, optionalString(params, 'cursor'));
+    warnListingFailures(page.failures ?? [], ctx);
     const result: JsonObject = { tools: page.tools.map((t) => t.definition) };
     if (page.nextCursor) result.nextCursor = page.nextCursor;
     result._meta = { 'mcpd/etag': page.etag };
+    // The first page says which context channels (mcpd_finder …) the gateway offers alongside.
+    if (!params.cursor) result._meta[CONTEXT_CHANNELS_META] = { ...(await api.resources.channels(ctx.session.caller)) };
     return result;
   },
   'tools/call': async (api, params, ctx) => {
@@ -48,8 +52,11 @@ const HANDLERS = new Map<string, SessionHandler>(
   ),
 );
 
-/** Requests that do work on a server: refused once a stop began, waited for while it drains. */
-const CALLS = new Set(['tools/call', 'resources/read', 'prompts/get', 'completion/complete']);
+/**
+ * Requests that do work on a server: refused once a stop began, waited for while it drains. (Tool
+ * calls pass the same gate inside the core, whichever transport brings them.)
+ */
+const CALLS = new Set(['resources/read', 'prompts/get', 'completion/complete']);
 
 export function dispatchSessionRequest(
   api: ControlApi,
@@ -71,4 +78,36 @@ export function dispatchSessionRequest(
   }
   if (!CALLS.has(method)) return handler(api, params, ctx);
   return api.calls.run(method, ctx.signal, (signal) => handler(api, params, { ...ctx, signal }));
+}
+
+/** Per session: the "server: error" pairs its client was already warned about. */
+const warned = new Map<string, Set<string>>();
+
+/**
+ * A server left out of the list is a failure the client's user should see, where they look: one
+ * warning `notifications/message` per failing server (and distinct error) per session.
+ */
+function warnListingFailures(failures: readonly ServerFailure[], ctx: SessionRequestContext): void {
+  if (failures.length === 0) return;
+  const id = ctx.session.id;
+  let seen = warned.get(id);
+  if (!seen) {
+    seen = new Set();
+    warned.set(id, seen);
+    ctx.onClose(() => warned.delete(id));
+  }
+  for (const f of failures) {
+    const key = `${f.server}\u0000${f.error}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    ctx.notify('notifications/message', {
+      level: 'warning',
+      logger: 'mcpd',
+      data: {
+        event: 'tools.list_failed',
+        server: f.server,
+        message: `server ${f.server} could not be listed, its tools are missing: ${f.error}`,
+      },
+    });
+  }
 }

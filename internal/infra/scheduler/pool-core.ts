@@ -1,6 +1,6 @@
 import type { DownstreamSession } from '../../domain/downstream.js';
 import { isMcpdError, McpdError } from '../../domain/errors.js';
-import type { PoolStatus, StartCause, StopCause } from '../../domain/runtime.js';
+import { ERROR_HISTORY_LIMIT, type PoolStatus, type StartCause, type StopCause } from '../../domain/runtime.js';
 import type { ServerSpec } from '../../domain/spec.js';
 import { restartDelayMs } from './backoff.js';
 import { CrashBreaker } from './breaker.js';
@@ -31,6 +31,8 @@ export abstract class PoolCore {
   restarts = 0;
   lastError?: string;
   lastErrorAt?: number;
+  /** What `mcpdctl status <server>` shows: the recent errors in full. */
+  protected readonly errorHistory: { at: number; message: string }[] = [];
   protected readonly breaker: CrashBreaker;
   private restartTimer?: TimerHandle;
   private readonly tasks = new Set<Promise<void>>();
@@ -217,6 +219,8 @@ export abstract class PoolCore {
   protected noteError(msg: string): void {
     this.lastError = msg;
     this.lastErrorAt = this.now();
+    this.errorHistory.push({ at: this.lastErrorAt, message: msg });
+    if (this.errorHistory.length > ERROR_HISTORY_LIMIT) this.errorHistory.shift();
   }
 
   protected scheduleRestart(): void {
@@ -356,6 +360,7 @@ export abstract class PoolCore {
       restarts: this.restarts,
       lastError: this.lastError,
       lastErrorAt: this.lastErrorAt,
+      errorHistory: [...this.errorHistory],
       generation: this.generation,
     };
   }

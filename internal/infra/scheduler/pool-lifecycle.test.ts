@@ -138,6 +138,36 @@ describe('PoolManager lifecycle', () => {
     expect(h.launcher.sessions[0].closed).toBe(true);
   });
 
+  it('pings running instances every pingIntervalSeconds and recycles one that stops answering', async () => {
+    const h = await harness({ idleSeconds: 3600 }, { pingIntervalSeconds: 30 });
+    h.launcher.autoReply = true;
+    await h.mgr.callTool(FP, 't', {});
+    expect(h.mgr.processCount()).toBe(1);
+    await h.clock.advance(30_000);
+    await h.clock.advance(2000);
+    // It answered: kept, nothing logged.
+    expect(h.mgr.processCount()).toBe(1);
+    expect(h.events('instance.hung')).toHaveLength(0);
+    h.launcher.sessions[0].hung = true;
+    await h.clock.advance(28_000);
+    expect(h.mgr.processCount()).toBe(1);
+    await h.clock.advance(2000);
+    expect(h.events('instance.hung').map((e) => e.fields?.probe)).toEqual(['interval']);
+    expect(h.events('instance.stop').map((e) => e.fields?.cause)).toEqual(['hung']);
+    expect(h.mgr.processCount()).toBe(0);
+    expect(h.launcher.sessions[0].closed).toBe(true);
+  });
+
+  it('pingIntervalSeconds: 0 sends no periodic ping', async () => {
+    const h = await harness({ idleSeconds: 3600 }, { pingIntervalSeconds: 0 });
+    h.launcher.autoReply = true;
+    await h.mgr.callTool(FP, 't', {});
+    h.launcher.sessions[0].hung = true;
+    await h.clock.advance(600_000);
+    expect(h.events('instance.hung')).toHaveLength(0);
+    expect(h.mgr.processCount()).toBe(1);
+  });
+
   it('reconcile keeps unchanged pools running, stops removed ones, and discards their in-flight starts', async () => {
     const h = await harness();
     h.launcher.autoReply = true;

@@ -1,7 +1,8 @@
 import type { DownstreamSession } from '../../domain/downstream.js';
 import { isMcpdError, McpdError } from '../../domain/errors.js';
 import type { JsonObject } from '../../domain/json.js';
-import type { StartCause } from '../../domain/runtime.js';
+import type { StartCause, StopCause } from '../../domain/runtime.js';
+import type { TimerHandle } from './clock.js';
 import type { DownstreamTool } from '../../domain/tool.js';
 import type { Instance } from './instance.js';
 import { cancelledWaitError, notReadyError, saturatedError, suspendedError } from './messages.js';
@@ -13,6 +14,33 @@ import type { WaitOutcome, Waiter } from './waiters.js';
 /** A fingerprint-keyed pool: routing, bounded FIFO waiting, calls, hung detection, listings. */
 export class Pool extends PoolCore {
   private turn = 0;
+  private pingTimer?: TimerHandle;
+
+  constructor(...args: ConstructorParameters<typeof PoolCore>) {
+    super(...args);
+    this.armPing();
+  }
+
+  override async close(cause: StopCause, why: string): Promise<void> {
+    if (this.pingTimer !== undefined) this.deps.clock.clearTimeout(this.pingTimer);
+    this.pingTimer = undefined;
+    return super.close(cause, why);
+  }
+
+  /**
+   * Liveness between calls (runtime `pingIntervalSeconds`): every running instance is pinged; one that
+   * does not answer within PROBE_TIMEOUT_MS is recycled, as after a missed deadline.
+   */
+  private armPing(): void {
+    const seconds = this.deps.runtime.pingIntervalSeconds;
+    if (!(seconds > 0) || this.closed) return;
+    this.pingTimer = this.deps.clock.setTimeout(() => {
+      this.pingTimer = undefined;
+      if (this.closed) return;
+      for (const inst of this.instances.values()) if (inst.state === 'ready' || inst.state === 'busy') this.probe(inst, 'interval');
+      this.armPing();
+    }, seconds * 1000);
+  }
 
   /** Runs `fn` on an instance with a slot; the whole call, wait included, is bounded by the deadline. */
   async call<T>(opts: CallOptions, cause: StartCause, fn: (s: DownstreamSession, timeoutMs: number) => Promise<T>): Promise<T> {
@@ -85,9 +113,24 @@ export class Pool extends PoolCore {
     );
   }
 
+  /** Instances with a tools refresh running, and whether another list_changed came in meanwhile. */
+  private readonly refreshing = new Map<Instance, { again: boolean }>();
+
+  /**
+   * A list_changed re-lists the instance's tools. A storm of them is coalesced: one listing at a time
+   * per instance, plus one more after it when notifications arrived meanwhile (the running listing
+   * may predate their change) — never one request per notification.
+   */
   protected refreshTools(inst: Instance): void {
+    const running = this.refreshing.get(inst);
+    if (running) {
+      running.again = true;
+      return;
+    }
     const session = inst.session;
     if (!session) return;
+    const state = { again: false };
+    this.refreshing.set(inst, state);
     const seq = this.meta.nextSeq();
     const fetch = session.listTools().then(
       (tools) => {
@@ -100,7 +143,11 @@ export class Pool extends PoolCore {
       },
     );
     if (!this.meta.inflight) this.meta.inflight = quiet(fetch.finally(() => (this.meta.inflight = undefined)));
-    fetch.catch(() => {});
+    const settled = () => {
+      this.refreshing.delete(inst);
+      if (state.again && inst.session === session) this.refreshTools(inst);
+    };
+    fetch.then(settled, settled);
   }
 
   private acquire(opts: CallOptions, deadline: number, cause: StartCause): Promise<Instance> {
@@ -255,20 +302,25 @@ export class Pool extends PoolCore {
     this.changed();
   }
 
-  /** After a missed deadline: ping; no answer within 2 s means hung, so recycle the instance. */
-  private probe(inst: Instance): void {
+  /** After a missed deadline, or periodically: ping; no answer within 2 s means hung, so recycle the instance. */
+  private probe(inst: Instance, why: 'deadline' | 'interval' = 'deadline'): void {
     const session = inst.session;
     if (!session || inst.probing || !inst.usable) return;
     inst.probing = true;
     session.request('ping', {}, { timeoutMs: PROBE_TIMEOUT_MS }).then(
       () => {
         inst.probing = false;
-        this.log('info', 'instance.probe_ok', `server ${this.spec.name} missed a deadline but answers ping; kept`, inst);
+        if (why === 'deadline')
+          this.log('info', 'instance.probe_ok', `server ${this.spec.name} missed a deadline but answers ping; kept`, inst);
       },
       (err: Error) => {
         inst.probing = false;
         this.noteError(`hung: ${err.message}`);
-        this.log('warning', 'instance.hung', `server ${this.spec.name} does not answer ping; recycling it`, inst, { cause: 'hung' });
+        const after = why === 'deadline' ? 'after a missed deadline' : 'to the periodic ping (pingIntervalSeconds)';
+        this.log('warning', 'instance.hung', `server ${this.spec.name} does not answer ping ${after}; recycling it`, inst, {
+          cause: 'hung',
+          probe: why,
+        });
         void this.stop(inst, 'hung');
       },
     );

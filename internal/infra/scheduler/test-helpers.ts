@@ -44,6 +44,8 @@ export async function harness(over: Partial<ServerSpec> = {}, rt: Partial<Runtim
     restartBackoffMaxSeconds: 8,
     crashLoopThreshold: 3,
     crashLoopWindowSeconds: 60,
+    // Periodic pings would interleave with what other tests count; the ping tests turn them on.
+    pingIntervalSeconds: 0,
     ...rt,
   };
   const mgr = new PoolManager({ launcher, runtime, clock, log: (e) => logs.push(e) });

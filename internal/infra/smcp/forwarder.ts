@@ -5,6 +5,7 @@
  */
 import type { Namespace } from 'socket.io';
 import { errorPayload, SMCP_CODES, type ErrorPayload } from '../../domain/smcp/error-codes.js';
+import type { NodeLink, RemoteOutcome } from './node-link.js';
 import type { Member } from './registry.js';
 
 type Fail = (e: ErrorPayload) => void;
@@ -13,7 +14,12 @@ export class Forwarder {
   /** Calls in flight, by the target computer's sid, so its departure fails them immediately. */
   private readonly waiting = new Map<string, Set<Fail>>();
 
-  constructor(private readonly nsp: Namespace) {}
+  /** Without a link (single node) every member is local. */
+  constructor(
+    private readonly nsp: Namespace,
+    private readonly node: string,
+    private readonly link?: NodeLink,
+  ) {}
 
   get inFlight(): number {
     let n = 0;
@@ -48,25 +54,34 @@ export class Forwarder {
   }
 
   private async emit(target: Member, event: string, payload: unknown, timeoutMs: number): Promise<unknown> {
-    let answers: unknown[];
-    try {
-      answers = (await this.nsp.to(target.sid).timeout(timeoutMs).emitWithAck(event, payload)) as unknown[];
-    } catch {
+    const outcome =
+      this.link && target.node !== this.node
+        ? await this.link.call(target.node, target.sid, event, payload, timeoutMs)
+        : await this.local(target.sid, event, payload, timeoutMs);
+    if ('timeout' in outcome)
       return errorPayload(SMCP_CODES.timeout, `computer "${target.name}" did not answer ${event} within ${timeoutMs} ms`, {
         timeout_ms: timeoutMs,
         computer: target.name,
       });
-    }
-    if (answers.length === 0)
+    if ('gone' in outcome)
       return errorPayload(SMCP_CODES.notFound, `computer "${target.name}" is no longer connected`, {
         reason: 'computer_left',
         computer: target.name,
       });
-    const a = answers[0];
-    if (a === undefined || a === null)
+    if (outcome.answer === undefined || outcome.answer === null)
       return errorPayload(SMCP_CODES.internal, `computer "${target.name}" acknowledged ${event} without a payload`, {
         computer: target.name,
       });
-    return a;
+    return outcome.answer;
+  }
+
+  private async local(sid: string, event: string, payload: unknown, timeoutMs: number): Promise<RemoteOutcome> {
+    const socket = this.nsp.sockets.get(sid);
+    if (!socket) return { gone: true };
+    try {
+      return { answer: await socket.timeout(timeoutMs).emitWithAck(event, payload) };
+    } catch {
+      return socket.connected ? { timeout: true } : { gone: true };
+    }
   }
 }

@@ -93,9 +93,18 @@ export class RedisRegistry implements OfficeRegistry {
     this.ttlMs = o.ttlMs;
   }
 
-  /** Refreshes this node's heartbeat; called every ttl/3 by the server. */
-  async heartbeat(): Promise<void> {
-    await this.client.multi().set(aliveKey(this.node), String(Date.now()), { PX: this.ttlMs }).sAdd(NODES, this.node).exec();
+  /**
+   * Refreshes this node's heartbeat; called every ttl/3 by the server. Returns false when Redis did not
+   * know this node any more (first beat, a beat missed past the TTL, or a Redis restarted empty): then the
+   * others may have swept our seats, and the caller claims them again.
+   */
+  async heartbeat(): Promise<boolean> {
+    const [previous] = await this.client
+      .multi()
+      .set(aliveKey(this.node), String(Date.now()), { expiration: { type: 'PX', value: this.ttlMs }, GET: true })
+      .sAdd(NODES, this.node)
+      .exec();
+    return previous !== null;
   }
 
   async claim(m: Member): Promise<ClaimResult> {

@@ -6,8 +6,6 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createAdapter } from '@socket.io/redis-adapter';
-import { createClient, type RedisClientType } from 'redis';
 import { Server } from 'socket.io';
 import { SMCP_NAMESPACE } from '../../domain/smcp/events.js';
 import { isLoopbackAddress, urlHost } from '../gateway/http-guard.js';
@@ -16,7 +14,10 @@ import type { SmcpContext } from './context.js';
 import { dispatcher } from './dispatch.js';
 import { Forwarder } from './forwarder.js';
 import { MemoryRegistry } from './memory-registry.js';
+import { NodeLink } from './node-link.js';
+import { startHeartbeat } from './node-liveness.js';
 import { leave, onDisconnect } from './office-handlers.js';
+import { connectRedis, RedisUnreachableError } from './redis-clients.js';
 import { RedisRegistry } from './redis-registry.js';
 import type { Member, OfficeRegistry } from './registry.js';
 import { memberOf } from './session.js';
@@ -63,12 +64,17 @@ export async function startSmcpServer(o: SmcpServerOptions): Promise<SmcpServer>
     allowRequest: handshakeGuard(o.host, loopback),
   });
   const node = randomUUID();
-  const redis = o.redisUrl ? await connectRedis(o.redisUrl, io) : undefined;
+  const redis = o.redisUrl
+    ? await connectRedis(o.redisUrl, io).catch((e: unknown) => {
+        throw e instanceof RedisUnreachableError ? new SmcpConfigError(e.message) : e;
+      })
+    : undefined;
   const nsp = io.of(SMCP_NAMESPACE);
   const registry: OfficeRegistry = redis
     ? new RedisRegistry({ client: redis.data, node, ttlMs: o.nodeTtlMs ?? 6000 })
     : new MemoryRegistry();
-  const forwarder = new Forwarder(nsp);
+  const link = redis ? await NodeLink.start(nsp, node, redis.pub, redis.sub, o.log) : undefined;
+  const forwarder = new Forwarder(nsp, node, link);
   const ctx: SmcpContext = {
     nsp,
     registry,
@@ -104,70 +110,22 @@ export async function startSmcpServer(o: SmcpServerOptions): Promise<SmcpServer>
   const close = (): Promise<void> =>
     (closing ??= (async () => {
       stopBeats?.stop();
-      // Free this node's seats first, with notify:leave_office, while the adapter can still reach other nodes.
-      for (const socket of nsp.sockets.values()) {
+      // Free this node's seats first, with notify:leave_office, while the adapter can still reach other nodes;
+      // bounded, since Redis may be the thing that is gone (the others then sweep our seats).
+      const leaving = [...nsp.sockets.values()].map((socket) => {
         const m = memberOf(socket, node);
-        if (m) await leave(ctx, socket, m).catch(() => undefined);
-      }
+        return m ? leave(ctx, socket, m).catch(() => undefined) : undefined;
+      });
+      await Promise.race([Promise.all(leaving), new Promise((r) => setTimeout(r, 3000).unref())]);
       await closeIo(io, http);
       await registry.close().catch(() => undefined);
-      if (redis) await Promise.allSettled([redis.pub.quit(), redis.sub.quit(), redis.data.quit()]);
+      // quit() waits for Redis to answer; a client still reconnecting to a Redis that is gone never would.
+      if (redis)
+        await Promise.allSettled(
+          [redis.pub, redis.sub, redis.data].map((c) => (c.isReady ? c.quit() : c.isOpen ? c.disconnect() : undefined)),
+        );
     })());
   return { url, port, node, io, close };
-}
-
-interface RedisClients {
-  pub: RedisClientType;
-  sub: RedisClientType;
-  data: RedisClientType;
-}
-
-async function connectRedis(url: string, io: Server): Promise<RedisClients> {
-  const pub = createClient({ url }) as RedisClientType;
-  const sub = pub.duplicate();
-  const data = pub.duplicate();
-  for (const c of [pub, sub, data]) c.on('error', () => undefined);
-  try {
-    await Promise.all([pub.connect(), sub.connect(), data.connect()]);
-  } catch (e) {
-    await Promise.allSettled([pub, sub, data].map((c) => c.disconnect()));
-    throw new SmcpConfigError(`cannot reach Redis at ${url}: ${(e as Error).message}`);
-  }
-  io.adapter(createAdapter(pub, sub, { requestsTimeout: 5000 }));
-  return { pub, sub, data };
-}
-
-/** Heartbeat every ttl/3; sweep dead nodes every ttl/2, telling their offices who left. */
-function startHeartbeat(ctx: SmcpContext, registry: RedisRegistry, ttlMs: number): { first: Promise<void>; stop: () => void } {
-  const beat = setInterval(
-    () => registry.heartbeat().catch((e: unknown) => ctx.log(`redis heartbeat: ${(e as Error).message}`)),
-    ttlMs / 3,
-  );
-  const sweep = setInterval(() => {
-    registry
-      .sweep()
-      .then((gone) => {
-        for (const m of gone) {
-          ctx.log(`${m.role} "${m.name}" of dead node ${m.node} left office "${m.office_id}"`);
-          void leaveSwept(ctx, m);
-        }
-      })
-      .catch((e: unknown) => ctx.log(`redis sweep: ${(e as Error).message}`));
-  }, ttlMs / 2);
-  beat.unref();
-  sweep.unref();
-  return {
-    first: registry.heartbeat(),
-    stop: () => {
-      clearInterval(beat);
-      clearInterval(sweep);
-    },
-  };
-}
-
-/** A swept member's seat is already free; its office still hears notify:leave_office. */
-async function leaveSwept(ctx: SmcpContext, m: Member): Promise<void> {
-  await leave(ctx, undefined, m);
 }
 
 function closeIo(io: Server, http: HttpServer): Promise<void> {

@@ -69,7 +69,22 @@ describe('Metrics', () => {
     // No caller, tool or instance labels anywhere (method is the MCP method mcpd sent: a closed set).
     for (const fam of f.values())
       for (const s of fam.samples)
-        expect(Object.keys(s.labels).filter((k) => !['server', 'outcome', 'cause', 'state', 'method', 'le'].includes(k))).toEqual([]);
+        expect(Object.keys(s.labels).filter((k) => !['server', 'pool', 'outcome', 'cause', 'state', 'method', 'le'].includes(k))).toEqual(
+          [],
+        );
+  });
+
+  it('keeps two specs that share a server name apart with the bounded pool label', async () => {
+    const m = new Metrics(() => 'docs');
+    m.attach({ pools: () => [], callers: () => ({ callers: 0, sessions: 0 }), watchers: () => 0, logReaders: () => 0 });
+    const a = 'a'.repeat(64);
+    const b = 'b'.repeat(64);
+    m.observeCall(a, 'ok', 0.1);
+    m.observeCall(b, 'ok', 0.2);
+    m.observeCall(b, 'ok', 0.3);
+    const f = parsePromText(await m.text());
+    expect(sampleValue(f, 'mcpd_call_duration_seconds_count', { server: 'docs', pool: 'aaaaaaaaaaaa', outcome: 'ok' })).toBe(1);
+    expect(sampleValue(f, 'mcpd_call_duration_seconds_count', { server: 'docs', pool: 'bbbbbbbbbbbb', outcome: 'ok' })).toBe(2);
   });
 
   it('the strict parser rejects what a scraper would', () => {

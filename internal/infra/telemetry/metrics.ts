@@ -18,8 +18,10 @@ const CALL_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 3
 
 /**
  * mcpd's Prometheus metrics in a registry of its own (never prom-client's global one, so embedding or
- * tests cannot mix registries). Labels are bounded: `server` is a configured server name, `cause`,
- * `state` and `outcome` are closed sets; no caller, tool or instance labels.
+ * tests cannot mix registries). Labels are bounded: `server` is a configured server name and `pool`
+ * the first 12 hex digits of its spec fingerprint (two profiles may give different specs one name:
+ * their series stay apart), `cause`, `state` and `outcome` are closed sets; no caller, tool or
+ * instance labels.
  */
 export class Metrics {
   readonly registry = new Registry();
@@ -28,45 +30,45 @@ export class Metrics {
   private readonly calls = new Histogram({
     name: 'mcpd_call_duration_seconds',
     help: 'Tool call latency through the core (pool wait included), by server and outcome.',
-    labelNames: ['server', 'outcome'],
+    labelNames: ['server', 'pool', 'outcome'],
     buckets: CALL_BUCKETS,
     registers: [this.registry],
   });
   private readonly requests = new Histogram({
     name: 'mcpd_request_duration_seconds',
     help: 'Downstream requests other than tool calls (resources/read, prompts/get, completion/complete …), by server, method and outcome; pool wait included.',
-    labelNames: ['server', 'method', 'outcome'],
+    labelNames: ['server', 'pool', 'method', 'outcome'],
     buckets: CALL_BUCKETS,
     registers: [this.registry],
   });
   private readonly starts = new Counter({
     name: 'mcpd_instance_starts_total',
     help: 'Server instances started, by cause.',
-    labelNames: ['server', 'cause'],
+    labelNames: ['server', 'pool', 'cause'],
     registers: [this.registry],
   });
   private readonly stops = new Counter({
     name: 'mcpd_instance_stops_total',
     help: 'Server instances stopped or lost, by cause.',
-    labelNames: ['server', 'cause'],
+    labelNames: ['server', 'pool', 'cause'],
     registers: [this.registry],
   });
   private readonly startFailures = new Counter({
     name: 'mcpd_instance_start_failures_total',
     help: 'Server starts that failed.',
-    labelNames: ['server'],
+    labelNames: ['server', 'pool'],
     registers: [this.registry],
   });
   private readonly saturations = new Counter({
     name: 'mcpd_pool_saturated_total',
     help: 'Calls rejected because no pool slot freed up in time.',
-    labelNames: ['server'],
+    labelNames: ['server', 'pool'],
     registers: [this.registry],
   });
   private readonly waits = new Histogram({
     name: 'mcpd_pool_wait_seconds',
     help: 'How long calls that found no free slot waited for one (cold starts included), by server and outcome (served, saturated, timeout, cancelled, failed). Calls that found a slot at once are not counted here.',
-    labelNames: ['server', 'outcome'],
+    labelNames: ['server', 'pool', 'outcome'],
     buckets: CALL_BUCKETS,
     registers: [this.registry],
   });
@@ -81,31 +83,31 @@ export class Metrics {
     new Gauge({
       name: 'mcpd_pool_instances',
       help: 'Server instances by state.',
-      labelNames: ['server', 'state'],
+      labelNames: ['server', 'pool', 'state'],
       registers: [this.registry],
       collect() {
         this.reset();
-        for (const p of self.sources?.pools() ?? []) for (const i of p.instances) this.inc({ server: p.spec.name, state: i.state });
+        for (const p of self.sources?.pools() ?? []) for (const i of p.instances) this.inc({ ...poolId(p), state: i.state });
       },
     });
     new Gauge({
       name: 'mcpd_pool_waiting_calls',
       help: 'Calls waiting for a pool slot right now.',
-      labelNames: ['server'],
+      labelNames: ['server', 'pool'],
       registers: [this.registry],
       collect() {
         this.reset();
-        for (const p of self.sources?.pools() ?? []) this.inc({ server: p.spec.name }, p.waiting);
+        for (const p of self.sources?.pools() ?? []) this.inc(poolId(p), p.waiting);
       },
     });
     new Gauge({
       name: 'mcpd_pool_suspended',
       help: '1 when a server is suspended by the crash-loop breaker.',
-      labelNames: ['server'],
+      labelNames: ['server', 'pool'],
       registers: [this.registry],
       collect() {
         this.reset();
-        for (const p of self.sources?.pools() ?? []) this.set({ server: p.spec.name }, p.suspended ? 1 : 0);
+        for (const p of self.sources?.pools() ?? []) this.set(poolId(p), p.suspended ? 1 : 0);
       },
     });
     this.scalar('mcpd_active_callers', 'Distinct callers with a live gateway session.', () => self.sources?.callers().callers ?? 0);
@@ -114,21 +116,26 @@ export class Metrics {
     this.scalar('mcpd_log_subscribers', 'Open log streams.', () => self.sources?.logReaders() ?? 0);
   }
 
+  /** Labels naming a pool: its server name and its spec (two specs may share a name). */
+  private idOf(fingerprint: string): { server: string; pool: string } {
+    return { server: this.serverOf(fingerprint), pool: poolLabel(fingerprint) };
+  }
+
   attach(sources: MetricsSources): void {
     this.sources = sources;
   }
 
   observeCall(fingerprint: string, outcome: CallOutcome, seconds: number): void {
-    const server = this.serverOf(fingerprint);
-    this.calls.observe({ server, outcome }, seconds);
-    if (outcome === 'saturated') this.saturations.inc({ server });
+    const id = this.idOf(fingerprint);
+    this.calls.observe({ ...id, outcome }, seconds);
+    if (outcome === 'saturated') this.saturations.inc(id);
   }
 
   /** `method` comes from the core's own code (a closed set of MCP methods), never from a caller. */
   observeRequest(fingerprint: string, method: string, outcome: CallOutcome, seconds: number): void {
-    const server = this.serverOf(fingerprint);
-    this.requests.observe({ server, method, outcome }, seconds);
-    if (outcome === 'saturated') this.saturations.inc({ server });
+    const id = this.idOf(fingerprint);
+    this.requests.observe({ ...id, method, outcome }, seconds);
+    if (outcome === 'saturated') this.saturations.inc(id);
   }
 
   logsDropped(n: number): void {
@@ -141,21 +148,21 @@ export class Metrics {
     const cause = e.record.fields?.cause;
     switch (e.record.event) {
       case 'instance.start':
-        this.starts.inc({ server: this.serverOf(e.fingerprint), cause: typeof cause === 'string' ? cause : 'unknown' });
+        this.starts.inc({ ...this.idOf(e.fingerprint), cause: typeof cause === 'string' ? cause : 'unknown' });
         break;
       case 'instance.stop':
-        this.stops.inc({ server: this.serverOf(e.fingerprint), cause: typeof cause === 'string' ? cause : 'unknown' });
+        this.stops.inc({ ...this.idOf(e.fingerprint), cause: typeof cause === 'string' ? cause : 'unknown' });
         break;
       case 'instance.crash':
-        this.stops.inc({ server: this.serverOf(e.fingerprint), cause: 'crash' });
+        this.stops.inc({ ...this.idOf(e.fingerprint), cause: 'crash' });
         break;
       case 'instance.start_failed':
-        this.startFailures.inc({ server: this.serverOf(e.fingerprint) });
+        this.startFailures.inc(this.idOf(e.fingerprint));
         break;
       case 'pool.wait': {
         const { seconds, outcome } = e.record.fields ?? {};
         if (typeof seconds === 'number' && typeof outcome === 'string')
-          this.waits.observe({ server: this.serverOf(e.fingerprint), outcome }, seconds);
+          this.waits.observe({ ...this.idOf(e.fingerprint), outcome }, seconds);
         break;
       }
     }
@@ -179,4 +186,13 @@ export class Metrics {
       },
     });
   }
+}
+
+/** The `pool` label: a spec fingerprint's first 12 hex digits, as `mcpdctl status` shows it. */
+export function poolLabel(fingerprint: string): string {
+  return fingerprint.slice(0, 12);
+}
+
+function poolId(p: { fingerprint: string; spec: { name: string } }): { server: string; pool: string } {
+  return { server: p.spec.name, pool: poolLabel(p.fingerprint) };
 }

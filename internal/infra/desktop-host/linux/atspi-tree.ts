@@ -65,7 +65,12 @@ export async function actionsOf(bus: AtspiBus, a: NodeAddr): Promise<string[]> {
  * Breadth-first walk from `root`, one level's nodes fetched in parallel, stopping at maxDepth, maxNodes or
  * the deadline and saying which. A node that vanishes mid-walk (widget destroyed) is skipped, not fatal.
  */
-export async function walkTree(bus: AtspiBus, root: NodeAddr, bounds: TreeBounds, now: () => number): Promise<Pick<TreeSnapshot, 'nodes' | 'truncated' | 'truncatedBy'>> {
+export async function walkTree(
+  bus: AtspiBus,
+  root: NodeAddr,
+  bounds: TreeBounds,
+  now: () => number,
+): Promise<Pick<TreeSnapshot, 'nodes' | 'truncated' | 'truncatedBy'>> {
   const nodes: TreeNode[] = [];
   let level: NodeAddr[] = [root];
   let depth = 0;

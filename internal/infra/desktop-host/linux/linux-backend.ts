@@ -36,7 +36,10 @@ export class LinuxBackend implements DesktopBackend {
   private atspi(): Promise<AtspiBus> {
     this.bus ??= AtspiBus.connect(this.env.DBUS_SESSION_BUS_ADDRESS).catch((e: unknown) => {
       this.bus = undefined;
-      throw new BridgeError('DESKTOP_PERMISSION_MISSING', `the accessibility bus is not reachable: ${(e as Error).message}; run desktop.doctor`);
+      throw new BridgeError(
+        'DESKTOP_PERMISSION_MISSING',
+        `the accessibility bus is not reachable: ${(e as Error).message}; run desktop.doctor`,
+      );
     });
     return this.bus;
   }
@@ -88,7 +91,11 @@ export class LinuxBackend implements DesktopBackend {
 
   async snapshot(route: Route | undefined, bounds: TreeBounds): Promise<TreeSnapshot> {
     const app = await this.route(route);
-    if (!app) throw new BridgeError('DESKTOP_ELEMENT_NOT_FOUND', `no application with a window matches the route ${JSON.stringify(route ?? {})}`, { route: route ?? null, reason: 'no-application' });
+    if (!app)
+      throw new BridgeError('DESKTOP_ELEMENT_NOT_FOUND', `no application with a window matches the route ${JSON.stringify(route ?? {})}`, {
+        route: route ?? null,
+        reason: 'no-application',
+      });
     const walked = await walkTree(await this.atspi(), app.addr, bounds, Date.now);
     return { app: { name: app.name, pid: app.pid, elementId: idOf(app.addr) }, windowTitle: app.windows[0] ?? null, ...walked };
   }
@@ -99,19 +106,31 @@ export class LinuxBackend implements DesktopBackend {
     if (!ifaces.includes(I.action)) return false;
     const names = (await actionsOf(bus, addr)).map((n) => n.toLowerCase());
     if (names.length === 0) return false;
-    const idx = Math.max(0, names.findIndex((n) => PRESS_NAMES.includes(n)));
+    const idx = Math.max(
+      0,
+      names.findIndex((n) => PRESS_NAMES.includes(n)),
+    );
     const [ok] = await bus.call(addr, I.action, 'DoAction', 'i', [idx]);
     return ok === true;
   }
 
-  async typeText(elementId: string | undefined, text: string, route: Route | undefined): Promise<void> {
+  async typeText(
+    elementId: string | undefined,
+    text: string,
+    route: Route | undefined,
+    opts: { clearBefore?: boolean } = {},
+  ): Promise<void> {
     if (elementId) {
       const { bus, addr } = await this.element(elementId);
       const ifaces = await this.interfaces(bus, addr, elementId);
       if (ifaces.includes(I.editable)) {
         const caret = Number(await bus.prop(addr, I.text, 'CaretOffset').catch(() => -1));
         const count = Number(await bus.prop(addr, I.text, 'CharacterCount').catch(() => 0));
-        const at = caret >= 0 ? caret : count;
+        if (opts.clearBefore && count > 0) {
+          const [deleted] = await bus.call(addr, I.editable, 'DeleteText', 'ii', [0, count]);
+          if (deleted !== true) throw new BridgeError('DESKTOP_INTERNAL_ERROR', `EditableText.DeleteText on ${elementId} returned false`);
+        }
+        const at = opts.clearBefore ? 0 : caret >= 0 ? caret : count;
         const [ok] = await bus.call(addr, I.editable, 'InsertText', 'isi', [at, text, text.length]);
         if (ok !== true) throw new BridgeError('DESKTOP_INTERNAL_ERROR', `EditableText.InsertText on ${elementId} returned false`);
         return;
@@ -119,6 +138,8 @@ export class LinuxBackend implements DesktopBackend {
       if (ifaces.includes(I.component)) await bus.call(addr, I.component, 'GrabFocus');
     }
     await this.focusRoute(route);
+    // Without EditableText, "clear" is select-all in the focused widget: the typed text replaces it.
+    if (opts.clearBefore) await run('xdotool', ['key', '--clearmodifiers', 'ctrl+a'], this.env);
     await run('xdotool', ['type', '--delay', '5', '--', text], this.env);
   }
 
@@ -147,7 +168,12 @@ export class LinuxBackend implements DesktopBackend {
 
   private async element(elementId: string): Promise<{ bus: AtspiBus; addr: NodeAddr }> {
     const addr = addrOf(elementId);
-    if (!addr) throw new BridgeError('DESKTOP_INVALID_REQUEST', `elementId ${JSON.stringify(elementId)} is not of the form <bus name><object path>`, { field: 'elementId' });
+    if (!addr)
+      throw new BridgeError(
+        'DESKTOP_INVALID_REQUEST',
+        `elementId ${JSON.stringify(elementId)} is not of the form <bus name><object path>`,
+        { field: 'elementId' },
+      );
     return { bus: await this.atspi(), addr };
   }
 
@@ -156,7 +182,10 @@ export class LinuxBackend implements DesktopBackend {
       const [ifaces] = await bus.call(addr, I.accessible, 'GetInterfaces');
       return (ifaces as string[] | undefined) ?? [];
     } catch (e) {
-      throw new BridgeError('DESKTOP_ELEMENT_NOT_FOUND', `element ${elementId} is gone (${(e as Error).message}); find it again`, { elementId, reason: 'stale' });
+      throw new BridgeError('DESKTOP_ELEMENT_NOT_FOUND', `element ${elementId} is gone (${(e as Error).message}); find it again`, {
+        elementId,
+        reason: 'stale',
+      });
     }
   }
 }

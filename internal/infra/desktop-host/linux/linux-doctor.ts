@@ -24,13 +24,20 @@ export async function linuxDoctor(env: NodeJS.ProcessEnv, probeRegistry: () => P
   if (!display) displayCheck = missing('X display for input and screenshots', 'DISPLAY is not set: no display');
   else {
     const err = await tool('xdotool', ['getdisplaygeometry'], env);
-    displayCheck = err ? missing('X display for input and screenshots', `display ${display} is not usable: ${err}`) : ok('X display for input and screenshots', display);
+    displayCheck = err
+      ? missing('X display for input and screenshots', `display ${display} is not usable: ${err}`)
+      : ok('X display for input and screenshots', display);
   }
-  const xdotool = (await tool('xdotool', ['version'], env))?.includes('not installed') ? missing('key combos and typing', 'xdotool is not installed (apt-get install xdotool)') : ok('key combos and typing');
+  const xdotool = (await tool('xdotool', ['version'], env))?.includes('not installed')
+    ? missing('key combos and typing', 'xdotool is not installed (apt-get install xdotool)')
+    : ok('key combos and typing');
   const importErr = (await tool('import', ['-version'], env))?.includes('not installed');
-  const screenshot = !importErr ? ok('screenshots (ImageMagick import)') : missing('screenshots (ImageMagick import)', 'ImageMagick import is not installed (apt-get install imagemagick)');
+  const screenshot = !importErr
+    ? ok('screenshots (ImageMagick import)')
+    : missing('screenshots (ImageMagick import)', 'ImageMagick import is not installed (apt-get install imagemagick)');
   let accessibility: PermissionCheck;
-  if (!env.DBUS_SESSION_BUS_ADDRESS) accessibility = missing('AT-SPI tree, find, press, text', 'DBUS_SESSION_BUS_ADDRESS is not set: no session bus, so no a11y bus');
+  if (!env.DBUS_SESSION_BUS_ADDRESS)
+    accessibility = missing('AT-SPI tree, find, press, text', 'DBUS_SESSION_BUS_ADDRESS is not set: no session bus, so no a11y bus');
   else {
     try {
       await probeRegistry();

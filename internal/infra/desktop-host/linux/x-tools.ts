@@ -1,12 +1,24 @@
 import { execFile } from 'node:child_process';
 import { open } from 'node:fs/promises';
 
-/** Runs a command without a shell; its stderr is part of the error so doctor and failures say what broke. */
+/**
+ * Runs a command without a shell; its stderr is part of the error so doctor and failures say what broke.
+ * Only the subcommand is named, never the other arguments: `xdotool type` carries the user's text.
+ */
 export function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs = 10_000): Promise<string> {
   return new Promise((resolve, reject) =>
-    execFile(cmd, args, { env, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) =>
-      err ? reject(new Error(`${cmd} ${args.join(' ')} failed: ${String(stderr).trim() || err.message}`)) : resolve(String(stdout)),
-    ),
+    execFile(cmd, args, { env, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
+      if (!err) return resolve(String(stdout));
+      // err.message repeats the whole command line: describe the failure without it.
+      const e = err as NodeJS.ErrnoException & { killed?: boolean; signal?: string | null };
+      const why =
+        e.code === 'ENOENT'
+          ? 'ENOENT: not found on PATH'
+          : e.killed
+            ? `timed out after ${timeoutMs} ms`
+            : String(stderr).trim() || `exit ${e.code ?? e.signal}`;
+      reject(new Error(`${cmd} ${args[0] ?? ''} failed: ${why}`));
+    }),
   );
 }
 

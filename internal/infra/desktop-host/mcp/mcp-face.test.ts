@@ -51,6 +51,15 @@ describe('the MCP face of the desktop host (in-memory transport, fake backend)',
     await expect(c.readResource({ uri: 'window://org.mcpd.desktop-host/nope' })).rejects.toThrow(/unknown resource/);
   });
 
+  it('a desktop that cannot be read shows why in every window instead of going blank', async () => {
+    const c = await connect({});
+    backend.applications = () => Promise.reject(new Error('the accessibility bus is not reachable'));
+    const text = ((await c.readResource({ uri: WINDOWS[0].uri })).contents[0] as { text: string }).text;
+    expect(text).toBe(
+      'desktop not readable: the accessibility bus is not reachable; call desktop_observe or run desktop.doctor for what is missing',
+    );
+  });
+
   it('sends resources/updated for a subscribed window whose text changed, not for the others', async () => {
     const c = await connect({});
     const updated: string[] = [];
@@ -66,16 +75,19 @@ describe('the MCP face of the desktop host (in-memory transport, fake backend)',
     const c = await connect({});
     const r = (await c.callTool({ name: 'desktop_click', arguments: { title: 'Increment' } })) as ToolResult;
     expect(r.isError).toBe(true);
-    expect(r.content[0].text).toBe('refused: desktop_click changes the desktop and needs the user\'s consent, but this MCP client does not support elicitation');
+    expect(r.content[0].text).toBe(
+      "refused: desktop_click changes the desktop and needs the user's consent, but this MCP client does not support elicitation",
+    );
     expect(backend.log).toEqual([]);
   });
 
   it('accepted: a confirm token is issued and spent; the action runs once', async () => {
     const c = await connect({ elicitation: {} });
     const messages: string[] = [];
+    const effectsWhenAsked: number[] = [];
     c.setRequestHandler(ElicitRequestSchema, async (req) => {
       messages.push(req.params.message);
-      expect(backend.log).toEqual([]); // asked before acting
+      effectsWhenAsked.push(backend.log.length);
       return { action: 'accept', content: { allow: true } };
     });
     const r = (await c.callTool({ name: 'desktop_type', arguments: { elementId: ':1.9/entry', text: 'hi' } })) as ToolResult;
@@ -83,11 +95,20 @@ describe('the MCP face of the desktop host (in-memory transport, fake backend)',
     expect(r.structuredContent).toMatchObject({ typed: true, elementId: ':1.9/entry' });
     expect(messages[0]).toContain('desktop.typeText');
     expect(backend.log).toEqual(['type::1.9/entry']);
+    await c.callTool({ name: 'desktop_type', arguments: { elementId: ':1.9/entry', text: 'new', clearBefore: true } });
+    const found = (await c.callTool({ name: 'desktop_find', arguments: { role: 'AXTextField' } })) as ToolResult;
+    expect(found.structuredContent).toMatchObject({ elementRefs: [{ value: 'new' }] });
+    expect(messages[1]).toContain('"options":{"clearBefore":true}');
+    expect(effectsWhenAsked).toEqual([0, 1]); // each time asked before acting
   });
 
   it('accept with allow=false, decline and cancel all refuse', async () => {
     const c = await connect({ elicitation: {} });
-    const answers = [{ action: 'accept' as const, content: { allow: false } }, { action: 'decline' as const }, { action: 'cancel' as const }];
+    const answers = [
+      { action: 'accept' as const, content: { allow: false } },
+      { action: 'decline' as const },
+      { action: 'cancel' as const },
+    ];
     c.setRequestHandler(ElicitRequestSchema, async () => answers.shift()!);
     for (const why of ['accept, allow was not true', 'decline', 'cancel']) {
       const r = (await c.callTool({ name: 'desktop_hotkey', arguments: { keys: ['ctrl', 'k'] } })) as ToolResult;
@@ -103,7 +124,10 @@ describe('the MCP face of the desktop host (in-memory transport, fake backend)',
     const bad = (await c.callTool({ name: 'desktop_find', arguments: {} })) as ToolResult;
     expect(bad.isError).toBe(true);
     expect(bad.content[0].text).toMatch(/^DESKTOP_INVALID_REQUEST: params.selector must be a selector with at least one of/);
-    const timeout = (await c.callTool({ name: 'desktop_wait_until', arguments: { title: 'never', timeoutMs: 30, pollMs: 10 } })) as ToolResult;
+    const timeout = (await c.callTool({
+      name: 'desktop_wait_until',
+      arguments: { title: 'never', timeoutMs: 30, pollMs: 10 },
+    })) as ToolResult;
     expect(timeout.structuredContent).toMatchObject({ error: { code: 'DESKTOP_TIMEOUT' } });
   });
 });

@@ -48,7 +48,10 @@ export class DesktopMcpFace {
     private readonly opts: McpFaceOptions,
     private readonly workspacePath: string,
   ) {
-    this.server = new Server({ name: 'mcpd-desktop-host', version: '0.1.0' }, { capabilities: { tools: {}, resources: { subscribe: true } } });
+    this.server = new Server(
+      { name: 'mcpd-desktop-host', version: '0.1.0' },
+      { capabilities: { tools: {}, resources: { subscribe: true } } },
+    );
     this.register();
   }
 
@@ -66,17 +69,29 @@ export class DesktopMcpFace {
   refresh(): Promise<void> {
     this.refreshing ??= (async () => {
       try {
-        const next = await renderWindows(this.host.backend, Date.now);
-        const changed = [...next].filter(([uri, text]) => this.texts.get(uri) !== text).map(([uri]) => uri);
-        this.texts = next;
-        for (const uri of changed) if (this.subscribed.has(uri)) await this.server.sendResourceUpdated({ uri }).catch(() => undefined);
-      } catch (e) {
-        this.opts.log(`desktop read failed: ${(e as Error).message}`);
+        await this.publish(await this.render());
       } finally {
         this.refreshing = undefined;
       }
     })();
     return this.refreshing;
+  }
+
+  /** The windows' texts; when the desktop cannot be read, each window says why (an agent sees it, not silence). */
+  private async render(): Promise<Map<string, string>> {
+    try {
+      return await renderWindows(this.host.backend, Date.now);
+    } catch (e) {
+      const why = `desktop not readable: ${(e as Error).message}`;
+      this.opts.log(why);
+      return new Map(WINDOWS.map((w) => [w.uri, `${why}; call desktop_observe or run desktop.doctor for what is missing`]));
+    }
+  }
+
+  private async publish(next: Map<string, string>): Promise<void> {
+    const changed = [...next].filter(([uri, text]) => this.texts.get(uri) !== text).map(([uri]) => uri);
+    this.texts = next;
+    for (const uri of changed) if (this.subscribed.has(uri)) await this.server.sendResourceUpdated({ uri }).catch(() => undefined);
   }
 
   private register(): void {
@@ -86,7 +101,11 @@ export class DesktopMcpFace {
     }));
     s.setRequestHandler(ReadResourceRequestSchema, async (req) => {
       const w = WINDOWS.find((x) => x.uri === req.params.uri);
-      if (!w) throw new McpError(ErrorCode.InvalidParams, `unknown resource ${req.params.uri}; the host serves ${WINDOWS.map((x) => x.uri).join(', ')}`);
+      if (!w)
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          `unknown resource ${req.params.uri}; the host serves ${WINDOWS.map((x) => x.uri).join(', ')}`,
+        );
       if (!this.texts.has(w.uri) || this.subscribed.size === 0) await this.refresh();
       return { contents: [{ uri: w.uri, mimeType: 'text/plain', text: this.texts.get(w.uri) ?? '' }] };
     });
@@ -99,20 +118,31 @@ export class DesktopMcpFace {
       return {};
     });
     s.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOLS.map((t) => ({ ...t })) }));
-    s.setRequestHandler(CallToolRequestSchema, (req) => this.callTool(req.params.name, (req.params.arguments ?? {}) as Record<string, unknown>));
+    s.setRequestHandler(CallToolRequestSchema, (req) =>
+      this.callTool(req.params.name, (req.params.arguments ?? {}) as Record<string, unknown>),
+    );
   }
 
   private async callTool(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
     const spec = TOOL_METHODS[name];
     if (!spec) throw new McpError(ErrorCode.InvalidParams, `unknown tool ${name}`);
     const params = paramsFor(name, args);
-    const meta = () => ({ schemaVersion: 1, requestId: randomUUID(), workspacePath: this.workspacePath, timeoutMs: this.opts.timeoutMs ?? TOOL_TIMEOUT_MS });
+    const meta = () => ({
+      schemaVersion: 1,
+      requestId: randomUUID(),
+      workspacePath: this.workspacePath,
+      timeoutMs: this.opts.timeoutMs ?? TOOL_TIMEOUT_MS,
+    });
     try {
       let confirm: Record<string, unknown> | undefined;
       if (spec.sideEffect) {
         const refusal = await this.ask(name, params);
         if (refusal) return errorResult(refusal);
-        const issued = await this.host.handle('desktop.confirm.issue', { meta: meta(), intent: { method: spec.method, params }, ttlMs: 30_000 }, this.ctx);
+        const issued = await this.host.handle(
+          'desktop.confirm.issue',
+          { meta: meta(), intent: { method: spec.method, params }, ttlMs: 30_000 },
+          this.ctx,
+        );
         confirm = { token: issued.token, approver: 'user (MCP elicitation)', approvedAt: new Date().toISOString() };
       }
       const result = await this.host.handle(spec.method, { ...params, meta: meta(), ...(confirm ? { confirm } : {}) }, this.ctx);

@@ -30,17 +30,33 @@ export const TOOLS = [
   {
     name: 'desktop_type',
     description: 'Type text, into an element if one is given. Asks the user (elicitation) before acting.',
-    inputSchema: { type: 'object', properties: { ...targetProps, text: { type: 'string' } }, required: ['text'] },
+    inputSchema: {
+      type: 'object',
+      properties: {
+        ...targetProps,
+        text: { type: 'string' },
+        clearBefore: { type: 'boolean', description: 'Replace the current text instead of inserting at the caret' },
+      },
+      required: ['text'],
+    },
   },
   {
     name: 'desktop_hotkey',
     description: 'Send a key combination such as ["ctrl","k"]. Asks the user (elicitation) before acting.',
-    inputSchema: { type: 'object', properties: { keys: { type: 'array', items: { type: 'string' } }, app: selectorProps.app }, required: ['keys'] },
+    inputSchema: {
+      type: 'object',
+      properties: { keys: { type: 'array', items: { type: 'string' } }, app: selectorProps.app },
+      required: ['keys'],
+    },
   },
   {
     name: 'desktop_wait_until',
     description: 'Wait until an element matching the selector exists. Read-only.',
-    inputSchema: { type: 'object', properties: { ...selectorProps, timeoutMs: { type: 'integer', minimum: 1 }, pollMs: { type: 'integer', minimum: 10 } }, required: ['timeoutMs'] },
+    inputSchema: {
+      type: 'object',
+      properties: { ...selectorProps, timeoutMs: { type: 'integer', minimum: 1 }, pollMs: { type: 'integer', minimum: 10 } },
+      required: ['timeoutMs'],
+    },
   },
 ] as const;
 
@@ -74,7 +90,12 @@ export function paramsFor(tool: string, a: Args): Record<string, unknown> {
     case 'desktop_click':
       return { route, target: targetOf(a) };
     case 'desktop_type':
-      return { route, text: a.text, ...(a.elementId || a.role || a.title || a.value ? { target: targetOf(a) } : {}) };
+      return {
+        route,
+        text: a.text,
+        ...(a.elementId || a.role || a.title || a.value ? { target: targetOf(a) } : {}),
+        ...(a.clearBefore !== undefined ? { options: { clearBefore: a.clearBefore } } : {}),
+      };
     case 'desktop_hotkey':
       return { route, keys: a.keys };
     default:

@@ -12,12 +12,25 @@ export interface WindowResource {
 
 /** The host's windows on a caller's Desktop: what runs, what has focus, what the focused app shows. */
 export const WINDOWS: readonly WindowResource[] = [
-  { uri: `window://${WINDOW_HOST}/focused?priority=90`, name: 'focused', description: 'The application and window the host acts on by default' },
-  { uri: `window://${WINDOW_HOST}/accessibility?priority=50`, name: 'accessibility', description: `A bounded accessibility summary (≤ ${SUMMARY_MAX_NODES} nodes) of that application` },
-  { uri: `window://${WINDOW_HOST}/applications?priority=10`, name: 'applications', description: 'Every accessible application and its windows' },
+  {
+    uri: `window://${WINDOW_HOST}/focused?priority=90`,
+    name: 'focused',
+    description: 'The application and window the host acts on by default',
+  },
+  {
+    uri: `window://${WINDOW_HOST}/accessibility?priority=50`,
+    name: 'accessibility',
+    description: `A bounded accessibility summary (≤ ${SUMMARY_MAX_NODES} nodes) of that application`,
+  },
+  {
+    uri: `window://${WINDOW_HOST}/applications?priority=10`,
+    name: 'applications',
+    description: 'Every accessible application and its windows',
+  },
 ];
 
-const appLine = (a: AppSummary): string => `${a.name}${a.pid ? ` (pid ${a.pid})` : ''}: ${a.windows.map((w) => JSON.stringify(w)).join(', ') || 'no windows'}`;
+const appLine = (a: AppSummary): string =>
+  `${a.name}${a.pid ? ` (pid ${a.pid})` : ''}: ${a.windows.map((w) => JSON.stringify(w)).join(', ') || 'no windows'}`;
 
 function nodeLine(n: TreeNode): string {
   const parts = [`${'  '.repeat(n.depth)}[${n.nativeRole}]`];
@@ -33,9 +46,17 @@ export async function renderWindows(backend: DesktopBackend, now: () => number):
   const apps = (await backend.applications()).filter((a) => a.windows.length > 0);
   const out = new Map<string, string>();
   const focused = apps[apps.length - 1];
-  out.set(WINDOWS[0].uri, focused ? `application ${focused.name}${focused.pid ? ` (pid ${focused.pid})` : ''}\nwindow ${JSON.stringify(focused.windows[0])}` : 'no application has a window');
+  out.set(
+    WINDOWS[0].uri,
+    focused
+      ? `application ${focused.name}${focused.pid ? ` (pid ${focused.pid})` : ''}\nwindow ${JSON.stringify(focused.windows[0])}`
+      : 'no application has a window',
+  );
   if (focused) {
-    const snap = await backend.snapshot({ app: { name: focused.name, pid: focused.pid } }, { maxDepth: SUMMARY_MAX_DEPTH, maxNodes: SUMMARY_MAX_NODES, deadlineMs: now() + 5000 });
+    const snap = await backend.snapshot(
+      { app: { name: focused.name, pid: focused.pid } },
+      { maxDepth: SUMMARY_MAX_DEPTH, maxNodes: SUMMARY_MAX_NODES, deadlineMs: now() + 5000 },
+    );
     const tail = snap.truncated ? `\n… truncated (${snap.truncatedBy})` : '';
     out.set(WINDOWS[1].uri, snap.nodes.map(nodeLine).join('\n') + tail);
   } else out.set(WINDOWS[1].uri, 'no application has a window');

@@ -39,6 +39,13 @@ export interface GetInfoResponse {
   /** Changes every time a core process starts: gateways use it to notice a restart. */
   coreId: string;
   profiles: string[];
+  /** callers.yaml of the running store: caller name → profile. A caller not listed gets "default". */
+  callers: { [key: string]: string };
+}
+
+export interface GetInfoResponse_CallersEntry {
+  key: string;
+  value: string;
 }
 
 export interface RegisterCallerRequest {
@@ -93,6 +100,8 @@ export interface ListToolsResponse {
   tools: ToolDefinition[];
   nextCursor: string;
   collisions: Collision[];
+  /** Servers of the profile left out of this list because listing them failed (first page only). */
+  failures: ServerFailure[];
 }
 
 export interface WatchToolsRequest {
@@ -164,6 +173,19 @@ export interface PoolStatus {
   lastErrorAtUnixMs: number;
   maxInstances: number;
   minReady: number;
+  /** The pool's recent errors, oldest first (bounded), each in full: start failures, crashes, hangs. */
+  errorHistory: PoolError[];
+}
+
+export interface PoolError {
+  atUnixMs: number;
+  message: string;
+}
+
+/** A server of the caller's profile whose listing failed: it is left out of the list until it answers. */
+export interface ServerFailure {
+  server: string;
+  error: string;
 }
 
 export interface CallerStatus {
@@ -459,7 +481,10 @@ export interface GetDesktopRequest {
   desktopSize?:
     | number
     | undefined;
-  /** Only windows whose URI starts with this (see docs/desktop.md); empty = all. */
+  /**
+   * Only the window with this identity: the same scheme, host and decoded path, exactly; the query
+   * (priority, fullscreen) is ignored (see docs/desktop.md). Empty = all; an invalid URI = INVALID_ARGUMENT.
+   */
   window: string;
 }
 
@@ -556,7 +581,7 @@ export const GetInfoRequest: MessageFns<GetInfoRequest> = {
 };
 
 function createBaseGetInfoResponse(): GetInfoResponse {
-  return { version: "", pid: 0, configDir: "", socket: "", startedAtUnixMs: 0, coreId: "", profiles: [] };
+  return { version: "", pid: 0, configDir: "", socket: "", startedAtUnixMs: 0, coreId: "", profiles: [], callers: {} };
 }
 
 export const GetInfoResponse: MessageFns<GetInfoResponse> = {
@@ -582,6 +607,9 @@ export const GetInfoResponse: MessageFns<GetInfoResponse> = {
     for (const v of message.profiles) {
       writer.uint32(58).string(v!);
     }
+    globalThis.Object.entries(message.callers).forEach(([key, value]: [string, string]) => {
+      GetInfoResponse_CallersEntry.encode({ key: key as any, value }, writer.uint32(66).fork()).join();
+    });
     return writer;
   },
 
@@ -654,6 +682,17 @@ export const GetInfoResponse: MessageFns<GetInfoResponse> = {
             message.profiles.push(reader.string());
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            const entry8 = GetInfoResponse_CallersEntry.decode(reader, reader.uint32());
+            if (entry8.value !== undefined) {
+              message.callers[entry8.key] = entry8.value;
+            }
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -689,6 +728,20 @@ export const GetInfoResponse: MessageFns<GetInfoResponse> = {
       profiles: globalThis.Array.isArray(object?.profiles)
         ? object.profiles.map((e: any) => globalThis.String(e))
         : [],
+      callers: isObject(object.callers)
+        ? (globalThis.Object.entries(object.callers) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
     };
   },
 
@@ -715,6 +768,15 @@ export const GetInfoResponse: MessageFns<GetInfoResponse> = {
     if (message.profiles?.length) {
       obj.profiles = message.profiles;
     }
+    if (message.callers) {
+      const entries = globalThis.Object.entries(message.callers) as [string, string][];
+      if (entries.length > 0) {
+        obj.callers = {};
+        entries.forEach(([k, v]) => {
+          obj.callers[k] = v;
+        });
+      }
+    }
     return obj;
   },
 
@@ -730,6 +792,100 @@ export const GetInfoResponse: MessageFns<GetInfoResponse> = {
     message.startedAtUnixMs = object.startedAtUnixMs ?? 0;
     message.coreId = object.coreId ?? "";
     message.profiles = object.profiles?.map((e) => e) || [];
+    message.callers = (globalThis.Object.entries(object.callers ?? {}) as [string, string][]).reduce(
+      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    return message;
+  },
+};
+
+function createBaseGetInfoResponse_CallersEntry(): GetInfoResponse_CallersEntry {
+  return { key: "", value: "" };
+}
+
+export const GetInfoResponse_CallersEntry: MessageFns<GetInfoResponse_CallersEntry> = {
+  encode(message: GetInfoResponse_CallersEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetInfoResponse_CallersEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetInfoResponse_CallersEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetInfoResponse_CallersEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: GetInfoResponse_CallersEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetInfoResponse_CallersEntry>): GetInfoResponse_CallersEntry {
+    return GetInfoResponse_CallersEntry.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetInfoResponse_CallersEntry>): GetInfoResponse_CallersEntry {
+    const message = createBaseGetInfoResponse_CallersEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
     return message;
   },
 };
@@ -1488,7 +1644,7 @@ export const ToolsSnapshot: MessageFns<ToolsSnapshot> = {
 };
 
 function createBaseListToolsResponse(): ListToolsResponse {
-  return { etag: "", tools: [], nextCursor: "", collisions: [] };
+  return { etag: "", tools: [], nextCursor: "", collisions: [], failures: [] };
 }
 
 export const ListToolsResponse: MessageFns<ListToolsResponse> = {
@@ -1504,6 +1660,9 @@ export const ListToolsResponse: MessageFns<ListToolsResponse> = {
     }
     for (const v of message.collisions) {
       Collision.encode(v!, writer.uint32(34).fork()).join();
+    }
+    for (const v of message.failures) {
+      ServerFailure.encode(v!, writer.uint32(42).fork()).join();
     }
     return writer;
   },
@@ -1553,6 +1712,14 @@ export const ListToolsResponse: MessageFns<ListToolsResponse> = {
             message.collisions.push(Collision.decode(reader, reader.uint32()));
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.failures.push(ServerFailure.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1577,6 +1744,9 @@ export const ListToolsResponse: MessageFns<ListToolsResponse> = {
       collisions: globalThis.Array.isArray(object?.collisions)
         ? object.collisions.map((e: any) => Collision.fromJSON(e))
         : [],
+      failures: globalThis.Array.isArray(object?.failures)
+        ? object.failures.map((e: any) => ServerFailure.fromJSON(e))
+        : [],
     };
   },
 
@@ -1594,6 +1764,9 @@ export const ListToolsResponse: MessageFns<ListToolsResponse> = {
     if (message.collisions?.length) {
       obj.collisions = message.collisions.map((e) => Collision.toJSON(e));
     }
+    if (message.failures?.length) {
+      obj.failures = message.failures.map((e) => ServerFailure.toJSON(e));
+    }
     return obj;
   },
 
@@ -1606,6 +1779,7 @@ export const ListToolsResponse: MessageFns<ListToolsResponse> = {
     message.tools = object.tools?.map((e) => ToolDefinition.fromPartial(e)) || [];
     message.nextCursor = object.nextCursor ?? "";
     message.collisions = object.collisions?.map((e) => Collision.fromPartial(e)) || [];
+    message.failures = object.failures?.map((e) => ServerFailure.fromPartial(e)) || [];
     return message;
   },
 };
@@ -2407,6 +2581,7 @@ function createBasePoolStatus(): PoolStatus {
     lastErrorAtUnixMs: 0,
     maxInstances: 0,
     minReady: 0,
+    errorHistory: [],
   };
 }
 
@@ -2453,6 +2628,9 @@ export const PoolStatus: MessageFns<PoolStatus> = {
     }
     if (message.minReady !== 0) {
       writer.uint32(112).int32(message.minReady);
+    }
+    for (const v of message.errorHistory) {
+      PoolError.encode(v!, writer.uint32(122).fork()).join();
     }
     return writer;
   },
@@ -2582,6 +2760,14 @@ export const PoolStatus: MessageFns<PoolStatus> = {
             message.minReady = reader.int32();
             continue;
           }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.errorHistory.push(PoolError.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2634,6 +2820,11 @@ export const PoolStatus: MessageFns<PoolStatus> = {
         : isSet(object.min_ready)
         ? globalThis.Number(object.min_ready)
         : 0,
+      errorHistory: globalThis.Array.isArray(object?.errorHistory)
+        ? object.errorHistory.map((e: any) => PoolError.fromJSON(e))
+        : globalThis.Array.isArray(object?.error_history)
+        ? object.error_history.map((e: any) => PoolError.fromJSON(e))
+        : [],
     };
   },
 
@@ -2681,6 +2872,9 @@ export const PoolStatus: MessageFns<PoolStatus> = {
     if (message.minReady !== 0) {
       obj.minReady = Math.round(message.minReady);
     }
+    if (message.errorHistory?.length) {
+      obj.errorHistory = message.errorHistory.map((e) => PoolError.toJSON(e));
+    }
     return obj;
   },
 
@@ -2703,6 +2897,181 @@ export const PoolStatus: MessageFns<PoolStatus> = {
     message.lastErrorAtUnixMs = object.lastErrorAtUnixMs ?? 0;
     message.maxInstances = object.maxInstances ?? 0;
     message.minReady = object.minReady ?? 0;
+    message.errorHistory = object.errorHistory?.map((e) => PoolError.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBasePoolError(): PoolError {
+  return { atUnixMs: 0, message: "" };
+}
+
+export const PoolError: MessageFns<PoolError> = {
+  encode(message: PoolError, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.atUnixMs !== 0) {
+      writer.uint32(8).int64(message.atUnixMs);
+    }
+    if (message.message !== "") {
+      writer.uint32(18).string(message.message);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PoolError {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePoolError();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.atUnixMs = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.message = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PoolError {
+    return {
+      atUnixMs: isSet(object.atUnixMs)
+        ? globalThis.Number(object.atUnixMs)
+        : isSet(object.at_unix_ms)
+        ? globalThis.Number(object.at_unix_ms)
+        : 0,
+      message: isSet(object.message) ? globalThis.String(object.message) : "",
+    };
+  },
+
+  toJSON(message: PoolError): unknown {
+    const obj: any = {};
+    if (message.atUnixMs !== 0) {
+      obj.atUnixMs = Math.round(message.atUnixMs);
+    }
+    if (message.message !== "") {
+      obj.message = message.message;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<PoolError>): PoolError {
+    return PoolError.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<PoolError>): PoolError {
+    const message = createBasePoolError();
+    message.atUnixMs = object.atUnixMs ?? 0;
+    message.message = object.message ?? "";
+    return message;
+  },
+};
+
+function createBaseServerFailure(): ServerFailure {
+  return { server: "", error: "" };
+}
+
+export const ServerFailure: MessageFns<ServerFailure> = {
+  encode(message: ServerFailure, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.server !== "") {
+      writer.uint32(10).string(message.server);
+    }
+    if (message.error !== "") {
+      writer.uint32(18).string(message.error);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ServerFailure {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseServerFailure();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.server = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.error = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ServerFailure {
+    return {
+      server: isSet(object.server) ? globalThis.String(object.server) : "",
+      error: isSet(object.error) ? globalThis.String(object.error) : "",
+    };
+  },
+
+  toJSON(message: ServerFailure): unknown {
+    const obj: any = {};
+    if (message.server !== "") {
+      obj.server = message.server;
+    }
+    if (message.error !== "") {
+      obj.error = message.error;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ServerFailure>): ServerFailure {
+    return ServerFailure.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ServerFailure>): ServerFailure {
+    const message = createBaseServerFailure();
+    message.server = object.server ?? "";
+    message.error = object.error ?? "";
     return message;
   },
 };
@@ -8579,6 +8948,10 @@ function longToNumber(int64: { toString(): string }): number {
     throw new globalThis.Error("Value is smaller than Number.MIN_SAFE_INTEGER");
   }
   return num;
+}
+
+function isObject(value: any): boolean {
+  return typeof value === "object" && value !== null;
 }
 
 function isSet(value: any): boolean {

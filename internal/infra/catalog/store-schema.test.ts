@@ -1,0 +1,62 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { TRANSPORTS } from '../../domain/spec.js';
+import { KEYS_BY_TYPE } from './inputs_parse.js';
+import { loadStore, profileSchema, runtimeSchema, scaffoldStore } from './index.js';
+import { NAMESPACE_KEYS, PROFILE_KEYS } from './profile_parse.js';
+import { RUNTIME_KEYS } from './runtime_parse.js';
+import { NUMBER_RULES, SERVER_KEYS } from './server_parse.js';
+import { schemaGaps } from './store-schema.js';
+import { store } from './test-store.js';
+
+type S = {
+  properties: Record<string, S & Record<string, unknown>>;
+  items: S;
+  oneOf: S[];
+  additionalProperties: unknown;
+  required?: string[];
+};
+
+describe('store JSON Schema', () => {
+  const profile = profileSchema() as unknown as S;
+  const server = profile.properties.servers.items;
+
+  it('describes every key the parsers accept (a new key needs its schema here)', () => {
+    expect(schemaGaps()).toEqual([]);
+  });
+
+  it('has exactly the keys the parsers accept, closed to anything else', () => {
+    expect(Object.keys(profile.properties)).toEqual([...PROFILE_KEYS]);
+    expect(Object.keys(server.properties)).toEqual([...SERVER_KEYS]);
+    expect(Object.keys(profile.properties.namespace.properties)).toEqual([...NAMESPACE_KEYS]);
+    expect(Object.keys((runtimeSchema() as unknown as S).properties)).toEqual(RUNTIME_KEYS);
+    expect(profile.additionalProperties).toBe(false);
+    expect(server.additionalProperties).toBe(false);
+    expect(server.required).toEqual(['name']);
+    const inputs = profile.properties.inputs.items.oneOf;
+    expect(inputs.map((s) => Object.keys(s.properties))).toEqual(Object.values(KEYS_BY_TYPE));
+  });
+
+  it('carries the enums and number bounds the parsers check', () => {
+    expect(server.properties.transport.enum).toEqual([...TRANSPORTS]);
+    expect(server.properties.maxInstances).toEqual({ type: 'integer', minimum: NUMBER_RULES.maxInstances.min });
+    expect(server.properties.callTimeoutSeconds).toMatchObject({
+      type: 'number',
+      exclusiveMinimum: 0,
+      maximum: NUMBER_RULES.callTimeoutSeconds.max,
+    });
+  });
+
+  it('is referenced from the scaffolded files, which load as a valid store', async () => {
+    const dir = await store({});
+    await scaffoldStore(dir);
+    for (const rel of ['profiles/default.yaml', 'callers.yaml']) {
+      const first = readFileSync(join(dir, rel), 'utf8').split('\n')[0];
+      const m = /^# yaml-language-server: \$schema=(.+)$/.exec(first);
+      expect(m, rel).not.toBeNull();
+      expect(existsSync(resolve(dirname(join(dir, rel)), m?.[1] ?? ''))).toBe(true);
+    }
+    expect((await loadStore(dir, { scaffold: false })).ok).toBe(true);
+  });
+});

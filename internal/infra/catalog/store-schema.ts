@@ -1,0 +1,194 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { LOG_LEVELS } from '../../domain/profile.js';
+import { ACTIVATION_MODES, STRATEGIES, TRANSPORTS } from '../../domain/spec.js';
+import type { NumberRule } from './fields.js';
+import { INPUT_TYPES, KEYS_BY_TYPE } from './inputs_parse.js';
+import { NAME_RE } from './names.js';
+import { NAMESPACE_KEYS, PROFILE_KEYS } from './profile_parse.js';
+import { NUMBER_RULES as RUNTIME_NUMBERS, RUNTIME_KEYS } from './runtime_parse.js';
+import { NUMBER_RULES as SERVER_NUMBERS, SERVER_KEYS } from './server_parse.js';
+import { TOOL_META_KEYS } from './tool_meta_parse.js';
+import { COMPUTER_KEYS, SMCP_KEYS } from './smcp-parse.js';
+import { TOOL_SEARCH_KEYS } from './tool-search-parse.js';
+
+/**
+ * JSON Schemas of the store's files, built from the key lists, enums and number rules the parsers
+ * validate with, so an editor checks and completes what mcpd accepts. Every key a parser knows must
+ * get a schema here: an unmapped key is still allowed (as "anything", so a new key never breaks a
+ * scaffold) and listed by `schemaGaps()`, which the schema test requires to be empty.
+ */
+type Schema = Record<string, unknown>;
+
+const SCHEMA_DRAFT = 'https://json-schema.org/draft/2020-12/schema';
+const str: Schema = { type: 'string' };
+const strList: Schema = { type: 'array', items: str };
+const scalarMap: Schema = { type: 'object', additionalProperties: { type: ['string', 'number', 'boolean'] } };
+
+function numberSchema(rule: NumberRule): Schema {
+  return {
+    type: rule.integer ? 'integer' : 'number',
+    ...(rule.exclusive ? { exclusiveMinimum: rule.min } : { minimum: rule.min }),
+    ...(rule.max !== undefined ? { maximum: rule.max } : {}),
+  };
+}
+
+let gaps: string[] = [];
+
+function object(keys: readonly string[], typeOf: (key: string) => Schema | undefined, what: string, required: string[] = []): Schema {
+  const properties: Record<string, Schema> = {};
+  for (const k of keys) {
+    const s = typeOf(k);
+    if (!s) gaps.push(`${what} key "${k}"`);
+    properties[k] = s ?? {};
+  }
+  return { type: 'object', properties, additionalProperties: false, ...(required.length ? { required } : {}) };
+}
+
+function toolMetaSchema(): Schema {
+  const types: Record<string, Schema> = { alias: str, tags: strList, autoApply: { type: 'boolean' } };
+  return object(TOOL_META_KEYS, (k) => types[k], 'toolMeta');
+}
+
+function serverSchema(): Schema {
+  const numbers = SERVER_NUMBERS as Record<string, NumberRule>;
+  const types: Record<string, Schema> = {
+    name: { type: 'string', pattern: NAME_RE.source, description: "unique in the profile; prefixes the server's tools" },
+    transport: { enum: [...TRANSPORTS] },
+    cmd: { oneOf: [str, strList], description: 'program and arguments (a list, or one shell-like string)' },
+    command: str,
+    args: strList,
+    env: scalarMap,
+    cwd: str,
+    url: str,
+    headers: scalarMap,
+    disabled: { type: 'boolean' },
+    exposeTools: { ...strList, description: 'tool names or * / ? globs to expose (default: all)' },
+    forbiddenTools: { ...strList, description: 'tool names or * / ? globs never exposed' },
+    toolMeta: { type: 'object', additionalProperties: toolMetaSchema() },
+    defaultToolMeta: toolMetaSchema(),
+    strategy: { enum: [...STRATEGIES] },
+    activationMode: { enum: [...ACTIVATION_MODES] },
+  };
+  return object(SERVER_KEYS, (k) => types[k] ?? (numbers[k] ? numberSchema(numbers[k]) : undefined), 'server', ['name']);
+}
+
+function inputSchema(): Schema {
+  const types: Record<string, Schema> = {
+    id: str,
+    description: str,
+    default: str,
+    password: { type: 'boolean' },
+    options: strList,
+    command: str,
+    args: { type: 'object', additionalProperties: str },
+  };
+  return {
+    oneOf: INPUT_TYPES.map((t) => {
+      const s = object(KEYS_BY_TYPE[t], (k) => (k === 'type' ? { const: t } : types[k]), `input (${t})`, ['id', 'type']);
+      return s;
+    }),
+  };
+}
+
+export function profileSchema(): Schema {
+  const namespace = object(
+    NAMESPACE_KEYS,
+    (k) =>
+      ({
+        mode: { enum: ['prefix', 'never'] },
+        separator: str,
+        maxLength: { type: 'integer', minimum: 16 },
+        reserve: { type: 'integer', minimum: 0, description: "characters kept free for the client's own prefix" },
+      })[k],
+    'namespace',
+  );
+  const toolSearch = {
+    oneOf: [
+      { type: 'boolean' },
+      object(
+        TOOL_SEARCH_KEYS,
+        (k) => ({ enabled: { type: 'boolean' }, pinned: strList, maxResults: { type: 'integer', minimum: 1 } })[k],
+        'toolSearch',
+      ),
+    ],
+  };
+  const types: Record<string, Schema> = {
+    servers: { type: 'array', items: serverSchema() },
+    inputs: { type: 'array', items: inputSchema() },
+    namespace,
+    toolSearch,
+  };
+  return { $schema: SCHEMA_DRAFT, title: 'mcpd profile (profiles/<name>.yaml)', ...object(PROFILE_KEYS, (k) => types[k], 'profile') };
+}
+
+function smcpSchema(): Schema {
+  const computer = object(COMPUTER_KEYS, () => ({ type: 'string', minLength: 1 }), 'smcp computer', [...COMPUTER_KEYS]);
+  const types: Record<string, Schema> = {
+    url: { type: 'string', description: 'the SMCP server (Socket.IO) URL' },
+    apiKey: str,
+    office: { type: 'string', minLength: 1 },
+    computers: { type: 'array', items: computer },
+  };
+  return object(SMCP_KEYS, (k) => types[k], 'smcp', ['url', 'office', 'computers']);
+}
+
+export function runtimeSchema(): Schema {
+  const numbers = RUNTIME_NUMBERS as Record<string, NumberRule>;
+  const types: Record<string, Schema> = {
+    socket: str,
+    metricsAddress: { type: 'string', description: 'host:port for /metrics and /healthz; "" disables' },
+    logLevel: { enum: [...LOG_LEVELS] },
+    inputValues: { type: 'object', additionalProperties: str },
+    smcp: smcpSchema(),
+  };
+  return {
+    $schema: SCHEMA_DRAFT,
+    title: 'mcpd runtime settings (runtime.yaml)',
+    ...object(RUNTIME_KEYS, (k) => types[k] ?? (numbers[k] ? numberSchema(numbers[k]) : undefined), 'runtime.yaml'),
+  };
+}
+
+export function callersSchema(): Schema {
+  return {
+    $schema: SCHEMA_DRAFT,
+    title: 'mcpd callers (callers.yaml)',
+    type: 'object',
+    properties: { callers: { type: 'object', additionalProperties: { type: 'string', pattern: NAME_RE.source } } },
+    additionalProperties: false,
+  };
+}
+
+/** Keys the parsers accept that the schemas do not describe yet (must be empty; see the test). */
+export function schemaGaps(): string[] {
+  gaps = [];
+  profileSchema();
+  runtimeSchema();
+  callersSchema();
+  return gaps;
+}
+
+/** Where scaffolded files point their `$schema` (relative to the store). */
+export const SCHEMA_DIR = '.schema';
+export const SCHEMA_FILES = {
+  profile: 'profile.schema.json',
+  callers: 'callers.schema.json',
+  runtime: 'runtime.schema.json',
+} as const;
+
+/** Writes the three schemas into `<store>/.schema/` (replacing older ones: they follow this version). */
+export async function writeStoreSchemas(storeDir: string): Promise<string[]> {
+  const dir = join(storeDir, SCHEMA_DIR);
+  await mkdir(dir, { recursive: true });
+  const out: string[] = [];
+  for (const [file, schema] of [
+    [SCHEMA_FILES.profile, profileSchema()],
+    [SCHEMA_FILES.callers, callersSchema()],
+    [SCHEMA_FILES.runtime, runtimeSchema()],
+  ] as const) {
+    const p = join(dir, file);
+    await writeFile(p, `${JSON.stringify(schema, null, 2)}\n`);
+    out.push(p);
+  }
+  return out;
+}

@@ -1,0 +1,17 @@
+import type { ControlPlaneClient } from '../../gen/mcpd/control/v1/control.js';
+import type * as pb from '../../gen/mcpd/control/v1/control.js';
+import { McpdError } from '../../domain/errors.js';
+import { collectStream, ControlCalls } from '../rpc/control-client.js';
+import type { Out } from './ctl-command.js';
+import { ago, renderTable, truncate } from './table.js';
+
+export async function reloadCommand(client: ControlPlaneClient, out: Out): Promise<number> {
+  const r = await new ControlCalls(client).reload();
+  if (out.json) out.write(`${JSON.stringify(r, null, 2)}\n`);
+  else if (r.applied)
+    out.write(
+      `applied: ${r.poolsAdded} pools added, ${r.poolsRemoved} removed, profiles changed: ${r.profilesChanged.join(', ') || 'none'}\n`,
+    );
+  else out.write(`rejected; the running configuration stays:\n${r.issues.map((i) => `  ${i}`).join('\n')}\n`);
+  return r.applied ? 0 : 1;
+}

@@ -1,0 +1,231 @@
+/**
+ * `mcpdctl smcp <url> [--office O] tools|call|desktop|finder|config|read|room|watch …`: an SMCP Agent on the
+ * command line, over SmcpAgent. Needs no mcpd core; it talks to an SMCP Server.
+ */
+import { parseArgs } from 'node:util';
+import { NOTIFY_EVENTS } from '../../domain/smcp/events.js';
+import type { JsonObject } from '../../domain/json.js';
+import { SmcpAgent } from '../smcp-agent/smcp-agent.js';
+import { SmcpError } from '../smcp-agent/smcp-error.js';
+import { renderTable, truncate } from './table.js';
+
+export const SMCP_USAGE = `usage: mcpdctl smcp <url> --office O [--name AGENT] [--api-key-env NAME] [--json] <command>
+
+  room                                      the office's agents and computers
+  tools <computer>                          the computer's tools (SMCPTool)
+  call <computer> <tool> [--args JSON] [--timeout S]   call a tool (timeout in seconds, default 60)
+  desktop <computer> [--size N] [--window URI]          the computer's desktop
+  finder <computer> [--keywords a,b] [--type T] [--offset N] [--limit N]
+  config <computer>                         the computer's MCP server configs and inputs
+  read <computer> <uri>                     read a resource on the computer (dpe://, window://)
+  watch                                     print notify:* events of the office until Ctrl-C
+
+  The API key is read from the environment variable named by --api-key-env (default SMCP_API_KEY).`;
+
+/** The arguments after `smcp` when the first positional of argv is `smcp` (only --json may come before it). */
+export function smcpInvocation(argv: readonly string[]): string[] | undefined {
+  const i = argv.indexOf('smcp');
+  if (i < 0 || argv.slice(0, i).some((a) => a !== '--json')) return undefined;
+  return [...argv.slice(0, i), ...argv.slice(i + 1)];
+}
+
+class UsageError extends Error {}
+
+/** Like ctl-commands' Out (not imported: ctl-commands re-exports this file). */
+interface Out {
+  json: boolean;
+  write: (s: string) => void;
+}
+
+function intFlag(name: string, v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  if (!/^\d+$/.test(v)) throw new UsageError(`--${name} must be a whole number, got ${JSON.stringify(v)}`);
+  return Number(v);
+}
+
+function parse(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      options: {
+        office: { type: 'string' },
+        name: { type: 'string' },
+        'api-key-env': { type: 'string', default: 'SMCP_API_KEY' },
+        json: { type: 'boolean' },
+        args: { type: 'string' },
+        timeout: { type: 'string' },
+        size: { type: 'string' },
+        window: { type: 'string' },
+        keywords: { type: 'string' },
+        type: { type: 'string' },
+        offset: { type: 'string' },
+        limit: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      allowPositionals: true,
+    });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+}
+
+/** Runs the command; returns the exit code (0 ok, 1 failed request or tool error, 2 usage). */
+export async function smcpCommand(
+  argv: string[],
+  write: (s: string) => void,
+  writeErr: (s: string) => void,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
+  let agent: SmcpAgent | undefined;
+  try {
+    const { values, positionals } = parse(argv);
+    if (values.help) {
+      write(`${SMCP_USAGE}\n`);
+      return 0;
+    }
+    const [url, cmd, ...rest] = positionals;
+    if (!url || !/^https?:\/\//.test(url))
+      throw new UsageError(`first give the SMCP Server URL, e.g. http://127.0.0.1:7800, got ${JSON.stringify(url ?? '')}`);
+    if (!cmd) throw new UsageError('no command given');
+    if (!values.office) throw new UsageError('--office is required: the office to join as an agent');
+    const out: Out = { json: Boolean(values.json), write };
+    const need = (n: number, what: string): void => {
+      if (rest.length < n) throw new UsageError(`smcp ${cmd} needs ${what}`);
+    };
+    const apiKey = env[values['api-key-env']] || undefined;
+    const name = values.name ?? `mcpdctl-${process.pid}`;
+    const run = COMMANDS[cmd];
+    if (!run) throw new UsageError(`unknown smcp command "${cmd}"`);
+    run.check(need);
+    agent = await SmcpAgent.connect({ url, name, apiKey, office: values.office, autoRefresh: false });
+    return await run.exec(agent, rest, values, out);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      writeErr(`mcpdctl smcp: ${e.message}\n\n${SMCP_USAGE}\n`);
+      return 2;
+    }
+    writeErr(`mcpdctl smcp: ${e instanceof SmcpError ? e.message : (e as Error).message}\n`);
+    return 1;
+  } finally {
+    agent?.close();
+  }
+}
+
+type Values = ReturnType<typeof parse>['values'];
+interface SubCommand {
+  check: (need: (n: number, what: string) => void) => void;
+  exec: (agent: SmcpAgent, rest: string[], v: Values, out: Out) => Promise<number>;
+}
+
+const json = (out: Out, v: unknown): number => {
+  out.write(`${JSON.stringify(v, null, 2)}\n`);
+  return 0;
+};
+
+const COMMANDS: Record<string, SubCommand> = {
+  room: {
+    check: () => undefined,
+    exec: async (agent, _r, _v, out) => {
+      const sessions = await agent.listRoom();
+      if (out.json) return json(out, { sessions });
+      out.write(
+        renderTable(
+          ['ROLE', 'NAME', 'SID'],
+          sessions.map((s) => [s.role, s.name, s.sid]),
+        ),
+      );
+      return 0;
+    },
+  },
+  tools: {
+    check: (need) => need(1, 'a computer name'),
+    exec: async (agent, [computer], _v, out) => {
+      const tools = await agent.getTools(computer);
+      if (out.json) return json(out, { tools });
+      out.write(
+        renderTable(
+          ['TOOL', 'DESCRIPTION'],
+          tools.map((t) => [t.name, truncate((t.description ?? '').split('\n')[0], 80)]),
+        ),
+      );
+      out.write(`${tools.length} tools on ${computer}\n`);
+      return 0;
+    },
+  },
+  call: {
+    check: (need) => need(2, 'a computer and a tool name'),
+    exec: async (agent, [computer, tool], v, out) => {
+      let params: JsonObject;
+      try {
+        params = JSON.parse(v.args ?? '{}') as JsonObject;
+      } catch (e) {
+        throw new UsageError(`--args is not valid JSON: ${(e as Error).message}`);
+      }
+      if (typeof params !== 'object' || params === null || Array.isArray(params)) throw new UsageError('--args must be a JSON object');
+      const r = await agent.callTool(computer, tool, params, { timeoutSeconds: intFlag('timeout', v.timeout) ?? 60 });
+      if (out.json) json(out, r);
+      else for (const c of r.content as { type: string; text?: string }[]) out.write(c.type === 'text' ? `${c.text}\n` : `[${c.type}]\n`);
+      return r.isError ? 1 : 0;
+    },
+  },
+  desktop: {
+    check: (need) => need(1, 'a computer name'),
+    exec: async (agent, [computer], v, out) => {
+      const desktops = await agent.getDesktop(computer, { desktopSize: intFlag('size', v.size), window: v.window });
+      if (out.json) return json(out, { desktops });
+      desktops.forEach((d, i) => out.write(`${i ? '\n' : ''}----- window ${i + 1} of ${desktops.length} -----\n${d}\n`));
+      if (desktops.length === 0) out.write(`the desktop of ${computer} is empty\n`);
+      return 0;
+    },
+  },
+  finder: {
+    check: (need) => need(1, 'a computer name'),
+    exec: async (agent, [computer], v, out) => {
+      const keywords = v.keywords?.split(',').filter((k) => k.trim() !== '');
+      const r = await agent.getFinder(computer, {
+        keywords,
+        fileType: v.type,
+        offset: intFlag('offset', v.offset),
+        limit: intFlag('limit', v.limit),
+      });
+      if (out.json) return json(out, r);
+      out.write(
+        renderTable(
+          ['TITLE', 'TYPE', 'SERVER', 'URI'],
+          r.documents.map((d) => [truncate(d.title, 40), d.file_type, d.server, d.uri]),
+        ),
+      );
+      out.write(`${r.documents.length} of ${r.total_count} documents\n`);
+      return 0;
+    },
+  },
+  config: {
+    check: (need) => need(1, 'a computer name'),
+    exec: async (agent, [computer], _v, out) => json(out, await agent.getConfig(computer)),
+  },
+  read: {
+    check: (need) => need(2, 'a computer and a resource URI'),
+    exec: async (agent, [computer, uri], _v, out) => {
+      const r = await agent.readResource(computer, uri);
+      if (out.json) return json(out, r);
+      for (const c of r.contents) out.write(typeof c.text === 'string' ? `${c.text}\n` : `[binary ${String(c.mimeType ?? '')}]\n`);
+      return 0;
+    },
+  },
+  watch: {
+    check: () => undefined,
+    exec: async (agent, _r, _v, out) => {
+      for (const event of Object.values(NOTIFY_EVENTS))
+        agent.on(event, (data: unknown) =>
+          out.write(out.json ? `${JSON.stringify({ event, data })}\n` : `${event} ${JSON.stringify(data)}\n`),
+        );
+      // On stderr, so --json output stays one event per line; scripts may wait for this line.
+      process.stderr.write(`watching office ${agent.office}; Ctrl-C to stop\n`);
+      await new Promise<void>((resolve) => {
+        process.once('SIGINT', resolve);
+        process.once('SIGTERM', resolve);
+      });
+      return 0;
+    },
+  },
+};

@@ -1,0 +1,49 @@
+/** The three Redis connections of a node: adapter publish and subscribe, and registry commands. */
+import { createAdapter } from '@socket.io/redis-adapter';
+import { createClient, type RedisClientType } from 'redis';
+import type { Server } from 'socket.io';
+
+export class RedisUnreachableError extends Error {}
+
+export interface RedisClients {
+  pub: RedisClientType;
+  sub: RedisClientType;
+  data: RedisClientType;
+}
+
+export async function connectRedis(url: string, io: Server): Promise<RedisClients> {
+  // A Redis unreachable at start is a configuration error to report, not something to retry forever;
+  // once connected, a lost connection is retried (backoff up to 3 s) and the node carries on meanwhile.
+  let started = false;
+  const socket = {
+    reconnectStrategy: (retries: number, cause: Error): number | Error => (started ? Math.min(100 * 2 ** retries, 3000) : cause),
+  };
+  const pub = createClient({ url, socket }) as RedisClientType;
+  const sub = pub.duplicate();
+  // Registry commands fail at once while Redis is away (the request gets a 500 ack) instead of queueing
+  // behind a reconnect that may never come, which would leave agents without an ack.
+  const data = createClient({ url, socket, disableOfflineQueue: true }) as RedisClientType;
+  for (const c of [pub, sub, data]) c.on('error', () => undefined);
+  try {
+    await Promise.all([pub.connect(), sub.connect(), data.connect()]);
+  } catch (e) {
+    await Promise.allSettled([pub, sub, data].map((c) => (c.isOpen ? c.disconnect() : undefined)));
+    throw new RedisUnreachableError(`cannot reach Redis at ${withoutCredentials(url)}: ${(e as Error).message}`);
+  }
+  started = true;
+  io.adapter(createAdapter(pub, sub, { requestsTimeout: 5000 }));
+  return { pub, sub, data };
+}
+
+/** A Redis URL may carry a password (`redis://:secret@host`); messages show it without. */
+export function withoutCredentials(url: string): string {
+  try {
+    const u = new URL(url);
+    if (!u.username && !u.password) return url;
+    u.username = '';
+    u.password = '';
+    return u.toString();
+  } catch {
+    return '<unparseable Redis URL>';
+  }
+}

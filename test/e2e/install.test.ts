@@ -1,0 +1,127 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO } from '../support/paths.js';
+import { killTagged, pidsWithTag, waitFor } from '../support/procs.js';
+import { randomUUID } from 'node:crypto';
+
+const run = promisify(execFile);
+const INSTALL_TIMEOUT_MS = 400_000;
+
+/**
+ * The package as users get it: `npm pack`, `npm i -g` into a temporary prefix, then the installed
+ * binaries from an empty directory with an empty HOME: only production dependencies exist there.
+ */
+describe('installed package (npm pack → npm i -g)', () => {
+  const root = mkdtempSync(join(tmpdir(), 'mcpd-install-'));
+  const prefix = join(root, 'prefix');
+  const home = join(root, 'home');
+  const empty = join(root, 'empty');
+  const socket = join(root, 'run', 'control.sock');
+  const bin = (name: string) => join(prefix, 'bin', name);
+  const env = (): NodeJS.ProcessEnv => {
+    return { PATH: process.env.PATH, HOME: home, MCPD_SOCKET: socket, MCPD_TEST_TAG: tag };
+  };
+  const tag = randomUUID();
+  let core: ChildProcess | undefined;
+
+  beforeAll(async () => {
+    mkdirSync(home);
+    mkdirSync(empty);
+    await run('npm', ['pack', '--pack-destination', root, '--silent', '--ignore-scripts'], { cwd: REPO, timeout: INSTALL_TIMEOUT_MS });
+    const tgz = readdirSync(root).find((n) => /^mcpd-.*\.tgz$/.test(n));
+    if (!tgz) throw new Error('npm pack wrote no mcpd-*.tgz');
+    // --prefer-offline: the dependencies come from npm's cache when it has them (CI ran npm ci).
+    await run(
+      'npm',
+      ['install', '-g', join(root, tgz), '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'],
+      {
+        cwd: root,
+        timeout: INSTALL_TIMEOUT_MS,
+      },
+    );
+  }, INSTALL_TIMEOUT_MS + 60_000);
+
+  afterAll(async () => {
+    if (core && core.exitCode === null && core.signalCode === null) {
+      core.kill('SIGTERM');
+      await new Promise((r) => core?.once('exit', r));
+    }
+    killTagged(tag);
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('ships the build and production dependencies only', () => {
+    const pkgDir = join(prefix, 'lib', 'node_modules', 'mcpd');
+    expect(existsSync(join(pkgDir, 'dist', 'cmd', 'mcpd', 'main.js'))).toBe(true);
+    expect(existsSync(join(pkgDir, 'internal'))).toBe(false);
+    for (const dev of ['typescript', 'vitest', 'prettier', 'ts-proto']) expect(existsSync(join(pkgDir, 'node_modules', dev))).toBe(false);
+  });
+
+  it('runs from an empty directory: init, the core on ~/.config/mcpd, a real server, completion', async () => {
+    const version = await run(bin('mcpd'), ['--version'], { cwd: empty, env: env() });
+    expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).version);
+
+    const init = await run(bin('mcpd'), ['init'], { cwd: empty, env: env() });
+    const store = join(home, '.config', 'mcpd');
+    expect(init.stdout).toContain(`created a profile store in ${store}`);
+    expect(readFileSync(join(store, 'profiles', 'default.yaml'), 'utf8')).toMatch(
+      /^# yaml-language-server: \$schema=\.\.\/\.schema\/profile\.schema\.json/,
+    );
+    expect(JSON.parse(readFileSync(join(store, '.schema', 'profile.schema.json'), 'utf8')).title).toMatch(/mcpd profile/);
+    expect(readdirSync(empty)).toEqual([]);
+
+    // A real server from the installed package's own dependencies.
+    const everything = join(
+      prefix,
+      'lib',
+      'node_modules',
+      'mcpd',
+      'node_modules',
+      '@modelcontextprotocol',
+      'server-everything',
+      'dist',
+      'index.js',
+    );
+    writeFileSync(
+      join(store, 'profiles', 'default.yaml'),
+      `servers:\n  - name: everything\n    cmd: [${JSON.stringify(process.execPath)}, ${JSON.stringify(everything)}, stdio]\n`,
+    );
+    writeFileSync(join(store, 'runtime.yaml'), 'metricsAddress: ""\n');
+
+    core = spawn(bin('mcpd'), [], { cwd: empty, env: env(), stdio: ['ignore', 'ignore', 'pipe'] });
+    let log = '';
+    core.stderr?.on('data', (d: Buffer) => (log += d.toString()));
+    await waitFor(
+      'the installed core to answer',
+      async () => {
+        if (core?.exitCode !== null) throw new Error(`core exited: ${log}`);
+        return run(bin('mcpdctl'), ['status'], { cwd: empty, env: env() }).then(
+          (r) => r.stdout.includes(`config ${store}`),
+          () => false,
+        );
+      },
+      60_000,
+    );
+    const r = await run(bin('mcpdctl'), ['call', 'anyone', 'everything__echo', '--args', '{"message":"from the installed package"}'], {
+      cwd: empty,
+      env: env(),
+    });
+    expect(r.stdout).toContain('from the installed package');
+    expect(readdirSync(empty)).toEqual([]);
+
+    const completion = await run(bin('mcpdctl'), ['completion', 'bash'], { cwd: empty, env: env() });
+    const script = join(root, 'mcpdctl.bash');
+    writeFileSync(script, completion.stdout);
+    const probe = `source ${JSON.stringify(script)}; COMP_WORDS=(mcpdctl con); COMP_CWORD=1; _mcpdctl; echo "\${COMPREPLY[*]}"; COMP_WORDS=(mcpdctl connect cl); COMP_CWORD=2; _mcpdctl; echo "\${COMPREPLY[*]}"`;
+    const words = await run('bash', ['-c', probe], { env: env() });
+    expect(words.stdout.split('\n').slice(0, 2)).toEqual(['connect', 'claude-desktop claude-code']);
+
+    core.kill('SIGTERM');
+    await new Promise((res) => core?.once('exit', res));
+    await waitFor('the core and its servers to exit', () => pidsWithTag(tag).filter((p) => p !== process.pid).length === 0);
+  }, 180_000);
+});

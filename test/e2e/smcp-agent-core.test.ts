@@ -1,0 +1,115 @@
+import { execFile } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SmcpAgent } from 'mcpd/smcp';
+import type * as pb from '../../internal/gen/mcpd/control/v1/control.js';
+import { callUnary, createControlClient } from '../../internal/infra/rpc/control-client.js';
+import { TestWorld } from '../support/core-process.js';
+import { ECHO_SERVER, EVERYTHING, MCPDCTL } from '../support/paths.js';
+import { waitFor } from '../support/procs.js';
+import { startRedis, type RedisProc } from '../support/redis-proc.js';
+import { startSmcpProc, type SmcpProc } from '../support/smcp-server-proc.js';
+
+const KEY = 'agent-core-key-0123456789';
+const node = JSON.stringify(process.execPath);
+const PROFILE = [
+  'servers:',
+  '  - name: everything',
+  `    cmd: [${node}, ${JSON.stringify(EVERYTHING)}, stdio]`,
+  '    env:',
+  '      MCPD_TEST_TAG: ${MCPD_TEST_TAG}',
+  '  - name: fx',
+  `    cmd: [${node}, ${JSON.stringify(ECHO_SERVER)}]`,
+  '    env:',
+  '      MCPD_TEST_TAG: ${MCPD_TEST_TAG}',
+  '',
+].join('\n');
+
+/**
+ * The whole chain with nothing stubbed: SmcpAgent (and mcpdctl smcp) on node 1 → Redis → node 2 → the real
+ * core as Computer → real MCP servers.
+ */
+describe('SmcpAgent → two mcpd-smcp nodes on Redis → the real core as Computer', () => {
+  let redis: RedisProc;
+  let node1: SmcpProc;
+  let node2: SmcpProc;
+  let world: TestWorld;
+  let agent: SmcpAgent;
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    world = new TestWorld({ 'callers.yaml': 'callers: { claude-desktop: default }\n', 'profiles/default.yaml': PROFILE });
+    node1 = await startSmcpProc(['--redis', redis.url], world.env({ SMCP_API_KEY: KEY }));
+    node2 = await startSmcpProc(['--redis', redis.url], world.env({ SMCP_API_KEY: KEY }));
+    world.write(
+      'runtime.yaml',
+      `metricsAddress: ""\nsmcp:\n  url: ${node2.url}\n  apiKey: \${SMCP_API_KEY}\n  office: office-1\n  computers:\n    - { name: laptop, caller: claude-desktop }\n`,
+    );
+    await world.startCore({ SMCP_API_KEY: KEY });
+    const control = createControlClient(world.socket);
+    try {
+      await waitFor('the core joined its office', async () => {
+        const st = await callUnary<pb.GetRuntimeStatusRequest, pb.RuntimeStatus>((q, cb) => control.getRuntimeStatus(q, cb), {});
+        return st.smcpComputers.some((c) => c.name === 'laptop' && c.state === 'joined');
+      });
+    } finally {
+      control.close();
+    }
+    agent = await SmcpAgent.connect({ url: node1.url, name: 'agent-1', apiKey: KEY, office: 'office-1' });
+  });
+  afterAll(async () => {
+    agent?.close();
+    // The nodes carry the world's tag: stop them before its clean-up proves nothing is left.
+    for (const n of [node1, node2]) if (n) expect((await n.stop()).code).toBe(0);
+    await world?.cleanup();
+    await redis?.stop();
+  });
+
+  it('lists the core in the room and gets its tools across nodes', async () => {
+    expect((await agent.listRoom()).map((s) => `${s.role}:${s.name}`).sort()).toEqual(['agent:agent-1', 'computer:laptop']);
+    const names = (await agent.getTools('laptop')).map((t) => t.name);
+    expect(names).toContain('everything__echo');
+    expect(names).toContain('fx__hang');
+  });
+
+  it('calls a real tool with a 1 KB payload', async () => {
+    const message = 'k'.repeat(1024);
+    const r = await agent.callTool('laptop', 'everything__echo', { message });
+    expect(r.isError).toBeFalsy();
+    expect(r.content).toEqual([{ type: 'text', text: `Echo: ${message}` }]);
+  });
+
+  it('on timeout cancels the downstream call: the MCP server sees notifications/cancelled', async () => {
+    const before = world.coreLog.join('').split('fixture: cancelled hang').length;
+    const r = await agent.callTool('laptop', 'fx__hang', {}, { timeoutSeconds: 1 });
+    expect(r.isError).toBe(true);
+    expect(JSON.stringify(r.content)).toContain('Tool call timeout');
+    await waitFor('the server saw notifications/cancelled', () => world.coreLog.join('').split('fixture: cancelled hang').length > before);
+  });
+
+  it('serves mcpdctl smcp against the real core', async () => {
+    // One agent per office: the library's agent leaves the seat to the CLI.
+    agent.close();
+    const out = await new Promise<{ code: number; stdout: string }>((resolve) =>
+      execFile(
+        process.execPath,
+        [
+          MCPDCTL,
+          'smcp',
+          node1.url,
+          '--office',
+          'office-1',
+          '--name',
+          'cli',
+          'call',
+          'laptop',
+          'everything__echo',
+          '--args',
+          '{"message":"hi"}',
+        ],
+        { env: { ...process.env, SMCP_API_KEY: KEY } },
+        (err, stdout) => resolve({ code: err ? Number(err.code ?? 1) : 0, stdout }),
+      ),
+    );
+    expect(out).toEqual({ code: 0, stdout: 'Echo: hi\n' });
+  });
+});

@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { MCPDCTL } from '../support/paths.js';
+import { TestComputer } from '../support/smcp-peers.js';
+import { startSmcpProc, type SmcpProc } from '../support/smcp-server-proc.js';
+
+const KEY = 'ctl-key';
+let server: SmcpProc;
+let pc: TestComputer;
+const OFFICE = 'ctl-office';
+
+function ctl(args: string[], env: NodeJS.ProcessEnv = { SMCP_API_KEY: KEY }): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [MCPDCTL, ...args], { env: { ...process.env, ...env } }, (err, stdout, stderr) =>
+      resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+beforeAll(async () => {
+  server = await startSmcpProc([], { SMCP_API_KEY: KEY });
+  pc = new TestComputer(
+    server.url,
+    'pc',
+    { apiKey: KEY },
+    {
+      'client:get_tools': (p) => ({
+        tools: [{ name: 'echo', description: 'Echo back', params_schema: {}, return_schema: null }],
+        req_id: p.req_id,
+      }),
+      'client:get_desktop': (p) => ({ desktops: [`window://app/w${String(p.desktop_size)}`], req_id: p.req_id }),
+      'client:get_finder': (p) => ({
+        documents: [
+          { doc_ref: 'r', uri: 'dpe://d/r', file_uri: 'file:///r.md', file_type: 'md', title: 'Report', page_count: 1, server: 'docs' },
+        ],
+        total_count: 1,
+        req_id: p.req_id,
+      }),
+      'client:get_config': () => ({ servers: {} }),
+      'client:read_resource': (p) => ({ contents: [{ uri: p.uri, text: 'page text' }] }),
+    },
+  );
+  expect(await pc.join(OFFICE)).toEqual([true, null]);
+});
+afterAll(async () => {
+  pc.close();
+  expect((await server.stop()).code).toBe(0);
+});
+
+describe('mcpdctl smcp', () => {
+  it('lists the room and tools, with and without --json', async () => {
+    const room = await ctl(['--json', 'smcp', server.url, '--office', OFFICE, '--name', 'cli', 'room']);
+    expect(room.code).toBe(0);
+    const sessions = (JSON.parse(room.stdout) as { sessions: { name: string; role: string }[] }).sessions;
+    expect(sessions.map((s) => `${s.role}:${s.name}`).sort()).toEqual(['agent:cli', 'computer:pc']);
+    const tools = await ctl(['smcp', server.url, '--office', OFFICE, 'tools', 'pc']);
+    expect(tools.stdout).toMatch(/TOOL\s+DESCRIPTION\necho\s+Echo back\n1 tools on pc/);
+  });
+
+  it('calls a tool, and fails with the protocol code for an unknown computer', async () => {
+    const ok = await ctl(['smcp', server.url, '--office', OFFICE, 'call', 'pc', 'echo', '--args', '{"message":"from the cli"}']);
+    expect(ok).toMatchObject({ code: 0, stdout: 'from the cli\n' });
+    const bad = await ctl(['smcp', server.url, '--office', OFFICE, '--json', 'call', 'nobody', 'echo']);
+    expect(bad.code).toBe(1);
+    expect(JSON.parse(bad.stdout)).toMatchObject({ isError: true, _meta: { a2c_error: { code: 404 } } });
+    const notJson = await ctl(['smcp', server.url, '--office', OFFICE, 'call', 'pc', 'echo', '--args', '{oops']);
+    expect(notJson.code).toBe(2);
+    expect(notJson.stderr).toMatch(/--args is not valid JSON/);
+  });
+
+  it('shows desktop, finder, config and a resource', async () => {
+    expect((await ctl(['smcp', server.url, '--office', OFFICE, 'desktop', 'pc', '--size', '2'])).stdout).toContain('window://app/w2');
+    const finder = await ctl(['smcp', server.url, '--office', OFFICE, 'finder', 'pc', '--keywords', 'a,b']);
+    expect(finder.stdout).toMatch(/Report\s+md\s+docs\s+dpe:\/\/d\/r\n1 of 1 documents/);
+    expect(pc.received.filter((r) => r.event === 'client:get_finder').at(-1)?.payload.keywords).toEqual(['a', 'b']);
+    expect(JSON.parse((await ctl(['smcp', server.url, '--office', OFFICE, 'config', 'pc'])).stdout)).toEqual({ servers: {} });
+    expect((await ctl(['smcp', server.url, '--office', OFFICE, 'read', 'pc', 'dpe://d/r'])).stdout).toBe('page text\n');
+  });
+
+  it('reports a wrong API key and a missing office clearly', async () => {
+    const denied = await ctl(['smcp', server.url, '--office', OFFICE, 'room'], { SMCP_API_KEY: 'nope' });
+    expect(denied.code).toBe(1);
+    expect(denied.stderr).toMatch(/\[401\] .*does not match/);
+    const usage = await ctl(['smcp', server.url, 'room']);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toMatch(/--office is required/);
+  });
+
+  it('watches the office and prints each notification as a JSON line until interrupted', async () => {
+    const child = spawn(process.execPath, [MCPDCTL, 'smcp', server.url, '--office', OFFICE, '--json', 'watch'], {
+      env: { ...process.env, SMCP_API_KEY: KEY },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const errLines = createInterface({ input: child.stderr! });
+    const outLines = createInterface({ input: child.stdout! });
+    await once(errLines, 'line');
+    const firstLine = once(outLines, 'line');
+    pc.socket.emit('server:update_desktop', { computer: 'pc' });
+    expect(JSON.parse(((await firstLine) as string[])[0])).toEqual({ event: 'notify:update_desktop', data: { computer: 'pc' } });
+    const exited = once(child, 'exit');
+    child.kill('SIGINT');
+    expect((await exited)[0]).toBe(0);
+  });
+});
