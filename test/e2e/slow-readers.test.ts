@@ -105,8 +105,12 @@ describe('a Session that asked for logs and stopped reading cannot grow the core
     sock.destroy();
     // Unbounded, the sloth is sent every log line (~600 MB); bounded, the 8 MiB limit plus socket buffers.
     expect(received).toBeLessThan(64 * 1024 * 1024);
-    expect(world.coreLog.join('')).toMatch(/session caught up; reading resumed.*"droppedNotifications":[1-9]/);
-    // Measured: ~57 MB bounded, ~430 MB unbounded (MCPD_TEST_OUTBOUND=10000000000 lifts the limit).
-    expect(grown).toBeLessThan(200);
+    // The core's log reaches us on another pipe than the ping's answer: wait for it.
+    await waitFor('the core to log how many notifications it dropped', () =>
+      /session caught up; reading resumed.*"droppedNotifications":[1-9]/.test(world.coreLog.join('')),
+    );
+    // Measured: 57–217 MB bounded (garbage not yet collected varies), ~430 MB unbounded; `received` above is
+    // the sharp check (MCPD_TEST_OUTBOUND=10000000000 lifts the limit to see it fail).
+    expect(grown).toBeLessThan(300);
   });
 });
