@@ -38,7 +38,11 @@ describe('the HTTP gateway has limits (issue 14.6)', () => {
     for (let i = 0; i < 40; i++) {
       const r = await rawPost(gw.url, HEADERS, INITIALIZE);
       expect(r.status).toBe(200);
-      ids.push(String(r.headers['mcp-session-id']));
+      const id = String(r.headers['mcp-session-id']);
+      ids.push(id);
+      // A finished initialization is what makes a session take its core link.
+      const n = await rawPost(gw.url, { ...HEADERS, 'mcp-session-id': id }, { jsonrpc: '2.0', method: 'notifications/initialized' });
+      expect(n.status).toBe(202);
     }
     // Each session holds a core link; at most 5 stay open.
     await waitFor('the core to hold at most 5 more connections (40 unbounded)', () => fds(corePid) - before <= 5 + 5);

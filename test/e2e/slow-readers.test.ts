@@ -64,21 +64,20 @@ describe('a Session client that stops reading cannot grow the core without bound
 
 describe('a Session that asked for logs and stopped reading cannot grow the core without bound (issue 14.4)', () => {
   let world: TestWorld;
-  let corePid: number;
+
   beforeAll(async () => {
     world = new TestWorld({
       'profiles/default.yaml': profile(echoServer('fx', { idleSeconds: 300 })),
       'callers.yaml': 'callers: {}\n',
       'runtime.yaml': `metricsAddress: ""\n${process.env.MCPD_TEST_OUTBOUND ? `sessionOutboundBytes: ${process.env.MCPD_TEST_OUTBOUND}\n` : ''}`,
     });
-    corePid = (await world.startCore()).pid!;
+    await world.startCore();
   });
   afterAll(async () => world.cleanup());
 
   it('a server logging ~600 MB while the session never reads', async () => {
     const busy = await SessionClient.connect(world.socket, { caller: 'busy', pid: process.pid, clientName: 't', previousSessionId: '' });
     await busy.request('tools/call', { name: 'fx__echo', arguments: {} });
-    const before = rssMb(corePid);
     const sock: Socket = connect(world.socket);
     await new Promise<void>((r) => sock.once('connect', r));
     sock.pause(); // never read a byte
@@ -89,8 +88,9 @@ describe('a Session that asked for logs and stopped reading cannot grow the core
     const line = 'x'.repeat(7000);
     for (let i = 0; i < 300; i++) await busy.request('tools/call', { name: 'fx__stderr', arguments: { line, repeat: 300 } });
     await busy.request('ping', {});
-    const grown = rssMb(corePid) - before;
     busy.close();
+    // What the core held for the sloth is what it sends once the sloth reads (RSS is no sharp measure here:
+    // processing ~600 MB of log text leaves 60–675 MB of not-yet-collected garbage, readers or not).
     // Now read everything the core kept for the sloth, up to the answer to a ping sent after the flood.
     const reader = new FrameReader();
     let received = 0;
@@ -105,8 +105,9 @@ describe('a Session that asked for logs and stopped reading cannot grow the core
     sock.destroy();
     // Unbounded, the sloth is sent every log line (~600 MB); bounded, the 8 MiB limit plus socket buffers.
     expect(received).toBeLessThan(64 * 1024 * 1024);
-    expect(world.coreLog.join('')).toMatch(/session caught up; reading resumed.*"droppedNotifications":[1-9]/);
-    // Measured: ~57 MB bounded, ~430 MB unbounded (MCPD_TEST_OUTBOUND=10000000000 lifts the limit).
-    expect(grown).toBeLessThan(200);
+    // The core's log reaches us on another pipe than the ping's answer: wait for it.
+    await waitFor('the core to log how many notifications it dropped', () =>
+      /session caught up; reading resumed.*"droppedNotifications":[1-9]/.test(world.coreLog.join('')),
+    );
   });
 });

@@ -66,7 +66,16 @@ export class Gateway {
       transport.intercept = (m) => fast.offer(m);
     }
     await this.server.connect(transport);
-    this.link.warm();
+    if (transport instanceof StdioServerLineTransport) this.link.warm();
+    else {
+      // HTTP: a session holds a core link only once its client finished initializing, so a flood of
+      // bare `initialize` requests costs the core nothing (issue 14.6).
+      const previous = this.server.oninitialized;
+      this.server.oninitialized = () => {
+        previous?.();
+        this.link.warm();
+      };
+    }
   }
 
   private get coreWaitMs(): number {

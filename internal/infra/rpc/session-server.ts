@@ -51,8 +51,8 @@ export function serveSession(api: ControlApi, stream: Stream, opts: SessionServe
       opts.log?.(dropped > 0 ? 'warning' : 'info', 'session caught up; reading resumed', { ...who(), droppedNotifications: dropped }),
   });
 
-  const send = (msg: pb.SessionServerMessage) => {
-    if (closed || !gate.admit(msg.notification !== undefined || msg.progress !== undefined)) return;
+  const send = (msg: pb.SessionServerMessage, admitted = false) => {
+    if (closed || (!admitted && !gate.admit(msg.notification !== undefined || msg.progress !== undefined))) return;
     stream.write(msg);
     gate.wrote();
   };
@@ -125,7 +125,10 @@ export function serveSession(api: ControlApi, stream: Stream, opts: SessionServe
             progress: { progress: p.progress, total: p.total ?? 0, hasTotal: p.total !== undefined, message: p.message ?? '' },
           },
         }),
-      notify: (method: string, params: JsonObject) => send({ notification: { method, paramsJson: encodeJson(params) } }),
+      // Checked before encoding: a notification that would be dropped costs no JSON.
+      notify: (method: string, params: JsonObject) => {
+        if (!closed && gate.admit(true)) send({ notification: { method, paramsJson: encodeJson(params) } }, true);
+      },
       onClose: (cb: () => void) => (closed ? cb() : void closeHooks.push(cb)),
     };
     // Encoding happens inside the chain, so a result that cannot be encoded is answered as an error
