@@ -67,6 +67,19 @@ function dispatched(e: object): boolean {
   return reachedPool.has(e);
 }
 
+/**
+ * Reloads kept replacing the spec of the tool's server while the call resolved it: nothing reached a
+ * server, and it is the configuration changing (not the caller's arguments) that is to blame.
+ */
+function reloadRaceError(name: string, attempts: number, e: unknown): McpdError {
+  const why = e instanceof Error ? e.message : String(e);
+  return new McpdError(
+    'UNAVAILABLE',
+    `tool "${name}" could not be resolved: the configuration changed (reload) while the call resolved it, ${attempts} times in a row; ` +
+      `nothing was sent to a server. Retry once the edits settle (last error: ${why})`,
+  );
+}
+
 /** The control plane's use cases: caller-aware listing and calling, status, reload. */
 export class Core implements ControlApi {
   private readonly coreId = randomUUID();
@@ -93,6 +106,8 @@ export class Core implements ControlApi {
   /** The store application under way (or the last one, settled), and how many have begun. */
   private applying: Promise<void> = Promise.resolve();
   private applyGeneration = 0;
+  /** Applications begun and not finished: until one is, the tool index can still name pools it removed. */
+  private appliesInFlight = 0;
   /** Admission of calls: closed by a stop, which then waits for the calls in flight. */
   readonly calls = new CallGate(() => `the mcpd core (pid ${process.pid}) is stopping`);
   private readonly toolSearch = new ToolSearchCalls();
@@ -257,13 +272,17 @@ export class Core implements ControlApi {
     for (let attempt = 1; ; attempt++) {
       const last = attempt >= POOL_GONE_ATTEMPTS;
       const generation = this.applyGeneration;
+      // A call that starts while a reload is being applied resolves against the index of the old
+      // store, whose pools that reload already removed: it raced the reload as much as one overtaken by it.
+      const settled = this.appliesInFlight === 0;
       try {
         return await this.callResolvedTool(caller, name, args, opts, last);
       } catch (e) {
         const raced =
           e instanceof PoolGoneError ||
-          (e instanceof McpdError && e.reason === 'NOT_FOUND' && !dispatched(e) && this.applyGeneration !== generation);
-        if (!raced || last) throw e;
+          (e instanceof McpdError && e.reason === 'NOT_FOUND' && !dispatched(e) && (!settled || this.applyGeneration !== generation));
+        if (!raced) throw e;
+        if (last) throw reloadRaceError(name, attempt, e);
         await this.applying;
       }
     }
@@ -376,9 +395,15 @@ export class Core implements ControlApi {
   /** After the store changed (reload RPC or file watcher): pools, indexes, caller views. */
   async applyStore(opts: { resumeSuspended?: boolean } = {}): Promise<void> {
     this.applyGeneration++;
-    const run = this.applyStoreNow(opts);
-    // A call that lost its pool to this reload waits for it before resolving its tool again.
-    this.applying = run.catch(() => {});
+    this.appliesInFlight++;
+    const run = this.applyStoreNow(opts).finally(() => this.appliesInFlight--);
+    // A call that lost its pool to this reload waits for it (and for any earlier one still running,
+    // as the file watcher does not wait for one to end) before resolving its tool again.
+    const earlier = this.applying;
+    this.applying = run.then(
+      () => earlier,
+      () => earlier,
+    );
     return run;
   }
 

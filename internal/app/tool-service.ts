@@ -3,6 +3,7 @@ import type { Profile, ProfileStore } from '../domain/profile.js';
 import { specFingerprint } from '../domain/fingerprint.js';
 import { ProfileIndex } from '../infra/aggregator/tool-index.js';
 import { definitionHash } from '../infra/aggregator/hash.js';
+import { PoolGoneError } from '../infra/scheduler/index.js';
 
 /** What the tool service needs from the pools: the per-spec metadata cache. */
 export interface ToolSource {
@@ -136,6 +137,8 @@ export class ToolService {
             this.failures.delete(fp);
           },
           (e: unknown) => {
+            // A reload removed the spec's pool meanwhile: not the server's failure, and the spec may come back.
+            if (e instanceof PoolGoneError) return;
             const message = e instanceof Error ? e.message : String(e);
             this.failures.set(fp, { at: Date.now(), message });
             this.log('tool listing failed; the server is left out of listings until it answers', { fingerprint: fp, error: message });
