@@ -30,6 +30,27 @@ export class TestWorld {
     writeFileSync(p, text);
   }
 
+  /**
+   * Waits for a core log line matching `pattern` (no /g flag) and returns it. Each chunk is scanned
+   * once: a core that echoed a flood of server stderr has a log of hundreds of MB, which joining and
+   * searching whole on every poll makes too slow under load (and past V8's longest string, impossible).
+   */
+  async waitForLogLine(what: string, pattern: RegExp, timeoutMs = 60_000): Promise<string> {
+    let scanned = 0;
+    let partial = '';
+    let hit: string | undefined;
+    const scan = () => {
+      while (hit === undefined && scanned < this.coreLog.length) {
+        const lines = (partial + this.coreLog[scanned++]).split('\n');
+        partial = lines.pop() ?? '';
+        hit = lines.find((l) => pattern.test(l));
+      }
+      return hit !== undefined;
+    };
+    await waitFor(what, scan, timeoutMs);
+    return hit as string;
+  }
+
   env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
     return { ...process.env, MCPD_TEST_TAG: this.tag, MCPD_SOCKET: this.socket, MCPD_CONFIG: this.configDir, ...extra };
   }
