@@ -3,6 +3,7 @@ import { specFingerprint } from '../domain/fingerprint.js';
 import { DEFAULT_NAMESPACE, DEFAULT_RUNTIME, type Profile, type ProfileStore } from '../domain/profile.js';
 import { SPEC_DEFAULTS, type ServerSpec } from '../domain/spec.js';
 import type { DownstreamTool } from '../domain/tool.js';
+import { PoolGoneError } from '../infra/scheduler/index.js';
 import { ToolService, type ToolSource } from './tool-service.js';
 
 function spec(name: string, cmd = name): ServerSpec {
@@ -89,5 +90,27 @@ describe('ToolService', () => {
     expect(second).not.toBe(first);
     expect(changes).toEqual([`default:${first}`, `default:${second}`]);
     expect(logs.some((l) => l.msg === 'tool definition changed' && l.fields?.tool === 'x')).toBe(true);
+  });
+
+  it('does not count a pool a reload removed as the server failing: the next listing asks again', async () => {
+    const src = new FakeSource();
+    const fp = specFingerprint(a);
+    src.answers.set(fp, new PoolGoneError(fp));
+    const logs: string[] = [];
+    const svc = new ToolService(src, 60, (msg) => logs.push(msg));
+    svc.applyStore(store([a]));
+    await svc.ensureLoaded('default');
+    expect(svc.failuresFor('default')).toEqual([]);
+    expect(logs).toEqual([]);
+    // The same spec is back (an edit undone): listed at once, not held back as "recently failed".
+    src.answers.set(fp, [tool('x')]);
+    await svc.ensureLoaded('default');
+    expect(src.asked.get(fp)).toBe(2);
+    expect(
+      svc
+        .index('default')
+        .snapshot()
+        .tools.map((t) => t.name),
+    ).toEqual(['a__x']);
   });
 });
