@@ -408,7 +408,10 @@ export class Core implements ControlApi {
   }
 
   private async applyStoreNow(opts: { resumeSuspended?: boolean }): Promise<void> {
-    await this.o.pools.reconcile(this.o.store.specs(), opts);
+    // Reconcile swaps the pools at once and then waits for the removed ones to stop (seconds under
+    // load, and it can fail). The indexes follow the swap without that wait: until they do, a call
+    // resolves its tool to a pool this reload already removed.
+    const stopped = this.o.pools.reconcile(this.o.store.specs(), opts);
     this.tools.applyStore(this.o.store.current);
     this.resources.applyStore();
     this.prompts.applyStore();
@@ -416,6 +419,7 @@ export class Core implements ControlApi {
     this.callerViews.refresh();
     for (const caller of this.callerViews.watched()) void this.tools.ensureLoaded(this.profileOf(caller));
     this.smcp.apply(this.o.store.current.smcp);
+    await stopped;
   }
 
   /** Pools that serve a profile (a spec's references are "profile/server"). */
