@@ -183,6 +183,31 @@ describe('ContextService.watchDesktop', () => {
     await sub.return?.();
   });
 
+  it('a read or a reorder after resources/updated waits for the window to be re-read', async () => {
+    const { svc, history, pools, fp, b } = desktopWorld();
+    const sub = svc.watchDesktop('me');
+    await next(sub);
+    // Hold the server's answer to the re-read, as a busy machine does.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const request = pools.request.bind(pools);
+    pools.request = async (f, method, params) => {
+      if (method === 'resources/read' && params.uri === 'window://b/main') await held;
+      return request(f, method, params);
+    };
+    b.text('window://b/main', 'b-main v2');
+    // The server notifies, then its tool call answers (beta moves to the front), then the client reads.
+    pools.emit(fp(B), 'notifications/resources/updated', { uri: 'window://b/main' });
+    history.record('me', call('beta', 1));
+    const read = svc.desktop('me', undefined, undefined);
+    release();
+    const d = await read;
+    expect(d.windows[0]).toBe('window://b/main\n\nb-main v2');
+    // The watcher is not told of a view that lacks the update (latest wins: one change, the fresh view).
+    expect((await next(sub)).etag).toBe(d.etag);
+    await sub.return?.();
+  });
+
   it('reloads and re-subscribes when the server gets a new instance', async () => {
     const { svc, pools, a, fp } = desktopWorld();
     const sub = svc.watchDesktop('x');
