@@ -40,9 +40,13 @@ test: build
 
 FORMATTED := "cmd/**/*.ts" "internal/**/*.ts" "test/**/*.ts" "bench/**/*.{ts,mjs}" "scripts/**/*.mjs" "web/**/*.{ts,tsx,css}"
 
+# Type-aware ESLint (eslint.config.mjs): floating/misused promises, unused code, the layer rules.
+LINTED := cmd internal test bench scripts web eslint.config.mjs
+
 lint: install proto-check
 	npx tsc -p tsconfig.test.json --noEmit
 	npx tsc -p web/tsconfig.json
+	npx eslint $(LINTED)
 	node scripts/check-layers.mjs
 	node scripts/check-links.mjs
 	npx prettier --check $(FORMATTED) --log-level warn || (echo "run 'make fmt' and commit the result"; exit 1)
