@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import type { ContextChange, Subscription } from '../domain/control-areas.js';
-import type { ToolCallRecord } from '../domain/history/tool-call-history.js';
 import { ContextService } from './context-service.js';
 import { contextWorld, spec } from './context-fake-pools.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';

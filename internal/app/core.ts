@@ -16,7 +16,7 @@ import { formatIssue, McpdError } from '../domain/errors.js';
 import type { CallerStatusRow } from '../domain/runtime.js';
 import { toolListTokens } from '../domain/tool-tokens.js';
 import type { JsonObject } from '../domain/json.js';
-import { profileFor, type ProfileStore } from '../domain/profile.js';
+import { profileFor } from '../domain/profile.js';
 import type { ToolEntry, ToolSnapshot } from '../domain/tool.js';
 import { LatestWins } from '../infra/aggregator/latest-wins.js';
 import { CallerRegistry, pidAlive } from './caller-registry.js';

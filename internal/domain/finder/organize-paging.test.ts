@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isValidDpeUri } from './dpe-uri.js';
 import { organizeFinder, sortDocuments } from './organize.js';
-import type { DPEDocumentSummary } from './types.js';
 import { doc } from './test-docs.js';
 
 let seed = 99;

@@ -4,7 +4,7 @@ import { McpdError } from '../../domain/errors.js';
 import { estimateTokens } from '../../domain/tool-tokens.js';
 import { collectStream, ControlCalls } from '../rpc/control-client.js';
 import type { Out } from './ctl-command.js';
-import { ago, renderTable, truncate } from './table.js';
+import { renderTable, truncate } from './table.js';
 
 export async function toolsCommand(client: ControlPlaneClient, caller: string, out: Out): Promise<void> {
   const tools: pb.ToolDefinition[] = [];
