@@ -60,7 +60,7 @@ async function reclaim(ctx: SmcpContext): Promise<void> {
       continue;
     }
     ctx.log(`${m.role} "${m.name}" lost its seat in office "${m.office_id}" while Redis was away`);
-    socket.leave(officeRoom(m.office_id));
+    await socket.leave(officeRoom(m.office_id));
     sessionOf(socket).office = undefined;
   }
 }

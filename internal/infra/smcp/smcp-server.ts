@@ -130,7 +130,8 @@ export async function startSmcpServer(o: SmcpServerOptions): Promise<SmcpServer>
 
 function closeIo(io: Server, http: HttpServer): Promise<void> {
   return new Promise((resolve) => {
-    io.close(() => resolve());
+    // io.close's promise and its callback settle together; the callback is the one that cannot reject.
+    void io.close(() => resolve());
     http.closeAllConnections?.();
   });
 }
