@@ -5,7 +5,7 @@ import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEXT_FIXTURES, writeSamplePdf, writeSampleXlsx } from '../../test/fixtures/docs/generate.js';
+import { TEXT_FIXTURES, writeSamplePdf, writeSampleXlsx } from '../fixtures/docs/generate.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const MAIN = path.join(ROOT, 'dist/cmd/mcpd-docs/main.js');
