@@ -25,6 +25,7 @@ $(BUILD_STAMP): $(NODE_MODULES_STAMP) $(SOURCES)
 	@echo "build: $(words $(filter-out tsconfig.json $(NODE_MODULES_STAMP),$?)) source file(s) changed; compiling (incremental)…"
 	@node node_modules/typescript/bin/tsc -p tsconfig.json
 	@node scripts/build-app.mjs
+	@node scripts/check-dist.mjs --prune
 	@touch $@
 
 build: $(BUILD_STAMP)
