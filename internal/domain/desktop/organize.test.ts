@@ -3,7 +3,7 @@ import { McpdError } from '../errors.js';
 import type { JsonValue } from '../json.js';
 import { ToolCallHistory } from '../history/tool-call-history.js';
 import { organizeDesktop, type DesktopWindowInput } from './organize.js';
-import { callRecord as call } from '../history/test-records.js';
+import { callRecord as call } from '../../../test/support/history-records.js';
 
 const txt = (t: string): JsonValue => ({ uri: 'x', text: t });
 
