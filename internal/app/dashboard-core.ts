@@ -28,6 +28,7 @@ export function dashboardCore(core: Core, store: StoreState, pools: PoolPort, so
       watch: (caller, etag) => (void core.resources.list(caller).catch(() => {}), core.resources.watch(caller, etag)),
       read: (caller, uri, opts) => core.resources.read(caller, uri, opts),
       subscribe: (caller, uri, signal) => core.resources.subscribe(caller, uri, signal),
+      channels: (caller) => core.resources.channels(caller),
     },
     prompts: {
       list: (caller, cursor, size) => core.prompts.list(caller, cursor, size),

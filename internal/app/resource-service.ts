@@ -19,6 +19,7 @@ import type { AreaDeps } from './area-deps.js';
 import { CallerViews } from './caller-views.js';
 import { AreaListings } from './resource-listings.js';
 import { ResourceSubscriptions, type SubscriptionInfo } from './resource-subscriptions.js';
+import { contextChannelsOf, type ContextChannels } from '../domain/context-channels.js';
 
 const EMPTY: ResourceListing = Object.freeze({ resources: [], templates: [] });
 
@@ -67,6 +68,13 @@ export class ResourceService implements ResourcesApi {
 
   watch(caller: string, lastEtag?: string): Subscription<ResourceSnapshot> {
     return this.views.watch(caller, lastEtag);
+  }
+
+  async channels(caller: string): Promise<ContextChannels> {
+    const profile = this.deps.profileOf(caller);
+    await this.listings.ensureLoaded(profile);
+    const snap = this.listings.index(profile.name).snapshot();
+    return contextChannelsOf([...snap.resources.map((r) => r.uri), ...snap.templates.map((t) => t.uriTemplate)]);
   }
 
   async read(caller: string, uri: string, opts: RequestOpts): Promise<JsonObject> {

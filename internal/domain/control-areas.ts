@@ -2,6 +2,7 @@ import type { ProgressUpdate } from './downstream.js';
 import type { JsonObject } from './json.js';
 import type { LogLevel } from './profile.js';
 import type { NameCollision } from './tool.js';
+import type { ContextChannels } from './context-channels.js';
 
 /**
  * The control plane beyond tools, one interface per area so each can grow on its own.
@@ -51,6 +52,8 @@ export interface ResourcesApi {
   read(caller: string, uri: string, opts: RequestOpts): Promise<JsonObject>;
   /** Params of each `notifications/resources/updated` for the URI. */
   subscribe(caller: string, uri: string, signal: AbortSignal): Promise<Subscription<JsonObject>>;
+  /** Which context channels (Desktop, Finder) the caller's servers give content to. */
+  channels(caller: string): Promise<ContextChannels>;
 }
 
 export interface PromptEntry {

@@ -60,6 +60,10 @@ describe('mcpd-desktop-host without a desktop, driven by mcpdctl desktop-host', 
     expect(JSON.parse(json.out)).toMatchObject({ error: { code: 'DESKTOP_PERMISSION_MISSING', retryable: false } });
   });
 
+  it('--help prints the usage and exits 0', () => {
+    expect(ctl('--help')).toMatchObject({ code: 0, out: expect.stringMatching(/^usage: mcpdctl desktop-host <socket> <action>/) });
+  });
+
   it('ui-control actions need --yes; bad usage is exit 2 with the reason', () => {
     expect(ctl('click', '--title', 'Send')).toMatchObject({
       code: 2,

@@ -18,6 +18,7 @@ export const DESKTOP_HOST_USAGE = `usage: mcpdctl desktop-host <socket> <action>
   --yes             confirm a ui-control action (the CLI then asks the host for a one-time token)`;
 
 const OPTIONS = {
+  help: { type: 'boolean', short: 'h' },
   json: { type: 'boolean' },
   yes: { type: 'boolean' },
   app: { type: 'string' },
@@ -122,6 +123,10 @@ export async function desktopHostCommand(argv: string[], write: (s: string) => v
     return 2;
   }
   const f = parsed.values as Flags;
+  if (f.help) {
+    write(`${DESKTOP_HOST_USAGE}\n`);
+    return 0;
+  }
   const [socket, action, ...args] = parsed.positionals;
   if (!socket || !action) {
     writeErr(`${DESKTOP_HOST_USAGE}\n`);

@@ -113,7 +113,8 @@ async function execute(cmd: CtlCommand, args: string[], flags: CtlRun['flags'], 
       });
       if (cmd.caller) await warnUnknownCaller(new ControlCalls(client), args[0], io.err);
     }
-    return (await cmd.run({ client, out, socket, args, flags })) ?? 0;
+    const code: unknown = await cmd.run({ client, out, socket, args, flags });
+    return typeof code === 'number' ? code : 0;
   } catch (e) {
     io.err(`mcpdctl: ${isMcpdError(e) ? `${e.reason}: ` : ''}${(e as Error).message}\n`);
     return 1;

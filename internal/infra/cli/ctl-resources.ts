@@ -3,6 +3,8 @@ import type * as pb from '../../gen/mcpd/control/v1/control.js';
 import { callUnary } from '../rpc/control-client.js';
 import type { Out } from './ctl-command.js';
 import { renderTable, truncate } from './table.js';
+import { contextChannelsOf, type ContextChannels } from '../../domain/context-channels.js';
+import { contextResources, contextTemplates } from '../gateway/areas/context.js';
 
 const parse = (b: Buffer): Record<string, unknown> => JSON.parse(b.toString('utf8')) as Record<string, unknown>;
 const text = (v: unknown): string => (typeof v === 'string' ? v : '');
@@ -24,8 +26,8 @@ async function allPages<T, R extends { nextCursor: string; etag: string }>(
   return { etag, items: out };
 }
 
-/** `mcpdctl resources <caller>`: resources and resource templates. */
-export async function resourcesCommand(client: ControlPlaneClient, caller: string, out: Out): Promise<void> {
+/** Every resource and template of the caller, each list in full. */
+async function listAll(client: ControlPlaneClient, caller: string) {
   const res = await allPages(
     (cursor) =>
       callUnary<pb.ListResourcesRequest, pb.ListResourcesResponse>((r, cb) => client.listResources(r, cb), { caller, cursor, pageSize: 0 }),
@@ -40,6 +42,26 @@ export async function resourcesCommand(client: ControlPlaneClient, caller: strin
       }),
     (r) => r.templates,
   );
+  return { res, tpl };
+}
+
+/** Which context channels the caller's MCP client is offered (the gateway decides it the same way). */
+export async function callerChannels(client: ControlPlaneClient, caller: string): Promise<ContextChannels> {
+  const { res, tpl } = await listAll(client, caller);
+  return contextChannelsOf([...res.items.map((r) => r.uri), ...tpl.items.map((t) => t.uriTemplate)]);
+}
+
+const json = (v: unknown): Buffer => Buffer.from(JSON.stringify(v));
+
+/**
+ * `mcpdctl resources <caller>`: resources and resource templates — what the caller's MCP client lists,
+ * the Desktop and Finder entries its gateway adds included (where the caller has them).
+ */
+export async function resourcesCommand(client: ControlPlaneClient, caller: string, out: Out): Promise<void> {
+  const { res, tpl } = await listAll(client, caller);
+  const channels = contextChannelsOf([...res.items.map((r) => r.uri), ...tpl.items.map((t) => t.uriTemplate)]);
+  res.items.unshift(...contextResources(channels).map((r) => ({ uri: r.uri, server: 'mcpd', resourceJson: json(r) })));
+  tpl.items.unshift(...contextTemplates(channels).map((t) => ({ uriTemplate: t.uriTemplate, server: 'mcpd', templateJson: json(t) })));
   if (out.json) {
     const resources = res.items.map((r) => ({ uri: r.uri, server: r.server, resource: parse(r.resourceJson) }));
     const templates = tpl.items.map((t) => ({ uriTemplate: t.uriTemplate, server: t.server, template: parse(t.templateJson) }));

@@ -4,6 +4,8 @@ import { McpdError } from '../../domain/errors.js';
 import { estimateTokens } from '../../domain/tool-tokens.js';
 import { collectStream, ControlCalls } from '../rpc/control-client.js';
 import type { Out } from './ctl-command.js';
+import { callerChannels } from './ctl-resources.js';
+import { contextTools } from '../gateway/areas/context.js';
 import { renderTable, truncate } from './table.js';
 
 export async function toolsCommand(client: ControlPlaneClient, caller: string, out: Out): Promise<void> {
@@ -20,6 +22,11 @@ export async function toolsCommand(client: ControlPlaneClient, caller: string, o
     etag = page.etag;
     collisions = page.collisions;
   } while (cursor);
+  // What the caller's MCP client lists: its gateway adds the Finder's tool where the caller has documents.
+  if ((await callerChannels(client, caller)).finder)
+    tools.unshift(
+      ...contextTools().map((t) => ({ name: t.name, server: 'mcpd', toolJson: Buffer.from(JSON.stringify(t)), definitionHash: '' })),
+    );
   // The client gets the same list without these servers: say which and why, in full.
   for (const f of failures) out.warn(`warning: server ${f.server} could not be listed, its tools are missing: ${f.error}\n`);
   if (out.json) {

@@ -1,4 +1,5 @@
 import type { ControlApi, ServerFailure } from '../../domain/control.js';
+import { CONTEXT_CHANNELS_META } from '../../domain/context-channels.js';
 import { optionalString, type SessionHandler, type SessionRequestContext } from './session-handler.js';
 import { McpdError } from '../../domain/errors.js';
 import type { JsonObject, JsonValue } from '../../domain/json.js';
@@ -18,6 +19,8 @@ const TOOL_HANDLERS: Record<string, SessionHandler> = {
     const result: JsonObject = { tools: page.tools.map((t) => t.definition) };
     if (page.nextCursor) result.nextCursor = page.nextCursor;
     result._meta = { 'mcpd/etag': page.etag };
+    // The first page says which context channels (mcpd_finder …) the gateway offers alongside.
+    if (!params.cursor) result._meta[CONTEXT_CHANNELS_META] = { ...(await api.resources.channels(ctx.session.caller)) };
     return result;
   },
   'tools/call': async (api, params, ctx) => {

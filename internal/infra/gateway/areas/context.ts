@@ -11,6 +11,7 @@ import type { JsonObject } from '../../../domain/json.js';
 import { toJsonRpcError } from '../error-map.js';
 import type { ForwardExtra, GatewayArea, GatewayContext } from '../gateway-area.js';
 import { contextKindOf, DESKTOP_URI, FINDER_URI, parseContextUri, renderDesktopText, type ContextKind } from '../context-uri.js';
+import { CONTEXT_CHANNELS_META, channelsFromMeta, type ContextChannels } from '../../../domain/context-channels.js';
 
 export { isContextUri } from '../context-uri.js';
 
@@ -36,7 +37,22 @@ function stateOf(ctx: GatewayContext): AreaState {
   return s;
 }
 
-export function contextResources(): Resource[] {
+/** The channels the core named in a list result's `_meta`, removed from it (the client need not see them). */
+export function takeChannels(result: JsonObject): ContextChannels {
+  const meta = result._meta;
+  const channels = channelsFromMeta(meta);
+  if (meta && typeof meta === 'object' && !Array.isArray(meta)) delete (meta as JsonObject)[CONTEXT_CHANNELS_META];
+  return channels;
+}
+
+const ALL: ContextChannels = { desktop: true, finder: true };
+
+/** The context resources of the channels given (all by default). */
+export function contextResources(channels: ContextChannels = ALL): Resource[] {
+  return contextResourceList().filter((r) => (r.uri === DESKTOP_URI ? channels.desktop : channels.finder));
+}
+
+function contextResourceList(): Resource[] {
   return [
     {
       uri: DESKTOP_URI,
@@ -57,7 +73,12 @@ export function contextResources(): Resource[] {
   ];
 }
 
-export function contextTemplates(): ResourceTemplate[] {
+/** The context resource templates of the channels given (all by default). */
+export function contextTemplates(channels: ContextChannels = ALL): ResourceTemplate[] {
+  return contextTemplateList().filter((t) => (t.uriTemplate.startsWith(DESKTOP_URI) ? channels.desktop : channels.finder));
+}
+
+function contextTemplateList(): ResourceTemplate[] {
   return [
     {
       uriTemplate: `${DESKTOP_URI}{?size,window,format}`,

@@ -8,7 +8,15 @@ import {
 import type { JsonObject } from '../../../domain/json.js';
 import type { JsonValue } from '../../../domain/json.js';
 import { etagOf, type GatewayArea } from '../gateway-area.js';
-import { contextResources, contextTemplates, isContextUri, readContextUri, subscribeContextUri, unsubscribeContextUri } from './context.js';
+import {
+  contextResources,
+  contextTemplates,
+  isContextUri,
+  takeChannels,
+  readContextUri,
+  subscribeContextUri,
+  unsubscribeContextUri,
+} from './context.js';
 
 const asList = (v: JsonValue | undefined): JsonValue[] => (Array.isArray(v) ? v : []);
 const cursorOf = (params: { cursor?: string } | undefined): JsonObject => (params?.cursor ? { cursor: params.cursor } : {});
@@ -28,15 +36,18 @@ export function resourcesArea(): GatewayArea {
       s.setRequestHandler(ListResourcesRequestSchema, async (req, extra) => {
         const result = (await ctx.forward('resources/list', cursorOf(req.params), extra)) as JsonObject;
         served = etagOf(result);
-        // The caller's Desktop and Finder come first, on the first page only.
-        if (!req.params?.cursor) result.resources = [...(contextResources() as unknown as JsonObject[]), ...asList(result.resources)];
+        // The caller's Desktop and Finder come first, on the first page only, where they have content.
+        const channels = takeChannels(result);
+        if (!req.params?.cursor)
+          result.resources = [...(contextResources(channels) as unknown as JsonObject[]), ...asList(result.resources)];
         return result as never;
       });
       s.setRequestHandler(ListResourceTemplatesRequestSchema, async (req, extra) => {
         const result = (await ctx.forward('resources/templates/list', cursorOf(req.params), extra)) as JsonObject;
         served = etagOf(result);
+        const channels = takeChannels(result);
         if (!req.params?.cursor)
-          result.resourceTemplates = [...(contextTemplates() as unknown as JsonObject[]), ...asList(result.resourceTemplates)];
+          result.resourceTemplates = [...(contextTemplates(channels) as unknown as JsonObject[]), ...asList(result.resourceTemplates)];
         return result as never;
       });
       s.setRequestHandler(ReadResourceRequestSchema, async (req, extra) => {

@@ -2,7 +2,7 @@ import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonObject } from '../../../domain/json.js';
 import { etagOf, type GatewayArea } from '../gateway-area.js';
-import { callContextTool, contextTools, isContextTool } from './context.js';
+import { callContextTool, contextTools, isContextTool, takeChannels } from './context.js';
 
 /** tools/list, tools/call (progress and cancellation pass through) and list_changed. */
 export function toolsArea(): GatewayArea {
@@ -14,8 +14,10 @@ export function toolsArea(): GatewayArea {
       ctx.server.setRequestHandler(ListToolsRequestSchema, async (req, extra) => {
         const result = (await ctx.forward('tools/list', req.params?.cursor ? { cursor: req.params.cursor } : {}, extra)) as JsonObject;
         served = etagOf(result);
-        // The Finder's query tool, for clients that only call tools; first page only.
-        if (!req.params?.cursor)
+        // The Finder's query tool, for clients that only call tools; first page only, and only when some
+        // server of the caller gives the Finder documents (the core says so on the first page).
+        const channels = takeChannels(result);
+        if (!req.params?.cursor && channels.finder)
           result.tools = [...(contextTools() as unknown as JsonObject[]), ...(Array.isArray(result.tools) ? result.tools : [])];
         return result as never;
       });

@@ -1,6 +1,7 @@
 import type { CallerSession, ControlApi } from '../../../domain/control.js';
 import { McpdError } from '../../../domain/errors.js';
 import type { JsonObject } from '../../../domain/json.js';
+import { CONTEXT_CHANNELS_META } from '../../../domain/context-channels.js';
 import { optionalString, type SessionHandler, type SessionRequestContext } from '../session-handler.js';
 
 /** Per gateway session: subscribed URI → what ends that subscription. */
@@ -62,6 +63,17 @@ function unsubscribe(params: JsonObject, ctx: SessionRequestContext): JsonObject
   return {};
 }
 
+/** The first page says which context channels (mcpd://desktop, mcpd://finder) the gateway lists first. */
+async function withChannels(
+  api: ControlApi,
+  ctx: SessionRequestContext,
+  cursor: string | undefined,
+  result: JsonObject,
+): Promise<JsonObject> {
+  if (cursor === undefined) (result._meta as JsonObject)[CONTEXT_CHANNELS_META] = { ...(await api.resources.channels(ctx.session.caller)) };
+  return result;
+}
+
 function withEtag(result: JsonObject, etag: string, nextCursor: string | undefined): JsonObject {
   if (nextCursor) result.nextCursor = nextCursor;
   result._meta = { 'mcpd/etag': etag };
@@ -71,12 +83,14 @@ function withEtag(result: JsonObject, etag: string, nextCursor: string | undefin
 /** Session methods for resources (MCP method name → handler). Results are MCP-shaped. */
 export const resourceSessionHandlers: Record<string, SessionHandler> = {
   'resources/list': async (api, params, ctx) => {
-    const page = await api.resources.list(ctx.session.caller, optionalString(params, 'cursor'));
-    return withEtag({ resources: page.items.map((r) => r.definition) }, page.etag, page.nextCursor);
+    const cursor = optionalString(params, 'cursor');
+    const page = await api.resources.list(ctx.session.caller, cursor);
+    return withChannels(api, ctx, cursor, withEtag({ resources: page.items.map((r) => r.definition) }, page.etag, page.nextCursor));
   },
   'resources/templates/list': async (api, params, ctx) => {
-    const page = await api.resources.listTemplates(ctx.session.caller, optionalString(params, 'cursor'));
-    return withEtag({ resourceTemplates: page.items.map((t) => t.definition) }, page.etag, page.nextCursor);
+    const cursor = optionalString(params, 'cursor');
+    const page = await api.resources.listTemplates(ctx.session.caller, cursor);
+    return withChannels(api, ctx, cursor, withEtag({ resourceTemplates: page.items.map((t) => t.definition) }, page.etag, page.nextCursor));
   },
   'resources/read': (api, params, ctx) =>
     api.resources.read(ctx.session.caller, requiredUri(params, 'resources/read'), {
