@@ -13,7 +13,7 @@ import { scaffoldStore } from './scaffold.js';
 import { resolveSmcp } from './smcp-load.js';
 import { buildServer } from './server-build.js';
 import { parseSource, type Source } from './source.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean } from '../../domain/did-you-mean.js';
 import type { LoadOptions, LoadResult } from './types.js';
 
 /** Always the absolute store directory, so profiles can point at files next to them. */
