@@ -48,7 +48,7 @@ export async function harness(over: Partial<ServerSpec> = {}, rt: Partial<Runtim
     pingIntervalSeconds: 0,
     ...rt,
   };
-  const mgr = new PoolManager({ launcher, runtime, clock, log: (e) => logs.push(e) });
+  const mgr = new PoolManager({ launcher, runtime, clock, log: (e) => logs.push(e), random: () => 0 });
   const spec = makeSpec(over);
   await mgr.reconcile(new Map([[FP, { spec, references: ['default/srv'] }]]));
   await settle();

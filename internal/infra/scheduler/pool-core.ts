@@ -2,7 +2,7 @@ import type { DownstreamSession } from '../../domain/downstream.js';
 import { isMcpdError, McpdError } from '../../domain/errors.js';
 import { ERROR_HISTORY_LIMIT, type PoolStatus, type StartCause, type StopCause } from '../../domain/runtime.js';
 import type { ServerSpec } from '../../domain/spec.js';
-import { restartDelayMs } from './backoff.js';
+import { restartDelayMs } from './restart-delay.js';
 import { CrashBreaker } from './breaker.js';
 import type { TimerHandle } from './clock.js';
 import { Instance } from './instance.js';
@@ -226,7 +226,7 @@ export abstract class PoolCore {
   protected scheduleRestart(): void {
     if (this.closed || this.suspendedReason || this.restartTimer !== undefined) return;
     if (this.liveCount() >= this.warmTarget) return;
-    const delay = restartDelayMs(this.breaker.recent(this.now()), this.deps.runtime.restartBackoffMaxSeconds);
+    const delay = restartDelayMs(this.breaker.recent(this.now()), this.deps.runtime.restartBackoffMaxSeconds, this.deps.random);
     this.log('info', 'instance.restart_scheduled', `restarting server ${this.spec.name} in ${delay} ms`, undefined, { delayMs: delay });
     this.restartTimer = this.deps.clock.setTimeout(() => {
       this.restartTimer = undefined;
