@@ -191,6 +191,7 @@ export class ResourceSubscriptions {
 
   private async renew(e: Entry): Promise<void> {
     try {
+      // Ignored: only waits for the first subscribe to settle; its failure was reported to its own caller.
       await e.ready.catch(() => {});
       for (let attempt = 0; this.current(e); attempt++) {
         await this.sleep(this.delayOf(attempt), e.gone.signal);

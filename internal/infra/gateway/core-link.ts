@@ -73,6 +73,7 @@ export class CoreLink {
 
   /** Starts connecting in the background (used at gateway start-up). */
   warm(): void {
+    // Ignored: a warm-up only: the first request connects again and reports the failure to its caller.
     this.connect().catch(() => {});
   }
 

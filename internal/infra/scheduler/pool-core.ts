@@ -109,6 +109,7 @@ export abstract class PoolCore {
       // Superseded by a stop, removal or reload while starting: never serve from it.
       this.log('info', 'instance.discarded', `discarding a start of server ${this.spec.name} superseded while starting`, inst);
       inst.session = session;
+      // Ignored: the instance is being dropped; its process is killed by the launcher whatever close says.
       await session.close().catch(() => {});
       inst.state = 'stopped';
       this.instances.delete(inst.id);
@@ -118,6 +119,7 @@ export abstract class PoolCore {
     try {
       this.attach(inst, session);
     } catch (err) {
+      // Ignored: the instance is being dropped; its process is killed by the launcher whatever close says.
       await session.close().catch(() => {});
       this.startFailed(inst, err);
     }

@@ -31,6 +31,7 @@ export function toolsArea(): GatewayArea {
       ctx.onCoreNotification('notifications/tools/list_changed', (params) => {
         // A client that never listed has nothing stale; one that holds this very list needs no nudge.
         if (served === undefined || etagOf(params) === served) return;
+        // Ignored: a notification to a client that has gone is moot; the transport's close ends the session.
         void ctx.server.sendToolListChanged().catch(() => {});
       });
       ctx.onConnected((session, reconnect) => {
