@@ -28,6 +28,7 @@ async function ctl(home: string, args: string[]): Promise<{ code: number; stdout
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: home };
   delete env.XDG_CONFIG_HOME;
   delete env.MCPD_CONFIG;
+  for (const secret of ['SENTRY_TOKEN', 'PGPASSWORD', 'GITHUB_TOKEN']) delete env[secret];
   try {
     // cwd = the temp home: never the repository, whose own store would be found there.
     const r = await promisify(execFile)(process.execPath, [MCPDCTL, ...args], { env, cwd: home });
@@ -57,6 +58,7 @@ describe('mcpdctl import', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/server "brave search": renamed to "brave-search"/);
+    expect(r.stdout).toContain('callers.yaml: caller "claude-desktop" now uses profile "claude-desktop"');
     const p = profileOf(store, 'claude-desktop');
     expect(p.servers).toEqual([
       {
@@ -83,6 +85,7 @@ describe('mcpdctl import', () => {
     if (loaded.ok) {
       const fs = loaded.store.profiles.get('claude-desktop')?.servers.find((s) => s.name === 'filesystem');
       expect(fs?.cmd[3]).toBe('/Users/jane/My Documents');
+      expect(loaded.store.callers.get('claude-desktop')).toBe('claude-desktop');
     }
   });
 
@@ -91,6 +94,7 @@ describe('mcpdctl import', () => {
     const r = await ctl(home, ['import', join(SAMPLES, 'cursor-mcp.json'), '--profile', 'work', '--config', store]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/server "postgres": "envFile" not imported \(mcpd does not read env files/);
+    expect(r.stdout).toMatch(/set SENTRY_TOKEN, PGPASSWORD in mcpd's environment .*until then the store does not load/);
     const p = profileOf(store, 'work');
     expect(p.servers).toEqual([
       {
@@ -112,8 +116,12 @@ describe('mcpdctl import', () => {
   it('imports VS Code mcp.json (JSONC): inputs, ${input:…}, ${userHome}; skips ${workspaceFolder} with the reason', async () => {
     const { home, store } = tempHome();
     place(home, '.config/Code/User/mcp.json', 'vscode-mcp.json');
+    // A mapping the user made stays; the comment in callers.yaml too.
+    writeFileSync(join(store, 'callers.yaml'), '# mine\ncallers:\n  vscode: default\n');
     const r = await ctl(home, ['import', 'vscode', '--config', store]);
     expect(r.code).toBe(0);
+    expect(r.stdout).toContain('callers.yaml already maps caller "vscode" to profile "default"; left as is');
+    expect(readFileSync(join(store, 'callers.yaml'), 'utf8')).toBe('# mine\ncallers:\n  vscode: default\n');
     expect(r.stdout).toMatch(/server "workspace-fs": not imported: it uses \$\{workspaceFolder\}, which only the editor can resolve/);
     const p = profileOf(store, 'vscode');
     expect(p.inputs).toEqual([

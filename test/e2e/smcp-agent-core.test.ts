@@ -78,12 +78,24 @@ describe('SmcpAgent → two mcpd-smcp nodes on Redis → the real core as Comput
     expect(r.content).toEqual([{ type: 'text', text: `Echo: ${message}` }]);
   });
 
-  it('on timeout cancels the downstream call: the MCP server sees notifications/cancelled', async () => {
-    const before = world.coreLog.join('').split('fixture: cancelled hang').length;
+  const seen = (marker: string): number => world.coreLog.join('').split(marker).length - 1;
+
+  it('a deadline ends the downstream call: the core answers 4004 and the server sees notifications/cancelled', async () => {
+    const before = seen('fixture: cancelled hang');
     const r = await agent.callTool('laptop', 'fx__hang', {}, { timeoutSeconds: 1 });
     expect(r.isError).toBe(true);
-    expect(JSON.stringify(r.content)).toContain('Tool call timeout');
-    await waitFor('the server saw notifications/cancelled', () => world.coreLog.join('').split('fixture: cancelled hang').length > before);
+    expect(r.structuredContent).toMatchObject({ code: 4004 });
+    await waitFor('the server saw notifications/cancelled', () => seen('fixture: cancelled hang') > before);
+  });
+
+  it('cancel() mid-call reaches the downstream server across nodes; the call returns a2c_cancelled', async () => {
+    const [hanging, cancelled] = [seen('fixture: hanging'), seen('fixture: cancelled hang')];
+    const pending = agent.callTool('laptop', 'fx__hang', {}, { timeoutSeconds: 60, reqId: 'hang-cancel-1' });
+    // The server itself says the call arrived (the fixture logs it), so the cancel cannot overtake it.
+    await waitFor('the hang call at the server', () => seen('fixture: hanging') > hanging);
+    agent.cancel('hang-cancel-1');
+    expect(await pending).toEqual({ content: [], isError: true, _meta: { a2c_cancelled: true } });
+    await waitFor('the server saw notifications/cancelled', () => seen('fixture: cancelled hang') > cancelled);
   });
 
   it('serves mcpdctl smcp against the real core', async () => {

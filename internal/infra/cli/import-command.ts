@@ -6,6 +6,7 @@ import { stringify } from 'yaml';
 import { formatIssue, McpdError } from '../../domain/errors.js';
 import { inputEnvName, loadStore, scaffoldStore, writeStoreSchemas } from '../catalog/index.js';
 import { holdsStore } from './store-location.js';
+import { mapCaller, type MappingOutcome } from './caller-mapping.js';
 import { SCHEMA_DIR, SCHEMA_FILES } from '../catalog/store-schema.js';
 import { isValidName } from '../catalog/names.js';
 import { clientConfigFile, isClientName, type ClientPlace } from './client-configs.js';
@@ -60,6 +61,19 @@ async function structuralIssues(text: string, r: ImportResult, target: string): 
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** `${VAR}` without a fallback that this environment does not set: the store will not load without them. */
+function unsetVariables(yaml: string, env: NodeJS.ProcessEnv = process.env): string[] {
+  const names = [...yaml.matchAll(/(?<!\$)\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((m) => m[1]);
+  return [...new Set(names)].filter((n) => env[n] === undefined);
+}
+
+function mappingNote(m: MappingOutcome, caller: string, profile: string): string {
+  if (m.kind === 'added') return `callers.yaml: caller "${caller}" now uses profile "${profile}"; next: "mcpdctl connect ${caller}"\n`;
+  if (m.kind === 'kept')
+    return `callers.yaml already maps caller "${caller}" to profile "${m.profile}"; left as is (change it there to use "${profile}")\n`;
+  return `callers.yaml not changed (${m.why}); map the caller yourself: callers: { ${caller}: ${profile} }\n`;
 }
 
 /** `mcpdctl import <FILE | claude-desktop | cursor | vscode> [--profile NAME] [--dry-run] [--force]`. */
@@ -118,10 +132,16 @@ export async function importCommand(source: string, flags: ImportFlags, out: Out
   await writeFile(target, yaml);
   // The comment at the top of the profile points editors here.
   await writeStoreSchemas(resolve(flags.configDir));
-  if (!out.json)
-    out.write(
-      `wrote ${target}: ${r.servers.length} servers (${r.servers.map((s) => s.name).join(', ')})\n` +
-        `map a caller to it in callers.yaml (callers: { ${isClientName(source) ? source : 'my-client'}: ${name} }), then "mcpdctl connect <client>"\n`,
-    );
+  if (!out.json) out.write(`wrote ${target}: ${r.servers.length} servers (${r.servers.map((s) => s.name).join(', ')})\n`);
+  const unset = unsetVariables(yaml);
+  if (unset.length && !out.json)
+    out.write(`set ${unset.join(', ')} in mcpd's environment (or give a fallback: \${NAME:-value}): until then the store does not load\n`);
+  // Imported from a client: that client's caller gets the profile, so "mcpdctl connect" is all that is left.
+  if (isClientName(source)) {
+    const m = await mapCaller(resolve(flags.configDir), source, name);
+    if (!out.json) out.write(mappingNote(m, source, name));
+  } else if (!out.json) {
+    out.write(`map a caller to it in callers.yaml (callers: { my-client: ${name} }), then "mcpdctl connect <client> --caller my-client"\n`);
+  }
   return 0;
 }
