@@ -84,6 +84,7 @@ export class Core implements ControlApi {
     this.tools = new ToolService(o.pools, o.store.current.runtime.snapshotRetentionSeconds, (msg, fields) => o.log('warning', msg, fields));
     this.tools.applyStore(o.store.current);
     this.tools.onChange((profile) => this.callerViews.refresh((caller) => this.profileOf(caller) === profile));
+    // Fire-and-forget: the tool cache's loads never reject: a failed listing is recorded and logged.
     o.pools.onToolsChanged((fp) => void this.tools.invalidate(fp));
     o.pools.onStatusChange(() => this.publishStatus());
     const deps: AreaDeps = {
@@ -339,6 +340,7 @@ export class Core implements ControlApi {
     this.prompts.applyStore();
     this.callers.remap((c) => this.profileOf(c));
     this.callerViews.refresh();
+    // Fire-and-forget: the tool cache's loads never reject: a failed listing is recorded and logged.
     for (const caller of this.callerViews.watched()) void this.tools.ensureLoaded(this.profileOf(caller));
     this.smcp.apply(this.o.store.current.smcp);
   }

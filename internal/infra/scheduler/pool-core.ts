@@ -192,6 +192,7 @@ export abstract class PoolCore {
     this.clearRestart();
     this.log('error', 'pool.suspended', `server ${this.spec.name} suspended: ${reason}`);
     this.rejectWaiters(suspendedError(this.spec, reason));
+    // Fire-and-forget: stop() never rejects: a failed close is logged as instance.stop_error.
     for (const inst of this.instances.values()) void this.stop(inst, 'crash');
     this.changed();
   }
@@ -266,6 +267,7 @@ export abstract class PoolCore {
     const usable = [...this.instances.values()].filter((i) => i.usable).length;
     if (usable <= this.warmTarget) return;
     const cause: StopCause = inst.everBound ? 'ttl' : 'idle';
+    // Fire-and-forget: stop() never rejects: a failed close is logged as instance.stop_error.
     void this.stop(inst, cause);
   }
 
@@ -332,6 +334,7 @@ export abstract class PoolCore {
     this.generation++;
     this.clearRestart();
     this.rejectWaiters(new McpdError('UNAVAILABLE', `server ${this.spec.name} is no longer available: ${why}`));
+    // Fire-and-forget: stop() never rejects: a failed close is logged as instance.stop_error.
     for (const inst of this.instances.values()) void this.stop(inst, cause);
     await this.settle();
     this.bindings.clear();
