@@ -34,6 +34,7 @@ import { ResourceSubscriptions } from './resource-subscriptions.js';
 import { CallerViews } from './caller-views.js';
 import { cappedInterval } from '../domain/timer-limit.js';
 import { CallGate } from './call-gate.js';
+import { PoolGoneError } from '../infra/scheduler/index.js';
 import { SmcpComputers } from './smcp-computers.js';
 import { isSearchModeTool, toolError, ToolSearchCalls } from './tool-search-calls.js';
 import { SEARCH_TOOL } from '../infra/aggregator/tool-search-view.js';
@@ -51,6 +52,19 @@ export interface CoreOptions {
   telemetry?: LogTelemetry;
   /** Runs the process's graceful stop (the Stop RPC asks for it); absent = only `beginStop` happens. */
   requestStop?: () => void;
+}
+
+/** Attempts of a call whose pool a reload removed meanwhile (each after that reload is applied). */
+const POOL_GONE_ATTEMPTS = 4;
+
+/** Errors of calls that reached the pool: never retried as "raced a reload" (the server may have run them). */
+const reachedPool = new WeakSet<object>();
+function markDispatched(e: unknown): unknown {
+  if (typeof e === 'object' && e !== null && !(e instanceof PoolGoneError)) reachedPool.add(e);
+  return e;
+}
+function dispatched(e: object): boolean {
+  return reachedPool.has(e);
 }
 
 /** The control plane's use cases: caller-aware listing and calling, status, reload. */
@@ -76,6 +90,9 @@ export class Core implements ControlApi {
   /** runtime.yaml `smcp:`: this core as A2C-SMCP Computers. */
   readonly smcp: SmcpComputers;
   private callSeq = 0;
+  /** The store application under way (or the last one, settled), and how many have begun. */
+  private applying: Promise<void> = Promise.resolve();
+  private applyGeneration = 0;
   /** Admission of calls: closed by a stop, which then waits for the calls in flight. */
   readonly calls = new CallGate(() => `the mcpd core (pid ${process.pid}) is stopping`);
   private readonly toolSearch = new ToolSearchCalls();
@@ -231,7 +248,29 @@ export class Core implements ControlApi {
     return this.calls.run('tools/call', opts.signal, (signal) => this.callAdmittedTool(caller, name, args, { ...opts, signal }));
   }
 
+  /**
+   * A reload can replace the tool's server spec while a call resolves it: its pool is gone, or the
+   * name is briefly unknown while the new spec is listed (nothing reached a server either way). Such
+   * a call waits for the reload to be applied and resolves the name again — a few times at most
+   * while edits keep coming — so it is answered against the configuration after the reload.
+   */
   private async callAdmittedTool(caller: string, name: string, args: JsonObject, opts: CallOptions): Promise<JsonObject> {
+    for (let attempt = 1; ; attempt++) {
+      const last = attempt >= POOL_GONE_ATTEMPTS;
+      const generation = this.applyGeneration;
+      try {
+        return await this.callResolvedTool(caller, name, args, opts, last);
+      } catch (e) {
+        const raced =
+          e instanceof PoolGoneError ||
+          (e instanceof McpdError && e.reason === 'NOT_FOUND' && !dispatched(e) && this.applyGeneration !== generation);
+        if (!raced || last) throw e;
+        await this.applying;
+      }
+    }
+  }
+
+  private async callResolvedTool(caller: string, name: string, args: JsonObject, opts: CallOptions, last: boolean): Promise<JsonObject> {
     const profile = this.profileOf(caller);
     await this.tools.ensureLoaded(profile);
     const entry = await this.resolveTool(profile, name);
@@ -249,8 +288,11 @@ export class Core implements ControlApi {
       this.history.record(caller, { ...record, success: result.isError !== true, error: null });
       return result;
     } catch (e) {
-      this.history.record(caller, { ...record, success: false, error: e instanceof Error ? e.message : String(e) });
-      throw e;
+      // An attempt that will be retried on the new pool is not part of the caller's history.
+      if (last || !(e instanceof PoolGoneError)) {
+        this.history.record(caller, { ...record, success: false, error: e instanceof Error ? e.message : String(e) });
+      }
+      throw markDispatched(e);
     }
   }
 
@@ -334,6 +376,14 @@ export class Core implements ControlApi {
 
   /** After the store changed (reload RPC or file watcher): pools, indexes, caller views. */
   async applyStore(opts: { resumeSuspended?: boolean } = {}): Promise<void> {
+    this.applyGeneration++;
+    const run = this.applyStoreNow(opts);
+    // A call that lost its pool to this reload waits for it before resolving its tool again.
+    this.applying = run.catch(() => {});
+    return run;
+  }
+
+  private async applyStoreNow(opts: { resumeSuspended?: boolean }): Promise<void> {
     await this.o.pools.reconcile(this.o.store.specs(), opts);
     this.tools.applyStore(this.o.store.current);
     this.resources.applyStore();

@@ -208,7 +208,8 @@ describe('100 store edits per second', () => {
     );
     // Every call answered with a marker of some edit, or failed with an error that says why.
     for (const o of outcomes)
-      expect(o).toMatch(/^ok (start|edit-\d+)$|UNAVAILABLE: .*(no longer available|was stopped|removed|reload)|NOT_FOUND/);
+      // (A call whose pool a reload replaced is retried on the new pool: "no server pool" is not an answer.)
+      expect(o).toMatch(/^ok (start|edit-\d+)$|UNAVAILABLE: .*(no longer available|was stopped|removed|reload)/);
     expect(outcomes.filter((o) => o.startsWith('ok ')).length).toBeGreaterThan(0);
     await waitFor('superseded pools to stop their servers', () => countProcs(world.tag, ECHO_SERVER) === 1, 30_000);
     const { ControlCalls, createControlClient } = await import('../../internal/infra/rpc/control-client.js');

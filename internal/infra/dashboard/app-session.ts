@@ -1,6 +1,7 @@
 import type { Socket } from 'socket.io';
 import type { Subscription } from '../../domain/control-areas.js';
 import type { DashboardCore, OperatorAction } from './dashboard-port.js';
+import { contextChannelsOf, NO_CONTEXT_CHANNELS } from '../../domain/context-channels.js';
 import { callContextTool, contextResourceEntries, contextTemplateEntries, contextToolEntries, readContext } from './context-entries.js';
 import { LogRelay } from './log-relay.js';
 import { Args } from './socket-args.js';
@@ -80,18 +81,28 @@ export class AppSession {
     switch (kind) {
       case 'status':
         return this.follow(kind, c.watchStatus(), (s) => this.socket.emit('status', { status: s, callers: c.callers() }));
-      case 'tools':
-        return this.follow(kind, c.watchTools(caller as string), (s) =>
-          emit('tools')({ ...s, tools: [...s.tools, ...contextToolEntries()] }),
-        );
+      case 'tools': {
+        // The Finder's tool is listed only where the caller has documents (as its gateway does); the
+        // chain keeps snapshots in order while each waits for that answer.
+        let chain = Promise.resolve();
+        return this.follow(kind, c.watchTools(caller as string), (s) => {
+          chain = chain
+            .then(() => c.resources.channels(caller as string))
+            .catch(() => NO_CONTEXT_CHANNELS)
+            .then((ch) => {
+              emit('tools')({ ...s, tools: [...s.tools, ...contextToolEntries(ch)] });
+            });
+        });
+      }
       case 'resources':
-        return this.follow(kind, c.resources.watch(caller as string), (s) =>
+        return this.follow(kind, c.resources.watch(caller as string), (s) => {
+          const ch = contextChannelsOf([...s.resources.map((r) => r.uri), ...s.templates.map((t) => t.uriTemplate)]);
           emit('resources')({
             ...s,
-            resources: [...s.resources, ...contextResourceEntries()],
-            templates: [...s.templates, ...contextTemplateEntries()],
-          }),
-        );
+            resources: [...s.resources, ...contextResourceEntries(ch)],
+            templates: [...s.templates, ...contextTemplateEntries(ch)],
+          });
+        });
       case 'prompts':
         return this.follow(kind, c.prompts.watch(caller as string), emit('prompts'));
       case 'desktop':

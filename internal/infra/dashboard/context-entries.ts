@@ -2,24 +2,30 @@ import type { JsonObject } from '../../domain/json.js';
 import { contextResources, contextTemplates, contextTools, FINDER_TOOL } from '../gateway/areas/context.js';
 import { contextKindOf, parseContextUri, renderDesktopText } from '../gateway/context-uri.js';
 import type { DashboardCore } from './dashboard-port.js';
+import type { ContextChannels } from '../../domain/context-channels.js';
 
 /**
- * The context channels every gateway adds to a caller's lists (mcpd://desktop, mcpd://finder,
- * mcpd_finder): the Caller view shows exactly what the MCP client sees, so it adds them too, and
- * serves them the way the gateway does.
+ * The context channels a gateway adds to a caller's lists (mcpd://desktop, mcpd://finder, mcpd_finder)
+ * where the caller's servers give them content: the Caller view shows exactly what the MCP client sees,
+ * so it adds the same ones, and serves them the way the gateway does.
  */
 const SERVER = 'mcpd';
 
-export function contextToolEntries(): JsonObject[] {
-  return contextTools().map((t) => ({ name: t.name, server: SERVER, downstreamName: t.name, definition: t as unknown as JsonObject }));
+export function contextToolEntries(channels: ContextChannels): JsonObject[] {
+  return (channels.finder ? contextTools() : []).map((t) => ({
+    name: t.name,
+    server: SERVER,
+    downstreamName: t.name,
+    definition: t as unknown as JsonObject,
+  }));
 }
 
-export function contextResourceEntries(): JsonObject[] {
-  return contextResources().map((r) => ({ uri: r.uri, server: SERVER, definition: r as unknown as JsonObject }));
+export function contextResourceEntries(channels: ContextChannels): JsonObject[] {
+  return contextResources(channels).map((r) => ({ uri: r.uri, server: SERVER, definition: r as unknown as JsonObject }));
 }
 
-export function contextTemplateEntries(): JsonObject[] {
-  return contextTemplates().map((t) => ({ uriTemplate: t.uriTemplate, server: SERVER, definition: t as unknown as JsonObject }));
+export function contextTemplateEntries(channels: ContextChannels): JsonObject[] {
+  return contextTemplates(channels).map((t) => ({ uriTemplate: t.uriTemplate, server: SERVER, definition: t as unknown as JsonObject }));
 }
 
 function finderQuery(p: JsonObject) {

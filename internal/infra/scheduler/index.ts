@@ -2,3 +2,4 @@ export { PoolManager, type PoolManagerOptions, type DesiredSpecs } from './pool-
 export { realClock, type Clock, type TimerHandle } from './clock.js';
 export type { CallOptions, LogEntry, LogFn } from './types.js';
 export { MetadataStore, type SavedMetadata } from './metadata-store.js';
+export { PoolGoneError } from './messages.js';

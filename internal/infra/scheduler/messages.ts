@@ -31,3 +31,10 @@ export function removedError(spec: ServerSpec, why: string): McpdError {
 export function cancelledWaitError(spec: ServerSpec): McpdError {
   return new McpdError('CANCELLED', `call to server ${spec.name} was cancelled while waiting for a free instance`);
 }
+
+/** The pool of a fingerprint does not exist (any more): a reload removed its spec, or it never loaded. */
+export class PoolGoneError extends McpdError {
+  constructor(readonly fingerprint: string) {
+    super('NOT_FOUND', `no server pool with fingerprint ${fingerprint}: its spec was removed or never loaded`);
+  }
+}

@@ -7,6 +7,7 @@ import type { ServerSpec } from '../../domain/spec.js';
 import type { DownstreamTool } from '../../domain/tool.js';
 import { realClock, type Clock } from './clock.js';
 import { Pool } from './pool.js';
+import { PoolGoneError } from './messages.js';
 import type { MetadataStore } from './metadata-store.js';
 import type { CallOptions, LogFn, PoolEvents } from './types.js';
 
@@ -211,7 +212,7 @@ export class PoolManager {
     const pool = this.pools.get(fp);
     if (pool) return pool;
     if (this.down) throw new McpdError('UNAVAILABLE', 'the runtime is shutting down');
-    throw new McpdError('NOT_FOUND', `no server pool with fingerprint ${fp}: its spec was removed or never loaded`);
+    throw new PoolGoneError(fp);
   }
 
   /** A pool's tools changed (first listing, list_changed, a restart that found them different): keep them for the next core. */
