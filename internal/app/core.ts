@@ -379,6 +379,7 @@ export class Core implements ControlApi {
     this.applyGeneration++;
     const run = this.applyStoreNow(opts);
     // A call that lost its pool to this reload waits for it before resolving its tool again.
+    // Ignored here: the reload's own caller gets its rejection through `run`; waiters only need it settled.
     this.applying = run.catch(() => {});
     return run;
   }
