@@ -154,6 +154,7 @@ export class ContextSource {
 
   private run<T>(fn: () => Promise<T>): Promise<T> {
     const next = this.chain.then(fn, fn);
+    // Ignored: the chain only orders calls; each caller gets its own rejection through `next`.
     this.chain = next.catch(() => undefined);
     return next;
   }
