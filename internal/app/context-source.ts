@@ -161,6 +161,7 @@ export class ContextSource {
   private run<T>(fn: () => Promise<T>): Promise<T> {
     this.queued++;
     const next = this.chain.then(fn, fn).finally(() => this.queued--);
+    // Ignored: the chain only orders calls; each caller gets its own rejection through `next`.
     this.chain = next.catch(() => undefined);
     return next;
   }

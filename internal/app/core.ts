@@ -16,7 +16,7 @@ import { formatIssue, McpdError } from '../domain/errors.js';
 import type { CallerStatusRow } from '../domain/runtime.js';
 import { toolListTokens } from '../domain/tool-tokens.js';
 import type { JsonObject } from '../domain/json.js';
-import { profileFor, type ProfileStore } from '../domain/profile.js';
+import { profileFor } from '../domain/profile.js';
 import type { ToolEntry, ToolSnapshot } from '../domain/tool.js';
 import { LatestWins } from '../infra/aggregator/latest-wins.js';
 import { CallerRegistry, pidAlive } from './caller-registry.js';
@@ -101,6 +101,7 @@ export class Core implements ControlApi {
     this.tools = new ToolService(o.pools, o.store.current.runtime.snapshotRetentionSeconds, (msg, fields) => o.log('warning', msg, fields));
     this.tools.applyStore(o.store.current);
     this.tools.onChange((profile) => this.callerViews.refresh((caller) => this.profileOf(caller) === profile));
+    // Fire-and-forget: the tool cache's loads never reject: a failed listing is recorded and logged.
     o.pools.onToolsChanged((fp) => void this.tools.invalidate(fp));
     o.pools.onStatusChange(() => this.publishStatus());
     const deps: AreaDeps = {
@@ -378,6 +379,7 @@ export class Core implements ControlApi {
     this.applyGeneration++;
     const run = this.applyStoreNow(opts);
     // A call that lost its pool to this reload waits for it before resolving its tool again.
+    // Ignored here: the reload's own caller gets its rejection through `run`; waiters only need it settled.
     this.applying = run.catch(() => {});
     return run;
   }
@@ -389,6 +391,7 @@ export class Core implements ControlApi {
     this.prompts.applyStore();
     this.callers.remap((c) => this.profileOf(c));
     this.callerViews.refresh();
+    // Fire-and-forget: the tool cache's loads never reject: a failed listing is recorded and logged.
     for (const caller of this.callerViews.watched()) void this.tools.ensureLoaded(this.profileOf(caller));
     this.smcp.apply(this.o.store.current.smcp);
   }
