@@ -25,6 +25,7 @@ $(BUILD_STAMP): $(NODE_MODULES_STAMP) $(SOURCES)
 	@echo "build: $(words $(filter-out tsconfig.json $(NODE_MODULES_STAMP),$?)) source file(s) changed; compiling (incremental)…"
 	@node node_modules/typescript/bin/tsc -p tsconfig.json
 	@node scripts/build-app.mjs
+	@node scripts/check-dist.mjs --prune
 	@touch $@
 
 build: $(BUILD_STAMP)
@@ -40,9 +41,13 @@ test: build
 
 FORMATTED := "cmd/**/*.ts" "internal/**/*.ts" "test/**/*.ts" "bench/**/*.{ts,mjs}" "scripts/**/*.mjs" "web/**/*.{ts,tsx,css}"
 
+# Type-aware ESLint (eslint.config.mjs): floating/misused promises, unused code, the layer rules.
+LINTED := cmd internal test bench scripts web eslint.config.mjs
+
 lint: install proto-check
 	npx tsc -p tsconfig.test.json --noEmit
 	npx tsc -p web/tsconfig.json
+	npx eslint $(LINTED)
 	node scripts/check-layers.mjs
 	node scripts/check-links.mjs
 	npx prettier --check $(FORMATTED) --log-level warn || (echo "run 'make fmt' and commit the result"; exit 1)

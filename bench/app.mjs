@@ -143,6 +143,7 @@ async function logStream({ browser, rec, agent }) {
     .locator('[data-shown]')
     .filter({ hasText: String(total) })
     .waitFor({ timeout: 60_000 })
+    // Ignored: the count is read and checked on the next line; a timeout shows there.
     .catch(() => {});
   const shown = Number(await page.locator('[data-shown]').innerText());
   const dropped = Number(await page.locator('[data-dropped]').innerText());

@@ -133,7 +133,9 @@ export function childrenMatching(rootPid, marker) {
       const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
       const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
       kids.set(Number(name), ppid);
-    } catch {}
+    } catch {
+      // the process exited between readdir and read: it is no descendant any more
+    }
   }
   const isDesc = (p) => {
     for (let q = kids.get(p); q !== undefined && q > 1; q = kids.get(q)) if (q === rootPid) return true;

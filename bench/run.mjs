@@ -15,7 +15,6 @@ import {
   emit,
   emitComparison,
   interleaved,
-  measure,
   percentile,
   round,
   rssKb,

@@ -9,10 +9,12 @@ export function useWatch<T>(kind: string, event: string, args: Record<string, un
     setValue(undefined);
     if (!args) return;
     const off = conn.on(event, (v) => setValue(v as T));
+    // Ignored: a failed watch shows as a dropped connection, which re-watches on connect.
     const offConnect = conn.onConnect(() => void conn.ask('watch', { kind, ...args }).catch(() => {}));
     return () => {
       off();
       offConnect();
+      // Ignored: the page is leaving: an unwatch that fails ends with the socket anyway.
       void conn.ask('unwatch', { kind }).catch(() => {});
     };
   }, [kind, event, key]);

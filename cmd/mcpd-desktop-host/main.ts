@@ -33,6 +33,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log(`stopping (${why})`);
+    // Ignored: shutting down: a face that fails to close leaves nothing to recover, and exit follows.
     await closeFace().catch(() => undefined);
     await backend.close().catch(() => undefined);
     process.exit(0);

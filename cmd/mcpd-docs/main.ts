@@ -34,6 +34,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log(`stopping (${why})`);
+    // Ignored: shutting down: a failed stop or close leaves nothing to recover, and exit follows.
     await service.stop().catch(() => undefined);
     await service.mcp.server.close().catch(() => undefined);
     process.exit(0);

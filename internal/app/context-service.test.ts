@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ContextChange, Subscription } from '../domain/control-areas.js';
-import type { ToolCallRecord } from '../domain/history/tool-call-history.js';
 import { ContextService } from './context-service.js';
-import { contextWorld, spec } from './context-fake-pools.js';
+import { contextWorld, spec } from '../../test/support/context-fake-pools.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';
-import { callRecord as call } from '../domain/history/test-records.js';
+import { callRecord as call } from '../../test/support/history-records.js';
 
 const A = spec('alpha');
 const B = spec('beta');
@@ -180,6 +179,31 @@ describe('ContextService.watchDesktop', () => {
     b.text('window://b/main', 'later');
     pools.emit(fp(B), 'notifications/resources/updated', { uri: 'window://b/main' });
     expect((await next(sub)).reason).toBe('window window://b/main updated');
+    await sub.return?.();
+  });
+
+  it('a read or a reorder after resources/updated waits for the window to be re-read', async () => {
+    const { svc, history, pools, fp, b } = desktopWorld();
+    const sub = svc.watchDesktop('me');
+    await next(sub);
+    // Hold the server's answer to the re-read, as a busy machine does.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const request = pools.request.bind(pools);
+    pools.request = async (f, method, params) => {
+      if (method === 'resources/read' && params.uri === 'window://b/main') await held;
+      return request(f, method, params);
+    };
+    b.text('window://b/main', 'b-main v2');
+    // The server notifies, then its tool call answers (beta moves to the front), then the client reads.
+    pools.emit(fp(B), 'notifications/resources/updated', { uri: 'window://b/main' });
+    history.record('me', call('beta', 1));
+    const read = svc.desktop('me', undefined, undefined);
+    release();
+    const d = await read;
+    expect(d.windows[0]).toBe('window://b/main\n\nb-main v2');
+    // The watcher is not told of a view that lacks the update (latest wins: one change, the fresh view).
+    expect((await next(sub)).etag).toBe(d.etag);
     await sub.return?.();
   });
 

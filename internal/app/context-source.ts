@@ -79,6 +79,8 @@ export class ContextSource {
   /** URI → what releases our hold on its downstream subscription (the hub re-subscribes after a restart). */
   private readonly held = new Map<string, AbortController>();
   private chain: Promise<unknown> = Promise.resolve();
+  /** Work items on `chain` not finished yet. */
+  private queued = 0;
 
   constructor(
     readonly fingerprint: string,
@@ -87,9 +89,13 @@ export class ContextSource {
     private readonly deps: SourceDeps,
   ) {}
 
-  /** Loads on first use and after the server was restarted; otherwise serves the cache. */
+  /**
+   * Loads on first use and after the server was restarted; otherwise serves the cache, but only
+   * once the refreshes queued before it (updated, list_changed) are done: a server sends
+   * resources/updated before its tool call answers, so a read after that answer must see it.
+   */
   ensure(): Promise<void> {
-    if (this.loaded && !this.stale) return Promise.resolve();
+    if (this.loaded && !this.stale && this.queued === 0) return Promise.resolve();
     return this.run(async () => {
       if (!this.loaded || this.stale) await this.load();
     });
@@ -153,7 +159,9 @@ export class ContextSource {
   }
 
   private run<T>(fn: () => Promise<T>): Promise<T> {
-    const next = this.chain.then(fn, fn);
+    this.queued++;
+    const next = this.chain.then(fn, fn).finally(() => this.queued--);
+    // Ignored: the chain only orders calls; each caller gets its own rejection through `next`.
     this.chain = next.catch(() => undefined);
     return next;
   }

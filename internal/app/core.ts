@@ -16,7 +16,7 @@ import { formatIssue, McpdError } from '../domain/errors.js';
 import type { CallerStatusRow } from '../domain/runtime.js';
 import { toolListTokens } from '../domain/tool-tokens.js';
 import type { JsonObject } from '../domain/json.js';
-import { profileFor, type ProfileStore } from '../domain/profile.js';
+import { profileFor } from '../domain/profile.js';
 import type { ToolEntry, ToolSnapshot } from '../domain/tool.js';
 import { LatestWins } from '../infra/aggregator/latest-wins.js';
 import { CallerRegistry, pidAlive } from './caller-registry.js';
@@ -116,6 +116,7 @@ export class Core implements ControlApi {
     this.tools = new ToolService(o.pools, o.store.current.runtime.snapshotRetentionSeconds, (msg, fields) => o.log('warning', msg, fields));
     this.tools.applyStore(o.store.current);
     this.tools.onChange((profile) => this.callerViews.refresh((caller) => this.profileOf(caller) === profile));
+    // Fire-and-forget: the tool cache's loads never reject: a failed listing is recorded and logged.
     o.pools.onToolsChanged((fp) => void this.tools.invalidate(fp));
     o.pools.onStatusChange(() => this.publishStatus());
     const deps: AreaDeps = {
@@ -398,7 +399,8 @@ export class Core implements ControlApi {
     this.appliesInFlight++;
     const run = this.applyStoreNow(opts).finally(() => this.appliesInFlight--);
     // A call that lost its pool to this reload waits for it (and for any earlier one still running,
-    // as the file watcher does not wait for one to end) before resolving its tool again.
+    // as the file watcher does not wait for one to end) before resolving its tool again. A rejection is
+    // dropped here: the reload's own caller gets it through `run`; waiters only need it settled.
     const earlier = this.applying;
     this.applying = run.then(
       () => earlier,
@@ -417,6 +419,7 @@ export class Core implements ControlApi {
     this.prompts.applyStore();
     this.callers.remap((c) => this.profileOf(c));
     this.callerViews.refresh();
+    // Fire-and-forget: the tool cache's loads never reject: a failed listing is recorded and logged.
     for (const caller of this.callerViews.watched()) void this.tools.ensureLoaded(this.profileOf(caller));
     this.smcp.apply(this.o.store.current.smcp);
     await stopped;

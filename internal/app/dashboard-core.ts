@@ -20,6 +20,7 @@ export function dashboardCore(core: Core, store: StoreState, pools: PoolPort, so
     watchStatus: () => core.watchStatus(),
     listTools: (caller, cursor, size) => core.listTools(caller, cursor, size),
     // A page may be the first to look at a caller (no gateway attached yet): listing loads its servers.
+    // Here and below the load's failure is ignored: the watch that follows reports what failed.
     watchTools: (caller, etag) => (void core.listTools(caller).catch(() => {}), core.watchTools(caller, etag)),
     callTool: (caller, name, args, opts) => core.callTool(caller, name, args, opts),
     resources: {

@@ -1,4 +1,3 @@
-import type { LogRecord } from '../domain/control-areas.js';
 import type { JsonObject, JsonValue } from '../domain/json.js';
 import { LOG_LEVELS, type LogLevel } from '../domain/profile.js';
 import type { BusEntry } from '../infra/telemetry/log-bus.js';

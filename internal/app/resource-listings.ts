@@ -71,6 +71,7 @@ export class AreaListings<L, I extends AreaIndex<L>> {
 
   /** A downstream list_changed for this spec. */
   invalidate(fingerprint: string): void {
+    // Fire-and-forget: the listing cache's loads never reject: a failed listing is recorded and logged.
     void this.cache.invalidate(fingerprint);
   }
 
@@ -81,6 +82,7 @@ export class AreaListings<L, I extends AreaIndex<L>> {
   applyStoreFor(views: { refresh(): void; watched(): string[] }): void {
     this.applyStore();
     views.refresh();
+    // Fire-and-forget: the listing cache's loads never reject: a failed listing is recorded and logged.
     for (const caller of views.watched()) void this.ensureLoaded(this.deps.profileOf(caller));
   }
 

@@ -1,3 +1,4 @@
+import { backoffDelayMs } from '../domain/backoff.js';
 import { isMcpdError, McpdError } from '../domain/errors.js';
 import type { JsonObject } from '../domain/json.js';
 import type { CoreLog } from './area-deps.js';
@@ -49,9 +50,12 @@ export function subscriptionRoutingKey(uri: string): string {
   return `${PREFIX}${uri}`;
 }
 
-/** The first attempt at once, then 1 s, 2 s, 4 s … capped at 30 s: a failing pool is never hammered. */
-export function renewDelayMs(attempt: number): number {
-  return attempt <= 0 ? 0 : Math.min(30_000, 1000 * 2 ** (attempt - 1));
+/**
+ * The first attempt at once, then about 1 s, 2 s, 4 s … capped at 30 s: a failing pool is never
+ * hammered, and subscriptions lost together (one pool died) renew spread out.
+ */
+export function renewDelayMs(attempt: number, random?: () => number): number {
+  return backoffDelayMs(attempt, { baseMs: 1000, maxMs: 30_000, jitter: 0.2 }, random);
 }
 
 function realSleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -187,6 +191,7 @@ export class ResourceSubscriptions {
 
   private async renew(e: Entry): Promise<void> {
     try {
+      // Ignored: only waits for the first subscribe to settle; its failure was reported to its own caller.
       await e.ready.catch(() => {});
       for (let attempt = 0; this.current(e); attempt++) {
         await this.sleep(this.delayOf(attempt), e.gone.signal);

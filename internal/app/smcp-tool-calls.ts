@@ -8,8 +8,12 @@ import type { ToolCallReq } from '../domain/smcp/types.js';
 /** Progress kept per call: enough to show how it went, bounded against a chatty server. */
 const MAX_PROGRESS = 100;
 
-/** How much earlier than the Server the core gives up on a call (at most a tenth of the timeout). */
-const DEADLINE_MARGIN_MS = 500;
+/**
+ * How much earlier than the Server (and the agent) the core gives up on a call, at most half the timeout:
+ * the 4004 result still has to travel back, across Redis when the agent sits on another node, and a
+ * tenth of a 1 s timeout was not enough on a busy machine.
+ */
+const DEADLINE_MARGIN_MS = 1000;
 
 const CANCELLED = Symbol('cancelled by the agent');
 
@@ -93,7 +97,7 @@ export class SmcpToolCalls {
  */
 export function deadlineMs(timeoutSeconds: number): number {
   const ms = timeoutSeconds * 1000;
-  return ms - Math.min(DEADLINE_MARGIN_MS, ms / 10);
+  return ms - Math.min(DEADLINE_MARGIN_MS, ms / 2);
 }
 
 function callKey(agent: string, reqId: string): string {

@@ -4,7 +4,7 @@ import { DEFAULT_NAMESPACE, type Profile } from '../domain/profile.js';
 import type { DownstreamTool } from '../domain/tool.js';
 import { buildToolSnapshot } from '../infra/aggregator/tool-snapshot.js';
 import { CALL_TOOL, SEARCH_TOOL } from '../infra/aggregator/tool-search-view.js';
-import { spec } from '../infra/aggregator/test-support.js';
+import { spec } from '../../test/support/aggregator.js';
 import { toolCatalog } from '../../test/fixtures/tool-catalog.js';
 import { ToolSearchCalls } from './tool-search-calls.js';
 

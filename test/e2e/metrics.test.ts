@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChildProcess } from 'node:child_process';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { parsePromText, sampleValue, type PromFamily } from '../../internal/infra/telemetry/prom-text.js';
+import { parsePromText, sampleValue, type PromFamily } from '../support/prom-text.js';
 import { TestWorld } from '../support/core-process.js';
 import { waitFor } from '../support/procs.js';
 import { echoServer, profile } from '../support/profiles.js';

@@ -6,7 +6,6 @@ import { collectStream, createControlClient } from '../../internal/infra/rpc/con
 import { LOGS_FOLLOW_METADATA } from '../../internal/infra/rpc/areas/logs.js';
 import { TestWorld } from '../support/core-process.js';
 import { MCPDCTL } from '../support/paths.js';
-import { waitFor } from '../support/procs.js';
 import { echoServer } from '../support/profiles.js';
 
 const CMD_SECRET = 'cmdsecret-7781';

@@ -9,4 +9,6 @@ export default function setup(): void {
   execFileSync(process.execPath, [`${REPO}/node_modules/typescript/bin/tsc`, '-p', `${REPO}/tsconfig.json`], { stdio: 'inherit' });
   // The dashboard bundle (dist/app) the core serves.
   execFileSync(process.execPath, [`${REPO}/scripts/build-app.mjs`], { stdio: 'inherit' });
+  // As `make build`: drop outputs whose source moved away, and refuse test code in the shipped tree.
+  execFileSync(process.execPath, [`${REPO}/scripts/check-dist.mjs`, '--prune'], { stdio: 'inherit' });
 }

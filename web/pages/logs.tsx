@@ -50,11 +50,13 @@ export function Logs({ callers, initialCaller }: { callers: CallerRow[]; initial
       if (!pausedRef.current && !frame.current) frame.current = requestAnimationFrame(() => ((frame.current = 0), setTick((t) => t + 1)));
     });
     const offConnect = conn.onConnect(
+      // Ignored: a failed watch shows as a dropped connection, which re-watches on connect.
       () => void conn.ask('watch', { kind: 'logs', caller: caller || undefined, minLevel: level }).catch(() => {}),
     );
     return () => {
       off();
       offConnect();
+      // Ignored: the page is leaving: an unwatch that fails ends with the socket anyway.
       void conn.ask('unwatch', { kind: 'logs' }).catch(() => {});
     };
   }, [caller, level]);

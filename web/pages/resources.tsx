@@ -101,6 +101,7 @@ function ResourceDetail({ caller, uri }: { caller: string; uri: string }) {
     return () => {
       off();
       setActive(false);
+      // Ignored: the page is leaving: an unsubscribe that fails ends with the socket anyway.
       void conn.ask('unsubscribe', { uri }).catch(() => {});
     };
   }, [subscribed, caller, uri]);

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { organizeDesktop } from './organize.js';
-import { syntheticHistory, syntheticWindows } from './synthetic-windows.js';
+import { syntheticHistory, syntheticWindows } from '../../../test/fixtures/desktop-synthetic-windows.js';
 
 function timings(count: number, runs: number): number[] {
   const windows = syntheticWindows(count, 100);

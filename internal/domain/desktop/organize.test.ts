@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { McpdError } from '../errors.js';
 import type { JsonValue } from '../json.js';
-import { ToolCallHistory, type ToolCallRecord } from '../history/tool-call-history.js';
+import { ToolCallHistory } from '../history/tool-call-history.js';
 import { organizeDesktop, type DesktopWindowInput } from './organize.js';
-import { callRecord as call } from '../history/test-records.js';
+import { callRecord as call } from '../../../test/support/history-records.js';
 
 const txt = (t: string): JsonValue => ({ uri: 'x', text: t });
 

@@ -25,6 +25,7 @@ export interface ParsedDpeUri {
 
 const SCHEME_RE = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//;
 // Whitespace and controls are never part of a URI; they must be percent-encoded.
+// eslint-disable-next-line no-control-regex -- matching control characters is this check's purpose
 const FORBIDDEN_RE = /[\s\u0000-\u001f\u007f]/;
 
 /** Parses and validates a `dpe://` URI; throws DpeError 4204 naming the failed rule. */

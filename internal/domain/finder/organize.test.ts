@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { McpdError } from '../errors.js';
 import { organizeFinder } from './organize.js';
 import type { DPEDocumentSummary } from './types.js';
-import { doc } from './test-docs.js';
+import { doc } from '../../../test/support/finder-docs.js';
 
 const refs = (r: { documents: DPEDocumentSummary[] }): string[] => r.documents.map((d) => d.doc_ref);
 

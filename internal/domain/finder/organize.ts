@@ -90,6 +90,7 @@ function keywordMatcher(keywords: readonly string[] | undefined): (d: DPEDocumen
  * decided without lowering it (no string allocated). Fields it accepts take the exact check.
  */
 function asciiPrefilter(kws: readonly string[]): RegExp | undefined {
+  // eslint-disable-next-line no-control-regex -- the range spells "any non-ASCII character", NUL included
   if (kws.some((k) => /[^\x00-\x7f]/.test(k))) return undefined;
   const alternatives = kws.map((k) => k.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&'));
   return new RegExp(`${alternatives.join('|')}|[^\\x00-\\x7f]`, 'i');

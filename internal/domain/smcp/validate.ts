@@ -59,6 +59,7 @@ function identifier(o: Record<string, unknown>, field: string): string {
   if (typeof v !== 'string') fail(field, `expected a string, got ${describe(v)}`);
   if (v.trim() === '') fail(field, 'must not be empty');
   // Control characters would break log lines and the registry's key encoding.
+  // eslint-disable-next-line no-control-regex -- matching control characters is this check's purpose
   if (/[\u0000-\u001f\u007f]/.test(v)) fail(field, 'must not contain control characters (newline, tab, …)');
   if (v.length > SMCP_LIMITS.identifierMax) fail(field, `is ${v.length} characters; at most ${SMCP_LIMITS.identifierMax} allowed`);
   return v;

@@ -92,6 +92,7 @@ export class ListingCache<L> {
       .finally(() => {
         this.loading.delete(fp);
         this.o.settled(fp);
+        // Fire-and-forget: load() never rejects: a failed listing is recorded and logged.
         if (this.dirty.delete(fp)) void this.load(fp);
       });
     this.loading.set(fp, p);

@@ -2,7 +2,7 @@ import { McpdError } from '../../domain/errors.js';
 import { DEFAULT_RUNTIME, type Profile } from '../../domain/profile.js';
 import { ListingIndex } from './listing-index.js';
 import type { Page } from './paginate.js';
-import { closestNames } from './suggest.js';
+import { closestNames } from '../../domain/did-you-mean.js';
 
 export interface NamedIndexOptions {
   profile: Profile;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { McpdError } from '../../domain/errors.js';
 import { DEFAULT_NAMESPACE, type NamespacePolicy } from '../../domain/profile.js';
 import { PromptIndex } from './prompt-index.js';
-import { profile, spec } from './test-support.js';
+import { profile, spec } from '../../../test/support/aggregator.js';
 
 const prompt = (name: string) => ({ name, description: `prompt ${name}` });
 

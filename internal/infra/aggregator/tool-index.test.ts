@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolEntry } from '../../domain/tool.js';
 import { ProfileIndex } from './tool-index.js';
-import { caught, profile, spec, tool } from './test-support.js';
+import { caught, profile, spec, tool } from '../../../test/support/aggregator.js';
 
 function listAll(idx: ProfileIndex, size: number): { names: string[]; etag: string } {
   const names: string[] = [];

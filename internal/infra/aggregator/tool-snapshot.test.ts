@@ -3,7 +3,7 @@ import { DEFAULT_NAMESPACE, type NamespacePolicy, type Profile } from '../../dom
 import type { ServerSpec } from '../../domain/spec.js';
 import type { DownstreamTool } from '../../domain/tool.js';
 import { buildToolSnapshot } from './tool-snapshot.js';
-import { spec, tool } from './test-support.js';
+import { spec, tool } from '../../../test/support/aggregator.js';
 
 function profile(servers: ServerSpec[], namespace: NamespacePolicy = DEFAULT_NAMESPACE): Profile {
   return { name: 'p', file: '/p.yaml', servers, inputs: [], namespace };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatIssue } from '../../domain/errors.js';
 import { loadStore } from './index.js';
-import { store } from './test-store.js';
+import { store } from '../../../test/support/catalog-store.js';
 
 const SERVER = ['servers:', '  - name: a', '    cmd: [node]', '    exposeTools: ["get_*", "list_?"]', '    forbiddenTools: ["*delete*"]'];
 

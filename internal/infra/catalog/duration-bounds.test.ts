@@ -2,7 +2,7 @@ import { relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MAX_DURATION_SECONDS } from '../../domain/timer-limit.js';
 import { loadStore } from './index.js';
-import { store } from './test-store.js';
+import { store } from '../../../test/support/catalog-store.js';
 
 describe('durations of the store are bounded by the longest timer Node can run', () => {
   it('rejects a callTimeoutSeconds beyond the bound, with file, line and field', async () => {

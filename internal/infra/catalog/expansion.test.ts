@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { formatIssue, type ConfigIssue } from '../../domain/errors.js';
 import type { ServerSpec } from '../../domain/spec.js';
 import { inputEnvName, loadStore, redactSpec } from './index.js';
-import { store } from './test-store.js';
+import { store } from '../../../test/support/catalog-store.js';
 
 async function servers(dir: string, env: NodeJS.ProcessEnv): Promise<Map<string, ServerSpec>> {
   const r = await loadStore(dir, { env });

@@ -1,6 +1,6 @@
 import { isMap, isScalar, isSeq, type Scalar } from 'yaml';
 import { deref, describeNode, isNull, join, report, whereOf, type LocStr, type Source, type YNode } from './source.js';
-import { closest } from './suggest.js';
+import { closest } from '../../domain/did-you-mean.js';
 import { MAX_DURATION_SECONDS } from '../../domain/timer-limit.js';
 
 export interface Entry {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { formatIssue } from '../../domain/errors.js';
 import { secretRedactor } from '../../domain/redactor.js';
 import { loadStore, useStoreSecrets } from './index.js';
-import { store } from './test-store.js';
+import { store } from '../../../test/support/catalog-store.js';
 
 describe('oauth: settings of an HTTP server', () => {
   it('reads a pre-registered client, scopes and a metadata document URL, expanding the secret', async () => {

@@ -2,7 +2,7 @@ import { relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatIssue } from '../../domain/errors.js';
 import { loadStore } from './index.js';
-import { store } from './test-store.js';
+import { store } from '../../../test/support/catalog-store.js';
 
 const profile = { 'profiles/default.yaml': ['servers: []'] };
 

@@ -4,12 +4,12 @@ import { LOG_LEVELS } from '../../domain/profile.js';
 import { ACTIVATION_MODES, STRATEGIES, TRANSPORTS } from '../../domain/spec.js';
 import type { NumberRule } from './fields.js';
 import { OAUTH_KEYS } from './oauth-parse.js';
-import { INPUT_TYPES, KEYS_BY_TYPE } from './inputs_parse.js';
+import { INPUT_TYPES, KEYS_BY_TYPE } from './inputs-parse.js';
 import { NAME_RE } from './names.js';
-import { NAMESPACE_KEYS, PROFILE_KEYS } from './profile_parse.js';
-import { NUMBER_RULES as RUNTIME_NUMBERS, RUNTIME_KEYS } from './runtime_parse.js';
-import { NUMBER_RULES as SERVER_NUMBERS, SERVER_KEYS } from './server_parse.js';
-import { TOOL_META_KEYS } from './tool_meta_parse.js';
+import { NAMESPACE_KEYS, PROFILE_KEYS } from './profile-parse.js';
+import { NUMBER_RULES as RUNTIME_NUMBERS, RUNTIME_KEYS } from './runtime-parse.js';
+import { NUMBER_RULES as SERVER_NUMBERS, SERVER_KEYS } from './server-parse.js';
+import { TOOL_META_KEYS } from './tool-meta-parse.js';
 import { COMPUTER_KEYS, SMCP_KEYS } from './smcp-parse.js';
 import { TOOL_SEARCH_KEYS } from './tool-search-parse.js';
 

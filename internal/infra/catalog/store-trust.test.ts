@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatIssue } from '../../domain/errors.js';
 import { loadStore, validateStoreDir } from './index.js';
-import { store } from './test-store.js';
+import { store } from '../../../test/support/catalog-store.js';
 
 const isRoot = userInfo().uid === 0;
 /** uid of "nobody": another local user. */

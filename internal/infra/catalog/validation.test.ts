@@ -2,7 +2,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatIssue, type ConfigIssue } from '../../domain/errors.js';
 import { loadStore, validateStoreDir } from './index.js';
-import { store } from './test-store.js';
+import { store } from '../../../test/support/catalog-store.js';
 
 /** [file relative to the store, line, field] — the coordinates a user needs. */
 function where(dir: string, issues: ConfigIssue[]): Array<[string, number, string]> {

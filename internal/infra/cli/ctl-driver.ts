@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { isMcpdError } from '../../domain/errors.js';
 import { ControlCalls, createControlClient, waitForReady } from '../rpc/control-client.js';
 import { assertSocketOwner } from '../rpc/socket-path.js';
-import { closest } from '../catalog/suggest.js';
+import { closest } from '../../domain/did-you-mean.js';
 import { COMMON_OPTIONS, socketFrom } from './common-flags.js';
 import { escapeTerminal } from './terminal-text.js';
 import { parseOptions, type CtlCommand, type CtlRun, type Out } from './ctl-command.js';

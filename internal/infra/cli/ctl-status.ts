@@ -1,7 +1,5 @@
 import type { ControlPlaneClient } from '../../gen/mcpd/control/v1/control.js';
-import type * as pb from '../../gen/mcpd/control/v1/control.js';
-import { McpdError } from '../../domain/errors.js';
-import { collectStream, ControlCalls } from '../rpc/control-client.js';
+import { ControlCalls } from '../rpc/control-client.js';
 import type { Out } from './ctl-command.js';
 import { ago, renderTable, truncate } from './table.js';
 import { smcpStatusTable } from './ctl-smcp-status.js';

@@ -6,7 +6,7 @@ import { collectStream, ControlCalls } from '../rpc/control-client.js';
 import type { Out } from './ctl-command.js';
 import { callerChannels } from './ctl-resources.js';
 import { contextTools } from '../gateway/areas/context.js';
-import { ago, renderTable, truncate } from './table.js';
+import { renderTable, truncate } from './table.js';
 
 export async function toolsCommand(client: ControlPlaneClient, caller: string, out: Out): Promise<void> {
   const tools: pb.ToolDefinition[] = [];

@@ -45,6 +45,7 @@ export async function withStartProgress<T>(client: ControlPlaneClient, work: Pro
           shown = true;
         }
       })
+      // Ignored: progress display only: the start command reports the real outcome.
       .catch(() => {})
       .finally(() => (polling = false));
   }, POLL_MS);

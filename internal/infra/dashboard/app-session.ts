@@ -173,6 +173,7 @@ export class AppSession {
     void (async () => {
       for await (const params of sub) this.socket.emit('updated', { caller, uri, params });
     })()
+      // Ignored: the subscription ended with the socket or the pool; finally() releases it either way.
       .catch(() => {})
       .finally(() => {
         if (this.subscriptions.get(uri) === ctl) this.subscriptions.delete(uri);

@@ -30,6 +30,7 @@ export class Evidence {
       // Check the existing ancestors before creating anything, so not even a folder lands outside.
       const parts = this.dir.slice(this.workspaceReal.length + 1).split('/');
       for (let i = 1; i <= parts.length; i++) {
+        // Ignored: a path that does not exist yet cannot escape the workspace through a link.
         const real = await realpath(join(this.workspaceReal, ...parts.slice(0, i))).catch(() => undefined);
         if (real === undefined) break;
         this.checkInside(real);

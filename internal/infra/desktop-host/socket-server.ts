@@ -132,6 +132,7 @@ async function prepareSocketPath(path: string): Promise<void> {
     throw new Error(
       `socket directory ${dir} is open to others (mode ${(st.mode & 0o7777).toString(8)}); use a private one (e.g. $XDG_RUNTIME_DIR/mcpd-desktop/host.sock) or chmod 700 it`,
     );
+  // Ignored: absent is the answer we want; any other problem shows on listen.
   const existing = await lstat(path).catch(() => undefined);
   if (!existing) return;
   if (!existing.isSocket()) throw new Error(`${path} exists and is not a socket; remove it or choose another --socket path`);

@@ -1,3 +1,4 @@
+import { backoffDelayMs } from '../../domain/backoff.js';
 import { McpdError } from '../../domain/errors.js';
 import { assertSocketOwner } from '../rpc/socket-path.js';
 import { SessionClient } from '../rpc/session-client.js';
@@ -14,8 +15,8 @@ export interface CoreLinkOptions {
   onConnected: (session: SessionClient, reconnect: boolean) => void;
 }
 
-const MIN_BACKOFF_MS = 50;
-const MAX_BACKOFF_MS = 2000;
+/** Gateways of every client reconnect when the core restarts: jitter keeps them from arriving in step. */
+const RECONNECT = { baseMs: 50, maxMs: 2000, jitter: 0.2 };
 /** Do not start another core while the last one may still be coming up. */
 const RESTART_COOLDOWN_MS = 5000;
 /** How long a request waits when no core was ever reachable and none can be started (a core starting right now still gets found). */
@@ -45,7 +46,7 @@ export class CoreLink {
   async session(waitMs: number): Promise<SessionClient> {
     if (this.current && !this.current.isClosed) return this.current;
     const connecting = this.connect();
-    // A request is worth an attempt now: the backoff may be sleeping up to MAX_BACKOFF_MS, longer than a
+    // A request is worth an attempt now: the backoff may be sleeping up to its cap (2 s), longer than a
     // request with no core ever reached may wait, and a core that just came up should be found at once.
     this.wake?.();
     const neverReached = !this.opts.startCore && !this.connectedOnce;
@@ -77,6 +78,7 @@ export class CoreLink {
 
   /** Starts connecting in the background (used at gateway start-up). */
   warm(): void {
+    // Ignored: a warm-up only: the first request connects again and reports the failure to its caller.
     this.connect().catch(() => {});
   }
 
@@ -95,7 +97,7 @@ export class CoreLink {
   }
 
   private async connectLoop(): Promise<SessionClient> {
-    let backoff = MIN_BACKOFF_MS;
+    let attempt = 0;
     for (;;) {
       if (this.stopped) throw new McpdError('UNAVAILABLE', 'gateway is shutting down');
       // Not retried: a socket another user owns stays refused until the user fixes it (issue 8.10).
@@ -114,8 +116,7 @@ export class CoreLink {
         return this.adopt(session);
       } catch (e) {
         this.maybeStartCore((e as Error).message);
-        await this.backoffSleep(backoff);
-        backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
+        await this.backoffSleep(backoffDelayMs(++attempt, RECONNECT));
       }
     }
   }

@@ -90,6 +90,7 @@ export async function startHttpGateway(o: HttpGatewayOptions): Promise<HttpGatew
     e.closed = true;
     sessions.delete(id);
     o.log(`http session ${id} closed (${why})`);
+    // Ignored: closing a gateway whose client has gone: a failed close has no one to report to.
     await e.gateway.close().catch(() => {});
   };
 
@@ -116,6 +117,7 @@ export async function startHttpGateway(o: HttpGatewayOptions): Promise<HttpGatew
     track(entry, res);
     await gateway.connect(transport);
     await transport.handleRequest(req, res, body);
+    // Ignored: the session never registered; its error already went back as the HTTP answer.
     if (!registered) await gateway.close().catch(() => {});
   };
 

@@ -102,6 +102,7 @@ export class Gateway {
                     method: 'notifications/progress',
                     params: { progressToken, progress: p.progress, total: p.total, message: p.message },
                   })
+                  // Ignored: progress for a client that has gone is moot; the call's own answer reports the failure.
                   .catch(() => {});
               },
       });

@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SPEC_DEFAULTS, type ServerSpec, type Transport } from '../../domain/spec.js';
 import { createLauncher } from './launcher.js';
-import { everythingPath, waitFor } from './test-support.js';
+import { everythingPath, waitFor } from '../../../test/support/mcp-sessions.js';
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

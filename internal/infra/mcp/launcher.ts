@@ -88,6 +88,7 @@ export function createLauncher(opts: LauncherOptions = {}): ManagedLauncher {
     try {
       await client.connect(transport, { signal: ctx.signal, timeout: opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS });
     } catch (err) {
+      // Ignored: the start already failed; that error is what the caller sees.
       await session.close(0).catch(() => {});
       live.delete(session);
       throw startError(spec, transport, err, ctx.signal);
@@ -122,6 +123,7 @@ export function createLauncher(opts: LauncherOptions = {}): ManagedLauncher {
     launch,
     async shutdown() {
       down = true;
+      // Ignored: shutting down: every process group is killed below whatever close says.
       await Promise.all([...live].map((s) => s.close().catch(() => {})));
       await reaper?.end();
     },

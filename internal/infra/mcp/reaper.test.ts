@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { liveGroupMembers } from './process-group.js';
-import { everythingPath, fixturePath, fixtureSpec, processGone, repoRoot, stdioSpec, waitFor } from './test-support.js';
+import { everythingPath, fixturePath, fixtureSpec, processGone, repoRoot, stdioSpec, waitFor } from '../../../test/support/mcp-sessions.js';
 
 // The child "core" runs the compiled launcher (the suite's global set-up builds dist/).
 const launcherJs = join(repoRoot(), 'dist/internal/infra/mcp/launcher.js');

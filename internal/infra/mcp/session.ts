@@ -96,6 +96,7 @@ export class McpSession implements DownstreamSession {
         // An HTTP peer that stopped answering (or forgot our session) is dead to us: end the
         // session so the pool replaces it with a fresh connection and handshake.
         this.failWhy = (err as Error)?.message ?? String(err);
+        // Ignored: the session is already ending; close only releases the transport.
         void this.opts.client.close().catch(() => {});
       }
       throw mapped;
@@ -130,6 +131,7 @@ export class McpSession implements DownstreamSession {
     this.closing = true;
     const t = this.opts.transport;
     if (t instanceof ProcessStdioTransport) await t.stop(graceMs);
+    // Ignored: the session is already ending; close only releases the transport.
     await this.opts.client.close().catch(() => {});
     this.ended();
   }

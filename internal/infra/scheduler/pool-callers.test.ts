@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { settle } from './fake-clock.js';
-import { FP, harness, track } from './test-helpers.js';
+import { settle } from '../../../test/support/scheduler-fake-clock.js';
+import { FP, harness, track } from '../../../test/support/scheduler.js';
 
 /** Which caller sessions a server→client request from an instance may belong to. */
 describe('PoolManager.callersOf and notifyServers', () => {

@@ -3,7 +3,7 @@ import type { DownstreamSession } from '../../domain/downstream.js';
 import { isMcpdError, McpdError } from '../../domain/errors.js';
 import { ERROR_HISTORY_LIMIT, type PoolStatus, type StartCause, type StopCause } from '../../domain/runtime.js';
 import type { ServerSpec } from '../../domain/spec.js';
-import { restartDelayMs } from './backoff.js';
+import { restartDelayMs } from './restart-delay.js';
 import { CrashBreaker } from './breaker.js';
 import type { TimerHandle } from './clock.js';
 import { Instance } from './instance.js';
@@ -110,6 +110,7 @@ export abstract class PoolCore {
       // Superseded by a stop, removal or reload while starting: never serve from it.
       this.log('info', 'instance.discarded', `discarding a start of server ${this.spec.name} superseded while starting`, inst);
       inst.session = session;
+      // Ignored: the instance is being dropped; its process is killed by the launcher whatever close says.
       await session.close().catch(() => {});
       inst.state = 'stopped';
       this.instances.delete(inst.id);
@@ -119,6 +120,7 @@ export abstract class PoolCore {
     try {
       this.attach(inst, session);
     } catch (err) {
+      // Ignored: the instance is being dropped; its process is killed by the launcher whatever close says.
       await session.close().catch(() => {});
       this.startFailed(inst, err);
     }
@@ -193,6 +195,7 @@ export abstract class PoolCore {
     this.clearRestart();
     this.log('error', 'pool.suspended', `server ${this.spec.name} suspended: ${reason}`);
     this.rejectWaiters(suspendedError(this.spec, reason));
+    // Fire-and-forget: stop() never rejects: a failed close is logged as instance.stop_error.
     for (const inst of this.instances.values()) void this.stop(inst, 'crash');
     this.changed();
   }
@@ -229,7 +232,7 @@ export abstract class PoolCore {
   protected scheduleRestart(): void {
     if (this.closed || this.suspendedReason || this.restartTimer !== undefined) return;
     if (this.liveCount() >= this.warmTarget) return;
-    const delay = restartDelayMs(this.breaker.recent(this.now()), this.deps.runtime.restartBackoffMaxSeconds);
+    const delay = restartDelayMs(this.breaker.recent(this.now()), this.deps.runtime.restartBackoffMaxSeconds, this.deps.random);
     this.log('info', 'instance.restart_scheduled', `restarting server ${this.spec.name} in ${delay} ms`, undefined, { delayMs: delay });
     this.restartTimer = this.deps.clock.setTimeout(() => {
       this.restartTimer = undefined;
@@ -267,6 +270,7 @@ export abstract class PoolCore {
     const usable = [...this.instances.values()].filter((i) => i.usable).length;
     if (usable <= this.warmTarget) return;
     const cause: StopCause = inst.everBound ? 'ttl' : 'idle';
+    // Fire-and-forget: stop() never rejects: a failed close is logged as instance.stop_error.
     void this.stop(inst, cause);
   }
 
@@ -333,6 +337,7 @@ export abstract class PoolCore {
     this.generation++;
     this.clearRestart();
     this.rejectWaiters(new McpdError('UNAVAILABLE', `server ${this.spec.name} is no longer available: ${why}`));
+    // Fire-and-forget: stop() never rejects: a failed close is logged as instance.stop_error.
     for (const inst of this.instances.values()) void this.stop(inst, cause);
     await this.settle();
     this.bindings.clear();

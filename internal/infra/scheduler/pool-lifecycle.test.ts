@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { McpdError } from '../../domain/errors.js';
-import { settle } from './fake-clock.js';
-import { FP, harness, makeSpec, track } from './test-helpers.js';
+import { settle } from '../../../test/support/scheduler-fake-clock.js';
+import { FP, harness, makeSpec, track } from '../../../test/support/scheduler.js';
 
 describe('PoolManager lifecycle', () => {
   it('reaps an idle instance after idleSeconds (cause idle), down to zero', async () => {

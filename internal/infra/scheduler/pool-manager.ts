@@ -18,6 +18,8 @@ export interface PoolManagerOptions {
   log?: LogFn;
   /** Keeps the metadata cache across core restarts; absent = memory only. */
   metadataStore?: MetadataStore;
+  /** [0, 1) for the restart backoff's jitter; Math.random when absent (tests pass a constant). */
+  random?: () => number;
 }
 
 export type DesiredSpecs = Map<string, { spec: ServerSpec; references: string[] }>;
@@ -71,6 +73,7 @@ export class PoolManager {
         log: this.log,
         events: this.events,
         newInstanceId: () => `${spec.name}-${++this.instanceSeq}`,
+        random: this.opts.random,
       });
       this.pools.set(fp, pool);
       const saved = this.opts.metadataStore?.load(fp);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { settle } from './fake-clock.js';
-import { FP, harness, track } from './test-helpers.js';
+import { settle } from '../../../test/support/scheduler-fake-clock.js';
+import { FP, harness, track } from '../../../test/support/scheduler.js';
 
 describe('PoolManager metadata cache', () => {
   it('starts one instance (cause metadata) for concurrent first listings, then answers from the cache', async () => {

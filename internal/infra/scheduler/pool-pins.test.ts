@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { McpdError } from '../../domain/errors.js';
-import { settle } from './fake-clock.js';
-import { FP, harness, track } from './test-helpers.js';
+import { settle } from '../../../test/support/scheduler-fake-clock.js';
+import { FP, harness, track } from '../../../test/support/scheduler.js';
 
 const KEY = 'mcpd/resource-subscription:x://1';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { settle } from './fake-clock.js';
-import { FP, harness, track } from './test-helpers.js';
+import { settle } from '../../../test/support/scheduler-fake-clock.js';
+import { FP, harness, track } from '../../../test/support/scheduler.js';
 
 describe('PoolManager routing and waiting', () => {
   it('starts nothing on reconcile for on-demand specs; the first call starts one instance', async () => {

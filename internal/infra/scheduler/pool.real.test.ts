@@ -4,7 +4,7 @@ import { DEFAULT_RUNTIME } from '../../domain/profile.js';
 import type { ServerSpec } from '../../domain/spec.js';
 import { createLauncher, type ManagedLauncher } from '../mcp/launcher.js';
 import { liveGroupMembers, readProc } from '../mcp/process-group.js';
-import { fixtureSpec, processGone, waitFor } from '../mcp/test-support.js';
+import { fixtureSpec, processGone, waitFor } from '../../../test/support/mcp-sessions.js';
 import { PoolManager } from './pool-manager.js';
 import type { LogEntry } from './types.js';
 

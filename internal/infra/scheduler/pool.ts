@@ -329,6 +329,7 @@ export class Pool extends PoolCore {
           cause: 'hung',
           probe: why,
         });
+        // Fire-and-forget: stop() never rejects: a failed close is logged as instance.stop_error.
         void this.stop(inst, 'hung');
       },
     );

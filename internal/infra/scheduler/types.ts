@@ -40,6 +40,8 @@ export interface PoolDeps {
   log: LogFn;
   events: PoolEvents;
   newInstanceId(): string;
+  /** [0, 1) for the restart backoff's jitter; Math.random when absent (tests pass a constant). */
+  random?: () => number;
 }
 
 /** Timeout of the ping that decides whether a server that missed a deadline is hung. */

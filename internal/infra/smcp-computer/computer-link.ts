@@ -1,3 +1,4 @@
+import { backoffDelayMs } from '../../domain/backoff.js';
 import { io, type Socket } from 'socket.io-client';
 import type { SmcpLinkState } from '../../domain/smcp-computer/settings.js';
 import { errorPayload, SMCP_CODES } from '../../domain/smcp/error-codes.js';
@@ -135,7 +136,7 @@ export class ComputerLink {
   private later(fn: () => void): void {
     if (this.closed) return;
     clearTimeout(this.retry);
-    const delay = Math.min(RETRY_MAX_MS, RETRY_MIN_MS * 2 ** this.attempt++);
+    const delay = backoffDelayMs(++this.attempt, { baseMs: RETRY_MIN_MS, maxMs: RETRY_MAX_MS, jitter: 0.2 });
     this.retry = setTimeout(
       () => {
         if (!this.closed) fn();

@@ -53,6 +53,7 @@ async function reclaim(ctx: SmcpContext): Promise<void> {
   for (const socket of ctx.nsp.sockets.values()) {
     const m = memberOf(socket, ctx.node);
     if (!m) continue;
+    // Ignored: Redis still away: the next beat tries again.
     const r = await ctx.registry.claim(m).catch(() => undefined);
     if (r?.ok) {
       // The office may have heard it leave (swept by another node): announce it again.
@@ -60,7 +61,7 @@ async function reclaim(ctx: SmcpContext): Promise<void> {
       continue;
     }
     ctx.log(`${m.role} "${m.name}" lost its seat in office "${m.office_id}" while Redis was away`);
-    socket.leave(officeRoom(m.office_id));
+    await socket.leave(officeRoom(m.office_id));
     sessionOf(socket).office = undefined;
   }
 }

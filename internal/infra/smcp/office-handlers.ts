@@ -41,7 +41,7 @@ function notification(m: Member): Record<string, string> {
 export async function leave(ctx: SmcpContext, socket: Socket | undefined, m: Member): Promise<void> {
   ctx.nsp.to(officeRoom(m.office_id)).except(m.sid).emit(NOTIFY_EVENTS.leaveOffice, notification(m));
   await ctx.registry.release(m);
-  socket?.leave(officeRoom(m.office_id));
+  await socket?.leave(officeRoom(m.office_id));
   if (socket) sessionOf(socket).office = undefined;
   ctx.memberGone(m);
 }
@@ -67,7 +67,7 @@ async function join(ctx: SmcpContext, socket: Socket, req: EnterOfficeReq): Prom
   const claim = await ctx.registry.claim(m);
   if (!claim.ok) return seatTaken(m, claim.holder);
   if (old) await leave(ctx, socket, old);
-  socket.join(officeRoom(m.office_id));
+  await socket.join(officeRoom(m.office_id));
   Object.assign(s, { role: m.role, name: m.name, office: m.office_id });
   socket.to(officeRoom(m.office_id)).emit(NOTIFY_EVENTS.enterOffice, notification(m));
   return undefined;

@@ -114,10 +114,12 @@ export async function startSmcpServer(o: SmcpServerOptions): Promise<SmcpServer>
       // bounded, since Redis may be the thing that is gone (the others then sweep our seats).
       const leaving = [...nsp.sockets.values()].map((socket) => {
         const m = memberOf(socket, node);
+        // Ignored: best effort while stopping: other nodes sweep a seat we could not free.
         return m ? leave(ctx, socket, m).catch(() => undefined) : undefined;
       });
       await Promise.race([Promise.all(leaving), new Promise((r) => setTimeout(r, 3000).unref())]);
       await closeIo(io, http);
+      // Ignored: stopping: the registry's connections are closed below whatever this says.
       await registry.close().catch(() => undefined);
       // quit() waits for Redis to answer; a client still reconnecting to a Redis that is gone never would.
       if (redis)
@@ -130,7 +132,8 @@ export async function startSmcpServer(o: SmcpServerOptions): Promise<SmcpServer>
 
 function closeIo(io: Server, http: HttpServer): Promise<void> {
   return new Promise((resolve) => {
-    io.close(() => resolve());
+    // io.close's promise and its callback settle together; the callback is the one that cannot reject.
+    void io.close(() => resolve());
     http.closeAllConnections?.();
   });
 }

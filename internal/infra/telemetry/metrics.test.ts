@@ -3,7 +3,7 @@ import type { PoolStatus } from '../../domain/runtime.js';
 import { isLoopback, parseAddress, startMetricsServer } from './http-server.js';
 import { coreEntry } from './log-tap.js';
 import { Metrics } from './metrics.js';
-import { parsePromText, sampleValue } from './prom-text.js';
+import { parsePromText, sampleValue } from '../../../test/support/prom-text.js';
 
 const pool = (name: string, states: string[], extra: Partial<PoolStatus> = {}): PoolStatus =>
   ({

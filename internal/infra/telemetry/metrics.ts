@@ -79,6 +79,7 @@ export class Metrics {
   });
 
   constructor(private readonly serverOf: (fingerprint: string) => string) {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- prom-client calls collect() with `this` bound to the gauge
     const self = this;
     new Gauge({
       name: 'mcpd_pool_instances',

@@ -85,6 +85,7 @@ export async function walkTree(
       truncatedBy = 'nodes';
       level = level.slice(0, room);
     }
+    // Ignored: a node that vanished mid-walk (its window closed) is left out, not an error.
     const read = await Promise.all(level.map((a) => readNode(bus, a, depth).catch(() => undefined)));
     const next: NodeAddr[] = [];
     for (const n of read) {

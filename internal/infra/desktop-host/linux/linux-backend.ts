@@ -156,6 +156,7 @@ export class LinuxBackend implements DesktopBackend {
   }
 
   async close(): Promise<void> {
+    // Ignored: the bus never connected: nothing to disconnect.
     const b = await this.bus?.catch(() => undefined);
     b?.close();
     this.bus = undefined;

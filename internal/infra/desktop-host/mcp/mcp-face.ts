@@ -91,6 +91,7 @@ export class DesktopMcpFace {
   private async publish(next: Map<string, string>): Promise<void> {
     const changed = [...next].filter(([uri, text]) => this.texts.get(uri) !== text).map(([uri]) => uri);
     this.texts = next;
+    // Ignored: a notification to a client that has gone is moot; the transport's close ends the session.
     for (const uri of changed) if (this.subscribed.has(uri)) await this.server.sendResourceUpdated({ uri }).catch(() => undefined);
   }
 

@@ -196,6 +196,7 @@ export function contextArea(): GatewayArea {
       ctx.onCoreNotification(CONTEXT_UPDATED, (params) => {
         const kind = params.kind;
         if (kind !== 'desktop' && kind !== 'finder') return;
+        // Ignored: a notification to a client that has gone is moot; the transport's close ends the session.
         for (const uri of state.subscribed[kind]) void ctx.server.sendResourceUpdated({ uri }).catch(() => {});
       });
       ctx.onConnected((session, reconnect) => {

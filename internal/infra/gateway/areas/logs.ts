@@ -28,6 +28,7 @@ export function logsArea(): GatewayArea {
       ctx.onCoreNotification('notifications/message', (params) => {
         void ctx.server
           .notification({ method: 'notifications/message', params: params as JsonObject & { level: LoggingLevel; data: unknown } })
+          // Ignored: a log line for a client that has gone is moot; the transport's close ends the session.
           .catch(() => {});
       });
       ctx.onConnected((session) => {

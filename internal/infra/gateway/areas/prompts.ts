@@ -24,6 +24,7 @@ export function promptsArea(): GatewayArea {
       });
       ctx.onCoreNotification('notifications/prompts/list_changed', (params) => {
         if (served === undefined || etagOf(params) === served) return;
+        // Ignored: a notification to a client that has gone is moot; the transport's close ends the session.
         void s.sendPromptListChanged().catch(() => {});
       });
       ctx.onConnected((session, reconnect) => {

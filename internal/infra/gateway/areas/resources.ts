@@ -68,6 +68,7 @@ export function resourcesArea(): GatewayArea {
       });
       ctx.onCoreNotification('notifications/resources/updated', (params) => {
         if (typeof params.uri !== 'string' || !subscribed.has(params.uri)) return;
+        // Ignored: a notification to a client that has gone is moot; the transport's close ends the session.
         void s.sendResourceUpdated(params as { uri: string }).catch(() => {});
       });
       ctx.onCoreNotification('notifications/resources/list_changed', (params) => {
@@ -86,6 +87,7 @@ export function resourcesArea(): GatewayArea {
         if (served === undefined) return;
         session.request('resources/list', {}).then(
           (page) => {
+            // Ignored: a notification to a client that has gone is moot; the transport's close ends the session.
             if (etagOf(page as JsonObject) !== served) void s.sendResourceListChanged().catch(() => {});
           },
           (e: Error) => ctx.log(`resources re-sync after reconnect failed: ${e.message}`),

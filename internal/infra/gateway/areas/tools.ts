@@ -1,6 +1,6 @@
-import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonObject } from '../../../domain/json.js';
+import { rawRequestHandlerOf } from '../../mcp/sdk-internals.js';
 import { etagOf, type GatewayArea } from '../gateway-area.js';
 import { callContextTool, contextTools, isContextTool, takeChannels } from './context.js';
 
@@ -21,10 +21,8 @@ export function toolsArea(): GatewayArea {
           result.tools = [...(contextTools() as unknown as JsonObject[]), ...(Array.isArray(result.tools) ? result.tools : [])];
         return result as never;
       });
-      // Registered through Protocol, not the Server override: that one parses the request twice and
-      // rebuilds the whole result through its schema. A proxy passes results on as the server sent them
-      // (the client validates what it receives), and this is the hottest path of the gateway.
-      Protocol.prototype.setRequestHandler.call(ctx.server, CallToolRequestSchema, async (req, extra) => {
+      // The hottest path of the gateway: registered past Server's result re-validation (see sdk-internals).
+      rawRequestHandlerOf(ctx.server)(CallToolRequestSchema, async (req, extra) => {
         const params: JsonObject = { name: req.params.name, arguments: (req.params.arguments ?? {}) as JsonObject };
         if (isContextTool(req.params.name))
           return (await callContextTool(ctx, req.params.name, params.arguments as JsonObject, extra)) as never;
@@ -33,6 +31,7 @@ export function toolsArea(): GatewayArea {
       ctx.onCoreNotification('notifications/tools/list_changed', (params) => {
         // A client that never listed has nothing stale; one that holds this very list needs no nudge.
         if (served === undefined || etagOf(params) === served) return;
+        // Ignored: a notification to a client that has gone is moot; the transport's close ends the session.
         void ctx.server.sendToolListChanged().catch(() => {});
       });
       ctx.onConnected((session, reconnect) => {

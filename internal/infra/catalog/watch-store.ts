@@ -1,6 +1,6 @@
 import { watch } from 'chokidar';
 import { basename, dirname, join, resolve } from 'node:path';
-import { loadStore } from './load_store.js';
+import { loadStore } from './load-store.js';
 import type { LoadOptions, LoadResult } from './types.js';
 import { cappedTimeout } from '../../domain/timer-limit.js';
 

@@ -15,10 +15,10 @@ import {
   type NumberRule,
 } from './fields.js';
 import { NAME_HINT, isValidName } from './names.js';
-import { shellWords } from './shell_words.js';
+import { shellWords } from './shell-words.js';
 import { report, warn, whereOf, type LocStr, type Source, type YNode } from './source.js';
 import { parseOAuth } from './oauth-parse.js';
-import { parseToolMeta, parseToolMetaMap } from './tool_meta_parse.js';
+import { parseToolMeta, parseToolMetaMap } from './tool-meta-parse.js';
 import type { FixedFields, RawServer } from './types.js';
 
 export const SERVER_KEYS = [

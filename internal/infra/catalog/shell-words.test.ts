@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { shellWords } from './shell_words.js';
+import { shellWords } from './shell-words.js';
 
 describe('shellWords', () => {
   it('splits on whitespace and honours quotes and backslashes', () => {

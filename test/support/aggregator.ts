@@ -1,7 +1,7 @@
-import { McpdError } from '../../domain/errors.js';
-import { DEFAULT_NAMESPACE, type NamespacePolicy, type Profile } from '../../domain/profile.js';
-import { SPEC_DEFAULTS, type ServerSpec } from '../../domain/spec.js';
-import type { DownstreamTool } from '../../domain/tool.js';
+import { McpdError } from '../../internal/domain/errors.js';
+import { DEFAULT_NAMESPACE, type NamespacePolicy, type Profile } from '../../internal/domain/profile.js';
+import { SPEC_DEFAULTS, type ServerSpec } from '../../internal/domain/spec.js';
+import type { DownstreamTool } from '../../internal/domain/tool.js';
 
 /** Test support for the index tests: minimal specs, profiles, tools, and a caught McpdError. */
 export function spec(name: string, over: Partial<ServerSpec> = {}): ServerSpec {

@@ -1,9 +1,9 @@
-import type { DownstreamSession, LaunchContext, Launcher, RequestOptions } from '../../domain/downstream.js';
-import { McpdError } from '../../domain/errors.js';
-import type { JsonObject } from '../../domain/json.js';
-import type { ServerSpec } from '../../domain/spec.js';
-import type { DownstreamTool } from '../../domain/tool.js';
-import type { Clock } from './clock.js';
+import type { DownstreamSession, LaunchContext, Launcher, RequestOptions } from '../../internal/domain/downstream.js';
+import { McpdError } from '../../internal/domain/errors.js';
+import type { JsonObject } from '../../internal/domain/json.js';
+import type { ServerSpec } from '../../internal/domain/spec.js';
+import type { DownstreamTool } from '../../internal/domain/tool.js';
+import type { Clock } from '../../internal/infra/scheduler/clock.js';
 
 /** A call the test answers by hand (unless the launcher auto-replies). */
 export interface PendingCall {

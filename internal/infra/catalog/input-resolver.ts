@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import type { InputDef } from '../../domain/profile.js';
 import type { InputOutcome } from './expand.js';
-import { shellWords } from './shell_words.js';
+import { shellWords } from './shell-words.js';
 
 export const COMMAND_INPUT_TIMEOUT_MS = 5_000;
 

@@ -1,11 +1,11 @@
 /** Shared setup for the scheduler unit tests (fake launcher + fake clock). */
-import { McpdError } from '../../domain/errors.js';
-import { DEFAULT_RUNTIME, type RuntimeSettings } from '../../domain/profile.js';
-import { SPEC_DEFAULTS, type ServerSpec } from '../../domain/spec.js';
-import { FakeClock, settle } from './fake-clock.js';
-import { FakeLauncher } from './fake-launcher.js';
-import { PoolManager } from './pool-manager.js';
-import type { LogEntry } from './types.js';
+import { McpdError } from '../../internal/domain/errors.js';
+import { DEFAULT_RUNTIME, type RuntimeSettings } from '../../internal/domain/profile.js';
+import { SPEC_DEFAULTS, type ServerSpec } from '../../internal/domain/spec.js';
+import { FakeClock, settle } from './scheduler-fake-clock.js';
+import { FakeLauncher } from './scheduler-fake-launcher.js';
+import { PoolManager } from '../../internal/infra/scheduler/pool-manager.js';
+import type { LogEntry } from '../../internal/infra/scheduler/types.js';
 
 export const FP = 'fp-srv';
 
@@ -48,7 +48,7 @@ export async function harness(over: Partial<ServerSpec> = {}, rt: Partial<Runtim
     pingIntervalSeconds: 0,
     ...rt,
   };
-  const mgr = new PoolManager({ launcher, runtime, clock, log: (e) => logs.push(e) });
+  const mgr = new PoolManager({ launcher, runtime, clock, log: (e) => logs.push(e), random: () => 0 });
   const spec = makeSpec(over);
   await mgr.reconcile(new Map([[FP, { spec, references: ['default/srv'] }]]));
   await settle();

@@ -1,0 +1,83 @@
+// Type-aware lint (typescript-eslint, flat config). `make lint` runs it; the layer rules below are the
+// dependency direction documented in docs/architecture.md. Import cycles stay in scripts/check-layers.mjs
+// (ESLint core has no cycle rule and we add no import plugin for one check).
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+// Node globals the scripts and benches use (no `globals` package: one less dependency to keep in step).
+const nodeGlobals = Object.fromEntries(
+  [
+    'process',
+    'console',
+    'Buffer',
+    'URL',
+    'URLSearchParams',
+    'setTimeout',
+    'clearTimeout',
+    'setInterval',
+    'clearInterval',
+    'setImmediate',
+    'clearImmediate',
+    'queueMicrotask',
+    'performance',
+    'structuredClone',
+    'fetch',
+    'AbortController',
+    'AbortSignal',
+    'TextEncoder',
+    'TextDecoder',
+    'globalThis',
+  ].map((name) => [name, 'readonly']),
+);
+
+const unused = ['error', { args: 'after-used', argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }];
+
+// What a product layer must not import (relative paths; packages are free), plus test helpers, which no
+// product file may reach. One rule entry per folder: flat config replaces, not merges, a rule's options.
+const forbid = (...layers) => ({
+  'no-restricted-imports': [
+    'error',
+    {
+      patterns: [
+        ...layers.map((layer) => ({
+          regex: `^(\\.\\./)+(internal/)?${layer}/`,
+          message: `this layer must not import internal/${layer} (see docs/architecture.md, "Layers")`,
+        })),
+        { regex: '^(\\.\\./)+test/', message: 'product code must not import test helpers (they live under test/)' },
+      ],
+    },
+  ],
+});
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'internal/gen/**', '.tmp/**', 'coverage/**', 'vitest.config.ts'] },
+  js.configs.recommended,
+  {
+    files: ['**/*.ts', '**/*.tsx'],
+    extends: [tseslint.configs.recommended],
+    languageOptions: {
+      parserOptions: { project: ['./tsconfig.test.json', './web/tsconfig.json'], tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false, attributes: false } }],
+      '@typescript-eslint/no-unused-vars': unused,
+      // The codebase uses `any` at SDK and JSON boundaries on purpose; strict mode already guards the rest.
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      'no-empty': ['error', { allowEmptyCatch: false }],
+      // A `let` that closures read before its one assignment (set-after-construct) cannot be const.
+      'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
+    },
+  },
+  {
+    files: ['**/*.mjs'],
+    languageOptions: { globals: nodeGlobals },
+    rules: { 'no-unused-vars': unused, 'no-empty': ['error', { allowEmptyCatch: false }] },
+  },
+  // Layers: cmd → app → domain ← infra (gen is generated code every layer but domain may use).
+  { files: ['cmd/**/*.ts'], ignores: ['**/*.test.ts'], rules: forbid() },
+  { files: ['internal/app/**/*.ts'], ignores: ['**/*.test.ts'], rules: forbid('cmd') },
+  { files: ['internal/domain/**/*.ts'], ignores: ['**/*.test.ts'], rules: forbid('cmd', 'app', 'infra', 'gen') },
+  { files: ['internal/infra/**/*.ts'], ignores: ['**/*.test.ts'], rules: forbid('cmd', 'app') },
+);
