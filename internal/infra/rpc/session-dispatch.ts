@@ -3,6 +3,7 @@ import { CONTEXT_CHANNELS_META } from '../../domain/context-channels.js';
 import { optionalString, type SessionHandler, type SessionRequestContext } from './session-handler.js';
 import { McpdError } from '../../domain/errors.js';
 import type { JsonObject, JsonValue } from '../../domain/json.js';
+import { clientToolListEtag } from './tool-list-watch.js';
 import { contextSessionHandlers } from './session-areas/context.js';
 import { logSessionHandlers } from './session-areas/logs.js';
 import { promptSessionHandlers } from './session-areas/prompts.js';
@@ -19,8 +20,12 @@ const TOOL_HANDLERS: Record<string, SessionHandler> = {
     const result: JsonObject = { tools: page.tools.map((t) => t.definition) };
     if (page.nextCursor) result.nextCursor = page.nextCursor;
     result._meta = { 'mcpd/etag': page.etag };
-    // The first page says which context channels (mcpd_finder …) the gateway offers alongside.
-    if (!params.cursor) result._meta[CONTEXT_CHANNELS_META] = { ...(await api.resources.channels(ctx.session.caller)) };
+    if (!params.cursor) {
+      // The first page says which context channels (mcpd_finder …) the gateway offers alongside, and
+      // its etag covers them: the watch that tells the gateway of changes uses the same one.
+      const channels = await api.resources.channels(ctx.session.caller);
+      result._meta = { 'mcpd/etag': clientToolListEtag(page.etag, channels), [CONTEXT_CHANNELS_META]: { ...channels } };
+    }
     return result;
   },
   'tools/call': async (api, params, ctx) => {

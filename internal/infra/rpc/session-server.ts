@@ -5,6 +5,7 @@ import { redactedError } from './status-map.js';
 import { decodeObject, encodeJson } from './json-bytes.js';
 import { dispatchSessionRequest } from './session-dispatch.js';
 import { linkClient, type ClientLink } from './session-client-requests.js';
+import { ClientToolListWatch } from './tool-list-watch.js';
 import { DEFAULT_SESSION_OUTBOUND_BYTES, OutboundGate, type GatedStream } from './outbound-gate.js';
 
 /**
@@ -84,7 +85,11 @@ export function serveSession(api: ControlApi, stream: Stream, opts: SessionServe
     send({ welcome: { sessionId: session.id, profile: session.profile, coreId: api.info().coreId } });
     const link = (client = linkClient(api, session, send, hello.clientName || undefined));
     closeHooks.push(() => link.close());
-    void forwardListChanges(api.watchTools(session.caller), 'notifications/tools/list_changed');
+    // The client's tool list also holds mcpd_finder when the caller's resources give the Finder content.
+    void forwardListChanges(
+      new ClientToolListWatch(api.watchTools(session.caller), api.resources.watch(session.caller)),
+      'notifications/tools/list_changed',
+    );
     void forwardListChanges(api.resources.watch(session.caller), 'notifications/resources/list_changed');
     void forwardListChanges(api.prompts.watch(session.caller), 'notifications/prompts/list_changed');
   };
