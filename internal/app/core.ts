@@ -35,6 +35,7 @@ import { CallerViews } from './caller-views.js';
 import { cappedInterval } from '../domain/timer-limit.js';
 import { CallGate } from './call-gate.js';
 import { PoolGoneError } from '../infra/scheduler/index.js';
+import { markDispatched, ReloadRetry } from './reload-retry.js';
 import { SmcpComputers } from './smcp-computers.js';
 import { isSearchModeTool, toolError, ToolSearchCalls } from './tool-search-calls.js';
 import { SEARCH_TOOL } from '../infra/aggregator/tool-search-view.js';
@@ -52,32 +53,6 @@ export interface CoreOptions {
   telemetry?: LogTelemetry;
   /** Runs the process's graceful stop (the Stop RPC asks for it); absent = only `beginStop` happens. */
   requestStop?: () => void;
-}
-
-/** Attempts of a call whose pool a reload removed meanwhile (each after that reload is applied). */
-const POOL_GONE_ATTEMPTS = 4;
-
-/** Errors of calls that reached the pool: never retried as "raced a reload" (the server may have run them). */
-const reachedPool = new WeakSet<object>();
-function markDispatched(e: unknown): unknown {
-  if (typeof e === 'object' && e !== null && !(e instanceof PoolGoneError)) reachedPool.add(e);
-  return e;
-}
-function dispatched(e: object): boolean {
-  return reachedPool.has(e);
-}
-
-/**
- * Reloads kept replacing the spec of the tool's server while the call resolved it: nothing reached a
- * server, and it is the configuration changing (not the caller's arguments) that is to blame.
- */
-function reloadRaceError(name: string, attempts: number, e: unknown): McpdError {
-  const why = e instanceof Error ? e.message : String(e);
-  return new McpdError(
-    'UNAVAILABLE',
-    `tool "${name}" could not be resolved: the configuration changed (reload) while the call resolved it, ${attempts} times in a row; ` +
-      `nothing was sent to a server. Retry once the edits settle (last error: ${why})`,
-  );
 }
 
 /** The control plane's use cases: caller-aware listing and calling, status, reload. */
@@ -103,11 +78,8 @@ export class Core implements ControlApi {
   /** runtime.yaml `smcp:`: this core as A2C-SMCP Computers. */
   readonly smcp: SmcpComputers;
   private callSeq = 0;
-  /** The store application under way (or the last one, settled), and how many have begun. */
-  private applying: Promise<void> = Promise.resolve();
-  private applyGeneration = 0;
-  /** Applications begun and not finished: until one is, the tool index can still name pools it removed. */
-  private appliesInFlight = 0;
+  /** Store applications, and the retry of requests that raced one (tool calls, prompts, resource reads). */
+  private readonly reloads = new ReloadRetry();
   /** Admission of calls: closed by a stop, which then waits for the calls in flight. */
   readonly calls = new CallGate(() => `the mcpd core (pid ${process.pid}) is stopping`);
   private readonly toolSearch = new ToolSearchCalls();
@@ -126,6 +98,7 @@ export class Core implements ControlApi {
       history: this.history,
       profileOf: (caller) => profileFor(o.store.current, caller),
       log: o.log,
+      reloads: this.reloads,
     };
     // One hub of downstream subscriptions for resources/subscribe callers and the context channels alike.
     const subscriptions = (this.subscriptions = new ResourceSubscriptions(o.pools, o.log));
@@ -269,24 +242,8 @@ export class Core implements ControlApi {
    * a call waits for the reload to be applied and resolves the name again — a few times at most
    * while edits keep coming — so it is answered against the configuration after the reload.
    */
-  private async callAdmittedTool(caller: string, name: string, args: JsonObject, opts: CallOptions): Promise<JsonObject> {
-    for (let attempt = 1; ; attempt++) {
-      const last = attempt >= POOL_GONE_ATTEMPTS;
-      const generation = this.applyGeneration;
-      // A call that starts while a reload is being applied resolves against the index of the old
-      // store, whose pools that reload already removed: it raced the reload as much as one overtaken by it.
-      const settled = this.appliesInFlight === 0;
-      try {
-        return await this.callResolvedTool(caller, name, args, opts, last);
-      } catch (e) {
-        const raced =
-          e instanceof PoolGoneError ||
-          (e instanceof McpdError && e.reason === 'NOT_FOUND' && !dispatched(e) && (!settled || this.applyGeneration !== generation));
-        if (!raced) throw e;
-        if (last) throw reloadRaceError(name, attempt, e);
-        await this.applying;
-      }
-    }
+  private callAdmittedTool(caller: string, name: string, args: JsonObject, opts: CallOptions): Promise<JsonObject> {
+    return this.reloads.run(`tool ${JSON.stringify(name)}`, (last) => this.callResolvedTool(caller, name, args, opts, last));
   }
 
   private async callResolvedTool(caller: string, name: string, args: JsonObject, opts: CallOptions, last: boolean): Promise<JsonObject> {
@@ -394,19 +351,8 @@ export class Core implements ControlApi {
   }
 
   /** After the store changed (reload RPC or file watcher): pools, indexes, caller views. */
-  async applyStore(opts: { resumeSuspended?: boolean } = {}): Promise<void> {
-    this.applyGeneration++;
-    this.appliesInFlight++;
-    const run = this.applyStoreNow(opts).finally(() => this.appliesInFlight--);
-    // A call that lost its pool to this reload waits for it (and for any earlier one still running,
-    // as the file watcher does not wait for one to end) before resolving its tool again. A rejection is
-    // dropped here: the reload's own caller gets it through `run`; waiters only need it settled.
-    const earlier = this.applying;
-    this.applying = run.then(
-      () => earlier,
-      () => earlier,
-    );
-    return run;
+  applyStore(opts: { resumeSuspended?: boolean } = {}): Promise<void> {
+    return this.reloads.apply(() => this.applyStoreNow(opts));
   }
 
   private async applyStoreNow(opts: { resumeSuspended?: boolean }): Promise<void> {
