@@ -169,18 +169,22 @@ export async function startControlServer(api: ControlApi, socketPath: string, se
   addHealth(server);
   addReflection(server);
   const injector = server.createConnectionInjector(ServerCredentials.createInsecure());
-  const listener = await listenControlSocket(socketPath, {
-    grpc: (socket) => injector.injectConnection(socket),
-    session: (socket, rest) => {
-      const stream = new FramedSessionStream<pb.SessionClientMessage, pb.SessionServerMessage>(
-        socket,
-        SERVER_CODEC,
-        session.frameStallMs ?? FRAME_STALL_MS,
-      );
-      serveSession(api, stream, session);
-      stream.receive(rest);
+  const listener = await listenControlSocket(
+    socketPath,
+    {
+      grpc: (socket) => injector.injectConnection(socket),
+      session: (socket, rest) => {
+        const stream = new FramedSessionStream<pb.SessionClientMessage, pb.SessionServerMessage>(
+          socket,
+          SERVER_CODEC,
+          session.frameStallMs ?? FRAME_STALL_MS,
+        );
+        serveSession(api, stream, session);
+        stream.receive(rest);
+      },
     },
-  });
+    { frameStallMs: session.frameStallMs ?? FRAME_STALL_MS },
+  );
   chmodSync(socketPath, 0o600);
   return {
     socket: socketPath,
