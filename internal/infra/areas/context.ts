@@ -62,7 +62,12 @@ export const contextArea: Area = {
         rpc: 'getFinder',
         fromPb: (r: pb.GetFinderRequest) => ({
           caller: callerOf(r.caller),
-          req: { keywords: r.keywords.length ? r.keywords : undefined, fileType: r.fileType || undefined, offset: r.offset, limit: r.limit },
+          req: {
+            keywords: r.keywords.length ? r.keywords : undefined,
+            fileType: r.fileType || undefined,
+            offset: r.offset,
+            limit: r.limit,
+          },
         }),
         toPb: (v): pb.GetFinderResponse => ({ documentsJson: v.documents.map((d) => encodeJson(d)), totalCount: v.totalCount }),
       },
@@ -74,7 +79,8 @@ export const contextArea: Area = {
 
 /** Subscribe and unsubscribe on the Session, the Watch stream on gRPC. */
 function channelWatch(kind: Kind): AreaMethod[] {
-  const watch = (api: ControlApi, caller: string) => (kind === 'desktop' ? api.context.watchDesktop(caller) : api.context.watchFinder(caller));
+  const watch = (api: ControlApi, caller: string) =>
+    kind === 'desktop' ? api.context.watchDesktop(caller) : api.context.watchFinder(caller);
   return [
     method({
       name: `mcpd/${kind}/subscribe`,

@@ -34,7 +34,7 @@ export const logsArea: Area = {
       name: 'logs/stream',
       admission: 'free',
       routed: false,
-      session: absent('logging/setLevel makes the core push the caller\'s entries as notifications/message'),
+      session: absent("logging/setLevel makes the core push the caller's entries as notifications/message"),
       grpc: {
         rpc: 'streamLogs',
         open: (api, r: pb.StreamLogsRequest, ctx) => {

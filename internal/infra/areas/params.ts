@@ -36,7 +36,8 @@ export function optionalInt(params: JsonObject, key: string): number | undefined
 export function optionalStrings(params: JsonObject, key: string): string[] | undefined {
   const v = params[key];
   if (v === undefined || v === null) return undefined;
-  if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) throw new McpdError('INVALID_ARGUMENT', `"${key}" must be an array of strings`);
+  if (!Array.isArray(v) || !v.every((x) => typeof x === 'string'))
+    throw new McpdError('INVALID_ARGUMENT', `"${key}" must be an array of strings`);
   return v as string[];
 }
 

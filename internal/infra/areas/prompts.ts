@@ -35,7 +35,11 @@ export const promptsArea: Area = {
           caller: callerOf(r.caller),
           req: { cursor: r.cursor || undefined, pageSize: pageSizeOf(r.pageSize) },
         }),
-        toPb: (page): pb.ListPromptsResponse => ({ etag: page.etag, prompts: page.items.map(promptToPb), nextCursor: page.nextCursor ?? '' }),
+        toPb: (page): pb.ListPromptsResponse => ({
+          etag: page.etag,
+          prompts: page.items.map(promptToPb),
+          nextCursor: page.nextCursor ?? '',
+        }),
       },
       gateway: { schema: ListPromptsRequestSchema },
     }),
@@ -61,7 +65,10 @@ export const promptsArea: Area = {
       routed: true,
       invoke: (api, req, ctx) => api.prompts.get(ctx.caller, req.name, req.args, ctx),
       session: {
-        fromMcp: (params) => ({ name: requiredString(params, 'name', 'prompts/get'), args: objectParam(params, 'arguments', 'prompts/get') }),
+        fromMcp: (params) => ({
+          name: requiredString(params, 'name', 'prompts/get'),
+          args: objectParam(params, 'arguments', 'prompts/get'),
+        }),
       },
       grpc: {
         rpc: 'getPrompt',

@@ -28,7 +28,12 @@ const listFromPb = (r: pb.ListResourcesRequest | pb.ListResourceTemplatesRequest
 });
 
 /** The first page says which context channels (mcpd://desktop, mcpd://finder) the gateway lists first. */
-async function withChannels(api: ControlApi, ctx: SessionRequestContext, cursor: string | undefined, result: JsonObject): Promise<JsonObject> {
+async function withChannels(
+  api: ControlApi,
+  ctx: SessionRequestContext,
+  cursor: string | undefined,
+  result: JsonObject,
+): Promise<JsonObject> {
   if (cursor === undefined) (result._meta as JsonObject)[CONTEXT_CHANNELS_META] = { ...(await api.resources.channels(ctx.session.caller)) };
   return result;
 }
@@ -52,7 +57,11 @@ export const resourcesArea: Area = {
       grpc: {
         rpc: 'listResources',
         fromPb: listFromPb,
-        toPb: (page): pb.ListResourcesResponse => ({ etag: page.etag, resources: page.items.map(resourceToPb), nextCursor: page.nextCursor ?? '' }),
+        toPb: (page): pb.ListResourcesResponse => ({
+          etag: page.etag,
+          resources: page.items.map(resourceToPb),
+          nextCursor: page.nextCursor ?? '',
+        }),
       },
       gateway: { schema: ListResourcesRequestSchema },
     }),

@@ -53,9 +53,13 @@ export function dispatchSessionRequest(
   const handler = HANDLERS.get(method);
   if (!handler) {
     return Promise.reject(
-      new McpdError('NOT_FOUND', `method ${JSON.stringify(method)} is not served by this core (known: ${[...HANDLERS.keys()].join(', ')})`, {
-        specCode: -32601,
-      }),
+      new McpdError(
+        'NOT_FOUND',
+        `method ${JSON.stringify(method)} is not served by this core (known: ${[...HANDLERS.keys()].join(', ')})`,
+        {
+          specCode: -32601,
+        },
+      ),
     );
   }
   return handler(api, params, ctx);
