@@ -22,7 +22,10 @@ function exitOf(p: ChildProcess): Promise<number | null> {
 /** A store with the fault tools (and `extra` servers); `grace` sets shutdownGraceSeconds. */
 function stopWorld(grace: number, ...extra: string[]): TestWorld {
   return new TestWorld({
-    'profiles/default.yaml': profile(echoServer('fx', { idleSeconds: 300, callTimeoutSeconds: 60 }, { FIXTURE_FAULT_TOOLS: '1' }), ...extra),
+    'profiles/default.yaml': profile(
+      echoServer('fx', { idleSeconds: 300, callTimeoutSeconds: 60 }, { FIXTURE_FAULT_TOOLS: '1' }),
+      ...extra,
+    ),
     'runtime.yaml': `shutdownGraceSeconds: ${grace}\nmetricsAddress: ""\n`,
     'callers.yaml': 'callers: {}\n',
   });
@@ -125,7 +128,10 @@ describe('graceful stop', () => {
           callUnary<pb.CompleteRequest, pb.CompleteResponse>((r, cb) => grpc.complete(r, cb), {
             caller: 'reader',
             paramsJson: Buffer.from(
-              JSON.stringify({ ref: { type: 'ref/prompt', name: 'every__completable-prompt' }, argument: { name: 'department', value: 'Sa' } }),
+              JSON.stringify({
+                ref: { type: 'ref/prompt', name: 'every__completable-prompt' },
+                argument: { name: 'department', value: 'Sa' },
+              }),
             ),
           }).then((r) => json(r.resultJson)),
       };

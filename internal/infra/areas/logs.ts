@@ -6,7 +6,7 @@ import type { LogLevel } from '../../domain/profile.js';
 import type * as pb from '../../gen/mcpd/control/v1/control.js';
 import { encodeJson } from '../rpc/json-bytes.js';
 import type { SessionHandler, SessionRequestContext } from '../rpc/session-handler.js';
-import { parseLevel } from '../telemetry/log-level.js';
+import { parseLevel } from '../../domain/log-level.js';
 import { toMcpMessage } from '../telemetry/log-mcp.js';
 import { absent, method, type Area } from './area.js';
 import { callerOf } from './params.js';
