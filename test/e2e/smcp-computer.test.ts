@@ -8,6 +8,7 @@ import { TestWorld } from '../support/core-process.js';
 import { DIST, ECHO_SERVER, EVERYTHING, FIXTURES, MCPDCTL } from '../support/paths.js';
 import { waitFor } from '../support/procs.js';
 import { TestAgent } from '../support/smcp-agent-peer.js';
+import { computerJoined, smcpComputers } from '../support/smcp-core-computer.js';
 import { startSmcpProc, type SmcpProc } from '../support/smcp-server-proc.js';
 import { must } from '../../internal/domain/must.js';
 
@@ -75,7 +76,7 @@ describe('the core as an A2C-SMCP Computer (real mcpd-smcp, real core, real MCP 
   let control: ReturnType<typeof createControlClient>;
 
   const status = () => callUnary<pb.GetRuntimeStatusRequest, Status>((q, cb) => control.getRuntimeStatus(q, cb), {});
-  const computer = async (name: string) => (await status()).smcpComputers.find((c) => c.name === name);
+  const computer = async (name: string) => (await smcpComputers(control)).find((c) => c.name === name);
   /** Lines of the fx server's stderr: its `hang` tool says when a call arrived, and it says when one was cancelled. */
   const seen = (line: string) => world.coreLog.join('').split(line).length - 1;
   /** Starts a `fx__hang` call and resolves once the server has it. */
@@ -87,11 +88,7 @@ describe('the core as an A2C-SMCP Computer (real mcpd-smcp, real core, real MCP 
     await waitFor('the hang call at the server', () => seen('fixture: hanging') > before);
     return { pending };
   };
-  const joined = (name: string, joins = 1) =>
-    waitFor(`computer ${name} joined (${joins})`, async () => {
-      const c = await computer(name);
-      return c?.state === 'joined' && c.joins >= joins;
-    });
+  const joined = (name: string, joins = 1) => computerJoined(control, name, joins);
 
   beforeAll(async () => {
     world = new TestWorld({ 'callers.yaml': 'callers: { claude-desktop: default, vscode: default }\n', 'profiles/default.yaml': PROFILE });
