@@ -26,7 +26,6 @@ describe('heavy downstream faults', () => {
     world = new TestWorld({
       'profiles/default.yaml': faultServer(),
       'callers.yaml': 'callers: {}\n',
-      'runtime.yaml': 'metricsAddress: ""\n',
     });
     await world.startCore();
     client = await world.gateway('heavy');
@@ -109,7 +108,6 @@ describe('core SIGKILL during 16 concurrent calls', () => {
     world = new TestWorld({
       'profiles/default.yaml': faultServer({ maxConcurrent: 16 }),
       'callers.yaml': 'callers: {}\n',
-      'runtime.yaml': 'metricsAddress: ""\n',
     });
     await world.startCore();
   });
@@ -162,7 +160,6 @@ describe('100 store edits per second', () => {
     world = new TestWorld({
       'profiles/default.yaml': store('start'),
       'callers.yaml': 'callers: {}\n',
-      'runtime.yaml': 'metricsAddress: ""\n',
     });
     await world.startCore();
   });
@@ -236,7 +233,6 @@ describe('garbage on the control socket', () => {
     world = new TestWorld({
       'profiles/default.yaml': faultServer(),
       'callers.yaml': 'callers: {}\n',
-      'runtime.yaml': 'metricsAddress: ""\n',
     });
     await world.startCore();
   });
