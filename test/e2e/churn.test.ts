@@ -12,13 +12,13 @@ import type * as pb from '../../internal/gen/mcpd/control/v1/control.js';
 
 /**
  * 1,000 gateway connect/disconnect cycles by default (MCPD_CHURN_CYCLES scales them), every one through
- * a real `mcpdmcp` process: 3% are stdio gateway processes (half end cleanly when their client closes
+ * a real `mcpdmcp` process: 2% are stdio gateway processes (half end cleanly when their client closes
  * stdin, half are SIGKILLed during a call); the rest are HTTP sessions on `mcpdmcp --http` processes
  * (one per ~100 sessions), half closed with DELETE and half abandoned, after which their gateway is
  * SIGKILLed or stopped with SIGTERM in turn. Every fourth cycle subscribes to a resource (a pin).
  */
 const TOTAL = Number(process.env.MCPD_CHURN_CYCLES ?? 1000);
-const STDIO = Math.round(TOTAL * 0.03);
+const STDIO = Math.round(TOTAL * 0.02);
 const HTTP_SESSIONS = TOTAL - STDIO;
 const HTTP_GATEWAYS = Math.max(2, Math.round(TOTAL / 100));
 const RESOURCE = 'demo://resource/dynamic/text/1';
@@ -203,5 +203,5 @@ describe('churn: gateway connect/disconnect cycles', () => {
         `core RSS ${base.rss.toFixed(1)} → ${after.rss.toFixed(1)} MiB; servers ${base.servers} → ${after.servers}; sessions ${base.sessions} → ${after.sessions}; ` +
         `pins ${base.pinned} → ${after.pinned}; watches ${base.watchers} → ${after.watchers}\n`,
     );
-  }, 240_000);
+  }, 400_000);
 });
