@@ -27,7 +27,6 @@ describe('heavy downstream faults', () => {
     world = new TestWorld({
       'profiles/default.yaml': faultServer(),
       'callers.yaml': 'callers: {}\n',
-      'runtime.yaml': 'metricsAddress: ""\n',
     });
     await world.startCore();
     client = await world.gateway('heavy');
@@ -110,7 +109,6 @@ describe('core SIGKILL during 16 concurrent calls', () => {
     world = new TestWorld({
       'profiles/default.yaml': faultServer({ maxConcurrent: 16 }),
       'callers.yaml': 'callers: {}\n',
-      'runtime.yaml': 'metricsAddress: ""\n',
     });
     await world.startCore();
   });
@@ -163,7 +161,6 @@ describe('100 store edits per second', () => {
     world = new TestWorld({
       'profiles/default.yaml': store('start'),
       'callers.yaml': 'callers: {}\n',
-      'runtime.yaml': 'metricsAddress: ""\n',
     });
     await world.startCore();
   });
@@ -237,7 +234,6 @@ describe('garbage on the control socket', () => {
     world = new TestWorld({
       'profiles/default.yaml': faultServer(),
       'callers.yaml': 'callers: {}\n',
-      'runtime.yaml': 'metricsAddress: ""\n',
     });
     await world.startCore();
   });

@@ -18,7 +18,6 @@ describe('the HTTP gateway has limits (issue 14.6)', () => {
     world = new TestWorld({
       'profiles/default.yaml': profile(echoServer('fx')),
       'callers.yaml': 'callers: {}\n',
-      'runtime.yaml': 'metricsAddress: ""\n',
     });
     corePid = (await world.startCore()).pid!;
     gw = await startHttpGatewayProc('alice', ['--socket', world.socket, '--no-autostart', '--http', '127.0.0.1:0', '--max-sessions', '5'], {

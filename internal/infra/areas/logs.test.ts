@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { LogRecord } from '../../../domain/control-areas.js';
-import type { ControlApi } from '../../../domain/control.js';
-import type { JsonObject } from '../../../domain/json.js';
-import { LogBus } from '../../telemetry/log-bus.js';
-import { levelRank } from '../../../domain/log-level.js';
-import type { SessionRequestContext } from '../session-handler.js';
-import { forwardingSessions, logSessionHandlers } from './logs.js';
-import { must } from '../../../domain/must.js';
+import type { LogRecord } from '../../domain/control-areas.js';
+import type { ControlApi } from '../../domain/control.js';
+import type { JsonObject } from '../../domain/json.js';
+import { LogBus } from '../telemetry/log-bus.js';
+import { levelRank } from '../../domain/log-level.js';
+import type { SessionRequestContext } from '../rpc/session-handler.js';
+import { forwardingSessions, logsArea } from './logs.js';
 
 describe('logging/setLevel on the Session', () => {
   it('forwards at the latest level only, as MCP notifications/message, and stops when the session ends', async () => {
@@ -24,7 +23,9 @@ describe('logging/setLevel on the Session', () => {
       notify: (_m: string, p: JsonObject) => sent.push(p),
       onClose: (cb: () => void) => closers.push(cb),
     } as unknown as SessionRequestContext;
-    const setLevel = must(logSessionHandlers['logging/setLevel'], 'the logging/setLevel handler');
+    const own = logsArea.methods.find((m) => m.name === 'logging/setLevel')!.session;
+    if (!('handle' in own)) throw new Error('logging/setLevel keeps per-session state: it has its own Session handler');
+    const setLevel = own.handle;
     await expect(setLevel(api, { level: 'loud' }, ctx)).rejects.toThrow(/unknown log level "loud"/);
     await setLevel(api, { level: 'error' }, ctx);
     await setLevel(api, { level: 'info' }, ctx);
@@ -39,7 +40,7 @@ describe('logging/setLevel on the Session', () => {
       { level: 'info', logger: 'echo', data: 'hi' },
       { level: 'error', logger: 'echo', data: 'bad' },
     ]);
-    must(closers[0], 'the close callback')();
+    closers[0]();
     expect(forwardingSessions()).toBe(0);
     expect(bus.subscriberCount).toBe(0);
   });
