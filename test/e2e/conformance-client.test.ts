@@ -65,8 +65,8 @@ describe('official MCP conformance suite, client scenarios: mcpd as the client u
     expect(Object.keys(summary).sort()).toEqual([...SCENARIOS_2025_11_25, ...OTHER_SCENARIOS].sort());
     const all = Object.keys(summary);
     const unexpected = all
-      .filter((s) => !(s in KNOWN_FAILURES) && !summary[s].passed)
-      .map((s) => `${s}: ${summary[s].failures.join('; ')}\n    ${(summary[s].clientStderrTail ?? []).join('\n    ')}`);
+      .filter((s) => !(s in KNOWN_FAILURES) && !summary[s]?.passed)
+      .map((s) => `${s}: ${summary[s]?.failures.join('; ')}\n    ${(summary[s]?.clientStderrTail ?? []).join('\n    ')}`);
     const stale = Object.keys(KNOWN_FAILURES).filter((s) => summary[s]?.passed);
     expect(unexpected, 'scenarios that should pass but failed').toEqual([]);
     expect(stale, 'known failures that now pass: remove them from KNOWN_FAILURES and docs/conformance.md').toEqual([]);

@@ -66,8 +66,8 @@ describe('official MCP conformance suite through mcpdmcp --http', () => {
 
     const summary = script.summary<Outcome>();
     expect(Object.keys(summary).sort()).toEqual([...SCENARIOS].sort());
-    const unexpected = SCENARIOS.filter((s) => !(s in KNOWN_FAILURES) && !(s in FLAKY) && !summary[s].passed).map(
-      (s) => `${s}: ${summary[s].failures.join('; ')}`,
+    const unexpected = SCENARIOS.filter((s) => !(s in KNOWN_FAILURES) && !(s in FLAKY) && !summary[s]?.passed).map(
+      (s) => `${s}: ${summary[s]?.failures.join('; ')}`,
     );
     const stale = Object.keys(KNOWN_FAILURES).filter((s) => summary[s]?.passed);
     expect(unexpected, 'scenarios that should pass but failed').toEqual([]);
