@@ -8,6 +8,7 @@ import { COMMON_OPTIONS, configFrom, parseOrExit, socketFrom } from '../../inter
 import { startCoreDaemon } from '../../internal/infra/gateway/autostart.js';
 import { runHttpGateway } from '../../internal/infra/gateway/http-main.js';
 import { Gateway } from '../../internal/infra/gateway/mcp-gateway.js';
+import { SharedCoreConnection } from '../../internal/infra/gateway/shared-core-connection.js';
 
 const USAGE = `usage: mcpdmcp <caller> [--socket PATH] [--config DIR] [--no-autostart] [--core-wait-ms N]
                         [--http HOST:PORT [--token-file FILE | --token TOKEN|auto]]
@@ -70,10 +71,13 @@ const log = (msg: string) => process.stderr.write(`mcpdmcp[${caller}]: ${msg}\n`
 const coreEntry = resolve(fileURLToPath(import.meta.url), '../../mcpd/main.js');
 // One start per process at a time, however many sessions (HTTP mode) find the core missing at once.
 let lastCoreStart = 0;
+// HTTP: every MCP session's core Session is a channel of one shared connection (issue 14.6).
+const shared = values.http !== undefined ? new SharedCoreConnection(socket) : undefined;
 const newGateway = () =>
   new Gateway({
     caller,
     socket,
+    openSession: shared && ((hello) => shared.openSession(hello)),
     version: packageVersion(),
     coreWaitMs,
     log,
