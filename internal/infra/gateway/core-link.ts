@@ -113,7 +113,12 @@ export class CoreLink {
         throw new McpdError('FAILED_PRECONDITION', (e as Error).message);
       }
       try {
-        const hello = { caller: this.opts.caller, pid: process.pid, clientName: this.opts.clientName ?? '', previousSessionId: this.lastSessionId };
+        const hello = {
+          caller: this.opts.caller,
+          pid: process.pid,
+          clientName: this.opts.clientName ?? '',
+          previousSessionId: this.lastSessionId,
+        };
         const session = await (this.opts.open ? this.opts.open(hello) : SessionClient.connect(this.opts.socket, hello));
         return this.adopt(session);
       } catch (e) {

@@ -150,7 +150,10 @@ export class MuxServerConnection implements ChannelCarrier {
     clearTimeout(this.stallTimer);
     const ms = this.opts.frameStallMs;
     if (ms === undefined || this.reader.pending === 0) return;
-    this.stallTimer = cappedTimeout(() => this.fail(`a partial session frame (${this.reader.pending} bytes) got no further byte for ${ms} ms`), ms);
+    this.stallTimer = cappedTimeout(
+      () => this.fail(`a partial session frame (${this.reader.pending} bytes) got no further byte for ${ms} ms`),
+      ms,
+    );
     this.stallTimer.unref();
   }
 

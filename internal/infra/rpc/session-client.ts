@@ -101,12 +101,7 @@ export class SessionClient {
   }
 
   /** Says hello on an open stream (e.g. a channel of a MCPD-SESSION/2 connection) and waits for the welcome. */
-  static handshake(
-    stream: SessionClientStream,
-    hello: pb.SessionHello,
-    timeoutMs: number,
-    mapError: ErrorMapper,
-  ): Promise<SessionClient> {
+  static handshake(stream: SessionClientStream, hello: pb.SessionHello, timeoutMs: number, mapError: ErrorMapper): Promise<SessionClient> {
     return new Promise((resolve, reject) => {
       const timer = cappedTimeout(() => {
         stream.cancel();

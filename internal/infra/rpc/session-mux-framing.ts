@@ -44,7 +44,9 @@ export function muxFrame(channel: number, kind: MuxKind, payload: Uint8Array = E
 /** Splits a frame body (as FrameReader returns it) into channel, kind and payload. */
 export function parseMuxFrame(body: Buffer): MuxFrame {
   if (body.length < CHANNEL_HEADER_BYTES)
-    throw new MuxProtocolError(`a ${body.length}-byte frame has no channel header (MCPD-SESSION/2 frames start with 4 channel bytes and 1 kind byte)`);
+    throw new MuxProtocolError(
+      `a ${body.length}-byte frame has no channel header (MCPD-SESSION/2 frames start with 4 channel bytes and 1 kind byte)`,
+    );
   const channel = body.readUInt32BE(0);
   const kind = body.readUInt8(4);
   if (kind !== MuxKind.message && kind !== MuxKind.open && kind !== MuxKind.close)

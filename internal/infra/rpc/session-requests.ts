@@ -19,7 +19,12 @@ export class SessionRequests {
   handle(req: pb.SessionRequest, session: CallerSession | undefined): void {
     const id = req.id;
     if (!session) {
-      const error = { reason: 'FAILED_PRECONDITION', message: 'send hello before any request', specCode: -32600, dataJson: Buffer.alloc(0) };
+      const error = {
+        reason: 'FAILED_PRECONDITION',
+        message: 'send hello before any request',
+        specCode: -32600,
+        dataJson: Buffer.alloc(0),
+      };
       this.output.send({ response: { id, error } });
       return;
     }
@@ -32,7 +37,10 @@ export class SessionRequests {
       timeoutMs: req.timeoutMs > 0 ? req.timeoutMs : undefined,
       onProgress: (p) =>
         output.send({
-          progress: { id, progress: { progress: p.progress, total: p.total ?? 0, hasTotal: p.total !== undefined, message: p.message ?? '' } },
+          progress: {
+            id,
+            progress: { progress: p.progress, total: p.total ?? 0, hasTotal: p.total !== undefined, message: p.message ?? '' },
+          },
         }),
       notify: (method, params) => output.notify(method, params),
       onClose: this.onClose,
