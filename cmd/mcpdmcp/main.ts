@@ -18,8 +18,9 @@ An MCP server on stdio for one caller. It forwards the session to the mcpd core 
 A request waits up to --core-wait-ms (default 15000) for a core to answer before it fails.
 
 --http HOST:PORT serves MCP streamable HTTP at http://HOST:PORT/mcp instead of stdio (port 0 = any
-free port; the URL is printed on stderr). Each HTTP session is its own gateway session. A loopback
-address refuses foreign Host/Origin headers; any other address needs a token, which clients send as
+free port; the URL is printed on stderr). Each HTTP session is its own gateway session; all of them
+share one connection to the core. A loopback address refuses foreign Host/Origin headers; any other
+address needs a token, which clients send as
 "Authorization: Bearer TOKEN": --token-file FILE (the file holds it), env MCPD_HTTP_TOKEN, or --token
 TOKEN (visible to every local user in the process list). --token auto generates one and prints the
 client settings. Without a token, any local user can call the caller's tools on loopback.
