@@ -1,5 +1,6 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SessionClientMessage, SessionServerMessage } from '../../internal/gen/mcpd/control/v1/control.js';
 import type * as pb from '../../internal/gen/mcpd/control/v1/control.js';
 import { McpdError } from '../../internal/domain/errors.js';
 import { callUnary, createControlClient } from '../../internal/infra/rpc/control-client.js';
@@ -44,7 +45,7 @@ describe('MCPD-SESSION/2: many Sessions on one connection to a real core', () =>
     world = new TestWorld({
       'profiles/default.yaml': profile(echoServer('fx', { idleSeconds: 300 })),
       'callers.yaml': 'callers: {}\n',
-      'runtime.yaml': 'metricsAddress: ""\nsessionChannelsPerConnection: 2\nsessionHelloTimeoutSeconds: 1\n',
+      'runtime.yaml': 'metricsAddress: ""\nsessionChannelsPerConnection: 2\nsessionHelloTimeoutSeconds: 1\nsessionOutboundBytes: 65536\n',
     });
     await world.startCore();
     control = createControlClient(world.socket);
@@ -122,5 +123,55 @@ describe('MCPD-SESSION/2: many Sessions on one connection to a real core', () =>
     } finally {
       conn.close();
     }
+  });
+
+  it('a connection that stops reading holds a bounded amount for its sessions, which carry on once it reads', async () => {
+    const busy = await SessionClient.connect(world.socket, hello('busy'));
+    await busy.request('tools/call', { name: 'fx__echo', arguments: {} });
+    const sock = connect(world.socket);
+    await new Promise<void>((r) => sock.once('connect', r));
+    sock.pause(); // never read a byte, until the end
+    const msg = (channel: number, m: Parameters<typeof SessionClientMessage.encode>[0]) =>
+      muxFrame(channel, MuxKind.message, SessionClientMessage.encode(m).finish());
+    const request = (id: number, method: string, params: object) => ({
+      request: { id, method, paramsJson: Buffer.from(JSON.stringify(params)), timeoutMs: 0 },
+    });
+    sock.write(MUX_PREFACE);
+    sock.write(muxFrame(1, MuxKind.open));
+    sock.write(msg(1, { hello: hello('sloth') }));
+    sock.write(msg(1, request(1, 'logging/setLevel', { level: 'debug' })));
+    sock.write(muxFrame(2, MuxKind.open));
+    sock.write(msg(2, { hello: hello('bystander') }));
+    await waitFor('both sessions to be attached', async () => (await sessionsOf('sloth')) + (await sessionsOf('bystander')) === 2);
+    // ~35 MB of server log for a session at debug level that never reads.
+    const line = 'x'.repeat(7000);
+    for (let i = 0; i < 50; i++) await busy.request('tools/call', { name: 'fx__stderr', arguments: { line, repeat: 100 } });
+    await busy.request('ping', {});
+    busy.close();
+    const reader = new FrameReader();
+    let received = 0;
+    const answered = new Set<number>();
+    sock.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      for (const f of reader.push(chunk).map(parseMuxFrame)) {
+        const id = f.kind === MuxKind.message ? SessionServerMessage.decode(f.payload).response?.id : undefined;
+        if (id === 2 || id === 3) answered.add(f.channel * 10 + id);
+      }
+    });
+    sock.write(msg(1, request(2, 'ping', {})));
+    sock.write(msg(2, request(3, 'ping', {})));
+    sock.resume();
+    await waitFor('both sessions to answer their ping', () => answered.has(12) && answered.has(23), 60_000);
+    sock.destroy();
+    // Unbounded, the sloth is sent every line (~15 MB of notifications); bounded: 4 × 64 KiB for the connection plus socket buffers.
+    expect(received).toBeLessThan(4 * 1024 * 1024);
+    await world.waitForLogLine(
+      'the core to log the dropped notifications',
+      /session caught up; reading resumed.*"droppedNotifications":[1-9]/,
+    );
+    await waitFor(
+      'the connection to release both sessions',
+      async () => (await sessionsOf('sloth')) + (await sessionsOf('bystander')) === 0,
+    );
   });
 });
