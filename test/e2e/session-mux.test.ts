@@ -143,7 +143,7 @@ describe('MCPD-SESSION/2: many Sessions on one connection to a real core', () =>
     sock.write(muxFrame(2, MuxKind.open));
     sock.write(msg(2, { hello: hello('bystander') }));
     await waitFor('both sessions to be attached', async () => (await sessionsOf('sloth')) + (await sessionsOf('bystander')) === 2);
-    // ~35 MB of server log for a session at debug level that never reads.
+    // 50 calls × 100 lines of 7 KB of server stderr, logged to a session at debug level that never reads.
     const line = 'x'.repeat(7000);
     for (let i = 0; i < 50; i++) await busy.request('tools/call', { name: 'fx__stderr', arguments: { line, repeat: 100 } });
     await busy.request('ping', {});
@@ -163,7 +163,7 @@ describe('MCPD-SESSION/2: many Sessions on one connection to a real core', () =>
     sock.resume();
     await waitFor('both sessions to answer their ping', () => answered.has(12) && answered.has(23), 60_000);
     sock.destroy();
-    // Unbounded, the sloth is sent every line (~15 MB of notifications); bounded: 4 × 64 KiB for the connection plus socket buffers.
+    // Unbounded, the sloth is sent ~15 MB of it (measured); bounded: 4 × 64 KiB for the connection plus socket buffers.
     expect(received).toBeLessThan(4 * 1024 * 1024);
     await world.waitForLogLine(
       'the core to log the dropped notifications',
