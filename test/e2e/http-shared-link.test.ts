@@ -10,6 +10,7 @@ import { INITIALIZE, rawPost, startHttpGatewayProc, stopProc, type HttpGatewayPr
 import { waitFor } from '../support/procs.js';
 import { everythingServer, profile } from '../support/profiles.js';
 import { acceptedConnections, unixSocketsOf } from '../support/unix-connections.js';
+import { must } from '../../internal/domain/must.js';
 
 const SESSIONS = 200;
 const WATCHED = 'demo://resource/dynamic/text/7';
@@ -50,6 +51,7 @@ describe('one core connection for all sessions of an HTTP gateway (issue 14.6)',
   let core: ChildProcess;
   let gw: HttpGatewayProc;
   let sessions: Session[] = [];
+  const session = (i: number) => must(sessions[i], `session ${i}`);
   let control = createControlClient('/nonexistent');
   const status = () => callUnary<pb.GetRuntimeStatusRequest, pb.RuntimeStatus>((q, cb) => control.getRuntimeStatus(q, cb), {});
   const coreSessions = async () => (await status()).callers.filter((c) => c.caller === 'web').reduce((n, c) => n + c.sessions, 0);
@@ -133,19 +135,19 @@ describe('one core connection for all sessions of an HTTP gateway (issue 14.6)',
     const picked = [3, 77, 150, 199];
     const results = await Promise.all(
       picked.map((i) =>
-        sessions[i].client.callTool({ name: 'samp__trigger-sampling-request', arguments: { prompt: `prompt-${i}`, maxTokens: 5 } }),
+        session(i).client.callTool({ name: 'samp__trigger-sampling-request', arguments: { prompt: `prompt-${i}`, maxTokens: 5 } }),
       ),
     );
     picked.forEach((i, k) => {
-      expect(sessions[i].prompts).toHaveLength(1);
-      expect(sessions[i].prompts[0]).toContain(`prompt-${i}`);
-      expect(textOf(results[k])).toContain(`answer-${i}`);
+      expect(session(i).prompts).toHaveLength(1);
+      expect(session(i).prompts[0]).toContain(`prompt-${i}`);
+      expect(textOf(must(results[k], `result ${k}`))).toContain(`answer-${i}`);
     });
     expect(sessions.filter((_, i) => !picked.includes(i)).every((s) => s.prompts.length === 0)).toBe(true);
   });
 
   it('closing one session releases its subscription and pin in the core; the others keep working', async () => {
-    const s = sessions[10];
+    const s = session(10);
     const opened = logCount('resource subscription opened downstream');
     const closed = logCount('resource subscription closed downstream');
     await s.client.subscribeResource({ uri: WATCHED });
@@ -157,7 +159,7 @@ describe('one core connection for all sessions of an HTTP gateway (issue 14.6)',
     await waitFor('the downstream unsubscribe', () => logCount('resource subscription closed downstream') === closed + 1);
     await waitFor('the pin to go', async () => (await pinned()) === 0);
     await waitFor('the core to drop that session', async () => (await coreSessions()) === SESSIONS - 1);
-    expect(textOf(await sessions[10].client.callTool({ name: 'every__echo', arguments: { message: 'still here' } }))).toContain(
+    expect(textOf(await session(10).client.callTool({ name: 'every__echo', arguments: { message: 'still here' } }))).toContain(
       'still here',
     );
   });
@@ -206,7 +208,7 @@ describe('one core connection for all sessions of an HTTP gateway (issue 14.6)',
 
   it('a SIGKILLed gateway leaves nothing behind in the core', async () => {
     const opened = logCount('resource subscription opened downstream');
-    await sessions[0].client.subscribeResource({ uri: WATCHED });
+    await session(0).client.subscribeResource({ uri: WATCHED });
     await waitFor('the downstream subscription', () => logCount('resource subscription opened downstream') === opened + 1);
     const gone = new Promise((r) => gw.proc.once('exit', r));
     gw.proc.kill('SIGKILL');
