@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { McpdError } from '../../domain/errors.js';
+import { McpdError } from '../errors.js';
 import { ResourceIndex } from './resource-index.js';
 import type { ResourceListing } from './resource-snapshot.js';
 import { profile, spec } from '../../../test/support/aggregator.js';

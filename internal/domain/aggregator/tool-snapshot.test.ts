@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_NAMESPACE, type NamespacePolicy, type Profile } from '../../domain/profile.js';
-import type { ServerSpec } from '../../domain/spec.js';
-import type { DownstreamTool } from '../../domain/tool.js';
+import { DEFAULT_NAMESPACE, type NamespacePolicy, type Profile } from '../profile.js';
+import type { ServerSpec } from '../spec.js';
+import type { DownstreamTool } from '../tool.js';
 import { buildToolSnapshot } from './tool-snapshot.js';
 import { spec, tool } from '../../../test/support/aggregator.js';
 

@@ -1,8 +1,8 @@
-import type { ResourceEntry, ResourceSnapshot, ResourceTemplateEntry } from '../../domain/control-areas.js';
-import type { JsonObject } from '../../domain/json.js';
-import { compareNames } from '../../domain/naming.js';
-import type { Profile } from '../../domain/profile.js';
-import type { NameCollision } from '../../domain/tool.js';
+import type { ResourceEntry, ResourceSnapshot, ResourceTemplateEntry } from '../control-areas.js';
+import type { JsonObject } from '../json.js';
+import { compareNames } from '../naming.js';
+import type { Profile } from '../profile.js';
+import type { NameCollision } from '../tool.js';
 import { definitionHash, etagOf } from './hash.js';
 
 /** What one server lists: MCP Resource and ResourceTemplate objects, unchanged. */

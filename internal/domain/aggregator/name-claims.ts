@@ -1,5 +1,5 @@
-import { compareNames } from '../../domain/naming.js';
-import type { NameCollision } from '../../domain/tool.js';
+import { compareNames } from '../naming.js';
+import type { NameCollision } from '../tool.js';
 
 /** One item asking for an exposed name. Generic: tools and prompts use it; resources (keyed by URI) may. */
 export interface NameClaim {
