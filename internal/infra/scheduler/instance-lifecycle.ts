@@ -57,7 +57,7 @@ export class InstanceLifecycle {
     const { scope } = this.p;
     const inst = new Instance(scope.deps.newInstanceId(), cause, scope.now());
     this.p.instances.add(inst);
-    if (cause === 'restart') this.p.health.restarts++;
+    if (cause === 'restart') this.p.health.countRestart();
     const gen = scope.generation;
     scope.log('info', 'instance.start', `starting server ${scope.spec.name} (cause: ${cause})`, inst, { cause });
     inst.startTask = this.track(this.launch(inst, gen));

@@ -4,9 +4,8 @@ import type { PoolScope } from './pool-scope.js';
 
 /** What a pool remembers of its failures: the recent errors, the restart count, the crash-loop breaker. */
 export class PoolHealth {
-  restarts = 0;
-  lastError?: string;
-  lastErrorAt?: number;
+  private restartCount = 0;
+  private last?: { at: number; message: string };
   /** What `mcpdctl status <server>` shows: the recent errors in full. */
   private readonly history: { at: number; message: string }[] = [];
   private readonly breaker: CrashBreaker;
@@ -16,11 +15,26 @@ export class PoolHealth {
     this.breaker = new CrashBreaker(rt.crashLoopThreshold, rt.crashLoopWindowSeconds * 1000);
   }
 
+  /** Starts of instances that replace one that crashed or was stopped (cause 'restart'). */
+  get restarts(): number {
+    return this.restartCount;
+  }
+
+  get lastError(): string | undefined {
+    return this.last?.message;
+  }
+
+  get lastErrorAt(): number | undefined {
+    return this.last?.at;
+  }
+
+  countRestart(): void {
+    this.restartCount++;
+  }
+
   noteError(msg: string): void {
-    const at = this.scope.now();
-    this.lastError = msg;
-    this.lastErrorAt = at;
-    this.history.push({ at, message: msg });
+    this.last = { at: this.scope.now(), message: msg };
+    this.history.push(this.last);
     if (this.history.length > ERROR_HISTORY_LIMIT) this.history.shift();
   }
 
