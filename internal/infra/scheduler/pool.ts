@@ -6,6 +6,7 @@ import type { ServerSpec } from '../../domain/spec.js';
 import type { DownstreamTool } from '../../domain/tool.js';
 import { Admission } from './admission.js';
 import { IdleReaper } from './idle-reaper.js';
+import type { Instance } from './instance.js';
 import { InstanceLifecycle } from './instance-lifecycle.js';
 import { InstanceSet } from './instance-set.js';
 import { KeyRouting } from './key-routing.js';
@@ -46,7 +47,8 @@ export class Pool {
     const instances = this.instances;
     const health = (this.health = new PoolHealth(scope));
     const routing = (this.routing = new KeyRouting(scope, instances));
-    const stop = (inst: Parameters<InstanceLifecycle['stop']>[0], cause: StopCause) => this.lifecycle.stop(inst, cause);
+    // The parts below are built before the lifecycle they call back into: these closures reach it later.
+    const stop = (inst: Instance, cause: StopCause) => this.lifecycle.stop(inst, cause);
     const idle = (this.idle = new IdleReaper(scope, instances, routing, stop));
     const restarts = new RestartScheduler(scope, instances, health, () => this.lifecycle.ensureWarm('restart'));
     const admission = (this.admission = new Admission(scope, instances, routing, idle, (cause) => this.lifecycle.start(cause)));
