@@ -35,7 +35,7 @@ describe('PromptIndex', () => {
       ['b__greet', 'b'],
       ['greet', 'a'],
     ]);
-    expect(snap.collisions[0].servers).toEqual(['a', 'b']);
+    expect(snap.collisions[0]?.servers).toEqual(['a', 'b']);
     expect(idx.resolve('greet').server).toBe('a');
   });
 

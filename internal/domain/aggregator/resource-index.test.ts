@@ -51,10 +51,10 @@ describe('ResourceIndex', () => {
     for (const idx of [a, b]) {
       const snap = idx.snapshot();
       expect(snap.resources).toHaveLength(1);
-      expect(snap.resources[0].server).toBe('alpha');
+      expect(snap.resources[0]?.server).toBe('alpha');
       expect(snap.collisions).toHaveLength(1);
-      expect(snap.collisions[0].servers).toEqual(['alpha', 'beta']);
-      expect(snap.collisions[0].resolution).toMatch(/served by alpha; beta left out/);
+      expect(snap.collisions[0]?.servers).toEqual(['alpha', 'beta']);
+      expect(snap.collisions[0]?.resolution).toMatch(/served by alpha; beta left out/);
     }
     expect(a.snapshot().etag).toBe(b.snapshot().etag);
   });
