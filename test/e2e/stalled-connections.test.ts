@@ -80,7 +80,7 @@ describe('connections that stop half-way are closed (issue 14.8)', () => {
       });
       s.write(Buffer.concat([HTTP2_PREFACE, settings]));
     });
-    expect(first[3]).toBe(4); // SETTINGS
-    expect(first[4] & 1).toBe(0); // not an ACK
+    expect(first.readUInt8(3)).toBe(4); // SETTINGS
+    expect(first.readUInt8(4) & 1).toBe(0); // not an ACK
   });
 });

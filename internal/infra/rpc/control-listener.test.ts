@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listenControlSocket, type ControlListener } from './control-listener.js';
+import { must } from '../../domain/must.js';
 import { SERVER_SETTINGS } from './http2-first-request.js';
 
 /** An HTTP/2 frame: type, flags, stream, payload. */
@@ -24,7 +25,7 @@ const DATA = frame(0, 0x1, 1, Buffer.from('body'));
 
 /** What the listener handed over, and the bytes the chosen protocol then reads. */
 interface Handed {
-  kind: 'grpc' | 'session';
+  kind: 'grpc' | 'session' | 'mux';
   bytes: Promise<Buffer>;
 }
 
@@ -54,6 +55,7 @@ describe('one control socket for gRPC and framed Sessions', () => {
       {
         grpc: (s) => void handed.push({ kind: 'grpc', bytes: readAll(s, Buffer.alloc(0)) }),
         session: (s, rest) => void handed.push({ kind: 'session', bytes: readAll(s, rest) }),
+        mux: (s, rest) => void handed.push({ kind: 'mux', bytes: readAll(s, rest) }),
       },
       { firstBytesTimeoutMs, frameStallMs },
     );
@@ -83,7 +85,7 @@ describe('one control socket for gRPC and framed Sessions', () => {
     await send(path, [PREFACE, SETTINGS, WINDOW, HEADERS, SETTINGS_ACK, DATA], (d) => got.push(d));
     expect(Buffer.concat(got)).toEqual(SERVER_SETTINGS);
     expect(handed.map((h) => h.kind)).toEqual(['grpc']);
-    expect(await handed[0]?.bytes).toEqual(Buffer.concat([PREFACE, SETTINGS, WINDOW, HEADERS, DATA]));
+    expect(await must(handed[0], 'the handed connection').bytes).toEqual(Buffer.concat([PREFACE, SETTINGS, WINDOW, HEADERS, DATA]));
   });
 
   it('closes HTTP/2 whose first frame is not SETTINGS, or that sends a frame no first request has', async () => {
@@ -111,12 +113,19 @@ describe('one control socket for gRPC and framed Sessions', () => {
     const { path, handed } = await start();
     await send(path, ['MCP', 'D-SESS', 'ION/1\nabc', 'def']);
     expect(handed.map((h) => h.kind)).toEqual(['session']);
-    expect((await handed[0].bytes).toString()).toBe('abcdef');
+    expect((await must(handed[0], 'the handed connection').bytes).toString()).toBe('abcdef');
+  });
+
+  it('tells the multiplexed Session preface from the single one, even in pieces', async () => {
+    const { path, handed } = await start();
+    await send(path, ['MCPD-SESSION/', '2', '\nxyz']);
+    expect(handed.map((h) => h.kind)).toEqual(['mux']);
+    expect((await must(handed[0], 'the handed connection').bytes).toString()).toBe('xyz');
   });
 
   it('closes a connection that speaks neither', async () => {
     const { path, handed } = await start();
-    await send(path, ['MCPD-SESSION/2\n']);
+    await send(path, ['MCPD-SESSION/3\n']);
     expect(handed).toEqual([]);
   });
 

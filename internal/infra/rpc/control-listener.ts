@@ -1,6 +1,7 @@
 import { createServer, type Server as NetServer, type Socket } from 'node:net';
 import { SESSION_PREFACE } from './session-framing.js';
 import { FirstRequestReader, SERVER_SETTINGS } from './http2-first-request.js';
+import { MUX_PREFACE } from './session-mux-framing.js';
 import { cappedTimeout } from '../../domain/timer-limit.js';
 
 export interface ControlListener {
@@ -13,11 +14,13 @@ export interface ListenerHandlers {
   grpc(socket: Socket): void;
   /** A framed Session connection; `rest` = bytes after the preface. */
   session(socket: Socket, rest: Buffer): void;
+  /** A multiplexed framed Session connection (MUX_PREFACE): many Sessions, one per channel. */
+  mux(socket: Socket, rest: Buffer): void;
 }
 
 /**
  * One unix socket for both protocols: the first bytes tell a gRPC client (the HTTP/2 preface) from a
- * gateway opening a framed Session (SESSION_PREFACE). Keeps one address, one permission and one
+ * gateway opening a framed Session (SESSION_PREFACE, or MUX_PREFACE for many Sessions on one connection). Keeps one address, one permission and one
  * stale-socket check for everything the core serves.
  */
 export async function listenControlSocket(
@@ -26,6 +29,10 @@ export async function listenControlSocket(
   opts: { firstBytesTimeoutMs?: number; frameStallMs?: number } = {},
 ): Promise<ControlListener> {
   const sessions = new Set<Socket>();
+  const track = (s: Socket) => {
+    sessions.add(s);
+    s.once('close', () => sessions.delete(s));
+  };
   const limits: SniffLimits = {
     firstBytesTimeoutMs: opts.firstBytesTimeoutMs ?? FIRST_BYTES_TIMEOUT_MS,
     frameStallMs: opts.frameStallMs ?? FRAME_STALL_MS,
@@ -34,9 +41,12 @@ export async function listenControlSocket(
     sniff(socket, limits, {
       grpc: handlers.grpc,
       session: (s, rest) => {
-        sessions.add(s);
-        s.once('close', () => sessions.delete(s));
+        track(s);
         handlers.session(s, rest);
+      },
+      mux: (s, rest) => {
+        track(s);
+        handlers.mux(s, rest);
       },
     }),
   );
@@ -110,8 +120,9 @@ function sniff(socket: Socket, limits: SniffLimits, handlers: ListenerHandlers):
     if (http2) return onHttp2(http2, chunk);
     head = head.length === 0 ? chunk : Buffer.concat([head, chunk]);
     const session = startsLike(head, SESSION_PREFACE);
+    const mux = startsLike(head, MUX_PREFACE);
     const grpc = startsLike(head, HTTP2_PREFACE);
-    if (!session && !grpc) {
+    if (!session && !mux && !grpc) {
       // Neither protocol: HTTP/2 would keep such a connection open without answering, so close it.
       refuse();
     } else if (grpc && head.length >= HTTP2_PREFACE.length) {
@@ -120,6 +131,9 @@ function sniff(socket: Socket, limits: SniffLimits, handlers: ListenerHandlers):
     } else if (session && head.length >= SESSION_PREFACE.length) {
       decided();
       handlers.session(socket, head.subarray(SESSION_PREFACE.length));
+    } else if (mux && head.length >= MUX_PREFACE.length) {
+      decided();
+      handlers.mux(socket, head.subarray(MUX_PREFACE.length));
     }
   };
   socket.on('data', onData);

@@ -81,8 +81,8 @@ export class FirstRequestReader {
 
   /** 'keep' the frame, 'drop' it (the ACK of our SETTINGS), 'settings' (keep, and send ours), or a refusal. */
   private frame(frame: Buffer, length: number): 'keep' | 'drop' | 'settings' | FirstRequestState {
-    const type = frame[3];
-    const flags = frame[4];
+    const type = frame.readUInt8(3);
+    const flags = frame.readUInt8(4);
     const stream = frame.readUInt32BE(5) & 0x7fffffff;
     if (!this.sawSettings) {
       if (type !== SETTINGS || flags & ACK || stream !== 0 || length % 6 !== 0) return bad('the first frame is not SETTINGS');

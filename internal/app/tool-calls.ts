@@ -1,0 +1,97 @@
+import type { CallOptions } from '../domain/control.js';
+import { McpdError } from '../domain/errors.js';
+import type { JsonObject } from '../domain/json.js';
+import type { ToolEntry } from '../domain/tool.js';
+import type { CallerHistories } from '../domain/history/tool-call-history.js';
+import { SEARCH_TOOL } from '../domain/aggregator/tool-search-view.js';
+import { PoolGoneError } from '../infra/scheduler/index.js';
+import type { PoolPort } from './pool-port.js';
+import type { StoreState } from './store-state.js';
+import type { ToolService } from './tool-service.js';
+import { isSearchModeTool, toolError, ToolSearchCalls } from './tool-search-calls.js';
+import { afterReloads, markDispatched, type ReloadProgress } from './reload-retry.js';
+
+export interface ToolCallDeps {
+  pools: PoolPort;
+  store: StoreState;
+  tools: ToolService;
+  history: CallerHistories;
+  reloads: ReloadProgress;
+  profileOf(caller: string): string;
+}
+
+/** A tool call from resolution to result: the caller's profile, reload races, search mode, the history record. */
+export class ToolCalls {
+  private callSeq = 0;
+  private readonly toolSearch = new ToolSearchCalls();
+
+  constructor(private readonly d: ToolCallDeps) {}
+
+  /**
+   * A reload can replace the tool's server spec while a call resolves it: its pool is gone, or the
+   * name is briefly unknown while the new spec is listed (nothing reached a server either way). Such
+   * a call waits for the reload to be applied and resolves the name again — a few times at most
+   * while edits keep coming — so it is answered against the configuration after the reload.
+   */
+  call(caller: string, name: string, args: JsonObject, opts: CallOptions): Promise<JsonObject> {
+    return afterReloads(this.d.reloads, `tool ${JSON.stringify(name)}`, (last) => this.callResolvedTool(caller, name, args, opts, last));
+  }
+
+  private async callResolvedTool(caller: string, name: string, args: JsonObject, opts: CallOptions, last: boolean): Promise<JsonObject> {
+    const profile = this.d.profileOf(caller);
+    await this.d.tools.ensureLoaded(profile);
+    const entry = await this.resolveTool(profile, name);
+    if (isSearchModeTool(entry)) return this.searchModeCall(caller, profile, entry, args, opts);
+    const record = {
+      timestamp: new Date().toISOString(),
+      req_id: `${++this.callSeq}`,
+      server: entry.server,
+      tool: entry.downstreamName,
+      parameters: args,
+      timeout: opts.timeoutMs ?? null,
+    };
+    try {
+      const result = await this.d.pools.callTool(entry.fingerprint, entry.downstreamName, args, opts);
+      this.d.history.record(caller, { ...record, success: result.isError !== true, error: null });
+      return result;
+    } catch (e) {
+      // An attempt that will be retried on the new pool is not part of the caller's history.
+      if (last || !(e instanceof PoolGoneError)) {
+        this.d.history.record(caller, { ...record, success: false, error: e instanceof Error ? e.message : String(e) });
+      }
+      throw markDispatched(e);
+    }
+  }
+
+  /** The search tool is answered here; the call tool becomes a call of the tool it names. */
+  private searchModeCall(caller: string, profile: string, entry: ToolEntry, args: JsonObject, opts: CallOptions): Promise<JsonObject> {
+    const settings = this.d.store.current.profiles.get(profile)?.toolSearch;
+    const snapshot = this.d.tools.index(profile).snapshot();
+    if (!settings) return Promise.resolve(toolError(`profile "${profile}" is not in tool search mode any more; list the tools again`));
+    if (entry.name === SEARCH_TOOL) return Promise.resolve(this.toolSearch.search(snapshot, settings, args));
+    const asked = this.toolSearch.target(args);
+    if ('error' in asked) return Promise.resolve(asked.error);
+    return this.call(caller, asked.target.name, asked.target.arguments, opts);
+  }
+
+  /**
+   * A call is explicit demand: when the name is unknown and some server of the profile could not be
+   * listed, try those servers again before answering, and say which ones failed.
+   */
+  private async resolveTool(profile: string, name: string): Promise<ToolEntry> {
+    const idx = this.d.tools.index(profile);
+    try {
+      return idx.resolve(name);
+    } catch (e) {
+      if (this.d.tools.failuresFor(profile).length === 0) throw e;
+      await this.d.tools.ensureLoaded(profile, { retryFailed: true });
+      try {
+        return idx.resolve(name);
+      } catch (again) {
+        const failed = this.d.tools.failuresFor(profile);
+        if (failed.length === 0 || !(again instanceof McpdError)) throw again;
+        throw new McpdError(again.reason, `${again.message}; servers that could not be listed: ${failed.join('; ')}`);
+      }
+    }
+  }
+}
