@@ -9,8 +9,8 @@ import type { SessionClientStream } from './session-client.js';
 /**
  * The gateway's end of a MCPD-SESSION/2 connection: one socket to the core carrying one channel per
  * Session. It reads the socket continuously and hands each message to its channel at once, so a slow
- * MCP client never holds up the others (its own bounds apply where its bytes pile up: the HTTP
- * gateway's SSE stream, see decisions.md "one core connection per gateway process").
+ * MCP client never holds up the others (its bytes are its own HTTP stream's concern; decisions.md,
+ * "one core connection per gateway process").
  */
 export class MuxConnection {
   private readonly reader = new FrameReader();
