@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { ControlApi } from '../../domain/control.js';
 import { McpdError } from '../../domain/errors.js';
 import { ControlPlaneService } from '../../gen/mcpd/control/v1/control.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { registerAreaHandlers } from '../gateway/gateway-areas.js';
 import { Gateway } from '../gateway/mcp-gateway.js';
 import { grpcAreaHandlers } from '../rpc/grpc-areas.js';
 import { dispatchSessionRequest, sessionMethods } from '../rpc/session-dispatch.js';
@@ -87,6 +89,17 @@ describe('control-plane areas', () => {
     } finally {
       await gateway.close();
     }
+  });
+
+  it('refuse, at gateway startup, an adapter for a method no area declares for the gateway', () => {
+    const server = new Server(
+      { name: 'mcpd', version: '1' },
+      { capabilities: { resources: {}, tools: {}, prompts: {}, logging: {}, completions: {} } },
+    );
+    const adapters = new Map([['mcpd/desktop/read', () => Promise.resolve({})]]);
+    expect(() => registerAreaHandlers(server, AREAS, adapters, () => Promise.resolve({}))).toThrow(
+      /gateway adapter for mcpd\/desktop\/read, which no area declares for the gateway/,
+    );
   });
 
   it('admit every call-like method through the stop gate on the Session, before the core sees it', async () => {
