@@ -11,6 +11,7 @@ import { PoolCore } from './pool-core.js';
 import { pickLeastLoaded } from './routing.js';
 import { PROBE_TIMEOUT_MS, type CallOptions } from './types.js';
 import type { WaitOutcome, Waiter } from './waiters.js';
+import { must } from '../../domain/must.js';
 
 /** A fingerprint-keyed pool: routing, bounded FIFO waiting, calls, hung detection, listings. */
 export class Pool extends PoolCore {
@@ -240,7 +241,8 @@ export class Pool extends PoolCore {
     let starting = [...this.instances.values()].filter((i) => i.state === 'starting').length;
     const perInstance = Math.max(1, this.spec.maxConcurrent);
     while (unserved.length > starting * perInstance && this.liveCount() < this.cap) {
-      const first = unserved[Math.min(starting * perInstance, unserved.length - 1)];
+      // The loop runs only while unserved is longer than starting × perInstance, so the index is in range.
+      const first = must(unserved[Math.min(starting * perInstance, unserved.length - 1)], 'an unserved waiter');
       const cause: StartCause = this.liveCount() === 0 ? first.cause : 'scale-out';
       this.startInstance(cause);
       starting++;
