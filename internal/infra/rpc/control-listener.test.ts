@@ -79,7 +79,7 @@ describe('one control socket for gRPC and framed Sessions', () => {
     const { path, handed } = await start();
     await send(path, ['MCPD-SESSION/', '2', '\nxyz']);
     expect(handed.map((h) => h.kind)).toEqual(['mux']);
-    expect((await handed[0].bytes).toString()).toBe('xyz');
+    expect((await must(handed[0], 'the handed connection').bytes).toString()).toBe('xyz');
   });
 
   it('closes a connection that speaks neither', async () => {
