@@ -37,9 +37,11 @@ function callHandler(api: ControlApi, m: AreaMethod, g: GrpcCall<unknown, unknow
           ctx.onProgress = (p) => call.write(progressToPb(p));
           return run(ctx, req);
         })
+        // Encoding inside the chain: a result that cannot be encoded is answered as an error.
+        .then((res) => g.toPb(res, call.request))
         .then(
-          (res) => {
-            call.write(g.toPb(res, call.request));
+          (msg) => {
+            call.write(msg);
             call.end();
           },
           (e: unknown) => call.emit('error', toServiceError(e)),
@@ -53,8 +55,9 @@ function callHandler(api: ControlApi, m: AreaMethod, g: GrpcCall<unknown, unknow
         const { ctx, req } = contextOf(call, g, signal);
         return run(ctx, req);
       })
+      .then((res) => g.toPb(res, call.request))
       .then(
-        (res) => cb!(null, g.toPb(res, call.request)),
+        (msg) => cb!(null, msg),
         (e: unknown) => cb!(toServiceError(e)),
       );
   };
