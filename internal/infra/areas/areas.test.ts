@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import type { ControlApi } from '../../domain/control.js';
 import { McpdError } from '../../domain/errors.js';
 import { ControlPlaneService } from '../../gen/mcpd/control/v1/control.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { EmptyResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { registerAreaHandlers } from '../gateway/gateway-areas.js';
 import { Gateway } from '../gateway/mcp-gateway.js';
 import { grpcAreaHandlers } from '../rpc/grpc-areas.js';
@@ -88,6 +91,44 @@ describe('control-plane areas', () => {
       // The SDK refuses a second handler for a method that has one: each declared method has its handler.
       for (const name of declared) expect(() => gateway.server.assertCanSetRequestHandler(name), name).toThrow(/already exists/);
     } finally {
+      await gateway.close();
+    }
+  });
+
+  it('forward every method declared for the gateway from an MCP client to the core', async () => {
+    // Valid params per method: a method added to an area without a line here fails this test.
+    const samples: Record<string, Record<string, unknown>> = {
+      'tools/list': {},
+      'tools/call': { name: 'srv__tool', arguments: {} },
+      'resources/list': {},
+      'resources/templates/list': {},
+      'resources/read': { uri: 'demo://x' },
+      'resources/subscribe': { uri: 'demo://x' },
+      'resources/unsubscribe': { uri: 'demo://x' },
+      'prompts/list': {},
+      'prompts/get': { name: 'srv__prompt' },
+      'completion/complete': { ref: { type: 'ref/prompt', name: 'srv__prompt' }, argument: { name: 'a', value: '' } },
+      'logging/setLevel': { level: 'info' },
+    };
+    const declared = methods.filter((m) => !isAbsent(m.gateway)).map((m) => m.name);
+    expect(Object.keys(samples).sort()).toEqual([...declared].sort());
+    // No core behind it: a request that reaches the forward fails with the gateway's "no core" error,
+    // where a missing handler would be "Method not found" and the SDK's own setLevel would succeed.
+    const gateway = new Gateway({ caller: 'alice', socket: '/nonexistent/mcpd.sock', version: '0.0.0', coreWaitMs: 1, log: () => {} });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const client = new Client({ name: 'areas-test', version: '1' });
+    try {
+      await gateway.connect(serverSide);
+      await client.connect(clientSide);
+      for (const name of declared) {
+        const failure = await client.request({ method: name, params: samples[name] } as never, EmptyResultSchema).then(
+          () => new Error('answered'),
+          (e: unknown) => e as Error,
+        );
+        expect(failure.message, name).toMatch(/no mcpd core reachable at \/nonexistent\/mcpd\.sock/);
+      }
+    } finally {
+      await client.close();
       await gateway.close();
     }
   });
