@@ -83,6 +83,49 @@ describe('control-plane areas', () => {
     expect(sessionMethods().sort()).toEqual([...declared].sort());
   });
 
+  it('reach, from every Session method, its core call', async () => {
+    /** Session method → [valid params, the ControlApi call it must reach (undefined: answered in the session)]. */
+    const expected: Record<string, [Record<string, unknown>, string | undefined]> = {
+      'tools/list': [{}, 'listTools'],
+      'tools/call': [{ name: 'srv__tool', arguments: {} }, 'callTool'],
+      ping: [{}, undefined],
+      'resources/list': [{}, 'resources.list'],
+      'resources/templates/list': [{}, 'resources.listTemplates'],
+      'resources/read': [{ uri: 'demo://x' }, 'resources.read'],
+      'resources/subscribe': [{ uri: 'demo://x' }, 'resources.subscribe'],
+      'resources/unsubscribe': [{ uri: 'demo://x' }, undefined],
+      'prompts/list': [{}, 'prompts.list'],
+      'prompts/get': [{ name: 'srv__prompt' }, 'prompts.get'],
+      'completion/complete': [{ ref: { type: 'ref/prompt', name: 'p' } }, 'prompts.complete'],
+      'logging/setLevel': [{ level: 'info' }, 'logs.stream'],
+      'mcpd/desktop/read': [{}, 'context.desktop'],
+      'mcpd/desktop/subscribe': [{}, 'context.watchDesktop'],
+      'mcpd/desktop/unsubscribe': [{}, undefined],
+      'mcpd/finder/query': [{}, 'context.finder'],
+      'mcpd/finder/subscribe': [{}, 'context.watchFinder'],
+      'mcpd/finder/unsubscribe': [{}, undefined],
+    };
+    expect(Object.keys(expected).sort()).toEqual(sessionMethods().sort());
+    class Reached extends Error {}
+    // Every core call throws Reached naming itself; admission lets calls through.
+    const calls = { run: (_what: string, signal: AbortSignal, fn: (s: AbortSignal) => Promise<unknown>) => fn(signal) };
+    const core = (path: string): unknown =>
+      new Proxy(() => {}, {
+        get: (_t, prop) => (path === '' && prop === 'calls' ? calls : core(path ? `${path}.${String(prop)}` : String(prop))),
+        apply: () => {
+          throw new Reached(path);
+        },
+      });
+    const api = core('') as ControlApi;
+    for (const [method, [params, call]] of Object.entries(expected)) {
+      const outcome = await dispatchSessionRequest(api, method, params as never, sessionContext()).then(
+        () => undefined,
+        (e: unknown) => (e instanceof Reached ? e.message : `failed otherwise: ${String(e)}`),
+      );
+      expect(outcome, method).toBe(call);
+    }
+  });
+
   it('project every declared method onto the MCP gateway', async () => {
     const gateway = new Gateway({ caller: 'alice', socket: '/nonexistent/mcpd.sock', version: '0.0.0', log: () => {} });
     try {
