@@ -4,6 +4,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import { DOMAIN_PACKAGES, LAYERS, forbiddenFor } from './scripts/layers.mjs';
+import { explainedPlugin } from './scripts/eslint-explained.mjs';
 
 // Node globals the scripts and benches use (no `globals` package: one less dependency to keep in step).
 const nodeGlobals = Object.fromEntries(
@@ -88,6 +89,13 @@ export default tseslint.config(
     files: ['**/*.mjs'],
     languageOptions: { globals: nodeGlobals },
     rules: { 'no-unused-vars': unused, 'no-empty': ['error', { allowEmptyCatch: false }] },
+  },
+  // Product code says why a promise is not awaited and why an error may be dropped (decision 38).
+  {
+    files: ['cmd/**/*.ts', 'internal/**/*.ts', 'web/**/*.ts', 'web/**/*.tsx'],
+    ignores: ['**/*.test.ts'],
+    plugins: { explained: explainedPlugin },
+    rules: { 'explained/fire-and-forget': 'error', 'explained/swallowed-error': 'error' },
   },
   // Layers: cmd → app → infra → domain (gen is generated code every layer but domain may use).
   ...layerRules,

@@ -67,6 +67,7 @@ export class BridgeSocketServer {
             jsonrpcCode: JSONRPC_PARSE_ERROR,
           }),
         );
+      // peerPid() never rejects and dispatch() answers every failure on the socket; lines are answered in order of their pid lookup.
       for (const line of lines) void pidP.then((pid) => this.dispatch(socket, line, { connectionId, peerPid: pid }));
     });
     socket.on('error', () => undefined);

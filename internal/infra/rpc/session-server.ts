@@ -73,6 +73,7 @@ export function serveSession(api: ControlApi, stream: Stream, opts: SessionServe
     closed = true;
     for (const ac of inflight.values()) ac.abort(new Error('gateway session ended'));
     inflight.clear();
+    // A watch's return() only marks it done and settles at once; the session's end need not wait.
     for (const w of watches) void w.return?.();
     for (const cb of closeHooks.splice(0)) cb();
     if (session) api.unregisterCaller(session.id);
@@ -84,14 +85,20 @@ export function serveSession(api: ControlApi, stream: Stream, opts: SessionServe
     send({ welcome: { sessionId: session.id, profile: session.profile, coreId: api.info().coreId } });
     const link = (client = linkClient(api, session, send, hello.clientName || undefined));
     closeHooks.push(() => link.close());
-    void forwardListChanges(api.watchTools(session.caller), 'notifications/tools/list_changed');
-    void forwardListChanges(api.resources.watch(session.caller), 'notifications/resources/list_changed');
-    void forwardListChanges(api.prompts.watch(session.caller), 'notifications/prompts/list_changed');
+    for (const [watch, method] of [
+      [api.watchTools(session.caller), 'notifications/tools/list_changed'],
+      [api.resources.watch(session.caller), 'notifications/resources/list_changed'],
+      [api.prompts.watch(session.caller), 'notifications/prompts/list_changed'],
+    ] as const) {
+      // Runs for the session's life; a LatestWins watch ends rather than rejects and send() only queues a frame.
+      void forwardListChanges(watch, method);
+    }
   };
 
   /** Tells the gateway when the caller's list (tools, resources, prompts) changed; the etag lets it skip stale nudges. */
   const forwardListChanges = async (watch: AsyncIterableIterator<{ etag: string }>, method: string) => {
     watches.push(watch);
+    // Opened after the session ended: end it at once (return() settles immediately), so the loop below does not start.
     if (closed) void watch.return?.();
     let last: string | undefined;
     for await (const snap of watch) {

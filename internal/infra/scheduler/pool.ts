@@ -340,6 +340,7 @@ export class Pool extends PoolCore {
 
 /** Marks a shared promise as handled; whoever awaits it still sees the rejection. */
 function quiet<T>(p: Promise<T>): Promise<T> {
+  // Only marks the shared promise handled; every awaiter still sees the rejection.
   p.catch(() => {});
   return p;
 }
