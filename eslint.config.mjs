@@ -90,7 +90,7 @@ export default tseslint.config(
     languageOptions: { globals: nodeGlobals },
     rules: { 'no-unused-vars': unused, 'no-empty': ['error', { allowEmptyCatch: false }] },
   },
-  // Product code says why a promise is not awaited and why an error may be dropped (decision 38).
+  // Product code says why a promise is not awaited and why an error may be dropped (decision 39).
   {
     files: ['cmd/**/*.ts', 'internal/**/*.ts', 'web/**/*.ts', 'web/**/*.tsx'],
     ignores: ['**/*.test.ts'],

@@ -1,4 +1,4 @@
-// Local ESLint rules (decision 38): a promise left running and an error left unhandled each carry a reason
+// Local ESLint rules (decision 39): a promise left running and an error left unhandled each carry a reason
 // a reader can see — a comment on the same line or the line above — or they are handled instead.
 // typescript-eslint's no-floating-promises already rejects a promise dropped without `void`; these rules
 // make the `void` and the empty handler say why.

@@ -66,7 +66,7 @@ export class BridgeSocketServer {
           }),
         );
       // dispatch() answers every failure on the socket itself and does not reject; requests run side by side
-      // (the lane orders side effects). No peer pid: Node exposes no SO_PEERCRED (decision 39).
+      // (the lane orders side effects). No peer pid: Node exposes no SO_PEERCRED (decision 40).
       for (const line of lines) void this.dispatch(socket, line, { connectionId });
     });
     socket.on('error', () => undefined);

@@ -8,7 +8,7 @@ import { must } from '../../domain/must.js';
 
 /** What the listener handed over, and the bytes the chosen protocol then reads. */
 interface Handed {
-  kind: 'grpc' | 'session';
+  kind: 'grpc' | 'session' | 'mux';
   bytes: Promise<Buffer>;
 }
 
@@ -38,6 +38,7 @@ describe('one control socket for gRPC and framed Sessions', () => {
       {
         grpc: (s) => void handed.push({ kind: 'grpc', bytes: readAll(s, Buffer.alloc(0)) }),
         session: (s, rest) => void handed.push({ kind: 'session', bytes: readAll(s, rest) }),
+        mux: (s, rest) => void handed.push({ kind: 'mux', bytes: readAll(s, rest) }),
       },
       { firstBytesTimeoutMs },
     );
@@ -74,9 +75,16 @@ describe('one control socket for gRPC and framed Sessions', () => {
     expect((await must(handed[0], 'the handed connection').bytes).toString()).toBe('abcdef');
   });
 
+  it('tells the multiplexed Session preface from the single one, even in pieces', async () => {
+    const { path, handed } = await start();
+    await send(path, ['MCPD-SESSION/', '2', '\nxyz']);
+    expect(handed.map((h) => h.kind)).toEqual(['mux']);
+    expect((await must(handed[0], 'the handed connection').bytes).toString()).toBe('xyz');
+  });
+
   it('closes a connection that speaks neither', async () => {
     const { path, handed } = await start();
-    await send(path, ['MCPD-SESSION/2\n']);
+    await send(path, ['MCPD-SESSION/3\n']);
     expect(handed).toEqual([]);
   });
 
