@@ -4,26 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { TestWorld } from '../support/core-process.js';
-import { FIXTURES, MCPDCTL } from '../support/paths.js';
+import { MCPDCTL } from '../support/paths.js';
 import { cmdline, waitFor } from '../support/procs.js';
+import { WINDOW_SERVER, windowServer } from '../support/profiles.js';
 import { must } from '../../internal/domain/must.js';
 
-const WINDOW_SERVER = `${FIXTURES}/servers/window-server.mjs`;
 const PIN_EDITOR = 'window://com.example.pin/editor?priority=80';
 const DESK_EDITOR = 'window://com.example.desk/editor?priority=80';
-
-function windowServer(name: string, host: string, extra: Record<string, string | number>): string {
-  return (
-    [
-      `  - name: ${name}`,
-      `    cmd: [${JSON.stringify(process.execPath)}, ${JSON.stringify(WINDOW_SERVER)}]`,
-      ...Object.entries(extra).map(([k, v]) => `    ${k}: ${v}`),
-      `    env:`,
-      `      MCPD_TEST_TAG: \${MCPD_TEST_TAG}`,
-      `      WINDOW_HOST: ${host}`,
-    ].join('\n') + '\n'
-  );
-}
 
 type ToolResult = { content: { type: string; text: string }[] };
 const textOf = (r: unknown) => (r as ToolResult).content.map((c) => c.text).join('');
