@@ -36,7 +36,10 @@ describe('downstream subscriptions hold their instance and are shared with the d
     world = new TestWorld({
       // A stateless pool reaped after 1 s idle: only the pin keeps the subscribed instance alive.
       'profiles/pins.yaml':
-        'servers:\n' + windowServer('pin', 'com.example.pin', { strategy: 'stateless', maxInstances: 1, idleSeconds: 1 }),
+        'servers:\n' +
+        windowServer('pin', 'com.example.pin', { strategy: 'stateless', maxInstances: 1, idleSeconds: 1 }) +
+        // The same settings, never subscribed: the witness that the reaper has run past the idle time.
+        windowServer('twin', 'com.example.twin', { strategy: 'stateless', maxInstances: 1, idleSeconds: 1 }),
       'profiles/desk.yaml': 'servers:\n' + windowServer('desk', 'com.example.desk', { strategy: 'singleton', idleSeconds: 300 }),
       'profiles/default.yaml': 'servers:\n' + windowServer('desk', 'com.example.desk', { strategy: 'singleton', idleSeconds: 300 }),
       'callers.yaml': 'callers:\n  subscriber: pins\n  viewer: desk\n',
@@ -52,8 +55,11 @@ describe('downstream subscriptions hold their instance and are shared with the d
     await pinClient.subscribeResource({ uri: PIN_EDITOR });
     const [pid] = windowPids('com.example.pin');
     expect(pid).toBeGreaterThan(0);
-    // The time under test: three idle periods in which an unpinned instance would have been reaped.
-    await new Promise((r) => setTimeout(r, 3000));
+    // The time under test: the unpinned twin, used after the pin was made, idles and is reaped; the pinned
+    // instance, idle longer than that, must still be there.
+    await pinClient.callTool({ name: 'twin__subscriptions', arguments: {} });
+    const twin = must(windowPids('com.example.twin')[0], 'the twin server');
+    await waitFor('the idle twin to be reaped', () => !alive(twin));
     expect(windowPids('com.example.pin')).toEqual([pid]);
     // mcpdctl status says why it stays.
     const status = execFileSync(process.execPath, [MCPDCTL, '--socket', world.socket, 'status'], { env: world.env(), encoding: 'utf8' });
