@@ -17,7 +17,6 @@ export class MuxConnection {
   private readonly channels = new Map<number, MuxClientChannel>();
   private lastId = 0;
   private closed = false;
-  private readonly closeHandlers: (() => void)[] = [];
 
   private constructor(private readonly socket: Socket) {
     socket.on('data', (chunk: Buffer) => this.onChunk(chunk));
@@ -43,14 +42,6 @@ export class MuxConnection {
 
   get isClosed(): boolean {
     return this.closed;
-  }
-
-  get channelCount(): number {
-    return this.channels.size;
-  }
-
-  onClose(handler: () => void): void {
-    this.closeHandlers.push(handler);
   }
 
   /** A new channel (OPEN is sent now); its Session starts with the caller's hello, as on /1. */
@@ -111,7 +102,6 @@ export class MuxConnection {
     const channels = [...this.channels.values()];
     this.channels.clear();
     for (const c of channels) c.connectionLost(err);
-    for (const h of this.closeHandlers) h();
   }
 }
 
