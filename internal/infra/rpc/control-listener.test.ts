@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listenControlSocket, type ControlListener } from './control-listener.js';
+import { must } from '../../domain/must.js';
 
 /** What the listener handed over, and the bytes the chosen protocol then reads. */
 interface Handed {
@@ -64,21 +65,21 @@ describe('one control socket for gRPC and framed Sessions', () => {
     const { path, handed } = await start();
     await send(path, ['PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', 'frames']);
     expect(handed.map((h) => h.kind)).toEqual(['grpc']);
-    expect((await handed[0].bytes).toString()).toBe('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\nframes');
+    expect((await must(handed[0], 'the handed connection').bytes).toString()).toBe('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\nframes');
   });
 
   it('recognises the Session preface even when it arrives in pieces', async () => {
     const { path, handed } = await start();
     await send(path, ['MCP', 'D-SESS', 'ION/1\nabc', 'def']);
     expect(handed.map((h) => h.kind)).toEqual(['session']);
-    expect((await handed[0].bytes).toString()).toBe('abcdef');
+    expect((await must(handed[0], 'the handed connection').bytes).toString()).toBe('abcdef');
   });
 
   it('tells the multiplexed Session preface from the single one, even in pieces', async () => {
     const { path, handed } = await start();
     await send(path, ['MCPD-SESSION/', '2', '\nxyz']);
     expect(handed.map((h) => h.kind)).toEqual(['mux']);
-    expect((await handed[0].bytes).toString()).toBe('xyz');
+    expect((await must(handed[0], 'the handed connection').bytes).toString()).toBe('xyz');
   });
 
   it('closes a connection that speaks neither', async () => {

@@ -73,6 +73,7 @@ export class SmcpAgent {
     // Every `connect` after the first is a reconnect with a new sid the Server knows nothing about.
     let connects = 0;
     this.socket.on('connect', () => {
+      // rejoin() reports its failures as refresh events and does not reject; the connect handler cannot wait.
       if (connects++ > 0) void this.rejoin();
     });
   }

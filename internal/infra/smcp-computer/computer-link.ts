@@ -44,6 +44,7 @@ export class ComputerLink {
       reconnectionDelayMax: RETRY_MAX_MS,
       autoConnect: false,
     });
+    // join() turns every failure into a state change (refused, retried later) and does not reject.
     this.socket.on('connect', () => void this.join());
     this.socket.on('disconnect', (reason) => this.dropped(reason));
     this.socket.on('connect_error', (err) => {
@@ -120,6 +121,7 @@ export class ComputerLink {
       return;
     }
     this.o.onState('refused', { sid: this.socket.id, error: message });
+    // Likewise: join() does not reject.
     this.later(() => void this.join());
   }
 

@@ -77,6 +77,7 @@ export class NodeLink {
       return this.log('ignored an unreadable message on this node’s link channel');
     }
     if (msg.kind === 'reply') return this.waiting.get(msg.id)?.(msg.outcome);
+    // serve() turns a missing or silent socket into an outcome and logs a failed reply: it does not reject.
     void this.serve(msg);
   }
 

@@ -115,6 +115,7 @@ export function onDisconnect(ctx: SmcpContext, socket: Socket): void {
     if (m) await leave(ctx, undefined, m).catch((e: unknown) => ctx.log(`leave after disconnect of ${m.name}: ${(e as Error).message}`));
   };
   if (q) q.tail = q.tail.then(run);
+  // run() logs a failed leave itself and does not reject; the disconnect handler cannot wait.
   else void run();
 }
 
