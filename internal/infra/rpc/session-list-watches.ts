@@ -1,6 +1,7 @@
 import type { CallerSession, ControlApi } from '../../domain/control.js';
 import { encodeJson } from './json-bytes.js';
 import type { SessionOutput } from './session-output.js';
+import { ClientToolListWatch } from './tool-list-watch.js';
 
 /** Tells a session's gateway when its caller's tools, resources or prompts changed. */
 export class ListChangeForwarder {
@@ -10,11 +11,13 @@ export class ListChangeForwarder {
   constructor(private readonly output: SessionOutput) {}
 
   start(api: ControlApi, session: CallerSession): void {
-    for (const [watch, method] of [
-      [api.watchTools(session.caller), 'notifications/tools/list_changed'],
+    // The client's tool list also holds mcpd_finder when the caller's resources give the Finder content.
+    const watches = [
+      [new ClientToolListWatch(api.watchTools(session.caller), api.resources.watch(session.caller)), 'notifications/tools/list_changed'],
       [api.resources.watch(session.caller), 'notifications/resources/list_changed'],
       [api.prompts.watch(session.caller), 'notifications/prompts/list_changed'],
-    ] as const) {
+    ] as const;
+    for (const [watch, method] of watches) {
       // Runs for the session's life; a LatestWins watch ends rather than rejects and send() only queues a frame.
       void this.forward(watch, method);
     }

@@ -11,7 +11,8 @@ export function toolsArea(): GatewayArea {
     register(ctx) {
       ctx.adapt('tools/list', async (params, _extra, next) => {
         const result = (await next(params)) as JsonObject;
-        served = etagOf(result);
+        // A continuation page pages the first one's snapshot: the first page's etag names the list.
+        if (!params.cursor) served = etagOf(result);
         // The Finder's query tool, for clients that only call tools; first page only, and only when some
         // server of the caller gives the Finder documents (the core says so on the first page).
         const channels = takeChannels(result);
