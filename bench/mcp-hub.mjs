@@ -84,7 +84,11 @@ export async function startMcpHub(servers, marker) {
     pid: hub.pid,
     async connect() {
       const client = new Client({ name: 'bench', version: '1' });
-      await client.connect(new SSEClientTransport(this.url));
+      // undici's fetch leaves each POST's abort listener on the transport's one signal until a GC
+      // collects the request: thousands pile up in a run, and every new listener walks that list —
+      // the client's cost, not mcp-hub's. POSTs go without the signal (closing still ends the stream).
+      const fetchPost = (url, init) => fetch(url, init?.method === 'POST' ? { ...init, signal: undefined } : init);
+      await client.connect(new SSEClientTransport(this.url, { fetch: fetchPost }));
       return client;
     },
     async stop() {
