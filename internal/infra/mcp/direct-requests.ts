@@ -1,6 +1,6 @@
 import { ErrorCode, McpError, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { McpdError } from '../../domain/errors.js';
-import type { ProgressUpdate, RequestOptions } from '../../domain/downstream.js';
+import type { ProgressUpdate, RequestOptions, ResultJsonSink } from '../../domain/downstream.js';
 import type { JsonObject } from '../../domain/json.js';
 import { rememberJson, rememberedJson } from '../jsonrpc/raw-json.js';
 import type { SplitResponse } from '../jsonrpc/split-response.js';
@@ -14,6 +14,7 @@ interface Pending {
   resolve: (result: JsonObject) => void;
   reject: (err: Error) => void;
   onProgress?: (p: ProgressUpdate) => void;
+  onResultJson?: ResultJsonSink;
 }
 
 /**
@@ -57,6 +58,7 @@ export class DirectRequests {
         resolve: (r) => settle(() => resolve(r)),
         reject: (e) => settle(() => reject(e)),
         onProgress: opts.onProgress,
+        onResultJson: opts.onResultJson,
       });
       opts.signal?.addEventListener('abort', onAbort, { once: true });
       try {
@@ -98,7 +100,19 @@ export class DirectRequests {
   acceptResult(response: SplitResponse): boolean {
     if (response.id < DIRECT_ID_BASE) return false;
     const p = this.pending.get(response.id);
-    if (p) p.resolve(p.method === 'tools/call' ? rememberJson(response.result, response.resultText) : response.result);
+    if (!p) return true;
+    if (p.method !== 'tools/call') {
+      p.resolve(response.result);
+      return true;
+    }
+    if (p.onResultJson) {
+      try {
+        p.onResultJson(response.resultText);
+      } catch {
+        // the sink only forwards bytes; the promise below still carries the result to the caller
+      }
+    }
+    p.resolve(rememberJson(response.result, response.resultText));
     return true;
   }
 

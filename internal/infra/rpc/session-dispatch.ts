@@ -40,6 +40,7 @@ const TOOL_HANDLERS: Record<string, SessionHandler> = {
       signal: ctx.signal,
       timeoutMs: ctx.timeoutMs,
       onProgress: ctx.onProgress,
+      onResultJson: ctx.onResultJson,
     });
   },
   ping: async () => ({}),

@@ -114,6 +114,8 @@ export function serveSession(api: ControlApi, stream: Stream, opts: SessionServe
     }
     const ac = new AbortController();
     inflight.set(id, ac);
+    // Set once the result went out early (onResultJson): what the handler returns or throws after is not sent again.
+    let answered = false;
     const ctx = {
       session,
       signal: ac.signal,
@@ -130,13 +132,17 @@ export function serveSession(api: ControlApi, stream: Stream, opts: SessionServe
         if (!closed && gate.admit(true)) send({ notification: { method, paramsJson: encodeJson(params) } }, true);
       },
       onClose: (cb: () => void) => (closed ? cb() : void closeHooks.push(cb)),
+      onResultJson: (json: string) => {
+        answered = true;
+        send({ response: { id, resultJson: Buffer.from(json, 'utf8') } });
+      },
     };
     // Encoding happens inside the chain, so a result that cannot be encoded is answered as an error
     // instead of escaping as an unhandled rejection (issue 14.1).
     Promise.resolve()
       .then(() => dispatchSessionRequest(api, req.method, decodeObject(req.paramsJson, `${req.method} params`), ctx))
-      .then((result) => send({ response: { id, resultJson: encodeJson(result) } }))
-      .catch((e: unknown) => send({ response: { id, error: errorOf(e) } }))
+      .then((result) => answered || send({ response: { id, resultJson: encodeJson(result) } }))
+      .catch((e: unknown) => answered || send({ response: { id, error: errorOf(e) } }))
       // Only a broken stream gets here; its close handlers release the session.
       .catch(() => {})
       .finally(() => inflight.delete(id));
