@@ -64,6 +64,12 @@ export class FramedSessionStream<In, Out> extends EventEmitter {
     return this.socket.write(frame(this.codec.encode(message)));
   }
 
+  /** Writes a frame already encoded (session-wire.ts), header included. */
+  writeFrame(bytes: Buffer): boolean {
+    if (this.socket.destroyed || !this.socket.writable) return false;
+    return this.socket.write(bytes);
+  }
+
   /** No more messages from this side; the peer may still answer. */
   end(): void {
     this.socket.end();

@@ -4,6 +4,7 @@ import type { JsonObject } from '../../domain/json.js';
 import { redactedError } from './status-map.js';
 import { decodeObject, encodeJson } from './json-bytes.js';
 import { dispatchSessionRequest } from './session-dispatch.js';
+import { responseFrame } from './session-wire.js';
 import { linkClient, type ClientLink } from './session-client-requests.js';
 import { DEFAULT_SESSION_OUTBOUND_BYTES, OutboundGate, type GatedStream } from './outbound-gate.js';
 
@@ -14,6 +15,8 @@ import { DEFAULT_SESSION_OUTBOUND_BYTES, OutboundGate, type GatedStream } from '
 export interface SessionServerStream extends GatedStream {
   write(msg: pb.SessionServerMessage): unknown;
   end(): unknown;
+  /** Framed streams: writes a frame encoded by session-wire.ts. */
+  writeFrame?(frame: Buffer): unknown;
   /** Drops the connection (framed streams); a gRPC call is ended instead. */
   cancel?(): unknown;
   on(event: 'data', listener: (msg: pb.SessionClientMessage) => void): unknown;
@@ -134,7 +137,10 @@ export function serveSession(api: ControlApi, stream: Stream, opts: SessionServe
       onClose: (cb: () => void) => (closed ? cb() : void closeHooks.push(cb)),
       onResultJson: (json: string) => {
         answered = true;
-        send({ response: { id, resultJson: Buffer.from(json, 'utf8') } });
+        if (closed) return;
+        if (!stream.writeFrame) return send({ response: { id, resultJson: Buffer.from(json, 'utf8') } });
+        stream.writeFrame(responseFrame(id, json));
+        gate.wrote();
       },
     };
     // Encoding happens inside the chain, so a result that cannot be encoded is answered as an error
