@@ -22,13 +22,10 @@ describe('control plane over the unix socket', () => {
   beforeAll(async () => {
     world = new TestWorld({ 'profiles/default.yaml': profile(echoServer('fx', { idleSeconds: 300 })), 'callers.yaml': 'callers: {}\n' });
     await world.startCore();
-    client = createControlClient(world.socket);
-    calls = new ControlCalls(client);
+    client = world.control();
+    calls = world.calls();
   });
-  afterAll(async () => {
-    client.close();
-    await world.cleanup();
-  });
+  afterAll(async () => world.cleanup());
 
   const curl = (path: string, body?: string, extra: string[] = []) =>
     run(
@@ -60,7 +57,7 @@ describe('control plane over the unix socket', () => {
     expect(second.code).toBe(1);
     expect(second.stderr).toMatch(/another mcpd is already serving .*control\.sock/);
     // The first core is untouched.
-    expect((await calls.getInfo()).pid).toBe(world.cores[0].pid);
+    expect((await calls.getInfo()).pid).toBe(world.cores[0]?.pid);
   });
 
   it('lists and calls methods through reflection with buf curl, an external client', async () => {

@@ -7,7 +7,8 @@ import { NOTIFY_EVENTS } from '../../domain/smcp/events.js';
 import type { JsonObject } from '../../domain/json.js';
 import { SmcpAgent } from '../smcp-agent/smcp-agent.js';
 import { SmcpError } from '../smcp-agent/smcp-error.js';
-import { renderTable, truncate } from './table.js';
+import { renderTable, firstLine, truncate } from './table.js';
+import { must } from '../../domain/must.js';
 
 export const SMCP_USAGE = `usage: mcpdctl smcp <url> --office O [--name AGENT] [--api-key-env NAME] [--json] <command>
 
@@ -139,13 +140,14 @@ const COMMANDS: Record<string, SubCommand> = {
   },
   tools: {
     check: (need) => need(1, 'a computer name'),
-    exec: async (agent, [computer], _v, out) => {
+    exec: async (agent, [computerArg], _v, out) => {
+      const computer = must(computerArg, '<computer>'); // counted by check()
       const tools = await agent.getTools(computer);
       if (out.json) return json(out, { tools });
       out.write(
         renderTable(
           ['TOOL', 'DESCRIPTION'],
-          tools.map((t) => [t.name, truncate((t.description ?? '').split('\n')[0], 80)]),
+          tools.map((t) => [t.name, truncate(firstLine(t.description ?? ''), 80)]),
         ),
       );
       out.write(`${tools.length} tools on ${computer}\n`);
@@ -154,7 +156,9 @@ const COMMANDS: Record<string, SubCommand> = {
   },
   call: {
     check: (need) => need(2, 'a computer and a tool name'),
-    exec: async (agent, [computer, tool], v, out) => {
+    exec: async (agent, [computerArg, toolArg], v, out) => {
+      const computer = must(computerArg, '<computer>'); // counted by check()
+      const tool = must(toolArg, '<tool>'); // counted by check()
       let params: JsonObject;
       try {
         params = JSON.parse(v.args ?? '{}') as JsonObject;
@@ -170,7 +174,8 @@ const COMMANDS: Record<string, SubCommand> = {
   },
   desktop: {
     check: (need) => need(1, 'a computer name'),
-    exec: async (agent, [computer], v, out) => {
+    exec: async (agent, [computerArg], v, out) => {
+      const computer = must(computerArg, '<computer>'); // counted by check()
       const desktops = await agent.getDesktop(computer, { desktopSize: intFlag('size', v.size), window: v.window });
       if (out.json) return json(out, { desktops });
       desktops.forEach((d, i) => out.write(`${i ? '\n' : ''}----- window ${i + 1} of ${desktops.length} -----\n${d}\n`));
@@ -180,7 +185,8 @@ const COMMANDS: Record<string, SubCommand> = {
   },
   finder: {
     check: (need) => need(1, 'a computer name'),
-    exec: async (agent, [computer], v, out) => {
+    exec: async (agent, [computerArg], v, out) => {
+      const computer = must(computerArg, '<computer>'); // counted by check()
       const keywords = v.keywords?.split(',').filter((k) => k.trim() !== '');
       const r = await agent.getFinder(computer, {
         keywords,
@@ -201,11 +207,13 @@ const COMMANDS: Record<string, SubCommand> = {
   },
   config: {
     check: (need) => need(1, 'a computer name'),
-    exec: async (agent, [computer], _v, out) => json(out, await agent.getConfig(computer)),
+    exec: async (agent, [computer], _v, out) => json(out, await agent.getConfig(must(computer, '<computer>'))),
   },
   read: {
     check: (need) => need(2, 'a computer and a resource URI'),
-    exec: async (agent, [computer, uri], _v, out) => {
+    exec: async (agent, [computerArg, uriArg], _v, out) => {
+      const computer = must(computerArg, '<computer>'); // counted by check()
+      const uri = must(uriArg, '<uri>'); // counted by check()
       const r = await agent.readResource(computer, uri);
       if (out.json) return json(out, r);
       for (const c of r.contents) out.write(typeof c.text === 'string' ? `${c.text}\n` : `[binary ${String(c.mimeType ?? '')}]\n`);

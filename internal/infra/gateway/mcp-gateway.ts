@@ -11,7 +11,9 @@ import { toolsArea } from './areas/tools.js';
 import { clientRequestsArea } from './areas/client-requests.js';
 import { CoreLink } from './core-link.js';
 import { toJsonRpcError } from './error-map.js';
-import type { ForwardExtra, GatewayArea, GatewayContext } from './gateway-area.js';
+import type { ForwardExtra, GatewayAdapter, GatewayArea, GatewayContext } from './gateway-area.js';
+import { registerAreaHandlers } from './gateway-areas.js';
+import { AREAS } from '../areas/all-areas.js';
 import { FastToolCalls } from './fast-tool-calls.js';
 import { StdioServerLineTransport } from './stdio-server-transport.js';
 
@@ -55,9 +57,13 @@ export class Gateway {
       onCoreNotification: (method, handler) =>
         this.notificationHandlers.set(method, [...(this.notificationHandlers.get(method) ?? []), handler]),
       onConnected: (handler) => this.connectHandlers.push(handler),
+      adapt: (method, adapter) => void adapters.set(method, adapter),
       log: opts.log,
     };
+    const adapters = new Map<string, GatewayAdapter>();
     for (const a of areas) a.register(ctx);
+    // Every method the control-plane areas declare for the gateway gets its handler here.
+    registerAreaHandlers(this.server, AREAS, adapters, (method, params, extra, token) => this.forward(method, params, extra, token));
   }
 
   async connect(transport: Transport): Promise<void> {

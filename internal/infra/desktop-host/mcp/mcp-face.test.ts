@@ -75,7 +75,7 @@ describe('the MCP face of the desktop host (in-memory transport, fake backend)',
     const c = await connect({});
     const r = (await c.callTool({ name: 'desktop_click', arguments: { title: 'Increment' } })) as ToolResult;
     expect(r.isError).toBe(true);
-    expect(r.content[0].text).toBe(
+    expect(r.content[0]?.text).toBe(
       "refused: desktop_click changes the desktop and needs the user's consent, but this MCP client does not support elicitation",
     );
     expect(backend.log).toEqual([]);
@@ -112,7 +112,7 @@ describe('the MCP face of the desktop host (in-memory transport, fake backend)',
     c.setRequestHandler(ElicitRequestSchema, async () => answers.shift()!);
     for (const why of ['accept, allow was not true', 'decline', 'cancel']) {
       const r = (await c.callTool({ name: 'desktop_hotkey', arguments: { keys: ['ctrl', 'k'] } })) as ToolResult;
-      expect(r.content[0].text).toBe(`refused: the user did not allow desktop_hotkey (${why})`);
+      expect(r.content[0]?.text).toBe(`refused: the user did not allow desktop_hotkey (${why})`);
     }
     expect(backend.log).toEqual([]);
   });
@@ -123,7 +123,7 @@ describe('the MCP face of the desktop host (in-memory transport, fake backend)',
     expect(found.structuredContent).toMatchObject({ matched: 1 });
     const bad = (await c.callTool({ name: 'desktop_find', arguments: {} })) as ToolResult;
     expect(bad.isError).toBe(true);
-    expect(bad.content[0].text).toMatch(/^DESKTOP_INVALID_REQUEST: params.selector must be a selector with at least one of/);
+    expect(bad.content[0]?.text).toMatch(/^DESKTOP_INVALID_REQUEST: params.selector must be a selector with at least one of/);
     const timeout = (await c.callTool({
       name: 'desktop_wait_until',
       arguments: { title: 'never', timeoutMs: 30, pollMs: 10 },

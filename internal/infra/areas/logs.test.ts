@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import type { LogRecord } from '../../domain/control-areas.js';
+import type { ControlApi } from '../../domain/control.js';
+import type { JsonObject } from '../../domain/json.js';
+import { LogBus } from '../telemetry/log-bus.js';
+import { levelRank } from '../../domain/log-level.js';
+import type { SessionRequestContext } from '../rpc/session-handler.js';
+import { forwardingSessions, logsArea } from './logs.js';
+
+describe('logging/setLevel on the Session', () => {
+  it('forwards at the latest level only, as MCP notifications/message, and stops when the session ends', async () => {
+    const bus = new LogBus();
+    const api = {
+      logs: {
+        stream: (_caller: string, min: LogRecord['level'], signal: AbortSignal) =>
+          bus.subscribe((e) => (levelRank(e.record.level) >= levelRank(min) ? e.record : undefined), { signal }),
+      },
+    } as unknown as ControlApi;
+    const sent: JsonObject[] = [];
+    const closers: (() => void)[] = [];
+    const ctx = {
+      session: { id: 's1', caller: 'alice', profile: 'default' },
+      notify: (_m: string, p: JsonObject) => sent.push(p),
+      onClose: (cb: () => void) => closers.push(cb),
+    } as unknown as SessionRequestContext;
+    const own = logsArea.methods.find((m) => m.name === 'logging/setLevel')!.session;
+    if (!('handle' in own)) throw new Error('logging/setLevel keeps per-session state: it has its own Session handler');
+    const setLevel = own.handle;
+    await expect(setLevel(api, { level: 'loud' }, ctx)).rejects.toThrow(/unknown log level "loud"/);
+    await setLevel(api, { level: 'error' }, ctx);
+    await setLevel(api, { level: 'info' }, ctx);
+    expect(forwardingSessions()).toBe(1);
+    expect(closers).toHaveLength(1);
+    expect(bus.subscriberCount).toBe(1); // the error-level reader is gone, not kept beside the new one
+    bus.publish({ record: { time: 1, level: 'info', source: 'stderr', server: 'echo', event: 'server.stderr', message: 'hi' } });
+    bus.publish({ record: { time: 2, level: 'error', source: 'stderr', server: 'echo', event: 'server.stderr', message: 'bad' } });
+    for (let i = 0; i < 1000 && sent.length < 2; i++) await new Promise((r) => setImmediate(r));
+    // Each once, in order: the error-level loop was replaced, not kept beside the new one.
+    expect(sent).toEqual([
+      { level: 'info', logger: 'echo', data: 'hi' },
+      { level: 'error', logger: 'echo', data: 'bad' },
+    ]);
+    closers[0]();
+    expect(forwardingSessions()).toBe(0);
+    expect(bus.subscriberCount).toBe(0);
+  });
+});
