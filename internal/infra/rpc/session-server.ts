@@ -1,6 +1,6 @@
 import type { CallerSession, ControlApi } from '../../domain/control.js';
 import type * as pb from '../../gen/mcpd/control/v1/control.js';
-import type { JsonObject } from '../../domain/json.js';
+import type { JsonObject, JsonValue } from '../../domain/json.js';
 import { redactedError } from './status-map.js';
 import { decodeObject, encodeJson } from './json-bytes.js';
 import { dispatchSessionRequest } from './session-dispatch.js';
@@ -143,15 +143,22 @@ export function serveSession(api: ControlApi, stream: Stream, opts: SessionServe
         gate.wrote();
       },
     };
+    // Dispatched in this turn (the request reaches its server without waiting for a microtask); a
+    // synchronous throw (bad params) is answered like a rejection.
+    let outcome: Promise<JsonValue>;
+    try {
+      outcome = dispatchSessionRequest(api, req.method, decodeObject(req.paramsJson, `${req.method} params`), ctx);
+    } catch (e) {
+      outcome = Promise.reject(e);
+    }
     // Encoding happens inside the chain, so a result that cannot be encoded is answered as an error
     // instead of escaping as an unhandled rejection (issue 14.1).
-    Promise.resolve()
-      .then(() => dispatchSessionRequest(api, req.method, decodeObject(req.paramsJson, `${req.method} params`), ctx))
+    const release = () => void inflight.delete(id);
+    outcome
       .then((result) => answered || send({ response: { id, resultJson: encodeJson(result) } }))
       .catch((e: unknown) => answered || send({ response: { id, error: errorOf(e) } }))
-      // Only a broken stream gets here; its close handlers release the session.
-      .catch(() => {})
-      .finally(() => inflight.delete(id));
+      // A rejection here is a broken stream only; its close handlers release the session.
+      .then(release, release);
   };
 
   stream.on('data', (msg: pb.SessionClientMessage) => {
