@@ -172,7 +172,10 @@ export class SessionClient {
   }
 
   request(method: string, params: JsonObject, opts: SessionRequestOptions = {}): Promise<JsonValue> {
-    return this.requestRaw(method, encodeJson(params), opts).then(parseJson);
+    // The core asks a server for a tool call's progress only when the request carries a progress token,
+    // as MCP does: a caller that wants progress gets a token here.
+    const sent = method === 'tools/call' && opts.onProgress && !hasProgressToken(params) ? withProgressToken(params) : params;
+    return this.requestRaw(method, encodeJson(sent), opts).then(parseJson);
   }
 
   /** The same with params and result as JSON bytes: a proxy passes them on without parsing them. */
@@ -319,4 +322,14 @@ function parseJson(b: Uint8Array | undefined): JsonValue {
 
 function isObject(v: JsonValue): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function hasProgressToken(params: JsonObject): boolean {
+  const meta = params._meta;
+  return isObject(meta ?? null) && (meta as JsonObject).progressToken !== undefined;
+}
+
+function withProgressToken(params: JsonObject): JsonObject {
+  const meta = params._meta;
+  return { ...params, _meta: { ...(isObject(meta ?? null) ? (meta as JsonObject) : {}), progressToken: 1 } };
 }
