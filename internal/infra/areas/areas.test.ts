@@ -9,6 +9,7 @@ import { dispatchSessionRequest, sessionMethods } from '../rpc/session-dispatch.
 import type { SessionRequestContext } from '../rpc/session-handler.js';
 import { AREAS } from './all-areas.js';
 import { isAbsent, type AreaMethod } from './area.js';
+import { must } from '../../domain/must.js';
 
 const methods: AreaMethod[] = AREAS.flatMap((a) => a.methods);
 /** ControlPlane RPCs that are core administration, not an area (served in rpc/control-server.ts). */
@@ -105,7 +106,8 @@ describe('control-plane areas', () => {
     for (const m of methods.filter((x) => x.admission === 'gate')) {
       const { api, admitted } = stoppingCore();
       if (isAbsent(m.grpc)) throw new Error(`${m.name} is a call with no gRPC RPC`);
-      const handler = (grpcAreaHandlers(api, AREAS) as Record<string, (call: unknown, cb: (e: unknown) => void) => void>)[m.grpc.rpc];
+      const handlers = grpcAreaHandlers(api, AREAS) as Record<string, (call: unknown, cb: (e: unknown) => void) => void>;
+      const handler = must(handlers[m.grpc.rpc], `the gRPC handler of ${m.name}`);
       const call = { request: { caller: 'alice', uri: 'x://y', name: 'p' }, on: () => {}, getDeadline: () => Infinity };
       const err = await new Promise<{ code: number; details: string }>((resolve) => handler(call, (e) => resolve(e as never)));
       expect(err.code, m.name).toBe(status.UNAVAILABLE);

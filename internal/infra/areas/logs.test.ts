@@ -6,6 +6,7 @@ import { LogBus } from '../telemetry/log-bus.js';
 import { levelRank } from '../../domain/log-level.js';
 import type { SessionRequestContext } from '../rpc/session-handler.js';
 import { forwardingSessions, logsArea } from './logs.js';
+import { must } from '../../domain/must.js';
 
 describe('logging/setLevel on the Session', () => {
   it('forwards at the latest level only, as MCP notifications/message, and stops when the session ends', async () => {
@@ -40,7 +41,7 @@ describe('logging/setLevel on the Session', () => {
       { level: 'info', logger: 'echo', data: 'hi' },
       { level: 'error', logger: 'echo', data: 'bad' },
     ]);
-    closers[0]();
+    must(closers[0], 'the close callback')();
     expect(forwardingSessions()).toBe(0);
     expect(bus.subscriberCount).toBe(0);
   });

@@ -9,7 +9,7 @@ import { promptsArea } from './areas/prompts.js';
 import { resourcesArea } from './areas/resources.js';
 import { toolsArea } from './areas/tools.js';
 import { clientRequestsArea } from './areas/client-requests.js';
-import { CoreLink } from './core-link.js';
+import { CoreLink, type CoreLinkOptions } from './core-link.js';
 import { toJsonRpcError } from './error-map.js';
 import type { ForwardExtra, GatewayAdapter, GatewayArea, GatewayContext } from './gateway-area.js';
 import { registerAreaHandlers } from './gateway-areas.js';
@@ -22,6 +22,8 @@ export interface GatewayOptions {
   socket: string;
   version: string;
   startCore?: () => void;
+  /** Opens the core Session (default: a connection of its own); see CoreLinkOptions.open. */
+  openSession?: CoreLinkOptions['open'];
   /** How long a request waits for a core to (re)appear before failing. */
   coreWaitMs?: number;
   log: (msg: string) => void;
@@ -47,6 +49,7 @@ export class Gateway {
       socket: opts.socket,
       caller: opts.caller,
       startCore: opts.startCore,
+      open: opts.openSession,
       log: opts.log,
       onConnected: (s, reconnect) => this.onConnected(s, reconnect),
     });

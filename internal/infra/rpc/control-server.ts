@@ -10,7 +10,9 @@ import {
 import type * as pb from '../../gen/mcpd/control/v1/control.js';
 import { statusToPb } from './convert.js';
 import { addHealth, addReflection } from './reflection.js';
-import { serveSession, type SessionServeOptions } from './session-server.js';
+import { DEFAULT_CHANNELS_PER_CONNECTION, DEFAULT_HELLO_TIMEOUT_MS, serveSession, type SessionServeOptions } from './session-server.js';
+import { MuxServerConnection } from './mux-session-server.js';
+import { DEFAULT_SESSION_OUTBOUND_BYTES } from './outbound-gate.js';
 import { prepareSocketPath } from './socket-path.js';
 import { listenControlSocket } from './control-listener.js';
 import { FramedSessionStream } from './framed-session-stream.js';
@@ -116,6 +118,17 @@ export async function startControlServer(api: ControlApi, socketPath: string, se
       );
       serveSession(api, stream, session);
       stream.receive(rest);
+    },
+    mux: (socket, rest) => {
+      const conn = new MuxServerConnection(socket, {
+        serve: (channel) => serveSession(api, channel, session),
+        maxChannels: session.maxChannelsPerConnection ?? DEFAULT_CHANNELS_PER_CONNECTION,
+        maxOutboundBytes: session.maxOutboundBytes ?? DEFAULT_SESSION_OUTBOUND_BYTES,
+        frameStallMs: session.frameStallMs ?? FRAME_STALL_MS,
+        idleMs: session.helloTimeoutMs ?? DEFAULT_HELLO_TIMEOUT_MS,
+        log: session.log,
+      });
+      conn.receive(rest);
     },
   });
   chmodSync(socketPath, 0o600);
