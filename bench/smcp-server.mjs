@@ -5,12 +5,11 @@
 // against same-node); server RSS per 1,000 idle connected computers. JSON lines; nothing asserted.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { randomUUID } from 'node:crypto';
 import { io } from 'socket.io-client';
-import { REPO, emit, emitComparison, interleaved, round, rssKb } from './lib.mjs';
+import { REPO, emit, emitComparison, interleaved, profileFlags, round, rssKb, startRedis } from './lib.mjs';
 
 const smoke = process.argv.includes('--smoke');
 const N = smoke ? 50 : 2000;
@@ -30,27 +29,7 @@ async function child(args, env = {}) {
   return { child: c, ...JSON.parse(line) };
 }
 
-const startSmcp = (extra = []) => child([SMCP, '--listen', '127.0.0.1:0', ...extra]);
-
-async function freePort() {
-  const srv = createServer().listen(0, '127.0.0.1');
-  await once(srv, 'listening');
-  const { port } = srv.address();
-  await new Promise((r) => srv.close(r));
-  return port;
-}
-
-async function startRedis() {
-  const port = await freePort();
-  const c = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  children.push(c);
-  const lines = createInterface({ input: c.stdout });
-  for await (const l of lines) if (l.includes('Ready to accept connections')) break;
-  c.stdout.resume();
-  return `redis://127.0.0.1:${port}`;
-}
+const startSmcp = (extra = []) => child([...profileFlags(process.env.SMCP_PROF), SMCP, '--listen', '127.0.0.1:0', ...extra]);
 
 async function peer(url, role, name, office) {
   const socket = io(`${url}/smcp`, { transports: ['websocket'], extraHeaders: { 'x-api-key': KEY }, reconnection: false, forceNew: true });
@@ -109,7 +88,8 @@ async function oneNode() {
 
 async function twoNodes() {
   const redis = await startRedis();
-  const [n1, n2] = [await startSmcp(['--redis', redis]), await startSmcp(['--redis', redis])];
+  children.push(redis.child);
+  const [n1, n2] = [await startSmcp(['--redis', redis.url]), await startSmcp(['--redis', redis.url])];
   await peer(n1.url, 'computer', 'near', 'bench');
   await peer(n2.url, 'computer', 'far', 'bench');
   const agent = await peer(n1.url, 'agent', 'bench', 'bench');
