@@ -107,6 +107,27 @@ describe('mcpd-smcp on two nodes sharing Redis', () => {
     expect(await pending).toMatchObject({ code: 404, details: { reason: 'computer_left' } });
   });
 
+  it('finds the offices of a computer on any node (server:find_computer), live members only', async () => {
+    const [o1, o2] = [office(), office()];
+    const a = computerOn(node2, 'wanted');
+    const b = computerOn(node1, 'wanted');
+    expect(await a.join(o2)).toEqual([true, null]);
+    expect(await b.join(o1)).toEqual([true, null]);
+    // An agent that has joined no office yet asks node 1.
+    const s = connectRaw(node1.url);
+    open.push({ close: () => s.disconnect() });
+    await connected(s);
+    const find = (computer: string) => s.emitWithAck('server:find_computer', { agent: 'finder', req_id: `f-${++seq}`, computer });
+    expect(await find('wanted')).toMatchObject({ offices: [o1, o2].sort() });
+    a.close();
+    await waitFor(
+      'the seat of the computer that left to be freed',
+      async () => ((await find('wanted')) as { offices: string[] }).offices.length === 1,
+    );
+    expect(await find('wanted')).toMatchObject({ offices: [o1] });
+    expect(await find('nobody')).toMatchObject({ offices: [] });
+  });
+
   it('takes the sessions of a node killed with SIGKILL out of the registry', async () => {
     const o = office();
     const { s, inbox } = await agentOn(node1, o);
