@@ -1,8 +1,9 @@
-// Type-aware lint (typescript-eslint, flat config). `make lint` runs it; the layer rules below are the
-// dependency direction documented in docs/architecture.md. Import cycles stay in scripts/check-layers.mjs
-// (ESLint core has no cycle rule and we add no import plugin for one check).
+// Type-aware lint (typescript-eslint, flat config). `make lint` runs it; the layer rules below are generated
+// from scripts/layers.mjs, the one definition of the direction in docs/architecture.md. Import cycles stay
+// in scripts/check-layers.mjs (ESLint core has no cycle rule and we add no import plugin for one check).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { DOMAIN_PACKAGES, LAYERS, forbiddenFor } from './scripts/layers.mjs';
 
 // Node globals the scripts and benches use (no `globals` package: one less dependency to keep in step).
 const nodeGlobals = Object.fromEntries(
@@ -32,22 +33,35 @@ const nodeGlobals = Object.fromEntries(
 
 const unused = ['error', { args: 'after-used', argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }];
 
-// What a product layer must not import (relative paths; packages are free), plus test helpers, which no
-// product file may reach. One rule entry per folder: flat config replaces, not merges, a rule's options.
-const forbid = (...layers) => ({
+// What a product layer must not import (relative paths; for domain also packages but DOMAIN_PACKAGES), plus
+// test helpers, which no product file may reach. One rule entry per folder: flat config replaces, not
+// merges, a rule's options.
+const folderOf = (layer) => LAYERS[layer].dir.replace(/\/$/, '').split('/').pop();
+const forbid = (layer) => ({
   'no-restricted-imports': [
     'error',
     {
       patterns: [
-        ...layers.map((layer) => ({
-          regex: `^(\\.\\./)+(internal/)?${layer}/`,
-          message: `this layer must not import internal/${layer} (see docs/architecture.md, "Layers")`,
+        ...forbiddenFor(layer).map((other) => ({
+          regex: `^(\\.\\./)+(internal/)?${folderOf(other)}/`,
+          message: `${layer} must not import ${other}: the direction is cmd → app → infra → domain (docs/architecture.md, "Layers")`,
         })),
+        ...(layer === 'domain'
+          ? [
+              {
+                regex: `^(?!\\.|${DOMAIN_PACKAGES.join('|')}$)`,
+                message: `domain is pure (no I/O): it imports no package but ${DOMAIN_PACKAGES.join(', ')}; put I/O in internal/infra`,
+              },
+            ]
+          : []),
         { regex: '^(\\.\\./)+test/', message: 'product code must not import test helpers (they live under test/)' },
       ],
     },
   ],
 });
+const layerRules = Object.keys(LAYERS)
+  .filter((layer) => layer !== 'gen')
+  .map((layer) => ({ files: [`${LAYERS[layer].dir}**/*.ts`], ignores: ['**/*.test.ts'], rules: forbid(layer) }));
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'internal/gen/**', '.tmp/**', 'coverage/**', 'vitest.config.ts'] },
@@ -75,9 +89,6 @@ export default tseslint.config(
     languageOptions: { globals: nodeGlobals },
     rules: { 'no-unused-vars': unused, 'no-empty': ['error', { allowEmptyCatch: false }] },
   },
-  // Layers: cmd → app → domain ← infra (gen is generated code every layer but domain may use).
-  { files: ['cmd/**/*.ts'], ignores: ['**/*.test.ts'], rules: forbid() },
-  { files: ['internal/app/**/*.ts'], ignores: ['**/*.test.ts'], rules: forbid('cmd') },
-  { files: ['internal/domain/**/*.ts'], ignores: ['**/*.test.ts'], rules: forbid('cmd', 'app', 'infra', 'gen') },
-  { files: ['internal/infra/**/*.ts'], ignores: ['**/*.test.ts'], rules: forbid('cmd', 'app') },
+  // Layers: cmd → app → infra → domain (gen is generated code every layer but domain may use).
+  ...layerRules,
 );

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { chromium } from 'playwright-core';
+import { chromiumLaunchOptions } from '../test/support/chromium-launch.mjs';
 import { ECHO, MCPDMCP, emit, emitComparison, percentile, round, startCore } from './lib.mjs';
 
 const smoke = process.argv.includes('--smoke');
@@ -41,18 +42,7 @@ async function withCore(run) {
   await agent.connect(
     new StdioClientTransport({ command: process.execPath, args: [MCPDMCP, 'c0', '--socket', core.socket, '--no-autostart'] }),
   );
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  const browser = await chromium.launch(chromiumLaunchOptions());
   try {
     const rec = JSON.parse(readFileSync(join(core.dir, 'run', 'dashboard.json'), 'utf8'));
     await run({ core, agent, browser, rec });

@@ -17,7 +17,7 @@ import { ECHO, MCPD, REPO, childrenMatching, emitComparison, interleaved, percen
 const smoke = process.argv.includes('--smoke');
 const dist = (p) => import(join(REPO, 'dist', p));
 const { toolCatalog } = await dist('test/fixtures/tool-catalog.js');
-const { buildToolSnapshot } = await dist('internal/infra/aggregator/tool-snapshot.js');
+const { buildToolSnapshot } = await dist('internal/domain/aggregator/tool-snapshot.js');
 const { ToolSearchCalls } = await dist('internal/app/tool-search-calls.js');
 const { createControlClient, waitForReady, ControlCalls } = await dist('internal/infra/rpc/control-client.js');
 

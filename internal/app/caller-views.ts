@@ -1,4 +1,4 @@
-import { LatestWins } from '../infra/aggregator/latest-wins.js';
+import { LatestWins } from '../domain/aggregator/latest-wins.js';
 import { LoadFirstWatch } from './load-first-watch.js';
 
 /**

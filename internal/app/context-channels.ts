@@ -4,7 +4,7 @@
  * newest one publishes, so a slow, older view can never follow a newer one.
  */
 import type { ContextChange, Subscription } from '../domain/control-areas.js';
-import { LatestWins } from '../infra/aggregator/latest-wins.js';
+import { LatestWins } from '../domain/aggregator/latest-wins.js';
 import type { CoreLog } from './area-deps.js';
 
 /** What a computation of the caller's view yields. */

@@ -18,7 +18,7 @@ import { toolListTokens } from '../domain/tool-tokens.js';
 import type { JsonObject } from '../domain/json.js';
 import { profileFor } from '../domain/profile.js';
 import type { ToolEntry, ToolSnapshot } from '../domain/tool.js';
-import { LatestWins } from '../infra/aggregator/latest-wins.js';
+import { LatestWins } from '../domain/aggregator/latest-wins.js';
 import { CallerRegistry, pidAlive } from './caller-registry.js';
 import type { PoolPort } from './pool-port.js';
 import { ToolService } from './tool-service.js';
@@ -37,7 +37,7 @@ import { CallGate } from './call-gate.js';
 import { PoolGoneError } from '../infra/scheduler/index.js';
 import { SmcpComputers } from './smcp-computers.js';
 import { isSearchModeTool, toolError, ToolSearchCalls } from './tool-search-calls.js';
-import { SEARCH_TOOL } from '../infra/aggregator/tool-search-view.js';
+import { SEARCH_TOOL } from '../domain/aggregator/tool-search-view.js';
 
 /** A listing slower than this because servers had to start is worth a line in the log. */
 const SLOW_LISTING_MS = 500;

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { LogRecord, Subscription } from '../domain/control-areas.js';
 import type { LogLevel } from '../domain/profile.js';
 import type { CallerRow, ConnectInfo, DashboardCore, OperatorAction, StoreFile } from '../infra/dashboard/dashboard-port.js';
-import { levelRank } from '../infra/telemetry/log-level.js';
+import { levelRank } from '../domain/log-level.js';
 import type { Core } from './core.js';
 import type { PoolPort } from './pool-port.js';
 import type { StoreState } from './store-state.js';

@@ -2,7 +2,7 @@ import type { LogRecord } from '../domain/control-areas.js';
 import { specFingerprint } from '../domain/fingerprint.js';
 import type { LogLevel, Profile } from '../domain/profile.js';
 import type { BusEntry, LogView } from '../infra/telemetry/log-bus.js';
-import { levelRank } from '../infra/telemetry/log-level.js';
+import { levelRank } from '../domain/log-level.js';
 
 const serverNames = new WeakMap<Profile, Map<string, string>>();
 

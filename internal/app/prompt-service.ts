@@ -2,8 +2,8 @@ import type { Paged, PromptEntry, PromptSnapshot, PromptsApi, RequestOpts, Subsc
 import { McpdError } from '../domain/errors.js';
 import type { JsonObject } from '../domain/json.js';
 import type { Profile } from '../domain/profile.js';
-import { listAllPages } from '../infra/aggregator/downstream-pages.js';
-import { PromptIndex } from '../infra/aggregator/prompt-index.js';
+import { listAllPages } from '../domain/aggregator/downstream-pages.js';
+import { PromptIndex } from '../domain/aggregator/prompt-index.js';
 import type { AreaDeps } from './area-deps.js';
 import { CallerViews } from './caller-views.js';
 import { AreaListings } from './resource-listings.js';

@@ -1,7 +1,7 @@
 import { specFingerprint } from '../domain/fingerprint.js';
 import type { JsonObject } from '../domain/json.js';
 import type { Profile, ProfileStore } from '../domain/profile.js';
-import { ListingCache } from '../infra/aggregator/listing-cache.js';
+import { ListingCache } from '../domain/aggregator/listing-cache.js';
 import type { AreaDeps } from './area-deps.js';
 
 /** What a per-profile index (resources, prompts) offers the listings plumbing. */

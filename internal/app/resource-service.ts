@@ -12,9 +12,9 @@ import { DPE_DOCUMENT_NOT_FOUND, isDpeError } from '../domain/finder/dpe-error.j
 import { parseDpeUri } from '../domain/finder/dpe-uri.js';
 import type { JsonObject } from '../domain/json.js';
 import type { Profile } from '../domain/profile.js';
-import { listAllPages } from '../infra/aggregator/downstream-pages.js';
-import { ResourceIndex, type ResourceRoute } from '../infra/aggregator/resource-index.js';
-import type { ResourceListing } from '../infra/aggregator/resource-snapshot.js';
+import { listAllPages } from '../domain/aggregator/downstream-pages.js';
+import { ResourceIndex, type ResourceRoute } from '../domain/aggregator/resource-index.js';
+import type { ResourceListing } from '../domain/aggregator/resource-snapshot.js';
 import type { AreaDeps } from './area-deps.js';
 import { CallerViews } from './caller-views.js';
 import { AreaListings } from './resource-listings.js';

@@ -2,7 +2,7 @@ import type { JsonObject, JsonValue } from '../domain/json.js';
 import type { ToolSearchSettings } from '../domain/profile.js';
 import { ToolSearchIndex, type SearchDoc } from '../domain/tool-search.js';
 import type { ToolEntry, ToolSnapshot } from '../domain/tool.js';
-import { CALL_TOOL, SEARCH_MODE_SERVER, SEARCH_TOOL } from '../infra/aggregator/tool-search-view.js';
+import { CALL_TOOL, SEARCH_MODE_SERVER, SEARCH_TOOL } from '../domain/aggregator/tool-search-view.js';
 
 export interface CallTarget {
   name: string;

@@ -1,8 +1,8 @@
 import type { DownstreamTool, ToolSnapshot } from '../domain/tool.js';
 import type { Profile, ProfileStore } from '../domain/profile.js';
 import { specFingerprint } from '../domain/fingerprint.js';
-import { ProfileIndex } from '../infra/aggregator/tool-index.js';
-import { definitionHash } from '../infra/aggregator/hash.js';
+import { ProfileIndex } from '../domain/aggregator/tool-index.js';
+import { definitionHash } from '../domain/aggregator/hash.js';
 import { PoolGoneError } from '../infra/scheduler/index.js';
 
 /** What the tool service needs from the pools: the per-spec metadata cache. */

@@ -1,18 +1,21 @@
 import { compareNames } from './naming.js';
 
-/** Levenshtein distance (one row of the table: names are short, allocation is what costs). */
+/**
+ * Levenshtein distance (one row of the table: names are short, allocation is what costs). Every index is
+ * within the row it allocates, so reads carry `!` (numeric kernel: decision 36).
+ */
 export function editDistance(a: string, b: string): number {
   const prev = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
-    let diag = prev[0];
+    let diag = prev[0]!;
     prev[0] = i;
     for (let j = 1; j <= b.length; j++) {
-      const up = prev[j];
-      prev[j] = Math.min(prev[j] + 1, prev[j - 1] + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
+      const up = prev[j]!;
+      prev[j] = Math.min(up + 1, prev[j - 1]! + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
       diag = up;
     }
   }
-  return prev[b.length];
+  return prev[b.length]!;
 }
 
 /** How many edits still read as a typo of a word this long. */

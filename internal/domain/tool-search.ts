@@ -156,8 +156,9 @@ export class ToolSearchIndex {
       if (!list) continue;
       const idf = Math.log(1 + (this.size - list.length + 0.5) / (list.length + 0.5));
       for (const p of list) {
+        // Postings hold indexes of documents this index built `scores` for (decision 36: numeric kernel).
         if (scores[p.doc] === 0) touched.push(p.doc);
-        scores[p.doc] += weight * idf * ((p.tf * (K1 + 1)) / (p.tf + K1));
+        scores[p.doc]! += weight * idf * ((p.tf * (K1 + 1)) / (p.tf + K1));
       }
     }
     return topK(touched, scores, limit);
@@ -181,10 +182,11 @@ export class ToolSearchIndex {
 function topK(docs: readonly number[], scores: Float64Array, k: number): SearchHit[] {
   const best: SearchHit[] = [];
   for (const index of docs) {
-    const score = scores[index];
-    if (best.length === k && score <= best[best.length - 1].score) continue;
+    const score = scores[index]!; // `docs` are the touched indexes of `scores`
+    const last = best.at(-1);
+    if (best.length === k && last !== undefined && score <= last.score) continue;
     let i = best.length;
-    while (i > 0 && best[i - 1].score < score) i--;
+    while (i > 0 && best[i - 1]!.score < score) i--;
     best.splice(i, 0, { index, score });
     if (best.length > k) best.pop();
   }

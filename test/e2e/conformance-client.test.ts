@@ -1,11 +1,6 @@
-import { spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { REPO } from '../support/paths.js';
-import { killTagged, pidsWithTag } from '../support/procs.js';
+import { describe, expect, it } from 'vitest';
+import { ConformanceScript } from '../support/conformance-script.js';
+import { pidsWithTag } from '../support/procs.js';
 
 /** Every client scenario of @modelcontextprotocol/conformance 0.1.16 for spec 2025-11-25 (`conformance list --client`). */
 const SCENARIOS_2025_11_25 = [
@@ -59,47 +54,25 @@ interface Outcome {
 }
 
 describe('official MCP conformance suite, client scenarios: mcpd as the client under test', () => {
-  const out = mkdtempSync(join(tmpdir(), 'mcpd-conformance-client-out-'));
-  const tag = `conformance-client-test-${randomUUID()}`;
-  afterAll(() => {
-    const left = killTagged(tag);
-    rmSync(out, { recursive: true, force: true });
-    expect(left, 'processes the script left behind').toEqual([]);
-  });
+  const script = new ConformanceScript('conformance-client.sh');
 
   it('passes every 2025-11-25 client scenario, auth included', { timeout: 900_000 }, async () => {
-    const { code, stdout, stderr } = await runScript({ CONFORMANCE_SKIP_BUILD: '1', CONFORMANCE_OUT: out, CONFORMANCE_TAG: tag });
+    const { code, stdout, stderr } = await script.run();
     expect(code, `scripts/conformance-client.sh failed:\n${stderr}`).toBe(0);
     expect(stdout).toMatch(/^\d+ passed, \d+ failed$/m);
 
-    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as Record<string, Outcome>;
+    const summary = script.summary<Outcome>();
     expect(Object.keys(summary).sort()).toEqual([...SCENARIOS_2025_11_25, ...OTHER_SCENARIOS].sort());
     const all = Object.keys(summary);
     const unexpected = all
-      .filter((s) => !(s in KNOWN_FAILURES) && !summary[s].passed)
-      .map((s) => `${s}: ${summary[s].failures.join('; ')}\n    ${(summary[s].clientStderrTail ?? []).join('\n    ')}`);
+      .filter((s) => !(s in KNOWN_FAILURES) && !summary[s]?.passed)
+      .map((s) => `${s}: ${summary[s]?.failures.join('; ')}\n    ${(summary[s]?.clientStderrTail ?? []).join('\n    ')}`);
     const stale = Object.keys(KNOWN_FAILURES).filter((s) => summary[s]?.passed);
     expect(unexpected, 'scenarios that should pass but failed').toEqual([]);
     expect(stale, 'known failures that now pass: remove them from KNOWN_FAILURES and docs/conformance.md').toEqual([]);
     expect(SCENARIOS_2025_11_25.filter((s) => s in KNOWN_FAILURES)).toEqual([]);
 
     // The wrapper stops its core, gateway and mcpdctl before it exits.
-    expect(pidsWithTag(tag)).toEqual([]);
+    expect(pidsWithTag(script.tag)).toEqual([]);
   });
 });
-
-function runScript(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn('bash', [join(REPO, 'scripts/conformance-client.sh')], {
-    cwd: REPO,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}

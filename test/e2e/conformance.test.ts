@@ -1,11 +1,6 @@
-import { spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { REPO } from '../support/paths.js';
-import { killTagged, pidsWithTag } from '../support/procs.js';
+import { describe, expect, it } from 'vitest';
+import { ConformanceScript } from '../support/conformance-script.js';
+import { pidsWithTag } from '../support/procs.js';
 
 /** Every server scenario of @modelcontextprotocol/conformance 0.1.16 (`conformance list --server`). */
 const SCENARIOS = [
@@ -62,45 +57,23 @@ interface Outcome {
 }
 
 describe('official MCP conformance suite through mcpdmcp --http', () => {
-  const out = mkdtempSync(join(tmpdir(), 'mcpd-conformance-out-'));
-  const tag = `conformance-test-${randomUUID()}`;
-  afterAll(() => {
-    const left = killTagged(tag);
-    rmSync(out, { recursive: true, force: true });
-    expect(left, 'processes the script left behind').toEqual([]);
-  });
+  const script = new ConformanceScript('conformance.sh');
 
   it('passes every server scenario a proxy can pass', { timeout: 170_000 }, async () => {
-    const { code, stdout, stderr } = await runScript({ CONFORMANCE_SKIP_BUILD: '1', CONFORMANCE_OUT: out, CONFORMANCE_TAG: tag });
+    const { code, stdout, stderr } = await script.run();
     expect(code, `scripts/conformance.sh failed:\n${stderr}`).toBe(0);
     expect(stdout).toMatch(/^\d+ passed, \d+ failed$/m);
 
-    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as Record<string, Outcome>;
+    const summary = script.summary<Outcome>();
     expect(Object.keys(summary).sort()).toEqual([...SCENARIOS].sort());
-    const unexpected = SCENARIOS.filter((s) => !(s in KNOWN_FAILURES) && !(s in FLAKY) && !summary[s].passed).map(
-      (s) => `${s}: ${summary[s].failures.join('; ')}`,
+    const unexpected = SCENARIOS.filter((s) => !(s in KNOWN_FAILURES) && !(s in FLAKY) && !summary[s]?.passed).map(
+      (s) => `${s}: ${summary[s]?.failures.join('; ')}`,
     );
     const stale = Object.keys(KNOWN_FAILURES).filter((s) => summary[s]?.passed);
     expect(unexpected, 'scenarios that should pass but failed').toEqual([]);
     expect(stale, 'scenarios listed as known failures that now pass: remove them from KNOWN_FAILURES and docs/conformance.md').toEqual([]);
 
     // The script stops everything it started before it exits.
-    expect(pidsWithTag(tag)).toEqual([]);
+    expect(pidsWithTag(script.tag)).toEqual([]);
   });
 });
-
-function runScript(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn('bash', [join(REPO, 'scripts/conformance.sh')], {
-    cwd: REPO,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}

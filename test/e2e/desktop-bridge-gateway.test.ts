@@ -80,8 +80,8 @@ describe('the desktop host behind mcpd: window:// on the caller Desktop, elicita
     expect((r as ToolResult).isError).not.toBe(true);
     expect(JSON.parse(textOf(r))).toMatchObject({ clicked: true });
     expect(asked).toHaveLength(1);
-    expect(asked[0].message).toContain('desktop.click');
-    expect(asked[0].countWhenAsked).toBe('count: 0'); // asked before anything was pressed
+    expect(asked[0]?.message).toContain('desktop.click');
+    expect(asked[0]?.countWhenAsked).toBe('count: 0'); // asked before anything was pressed
     expect(await countLabel()).toBe('count: 1');
     await waitFor(
       'the desktop to show the new count',

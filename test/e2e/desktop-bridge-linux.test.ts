@@ -97,7 +97,7 @@ describe('mcpd-desktop-host on a real Linux desktop (Xvfb + AT-SPI + GTK)', () =
     const b = await find({ byRole: 'push button' });
     expect(a.matched).toBe(1);
     expect(a.elementRefs).toEqual(b.elementRefs);
-    expect(a.elementRefs[0].elementId).toMatch(/^:\d+\.\d+\/org\/a11y\/atspi\/accessible\//);
+    expect(a.elementRefs[0]?.elementId).toMatch(/^:\d+\.\d+\/org\/a11y\/atspi\/accessible\//);
     expect((a.elementRefs[0] as unknown as { frame: { width: number } }).frame.width).toBeGreaterThan(0);
   });
 
@@ -137,14 +137,14 @@ describe('mcpd-desktop-host on a real Linux desktop (Xvfb + AT-SPI + GTK)', () =
       .call('desktop.click', { ...params, meta: meta(), confirm: { token } })
       .catch((e: BridgeCallError) => e.error);
     expect(replay).toMatchObject({ code: 'DESKTOP_CONFIRM_REQUIRED', details: { reason: 'unknown-or-used' } });
-    expect((await find({ titleContains: 'count: ' })).elementRefs[0].title).toBe('count: 1'); // the replay pressed nothing
+    expect((await find({ titleContains: 'count: ' })).elementRefs[0]?.title).toBe('count: 1'); // the replay pressed nothing
   });
 
   it('typeText fills the entry (and the app sees it: its echo label follows)', async () => {
     const [entry] = (await find({ byRole: 'AXTextField' })).elementRefs;
     await confirmed('desktop.typeText', { route, target: { elementRef: { elementId: entry.elementId } }, text: 'hello bridge' });
     await waitFor({ titleContains: 'echo: hello bridge' });
-    expect((await find({ byRole: 'AXTextField' })).elementRefs[0].value).toBe('hello bridge');
+    expect((await find({ byRole: 'AXTextField' })).elementRefs[0]?.value).toBe('hello bridge');
     await confirmed('desktop.typeText', {
       route,
       target: { selector: { byRole: 'AXTextField' } },
@@ -152,7 +152,7 @@ describe('mcpd-desktop-host on a real Linux desktop (Xvfb + AT-SPI + GTK)', () =
       options: { clearBefore: true },
     });
     await waitFor({ titleContains: 'echo: replaced' });
-    expect((await find({ byRole: 'AXTextField' })).elementRefs[0].value).toBe('replaced');
+    expect((await find({ byRole: 'AXTextField' })).elementRefs[0]?.value).toBe('replaced');
   });
 
   it('hotkey: ctrl+k reaches the window (its accelerator counts it)', async () => {
@@ -190,8 +190,8 @@ describe('mcpd-desktop-host on a real Linux desktop (Xvfb + AT-SPI + GTK)', () =
         encoding: 'utf8',
       });
     const found = JSON.parse(ctl('find', '--role', 'AXButton', '--json')) as { matched: number; elementRefs: Ref[] };
-    expect(found.elementRefs[0].title).toBe('Increment');
-    expect(ctl('click', '--element', found.elementRefs[0].elementId, '--yes')).toMatch(/^click ok, execution [0-9a-f-]{36}, evidence in /);
+    expect(found.elementRefs[0]?.title).toBe('Increment');
+    expect(ctl('click', '--element', found.elementRefs[0]?.elementId, '--yes')).toMatch(/^click ok, execution [0-9a-f-]{36}, evidence in /);
     await waitFor({ titleContains: 'count: 3' });
   });
 });

@@ -154,7 +154,7 @@ describe('desktop through the core and the gateway', () => {
       stream.on('data', (c: pb.DesktopChanged) => seen.push(c));
       stream.on('error', () => {});
       await waitFor('the current desktop on the watch', () => seen.length > 0);
-      expect(seen[0].etag).toBe(full.etag);
+      expect(seen[0]?.etag).toBe(full.etag);
       await agent.callTool({ name: 'one__set_window', arguments: { path: 'status', text: 'busy' } });
       await waitFor('a change on the watch', () => seen.some((c) => c.reason.includes('updated')));
       stream.cancel();

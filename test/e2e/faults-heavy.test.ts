@@ -118,7 +118,7 @@ describe('core SIGKILL during 16 concurrent calls', () => {
   it('every call fails promptly with a clear error, no server is orphaned, and the gateways carry on with a new core', async () => {
     const clients = await Promise.all([0, 1, 2, 3].map((i) => world.gateway(`c${i}`)));
     const oldServers = () => pidsWithTag(world.tag).filter((p) => cmdline(p).includes(ECHO_SERVER));
-    await clients[0].callTool({ name: 'fx__pid', arguments: {} });
+    await clients[0]?.callTool({ name: 'fx__pid', arguments: {} });
     const calls = clients.flatMap((c) =>
       [0, 1, 2, 3].map(() =>
         c.callTool({ name: 'fx__wait', arguments: { path: '/nonexistent/never' } }, undefined, { timeout: 120_000 }).then(

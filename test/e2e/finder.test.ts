@@ -114,7 +114,7 @@ describe('finder through the core and the gateway', () => {
     expect((r.structuredContent as unknown as Page).documents.map((d) => d.uri)).toEqual(['dpe://notes/ideas.md']);
     const bad = await ctx.client.callTool({ name: 'mcpd_finder', arguments: { offset: 'x' } });
     expect(bad.isError).toBe(true);
-    expect((bad.content as { text: string }[])[0].text).toMatch(/"offset" must be an integer/);
+    expect((bad.content as { text: string }[])[0]?.text).toMatch(/"offset" must be an integer/);
   });
 
   it('mcpdctl finder lists a page of documents', () => {
@@ -139,7 +139,7 @@ describe('finder through the core and the gateway', () => {
       });
       expect(r.totalCount).toBe(2);
       expect(r.documentsJson).toHaveLength(1);
-      expect((JSON.parse(r.documentsJson[0].toString('utf8')) as Doc).file_type).toBe('md');
+      expect((JSON.parse(r.documentsJson[0]?.toString('utf8')) as Doc).file_type).toBe('md');
     } finally {
       client.close();
     }

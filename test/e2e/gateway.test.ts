@@ -32,7 +32,7 @@ describe('mcpdmcp without a running core', () => {
     const r = await client.callTool({ name: 'fx__slow', arguments: { steps: 3, ms: 10 } }, undefined, {
       onprogress: (p) => seen.push(p.progress),
     });
-    expect((r as ToolResult).content[0].text).toBe('done');
+    expect((r as ToolResult).content[0]?.text).toBe('done');
     expect(seen.length).toBeGreaterThanOrEqual(1);
 
     // Cancel once the server reports progress: the abort travels client → gateway → core → server.

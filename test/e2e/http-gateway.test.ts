@@ -63,14 +63,14 @@ describe('mcpdmcp --http (streamable HTTP gateway)', () => {
 
     expect((await a.client.listTools()).tools.map((t) => t.name)).toContain('fx__echo');
     const r = (await b.client.callTool({ name: 'fx__echo', arguments: { via: 'http' } })) as ToolResult;
-    expect(r.content[0].text).toContain('http');
+    expect(r.content[0]?.text).toContain('http');
 
     // Each HTTP session is its own core session: ending one leaves the other working.
     const ended = a.transport.sessionId as string;
     await a.transport.terminateSession();
     await a.client.close();
     const again = (await b.client.callTool({ name: 'fx__echo', arguments: { still: 'here' } })) as ToolResult;
-    expect(again.content[0].text).toContain('here');
+    expect(again.content[0]?.text).toContain('here');
     // Logged before the DELETE is answered; the pipe may deliver it a moment later.
     await waitFor('the gateway to log the DELETE', () => gw.stderr().includes(`http session ${ended} closed (client sent DELETE)`));
     expect(gw.stderr().match(/connected to core .* as web/g)?.length).toBe(2);
@@ -95,7 +95,7 @@ describe('mcpdmcp --http (streamable HTTP gateway)', () => {
     const result = first.events.find((x) => x.data.includes('"id":7'));
     expect(result?.id).toBeTruthy();
     // A client that lost the stream after the priming event asks for the rest and gets the result again.
-    const replay = await sse(gw.url, 'GET', { ...headers, 'last-event-id': first.events[0].id as string }, undefined, (e) =>
+    const replay = await sse(gw.url, 'GET', { ...headers, 'last-event-id': first.events[0]?.id as string }, undefined, (e) =>
       e.some((x) => x.data.includes('"id":7')),
     );
     const replayed = replay.events.find((x) => x.data.includes('"id":7'));

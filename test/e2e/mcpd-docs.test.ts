@@ -152,7 +152,7 @@ describe('mcpd-docs over stdio', () => {
       uri: `dpe://docs/guide.md/elements/${table.element_id}`,
     });
     const pdfPage = await readJson('dpe://docs/report.pdf/pages/0');
-    expect((pdfPage.elements as { content: { text: string } }[])[0].content.text).toBe('Revenue grew by ten percent. Costs stayed flat.');
+    expect((pdfPage.elements as { content: { text: string } }[])[0]?.content.text).toBe('Revenue grew by ten percent. Costs stayed flat.');
   });
 
   it('errors carry the finder codes and details', async () => {

@@ -32,7 +32,7 @@ describe('prompts and completion through the core and the gateway', () => {
 
   it('gets a prompt with arguments from its server under the downstream name', async () => {
     const r = (await client.getPrompt({ name: 'every__args-prompt', arguments: { city: 'Lyon', state: 'Rhône' } })) as PromptResult;
-    expect(r.messages[0].content.text).toBe("What's weather in Lyon, Rhône?");
+    expect(r.messages[0]?.content.text).toBe("What's weather in Lyon, Rhône?");
   });
 
   it('completes a prompt argument, using the context of earlier arguments', async () => {

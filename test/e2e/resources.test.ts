@@ -59,7 +59,7 @@ describe('resources through the core and the gateway', () => {
       ['one', one],
       ['two', two],
     ] as const) {
-      c.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updates[name].push(n.params.uri));
+      c.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updates[name]?.push(n.params.uri));
     }
   });
   afterAll(async () => world.cleanup());
@@ -75,10 +75,10 @@ describe('resources through the core and the gateway', () => {
 
   it('reads a static URI and a URI matched by a template', async () => {
     const s = (await one.readResource({ uri: STATIC_URI })) as Contents;
-    expect(s.contents[0].uri).toBe(STATIC_URI);
-    expect(s.contents[0].text?.length).toBeGreaterThan(0);
+    expect(s.contents[0]?.uri).toBe(STATIC_URI);
+    expect(s.contents[0]?.text?.length).toBeGreaterThan(0);
     const d = (await one.readResource({ uri: 'demo://resource/dynamic/text/42' })) as Contents;
-    expect(d.contents[0].text).toMatch(/^Resource 42: /);
+    expect(d.contents[0]?.text).toMatch(/^Resource 42: /);
   });
 
   it('answers an unknown URI with an error naming it', async () => {
@@ -147,7 +147,7 @@ describe('resources through the core and the gateway', () => {
       const read = (uri: string) =>
         callUnary<pb.ReadResourceRequest, pb.ReadResourceResponse>((r, cb) => client.readResource(r, cb), { caller: 'one', uri });
       const ok = JSON.parse((await read(STATIC_URI)).resultJson.toString('utf8')) as Contents;
-      expect(ok.contents[0].uri).toBe(STATIC_URI);
+      expect(ok.contents[0]?.uri).toBe(STATIC_URI);
       const bad = (await read('dpe://library/x?limit=0').catch((e: unknown) => e)) as McpdError;
       expect(bad).toBeInstanceOf(McpdError);
       expect([bad.reason, bad.details.specCode]).toEqual(['INVALID_ARGUMENT', 4204]);

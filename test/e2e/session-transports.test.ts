@@ -44,7 +44,7 @@ describe('the Session on both transports of the control socket', () => {
         const echoed = (await s.request('tools/call', { name: 'fx__echo', arguments: { text: transport } })) as {
           content: { text: string }[];
         };
-        expect(echoed.content[0].text).toContain(transport);
+        expect(echoed.content[0]?.text).toContain(transport);
         const progress: number[] = [];
         await s.request(
           'tools/call',

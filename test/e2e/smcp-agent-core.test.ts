@@ -1,13 +1,12 @@
 import { execFile } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SmcpAgent } from 'mcpd/smcp';
-import type * as pb from '../../internal/gen/mcpd/control/v1/control.js';
-import { callUnary, createControlClient } from '../../internal/infra/rpc/control-client.js';
+import { createControlClient } from '../../internal/infra/rpc/control-client.js';
 import { TestWorld } from '../support/core-process.js';
 import { ECHO_SERVER, EVERYTHING, MCPDCTL } from '../support/paths.js';
 import { waitFor } from '../support/procs.js';
-import { startRedis, type RedisProc } from '../support/redis-proc.js';
-import { startSmcpProc, type SmcpProc } from '../support/smcp-server-proc.js';
+import { computerJoined } from '../support/smcp-core-computer.js';
+import { startSmcpNodes, type SmcpNodes } from '../support/smcp-redis-nodes.js';
 
 const KEY = 'agent-core-key-0123456789';
 const node = JSON.stringify(process.execPath);
@@ -29,17 +28,14 @@ const PROFILE = [
  * core as Computer → real MCP servers.
  */
 describe('SmcpAgent → two mcpd-smcp nodes on Redis → the real core as Computer', () => {
-  let redis: RedisProc;
-  let node1: SmcpProc;
-  let node2: SmcpProc;
+  let smcp: SmcpNodes;
   let world: TestWorld;
   let agent: SmcpAgent;
 
   beforeAll(async () => {
-    redis = await startRedis();
     world = new TestWorld({ 'callers.yaml': 'callers: { claude-desktop: default }\n', 'profiles/default.yaml': PROFILE });
-    node1 = await startSmcpProc(['--redis', redis.url], world.env({ SMCP_API_KEY: KEY }));
-    node2 = await startSmcpProc(['--redis', redis.url], world.env({ SMCP_API_KEY: KEY }));
+    smcp = await startSmcpNodes(2, world.env({ SMCP_API_KEY: KEY }));
+    const [node1, node2] = smcp.nodes;
     world.write(
       'runtime.yaml',
       `metricsAddress: ""\nsmcp:\n  url: ${node2.url}\n  apiKey: \${SMCP_API_KEY}\n  office: office-1\n  computers:\n    - { name: laptop, caller: claude-desktop }\n`,
@@ -47,10 +43,7 @@ describe('SmcpAgent → two mcpd-smcp nodes on Redis → the real core as Comput
     await world.startCore({ SMCP_API_KEY: KEY });
     const control = createControlClient(world.socket);
     try {
-      await waitFor('the core joined its office', async () => {
-        const st = await callUnary<pb.GetRuntimeStatusRequest, pb.RuntimeStatus>((q, cb) => control.getRuntimeStatus(q, cb), {});
-        return st.smcpComputers.some((c) => c.name === 'laptop' && c.state === 'joined');
-      });
+      await computerJoined(control, 'laptop');
     } finally {
       control.close();
     }
@@ -59,9 +52,8 @@ describe('SmcpAgent → two mcpd-smcp nodes on Redis → the real core as Comput
   afterAll(async () => {
     agent?.close();
     // The nodes carry the world's tag: stop them before its clean-up proves nothing is left.
-    for (const n of [node1, node2]) if (n) expect((await n.stop()).code).toBe(0);
+    if (smcp) for (const r of await smcp.stop()) expect(r.code).toBe(0);
     await world?.cleanup();
-    await redis?.stop();
   });
 
   it('lists the core in the room and gets its tools across nodes', async () => {
@@ -107,7 +99,7 @@ describe('SmcpAgent → two mcpd-smcp nodes on Redis → the real core as Comput
         [
           MCPDCTL,
           'smcp',
-          node1.url,
+          smcp.nodes[0].url,
           '--office',
           'office-1',
           '--name',

@@ -1,23 +1,19 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // Through the package's exports map, as a user of the library imports it.
 import { SmcpAgent, SmcpError, type RefreshEvents } from 'mcpd/smcp';
-import { TestComputer } from '../support/smcp-peers.js';
+import type { ComputerHandlers, TestComputer } from '../support/smcp-peers.js';
+import { SmcpOffice } from '../support/smcp-office.js';
 import { startSmcpProc, type SmcpProc } from '../support/smcp-server-proc.js';
 
 const KEY = 'agent-test-key';
 let server: SmcpProc;
-const open: { close(): void }[] = [];
-let seq = 0;
-const office = (): string => `a-office-${++seq}`;
+const peers = new SmcpOffice('a-office');
+const office = (): string => peers.office();
+const track = <T extends { close(): void }>(x: T): T => peers.track(x);
 
-function track<T extends { close(): void }>(x: T): T {
-  open.push(x);
-  return x;
-}
-
-async function setup(handlers?: ConstructorParameters<typeof TestComputer>[3]): Promise<{ agent: SmcpAgent; pc: TestComputer; o: string }> {
+async function setup(handlers?: ComputerHandlers): Promise<{ agent: SmcpAgent; pc: TestComputer; o: string }> {
   const o = office();
-  const pc = track(new TestComputer(server.url, 'pc', { apiKey: KEY }, handlers));
+  const pc = peers.computer(server.url, 'pc', { apiKey: KEY }, handlers);
   expect(await pc.join(o)).toEqual([true, null]);
   const agent = track(await SmcpAgent.connect({ url: server.url, name: 'bot', apiKey: KEY, office: o }));
   return { agent, pc, o };
@@ -29,9 +25,6 @@ function nextRefresh<E extends keyof RefreshEvents>(agent: SmcpAgent, event: E):
 
 beforeAll(async () => {
   server = await startSmcpProc([], { SMCP_API_KEY: KEY });
-});
-afterEach(() => {
-  for (const x of open.splice(0)) x.close();
 });
 afterAll(async () => {
   expect((await server.stop()).code).toBe(0);
@@ -138,7 +131,7 @@ describe('SmcpAgent reconnection', () => {
       const rival = track(await SmcpAgent.connect({ url: replacement.url, name: 'rival', apiKey: KEY }));
       await expect(rival.joinOffice(o)).rejects.toMatchObject({ code: 4101 });
     } finally {
-      for (const x of open.splice(0)) x.close();
+      peers.closeAll();
       if (replacement) expect((await replacement.stop()).code).toBe(0);
     }
   });

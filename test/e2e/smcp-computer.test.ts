@@ -8,6 +8,7 @@ import { TestWorld } from '../support/core-process.js';
 import { DIST, ECHO_SERVER, EVERYTHING, FIXTURES, MCPDCTL } from '../support/paths.js';
 import { waitFor } from '../support/procs.js';
 import { TestAgent } from '../support/smcp-agent-peer.js';
+import { computerJoined, smcpComputers } from '../support/smcp-core-computer.js';
 import { startSmcpProc, type SmcpProc } from '../support/smcp-server-proc.js';
 
 const KEY = 'smcp-test-key-0123456789';
@@ -74,7 +75,7 @@ describe('the core as an A2C-SMCP Computer (real mcpd-smcp, real core, real MCP 
   let control: ReturnType<typeof createControlClient>;
 
   const status = () => callUnary<pb.GetRuntimeStatusRequest, Status>((q, cb) => control.getRuntimeStatus(q, cb), {});
-  const computer = async (name: string) => (await status()).smcpComputers.find((c) => c.name === name);
+  const computer = async (name: string) => (await smcpComputers(control)).find((c) => c.name === name);
   /** Lines of the fx server's stderr: its `hang` tool says when a call arrived, and it says when one was cancelled. */
   const seen = (line: string) => world.coreLog.join('').split(line).length - 1;
   /** Starts a `fx__hang` call and resolves once the server has it. */
@@ -86,11 +87,7 @@ describe('the core as an A2C-SMCP Computer (real mcpd-smcp, real core, real MCP 
     await waitFor('the hang call at the server', () => seen('fixture: hanging') > before);
     return { pending };
   };
-  const joined = (name: string, joins = 1) =>
-    waitFor(`computer ${name} joined (${joins})`, async () => {
-      const c = await computer(name);
-      return c?.state === 'joined' && c.joins >= joins;
-    });
+  const joined = (name: string, joins = 1) => computerJoined(control, name, joins);
 
   beforeAll(async () => {
     world = new TestWorld({ 'callers.yaml': 'callers: { claude-desktop: default, vscode: default }\n', 'profiles/default.yaml': PROFILE });
@@ -150,13 +147,13 @@ describe('the core as an A2C-SMCP Computer (real mcpd-smcp, real core, real MCP 
       timeout: 30,
     });
     expect(r.isError).toBeFalsy();
-    expect(r.content[0].text).toBe('Echo: hi');
+    expect(r.content[0]?.text).toBe('Echo: hi');
     const slow = await agent.request<ToolResult>('client:tool_call', 'laptop', {
       tool_name: 'fx__slow',
       params: { steps: 3, ms: 5 },
       timeout: 30,
     });
-    expect(slow.content[0].text).toBe('done');
+    expect(slow.content[0]?.text).toBe('done');
     expect(slow._meta?.a2c_progress).toEqual([
       { progress: 1, total: 3 },
       { progress: 2, total: 3 },
@@ -215,21 +212,21 @@ describe('the core as an A2C-SMCP Computer (real mcpd-smcp, real core, real MCP 
     expect(f.req_id).toBe('find-1');
     expect(f.total_count).toBeGreaterThanOrEqual(3);
     expect(f.documents).toHaveLength(2);
-    expect(f.documents[0].server).toBe('docs');
+    expect(f.documents[0]?.server).toBe('docs');
     const meta = await agent.request<{ contents: { uri: string; text: string }[] }>('client:read_resource', 'laptop', {
-      uri: f.documents[0].uri,
+      uri: f.documents[0]?.uri,
     });
-    expect(JSON.parse(meta.contents[0].text)).toMatchObject({ doc_ref: f.documents[0].doc_ref });
+    expect(JSON.parse(meta.contents[0]?.text)).toMatchObject({ doc_ref: f.documents[0]?.doc_ref });
     const missing = await agent.request<{ code: number; message: string }>('client:read_resource', 'laptop', {
       uri: 'dpe://docs.local/no-such-doc',
     });
     expect(missing.code).toBe(4201);
     const invalid = await agent.request<{ code: number }>('client:read_resource', 'laptop', { uri: 'dpe://docs.local/x/pages/-1' });
     expect(invalid.code).toBe(4204);
-    const page = await agent.request<{ code: number }>('client:read_resource', 'laptop', { uri: `${f.documents[0].uri}/pages/9999` });
+    const page = await agent.request<{ code: number }>('client:read_resource', 'laptop', { uri: `${f.documents[0]?.uri}/pages/9999` });
     expect(page.code).toBe(4202);
     const element = await agent.request<{ code: number }>('client:read_resource', 'laptop', {
-      uri: `${f.documents[0].uri}/elements/no-such-element`,
+      uri: `${f.documents[0]?.uri}/elements/no-such-element`,
     });
     expect(element.code).toBe(4203);
   });
@@ -357,7 +354,7 @@ describe('the core as an A2C-SMCP Computer (real mcpd-smcp, real core, real MCP 
       params: { message: 'again' },
       timeout: 30,
     });
-    expect(r.content[0].text).toBe('Echo: again');
+    expect(r.content[0]?.text).toBe('Echo: again');
   });
 
   it('a computer that dies mid-call gives the agent an error, not a hang', async () => {

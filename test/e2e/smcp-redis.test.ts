@@ -1,49 +1,24 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Socket } from 'socket.io-client';
 import { waitFor } from '../support/procs.js';
 import { startRedis, type RedisProc } from '../support/redis-proc.js';
-import { connected, connectRaw, Inbox, join, TestComputer } from '../support/smcp-peers.js';
+import { connected, join, type Inbox, type TestComputer } from '../support/smcp-peers.js';
+import { SmcpOffice, toolCall } from '../support/smcp-office.js';
 import { startSmcpProc, type SmcpProc } from '../support/smcp-server-proc.js';
 
 let redis: RedisProc;
 let node1: SmcpProc;
 let node2: SmcpProc;
-const open: { close(): void }[] = [];
-let seq = 0;
-const office = (): string => `r-office-${++seq}`;
-
-async function agentOn(node: SmcpProc, o: string, name = 'agent-1'): Promise<{ s: Socket; inbox: Inbox }> {
-  const s = connectRaw(node.url);
-  open.push({ close: () => s.disconnect() });
-  const inbox = new Inbox(s);
-  await connected(s);
-  expect(await join(s, 'agent', name, o)).toEqual([true, null]);
-  return { s, inbox };
-}
-
-function computerOn(node: SmcpProc, name: string): TestComputer {
-  const c = new TestComputer(node.url, name);
-  open.push(c);
-  return c;
-}
-
-const call = (computer: string, extra: Record<string, unknown> = {}) => ({
-  agent: 'agent-1',
-  req_id: `r-${++seq}`,
-  computer,
-  tool_name: 'echo',
-  params: { message: 'across' },
-  timeout: 20,
-  ...extra,
-});
+const peers = new SmcpOffice('r-office');
+const office = (): string => peers.office();
+const agentOn = (node: SmcpProc, o: string, name?: string): Promise<{ s: Socket; inbox: Inbox }> => peers.agent(node.url, o, name);
+const computerOn = (node: SmcpProc, name: string): TestComputer => peers.computer(node.url, name);
+const call = toolCall;
 
 beforeAll(async () => {
   redis = await startRedis();
   node1 = await startSmcpProc(['--redis', redis.url]);
   node2 = await startSmcpProc(['--redis', redis.url]);
-});
-afterEach(() => {
-  for (const p of open.splice(0)) p.close();
 });
 afterAll(async () => {
   for (const n of [node1, node2]) expect((await n.stop()).signal === 'SIGKILL' || n.child.exitCode === 0).toBe(true);
@@ -57,7 +32,10 @@ describe('mcpd-smcp on two nodes sharing Redis', () => {
     const c = computerOn(node2, 'far');
     expect(await c.join(o)).toEqual([true, null]);
     expect(await inbox.next('notify:enter_office')).toEqual({ office_id: o, computer: 'far' });
-    expect(await s.emitWithAck('client:tool_call', call('far'))).toEqual({ content: [{ type: 'text', text: 'across' }], isError: false });
+    expect(await s.emitWithAck('client:tool_call', call('far', { params: { message: 'across' } }))).toEqual({
+      content: [{ type: 'text', text: 'across' }],
+      isError: false,
+    });
     const room = (await s.emitWithAck('server:list_room', { agent: 'agent-1', req_id: 'l', office_id: o })) as {
       sessions: { name: string; sid: string }[];
     };
@@ -68,8 +46,7 @@ describe('mcpd-smcp on two nodes sharing Redis', () => {
   it('holds office rules across nodes', async () => {
     const o = office();
     await agentOn(node1, o);
-    const second = connectRaw(node2.url);
-    open.push({ close: () => second.disconnect() });
+    const second = peers.socket(node2.url);
     await connected(second);
     const [ok, msg] = await join(second, 'agent', 'agent-2', o);
     expect(ok).toBe(false);
@@ -99,10 +76,7 @@ describe('mcpd-smcp on two nodes sharing Redis', () => {
     const c = computerOn(node2, 'leaver');
     await c.join(o);
     const pending = s.emitWithAck('client:tool_call', call('leaver', { tool_name: 'never', timeout: 600 }));
-    await new Promise<void>((resolve) => {
-      const check = (): void => (c.received.length ? resolve() : void setImmediate(check));
-      check();
-    });
+    await c.firstRequest();
     c.close();
     expect(await pending).toMatchObject({ code: 404, details: { reason: 'computer_left' } });
   });
@@ -160,7 +134,7 @@ describe('mcpd-smcp when its Redis goes away', () => {
       expect(r.message).toMatch(/internal error handling client:tool_call/);
       expect(n.child.exitCode).toBeNull();
     } finally {
-      for (const p of open.splice(0)) p.close();
+      peers.closeAll();
       expect((await n.stop()).code).toBe(0);
       await own.stop();
     }
@@ -186,7 +160,7 @@ describe('mcpd-smcp when its Redis goes away', () => {
       };
       expect(room.sessions.map((x) => x.name).sort()).toEqual(['agent-1', 'pc']);
     } finally {
-      for (const p of open.splice(0)) p.close();
+      peers.closeAll();
       expect((await n.stop()).code).toBe(0);
       await second?.stop();
     }

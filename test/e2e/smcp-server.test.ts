@@ -1,48 +1,19 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Socket } from 'socket.io-client';
-import { connected, connectRaw, Inbox, join, officeCall, TestComputer } from '../support/smcp-peers.js';
+import { connected, connectRaw, Inbox, join, officeCall, type ComputerHandlers, type TestComputer } from '../support/smcp-peers.js';
+import { SmcpOffice, toolCall } from '../support/smcp-office.js';
 import { runSmcpExpectingExit, startSmcpProc, type SmcpProc } from '../support/smcp-server-proc.js';
 
 let server: SmcpProc;
-const open: { close(): void }[] = [];
-let officeSeq = 0;
-const office = (): string => `office-${++officeSeq}`;
-
-function agentSocket(): Socket {
-  const s = connectRaw(server.url);
-  open.push({ close: () => s.disconnect() });
-  return s;
-}
-
-function computer(name: string, handlers?: ConstructorParameters<typeof TestComputer>[3]): TestComputer {
-  const c = new TestComputer(server.url, name, {}, handlers);
-  open.push(c);
-  return c;
-}
-
-async function agentIn(o: string, name = 'agent-1'): Promise<{ s: Socket; inbox: Inbox }> {
-  const s = agentSocket();
-  const inbox = new Inbox(s);
-  await connected(s);
-  expect(await join(s, 'agent', name, o)).toEqual([true, null]);
-  return { s, inbox };
-}
-
-const call = (computerName: string, extra: Record<string, unknown> = {}) => ({
-  agent: 'agent-1',
-  req_id: `r-${Math.random().toString(36).slice(2)}`,
-  computer: computerName,
-  tool_name: 'echo',
-  params: { message: 'hello' },
-  timeout: 20,
-  ...extra,
-});
+const peers = new SmcpOffice('office');
+const office = (): string => peers.office();
+const agentSocket = (): Socket => peers.socket(server.url);
+const computer = (name: string, handlers?: ComputerHandlers): TestComputer => peers.computer(server.url, name, {}, handlers);
+const agentIn = (o: string, name?: string): Promise<{ s: Socket; inbox: Inbox }> => peers.agent(server.url, o, name);
+const call = toolCall;
 
 beforeAll(async () => {
   server = await startSmcpProc();
-});
-afterEach(() => {
-  for (const p of open.splice(0)) p.close();
 });
 afterAll(async () => {
   const r = await server.stop();
@@ -189,10 +160,7 @@ describe('mcpd-smcp routing', () => {
     const c = computer('leaver');
     await c.join(o);
     const pending = s.emitWithAck('client:tool_call', call('leaver', { tool_name: 'never', timeout: 600 }));
-    await new Promise<void>((resolve) => {
-      const check = (): void => (c.received.length ? resolve() : void setImmediate(check));
-      check();
-    });
+    await c.firstRequest();
     c.close();
     expect(await pending).toMatchObject({ code: 404, details: { reason: 'computer_left' } });
   });

@@ -53,8 +53,8 @@ describe('failures are visible where people look', () => {
     await client.ping();
     const aboutBad = messages.filter((m) => JSON.stringify(m.data).includes('server bad could not be listed'));
     expect(aboutBad).toHaveLength(1);
-    expect(aboutBad[0].level).toBe('warning');
-    expect(JSON.stringify(aboutBad[0].data)).toMatch(/command not found/);
+    expect(aboutBad[0]?.level).toBe('warning');
+    expect(JSON.stringify(aboutBad[0]?.data)).toMatch(/command not found/);
     expect(messages.some((m) => JSON.stringify(m.data).includes('Method not found'))).toBe(false);
   });
 

@@ -1,23 +1,10 @@
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromiumLaunchOptions } from './chromium-launch.mjs';
 
-/**
- * Debian's chromium, headless, with nothing that reaches the network on its own. `env` (e.g. a
- * TestWorld's, carrying its tag) lets the test's clean-up prove every browser process is gone.
- */
+/** Debian's chromium, headless (test/support/chromium-launch.mjs). `env` (e.g. a TestWorld's, carrying
+ * its tag) lets the test's clean-up prove every browser process is gone. */
 export function launchChromium(env?: NodeJS.ProcessEnv): Promise<Browser> {
-  return chromium.launch({
-    env,
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  return chromium.launch(chromiumLaunchOptions(env));
 }
 
 /** Console errors and uncaught exceptions of a page, as text. */

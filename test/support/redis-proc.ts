@@ -1,21 +1,12 @@
 /** A real redis-server for one test file: a free loopback port, no persistence, stopped and checked gone. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { once } from 'node:events';
+import { freePort } from './free-port.js';
 
 export interface RedisProc {
   url: string;
   port: number;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  srv.listen(0, '127.0.0.1');
-  await once(srv, 'listening');
-  const port = (srv.address() as { port: number }).port;
-  await new Promise((r) => srv.close(r));
-  return port;
 }
 
 function ready(child: ChildProcess): Promise<void> {

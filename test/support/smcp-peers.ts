@@ -64,6 +64,8 @@ export function join(s: Socket, role: 'agent' | 'computer', name: string, office
 }
 
 type Handler = (payload: Record<string, unknown>) => unknown;
+/** `client:*` event → the answer a TestComputer acks with. */
+export type ComputerHandlers = Record<string, Handler>;
 
 /**
  * A Computer that answers `client:*` from a table: `client:tool_call` echoes `params.message`, tool
@@ -75,12 +77,13 @@ export class TestComputer {
   readonly inbox: Inbox;
   readonly received: { event: string; payload: Record<string, unknown> }[] = [];
   private readonly cancelWaiters = new Map<string, () => void>();
+  private readonly arrivalWaiters: (() => void)[] = [];
 
   constructor(
     url: string,
     readonly name: string,
     o: PeerOptions = {},
-    private readonly handlers: Record<string, Handler> = {},
+    private readonly handlers: ComputerHandlers = {},
   ) {
     this.socket = connectRaw(url, o);
     this.inbox = new Inbox(this.socket);
@@ -105,8 +108,15 @@ export class TestComputer {
     this.socket.disconnect();
   }
 
+  /** Resolves once this Computer has received its first request (at once if it has one already). */
+  firstRequest(): Promise<void> {
+    if (this.received.length) return Promise.resolve();
+    return new Promise((resolve) => this.arrivalWaiters.push(resolve));
+  }
+
   private async answer(event: string, payload: Record<string, unknown>, ack: (v: unknown) => void): Promise<void> {
     this.received.push({ event, payload });
+    for (const w of this.arrivalWaiters.splice(0)) w();
     const custom = this.handlers[event];
     if (custom) return ack(await custom(payload));
     if (event !== 'client:tool_call') return ack({ req_id: payload.req_id, echo: event, computer: this.name });

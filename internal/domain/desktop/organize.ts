@@ -81,8 +81,7 @@ function collect(windows: readonly DesktopWindowInput[], wanted: string | undefi
   const out: Collected = { windows: [], serverId: [], servers: [] };
   const ids = new Map<string, number>();
   const scratch = scratchSlot();
-  for (let index = 0; index < windows.length; index++) {
-    const input = windows[index];
+  for (const [index, input] of windows.entries()) {
     const w = windowSlot(input.resource, input.contents, scratch);
     if (w.error !== undefined) {
       // With a filter an invalid URI can never be the requested window: not worth a warning.
@@ -120,7 +119,12 @@ function contentWarnings(w: WindowSlot, at: string, warnings: string[]): boolean
   return true;
 }
 
-/** Positions into `Collected` grouped by server rank (a stable counting sort); `starts[r]` opens rank r. */
+/**
+ * Positions into `Collected` grouped by server rank (a stable counting sort); `starts[r]` opens rank r.
+ * Typed-array reads here and in pickForServer/organizeDesktop carry `!` (the documented exception to
+ * noUncheckedIndexedAccess, decision 36): every index is a loop bound over the same array or a rank/offset
+ * computed from it, and these loops run per window on every Desktop read.
+ */
 function groupByRank(c: Collected, order: readonly string[]): { byRank: Uint32Array; starts: Uint32Array } {
   const rankOfId = new Uint32Array(c.servers.length);
   const idOf = new Map<string, number>();
@@ -128,11 +132,11 @@ function groupByRank(c: Collected, order: readonly string[]): { byRank: Uint32Ar
   order.forEach((s, r) => (rankOfId[idOf.get(s)!] = r));
   const m = c.windows.length;
   const starts = new Uint32Array(order.length + 1);
-  for (let j = 0; j < m; j++) starts[rankOfId[c.serverId[j]] + 1]++;
-  for (let r = 0; r < order.length; r++) starts[r + 1] += starts[r];
+  for (let j = 0; j < m; j++) starts[rankOfId[c.serverId[j]!]! + 1]!++;
+  for (let r = 0; r < order.length; r++) starts[r + 1]! += starts[r]!;
   const fill = starts.slice(0, order.length);
   const byRank = new Uint32Array(m);
-  for (let j = 0; j < m; j++) byRank[fill[rankOfId[c.serverId[j]]]++] = j;
+  for (let j = 0; j < m; j++) byRank[fill[rankOfId[c.serverId[j]!]!]!++] = j;
   return { byRank, starts };
 }
 
@@ -145,19 +149,19 @@ const PRIORITY_STEPS = 100_000_000;
  * per window (inverted priority, position), so the native typed-array sort needs no comparator.
  */
 function pickForServer(group: Uint32Array, ws: readonly OrganizedWindow[]): Uint32Array {
-  for (let k = 0; k < group.length; k++) if (ws[group[k]].fullscreen) return group.subarray(k, k + 1);
+  for (let k = 0; k < group.length; k++) if (ws[group[k]!]!.fullscreen) return group.subarray(k, k + 1);
   const m = group.length;
   if (m < 2) return group;
   const posScale = 2 ** Math.ceil(Math.log2(m + 1));
   if ((PRIORITY_STEPS + 1) * posScale > Number.MAX_SAFE_INTEGER) {
     // Over 2^26 windows in one server: too many for the packed key; a stable comparator sort.
-    return Uint32Array.from(Array.from(group).sort((a, b) => ws[b].priority - ws[a].priority));
+    return Uint32Array.from(Array.from(group).sort((a, b) => ws[b]!.priority - ws[a]!.priority));
   }
   const keys = new Float64Array(m);
-  for (let k = 0; k < m; k++) keys[k] = (PRIORITY_STEPS - Math.round(ws[group[k]].priority * 1e6)) * posScale + k;
+  for (let k = 0; k < m; k++) keys[k] = (PRIORITY_STEPS - Math.round(ws[group[k]!]!.priority * 1e6)) * posScale + k;
   keys.sort();
   const out = new Uint32Array(m);
-  for (let k = 0; k < m; k++) out[k] = group[keys[k] % posScale];
+  for (let k = 0; k < m; k++) out[k] = group[keys[k]! % posScale]!;
   return out;
 }
 
@@ -191,7 +195,7 @@ export function organizeDesktop(
   for (let r = 0; r < order.length && picked.length < cap; r++) {
     const chosen = pickForServer(byRank.subarray(starts[r], starts[r + 1]), c.windows);
     for (let k = 0; k < chosen.length && picked.length < cap; k++) {
-      const w = c.windows[chosen[k]];
+      const w = c.windows[chosen[k]!]!;
       entries.push(w.rendered);
       picked.push(w);
     }

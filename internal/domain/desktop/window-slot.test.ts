@@ -4,6 +4,7 @@ import { parseWindowUri } from './window-uri.js';
 import { SCAN_FULLSCREEN_SHIFT, SCAN_NO_PRIORITY, SCAN_SLOW, scanWindowUri } from './window-uri-scan.js';
 import { renderWindow, windowFromResource } from './window-resource.js';
 import { scratchSlot, windowSlot } from './window-slot.js';
+import { must } from '../must.js';
 
 /** The spelled-out cases of docs/desktop.md plus common shapes. */
 const EDGE_URIS = [
@@ -127,8 +128,8 @@ function fuzzUris(count: number): string[] {
   ];
   const prefixes = ['window://h', 'window://H.x', 'window://', 'Window://h', 'window:/h', 'window://h/'];
   return Array.from({ length: count }, () => {
-    let s = prefixes[rnd(prefixes.length)];
-    for (let k = rnd(8); k > 0; k--) s += parts[rnd(parts.length)];
+    let s = must(prefixes[rnd(prefixes.length)], 'prefix');
+    for (let k = rnd(8); k > 0; k--) s += must(parts[rnd(parts.length)], 'part');
     return s;
   });
 }

@@ -62,8 +62,9 @@ function parseOrThrow(uri: string): WindowUri {
   checkCharacters(uri);
   const scheme = SCHEME_RE.exec(uri);
   if (!scheme) fail("missing scheme; a window URI looks like 'window://host/segment?priority=50'");
-  if (scheme[1].toLowerCase() !== 'window') fail(`scheme must be 'window', got '${scheme[1]}'`);
-  let rest = uri.slice(scheme[0].length);
+  const [whole, name = ''] = scheme;
+  if (name.toLowerCase() !== 'window') fail(`scheme must be 'window', got '${name}'`);
+  let rest = uri.slice(whole.length);
   if (!rest.startsWith('//')) fail("expected '//' after 'window:' (write 'window://host/…')");
   rest = rest.slice(2);
   if (rest.includes('#')) fail("a fragment ('#…') is not allowed; remove it or percent-encode '#' as %23");

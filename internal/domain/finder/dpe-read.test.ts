@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { assignElementIds, type DpeDocument } from './document.js';
 import { DpeError } from './dpe-error.js';
 import { readDpeResource, type DpeDocumentSource } from './dpe-read.js';
+import { must } from '../must.js';
 
 const pages = assignElementIds([
   {
@@ -67,7 +68,7 @@ describe('element IDs', () => {
     expect(ids[1]).toMatch(/^text-[0-9a-f]{10}$/);
     expect(ids[ids.length - 1]).toBe(`${ids[1]}-2`); // identical text element later on
     const edited = assignElementIds([{ title: 'new', elements: [{ category: 'text', content: { text: 'inserted' } }] }, ...pages]);
-    expect(edited[1].elements[2].element_id).toBe(pages[0].elements[2].element_id);
+    expect(edited[1]?.elements[2]?.element_id).toBe(must(pages[0]?.elements[2], 'element 2').element_id);
   });
 });
 
@@ -113,7 +114,7 @@ describe('readDpeResource', () => {
     expect(tables.element_count).toBe(1);
     expect(tables.elements).toEqual([
       {
-        element_id: pages[0].elements[2].element_id,
+        element_id: must(pages[0]?.elements[2], 'element 2').element_id,
         category: 'table',
         summary: 't',
         content: { headers: ['a', 'b|c'], rows: [['1', 'x\ny']] },
@@ -144,7 +145,7 @@ describe('readDpeResource', () => {
     expect(r.text).toBe('Intro\n\nHello\n\na\tb|c\n1\tx\ny');
   });
   it('level 3 returns DPEElementDetail; markdown of an element', () => {
-    const id = pages[1].elements[4].element_id;
+    const id = must(pages[1]?.elements[4], 'element 4').element_id;
     expect(json(`${D}/elements/${id}`)).toEqual({
       element_id: id,
       category: 'image',

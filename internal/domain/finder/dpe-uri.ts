@@ -35,8 +35,9 @@ export function parseDpeUri(raw: string): ParsedDpeUri {
   }
   const m = SCHEME_RE.exec(raw);
   if (!m) throw invalidUri(raw, 1, 'no "scheme://" prefix', 'start the URI with dpe://');
-  if (m[1].toLowerCase() !== 'dpe') {
-    throw invalidUri(raw, 1, `scheme is "${m[1]}"`, 'only dpe:// URIs address Finder documents', { scheme: m[1] });
+  const [, scheme = ''] = m;
+  if (scheme.toLowerCase() !== 'dpe') {
+    throw invalidUri(raw, 1, `scheme is "${scheme}"`, 'only dpe:// URIs address Finder documents', { scheme });
   }
   if (FORBIDDEN_RE.test(raw)) {
     throw invalidUri(raw, 'syntax', 'the URI contains whitespace or control characters', 'percent-encode them (a space is %20)');
@@ -86,16 +87,19 @@ function parsePath(raw: string, path: string): PathParts {
   if (segs.some((s) => s === '')) {
     throw invalidUri(raw, 3, 'the path has an empty segment ("//")', 'remove the doubled slash');
   }
-  const docRef = tryDecode(segs[0]);
+  // split() returns at least one element, so the doc-ref segment always exists.
+  const [first = ''] = segs;
+  const docRef = tryDecode(first);
   if (docRef === undefined) {
-    throw invalidUri(raw, 'syntax', `malformed percent-escape in doc-ref ${JSON.stringify(segs[0])}`, 'escape "%" as %25');
+    throw invalidUri(raw, 'syntax', `malformed percent-escape in doc-ref ${JSON.stringify(first)}`, 'escape "%" as %25');
   }
   if (segs.length === 1) return { level: 1, docRef };
   return { docRef, ...parseSubPath(raw, segs.slice(1)) };
 }
 
 function parseSubPath(raw: string, segs: string[]): Omit<PathParts, 'docRef'> {
-  const [kind, arg] = segs;
+  // Callers pass the segments after the doc-ref: one at least, and none empty.
+  const [kind, arg = ''] = segs;
   if (kind === 'pages' && segs.length === 2) {
     const n = parseCanonicalInt(arg);
     if (n === undefined) {

@@ -92,8 +92,8 @@ export function level2(host: string, doc: DpeDocument, pageIndex: number, q: Dpe
 }
 
 export function level3(host: string, doc: DpeDocument, elementId: string): DPEElementDetail {
-  for (let i = 0; i < doc.pages.length; i++) {
-    const e = doc.pages[i].elements.find((x) => x.element_id === elementId);
+  for (const [i, page] of doc.pages.entries()) {
+    const e = page.elements.find((x) => x.element_id === elementId);
     if (e) return elementDetail(host, doc, i, e);
   }
   throw new DpeError(

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isValidDpeUri } from './dpe-uri.js';
 import { organizeFinder, sortDocuments } from './organize.js';
 import { doc } from '../../../test/support/finder-docs.js';
+import { must } from '../must.js';
 
 let seed = 99;
 const rnd = (k: number): number => Math.floor(((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31) * k);
@@ -23,7 +24,7 @@ describe('organizeFinder pages', () => {
       [399, 1],
       [0, 400],
       [250, 0],
-    ]) {
+    ] satisfies [number, number][]) {
       const r = organizeFinder(docs, { offset, limit }, order);
       expect(r.total_count).toBe(400);
       expect(
@@ -76,8 +77,8 @@ describe('organizeFinder URI check', () => {
     ];
     const hosts = ['dpe://s', 'dpe://S.x', 'dpe://', 'DPE://s', 'dpe:/s', 'file://s', 'dpe://s/'];
     const docs = Array.from({ length: 3000 }, (_, i) => {
-      let uri = hosts[rnd(hosts.length)];
-      for (let k = rnd(6); k > 0; k--) uri += parts[rnd(parts.length)];
+      let uri = must(hosts[rnd(hosts.length)], 'host');
+      for (let k = rnd(6); k > 0; k--) uri += must(parts[rnd(parts.length)], 'part');
       return { ...doc('s', `d${i}`), uri };
     });
     const want = docs.filter((d) => isValidDpeUri(d.uri)).map((d) => d.doc_ref);

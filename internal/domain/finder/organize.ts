@@ -20,8 +20,7 @@ export function organizeFinder(docs: readonly DPEDocumentSummary[], req: FinderQ
   const matches = keywordMatcher(req.keywords);
   const fileType = req.file_type || undefined;
   const kept: DPEDocumentSummary[] = [];
-  for (let i = 0; i < docs.length; i++) {
-    const d = docs[i];
+  for (const d of docs) {
     if ((fileType === undefined || d.file_type === fileType) && isDocumentUri(d.uri) && matches(d)) kept.push(d);
   }
   const total = kept.length;
@@ -30,10 +29,10 @@ export function organizeFinder(docs: readonly DPEDocumentSummary[], req: FinderQ
   const { order, starts } = groupByRank(kept, serverOrder);
   for (let r = 0; r + 1 < starts.length; r++) {
     // Only groups that overlap [offset, end) need their time order.
-    if (starts[r + 1] > offset && starts[r] < end) sortGroupByTime(order.subarray(starts[r], starts[r + 1]), kept);
+    if (starts[r + 1]! > offset && starts[r]! < end) sortGroupByTime(order.subarray(starts[r], starts[r + 1]), kept);
   }
   const documents = new Array<DPEDocumentSummary>(end - offset);
-  for (let j = offset; j < end; j++) documents[j - offset] = kept[order[j]];
+  for (let j = offset; j < end; j++) documents[j - offset] = kept[order[j]!]!;
   return { documents, total_count: total };
 }
 
@@ -71,14 +70,14 @@ function keywordMatcher(keywords: readonly string[] | undefined): (d: DPEDocumen
   const hit = (field: string): boolean => {
     if (maybe !== undefined && !maybe.test(field)) return false;
     const low = field.toLowerCase();
-    for (let k = 0; k < kws.length; k++) if (low.includes(kws[k])) return true;
+    for (const k of kws) if (low.includes(k)) return true;
     return false;
   };
   // Each keyword entry is its own field: a query never matches across two keywords.
   return (d) => {
     if (hit(d.title)) return true;
     const ks = d.keywords;
-    if (ks !== undefined) for (let k = 0; k < ks.length; k++) if (hit(ks[k])) return true;
+    if (ks !== undefined) for (const k of ks) if (hit(k)) return true;
     return d.summary !== undefined && hit(d.summary);
   };
 }
@@ -104,7 +103,7 @@ export function sortDocuments(docs: readonly DPEDocumentSummary[], serverOrder: 
   const { order, starts } = groupByRank(docs, serverOrder);
   for (let r = 0; r + 1 < starts.length; r++) sortGroupByTime(order.subarray(starts[r], starts[r + 1]), docs);
   const out = new Array<DPEDocumentSummary>(docs.length);
-  for (let j = 0; j < docs.length; j++) out[j] = docs[order[j]];
+  for (let j = 0; j < docs.length; j++) out[j] = docs[order[j]!]!;
   return out;
 }
 
@@ -112,6 +111,10 @@ export function sortDocuments(docs: readonly DPEDocumentSummary[], serverOrder: 
  * Indices of `docs` grouped by server rank with a stable counting sort (each group in input
  * order); `starts[r]` is where rank r begins. Ranks: `serverOrder` entries first (first
  * occurrence wins), then every other server in code-unit order.
+ *
+ * Typed-array reads here, in sortGroupByTime and where their results are used carry `!` (the
+ * documented exception to noUncheckedIndexedAccess, decision 36): every index is a loop bound over
+ * the same array or a rank/position computed from it, and these loops run per document per query.
  */
 function groupByRank(docs: readonly DPEDocumentSummary[], serverOrder: readonly string[]): { order: Uint32Array; starts: Uint32Array } {
   const n = docs.length;
@@ -120,8 +123,7 @@ function groupByRank(docs: readonly DPEDocumentSummary[], serverOrder: readonly 
   const listed = rankOf.size;
   const rest: string[] = [];
   const rank = new Uint32Array(n);
-  for (let i = 0; i < n; i++) {
-    const s = docs[i].server;
+  for (const [i, { server: s }] of docs.entries()) {
     let r = rankOf.get(s);
     if (r === undefined) {
       r = rankOf.size; // provisional: renumbered below once every other server is known
@@ -133,13 +135,13 @@ function groupByRank(docs: readonly DPEDocumentSummary[], serverOrder: readonly 
   const renumber = new Uint32Array(rankOf.size);
   for (let r = 0; r < listed; r++) renumber[r] = r;
   const sortedRest = rest.slice().sort();
-  for (let k = 0; k < sortedRest.length; k++) renumber[rankOf.get(sortedRest[k])!] = listed + k;
+  for (const [k, s] of sortedRest.entries()) renumber[rankOf.get(s)!] = listed + k;
   const starts = new Uint32Array(rankOf.size + 1);
-  for (let i = 0; i < n; i++) starts[(rank[i] = renumber[rank[i]]) + 1]++;
-  for (let r = 0; r < rankOf.size; r++) starts[r + 1] += starts[r];
+  for (let i = 0; i < n; i++) starts[(rank[i] = renumber[rank[i]!]!) + 1]!++;
+  for (let r = 0; r < rankOf.size; r++) starts[r + 1]! += starts[r]!;
   const fill = starts.slice(0, rankOf.size);
   const order = new Uint32Array(n);
-  for (let i = 0; i < n; i++) order[fill[rank[i]]++] = i;
+  for (let i = 0; i < n; i++) order[fill[rank[i]!]!++] = i;
   return { order, starts };
 }
 
@@ -157,7 +159,7 @@ function sortGroupByTime(group: Uint32Array, docs: readonly DPEDocumentSummary[]
   let min = Infinity;
   let max = -Infinity;
   for (let j = 0; j < m; j++) {
-    const lm = docs[group[j]].last_modified;
+    const lm = docs[group[j]!]!.last_modified;
     const t = lm === undefined ? NaN : parseInstant(lm);
     const v = Number.isNaN(t) ? Infinity : -t;
     negTime[j] = v;
@@ -171,18 +173,18 @@ function sortGroupByTime(group: Uint32Array, docs: readonly DPEDocumentSummary[]
   const copy = group.slice();
   if (!Number.isSafeInteger(undated) || (undated + 1) * posScale > Number.MAX_SAFE_INTEGER) {
     const pos = Array.from({ length: m }, (_, j) => j).sort((a, b) =>
-      negTime[a] === negTime[b] ? a - b : negTime[a] < negTime[b] ? -1 : 1,
+      negTime[a] === negTime[b] ? a - b : negTime[a]! < negTime[b]! ? -1 : 1,
     );
-    for (let j = 0; j < m; j++) group[j] = copy[pos[j]];
+    for (let j = 0; j < m; j++) group[j] = copy[pos[j]!]!;
     return;
   }
   const keys = new Float64Array(m);
   for (let j = 0; j < m; j++) {
-    const v = negTime[j];
+    const v = negTime[j]!;
     keys[j] = (v === Infinity ? undated : v - min) * posScale + j;
   }
   keys.sort();
-  for (let j = 0; j < m; j++) group[j] = copy[keys[j] % posScale];
+  for (let j = 0; j < m; j++) group[j] = copy[keys[j]! % posScale]!;
 }
 
 function bitsFor(count: number): number {

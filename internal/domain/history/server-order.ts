@@ -22,7 +22,7 @@ export function serverOrder(history: readonly ServerTouch[], allServers: Iterabl
   const ordered: string[] = [];
   const placed = new Set<string>();
   for (let i = history.length - 1; i >= 0 && placed.size < wanted.size; i--) {
-    const s = history[i].server;
+    const s = history[i]!.server; // i runs over the array's own indexes
     if (wanted.has(s) && !placed.has(s)) {
       placed.add(s);
       ordered.push(s);

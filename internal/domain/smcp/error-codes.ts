@@ -63,5 +63,7 @@ export function joinFailureMessage(e: ErrorPayload): string {
 
 export function parseJoinFailure(message: string): ErrorPayload {
   const m = /^\[(\d+)\] ([\s\S]*)$/.exec(message);
-  return m ? { code: Number(m[1]), message: m[2] } : { code: SMCP_CODES.badRequest, message };
+  if (!m) return { code: SMCP_CODES.badRequest, message };
+  const [, code, text = ''] = m;
+  return { code: Number(code), message: text };
 }

@@ -25,7 +25,7 @@ describe('profile keys for big catalogs', () => {
     expect(p.get('default')?.toolSearch).toEqual({ pinned: ['a__get_*'], maxResults: 7 });
     expect(p.get('short')?.toolSearch).toEqual({ pinned: [], maxResults: 5 });
     expect(p.get('off')?.toolSearch).toBeUndefined();
-    expect(p.get('default')?.servers[0].exposeTools).toEqual(['get_*', 'list_?']);
+    expect(p.get('default')?.servers[0]?.exposeTools).toEqual(['get_*', 'list_?']);
   });
 
   it('says where a bad reserve or toolSearch is and what to do', async () => {

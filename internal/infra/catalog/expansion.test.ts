@@ -113,7 +113,7 @@ describe('${input:id} expansion', () => {
     const dir = await store({ 'profiles/default.yaml': profile });
     const got = await issues(dir, {});
     expect(got.map((i) => [i.line, i.field, i.message])).toEqual([[8, 'servers[0].env.TOKEN', 'input "api-token" has no value']]);
-    expect(got[0].hint).toContain('MCPD_INPUT_API_TOKEN');
+    expect(got[0]?.hint).toContain('MCPD_INPUT_API_TOKEN');
   });
 
   it('rejects a pickString value outside its options, and unknown inputs', async () => {
@@ -126,7 +126,7 @@ describe('${input:id} expansion', () => {
       [7, 'servers[0].cmd[2]', 'input "region": value "mars" from environment variable MCPD_INPUT_REGION is not one of its options'],
       [12, 'servers[1].cmd[0]', 'unknown input "nope"'],
     ]);
-    expect(got[0].hint).toBe('use one of: eu, us');
+    expect(got[0]?.hint).toBe('use one of: eu, us');
   });
 
   it('runs a command input once, with args as --key=value, and uses its trimmed stdout', async () => {
@@ -160,7 +160,7 @@ describe('${input:id} expansion', () => {
     const got = await issues(dir, { PATH: process.env.PATH });
     expect(got).toHaveLength(1);
     expect(got[0]).toMatchObject({ line: 2, field: 'servers[0].cmd[0]' });
-    expect(got[0].message).toMatch(/^input "bad": command "node -e process.exit\(3\)" failed/);
+    expect(got[0]?.message).toMatch(/^input "bad": command "node -e process.exit\(3\)" failed/);
   });
 });
 

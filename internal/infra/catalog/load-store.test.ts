@@ -129,7 +129,7 @@ describe('loadStore', () => {
     const dir = await store({});
     const r = await loadStore(dir, { env: {} });
     expect(r.ok).toBe(false);
-    if (!r.ok) expect(r.issues[0].message).toMatch(/no profile store/);
+    if (!r.ok) expect(r.issues[0]?.message).toMatch(/no profile store/);
   });
 
   it('scaffolds a missing store and loads it', async () => {

@@ -83,6 +83,6 @@ describe('oauth: settings of an HTTP server', () => {
     const r = await loadStore(dir);
     if (!r.ok) throw new Error(r.issues.map(formatIssue).join('\n'));
     expect(r.warnings.map(formatIssue).join('\n')).toMatch(/default\.yaml:4:.*"oauth" is ignored: transport stdio/);
-    expect(r.store.profiles.get('default')?.servers[0].oauth).toBeUndefined();
+    expect(r.store.profiles.get('default')?.servers[0]?.oauth).toBeUndefined();
   });
 });

@@ -84,7 +84,7 @@ describe('runtime.yaml smcp:', () => {
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(where(dir, r.issues)).toEqual([['runtime.yaml', 3, 'smcp.apiKey', 'environment variable "SMCP_API_KEY" is not set']]);
-    expect(r.issues[0].hint).toMatch(/SMCP_API_KEY:-/);
+    expect(r.issues[0]?.hint).toMatch(/SMCP_API_KEY:-/);
     const ok = await loadStore(dir, { env: { SMCP_API_KEY: 'abcd' } });
     expect(ok.ok).toBe(true);
   });

@@ -88,7 +88,7 @@ describe('command inputs run only where they are needed (issue 14.7)', () => {
     expect(['DISABLED', 'UNUSED', 'USED'].filter((m) => existsSync(join(dir, m)))).toEqual(['USED']);
     if (!r.ok) return;
     // The unused profile's server is loaded but cannot start without its input.
-    expect(r.store.profiles.get('unused')?.servers[0].disabled).toBe(true);
+    expect(r.store.profiles.get('unused')?.servers[0]?.disabled).toBe(true);
     expect(r.store.profiles.get('used')?.servers[0]).toMatchObject({ disabled: false, env: { TOK: 'value' } });
   });
 });

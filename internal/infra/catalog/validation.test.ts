@@ -160,7 +160,7 @@ describe('validation', () => {
     expect(r.issues.every((i) => i.file.endsWith('default.yaml') && i.message.startsWith('YAML syntax error'))).toBe(true);
     // The parser notices the missing "]" where the next item starts.
     expect(r.issues.map((i) => i.line)).toEqual([4, 4, 4]);
-    expect(r.issues[0].message).toMatch(/end with a \]/);
+    expect(r.issues[0]?.message).toMatch(/end with a \]/);
   });
 
   it('reports a missing default profile', async () => {
@@ -168,7 +168,7 @@ describe('validation', () => {
     const r = await loadStore(dir, { env: {} });
     if (r.ok) throw new Error('should fail');
     expect(where(dir, r.issues)).toEqual([['profiles/default.yaml', 1, '']]);
-    expect(r.issues[0].message).toMatch(/required profile "default" is missing/);
+    expect(r.issues[0]?.message).toMatch(/required profile "default" is missing/);
   });
 
   it('reports a profile defined by both .yaml and .yml', async () => {
@@ -221,6 +221,6 @@ describe('validation', () => {
     if (r.ok) throw new Error('should fail');
     expect(r.issues).toHaveLength(1);
     expect(r.issues[0]).toMatchObject({ line: 4, field: 'servers[0].forbidden_tools' });
-    expect(r.issues[0].hint).toMatch(/^did you mean "forbiddenTools"\?/);
+    expect(r.issues[0]?.hint).toMatch(/^did you mean "forbiddenTools"\?/);
   });
 });

@@ -3,7 +3,7 @@ import type { ControlPlaneClient, LogEntry } from '../../gen/mcpd/control/v1/con
 import { isMcpdError } from '../../domain/errors.js';
 import { collectStream } from '../rpc/control-client.js';
 import { LOGS_FOLLOW_METADATA } from '../rpc/areas/logs.js';
-import { parseLevel } from '../telemetry/log-level.js';
+import { parseLevel } from '../../domain/log-level.js';
 import type { Out } from './ctl-command.js';
 
 export interface LogsFlags {

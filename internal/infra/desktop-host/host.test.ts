@@ -57,7 +57,7 @@ describe('BridgeHost with a fake backend', () => {
       .split('\n')
       .map((l) => JSON.parse(l) as { event: string; t: string });
     expect(trace.map((e) => e.event)).toEqual(['start', 'observed', 'end']);
-    expect(trace[0].t).toBe('2026-02-09T12:00:00.000Z');
+    expect(trace[0]?.t).toBe('2026-02-09T12:00:00.000Z');
     expect(JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8'))).toMatchObject({
       method: 'desktop.observe',
       result: { executionId: id },
@@ -201,7 +201,7 @@ describe('BridgeHost with a fake backend', () => {
       conn,
     );
     const appended = await host.handle('desktop.find', { meta: meta(), selector: { byRole: 'AXTextField' } }, conn);
-    expect((appended.elementRefs as { value: string }[])[0].value).toBe('hello more');
+    expect((appended.elementRefs as { value: string }[])[0]?.value).toBe('hello more');
     const o = {
       meta: meta(),
       confirm: { phrase: 'CONFIRM' },
@@ -211,7 +211,7 @@ describe('BridgeHost with a fake backend', () => {
     };
     await host.handle('desktop.typeText', o, conn);
     const replaced = await host.handle('desktop.find', { meta: meta(), selector: { byRole: 'AXTextField' } }, conn);
-    expect((replaced.elementRefs as { value: string }[])[0].value).toBe('fresh');
+    expect((replaced.elementRefs as { value: string }[])[0]?.value).toBe('fresh');
     const bad = await failure(host.handle('desktop.typeText', { ...o, meta: meta(), options: { clearBefore: 'yes' } }, conn));
     expect(bad.message).toMatch(/params.options.clearBefore must be true or false \(got "yes"\)/);
   });

@@ -57,6 +57,6 @@ describe('DocIndex', () => {
     const idx = new DocIndex(roots);
     expect(idx.docRefFor('/b/docs/x/y.md')).toBe('docs-2/x/y.md');
     expect(idx.docRefFor('/d/z.md')).toBeUndefined();
-    expect(DocIndex.rootsFor(['/a/docs'])[0].label).toBe('');
+    expect(DocIndex.rootsFor(['/a/docs'])[0]?.label).toBe('');
   });
 });

@@ -61,7 +61,7 @@ describe('launcher (real stdio servers)', () => {
     const s = await start(newLauncher(), 'env', 'echo.mjs', { env: { FOO: 'bar' } });
     const text = async (name: string) => {
       const r = await s.callTool('env', { name }, { timeoutMs: 5000 });
-      return (r.content as { text: string }[])[0].text;
+      return (r.content as { text: string }[])[0]?.text;
     };
     expect(await text('FOO')).toBe('bar');
     expect(await text('PATH')).toBe(process.env.PATH);
@@ -72,7 +72,7 @@ describe('launcher (real stdio servers)', () => {
     const tools = await s.listTools();
     expect(tools).toHaveLength(130);
     expect(new Set(tools.map((t) => t.name)).size).toBe(130);
-    expect(tools[129].definition.description).toBe('generated');
+    expect(tools[129]?.definition.description).toBe('generated');
   });
 
   it('stops on a repeated cursor and on too many pages, with a clear error', async () => {

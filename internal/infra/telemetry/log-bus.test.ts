@@ -47,7 +47,7 @@ describe('LogBus', () => {
     for (let i = 0; i < 50; i++) bus.publish(entry(`noise${i}`));
     bus.publish(entry('bad', 'error'));
     expect(dropped).toBe(0);
-    expect((await take(errorsOnly, 1))[0].message).toBe('bad');
+    expect((await take(errorsOnly, 1))[0]?.message).toBe('bad');
   });
 
   it('serves the backlog to late readers and ends readers on abort and on close', async () => {

@@ -45,16 +45,16 @@ describe('the MCP face of the desktop host (in-memory transport, fake backend)',
     const c = await connect({});
     expect((await c.listResources()).resources.map((r) => r.uri)).toEqual(WINDOWS.map((w) => w.uri));
     const read = async (uri: string) => ((await c.readResource({ uri })).contents[0] as { text: string }).text;
-    expect(await read(WINDOWS[0].uri)).toBe('application fake-app (pid 4242)\nwindow "Fake Window"');
-    expect(await read(WINDOWS[1].uri)).toContain('    [push button] "Increment" actions=Click id=:1.9/button');
-    expect(await read(WINDOWS[2].uri)).toBe('fake-app (pid 4242): "Fake Window"');
+    expect(await read(WINDOWS[0]?.uri)).toBe('application fake-app (pid 4242)\nwindow "Fake Window"');
+    expect(await read(WINDOWS[1]?.uri)).toContain('    [push button] "Increment" actions=Click id=:1.9/button');
+    expect(await read(WINDOWS[2]?.uri)).toBe('fake-app (pid 4242): "Fake Window"');
     await expect(c.readResource({ uri: 'window://org.mcpd.desktop-host/nope' })).rejects.toThrow(/unknown resource/);
   });
 
   it('a desktop that cannot be read shows why in every window instead of going blank', async () => {
     const c = await connect({});
     backend.applications = () => Promise.reject(new Error('the accessibility bus is not reachable'));
-    const text = ((await c.readResource({ uri: WINDOWS[0].uri })).contents[0] as { text: string }).text;
+    const text = ((await c.readResource({ uri: WINDOWS[0]?.uri })).contents[0] as { text: string }).text;
     expect(text).toBe(
       'desktop not readable: the accessibility bus is not reachable; call desktop_observe or run desktop.doctor for what is missing',
     );
@@ -64,18 +64,18 @@ describe('the MCP face of the desktop host (in-memory transport, fake backend)',
     const c = await connect({});
     const updated: string[] = [];
     c.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updated.push(n.params.uri));
-    await c.readResource({ uri: WINDOWS[1].uri });
-    await c.subscribeResource({ uri: WINDOWS[1].uri });
+    await c.readResource({ uri: WINDOWS[1]?.uri });
+    await c.subscribeResource({ uri: WINDOWS[1]?.uri });
     backend.addLabel(':1.9/new', 'appeared');
     await waitFor('resources/updated for the accessibility window', () => updated.length > 0);
-    expect(new Set(updated)).toEqual(new Set([WINDOWS[1].uri]));
+    expect(new Set(updated)).toEqual(new Set([WINDOWS[1]?.uri]));
   });
 
   it('a side effect without elicitation support is refused before anything happens', async () => {
     const c = await connect({});
     const r = (await c.callTool({ name: 'desktop_click', arguments: { title: 'Increment' } })) as ToolResult;
     expect(r.isError).toBe(true);
-    expect(r.content[0].text).toBe(
+    expect(r.content[0]?.text).toBe(
       "refused: desktop_click changes the desktop and needs the user's consent, but this MCP client does not support elicitation",
     );
     expect(backend.log).toEqual([]);
@@ -112,7 +112,7 @@ describe('the MCP face of the desktop host (in-memory transport, fake backend)',
     c.setRequestHandler(ElicitRequestSchema, async () => answers.shift()!);
     for (const why of ['accept, allow was not true', 'decline', 'cancel']) {
       const r = (await c.callTool({ name: 'desktop_hotkey', arguments: { keys: ['ctrl', 'k'] } })) as ToolResult;
-      expect(r.content[0].text).toBe(`refused: the user did not allow desktop_hotkey (${why})`);
+      expect(r.content[0]?.text).toBe(`refused: the user did not allow desktop_hotkey (${why})`);
     }
     expect(backend.log).toEqual([]);
   });
@@ -123,7 +123,7 @@ describe('the MCP face of the desktop host (in-memory transport, fake backend)',
     expect(found.structuredContent).toMatchObject({ matched: 1 });
     const bad = (await c.callTool({ name: 'desktop_find', arguments: {} })) as ToolResult;
     expect(bad.isError).toBe(true);
-    expect(bad.content[0].text).toMatch(/^DESKTOP_INVALID_REQUEST: params.selector must be a selector with at least one of/);
+    expect(bad.content[0]?.text).toMatch(/^DESKTOP_INVALID_REQUEST: params.selector must be a selector with at least one of/);
     const timeout = (await c.callTool({
       name: 'desktop_wait_until',
       arguments: { title: 'never', timeoutMs: 30, pollMs: 10 },

@@ -22,11 +22,11 @@ describe('parsePdf', () => {
     const c = await parsePdf(bytes('report.pdf'), 'report');
     expect(c).toMatchObject({ title: 'Quarterly Report', keywords: ['finance', 'q3'], summary: 'Results of the third quarter.' });
     expect(c.pages).toHaveLength(2);
-    expect(c.pages[0].elements.map((e) => e.content.text)).toEqual([
+    expect(c.pages[0]?.elements.map((e) => e.content.text)).toEqual([
       'Revenue grew by ten percent. Costs stayed flat.',
       'Outlook is positive.',
     ]);
-    expect(c.pages[0].elements[0]).toMatchObject({ category: 'text', metadata: { pdf_page: 1 } });
+    expect(c.pages[0]?.elements[0]).toMatchObject({ category: 'text', metadata: { pdf_page: 1 } });
     expect(c.pages[1]).toMatchObject({ title: 'Appendix with tables.', elements: [{ content: { text: 'Appendix with tables.' } }] });
   });
   it('a file that is not a PDF is a ParseError', async () => {
@@ -40,8 +40,8 @@ describe('parseXlsx', () => {
     expect(c).toMatchObject({ title: 'Inventory', keywords: ['stock', 'warehouse'] });
     expect(c.summary).toBe('Workbook with 2 sheet(s): Items, Sites');
     expect(c.pages.map((p) => p.title)).toEqual(['Items', 'Sites']);
-    expect(c.pages[0].elements).toHaveLength(1);
-    expect(c.pages[0].elements[0]).toMatchObject({
+    expect(c.pages[0]?.elements).toHaveLength(1);
+    expect(c.pages[0]?.elements[0]).toMatchObject({
       category: 'table',
       content: {
         headers: ['sku', 'name', 'qty'],

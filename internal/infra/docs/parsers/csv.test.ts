@@ -52,7 +52,7 @@ describe('parseCsvDocument', () => {
     expect(c.keywords).toEqual(['name', 'role', 'notes']);
     expect(c.summary).toMatch(/^3 row\(s\) × 3 column\(s\)/);
     expect(c.pages).toHaveLength(1);
-    expect(c.pages[0].elements[0]).toMatchObject({
+    expect(c.pages[0]?.elements[0]).toMatchObject({
       category: 'table',
       content: {
         headers: ['name', 'role', 'notes'],
@@ -72,11 +72,11 @@ describe('parseCsvDocument', () => {
       `Rows ${CSV_ROWS_PER_PAGE + 1}–${CSV_ROWS_PER_PAGE * 2}`,
       `Rows ${CSV_ROWS_PER_PAGE * 2 + 1}–${CSV_ROWS_PER_PAGE * 2 + 1}`,
     ]);
-    expect((c.pages[2].elements[0].content.rows as string[][])[0]).toEqual([`r${CSV_ROWS_PER_PAGE * 2}`, String(CSV_ROWS_PER_PAGE * 2)]);
+    expect((c.pages[2]?.elements[0]?.content.rows as string[][])[0]).toEqual([`r${CSV_ROWS_PER_PAGE * 2}`, String(CSV_ROWS_PER_PAGE * 2)]);
   });
   it('a header-only CSV has one empty-table page; a BOM is not part of the first header', async () => {
     const c = await parseCsvDocument(enc('\uFEFFa,b\n'), 'h');
     expect(c.pages).toHaveLength(1);
-    expect(c.pages[0].elements[0].content).toEqual({ headers: ['a', 'b'], rows: [] });
+    expect(c.pages[0]?.elements[0]?.content).toEqual({ headers: ['a', 'b'], rows: [] });
   });
 });

@@ -11,8 +11,8 @@ describe('parseText', () => {
     const c = await parseText(new Uint8Array(readFileSync(path.join(TEXT_FIXTURES, 'notes.txt'))), 'notes');
     expect(c.title).toBe('Meeting notes');
     expect(c.pages).toHaveLength(1);
-    expect(c.pages[0].elements.map((e) => e.category)).toEqual(['text', 'text', 'text', 'text']);
-    expect(c.pages[0].elements[1].content.text).toBe('The first paragraph talks about the quarterly roadmap.\nIt spans two lines.');
+    expect(c.pages[0]?.elements.map((e) => e.category)).toEqual(['text', 'text', 'text', 'text']);
+    expect(c.pages[0]?.elements[1]?.content.text).toBe('The first paragraph talks about the quarterly roadmap.\nIt spans two lines.');
     expect(c.summary).toContain('quarterly roadmap');
   });
   it('fills pages with whole paragraphs up to TEXT_PAGE_CHARS; CRLF is normalised', async () => {

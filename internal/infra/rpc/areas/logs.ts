@@ -2,7 +2,7 @@ import type { ServerWritableStream } from '@grpc/grpc-js';
 import type { LogRecord } from '../../../domain/control-areas.js';
 import type { ControlApi } from '../../../domain/control.js';
 import type { ControlPlaneServer, LogEntry, StreamLogsRequest } from '../../../gen/mcpd/control/v1/control.js';
-import { parseLevel } from '../../telemetry/log-level.js';
+import { parseLevel } from '../../../domain/log-level.js';
 import { encodeJson } from '../json-bytes.js';
 import { toServiceError } from '../status-map.js';
 

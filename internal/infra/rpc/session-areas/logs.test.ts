@@ -3,7 +3,7 @@ import type { LogRecord } from '../../../domain/control-areas.js';
 import type { ControlApi } from '../../../domain/control.js';
 import type { JsonObject } from '../../../domain/json.js';
 import { LogBus } from '../../telemetry/log-bus.js';
-import { levelRank } from '../../telemetry/log-level.js';
+import { levelRank } from '../../../domain/log-level.js';
 import type { SessionRequestContext } from '../session-handler.js';
 import { forwardingSessions, logSessionHandlers } from './logs.js';
 

@@ -1,7 +1,7 @@
 import type { ControlApi } from '../../../domain/control.js';
 import { McpdError } from '../../../domain/errors.js';
 import type { LogLevel } from '../../../domain/profile.js';
-import { parseLevel } from '../../telemetry/log-level.js';
+import { parseLevel } from '../../../domain/log-level.js';
 import { toMcpMessage } from '../../telemetry/log-mcp.js';
 import type { SessionHandler, SessionRequestContext } from '../session-handler.js';
 

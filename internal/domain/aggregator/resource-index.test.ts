@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { McpdError } from '../../domain/errors.js';
+import { McpdError } from '../errors.js';
 import { ResourceIndex } from './resource-index.js';
 import type { ResourceListing } from './resource-snapshot.js';
 import { profile, spec } from '../../../test/support/aggregator.js';
@@ -51,10 +51,10 @@ describe('ResourceIndex', () => {
     for (const idx of [a, b]) {
       const snap = idx.snapshot();
       expect(snap.resources).toHaveLength(1);
-      expect(snap.resources[0].server).toBe('alpha');
+      expect(snap.resources[0]?.server).toBe('alpha');
       expect(snap.collisions).toHaveLength(1);
-      expect(snap.collisions[0].servers).toEqual(['alpha', 'beta']);
-      expect(snap.collisions[0].resolution).toMatch(/served by alpha; beta left out/);
+      expect(snap.collisions[0]?.servers).toEqual(['alpha', 'beta']);
+      expect(snap.collisions[0]?.resolution).toMatch(/served by alpha; beta left out/);
     }
     expect(a.snapshot().etag).toBe(b.snapshot().etag);
   });

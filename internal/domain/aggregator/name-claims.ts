@@ -1,5 +1,6 @@
-import { compareNames } from '../../domain/naming.js';
-import type { NameCollision } from '../../domain/tool.js';
+import { compareNames } from '../naming.js';
+import type { NameCollision } from '../tool.js';
+import { must } from '../must.js';
 
 /** One item asking for an exposed name. Generic: tools and prompts use it; resources (keyed by URI) may. */
 export interface NameClaim {
@@ -31,8 +32,8 @@ const MAX_DISAMBIGUATION_ATTEMPTS = 16;
 
 function byRank(claims: readonly NameClaim[]): (a: number, b: number) => number {
   return (a, b) => {
-    const x = claims[a];
-    const y = claims[b];
+    const x = must(claims[a], 'ranked claim');
+    const y = must(claims[b], 'ranked claim');
     if (x.explicit !== y.explicit) return x.explicit ? -1 : 1;
     return compareNames(x.server, y.server) || compareNames(x.key, y.key) || a - b;
   };
@@ -70,13 +71,13 @@ export function resolveNameClaims(claims: readonly NameClaim[], disambiguate: Di
   const contested: [string, number[]][] = [];
   for (const [name, members] of groups) {
     members.sort(rank);
-    names[members[0]] = name;
+    names[must(members[0], 'first member of a name group')] = name;
     taken.add(name);
     if (members.length > 1) contested.push([name, members]);
   }
   const losers = contested.flatMap(([, members]) => members.slice(1)).sort(rank);
   for (const i of losers) {
-    const placed = placeLoser(claims[i], taken, disambiguate);
+    const placed = placeLoser(must(claims[i], 'losing claim'), taken, disambiguate);
     names[i] = placed;
     if (placed !== undefined) taken.add(placed);
   }
@@ -86,10 +87,11 @@ export function resolveNameClaims(claims: readonly NameClaim[], disambiguate: Di
 }
 
 function describe(name: string, members: number[], claims: readonly NameClaim[], names: (string | undefined)[]): NameCollision {
-  const [winner, ...rest] = members.map((i) => claims[i]);
-  const outcomes = members.slice(1).map((i) => {
-    const to = names[i];
-    return to === undefined ? `${label(claims[i])} left out (no free name)` : `${label(claims[i])} exposed as "${to}"`;
+  const [winner, ...rest] = members.map((i) => must(claims[i], 'contested claim'));
+  if (!winner) throw new Error('internal error: a contested name without claims');
+  const outcomes = rest.map((c, k) => {
+    const to = names[must(members[k + 1], 'contested member')];
+    return to === undefined ? `${label(c)} left out (no free name)` : `${label(c)} exposed as "${to}"`;
   });
   return {
     name,

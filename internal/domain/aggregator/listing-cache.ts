@@ -1,4 +1,4 @@
-import { needsSignIn } from '../../domain/sign-in.js';
+import { needsSignIn } from '../sign-in.js';
 interface Failure {
   at: number;
   message: string;

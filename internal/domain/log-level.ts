@@ -1,5 +1,5 @@
-import { McpdError } from '../../domain/errors.js';
-import { LOG_LEVELS, type LogLevel } from '../../domain/profile.js';
+import { McpdError } from './errors.js';
+import { LOG_LEVELS, type LogLevel } from './profile.js';
 
 /** Parses an MCP level name (empty = fallback); a clear error names the accepted ones. */
 export function parseLevel(value: string | undefined, fallback: LogLevel, where: string): LogLevel {

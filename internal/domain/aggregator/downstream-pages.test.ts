@@ -11,7 +11,9 @@ describe('listAllPages', () => {
     const asked: string[] = [];
     const all = await listAllPages('s', 'x/list', 'items', async (c) => {
       asked.push(c ?? '');
-      return pages[c ?? ''];
+      const page = pages[c ?? ''];
+      if (!page) throw new Error(`no page for cursor ${c}`);
+      return page;
     });
     expect(all.map((i) => i.n)).toEqual([1, 2, 3]);
     expect(asked).toEqual(['', 'b', 'c']);

@@ -1,9 +1,10 @@
-import type { ResourceEntry, ResourceSnapshot, ResourceTemplateEntry } from '../../domain/control-areas.js';
-import type { JsonObject } from '../../domain/json.js';
-import { compareNames } from '../../domain/naming.js';
-import type { Profile } from '../../domain/profile.js';
-import type { NameCollision } from '../../domain/tool.js';
+import type { ResourceEntry, ResourceSnapshot, ResourceTemplateEntry } from '../control-areas.js';
+import type { JsonObject } from '../json.js';
+import { compareNames } from '../naming.js';
+import type { Profile } from '../profile.js';
+import type { NameCollision } from '../tool.js';
 import { definitionHash, etagOf } from './hash.js';
+import { must } from '../must.js';
 
 /** What one server lists: MCP Resource and ResourceTemplate objects, unchanged. */
 export interface ResourceListing {
@@ -33,7 +34,7 @@ function claim(items: Keyed[], what: string): { kept: Keyed[]; collisions: NameC
   const kept: Keyed[] = [];
   const collisions: NameCollision[] = [];
   for (const [key, group] of byKey) {
-    kept.push(group[0]);
+    kept.push(must(group[0], 'first of a key group')); // groups are created with their first item
     if (group.length === 1) continue;
     const servers = group.map((g) => g.server);
     const losers = servers.slice(1).map((s) => (s === servers[0] ? `a second listing by ${s}` : s));

@@ -1,5 +1,5 @@
-import { McpdError } from '../../domain/errors.js';
-import type { JsonObject } from '../../domain/json.js';
+import { McpdError } from '../errors.js';
+import type { JsonObject } from '../json.js';
 
 export interface PageGuards {
   maxPages: number;

@@ -1,6 +1,6 @@
-import type { ResourceEntry, ResourceSnapshot, ResourceTemplateEntry } from '../../domain/control-areas.js';
-import { compareNames } from '../../domain/naming.js';
-import { DEFAULT_RUNTIME, type Profile } from '../../domain/profile.js';
+import type { ResourceEntry, ResourceSnapshot, ResourceTemplateEntry } from '../control-areas.js';
+import { compareNames } from '../naming.js';
+import { DEFAULT_RUNTIME, type Profile } from '../profile.js';
 import { ListingIndex } from './listing-index.js';
 import type { Page } from './paginate.js';
 import { buildResourceSnapshot, type ResourcesByServer } from './resource-snapshot.js';
@@ -105,7 +105,8 @@ export class ResourceIndex {
       ...snap.resources.filter((e) => hostOf(e.uri) === want).map((e) => [e.server, e.uri] as const),
       ...snap.templates.filter((e) => hostOf(e.uriTemplate) === want).map((e) => [e.server, e.uriTemplate] as const),
     ].sort((a, b) => compareNames(a[0], b[0]));
-    return hits.length > 0 ? this.routeTo(hits[0][0], 'dpe-host', hits[0][1]) : undefined;
+    const [first] = hits;
+    return first ? this.routeTo(first[0], 'dpe-host', first[1]) : undefined;
   }
 
   close(): void {

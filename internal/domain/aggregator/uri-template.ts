@@ -12,7 +12,8 @@ export function compileUriTemplate(template: string): RegExp {
   for (let m = expr.exec(template); m !== null; m = expr.exec(template)) {
     re += escape(template.slice(last, m.index));
     last = m.index + m[0].length;
-    const op = m[1].charAt(0);
+    const [, expression = ''] = m;
+    const op = expression.charAt(0);
     if (op === '+' || op === '#') re += '(.*)';
     else if (op === '?' || op === '&') {
       re += '(?:[?&][^#]*)?';

@@ -1,7 +1,7 @@
-import type { PromptEntry, PromptSnapshot } from '../../domain/control-areas.js';
-import type { JsonObject } from '../../domain/json.js';
-import { chooseToolName, compareNames, nameBudget, prefixedName, withHashSuffix } from '../../domain/naming.js';
-import type { Profile } from '../../domain/profile.js';
+import type { PromptEntry, PromptSnapshot } from '../control-areas.js';
+import type { JsonObject } from '../json.js';
+import { chooseToolName, compareNames, nameBudget, prefixedName, withHashSuffix } from '../naming.js';
+import type { Profile } from '../profile.js';
 import { definitionHash, etagOf } from './hash.js';
 import { resolveNameClaims, type NameClaim } from './name-claims.js';
 

@@ -1,5 +1,5 @@
-import { sha256Hex } from '../../domain/naming.js';
-import type { JsonObject, JsonValue } from '../../domain/json.js';
+import { sha256Hex } from '../naming.js';
+import type { JsonObject, JsonValue } from '../json.js';
 
 /** JSON with object keys sorted at every level: equal values give equal text, whatever the key order. */
 export function canonicalJson(value: JsonValue): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { namePattern } from '../../domain/tool-glob.js';
+import { namePattern } from '../tool-glob.js';
 import { buildToolSnapshot } from './tool-snapshot.js';
 import { profile, spec, tool } from '../../../test/support/aggregator.js';
 

@@ -1,7 +1,7 @@
-import type { ListingProblem } from '../../domain/naming.js';
-import type { ServerSpec } from '../../domain/spec.js';
-import type { DownstreamTool } from '../../domain/tool.js';
-import { NamePatterns } from '../../domain/tool-glob.js';
+import type { ListingProblem } from '../naming.js';
+import type { ServerSpec } from '../spec.js';
+import type { DownstreamTool } from '../tool.js';
+import { NamePatterns } from '../tool-glob.js';
 
 export interface ToolSelection {
   kept: DownstreamTool[];

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_NAMESPACE, type NamespacePolicy, type Profile } from '../../domain/profile.js';
-import type { ServerSpec } from '../../domain/spec.js';
-import type { DownstreamTool } from '../../domain/tool.js';
+import { DEFAULT_NAMESPACE, type NamespacePolicy, type Profile } from '../profile.js';
+import type { ServerSpec } from '../spec.js';
+import type { DownstreamTool } from '../tool.js';
 import { buildToolSnapshot } from './tool-snapshot.js';
 import { spec, tool } from '../../../test/support/aggregator.js';
+import { must } from '../must.js';
 
 function profile(servers: ServerSpec[], namespace: NamespacePolicy = DEFAULT_NAMESPACE): Profile {
   return { name: 'p', file: '/p.yaml', servers, inputs: [], namespace };
@@ -22,7 +23,7 @@ describe('buildToolSnapshot', () => {
       ]),
     );
     expect(s.tools.map((t) => t.name)).toEqual(['a__mid', 'b__alpha', 'b__zeta']);
-    const e = s.tools[1];
+    const e = must(s.tools[1], 'second tool');
     expect(e).toMatchObject({ server: 'b', fingerprint: 'fp-b', downstreamName: 'alpha' });
     expect(e.definition).toEqual({ name: 'b__alpha', description: 'does alpha', inputSchema: { type: 'object' } });
     expect(e.definitionHash).toMatch(/^[0-9a-f]{64}$/);
@@ -50,13 +51,13 @@ describe('buildToolSnapshot', () => {
       ['unknown-tool', 'fs', 'nope'],
       ['unknown-tool', 'fs', 'ghost'],
     ]);
-    expect(s.problems?.[0].message).toMatch(/exposeTools names tool "nope", but server "fs" has no such tool/);
+    expect(s.problems?.[0]?.message).toMatch(/exposeTools names tool "nope", but server "fs" has no such tool/);
   });
 
   it('keeps the first of duplicate downstream tools and reports it', () => {
     const s = buildToolSnapshot(profile([spec('a')]), fp, new Map([['a', [tool('t', 'first'), tool('t', 'second')]]]));
     expect(s.tools).toHaveLength(1);
-    expect(s.tools[0].definition.description).toBe('first');
+    expect(s.tools[0]?.definition.description).toBe('first');
     expect(s.problems?.[0]).toMatchObject({ kind: 'duplicate-tool', server: 'a', name: 't' });
   });
 
@@ -69,7 +70,7 @@ describe('buildToolSnapshot', () => {
     ]);
     expect(s.problems).toHaveLength(1);
     expect(s.problems?.[0]).toMatchObject({ kind: 'invalid-alias', server: 'fs', name: 'write' });
-    expect(s.problems?.[0].message).toMatch(/exposed as "fs__write"/);
+    expect(s.problems?.[0]?.message).toMatch(/exposed as "fs__write"/);
   });
 
   it('never mode: the server that sorts first keeps the raw name, others get the prefixed one, all reported', () => {
@@ -83,9 +84,9 @@ describe('buildToolSnapshot', () => {
     const byName = Object.fromEntries(s.tools.map((t) => [t.name, t.server]));
     expect(byName).toEqual({ search: 'alpha', mid__search: 'mid', zeta__search: 'zeta', only_z: 'zeta' });
     expect(s.collisions).toHaveLength(1);
-    expect(s.collisions[0].name).toBe('search');
-    expect(s.collisions[0].servers).toEqual(['alpha', 'mid', 'zeta']);
-    expect(s.collisions[0].resolution).toMatch(
+    expect(s.collisions[0]?.name).toBe('search');
+    expect(s.collisions[0]?.servers).toEqual(['alpha', 'mid', 'zeta']);
+    expect(s.collisions[0]?.resolution).toMatch(
       /kept by alpha\/search.*mid\/search exposed as "mid__search".*zeta\/search exposed as "zeta__search"/,
     );
     // Input order does not matter.
@@ -114,7 +115,7 @@ describe('buildToolSnapshot', () => {
     for (const t of s.tools) expect(t.name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
     const loser = s.tools.find((t) => t.server === 'a');
     expect(loser?.name).toMatch(/^a__b__c-[0-9a-f]{8}$/);
-    expect(s.collisions[0].resolution).toContain(`a/b__c exposed as "${loser?.name}"`);
+    expect(s.collisions[0]?.resolution).toContain(`a/b__c exposed as "${loser?.name}"`);
   });
 
   it('etag is stable for the same input and changes with names, definitions and owners', () => {
@@ -161,7 +162,7 @@ describe('buildToolSnapshot', () => {
       new Map([['server-with-a-long-name', [tool(`${long}1`), tool(`${long}2`)]]]),
     );
     expect(s.tools.map((t) => t.name.length)).toEqual([64, 64]);
-    expect(s.tools[0].name).not.toBe(s.tools[1].name);
+    expect(s.tools[0]?.name).not.toBe(s.tools[1]?.name);
     expect(s.collisions).toEqual([]);
   });
 });

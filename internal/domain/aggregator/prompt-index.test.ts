@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { McpdError } from '../../domain/errors.js';
-import { DEFAULT_NAMESPACE, type NamespacePolicy } from '../../domain/profile.js';
+import { McpdError } from '../errors.js';
+import { DEFAULT_NAMESPACE, type NamespacePolicy } from '../profile.js';
 import { PromptIndex } from './prompt-index.js';
 import { profile, spec } from '../../../test/support/aggregator.js';
 
@@ -35,7 +35,7 @@ describe('PromptIndex', () => {
       ['b__greet', 'b'],
       ['greet', 'a'],
     ]);
-    expect(snap.collisions[0].servers).toEqual(['a', 'b']);
+    expect(snap.collisions[0]?.servers).toEqual(['a', 'b']);
     expect(idx.resolve('greet').server).toBe('a');
   });
 

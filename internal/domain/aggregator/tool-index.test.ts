@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ToolEntry } from '../../domain/tool.js';
+import type { ToolEntry } from '../tool.js';
 import { ProfileIndex } from './tool-index.js';
 import { caught, profile, spec, tool } from '../../../test/support/aggregator.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encodeCursor } from '../../domain/cursor.js';
+import { encodeCursor } from '../cursor.js';
 import { page } from './paginate.js';
 import { SnapshotHistory } from './snapshot-history.js';
 import { caught } from '../../../test/support/aggregator.js';

@@ -1,8 +1,8 @@
-import { nameBudget, chooseToolName, compareNames, prefixedName, withHashSuffix } from '../../domain/naming.js';
-import type { ListingProblem } from '../../domain/naming.js';
-import type { NamespacePolicy, Profile } from '../../domain/profile.js';
-import type { ServerSpec } from '../../domain/spec.js';
-import type { DownstreamTool, ToolEntry, ToolSnapshot } from '../../domain/tool.js';
+import { nameBudget, chooseToolName, compareNames, prefixedName, withHashSuffix } from '../naming.js';
+import type { ListingProblem } from '../naming.js';
+import type { NamespacePolicy, Profile } from '../profile.js';
+import type { ServerSpec } from '../spec.js';
+import type { DownstreamTool, ToolEntry, ToolSnapshot } from '../tool.js';
 import { definitionHash, etagOf } from './hash.js';
 import { resolveNameClaims } from './name-claims.js';
 import type { NameClaim } from './name-claims.js';

@@ -1,7 +1,7 @@
-import type { ListingProblem } from '../../domain/naming.js';
-import type { ToolSearchSettings } from '../../domain/profile.js';
-import { NamePatterns } from '../../domain/tool-glob.js';
-import type { ToolEntry, ToolSnapshot } from '../../domain/tool.js';
+import type { ListingProblem } from '../naming.js';
+import type { ToolSearchSettings } from '../profile.js';
+import { NamePatterns } from '../tool-glob.js';
+import type { ToolEntry, ToolSnapshot } from '../tool.js';
 import { definitionHash, etagOf } from './hash.js';
 
 /** Names of the two tools the core answers itself in tool search mode. */
