@@ -1,31 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Socket } from 'socket.io-client';
-import { connected, connectRaw, join, TestComputer } from '../support/smcp-peers.js';
+import { connected, join } from '../support/smcp-peers.js';
+import { SmcpOffice } from '../support/smcp-office.js';
 import { startSmcpProc, type SmcpProc } from '../support/smcp-server-proc.js';
 
 // server:find_computer (our extension) on one node; the Redis registry's side is in smcp-redis.test.ts.
 let server: SmcpProc;
-const open: { close(): void }[] = [];
-
-async function raw(): Promise<Socket> {
-  const s = connectRaw(server.url);
-  open.push({ close: () => s.disconnect() });
-  return connected(s);
-}
+const peers = new SmcpOffice('find');
+const raw = () => connected(peers.socket(server.url));
 
 beforeAll(async () => {
   server = await startSmcpProc();
 });
 afterAll(async () => {
-  for (const p of open.splice(0)) p.close();
   expect((await server.stop()).code).toBe(0);
 });
 
 describe('server:find_computer', () => {
   it('lists the offices holding a computer of that name, sorted, for an agent before or after it joined', async () => {
     for (const office of ['office-b', 'office-a']) {
-      const c = new TestComputer(server.url, 'laptop');
-      open.push(c);
+      const c = peers.computer(server.url, 'laptop');
       expect(await c.join(office)).toEqual([true, null]);
     }
     const s = await raw();
@@ -46,8 +39,7 @@ describe('server:find_computer', () => {
   });
 
   it('refuses computers, bad payloads and a request without an ack, clearly', async () => {
-    const c = new TestComputer(server.url, 'pc');
-    open.push(c);
+    const c = peers.computer(server.url, 'pc');
     expect(await c.join('office-c')).toEqual([true, null]);
     expect(await c.socket.emitWithAck('server:find_computer', { agent: 'pc', req_id: 'x', computer: 'pc' })).toMatchObject({
       code: 403,

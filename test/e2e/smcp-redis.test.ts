@@ -88,10 +88,9 @@ describe('mcpd-smcp on two nodes sharing Redis', () => {
     expect(await a.join(o2)).toEqual([true, null]);
     expect(await b.join(o1)).toEqual([true, null]);
     // An agent that has joined no office yet asks node 1.
-    const s = connectRaw(node1.url);
-    open.push({ close: () => s.disconnect() });
-    await connected(s);
-    const find = (computer: string) => s.emitWithAck('server:find_computer', { agent: 'finder', req_id: `f-${++seq}`, computer });
+    const s = await connected(peers.socket(node1.url));
+    let n = 0;
+    const find = (computer: string) => s.emitWithAck('server:find_computer', { agent: 'finder', req_id: `f-${++n}`, computer });
     expect(await find('wanted')).toMatchObject({ offices: [o1, o2].sort() });
     a.close();
     await waitFor(
