@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { randomUUID } from 'node:crypto';
 import { io } from 'socket.io-client';
-import { REPO, emit, emitComparison, interleaved, profileFlags, round, rssKb, startRedis } from './lib.mjs';
+import { REPO, cpuPerCall, emit, emitComparison, interleaved, profileFlags, round, rssKb, startRedis } from './lib.mjs';
 
 const smoke = process.argv.includes('--smoke');
 const N = smoke ? 50 : 2000;
@@ -56,15 +56,19 @@ async function call(agent, computer) {
   if (r.isError !== false || r.content?.[0]?.text !== MESSAGE) throw new Error(`call failed: ${JSON.stringify(r).slice(0, 300)}`);
 }
 
-async function throughput(agent, computer) {
+/** Calls per second with CONCURRENCY in flight, and the CPU each process spent per call (`self`: agent and computers). */
+async function throughput(agent, computer, procs) {
   let next = 0;
-  const t0 = process.hrtime.bigint();
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next++ < THROUGHPUT_CALLS) await call(agent, computer);
-    }),
-  );
-  return round(THROUGHPUT_CALLS / (Number(process.hrtime.bigint() - t0) / 1e9));
+  const { result: seconds, cpuMsPerCall } = await cpuPerCall(procs, THROUGHPUT_CALLS, async () => {
+    const t0 = process.hrtime.bigint();
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next++ < THROUGHPUT_CALLS) await call(agent, computer);
+      }),
+    );
+    return Number(process.hrtime.bigint() - t0) / 1e9;
+  });
+  return { calls_per_second: round(THROUGHPUT_CALLS / seconds), cpu_ms_per_call: cpuMsPerCall };
 }
 
 async function oneNode() {
@@ -81,7 +85,7 @@ async function oneNode() {
     warmup: 0,
     concurrency: CONCURRENCY,
     nodes: 1,
-    calls_per_second: await throughput(agent, 'pc'),
+    ...(await throughput(agent, 'pc', { server: smcp.child.pid })),
   });
   return smcp;
 }
@@ -103,7 +107,7 @@ async function twoNodes() {
     warmup: 0,
     concurrency: CONCURRENCY,
     nodes: 2,
-    calls_per_second: await throughput(agent, 'far'),
+    ...(await throughput(agent, 'far', { server: n1.child.pid, server2: n2.child.pid, redis: redis.child.pid })),
   });
 }
 

@@ -101,6 +101,24 @@ describe('mcpd-smcp on two nodes sharing Redis', () => {
     expect(await find('nobody')).toMatchObject({ offices: [] });
   });
 
+  it('never routes a call outside the office, whatever node 1 remembers of a computer that moved', async () => {
+    const [o, elsewhere] = [office(), office()];
+    const { s } = await agentOn(node1, o);
+    const first = computerOn(node2, 'mover');
+    expect(await first.join(o)).toEqual([true, null]);
+    expect(await s.emitWithAck('client:tool_call', call('mover'))).toMatchObject({ isError: false });
+    // Same connection, other office: node 1 looked this seat up before.
+    expect(await first.join(elsewhere)).toEqual([true, null]);
+    expect(await s.emitWithAck('client:tool_call', call('mover'))).toMatchObject({ code: 404 });
+    const second = computerOn(node2, 'mover');
+    expect(await second.join(o)).toEqual([true, null]);
+    expect(await s.emitWithAck('client:tool_call', call('mover', { params: { message: 'to the new one' } }))).toMatchObject({
+      isError: false,
+    });
+    expect(first.received).toHaveLength(1);
+    expect(second.received.map((r) => (r.payload.params as { message: string }).message)).toEqual(['to the new one']);
+  });
+
   it('takes the sessions of a node killed with SIGKILL out of the registry', async () => {
     const o = office();
     const { s, inbox } = await agentOn(node1, o);
