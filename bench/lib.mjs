@@ -168,7 +168,13 @@ export async function cpuPerCall(procs, calls, work) {
   const selfUse = process.cpuUsage(self0);
   const out = { self: round((selfUse.user + selfUse.system) / 1000 / calls) };
   pids.forEach(([k, list], i) => (out[k] = round((sum(list) - before[i]) / calls)));
+  out.total = round(Object.values(out).reduce((a, b) => a + b, 0));
   return { result, cpuMsPerCall: out };
+}
+
+/** How many of the machine's cores the measured processes kept busy, on average, at this rate. */
+export function coresBusy(callsPerSecond, cpuMsPerCall) {
+  return round((callsPerSecond * cpuMsPerCall.total) / 1000);
 }
 
 export async function freePort() {

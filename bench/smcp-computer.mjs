@@ -16,6 +16,7 @@ import {
   EVERYTHING,
   REPO,
   childrenMatching,
+  coresBusy,
   cpuPerCall,
   emit,
   emitComparison,
@@ -155,6 +156,8 @@ async function throughput(name, nodes, agent, world, procs) {
     baseline_calls_per_second: round(perSecond(paths.grpc)),
     ratio: round(perSecond(paths.smcp) / perSecond(paths.grpc)),
     cpu_ms_per_call: meanCpu(paths.smcp),
+    // With 2 cores and a quiet machine, 2 / total CPU per call bounds the rate; under load this shows the share we got.
+    cores_busy: coresBusy(perSecond(paths.smcp), meanCpu(paths.smcp)),
     baseline_cpu_ms_per_call: meanCpu(paths.grpc),
     baseline: 'grpc CallTool into the core, same concurrency',
   });

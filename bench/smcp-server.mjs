@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { randomUUID } from 'node:crypto';
 import { io } from 'socket.io-client';
-import { REPO, cpuPerCall, emit, emitComparison, interleaved, profileFlags, round, rssKb, startRedis } from './lib.mjs';
+import { REPO, coresBusy, cpuPerCall, emit, emitComparison, interleaved, profileFlags, round, rssKb, startRedis } from './lib.mjs';
 
 const smoke = process.argv.includes('--smoke');
 const N = smoke ? 50 : 2000;
@@ -68,7 +68,8 @@ async function throughput(agent, computer, procs) {
     );
     return Number(process.hrtime.bigint() - t0) / 1e9;
   });
-  return { calls_per_second: round(THROUGHPUT_CALLS / seconds), cpu_ms_per_call: cpuMsPerCall };
+  const rate = THROUGHPUT_CALLS / seconds;
+  return { calls_per_second: round(rate), cpu_ms_per_call: cpuMsPerCall, cores_busy: coresBusy(rate, cpuMsPerCall) };
 }
 
 async function oneNode() {
