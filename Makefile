@@ -36,9 +36,10 @@ build: $(BUILD_STAMP)
 run: build
 	node dist/cmd/mcpd/main.js --config $(CONFIG) $(ARGS)
 
-## Every test (unit + real-process end to end), then a plain `N passed, N failed` line.
+## Every test (unit + real-process end to end), then a plain `N passed, N failed` line. `build` just ran, so
+## the tests' global setup need not check dist/ again (MCPD_TEST_DIST_FRESH).
 test: build
-	node scripts/run-tests.mjs $(ARGS)
+	MCPD_TEST_DIST_FRESH=1 node scripts/run-tests.mjs $(ARGS)
 
 FORMATTED := "cmd/**/*.ts" "internal/**/*.ts" "test/**/*.ts" "bench/**/*.{ts,mjs}" "scripts/**/*.mjs" "web/**/*.{ts,tsx,css}"
 

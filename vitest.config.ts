@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import SlowFirstSequencer from './test/support/slow-first-sequencer.js';
 
 export default defineConfig({
   test: {
@@ -7,6 +8,8 @@ export default defineConfig({
     // Real-process tests spawn servers; two cores cannot take many files at once without timeouts.
     fileParallelism: true,
     maxWorkers: 2,
+    // The longest files first, also on a clean clone with no duration cache (test/support/slow-first-sequencer.ts).
+    sequence: { sequencer: SlowFirstSequencer },
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // On with --coverage (scripts/run-tests.mjs, i.e. `make test`). Real-process tests run dist/ in child

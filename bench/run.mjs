@@ -282,7 +282,89 @@ async function logs() {
   }
 }
 
-const cases = { hop, listing, density, notify, logs };
+/**
+ * The shared core link (issue 14.6): a 1 KB tools/call on a Session that is one of 50 channels of a
+ * MCPD-SESSION/2 connection, against the same call on a MCPD-SESSION/1 connection of its own (what each
+ * HTTP session had before); then the same call through `mcpdmcp --http` with 50 MCP sessions on its one
+ * shared link, against the stdio gateway.
+ */
+async function mux() {
+  const payload = { data: 'x'.repeat(1024) };
+  const world = await startCore({ default: `servers:\n${echoSpec('fx')}` });
+  const { SessionClient } = await import(join(REPO, 'dist/internal/infra/rpc/session-client.js'));
+  const { SharedCoreConnection } = await import(join(REPO, 'dist/internal/infra/gateway/shared-core-connection.js'));
+  const hello = (i) => ({ caller: 'bench', pid: process.pid, clientName: `mux-${i}`, previousSessionId: '' });
+  const shared = new SharedCoreConnection(world.socket);
+  const closers = [];
+  try {
+    const channels = [];
+    for (let i = 0; i < 50; i++) channels.push(await shared.openSession(hello(i)));
+    const own = await SessionClient.connect(world.socket, hello('own'));
+    closers.push(() => own.close());
+    const call = (s) => () => s.request('tools/call', { name: 'fx__echo', arguments: payload });
+    const [m, o] = await interleaved([call(channels[25]), call(own)], N, WARMUP);
+    emitComparison('session_mux_tools_call_1kb', N, WARMUP, m, o, { channels_on_connection: channels.length });
+
+    const http = await startHttpGateway(world.socket);
+    closers.push(http.stop);
+    const sessions = [];
+    for (let i = 0; i < 50; i++) sessions.push(await connectHttp(http.url));
+    closers.push(() => Promise.all(sessions.map((c) => c.close())));
+    const stdio = await connectStdio(process.execPath, [MCPDMCP, 'bench', '--socket', world.socket, '--no-autostart']);
+    closers.push(() => stdio.close());
+    const n = Math.max(20, Math.round(N / 2));
+    const w = Math.max(20, Math.round(WARMUP / 6));
+    const [h, d] = await interleaved(
+      [
+        () => sessions[25].callTool({ name: 'fx__echo', arguments: payload }),
+        () => stdio.callTool({ name: 'fx__echo', arguments: payload }),
+      ],
+      n,
+      w,
+    );
+    emitComparison('http_shared_link_tools_call_1kb', n, w, h, d, { http_sessions: sessions.length, baseline: 'stdio gateway' });
+  } finally {
+    for (const close of closers.reverse()) await close();
+    shared.close();
+    await world.stop();
+  }
+}
+
+async function connectHttp(url) {
+  const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+  const client = new Client({ name: 'bench-http', version: '1' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return client;
+}
+
+/** `mcpdmcp bench --http 127.0.0.1:0`, resolved once it prints its URL. */
+async function startHttpGateway(socket) {
+  const proc = spawn(
+    process.execPath,
+    [MCPDMCP, 'bench', '--socket', socket, '--no-autostart', '--http', '127.0.0.1:0', '--max-sessions', '100'],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
+  let err = '';
+  const url = await new Promise((resolve, reject) => {
+    proc.stderr.on('data', (d) => {
+      err += d;
+      const m = /listening on (http:\/\/\S+)/.exec(err);
+      if (m) resolve(m[1]);
+    });
+    proc.once('exit', (code) => reject(new Error(`mcpdmcp --http exited (${code}): ${err}`)));
+  });
+  return {
+    url,
+    async stop() {
+      proc.kill('SIGTERM');
+      await new Promise((r) => (proc.exitCode !== null ? r() : proc.once('exit', r)));
+    },
+  };
+}
+
+const cases = { hop, listing, density, notify, logs, mux };
 for (const [name, fn] of Object.entries(cases)) {
   if (only && only !== name) continue;
   await fn();

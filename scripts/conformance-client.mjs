@@ -40,6 +40,8 @@ const store = join(work, 'store');
 const socket = join(work, 'run', 'control.sock');
 mkdirSync(join(store, 'profiles'), { recursive: true });
 writeFileSync(join(store, 'callers.yaml'), 'callers: {}\n');
+// No metrics listener: its default is a fixed port (127.0.0.1:9464) that parallel runs would race for.
+writeFileSync(join(store, 'runtime.yaml'), 'metricsAddress: ""\n');
 writeFileSync(join(store, 'profiles', 'default.yaml'), profileYaml());
 
 const children = [];
@@ -136,12 +138,22 @@ async function listServerTools(c, signedInAt) {
   }
 }
 
-/** The pools' errors newer than `since` (status), or nothing. */
+/**
+ * The pools' errors newer than `since` (the core's status, over the control socket in this process:
+ * an `mcpdctl status` per look cost a Node start each, in every scenario), or nothing.
+ */
 async function whyEmpty(since) {
-  const { stdout } = await run('mcpdctl', ['--socket', socket, '--json', 'status']);
-  const pools = JSON.parse(stdout).status.pools ?? [];
-  const fresh = pools.filter((p) => p.lastError && Number(p.lastErrorAtUnixMs ?? p.lastErrorAt ?? 0) > since);
-  return fresh.map((p) => p.lastError).join('; ');
+  const { ControlCalls, createControlClient } = await import(join(ROOT, 'dist/internal/infra/rpc/control-client.js'));
+  const control = createControlClient(socket);
+  try {
+    const { pools } = await new ControlCalls(control).status();
+    return pools
+      .filter((p) => p.lastError && p.lastErrorAtUnixMs > since)
+      .map((p) => p.lastError)
+      .join('; ');
+  } finally {
+    control.close();
+  }
 }
 
 /** Values for the required properties of a tool's input schema (numbers for numbers, and so on). */
@@ -176,13 +188,6 @@ function start(bin, args, stdout = 'ignore') {
   });
   children.push(child);
   return child;
-}
-
-function run(bin, args) {
-  const child = start(bin, args, 'pipe');
-  let stdout = '';
-  child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
-  return exited(child).then((code) => ({ code, stdout }));
 }
 
 function exited(child) {

@@ -85,6 +85,8 @@ servers:
       MCPD_TEST_TAG: \${MCPD_TEST_TAG}
 EOF
 printf 'callers: {}\n' >"$STORE/callers.yaml"
+# No metrics listener: its default is a fixed port (127.0.0.1:9464) that parallel runs would race for.
+printf 'metricsAddress: ""\n' >"$STORE/runtime.yaml"
 
 MCPD_TEST_TAG=$TAG node "$ROOT/dist/cmd/mcpd/main.js" --config "$STORE" --socket "$SOCKET" >"$WORK/core.log" 2>&1 &
 CORE_PID=$!

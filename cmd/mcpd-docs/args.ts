@@ -10,11 +10,11 @@ export interface DocsArgs {
   version?: boolean;
 }
 
-const LIMIT_FLAGS: Record<string, keyof DocLimits> = {
-  '--max-file-bytes': 'maxFileBytes',
-  '--max-unpacked-bytes': 'maxUnpackedBytes',
-  '--parse-timeout-ms': 'parseTimeoutMs',
-};
+const LIMIT_FLAGS = new Map<string, keyof DocLimits>([
+  ['--max-file-bytes', 'maxFileBytes'],
+  ['--max-unpacked-bytes', 'maxUnpackedBytes'],
+  ['--parse-timeout-ms', 'parseTimeoutMs'],
+]);
 
 export const USAGE =
   'usage: mcpd-docs [--host NAME] [--max-file-bytes N] [--max-unpacked-bytes N] [--parse-timeout-ms N] DIR...   (or --version)\n' +
@@ -26,16 +26,17 @@ export function parseArgs(argv: readonly string[]): DocsArgs {
   let host = 'docs';
   const dirs: string[] = [];
   const limits: DocLimits = { ...DEFAULT_DOC_LIMITS };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const flag = a.split('=')[0];
-    if (flag in LIMIT_FLAGS) {
-      const v = a.includes('=') ? a.slice(flag.length + 1) : argv[++i];
+  const rest = [...argv];
+  for (let a = rest.shift(); a !== undefined; a = rest.shift()) {
+    const [flag = a] = a.split('=');
+    const limit = LIMIT_FLAGS.get(flag);
+    if (limit !== undefined) {
+      const v = a.includes('=') ? a.slice(flag.length + 1) : rest.shift();
       const n = Number(v);
       if (!Number.isInteger(n) || n <= 0) throw new Error(`${flag} needs a whole number above 0, got ${JSON.stringify(v ?? '')}\n${USAGE}`);
-      limits[LIMIT_FLAGS[flag]] = n;
+      limits[limit] = n;
     } else if (a === '--host' || a.startsWith('--host=')) {
-      const v = a === '--host' ? argv[++i] : a.slice('--host='.length);
+      const v = a === '--host' ? rest.shift() : a.slice('--host='.length);
       if (v === undefined || !HOST_RE.test(v)) {
         throw new Error(`--host needs a name of letters, digits, ".", "_", "~" or "-", got ${JSON.stringify(v ?? '')}\n${USAGE}`);
       }

@@ -8,6 +8,7 @@ import { COMMON_OPTIONS, configFrom, parseOrExit, socketFrom } from '../../inter
 import { startCoreDaemon } from '../../internal/infra/gateway/autostart.js';
 import { runHttpGateway } from '../../internal/infra/gateway/http-main.js';
 import { Gateway } from '../../internal/infra/gateway/mcp-gateway.js';
+import { SharedCoreConnection } from '../../internal/infra/gateway/shared-core-connection.js';
 
 const USAGE = `usage: mcpdmcp <caller> [--socket PATH] [--config DIR] [--no-autostart] [--core-wait-ms N]
                         [--http HOST:PORT [--token-file FILE | --token TOKEN|auto]]
@@ -17,8 +18,9 @@ An MCP server on stdio for one caller. It forwards the session to the mcpd core 
 A request waits up to --core-wait-ms (default 15000) for a core to answer before it fails.
 
 --http HOST:PORT serves MCP streamable HTTP at http://HOST:PORT/mcp instead of stdio (port 0 = any
-free port; the URL is printed on stderr). Each HTTP session is its own gateway session. A loopback
-address refuses foreign Host/Origin headers; any other address needs a token, which clients send as
+free port; the URL is printed on stderr). Each HTTP session is its own gateway session; all of them
+share one connection to the core. A loopback address refuses foreign Host/Origin headers; any other
+address needs a token, which clients send as
 "Authorization: Bearer TOKEN": --token-file FILE (the file holds it), env MCPD_HTTP_TOKEN, or --token
 TOKEN (visible to every local user in the process list). --token auto generates one and prints the
 client settings. Without a token, any local user can call the caller's tools on loopback.
@@ -70,10 +72,13 @@ const log = (msg: string) => process.stderr.write(`mcpdmcp[${caller}]: ${msg}\n`
 const coreEntry = resolve(fileURLToPath(import.meta.url), '../../mcpd/main.js');
 // One start per process at a time, however many sessions (HTTP mode) find the core missing at once.
 let lastCoreStart = 0;
+// HTTP: every MCP session's core Session is a channel of one shared connection (issue 14.6).
+const shared = values.http !== undefined ? new SharedCoreConnection(socket) : undefined;
 const newGateway = () =>
   new Gateway({
     caller,
     socket,
+    openSession: shared && ((hello) => shared.openSession(hello)),
     version: packageVersion(),
     coreWaitMs,
     log,

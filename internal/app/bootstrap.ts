@@ -85,6 +85,7 @@ export async function runCore(o: CoreRunOptions): Promise<RunningCore> {
     maxOutboundBytes: runtime.sessionOutboundBytes,
     helloTimeoutMs: runtime.sessionHelloTimeoutSeconds * 1000,
     frameStallMs: runtime.sessionFrameStallSeconds * 1000,
+    maxChannelsPerConnection: runtime.sessionChannelsPerConnection,
   });
   await core.start();
   const watcher = watchStore(store.current.dir, (r) => {

@@ -54,13 +54,14 @@ export function pickClient(
       `mcpd cannot forward ${what}: no caller request is in flight on that instance, and mcpd sends a server's request only to the MCP client whose request the server is serving`,
     );
   }
+  const [only] = distinct;
   if (distinct.length > 1) {
     return fail(
       JSONRPC_INTERNAL_ERROR,
       `mcpd cannot forward ${what}: more than one caller session has a call in flight on that instance, and the request does not say whose it is; give this server "maxConcurrent: 1" so each instance serves one call at a time`,
     );
   }
-  const client = clients.get(distinct[0]);
+  const client = only === undefined ? undefined : clients.get(only);
   if (!client) {
     return fail(
       JSONRPC_INTERNAL_ERROR,

@@ -60,12 +60,10 @@ export function firstText(contents: JsonValue | undefined): string | undefined {
 /** Runs `fn` over `items` with at most `limit` in flight; results keep the input order. */
 export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
   const out = new Array<R>(items.length);
-  let next = 0;
+  // One iterator shared by the workers: each takes the next item when it is free.
+  const queue = items.entries();
   const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i], i);
-    }
+    for (const [i, item] of queue) out[i] = await fn(item, i);
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return out;

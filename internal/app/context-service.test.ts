@@ -281,7 +281,7 @@ describe('ContextService.finder', () => {
     expect(page.documents.map((d) => d.doc_ref)).toEqual(['sheet.xlsx', 'old.md']);
     expect(page.totalCount).toBe(4);
     history.record('me', call('beta'));
-    expect((await svc.finder('me', { limit: 1 })).documents[0].doc_ref).toBe('notes.md');
+    expect((await svc.finder('me', { limit: 1 })).documents[0]?.doc_ref).toBe('notes.md');
     await expect(svc.finder('x', { limit: -1 })).rejects.toThrow(/limit must be a non-negative integer/);
   });
 
@@ -290,8 +290,8 @@ describe('ContextService.finder', () => {
     const d = level1('a', 'x.md');
     w.server(A).add(d.uri, [{ uri: d.uri, text: d.text }]);
     const svc = new ContextService(w.deps);
-    expect((await svc.finder('default', {})).documents[0].server).toBe('alpha');
-    expect((await svc.finder('other', {})).documents[0].server).toBe('renamed');
+    expect((await svc.finder('default', {})).documents[0]?.server).toBe('alpha');
+    expect((await svc.finder('other', {})).documents[0]?.server).toBe('renamed');
     expect(w.server(A).requests.filter((r) => r.startsWith('resources/read'))).toHaveLength(1);
   });
 
@@ -306,7 +306,7 @@ describe('ContextService.finder', () => {
     pools.emit(fp(A), 'notifications/resources/updated', { uri: 'dpe://a/old.md' });
     const c = await next(sub);
     expect(c.reason).toBe('document dpe://a/old.md updated');
-    expect((await svc.finder('x', { limit: 1 })).documents[0].title).toBe('Old, edited');
+    expect((await svc.finder('x', { limit: 1 })).documents[0]?.title).toBe('Old, edited');
     pools.emit(fp(A), 'notifications/resources/list_changed');
     expect((await next(sub)).reason).toBe('server alpha changed its resource list');
     expect((await svc.finder('x', {})).documents.map((d) => d.doc_ref)).not.toContain('new.md');

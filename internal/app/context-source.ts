@@ -9,12 +9,11 @@
 import { DesktopChangeDetector, supportsResourceSubscribe } from '../domain/desktop/change-detector.js';
 import { isWindowUri, parseWindowUri, windowIdentity } from '../domain/desktop/window-uri.js';
 import { FinderChangeDetector } from '../domain/finder/change-detect.js';
-import { parseDpeUri } from '../domain/finder/dpe-uri.js';
-import { summaryFromLevel1 } from '../domain/finder/summary.js';
 import type { DPEDocumentSummary } from '../domain/finder/types.js';
 import type { JsonObject, JsonValue } from '../domain/json.js';
 import type { CoreLog } from './area-deps.js';
-import { errorText, firstText, listAllResources, mapLimit, readContents, READ_CONCURRENCY } from './context-downstream.js';
+import { SourceDocuments } from './context-documents.js';
+import { errorText, listAllResources, mapLimit, readContents, READ_CONCURRENCY } from './context-downstream.js';
 import type { PoolPort } from './pool-port.js';
 import type { ResourceSubscriptions } from './resource-subscriptions.js';
 
@@ -49,24 +48,11 @@ function isWindowScheme(uri: string): boolean {
   return uri.slice(0, 9).toLowerCase() === 'window://';
 }
 
-/** Level-1 `dpe://host/doc-ref` URIs only: the catalogue entries the finder reads. */
-function docKey(uri: string): string | undefined {
-  try {
-    const p = parseDpeUri(uri);
-    return p.level === 1 && p.docRef !== undefined ? `${p.host}\u0000${p.docRef}` : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 export class ContextSource {
   /** The server declares `resources.subscribe` (known after the first load). */
   participates = false;
   windows: SourceWindow[] = [];
-  /** Level-1 URI (as listed) → summary; `server` holds the label, replaced per profile. */
-  docs = new Map<string, DPEDocumentSummary>();
-  /** Bumped whenever `docs` changes, so assembled catalogues know when to rebuild. */
-  docsVersion = 0;
+  private readonly documents: SourceDocuments;
   /** Why the server contributes nothing right now (could not start, could not list). */
   loadProblem?: string;
   /** Window URI → why its contents could not be read. */
@@ -87,7 +73,19 @@ export class ContextSource {
     /** Server name used in messages (the first profile server seen with this spec). */
     readonly label: string,
     private readonly deps: SourceDeps,
-  ) {}
+  ) {
+    this.documents = new SourceDocuments(fingerprint, label, deps);
+  }
+
+  /** Level-1 URI (as listed) → summary; `server` holds the label, replaced per profile. */
+  get docs(): ReadonlyMap<string, DPEDocumentSummary> {
+    return this.documents.docs;
+  }
+
+  /** Bumped whenever `docs` changes, so assembled catalogues know when to rebuild. */
+  get docsVersion(): number {
+    return this.documents.version;
+  }
 
   /**
    * Loads on first use and after the server was restarted; otherwise serves the cache, but only
@@ -139,7 +137,7 @@ export class ContextSource {
         return { desktop: true, finder: false, reason: `window ${uri} updated` };
       }
       if (this.deps.finder.onUpdated(uri)) {
-        await this.refreshDocsFor(uri);
+        await this.documents.refreshFor(uri);
         return { desktop: false, finder: true, reason: `document ${uri} updated` };
       }
       return NONE;
@@ -153,8 +151,7 @@ export class ContextSource {
     const desktop = this.deps.desktop.forget(this.fingerprint);
     const finder = this.deps.finder.removeServer(this.fingerprint);
     this.windows = [];
-    this.docs = new Map();
-    this.docsVersion++;
+    this.documents.forget();
     return { desktop, finder, reason: `server ${this.label} was removed` };
   }
 
@@ -176,8 +173,7 @@ export class ContextSource {
         this.deps.desktop.onListChanged(this.fingerprint, [], this.caps);
         this.deps.finder.replace(this.fingerprint, []);
         this.windows = [];
-        if (this.docs.size) this.docsVersion++;
-        this.docs = new Map();
+        this.documents.clear();
         return;
       }
       const list = await listAllResources(this.deps.pools, this.fingerprint, this.label);
@@ -217,15 +213,7 @@ export class ContextSource {
     });
     const listed = new Set(windowResources.map((r) => r.uri as string));
     for (const uri of [...this.readProblems.keys()]) if (!listed.has(uri)) this.readProblems.delete(uri);
-    const docUris = uris.filter((u) => docKey(u) !== undefined);
-    const read = await mapLimit(docUris, READ_CONCURRENCY, async (uri) => (!fresh && this.docs.get(uri)) || (await this.readDoc(uri)));
-    const docs = new Map<string, DPEDocumentSummary>();
-    docUris.forEach((u, i) => {
-      const d = read[i];
-      if (d) docs.set(u, d);
-    });
-    if (fresh || finder || docs.size !== this.docs.size) this.docsVersion++;
-    this.docs = docs;
+    const docUris = await this.documents.apply(uris, fresh, finder);
     this.subscribeAll([...this.windows.map((w) => w.resource.uri as string).filter(isWindowUri), ...docUris]);
     return { desktop, finder, reason: '' };
   }
@@ -259,40 +247,6 @@ export class ContextSource {
       this.readProblems.set(uri, `reading window ${JSON.stringify(uri)} failed: ${errorText(e)}`);
       return undefined;
     }
-  }
-
-  private async readDoc(uri: string): Promise<DPEDocumentSummary | undefined> {
-    try {
-      const text = firstText(await readContents(this.deps.pools, this.fingerprint, uri));
-      return summaryFromLevel1(text ?? null, this.label);
-    } catch (e) {
-      this.deps.log('warning', 'context.document_unreadable', { server: this.label, uri, error: errorText(e) });
-      return undefined;
-    }
-  }
-
-  /** An update for a catalogue (Level 0) re-reads every document; for a document (any level) that one. */
-  private async refreshDocsFor(uri: string): Promise<void> {
-    let level: number;
-    let key: string | undefined;
-    try {
-      const p = parseDpeUri(uri);
-      level = p.level;
-      key = p.docRef === undefined ? undefined : `${p.host}\u0000${p.docRef}`;
-    } catch {
-      return;
-    }
-    const targets = [...this.docs.keys(), ...this.deps.finder.uris(this.fingerprint)].filter(
-      (u, i, all) => all.indexOf(u) === i && (level === 0 ? docKey(u) !== undefined : docKey(u) === key),
-    );
-    const docs = new Map(this.docs);
-    await mapLimit(targets, READ_CONCURRENCY, async (u) => {
-      const d = await this.readDoc(u);
-      if (d) docs.set(u, d);
-      else docs.delete(u);
-    });
-    this.docs = docs;
-    this.docsVersion++;
   }
 
   private findWindow(uri: string): SourceWindow | undefined {

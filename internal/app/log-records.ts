@@ -42,13 +42,14 @@ export function stderrLevel(line: string): LogLevel {
       const o = JSON.parse(t) as Record<string, unknown>;
       const v = o.level ?? o.severity ?? o.lvl;
       if (typeof v === 'number') return numericLevel(v);
-      if (typeof v === 'string' && WORD_LEVELS[v.toLowerCase()]) return WORD_LEVELS[v.toLowerCase()];
+      const word = typeof v === 'string' ? WORD_LEVELS[v.toLowerCase()] : undefined;
+      if (word) return word;
     } catch {
       // not JSON after all
     }
   }
-  const m = /^\[?([a-z]+)\b/i.exec(t);
-  return (m && WORD_LEVELS[m[1].toLowerCase()]) || 'info';
+  const [, word] = /^\[?([a-z]+)\b/i.exec(t) ?? [];
+  return (word && WORD_LEVELS[word.toLowerCase()]) || 'info';
 }
 
 function clip(s: string): string {

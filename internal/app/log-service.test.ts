@@ -10,6 +10,7 @@ import { toMcpMessage } from '../infra/telemetry/log-mcp.js';
 import type { AreaDeps } from './area-deps.js';
 import { stderrLevel } from './log-records.js';
 import { LogService } from './log-service.js';
+import { must } from '../domain/must.js';
 
 const spec = (name: string, arg: string): ServerSpec => ({
   ...SPEC_DEFAULTS,
@@ -97,8 +98,8 @@ describe('LogService', () => {
     w.notify(FP_SHARED, 'notifications/progress', { progress: 1 });
     const rs = w.svc.recent('alice', 'debug');
     expect(brief(rs)).toEqual(['notification:files:error:{"code":7}', 'notification:files:info:plain']);
-    expect(toMcpMessage(rs[0])).toEqual({ level: 'error', logger: 'files/db', data: { code: 7 } });
-    expect(toMcpMessage(rs[1])).toEqual({ level: 'info', logger: 'files', data: 'plain' });
+    expect(toMcpMessage(must(rs[0], 'record 0'))).toEqual({ level: 'error', logger: 'files/db', data: { code: 7 } });
+    expect(toMcpMessage(must(rs[1], 'record 1'))).toEqual({ level: 'info', logger: 'files', data: 'plain' });
   });
 
   it('streams live entries at or above the level, following a caller moved to another profile', async () => {

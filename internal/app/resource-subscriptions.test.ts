@@ -3,6 +3,7 @@ import { McpdError } from '../domain/errors.js';
 import type { JsonObject } from '../domain/json.js';
 import type { PoolPort } from './pool-port.js';
 import { renewDelayMs, ResourceSubscriptions, subscriptionRoutingKey, type SubscriptionOptions } from './resource-subscriptions.js';
+import { must } from '../domain/must.js';
 
 type Note = (fp: string, instance: string, method: string, params: JsonObject) => void;
 
@@ -141,7 +142,7 @@ describe('ResourceSubscriptions', () => {
     for (let i = 0; i < 4; i++) {
       await expect.poll(() => waits.length).toBe(i + 1);
       expect(count(requests, 'resources/subscribe')).toBe(1 + i); // nothing sent before the wait ends
-      waits[i].go();
+      must(waits[i], `wait ${i}`).go();
       await expect.poll(() => count(requests, 'resources/subscribe')).toBe(2 + i);
     }
     await expect.poll(() => waits.length).toBe(5);

@@ -1,27 +1,14 @@
-import { backoffDelayMs } from '../domain/backoff.js';
-import { isMcpdError, McpdError } from '../domain/errors.js';
+import { McpdError } from '../domain/errors.js';
 import type { JsonObject } from '../domain/json.js';
 import type { CoreLog } from './area-deps.js';
 import type { PoolPort } from './pool-port.js';
 import { UpdateSink } from './resource-update-sink.js';
-import { cappedTimeout } from '../domain/timer-limit.js';
+import { SubscriptionRenewal, type Renewable, type SubscriptionOptions } from './subscription-renewal.js';
 
-interface Entry {
+export { renewDelayMs, type SubscriptionOptions } from './subscription-renewal.js';
+
+interface Entry extends Renewable {
   key: string;
-  fingerprint: string;
-  server: string;
-  uri: string;
-  sinks: Set<UpdateSink>;
-  /** Settles when the first downstream resources/subscribe has been answered. */
-  ready: Promise<void>;
-  /** A subscribe was answered since the last pin loss: a server instance holds the subscription. */
-  held: boolean;
-  /** Pin losses so far: a subscribe answered while this moved may sit on an instance already gone. */
-  losses: number;
-  /** The re-subscribe loop after a pin loss, while it runs. */
-  renewing?: Promise<void>;
-  /** Aborted when the entry is dropped: ends a backoff wait at once. */
-  readonly gone: AbortController;
   /** The pin was taken (and must be given back exactly once). */
   pinned: boolean;
 }
@@ -30,13 +17,6 @@ export interface SubscriptionInfo {
   uri: string;
   server: string;
   subscribers: number;
-}
-
-export interface SubscriptionOptions {
-  /** Delay before the n-th re-subscribe attempt after a pin loss (n from 0). */
-  renewDelayMs?: (attempt: number) => number;
-  /** Waits `ms` or until `signal` aborts (tests inject a fake clock here). */
-  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
 const PREFIX = 'mcpd/resource-subscription:';
@@ -51,28 +31,6 @@ export function subscriptionRoutingKey(uri: string): string {
 }
 
 /**
- * The first attempt at once, then about 1 s, 2 s, 4 s … capped at 30 s: a failing pool is never
- * hammered, and subscriptions lost together (one pool died) renew spread out.
- */
-export function renewDelayMs(attempt: number, random?: () => number): number {
-  return backoffDelayMs(attempt, { baseMs: 1000, maxMs: 30_000, jitter: 0.2 }, random);
-}
-
-function realSleep(ms: number, signal: AbortSignal): Promise<void> {
-  if (ms <= 0 || signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = cappedTimeout(done, ms);
-    timer.unref?.();
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
-
-/**
  * The one hub of downstream resource subscriptions, shared by resources/subscribe callers and the
  * context channels: one `resources/subscribe` per (server spec, URI) however many hold it; every
  * `notifications/resources/updated` fans out to them; the last to leave sends `resources/unsubscribe`.
@@ -82,8 +40,7 @@ export class ResourceSubscriptions {
   private readonly entries = new Map<string, Entry>();
   /** Unsubscribes in flight: a new subscribe to the same key waits for it, keeping the order downstream. */
   private readonly leaving = new Map<string, Promise<void>>();
-  private readonly delayOf: (attempt: number) => number;
-  private readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  private readonly renewal: SubscriptionRenewal<Entry>;
   /** Set when the core stops: its servers are about to go, so telling them to unsubscribe is noise. */
   private stopping = false;
 
@@ -92,8 +49,7 @@ export class ResourceSubscriptions {
     private readonly log: CoreLog,
     opts: SubscriptionOptions = {},
   ) {
-    this.delayOf = opts.renewDelayMs ?? renewDelayMs;
-    this.sleep = opts.sleep ?? realSleep;
+    this.renewal = new SubscriptionRenewal<Entry>({ current: (e) => this.current(e), subscribe: (e) => this.subscribe(e) }, log, opts);
     pools.onNotification((fp, _instance, method, params) => {
       if (method === 'notifications/resources/updated') this.updated(fp, params);
     });
@@ -182,54 +138,7 @@ export class ResourceSubscriptions {
     if (!routingKey.startsWith(PREFIX)) return;
     const e = this.entries.get(entryKey(fingerprint, routingKey.slice(PREFIX.length)));
     if (!e) return;
-    e.losses++;
-    e.held = false;
-    this.log('info', 'resource subscription lost its server instance; subscribing again', { server: e.server, uri: e.uri, fingerprint });
-    // A loop already running sees `losses` move and goes round again.
-    e.renewing ??= this.renew(e);
-  }
-
-  private async renew(e: Entry): Promise<void> {
-    try {
-      // Ignored: only waits for the first subscribe to settle; its failure was reported to its own caller.
-      await e.ready.catch(() => {});
-      for (let attempt = 0; this.current(e); attempt++) {
-        await this.sleep(this.delayOf(attempt), e.gone.signal);
-        if (!this.current(e)) return;
-        const losses = e.losses;
-        try {
-          await this.subscribe(e);
-        } catch (err) {
-          if (this.poolGone(e, err)) return;
-          this.log('warning', 'resource subscription could not be made again; retrying with backoff', {
-            server: e.server,
-            uri: e.uri,
-            attempt: attempt + 1,
-            error: errorText(err),
-          });
-          continue;
-        }
-        if (e.losses === losses) {
-          e.held = true;
-          this.log('info', 'resource subscription re-established downstream', { server: e.server, uri: e.uri, fingerprint: e.fingerprint });
-          return;
-        }
-      }
-    } finally {
-      e.renewing = undefined;
-    }
-  }
-
-  /** The pool itself is gone (its spec was removed): nothing can hold the subscription; end it. */
-  private poolGone(e: Entry, err: unknown): boolean {
-    if (!isMcpdError(err) || err.reason !== 'NOT_FOUND' || !this.current(e)) return !this.current(e);
-    this.log('warning', 'resource subscription ended: its server is no longer in any profile', {
-      server: e.server,
-      uri: e.uri,
-      error: err.message,
-    });
-    for (const s of [...e.sinks]) s.end();
-    return true;
+    this.renewal.lost(e);
   }
 
   private leave(e: Entry, sink: UpdateSink): void {

@@ -28,7 +28,7 @@ describe('SmcpToolCalls', () => {
     const { api, seen } = pending();
     const calls = new SmcpToolCalls(api, () => 'caller');
     const r = calls.call(req('1'));
-    expect(seen[0].opts.timeoutMs).toBe(6000); // 7 s, ending 1 s before the Server's timer
+    expect(seen[0]?.opts.timeoutMs).toBe(6000); // 7 s, ending 1 s before the Server's timer
     expect(calls.cancel('other-agent', '1')).toBe(false); // another agent's req_id is not ours to cancel
     expect(calls.cancel('a', 'unknown')).toBe(false);
     expect(calls.cancel('a', '1')).toBe(true);

@@ -3,6 +3,7 @@ import type { ToolSearchSettings } from '../domain/profile.js';
 import { ToolSearchIndex, type SearchDoc } from '../domain/tool-search.js';
 import type { ToolEntry, ToolSnapshot } from '../domain/tool.js';
 import { CALL_TOOL, SEARCH_MODE_SERVER, SEARCH_TOOL } from '../domain/aggregator/tool-search-view.js';
+import { must } from '../domain/must.js';
 
 export interface CallTarget {
   name: string;
@@ -56,7 +57,8 @@ export class ToolSearchCalls {
       return toolError(`${SEARCH_TOOL} "limit" must be a whole number from 1 to 50, got ${JSON.stringify(args.limit)}`);
     const catalog = snapshot.catalog ?? snapshot.tools;
     const hits = this.indexFor(catalog).search(query, limit);
-    const tools = hits.map((h) => catalog[h.index].definition as JsonValue);
+    // Hits index the catalog the search index was built from.
+    const tools = hits.map((h) => must(catalog[h.index], 'a search hit').definition as JsonValue);
     const body: JsonObject = { query, total: catalog.length, tools };
     const hint = tools.length ? `call one with ${CALL_TOOL} {"name": …, "arguments": {…}}` : 'no tool matched; try other words';
     return { content: [{ type: 'text', text: `${JSON.stringify(body)}\n${hint}` }], structuredContent: body };

@@ -2,7 +2,7 @@ import { compareNames } from './naming.js';
 
 /**
  * Levenshtein distance (one row of the table: names are short, allocation is what costs). Every index is
- * within the row it allocates, so reads carry `!` (numeric kernel: decision 36).
+ * within the row it allocates, so reads carry `!` (numeric kernel: decision 37).
  */
 export function editDistance(a: string, b: string): number {
   const prev = Array.from({ length: b.length + 1 }, (_, i) => i);

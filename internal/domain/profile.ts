@@ -70,6 +70,8 @@ export interface RuntimeSettings {
   sessionHelloTimeoutSeconds: number;
   /** A partial Session frame with no further byte for this long ends its connection. */
   sessionFrameStallSeconds: number;
+  /** Sessions one multiplexed (MCPD-SESSION/2) connection may carry at once. */
+  sessionChannelsPerConnection: number;
   /** Every running instance is pinged this often; one that does not answer is recycled. 0 = off. */
   pingIntervalSeconds: number;
 }
@@ -91,6 +93,7 @@ export const DEFAULT_RUNTIME: RuntimeSettings = {
   sessionOutboundBytes: 8 * 1024 * 1024,
   sessionHelloTimeoutSeconds: 10,
   sessionFrameStallSeconds: 30,
+  sessionChannelsPerConnection: 1024,
   pingIntervalSeconds: 30,
 };
 

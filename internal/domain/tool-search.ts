@@ -156,7 +156,7 @@ export class ToolSearchIndex {
       if (!list) continue;
       const idf = Math.log(1 + (this.size - list.length + 0.5) / (list.length + 0.5));
       for (const p of list) {
-        // Postings hold indexes of documents this index built `scores` for (decision 36: numeric kernel).
+        // Postings hold indexes of documents this index built `scores` for (decision 37: numeric kernel).
         if (scores[p.doc] === 0) touched.push(p.doc);
         scores[p.doc]! += weight * idf * ((p.tf * (K1 + 1)) / (p.tf + K1));
       }

@@ -14,6 +14,7 @@ import { freePort } from '../support/free-port.js';
 import { DIST, FIXTURES, MCPD, REPO } from '../support/paths.js';
 import { echoServer, everythingServer } from '../support/profiles.js';
 import { waitFor } from '../support/procs.js';
+import { must } from '../../internal/domain/must.js';
 
 const run = promisify(execFile);
 // docs/app's screenshots are rewritten only on request (MCPD_UPDATE_SCREENSHOTS=1): a plain test run
@@ -96,7 +97,7 @@ describe('the App: the dashboard in a real browser against a real core', () => {
     expect((await fetch(`${base()}/?token=wrong`, { redirect: 'manual' })).status).toBe(401);
     const ok = await fetch(`${base()}/?token=${token}`, { redirect: 'manual' });
     expect(ok.status).toBe(303);
-    const cookie = (ok.headers.get('set-cookie') ?? '').split(';')[0];
+    const [cookie = ''] = (ok.headers.get('set-cookie') ?? '').split(';');
     expect(ok.headers.get('set-cookie')).toMatch(/HttpOnly; SameSite=Strict/);
     expect((await fetch(`${base()}/`, { headers: { cookie } })).status).toBe(200);
     // DNS rebinding: the right cookie, but the page came from another name or origin.
@@ -124,7 +125,7 @@ describe('the App: the dashboard in a real browser against a real core', () => {
       ['overview', '#/overview', ['everything', 'echo', 'windows', 'vscode']],
       ['caller-tools', '#/caller/vscode/tools', ['everything__get-sum', 'echo__slow']],
       ['caller-resources', '#/caller/vscode/resources', ['mcpd://desktop', 'mcpd://desktop{?size,window,format}'], 'mcpd://'],
-      ['caller-prompts', '#/caller/vscode/prompts', [prompts[0]]],
+      ['caller-prompts', '#/caller/vscode/prompts', [must(prompts[0], 'a prompt')]],
       ['logs', '#/logs', ['caller attached']],
       ['desktop', '#/desktop/vscode', ['window://com.example.one/editor?priority=80', 'editor of com.example.one: v1']],
       ['finder', '#/finder/vscode', ['Developer Guide', 'Meeting notes']],
@@ -394,7 +395,7 @@ describe('the App: the dashboard in a real browser against a real core', () => {
     await page.evaluate(`location.hash = '#/overview'`);
     await page.locator('[data-pool="echo"]').waitFor();
     const oldToken = record().token;
-    const core = world.cores[0];
+    const core = must(world.cores[0], 'the core');
     const exited = new Promise((r) => core.once('exit', r));
     core.kill('SIGTERM');
     await page.locator('[data-conn="stopping"]').waitFor();
@@ -459,8 +460,8 @@ describe('the App: the dashboard in a real browser against a real core', () => {
     const opened = join(world.dir, 'opened.txt');
     const browserScript = join(world.dir, 'browser.sh');
     writeFileSync(browserScript, `#!/bin/sh\nprintf '%s' "$1" > ${JSON.stringify(opened)}\n`, { mode: 0o755 });
-    const argv = desktopExec(exec, 'mcpd://start?caller=vscode');
-    await run(argv[0], argv.slice(1), { env: { ...env, BROWSER: browserScript } });
+    const [program = '', ...args] = desktopExec(exec, 'mcpd://start?caller=vscode');
+    await run(program, args, { env: { ...env, BROWSER: browserScript } });
     await waitFor('the browser to be asked to open the page', () => readOr(opened) !== '');
     const url = new URL(readOr(opened));
     expect(url.hash).toBe('#/caller/vscode/tools');
@@ -476,7 +477,7 @@ describe('the App: the dashboard in a real browser against a real core', () => {
         throw new Error(`${e.message}\npage: ${await p2.locator('body').innerText()}`);
       });
     await p2.close();
-    await expect(run(argv[0], desktopExec(exec, 'https://evil.example/')?.slice(1), { env })).rejects.toMatchObject({
+    await expect(run(program, desktopExec(exec, 'https://evil.example/').slice(1), { env })).rejects.toMatchObject({
       stderr: expect.stringMatching(/not an mcpd link; expected mcpd:\/\/start\?caller=NAME/),
     });
   }, 180_000);
@@ -501,8 +502,8 @@ function textOf(r: unknown): string {
 /** The Exec line's arguments (quoted per the Desktop Entry spec) with %u replaced by the link. */
 function desktopExec(exec: string, link: string): string[] {
   const out: string[] = [];
-  for (const m of exec.matchAll(/"((?:[^"\\]|\\.)*)"|(\S+)/g)) {
-    const arg = m[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : m[2];
+  for (const [, quoted, bare = ''] of exec.matchAll(/"((?:[^"\\]|\\.)*)"|(\S+)/g)) {
+    const arg = quoted !== undefined ? quoted.replace(/\\(.)/g, '$1') : bare;
     out.push(arg === '%u' ? link : arg);
   }
   return out;

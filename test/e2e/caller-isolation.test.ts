@@ -3,7 +3,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Metadata } from '@grpc/grpc-js';
 import { collectStream, createControlClient } from '../../internal/infra/rpc/control-client.js';
-import { LOGS_FOLLOW_METADATA } from '../../internal/infra/rpc/areas/logs.js';
+import { LOGS_FOLLOW_METADATA } from '../../internal/infra/areas/logs.js';
 import { TestWorld } from '../support/core-process.js';
 import { waitFor } from '../support/procs.js';
 import { everythingServer, profile } from '../support/profiles.js';

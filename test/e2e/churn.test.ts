@@ -76,7 +76,6 @@ describe('churn: gateway connect/disconnect cycles', () => {
         everythingServer('ev', { idleSeconds: 300 }),
       ),
       'callers.yaml': 'callers: {}\n',
-      'runtime.yaml': 'metricsAddress: ""\n',
     });
     await world.startCore();
     core = pidsWithTag(world.tag).find((p) => cmdline(p).includes(MCPD)) as number;

@@ -22,13 +22,10 @@ describe('control plane over the unix socket', () => {
   beforeAll(async () => {
     world = new TestWorld({ 'profiles/default.yaml': profile(echoServer('fx', { idleSeconds: 300 })), 'callers.yaml': 'callers: {}\n' });
     await world.startCore();
-    client = createControlClient(world.socket);
-    calls = new ControlCalls(client);
+    client = world.control();
+    calls = world.calls();
   });
-  afterAll(async () => {
-    client.close();
-    await world.cleanup();
-  });
+  afterAll(async () => world.cleanup());
 
   const curl = (path: string, body?: string, extra: string[] = []) =>
     run(

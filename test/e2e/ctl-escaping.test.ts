@@ -14,7 +14,6 @@ describe('mcpdctl status prints caller names safely (issue 14.8)', () => {
     world = new TestWorld({
       'profiles/default.yaml': profile(echoServer('fx')),
       'callers.yaml': 'callers: {}\n',
-      'runtime.yaml': 'metricsAddress: ""\n',
     });
     await world.startCore();
   });

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BridgeCallError, BridgeClient } from '../../internal/infra/desktop-host/bridge-client.js';
 import { DesktopSession, exited, FIXTURE_APP, startSocketHost } from '../support/desktop-session.js';
 import { MCPDCTL } from '../support/paths.js';
+import { must } from '../../internal/domain/must.js';
 
 interface Ref {
   elementId: string;
@@ -142,6 +143,7 @@ describe('mcpd-desktop-host on a real Linux desktop (Xvfb + AT-SPI + GTK)', () =
 
   it('typeText fills the entry (and the app sees it: its echo label follows)', async () => {
     const [entry] = (await find({ byRole: 'AXTextField' })).elementRefs;
+    if (!entry) throw new Error('the demo app has no text field');
     await confirmed('desktop.typeText', { route, target: { elementRef: { elementId: entry.elementId } }, text: 'hello bridge' });
     await waitFor({ titleContains: 'echo: hello bridge' });
     expect((await find({ byRole: 'AXTextField' })).elementRefs[0]?.value).toBe('hello bridge');
@@ -191,7 +193,9 @@ describe('mcpd-desktop-host on a real Linux desktop (Xvfb + AT-SPI + GTK)', () =
       });
     const found = JSON.parse(ctl('find', '--role', 'AXButton', '--json')) as { matched: number; elementRefs: Ref[] };
     expect(found.elementRefs[0]?.title).toBe('Increment');
-    expect(ctl('click', '--element', found.elementRefs[0]?.elementId, '--yes')).toMatch(/^click ok, execution [0-9a-f-]{36}, evidence in /);
+    expect(ctl('click', '--element', must(found.elementRefs[0], 'the button').elementId, '--yes')).toMatch(
+      /^click ok, execution [0-9a-f-]{36}, evidence in /,
+    );
     await waitFor({ titleContains: 'count: 3' });
   });
 });

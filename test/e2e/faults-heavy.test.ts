@@ -6,6 +6,7 @@ import { ECHO_SERVER, MCPD } from '../support/paths.js';
 import { cmdline, countProcs, pidsWithTag, waitFor } from '../support/procs.js';
 import { rssMiB } from '../support/memory.js';
 import { echoServer, profile } from '../support/profiles.js';
+import { must } from '../../internal/domain/must.js';
 
 type ToolResult = { content: { type: string; text: string }[] };
 const textOf = (r: unknown) => (r as ToolResult).content.map((c) => c.text).join('');
@@ -26,7 +27,6 @@ describe('heavy downstream faults', () => {
     world = new TestWorld({
       'profiles/default.yaml': faultServer(),
       'callers.yaml': 'callers: {}\n',
-      'runtime.yaml': 'metricsAddress: ""\n',
     });
     await world.startCore();
     client = await world.gateway('heavy');
@@ -53,7 +53,7 @@ describe('heavy downstream faults', () => {
       expect(textOf(await client.callTool({ name: 'fx__echo', arguments: { i } }))).toBe(JSON.stringify({ i }));
     }
     // Three times the same fault does not grow the core three times: what a result buffers is bounded.
-    expect(peaks[2] - before).toBeLessThan(150);
+    expect(must(peaks[2], 'the third peak') - before).toBeLessThan(150);
     process.stdout.write(`50 MB result ×3: core RSS ${before.toFixed(1)} → ${peaks.map((p) => p.toFixed(1)).join(' → ')} MiB\n`);
     expect(countProcs(world.tag, ECHO_SERVER)).toBe(1);
   });
@@ -109,7 +109,6 @@ describe('core SIGKILL during 16 concurrent calls', () => {
     world = new TestWorld({
       'profiles/default.yaml': faultServer({ maxConcurrent: 16 }),
       'callers.yaml': 'callers: {}\n',
-      'runtime.yaml': 'metricsAddress: ""\n',
     });
     await world.startCore();
   });
@@ -127,7 +126,7 @@ describe('core SIGKILL during 16 concurrent calls', () => {
         ),
       ),
     );
-    const core = world.cores[0];
+    const core = must(world.cores[0], 'the core');
     await waitFor('16 calls in flight on the server', async () => {
       const { ControlCalls, createControlClient } = await import('../../internal/infra/rpc/control-client.js');
       const ctl = createControlClient(world.socket);
@@ -162,7 +161,6 @@ describe('100 store edits per second', () => {
     world = new TestWorld({
       'profiles/default.yaml': store('start'),
       'callers.yaml': 'callers: {}\n',
-      'runtime.yaml': 'metricsAddress: ""\n',
     });
     await world.startCore();
   });
@@ -236,7 +234,6 @@ describe('garbage on the control socket', () => {
     world = new TestWorld({
       'profiles/default.yaml': faultServer(),
       'callers.yaml': 'callers: {}\n',
-      'runtime.yaml': 'metricsAddress: ""\n',
     });
     await world.startCore();
   });
@@ -256,7 +253,7 @@ describe('garbage on the control socket', () => {
       // Frames of random bytes, some claiming a length far over the limit.
       const header = Buffer.alloc(4);
       header.writeUInt32BE(i % 4 === 0 ? 0xffffffff : 16, 0);
-      socket.end(Buffer.concat([prefaces[i % 3], header, randomBytes(16 + i)]));
+      socket.end(Buffer.concat([must(prefaces[i % 3], 'preface'), header, randomBytes(16 + i)]));
       await closed;
     }
     const client = await world.gateway('after-garbage');

@@ -5,6 +5,7 @@ import { ECHO_SERVER, MCPD } from '../support/paths.js';
 import { cmdline, countProcs, pidsWithTag, waitFor } from '../support/procs.js';
 import { echoServer, profile } from '../support/profiles.js';
 import { ControlCalls, createControlClient } from '../../internal/infra/rpc/control-client.js';
+import { must } from '../../internal/domain/must.js';
 
 type ToolResult = { content: { type: string; text: string }[] };
 const textOf = (r: unknown) => (r as ToolResult).content.map((c) => c.text).join('');
@@ -62,7 +63,7 @@ describe('core killed with SIGKILL', () => {
     const serverProcs = pidsWithTag(world.tag).filter((p) => !cmdline(p).includes(MCPD) && !cmdline(p).includes('mcpdmcp'));
     // The echo server and the grandchild it spawned.
     expect(serverProcs.length).toBeGreaterThanOrEqual(2);
-    const core = world.cores[0];
+    const core = must(world.cores[0], 'the core');
     core.kill('SIGKILL');
     await waitFor(
       'every downstream process of the killed core to exit',

@@ -9,6 +9,7 @@ import { callUnary, createControlClient } from '../../internal/infra/rpc/control
 import { TestWorld } from '../support/core-process.js';
 import { DIST, MCPDCTL } from '../support/paths.js';
 import { waitFor } from '../support/procs.js';
+import { must } from '../../internal/domain/must.js';
 
 const DOCS_SERVER = join(DIST, 'cmd/mcpd-docs/main.js');
 
@@ -139,7 +140,7 @@ describe('finder through the core and the gateway', () => {
       });
       expect(r.totalCount).toBe(2);
       expect(r.documentsJson).toHaveLength(1);
-      expect((JSON.parse(r.documentsJson[0]?.toString('utf8')) as Doc).file_type).toBe('md');
+      expect((JSON.parse(must(r.documentsJson[0], 'a document').toString('utf8')) as Doc).file_type).toBe('md');
     } finally {
       client.close();
     }
@@ -147,7 +148,7 @@ describe('finder through the core and the gateway', () => {
 
   it('a client reads a found document as Markdown and an element as JSON through resources/read (mcpdmcp)', async () => {
     const agent = await world.gateway('reader');
-    const [doc] = (await query('?keywords=finance')).documents;
+    const doc = must((await query('?keywords=finance')).documents[0], 'a finance document');
     const page = await agent.readResource({ uri: `${doc.uri}/pages/0?format=markdown` });
     const md0 = page.contents[0] as { text: string; mimeType: string };
     expect(md0.mimeType).toBe('text/markdown');
@@ -166,8 +167,8 @@ describe('finder through the core and the gateway', () => {
 
   it('an unknown dpe:// host (host case included: matching is exact) is the Finder’s 4201 document-not-found', async () => {
     const agent = await world.gateway('reader');
-    const [doc] = (await query('?keywords=finance')).documents;
-    const host = /^dpe:\/\/([^/]+)/.exec(doc.uri)![1];
+    const doc = must((await query('?keywords=finance')).documents[0], 'a finance document');
+    const host = must(/^dpe:\/\/([^/]+)/.exec(doc.uri)?.[1], 'the dpe host');
     for (const uri of ['dpe://no-such-host/x', doc.uri.replace(host, host.toUpperCase())]) {
       const e = (await agent.readResource({ uri }).catch((x: unknown) => x)) as { code: number; message: string };
       expect(e.code).toBe(4201);

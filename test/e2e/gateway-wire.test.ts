@@ -34,7 +34,8 @@ class WireClient {
   async next(match: (m: Message) => boolean): Promise<Message> {
     for (;;) {
       const i = this.seen.findIndex(match);
-      if (i >= 0) return this.seen.splice(i, 1)[0];
+      const [found] = i >= 0 ? this.seen.splice(i, 1) : [];
+      if (found) return found;
       await new Promise<void>((r) => this.waiters.push(r));
     }
   }

@@ -4,10 +4,11 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { TestWorld } from '../support/core-process.js';
-import { ECHO_SERVER, MCPDCTL } from '../support/paths.js';
+import { ECHO_SERVER, EVERYTHING, MCPDCTL } from '../support/paths.js';
 import { countProcs, pidsWithTag, waitFor } from '../support/procs.js';
-import { echoServer, profile } from '../support/profiles.js';
-import { collectStream, ControlCalls, createControlClient } from '../../internal/infra/rpc/control-client.js';
+import { echoServer, everythingServer, profile } from '../support/profiles.js';
+import { callUnary, collectStream, ControlCalls, createControlClient } from '../../internal/infra/rpc/control-client.js';
+import { McpdError } from '../../internal/domain/errors.js';
 import type * as pb from '../../internal/gen/mcpd/control/v1/control.js';
 
 type ToolResult = { content: { type: string; text: string }[] };
@@ -18,10 +19,13 @@ function exitOf(p: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => p.once('exit', (code) => resolve(code)));
 }
 
-/** A store with the fault tools; `grace` sets shutdownGraceSeconds. */
-function stopWorld(grace: number): TestWorld {
+/** A store with the fault tools (and `extra` servers); `grace` sets shutdownGraceSeconds. */
+function stopWorld(grace: number, ...extra: string[]): TestWorld {
   return new TestWorld({
-    'profiles/default.yaml': profile(echoServer('fx', { idleSeconds: 300, callTimeoutSeconds: 60 }, { FIXTURE_FAULT_TOOLS: '1' })),
+    'profiles/default.yaml': profile(
+      echoServer('fx', { idleSeconds: 300, callTimeoutSeconds: 60 }, { FIXTURE_FAULT_TOOLS: '1' }),
+      ...extra,
+    ),
     'runtime.yaml': `shutdownGraceSeconds: ${grace}\nmetricsAddress: ""\n`,
     'callers.yaml': 'callers: {}\n',
   });
@@ -99,6 +103,63 @@ describe('graceful stop', () => {
     expect(textOf(await inFlight)).toBe('released');
     expect(await exitOf(core)).toBe(0);
     await waitFor('the server to be stopped', () => countProcs(world!.tag, ECHO_SERVER) === 0);
+  });
+
+  it('refuses gRPC ReadResource, GetPrompt and Complete during the grace period, as the Session does, while the in-flight call finishes', async () => {
+    world = stopWorld(60, everythingServer('every', { idleSeconds: 300 }));
+    const core = await world.startCore();
+    const client = await world.gateway('reader', ['--no-autostart']);
+    const grpc = createControlClient(world.socket);
+    try {
+      const json = (b: Buffer) => JSON.stringify(JSON.parse(b.toString('utf8')));
+      const calls = {
+        ReadResource: () =>
+          callUnary<pb.ReadResourceRequest, pb.ReadResourceResponse>((r, cb) => grpc.readResource(r, cb), {
+            caller: 'reader',
+            uri: 'demo://resource/static/document/instructions.md',
+          }).then((r) => json(r.resultJson)),
+        GetPrompt: () =>
+          callUnary<pb.GetPromptRequest, pb.GetPromptResponse>((r, cb) => grpc.getPrompt(r, cb), {
+            caller: 'reader',
+            name: 'every__args-prompt',
+            argumentsJson: Buffer.from('{"city":"Lyon"}'),
+          }).then((r) => json(r.resultJson)),
+        Complete: () =>
+          callUnary<pb.CompleteRequest, pb.CompleteResponse>((r, cb) => grpc.complete(r, cb), {
+            caller: 'reader',
+            paramsJson: Buffer.from(
+              JSON.stringify({
+                ref: { type: 'ref/prompt', name: 'every__completable-prompt' },
+                argument: { name: 'department', value: 'Sa' },
+              }),
+            ),
+          }).then((r) => json(r.resultJson)),
+      };
+      // Before the stop each answers: what the stop refuses below are calls that would have worked.
+      expect(await calls.ReadResource()).toMatch(/instructions\.md/);
+      expect(await calls.GetPrompt()).toMatch(/Lyon/);
+      expect(await calls.Complete()).toMatch(/Sales/);
+
+      const release = join(world.dir, 'release-reader');
+      const { pending: inFlight } = await callInFlight(world, client, release);
+      core.kill('SIGTERM');
+      await stoppingStatus(world);
+      const methods = { ReadResource: 'resources/read', GetPrompt: 'prompts/get', Complete: 'completion/complete' } as const;
+      for (const [rpc, method] of Object.entries(methods) as [keyof typeof calls, string][]) {
+        const e = (await calls[rpc]().catch((x: unknown) => x)) as McpdError;
+        expect(e, rpc).toBeInstanceOf(McpdError);
+        expect(e.reason, rpc).toBe('UNAVAILABLE');
+        expect(e.message).toMatch(new RegExp(`the mcpd core \\(pid ${core.pid}\\) is stopping: new calls are refused \\(${method}\\)`));
+      }
+      // The refusals did not disturb the call in flight: it still finishes, then the core exits.
+      expect((await new ControlCalls(grpc).status()).inFlightCalls).toBe(1);
+      writeFileSync(release, '');
+      expect(textOf(await inFlight)).toBe('released');
+    } finally {
+      grpc.close();
+    }
+    expect(await exitOf(core)).toBe(0);
+    await waitFor('the servers to be stopped', () => countProcs(world!.tag, ECHO_SERVER) + countProcs(world!.tag, EVERYTHING) === 0);
   });
 
   it('cancels a call still running when shutdownGraceSeconds ends, with an error that says so', async () => {

@@ -5,6 +5,7 @@ import { TestWorld } from '../support/core-process.js';
 import { INITIALIZE, rawPost, startHttpGatewayProc, stopProc, type HttpGatewayProc } from '../support/http-gateway.js';
 import { waitFor } from '../support/procs.js';
 import { echoServer, profile } from '../support/profiles.js';
+import { must } from '../../internal/domain/must.js';
 
 const fds = (pid: number) => readdirSync(`/proc/${pid}/fd`).length;
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
@@ -17,7 +18,6 @@ describe('the HTTP gateway has limits (issue 14.6)', () => {
     world = new TestWorld({
       'profiles/default.yaml': profile(echoServer('fx')),
       'callers.yaml': 'callers: {}\n',
-      'runtime.yaml': 'metricsAddress: ""\n',
     });
     corePid = (await world.startCore()).pid!;
     gw = await startHttpGatewayProc('alice', ['--socket', world.socket, '--no-autostart', '--http', '127.0.0.1:0', '--max-sessions', '5'], {
@@ -46,9 +46,17 @@ describe('the HTTP gateway has limits (issue 14.6)', () => {
     }
     // Each session holds a core link; at most 5 stay open.
     await waitFor('the core to hold at most 5 more connections (40 unbounded)', () => fds(corePid) - before <= 5 + 5);
-    const first = await rawPost(gw.url, { ...HEADERS, 'mcp-session-id': ids[0] }, { jsonrpc: '2.0', id: 2, method: 'ping' });
+    const first = await rawPost(
+      gw.url,
+      { ...HEADERS, 'mcp-session-id': must(ids[0], 'the first session') },
+      { jsonrpc: '2.0', id: 2, method: 'ping' },
+    );
     expect(first.status).toBe(404);
-    const last = await rawPost(gw.url, { ...HEADERS, 'mcp-session-id': ids[39] }, { jsonrpc: '2.0', id: 2, method: 'ping' });
+    const last = await rawPost(
+      gw.url,
+      { ...HEADERS, 'mcp-session-id': must(ids[39], 'the 40th session') },
+      { jsonrpc: '2.0', id: 2, method: 'ping' },
+    );
     expect(last.status).toBe(200);
     expect(gw.stderr()).toMatch(/evicted: the gateway holds at most 5 sessions/);
   });

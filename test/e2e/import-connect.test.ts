@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadStore } from '../../internal/infra/catalog/index.js';
 import { FIXTURES, MCPDCTL, MCPDMCP } from '../support/paths.js';
+import { must } from '../../internal/domain/must.js';
 
 const SAMPLES = join(FIXTURES, 'client-configs');
 const homes: string[] = [];
@@ -195,7 +196,7 @@ describe('mcpdctl connect / disconnect', () => {
       if (client === 'vscode') expect(doc[key].mcpd.type).toBe('stdio');
       const backups = readdirSync(dirname(file)).filter((n) => n.includes('.mcpd-backup-'));
       expect(backups).toHaveLength(1);
-      expect(JSON.parse(readFileSync(join(dirname(file), backups[0]), 'utf8'))).toEqual(original);
+      expect(JSON.parse(readFileSync(join(dirname(file), must(backups[0], 'the backup')), 'utf8'))).toEqual(original);
 
       const again = await ctl(home, ['connect', client, '--caller', 'work', '--config', store]);
       expect(again.stdout).toMatch(/already connected/);

@@ -39,7 +39,6 @@ describe('logs: MCP logging, StreamLogs and mcpdctl logs', () => {
       'profiles/default.yaml': profile(echoServer('echo'), loggerServer('talk')),
       'profiles/other.yaml': profile(loggerServer('chat')),
       'callers.yaml': 'callers:\n  alice: default\n  bob: other\n',
-      'runtime.yaml': 'metricsAddress: ""\n',
     });
     await world.startCore();
     control = createControlClient(world.socket);

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEXT_FIXTURES, writeSamplePdf, writeSampleXlsx } from '../fixtures/docs/generate.js';
+import { must } from '../../internal/domain/must.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const MAIN = path.join(ROOT, 'dist/cmd/mcpd-docs/main.js');
@@ -134,7 +135,7 @@ describe('mcpd-docs over stdio', () => {
       mimeType: 'text/markdown',
       text: '## Install\n\n1. Clone the repository\n2. Run npm ci\n\n- fast\n- local-first\n\n```ts\nconst answer: number = 42;\n```',
     });
-    const table = elements[1];
+    const table = must(elements[1], 'the table element');
     const detail = await readJson(`dpe://docs/guide.md/elements/${table.element_id}`);
     expect(detail).toEqual({
       element_id: table.element_id,

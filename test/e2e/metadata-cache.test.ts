@@ -47,7 +47,6 @@ const STORE = (alphaEnv: Record<string, string> = {}) => ({
     profile(echoServer('alpha', { idleSeconds: 300 }, alphaEnv), echoServer('beta', { idleSeconds: 300 }, { ECHO_TOOL_COUNT: '3' })) +
     'toolSearch:\n  pinned: [alpha__echo]\n',
   'callers.yaml': 'callers:\n  finder: search\n',
-  'runtime.yaml': 'metricsAddress: ""\n',
 });
 
 describe('metadata cache persisted across core restarts', () => {

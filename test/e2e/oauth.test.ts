@@ -73,9 +73,10 @@ describe('OAuth sign-in to a remote server through mcpdctl auth', () => {
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
     expect(files).toHaveLength(1);
-    expect(files[0]).toMatch(/^[0-9a-f]{64}\.json$/);
-    expect(statSync(join(dir, files[0])).mode & 0o777).toBe(0o600);
-    const first = JSON.parse(readFileSync(join(dir, files[0]), 'utf8')) as { tokens: { access_token: string; refresh_token: string } };
+    const [file = ''] = files;
+    expect(file).toMatch(/^[0-9a-f]{64}\.json$/);
+    expect(statSync(join(dir, file)).mode & 0o777).toBe(0o600);
+    const first = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { tokens: { access_token: string; refresh_token: string } };
 
     for (let i = 0; i < 4; i++) {
       const r = await ctl(['call', 'dev', 'remote__whoami']);
@@ -84,7 +85,7 @@ describe('OAuth sign-in to a remote server through mcpdctl auth', () => {
       expect(r.stdout).toMatch(/client=client-[A-Za-z0-9_-]+ scope=mcp:tools/);
     }
     expect(fixtureLog.join('')).toContain('refreshed for client-');
-    const after = JSON.parse(readFileSync(join(dir, files[0]), 'utf8')) as { tokens: { access_token: string; refresh_token: string } };
+    const after = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { tokens: { access_token: string; refresh_token: string } };
     expect(after.tokens.refresh_token).not.toBe(first.tokens.refresh_token);
 
     // No token reached a log.

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestWorld } from '../support/core-process.js';
 import { waitFor } from '../support/procs.js';
 import { echoServer, profile } from '../support/profiles.js';
-import { ControlCalls, collectStream, createControlClient } from '../../internal/infra/rpc/control-client.js';
+import { ControlCalls, collectStream } from '../../internal/infra/rpc/control-client.js';
 import type { ControlPlaneClient } from '../../internal/gen/mcpd/control/v1/control.js';
 
 describe('paged listing across a change', () => {
@@ -15,13 +15,10 @@ describe('paged listing across a change', () => {
       'callers.yaml': 'callers: {}\n',
     });
     await world.startCore();
-    client = createControlClient(world.socket);
-    calls = new ControlCalls(client);
+    client = world.control();
+    calls = world.calls();
   });
-  afterAll(async () => {
-    client.close();
-    await world.cleanup();
-  });
+  afterAll(async () => world.cleanup());
 
   it('follows downstream pages, and a cursor keeps serving the snapshot it came from', async () => {
     const first = await calls.listTools({ caller: 'pager', cursor: '', pageSize: 10 });

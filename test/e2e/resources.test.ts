@@ -120,7 +120,7 @@ describe('resources through the core and the gateway', () => {
     expect(logCount('resource subscription opened downstream')).toBe(1);
     // server-everything sends updates for subscribed URIs once this tool is on (at once, then every 5 s).
     await one.callTool({ name: 'every__toggle-subscriber-updates', arguments: {} });
-    await waitFor('an update at both clients', () => updates.one.includes(WATCHED) && updates.two.includes(WATCHED), 20_000);
+    await waitFor('an update at both clients', () => !!updates.one?.includes(WATCHED) && !!updates.two?.includes(WATCHED), 20_000);
     await one.unsubscribeResource({ uri: WATCHED });
     expect(logCount('resource subscription closed downstream')).toBe(0);
     await two.unsubscribeResource({ uri: WATCHED });

@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { Metadata } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectStream, createControlClient } from '../../internal/infra/rpc/control-client.js';
-import { LOGS_FOLLOW_METADATA } from '../../internal/infra/rpc/areas/logs.js';
+import { LOGS_FOLLOW_METADATA } from '../../internal/infra/areas/logs.js';
 import { TestWorld } from '../support/core-process.js';
 import { MCPDCTL } from '../support/paths.js';
 import { echoServer } from '../support/profiles.js';

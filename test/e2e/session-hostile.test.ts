@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChildProcess } from 'node:child_process';
 import type { ControlPlaneClient } from '../../internal/gen/mcpd/control/v1/control.js';
 import { McpdError } from '../../internal/domain/errors.js';
-import { createControlClient } from '../../internal/infra/rpc/control-client.js';
 import { SessionClient } from '../../internal/infra/rpc/session-client.js';
 import { TestWorld } from '../support/core-process.js';
 import { echoServer, profile } from '../support/profiles.js';
@@ -34,12 +33,9 @@ describe('hostile Session requests never end the core (issue 14.1)', () => {
   beforeAll(async () => {
     world = new TestWorld({ 'profiles/default.yaml': profile(echoServer('fx', { idleSeconds: 300 })), 'callers.yaml': 'callers: {}\n' });
     core = await world.startCore();
-    client = createControlClient(world.socket);
+    client = world.control();
   });
-  afterAll(async () => {
-    client.close();
-    await world.cleanup();
-  });
+  afterAll(async () => world.cleanup());
 
   const open = (transport: 'framed' | 'grpc', caller: string) =>
     transport === 'framed' ? SessionClient.connect(world.socket, hello(caller)) : SessionClient.open(client, hello(caller));

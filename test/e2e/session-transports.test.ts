@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ControlPlaneClient } from '../../internal/gen/mcpd/control/v1/control.js';
-import { ControlCalls, createControlClient } from '../../internal/infra/rpc/control-client.js';
+import { ControlCalls } from '../../internal/infra/rpc/control-client.js';
 import { SessionClient } from '../../internal/infra/rpc/session-client.js';
 import { TestWorld } from '../support/core-process.js';
 import { echoServer, profile } from '../support/profiles.js';
@@ -26,12 +26,9 @@ describe('the Session on both transports of the control socket', () => {
   beforeAll(async () => {
     world = new TestWorld({ 'profiles/default.yaml': profile(echoServer('fx', { idleSeconds: 300 })), 'callers.yaml': 'callers: {}\n' });
     await world.startCore();
-    client = createControlClient(world.socket);
+    client = world.control();
   });
-  afterAll(async () => {
-    client.close();
-    await world.cleanup();
-  });
+  afterAll(async () => world.cleanup());
 
   for (const transport of ['framed', 'grpc'] as const) {
     it(`serves calls, progress and errors over the ${transport} Session`, async () => {

@@ -25,7 +25,6 @@ describe('a Session client that stops reading cannot grow the core without bound
     world = new TestWorld({
       'profiles/default.yaml': profile(everythingServer('every', { idleSeconds: 300 })),
       'callers.yaml': 'callers: {}\n',
-      'runtime.yaml': 'metricsAddress: ""\n',
     });
     corePid = (await world.startCore()).pid!;
     // Warm up: the listing is cached and the server is running before the baseline is taken.

@@ -7,6 +7,7 @@ import { ECHO_SERVER, EVERYTHING, MCPDCTL } from '../support/paths.js';
 import { waitFor } from '../support/procs.js';
 import { computerJoined } from '../support/smcp-core-computer.js';
 import { startSmcpNodes, type SmcpNodes } from '../support/smcp-redis-nodes.js';
+import { must } from '../../internal/domain/must.js';
 
 const KEY = 'agent-core-key-0123456789';
 const node = JSON.stringify(process.execPath);
@@ -35,7 +36,8 @@ describe('SmcpAgent → two mcpd-smcp nodes on Redis → the real core as Comput
   beforeAll(async () => {
     world = new TestWorld({ 'callers.yaml': 'callers: { claude-desktop: default }\n', 'profiles/default.yaml': PROFILE });
     smcp = await startSmcpNodes(2, world.env({ SMCP_API_KEY: KEY }));
-    const [node1, node2] = smcp.nodes;
+    const node1 = must(smcp.nodes[0], 'node 1');
+    const node2 = must(smcp.nodes[1], 'node 2');
     world.write(
       'runtime.yaml',
       `metricsAddress: ""\nsmcp:\n  url: ${node2.url}\n  apiKey: \${SMCP_API_KEY}\n  office: office-1\n  computers:\n    - { name: laptop, caller: claude-desktop }\n`,
@@ -99,7 +101,7 @@ describe('SmcpAgent → two mcpd-smcp nodes on Redis → the real core as Comput
         [
           MCPDCTL,
           'smcp',
-          smcp.nodes[0].url,
+          must(smcp.nodes[0], 'smcp.nodes[0]').url,
           '--office',
           'office-1',
           '--name',

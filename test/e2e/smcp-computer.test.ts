@@ -10,6 +10,7 @@ import { waitFor } from '../support/procs.js';
 import { TestAgent } from '../support/smcp-agent-peer.js';
 import { computerJoined, smcpComputers } from '../support/smcp-core-computer.js';
 import { startSmcpProc, type SmcpProc } from '../support/smcp-server-proc.js';
+import { must } from '../../internal/domain/must.js';
 
 const KEY = 'smcp-test-key-0123456789';
 const SECRET = 'everything-secret-value';
@@ -216,7 +217,7 @@ describe('the core as an A2C-SMCP Computer (real mcpd-smcp, real core, real MCP 
     const meta = await agent.request<{ contents: { uri: string; text: string }[] }>('client:read_resource', 'laptop', {
       uri: f.documents[0]?.uri,
     });
-    expect(JSON.parse(meta.contents[0]?.text)).toMatchObject({ doc_ref: f.documents[0]?.doc_ref });
+    expect(JSON.parse(must(meta.contents[0], 'the metadata').text)).toMatchObject({ doc_ref: f.documents[0]?.doc_ref });
     const missing = await agent.request<{ code: number; message: string }>('client:read_resource', 'laptop', {
       uri: 'dpe://docs.local/no-such-doc',
     });
@@ -237,9 +238,9 @@ describe('the core as an A2C-SMCP Computer (real mcpd-smcp, real core, real MCP 
       inputs: Record<string, unknown>[];
     }>('client:get_config', 'laptop');
     expect(Object.keys(c.servers).sort()).toEqual(['docs', 'everything', 'fx', 'win']);
-    expect(c.servers.everything.type).toBe('stdio');
-    expect(c.servers.everything.server_parameters.command).toBe(process.execPath);
-    expect(c.servers.everything.server_parameters.env.EVERYTHING_SECRET).toBe('***');
+    expect(c.servers.everything?.type).toBe('stdio');
+    expect(c.servers.everything?.server_parameters.command).toBe(process.execPath);
+    expect(c.servers.everything?.server_parameters.env.EVERYTHING_SECRET).toBe('***');
     expect(c.inputs).toContainEqual({ id: 'token', type: 'promptString', description: 'API token', password: true, default: '***' });
     expect(c.inputs).toContainEqual({ id: 'mode', type: 'pickString', description: 'Mode', options: ['fast', 'slow'], default: 'fast' });
     const text = JSON.stringify(c);

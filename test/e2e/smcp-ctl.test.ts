@@ -123,7 +123,7 @@ describe('mcpdctl smcp', () => {
     await once(errLines, 'line');
     const firstLine = once(outLines, 'line');
     pc.socket.emit('server:update_desktop', { computer: 'pc' });
-    expect(JSON.parse(((await firstLine) as string[])[0])).toEqual({ event: 'notify:update_desktop', data: { computer: 'pc' } });
+    expect(JSON.parse(((await firstLine) as [string])[0])).toEqual({ event: 'notify:update_desktop', data: { computer: 'pc' } });
     const exited = once(child, 'exit');
     child.kill('SIGINT');
     expect((await exited)[0]).toBe(0);

@@ -141,7 +141,10 @@ describe('--http tokens (issue 8.10, 14.8)', () => {
     const gw = await http(['--token', 'auto']);
     try {
       await expect.poll(() => gw.stderr()).toMatch(/client settings: \{/);
-      const settings = JSON.parse(/client settings: (\{.*\})/.exec(gw.stderr())![1]) as { url: string; headers: { Authorization: string } };
+      const settings = JSON.parse(/client settings: (\{.*\})/.exec(gw.stderr())?.[1] ?? 'null') as {
+        url: string;
+        headers: { Authorization: string };
+      };
       expect(settings.url).toBe(gw.url);
       const token = settings.headers.Authorization.replace('Bearer ', '');
       expect(token.length).toBeGreaterThanOrEqual(32);

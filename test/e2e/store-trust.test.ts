@@ -2,7 +2,6 @@ import { chownSync, existsSync, renameSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ControlCalls, createControlClient } from '../../internal/infra/rpc/control-client.js';
 import { TestWorld } from '../support/core-process.js';
 import { waitFor } from '../support/procs.js';
 import { echoServer, profile } from '../support/profiles.js';
@@ -16,7 +15,6 @@ describe.skipIf(userInfo().uid !== 0)('hot reload of a store file another user p
     world = new TestWorld({
       'profiles/default.yaml': profile(echoServer('fx')),
       'callers.yaml': 'callers: {}\n',
-      'runtime.yaml': 'metricsAddress: ""\n',
     });
     await world.startCore();
   });
@@ -43,18 +41,13 @@ describe.skipIf(userInfo().uid !== 0)('hot reload of a store file another user p
     );
     chownSync(staged, OTHER_UID, OTHER_UID);
     renameSync(staged, file);
-    const client = createControlClient(world.socket);
-    try {
-      const calls = new ControlCalls(client);
-      await waitFor('the reload to be rejected', async () =>
-        (await calls.status()).configIssues.some((i) => i.includes('cannot be trusted')),
-      );
-      const issues = (await calls.status()).configIssues.join('\n');
-      expect(issues).toContain(file);
-      expect(issues).toMatch(/owned by uid 65534/);
-    } finally {
-      client.close();
-    }
+    const calls = world.calls();
+    await waitFor('the reload to be rejected', async () =>
+      (await calls.status()).configIssues.some((i) => i.includes('cannot be trusted')),
+    );
+    const issues = (await calls.status()).configIssues.join('\n');
+    expect(issues).toContain(file);
+    expect(issues).toMatch(/owned by uid 65534/);
     expect(existsSync(marker)).toBe(false);
   });
 });

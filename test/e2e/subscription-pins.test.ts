@@ -6,6 +6,7 @@ import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { TestWorld } from '../support/core-process.js';
 import { FIXTURES, MCPDCTL } from '../support/paths.js';
 import { cmdline, waitFor } from '../support/procs.js';
+import { must } from '../../internal/domain/must.js';
 
 const WINDOW_SERVER = `${FIXTURES}/servers/window-server.mjs`;
 const PIN_EDITOR = 'window://com.example.pin/editor?priority=80';
@@ -78,7 +79,7 @@ describe('downstream subscriptions hold their instance and are shared with the d
   });
 
   it('after the holding server is SIGKILLed the subscription is made again on a new instance', async () => {
-    const [old] = windowPids('com.example.pin');
+    const old = must(windowPids('com.example.pin')[0], 'the pinned server');
     process.kill(old, 'SIGKILL');
     await waitFor('the killed server to be gone', () => !alive(old));
     await waitFor('the subscription on a new instance', async () => {

@@ -1,7 +1,7 @@
 import type { ClientReadableStream } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ControlPlaneClient } from '../../internal/gen/mcpd/control/v1/control.js';
-import { ControlCalls, callUnary, createControlClient } from '../../internal/infra/rpc/control-client.js';
+import { ControlCalls, callUnary } from '../../internal/infra/rpc/control-client.js';
 import type * as pb from '../../internal/gen/mcpd/control/v1/control.js';
 import { TestWorld } from '../support/core-process.js';
 import { everythingServer, profile } from '../support/profiles.js';
@@ -31,13 +31,10 @@ describe('WatchTools / WatchResources / WatchPrompts on a fresh core', () => {
       'callers.yaml': 'callers: {}\n',
     });
     await world.startCore();
-    client = createControlClient(world.socket);
-    calls = new ControlCalls(client);
+    client = world.control();
+    calls = world.calls();
   });
-  afterAll(async () => {
-    client.close();
-    await world.cleanup();
-  });
+  afterAll(async () => world.cleanup());
 
   it('WatchTools starts with the caller’s loaded list, the one ListTools returns', async () => {
     const snap = await first(client.watchTools({ caller: 'watcher', lastEtag: '' }));

@@ -55,8 +55,9 @@ describe('profile-store loader fuzzing', () => {
   });
 
   it('a random mutation of one file loads, or fails with file:line issues inside the store — never a crash', async () => {
-    const names = Object.keys(VALID);
-    const mutated = fc.constantFrom(...names).chain((name) => mutations(fc.constant(VALID[name])).map((text) => ({ name, text })));
+    const mutated = fc
+      .constantFrom(...Object.entries(VALID))
+      .chain(([name, valid]) => mutations(fc.constant(valid)).map((text) => ({ name, text })));
     await fc.assert(
       fc.asyncProperty(mutated, async ({ name, text }) => {
         const dir = writeStore({ ...VALID, [name]: text });

@@ -5,10 +5,17 @@ import { dirname, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { createControlClient, waitForReady } from '../../internal/infra/rpc/control-client.js';
+import type { ControlPlaneClient } from '../../internal/gen/mcpd/control/v1/control.js';
+import { ControlCalls, createControlClient, waitForReady } from '../../internal/infra/rpc/control-client.js';
 import { MCPD, MCPDMCP } from './paths.js';
 import { deliverNotificationsFirst } from './ordered-delivery.js';
 import { cmdline, killTagged, pidsWithTag, waitFor } from './procs.js';
+
+/**
+ * runtime.yaml when a test gives none: no metrics listener. The default (127.0.0.1:9464) is a fixed port
+ * that parallel test files (and other checkouts on the machine) would race for.
+ */
+export const TEST_RUNTIME_YAML = 'metricsAddress: ""\n';
 
 /** One test's world: a temp profile store, a private socket, a tag on every process it starts. */
 export class TestWorld {
@@ -20,8 +27,21 @@ export class TestWorld {
   readonly clients: Client[] = [];
   readonly coreLog: string[] = [];
 
+  private controlClient: ControlPlaneClient | undefined;
+
   constructor(files: Record<string, string>) {
-    for (const [rel, text] of Object.entries(files)) this.write(rel, text);
+    for (const [rel, text] of Object.entries({ 'runtime.yaml': TEST_RUNTIME_YAML, ...files })) this.write(rel, text);
+  }
+
+  /** The world's gRPC control-plane client: one, made on first use, closed by cleanup(). */
+  control(): ControlPlaneClient {
+    this.controlClient ??= createControlClient(this.socket);
+    return this.controlClient;
+  }
+
+  /** Typed unary calls over control(). */
+  calls(): ControlCalls {
+    return new ControlCalls(this.control());
   }
 
   write(rel: string, text: string): void {
@@ -100,6 +120,7 @@ export class TestWorld {
 
   /** Closes clients, stops cores gracefully, then proves nothing with the tag is left. */
   async cleanup(): Promise<void> {
+    this.controlClient?.close();
     for (const c of this.clients) await c.close().catch(() => {});
     // Cores this test started and any a gateway started on its own: stop them the way a user would.
     for (const pid of this.pids()) if (cmdline(pid).includes(MCPD)) process.kill(pid, 'SIGTERM');

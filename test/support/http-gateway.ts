@@ -18,10 +18,10 @@ export function startHttpGatewayProc(caller: string, args: string[], env: NodeJS
     const timer = setTimeout(() => reject(new Error(`mcpdmcp printed no URL within ${timeoutMs} ms; stderr:\n${err}`)), timeoutMs);
     proc.stderr?.on('data', (d: string) => {
       err += d;
-      const m = /listening on (http:\/\/\S+)/.exec(err);
-      if (m) {
+      const [, url] = /listening on (http:\/\/\S+)/.exec(err) ?? [];
+      if (url !== undefined) {
         clearTimeout(timer);
-        resolve({ proc, url: m[1], stderr: () => err });
+        resolve({ proc, url, stderr: () => err });
       }
     });
     proc.once('exit', (code) => {

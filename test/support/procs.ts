@@ -38,8 +38,16 @@ export function countProcs(tag: string, marker: string): number {
   return pidsWithTag(tag).filter((p) => cmdline(p).includes(marker)).length;
 }
 
+/**
+ * How long a wait may take unless the caller says otherwise: a bound on a condition, not a speed
+ * assertion. Just under the 60 s test timeout, so a wait that never ends still fails with its own
+ * message; 15 s was shorter than a core start or a stop on a loaded two-core machine, and failed tests
+ * that were only slow (a core replacing a stale socket, `mcpdctl stop` reaching the core).
+ */
+export const WAIT_MS = 50_000;
+
 /** Polls `check` until it returns true, or fails with `what` after `timeoutMs`. */
-export async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 15_000, everyMs = 50): Promise<void> {
+export async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs = WAIT_MS, everyMs = 50): Promise<void> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     if (await check()) return;

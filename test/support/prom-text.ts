@@ -39,7 +39,7 @@ export function parsePromText(text: string): Map<string, PromFamily> {
 function comment(families: Map<string, PromFamily>, line: string, where: string): void {
   const m = /^# (HELP|TYPE) (\S+) ?(.*)$/.exec(line);
   if (!m) return; // other comments are allowed
-  const [, kind, name, rest] = m;
+  const [, kind, name = '', rest = ''] = m;
   if (!METRIC.test(name)) throw new Error(`${where}: bad metric name ${name}`);
   const fam = families.get(name) ?? { name, type: 'untyped', help: '', samples: [] };
   if (kind === 'TYPE') {
@@ -62,7 +62,8 @@ function familyOf(families: Map<string, PromFamily>, sampleName: string): PromFa
 function sample(line: string, where: string): PromSample {
   const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{.*\})?\s+(\S+)(\s+-?\d+)?$/.exec(line);
   if (!m) throw new Error(`${where}: not a sample: ${line}`);
-  return { name: m[1], labels: m[2] ? labels(m[2], where) : {}, value: number(m[3], where) };
+  const [, name = '', labelText, value = ''] = m;
+  return { name, labels: labelText ? labels(labelText, where) : {}, value: number(value, where) };
 }
 
 function labels(block: string, where: string): Record<string, string> {
@@ -118,8 +119,10 @@ function checkHistogram(f: PromFamily): void {
   }
   for (const [key, e] of series) {
     const sorted = [...e.buckets].sort((a, b) => a[0] - b[0]);
-    for (let i = 1; i < sorted.length; i++) {
-      if (sorted[i][1] < sorted[i - 1][1]) throw new Error(`${f.name}${key}: buckets are not cumulative`);
+    let previous = -Infinity;
+    for (const [, count] of sorted) {
+      if (count < previous) throw new Error(`${f.name}${key}: buckets are not cumulative`);
+      previous = count;
     }
     const inf = sorted.at(-1);
     if (!inf || inf[0] !== Infinity) throw new Error(`${f.name}${key}: no le="+Inf" bucket`);

@@ -122,7 +122,7 @@ function contentWarnings(w: WindowSlot, at: string, warnings: string[]): boolean
 /**
  * Positions into `Collected` grouped by server rank (a stable counting sort); `starts[r]` opens rank r.
  * Typed-array reads here and in pickForServer/organizeDesktop carry `!` (the documented exception to
- * noUncheckedIndexedAccess, decision 36): every index is a loop bound over the same array or a rank/offset
+ * noUncheckedIndexedAccess, decision 37): every index is a loop bound over the same array or a rank/offset
  * computed from it, and these loops run per window on every Desktop read.
  */
 function groupByRank(c: Collected, order: readonly string[]): { byRank: Uint32Array; starts: Uint32Array } {

@@ -113,7 +113,7 @@ export function sortDocuments(docs: readonly DPEDocumentSummary[], serverOrder: 
  * occurrence wins), then every other server in code-unit order.
  *
  * Typed-array reads here, in sortGroupByTime and where their results are used carry `!` (the
- * documented exception to noUncheckedIndexedAccess, decision 36): every index is a loop bound over
+ * documented exception to noUncheckedIndexedAccess, decision 37): every index is a loop bound over
  * the same array or a rank/position computed from it, and these loops run per document per query.
  */
 function groupByRank(docs: readonly DPEDocumentSummary[], serverOrder: readonly string[]): { order: Uint32Array; starts: Uint32Array } {

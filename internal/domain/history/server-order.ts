@@ -1,3 +1,5 @@
+import { must } from '../must.js';
+
 /**
  * Server display order shared by the desktop and finder organizers (spec desktop-window-resources.md
  * step 2; finder-dpe-sdk-guide.md uses the same rule).
@@ -22,7 +24,7 @@ export function serverOrder(history: readonly ServerTouch[], allServers: Iterabl
   const ordered: string[] = [];
   const placed = new Set<string>();
   for (let i = history.length - 1; i >= 0 && placed.size < wanted.size; i--) {
-    const s = history[i]!.server; // i runs over the array's own indexes
+    const s = must(history[i], 'a history record').server; // i runs over the array's own indexes
     if (wanted.has(s) && !placed.has(s)) {
       placed.add(s);
       ordered.push(s);

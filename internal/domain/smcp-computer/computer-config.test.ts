@@ -1,21 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { SPEC_DEFAULTS, type ServerSpec } from '../spec.js';
+import { spec as serverSpec } from '../../../test/support/server-specs.js';
+import type { ServerSpec } from '../spec.js';
 import { computerConfig } from './computer-config.js';
 
-function spec(over: Partial<ServerSpec>): ServerSpec {
-  return {
-    ...SPEC_DEFAULTS,
-    name: 's',
-    transport: 'stdio',
-    cmd: [],
-    env: {},
-    headers: {},
-    disabled: false,
-    forbiddenTools: [],
-    toolMeta: {},
-    ...over,
-  };
-}
+const spec = (over: Partial<ServerSpec>): ServerSpec => serverSpec(over.name ?? 's', { cmd: [], ...over });
 
 describe('GetComputerConfigRet from a profile', () => {
   it('maps each transport to its MCPServerConfig variant', () => {

@@ -34,39 +34,35 @@ export function deferredInputs(): (id: string) => Promise<InputOutcome> {
 
 function runCommand(def: Extract<InputDef, { type: 'command' }>, src: InputSources): Promise<InputOutcome> {
   const split = shellWords(def.command);
-  if ('error' in split || split.words.length === 0) {
+  const [program, ...words] = 'error' in split ? [] : split.words;
+  if ('error' in split || program === undefined) {
     const why = 'error' in split ? split.error : 'it is empty';
     return Promise.resolve({ ok: false, message: `input "${def.id}": cannot run command: ${why}`, hint: "fix the input's command" });
   }
   // A2C-SMCP gives args as a mapping; each entry becomes one `--key=value` argument, in written order.
-  const argv = [...split.words.slice(1), ...Object.entries(def.args ?? {}).map(([k, v]) => `--${k}=${v}`)];
+  const argv = [...words, ...Object.entries(def.args ?? {}).map(([k, v]) => `--${k}=${v}`)];
   return new Promise((resolveOutcome) => {
-    execFile(
-      split.words[0],
-      argv,
-      { cwd: src.cwd, env: src.env, timeout: COMMAND_INPUT_TIMEOUT_MS, windowsHide: true },
-      (err, stdout, stderr) => {
-        const value = String(stdout).trim();
-        if (err) {
-          const why = err.killed
-            ? `timed out after ${COMMAND_INPUT_TIMEOUT_MS / 1000} s`
-            : `${err.message.split('\n')[0]}${String(stderr).trim() ? `: ${String(stderr).trim().split('\n')[0]}` : ''}`;
-          resolveOutcome({
-            ok: false,
-            message: `input "${def.id}": command "${def.command}" failed (${why})`,
-            hint: `make the command succeed, or set ${inputEnvName(def.id)} / inputValues.${def.id} in runtime.yaml`,
-          });
-        } else if (!value) {
-          resolveOutcome({
-            ok: false,
-            message: `input "${def.id}": command "${def.command}" printed nothing`,
-            hint: 'the command must print the value on stdout',
-          });
-        } else {
-          resolveOutcome({ ok: true, value, secret: true });
-        }
-      },
-    );
+    execFile(program, argv, { cwd: src.cwd, env: src.env, timeout: COMMAND_INPUT_TIMEOUT_MS, windowsHide: true }, (err, stdout, stderr) => {
+      const value = String(stdout).trim();
+      if (err) {
+        const why = err.killed
+          ? `timed out after ${COMMAND_INPUT_TIMEOUT_MS / 1000} s`
+          : `${err.message.split('\n')[0]}${String(stderr).trim() ? `: ${String(stderr).trim().split('\n')[0]}` : ''}`;
+        resolveOutcome({
+          ok: false,
+          message: `input "${def.id}": command "${def.command}" failed (${why})`,
+          hint: `make the command succeed, or set ${inputEnvName(def.id)} / inputValues.${def.id} in runtime.yaml`,
+        });
+      } else if (!value) {
+        resolveOutcome({
+          ok: false,
+          message: `input "${def.id}": command "${def.command}" printed nothing`,
+          hint: 'the command must print the value on stdout',
+        });
+      } else {
+        resolveOutcome({ ok: true, value, secret: true });
+      }
+    });
   });
 }
 

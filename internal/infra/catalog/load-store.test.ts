@@ -8,6 +8,7 @@ import { specFingerprint } from '../../domain/fingerprint.js';
 import { DEFAULT_NAMESPACE, DEFAULT_RUNTIME, profileFor } from '../../domain/profile.js';
 import { SPEC_DEFAULTS } from '../../domain/spec.js';
 import { loadStore, specsByFingerprint, validateStoreDir } from './index.js';
+import { must } from '../../domain/must.js';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const dirs: string[] = [];
@@ -67,7 +68,7 @@ describe('loadStore', () => {
     expect(dev?.namespace).toEqual({ mode: 'prefix', separator: '.', maxLength: 40 });
     const [web, b] = dev?.servers ?? [];
     expect(web).toMatchObject({ transport: 'streamable_http', url: 'https://example.com/mcp', headers: { 'X-Port': '8080' }, cmd: [] });
-    expect(web.cwd).toBeUndefined();
+    expect(web?.cwd).toBeUndefined();
     expect(b).toMatchObject({ cmd: ['python', '-m', 'srv'], cwd: join(dir, 'sub'), strategy: 'singleton', maxInstances: 1 });
     expect(r.store.runtime).toEqual(DEFAULT_RUNTIME);
   });
@@ -167,7 +168,7 @@ describe('the repository default store', () => {
     for (const p of r.store.profiles.values()) {
       for (const s of p.servers) {
         expect(s.cmd[0]).toBe('node');
-        await expect(stat(resolve(s.cwd ?? REPO, s.cmd[1]))).resolves.toBeTruthy();
+        await expect(stat(resolve(s.cwd ?? REPO, must(s.cmd[1], 'script path')))).resolves.toBeTruthy();
       }
     }
   });

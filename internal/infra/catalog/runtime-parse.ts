@@ -15,6 +15,7 @@ type NumericKey =
   | 'sessionOutboundBytes'
   | 'sessionHelloTimeoutSeconds'
   | 'sessionFrameStallSeconds'
+  | 'sessionChannelsPerConnection'
   | 'pingIntervalSeconds';
 
 export const SHUTDOWN_GRACE_MAX_SECONDS = 3600;
@@ -31,6 +32,7 @@ export const NUMBER_RULES: Record<NumericKey, NumberRule> = {
   sessionOutboundBytes: { integer: true, min: 65536 },
   sessionHelloTimeoutSeconds: durationRule(0, true),
   sessionFrameStallSeconds: durationRule(0, true),
+  sessionChannelsPerConnection: { integer: true, min: 1, max: 65536 },
   pingIntervalSeconds: durationRule(0),
 };
 

@@ -51,8 +51,9 @@ export async function buildServer(raw: RawServer, ctx: ExpandContext, storeDir: 
     );
     return undefined;
   }
-  if (raw.transport === 'stdio' && cmd.length > 0 && cmd[0] === '') {
-    const where = raw.cmd[0].where;
+  const [program] = raw.cmd;
+  if (raw.transport === 'stdio' && program !== undefined && cmd[0] === '') {
+    const where = program.where;
     ctx.issues.push(issueAt(where, ctx.file, 'the program (first element of cmd) is empty', 'check the placeholder it uses'));
     return undefined;
   }

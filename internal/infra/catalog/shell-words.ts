@@ -19,7 +19,7 @@ export function shellWords(line: string): { words: string[] } | { error: string 
   let inWord = false;
   let quote: '"' | "'" | undefined;
   for (let i = 0; i < line.length; i++) {
-    const c = line[i];
+    const c = line.charAt(i);
     const end = quote !== "'" && c === '$' && line[i + 1] === '{' ? placeholderEnd(line, i) : -1;
     if (end > 0) {
       cur += line.slice(i, end);
@@ -30,13 +30,13 @@ export function shellWords(line: string): { words: string[] } | { error: string 
       else cur += c;
     } else if (quote === '"') {
       if (c === '"') quote = undefined;
-      else if (c === '\\' && i + 1 < line.length && '"\\$`'.includes(line[i + 1])) cur += line[++i];
+      else if (c === '\\' && i + 1 < line.length && '"\\$`'.includes(line.charAt(i + 1))) cur += line.charAt(++i);
       else cur += c;
     } else if (c === "'" || c === '"') {
       quote = c;
       inWord = true;
     } else if (c === '\\' && i + 1 < line.length) {
-      cur += line[++i];
+      cur += line.charAt(++i);
       inWord = true;
     } else if (/\s/.test(c)) {
       if (inWord) words.push(cur);

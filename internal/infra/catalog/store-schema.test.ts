@@ -9,6 +9,7 @@ import { RUNTIME_KEYS } from './runtime-parse.js';
 import { NUMBER_RULES, SERVER_KEYS } from './server-parse.js';
 import { schemaGaps } from './store-schema.js';
 import { store } from '../../../test/support/catalog-store.js';
+import { must } from '../../domain/must.js';
 
 type S = {
   properties: Record<string, S & Record<string, unknown>>;
@@ -20,7 +21,7 @@ type S = {
 
 describe('store JSON Schema', () => {
   const profile = profileSchema() as unknown as S;
-  const server = profile.properties.servers.items;
+  const server = must(profile.properties.servers, 'servers schema').items;
 
   it('describes every key the parsers accept (a new key needs its schema here)', () => {
     expect(schemaGaps()).toEqual([]);
@@ -29,17 +30,17 @@ describe('store JSON Schema', () => {
   it('has exactly the keys the parsers accept, closed to anything else', () => {
     expect(Object.keys(profile.properties)).toEqual([...PROFILE_KEYS]);
     expect(Object.keys(server.properties)).toEqual([...SERVER_KEYS]);
-    expect(Object.keys(profile.properties.namespace.properties)).toEqual([...NAMESPACE_KEYS]);
+    expect(Object.keys(profile.properties.namespace?.properties ?? {})).toEqual([...NAMESPACE_KEYS]);
     expect(Object.keys((runtimeSchema() as unknown as S).properties)).toEqual(RUNTIME_KEYS);
     expect(profile.additionalProperties).toBe(false);
     expect(server.additionalProperties).toBe(false);
     expect(server.required).toEqual(['name']);
-    const inputs = profile.properties.inputs.items.oneOf;
+    const inputs = must(profile.properties.inputs, 'inputs schema').items.oneOf;
     expect(inputs.map((s) => Object.keys(s.properties))).toEqual(Object.values(KEYS_BY_TYPE));
   });
 
   it('carries the enums and number bounds the parsers check', () => {
-    expect(server.properties.transport.enum).toEqual([...TRANSPORTS]);
+    expect(server.properties.transport?.enum).toEqual([...TRANSPORTS]);
     expect(server.properties.maxInstances).toEqual({ type: 'integer', minimum: NUMBER_RULES.maxInstances.min });
     expect(server.properties.callTimeoutSeconds).toMatchObject({
       type: 'number',
@@ -52,7 +53,7 @@ describe('store JSON Schema', () => {
     const dir = await store({});
     await scaffoldStore(dir);
     for (const rel of ['profiles/default.yaml', 'callers.yaml']) {
-      const first = readFileSync(join(dir, rel), 'utf8').split('\n')[0];
+      const [first = ''] = readFileSync(join(dir, rel), 'utf8').split('\n');
       const m = /^# yaml-language-server: \$schema=(.+)$/.exec(first);
       expect(m, rel).not.toBeNull();
       expect(existsSync(resolve(dirname(join(dir, rel)), m?.[1] ?? ''))).toBe(true);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LoadResult } from './index.js';
 import { watchStore, type StoreWatcher } from './index.js';
+import { must } from '../../domain/must.js';
 
 /** Collects results and lets a test wait, with a bound, for one that matches. */
 class Results {
@@ -19,7 +20,7 @@ class Results {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const i = this.seen.findIndex(match);
-      if (i >= 0) return this.seen.splice(0, i + 1)[i];
+      if (i >= 0) return must(this.seen.splice(0, i + 1).at(-1), 'the matched reload');
       const left = deadline - Date.now();
       if (left <= 0) throw new Error(`no matching reload within ${timeoutMs} ms; saw ${JSON.stringify(this.seen.map((r) => r.ok))}`);
       await new Promise<void>((res) => {

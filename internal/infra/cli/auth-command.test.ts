@@ -1,23 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Profile, ProfileStore } from '../../domain/profile.js';
 import { DEFAULT_NAMESPACE } from '../../domain/profile.js';
-import { SPEC_DEFAULTS, type ServerSpec } from '../../domain/spec.js';
+import type { ServerSpec } from '../../domain/spec.js';
+import { httpSpec } from '../../../test/support/server-specs.js';
 import { pickServer } from './auth-command.js';
 
-function spec(name: string, url: string): ServerSpec {
-  return {
-    ...SPEC_DEFAULTS,
-    name,
-    transport: 'streamable_http',
-    url,
-    cmd: [],
-    env: {},
-    headers: {},
-    disabled: false,
-    forbiddenTools: [],
-    toolMeta: {},
-  };
-}
+const spec = httpSpec;
 
 function profile(name: string, servers: ServerSpec[]): Profile {
   return { name, file: `/s/profiles/${name}.yaml`, servers, inputs: [], namespace: DEFAULT_NAMESPACE };

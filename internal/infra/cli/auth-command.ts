@@ -12,6 +12,7 @@ import { ControlCalls, createControlClient, waitForReady } from '../rpc/control-
 import { assertSocketOwner } from '../rpc/socket-path.js';
 import { configFrom } from './common-flags.js';
 import { str, type CtlCommand, type Out } from './ctl-command.js';
+import { must } from '../../domain/must.js';
 
 export interface AuthFlags {
   caller?: string;
@@ -44,7 +45,7 @@ export const authCmd: CtlCommand = {
   },
   run: ({ args, flags, socket, out }) =>
     authCommand(
-      args[0],
+      must(args[0], '<server>'),
       {
         caller: str(flags.caller),
         port: str(flags.port),
@@ -106,7 +107,8 @@ export function pickServer(store: ProfileStore, name: string, caller: string | u
     return spec;
   }
   const found = [...store.profiles.values()].flatMap((p) => p.servers.filter((s) => s.name === name).map((s) => ({ p, s })));
-  if (found.length === 0) throw new McpdError('NOT_FOUND', `no profile in ${store.dir} has a server ${name}`);
+  const [first] = found;
+  if (first === undefined) throw new McpdError('NOT_FOUND', `no profile in ${store.dir} has a server ${name}`);
   const distinct = new Set(found.map((x) => specFingerprint(x.s)));
   if (distinct.size > 1) {
     throw new McpdError(
@@ -114,7 +116,7 @@ export function pickServer(store: ProfileStore, name: string, caller: string | u
       `profiles ${found.map((x) => x.p.name).join(', ')} each define a different server ${name}; say which with --caller NAME`,
     );
   }
-  return found[0].s;
+  return first.s;
 }
 
 function intFlag(name: string, v: string | undefined): number | undefined {

@@ -17,7 +17,8 @@ export async function mapCaller(storeDir: string, caller: string, profile: strin
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') return { kind: 'failed', why: (e as Error).message };
   }
   const doc = parseDocument(text);
-  if (doc.errors.length) return { kind: 'failed', why: `${file} does not parse: ${doc.errors[0].message}` };
+  const [parseError] = doc.errors;
+  if (parseError) return { kind: 'failed', why: `${file} does not parse: ${parseError.message}` };
   const callers = doc.get('callers');
   if (callers !== undefined && callers !== null && !isMap(callers)) return { kind: 'failed', why: `"callers" in ${file} is not a mapping` };
   const existing = doc.getIn(['callers', caller]);

@@ -24,6 +24,7 @@ import { SMCP_FLAGS, smcpCommand } from './ctl-smcp.js';
 import { desktopHostCommand } from './ctl-desktop-host.js';
 import { completionCommand } from './completion-command.js';
 import { authCmd } from './auth-command.js';
+import { must } from '../../domain/must.js';
 
 /** "Starting server …" on stderr while a cold start keeps a listing or call waiting (a terminal only). */
 const progress = (json: boolean) => ({ isTTY: Boolean(process.stderr.isTTY) && !json, write: (s: string) => process.stderr.write(s) });
@@ -40,7 +41,7 @@ const tools: CtlCommand = {
   args: '<caller>',
   summary: "the caller's tool list, as its MCP client sees it",
   caller: true,
-  run: ({ client, args, out }) => withStartProgress(client, toolsCommand(client, args[0], out), progress(out.json)),
+  run: ({ client, args, out }) => withStartProgress(client, toolsCommand(client, must(args[0], '<caller>'), out), progress(out.json)),
 };
 
 const call: CtlCommand = {
@@ -54,7 +55,7 @@ const call: CtlCommand = {
   },
   extraArgsHint: `tool arguments go in --args '{"a": 2}'`,
   run: ({ client, args, flags, out }) =>
-    callCommand(client, args[0], args[1], str(flags.args) ?? '{}', Number(str(flags.timeout) ?? 0), out),
+    callCommand(client, must(args[0], '<caller>'), must(args[1], '<tool>'), str(flags.args) ?? '{}', Number(str(flags.timeout) ?? 0), out),
 };
 
 const reload: CtlCommand = {
@@ -83,7 +84,7 @@ const importCmd: CtlCommand = {
   },
   run: ({ args, flags, out }) =>
     importCommand(
-      args[0],
+      must(args[0], '<source>'),
       {
         configDir: configFrom(str(flags.config)),
         dryRun: flags['dry-run'] === true,
@@ -112,7 +113,7 @@ function connecting(name: 'connect' | 'disconnect', summary: string, args: strin
     },
     run: ({ args: a, flags, out }) =>
       connectCommand(
-        a[0],
+        must(a[0], '<client>'),
         name === 'connect',
         {
           configDir: configFrom(str(flags.config)),
@@ -132,7 +133,7 @@ const resources: CtlCommand = {
   args: '<caller>',
   summary: "the caller's resources and resource templates",
   caller: true,
-  run: ({ client, args, out }) => resourcesCommand(client, args[0], out),
+  run: ({ client, args, out }) => resourcesCommand(client, must(args[0], '<caller>'), out),
 };
 
 const read: CtlCommand = {
@@ -140,7 +141,7 @@ const read: CtlCommand = {
   args: '<caller> <uri>',
   summary: 'read one resource (dpe:// and mcpd:// URIs included)',
   caller: true,
-  run: ({ client, args, out }) => readCommand(client, args[0], args[1], out),
+  run: ({ client, args, out }) => readCommand(client, must(args[0], '<caller>'), must(args[1], '<uri>'), out),
 };
 
 const prompts: CtlCommand = {
@@ -148,7 +149,7 @@ const prompts: CtlCommand = {
   args: '<caller>',
   summary: "the caller's prompts",
   caller: true,
-  run: ({ client, args, out }) => promptsCommand(client, args[0], out),
+  run: ({ client, args, out }) => promptsCommand(client, must(args[0], '<caller>'), out),
 };
 
 const logs: CtlCommand = {
@@ -160,7 +161,8 @@ const logs: CtlCommand = {
     level: { type: 'string', value: 'LEVEL', help: 'lowest level shown: debug, info (default), notice, warning, error …' },
     follow: { type: 'boolean', short: 'f', help: 'then print new entries until Ctrl-C' },
   },
-  run: ({ client, args, flags, out }) => logsCommand(client, args[0], { level: str(flags.level), follow: flags.follow === true }, out),
+  run: ({ client, args, flags, out }) =>
+    logsCommand(client, must(args[0], '<caller>'), { level: str(flags.level), follow: flags.follow === true }, out),
 };
 
 const desktop: CtlCommand = {
@@ -172,7 +174,8 @@ const desktop: CtlCommand = {
     size: { type: 'string', value: 'N', help: 'at most N windows' },
     window: { type: 'string', value: 'URI', help: 'only this window' },
   },
-  run: ({ client, args, flags, out }) => desktopCommand(client, args[0], { size: str(flags.size), window: str(flags.window) }, out),
+  run: ({ client, args, flags, out }) =>
+    desktopCommand(client, must(args[0], '<caller>'), { size: str(flags.size), window: str(flags.window) }, out),
 };
 
 const finder: CtlCommand = {
@@ -189,7 +192,7 @@ const finder: CtlCommand = {
   run: ({ client, args, flags, out }) =>
     finderCommand(
       client,
-      args[0],
+      must(args[0], '<caller>'),
       { keywords: str(flags.keywords), type: str(flags.type), offset: str(flags.offset), limit: str(flags.limit) },
       out,
     ),

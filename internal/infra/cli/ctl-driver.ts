@@ -6,6 +6,7 @@ import { closest } from '../../domain/did-you-mean.js';
 import { COMMON_OPTIONS, socketFrom } from './common-flags.js';
 import { escapeTerminal } from './terminal-text.js';
 import { parseOptions, type CtlCommand, type CtlRun, type Out } from './ctl-command.js';
+import { must } from '../../domain/must.js';
 
 const GLOBAL_OPTIONS = { ...COMMON_OPTIONS, json: { type: 'boolean' } } as const;
 const GLOBAL_HELP = `global options:
@@ -111,7 +112,7 @@ async function execute(cmd: CtlCommand, args: string[], flags: CtlRun['flags'], 
       await waitForReady(client, 3000).catch(() => {
         throw new Error(`no mcpd core at ${socket}; start one with \`make run\` or \`mcpd --config DIR\`, or pass --socket`);
       });
-      if (cmd.caller) await warnUnknownCaller(new ControlCalls(client), args[0], io.err);
+      if (cmd.caller) await warnUnknownCaller(new ControlCalls(client), must(args[0], '<caller>'), io.err);
     }
     const code: unknown = await cmd.run({ client, out, socket, args, flags });
     return typeof code === 'number' ? code : 0;

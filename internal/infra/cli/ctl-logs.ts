@@ -2,7 +2,7 @@ import { Metadata } from '@grpc/grpc-js';
 import type { ControlPlaneClient, LogEntry } from '../../gen/mcpd/control/v1/control.js';
 import { isMcpdError } from '../../domain/errors.js';
 import { collectStream } from '../rpc/control-client.js';
-import { LOGS_FOLLOW_METADATA } from '../rpc/areas/logs.js';
+import { LOGS_FOLLOW_METADATA } from '../areas/logs.js';
 import { parseLevel } from '../../domain/log-level.js';
 import type { Out } from './ctl-command.js';
 

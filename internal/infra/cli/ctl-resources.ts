@@ -2,7 +2,7 @@ import type { ControlPlaneClient } from '../../gen/mcpd/control/v1/control.js';
 import type * as pb from '../../gen/mcpd/control/v1/control.js';
 import { callUnary } from '../rpc/control-client.js';
 import type { Out } from './ctl-command.js';
-import { renderTable, truncate } from './table.js';
+import { renderTable, firstLine, truncate } from './table.js';
 import { contextChannelsOf, type ContextChannels } from '../../domain/context-channels.js';
 import { contextResources, contextTemplates } from '../gateway/areas/context.js';
 
@@ -69,7 +69,7 @@ export async function resourcesCommand(client: ControlPlaneClient, caller: strin
   }
   const rows = res.items.map((r) => {
     const d = parse(r.resourceJson);
-    return [r.uri, r.server, text(d.mimeType), truncate(text(d.description ?? d.name).split('\n')[0], 60)];
+    return [r.uri, r.server, text(d.mimeType), truncate(firstLine(text(d.description ?? d.name)), 60)];
   });
   out.write(renderTable(['URI', 'SERVER', 'MIME', 'DESCRIPTION'], rows));
   out.write(`${res.items.length} resources, etag ${res.etag}\n`);
@@ -77,7 +77,7 @@ export async function resourcesCommand(client: ControlPlaneClient, caller: strin
   out.write('\n');
   const trows = tpl.items.map((t) => {
     const d = parse(t.templateJson);
-    return [t.uriTemplate, t.server, truncate(text(d.description ?? d.name).split('\n')[0], 60)];
+    return [t.uriTemplate, t.server, truncate(firstLine(text(d.description ?? d.name)), 60)];
   });
   out.write(renderTable(['TEMPLATE', 'SERVER', 'DESCRIPTION'], trows));
   out.write(`${tpl.items.length} templates\n`);
@@ -111,7 +111,7 @@ export async function promptsCommand(client: ControlPlaneClient, caller: string,
   const rows = all.items.map((p) => {
     const d = parse(p.promptJson) as { description?: string; arguments?: { name: string; required?: boolean }[] };
     const args = (d.arguments ?? []).map((a) => (a.required ? a.name : `[${a.name}]`)).join(' ');
-    return [p.name, p.server, args, truncate((d.description ?? '').split('\n')[0], 50)];
+    return [p.name, p.server, args, truncate(firstLine(d.description ?? ''), 50)];
   });
   out.write(renderTable(['PROMPT', 'SERVER', 'ARGUMENTS', 'DESCRIPTION'], rows));
   out.write(`${all.items.length} prompts, etag ${all.etag}\n`);

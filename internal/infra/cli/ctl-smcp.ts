@@ -9,7 +9,8 @@ import type { JsonObject } from '../../domain/json.js';
 import { SmcpAgent } from '../smcp-agent/smcp-agent.js';
 import { SmcpError } from '../smcp-agent/smcp-error.js';
 import type { CtlFlag } from './ctl-command.js';
-import { renderTable, truncate } from './table.js';
+import { renderTable, firstLine, truncate } from './table.js';
+import { must } from '../../domain/must.js';
 
 export const SMCP_USAGE = `usage: mcpdctl smcp <url> [--office O] [--name AGENT] [--api-key-env NAME] [--json] <command>
 
@@ -106,7 +107,7 @@ export async function smcpCommand(
     if (!values.office && run.officeOnly)
       throw new UsageError(`smcp ${cmd} needs --office O: it ${run.officeOnly}, and without --office there is no office to join`);
     agent = await SmcpAgent.connect({ url, name, apiKey, office: values.office, autoRefresh: false });
-    if (!values.office) await agent.joinOffice(await officeOf(agent, rest[0], url));
+    if (!values.office) await agent.joinOffice(await officeOf(agent, must(rest[0], '<computer>'), url)); // counted by check()
     return await run.exec(agent, rest, values, out);
   } catch (e) {
     if (e instanceof UsageError) {
@@ -131,7 +132,8 @@ async function officeOf(agent: SmcpAgent, computer: string, url: string): Promis
       `the Server at ${url} did not say which office computer "${computer}" is in (server:find_computer is an mcpd-smcp extension): pass --office O`,
     );
   }
-  if (offices.length === 1) return offices[0];
+  const [only] = offices;
+  if (only !== undefined && offices.length === 1) return only;
   if (offices.length === 0)
     throw new SmcpError(
       errorPayload(SMCP_CODES.notFound, `computer: no computer "${computer}" is in any office on ${url}`, { field: 'computer' }),
@@ -170,13 +172,14 @@ const COMMANDS: Record<string, SubCommand> = {
   },
   tools: {
     check: (need) => need(1, 'a computer name'),
-    exec: async (agent, [computer], _v, out) => {
+    exec: async (agent, [computerArg], _v, out) => {
+      const computer = must(computerArg, '<computer>'); // counted by check()
       const tools = await agent.getTools(computer);
       if (out.json) return json(out, { tools });
       out.write(
         renderTable(
           ['TOOL', 'DESCRIPTION'],
-          tools.map((t) => [t.name, truncate((t.description ?? '').split('\n')[0], 80)]),
+          tools.map((t) => [t.name, truncate(firstLine(t.description ?? ''), 80)]),
         ),
       );
       out.write(`${tools.length} tools on ${computer}\n`);
@@ -185,7 +188,9 @@ const COMMANDS: Record<string, SubCommand> = {
   },
   call: {
     check: (need) => need(2, 'a computer and a tool name'),
-    exec: async (agent, [computer, tool], v, out) => {
+    exec: async (agent, [computerArg, toolArg], v, out) => {
+      const computer = must(computerArg, '<computer>'); // counted by check()
+      const tool = must(toolArg, '<tool>'); // counted by check()
       let params: JsonObject;
       try {
         params = JSON.parse(v.args ?? '{}') as JsonObject;
@@ -201,7 +206,8 @@ const COMMANDS: Record<string, SubCommand> = {
   },
   desktop: {
     check: (need) => need(1, 'a computer name'),
-    exec: async (agent, [computer], v, out) => {
+    exec: async (agent, [computerArg], v, out) => {
+      const computer = must(computerArg, '<computer>'); // counted by check()
       const desktops = await agent.getDesktop(computer, { desktopSize: intFlag('size', v.size), window: v.window });
       if (out.json) return json(out, { desktops });
       desktops.forEach((d, i) => out.write(`${i ? '\n' : ''}----- window ${i + 1} of ${desktops.length} -----\n${d}\n`));
@@ -211,7 +217,8 @@ const COMMANDS: Record<string, SubCommand> = {
   },
   finder: {
     check: (need) => need(1, 'a computer name'),
-    exec: async (agent, [computer], v, out) => {
+    exec: async (agent, [computerArg], v, out) => {
+      const computer = must(computerArg, '<computer>'); // counted by check()
       const keywords = v.keywords?.split(',').filter((k) => k.trim() !== '');
       const r = await agent.getFinder(computer, {
         keywords,
@@ -232,11 +239,13 @@ const COMMANDS: Record<string, SubCommand> = {
   },
   config: {
     check: (need) => need(1, 'a computer name'),
-    exec: async (agent, [computer], _v, out) => json(out, await agent.getConfig(computer)),
+    exec: async (agent, [computer], _v, out) => json(out, await agent.getConfig(must(computer, '<computer>'))),
   },
   read: {
     check: (need) => need(2, 'a computer and a resource URI'),
-    exec: async (agent, [computer, uri], _v, out) => {
+    exec: async (agent, [computerArg, uriArg], _v, out) => {
+      const computer = must(computerArg, '<computer>'); // counted by check()
+      const uri = must(uriArg, '<uri>'); // counted by check()
       const r = await agent.readResource(computer, uri);
       if (out.json) return json(out, r);
       for (const c of r.contents) out.write(typeof c.text === 'string' ? `${c.text}\n` : `[binary ${String(c.mimeType ?? '')}]\n`);

@@ -6,7 +6,7 @@ import { collectStream, ControlCalls } from '../rpc/control-client.js';
 import type { Out } from './ctl-command.js';
 import { callerChannels } from './ctl-resources.js';
 import { contextTools } from '../gateway/areas/context.js';
-import { renderTable, truncate } from './table.js';
+import { renderTable, firstLine, truncate } from './table.js';
 
 export async function toolsCommand(client: ControlPlaneClient, caller: string, out: Out): Promise<void> {
   const tools: pb.ToolDefinition[] = [];
@@ -44,7 +44,7 @@ export async function toolsCommand(client: ControlPlaneClient, caller: string, o
     const text = t.toolJson.toString('utf8');
     tokens += estimateTokens(text);
     const def = JSON.parse(text) as { description?: string };
-    return [t.name, t.server, truncate((def.description ?? '').split('\n')[0], 70)];
+    return [t.name, t.server, truncate(firstLine(def.description ?? ''), 70)];
   });
   out.write(renderTable(['TOOL', 'SERVER', 'DESCRIPTION'], rows));
   out.write(`${tools.length} tools, ~${tokens} tokens (estimated, 4 characters of JSON per token), etag ${etag}\n`);

@@ -52,8 +52,8 @@ async function structuralIssues(text: string, r: ImportResult, target: string): 
     await mkdir(join(dir, 'profiles'));
     await writeFile(join(dir, 'profiles', 'default.yaml'), text);
     const env: NodeJS.ProcessEnv = { ...process.env };
-    for (const m of text.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)(:-[^}]*)?\}/g)) env[m[1]] ??= 'x';
-    for (const m of text.matchAll(/\$\{input:([^}]+)\}/g)) env[inputEnvName(m[1])] ??= 'x';
+    for (const [, name = ''] of text.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)(:-[^}]*)?\}/g)) env[name] ??= 'x';
+    for (const [, id = ''] of text.matchAll(/\$\{input:([^}]+)\}/g)) env[inputEnvName(id)] ??= 'x';
     for (const i of r.inputs) env[inputEnvName(i.id)] = i.type === 'pickString' ? (i.default ?? i.options[0] ?? 'x') : 'x';
     const loaded = await loadStore(dir, { env, scaffold: false });
     const scratch = join(dir, 'profiles', 'default.yaml');
@@ -65,7 +65,7 @@ async function structuralIssues(text: string, r: ImportResult, target: string): 
 
 /** `${VAR}` without a fallback that this environment does not set: the store will not load without them. */
 function unsetVariables(yaml: string, env: NodeJS.ProcessEnv = process.env): string[] {
-  const names = [...yaml.matchAll(/(?<!\$)\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((m) => m[1]);
+  const names = [...yaml.matchAll(/(?<!\$)\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map(([, name = '']) => name);
   return [...new Set(names)].filter((n) => env[n] === undefined);
 }
 

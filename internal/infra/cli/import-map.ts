@@ -95,7 +95,7 @@ function mapStrings(s: ImportedServer, label: string, notes: string[], vscode: b
   if (s.args) s.args = s.args.map(map);
   if (s.url) s.url = map(s.url);
   if (s.cwd) s.cwd = map(s.cwd);
-  for (const m of [s.env, s.headers]) if (m) for (const k of Object.keys(m)) m[k] = map(m[k]);
+  for (const m of [s.env, s.headers]) if (m) for (const [k, v] of Object.entries(m)) m[k] = map(v);
   if (unknown.length === 0) return true;
   notes.push(
     `${label}: not imported: it uses ${[...new Set(unknown)].join(', ')}, which only the editor can resolve; write the value in and import again, or add the server by hand`,

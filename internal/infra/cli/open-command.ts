@@ -79,8 +79,9 @@ async function waitForRecord(stateDir: string, socket: string, logFile: string):
 
 /** $BROWSER when set (the xdg convention), else the platform's opener. The URL is one argument: never a shell. */
 function openInBrowser(url: string, env: NodeJS.ProcessEnv): void {
-  const [cmd, ...args] = env.BROWSER
-    ? [env.BROWSER.split(':')[0], url]
+  // $BROWSER may list several commands separated by ':'; the first is used (split() always yields one).
+  const [cmd = '', ...args] = env.BROWSER
+    ? [env.BROWSER.split(':')[0] ?? '', url]
     : process.platform === 'darwin'
       ? ['open', url]
       : process.platform === 'win32'

@@ -6,7 +6,7 @@ export function renderTable(headers: string[], rawRows: string[][]): string {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]) =>
     cells
-      .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i])))
+      .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] ?? 0)))
       .join('  ')
       .trimEnd();
   return [line(headers), ...rows.map(line)].join('\n') + '\n';
@@ -18,6 +18,12 @@ export function ago(unixMs: number, now = Date.now()): string {
   if (s < 60) return `${s}s`;
   if (s < 3600) return `${Math.floor(s / 60)}m${s % 60}s`;
   return `${Math.floor(s / 3600)}h${Math.floor((s % 3600) / 60)}m`;
+}
+
+/** The text up to the first line break (a one-line summary of a description). */
+export function firstLine(s: string): string {
+  const end = s.indexOf('\n');
+  return end < 0 ? s : s.slice(0, end);
 }
 
 export function truncate(s: string, max: number): string {

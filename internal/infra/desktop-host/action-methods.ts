@@ -9,10 +9,11 @@ async function resolveTarget(env: MethodEnv, route: Route | undefined, target: T
   if (target.elementRef) return target.elementRef.elementId;
   const sel = target.selector!;
   const { matched, refs } = await findOnce(env, route, sel);
-  if (matched === 0)
+  const [first] = refs;
+  if (matched === 0 || first === undefined)
     throw new BridgeError('DESKTOP_ELEMENT_NOT_FOUND', `no element matches the selector ${JSON.stringify(sel)}`, { selector: sel });
-  await env.exec.evidence.trace('target-resolved', { elementId: refs[0].elementId, matched });
-  return refs[0].elementId;
+  await env.exec.evidence.trace('target-resolved', { elementId: first.elementId, matched });
+  return first.elementId;
 }
 
 /** Lane, then confirmation consumed, then one last abort check: nothing is injected after an abort. */

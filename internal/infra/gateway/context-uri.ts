@@ -27,8 +27,8 @@ const KEYS: Record<ContextKind, readonly string[]> = {
 
 /** The kind of a context URI, or undefined for any other URI. */
 export function contextKindOf(uri: string): ContextKind | undefined {
-  const m = /^mcpd:\/\/(desktop|finder)\/?(?:\?.*)?$/i.exec(uri);
-  return m ? (m[1].toLowerCase() as ContextKind) : undefined;
+  const [, kind] = /^mcpd:\/\/(desktop|finder)\/?(?:\?.*)?$/i.exec(uri) ?? [];
+  return kind === undefined ? undefined : (kind.toLowerCase() as ContextKind);
 }
 
 export function isContextUri(uri: string): boolean {

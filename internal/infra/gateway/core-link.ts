@@ -2,6 +2,7 @@ import { backoffDelayMs } from '../../domain/backoff.js';
 import { McpdError } from '../../domain/errors.js';
 import { assertSocketOwner } from '../rpc/socket-path.js';
 import { SessionClient } from '../rpc/session-client.js';
+import type * as pb from '../../gen/mcpd/control/v1/control.js';
 import { cappedTimeout } from '../../domain/timer-limit.js';
 
 export interface CoreLinkOptions {
@@ -11,6 +12,11 @@ export interface CoreLinkOptions {
   /** Starts a core when none answers; undefined = never (--no-autostart). */
   startCore?: () => void;
   log: (msg: string) => void;
+  /**
+   * Opens a Session with this hello; default: a MCPD-SESSION/1 connection of its own. The HTTP gateway
+   * passes its SharedCoreConnection's, so all its sessions share one connection.
+   */
+  open?: (hello: pb.SessionHello) => Promise<SessionClient>;
   /** Called after every successful (re)connection. */
   onConnected: (session: SessionClient, reconnect: boolean) => void;
 }
@@ -107,12 +113,13 @@ export class CoreLink {
         throw new McpdError('FAILED_PRECONDITION', (e as Error).message);
       }
       try {
-        const session = await SessionClient.connect(this.opts.socket, {
+        const hello = {
           caller: this.opts.caller,
           pid: process.pid,
           clientName: this.opts.clientName ?? '',
           previousSessionId: this.lastSessionId,
-        });
+        };
+        const session = await (this.opts.open ? this.opts.open(hello) : SessionClient.connect(this.opts.socket, hello));
         return this.adopt(session);
       } catch (e) {
         this.maybeStartCore((e as Error).message);

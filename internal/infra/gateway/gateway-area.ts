@@ -8,10 +8,26 @@ export interface ForwardExtra {
   sendNotification: (n: ServerNotification) => Promise<void>;
 }
 
+/**
+ * Around the forward of one MCP request (params without `_meta`): `next` sends params to the core's
+ * Session method of the same name. What the gateway adds on its side: the context channels in lists,
+ * the subscriptions and list etags it remembers to re-sync after a core restart.
+ */
+export type GatewayAdapter = (
+  params: JsonObject,
+  extra: ForwardExtra,
+  next: (params: JsonObject) => Promise<JsonValue>,
+) => Promise<unknown>;
+
 /** What an area of the gateway (tools, resources, prompts, logs, context) can use. */
 export interface GatewayContext {
   readonly server: Server;
   readonly caller: string;
+  /**
+   * Adapts the forward of a method its area declares (internal/infra/areas/); the gateway projection
+   * registers the request handler of every declared method, adapted or not.
+   */
+  adapt(method: string, adapter: GatewayAdapter): void;
   /** Sends a request over the core Session (waiting for a core if needed); errors come back as JSON-RPC errors. */
   forward(method: string, params: JsonObject, extra: ForwardExtra, progressToken?: string | number): Promise<JsonValue>;
   /** Handles a notification the core sends on the Session. */

@@ -12,10 +12,9 @@ export interface ListenAddress {
 export function parseListenAddress(text: string): ListenAddress {
   const hint = `expected HOST:PORT such as 127.0.0.1:8765 (port 0 = any free port), [::1]:8765, or just a port`;
   const bare = /^\d+$/.test(text);
-  const m = bare ? ['', '127.0.0.1', text] : (/^\[([^\]]+)\]:(\d+)$/.exec(text) ?? /^([^:[\]]+):(\d+)$/.exec(text));
-  if (!m) throw new Error(`--http "${text}": ${hint}`);
-  const host = m[1];
-  const port = Number(m[2]);
+  const [, host, portText] = bare ? ['', '127.0.0.1', text] : (/^\[([^\]]+)\]:(\d+)$/.exec(text) ?? /^([^:[\]]+):(\d+)$/.exec(text) ?? []);
+  if (host === undefined) throw new Error(`--http "${text}": ${hint}`);
+  const port = Number(portText);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--http "${text}": port must be 0–65535`);
   if (text.startsWith('[') && isIP(host) !== 6) throw new Error(`--http "${text}": "${host}" in brackets is not an IPv6 address`);
   return { host, port };

@@ -47,10 +47,10 @@ export function rebindingRejection(host: string | undefined, origin: string | un
 
 /** Constant-time check of `Authorization: Bearer <token>`. */
 export function bearerMatches(authorization: string | undefined, token: string): boolean {
-  const m = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization ?? '');
-  if (!m) return false;
+  const [, presented] = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization ?? '') ?? [];
+  if (presented === undefined) return false;
   // Hash both sides so the comparison does not leak the token's length either.
-  const a = createHash('sha256').update(m[1]).digest();
+  const a = createHash('sha256').update(presented).digest();
   const b = createHash('sha256').update(token).digest();
   return timingSafeEqual(a, b);
 }

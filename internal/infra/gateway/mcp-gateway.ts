@@ -9,9 +9,11 @@ import { promptsArea } from './areas/prompts.js';
 import { resourcesArea } from './areas/resources.js';
 import { toolsArea } from './areas/tools.js';
 import { clientRequestsArea } from './areas/client-requests.js';
-import { CoreLink } from './core-link.js';
+import { CoreLink, type CoreLinkOptions } from './core-link.js';
 import { toJsonRpcError } from './error-map.js';
-import type { ForwardExtra, GatewayArea, GatewayContext } from './gateway-area.js';
+import type { ForwardExtra, GatewayAdapter, GatewayArea, GatewayContext } from './gateway-area.js';
+import { registerAreaHandlers } from './gateway-areas.js';
+import { AREAS } from '../areas/all-areas.js';
 import { FastToolCalls } from './fast-tool-calls.js';
 import { StdioServerLineTransport } from './stdio-server-transport.js';
 
@@ -20,6 +22,8 @@ export interface GatewayOptions {
   socket: string;
   version: string;
   startCore?: () => void;
+  /** Opens the core Session (default: a connection of its own); see CoreLinkOptions.open. */
+  openSession?: CoreLinkOptions['open'];
   /** How long a request waits for a core to (re)appear before failing. */
   coreWaitMs?: number;
   log: (msg: string) => void;
@@ -45,6 +49,7 @@ export class Gateway {
       socket: opts.socket,
       caller: opts.caller,
       startCore: opts.startCore,
+      open: opts.openSession,
       log: opts.log,
       onConnected: (s, reconnect) => this.onConnected(s, reconnect),
     });
@@ -55,9 +60,13 @@ export class Gateway {
       onCoreNotification: (method, handler) =>
         this.notificationHandlers.set(method, [...(this.notificationHandlers.get(method) ?? []), handler]),
       onConnected: (handler) => this.connectHandlers.push(handler),
+      adapt: (method, adapter) => void adapters.set(method, adapter),
       log: opts.log,
     };
+    const adapters = new Map<string, GatewayAdapter>();
     for (const a of areas) a.register(ctx);
+    // Every method the control-plane areas declare for the gateway gets its handler here.
+    registerAreaHandlers(this.server, AREAS, adapters, (method, params, extra, token) => this.forward(method, params, extra, token));
   }
 
   async connect(transport: Transport): Promise<void> {

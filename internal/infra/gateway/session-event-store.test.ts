@@ -35,9 +35,10 @@ describe('the SSE event store of an HTTP session', () => {
     const s = new SessionEventStore(3);
     const ids = [];
     for (let i = 1; i <= 5; i++) ids.push(await s.storeEvent('a', note(i)));
-    expect(await s.getStreamIdForEventId(ids[0])).toBeUndefined();
-    expect((await replay(s, ids[0])).stream).toBe('');
-    expect((await replay(s, ids[2])).sent.map(([, m]) => m)).toEqual([note(4), note(5)]);
+    const [first = '', , third = ''] = ids;
+    expect(await s.getStreamIdForEventId(first)).toBeUndefined();
+    expect((await replay(s, first)).stream).toBe('');
+    expect((await replay(s, third)).sent.map(([, m]) => m)).toEqual([note(4), note(5)]);
     for (const bad of ['', 'a', 'a/', 'a/x', '/3', 'nope/3', 'a/99']) expect(await s.getStreamIdForEventId(bad), bad).toBeUndefined();
   });
 

@@ -52,7 +52,9 @@ export class SessionEventStore implements EventStore {
 
   private holds(streamId: StreamId, seq: number): boolean {
     const list = this.streams.get(streamId);
-    return list !== undefined && list.length > 0 && list[0].seq <= seq && seq <= list[list.length - 1].seq;
+    const first = list?.[0];
+    const last = list?.at(-1);
+    return first !== undefined && last !== undefined && first.seq <= seq && seq <= last.seq;
   }
 
   private evictOldest(): void {

@@ -3,6 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { LATEST_PROTOCOL_VERSION, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { NotificationsFirst } from './notifications-first.js';
+import { must } from '../../domain/must.js';
 
 /** An in-memory transport whose peer answers in "chunks": several messages handed over in one turn. */
 class ChunkTransport implements Transport {
@@ -30,7 +31,7 @@ class ChunkTransport implements Transport {
       );
   }
   nextRequest(): Promise<JSONRPCMessage> {
-    return new Promise((r) => (this.waiting = () => r(this.sent[this.sent.length - 1])));
+    return new Promise((r) => (this.waiting = () => r(must(this.sent.at(-1), 'the request just sent'))));
   }
   chunk(messages: JSONRPCMessage[]): void {
     const deliver = this.onmessage!;

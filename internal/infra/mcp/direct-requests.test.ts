@@ -123,7 +123,7 @@ describe('direct requests to a stdio server', () => {
     const args = rememberJson(JSON.parse(argsText) as Record<string, unknown>, argsText);
     void d.request('tools/call', { name: 'echo', arguments: args } as never, { timeoutMs: 5000, onProgress: () => {} }).catch(() => {});
     expect(lines[0]).toContain(`"arguments":${argsText}}`);
-    const req = JSON.parse(lines[0]) as { params: Record<string, unknown>; id: number };
+    const req = JSON.parse(lines[0] ?? 'null') as { params: Record<string, unknown>; id: number };
     expect(req.params).toEqual({ name: 'echo', _meta: { progressToken: req.id }, arguments: { b: 1, a: 'ü' } });
     d.close();
   });

@@ -38,8 +38,8 @@ export function readProc(pid: number): ProcInfo | undefined {
     return undefined;
   }
   // The command name may hold spaces and parentheses: fields restart after the last ')'.
-  const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return { pid, state: rest[0], ppid: Number(rest[1]), pgid: Number(rest[2]) };
+  const [state = '', ppid, pgid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { pid, state, ppid: Number(ppid), pgid: Number(pgid) };
 }
 
 /** Processes of a group that are still running (zombies excluded: they are dead, awaiting a reap by init). */

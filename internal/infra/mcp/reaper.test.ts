@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { liveGroupMembers } from './process-group.js';
 import { everythingPath, fixturePath, fixtureSpec, processGone, repoRoot, stdioSpec, waitFor } from '../../../test/support/mcp-sessions.js';
+import { must } from '../../domain/must.js';
 
 // The child "core" runs the compiled launcher (the suite's global set-up builds dist/).
 const launcherJs = join(repoRoot(), 'dist/internal/infra/mcp/launcher.js');
@@ -27,7 +28,8 @@ describe('reaper sidecar', () => {
       let buf = '';
       core?.stdout?.on('data', (d: Buffer) => {
         buf += d.toString();
-        if (buf.includes('\n')) resolve(buf.split('\n')[0]);
+        const end = buf.indexOf('\n');
+        if (end >= 0) resolve(buf.slice(0, end));
       });
       core?.once('exit', (code) => reject(new Error(`core exited early (${code})`)));
     });
@@ -37,7 +39,7 @@ describe('reaper sidecar', () => {
     expect(reaper).toBeGreaterThan(0);
     // Before the kill: both groups are alive and the stubborn one holds a grandchild.
     const before = pids.flatMap((g) => liveGroupMembers(g));
-    expect(liveGroupMembers(pids[1]).length).toBeGreaterThanOrEqual(2);
+    expect(liveGroupMembers(must(pids[1], 'the stubborn group')).length).toBeGreaterThanOrEqual(2);
     expect(pids.every((g) => liveGroupMembers(g).length > 0)).toBe(true);
 
     core.kill('SIGKILL');

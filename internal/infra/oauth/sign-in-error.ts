@@ -11,9 +11,10 @@ export function authFailure(server: string, err: unknown): McpdError | undefined
   const m = /^Streamable HTTP error: Server returned (401 after successful authentication|403 after trying upscoping)/.exec(
     (err as Error | undefined)?.message ?? '',
   );
-  if (!m) return undefined;
+  const [, status] = m ?? [];
+  if (status === undefined) return undefined;
   return signInRequired(
     server,
-    m[1].startsWith('401') ? 'the server refused the new token' : 'the server wants scopes the token does not have',
+    status.startsWith('401') ? 'the server refused the new token' : 'the server wants scopes the token does not have',
   );
 }

@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SPEC_DEFAULTS, type ServerSpec } from '../../domain/spec.js';
+import type { ServerSpec } from '../../domain/spec.js';
+import { httpSpec } from '../../../test/support/server-specs.js';
 import { signIn } from './sign-in.js';
 import { OAuthStore } from './token-store.js';
 
@@ -13,20 +14,7 @@ afterEach(() => {
   for (const c of cleanups.splice(0)) c();
 });
 
-function spec(url: string): ServerSpec {
-  return {
-    ...SPEC_DEFAULTS,
-    name: 'open',
-    transport: 'streamable_http',
-    url,
-    cmd: [],
-    env: {},
-    headers: {},
-    disabled: false,
-    forbiddenTools: [],
-    toolMeta: {},
-  };
-}
+const spec = (url: string): ServerSpec => httpSpec('open', url);
 
 async function listen(s: Server): Promise<string> {
   await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));

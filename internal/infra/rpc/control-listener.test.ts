@@ -4,10 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listenControlSocket, type ControlListener } from './control-listener.js';
+import { must } from '../../domain/must.js';
 
 /** What the listener handed over, and the bytes the chosen protocol then reads. */
 interface Handed {
-  kind: 'grpc' | 'session';
+  kind: 'grpc' | 'session' | 'mux';
   bytes: Promise<Buffer>;
 }
 
@@ -37,6 +38,7 @@ describe('one control socket for gRPC and framed Sessions', () => {
       {
         grpc: (s) => void handed.push({ kind: 'grpc', bytes: readAll(s, Buffer.alloc(0)) }),
         session: (s, rest) => void handed.push({ kind: 'session', bytes: readAll(s, rest) }),
+        mux: (s, rest) => void handed.push({ kind: 'mux', bytes: readAll(s, rest) }),
       },
       { firstBytesTimeoutMs },
     );
@@ -63,19 +65,26 @@ describe('one control socket for gRPC and framed Sessions', () => {
     const { path, handed } = await start();
     await send(path, ['PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', 'frames']);
     expect(handed.map((h) => h.kind)).toEqual(['grpc']);
-    expect((await handed[0].bytes).toString()).toBe('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\nframes');
+    expect((await must(handed[0], 'the handed connection').bytes).toString()).toBe('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\nframes');
   });
 
   it('recognises the Session preface even when it arrives in pieces', async () => {
     const { path, handed } = await start();
     await send(path, ['MCP', 'D-SESS', 'ION/1\nabc', 'def']);
     expect(handed.map((h) => h.kind)).toEqual(['session']);
-    expect((await handed[0].bytes).toString()).toBe('abcdef');
+    expect((await must(handed[0], 'the handed connection').bytes).toString()).toBe('abcdef');
+  });
+
+  it('tells the multiplexed Session preface from the single one, even in pieces', async () => {
+    const { path, handed } = await start();
+    await send(path, ['MCPD-SESSION/', '2', '\nxyz']);
+    expect(handed.map((h) => h.kind)).toEqual(['mux']);
+    expect((await must(handed[0], 'the handed connection').bytes).toString()).toBe('xyz');
   });
 
   it('closes a connection that speaks neither', async () => {
     const { path, handed } = await start();
-    await send(path, ['MCPD-SESSION/2\n']);
+    await send(path, ['MCPD-SESSION/3\n']);
     expect(handed).toEqual([]);
   });
 

@@ -1,5 +1,6 @@
 import { createServer, type Server as NetServer, type Socket } from 'node:net';
 import { SESSION_PREFACE } from './session-framing.js';
+import { MUX_PREFACE } from './session-mux-framing.js';
 import { cappedTimeout } from '../../domain/timer-limit.js';
 
 export interface ControlListener {
@@ -12,11 +13,13 @@ export interface ListenerHandlers {
   grpc(socket: Socket): void;
   /** A framed Session connection; `rest` = bytes after the preface. */
   session(socket: Socket, rest: Buffer): void;
+  /** A multiplexed framed Session connection (MUX_PREFACE): many Sessions, one per channel. */
+  mux(socket: Socket, rest: Buffer): void;
 }
 
 /**
  * One unix socket for both protocols: the first bytes tell a gRPC client (the HTTP/2 preface) from a
- * gateway opening a framed Session (SESSION_PREFACE). Keeps one address, one permission and one
+ * gateway opening a framed Session (SESSION_PREFACE, or MUX_PREFACE for many Sessions on one connection). Keeps one address, one permission and one
  * stale-socket check for everything the core serves.
  */
 export async function listenControlSocket(
@@ -25,14 +28,21 @@ export async function listenControlSocket(
   opts: { firstBytesTimeoutMs?: number } = {},
 ): Promise<ControlListener> {
   const sessions = new Set<Socket>();
+  const track = (s: Socket) => {
+    sessions.add(s);
+    s.once('close', () => sessions.delete(s));
+  };
   const firstBytesTimeoutMs = opts.firstBytesTimeoutMs ?? FIRST_BYTES_TIMEOUT_MS;
   const server = createServer((socket) =>
     sniff(socket, firstBytesTimeoutMs, {
       grpc: handlers.grpc,
       session: (s, rest) => {
-        sessions.add(s);
-        s.once('close', () => sessions.delete(s));
+        track(s);
         handlers.session(s, rest);
+      },
+      mux: (s, rest) => {
+        track(s);
+        handlers.mux(s, rest);
       },
     }),
   );
@@ -71,8 +81,9 @@ function sniff(socket: Socket, timeoutMs: number, handlers: ListenerHandlers): v
   const onData = (chunk: Buffer) => {
     head = head.length === 0 ? chunk : Buffer.concat([head, chunk]);
     const session = startsLike(head, SESSION_PREFACE);
+    const mux = startsLike(head, MUX_PREFACE);
     const grpc = startsLike(head, HTTP2_PREFACE);
-    if (!session && !grpc) {
+    if (!session && !mux && !grpc) {
       // Neither protocol: HTTP/2 would keep such a connection open without answering, so close it.
       decided();
       socket.destroy();
@@ -84,6 +95,9 @@ function sniff(socket: Socket, timeoutMs: number, handlers: ListenerHandlers): v
     } else if (session && head.length >= SESSION_PREFACE.length) {
       decided();
       handlers.session(socket, head.subarray(SESSION_PREFACE.length));
+    } else if (mux && head.length >= MUX_PREFACE.length) {
+      decided();
+      handlers.mux(socket, head.subarray(MUX_PREFACE.length));
     }
   };
   socket.on('data', onData);

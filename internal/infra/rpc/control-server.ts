@@ -1,6 +1,6 @@
-import { Server, ServerCredentials, type ServerWritableStream } from '@grpc/grpc-js';
+import { Server, ServerCredentials } from '@grpc/grpc-js';
 import { stream, unary } from './handler-kit.js';
-import type { ControlApi, ToolPage } from '../../domain/control.js';
+import type { ControlApi } from '../../domain/control.js';
 import {
   ControlPlaneService,
   SessionClientMessage,
@@ -8,67 +8,18 @@ import {
   type ControlPlaneServer,
 } from '../../gen/mcpd/control/v1/control.js';
 import type * as pb from '../../gen/mcpd/control/v1/control.js';
-import { collisionToPb, snapshotToPb, statusToPb, toolToPb } from './convert.js';
-import { decodeObject, encodeJson } from './json-bytes.js';
+import { statusToPb } from './convert.js';
 import { addHealth, addReflection } from './reflection.js';
-import { serveSession, type SessionServeOptions } from './session-server.js';
+import { DEFAULT_CHANNELS_PER_CONNECTION, DEFAULT_HELLO_TIMEOUT_MS, serveSession, type SessionServeOptions } from './session-server.js';
+import { MuxServerConnection } from './mux-session-server.js';
+import { DEFAULT_SESSION_OUTBOUND_BYTES } from './outbound-gate.js';
 import { prepareSocketPath } from './socket-path.js';
 import { listenControlSocket } from './control-listener.js';
 import { FramedSessionStream } from './framed-session-stream.js';
-import { toServiceError } from './status-map.js';
 import { chmodSync, unlinkSync } from 'node:fs';
-import { contextHandlers } from './areas/context.js';
-import { logHandlers } from './areas/logs.js';
-import { promptHandlers } from './areas/prompts.js';
-import { resourceHandlers } from './areas/resources.js';
+import { AREAS } from '../areas/all-areas.js';
+import { grpcAreaHandlers } from './grpc-areas.js';
 import { cappedTimeout } from '../../domain/timer-limit.js';
-
-function callTool(api: ControlApi) {
-  return (call: ServerWritableStream<pb.CallToolRequest, pb.CallToolEvent>) => {
-    const ac = new AbortController();
-    call.on('cancelled', () => ac.abort(new Error('the gRPC call was cancelled')));
-    const deadline = call.getDeadline();
-    const deadlineMs =
-      deadline instanceof Date ? deadline.getTime() - Date.now() : Number.isFinite(deadline) ? Number(deadline) - Date.now() : undefined;
-    const asked = call.request.timeoutMs > 0 ? call.request.timeoutMs : undefined;
-    const timeoutMs = [asked, deadlineMs]
-      .filter((x): x is number => x !== undefined && x > 0)
-      .reduce<number | undefined>((a, b) => (a === undefined ? b : Math.min(a, b)), undefined);
-    Promise.resolve()
-      .then(() =>
-        api.callTool(call.request.caller || 'default', call.request.name, decodeObject(call.request.argumentsJson, 'arguments_json'), {
-          routingKey: call.request.routingKey || undefined,
-          signal: ac.signal,
-          timeoutMs,
-          onProgress: (p) =>
-            call.write({
-              progress: { progress: p.progress, total: p.total ?? 0, hasTotal: p.total !== undefined, message: p.message ?? '' },
-            }),
-        }),
-      )
-      .then(
-        (result) => {
-          call.write({ resultJson: encodeJson(result) });
-          call.end();
-        },
-        (e: unknown) => call.emit('error', toServiceError(e)),
-      );
-  };
-}
-
-/** Listing responses by page key, a few dozen at most (oldest dropped first). */
-class PageCache {
-  private readonly map = new Map<string, pb.ListToolsResponse>();
-  get(key: string, build: () => pb.ListToolsResponse): pb.ListToolsResponse {
-    let v = this.map.get(key);
-    if (!v) {
-      v = build();
-      this.map.set(key, v);
-      if (this.map.size > 64) this.map.delete(this.map.keys().next().value as string);
-    }
-    return v;
-  }
-}
 
 const encodedResponses = new WeakMap<pb.ListToolsResponse, Buffer>();
 
@@ -88,8 +39,11 @@ const SERVICE = {
   },
 };
 
+/**
+ * Core administration here; every area (tools, resources, prompts, logs, context) comes from its one
+ * declaration (internal/infra/areas/) through the gRPC projector.
+ */
 function handlers(api: ControlApi, session: SessionServeOptions): ControlPlaneServer {
-  const pages = new PageCache();
   return {
     getInfo: unary(() => {
       const i = api.info();
@@ -112,19 +66,6 @@ function handlers(api: ControlApi, session: SessionServeOptions): ControlPlaneSe
       api.unregisterCaller(req.sessionId);
       return {};
     }),
-    listTools: unary(async (req: pb.ListToolsRequest) => {
-      const page = await api.listTools(req.caller || 'default', req.cursor || undefined, req.pageSize > 0 ? req.pageSize : undefined);
-      // A page is fully determined by its snapshot, cursor and size: reuse the built response, whose
-      // encoding the service definition below memoises.
-      const key = `${page.etag}|${req.cursor}|${req.pageSize}|${page.tools.length}`;
-      if (page.failures?.length) {
-        // Failures come and go without the list changing: such a response is not memoised.
-        return { ...pages.get(key, () => listToolsResponse(page)), failures: page.failures.map((f) => ({ ...f })) };
-      }
-      return pages.get(key, () => listToolsResponse(page));
-    }),
-    watchTools: stream((req: pb.WatchToolsRequest) => api.watchTools(req.caller || 'default', req.lastEtag || undefined), snapshotToPb),
-    callTool: callTool(api),
     getRuntimeStatus: unary(() => statusToPb(api.status())),
     watchRuntimeStatus: stream(() => api.watchStatus(), statusToPb),
     reload: unary(async () => {
@@ -139,11 +80,9 @@ function handlers(api: ControlApi, session: SessionServeOptions): ControlPlaneSe
     }),
     stop: unary(() => api.requestStop()),
     session: (call) => serveSession(api, call, session),
-    ...resourceHandlers(api),
-    ...promptHandlers(api),
-    ...logHandlers(api),
-    ...contextHandlers(api),
-  };
+    // Typed per area declaration; areas.test.ts proves every ControlPlane RPC has its handler.
+    ...grpcAreaHandlers(api, AREAS),
+  } as ControlPlaneServer;
 }
 
 export interface ControlServer {
@@ -180,6 +119,17 @@ export async function startControlServer(api: ControlApi, socketPath: string, se
       serveSession(api, stream, session);
       stream.receive(rest);
     },
+    mux: (socket, rest) => {
+      const conn = new MuxServerConnection(socket, {
+        serve: (channel) => serveSession(api, channel, session),
+        maxChannels: session.maxChannelsPerConnection ?? DEFAULT_CHANNELS_PER_CONNECTION,
+        maxOutboundBytes: session.maxOutboundBytes ?? DEFAULT_SESSION_OUTBOUND_BYTES,
+        frameStallMs: session.frameStallMs ?? FRAME_STALL_MS,
+        idleMs: session.helloTimeoutMs ?? DEFAULT_HELLO_TIMEOUT_MS,
+        log: session.log,
+      });
+      conn.receive(rest);
+    },
   });
   chmodSync(socketPath, 0o600);
   return {
@@ -212,13 +162,3 @@ const SERVER_CODEC = {
   encode: (m: pb.SessionServerMessage) => SessionServerMessage.encode(m).finish(),
   decode: (b: Uint8Array) => SessionClientMessage.decode(b),
 };
-
-function listToolsResponse(page: ToolPage): pb.ListToolsResponse {
-  return {
-    etag: page.etag,
-    tools: page.tools.map(toolToPb),
-    nextCursor: page.nextCursor ?? '',
-    collisions: page.collisions.map(collisionToPb),
-    failures: [],
-  };
-}

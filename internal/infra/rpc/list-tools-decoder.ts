@@ -80,7 +80,7 @@ class Cursor {
     let value = 0;
     for (let shift = 0; shift < 70; shift += 7) {
       if (this.pos >= this.buf.length) throw new RangeError('premature end of ListToolsResponse');
-      const b = this.buf[this.pos++];
+      const b = this.buf[this.pos++]!; // pos < length was just checked (per-byte hot loop: no must())
       if (shift < 32) value |= (b & 0x7f) << shift;
       if (b < 0x80) return value >>> 0;
     }

@@ -22,8 +22,8 @@ describe('GatewayChannel (core side of server→client requests)', () => {
   it('sends the request and resolves with the gateway response', async () => {
     const { sent, ch, lastRequestId } = setup();
     const p = ch.request('roots/list', { a: 1 }, { timeoutMs: 5000 });
-    expect(sent[0].request?.method).toBe('roots/list');
-    expect(JSON.parse(Buffer.from(sent[0].request?.paramsJson ?? []).toString())).toEqual({ a: 1 });
+    expect(sent[0]?.request?.method).toBe('roots/list');
+    expect(JSON.parse(Buffer.from(sent[0]?.request?.paramsJson ?? []).toString())).toEqual({ a: 1 });
     ch.onResponse({ id: lastRequestId(), resultJson: Buffer.from('{"roots":[]}') });
     expect(await p).toEqual({ roots: [] });
   });

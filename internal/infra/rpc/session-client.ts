@@ -44,7 +44,7 @@ export interface SessionClientStream {
 }
 
 /** Turns a stream's 'error' into the McpdError the caller sees. */
-type ErrorMapper = (err: Error) => McpdError;
+export type ErrorMapper = (err: Error) => McpdError;
 
 const CLIENT_CODEC = {
   encode: (m: pb.SessionClientMessage) => SessionClientMessage.encode(m).finish(),
@@ -100,13 +100,8 @@ export class SessionClient {
     return SessionClient.handshake(client.session(), hello, timeoutMs, grpcError);
   }
 
-  /** Says hello and waits for the welcome. */
-  private static handshake(
-    stream: SessionClientStream,
-    hello: pb.SessionHello,
-    timeoutMs: number,
-    mapError: ErrorMapper,
-  ): Promise<SessionClient> {
+  /** Says hello on an open stream (e.g. a channel of a MCPD-SESSION/2 connection) and waits for the welcome. */
+  static handshake(stream: SessionClientStream, hello: pb.SessionHello, timeoutMs: number, mapError: ErrorMapper): Promise<SessionClient> {
     return new Promise((resolve, reject) => {
       const timer = cappedTimeout(() => {
         stream.cancel();

@@ -1,62 +1,48 @@
-import type { ControlApi, ServerFailure } from '../../domain/control.js';
-import { CONTEXT_CHANNELS_META } from '../../domain/context-channels.js';
-import { optionalString, type SessionHandler, type SessionRequestContext } from './session-handler.js';
+import type { ControlApi } from '../../domain/control.js';
 import { McpdError } from '../../domain/errors.js';
 import type { JsonObject, JsonValue } from '../../domain/json.js';
-import { contextSessionHandlers } from './session-areas/context.js';
-import { logSessionHandlers } from './session-areas/logs.js';
-import { promptSessionHandlers } from './session-areas/prompts.js';
-import { resourceSessionHandlers } from './session-areas/resources.js';
+import { isAbsent, type Area, type AreaMethod, type SessionCall } from '../areas/area.js';
+import { AREAS } from '../areas/all-areas.js';
+import type { SessionHandler, SessionRequestContext } from './session-handler.js';
 
 /**
- * Session requests use MCP method names and MCP-shaped params and results, so the gateway
- * can pass them through without reshaping.
+ * The Session projection of the areas: MCP method name → handler. Requests use MCP method names and
+ * MCP-shaped params and results, so the gateway can pass them through without reshaping.
  */
-const TOOL_HANDLERS: Record<string, SessionHandler> = {
-  'tools/list': async (api, params, ctx) => {
-    const page = await api.listTools(ctx.session.caller, optionalString(params, 'cursor'));
-    warnListingFailures(page.failures ?? [], ctx);
-    const result: JsonObject = { tools: page.tools.map((t) => t.definition) };
-    if (page.nextCursor) result.nextCursor = page.nextCursor;
-    result._meta = { 'mcpd/etag': page.etag };
-    // The first page says which context channels (mcpd_finder …) the gateway offers alongside.
-    if (!params.cursor) result._meta[CONTEXT_CHANNELS_META] = { ...(await api.resources.channels(ctx.session.caller)) };
-    return result;
-  },
-  'tools/call': async (api, params, ctx) => {
-    const name = params.name;
-    if (typeof name !== 'string' || name === '') {
-      throw new McpdError('INVALID_ARGUMENT', 'tools/call needs a non-empty string "name"');
-    }
-    const args = params.arguments ?? {};
-    if (typeof args !== 'object' || args === null || Array.isArray(args)) {
-      throw new McpdError(
-        'INVALID_ARGUMENT',
-        `tools/call "arguments" must be an object, got ${Array.isArray(args) ? 'an array' : typeof args}`,
-      );
-    }
-    return api.callTool(ctx.session.caller, name, args, {
-      routingKey: ctx.session.id,
+export function sessionHandlers(areas: readonly Area[]): Map<string, SessionHandler> {
+  // A Map, not an object: a method name from the wire must never resolve to an inherited property ("constructor").
+  const handlers = new Map<string, SessionHandler>();
+  for (const m of areas.flatMap((a) => a.methods)) {
+    if (isAbsent(m.session)) continue;
+    if (handlers.has(m.name)) throw new Error(`Session method ${m.name} is declared twice`);
+    handlers.set(m.name, admitted(m, 'handle' in m.session ? m.session.handle : callHandler(m, m.session)));
+  }
+  return handlers;
+}
+
+function callHandler(m: AreaMethod, s: SessionCall<unknown, unknown>): SessionHandler {
+  const invoke = m.invoke;
+  if (!invoke) throw new Error(`area method ${m.name} has a Session projection but no core call`);
+  return async (api, params, ctx) => {
+    const req = s.fromMcp(params);
+    const res = await invoke(api, req, {
+      caller: ctx.session.caller,
       signal: ctx.signal,
       timeoutMs: ctx.timeoutMs,
       onProgress: ctx.onProgress,
+      routingKey: m.routed ? ctx.session.id : undefined,
     });
-  },
-  ping: async () => ({}),
-};
+    return s.toMcp ? s.toMcp(res, req, ctx, api) : (res as JsonValue);
+  };
+}
 
-/** A Map, not an object: a method name from the wire must never resolve to an inherited property ("constructor"). */
-const HANDLERS = new Map<string, SessionHandler>(
-  [TOOL_HANDLERS, resourceSessionHandlers, promptSessionHandlers, logSessionHandlers, contextSessionHandlers].flatMap((h) =>
-    Object.entries(h),
-  ),
-);
+/** Calls that do work on a server are refused once a stop began, and waited for while it drains. */
+function admitted(m: AreaMethod, handler: SessionHandler): SessionHandler {
+  if (m.admission !== 'gate') return handler;
+  return (api, params, ctx) => api.calls.run(m.name, ctx.signal, (signal) => handler(api, params, { ...ctx, signal }));
+}
 
-/**
- * Requests that do work on a server: refused once a stop began, waited for while it drains. (Tool
- * calls pass the same gate inside the core, whichever transport brings them.)
- */
-const CALLS = new Set(['resources/read', 'prompts/get', 'completion/complete']);
+const HANDLERS = sessionHandlers(AREAS);
 
 export function dispatchSessionRequest(
   api: ControlApi,
@@ -76,38 +62,10 @@ export function dispatchSessionRequest(
       ),
     );
   }
-  if (!CALLS.has(method)) return handler(api, params, ctx);
-  return api.calls.run(method, ctx.signal, (signal) => handler(api, params, { ...ctx, signal }));
+  return handler(api, params, ctx);
 }
 
-/** Per session: the "server: error" pairs its client was already warned about. */
-const warned = new Map<string, Set<string>>();
-
-/**
- * A server left out of the list is a failure the client's user should see, where they look: one
- * warning `notifications/message` per failing server (and distinct error) per session.
- */
-function warnListingFailures(failures: readonly ServerFailure[], ctx: SessionRequestContext): void {
-  if (failures.length === 0) return;
-  const id = ctx.session.id;
-  let seen = warned.get(id);
-  if (!seen) {
-    seen = new Set();
-    warned.set(id, seen);
-    ctx.onClose(() => warned.delete(id));
-  }
-  for (const f of failures) {
-    const key = `${f.server}\u0000${f.error}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    ctx.notify('notifications/message', {
-      level: 'warning',
-      logger: 'mcpd',
-      data: {
-        event: 'tools.list_failed',
-        server: f.server,
-        message: `server ${f.server} could not be listed, its tools are missing: ${f.error}`,
-      },
-    });
-  }
+/** The Session's methods (tests prove every declared one is here). */
+export function sessionMethods(): string[] {
+  return [...HANDLERS.keys()];
 }

@@ -39,7 +39,8 @@ export class FrameReader {
       const len = this.peekLength();
       if (len > MAX_FRAME_BYTES) throw new Error(`session frame of ${len} bytes exceeds the ${MAX_FRAME_BYTES}-byte limit`);
       if (this.buffered < HEADER_BYTES + len) break;
-      const head = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.buffered);
+      const [only] = this.chunks;
+      const head = this.chunks.length === 1 && only !== undefined ? only : Buffer.concat(this.chunks, this.buffered);
       frames.push(head.subarray(HEADER_BYTES, HEADER_BYTES + len));
       const rest = head.subarray(HEADER_BYTES + len);
       this.chunks = rest.length > 0 ? [rest] : [];
@@ -48,8 +49,10 @@ export class FrameReader {
     return frames;
   }
 
+  /** Called only with at least HEADER_BYTES buffered, so there is a first chunk. */
   private peekLength(): number {
-    if (this.chunks[0].length < HEADER_BYTES) this.chunks = [Buffer.concat(this.chunks, this.buffered)];
-    return this.chunks[0].readUInt32BE(0);
+    let [first] = this.chunks;
+    if (first === undefined || first.length < HEADER_BYTES) this.chunks = [(first = Buffer.concat(this.chunks, this.buffered))];
+    return first.readUInt32BE(0);
   }
 }

@@ -1,6 +1,5 @@
 import type { CallerSession, ControlApi } from '../../domain/control.js';
 import type { ProgressUpdate } from '../../domain/downstream.js';
-import { McpdError } from '../../domain/errors.js';
 import type { JsonObject, JsonValue } from '../../domain/json.js';
 
 export interface SessionRequestContext {
@@ -15,10 +14,3 @@ export interface SessionRequestContext {
 }
 
 export type SessionHandler = (api: ControlApi, params: JsonObject, ctx: SessionRequestContext) => Promise<JsonValue>;
-
-export function optionalString(params: JsonObject, key: string): string | undefined {
-  const v = params[key];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'string') throw new McpdError('INVALID_ARGUMENT', `"${key}" must be a string`);
-  return v;
-}

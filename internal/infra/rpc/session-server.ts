@@ -1,170 +1,121 @@
 import type { CallerSession, ControlApi } from '../../domain/control.js';
 import type * as pb from '../../gen/mcpd/control/v1/control.js';
-import type { JsonObject } from '../../domain/json.js';
-import { redactedError } from './status-map.js';
-import { decodeObject, encodeJson } from './json-bytes.js';
-import { dispatchSessionRequest } from './session-dispatch.js';
 import { linkClient, type ClientLink } from './session-client-requests.js';
-import { DEFAULT_SESSION_OUTBOUND_BYTES, OutboundGate, type GatedStream } from './outbound-gate.js';
+import { DEFAULT_SESSION_OUTBOUND_BYTES } from './outbound-gate.js';
+import { SessionOutput, type SessionLog, type SessionSink } from './session-output.js';
+import { ListChangeForwarder } from './session-list-watches.js';
+import { SessionRequests } from './session-requests.js';
 
 /**
- * The core's end of a Session: a grpc-js ServerDuplexStream (the `Session` RPC) or a FramedSessionStream
- * (a framed connection on the control socket) — the same messages and events either way.
+ * The core's end of a Session: a grpc-js ServerDuplexStream (the `Session` RPC), a FramedSessionStream
+ * (a MCPD-SESSION/1 connection) or one channel of a MCPD-SESSION/2 connection — the same messages and
+ * events either way.
  */
-export interface SessionServerStream extends GatedStream {
-  write(msg: pb.SessionServerMessage): unknown;
+export interface SessionServerStream extends SessionSink {
   end(): unknown;
-  /** Drops the connection (framed streams); a gRPC call is ended instead. */
-  cancel?(): unknown;
+  /** Drops the connection (framed streams) or the channel (/2, with `reason` for the client); a gRPC call is ended instead. */
+  cancel?(reason?: string): unknown;
   on(event: 'data', listener: (msg: pb.SessionClientMessage) => void): unknown;
   on(event: 'end' | 'error' | 'cancelled' | 'close', listener: () => void): unknown;
 }
-type Stream = SessionServerStream;
 
 export interface SessionServeOptions {
   /** Bytes the peer may leave unread before reading pauses and notifications drop (OutboundGate). */
   maxOutboundBytes?: number;
-  log?: (level: 'info' | 'warning', event: string, fields: Record<string, unknown>) => void;
+  log?: SessionLog;
   /** A stream that has not said hello by then is ended (default DEFAULT_HELLO_TIMEOUT_MS). */
   helloTimeoutMs?: number;
   /** Framed connections: a partial frame with no further byte for this long ends the connection. */
   frameStallMs?: number;
+  /** Sessions one MCPD-SESSION/2 connection may carry at once (default DEFAULT_CHANNELS_PER_CONNECTION). */
+  maxChannelsPerConnection?: number;
 }
 
 export const DEFAULT_HELLO_TIMEOUT_MS = 10_000;
+export const DEFAULT_CHANNELS_PER_CONNECTION = 1024;
 
 /** Serves one gateway's Session stream: hello, then multiplexed requests, cancels and notifications. */
-export function serveSession(api: ControlApi, stream: Stream, opts: SessionServeOptions = {}): void {
-  let session: CallerSession | undefined;
-  const watches: AsyncIterableIterator<{ etag: string }>[] = [];
-  const closeHooks: (() => void)[] = [];
-  const inflight = new Map<number, AbortController>();
-  let closed = false;
-  /** Server→client requests to this gateway's MCP client, and its answers. */
-  let client: ClientLink | undefined;
-
-  const who = () => ({ caller: session?.caller, session: session?.id });
-  const gate = new OutboundGate(stream, opts.maxOutboundBytes ?? DEFAULT_SESSION_OUTBOUND_BYTES, {
-    paused: (buffered) =>
-      opts.log?.('warning', 'session output over its limit; reading its requests paused until it catches up', { ...who(), buffered }),
-    resumed: (dropped) =>
-      opts.log?.(dropped > 0 ? 'warning' : 'info', 'session caught up; reading resumed', { ...who(), droppedNotifications: dropped }),
-  });
-
-  const send = (msg: pb.SessionServerMessage, admitted = false) => {
-    if (closed || (!admitted && !gate.admit(msg.notification !== undefined || msg.progress !== undefined))) return;
-    stream.write(msg);
-    gate.wrote();
-  };
-
-  // A connection that opened a Session but never says who it is would be held forever (issue 14.8).
-  const helloTimer = setTimeout(() => {
-    if (session || closed) return;
-    opts.log?.('warning', 'session ended: no hello in time', { timeoutMs: opts.helloTimeoutMs ?? DEFAULT_HELLO_TIMEOUT_MS });
-    if (stream.cancel) stream.cancel();
-    else stream.end();
-    finish();
-  }, opts.helloTimeoutMs ?? DEFAULT_HELLO_TIMEOUT_MS);
-  helloTimer.unref();
-
-  const finish = () => {
-    clearTimeout(helloTimer);
-    if (closed) return;
-    closed = true;
-    for (const ac of inflight.values()) ac.abort(new Error('gateway session ended'));
-    inflight.clear();
-    for (const w of watches) void w.return?.();
-    for (const cb of closeHooks.splice(0)) cb();
-    if (session) api.unregisterCaller(session.id);
-  };
-
-  const onHello = (hello: pb.SessionHello) => {
-    if (session) return;
-    session = api.registerCaller(hello.caller || 'default', { pid: hello.pid || undefined, clientName: hello.clientName || undefined });
-    send({ welcome: { sessionId: session.id, profile: session.profile, coreId: api.info().coreId } });
-    const link = (client = linkClient(api, session, send, hello.clientName || undefined));
-    closeHooks.push(() => link.close());
-    void forwardListChanges(api.watchTools(session.caller), 'notifications/tools/list_changed');
-    void forwardListChanges(api.resources.watch(session.caller), 'notifications/resources/list_changed');
-    void forwardListChanges(api.prompts.watch(session.caller), 'notifications/prompts/list_changed');
-  };
-
-  /** Tells the gateway when the caller's list (tools, resources, prompts) changed; the etag lets it skip stale nudges. */
-  const forwardListChanges = async (watch: AsyncIterableIterator<{ etag: string }>, method: string) => {
-    watches.push(watch);
-    if (closed) void watch.return?.();
-    let last: string | undefined;
-    for await (const snap of watch) {
-      if (last !== undefined && snap.etag !== last)
-        send({ notification: { method, paramsJson: encodeJson({ _meta: { 'mcpd/etag': snap.etag } }) } });
-      last = snap.etag;
-    }
-  };
-
-  const onRequest = (req: pb.SessionRequest) => {
-    const id = req.id;
-    if (!session) {
-      send({
-        response: {
-          id,
-          error: { reason: 'FAILED_PRECONDITION', message: 'send hello before any request', specCode: -32600, dataJson: Buffer.alloc(0) },
-        },
-      });
-      return;
-    }
-    const ac = new AbortController();
-    inflight.set(id, ac);
-    const ctx = {
-      session,
-      signal: ac.signal,
-      timeoutMs: req.timeoutMs > 0 ? req.timeoutMs : undefined,
-      onProgress: (p: { progress: number; total?: number; message?: string }) =>
-        send({
-          progress: {
-            id,
-            progress: { progress: p.progress, total: p.total ?? 0, hasTotal: p.total !== undefined, message: p.message ?? '' },
-          },
-        }),
-      // Checked before encoding: a notification that would be dropped costs no JSON.
-      notify: (method: string, params: JsonObject) => {
-        if (!closed && gate.admit(true)) send({ notification: { method, paramsJson: encodeJson(params) } }, true);
-      },
-      onClose: (cb: () => void) => (closed ? cb() : void closeHooks.push(cb)),
-    };
-    // Encoding happens inside the chain, so a result that cannot be encoded is answered as an error
-    // instead of escaping as an unhandled rejection (issue 14.1).
-    Promise.resolve()
-      .then(() => dispatchSessionRequest(api, req.method, decodeObject(req.paramsJson, `${req.method} params`), ctx))
-      .then((result) => send({ response: { id, resultJson: encodeJson(result) } }))
-      .catch((e: unknown) => send({ response: { id, error: errorOf(e) } }))
-      // Only a broken stream gets here; its close handlers release the session.
-      .catch(() => {})
-      .finally(() => inflight.delete(id));
-  };
-
-  stream.on('data', (msg: pb.SessionClientMessage) => {
-    if (msg.hello) onHello(msg.hello);
-    else if (msg.request) onRequest(msg.request);
-    else if (msg.cancel) inflight.get(msg.cancel.id)?.abort(new Error(msg.cancel.reason || 'cancelled by the client'));
-    else if (msg.response) client?.onResponse(msg.response);
-    else if (msg.notification) client?.onNotification(msg.notification);
-  });
-  stream.on('end', () => {
-    finish();
-    stream.end();
-  });
-  stream.on('error', finish);
-  stream.on('cancelled', finish);
-  stream.on('close', finish);
+export function serveSession(api: ControlApi, stream: SessionServerStream, opts: SessionServeOptions = {}): void {
+  new ServedSession(api, stream, opts);
 }
 
-function errorOf(e: unknown): pb.ErrorInfo {
-  const err = redactedError(e);
-  let dataJson: Buffer = Buffer.alloc(0);
-  try {
-    if (err.details.data !== undefined) dataJson = encodeJson(err.details.data);
-  } catch {
-    // data that cannot be encoded is left out; the message still says what went wrong
+/**
+ * One Session in the core, from hello to close. Its parts: the output (gated writes), the requests in
+ * flight, the list-change watches, and the server→client request link; closing releases all of them
+ * and the caller registration, whatever ended the stream.
+ */
+class ServedSession {
+  private session?: CallerSession;
+  private client?: ClientLink;
+  private closed = false;
+  private readonly closeHooks: (() => void)[] = [];
+  private readonly output: SessionOutput;
+  private readonly requests: SessionRequests;
+  private readonly watches: ListChangeForwarder;
+  private readonly helloTimer: NodeJS.Timeout;
+
+  constructor(
+    private readonly api: ControlApi,
+    private readonly stream: SessionServerStream,
+    private readonly opts: SessionServeOptions,
+  ) {
+    const who = () => ({ caller: this.session?.caller, session: this.session?.id });
+    this.output = new SessionOutput(stream, opts.maxOutboundBytes ?? DEFAULT_SESSION_OUTBOUND_BYTES, who, opts.log);
+    this.requests = new SessionRequests(api, this.output, (cb) => (this.closed ? cb() : void this.closeHooks.push(cb)));
+    this.watches = new ListChangeForwarder(this.output);
+    // A connection that opened a Session but never says who it is would be held forever (issue 14.8).
+    const helloMs = opts.helloTimeoutMs ?? DEFAULT_HELLO_TIMEOUT_MS;
+    this.helloTimer = setTimeout(() => this.helloTimedOut(helloMs), helloMs);
+    this.helloTimer.unref();
+
+    stream.on('data', (msg: pb.SessionClientMessage) => this.onMessage(msg));
+    stream.on('end', () => {
+      this.finish();
+      stream.end();
+    });
+    const finish = () => this.finish();
+    stream.on('error', finish);
+    stream.on('cancelled', finish);
+    stream.on('close', finish);
   }
-  return { reason: err.reason, message: err.message, specCode: err.details.specCode ?? 0, dataJson };
+
+  private onMessage(msg: pb.SessionClientMessage): void {
+    if (msg.hello) this.onHello(msg.hello);
+    else if (msg.request) this.requests.handle(msg.request, this.session);
+    else if (msg.cancel) this.requests.cancel(msg.cancel.id, msg.cancel.reason);
+    else if (msg.response) this.client?.onResponse(msg.response);
+    else if (msg.notification) this.client?.onNotification(msg.notification);
+  }
+
+  private onHello(hello: pb.SessionHello): void {
+    if (this.session || this.closed) return;
+    const session = this.api.registerCaller(hello.caller || 'default', {
+      pid: hello.pid || undefined,
+      clientName: hello.clientName || undefined,
+    });
+    this.session = session;
+    this.output.send({ welcome: { sessionId: session.id, profile: session.profile, coreId: this.api.info().coreId } });
+    const link = (this.client = linkClient(this.api, session, (m) => this.output.send(m), hello.clientName || undefined));
+    this.closeHooks.push(() => link.close());
+    this.watches.start(this.api, session);
+  }
+
+  private helloTimedOut(timeoutMs: number): void {
+    if (this.session || this.closed) return;
+    this.opts.log?.('warning', 'session ended: no hello in time', { timeoutMs });
+    if (this.stream.cancel) this.stream.cancel(`no hello within ${timeoutMs} ms`);
+    else this.stream.end();
+    this.finish();
+  }
+
+  private finish(): void {
+    clearTimeout(this.helloTimer);
+    if (this.closed) return;
+    this.closed = true;
+    this.output.close();
+    this.requests.abortAll();
+    this.watches.close();
+    for (const cb of this.closeHooks.splice(0)) cb();
+    if (this.session) this.api.unregisterCaller(this.session.id);
+  }
 }

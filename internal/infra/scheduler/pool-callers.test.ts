@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { settle } from '../../../test/support/scheduler-fake-clock.js';
 import { FP, harness, track } from '../../../test/support/scheduler.js';
+import { must } from '../../domain/must.js';
 
 /** Which caller sessions a server→client request from an instance may belong to. */
 describe('PoolManager.callersOf and notifyServers', () => {
-  const instanceIds = (h: Awaited<ReturnType<typeof harness>>) => h.mgr.status()[0].instances.map((i) => i.id);
+  const instanceIds = (h: Awaited<ReturnType<typeof harness>>) => must(h.mgr.status()[0], 'the pool status').instances.map((i) => i.id);
 
   it('names the routing keys with calls in flight, oldest call first, and forgets them when the calls end', async () => {
     const h = await harness({ minReady: 1, maxConcurrent: 4, strategy: 'stateless' });
-    const [id] = instanceIds(h);
+    const id = must(instanceIds(h)[0], 'an instance');
     expect(h.mgr.callersOf(id)).toEqual([]);
     track(h.mgr.callTool(FP, 't', {}, { routingKey: 'session-b' }));
     await settle();
@@ -18,12 +19,12 @@ describe('PoolManager.callersOf and notifyServers', () => {
     await settle();
     // The call without a key counts too, under a key of its own that no session has.
     expect(h.mgr.callersOf(id)).toEqual(['session-b', 'session-a', expect.stringMatching(/^mcpd\/anonymous-call:/)]);
-    h.launcher.calls[0].resolve({}); // b's first call ends; its second still runs, a's is now the oldest
+    must(h.launcher.calls[0], 'h.launcher.calls[0]').resolve({}); // b's first call ends; its second still runs, a's is now the oldest
     await settle();
     expect(h.mgr.callersOf(id)).toEqual(['session-a', 'session-b', expect.stringMatching(/^mcpd\/anonymous-call:/)]);
-    h.launcher.calls[1].resolve({});
-    h.launcher.calls[2].resolve({});
-    h.launcher.calls[3].resolve({});
+    must(h.launcher.calls[1], 'h.launcher.calls[1]').resolve({});
+    must(h.launcher.calls[2], 'h.launcher.calls[2]').resolve({});
+    must(h.launcher.calls[3], 'h.launcher.calls[3]').resolve({});
     await settle();
     expect(h.mgr.callersOf(id)).toEqual([]);
     expect(h.mgr.callersOf('no-such-instance')).toEqual([]);
@@ -31,11 +32,11 @@ describe('PoolManager.callersOf and notifyServers', () => {
 
   it('keeps a failed call from leaving its key behind', async () => {
     const h = await harness({ minReady: 1, strategy: 'stateless' });
-    const [id] = instanceIds(h);
+    const id = must(instanceIds(h)[0], 'an instance');
     const call = track(h.mgr.callTool(FP, 't', {}, { routingKey: 's1' }));
     await settle();
     expect(h.mgr.callersOf(id)).toEqual(['s1']);
-    h.launcher.calls[0].reject(new Error('boom'));
+    must(h.launcher.calls[0], 'h.launcher.calls[0]').reject(new Error('boom'));
     await settle();
     expect(call.error?.message).toBe('boom');
     expect(h.mgr.callersOf(id)).toEqual([]);
@@ -46,7 +47,7 @@ describe('PoolManager.callersOf and notifyServers', () => {
     h.launcher.autoReply = true;
     await h.mgr.callTool(FP, 't', {}, { routingKey: 'bound-1' });
     h.launcher.autoReply = false;
-    const [id] = instanceIds(h);
+    const id = must(instanceIds(h)[0], 'an instance');
     track(h.mgr.callTool(FP, 't', {}, { routingKey: 'bound-2' }));
     await settle();
     expect(h.mgr.callersOf(id)).toEqual(['bound-2']);
@@ -56,7 +57,7 @@ describe('PoolManager.callersOf and notifyServers', () => {
     const h = await harness({ minReady: 1, strategy: 'stateful' });
     h.launcher.autoReply = true;
     await h.mgr.callTool(FP, 't', {}, { routingKey: 'bound-1' });
-    const [id] = instanceIds(h);
+    const id = must(instanceIds(h)[0], 'an instance');
     expect(h.mgr.callersOf(id)).toEqual(['bound-1']);
   });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { McpdError } from '../../domain/errors.js';
 import { settle } from '../../../test/support/scheduler-fake-clock.js';
 import { FP, harness, makeSpec, track } from '../../../test/support/scheduler.js';
+import { must } from '../../domain/must.js';
 
 describe('PoolManager lifecycle', () => {
   it('reaps an idle instance after idleSeconds (cause idle), down to zero', async () => {
@@ -13,7 +14,7 @@ describe('PoolManager lifecycle', () => {
     await h.clock.advance(1);
     expect(h.mgr.processCount()).toBe(0);
     expect(h.launcher.live()).toHaveLength(0);
-    expect(h.events('instance.stop')[0].fields).toMatchObject({ cause: 'idle' });
+    expect(h.events('instance.stop')[0]?.fields).toMatchObject({ cause: 'idle' });
   });
 
   it('a call restarts the idle countdown', async () => {
@@ -30,7 +31,7 @@ describe('PoolManager lifecycle', () => {
 
   it('keeps minReady instances and reaps only those above it', async () => {
     const h = await harness({ minReady: 1, maxInstances: 2, maxConcurrent: 1, idleSeconds: 30 });
-    expect(h.mgr.status()[0].instances.map((i) => i.startCause)).toEqual(['min-ready']);
+    expect(h.mgr.status()[0]?.instances.map((i) => i.startCause)).toEqual(['min-ready']);
     const a = track(h.mgr.callTool(FP, 'a', {}));
     const b = track(h.mgr.callTool(FP, 'b', {}));
     await settle();
@@ -55,19 +56,19 @@ describe('PoolManager lifecycle', () => {
 
   it('always-on starts an instance at reconcile', async () => {
     const h = await harness({ activationMode: 'always-on' });
-    expect(h.mgr.status()[0].instances.map((i) => i.startCause)).toEqual(['always-on']);
+    expect(h.mgr.status()[0]?.instances.map((i) => i.startCause)).toEqual(['always-on']);
   });
 
   it('a crash mid-call fails the caller with UNAVAILABLE at once; the next call gets a fresh instance', async () => {
     const h = await harness();
     const c = track(h.mgr.callTool(FP, 't', {}));
     await settle();
-    h.launcher.sessions[0].crash('exited (code 1)');
+    must(h.launcher.sessions[0], 'h.launcher.sessions[0]').crash('exited (code 1)');
     await settle();
     expect(c.error?.reason).toBe('UNAVAILABLE');
     expect(c.error?.message).toMatch(/srv exited \(code 1\) during the call/);
     expect(h.mgr.processCount()).toBe(0);
-    expect(h.mgr.status()[0].lastError).toMatch(/exited/);
+    expect(h.mgr.status()[0]?.lastError).toMatch(/exited/);
     h.launcher.autoReply = true;
     const r = await h.mgr.callTool(FP, 't', {});
     expect(r.pid).toBe(1001);
@@ -77,27 +78,28 @@ describe('PoolManager lifecycle', () => {
     const h = await harness({ minReady: 1 }, { restartBackoffMaxSeconds: 1, crashLoopThreshold: 10 });
     const delays: number[] = [];
     for (let n = 0; n < 3; n++) {
-      h.launcher.live()[0].crash();
+      must(h.launcher.live()[0], 'h.launcher.live()[0]').crash();
       await settle();
-      delays.push(h.events('instance.restart_scheduled').at(-1)?.fields?.delayMs as number);
+      const delay = h.events('instance.restart_scheduled').at(-1)?.fields?.delayMs as number;
+      delays.push(delay);
       const before = h.launcher.sessions.length;
-      await h.clock.advance(delays[n] - 1);
+      await h.clock.advance(delay - 1);
       expect(h.launcher.sessions.length).toBe(before);
       await h.clock.advance(1);
       expect(h.launcher.sessions.length).toBe(before + 1);
     }
     expect(delays).toEqual([500, 1000, 1000]);
-    expect(h.mgr.status()[0].restarts).toBe(3);
-    expect(h.mgr.status()[0].instances[0].startCause).toBe('restart');
+    expect(h.mgr.status()[0]?.restarts).toBe(3);
+    expect(h.mgr.status()[0]?.instances[0]?.startCause).toBe('restart');
   });
 
   it('suspends a crash-looping spec, fails calls fast with SPEC_SUSPENDED, and resumes', async () => {
     const h = await harness({ minReady: 1 }, { crashLoopThreshold: 3, crashLoopWindowSeconds: 60 });
     for (let n = 0; n < 4; n++) {
-      h.launcher.live()[0].crash();
+      must(h.launcher.live()[0], 'h.launcher.live()[0]').crash();
       await h.clock.advance(8000);
     }
-    const st = h.mgr.status()[0];
+    const st = must(h.mgr.status()[0], 'the pool status');
     expect(st.suspended).toBe(true);
     expect(st.suspendedReason).toMatch(/crashed 4 times within 60s/);
     expect(h.mgr.processCount()).toBe(0);
@@ -106,7 +108,7 @@ describe('PoolManager lifecycle', () => {
     expect((err as McpdError).message).toMatch(/suspended.*Reload/);
     h.mgr.resume(FP);
     await settle();
-    expect(h.mgr.status()[0].suspended).toBe(false);
+    expect(h.mgr.status()[0]?.suspended).toBe(false);
     expect(h.mgr.processCount()).toBe(1);
   });
 
@@ -115,7 +117,7 @@ describe('PoolManager lifecycle', () => {
     h.launcher.failWith = new McpdError('UNAVAILABLE', 'cannot start server srv: "fake" in /: command not found');
     const e = await h.mgr.callTool(FP, 't', {}).catch((x: McpdError) => x);
     expect((e as McpdError).message).toMatch(/command not found/);
-    expect(h.mgr.status()[0].lastError).toMatch(/command not found/);
+    expect(h.mgr.status()[0]?.lastError).toMatch(/command not found/);
     expect(h.mgr.processCount()).toBe(0);
   });
 
@@ -128,14 +130,14 @@ describe('PoolManager lifecycle', () => {
     expect(h.events('instance.probe_ok')).toHaveLength(1);
     expect(h.mgr.processCount()).toBe(1);
 
-    h.launcher.sessions[0].hung = true;
+    must(h.launcher.sessions[0], 'h.launcher.sessions[0]').hung = true;
     const hung = track(h.mgr.callTool(FP, 'stuck', {}, { timeoutMs: 1000 }));
     await h.clock.advance(1000);
     expect(hung.error?.reason).toBe('DEADLINE_EXCEEDED');
     await h.clock.advance(2000);
     expect(h.events('instance.stop').map((e) => e.fields?.cause)).toEqual(['hung']);
     expect(h.mgr.processCount()).toBe(0);
-    expect(h.launcher.sessions[0].closed).toBe(true);
+    expect(h.launcher.sessions[0]?.closed).toBe(true);
   });
 
   it('pings running instances every pingIntervalSeconds and recycles one that stops answering', async () => {
@@ -148,21 +150,21 @@ describe('PoolManager lifecycle', () => {
     // It answered: kept, nothing logged.
     expect(h.mgr.processCount()).toBe(1);
     expect(h.events('instance.hung')).toHaveLength(0);
-    h.launcher.sessions[0].hung = true;
+    must(h.launcher.sessions[0], 'h.launcher.sessions[0]').hung = true;
     await h.clock.advance(28_000);
     expect(h.mgr.processCount()).toBe(1);
     await h.clock.advance(2000);
     expect(h.events('instance.hung').map((e) => e.fields?.probe)).toEqual(['interval']);
     expect(h.events('instance.stop').map((e) => e.fields?.cause)).toEqual(['hung']);
     expect(h.mgr.processCount()).toBe(0);
-    expect(h.launcher.sessions[0].closed).toBe(true);
+    expect(h.launcher.sessions[0]?.closed).toBe(true);
   });
 
   it('pingIntervalSeconds: 0 sends no periodic ping', async () => {
     const h = await harness({ idleSeconds: 3600 }, { pingIntervalSeconds: 0 });
     h.launcher.autoReply = true;
     await h.mgr.callTool(FP, 't', {});
-    h.launcher.sessions[0].hung = true;
+    must(h.launcher.sessions[0], 'h.launcher.sessions[0]').hung = true;
     await h.clock.advance(600_000);
     expect(h.events('instance.hung')).toHaveLength(0);
     expect(h.mgr.processCount()).toBe(1);
@@ -180,7 +182,7 @@ describe('PoolManager lifecycle', () => {
       ]),
     );
     expect(h.launcher.sessions).toHaveLength(1);
-    expect(h.launcher.sessions[0].closed).toBe(false);
+    expect(h.launcher.sessions[0]?.closed).toBe(false);
 
     h.launcher.manualStart = true;
     const pending = track(h.mgr.callTool('fp2', 't', {}));
@@ -190,14 +192,14 @@ describe('PoolManager lifecycle', () => {
     const removal = h.mgr.reconcile(new Map([[FP, { spec: h.spec, references: ['default/srv'] }]]));
     await settle();
     expect(pending.error?.reason).toBe('UNAVAILABLE');
-    expect(h.launcher.starts[1].ctx.signal?.aborted).toBe(true);
-    h.launcher.starts[1].succeed(); // the launch finishes anyway: its session must be closed, not served
+    expect(h.launcher.starts[1]?.ctx.signal?.aborted).toBe(true);
+    must(h.launcher.starts[1], 'h.launcher.starts[1]').succeed(); // the launch finishes anyway: its session must be closed, not served
     await removal;
     expect(gen).toBe(0);
-    expect(h.launcher.sessions[1].closed).toBe(true);
+    expect(h.launcher.sessions[1]?.closed).toBe(true);
     expect(h.events('instance.discarded')).toHaveLength(1);
     expect(h.mgr.status().map((p) => p.fingerprint)).toEqual([FP]);
-    expect(h.launcher.sessions[0].closed).toBe(false);
+    expect(h.launcher.sessions[0]?.closed).toBe(false);
   });
 
   it('drains in-flight calls before stopping a removed pool, bounded by drainTimeoutSeconds', async () => {
@@ -206,12 +208,12 @@ describe('PoolManager lifecycle', () => {
     await settle();
     const removal = track(h.mgr.reconcile(new Map()));
     await h.clock.advance(5000);
-    expect(h.launcher.sessions[0].closed).toBe(false);
-    h.launcher.calls[0].resolve({ fine: true });
+    expect(h.launcher.sessions[0]?.closed).toBe(false);
+    must(h.launcher.calls[0], 'h.launcher.calls[0]').resolve({ fine: true });
     await settle();
     expect(c.value).toEqual({ fine: true });
     expect(removal.done).toBe(true);
-    expect(h.launcher.sessions[0].closed).toBe(true);
+    expect(h.launcher.sessions[0]?.closed).toBe(true);
   });
 
   it('shutdown stops everything and refuses new calls', async () => {

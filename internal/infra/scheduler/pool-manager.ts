@@ -184,8 +184,8 @@ export class PoolManager {
   /** Instances that hold (or are starting) a server, across pools, removed pools still stopping included. */
   processCount(): number {
     let n = 0;
-    for (const p of this.pools.values()) n += p.instances.size;
-    for (const p of this.closingPools) n += p.instances.size;
+    for (const p of this.pools.values()) n += p.instanceCount();
+    for (const p of this.closingPools) n += p.instanceCount();
     return n;
   }
 

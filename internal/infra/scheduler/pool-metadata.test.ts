@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { settle } from '../../../test/support/scheduler-fake-clock.js';
 import { FP, harness, track } from '../../../test/support/scheduler.js';
+import { must } from '../../domain/must.js';
 
 describe('PoolManager metadata cache', () => {
   it('starts one instance (cause metadata) for concurrent first listings, then answers from the cache', async () => {
@@ -10,12 +11,12 @@ describe('PoolManager metadata cache', () => {
     const b = track(h.mgr.tools(FP));
     await settle();
     expect(h.launcher.starts).toHaveLength(1);
-    h.launcher.starts[0].succeed();
+    must(h.launcher.starts[0], 'h.launcher.starts[0]').succeed();
     await settle();
     expect(a.value?.map((t) => t.name)).toEqual(['a', 'b']);
     expect(b.value).toEqual(a.value);
     expect(h.launcher.listCalls).toBe(1);
-    expect(h.mgr.status()[0].instances[0].startCause).toBe('metadata');
+    expect(h.mgr.status()[0]?.instances[0]?.startCause).toBe('metadata');
     expect(h.mgr.capabilities(FP)).toEqual({ tools: { listChanged: true } });
 
     await h.clock.advance(30_000); // the metadata instance is idle-reaped like any other
@@ -45,12 +46,12 @@ describe('PoolManager metadata cache', () => {
     h.mgr.onNotification((_fp, id, m) => notes.push(`${id} ${m}`));
     expect(h.mgr.cachedTools(FP)?.map((t) => t.name)).toEqual(['a', 'b']);
     h.launcher.tools = ['a', 'b', 'c'];
-    h.launcher.sessions[1].emit('notifications/tools/list_changed');
+    must(h.launcher.sessions[1], 'h.launcher.sessions[1]').emit('notifications/tools/list_changed');
     await settle();
     expect(h.mgr.cachedTools(FP)?.map((t) => t.name)).toEqual(['a', 'b', 'c']);
     expect(changed).toEqual([FP]);
     expect(notes).toEqual(['srv-2 notifications/tools/list_changed']);
-    h.launcher.sessions[0].emit('notifications/tools/list_changed'); // same list: no change event
+    must(h.launcher.sessions[0], 'h.launcher.sessions[0]').emit('notifications/tools/list_changed'); // same list: no change event
     await settle();
     expect(changed).toEqual([FP]);
   });
@@ -60,7 +61,7 @@ describe('PoolManager metadata cache', () => {
     h.launcher.failWith = new Error('boom');
     const first = await h.mgr.tools(FP).catch((e: { reason?: string; message: string }) => e);
     expect(first).toMatchObject({ reason: 'SPEC_SUSPENDED' });
-    expect(h.mgr.status()[0].suspended).toBe(true);
+    expect(h.mgr.status()[0]?.suspended).toBe(true);
     const again = await h.mgr.tools(FP).catch((e: { reason?: string }) => e);
     expect(again).toMatchObject({ reason: 'SPEC_SUSPENDED' });
     expect(h.launcher.starts).toHaveLength(1);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { McpdError } from '../../domain/errors.js';
 import { settle } from '../../../test/support/scheduler-fake-clock.js';
 import { FP, harness, track } from '../../../test/support/scheduler.js';
+import { must } from '../../domain/must.js';
 
 const KEY = 'mcpd/resource-subscription:x://1';
 
@@ -33,17 +34,17 @@ describe('PoolManager pins', () => {
     await h.clock.advance(10 * 60_000);
     expect(h.mgr.processCount()).toBe(1);
     // Status says why the instance stays: one key (two holders) pinned on it.
-    expect(h.mgr.status()[0].instances.map((i) => i.pinnedKeys)).toEqual([1]);
+    expect(h.mgr.status()[0]?.instances.map((i) => i.pinnedKeys)).toEqual([1]);
     h.mgr.unpin(FP, KEY);
     await h.clock.advance(10 * 60_000);
     expect(h.mgr.processCount()).toBe(1); // one holder left
     h.mgr.unpin(FP, KEY);
-    expect(h.mgr.status()[0].instances.map((i) => i.pinnedKeys)).toEqual([0]);
+    expect(h.mgr.status()[0]?.instances.map((i) => i.pinnedKeys)).toEqual([0]);
     await h.clock.advance(29_999);
     expect(h.mgr.processCount()).toBe(1);
     await h.clock.advance(1);
     expect(h.mgr.processCount()).toBe(0);
-    expect(h.events('instance.stop')[0].fields).toMatchObject({ cause: 'idle' });
+    expect(h.events('instance.stop')[0]?.fields).toMatchObject({ cause: 'idle' });
   });
 
   it('an unpinned key on a stateless pool is routed like any request', async () => {
@@ -79,7 +80,7 @@ describe('PoolManager pins', () => {
     h.mgr.pin(FP, KEY);
     const call = track(h.mgr.request(FP, 'resources/subscribe', { uri: 'x://1' }, { routingKey: KEY }));
     await settle();
-    h.launcher.sessions[0].hung = true;
+    must(h.launcher.sessions[0], 'h.launcher.sessions[0]').hung = true;
     await h.clock.advance(1000); // deadline missed → ping probe
     await h.clock.advance(2000); // probe unanswered → recycled
     expect(call.error?.reason).toBe('DEADLINE_EXCEEDED');
@@ -112,13 +113,13 @@ describe('PoolManager pins', () => {
     const b = track(h.mgr.request(FP, 'm', {}, { routingKey: KEY }));
     await settle();
     expect(h.launcher.calls).toHaveLength(1);
-    expect(h.mgr.status()[0].waiting).toBe(1);
-    h.launcher.calls[0].resolve({});
+    expect(h.mgr.status()[0]?.waiting).toBe(1);
+    must(h.launcher.calls[0], 'h.launcher.calls[0]').resolve({});
     await settle();
     expect(a.done).toBe(true);
     expect(h.launcher.calls).toHaveLength(2);
-    expect(h.launcher.calls[1].session).toBe(h.launcher.calls[0].session);
-    h.launcher.calls[1].resolve({});
+    expect(h.launcher.calls[1]?.session).toBe(must(h.launcher.calls[0], 'call 0').session);
+    must(h.launcher.calls[1], 'h.launcher.calls[1]').resolve({});
     await settle();
     expect(b.done && !b.error).toBe(true);
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { settle } from '../../../test/support/scheduler-fake-clock.js';
 import { FP, harness, track } from '../../../test/support/scheduler.js';
+import { must } from '../../domain/must.js';
 
 describe('PoolManager routing and waiting', () => {
   it('starts nothing on reconcile for on-demand specs; the first call starts one instance', async () => {
@@ -10,8 +11,8 @@ describe('PoolManager routing and waiting', () => {
     const r = await h.mgr.callTool(FP, 'echo', { x: 1 });
     expect(r.echoed).toEqual({ name: 'echo', arguments: { x: 1 } });
     expect(h.launcher.starts).toHaveLength(1);
-    expect(h.events('instance.start')[0].fields).toEqual({ cause: 'call' });
-    expect(h.mgr.status()[0].instances.map((i) => i.startCause)).toEqual(['call']);
+    expect(h.events('instance.start')[0]?.fields).toEqual({ cause: 'call' });
+    expect(h.mgr.status()[0]?.instances.map((i) => i.startCause)).toEqual(['call']);
   });
 
   it('shares one cold start between concurrent first calls (single flight)', async () => {
@@ -21,7 +22,7 @@ describe('PoolManager routing and waiting', () => {
     const calls = [1, 2, 3].map((i) => track(h.mgr.callTool(FP, 'echo', { i })));
     await settle();
     expect(h.launcher.starts).toHaveLength(1);
-    h.launcher.starts[0].succeed();
+    must(h.launcher.starts[0], 'h.launcher.starts[0]').succeed();
     await settle();
     expect(calls.every((c) => c.done && !c.error)).toBe(true);
     expect(h.mgr.processCount()).toBe(1);
@@ -44,11 +45,11 @@ describe('PoolManager routing and waiting', () => {
     await settle();
     expect(h.launcher.calls).toHaveLength(4);
     expect(h.launcher.sessions).toHaveLength(2); // capped: no third instance
-    expect(h.mgr.status()[0].waiting).toBe(1);
-    h.launcher.calls[2].resolve({ ok: true });
+    expect(h.mgr.status()[0]?.waiting).toBe(1);
+    must(h.launcher.calls[2], 'h.launcher.calls[2]').resolve({ ok: true });
     await settle();
     expect(h.launcher.calls).toHaveLength(5);
-    expect(h.launcher.calls[4].session.pid).toBe(h.launcher.calls[2].session.pid);
+    expect(h.launcher.calls[4]?.session.pid).toBe(must(h.launcher.calls[2], 'call 2').session.pid);
     expect(fifth.done).toBe(false);
   });
 
@@ -58,8 +59,7 @@ describe('PoolManager routing and waiting', () => {
     track(h.mgr.callTool(FP, 'c2', {}));
     await settle();
     expect(
-      h.mgr
-        .status()[0]
+      must(h.mgr.status()[0], 'the pool status')
         .instances.map((i) => i.startCause)
         .sort(),
     ).toEqual(['call', 'scale-out']);
@@ -67,7 +67,7 @@ describe('PoolManager routing and waiting', () => {
     const w4 = track(h.mgr.callTool(FP, 'c4', {}));
     await settle();
     expect(h.launcher.sessions).toHaveLength(2);
-    h.launcher.calls[1].resolve({});
+    must(h.launcher.calls[1], 'h.launcher.calls[1]').resolve({});
     await settle();
     expect(h.launcher.calls.map((c) => c.params.name)).toEqual(['c1', 'c2', 'c3']);
     expect(w3.done || w4.done).toBe(false);
@@ -83,7 +83,7 @@ describe('PoolManager routing and waiting', () => {
     await h.clock.advance(1);
     expect(waiter.error?.reason).toBe('POOL_SATURATED');
     expect(waiter.error?.message).toMatch(/pool for server srv is saturated: 1 of maxInstances=1 .*maxConcurrent=1; 1 call\(s\) waiting/);
-    expect(h.mgr.status()[0].waiting).toBe(0);
+    expect(h.mgr.status()[0]?.waiting).toBe(0);
     // Every wait is reported with its length and outcome (mcpd_pool_wait_seconds): the first call's
     // wait on the cold start was served, the second ran out after poolWaitSeconds.
     const waits = h.events('pool.wait').map((e) => e.fields);
@@ -121,7 +121,7 @@ describe('PoolManager routing and waiting', () => {
     ac.abort();
     await settle();
     expect(waiter.error?.reason).toBe('CANCELLED');
-    expect(h.mgr.status()[0].waiting).toBe(0);
+    expect(h.mgr.status()[0]?.waiting).toBe(0);
   });
 
   it('stateful: binds a routing key to its instance, refreshes the TTL on use, forgets it after', async () => {
@@ -143,13 +143,12 @@ describe('PoolManager routing and waiting', () => {
       expect(await pidOf('A')).toBe(a);
     }
     expect(
-      h.mgr
-        .status()[0]
+      must(h.mgr.status()[0], 'the pool status')
         .instances.map((i) => i.boundKeys)
         .sort(),
     ).toEqual([0, 1]); // B expired, A live
     await h.clock.advance(61_000);
-    expect(h.mgr.status()[0].instances.map((i) => i.boundKeys)).toEqual([0, 0]);
+    expect(h.mgr.status()[0]?.instances.map((i) => i.boundKeys)).toEqual([0, 0]);
   });
 
   it('stateful: a caller waits for its own busy instance rather than moving to another', async () => {
@@ -160,10 +159,10 @@ describe('PoolManager routing and waiting', () => {
     track(h.mgr.callTool(FP, 'b1', {}, { routingKey: 'B' }));
     await settle();
     expect(h.launcher.calls.map((c) => c.params.name)).toEqual(['a1', 'b1']);
-    h.launcher.calls[0].resolve({});
+    must(h.launcher.calls[0], 'h.launcher.calls[0]').resolve({});
     await settle();
-    expect(h.launcher.calls[2].params.name).toBe('a2');
-    expect(h.launcher.calls[2].session).toBe(h.launcher.calls[0].session);
+    expect(h.launcher.calls[2]?.params.name).toBe('a2');
+    expect(h.launcher.calls[2]?.session).toBe(must(h.launcher.calls[0], 'call 0').session);
     expect(a2.done).toBe(false);
   });
 
@@ -173,7 +172,7 @@ describe('PoolManager routing and waiting', () => {
     track(h.mgr.callTool(FP, 'b', {}));
     await settle();
     expect(h.launcher.sessions).toHaveLength(1);
-    expect(h.mgr.status()[0].waiting).toBe(1);
+    expect(h.mgr.status()[0]?.waiting).toBe(1);
   });
 
   it('rejects calls to unknown fingerprints with NOT_FOUND', async () => {

@@ -22,7 +22,7 @@ async function setup(spec: ServerSpec): Promise<PoolManager> {
 
 async function pidCall(m: PoolManager): Promise<number> {
   const r = await m.callTool('fp', 'pid', {});
-  const pid = Number((r.content as { text: string }[])[0].text);
+  const pid = Number((r.content as { text: string }[])[0]?.text);
   seenPids.add(pid);
   return pid;
 }
@@ -58,7 +58,7 @@ describe('PoolManager with real servers', () => {
     expect(m.processCount()).toBe(0);
     const pid = await pidCall(m);
     expect(readProc(pid)?.pgid).toBe(pid);
-    expect(m.status()[0].instances[0].pid).toBe(pid);
+    expect(m.status()[0]?.instances[0]?.pid).toBe(pid);
     await waitFor(() => m.processCount() === 0, 'idle reap', 10_000);
     await waitFor(() => reaped(pid), 'reaped pid');
     expect(logs.filter((l) => l.event === 'instance.stop').map((l) => l.fields?.cause)).toEqual(['idle']);
@@ -95,7 +95,7 @@ describe('PoolManager with real servers', () => {
     const changed: string[] = [];
     m.onToolsChanged((fp) => changed.push(fp));
     expect((await m.tools('fp')).length).toBe(130);
-    seenPids.add(m.status()[0].instances[0].pid as number);
+    seenPids.add(m.status()[0]?.instances[0]?.pid as number);
     await m.callTool('fp', 'churn', {});
     await waitFor(() => m.cachedTools('fp')?.length === 131, 'refreshed listing');
     expect(changed.length).toBe(2); // first fill, then the change
@@ -103,8 +103,8 @@ describe('PoolManager with real servers', () => {
 
   it('shutdown stops a stubborn server and its grandchild: nothing is left', async () => {
     const m = await setup(fixtureSpec('stubborn', 'grandchild.mjs', { drainTimeoutSeconds: 1, minReady: 1 }));
-    await waitFor(() => m.status()[0].instances[0]?.state === 'ready', 'warm instance');
-    const pid = m.status()[0].instances[0].pid as number;
+    await waitFor(() => m.status()[0]?.instances[0]?.state === 'ready', 'warm instance');
+    const pid = m.status()[0]?.instances[0]?.pid as number;
     seenPids.add(pid);
     const members = liveGroupMembers(pid);
     expect(members.length).toBe(2);

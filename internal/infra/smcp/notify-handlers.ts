@@ -10,6 +10,7 @@ import { validateToolCallCancel, validateUpdate } from '../../domain/smcp/valida
 import type { SmcpContext } from './context.js';
 import { forwardedSoFar } from './route-handlers.js';
 import { isMember, officeRoom, requireMember, type Ack } from './session.js';
+import { must } from '../../domain/must.js';
 
 function done(ctx: SmcpContext, event: string, ack: Ack | undefined, e?: ErrorPayload): void {
   if (ack) ack(e ?? null);
@@ -21,7 +22,8 @@ export function onUpdate(ctx: SmcpContext, socket: Socket, event: string, payloa
   if (!v.ok) return done(ctx, event, ack, v.error);
   const m = requireMember(socket, ctx.node, 'computer', event, { field: 'computer', value: v.value.computer });
   if (!isMember(m)) return done(ctx, event, ack, m);
-  socket.to(officeRoom(m.office_id)).emit(UPDATE_TO_NOTIFY[event], { computer: m.name });
+  // dispatch routes only the update events UPDATE_TO_NOTIFY maps here.
+  socket.to(officeRoom(m.office_id)).emit(must(UPDATE_TO_NOTIFY[event], `the notify event for ${event}`), { computer: m.name });
   done(ctx, event, ack);
 }
 

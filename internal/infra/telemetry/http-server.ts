@@ -32,12 +32,12 @@ export interface HostPort {
 
 /** Parses "host:port" / "[v6]:port"; the error says what a good value looks like. */
 export function parseAddress(address: string): HostPort {
-  const m = /^\[([^\]]+)\]:(\d+)$/.exec(address) ?? /^([^:]+):(\d+)$/.exec(address);
-  const port = m ? Number(m[2]) : NaN;
-  if (!m || !Number.isInteger(port) || port < 0 || port > 65535) {
+  const [, host, portText] = /^\[([^\]]+)\]:(\d+)$/.exec(address) ?? /^([^:]+):(\d+)$/.exec(address) ?? [];
+  const port = Number(portText);
+  if (host === undefined || !Number.isInteger(port) || port < 0 || port > 65535) {
     throw new Error(`runtime.yaml metricsAddress "${address}" is not host:port (e.g. 127.0.0.1:9464, [::1]:9464; empty turns metrics off)`);
   }
-  return { host: m[1], port };
+  return { host, port };
 }
 
 export function isLoopback(host: string): boolean {

@@ -45,7 +45,8 @@ export async function readNode(bus: AtspiBus, a: NodeAddr, depth: number): Promi
 async function extents(bus: AtspiBus, a: NodeAddr): Promise<Frame | null> {
   const [e] = await bus.call(a, I.component, 'GetExtents', 'u', [COORD_SCREEN]);
   const [x, y, width, height] = (e as number[] | undefined) ?? [];
-  return typeof x === 'number' ? { x, y, width, height } : null;
+  // GetExtents answers all four or fails; anything else is no frame rather than a half one.
+  return x !== undefined && y !== undefined && width !== undefined && height !== undefined ? { x, y, width, height } : null;
 }
 
 async function textOf(bus: AtspiBus, a: NodeAddr): Promise<string | null> {

@@ -68,6 +68,7 @@ export async function pngSize(path: string): Promise<{ width: number; height: nu
 /** Gives the X input focus to the top-level window of `pid` (there is no window manager to ask). */
 export async function focusPid(pid: number, env: NodeJS.ProcessEnv): Promise<void> {
   const ids = (await run('xdotool', ['search', '--onlyvisible', '--pid', String(pid)], env).catch(() => '')).split('\n').filter(Boolean);
-  if (ids.length === 0) throw new Error(`no visible X window belongs to pid ${pid}`);
-  await run('xdotool', ['windowfocus', ids[ids.length - 1]], env);
+  const last = ids.at(-1);
+  if (last === undefined) throw new Error(`no visible X window belongs to pid ${pid}`);
+  await run('xdotool', ['windowfocus', last], env);
 }

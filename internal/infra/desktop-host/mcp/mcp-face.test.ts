@@ -45,16 +45,16 @@ describe('the MCP face of the desktop host (in-memory transport, fake backend)',
     const c = await connect({});
     expect((await c.listResources()).resources.map((r) => r.uri)).toEqual(WINDOWS.map((w) => w.uri));
     const read = async (uri: string) => ((await c.readResource({ uri })).contents[0] as { text: string }).text;
-    expect(await read(WINDOWS[0]?.uri)).toBe('application fake-app (pid 4242)\nwindow "Fake Window"');
-    expect(await read(WINDOWS[1]?.uri)).toContain('    [push button] "Increment" actions=Click id=:1.9/button');
-    expect(await read(WINDOWS[2]?.uri)).toBe('fake-app (pid 4242): "Fake Window"');
+    expect(await read(WINDOWS[0].uri)).toBe('application fake-app (pid 4242)\nwindow "Fake Window"');
+    expect(await read(WINDOWS[1].uri)).toContain('    [push button] "Increment" actions=Click id=:1.9/button');
+    expect(await read(WINDOWS[2].uri)).toBe('fake-app (pid 4242): "Fake Window"');
     await expect(c.readResource({ uri: 'window://org.mcpd.desktop-host/nope' })).rejects.toThrow(/unknown resource/);
   });
 
   it('a desktop that cannot be read shows why in every window instead of going blank', async () => {
     const c = await connect({});
     backend.applications = () => Promise.reject(new Error('the accessibility bus is not reachable'));
-    const text = ((await c.readResource({ uri: WINDOWS[0]?.uri })).contents[0] as { text: string }).text;
+    const text = ((await c.readResource({ uri: WINDOWS[0].uri })).contents[0] as { text: string }).text;
     expect(text).toBe(
       'desktop not readable: the accessibility bus is not reachable; call desktop_observe or run desktop.doctor for what is missing',
     );
@@ -64,11 +64,11 @@ describe('the MCP face of the desktop host (in-memory transport, fake backend)',
     const c = await connect({});
     const updated: string[] = [];
     c.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updated.push(n.params.uri));
-    await c.readResource({ uri: WINDOWS[1]?.uri });
-    await c.subscribeResource({ uri: WINDOWS[1]?.uri });
+    await c.readResource({ uri: WINDOWS[1].uri });
+    await c.subscribeResource({ uri: WINDOWS[1].uri });
     backend.addLabel(':1.9/new', 'appeared');
     await waitFor('resources/updated for the accessibility window', () => updated.length > 0);
-    expect(new Set(updated)).toEqual(new Set([WINDOWS[1]?.uri]));
+    expect(new Set(updated)).toEqual(new Set([WINDOWS[1].uri]));
   });
 
   it('a side effect without elicitation support is refused before anything happens', async () => {

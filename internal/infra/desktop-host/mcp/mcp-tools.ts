@@ -105,5 +105,5 @@ export function paramsFor(tool: string, a: Args): Record<string, unknown> {
 
 /** What the user is asked before a side effect: the action in words. */
 export function describeAction(tool: string, p: Record<string, unknown>): string {
-  return `The desktop host wants to run ${TOOL_METHODS[tool].method} with ${JSON.stringify(p)}. Allow it?`;
+  return `The desktop host wants to run ${TOOL_METHODS[tool]?.method ?? tool} with ${JSON.stringify(p)}. Allow it?`;
 }

@@ -11,7 +11,7 @@ export interface WindowResource {
 }
 
 /** The host's windows on a caller's Desktop: what runs, what has focus, what the focused app shows. */
-export const WINDOWS: readonly WindowResource[] = [
+export const WINDOWS: readonly [focused: WindowResource, accessibility: WindowResource, applications: WindowResource] = [
   {
     uri: `window://${WINDOW_HOST}/focused?priority=90`,
     name: 'focused',

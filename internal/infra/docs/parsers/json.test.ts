@@ -10,8 +10,8 @@ describe('parseJsonDocument', () => {
   it('object: heading per key followed by the value element; metadata from title/description/keywords', async () => {
     const c = await parseJsonDocument(new Uint8Array(readFileSync(path.join(TEXT_FIXTURES, 'config.json'))), 'config');
     expect(c).toMatchObject({ title: 'Service configuration', summary: 'Settings of the demo service.', keywords: ['config', 'demo'] });
-    const els = c.pages[0]?.elements;
-    const after = (key: string): (typeof els)[number] => els[els.findIndex((e) => e.category === 'heading' && e.content.text === key) + 1];
+    const els = c.pages[0]?.elements ?? [];
+    const after = (key: string) => els[els.findIndex((e) => e.category === 'heading' && e.content.text === key) + 1];
     expect(after('port')).toMatchObject({ category: 'text', content: { text: '8080' }, metadata: { json_type: 'number' } });
     expect(after('hosts')).toMatchObject({ category: 'list', content: { ordered: true, items: ['a.example', 'b.example'] } });
     expect(after('users')).toMatchObject({

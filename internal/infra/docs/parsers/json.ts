@@ -52,7 +52,7 @@ function pagesOf(root: JsonValue, title: string): DraftPage[] {
       title: part.length ? `${part[0]} … ${part[part.length - 1]}` : title,
       elements: part.flatMap((k): DraftElement[] => [
         { category: 'heading', summary: k, content: { text: k, level: 2 } },
-        valueElement(root[k]),
+        valueElement(root[k] ?? null), // k is one of root's own keys; a JSON value is never undefined
       ]),
     }));
   }

@@ -18,17 +18,17 @@ describe('parseMarkdown', () => {
     expect(c.pages[0]?.elements).toEqual([
       { category: 'text', summary: 'Preface paragraph before any heading.', content: { text: 'Preface paragraph before any heading.' } },
     ]);
-    const intro = c.pages[1]?.elements;
+    const intro = c.pages[1]?.elements ?? [];
     expect(intro.map((e) => e.category)).toEqual(['heading', 'text', 'link']);
     expect(intro[0]?.content).toEqual({ text: 'Developer Guide', level: 1 });
     expect(intro[1]?.content.text).toBe('Welcome to mcpd. See the spec for details.');
     expect(intro[2]?.content).toEqual({ url: 'https://example.com/spec', text: 'the spec' });
-    const install = c.pages[2]?.elements;
+    const install = c.pages[2]?.elements ?? [];
     expect(install.map((e) => e.category)).toEqual(['heading', 'list', 'list', 'code']);
     expect(install[1]?.content).toEqual({ ordered: true, items: ['Clone the repository', 'Run npm ci'] });
     expect(install[2]?.content).toEqual({ ordered: false, items: ['fast', 'local-first'] });
     expect(install[3]?.content).toEqual({ code: 'const answer: number = 42;', language: 'ts' });
-    const ref = c.pages[3]?.elements;
+    const ref = c.pages[3]?.elements ?? [];
     expect(ref.map((e) => e.category)).toEqual(['heading', 'table', 'image', 'link', 'separator', 'heading', 'text']);
     expect(ref[1]?.content).toEqual({
       headers: ['Name', 'Value'],

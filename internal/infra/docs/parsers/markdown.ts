@@ -89,7 +89,8 @@ function toBlocks(t: Token): Block[] {
 function paragraph(p: Tokens.Paragraph): Block[] {
   const refs = inlineRefs(p.tokens).map(refBlock);
   const meaningful = p.tokens.filter((x) => !(x.type === 'text' && x.raw.trim() === ''));
-  if (meaningful.length === 1 && (meaningful[0].type === 'image' || meaningful[0].type === 'link')) return refs;
+  const [only] = meaningful;
+  if (meaningful.length === 1 && (only?.type === 'image' || only?.type === 'link')) return refs;
   const text = plainText(p.tokens);
   return [el('text', text, { text }), ...refs];
 }
@@ -120,7 +121,8 @@ function splitFrontMatter(text: string): { meta: Record<string, unknown>; body: 
   const m = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/.exec(text);
   if (!m) return { meta: {}, body: text };
   try {
-    const meta: unknown = parseYaml(m[1]);
+    const [, yaml = ''] = m;
+    const meta: unknown = parseYaml(yaml);
     if (meta && typeof meta === 'object' && !Array.isArray(meta))
       return { meta: meta as Record<string, unknown>, body: text.slice(m[0].length) };
   } catch {

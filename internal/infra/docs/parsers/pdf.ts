@@ -51,7 +51,7 @@ export const parsePdf: DocParser = async (bytes, stem) => {
       });
       page.cleanup();
     }
-    const firstText = pages.find((p) => p.elements.length > 0)?.elements[0].content.text;
+    const firstText = pages.find((p) => p.elements.length > 0)?.elements[0]?.content.text;
     return {
       title: infoStr(info.Title) ?? stem,
       keywords: splitKeywords(infoStr(info.Keywords)),
@@ -68,10 +68,11 @@ function toLines(items: readonly unknown[]): Line[] {
   let cur: Line | undefined;
   for (const raw of items) {
     if (typeof raw !== 'object' || raw === null || !('str' in raw)) continue;
-    const it = raw as { str: string; transform: number[]; height: number; hasEOL: boolean };
-    const y = it.transform[5];
+    // pdf.js gives every text item its 2×3 transform matrix [a, b, c, d, e, f]: f is the baseline y, d the scale.
+    const it = raw as { str: string; transform: [number, number, number, number, number, number]; height: number; hasEOL: boolean };
+    const [, , , scaleY, , y] = it.transform;
     if (!cur || Math.abs(cur.y - y) > 0.5) {
-      cur = { text: '', y, height: it.height || Math.abs(it.transform[3]) || 10 };
+      cur = { text: '', y, height: it.height || Math.abs(scaleY) || 10 };
       lines.push(cur);
     }
     cur.text += it.str;

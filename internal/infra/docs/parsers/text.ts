@@ -15,7 +15,7 @@ export const parseText: DocParser = async (bytes, stem) => {
     .split(/\n[ \t]*\n/)
     .map((p) => p.trim())
     .filter((p) => p !== '');
-  const firstLine = paragraphs[0]?.split('\n')[0].trim() ?? '';
+  const firstLine = paragraphs[0]?.split('\n', 1)[0]?.trim() ?? '';
   const title = firstLine !== '' && firstLine.length <= 100 ? firstLine : stem;
   return {
     title,
@@ -26,13 +26,15 @@ export const parseText: DocParser = async (bytes, stem) => {
 
 function paginate(paragraphs: readonly string[], title: string): DraftPage[] {
   const pages: DraftPage[] = [];
-  let size = Infinity;
+  let size = 0;
+  let page: DraftPage | undefined;
   for (const p of paragraphs) {
-    if (size + p.length > TEXT_PAGE_CHARS && (pages.length === 0 || pages[pages.length - 1].elements.length > 0)) {
-      pages.push({ title: shorten(p, 60), elements: [] });
+    if (page === undefined || (size + p.length > TEXT_PAGE_CHARS && page.elements.length > 0)) {
+      page = { title: shorten(p, 60), elements: [] };
+      pages.push(page);
       size = 0;
     }
-    pages[pages.length - 1].elements.push({ category: 'text', summary: shorten(p), content: { text: p } });
+    page.elements.push({ category: 'text', summary: shorten(p), content: { text: p } });
     size += p.length;
   }
   return pages.length > 0 ? pages : [{ title, elements: [] }];

@@ -36,6 +36,7 @@ async function setup(clientCaps: Record<string, unknown>, answer?: (signal: Abor
     forward: () => Promise.reject(new Error('unused')),
     onCoreNotification: () => {},
     onConnected: (h: (s: SessionClient, reconnect: boolean) => void) => connected.push(h),
+    adapt: () => {},
     log: () => {},
   } as GatewayContext;
   clientRequestsArea().register(ctx);

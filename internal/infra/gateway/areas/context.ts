@@ -10,13 +10,12 @@ import type { CallToolResult, ReadResourceResult, Resource, ResourceTemplate, To
 import type { JsonObject } from '../../../domain/json.js';
 import { toJsonRpcError } from '../error-map.js';
 import type { ForwardExtra, GatewayArea, GatewayContext } from '../gateway-area.js';
+import { CONTEXT_UPDATED } from '../../areas/context.js';
 import { contextKindOf, DESKTOP_URI, FINDER_URI, parseContextUri, renderDesktopText, type ContextKind } from '../context-uri.js';
 import { CONTEXT_CHANNELS_META, channelsFromMeta, type ContextChannels } from '../../../domain/context-channels.js';
 
 export { isContextUri } from '../context-uri.js';
 
-/** Must match CONTEXT_UPDATED in rpc/session-areas/context.ts (the gateway does not import core code). */
-const CONTEXT_UPDATED = 'mcpd/context/updated';
 export const FINDER_TOOL = 'mcpd_finder';
 
 interface AreaState {

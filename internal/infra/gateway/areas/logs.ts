@@ -1,4 +1,4 @@
-import { SetLevelRequestSchema, type LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonObject } from '../../../domain/json.js';
 import type { GatewayArea } from '../gateway-area.js';
 
@@ -19,10 +19,9 @@ export function logsArea(): GatewayArea {
   return {
     capabilities: { logging: {} },
     register(ctx) {
-      // Replaces the SDK's own handler, which would only filter locally.
-      ctx.server.setRequestHandler(SetLevelRequestSchema, async (req, extra) => {
-        await ctx.forward('logging/setLevel', { level: req.params.level }, extra);
-        level = req.params.level;
+      ctx.adapt('logging/setLevel', async (params, _extra, next) => {
+        await next({ level: params.level as LoggingLevel });
+        level = params.level as LoggingLevel;
         return {};
       });
       ctx.onCoreNotification('notifications/message', (params) => {

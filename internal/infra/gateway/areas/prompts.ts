@@ -1,26 +1,20 @@
-import { CompleteRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonObject } from '../../../domain/json.js';
 import { etagOf, type GatewayArea } from '../gateway-area.js';
 
-/** prompts/list, prompts/get, completion/complete (progress and cancellation pass through) and list_changed. */
+/**
+ * prompts/list (its etag remembered), list_changed; prompts/get and completion/complete are plain
+ * forwards (progress and cancellation pass through).
+ */
 export function promptsArea(): GatewayArea {
   let served: string | undefined;
   return {
     capabilities: { prompts: { listChanged: true }, completions: {} },
     register(ctx) {
       const s = ctx.server;
-      s.setRequestHandler(ListPromptsRequestSchema, async (req, extra) => {
-        const result = (await ctx.forward('prompts/list', req.params?.cursor ? { cursor: req.params.cursor } : {}, extra)) as JsonObject;
+      ctx.adapt('prompts/list', async (params, _extra, next) => {
+        const result = (await next(params)) as JsonObject;
         served = etagOf(result);
-        return result as never;
-      });
-      s.setRequestHandler(GetPromptRequestSchema, async (req, extra) => {
-        const params: JsonObject = { name: req.params.name, arguments: (req.params.arguments ?? {}) as JsonObject };
-        return (await ctx.forward('prompts/get', params, extra, req.params._meta?.progressToken)) as never;
-      });
-      s.setRequestHandler(CompleteRequestSchema, async (req, extra) => {
-        const { _meta, ...params } = req.params;
-        return (await ctx.forward('completion/complete', params as JsonObject, extra, _meta?.progressToken)) as never;
+        return result;
       });
       ctx.onCoreNotification('notifications/prompts/list_changed', (params) => {
         if (served === undefined || etagOf(params) === served) return;

@@ -1,10 +1,3 @@
-import {
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ReadResourceRequestSchema,
-  SubscribeRequestSchema,
-  UnsubscribeRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
 import type { JsonObject } from '../../../domain/json.js';
 import type { JsonValue } from '../../../domain/json.js';
 import { etagOf, type GatewayArea } from '../gateway-area.js';
@@ -19,7 +12,6 @@ import {
 } from './context.js';
 
 const asList = (v: JsonValue | undefined): JsonValue[] => (Array.isArray(v) ? v : []);
-const cursorOf = (params: { cursor?: string } | undefined): JsonObject => (params?.cursor ? { cursor: params.cursor } : {});
 
 /**
  * resources/list, resources/templates/list, resources/read, (un)subscribe; updates and list_changed
@@ -33,38 +25,39 @@ export function resourcesArea(): GatewayArea {
     capabilities: { resources: { subscribe: true, listChanged: true } },
     register(ctx) {
       const s = ctx.server;
-      s.setRequestHandler(ListResourcesRequestSchema, async (req, extra) => {
-        const result = (await ctx.forward('resources/list', cursorOf(req.params), extra)) as JsonObject;
+      ctx.adapt('resources/list', async (params, _extra, next) => {
+        const result = (await next(params)) as JsonObject;
         served = etagOf(result);
         // The caller's Desktop and Finder come first, on the first page only, where they have content.
         const channels = takeChannels(result);
-        if (!req.params?.cursor)
-          result.resources = [...(contextResources(channels) as unknown as JsonObject[]), ...asList(result.resources)];
-        return result as never;
+        if (!params.cursor) result.resources = [...(contextResources(channels) as unknown as JsonObject[]), ...asList(result.resources)];
+        return result;
       });
-      s.setRequestHandler(ListResourceTemplatesRequestSchema, async (req, extra) => {
-        const result = (await ctx.forward('resources/templates/list', cursorOf(req.params), extra)) as JsonObject;
+      ctx.adapt('resources/templates/list', async (params, _extra, next) => {
+        const result = (await next(params)) as JsonObject;
         served = etagOf(result);
         const channels = takeChannels(result);
-        if (!req.params?.cursor)
+        if (!params.cursor)
           result.resourceTemplates = [...(contextTemplates(channels) as unknown as JsonObject[]), ...asList(result.resourceTemplates)];
-        return result as never;
+        return result;
       });
-      s.setRequestHandler(ReadResourceRequestSchema, async (req, extra) => {
-        if (isContextUri(req.params.uri)) return (await readContextUri(ctx, req.params.uri, extra)) as never;
-        return (await ctx.forward('resources/read', { uri: req.params.uri }, extra, req.params._meta?.progressToken)) as never;
+      ctx.adapt('resources/read', (params, extra, next) => {
+        const uri = params.uri as string;
+        return isContextUri(uri) ? readContextUri(ctx, uri, extra) : next({ uri });
       });
-      s.setRequestHandler(SubscribeRequestSchema, async (req, extra) => {
+      ctx.adapt('resources/subscribe', async (params, extra, next) => {
+        const uri = params.uri as string;
         // The context area tracks (and re-subscribes) its own URIs.
-        if (isContextUri(req.params.uri)) return (await subscribeContextUri(ctx, req.params.uri, extra)) as never;
-        const result = await ctx.forward('resources/subscribe', { uri: req.params.uri }, extra);
-        subscribed.add(req.params.uri);
-        return result as never;
+        if (isContextUri(uri)) return subscribeContextUri(ctx, uri, extra);
+        const result = await next({ uri });
+        subscribed.add(uri);
+        return result;
       });
-      s.setRequestHandler(UnsubscribeRequestSchema, async (req, extra) => {
-        if (isContextUri(req.params.uri)) return (await unsubscribeContextUri(ctx, req.params.uri, extra)) as never;
-        subscribed.delete(req.params.uri);
-        return (await ctx.forward('resources/unsubscribe', { uri: req.params.uri }, extra)) as never;
+      ctx.adapt('resources/unsubscribe', (params, extra, next) => {
+        const uri = params.uri as string;
+        if (isContextUri(uri)) return unsubscribeContextUri(ctx, uri, extra);
+        subscribed.delete(uri);
+        return next({ uri });
       });
       ctx.onCoreNotification('notifications/resources/updated', (params) => {
         if (typeof params.uri !== 'string' || !subscribed.has(params.uri)) return;

@@ -1,6 +1,4 @@
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonObject } from '../../../domain/json.js';
-import { rawRequestHandlerOf } from '../../mcp/sdk-internals.js';
 import { etagOf, type GatewayArea } from '../gateway-area.js';
 import { callContextTool, contextTools, isContextTool, takeChannels } from './context.js';
 
@@ -11,22 +9,20 @@ export function toolsArea(): GatewayArea {
   return {
     capabilities: { tools: { listChanged: true } },
     register(ctx) {
-      ctx.server.setRequestHandler(ListToolsRequestSchema, async (req, extra) => {
-        const result = (await ctx.forward('tools/list', req.params?.cursor ? { cursor: req.params.cursor } : {}, extra)) as JsonObject;
+      ctx.adapt('tools/list', async (params, _extra, next) => {
+        const result = (await next(params)) as JsonObject;
         served = etagOf(result);
         // The Finder's query tool, for clients that only call tools; first page only, and only when some
         // server of the caller gives the Finder documents (the core says so on the first page).
         const channels = takeChannels(result);
-        if (!req.params?.cursor && channels.finder)
+        if (!params.cursor && channels.finder)
           result.tools = [...(contextTools() as unknown as JsonObject[]), ...(Array.isArray(result.tools) ? result.tools : [])];
-        return result as never;
+        return result;
       });
-      // The hottest path of the gateway: registered past Server's result re-validation (see sdk-internals).
-      rawRequestHandlerOf(ctx.server)(CallToolRequestSchema, async (req, extra) => {
-        const params: JsonObject = { name: req.params.name, arguments: (req.params.arguments ?? {}) as JsonObject };
-        if (isContextTool(req.params.name))
-          return (await callContextTool(ctx, req.params.name, params.arguments as JsonObject, extra)) as never;
-        return (await ctx.forward('tools/call', params, extra, req.params._meta?.progressToken)) as never;
+      ctx.adapt('tools/call', (params, extra, next) => {
+        const name = params.name as string;
+        const args = (params.arguments ?? {}) as JsonObject;
+        return isContextTool(name) ? callContextTool(ctx, name, args, extra) : next({ name, arguments: args });
       });
       ctx.onCoreNotification('notifications/tools/list_changed', (params) => {
         // A client that never listed has nothing stale; one that holds this very list needs no nudge.

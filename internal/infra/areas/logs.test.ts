@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { LogRecord } from '../../../domain/control-areas.js';
-import type { ControlApi } from '../../../domain/control.js';
-import type { JsonObject } from '../../../domain/json.js';
-import { LogBus } from '../../telemetry/log-bus.js';
-import { levelRank } from '../../../domain/log-level.js';
-import type { SessionRequestContext } from '../session-handler.js';
-import { forwardingSessions, logSessionHandlers } from './logs.js';
+import type { LogRecord } from '../../domain/control-areas.js';
+import type { ControlApi } from '../../domain/control.js';
+import type { JsonObject } from '../../domain/json.js';
+import { LogBus } from '../telemetry/log-bus.js';
+import { levelRank } from '../../domain/log-level.js';
+import type { SessionRequestContext } from '../rpc/session-handler.js';
+import { forwardingSessions, logsArea } from './logs.js';
+import { must } from '../../domain/must.js';
 
 describe('logging/setLevel on the Session', () => {
   it('forwards at the latest level only, as MCP notifications/message, and stops when the session ends', async () => {
@@ -23,7 +24,9 @@ describe('logging/setLevel on the Session', () => {
       notify: (_m: string, p: JsonObject) => sent.push(p),
       onClose: (cb: () => void) => closers.push(cb),
     } as unknown as SessionRequestContext;
-    const setLevel = logSessionHandlers['logging/setLevel'];
+    const own = logsArea.methods.find((m) => m.name === 'logging/setLevel')!.session;
+    if (!('handle' in own)) throw new Error('logging/setLevel keeps per-session state: it has its own Session handler');
+    const setLevel = own.handle;
     await expect(setLevel(api, { level: 'loud' }, ctx)).rejects.toThrow(/unknown log level "loud"/);
     await setLevel(api, { level: 'error' }, ctx);
     await setLevel(api, { level: 'info' }, ctx);
@@ -38,7 +41,7 @@ describe('logging/setLevel on the Session', () => {
       { level: 'info', logger: 'echo', data: 'hi' },
       { level: 'error', logger: 'echo', data: 'bad' },
     ]);
-    closers[0]();
+    must(closers[0], 'the close callback')();
     expect(forwardingSessions()).toBe(0);
     expect(bus.subscriberCount).toBe(0);
   });

@@ -1,0 +1,76 @@
+import { profileFor } from '../domain/profile.js';
+import type { CallerHistories } from '../domain/history/tool-call-history.js';
+import type { AreaDeps, CoreLog } from './area-deps.js';
+import { ClientRequests } from './client-requests.js';
+import { ContextService } from './context-service.js';
+import { LogService, type LogTelemetry } from './log-service.js';
+import type { PoolPort } from './pool-port.js';
+import { PromptService } from './prompt-service.js';
+import { ResourceService } from './resource-service.js';
+import { ResourceSubscriptions } from './resource-subscriptions.js';
+import type { StoreState } from './store-state.js';
+import { ToolService } from './tool-service.js';
+
+export interface CoreOptions {
+  version: string;
+  socket: string;
+  pools: PoolPort;
+  store: StoreState;
+  log: CoreLog;
+  /** The log bus `log` is teed into; absent = the log service keeps a private one. */
+  telemetry?: LogTelemetry;
+  /** Runs the process's graceful stop (the Stop RPC asks for it); absent = only `beginStop` happens. */
+  requestStop?: () => void;
+}
+
+/** The tool cache over the pools, following the loaded store and every pool's tools/list_changed. */
+export function wireTools(o: CoreOptions): ToolService {
+  const tools = new ToolService(o.pools, o.store.current.runtime.snapshotRetentionSeconds, (msg, fields) => o.log('warning', msg, fields));
+  tools.applyStore(o.store.current);
+  // Fire-and-forget: the tool cache's loads never reject: a failed listing is recorded and logged.
+  o.pools.onToolsChanged((fp) => void tools.invalidate(fp));
+  return tools;
+}
+
+/** The control-plane areas besides tools, each built from the same AreaDeps. */
+export interface Areas {
+  /** One hub of downstream subscriptions for resources/subscribe callers and the context channels alike. */
+  subscriptions: ResourceSubscriptions;
+  resources: ResourceService;
+  prompts: PromptService;
+  logs: LogService;
+  context: ContextService;
+  clientRequests: ClientRequests;
+}
+
+export function wireAreas(o: CoreOptions, tools: ToolService, history: CallerHistories): Areas {
+  const deps: AreaDeps = {
+    pools: o.pools,
+    store: o.store,
+    tools,
+    history,
+    profileOf: (caller) => profileFor(o.store.current, caller),
+    log: o.log,
+  };
+  const subscriptions = new ResourceSubscriptions(o.pools, o.log);
+  const resources = new ResourceService(deps, subscriptions);
+  return {
+    subscriptions,
+    resources,
+    prompts: new PromptService(deps, resources),
+    // Downstream stderr and notifications/message become log entries there, attributed to the server.
+    logs: new LogService(deps, o.telemetry),
+    context: new ContextService(deps, subscriptions),
+    clientRequests: new ClientRequests({
+      callersOf: (instanceId) => o.pools.callersOf?.(instanceId) ?? [],
+      notifyServers: (fps, method, params) => o.pools.notifyServers?.(fps, method, params) ?? 0,
+      fingerprintsOf: (caller) => fingerprintsOf(o.store, profileFor(o.store.current, caller).name),
+      log: o.log,
+    }),
+  };
+}
+
+/** Pools that serve a profile (a spec's references are "profile/server"). */
+function fingerprintsOf(store: StoreState, profile: string): string[] {
+  return [...store.specs()].filter(([, ref]) => ref.references.some((r) => r.startsWith(`${profile}/`))).map(([fp]) => fp);
+}

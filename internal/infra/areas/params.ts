@@ -1,0 +1,58 @@
+import { McpdError } from '../../domain/errors.js';
+import type { JsonObject } from '../../domain/json.js';
+
+/** MCP-shaped params, checked field by field: a wrong one is INVALID_ARGUMENT naming the method and field. */
+
+export function optionalString(params: JsonObject, key: string): string | undefined {
+  const v = params[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'string') throw new McpdError('INVALID_ARGUMENT', `"${key}" must be a string`);
+  return v;
+}
+
+export function requiredString(params: JsonObject, key: string, method: string): string {
+  const v = params[key];
+  if (typeof v !== 'string' || v === '') throw new McpdError('INVALID_ARGUMENT', `${method} needs a non-empty string "${key}"`);
+  return v;
+}
+
+/** An object field, `{}` when missing. */
+export function objectParam(params: JsonObject, key: string, method: string): JsonObject {
+  const v = params[key] ?? {};
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) {
+    throw new McpdError('INVALID_ARGUMENT', `${method} "${key}" must be an object, got ${Array.isArray(v) ? 'an array' : typeof v}`);
+  }
+  return v;
+}
+
+export function optionalInt(params: JsonObject, key: string): number | undefined {
+  const v = params[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'number' || !Number.isSafeInteger(v))
+    throw new McpdError('INVALID_ARGUMENT', `"${key}" must be an integer, got ${JSON.stringify(v)}`);
+  return v;
+}
+
+export function optionalStrings(params: JsonObject, key: string): string[] | undefined {
+  const v = params[key];
+  if (v === undefined || v === null) return undefined;
+  if (!Array.isArray(v) || !v.every((x) => typeof x === 'string'))
+    throw new McpdError('INVALID_ARGUMENT', `"${key}" must be an array of strings`);
+  return v as string[];
+}
+
+/** A list request: `{cursor?}`. */
+export function cursorParams(params: JsonObject): { cursor?: string } {
+  return { cursor: optionalString(params, 'cursor') };
+}
+
+/** A list result as MCP shapes it, with the snapshot's etag in `_meta`. */
+export function mcpPage(key: string, items: readonly { definition: JsonObject }[], etag: string, nextCursor?: string): JsonObject {
+  const result: JsonObject = { [key]: items.map((i) => i.definition) };
+  if (nextCursor) result.nextCursor = nextCursor;
+  result._meta = { 'mcpd/etag': etag };
+  return result;
+}
+
+/** gRPC names the caller in every request; empty means the default caller. */
+export const callerOf = (caller: string): string => caller || 'default';

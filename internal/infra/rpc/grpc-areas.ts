@@ -1,0 +1,135 @@
+import type { sendUnaryData, ServerUnaryCall, ServerWritableStream } from '@grpc/grpc-js';
+import type { ControlApi } from '../../domain/control.js';
+import type { ControlPlaneServer } from '../../gen/mcpd/control/v1/control.js';
+import { isAbsent, type Area, type AreaMethod, type CallContext, type GrpcCall, type GrpcStream, type RpcName } from '../areas/area.js';
+import { toServiceError } from './status-map.js';
+
+type AnyCall = ServerUnaryCall<unknown, unknown> | ServerWritableStream<unknown, unknown>;
+type Handler = (call: any, cb?: sendUnaryData<unknown>) => void;
+
+/** The gRPC projection of the areas: one ControlPlane handler per declared RPC. */
+export function grpcAreaHandlers(api: ControlApi, areas: readonly Area[]): Partial<ControlPlaneServer> {
+  const handlers: Partial<Record<RpcName, Handler>> = {};
+  for (const m of areas.flatMap((a) => a.methods)) {
+    if (isAbsent(m.grpc)) continue;
+    if (handlers[m.grpc.rpc]) throw new Error(`RPC ${m.grpc.rpc} is declared twice`);
+    handlers[m.grpc.rpc] = 'open' in m.grpc ? streamHandler(api, m.grpc) : callHandler(api, m, m.grpc);
+  }
+  return handlers as Partial<ControlPlaneServer>;
+}
+
+/**
+ * A unary RPC, or a server stream of progress events then the result. Cancelling the RPC cancels the
+ * call; the shorter of the request's timeout and the gRPC deadline applies.
+ */
+function callHandler(api: ControlApi, m: AreaMethod, g: GrpcCall<unknown, unknown>): Handler {
+  const invoke = m.invoke;
+  if (!invoke) throw new Error(`area method ${m.name} has a gRPC call but no core call`);
+  const run = (ctx: CallContext, req: unknown) =>
+    m.admission === 'gate' ? api.calls.run(m.name, ctx.signal, (signal) => invoke(api, req, { ...ctx, signal })) : invoke(api, req, ctx);
+  if (g.progressToPb) {
+    const progressToPb = g.progressToPb;
+    return (call: ServerWritableStream<unknown, unknown>) => {
+      const signal = cancellation(call);
+      Promise.resolve()
+        .then(() => {
+          const { ctx, req } = contextOf(call, g, signal);
+          ctx.onProgress = (p) => call.write(progressToPb(p));
+          return run(ctx, req);
+        })
+        .then(
+          (res) => {
+            call.write(g.toPb(res, call.request));
+            call.end();
+          },
+          (e: unknown) => call.emit('error', toServiceError(e)),
+        );
+    };
+  }
+  return (call: ServerUnaryCall<unknown, unknown>, cb?: sendUnaryData<unknown>) => {
+    const signal = cancellation(call);
+    Promise.resolve()
+      .then(() => {
+        const { ctx, req } = contextOf(call, g, signal);
+        return run(ctx, req);
+      })
+      .then(
+        (res) => cb!(null, g.toPb(res, call.request)),
+        (e: unknown) => cb!(toServiceError(e)),
+      );
+  };
+}
+
+/** Aborts when the client cancels the RPC (registered before anything can await). */
+function cancellation(call: AnyCall): AbortSignal {
+  const ac = new AbortController();
+  call.on('cancelled', () => ac.abort(new Error('the gRPC call was cancelled')));
+  return ac.signal;
+}
+
+function contextOf(call: AnyCall, g: GrpcCall<unknown, unknown>, signal: AbortSignal): { ctx: CallContext; req: unknown } {
+  const from = g.fromPb(call.request);
+  const timeouts = [from.timeoutMs, deadlineMs(call)].filter((x): x is number => x !== undefined);
+  return {
+    req: from.req,
+    ctx: {
+      caller: from.caller,
+      signal,
+      timeoutMs: timeouts.length ? Math.min(...timeouts) : undefined,
+      routingKey: from.routingKey,
+    },
+  };
+}
+
+/** What is left of the call's gRPC deadline, if it has one. */
+function deadlineMs(call: AnyCall): number | undefined {
+  const deadline = call.getDeadline();
+  const at = deadline instanceof Date ? deadline.getTime() : Number(deadline);
+  return Number.isFinite(at) && at > 0 ? Math.max(1, at - Date.now()) : undefined;
+}
+
+/** Pipes a subscription into a server stream until the client goes away, honouring flow control. */
+function streamHandler(api: ControlApi, g: GrpcStream): Handler {
+  return (call: ServerWritableStream<unknown, unknown>) => {
+    const ac = new AbortController();
+    let source: AsyncIterator<unknown> | Iterator<unknown> | undefined;
+    const stop = () => {
+      ac.abort();
+      void source?.return?.();
+    };
+    call.on('cancelled', stop);
+    call.on('close', stop);
+    const metadata = (key: string) => {
+      const v = call.metadata.get(key)[0];
+      return v === undefined ? undefined : String(v);
+    };
+    void (async () => {
+      try {
+        const it = await g.open(api, call.request, { signal: ac.signal, metadata });
+        source = it;
+        if (ac.signal.aborted) void it.return?.();
+        for await (const item of it) {
+          // While the client does not read, items wait in the subscription (bounded, latest-wins or
+          // oldest-dropped) instead of piling up in the transport's buffers.
+          if (!call.write(g.itemToPb(item, call.request))) await drained(call, ac.signal);
+        }
+        call.end();
+      } catch (e) {
+        ac.abort();
+        call.emit('error', toServiceError(e));
+      }
+    })();
+  };
+}
+
+function drained(call: ServerWritableStream<unknown, unknown>, signal: AbortSignal): Promise<void> {
+  return new Promise((res) => {
+    const done = () => {
+      call.off('drain', done);
+      signal.removeEventListener('abort', done);
+      res();
+    };
+    call.once('drain', done);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}

@@ -1,0 +1,78 @@
+import type { CallerSession, ControlApi } from '../../domain/control.js';
+import type * as pb from '../../gen/mcpd/control/v1/control.js';
+import { redactedError } from './status-map.js';
+import { decodeObject, encodeJson } from './json-bytes.js';
+import { dispatchSessionRequest } from './session-dispatch.js';
+import type { SessionRequestContext } from './session-handler.js';
+import type { SessionOutput } from './session-output.js';
+
+/** A session's requests to the core: dispatched, answered on its output, cancellable until answered. */
+export class SessionRequests {
+  private readonly inflight = new Map<number, AbortController>();
+
+  constructor(
+    private readonly api: ControlApi,
+    private readonly output: SessionOutput,
+    private readonly onClose: (cb: () => void) => void,
+  ) {}
+
+  handle(req: pb.SessionRequest, session: CallerSession | undefined): void {
+    const id = req.id;
+    if (!session) {
+      const error = {
+        reason: 'FAILED_PRECONDITION',
+        message: 'send hello before any request',
+        specCode: -32600,
+        dataJson: Buffer.alloc(0),
+      };
+      this.output.send({ response: { id, error } });
+      return;
+    }
+    const ac = new AbortController();
+    this.inflight.set(id, ac);
+    const output = this.output;
+    const ctx: SessionRequestContext = {
+      session,
+      signal: ac.signal,
+      timeoutMs: req.timeoutMs > 0 ? req.timeoutMs : undefined,
+      onProgress: (p) =>
+        output.send({
+          progress: {
+            id,
+            progress: { progress: p.progress, total: p.total ?? 0, hasTotal: p.total !== undefined, message: p.message ?? '' },
+          },
+        }),
+      notify: (method, params) => output.notify(method, params),
+      onClose: this.onClose,
+    };
+    // Encoding happens inside the chain, so a result that cannot be encoded is answered as an error
+    // instead of escaping as an unhandled rejection (issue 14.1).
+    Promise.resolve()
+      .then(() => dispatchSessionRequest(this.api, req.method, decodeObject(req.paramsJson, `${req.method} params`), ctx))
+      .then((result) => output.send({ response: { id, resultJson: encodeJson(result) } }))
+      .catch((e: unknown) => output.send({ response: { id, error: errorOf(e) } }))
+      // Only a broken stream gets here; its close handlers release the session.
+      .catch(() => {})
+      .finally(() => this.inflight.delete(id));
+  }
+
+  cancel(id: number, reason: string): void {
+    this.inflight.get(id)?.abort(new Error(reason || 'cancelled by the client'));
+  }
+
+  abortAll(): void {
+    for (const ac of this.inflight.values()) ac.abort(new Error('gateway session ended'));
+    this.inflight.clear();
+  }
+}
+
+function errorOf(e: unknown): pb.ErrorInfo {
+  const err = redactedError(e);
+  let dataJson: Buffer = Buffer.alloc(0);
+  try {
+    if (err.details.data !== undefined) dataJson = encodeJson(err.details.data);
+  } catch {
+    // data that cannot be encoded is left out; the message still says what went wrong
+  }
+  return { reason: err.reason, message: err.message, specCode: err.details.specCode ?? 0, dataJson };
+}

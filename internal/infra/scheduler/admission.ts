@@ -1,0 +1,170 @@
+import { McpdError } from '../../domain/errors.js';
+import type { StartCause } from '../../domain/runtime.js';
+import type { IdleReaper } from './idle-reaper.js';
+import type { Instance } from './instance.js';
+import type { InstanceSet } from './instance-set.js';
+import type { KeyRouting } from './key-routing.js';
+import { cancelledWaitError, notReadyError, saturatedError, suspendedError } from './messages.js';
+import type { PoolScope } from './pool-scope.js';
+import type { CallOptions } from './types.js';
+import { WaitQueue, type WaitOutcome, type Waiter } from './waiters.js';
+
+/**
+ * Admission of calls to one pool: a slot now when routing finds one, otherwise a FIFO wait bounded by
+ * the call deadline and `poolWaitSeconds` (then POOL_SATURATED), and the starts that demand calls for.
+ */
+export class Admission {
+  private readonly waiters = new WaitQueue();
+
+  constructor(
+    private readonly scope: PoolScope,
+    private readonly instances: InstanceSet,
+    private readonly routing: KeyRouting,
+    private readonly idle: IdleReaper,
+    /** Starts one instance (it joins `instances` at once, in state 'starting'). */
+    private readonly start: (cause: StartCause) => void,
+  ) {}
+
+  get waiting(): number {
+    return this.waiters.length;
+  }
+
+  /** A slot on an instance, now or after a wait; `release` gives it back. */
+  acquire(opts: CallOptions, deadline: number, cause: StartCause): Promise<Instance> {
+    const { scope } = this;
+    if (scope.suspendedReason) return Promise.reject(suspendedError(scope.spec, scope.suspendedReason));
+    if (scope.closed) return Promise.reject(new McpdError('UNAVAILABLE', `server ${scope.spec.name} is no longer available`));
+    if (opts.signal?.aborted) return Promise.reject(cancelledWaitError(scope.spec));
+    const key = this.routing.keyFor(opts.routingKey);
+    const ready = this.tryTake(key);
+    if (ready) return Promise.resolve(ready);
+    return new Promise<Instance>((resolve, reject) => {
+      const now = scope.now();
+      const onAbort = () => this.drop(w, cancelledWaitError(scope.spec), 'cancelled');
+      const w: Waiter = {
+        key,
+        cause,
+        enqueuedAt: now,
+        deadline,
+        waitLimit: now + scope.deps.runtime.poolWaitSeconds * 1000,
+        resolve,
+        reject,
+        detach: () => opts.signal?.removeEventListener('abort', onAbort),
+      };
+      opts.signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiters.push(w);
+      this.arm(w);
+      this.pump();
+      scope.changed();
+    });
+  }
+
+  release(inst: Instance): void {
+    inst.release(this.scope.now());
+    this.idle.arm(inst);
+    this.pump();
+    this.scope.changed();
+  }
+
+  /** Serves waiters in FIFO order, then starts instances while demand exceeds what is starting. */
+  pump(): void {
+    const { scope, instances } = this;
+    if (!scope.open) return;
+    for (const w of this.waiters.snapshot()) {
+      const inst = this.tryTake(w.key);
+      if (!inst) continue;
+      this.waiters.remove(w);
+      this.settle(w, 'served');
+      w.resolve(inst);
+    }
+    const unserved = this.waiters.snapshot().filter((w) => !this.isBound(w));
+    let starting = instances.startingCount();
+    const perInstance = Math.max(1, scope.spec.maxConcurrent);
+    while (unserved.length > starting * perInstance && instances.liveCount() < scope.cap) {
+      const first = unserved[Math.min(starting * perInstance, unserved.length - 1)];
+      const cause: StartCause = instances.liveCount() === 0 ? (first?.cause ?? 'call') : 'scale-out';
+      this.start(cause);
+      starting++;
+    }
+  }
+
+  /** Fails every waiting call with `err`. */
+  failAll(err: Error): void {
+    for (const w of this.waiters.drain()) {
+      this.settle(w, 'failed');
+      w.reject(err);
+    }
+    this.scope.changed();
+  }
+
+  /** Takes a slot now if the routing rules allow; undefined means wait. */
+  private tryTake(key: string | undefined): Instance | undefined {
+    const now = this.scope.now();
+    const inst = this.routing.choose(key, Math.max(1, this.scope.spec.maxConcurrent), now);
+    if (!inst) return undefined;
+    inst.take(now);
+    this.idle.disarm(inst);
+    this.routing.taken(inst, key, now);
+    this.scope.changed();
+    return inst;
+  }
+
+  private isBound(w: Waiter): boolean {
+    if (w.key === undefined) return false;
+    return this.routing.boundInstance(w.key, this.scope.now())?.usable === true;
+  }
+
+  private arm(w: Waiter): void {
+    const at = Math.min(w.deadline, w.waitLimit);
+    w.timer = this.scope.deps.clock.setTimeout(() => this.timedOut(w), at - this.scope.now());
+  }
+
+  private timedOut(w: Waiter): void {
+    w.timer = undefined;
+    const { scope, instances } = this;
+    const now = scope.now();
+    const saturated = this.isSaturated(w);
+    if (now < w.deadline && !saturated) {
+      // Waiting on a cold start, not on saturation: the call deadline alone bounds it.
+      w.waitLimit = Infinity;
+      return this.arm(w);
+    }
+    const waited = now - w.enqueuedAt;
+    const err = saturated
+      ? saturatedError(scope.spec, instances.liveCount(), scope.cap, this.waiters.length, waited)
+      : notReadyError(scope.spec, waited);
+    this.drop(w, err, saturated ? 'saturated' : 'timeout');
+  }
+
+  /** At the cap with every instance full (or, for a bound caller, its instance full). */
+  private isSaturated(w: Waiter): boolean {
+    if (this.isBound(w)) return true;
+    if (this.instances.liveCount() < this.scope.cap) return false;
+    return this.instances.noneLiveStarting();
+  }
+
+  private drop(w: Waiter, err: Error, outcome: WaitOutcome): void {
+    if (!this.waiters.remove(w)) return;
+    this.settle(w, outcome);
+    w.reject(err);
+    this.scope.changed();
+  }
+
+  /** Ends a wait; the debug event 'pool.wait' carries how long it lasted (mcpd_pool_wait_seconds). */
+  private settle(w: Waiter, outcome: WaitOutcome): void {
+    if (w.timer !== undefined) this.scope.deps.clock.clearTimeout(w.timer);
+    w.timer = undefined;
+    w.detach();
+    const seconds = (this.scope.now() - w.enqueuedAt) / 1000;
+    this.scope.log(
+      'debug',
+      'pool.wait',
+      `a call to server ${this.scope.spec.name} waited ${seconds} s for a slot (${outcome})`,
+      undefined,
+      {
+        seconds,
+        outcome,
+      },
+    );
+  }
+}

@@ -1,0 +1,109 @@
+import { McpdError } from '../../domain/errors.js';
+import type { DownstreamSession } from '../../domain/downstream.js';
+import { needsSignIn } from '../../domain/sign-in.js';
+import type { DownstreamTool } from '../../domain/tool.js';
+import type { Instance } from './instance.js';
+import { suspendedError } from './messages.js';
+import { MetadataCache } from './metadata-cache.js';
+import type { PoolHealth } from './pool-health.js';
+import type { PoolScope } from './pool-scope.js';
+
+/**
+ * The pool's listing: tools, capabilities and server info kept in a cache that answers while no
+ * instance runs, one shared fetch on a miss, and coalesced refreshes on list_changed.
+ */
+export class ToolListing {
+  readonly meta = new MetadataCache();
+  /** Instances with a tools refresh running, and whether another list_changed came in meanwhile. */
+  private readonly refreshing = new Map<Instance, { again: boolean }>();
+
+  constructor(
+    private readonly scope: PoolScope,
+    private readonly health: PoolHealth,
+    /** Lists the tools through an admitted call (starting an instance, cause 'metadata', if none runs). */
+    private readonly listViaCall: () => Promise<DownstreamTool[]>,
+  ) {}
+
+  /** Cached tool list; on a miss one shared fetch starts an instance (cause 'metadata') if none runs. */
+  async tools(signal?: AbortSignal): Promise<DownstreamTool[]> {
+    const { meta, scope } = this;
+    if (meta.tools) return meta.tools;
+    if (scope.suspendedReason) throw suspendedError(scope.spec, scope.suspendedReason);
+    if (!meta.inflight) {
+      const seq = meta.nextSeq();
+      const fetch = this.listViaCall().then(
+        (tools) => this.store(tools, seq),
+        (err: unknown) => {
+          // A listing only leaves the server out; status is where its missing sign-in shows.
+          if (needsSignIn(err)) this.health.noteError((err as Error).message);
+          throw err;
+        },
+      );
+      meta.inflight = quiet(fetch.finally(() => (meta.inflight = undefined)));
+    }
+    return raceSignal(meta.inflight, signal, () => new McpdError('CANCELLED', `listing tools of server ${scope.spec.name} was cancelled`));
+  }
+
+  /** A session attached: keep what it says about itself, and list it unless a fresh list is cached or coming. */
+  attached(inst: Instance, session: DownstreamSession): void {
+    const { meta } = this;
+    meta.capabilities = session.capabilities;
+    meta.serverInfo = session.serverInfo;
+    if ((!meta.tools || meta.restored) && !meta.inflight) this.refresh(inst);
+  }
+
+  /**
+   * A list_changed re-lists the instance's tools. A storm of them is coalesced: one listing at a time
+   * per instance, plus one more after it when notifications arrived meanwhile (the running listing
+   * may predate their change) — never one request per notification.
+   */
+  refresh(inst: Instance): void {
+    const running = this.refreshing.get(inst);
+    if (running) {
+      running.again = true;
+      return;
+    }
+    const session = inst.session;
+    if (!session) return;
+    const { meta, scope } = this;
+    const state = { again: false };
+    this.refreshing.set(inst, state);
+    const seq = meta.nextSeq();
+    const fetch = session.listTools().then(
+      (tools) => this.store(tools, seq),
+      (err: Error) => {
+        scope.log('warning', 'tools.refresh_failed', `listing tools of server ${scope.spec.name} failed: ${err.message}`, inst);
+        throw err;
+      },
+    );
+    if (!meta.inflight) meta.inflight = quiet(fetch.finally(() => (meta.inflight = undefined)));
+    const settled = () => {
+      this.refreshing.delete(inst);
+      if (state.again && inst.session === session) this.refresh(inst);
+    };
+    fetch.then(settled, settled);
+  }
+
+  /** Keeps a fetch's result unless a newer one landed first; a change is reported to the manager. */
+  private store(tools: DownstreamTool[], seq: number): DownstreamTool[] {
+    if (this.meta.setTools(tools, seq)) this.scope.deps.events.toolsChanged(this.scope.fingerprint);
+    return this.meta.tools ?? tools;
+  }
+}
+
+/** Marks a shared promise as handled; whoever awaits it still sees the rejection. */
+function quiet<T>(p: Promise<T>): Promise<T> {
+  // Ignored here only: every awaiter of the shared promise gets the rejection itself.
+  p.catch(() => {});
+  return p;
+}
+
+function raceSignal<T>(p: Promise<T>, signal: AbortSignal | undefined, onAbort: () => Error): Promise<T> {
+  if (!signal) return p;
+  if (signal.aborted) return Promise.reject(onAbort());
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(onAbort());
+    signal.addEventListener('abort', abort, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
+}
