@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
+import { Server } from 'socket.io';
 import { MCPDCTL } from '../support/paths.js';
 import { TestComputer } from '../support/smcp-peers.js';
 import { startSmcpProc, type SmcpProc } from '../support/smcp-server-proc.js';
@@ -110,6 +113,23 @@ describe('mcpdctl smcp', () => {
       expect(picked.code).toBe(0);
     } finally {
       twin.close();
+    }
+  });
+
+  it('without --office on a Server that does not know server:find_computer, asks for --office', async () => {
+    // Another SMCP Server (as the reference ones): it accepts the connection and never answers the extension.
+    const http = createServer();
+    const io = new Server(http, { serveClient: false });
+    io.of('/smcp').on('connection', () => undefined);
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    try {
+      const r = await ctl(['smcp', `http://127.0.0.1:${(http.address() as AddressInfo).port}`, 'tools', 'pc']);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(
+        /did not say which office computer "pc" is in \(server:find_computer is an mcpd-smcp extension\): pass --office O/,
+      );
+    } finally {
+      await new Promise<void>((resolve) => void io.close(() => resolve()));
     }
   });
 
