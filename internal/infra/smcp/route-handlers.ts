@@ -53,6 +53,8 @@ export async function onClientRequest(ctx: SmcpContext, socket: Socket, event: C
   let result = await answer;
   if (result === STALE && cached) {
     // The cached seat was out of date and nothing was delivered: once more with the registry's answer.
+    // This second delivery is outside the ordering gate, so a cancel sent within that one round trip may
+    // reach the computer first and be ignored; only a computer that just left or moved is affected.
     ctx.seats?.forget(target);
     const fresh = await lookup(ctx, m.office_id, req.computer);
     if (!fresh) return ack(noComputer(m.office_id, req.computer));
