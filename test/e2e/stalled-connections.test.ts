@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SessionClientMessage } from '../../internal/gen/mcpd/control/v1/control.js';
 import { SESSION_PREFACE, frame } from '../../internal/infra/rpc/session-framing.js';
 import { SessionClient } from '../../internal/infra/rpc/session-client.js';
-import { TestWorld } from '../support/core-process.js';
+import { coreWorld } from '../support/core-world.js';
 import { echoServer, profile } from '../support/profiles.js';
 import { ControlCalls, createControlClient } from '../../internal/infra/rpc/control-client.js';
 
@@ -22,16 +22,11 @@ function heldUntilClosed(socketPath: string, bytes: Buffer): Promise<void> {
 }
 
 describe('connections that stop half-way are closed (issue 14.8)', () => {
-  let world: TestWorld;
-  beforeAll(async () => {
-    world = new TestWorld({
-      'profiles/default.yaml': profile(echoServer('fx')),
-      'callers.yaml': 'callers: {}\n',
-      'runtime.yaml': 'metricsAddress: ""\nsessionHelloTimeoutSeconds: 0.5\nsessionFrameStallSeconds: 0.5\n',
-    });
-    await world.startCore();
+  const world = coreWorld({
+    'profiles/default.yaml': profile(echoServer('fx')),
+    'callers.yaml': 'callers: {}\n',
+    'runtime.yaml': 'metricsAddress: ""\nsessionHelloTimeoutSeconds: 0.5\nsessionFrameStallSeconds: 0.5\n',
   });
-  afterAll(async () => world.cleanup());
 
   it('ends a Session that sends only the preface', async () => {
     await heldUntilClosed(world.socket, SESSION_PREFACE);

@@ -5,6 +5,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { JsonRpcLineReader, parseJsonRpc } from '../jsonrpc/line-reader.js';
 import { rememberJson } from '../jsonrpc/raw-json.js';
 import { splitObjectMember } from '../jsonrpc/split-response.js';
+import { TurnWrites } from '../jsonrpc/turn-writes.js';
 
 /**
  * The gateway's MCP stdio transport: the SDK's StdioServerTransport with our line reader (no second
@@ -18,17 +19,21 @@ export class StdioServerLineTransport implements Transport {
   intercept?: (message: JSONRPCMessage) => boolean;
   private readonly reader = new JsonRpcLineReader();
   private started = false;
+  private readonly writes: TurnWrites;
 
   constructor(
     private readonly stdin: Readable = process.stdin,
     private readonly stdout: Writable = process.stdout,
-  ) {}
+  ) {
+    this.writes = new TurnWrites(stdout);
+  }
 
   private readonly onData = (chunk: Buffer): void => {
     try {
       this.reader.append(chunk);
     } catch (e) {
       this.onerror?.(e as Error);
+      // close() is synchronous work in an async signature and cannot reject; the error was reported above.
       void this.close();
       return;
     }
@@ -64,12 +69,12 @@ export class StdioServerLineTransport implements Transport {
 
   /** Writes bytes that already are one serialized message (with its newline). */
   writeRaw(bytes: Buffer | string): void {
-    this.stdout.write(bytes);
+    this.writes.write(bytes);
   }
 
   send(message: JSONRPCMessage): Promise<void> {
     return new Promise((resolve) => {
-      if (this.stdout.write(serializeMessage(message))) resolve();
+      if (this.writes.write(serializeMessage(message))) resolve();
       else this.stdout.once('drain', resolve);
     });
   }

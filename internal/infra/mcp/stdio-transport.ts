@@ -11,6 +11,7 @@ import { NotificationsFirst } from '../jsonrpc/notifications-first.js';
 import { signalGroup, waitGroupGone } from './process-group.js';
 import type { Reaper } from './reaper.js';
 import { cappedDelay } from '../../domain/timer-limit.js';
+import { TurnWrites } from '../jsonrpc/turn-writes.js';
 
 export interface StdioTransportOptions {
   serverName: string;
@@ -43,6 +44,8 @@ export class ProcessStdioTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
 
   private child?: ChildProcess;
+  /** The child's stdin, one writev per turn (TurnWrites). */
+  private stdinWrites?: TurnWrites;
   private readonly readBuffer = new JsonRpcLineReader();
   private readonly stderrTail: string[] = [];
   private exit?: ExitInfo;
@@ -118,7 +121,8 @@ export class ProcessStdioTransport implements Transport {
     if (!stdin || !stdin.writable || this.exit) {
       throw new Error(`server ${this.opts.serverName} is not running (${this.describeExit()})`);
     }
-    return stdin.write(line);
+    this.stdinWrites ??= new TurnWrites(stdin);
+    return this.stdinWrites.write(line);
   }
 
   close(): Promise<void> {
@@ -162,6 +166,7 @@ export class ProcessStdioTransport implements Transport {
       child.once('exit', (code, signal) => {
         this.exit = { code, signal };
         resolve();
+        // afterExit() only waits, signals and polls /proc (none of which throws); the exit itself is already resolved.
         void this.afterExit(pgid, stdoutEnded);
       });
     });
@@ -186,6 +191,7 @@ export class ProcessStdioTransport implements Transport {
       // cannot be resynchronised without reading the rest of the line).
       this.fatal ??= `it wrote a JSON-RPC message of more than ${MAX_LINE_BYTES / 1024 / 1024} MiB (messages that large are refused to keep memory bounded; have the tool return less)`;
       this.onerror?.(new Error(`server ${this.opts.serverName} was stopped because ${this.fatal}`));
+      // stop() signals and polls the group and does not reject; the reader must not wait for the kill.
       void this.stop(0);
       return;
     }

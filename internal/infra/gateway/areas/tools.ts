@@ -36,6 +36,7 @@ export function toolsArea(): GatewayArea {
         // After a core restart the list may differ from what the client holds: compare, and say so once.
         session.request('tools/list', {}).then(
           (page) => {
+            // A nudge to a client that has gone is moot (its transport's close ends the session); nothing waits on it.
             if (etagOf(page as JsonObject) !== served) void ctx.server.sendToolListChanged().catch(() => {});
           },
           (e: Error) => ctx.log(`re-sync after reconnect failed: ${e.message}`),
