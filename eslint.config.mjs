@@ -4,6 +4,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import { DOMAIN_PACKAGES, LAYERS, forbiddenFor } from './scripts/layers.mjs';
+import { explainedPlugin } from './scripts/eslint-explained.mjs';
 
 // Node globals the scripts and benches use (no `globals` package: one less dependency to keep in step).
 const nodeGlobals = Object.fromEntries(
@@ -64,7 +65,18 @@ const layerRules = Object.keys(LAYERS)
   .map((layer) => ({ files: [`${LAYERS[layer].dir}**/*.ts`], ignores: ['**/*.test.ts'], rules: forbid(layer) }));
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'internal/gen/**', '.tmp/**', 'coverage/**', 'vitest.config.ts'] },
+  // test/lint/explained-cases.ts breaks the rules on purpose: test/lint/explained-rules.test.ts lints it alone.
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'internal/gen/**',
+      '.tmp/**',
+      'coverage/**',
+      'vitest.config.ts',
+      'test/lint/explained-cases.ts',
+    ],
+  },
   js.configs.recommended,
   {
     files: ['**/*.ts', '**/*.tsx'],
@@ -88,6 +100,13 @@ export default tseslint.config(
     files: ['**/*.mjs'],
     languageOptions: { globals: nodeGlobals },
     rules: { 'no-unused-vars': unused, 'no-empty': ['error', { allowEmptyCatch: false }] },
+  },
+  // Product code says why a promise is not awaited and why an error may be dropped (decision 39).
+  {
+    files: ['cmd/**/*.ts', 'internal/**/*.ts', 'web/**/*.ts', 'web/**/*.tsx'],
+    ignores: ['**/*.test.ts'],
+    plugins: { explained: explainedPlugin },
+    rules: { 'explained/fire-and-forget': 'error', 'explained/swallowed-error': 'error' },
   },
   // Layers: cmd → app → infra → domain (gen is generated code every layer but domain may use).
   ...layerRules,

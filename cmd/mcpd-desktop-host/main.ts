@@ -35,11 +35,11 @@ async function main(): Promise<void> {
     log(`stopping (${why})`);
     // Ignored: shutting down: a face that fails to close leaves nothing to recover, and exit follows.
     await closeFace().catch(() => undefined);
-    await backend.close().catch(() => undefined);
+    await backend.close().catch(() => undefined); // likewise: the process exits next
     process.exit(0);
   };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
+  // stop() handles every failure itself and ends in process.exit: there is nothing to await or catch.
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => void stop(signal));
   if (args.socket) {
     const server = new BridgeSocketServer(host, log);
     await server.listen(args.socket);
@@ -51,6 +51,7 @@ async function main(): Promise<void> {
     pollMs: args.pollMs,
     log,
     workspaceRoot: args.workspaceRoot,
+    // stop() never rejects (see above): the client going away just starts it.
     onClose: () => void stop('client closed the connection'),
   });
 }

@@ -36,13 +36,15 @@ async function main(): Promise<void> {
     log(`stopping (${why})`);
     // Ignored: shutting down: a failed stop or close leaves nothing to recover, and exit follows.
     await service.stop().catch(() => undefined);
-    await service.mcp.server.close().catch(() => undefined);
+    await service.mcp.server.close().catch(() => undefined); // likewise: the process exits next
     process.exit(0);
   };
+  // stop() never rejects (see above): each of these only starts it.
   transport.onclose = () => void stop('client closed the connection');
+  // Likewise: stdin ending is the client gone.
   process.stdin.on('end', () => void stop('stdin closed'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
+  // stop() handles every failure itself and ends in process.exit: there is nothing to await or catch.
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => void stop(signal));
   await service.mcp.server.connect(transport);
 }
 

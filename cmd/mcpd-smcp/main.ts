@@ -40,6 +40,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log(`stopping (${why})`);
+    // The process exits when close settles, either way; a failed close has nothing left to clean up.
     void server.close().finally(() => process.exit(0));
   };
   process.on('SIGTERM', () => stop('SIGTERM'));

@@ -1,5 +1,6 @@
 import type { Profile } from '../domain/profile.js';
 import type { CallerHistories } from '../domain/history/tool-call-history.js';
+import type { ReloadProgress } from './reload-retry.js';
 import type { PoolPort } from './pool-port.js';
 import type { StoreState } from './store-state.js';
 import type { ToolService } from './tool-service.js';
@@ -16,4 +17,6 @@ export interface AreaDeps {
   /** The caller's profile under the current store (unknown callers → default). */
   profileOf(caller: string): Profile;
   log: CoreLog;
+  /** Requests resolving a name or URI that a reload overtook resolve again after it (absent: no retry). */
+  reloads?: ReloadProgress;
 }

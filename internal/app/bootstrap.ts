@@ -96,6 +96,8 @@ export async function runCore(o: CoreRunOptions): Promise<RunningCore> {
     store.adopt(r.store);
     core.applyStore().catch((e: unknown) => log('error', 'applying the new configuration failed', { error: e }));
   });
+  // "core started" promises that the store is watched: an edit made after it is seen.
+  await watcher.ready;
   // The web dashboard shares the metrics listener; its token lives beside the control socket (0700).
   const dashboard = new Dashboard({ core: dashboardCore(core, store, pools, socket), stateDir: dirname(socket), log });
   const metrics = await obs.serve(runtime.metricsAddress, dashboard.mount);

@@ -39,6 +39,7 @@ export class CallerChannels {
       this.byCaller.set(caller, ch);
     }
     const sub = ch.lw.subscribe();
+    // publish() logs a failed computation itself and never rejects; the subscriber gets the result when it lands.
     if (ch.lw.current() === undefined) void this.publish(caller, 'initial');
     return sub;
   }

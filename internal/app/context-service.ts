@@ -153,6 +153,7 @@ export class ContextService implements ContextApi {
     if (method === LIST_CHANGED) change = source.listChanged();
     else if (method === UPDATED && typeof params.uri === 'string') change = source.updated(params.uri);
     else return;
+    // Handled: a failed refresh is logged; the watchers hear of a change when it lands.
     void change.then(
       (c) => this.signal(fp, c),
       (e: unknown) => this.deps.log('warning', 'context.refresh_failed', { fingerprint: fp, error: String(e) }),
@@ -163,8 +164,10 @@ export class ContextService implements ContextApi {
   private signal(fp: string, change: SourceChange, onlyIfChanged = false): void {
     const uses = (caller: string) => this.fingerprintsOf(caller).split(',').includes(fp);
     if (change.desktop)
+      // publish() logs its own failures and never rejects; watchers hear the result, nobody waits for it.
       for (const w of this.desktops.watched()) if (uses(w.caller)) void this.desktops.publish(w.caller, change.reason, onlyIfChanged);
     if (change.finder)
+      // Likewise.
       for (const w of this.finders.watched()) if (uses(w.caller)) void this.finders.publish(w.caller, change.reason, onlyIfChanged);
   }
 
@@ -186,6 +189,7 @@ export class ContextService implements ContextApi {
         continue;
       }
       if (source.noteInstances(liveInstances(status, fp)) && this.isWatched(fp)) {
+        // ensure() records a failed load as the source's problem rather than rejecting; signal() is synchronous.
         void source.ensure().then(() => this.signal(fp, { desktop: true, finder: true, reason: `server ${source.label} restarted` }, true));
       }
     }
@@ -194,6 +198,7 @@ export class ContextService implements ContextApi {
       [this.finders, 'profile changed'],
     ] as const) {
       for (const w of channels.watched()) {
+        // publish() logs its own failures and never rejects; the watcher gets the new view when it is ready.
         if (w.state && w.state.fingerprints !== this.fingerprintsOf(w.caller)) void channels.publish(w.caller, reason, true);
       }
     }
@@ -209,6 +214,7 @@ export class ContextService implements ContextApi {
       const state = channels.watchedState(caller);
       if (!state) continue;
       const next = serverOrder(this.deps.history.get(caller).records(), state.order);
+      // Likewise: publish() never rejects, and the tool call that changed the order must not wait for views.
       if (next.some((s, i) => s !== state.order[i])) void channels.publish(caller, 'a tool call changed the server order');
     }
   }

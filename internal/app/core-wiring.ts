@@ -10,6 +10,7 @@ import { ResourceService } from './resource-service.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';
 import type { StoreState } from './store-state.js';
 import { ToolService } from './tool-service.js';
+import type { ReloadProgress } from './reload-retry.js';
 
 export interface CoreOptions {
   version: string;
@@ -43,7 +44,8 @@ export interface Areas {
   clientRequests: ClientRequests;
 }
 
-export function wireAreas(o: CoreOptions, tools: ToolService, history: CallerHistories): Areas {
+/** `reloads`: prompts/get, completion and resources/read that raced a store application resolve again after it. */
+export function wireAreas(o: CoreOptions, tools: ToolService, history: CallerHistories, reloads?: ReloadProgress): Areas {
   const deps: AreaDeps = {
     pools: o.pools,
     store: o.store,
@@ -51,6 +53,7 @@ export function wireAreas(o: CoreOptions, tools: ToolService, history: CallerHis
     history,
     profileOf: (caller) => profileFor(o.store.current, caller),
     log: o.log,
+    reloads,
   };
   const subscriptions = new ResourceSubscriptions(o.pools, o.log);
   const resources = new ResourceService(deps, subscriptions);

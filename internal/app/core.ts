@@ -80,17 +80,10 @@ export class Core implements ControlApi {
     });
     this.tools.onChange((profile) => this.callerViews.refresh((caller) => this.profileOf(caller) === profile));
     o.pools.onStatusChange(() => this.publishStatus());
-    const areas = wireAreas(o, this.tools, this.history);
-    this.resources = areas.resources;
-    this.prompts = areas.prompts;
-    this.logs = areas.logs;
-    this.context = areas.context;
-    this.clientRequests = areas.clientRequests;
-    const profileOf = (caller: string) => profileFor(o.store.current, caller);
-    this.smcp = new SmcpComputers({ api: this, profileOf, log: o.log, onStatus: () => this.publishStatus() });
+    // Built before the areas, which retry requests that raced a reload (prompts, resource reads) with it.
     this.reloads = new StoreReloads(o.pools, o.store, this.tools, {
-      resources: this.resources,
-      prompts: this.prompts,
+      resources: { applyStore: () => this.resources.applyStore() },
+      prompts: { applyStore: () => this.prompts.applyStore() },
       remapCallers: () => this.callers.remap((c) => this.profileOf(c)),
       refreshViews: () => {
         this.callerViews.refresh();
@@ -100,6 +93,14 @@ export class Core implements ControlApi {
       profileOf: (caller) => this.profileOf(caller),
       publishStatus: () => this.publishStatus(),
     });
+    const areas = wireAreas(o, this.tools, this.history, this.reloads);
+    this.resources = areas.resources;
+    this.prompts = areas.prompts;
+    this.logs = areas.logs;
+    this.context = areas.context;
+    this.clientRequests = areas.clientRequests;
+    const profileOf = (caller: string) => profileFor(o.store.current, caller);
+    this.smcp = new SmcpComputers({ api: this, profileOf, log: o.log, onStatus: () => this.publishStatus() });
     this.toolCalls = new ToolCalls({
       pools: o.pools,
       store: o.store,

@@ -23,6 +23,7 @@ export class LoadFirstWatch<T> implements AsyncIterableIterator<T> {
 
   return(): Promise<IteratorResult<T>> {
     this.done = true;
+    // Ending the inner watch only marks it done (its return() settles at once); this watch is done already.
     void this.inner?.return?.();
     const p = this.pendingDone;
     this.pendingDone = undefined;

@@ -8,6 +8,7 @@ import type { AreaDeps } from './area-deps.js';
 import { CallerViews } from './caller-views.js';
 import { AreaListings } from './resource-listings.js';
 import type { ResourceService } from './resource-service.js';
+import { afterReloads, viaPool } from './reload-retry.js';
 
 /** Prompts per profile, namespaced like tools; prompt get and completion routed to the owner. */
 export class PromptService implements PromptsApi {
@@ -53,8 +54,10 @@ export class PromptService implements PromptsApi {
 
   async get(caller: string, name: string, args: JsonObject, opts: RequestOpts): Promise<JsonObject> {
     if (typeof name !== 'string' || name === '') throw new McpdError('INVALID_ARGUMENT', 'prompts/get needs a non-empty string "name"');
-    const entry = await this.resolve(this.deps.profileOf(caller), name);
-    return this.deps.pools.request(entry.fingerprint, 'prompts/get', { name: entry.downstreamName, arguments: args }, opts);
+    return this.afterReloads(`prompt ${JSON.stringify(name)}`, async () => {
+      const entry = await this.resolve(this.deps.profileOf(caller), name);
+      return this.dispatch(entry.fingerprint, 'prompts/get', { name: entry.downstreamName, arguments: args }, opts);
+    });
   }
 
   async complete(caller: string, params: JsonObject, opts: RequestOpts): Promise<JsonObject> {
@@ -65,20 +68,22 @@ export class PromptService implements PromptsApi {
     if (ref.type === 'ref/prompt') {
       if (typeof ref.name !== 'string' || ref.name === '')
         throw new McpdError('INVALID_ARGUMENT', 'completion/complete: ref/prompt needs a non-empty string "name"');
-      const entry = await this.resolve(this.deps.profileOf(caller), ref.name);
-      return this.deps.pools.request(
-        entry.fingerprint,
-        'completion/complete',
-        { ...params, ref: { ...ref, name: entry.downstreamName } },
-        opts,
-      );
+      const name = ref.name;
+      return this.afterReloads(`prompt ${JSON.stringify(name)}`, async () => {
+        const entry = await this.resolve(this.deps.profileOf(caller), name);
+        return this.dispatch(entry.fingerprint, 'completion/complete', { ...params, ref: { ...ref, name: entry.downstreamName } }, opts);
+      });
     }
     if (ref.type === 'ref/resource') {
       if (typeof ref.uri !== 'string' || ref.uri === '')
         throw new McpdError('INVALID_ARGUMENT', 'completion/complete: ref/resource needs a non-empty string "uri"');
       if (!this.resources) throw new McpdError('UNIMPLEMENTED', 'completion of resource arguments is not wired in this core');
-      const route = await this.resources.routeRef(caller, ref.uri);
-      return this.deps.pools.request(route.fingerprint, 'completion/complete', params, opts);
+      const resources = this.resources;
+      const uri = ref.uri;
+      return this.afterReloads(`resource ${JSON.stringify(uri)}`, async () => {
+        const route = await resources.routeRef(caller, uri);
+        return this.dispatch(route.fingerprint, 'completion/complete', params, opts);
+      });
     }
     throw new McpdError(
       'INVALID_ARGUMENT',
@@ -94,6 +99,15 @@ export class PromptService implements PromptsApi {
   /** Ends every watch (shutdown). */
   close(): void {
     this.views.close();
+  }
+
+  /** A request that a reload overtook while it resolved its prompt or URI resolves again after it. */
+  private afterReloads<T>(what: string, attempt: () => Promise<T>): Promise<T> {
+    return afterReloads(this.deps.reloads, what, attempt);
+  }
+
+  private dispatch(fp: string, method: string, params: JsonObject, opts: RequestOpts): Promise<JsonObject> {
+    return viaPool(this.deps.pools.request(fp, method, params, opts));
   }
 
   private async resolve(profile: Profile, name: string): Promise<PromptEntry> {

@@ -19,6 +19,7 @@ import type { AreaDeps } from './area-deps.js';
 import { CallerViews } from './caller-views.js';
 import { AreaListings } from './resource-listings.js';
 import { ResourceSubscriptions, type SubscriptionInfo } from './resource-subscriptions.js';
+import { afterReloads, viaPool } from './reload-retry.js';
 import { contextChannelsOf, type ContextChannels } from '../domain/context-channels.js';
 
 const EMPTY: ResourceListing = Object.freeze({ resources: [], templates: [] });
@@ -78,8 +79,11 @@ export class ResourceService implements ResourcesApi {
   }
 
   async read(caller: string, uri: string, opts: RequestOpts): Promise<JsonObject> {
-    const route = await this.route(caller, uri);
-    return this.deps.pools.request(route.fingerprint, 'resources/read', { uri }, opts);
+    // A read that a reload overtook while it routed its URI routes again after it.
+    return afterReloads(this.deps.reloads, `resource ${JSON.stringify(uri)}`, async () => {
+      const route = await this.route(caller, uri);
+      return viaPool(this.deps.pools.request(route.fingerprint, 'resources/read', { uri }, opts));
+    });
   }
 
   async subscribe(caller: string, uri: string, signal: AbortSignal): Promise<Subscription<JsonObject>> {

@@ -89,6 +89,7 @@ export class SmcpComputer {
   }
 
   stop(): void {
+    // A watch's return() only marks it done and settles at once; stop() need not wait for it.
     for (const w of this.watches) void w.return?.();
     this.calls.abortAll(`computer ${this.me.name} was stopped`);
     this.link.close();
@@ -139,6 +140,7 @@ export class SmcpComputer {
   /** Same change detection as the gRPC watches: the first item is the current view, later ones are changes. */
   private follow(sub: Subscription<{ etag: string }>, event: string): void {
     this.watches.push(sub);
+    // Runs for the link's life; a watch that fails is logged below, so this never rejects.
     void (async () => {
       let last: string | undefined;
       try {

@@ -1,7 +1,7 @@
 import type { ReloadOutcome } from '../domain/control.js';
 import type { PoolPort } from './pool-port.js';
 import type { StoreState } from './store-state.js';
-import type { ReloadProgress } from './tool-calls.js';
+import type { ReloadProgress } from './reload-retry.js';
 import type { ToolService } from './tool-service.js';
 
 /** What follows the store when it changes, besides the pools and the tool indexes. */

@@ -9,42 +9,7 @@ import type { PoolPort } from './pool-port.js';
 import type { StoreState } from './store-state.js';
 import type { ToolService } from './tool-service.js';
 import { isSearchModeTool, toolError, ToolSearchCalls } from './tool-search-calls.js';
-
-/** Attempts of a call whose pool a reload removed meanwhile (each after that reload is applied). */
-const POOL_GONE_ATTEMPTS = 4;
-
-/** Errors of calls that reached the pool: never retried as "raced a reload" (the server may have run them). */
-const reachedPool = new WeakSet<object>();
-function markDispatched(e: unknown): unknown {
-  if (typeof e === 'object' && e !== null && !(e instanceof PoolGoneError)) reachedPool.add(e);
-  return e;
-}
-function dispatched(e: object): boolean {
-  return reachedPool.has(e);
-}
-
-/**
- * Reloads kept replacing the spec of the tool's server while the call resolved it: nothing reached a
- * server, and it is the configuration changing (not the caller's arguments) that is to blame.
- */
-function reloadRaceError(name: string, attempts: number, e: unknown): McpdError {
-  const why = e instanceof Error ? e.message : String(e);
-  return new McpdError(
-    'UNAVAILABLE',
-    `tool "${name}" could not be resolved: the configuration changed (reload) while the call resolved it, ${attempts} times in a row; ` +
-      `nothing was sent to a server. Retry once the edits settle (last error: ${why})`,
-  );
-}
-
-/** What a call needs to know of reloads to tell "raced a reload" from "no such tool". */
-export interface ReloadProgress {
-  /** How many store applications have begun. */
-  readonly generation: number;
-  /** No application is under way (the tool index names no pool a reload removed). */
-  readonly settled: boolean;
-  /** Settles when the application under way, and every earlier one, has ended. */
-  applied(): Promise<void>;
-}
+import { afterReloads, markDispatched, type ReloadProgress } from './reload-retry.js';
 
 export interface ToolCallDeps {
   pools: PoolPort;
@@ -68,25 +33,8 @@ export class ToolCalls {
    * a call waits for the reload to be applied and resolves the name again — a few times at most
    * while edits keep coming — so it is answered against the configuration after the reload.
    */
-  async call(caller: string, name: string, args: JsonObject, opts: CallOptions): Promise<JsonObject> {
-    const { reloads } = this.d;
-    for (let attempt = 1; ; attempt++) {
-      const last = attempt >= POOL_GONE_ATTEMPTS;
-      const generation = reloads.generation;
-      // A call that starts while a reload is being applied resolves against the index of the old
-      // store, whose pools that reload already removed: it raced the reload as much as one overtaken by it.
-      const settled = reloads.settled;
-      try {
-        return await this.callResolvedTool(caller, name, args, opts, last);
-      } catch (e) {
-        const raced =
-          e instanceof PoolGoneError ||
-          (e instanceof McpdError && e.reason === 'NOT_FOUND' && !dispatched(e) && (!settled || reloads.generation !== generation));
-        if (!raced) throw e;
-        if (last) throw reloadRaceError(name, attempt, e);
-        await reloads.applied();
-      }
-    }
+  call(caller: string, name: string, args: JsonObject, opts: CallOptions): Promise<JsonObject> {
+    return afterReloads(this.d.reloads, `tool ${JSON.stringify(name)}`, (last) => this.callResolvedTool(caller, name, args, opts, last));
   }
 
   private async callResolvedTool(caller: string, name: string, args: JsonObject, opts: CallOptions, last: boolean): Promise<JsonObject> {

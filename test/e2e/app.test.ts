@@ -12,7 +12,7 @@ import { collectErrors, distinctColours, launchChromium } from '../support/brows
 import { TestWorld } from '../support/core-process.js';
 import { freePort } from '../support/free-port.js';
 import { DIST, FIXTURES, MCPD, REPO } from '../support/paths.js';
-import { echoServer, everythingServer } from '../support/profiles.js';
+import { echoServer, everythingServer, server, windowServer } from '../support/profiles.js';
 import { waitFor } from '../support/procs.js';
 import { must } from '../../internal/domain/must.js';
 
@@ -21,22 +21,11 @@ const run = promisify(execFile);
 // must not leave the working tree changed. Otherwise they go to a temp dir and are still checked.
 const UPDATE_SHOTS = process.env.MCPD_UPDATE_SCREENSHOTS === '1';
 const SHOTS = UPDATE_SHOTS ? resolve(REPO, 'docs/app') : mkdtempSync(join(tmpdir(), 'mcpd-app-shots-'));
-const WINDOW_SERVER = `${FIXTURES}/servers/window-server.mjs`;
 const DOCS_SERVER = join(DIST, 'cmd/mcpd-docs/main.js');
 
-function server(name: string, cmd: string[], env: Record<string, string> = {}): string {
-  return (
-    [
-      `  - name: ${name}`,
-      `    cmd: [${cmd.map((c) => JSON.stringify(c)).join(', ')}]`,
-      `    strategy: singleton`,
-      `    idleSeconds: 300`,
-      `    env:`,
-      `      MCPD_TEST_TAG: \${MCPD_TEST_TAG}`,
-      ...Object.entries(env).map(([k, v]) => `      ${k}: ${JSON.stringify(v)}`),
-    ].join('\n') + '\n'
-  );
-}
+/** A singleton that stays up for the whole file. */
+const singleton = (name: string, cmd: string[], env: Record<string, string> = {}): string =>
+  server(name, cmd, { strategy: 'singleton', idleSeconds: 300 }, env);
 
 interface Record_ {
   url: string;
@@ -61,8 +50,8 @@ describe('the App: the dashboard in a real browser against a real core', () => {
         'servers:\n' +
         everythingServer('everything') +
         echoServer('echo', { strategy: 'singleton', idleSeconds: 300 }) +
-        server('windows', [process.execPath, WINDOW_SERVER], { WINDOW_HOST: 'com.example.one' }) +
-        server('docs', [process.execPath, DOCS_SERVER, '--host', 'docs', join(FIXTURES, 'docs')]),
+        windowServer('windows', 'com.example.one', { strategy: 'singleton', idleSeconds: 300 }) +
+        singleton('docs', [process.execPath, DOCS_SERVER, '--host', 'docs', join(FIXTURES, 'docs')]),
       'callers.yaml': 'callers: { vscode: default, agent: default }\n',
       'runtime.yaml': `metricsAddress: 127.0.0.1:${port}\n`,
     });

@@ -7,19 +7,22 @@ import { rssMiB } from '../support/memory.js';
 import { INITIALIZE, rawPost, startHttpGatewayProc } from '../support/http-gateway.js';
 import { echoServer, everythingServer, profile } from '../support/profiles.js';
 import { ControlCalls, createControlClient } from '../../internal/infra/rpc/control-client.js';
-import { SessionClient } from '../../internal/infra/rpc/session-client.js';
+import { parsePromText, sampleValue } from '../support/prom-text.js';
 import type * as pb from '../../internal/gen/mcpd/control/v1/control.js';
 
 /**
- * 1,000 gateway connect/disconnect cycles by default (MCPD_CHURN_CYCLES scales them): most as Session
- * streams opened from this process — byte for byte what a gateway sends — plus real `mcpdmcp`
- * processes (half closed cleanly, half SIGKILLed mid-call) and abandoned HTTP sessions.
+ * 1,000 gateway connect/disconnect cycles by default (MCPD_CHURN_CYCLES scales them), every one through
+ * a real `mcpdmcp` process: 2% are stdio gateway processes (half end cleanly when their client closes
+ * stdin, half are SIGKILLed during a call); the rest are HTTP sessions on `mcpdmcp --http` processes
+ * (one per ~100 sessions), half closed with DELETE and half abandoned, after which their gateway is
+ * SIGKILLed or stopped with SIGTERM in turn. Every fourth cycle subscribes to a resource (a pin).
  */
 const TOTAL = Number(process.env.MCPD_CHURN_CYCLES ?? 1000);
-const PROCESSES = Math.round(TOTAL * 0.04);
-const HTTP_SESSIONS = Math.round(TOTAL * 0.1);
-const SESSIONS = TOTAL - PROCESSES - HTTP_SESSIONS;
+const STDIO = Math.round(TOTAL * 0.02);
+const HTTP_SESSIONS = TOTAL - STDIO;
+const HTTP_GATEWAYS = Math.max(2, Math.round(TOTAL / 100));
 const RESOURCE = 'demo://resource/dynamic/text/1';
+const HEADERS = { accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
 
 async function inParallel(n: number, width: number, run: (i: number) => Promise<void>): Promise<void> {
   let next = 0;
@@ -30,10 +33,23 @@ async function inParallel(n: number, width: number, run: (i: number) => Promise<
   );
 }
 
+/** The bound metrics URL, from the core's "core started" log line (port 0 picks a free port). */
+function metricsUrl(world: TestWorld): string | undefined {
+  for (const line of world.coreLog.join('').split('\n')) {
+    if (!line.includes('"core started"')) continue;
+    const m = (JSON.parse(line) as { metrics?: string }).metrics;
+    if (m) return m;
+  }
+  return undefined;
+}
+
 interface Snapshot {
   servers: number;
+  /** Gateway sessions the core reports (however many connections carry them). */
   sessions: number;
   pinned: number;
+  /** Open tool/resource/status watch streams (mcpd_watch_subscribers). */
+  watchers: number;
   rss: number;
 }
 
@@ -41,31 +57,67 @@ describe('churn: gateway connect/disconnect cycles', () => {
   let world: TestWorld;
   let ctl: ReturnType<typeof createControlClient>;
   let core: number;
+  let metrics: string;
 
   async function snapshot(): Promise<Snapshot> {
     const st: pb.RuntimeStatus = await new ControlCalls(ctl).status();
+    const scraped = parsePromText(await (await fetch(`${metrics}/metrics`)).text());
     return {
       servers: countProcs(world.tag, ECHO_SERVER) + countProcs(world.tag, EVERYTHING),
       sessions: st.callers.reduce((n, c) => n + c.sessions, 0),
       pinned: st.pools.flatMap((p) => p.instances).reduce((n, i) => n + i.pinnedKeys, 0),
+      watchers: sampleValue(scraped, 'mcpd_watch_subscribers'),
       rss: rssMiB(core),
     };
   }
 
-  /** One cycle as a gateway does it: hello, a call, a subscription (a pin) on every fourth, close. */
-  async function sessionCycle(i: number): Promise<void> {
-    const s = await SessionClient.connect(world.socket, {
-      caller: `churn${i % 7}`,
-      pid: process.pid,
-      clientName: 'churn',
-      previousSessionId: '',
+  /** A stdio gateway process: initialize, a call (and a subscription on every fourth), then exit or SIGKILL mid-call. */
+  async function stdioCycle(i: number): Promise<void> {
+    const gw = spawn(process.execPath, [MCPDMCP, `proc${i % 3}`, '--socket', world.socket, '--no-autostart'], {
+      env: world.env(),
+      stdio: ['pipe', 'pipe', 'ignore'],
     });
-    try {
-      const r = (await s.request('tools/call', { name: 'fx__echo', arguments: { i } })) as { structuredContent?: { i?: number } };
-      expect(r.structuredContent?.i).toBe(i);
-      if (i % 4 === 0) await s.request('resources/subscribe', { uri: RESOURCE });
-    } finally {
-      s.close();
+    const exited = new Promise((r) => gw.once('exit', r));
+    let out = '';
+    gw.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    const send = (m: object) => gw.stdin.write(`${JSON.stringify(m)}\n`);
+    send(INITIALIZE);
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'fx__echo', arguments: { i } } });
+    if (i % 4 === 0) send({ jsonrpc: '2.0', id: 3, method: 'resources/subscribe', params: { uri: RESOURCE } });
+    await waitFor('the gateway to answer', () => out.includes('"id":2') && (i % 4 !== 0 || out.includes('"id":3')), 30_000);
+    expect(out).toContain(`{\\"i\\":${i}}`);
+    if (i % 2 === 0) {
+      gw.stdin.end();
+    } else {
+      send({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'fx__slow', arguments: { steps: 50, ms: 20 } } });
+      gw.kill('SIGKILL');
+    }
+    await exited;
+  }
+
+  /** An HTTP session: initialize, a call (and a subscription on every fourth), then DELETE (even) or abandoned (odd). */
+  async function httpCycle(url: string, i: number): Promise<void> {
+    const init = await rawPost(url, HEADERS, INITIALIZE);
+    expect(init.status).toBe(200);
+    const sid = String(init.headers['mcp-session-id']);
+    const withSession = { ...HEADERS, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' };
+    await rawPost(url, withSession, { jsonrpc: '2.0', method: 'notifications/initialized' });
+    const call = await rawPost(url, withSession, {
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'fx__echo', arguments: { i } },
+    });
+    expect(call.body).toContain(`{\\"i\\":${i}}`);
+    if (i % 4 === 0 || i % 4 === 1) {
+      const sub = await rawPost(url, withSession, { jsonrpc: '2.0', id: 3, method: 'resources/subscribe', params: { uri: RESOURCE } });
+      expect(sub.body).toContain('"id":3');
+      expect(sub.body).not.toContain('"error"');
+    }
+    if (i % 2 === 0) {
+      const del = await fetch(url, { method: 'DELETE', headers: withSession });
+      expect(del.status).toBe(200);
     }
   }
 
@@ -76,90 +128,67 @@ describe('churn: gateway connect/disconnect cycles', () => {
         everythingServer('ev', { idleSeconds: 300 }),
       ),
       'callers.yaml': 'callers: {}\n',
+      'runtime.yaml': 'metricsAddress: 127.0.0.1:0\n',
     });
     await world.startCore();
     core = pidsWithTag(world.tag).find((p) => cmdline(p).includes(MCPD)) as number;
     ctl = createControlClient(world.socket);
+    await waitFor('the core to log its metrics address', () => metricsUrl(world) !== undefined);
+    metrics = metricsUrl(world) as string;
   });
   afterAll(async () => {
     ctl?.close();
     await world.cleanup();
   });
 
-  it(`${TOTAL} cycles return server processes, sessions, pins and core memory to their baseline`, async () => {
+  it(`${TOTAL} cycles through real gateway processes return server processes, sessions, pins, watches and core memory to their baseline`, async () => {
     const began = Date.now();
     // Warm-up: both servers started, code paths and caches filled, so the baseline is the steady state.
-    await inParallel(40, 8, sessionCycle);
-    await waitFor('warm-up sessions to end', async () => (await snapshot()).sessions === 0 && (await snapshot()).pinned === 0);
+    await inParallel(4, 4, stdioCycle);
+    await waitFor('warm-up sessions to end', async () => {
+      const s = await snapshot();
+      return s.sessions === 0 && s.pinned === 0;
+    });
     const base = await snapshot();
     expect(base.servers).toBe(2);
 
-    await inParallel(SESSIONS, 8, sessionCycle);
-    // What the baseline check below would miss if subscriptions never pinned: one held open shows its pin.
-    const holder = await SessionClient.connect(world.socket, {
-      caller: 'holder',
-      pid: process.pid,
-      clientName: 'churn',
-      previousSessionId: '',
-    });
-    await holder.request('resources/subscribe', { uri: RESOURCE });
-    const holding = await snapshot();
-    expect(holding.pinned).toBe(base.pinned + 1);
-    expect(holding.sessions).toBe(base.sessions + 1);
-    holder.close();
+    const t1 = Date.now();
+    await inParallel(STDIO, 4, stdioCycle);
+    const stdioSeconds = (Date.now() - t1) / 1000;
 
-    // Real gateway processes: half end cleanly (stdin closed), half are SIGKILLed during a call.
-    await inParallel(PROCESSES, 4, async (i) => {
-      const gw = spawn(process.execPath, [MCPDMCP, `proc${i % 3}`, '--socket', world.socket, '--no-autostart'], {
-        env: world.env(),
-        stdio: ['pipe', 'pipe', 'ignore'],
-      });
-      const exited = new Promise((r) => gw.once('exit', r));
-      let out = '';
-      gw.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
-      const send = (m: object) => gw.stdin.write(`${JSON.stringify(m)}\n`);
-      send(INITIALIZE);
-      send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-      send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'fx__echo', arguments: { i } } });
-      await waitFor('the gateway to answer the call', () => out.includes('"id":2'), 30_000);
-      if (i % 2 === 0) {
-        gw.stdin.end();
-      } else {
-        send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'fx__slow', arguments: { steps: 50, ms: 20 } } });
-        gw.kill('SIGKILL');
+    // HTTP gateways two at a time; each serves its share of sessions four at a time, then ends.
+    let heldMax = 0;
+    let pinnedWhileHeld = 0;
+    let cycle = 0;
+    await inParallel(HTTP_GATEWAYS, 2, async (g) => {
+      const http = await startHttpGatewayProc(
+        `web${g % 3}`,
+        ['--socket', world.socket, '--no-autostart', '--http', '127.0.0.1:0'],
+        world.env(),
+      );
+      try {
+        const share = Math.floor(HTTP_SESSIONS / HTTP_GATEWAYS) + (g < HTTP_SESSIONS % HTTP_GATEWAYS ? 1 : 0);
+        await inParallel(share, 4, () => httpCycle(http.url, cycle++));
+        // The abandoned sessions (and their subscriptions) are held by the core while their gateway lives.
+        const held = await snapshot();
+        heldMax = Math.max(heldMax, held.sessions);
+        pinnedWhileHeld = Math.max(pinnedWhileHeld, held.pinned);
+      } finally {
+        const gone = new Promise((r) => http.proc.once('exit', r));
+        http.proc.kill(g % 2 === 0 ? 'SIGKILL' : 'SIGTERM');
+        await gone;
       }
-      await exited;
     });
-
-    // Abandoned HTTP sessions: initialized, one call, never deleted; then the gateway itself dies.
-    const http = await startHttpGatewayProc('web', ['--socket', world.socket, '--no-autostart', '--http', '127.0.0.1:0'], world.env());
-    const headers = { accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
-    await inParallel(HTTP_SESSIONS, 4, async (i) => {
-      const init = await rawPost(http.url, headers, INITIALIZE);
-      expect(init.status).toBe(200);
-      const sid = String(init.headers['mcp-session-id']);
-      const withSession = { ...headers, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' };
-      await rawPost(http.url, withSession, { jsonrpc: '2.0', method: 'notifications/initialized' });
-      const call = await rawPost(http.url, withSession, {
-        jsonrpc: '2.0',
-        id: 2,
-        method: 'tools/call',
-        params: { name: 'fx__echo', arguments: { i } },
-      });
-      expect(call.body).toContain(`{\\"i\\":${i}}`);
-    });
-    const held = await snapshot();
-    // The abandoned sessions are real core sessions while their gateway lives.
-    expect(held.sessions).toBeGreaterThanOrEqual(1);
-    http.proc.kill('SIGKILL');
-    await new Promise((r) => http.proc.once('exit', r));
+    const httpSeconds = (Date.now() - t1) / 1000 - stdioSeconds;
+    expect(heldMax).toBeGreaterThanOrEqual(1);
+    expect(pinnedWhileHeld).toBe(base.pinned + 1);
 
     let after = await snapshot();
     await waitFor(
-      'sessions and pins to return to the baseline',
+      'sessions, pins and watches to return to the baseline',
       async () => {
         after = await snapshot();
-        return after.sessions === base.sessions && after.pinned === base.pinned;
+        return after.sessions === base.sessions && after.pinned === base.pinned && after.watchers === base.watchers;
       },
       30_000,
     );
@@ -170,8 +199,9 @@ describe('churn: gateway connect/disconnect cycles', () => {
     expect(growth).toBeLessThan(40);
     const seconds = (Date.now() - began) / 1000;
     process.stdout.write(
-      `churn: ${TOTAL} cycles (${SESSIONS} sessions, ${PROCESSES} processes, ${HTTP_SESSIONS} abandoned HTTP sessions, ${held.sessions} held before the HTTP gateway died) in ${seconds.toFixed(1)} s; ` +
-        `core RSS ${base.rss.toFixed(1)} → ${after.rss.toFixed(1)} MiB; servers ${base.servers} → ${after.servers}; sessions ${base.sessions} → ${after.sessions}; pins ${base.pinned} → ${after.pinned}\n`,
+      `churn: ${TOTAL} cycles (${STDIO} stdio gateway processes, ${HTTP_SESSIONS} HTTP sessions on ${HTTP_GATEWAYS} gateway processes, up to ${heldMax} sessions held before a gateway ended) in ${seconds.toFixed(1)} s (stdio ${stdioSeconds.toFixed(1)} s, HTTP ${httpSeconds.toFixed(1)} s); ` +
+        `core RSS ${base.rss.toFixed(1)} → ${after.rss.toFixed(1)} MiB; servers ${base.servers} → ${after.servers}; sessions ${base.sessions} → ${after.sessions}; ` +
+        `pins ${base.pinned} → ${after.pinned}; watches ${base.watchers} → ${after.watchers}\n`,
     );
-  }, 240_000);
+  }, 400_000);
 });

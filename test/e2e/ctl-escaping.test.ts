@@ -1,23 +1,18 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SessionClient } from '../../internal/infra/rpc/session-client.js';
-import { TestWorld } from '../support/core-process.js';
+import { coreWorld } from '../support/core-world.js';
 import { MCPDCTL } from '../support/paths.js';
 import { echoServer, profile } from '../support/profiles.js';
 
 const run = promisify(execFile);
 
 describe('mcpdctl status prints caller names safely (issue 14.8)', () => {
-  let world: TestWorld;
-  beforeAll(async () => {
-    world = new TestWorld({
-      'profiles/default.yaml': profile(echoServer('fx')),
-      'callers.yaml': 'callers: {}\n',
-    });
-    await world.startCore();
+  const world = coreWorld({
+    'profiles/default.yaml': profile(echoServer('fx')),
+    'callers.yaml': 'callers: {}\n',
   });
-  afterAll(async () => world.cleanup());
 
   it('escapes a caller name with a newline and a terminal escape, so it cannot forge a row', async () => {
     const forged = 'mallory\nroot             default  9\x1b[2J';

@@ -5,24 +5,11 @@ import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import type * as pb from '../../internal/gen/mcpd/control/v1/control.js';
 import { callUnary, createControlClient } from '../../internal/infra/rpc/control-client.js';
 import { TestWorld } from '../support/core-process.js';
-import { FIXTURES, MCPDCTL } from '../support/paths.js';
+import { MCPDCTL } from '../support/paths.js';
 import { countProcs, waitFor } from '../support/procs.js';
+import { WINDOW_SERVER, windowServer } from '../support/profiles.js';
 
-const WINDOW_SERVER = `${FIXTURES}/servers/window-server.mjs`;
-
-function windowServer(name: string, env: Record<string, string>): string {
-  return (
-    [
-      `  - name: ${name}`,
-      `    cmd: [${JSON.stringify(process.execPath)}, ${JSON.stringify(WINDOW_SERVER)}]`,
-      `    strategy: singleton`,
-      `    idleSeconds: 300`,
-      `    env:`,
-      `      MCPD_TEST_TAG: \${MCPD_TEST_TAG}`,
-      ...Object.entries(env).map(([k, v]) => `      ${k}: ${JSON.stringify(v)}`),
-    ].join('\n') + '\n'
-  );
-}
+const SINGLETON = { strategy: 'singleton', idleSeconds: 300 };
 
 type ToolResult = { content: { type: string; text: string }[] };
 const textOf = (r: unknown) => (r as ToolResult).content.map((c) => c.text).join('');
@@ -47,9 +34,9 @@ describe('desktop through the core and the gateway', () => {
     world = new TestWorld({
       'profiles/default.yaml':
         'servers:\n' +
-        windowServer('one', { WINDOW_HOST: 'com.example.one' }) +
-        windowServer('two', { WINDOW_HOST: 'com.example.two', WINDOW_FULLSCREEN: '1' }) +
-        windowServer('nosub', { WINDOW_HOST: 'com.example.nosub', WINDOW_NO_SUBSCRIBE: '1' }),
+        windowServer('one', 'com.example.one', SINGLETON) +
+        windowServer('two', 'com.example.two', SINGLETON, { WINDOW_FULLSCREEN: '1' }) +
+        windowServer('nosub', 'com.example.nosub', SINGLETON, { WINDOW_NO_SUBSCRIBE: '1' }),
       'callers.yaml': 'callers: {}\n',
     });
     await world.startCore();

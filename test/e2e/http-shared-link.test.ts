@@ -8,7 +8,9 @@ import type * as pb from '../../internal/gen/mcpd/control/v1/control.js';
 import { TestWorld } from '../support/core-process.js';
 import { INITIALIZE, rawPost, startHttpGatewayProc, stopProc, type HttpGatewayProc } from '../support/http-gateway.js';
 import { waitFor } from '../support/procs.js';
-import { everythingServer, profile } from '../support/profiles.js';
+import { echoServer, everythingServer, profile } from '../support/profiles.js';
+import { connect } from 'node:net';
+import { SessionClient } from '../../internal/infra/rpc/session-client.js';
 import { acceptedConnections, unixSocketsOf } from '../support/unix-connections.js';
 import { must } from '../../internal/domain/must.js';
 
@@ -216,5 +218,57 @@ describe('one core connection for all sessions of an HTTP gateway (issue 14.6)',
     await waitFor('the core to drop every session of the gateway', async () => (await coreSessions()) === 0);
     await waitFor('the pin to go', async () => (await pinned()) === 0);
     await waitFor('the downstream unsubscribe', () => logCount('resource subscription closed downstream') >= 3);
+  });
+});
+
+describe('a slow HTTP session does not hold up the others on the shared core connection', () => {
+  let world: TestWorld;
+  let gw: HttpGatewayProc;
+  beforeAll(async () => {
+    world = new TestWorld({
+      'profiles/default.yaml': profile(echoServer('fx', { idleSeconds: 300 })),
+      'callers.yaml': 'callers: {}\n',
+      'runtime.yaml': 'metricsAddress: ""\n',
+    });
+    await world.startCore();
+    gw = await startHttpGatewayProc('web', ['--socket', world.socket, '--no-autostart', '--http', '127.0.0.1:0'], world.env());
+  });
+  afterAll(async () => {
+    await stopProc(gw.proc);
+    await world.cleanup();
+  });
+
+  it('a session whose SSE stream is never read does not hold up its neighbour', async () => {
+    // The slow one: debug-level logs on a GET stream nobody reads.
+    const init = await rawPost(gw.url, HEADERS, INITIALIZE);
+    const sid = String(init.headers['mcp-session-id']);
+    const withSid = { ...HEADERS, 'mcp-session-id': sid };
+    expect((await rawPost(gw.url, withSid, { jsonrpc: '2.0', method: 'notifications/initialized' })).status).toBe(202);
+    const level = await rawPost(gw.url, withSid, { jsonrpc: '2.0', id: 2, method: 'logging/setLevel', params: { level: 'debug' } });
+    expect(level.body).toContain('"result"');
+    const { port, hostname } = new URL(gw.url);
+    const sock = connect(Number(port), hostname);
+    sock.pause(); // never read a byte
+    sock.on('error', () => {});
+    sock.write(`GET /mcp HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAccept: text/event-stream\r\nMcp-Session-Id: ${sid}\r\n\r\n`);
+    // The neighbour, on the same core connection.
+    const transport = new StreamableHTTPClientTransport(new URL(gw.url));
+    const neighbour = new Client({ name: 'neighbour', version: '1.0.0' });
+    await neighbour.connect(transport);
+    try {
+      // ~35 MB of server stderr, logged to the slow session, from a caller outside the gateway.
+      const busy = await SessionClient.connect(world.socket, { caller: 'busy', pid: process.pid, clientName: 't', previousSessionId: '' });
+      const line = 'x'.repeat(7000);
+      for (let i = 0; i < 50; i++) {
+        await busy.request('tools/call', { name: 'fx__stderr', arguments: { line, repeat: 100 } });
+        const r = await neighbour.callTool({ name: 'fx__echo', arguments: { round: i } });
+        expect(textOf(r)).toContain(`"round":${i}`);
+      }
+      busy.close();
+      expect(gw.proc.exitCode).toBeNull();
+    } finally {
+      sock.destroy();
+      await neighbour.close();
+    }
   });
 });

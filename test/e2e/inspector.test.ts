@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestWorld } from '../support/core-process.js';
+import { describe, expect, it } from 'vitest';
+import { coreWorld } from '../support/core-world.js';
 import { MCPDMCP, REPO } from '../support/paths.js';
 import { everythingServer, profile } from '../support/profiles.js';
 
@@ -11,15 +11,10 @@ const INSPECTOR = resolve(REPO, 'node_modules/@modelcontextprotocol/inspector/cl
 
 /** The official MCP Inspector, headless, as a third-party client of `mcpdmcp`. */
 describe('MCP Inspector (--cli) through mcpdmcp', () => {
-  let world: TestWorld;
-  beforeAll(async () => {
-    world = new TestWorld({
-      'profiles/default.yaml': profile(everythingServer('everything', { idleSeconds: 300 })),
-      'callers.yaml': 'callers: {}\n',
-    });
-    await world.startCore();
+  const world = coreWorld({
+    'profiles/default.yaml': profile(everythingServer('everything', { idleSeconds: 300 })),
+    'callers.yaml': 'callers: {}\n',
   });
-  afterAll(async () => world.cleanup());
 
   const inspect = async (...args: string[]) => {
     const { stdout } = await run(

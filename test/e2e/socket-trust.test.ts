@@ -5,6 +5,7 @@ import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { coreWorld } from '../support/core-world.js';
 import { TestWorld } from '../support/core-process.js';
 import { INITIALIZE, rawPost, startHttpGatewayProc, stopProc } from '../support/http-gateway.js';
 import { MCPD, MCPDCTL, MCPDMCP } from '../support/paths.js';
@@ -108,12 +109,7 @@ describe('the autostarted core log is never written through a link (issue 14.7)'
 });
 
 describe('--http tokens (issue 8.10, 14.8)', () => {
-  let world: TestWorld;
-  beforeAll(async () => {
-    world = new TestWorld({ 'profiles/default.yaml': profile(echoServer('fx')), 'callers.yaml': 'callers: {}\n' });
-    await world.startCore();
-  });
-  afterAll(async () => world.cleanup());
+  const world = coreWorld({ 'profiles/default.yaml': profile(echoServer('fx')), 'callers.yaml': 'callers: {}\n' });
 
   const http = (extra: string[], env: NodeJS.ProcessEnv = world.env()) =>
     startHttpGatewayProc('alice', ['--socket', world.socket, '--no-autostart', '--http', '127.0.0.1:0', ...extra], env);

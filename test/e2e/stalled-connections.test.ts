@@ -1,10 +1,14 @@
+import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SessionClientMessage } from '../../internal/gen/mcpd/control/v1/control.js';
 import { SESSION_PREFACE, frame } from '../../internal/infra/rpc/session-framing.js';
 import { SessionClient } from '../../internal/infra/rpc/session-client.js';
-import { TestWorld } from '../support/core-process.js';
+import { coreWorld } from '../support/core-world.js';
 import { echoServer, profile } from '../support/profiles.js';
+import { ControlCalls, createControlClient } from '../../internal/infra/rpc/control-client.js';
+
+const HTTP2_PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', 'latin1');
 
 /** Writes `bytes` to the control socket and resolves when the core closes the connection. */
 function heldUntilClosed(socketPath: string, bytes: Buffer): Promise<void> {
@@ -18,16 +22,11 @@ function heldUntilClosed(socketPath: string, bytes: Buffer): Promise<void> {
 }
 
 describe('connections that stop half-way are closed (issue 14.8)', () => {
-  let world: TestWorld;
-  beforeAll(async () => {
-    world = new TestWorld({
-      'profiles/default.yaml': profile(echoServer('fx')),
-      'callers.yaml': 'callers: {}\n',
-      'runtime.yaml': 'metricsAddress: ""\nsessionHelloTimeoutSeconds: 0.5\nsessionFrameStallSeconds: 0.5\n',
-    });
-    await world.startCore();
+  const world = coreWorld({
+    'profiles/default.yaml': profile(echoServer('fx')),
+    'callers.yaml': 'callers: {}\n',
+    'runtime.yaml': 'metricsAddress: ""\nsessionHelloTimeoutSeconds: 0.5\nsessionFrameStallSeconds: 0.5\n',
   });
-  afterAll(async () => world.cleanup());
 
   it('ends a Session that sends only the preface', async () => {
     await heldUntilClosed(world.socket, SESSION_PREFACE);
@@ -44,5 +43,39 @@ describe('connections that stop half-way are closed (issue 14.8)', () => {
     } finally {
       s.close();
     }
+  });
+  it('closes HTTP/2 connections with garbage after a valid preface within the stall timeout, and answers gRPC meanwhile', async () => {
+    const settings = Buffer.from([0, 0, 6, 4, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 100]);
+    // Each of these was held open by grpc-js (minutes) once the preface had been read.
+    const cases = [
+      Buffer.concat([HTTP2_PREFACE, settings, randomBytes(64)]), // random bytes after SETTINGS
+      Buffer.concat([HTTP2_PREFACE, Buffer.from([0, 0])]), // half a frame header
+      Buffer.concat([HTTP2_PREFACE, settings, Buffer.from([0, 0x10, 0, 1, 4, 0, 0, 0, 1, 1, 2, 3])]), // HEADERS announcing 4 KiB, 3 sent
+      Buffer.concat([HTTP2_PREFACE, settings, Buffer.from([0, 0, 4, 0xee, 0, 0, 0, 0, 0, 1, 2, 3, 4])]), // a frame type no request needs
+    ];
+    const closing = cases.map((bytes) => heldUntilClosed(world.socket, bytes));
+    const ctl = createControlClient(world.socket);
+    try {
+      const st = await new ControlCalls(ctl).status();
+      expect(st.configIssues).toEqual([]);
+    } finally {
+      ctl.close();
+    }
+    await Promise.all(closing);
+  });
+
+  it("sends the server's SETTINGS before the first request, as clients that wait for it (grpc-go) need", async () => {
+    const settings = Buffer.from([0, 0, 0, 4, 0, 0, 0, 0, 0]);
+    const first = await new Promise<Buffer>((resolve, reject) => {
+      const s = connect(world.socket);
+      s.on('error', reject);
+      s.once('data', (d: Buffer) => {
+        resolve(d);
+        s.destroy();
+      });
+      s.write(Buffer.concat([HTTP2_PREFACE, settings]));
+    });
+    expect(first.readUInt8(3)).toBe(4); // SETTINGS
+    expect(first.readUInt8(4) & 1).toBe(0); // not an ACK
   });
 });

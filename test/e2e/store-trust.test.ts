@@ -1,8 +1,8 @@
 import { chownSync, existsSync, renameSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestWorld } from '../support/core-process.js';
+import { describe, expect, it } from 'vitest';
+import { coreWorld } from '../support/core-world.js';
 import { waitFor } from '../support/procs.js';
 import { echoServer, profile } from '../support/profiles.js';
 
@@ -10,15 +10,10 @@ import { echoServer, profile } from '../support/profiles.js';
 const OTHER_UID = 65534;
 
 describe.skipIf(userInfo().uid !== 0)('hot reload of a store file another user planted (issue 14.7) — needs root to chown', () => {
-  let world: TestWorld;
-  beforeAll(async () => {
-    world = new TestWorld({
-      'profiles/default.yaml': profile(echoServer('fx')),
-      'callers.yaml': 'callers: {}\n',
-    });
-    await world.startCore();
+  const world = coreWorld({
+    'profiles/default.yaml': profile(echoServer('fx')),
+    'callers.yaml': 'callers: {}\n',
   });
-  afterAll(async () => world.cleanup());
 
   it('is refused, and its command input never runs', async () => {
     const marker = join(world.dir, 'PWNED');

@@ -4,26 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { TestWorld } from '../support/core-process.js';
-import { FIXTURES, MCPDCTL } from '../support/paths.js';
+import { MCPDCTL } from '../support/paths.js';
 import { cmdline, waitFor } from '../support/procs.js';
+import { WINDOW_SERVER, windowServer } from '../support/profiles.js';
 import { must } from '../../internal/domain/must.js';
 
-const WINDOW_SERVER = `${FIXTURES}/servers/window-server.mjs`;
 const PIN_EDITOR = 'window://com.example.pin/editor?priority=80';
 const DESK_EDITOR = 'window://com.example.desk/editor?priority=80';
-
-function windowServer(name: string, host: string, extra: Record<string, string | number>): string {
-  return (
-    [
-      `  - name: ${name}`,
-      `    cmd: [${JSON.stringify(process.execPath)}, ${JSON.stringify(WINDOW_SERVER)}]`,
-      ...Object.entries(extra).map(([k, v]) => `    ${k}: ${v}`),
-      `    env:`,
-      `      MCPD_TEST_TAG: \${MCPD_TEST_TAG}`,
-      `      WINDOW_HOST: ${host}`,
-    ].join('\n') + '\n'
-  );
-}
 
 type ToolResult = { content: { type: string; text: string }[] };
 const textOf = (r: unknown) => (r as ToolResult).content.map((c) => c.text).join('');
@@ -49,7 +36,10 @@ describe('downstream subscriptions hold their instance and are shared with the d
     world = new TestWorld({
       // A stateless pool reaped after 1 s idle: only the pin keeps the subscribed instance alive.
       'profiles/pins.yaml':
-        'servers:\n' + windowServer('pin', 'com.example.pin', { strategy: 'stateless', maxInstances: 1, idleSeconds: 1 }),
+        'servers:\n' +
+        windowServer('pin', 'com.example.pin', { strategy: 'stateless', maxInstances: 1, idleSeconds: 1 }) +
+        // The same settings, never subscribed: the witness that the reaper has run past the idle time.
+        windowServer('twin', 'com.example.twin', { strategy: 'stateless', maxInstances: 1, idleSeconds: 1 }),
       'profiles/desk.yaml': 'servers:\n' + windowServer('desk', 'com.example.desk', { strategy: 'singleton', idleSeconds: 300 }),
       'profiles/default.yaml': 'servers:\n' + windowServer('desk', 'com.example.desk', { strategy: 'singleton', idleSeconds: 300 }),
       'callers.yaml': 'callers:\n  subscriber: pins\n  viewer: desk\n',
@@ -65,8 +55,11 @@ describe('downstream subscriptions hold their instance and are shared with the d
     await pinClient.subscribeResource({ uri: PIN_EDITOR });
     const [pid] = windowPids('com.example.pin');
     expect(pid).toBeGreaterThan(0);
-    // The time under test: three idle periods in which an unpinned instance would have been reaped.
-    await new Promise((r) => setTimeout(r, 3000));
+    // The time under test: the unpinned twin, used after the pin was made, idles and is reaped; the pinned
+    // instance, idle longer than that, must still be there.
+    await pinClient.callTool({ name: 'twin__subscriptions', arguments: {} });
+    const twin = must(windowPids('com.example.twin')[0], 'the twin server');
+    await waitFor('the idle twin to be reaped', () => !alive(twin));
     expect(windowPids('com.example.pin')).toEqual([pid]);
     // mcpdctl status says why it stays.
     const status = execFileSync(process.execPath, [MCPDCTL, '--socket', world.socket, 'status'], { env: world.env(), encoding: 'utf8' });

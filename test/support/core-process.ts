@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { ControlPlaneClient } from '../../internal/gen/mcpd/control/v1/control.js';
-import { ControlCalls, createControlClient, waitForReady } from '../../internal/infra/rpc/control-client.js';
+import { ControlCalls, createControlClient } from '../../internal/infra/rpc/control-client.js';
 import { MCPD, MCPDMCP } from './paths.js';
 import { deliverNotificationsFirst } from './ordered-delivery.js';
 import { cmdline, killTagged, pidsWithTag, waitFor } from './procs.js';
@@ -16,6 +16,9 @@ import { cmdline, killTagged, pidsWithTag, waitFor } from './procs.js';
  * that parallel test files (and other checkouts on the machine) would race for.
  */
 export const TEST_RUNTIME_YAML = 'metricsAddress: ""\n';
+
+/** The core's last startup log line (internal/app/bootstrap.ts), written once it serves and watches. */
+const CORE_STARTED = '"event":"core started"';
 
 /** One test's world: a temp profile store, a private socket, a tag on every process it starts. */
 export class TestWorld {
@@ -75,7 +78,12 @@ export class TestWorld {
     return { ...process.env, MCPD_TEST_TAG: this.tag, MCPD_SOCKET: this.socket, MCPD_CONFIG: this.configDir, ...extra };
   }
 
-  /** Starts a core and waits until its control plane answers. */
+  /**
+   * Starts a core and waits for its `core started` log line: its control plane answers and its store is
+   * watched (an edit made right after this returns is seen; waiting only for the control plane let a
+   * test edit the store before the watcher was ready, and the edit was never noticed). Needs the
+   * default info log level.
+   */
   async startCore(extraEnv: Record<string, string> = {}): Promise<ChildProcess> {
     const core = spawn(process.execPath, [MCPD, '--config', this.configDir, '--socket', this.socket], {
       env: this.env(extraEnv),
@@ -84,18 +92,19 @@ export class TestWorld {
     core.stderr?.setEncoding('utf8');
     core.stderr?.on('data', (d: string) => this.coreLog.push(d));
     this.cores.push(core);
-    const client = createControlClient(this.socket);
-    try {
-      await waitFor('the core to answer', async () => {
-        if (core.exitCode !== null) throw new Error(`core exited with ${core.exitCode}: ${this.coreLog.join('')}`);
-        return waitForReady(client, 200).then(
-          () => true,
-          () => false,
-        );
-      });
-    } finally {
-      client.close();
-    }
+    let started = false;
+    let tail = '';
+    const onData = (d: string): void => {
+      const text = tail + d;
+      started = text.includes(CORE_STARTED);
+      tail = text.slice(-CORE_STARTED.length);
+      if (started) core.stderr?.off('data', onData);
+    };
+    core.stderr?.on('data', onData);
+    await waitFor('the core to start', () => {
+      if (core.exitCode !== null) throw new Error(`core exited with ${core.exitCode}: ${this.coreLog.join('')}`);
+      return started;
+    });
     return core;
   }
 

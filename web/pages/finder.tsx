@@ -22,6 +22,7 @@ export function Finder({ caller }: { caller: string }) {
       (v) => setRes((r) => ({ docs: offset === 0 ? v.documents : [...(r.docs ?? []), ...v.documents], total: v.totalCount })),
       (e: Error) => setRes({ error: e.message }),
     );
+  // fetchPage() shows a failure on the page (its second handler): it does not reject.
   useEffect(() => void fetchPage(0), [caller, query, change?.etag]);
   return (
     <div>
@@ -44,7 +45,7 @@ export function Finder({ caller }: { caller: string }) {
         <button type="submit">Search</button>
         {res.total !== undefined && <span class="muted">{res.total} documents</span>}
         {res.docs && res.total !== undefined && res.docs.length < res.total && (
-          <button type="button" onClick={() => void fetchPage(res.docs?.length ?? 0)}>
+          <button type="button" onClick={() => void fetchPage(res.docs?.length ?? 0) /* shows its own failure */}>
             Load {Math.min(PAGE_SIZE, res.total - res.docs.length)} more
           </button>
         )}

@@ -86,12 +86,14 @@ function ResourceDetail({ caller, uri }: { caller: string; uri: string }) {
       (r) => setRes({ contents: (r.contents as Json[]) ?? [] }),
       (e: Error) => setRes({ error: e.message }),
     );
+  // read() shows a failure on the page (its second handler): it does not reject.
   useEffect(() => void read(), [caller, uri]);
   useEffect(() => {
     if (!subscribed) return;
     const off = conn.on('updated', (v) => {
       if ((v as Json).uri !== uri) return;
       setUpdates((n) => n + 1);
+      // Likewise: read() does not reject.
       void read();
     });
     conn.ask('subscribe', { caller, uri }).then(
@@ -109,6 +111,7 @@ function ResourceDetail({ caller, uri }: { caller: string; uri: string }) {
     <section class="detail" aria-label={`resource ${uri}`}>
       <div class="item-head">
         <code>{uri}</code>
+        {/* read() shows its own failure: nothing to await */}
         <button onClick={() => void read()}>Read again</button>
         <button aria-pressed={subscribed} onClick={() => setSubscribed(!subscribed)}>
           {subscribed ? 'Unsubscribe' : 'Subscribe'}

@@ -99,7 +99,14 @@ function ToolDetail({ caller, tool }: { caller: string; tool: ToolEntry }) {
             Run
           </button>
           {running && (
-            <button type="button" onClick={() => void conn.ask('cancel', { id: run.id })}>
+            <button
+              type="button"
+              onClick={() =>
+                void conn.ask('cancel', { id: run.id }).catch(() => {
+                  // Best effort: the run still ends with its own result (cancelled or not) and shows it.
+                })
+              }
+            >
               Cancel
             </button>
           )}

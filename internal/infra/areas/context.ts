@@ -124,6 +124,7 @@ function watchesOf(ctx: SessionRequestContext): Map<Kind, Subscription<ContextCh
     m = watches;
     sessionWatches.set(id, watches);
     ctx.onClose(() => {
+      // A watch's return() only marks it done and settles at once; closing the session need not wait.
       for (const w of watches.values()) void w.return?.();
       sessionWatches.delete(id);
     });
@@ -142,6 +143,7 @@ function subscribe(kind: Kind, watch: (api: ControlApi, caller: string) => Subsc
     if (watches.has(kind)) return {};
     const sub = watch(api, ctx.session.caller);
     watches.set(kind, sub);
+    // Lives as long as the subscription: a LatestWins watch ends rather than rejects, and notify() only queues a frame.
     void (async () => {
       let first = true;
       for await (const c of sub) {
@@ -157,6 +159,7 @@ function subscribe(kind: Kind, watch: (api: ControlApi, caller: string) => Subsc
 function unsubscribe(kind: Kind): SessionHandler {
   return async (_api, _params, ctx) => {
     const watches = watchesOf(ctx);
+    // Ends the watch loop above; return() settles at once, so the unsubscribe answers without waiting.
     void watches.get(kind)?.return?.();
     watches.delete(kind);
     return {};

@@ -91,6 +91,7 @@ function startForwarding(api: ControlApi, level: LogLevel, ctx: SessionRequestCo
     });
   }
   const it = api.logs.stream(ctx.session.caller, level, ac.signal);
+  // Lives as long as the stream: the bus subscription ends on abort or close rather than rejecting, and notify() only queues a frame.
   void (async () => {
     for await (const r of it) ctx.notify('notifications/message', toMcpMessage(r));
   })();

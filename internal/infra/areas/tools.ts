@@ -5,6 +5,7 @@ import type { JsonObject } from '../../domain/json.js';
 import type * as pb from '../../gen/mcpd/control/v1/control.js';
 import { collisionToPb, snapshotToPb, toolToPb } from '../rpc/convert.js';
 import { decodeObject } from '../rpc/json-bytes.js';
+import { clientToolListEtag } from '../rpc/tool-list-watch.js';
 import { encodeJson } from '../rpc/json-bytes.js';
 import type { SessionRequestContext } from '../rpc/session-handler.js';
 import { absent, method, pageSizeOf, type Area } from './area.js';
@@ -40,8 +41,12 @@ export const toolsArea: Area = {
         toMcp: async (page, req, ctx, api) => {
           warnListingFailures(page.failures ?? [], ctx);
           const result = mcpPage('tools', page.tools, page.etag, page.nextCursor);
-          // The first page says which context channels (mcpd_finder …) the gateway offers alongside.
-          if (!req.cursor) (result._meta as JsonObject)[CONTEXT_CHANNELS_META] = { ...(await api.resources.channels(ctx.session.caller)) };
+          if (!req.cursor) {
+            // The first page says which context channels (mcpd_finder …) the gateway offers alongside, and
+            // its etag covers them: the Session's list_changed watch uses the same one (tool-list-watch.ts).
+            const channels = await api.resources.channels(ctx.session.caller);
+            result._meta = { 'mcpd/etag': clientToolListEtag(page.etag, channels), [CONTEXT_CHANNELS_META]: { ...channels } };
+          }
           return result;
         },
       },

@@ -37,18 +37,25 @@ export function watchStore(dir: string, onResult: (r: LoadResult) => void, opts:
   let timer: NodeJS.Timeout | undefined;
   let loading: Promise<void> | undefined;
   let dirty = false;
+  /** A file changed while a load read it: that load may have seen a half-written file. */
+  let stale = false;
   let closed = false;
 
   const run = async (): Promise<void> => {
     do {
       dirty = false;
+      stale = false;
       const r = await loadStore(abs, { env: opts.env, scaffold: false });
-      if (!closed && !dirty) onResult(r);
+      // A stale result is dropped, not delivered: an editor writing in place truncates first, and an
+      // empty profile read then is valid — delivering it would stop that profile's servers. The
+      // change that made it stale has scheduled the next load.
+      if (!closed && !dirty && !stale) onResult(r);
     } while (dirty && !closed);
     loading = undefined;
   };
   const schedule = (): void => {
     if (closed) return;
+    if (loading) stale = true;
     if (timer) clearTimeout(timer);
     timer = cappedTimeout(() => {
       timer = undefined;

@@ -133,7 +133,9 @@ export class AppSession {
   }
 
   private follow<T>(kind: Watch, sub: Subscription<T>, send: (v: T) => void): void {
+    // return() only marks the watch done and settles at once; the loop below then ends.
     this.watches.set(kind, () => void sub.return?.());
+    // Lives as long as the watch; a failing watch is reported to the page below, so this never rejects.
     void (async () => {
       try {
         for await (const v of sub) send(v);

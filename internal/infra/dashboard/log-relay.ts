@@ -60,6 +60,7 @@ export class LogRelay {
 
   stop(): void {
     this.offDrain();
+    // return() only marks the subscription done and settles at once; stop() need not wait.
     void this.source.return?.();
     this.pending = [];
   }

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -59,14 +58,21 @@ describe('the host over a real unix socket (JSON-RPC 2.0, NDJSON)', () => {
     expect(statSync(join(base, 'run')).mode & 0o777).toBe(0o700);
   });
 
-  it('records the peer pid of the connecting process for audit', async () => {
+  it('names the peer by its connection; the pid is unknown on the socket (Node has no SO_PEERCRED)', async () => {
     const h = await client.call('desktop.health', { meta: meta() });
     expect(h).toMatchObject({ hostVersion: '1.2.3', bridge: { schemaVersion: 1 } });
     const peer = h.peer as { pid: number | null; connectionId: string };
     expect(peer.connectionId).toMatch(/^[0-9a-f-]{36}$/);
-    // Best effort through `ss` (iproute2); without it the pid is honestly unknown.
-    const hasSs = spawnSync('ss', ['-V']).status === 0;
-    expect(peer.pid).toBe(hasSs ? process.pid : null);
+    expect(peer.pid).toBeNull();
+    // Each connection is its own peer: a second one gets another id.
+    const other = await BridgeClient.connect(socketPath);
+    try {
+      const again = (await other.call('desktop.health', { meta: meta() })).peer as { connectionId: string };
+      expect(again.connectionId).toMatch(/^[0-9a-f-]{36}$/);
+      expect(again.connectionId).not.toBe(peer.connectionId);
+    } finally {
+      other.close();
+    }
   });
 
   it('an unparsable line gets a parse error with id null, and the connection stays usable', async () => {

@@ -5,7 +5,6 @@ import { dirname } from 'node:path';
 import { BridgeError, invalid, toBridgeError } from '../../domain/desktop-bridge/errors.js';
 import type { BridgeHost } from './host.js';
 import { NdjsonLines } from './ndjson-lines.js';
-import { peerPid } from './peer-pid.js';
 
 const MAX_LINE = 4 * 1024 * 1024;
 
@@ -54,7 +53,6 @@ export class BridgeSocketServer {
   private accept(socket: Socket): void {
     const connectionId = randomUUID();
     this.sockets.add(socket);
-    const pidP = peerPid(socket);
     const reader = new NdjsonLines(MAX_LINE);
     socket.setEncoding('utf8');
     socket.on('data', (chunk: string) => {
@@ -67,7 +65,9 @@ export class BridgeSocketServer {
             jsonrpcCode: JSONRPC_PARSE_ERROR,
           }),
         );
-      for (const line of lines) void pidP.then((pid) => this.dispatch(socket, line, { connectionId, peerPid: pid }));
+      // dispatch() answers every failure on the socket itself and does not reject; requests run side by side
+      // (the lane orders side effects). No peer pid: Node exposes no SO_PEERCRED (decision 40).
+      for (const line of lines) void this.dispatch(socket, line, { connectionId });
     });
     socket.on('error', () => undefined);
     socket.on('close', () => {

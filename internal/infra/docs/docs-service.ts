@@ -57,6 +57,7 @@ export class DocsService {
     const prev = this.chains.get(absPath) ?? Promise.resolve();
     const next = prev.then(() => this.apply(ev, absPath)).catch((e: unknown) => this.opts.log(`event ${ev} ${absPath}: ${String(e)}`));
     this.chains.set(absPath, next);
+    // `next` already logs its failure (above), so it resolves; this only forgets the finished chain.
     void next.then(() => {
       if (this.chains.get(absPath) === next) this.chains.delete(absPath);
     });

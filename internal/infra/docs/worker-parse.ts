@@ -18,12 +18,14 @@ export function parseInWorker(fileName: string, bytes: Uint8Array, stem: string,
   worker.stdout.resume();
   return new Promise<ParsedContent>((resolve, reject) => {
     const timer = setTimeout(() => {
+      // terminate() resolves with the exit code and does not reject; the timeout answer must not wait for it.
       void worker.terminate();
       reject(new ParseError(`parsing took longer than ${limits.parseTimeoutMs} ms; stopped (raise --parse-timeout-ms)`));
     }, limits.parseTimeoutMs);
     const done = () => clearTimeout(timer);
     worker.once('message', (r: Reply) => {
       done();
+      // Likewise: the worker's one answer is in; stopping it need not delay the result.
       void worker.terminate();
       if (r.ok) resolve(r.content);
       else reject(new ParseError(r.message));

@@ -50,6 +50,7 @@ export async function runHttpGateway(o: HttpMainOptions): Promise<void> {
   }
   const stop = (signal: string) => {
     o.log(`${signal}: closing ${gw.sessionCount()} session(s)`);
+    // The process exits when close settles, either way; a failed close has nothing left to clean up.
     void gw.close().finally(() => process.exit(0));
   };
   process.once('SIGINT', () => stop('SIGINT'));

@@ -112,6 +112,7 @@ export async function startHttpGateway(o: HttpGatewayOptions): Promise<HttpGatew
     const entry: Entry = { transport, gateway, inFlight: 1, lastSeen: Date.now(), closed: false, openedAt: Date.now(), requests: 1 };
     // Set before connect: the SDK chains its own handler after ours.
     transport.onclose = () => {
+      // closeEntry() logs and swallows a failed close itself, so it does not reject; onclose cannot wait.
       if (registered && transport.sessionId) void closeEntry(transport.sessionId, entry, 'transport closed');
     };
     track(entry, res);
@@ -188,8 +189,10 @@ export async function startHttpGateway(o: HttpGatewayOptions): Promise<HttpGatew
     () => {
       const now = Date.now();
       for (const [id, e] of sessions) {
+        // closeEntry() does not reject (see above); the sweep closes sessions side by side.
         if (e.inFlight <= 0 && e.lastSeen < now - idleMs) void closeEntry(id, e, `idle for ${idleMs} ms`);
         else if (e.requests === 1 && e.openedAt < now - limits.initTimeoutMs) {
+          // Likewise.
           void closeEntry(id, e, `nothing after initialize for ${limits.initTimeoutMs} ms`);
         }
       }

@@ -24,11 +24,6 @@ export class SharedCoreConnection {
     return SessionClient.handshake(conn.open(), hello, timeoutMs, mapError);
   }
 
-  /** Sessions currently open on the connection. */
-  get sessionCount(): number {
-    return this.conn && !this.conn.isClosed ? this.conn.channelCount : 0;
-  }
-
   close(): void {
     this.stopped = true;
     this.conn?.close();

@@ -33,6 +33,7 @@ export class StdioServerLineTransport implements Transport {
       this.reader.append(chunk);
     } catch (e) {
       this.onerror?.(e as Error);
+      // close() is synchronous work in an async signature and cannot reject; the error was reported above.
       void this.close();
       return;
     }

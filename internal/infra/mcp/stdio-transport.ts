@@ -166,6 +166,7 @@ export class ProcessStdioTransport implements Transport {
       child.once('exit', (code, signal) => {
         this.exit = { code, signal };
         resolve();
+        // afterExit() only waits, signals and polls /proc (none of which throws); the exit itself is already resolved.
         void this.afterExit(pgid, stdoutEnded);
       });
     });
@@ -190,6 +191,7 @@ export class ProcessStdioTransport implements Transport {
       // cannot be resynchronised without reading the rest of the line).
       this.fatal ??= `it wrote a JSON-RPC message of more than ${MAX_LINE_BYTES / 1024 / 1024} MiB (messages that large are refused to keep memory bounded; have the tool return less)`;
       this.onerror?.(new Error(`server ${this.opts.serverName} was stopped because ${this.fatal}`));
+      // stop() signals and polls the group and does not reject; the reader must not wait for the kill.
       void this.stop(0);
       return;
     }

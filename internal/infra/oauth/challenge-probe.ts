@@ -30,6 +30,7 @@ export async function probeChallenge(spec: ServerSpec, signal?: AbortSignal): Pr
           signal,
         };
   const res = await fetch(url, init);
+  // Only the status and headers matter; a body that fails to cancel is dropped with the response.
   await res.body?.cancel().catch(() => {});
   if (res.status !== 401 && res.status !== 403) return { challenged: false };
   const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(res);

@@ -21,6 +21,7 @@ const PAGE = (title: string, text: string) => `<!doctype html><meta charset="utf
 export async function listenForRedirect(opts: { port?: number; state: string }): Promise<RedirectListener> {
   let settle: { resolve: (code: string) => void; reject: (e: Error) => void } | undefined;
   const code = new Promise<string>((resolve, reject) => (settle = { resolve, reject }));
+  // Marks the promise handled (no unhandled rejection when nobody waits yet); the awaiting caller still gets the rejection.
   code.catch(() => {});
   const server = createServer((req, res) => answer(req, res));
   await new Promise<void>((resolve, reject) => {

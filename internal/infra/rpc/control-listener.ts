@@ -1,5 +1,6 @@
 import { createServer, type Server as NetServer, type Socket } from 'node:net';
 import { SESSION_PREFACE } from './session-framing.js';
+import { FirstRequestReader, SERVER_SETTINGS } from './http2-first-request.js';
 import { MUX_PREFACE } from './session-mux-framing.js';
 import { cappedTimeout } from '../../domain/timer-limit.js';
 
@@ -25,16 +26,19 @@ export interface ListenerHandlers {
 export async function listenControlSocket(
   path: string,
   handlers: ListenerHandlers,
-  opts: { firstBytesTimeoutMs?: number } = {},
+  opts: { firstBytesTimeoutMs?: number; frameStallMs?: number } = {},
 ): Promise<ControlListener> {
   const sessions = new Set<Socket>();
   const track = (s: Socket) => {
     sessions.add(s);
     s.once('close', () => sessions.delete(s));
   };
-  const firstBytesTimeoutMs = opts.firstBytesTimeoutMs ?? FIRST_BYTES_TIMEOUT_MS;
+  const limits: SniffLimits = {
+    firstBytesTimeoutMs: opts.firstBytesTimeoutMs ?? FIRST_BYTES_TIMEOUT_MS,
+    frameStallMs: opts.frameStallMs ?? FRAME_STALL_MS,
+  };
   const server = createServer((socket) =>
-    sniff(socket, firstBytesTimeoutMs, {
+    sniff(socket, limits, {
       grpc: handlers.grpc,
       session: (s, rest) => {
         track(s);
@@ -65,33 +69,65 @@ function startsLike(head: Buffer, preface: Buffer): boolean {
   return head.subarray(0, n).equals(preface.subarray(0, n));
 }
 
-/** A connection that has not said which protocol it speaks by then is closed. */
+/**
+ * A connection that has not said which protocol it speaks by then is closed; so is an HTTP/2
+ * connection that has not sent its first complete request by then (its client connects again).
+ */
 const FIRST_BYTES_TIMEOUT_MS = 10_000;
+/** An HTTP/2 frame left half-sent before the first request, with no further byte for this long, ends the connection. */
+const FRAME_STALL_MS = 30_000;
 
-function sniff(socket: Socket, timeoutMs: number, handlers: ListenerHandlers): void {
+interface SniffLimits {
+  firstBytesTimeoutMs: number;
+  frameStallMs: number;
+}
+
+function sniff(socket: Socket, limits: SniffLimits, handlers: ListenerHandlers): void {
   // A peer that resets before saying anything must not become an uncaught 'error'.
   socket.on('error', () => {});
-  const silent = cappedTimeout(() => socket.destroy(), timeoutMs);
-  socket.once('close', () => clearTimeout(silent));
+  const silent = cappedTimeout(() => socket.destroy(), limits.firstBytesTimeoutMs);
+  let stall: NodeJS.Timeout | undefined;
+  socket.once('close', () => {
+    clearTimeout(silent);
+    clearTimeout(stall);
+  });
   let head: Buffer = Buffer.alloc(0);
+  let http2: FirstRequestReader | undefined;
   const decided = () => {
     clearTimeout(silent);
+    clearTimeout(stall);
     socket.off('data', onData);
   };
+  const refuse = () => {
+    decided();
+    socket.destroy();
+  };
+  /** HTTP/2 up to its first request (http2-first-request.ts): a frame left half-sent goes after the stall timeout. */
+  const onHttp2 = (reader: FirstRequestReader, chunk: Buffer) => {
+    const state = reader.feed(chunk);
+    clearTimeout(stall);
+    if (state.kind === 'bad') return refuse();
+    if (state.kind === 'ready') {
+      decided();
+      socket.pause();
+      socket.unshift(state.bytes);
+      return handlers.grpc(socket);
+    }
+    if (state.kind === 'settings') socket.write(SERVER_SETTINGS);
+    if (reader.midFrame) stall = cappedTimeout(() => socket.destroy(), limits.frameStallMs);
+  };
   const onData = (chunk: Buffer) => {
+    if (http2) return onHttp2(http2, chunk);
     head = head.length === 0 ? chunk : Buffer.concat([head, chunk]);
     const session = startsLike(head, SESSION_PREFACE);
     const mux = startsLike(head, MUX_PREFACE);
     const grpc = startsLike(head, HTTP2_PREFACE);
     if (!session && !mux && !grpc) {
       // Neither protocol: HTTP/2 would keep such a connection open without answering, so close it.
-      decided();
-      socket.destroy();
+      refuse();
     } else if (grpc && head.length >= HTTP2_PREFACE.length) {
-      decided();
-      socket.pause();
-      socket.unshift(head);
-      handlers.grpc(socket);
+      http2 = new FirstRequestReader(head.subarray(0, HTTP2_PREFACE.length));
+      onHttp2(http2, head.subarray(HTTP2_PREFACE.length));
     } else if (session && head.length >= SESSION_PREFACE.length) {
       decided();
       handlers.session(socket, head.subarray(SESSION_PREFACE.length));

@@ -108,29 +108,33 @@ export async function startControlServer(api: ControlApi, socketPath: string, se
   addHealth(server);
   addReflection(server);
   const injector = server.createConnectionInjector(ServerCredentials.createInsecure());
-  const listener = await listenControlSocket(socketPath, {
-    grpc: (socket) => injector.injectConnection(socket),
-    session: (socket, rest) => {
-      const stream = new FramedSessionStream<pb.SessionClientMessage, pb.SessionServerMessage>(
-        socket,
-        SERVER_CODEC,
-        session.frameStallMs ?? FRAME_STALL_MS,
-      );
-      serveSession(api, stream, session);
-      stream.receive(rest);
+  const listener = await listenControlSocket(
+    socketPath,
+    {
+      grpc: (socket) => injector.injectConnection(socket),
+      session: (socket, rest) => {
+        const stream = new FramedSessionStream<pb.SessionClientMessage, pb.SessionServerMessage>(
+          socket,
+          SERVER_CODEC,
+          session.frameStallMs ?? FRAME_STALL_MS,
+        );
+        serveSession(api, stream, session);
+        stream.receive(rest);
+      },
+      mux: (socket, rest) => {
+        const conn = new MuxServerConnection(socket, {
+          serve: (channel) => serveSession(api, channel, session),
+          maxChannels: session.maxChannelsPerConnection ?? DEFAULT_CHANNELS_PER_CONNECTION,
+          maxOutboundBytes: session.maxOutboundBytes ?? DEFAULT_SESSION_OUTBOUND_BYTES,
+          frameStallMs: session.frameStallMs ?? FRAME_STALL_MS,
+          idleMs: session.helloTimeoutMs ?? DEFAULT_HELLO_TIMEOUT_MS,
+          log: session.log,
+        });
+        conn.receive(rest);
+      },
     },
-    mux: (socket, rest) => {
-      const conn = new MuxServerConnection(socket, {
-        serve: (channel) => serveSession(api, channel, session),
-        maxChannels: session.maxChannelsPerConnection ?? DEFAULT_CHANNELS_PER_CONNECTION,
-        maxOutboundBytes: session.maxOutboundBytes ?? DEFAULT_SESSION_OUTBOUND_BYTES,
-        frameStallMs: session.frameStallMs ?? FRAME_STALL_MS,
-        idleMs: session.helloTimeoutMs ?? DEFAULT_HELLO_TIMEOUT_MS,
-        log: session.log,
-      });
-      conn.receive(rest);
-    },
-  });
+    { frameStallMs: session.frameStallMs ?? FRAME_STALL_MS },
+  );
   chmodSync(socketPath, 0o600);
   return {
     socket: socketPath,

@@ -37,9 +37,11 @@ function callHandler(api: ControlApi, m: AreaMethod, g: GrpcCall<unknown, unknow
           ctx.onProgress = (p) => call.write(progressToPb(p));
           return run(ctx, req);
         })
+        // Encoding inside the chain: a result that cannot be encoded is answered as an error.
+        .then((res) => g.toPb(res, call.request))
         .then(
-          (res) => {
-            call.write(g.toPb(res, call.request));
+          (msg) => {
+            call.write(msg);
             call.end();
           },
           (e: unknown) => call.emit('error', toServiceError(e)),
@@ -53,8 +55,9 @@ function callHandler(api: ControlApi, m: AreaMethod, g: GrpcCall<unknown, unknow
         const { ctx, req } = contextOf(call, g, signal);
         return run(ctx, req);
       })
+      .then((res) => g.toPb(res, call.request))
       .then(
-        (res) => cb!(null, g.toPb(res, call.request)),
+        (msg) => cb!(null, msg),
         (e: unknown) => cb!(toServiceError(e)),
       );
   };
@@ -95,6 +98,7 @@ function streamHandler(api: ControlApi, g: GrpcStream): Handler {
     let source: AsyncIterator<unknown> | Iterator<unknown> | undefined;
     const stop = () => {
       ac.abort();
+      // A watch's return() only marks it done and settles at once; cancelling the call need not wait.
       void source?.return?.();
     };
     call.on('cancelled', stop);
@@ -103,10 +107,12 @@ function streamHandler(api: ControlApi, g: GrpcStream): Handler {
       const v = call.metadata.get(key)[0];
       return v === undefined ? undefined : String(v);
     };
+    // Lives as long as the call; every failure is sent to the client as the call's error below, so this never rejects.
     void (async () => {
       try {
         const it = await g.open(api, call.request, { signal: ac.signal, metadata });
         source = it;
+        // Cancelled while opening: end the watch at once (return() settles immediately); the loop below then ends.
         if (ac.signal.aborted) void it.return?.();
         for await (const item of it) {
           // While the client does not read, items wait in the subscription (bounded, latest-wins or

@@ -23,9 +23,11 @@ export function stream<Req, Item, Out>(open: (req: Req) => AsyncIterableIterator
       call.emit('error', toServiceError(e));
       return;
     }
+    // return() only marks the watch done and settles at once; the loop below then ends.
     const stop = () => void it.return?.();
     call.on('cancelled', stop);
     call.on('close', stop);
+    // Lives as long as the call; every failure is sent to the client as the call's error, so this never rejects.
     void (async () => {
       try {
         for await (const item of it) call.write(map(item));

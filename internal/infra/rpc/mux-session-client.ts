@@ -9,15 +9,14 @@ import type { SessionClientStream } from './session-client.js';
 /**
  * The gateway's end of a MCPD-SESSION/2 connection: one socket to the core carrying one channel per
  * Session. It reads the socket continuously and hands each message to its channel at once, so a slow
- * MCP client never holds up the others (its own bounds apply where its bytes pile up: the HTTP
- * gateway's SSE stream, see decisions.md "one core connection per gateway process").
+ * MCP client never holds up the others (its bytes are its own HTTP stream's concern; decisions.md,
+ * "one core connection per gateway process").
  */
 export class MuxConnection {
   private readonly reader = new FrameReader();
   private readonly channels = new Map<number, MuxClientChannel>();
   private lastId = 0;
   private closed = false;
-  private readonly closeHandlers: (() => void)[] = [];
 
   private constructor(private readonly socket: Socket) {
     socket.on('data', (chunk: Buffer) => this.onChunk(chunk));
@@ -43,14 +42,6 @@ export class MuxConnection {
 
   get isClosed(): boolean {
     return this.closed;
-  }
-
-  get channelCount(): number {
-    return this.channels.size;
-  }
-
-  onClose(handler: () => void): void {
-    this.closeHandlers.push(handler);
   }
 
   /** A new channel (OPEN is sent now); its Session starts with the caller's hello, as on /1. */
@@ -111,7 +102,6 @@ export class MuxConnection {
     const channels = [...this.channels.values()];
     this.channels.clear();
     for (const c of channels) c.connectionLost(err);
-    for (const h of this.closeHandlers) h();
   }
 }
 

@@ -1,6 +1,7 @@
 import type { CallerSession, ControlApi } from '../../domain/control.js';
 import { encodeJson } from './json-bytes.js';
 import type { SessionOutput } from './session-output.js';
+import { ClientToolListWatch } from './tool-list-watch.js';
 
 /** Tells a session's gateway when its caller's tools, resources or prompts changed. */
 export class ListChangeForwarder {
@@ -10,19 +11,28 @@ export class ListChangeForwarder {
   constructor(private readonly output: SessionOutput) {}
 
   start(api: ControlApi, session: CallerSession): void {
-    void this.forward(api.watchTools(session.caller), 'notifications/tools/list_changed');
-    void this.forward(api.resources.watch(session.caller), 'notifications/resources/list_changed');
-    void this.forward(api.prompts.watch(session.caller), 'notifications/prompts/list_changed');
+    // The client's tool list also holds mcpd_finder when the caller's resources give the Finder content.
+    const watches = [
+      [new ClientToolListWatch(api.watchTools(session.caller), api.resources.watch(session.caller)), 'notifications/tools/list_changed'],
+      [api.resources.watch(session.caller), 'notifications/resources/list_changed'],
+      [api.prompts.watch(session.caller), 'notifications/prompts/list_changed'],
+    ] as const;
+    for (const [watch, method] of watches) {
+      // Runs for the session's life; a LatestWins watch ends rather than rejects and send() only queues a frame.
+      void this.forward(watch, method);
+    }
   }
 
   close(): void {
     this.closed = true;
+    // A watch's return() only marks it done and settles at once; the session's end need not wait.
     for (const w of this.watches) void w.return?.();
   }
 
   /** The etag lets the gateway skip stale nudges. */
   private async forward(watch: AsyncIterableIterator<{ etag: string }>, method: string): Promise<void> {
     this.watches.push(watch);
+    // Opened after the session ended: end it at once (return() settles immediately), so the loop below does not start.
     if (this.closed) void watch.return?.();
     let last: string | undefined;
     for await (const snap of watch) {

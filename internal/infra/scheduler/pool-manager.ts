@@ -9,7 +9,8 @@ import { realClock, type Clock } from './clock.js';
 import { Pool } from './pool.js';
 import { PoolGoneError } from './messages.js';
 import type { MetadataStore } from './metadata-store.js';
-import type { CallOptions, LogFn, PoolEvents } from './types.js';
+import { PoolEventHub, type NotificationListener, type StderrListener } from './pool-event-hub.js';
+import type { CallOptions, LogFn } from './types.js';
 
 export interface PoolManagerOptions {
   launcher: Launcher;
@@ -24,22 +25,14 @@ export interface PoolManagerOptions {
 
 export type DesiredSpecs = Map<string, { spec: ServerSpec; references: string[] }>;
 
-type NotificationListener = (fingerprint: string, instanceId: string, method: string, params: JsonObject) => void;
-type StderrListener = (fingerprint: string, instanceId: string, line: string) => void;
-
 /** Owns every pool: which exist (reconcile), routing calls to them, events and status. */
 export class PoolManager {
   private readonly pools = new Map<string, Pool>();
   private readonly clock: Clock;
   private readonly log: LogFn;
-  private readonly notifyListeners = new Set<NotificationListener>();
-  private readonly stderrListeners = new Set<StderrListener>();
-  private readonly toolsListeners = new Set<(fingerprint: string) => void>();
-  private readonly pinListeners = new Set<(fingerprint: string, key: string) => void>();
-  private readonly statusListeners = new Set<() => void>();
+  private readonly hub = new PoolEventHub({ toolsChanged: (fp) => this.persistMetadata(fp), down: () => this.down });
   private readonly closing = new Set<Promise<void>>();
   private readonly closingPools = new Set<Pool>();
-  private statusQueued = false;
   private instanceSeq = 0;
   private down = false;
 
@@ -71,7 +64,7 @@ export class PoolManager {
         runtime: this.opts.runtime,
         clock: this.clock,
         log: this.log,
-        events: this.events,
+        events: this.hub.events,
         newInstanceId: () => `${spec.name}-${++this.instanceSeq}`,
         random: this.opts.random,
       });
@@ -82,7 +75,7 @@ export class PoolManager {
       pool.ensureWarm(spec.activationMode === 'always-on' ? 'always-on' : 'min-ready');
     }
     this.opts.metadataStore?.retain(new Set(specs.keys()));
-    this.statusChanged();
+    this.hub.statusChanged();
     await Promise.all(removals);
   }
 
@@ -145,7 +138,7 @@ export class PoolManager {
 
   /** The instance a pinned key was on ended (crash, hung, removal): whatever it held there is gone. */
   onPinLost(cb: (fp: string, key: string) => void): () => void {
-    return subscribe(this.pinListeners, cb);
+    return this.hub.onPinLost(cb);
   }
 
   resume(fp: string): void {
@@ -161,20 +154,20 @@ export class PoolManager {
   }
 
   onNotification(cb: NotificationListener): () => void {
-    return subscribe(this.notifyListeners, cb);
+    return this.hub.onNotification(cb);
   }
 
   onStderr(cb: StderrListener): () => void {
-    return subscribe(this.stderrListeners, cb);
+    return this.hub.onStderr(cb);
   }
 
   onToolsChanged(cb: (fp: string) => void): () => void {
-    return subscribe(this.toolsListeners, cb);
+    return this.hub.onToolsChanged(cb);
   }
 
   /** Coalesced: a burst of changes gives one callback; read status() in it. */
   onStatusChange(cb: () => void): () => void {
-    return subscribe(this.statusListeners, cb);
+    return this.hub.onStatusChange(cb);
   }
 
   status(): PoolStatus[] {
@@ -195,7 +188,7 @@ export class PoolManager {
     const pools = [...this.pools.values()];
     this.pools.clear();
     await Promise.all([...pools.map((p) => this.trackClose(p.close('shutdown', 'the runtime is shutting down'), p)), ...this.closing]);
-    this.statusChanged();
+    this.hub.statusChanged();
   }
 
   private trackClose(p: Promise<void>, pool?: Pool): Promise<void> {
@@ -220,41 +213,5 @@ export class PoolManager {
     const meta = this.pools.get(fp)?.meta;
     if (!meta?.tools || !this.opts.metadataStore) return;
     this.opts.metadataStore.save(fp, { tools: meta.tools, capabilities: meta.capabilities, serverInfo: meta.serverInfo });
-  }
-
-  private statusChanged(): void {
-    if (this.statusQueued) return;
-    this.statusQueued = true;
-    queueMicrotask(() => {
-      this.statusQueued = false;
-      for (const cb of this.statusListeners) safe(() => cb());
-    });
-  }
-
-  private readonly events: PoolEvents = {
-    notification: (fp, id, method, params) => this.notifyListeners.forEach((cb) => safe(() => cb(fp, id, method, params))),
-    stderr: (fp, id, line) => this.stderrListeners.forEach((cb) => safe(() => cb(fp, id, line))),
-    toolsChanged: (fp) => {
-      this.persistMetadata(fp);
-      this.toolsListeners.forEach((cb) => safe(() => cb(fp)));
-    },
-    // At shutdown nothing is re-established, so nobody needs to hear of it.
-    pinLost: (fp, key) => {
-      if (!this.down) this.pinListeners.forEach((cb) => safe(() => cb(fp, key)));
-    },
-    statusChanged: () => this.statusChanged(),
-  };
-}
-
-function subscribe<T>(set: Set<T>, cb: T): () => void {
-  set.add(cb);
-  return () => set.delete(cb);
-}
-
-function safe(fn: () => void): void {
-  try {
-    fn();
-  } catch {
-    // a listener's failure must not break scheduling
   }
 }

@@ -16,6 +16,7 @@ import type {
   GetDeskTopRet,
   GetFinderRet,
   GetToolsRet,
+  FindComputerRet,
   ListRoomRet,
   ReadResourceRet,
   SessionInfo,
@@ -73,6 +74,7 @@ export class SmcpAgent {
     // Every `connect` after the first is a reconnect with a new sid the Server knows nothing about.
     let connects = 0;
     this.socket.on('connect', () => {
+      // rejoin() reports its failures as refresh events and does not reject; the connect handler cannot wait.
       if (connects++ > 0) void this.rejoin();
     });
   }
@@ -135,6 +137,14 @@ export class SmcpAgent {
     const office = this.requireOffice();
     const r = await this.request<ListRoomRet>(SERVER_EVENTS.listRoom, { office_id: office });
     return r.sessions;
+  }
+
+  /**
+   * The offices holding a computer of this name (`server:find_computer`, an mcpd-smcp extension; a
+   * Server without it does not answer, and this fails after `timeoutMs`).
+   */
+  async findComputer(computer: string, timeoutMs = 5000): Promise<string[]> {
+    return (await this.request<FindComputerRet>(SERVER_EVENTS.findComputer, { computer }, { timeoutMs })).offices;
   }
 
   async getTools(computer: string): Promise<SMCPTool[]> {
@@ -252,15 +262,14 @@ export class SmcpAgent {
     });
   }
 
-  private async request<T>(event: string, extra: JsonObject, o: { checkReqId?: boolean } = {}): Promise<T> {
+  private async request<T>(event: string, extra: JsonObject, o: { checkReqId?: boolean; timeoutMs?: number } = {}): Promise<T> {
     const req_id = randomUUID().replace(/-/g, '');
+    const timeoutMs = o.timeoutMs ?? DEFAULT_ROUTE_TIMEOUT_MS + this.graceMs;
     let answer: unknown;
     try {
-      answer = await this.socket
-        .timeout(DEFAULT_ROUTE_TIMEOUT_MS + this.graceMs)
-        .emitWithAck(event, { agent: this.name, req_id, ...extra });
+      answer = await this.socket.timeout(timeoutMs).emitWithAck(event, { agent: this.name, req_id, ...extra });
     } catch {
-      throw new SmcpError(errorPayload(SMCP_CODES.timeout, `no answer to ${event} within ${DEFAULT_ROUTE_TIMEOUT_MS + this.graceMs} ms`));
+      throw new SmcpError(errorPayload(SMCP_CODES.timeout, `no answer to ${event} within ${timeoutMs} ms`));
     }
     if (isErrorPayload(answer)) throw new SmcpError(answer);
     if (typeof answer !== 'object' || answer === null)

@@ -40,10 +40,14 @@ export class ComputerLink {
     const base = o.url.replace(/\/+$/, '');
     this.socket = io(`${base}${SMCP_NAMESPACE}`, {
       extraHeaders: o.apiKey ? { [API_KEY_HEADER]: o.apiKey } : {},
+      // WebSocket from the start: no HTTP long-polling handshake and upgrade on every (re)connect, and
+      // every request and ack is one WebSocket frame (the reference Servers accept it too).
+      transports: ['websocket'],
       reconnectionDelay: RETRY_MIN_MS,
       reconnectionDelayMax: RETRY_MAX_MS,
       autoConnect: false,
     });
+    // join() turns every failure into a state change (refused, retried later) and does not reject.
     this.socket.on('connect', () => void this.join());
     this.socket.on('disconnect', (reason) => this.dropped(reason));
     this.socket.on('connect_error', (err) => {
@@ -120,6 +124,7 @@ export class ComputerLink {
       return;
     }
     this.o.onState('refused', { sid: this.socket.id, error: message });
+    // Likewise: join() does not reject.
     this.later(() => void this.join());
   }
 

@@ -28,6 +28,7 @@ export function startHeartbeat(ctx: SmcpContext, registry: RedisRegistry, ttlMs:
       .then((gone) => {
         for (const m of gone) {
           ctx.log(`${m.role} "${m.name}" of dead node ${m.node} left office "${m.office_id}"`);
+          // leaveSwept() logs its own failure; the sweep frees the seats side by side.
           void leaveSwept(ctx, m);
         }
       })
@@ -66,7 +67,10 @@ async function reclaim(ctx: SmcpContext): Promise<void> {
   }
 }
 
-/** A swept member's seat is already free; its office still hears notify:leave_office. */
+/**
+ * A swept member's seat is already free; its office still hears notify:leave_office. A failure (Redis
+ * gone) is logged; the next sweep tries again.
+ */
 async function leaveSwept(ctx: SmcpContext, m: Member): Promise<void> {
-  await leave(ctx, undefined, m);
+  await leave(ctx, undefined, m).catch((e: unknown) => ctx.log(`leave of swept ${m.role} "${m.name}": ${(e as Error).message}`));
 }

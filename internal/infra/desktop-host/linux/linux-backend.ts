@@ -125,6 +125,7 @@ export class LinuxBackend implements DesktopBackend {
       const ifaces = await this.interfaces(bus, addr, elementId);
       if (ifaces.includes(I.editable)) {
         const caret = Number(await bus.prop(addr, I.text, 'CaretOffset').catch(() => -1));
+        // Likewise: no count reads as empty, so nothing is cleared and the text goes at the start.
         const count = Number(await bus.prop(addr, I.text, 'CharacterCount').catch(() => 0));
         if (opts.clearBefore && count > 0) {
           const [deleted] = await bus.call(addr, I.editable, 'DeleteText', 'ii', [0, count]);

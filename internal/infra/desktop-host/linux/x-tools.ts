@@ -67,6 +67,7 @@ export async function pngSize(path: string): Promise<{ width: number; height: nu
 
 /** Gives the X input focus to the top-level window of `pid` (there is no window manager to ask). */
 export async function focusPid(pid: number, env: NodeJS.ProcessEnv): Promise<void> {
+  // xdotool search fails when nothing matches: no ids, and the next line says which pid has no window.
   const ids = (await run('xdotool', ['search', '--onlyvisible', '--pid', String(pid)], env).catch(() => '')).split('\n').filter(Boolean);
   const last = ids.at(-1);
   if (last === undefined) throw new Error(`no visible X window belongs to pid ${pid}`);

@@ -57,6 +57,7 @@ export class DesktopMcpFace {
 
   start(): void {
     // Reading the desktop costs a tree walk: poll only while somebody listens for updates.
+    // refresh() does not reject (see it below); a poll that overlaps one in progress joins it.
     this.timer = setInterval(() => void (this.subscribed.size > 0 && this.refresh()), this.opts.pollMs);
     this.timer.unref();
   }
@@ -147,6 +148,7 @@ export class DesktopMcpFace {
         confirm = { token: issued.token, approver: 'user (MCP elicitation)', approvedAt: new Date().toISOString() };
       }
       const result = await this.host.handle(spec.method, { ...params, meta: meta(), ...(confirm ? { confirm } : {}) }, this.ctx);
+      // refresh() turns an unreadable desktop into window text and drops notices to gone clients: it does not reject, and the result need not wait for it.
       void this.refresh();
       return { content: [{ type: 'text', text: JSON.stringify(result, null, 2) }], structuredContent: result };
     } catch (e) {

@@ -25,6 +25,7 @@ export function promptsArea(): GatewayArea {
         if (!reconnect || served === undefined) return;
         session.request('prompts/list', {}).then(
           (page) => {
+            // A nudge to a client that has gone is moot (its transport's close ends the session); nothing waits on it.
             if (etagOf(page as JsonObject) !== served) void s.sendPromptListChanged().catch(() => {});
           },
           (e: Error) => ctx.log(`prompts re-sync after reconnect failed: ${e.message}`),

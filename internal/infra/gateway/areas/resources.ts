@@ -67,6 +67,7 @@ export function resourcesArea(): GatewayArea {
       ctx.onCoreNotification('notifications/resources/list_changed', (params) => {
         // A client that never listed has nothing stale; one that holds this very list needs no nudge.
         if (served === undefined || etagOf(params) === served) return;
+        // A nudge to a client that has gone is moot (its transport's close ends the session); nothing waits on it.
         void s.sendResourceListChanged().catch(() => {});
       });
       ctx.onConnected((session, reconnect) => {

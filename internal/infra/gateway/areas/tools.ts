@@ -11,7 +11,8 @@ export function toolsArea(): GatewayArea {
     register(ctx) {
       ctx.adapt('tools/list', async (params, _extra, next) => {
         const result = (await next(params)) as JsonObject;
-        served = etagOf(result);
+        // A continuation page pages the first one's snapshot: the first page's etag names the list.
+        if (!params.cursor) served = etagOf(result);
         // The Finder's query tool, for clients that only call tools; first page only, and only when some
         // server of the caller gives the Finder documents (the core says so on the first page).
         const channels = takeChannels(result);
@@ -35,6 +36,7 @@ export function toolsArea(): GatewayArea {
         // After a core restart the list may differ from what the client holds: compare, and say so once.
         session.request('tools/list', {}).then(
           (page) => {
+            // A nudge to a client that has gone is moot (its transport's close ends the session); nothing waits on it.
             if (etagOf(page as JsonObject) !== served) void ctx.server.sendToolListChanged().catch(() => {});
           },
           (e: Error) => ctx.log(`re-sync after reconnect failed: ${e.message}`),

@@ -1,0 +1,4 @@
+import type { ESLint } from 'eslint';
+
+/** The local `explained/*` rules (scripts/eslint-explained.mjs). */
+export declare const explainedPlugin: ESLint.Plugin;
