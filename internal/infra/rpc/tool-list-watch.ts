@@ -28,10 +28,9 @@ export class ClientToolListWatch implements AsyncIterableIterator<{ etag: string
     private readonly tools: AsyncIterableIterator<{ etag: string }>,
     private readonly resources: AsyncIterableIterator<ResourceSnapshot>,
   ) {
-    // Fire-and-forget: each pump ends this watch when its source ends or fails (it never rejects).
+    // Fire-and-forget: each pump ends this watch when its source ends or fails; nothing to report.
     void this.pump(tools, (s) => (this.toolEtag = s.etag));
-    // Fire-and-forget: as above, for the resource watch.
-    void this.pump(resources, (s) => (this.channels = channelsOf(s)));
+    void this.pump(resources, (s) => (this.channels = channelsOf(s))); // likewise: pump() never rejects
   }
 
   next(): Promise<IteratorResult<{ etag: string }>> {
@@ -81,10 +80,9 @@ export class ClientToolListWatch implements AsyncIterableIterator<{ etag: string
   private end(): void {
     if (this.done) return;
     this.done = true;
-    // Fire-and-forget: ending a watch settles at once; a failure to end changes nothing here.
+    // Fire-and-forget: ending a watch settles at once and cannot fail in a way worth reporting.
     void this.tools.return?.();
-    // Fire-and-forget: as above.
-    void this.resources.return?.();
+    void this.resources.return?.(); // likewise
     const waiting = this.waiting;
     this.waiting = undefined;
     waiting?.({ value: undefined, done: true });
