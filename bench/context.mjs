@@ -6,6 +6,9 @@
 //                              from JSON each call, as they arrive from the servers)
 //   organize_finder_100k       organizeFinder over 100,000 documents from 100 servers, keyword + paging
 //   organize_finder_100k_cold  the same over a freshly parsed catalogue each call
+//   organize_desktop_growth    how organizeDesktop grows: 10,000 windows against 2,500 (same 100 servers),
+//                              interleaved; `ratio` is min(10k) / min(2.5k): ~4 is linear, ~16 quadratic
+//                              (moved here from a timed unit test: no test asserts a time)
 // Targets on a quiet machine: desktop p50 ≤ 20 ms, finder p50 ≤ 100 ms.
 //
 // One JSON line per case: {case, n, warmup, p50, p99, cpu_p50, baseline, baseline_p50, ratio, target_ms,
@@ -113,7 +116,13 @@ function report(name, items, r, n, warmup, target, extra = {}) {
   });
 }
 
-const CASES = ['organize_desktop_10k', 'organize_desktop_10k_cold', 'organize_finder_100k', 'organize_finder_100k_cold'];
+const CASES = [
+  'organize_desktop_10k',
+  'organize_desktop_10k_cold',
+  'organize_desktop_growth',
+  'organize_finder_100k',
+  'organize_finder_100k_cold',
+];
 if (only && !CASES.some((c) => c.startsWith(only))) throw new Error(`--case=${only} matches none of ${CASES.join(', ')}`);
 const wanted = (name) => !only || name === only || (!CASES.includes(only) && name.startsWith(only));
 const anyWanted = (prefix) => CASES.some((c) => c.startsWith(prefix) && wanted(c));
@@ -154,6 +163,45 @@ if (anyWanted('organize_desktop')) {
     );
     report('organize_desktop_10k_cold', count, r, n, warm, 20, { windows: count });
   }
+}
+
+/**
+ * Growth of organizeDesktop with the number of windows: large and small inputs timed in alternating
+ * runs, minimums compared (the least disturbed by other load on a shared machine).
+ */
+function growth(small, large, n, warmup) {
+  const history = syntheticHistory(200, 100);
+  const inputs = [small, large].map((count) => JSON.parse(JSON.stringify(syntheticWindows(count, 100))));
+  const times = [[], []];
+  for (let i = 0; i < warmup + n; i++) {
+    for (let k = 0; k < 2; k++) {
+      const t0 = nowMs();
+      const r = organizeDesktop(inputs[k], null, history);
+      const t1 = nowMs();
+      if (r.serverOrder.length !== 100) throw new Error(`expected 100 servers, got ${r.serverOrder.length}`);
+      if (i >= warmup) times[k].push(t1 - t0);
+    }
+  }
+  const [s, l] = times.map((t) => t.sort((a, b) => a - b));
+  emit({
+    case: 'organize_desktop_growth',
+    n,
+    warmup,
+    windows: large,
+    baseline_windows: small,
+    min: round(l[0]),
+    p50: round(percentile(l, 50)),
+    baseline_min: round(s[0]),
+    baseline_p50: round(percentile(s, 50)),
+    ratio: round(l[0] / s[0]),
+    linear_ratio: large / small,
+    load1: round(loadavg()[0]),
+  });
+}
+
+if (wanted('organize_desktop_growth')) {
+  if (smoke) growth(250, 1000, 3, 1);
+  else growth(2_500, 10_000, 30, 5);
 }
 
 if (anyWanted('organize_finder')) {

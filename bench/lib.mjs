@@ -2,6 +2,9 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, cpus } from 'node:os';
+import { createServer } from 'node:net';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -71,7 +74,7 @@ export function emitComparison(name, n, warmup, measured, baseline, extra = {}) 
 }
 
 /** CPU-profile flags for a child when `dir` is set (e.g. CORE_PROF=/tmp/prof node bench/run.mjs). */
-function profileFlags(dir) {
+export function profileFlags(dir) {
   const extra = process.env.CORE_NODE_FLAGS ? process.env.CORE_NODE_FLAGS.split(' ') : [];
   return [...extra, ...(dir ? ['--cpu-prof', '--cpu-prof-interval', '100', `--cpu-prof-dir=${dir}`] : [])];
 }
@@ -142,4 +145,54 @@ export function childrenMatching(rootPid, marker) {
     return false;
   };
   return [...kids.keys()].filter((p) => isDesc(p) && readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(marker));
+}
+
+/** CPU time (user + system) a process has used so far, in milliseconds (Linux /proc, clock ticks of 10 ms). */
+export function cpuMs(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // Fields 14 and 15 of proc(5) (utime, stime), counted from the state field (3).
+  return (Number(f[11]) + Number(f[12])) * 10;
+}
+
+/**
+ * CPU per call of named processes over a stretch of work: `procs` maps a label to a pid (or pids); the
+ * bench process itself is `self`. Returns milliseconds of CPU per call for each label.
+ */
+export async function cpuPerCall(procs, calls, work) {
+  const pids = Object.entries(procs).map(([k, p]) => [k, Array.isArray(p) ? p : [p]]);
+  const sum = (list) => list.reduce((a, pid) => a + cpuMs(pid), 0);
+  const before = pids.map(([, list]) => sum(list));
+  const self0 = process.cpuUsage();
+  const result = await work();
+  const selfUse = process.cpuUsage(self0);
+  const out = { self: round((selfUse.user + selfUse.system) / 1000 / calls) };
+  pids.forEach(([k, list], i) => (out[k] = round((sum(list) - before[i]) / calls)));
+  out.total = round(Object.values(out).reduce((a, b) => a + b, 0));
+  return { result, cpuMsPerCall: out };
+}
+
+/** How many of the machine's cores the measured processes kept busy, on average, at this rate. */
+export function coresBusy(callsPerSecond, cpuMsPerCall) {
+  return round((callsPerSecond * cpuMsPerCall.total) / 1000);
+}
+
+export async function freePort() {
+  const srv = createServer().listen(0, '127.0.0.1');
+  await once(srv, 'listening');
+  const { port } = srv.address();
+  await new Promise((r) => srv.close(r));
+  return port;
+}
+
+/** A private redis-server on a free loopback port, no persistence: `{url, child}`; the caller stops the child. */
+export async function startRedis() {
+  const port = await freePort();
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  const lines = createInterface({ input: child.stdout });
+  for await (const l of lines) if (l.includes('Ready to accept connections')) break;
+  child.stdout.resume();
+  return { url: `redis://127.0.0.1:${port}`, child };
 }

@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import {
   ECHO,
+  EVERYTHING,
   FORWARDER,
   MCPDMCP,
   REPO,
@@ -20,6 +21,7 @@ import {
   rssKb,
   startCore,
 } from './lib.mjs';
+import { MCP_HUB_VERSION, startMcpHub } from './mcp-hub.mjs';
 
 const smoke = process.argv.includes('--smoke');
 const only = process.argv.find((a) => a.startsWith('--case='))?.slice(7);
@@ -37,10 +39,10 @@ async function connectStdio(command, args, env = {}) {
   return client;
 }
 
-/** Starts the byte-forwarding chain of bench/forwarder.mjs in front of the echo fixture. */
-async function startFloorChain(dir) {
+/** Starts the byte-forwarding chain of bench/forwarder.mjs in front of `server` (a command line). */
+async function startFloorChain(dir, server) {
   const socket = join(dir, 'floor.sock');
-  const core = spawn(process.execPath, [FORWARDER, 'core', socket, process.execPath, ECHO], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const core = spawn(process.execPath, [FORWARDER, 'core', socket, ...server], { stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise((resolve, reject) => {
     core.stdout.once('data', resolve);
     core.once('exit', (code) => reject(new Error(`floor forwarder exited (${code})`)));
@@ -56,39 +58,121 @@ async function startFloorChain(dir) {
   };
 }
 
+const EVERYTHING_CMD = [process.execPath, EVERYTHING, 'stdio'];
+const ECHO_1KB = { message: 'x'.repeat(1024) };
+
+/** One server-everything `echo` of 1 KB; the answer is checked, so a path that breaks cannot look fast. */
+async function echo1kb(client, name) {
+  const r = await client.callTool({ name, arguments: ECHO_1KB });
+  if (r.content?.[0]?.text?.length !== ECHO_1KB.message.length + 6)
+    throw new Error(`${name}: not the echo: ${JSON.stringify(r).slice(0, 200)}`);
+}
+
 /**
- * 1 KB echo through mcpdmcp → core → pooled server, against a direct SDK client to the same server and
- * against the same chain of processes that only forwards bytes (the floor of this topology here).
+ * The same server-everything behind every path the hop cases compare: a direct stdio client, mcpd
+ * (MCP client → mcpdmcp → core → pooled server), the byte-forwarding floor of that process chain, and
+ * mcp-hub 4.2.1 (MCP client → its SSE `/mcp` endpoint → server). One server process per path: the mcpd
+ * pool is capped at one instance taking 16 calls at once, as the other paths have one process each.
+ */
+async function withHopPaths(fn) {
+  const world = await startCore({
+    default: `servers:\n  - name: everything\n    cmd: ${JSON.stringify(EVERYTHING_CMD)}\n    idleSeconds: 0\n    maxInstances: 1\n    maxConcurrent: 16\n`,
+  });
+  const opened = [world];
+  const failures = [];
+  try {
+    const floor = await startFloorChain(world.dir, EVERYTHING_CMD);
+    opened.push(floor);
+    const hub = await startMcpHub({ everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] } }, EVERYTHING);
+    opened.push(hub);
+    const direct = await connectStdio(EVERYTHING_CMD[0], EVERYTHING_CMD.slice(1));
+    opened.push({ stop: () => direct.close() });
+    const viaGateway = await connectStdio(process.execPath, [MCPDMCP, 'bench', '--socket', world.socket, '--no-autostart']);
+    opened.push({ stop: () => viaGateway.close() });
+    const viaHub = await hub.connect();
+    opened.push({ stop: () => viaHub.close() });
+    await fn({
+      direct: () => echo1kb(direct, 'echo'),
+      mcpd: () => echo1kb(viaGateway, 'everything__echo'),
+      floor: () => echo1kb(floor.client, 'echo'),
+      hub: () => echo1kb(viaHub, 'everything__echo'),
+    });
+  } catch (e) {
+    failures.push(e);
+  }
+  // Everything is stopped even when the case or one stop fails; the first failure is reported.
+  for (const o of opened.reverse()) await o.stop().catch((e) => failures.push(e));
+  if (failures.length > 0) throw failures[0];
+}
+
+/**
+ * 1 KB echo through mcpdmcp → core → pooled server, against a direct SDK client to the same server,
+ * the same chain of processes that only forwards bytes (the floor of this topology here), and mcp-hub.
+ * `own_work_p50` is mcpd's added p50 minus the floor's: what the gateway's and the core's work cost.
  */
 async function hop() {
-  const payload = { data: 'x'.repeat(1024) };
-  const world = await startCore({ default: `servers:\n${echoSpec('fx')}` });
-  const floor = await startFloorChain(world.dir);
-  try {
-    const direct = await connectStdio(process.execPath, [ECHO]);
-    const viaGateway = await connectStdio(process.execPath, [MCPDMCP, 'bench', '--socket', world.socket, '--no-autostart']);
+  await withHopPaths(async (p) => {
     // Interleaved rounds: this VM's speed drifts by tens of percent over a minute, and a baseline
     // measured a minute apart from the path it is compared with would carry that drift into the ratio.
-    const [d, g, f] = await interleaved(
-      [
-        () => direct.callTool({ name: 'echo', arguments: payload }),
-        () => viaGateway.callTool({ name: 'fx__echo', arguments: payload }),
-        () => floor.client.callTool({ name: 'echo', arguments: payload }),
-      ],
-      N,
-      WARMUP,
-    );
-    const floorP50 = percentile(f, 50);
+    const [d, g, f, h] = await interleaved([p.direct, p.mcpd, p.floor, p.hub], N, WARMUP);
+    const d50 = percentile(d, 50);
+    const floorAdded = percentile(f, 50) - d50;
     emitComparison('hop_tools_call_1kb', N, WARMUP, g, d, {
-      floor_p50: round(floorP50),
-      floor_added_p50: round(floorP50 - percentile(d, 50)),
+      floor_p50: round(percentile(f, 50)),
+      floor_added_p50: round(floorAdded),
+      own_work_p50: round(percentile(g, 50) - d50 - floorAdded),
     });
-    await direct.close();
-    await viaGateway.close();
-  } finally {
-    await floor.stop();
-    await world.stop();
-  }
+    emitComparison('hop_tools_call_1kb_mcp_hub', N, WARMUP, h, d, {
+      peer: `mcp-hub ${MCP_HUB_VERSION} (SSE /mcp)`,
+      added_p99: round(percentile(h, 99) - percentile(d, 99)),
+      mcpd_p50: round(percentile(g, 50)),
+      mcpd_p99: round(percentile(g, 99)),
+    });
+  });
+}
+
+/** Calls per second of `loops` concurrent loops on one client, `total` calls in all. */
+async function loopsThroughput(call, loops, total) {
+  let next = 0;
+  const t0 = process.hrtime.bigint();
+  await Promise.all(
+    Array.from({ length: loops }, async () => {
+      while (next < total) {
+        next++;
+        await call();
+      }
+    }),
+  );
+  return total / (Number(process.hrtime.bigint() - t0) / 1e9);
+}
+
+/**
+ * 16 concurrent loops of 1 KB echoes on one client: direct, through mcpd (one gateway) and through
+ * mcp-hub, in alternating rounds. Ratios are against direct in the same rounds.
+ */
+async function throughput() {
+  const LOOPS = 16;
+  const rounds = smoke ? 2 : 10;
+  const perRound = smoke ? 64 : 1000;
+  await withHopPaths(async (p) => {
+    const paths = { direct: p.direct, mcpd: p.mcpd, mcp_hub: p.hub };
+    for (const call of Object.values(paths)) await loopsThroughput(call, LOOPS, perRound); // warm-up
+    const seconds = { direct: 0, mcpd: 0, mcp_hub: 0 };
+    for (let r = 0; r < rounds; r++)
+      for (const [name, call] of Object.entries(paths)) seconds[name] += perRound / (await loopsThroughput(call, LOOPS, perRound));
+    const rate = (name) => (rounds * perRound) / seconds[name];
+    emit({
+      case: 'hop_throughput_16_loops',
+      n: rounds * perRound,
+      warmup: perRound,
+      loops: LOOPS,
+      direct_calls_per_s: Math.round(rate('direct')),
+      mcpd_calls_per_s: Math.round(rate('mcpd')),
+      mcp_hub_calls_per_s: Math.round(rate('mcp_hub')),
+      mcpd_ratio: round(rate('mcpd') / rate('direct')),
+      mcp_hub_ratio: round(rate('mcp_hub') / rate('direct')),
+    });
+  });
 }
 
 /** Full ListTools of 20 servers × 50 tools, served from the metadata cache. */
@@ -364,7 +448,7 @@ async function startHttpGateway(socket) {
   };
 }
 
-const cases = { hop, listing, density, notify, logs, mux };
+const cases = { hop, throughput, listing, density, notify, logs, mux };
 for (const [name, fn] of Object.entries(cases)) {
   if (only && only !== name) continue;
   await fn();

@@ -5,12 +5,11 @@
 // against same-node); server RSS per 1,000 idle connected computers. JSON lines; nothing asserted.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { randomUUID } from 'node:crypto';
 import { io } from 'socket.io-client';
-import { REPO, emit, emitComparison, interleaved, round, rssKb } from './lib.mjs';
+import { REPO, coresBusy, cpuPerCall, emit, emitComparison, interleaved, profileFlags, round, rssKb, startRedis } from './lib.mjs';
 
 const smoke = process.argv.includes('--smoke');
 const N = smoke ? 50 : 2000;
@@ -30,27 +29,7 @@ async function child(args, env = {}) {
   return { child: c, ...JSON.parse(line) };
 }
 
-const startSmcp = (extra = []) => child([SMCP, '--listen', '127.0.0.1:0', ...extra]);
-
-async function freePort() {
-  const srv = createServer().listen(0, '127.0.0.1');
-  await once(srv, 'listening');
-  const { port } = srv.address();
-  await new Promise((r) => srv.close(r));
-  return port;
-}
-
-async function startRedis() {
-  const port = await freePort();
-  const c = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  children.push(c);
-  const lines = createInterface({ input: c.stdout });
-  for await (const l of lines) if (l.includes('Ready to accept connections')) break;
-  c.stdout.resume();
-  return `redis://127.0.0.1:${port}`;
-}
+const startSmcp = (extra = []) => child([...profileFlags(process.env.SMCP_PROF), SMCP, '--listen', '127.0.0.1:0', ...extra]);
 
 async function peer(url, role, name, office) {
   const socket = io(`${url}/smcp`, { transports: ['websocket'], extraHeaders: { 'x-api-key': KEY }, reconnection: false, forceNew: true });
@@ -77,15 +56,20 @@ async function call(agent, computer) {
   if (r.isError !== false || r.content?.[0]?.text !== MESSAGE) throw new Error(`call failed: ${JSON.stringify(r).slice(0, 300)}`);
 }
 
-async function throughput(agent, computer) {
+/** Calls per second with CONCURRENCY in flight, and the CPU each process spent per call (`self`: agent and computers). */
+async function throughput(agent, computer, procs) {
   let next = 0;
-  const t0 = process.hrtime.bigint();
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next++ < THROUGHPUT_CALLS) await call(agent, computer);
-    }),
-  );
-  return round(THROUGHPUT_CALLS / (Number(process.hrtime.bigint() - t0) / 1e9));
+  const { result: seconds, cpuMsPerCall } = await cpuPerCall(procs, THROUGHPUT_CALLS, async () => {
+    const t0 = process.hrtime.bigint();
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next++ < THROUGHPUT_CALLS) await call(agent, computer);
+      }),
+    );
+    return Number(process.hrtime.bigint() - t0) / 1e9;
+  });
+  const rate = THROUGHPUT_CALLS / seconds;
+  return { calls_per_second: round(rate), cpu_ms_per_call: cpuMsPerCall, cores_busy: coresBusy(rate, cpuMsPerCall) };
 }
 
 async function oneNode() {
@@ -102,14 +86,15 @@ async function oneNode() {
     warmup: 0,
     concurrency: CONCURRENCY,
     nodes: 1,
-    calls_per_second: await throughput(agent, 'pc'),
+    ...(await throughput(agent, 'pc', { server: smcp.child.pid })),
   });
   return smcp;
 }
 
 async function twoNodes() {
   const redis = await startRedis();
-  const [n1, n2] = [await startSmcp(['--redis', redis]), await startSmcp(['--redis', redis])];
+  children.push(redis.child);
+  const [n1, n2] = [await startSmcp(['--redis', redis.url]), await startSmcp(['--redis', redis.url])];
   await peer(n1.url, 'computer', 'near', 'bench');
   await peer(n2.url, 'computer', 'far', 'bench');
   const agent = await peer(n1.url, 'agent', 'bench', 'bench');
@@ -123,7 +108,7 @@ async function twoNodes() {
     warmup: 0,
     concurrency: CONCURRENCY,
     nodes: 2,
-    calls_per_second: await throughput(agent, 'far'),
+    ...(await throughput(agent, 'far', { server: n1.child.pid, server2: n2.child.pid, redis: redis.child.pid })),
   });
 }
 

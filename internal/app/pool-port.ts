@@ -1,4 +1,4 @@
-import type { ProgressUpdate } from '../domain/downstream.js';
+import type { ProgressUpdate, ResultJsonSink } from '../domain/downstream.js';
 import type { JsonObject } from '../domain/json.js';
 import type { PoolStatus } from '../domain/runtime.js';
 import type { ServerSpec } from '../domain/spec.js';
@@ -26,7 +26,13 @@ export interface PoolPort extends ToolSource {
     fingerprint: string,
     name: string,
     args: JsonObject,
-    opts: { routingKey?: string; signal?: AbortSignal; timeoutMs?: number; onProgress?: (p: ProgressUpdate) => void },
+    opts: {
+      routingKey?: string;
+      signal?: AbortSignal;
+      timeoutMs?: number;
+      onProgress?: (p: ProgressUpdate) => void;
+      onResultJson?: ResultJsonSink;
+    },
   ): Promise<JsonObject>;
   onToolsChanged(cb: (fingerprint: string) => void): void;
   /** Caller routing keys a server→client request from this instance may belong to, best match first. */

@@ -1,4 +1,4 @@
-import type { ProgressUpdate } from './downstream.js';
+import type { ProgressUpdate, ResultJsonSink } from './downstream.js';
 import type { JsonObject } from './json.js';
 import type { RuntimeStatusView } from './runtime.js';
 import type { SmcpComputerStatus } from './smcp-computer/settings.js';
@@ -39,6 +39,7 @@ export interface CallOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
   onProgress?: (p: ProgressUpdate) => void;
+  onResultJson?: ResultJsonSink;
 }
 
 export interface ReloadOutcome {

@@ -8,11 +8,20 @@ export interface ProgressUpdate {
   message?: string;
 }
 
+/**
+ * Gets a successful tool result's JSON text as soon as the server's answer is read, once, before the
+ * call's own bookkeeping (pool slot, metrics, history) runs; the call's promise still settles after,
+ * with the same result. A caller that only forwards the result answers its client that much earlier.
+ */
+export type ResultJsonSink = (resultJson: string) => void;
+
 export interface RequestOptions {
   signal?: AbortSignal;
   /** Per-request deadline; the request is cancelled downstream when it passes. */
   timeoutMs: number;
   onProgress?: (p: ProgressUpdate) => void;
+  /** tools/call to a stdio server only (the direct lane, which keeps the result's text). */
+  onResultJson?: ResultJsonSink;
 }
 
 /** One live MCP client session to one downstream server instance. */

@@ -1,7 +1,9 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { once } from 'node:events';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO } from '../support/paths.js';
@@ -124,4 +126,73 @@ describe('installed package (npm pack → npm i -g)', () => {
     await new Promise((res) => core?.once('exit', res));
     await waitFor('the core and its servers to exit', () => pidsWithTag(tag).filter((p) => p !== process.pid).length === 0);
   }, 180_000);
+  it('mcpd/smcp: a TypeScript program importing it type-checks against the installed .d.ts (node16 and bundler) and runs', async () => {
+    const app = join(root, 'consumer');
+    mkdirSync(join(app, 'node_modules'), { recursive: true });
+    symlinkSync(join(prefix, 'lib', 'node_modules', 'mcpd'), join(app, 'node_modules', 'mcpd'), 'dir');
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+    writeFileSync(
+      join(app, 'main.ts'),
+      [
+        "import { SmcpAgent, SmcpError, SMCP_CODES, type SessionInfo } from 'mcpd/smcp';",
+        "const agent = await SmcpAgent.connect({ url: process.argv[2], name: 'typed', apiKey: process.env.SMCP_API_KEY, office: 'typed-office' });",
+        'const sessions: SessionInfo[] = await agent.listRoom();',
+        'let code: number | undefined;',
+        'try {',
+        "  await agent.getTools('nobody');",
+        '} catch (e) {',
+        '  if (e instanceof SmcpError) code = e.code;',
+        '}',
+        'process.stdout.write(`${JSON.stringify({ room: sessions.map((x) => `${x.role}:${x.name}`), code, notFound: SMCP_CODES.notFound })}\n`);',
+        'agent.close();',
+        '',
+      ].join('\n'),
+    );
+    // Wrong on purpose: only real declarations (not `any`) reject it.
+    writeFileSync(
+      join(app, 'wrong.ts'),
+      "import { SmcpAgent } from 'mcpd/smcp';\nexport const n: number = (null as unknown as SmcpAgent).name;\n",
+    );
+    const tsconfig = (files: string[]) =>
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'node16',
+          moduleResolution: 'node16',
+          strict: true,
+          outDir: 'out',
+          types: ['node'],
+          typeRoots: [join(REPO, 'node_modules', '@types')],
+        },
+        files,
+      });
+    writeFileSync(join(app, 'tsconfig.json'), tsconfig(['main.ts']));
+    writeFileSync(join(app, 'tsconfig.wrong.json'), tsconfig(['wrong.ts']));
+    const tsc = (args: string[]) => run(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), ...args], { cwd: app });
+    await tsc(['-p', 'tsconfig.json']);
+    await tsc(['-p', 'tsconfig.json', '--noEmit', '--module', 'esnext', '--moduleResolution', 'bundler']);
+    const wrong = await tsc(['-p', 'tsconfig.wrong.json', '--noEmit']).then(
+      () => '',
+      (e: { stdout: string }) => e.stdout,
+    );
+    expect(wrong).toMatch(/wrong\.ts\(2,14\): error TS2322: Type 'string' is not assignable to type 'number'/);
+
+    // And it runs: the compiled program against the installed mcpd-smcp.
+    const key = randomUUID();
+    const smcp = spawn(bin('mcpd-smcp'), ['--listen', '127.0.0.1:0'], {
+      cwd: empty,
+      env: { ...env(), SMCP_API_KEY: key },
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    try {
+      const [line] = (await once(createInterface({ input: smcp.stdout! }), 'line')) as [string];
+      const { url } = JSON.parse(line) as { url: string };
+      const out = await run(process.execPath, [join(app, 'out', 'main.js'), url], { cwd: app, env: { ...env(), SMCP_API_KEY: key } });
+      expect(JSON.parse(out.stdout)).toEqual({ room: ['agent:typed'], code: 404, notFound: 404 });
+    } finally {
+      smcp.kill('SIGTERM');
+      if (smcp.exitCode === null) await once(smcp, 'exit');
+    }
+    expect(smcp.exitCode).toBe(0);
+  }, 120_000);
 });

@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
+import { Server } from 'socket.io';
 import { MCPDCTL } from '../support/paths.js';
 import { TestComputer } from '../support/smcp-peers.js';
 import { startSmcpProc, type SmcpProc } from '../support/smcp-server-proc.js';
@@ -83,9 +86,51 @@ describe('mcpdctl smcp', () => {
     const denied = await ctl(['smcp', server.url, '--office', OFFICE, 'room'], { SMCP_API_KEY: 'nope' });
     expect(denied.code).toBe(1);
     expect(denied.stderr).toMatch(/\[401\] .*does not match/);
-    const usage = await ctl(['smcp', server.url, 'room']);
-    expect(usage.code).toBe(2);
-    expect(usage.stderr).toMatch(/--office is required/);
+    for (const cmd of ['room', 'watch']) {
+      const usage = await ctl(['smcp', server.url, cmd]);
+      expect(usage.code).toBe(2);
+      expect(usage.stderr).toMatch(new RegExp(`smcp ${cmd} needs --office O`));
+    }
+  });
+
+  it("without --office joins the named computer's office, and says what to do when it cannot tell", async () => {
+    const tools = await ctl(['--json', 'smcp', server.url, 'tools', 'pc']);
+    expect(tools.code).toBe(0);
+    expect((JSON.parse(tools.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name)).toEqual(['echo']);
+    const call = await ctl(['smcp', server.url, 'call', 'pc', 'echo', '--args', '{"message":"no office given"}']);
+    expect(call).toMatchObject({ code: 0, stdout: 'no office given\n' });
+    const unknown = await ctl(['smcp', server.url, 'desktop', 'nobody']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/\[404\] computer: no computer "nobody" is in any office on http/);
+    // A second computer of the same name in another office: ambiguous.
+    const twin = new TestComputer(server.url, 'pc', { apiKey: KEY });
+    try {
+      expect(await twin.join('ctl-other')).toEqual([true, null]);
+      const both = await ctl(['smcp', server.url, 'tools', 'pc']);
+      expect(both.code).toBe(2);
+      expect(both.stderr).toMatch(/computer "pc" is in several offices \(ctl-office, ctl-other\): pass --office O/);
+      const picked = await ctl(['smcp', server.url, '--office', 'ctl-other', 'config', 'pc']);
+      expect(picked.code).toBe(0);
+    } finally {
+      twin.close();
+    }
+  });
+
+  it('without --office on a Server that does not know server:find_computer, asks for --office', async () => {
+    // Another SMCP Server (as the reference ones): it accepts the connection and never answers the extension.
+    const http = createServer();
+    const io = new Server(http, { serveClient: false });
+    io.of('/smcp').on('connection', () => undefined);
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    try {
+      const r = await ctl(['smcp', `http://127.0.0.1:${(http.address() as AddressInfo).port}`, 'tools', 'pc']);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(
+        /did not say which office computer "pc" is in \(server:find_computer is an mcpd-smcp extension\): pass --office O/,
+      );
+    } finally {
+      await new Promise<void>((resolve) => void io.close(() => resolve()));
+    }
   });
 
   it('watches the office and prints each notification as a JSON line until interrupted', async () => {

@@ -81,6 +81,44 @@ describe('mcpd-smcp on two nodes sharing Redis', () => {
     expect(await pending).toMatchObject({ code: 404, details: { reason: 'computer_left' } });
   });
 
+  it('finds the offices of a computer on any node (server:find_computer), live members only', async () => {
+    const [o1, o2] = [office(), office()];
+    const a = computerOn(node2, 'wanted');
+    const b = computerOn(node1, 'wanted');
+    expect(await a.join(o2)).toEqual([true, null]);
+    expect(await b.join(o1)).toEqual([true, null]);
+    // An agent that has joined no office yet asks node 1.
+    const s = await connected(peers.socket(node1.url));
+    let n = 0;
+    const find = (computer: string) => s.emitWithAck('server:find_computer', { agent: 'finder', req_id: `f-${++n}`, computer });
+    expect(await find('wanted')).toMatchObject({ offices: [o1, o2].sort() });
+    a.close();
+    await waitFor(
+      'the seat of the computer that left to be freed',
+      async () => ((await find('wanted')) as { offices: string[] }).offices.length === 1,
+    );
+    expect(await find('wanted')).toMatchObject({ offices: [o1] });
+    expect(await find('nobody')).toMatchObject({ offices: [] });
+  });
+
+  it('never routes a call outside the office, whatever node 1 remembers of a computer that moved', async () => {
+    const [o, elsewhere] = [office(), office()];
+    const { s } = await agentOn(node1, o);
+    const first = computerOn(node2, 'mover');
+    expect(await first.join(o)).toEqual([true, null]);
+    expect(await s.emitWithAck('client:tool_call', call('mover'))).toMatchObject({ isError: false });
+    // Same connection, other office: node 1 looked this seat up before.
+    expect(await first.join(elsewhere)).toEqual([true, null]);
+    expect(await s.emitWithAck('client:tool_call', call('mover'))).toMatchObject({ code: 404 });
+    const second = computerOn(node2, 'mover');
+    expect(await second.join(o)).toEqual([true, null]);
+    expect(await s.emitWithAck('client:tool_call', call('mover', { params: { message: 'to the new one' } }))).toMatchObject({
+      isError: false,
+    });
+    expect(first.received).toHaveLength(1);
+    expect(second.received.map((r) => (r.payload.params as { message: string }).message)).toEqual(['to the new one']);
+  });
+
   it('takes the sessions of a node killed with SIGKILL out of the registry', async () => {
     const o = office();
     const { s, inbox } = await agentOn(node1, o);

@@ -4,6 +4,7 @@ import type { JsonValue } from '../json.js';
 import { ToolCallHistory } from '../history/tool-call-history.js';
 import { organizeDesktop, type DesktopWindowInput } from './organize.js';
 import { callRecord as call } from '../../../test/support/history-records.js';
+import { syntheticHistory, syntheticWindows } from '../../../test/fixtures/desktop-synthetic-windows.js';
 
 const txt = (t: string): JsonValue => ({ uri: 'x', text: t });
 
@@ -278,5 +279,19 @@ describe('resolution memo', () => {
     const replaced = [{ server: 's', resource, contents: [{ uri: 'window://m/a', text: 'two' }] }];
     expect(organizeDesktop(replaced, null, []).entries).toEqual(['window://m/a?priority=5\n\ntwo']);
     expect(organizeDesktop([{ server: 's', resource, contents: [] }], null, []).entries).toEqual([]);
+  });
+});
+
+// The size the bench measures (bench/context.mjs organize_desktop_10k, organize_desktop_growth): here only
+// what the result must be, never how long it took.
+describe('10,000 windows over 100 servers', () => {
+  it('orders every server, warns about nothing and is the same on a second call', () => {
+    const windows = syntheticWindows(10_000, 100);
+    const history = syntheticHistory(200, 100);
+    const first = organizeDesktop(windows, null, history);
+    expect(first.serverOrder).toHaveLength(100);
+    expect(new Set(first.serverOrder).size).toBe(100);
+    expect(first.warnings).toEqual([]);
+    expect(organizeDesktop(windows, null, history)).toEqual(first);
   });
 });

@@ -25,6 +25,8 @@ export const SERVER_EVENTS = {
   updateToolList: 'server:update_tool_list',
   updateDesktop: 'server:update_desktop',
   updateFinder: 'server:update_finder',
+  /** Our extension: the offices holding a computer of that name (`mcpdctl smcp` without `--office`). */
+  findComputer: 'server:find_computer',
 } as const;
 export type ServerEvent = (typeof SERVER_EVENTS)[keyof typeof SERVER_EVENTS];
 
@@ -63,6 +65,9 @@ export function isNotifyEvent(e: string): e is NotifyEvent {
 
 /** Ack timeout of every routed `client:*` except `client:tool_call`, which uses the request's own `timeout`. */
 export const DEFAULT_ROUTE_TIMEOUT_MS = 30_000;
+
+/** Most offices `server:find_computer` reports: enough to tell "one" from "several", bounded per request. */
+export const FIND_COMPUTER_MAX_OFFICES = 100;
 
 /** The header the API key travels in (SDK default, compared case-insensitively as all HTTP headers). */
 export const API_KEY_HEADER = 'x-api-key';

@@ -84,6 +84,16 @@ export interface ListRoomRet {
   req_id: string;
 }
 
+/** `server:find_computer` (our extension): which offices hold a computer of this name. */
+export interface FindComputerReq extends AgentCallData {
+  computer: string;
+}
+export interface FindComputerRet {
+  /** Sorted; at most FIND_COMPUTER_MAX_OFFICES. */
+  offices: string[];
+  req_id: string;
+}
+
 /** Shared by `server:update_config|tool_list|desktop|finder` and their `notify:*`. */
 export interface UpdateComputerConfigReq {
   computer: string;

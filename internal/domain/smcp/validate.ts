@@ -9,6 +9,7 @@ import { CLIENT_EVENTS, type ClientEvent } from './events.js';
 import type {
   AgentCallData,
   EnterOfficeReq,
+  FindComputerReq,
   GetComputerConfigReq,
   GetDeskTopReq,
   GetFinderReq,
@@ -134,6 +135,10 @@ export function validateUpdate(p: unknown): Validated<UpdateComputerConfigReq> {
 function targeted(o: Record<string, unknown>): void {
   agentCall(o);
   identifier(o, 'computer');
+}
+
+export function validateFindComputer(p: unknown): Validated<FindComputerReq> {
+  return run(p, targeted);
 }
 
 export function validateToolCall(p: unknown): Validated<ToolCallReq> {

@@ -6,7 +6,7 @@
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { ControlApi } from '../../domain/control.js';
-import type { ProgressUpdate } from '../../domain/downstream.js';
+import type { ProgressUpdate, ResultJsonSink } from '../../domain/downstream.js';
 import type { JsonObject, JsonValue } from '../../domain/json.js';
 import type { ControlPlaneServer } from '../../gen/mcpd/control/v1/control.js';
 import type { SessionHandler, SessionRequestContext } from '../rpc/session-handler.js';
@@ -39,6 +39,8 @@ export interface CallContext {
   onProgress?: (p: ProgressUpdate) => void;
   /** The caller's session (stateful routing, server→client requests); gRPC may name one. */
   routingKey?: string;
+  /** Session tools/call only: the result's JSON text goes out as soon as the server answered (ResultJsonSink). */
+  onResultJson?: ResultJsonSink;
 }
 
 /** A gRPC request taken apart: whose it is, the method's request, and the call options it names. */

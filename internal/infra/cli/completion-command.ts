@@ -1,5 +1,6 @@
 import { CLIENTS } from './client-configs.js';
 import type { CtlCommand } from './ctl-command.js';
+import { SMCP_SUBCOMMANDS } from './ctl-smcp.js';
 
 /** mcpdctl's commands with their flags and fixed first arguments: one table for every shell. */
 interface CommandSpec {
@@ -20,6 +21,7 @@ const FIRST_WORDS: Record<string, { words: readonly string[]; files?: boolean }>
   connect: { words: CLIENTS },
   disconnect: { words: CLIENTS },
   completion: { words: SHELLS },
+  smcp: { words: SMCP_SUBCOMMANDS },
 };
 
 /** The completion table, from the command registry (so a new command completes without an edit here). */

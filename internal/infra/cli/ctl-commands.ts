@@ -20,7 +20,7 @@ import { connectCommand } from './connect-command.js';
 import { placeFromProcess } from './client-configs.js';
 import { withStartProgress } from './start-progress.js';
 import { fileURLToPath } from 'node:url';
-import { smcpCommand } from './ctl-smcp.js';
+import { SMCP_FLAGS, smcpCommand } from './ctl-smcp.js';
 import { desktopHostCommand } from './ctl-desktop-host.js';
 import { completionCommand } from './completion-command.js';
 import { authCmd } from './auth-command.js';
@@ -210,6 +210,7 @@ const smcp: CtlCommand = {
   name: 'smcp',
   args: '<url> <command>',
   summary: 'an SMCP Agent: room, tools, call, desktop, finder, config, read, watch (mcpdctl smcp --help)',
+  flags: SMCP_FLAGS,
   offline: true,
   run: () => Promise.resolve(2),
   passThrough: (argv, io) => smcpCommand(argv, io.out, io.err),

@@ -3,14 +3,16 @@
  * command line, over SmcpAgent. Needs no mcpd core; it talks to an SMCP Server.
  */
 import { parseArgs } from 'node:util';
+import { errorPayload, SMCP_CODES } from '../../domain/smcp/error-codes.js';
 import { NOTIFY_EVENTS } from '../../domain/smcp/events.js';
 import type { JsonObject } from '../../domain/json.js';
 import { SmcpAgent } from '../smcp-agent/smcp-agent.js';
 import { SmcpError } from '../smcp-agent/smcp-error.js';
+import type { CtlFlag } from './ctl-command.js';
 import { renderTable, firstLine, truncate } from './table.js';
 import { must } from '../../domain/must.js';
 
-export const SMCP_USAGE = `usage: mcpdctl smcp <url> --office O [--name AGENT] [--api-key-env NAME] [--json] <command>
+export const SMCP_USAGE = `usage: mcpdctl smcp <url> [--office O] [--name AGENT] [--api-key-env NAME] [--json] <command>
 
   room                                      the office's agents and computers
   tools <computer>                          the computer's tools (SMCPTool)
@@ -21,7 +23,10 @@ export const SMCP_USAGE = `usage: mcpdctl smcp <url> --office O [--name AGENT] [
   read <computer> <uri>                     read a resource on the computer (dpe://, window://)
   watch                                     print notify:* events of the office until Ctrl-C
 
-  The API key is read from the environment variable named by --api-key-env (default SMCP_API_KEY).`;
+  --office O: the office to join as its agent. Without it, a command naming a computer joins that
+  computer's office, asked from the Server (mcpd-smcp; several offices with that name: pass --office);
+  room and watch need it. The API key is read from the environment variable named by --api-key-env
+  (default SMCP_API_KEY).`;
 
 /** The arguments after `smcp` when the first positional of argv is `smcp` (only --json may come before it). */
 export function smcpInvocation(argv: readonly string[]): string[] | undefined {
@@ -44,27 +49,29 @@ function intFlag(name: string, v: string | undefined): number | undefined {
   return Number(v);
 }
 
+/** The sub-commands, for completion. */
+export const SMCP_SUBCOMMANDS = ['room', 'tools', 'call', 'desktop', 'finder', 'config', 'read', 'watch'] as const;
+
+/** Every flag of `mcpdctl smcp` (parsed here; also shown by `mcpdctl help smcp` and completed by the shells). */
+export const SMCP_FLAGS = {
+  office: { type: 'string', value: 'O', help: "the office to join as its agent (default: the named computer's office)" },
+  name: { type: 'string', value: 'AGENT', help: 'the agent name (default mcpdctl-<pid>)' },
+  'api-key-env': { type: 'string', value: 'NAME', help: 'environment variable holding the API key (default SMCP_API_KEY)' },
+  json: { type: 'boolean', help: 'raw answers as JSON (watch: one {event, data} line per notification)' },
+  args: { type: 'string', value: 'JSON', help: 'call: the tool arguments, a JSON object' },
+  timeout: { type: 'string', value: 'S', help: 'call: timeout in seconds (default 60)' },
+  size: { type: 'string', value: 'N', help: 'desktop: at most N windows' },
+  window: { type: 'string', value: 'URI', help: 'desktop: only this window' },
+  keywords: { type: 'string', value: 'a,b', help: 'finder: keywords' },
+  type: { type: 'string', value: 'T', help: 'finder: file type' },
+  offset: { type: 'string', value: 'N', help: 'finder: skip N documents' },
+  limit: { type: 'string', value: 'N', help: 'finder: at most N documents' },
+  help: { type: 'boolean', short: 'h', help: 'this help' },
+} as const satisfies Record<string, CtlFlag>;
+
 function parse(argv: string[]) {
   try {
-    return parseArgs({
-      args: argv,
-      options: {
-        office: { type: 'string' },
-        name: { type: 'string' },
-        'api-key-env': { type: 'string', default: 'SMCP_API_KEY' },
-        json: { type: 'boolean' },
-        args: { type: 'string' },
-        timeout: { type: 'string' },
-        size: { type: 'string' },
-        window: { type: 'string' },
-        keywords: { type: 'string' },
-        type: { type: 'string' },
-        offset: { type: 'string' },
-        limit: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      allowPositionals: true,
-    });
+    return parseArgs({ args: argv, options: SMCP_FLAGS, allowPositionals: true });
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
@@ -88,17 +95,19 @@ export async function smcpCommand(
     if (!url || !/^https?:\/\//.test(url))
       throw new UsageError(`first give the SMCP Server URL, e.g. http://127.0.0.1:7800, got ${JSON.stringify(url ?? '')}`);
     if (!cmd) throw new UsageError('no command given');
-    if (!values.office) throw new UsageError('--office is required: the office to join as an agent');
     const out: Out = { json: Boolean(values.json), write };
     const need = (n: number, what: string): void => {
       if (rest.length < n) throw new UsageError(`smcp ${cmd} needs ${what}`);
     };
-    const apiKey = env[values['api-key-env']] || undefined;
+    const apiKey = env[values['api-key-env'] ?? 'SMCP_API_KEY'] || undefined;
     const name = values.name ?? `mcpdctl-${process.pid}`;
     const run = COMMANDS[cmd];
     if (!run) throw new UsageError(`unknown smcp command "${cmd}"`);
     run.check(need);
+    if (!values.office && run.officeOnly)
+      throw new UsageError(`smcp ${cmd} needs --office O: it ${run.officeOnly}, and without --office there is no office to join`);
     agent = await SmcpAgent.connect({ url, name, apiKey, office: values.office, autoRefresh: false });
+    if (!values.office) await agent.joinOffice(await officeOf(agent, must(rest[0], '<computer>'), url)); // counted by check()
     return await run.exec(agent, rest, values, out);
   } catch (e) {
     if (e instanceof UsageError) {
@@ -112,8 +121,30 @@ export async function smcpCommand(
   }
 }
 
+/** Without --office: the one office holding `computer`, asked from the Server. */
+async function officeOf(agent: SmcpAgent, computer: string, url: string): Promise<string> {
+  let offices: string[];
+  try {
+    offices = await agent.findComputer(computer);
+  } catch (e) {
+    if (!(e instanceof SmcpError) || e.code !== SMCP_CODES.timeout) throw e;
+    throw new UsageError(
+      `the Server at ${url} did not say which office computer "${computer}" is in (server:find_computer is an mcpd-smcp extension): pass --office O`,
+    );
+  }
+  const [only] = offices;
+  if (only !== undefined && offices.length === 1) return only;
+  if (offices.length === 0)
+    throw new SmcpError(
+      errorPayload(SMCP_CODES.notFound, `computer: no computer "${computer}" is in any office on ${url}`, { field: 'computer' }),
+    );
+  throw new UsageError(`computer "${computer}" is in several offices (${offices.join(', ')}): pass --office O to pick one`);
+}
+
 type Values = ReturnType<typeof parse>['values'];
 interface SubCommand {
+  /** Set for the commands about the office itself, not one computer: what they do, for the error without --office. */
+  officeOnly?: string;
   check: (need: (n: number, what: string) => void) => void;
   exec: (agent: SmcpAgent, rest: string[], v: Values, out: Out) => Promise<number>;
 }
@@ -125,6 +156,7 @@ const json = (out: Out, v: unknown): number => {
 
 const COMMANDS: Record<string, SubCommand> = {
   room: {
+    officeOnly: "lists the office's agents and computers",
     check: () => undefined,
     exec: async (agent, _r, _v, out) => {
       const sessions = await agent.listRoom();
@@ -221,6 +253,7 @@ const COMMANDS: Record<string, SubCommand> = {
     },
   },
   watch: {
+    officeOnly: "prints the office's notifications",
     check: () => undefined,
     exec: async (agent, _r, _v, out) => {
       for (const event of Object.values(NOTIFY_EVENTS))

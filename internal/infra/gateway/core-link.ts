@@ -68,6 +68,11 @@ export class CoreLink {
     }
   }
 
+  /** The session if one is open now (no waiting). */
+  live(): SessionClient | undefined {
+    return this.current && !this.current.isClosed ? this.current : undefined;
+  }
+
   private unreachable(waitedMs: number, neverReached: boolean): McpdError {
     const where = `no mcpd core reachable at ${this.opts.socket}`;
     if (neverReached)

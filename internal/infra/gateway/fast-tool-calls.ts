@@ -1,6 +1,8 @@
 import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { ProgressUpdate } from '../../domain/downstream.js';
+import type { McpdError } from '../../domain/errors.js';
 import type { JsonObject } from '../../domain/json.js';
-import type { SessionClient } from '../rpc/session-client.js';
+import type { RawCallHandlers, SessionClient } from '../rpc/session-client.js';
 import { isContextTool } from './areas/context.js';
 import { toJsonRpcError } from './error-map.js';
 import { rememberedJson } from '../jsonrpc/raw-json.js';
@@ -10,6 +12,8 @@ type RequestId = string | number;
 export interface FastToolCallsOptions {
   /** The live Session to the core (waits for one). */
   session: () => Promise<SessionClient>;
+  /** The live Session if there is one now: the common case takes no promise turn. */
+  liveSession?: () => SessionClient | undefined;
   /** Writes one complete JSON-RPC line (or bytes of one) to the client. */
   write: (bytes: Buffer | string) => void;
 }
@@ -18,10 +22,12 @@ export interface FastToolCallsOptions {
  * `tools/call` from a stdio client, answered without the SDK's Protocol: the arguments go to the core
  * as JSON bytes and the core's result bytes go to the client as they are — the gateway never parses
  * or rebuilds a result (decision 17). Progress and cancellation pass through as on the SDK path;
- * everything else (and the Finder's own tool) still goes through the SDK server.
+ * everything else (and the Finder's own tool) still goes through the SDK server. A call with a live
+ * Session is sent in the turn its line is read and answered in the turn the core's frame is read
+ * (SessionClient.startRaw): no promise, signal or timer per call.
  */
 export class FastToolCalls {
-  private readonly inflight = new Map<RequestId, AbortController>();
+  private readonly inflight = new Map<RequestId, ToolCall>();
 
   constructor(private readonly opts: FastToolCallsOptions) {}
 
@@ -33,57 +39,97 @@ export class FastToolCalls {
       const params = (message.params ?? {}) as JsonObject;
       if (typeof params.name === 'string' && isContextTool(params.name)) return false;
       // Everything else is the core's to judge, a missing or malformed name included (-32602).
-      void this.serve(message.id, params);
+      this.serve(message.id, params);
       return true;
     }
     if (message.method === 'notifications/cancelled') {
       const id = (message.params as { requestId?: RequestId } | undefined)?.requestId;
-      const ac = id === undefined ? undefined : this.inflight.get(id);
-      if (!ac) return false;
-      ac.abort(new Error(String((message.params as { reason?: unknown }).reason ?? 'cancelled by the client')));
+      const call = id === undefined ? undefined : this.inflight.get(id);
+      if (!call) return false;
+      call.cancel(String((message.params as { reason?: unknown }).reason ?? 'cancelled by the client'));
       return true;
     }
     return false;
   }
 
-  private async serve(id: RequestId, params: JsonObject): Promise<void> {
-    const ac = new AbortController();
-    this.inflight.set(id, ac);
-    const token = progressTokenOf(params);
-    let progressed = false;
-    try {
-      const session = await this.opts.session();
-      const result = await session.requestRaw(
-        'tools/call',
-        Buffer.from(rememberedJson(params) ?? JSON.stringify({ name: params.name, arguments: params.arguments ?? {} })),
-        {
-          signal: ac.signal,
-          onProgress:
-            token === undefined
-              ? undefined
-              : (p) => {
-                  progressed = true;
-                  this.opts.write(
-                    `${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, ...p } })}\n`,
-                  );
-                },
-        },
-      );
-      if (ac.signal.aborted) return; // a cancelled request gets no answer (as the SDK does)
-      // SDK clients drop a progress notification read together with its response: answer a turn later.
-      if (progressed) await new Promise((r) => setImmediate(r));
-      const head = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`;
-      this.opts.write(Buffer.concat([Buffer.from(head), result.length > 0 ? result : Buffer.from('{}'), CLOSE]));
-    } catch (e) {
-      if (ac.signal.aborted) return;
-      this.opts.write(`${JSON.stringify({ jsonrpc: '2.0', id, error: errorBody(e) })}\n`);
-    } finally {
-      this.inflight.delete(id);
-    }
+  private serve(id: RequestId, params: JsonObject): void {
+    const call = new ToolCall(this, id, progressTokenOf(params));
+    this.inflight.set(id, call);
+    const paramsJson = rememberedJson(params) ?? JSON.stringify({ name: params.name, arguments: params.arguments ?? {} });
+    const live = this.opts.liveSession?.();
+    if (live) return call.start(live, paramsJson);
+    this.opts.session().then(
+      (s) => call.start(s, paramsJson),
+      (e: unknown) => call.error(e as McpdError),
+    );
+  }
+
+  /** @internal (ToolCall) */
+  ended(call: ToolCall): void {
+    if (this.inflight.get(call.id) === call) this.inflight.delete(call.id);
+  }
+
+  /** @internal (ToolCall) */
+  write(bytes: Buffer | string): void {
+    this.opts.write(bytes);
+  }
+}
+
+/** One call on the lane: its Session request, progress and cancellation. */
+class ToolCall implements RawCallHandlers {
+  private session?: SessionClient;
+  private coreId = 0;
+  private cancelled = false;
+  private progressed = false;
+
+  constructor(
+    private readonly lane: FastToolCalls,
+    readonly id: RequestId,
+    private readonly token: RequestId | undefined,
+  ) {}
+
+  start(session: SessionClient, paramsJson: string): void {
+    if (this.cancelled) return; // cancelled while waiting for a Session: nothing was sent
+    this.session = session;
+    this.coreId = session.startRaw('tools/call', paramsJson, this);
+  }
+
+  result(resultJson: Buffer): void {
+    if (this.cancelled) return; // a cancelled request gets no answer (as the SDK does)
+    this.lane.ended(this);
+    const answer = Buffer.concat([
+      Buffer.from(`{"jsonrpc":"2.0","id":${JSON.stringify(this.id)},"result":`),
+      resultJson.length > 0 ? resultJson : EMPTY_RESULT,
+      CLOSE,
+    ]);
+    // SDK clients drop a progress notification read together with its response: answer a turn later.
+    if (this.progressed) setImmediate(() => this.lane.write(answer));
+    else this.lane.write(answer);
+  }
+
+  error(e: McpdError): void {
+    if (this.cancelled) return;
+    this.lane.ended(this);
+    this.lane.write(`${JSON.stringify({ jsonrpc: '2.0', id: this.id, error: errorBody(e) })}\n`);
+  }
+
+  progress(p: ProgressUpdate): void {
+    if (this.token === undefined || this.cancelled) return;
+    this.progressed = true;
+    this.lane.write(
+      `${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: this.token, ...p } })}\n`,
+    );
+  }
+
+  cancel(reason: string): void {
+    this.cancelled = true;
+    this.lane.ended(this);
+    if (this.session) this.session.cancelRaw(this.coreId, reason);
   }
 }
 
 const CLOSE = Buffer.from('}\n');
+const EMPTY_RESULT = Buffer.from('{}');
 
 function progressTokenOf(params: JsonObject): RequestId | undefined {
   const meta = params._meta;

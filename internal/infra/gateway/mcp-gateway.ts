@@ -71,7 +71,11 @@ export class Gateway {
 
   async connect(transport: Transport): Promise<void> {
     if (transport instanceof StdioServerLineTransport) {
-      const fast = new FastToolCalls({ session: () => this.link.session(this.coreWaitMs), write: (b) => transport.writeRaw(b) });
+      const fast = new FastToolCalls({
+        session: () => this.link.session(this.coreWaitMs),
+        liveSession: () => this.link.live(),
+        write: (b) => transport.writeRaw(b),
+      });
       transport.intercept = (m) => fast.offer(m);
     }
     await this.server.connect(transport);

@@ -5,6 +5,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { JsonRpcLineReader, parseJsonRpc } from '../jsonrpc/line-reader.js';
 import { rememberJson } from '../jsonrpc/raw-json.js';
 import { splitObjectMember } from '../jsonrpc/split-response.js';
+import { TurnWrites } from '../jsonrpc/turn-writes.js';
 
 /**
  * The gateway's MCP stdio transport: the SDK's StdioServerTransport with our line reader (no second
@@ -18,11 +19,14 @@ export class StdioServerLineTransport implements Transport {
   intercept?: (message: JSONRPCMessage) => boolean;
   private readonly reader = new JsonRpcLineReader();
   private started = false;
+  private readonly writes: TurnWrites;
 
   constructor(
     private readonly stdin: Readable = process.stdin,
     private readonly stdout: Writable = process.stdout,
-  ) {}
+  ) {
+    this.writes = new TurnWrites(stdout);
+  }
 
   private readonly onData = (chunk: Buffer): void => {
     try {
@@ -65,12 +69,12 @@ export class StdioServerLineTransport implements Transport {
 
   /** Writes bytes that already are one serialized message (with its newline). */
   writeRaw(bytes: Buffer | string): void {
-    this.stdout.write(bytes);
+    this.writes.write(bytes);
   }
 
   send(message: JSONRPCMessage): Promise<void> {
     return new Promise((resolve) => {
-      if (this.stdout.write(serializeMessage(message))) resolve();
+      if (this.writes.write(serializeMessage(message))) resolve();
       else this.stdout.once('drain', resolve);
     });
   }

@@ -1,6 +1,6 @@
 import { ErrorCode, McpError, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { McpdError } from '../../domain/errors.js';
-import type { ProgressUpdate, RequestOptions } from '../../domain/downstream.js';
+import type { ProgressUpdate, RequestOptions, ResultJsonSink } from '../../domain/downstream.js';
 import type { JsonObject } from '../../domain/json.js';
 import { rememberJson, rememberedJson } from '../jsonrpc/raw-json.js';
 import type { SplitResponse } from '../jsonrpc/split-response.js';
@@ -14,6 +14,7 @@ interface Pending {
   resolve: (result: JsonObject) => void;
   reject: (err: Error) => void;
   onProgress?: (p: ProgressUpdate) => void;
+  onResultJson?: ResultJsonSink;
 }
 
 /**
@@ -36,7 +37,6 @@ export class DirectRequests {
   request(method: string, params: JsonObject, opts: RequestOptions): Promise<JsonObject> {
     if (this.closedWith) return Promise.reject(this.closedWith);
     const id = this.nextId++;
-    const sent: JsonObject = opts.onProgress ? { ...params, _meta: { ...asObject(params._meta), progressToken: id } } : params;
     return new Promise<JsonObject>((resolve, reject) => {
       const onAbort = () => {
         this.cancel(id, String(opts.signal?.reason ?? 'cancelled'));
@@ -57,10 +57,13 @@ export class DirectRequests {
         resolve: (r) => settle(() => resolve(r)),
         reject: (e) => settle(() => reject(e)),
         onProgress: opts.onProgress,
+        onResultJson: opts.onResultJson,
       });
       opts.signal?.addEventListener('abort', onAbort, { once: true });
       try {
-        this.writeLine(`{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(method)},"params":${paramsJson(sent)}}\n`);
+        this.writeLine(
+          `{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(method)},"params":${paramsJson(params, opts.onProgress ? id : undefined)}}\n`,
+        );
       } catch (err) {
         settle(() => reject(err as Error));
       }
@@ -98,7 +101,19 @@ export class DirectRequests {
   acceptResult(response: SplitResponse): boolean {
     if (response.id < DIRECT_ID_BASE) return false;
     const p = this.pending.get(response.id);
-    if (p) p.resolve(p.method === 'tools/call' ? rememberJson(response.result, response.resultText) : response.result);
+    if (!p) return true;
+    if (p.method !== 'tools/call') {
+      p.resolve(response.result);
+      return true;
+    }
+    if (p.onResultJson) {
+      try {
+        p.onResultJson(response.resultText);
+      } catch {
+        // the sink only forwards bytes; the promise below still carries the result to the caller
+      }
+    }
+    p.resolve(rememberJson(response.result, response.resultText));
     return true;
   }
 
@@ -134,14 +149,21 @@ export class DirectRequests {
   }
 }
 
-/** The params' JSON, with `arguments` written as received when its text was kept (raw-json.ts). */
-function paramsJson(params: JsonObject): string {
-  const argsText = rememberedJson(params.arguments);
-  if (argsText === undefined) return JSON.stringify(params);
-  const rest: JsonObject = { ...params };
-  delete rest.arguments;
-  const head = JSON.stringify(rest);
-  return head === '{}' ? `{"arguments":${argsText}}` : `${head.slice(0, -1)},"arguments":${argsText}}`;
+/**
+ * The params' JSON: `arguments` written as received when its text was kept (raw-json.ts), and last;
+ * `_meta.progressToken` set when progress is asked for. Written member by member: copying the params
+ * and deleting `arguments` turned the copy into a slow dictionary object on every call.
+ */
+function paramsJson(params: JsonObject, progressToken: number | undefined): string {
+  let out = '';
+  for (const key in params) {
+    const value = params[key];
+    if (key === 'arguments' || value === undefined || (key === '_meta' && progressToken !== undefined)) continue;
+    out += `,${JSON.stringify(key)}:${JSON.stringify(value)}`;
+  }
+  if (progressToken !== undefined) out += `,"_meta":${JSON.stringify({ ...asObject(params._meta), progressToken })}`;
+  if (params.arguments !== undefined) out += `,"arguments":${rememberedJson(params.arguments) ?? JSON.stringify(params.arguments)}`;
+  return out === '' ? '{}' : `{${out.slice(1)}}`;
 }
 
 function asObject(v: unknown): JsonObject {

@@ -11,6 +11,7 @@ import { NotificationsFirst } from '../jsonrpc/notifications-first.js';
 import { signalGroup, waitGroupGone } from './process-group.js';
 import type { Reaper } from './reaper.js';
 import { cappedDelay } from '../../domain/timer-limit.js';
+import { TurnWrites } from '../jsonrpc/turn-writes.js';
 
 export interface StdioTransportOptions {
   serverName: string;
@@ -43,6 +44,8 @@ export class ProcessStdioTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
 
   private child?: ChildProcess;
+  /** The child's stdin, one writev per turn (TurnWrites). */
+  private stdinWrites?: TurnWrites;
   private readonly readBuffer = new JsonRpcLineReader();
   private readonly stderrTail: string[] = [];
   private exit?: ExitInfo;
@@ -118,7 +121,8 @@ export class ProcessStdioTransport implements Transport {
     if (!stdin || !stdin.writable || this.exit) {
       throw new Error(`server ${this.opts.serverName} is not running (${this.describeExit()})`);
     }
-    return stdin.write(line);
+    this.stdinWrites ??= new TurnWrites(stdin);
+    return this.stdinWrites.write(line);
   }
 
   close(): Promise<void> {

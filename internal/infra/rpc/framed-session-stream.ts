@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Socket } from 'node:net';
+import { TurnWrites } from '../jsonrpc/turn-writes.js';
 import { FrameReader, frame } from './session-framing.js';
 
 export interface MessageCodec<In, Out> {
@@ -18,6 +19,7 @@ export class FramedSessionStream<In, Out> extends EventEmitter {
   private paused = false;
 
   private stallTimer?: NodeJS.Timeout;
+  private readonly writes: TurnWrites;
 
   /**
    * `stallTimeoutMs`: a partial frame that gets no further byte for this long ends the connection, so a
@@ -29,6 +31,7 @@ export class FramedSessionStream<In, Out> extends EventEmitter {
     private readonly stallTimeoutMs?: number,
   ) {
     super();
+    this.writes = new TurnWrites(socket);
     socket.once('close', () => clearTimeout(this.stallTimer));
     socket.on('data', (chunk: Buffer) => this.onChunk(chunk));
     socket.on('end', () => this.emit('end'));
@@ -61,7 +64,13 @@ export class FramedSessionStream<In, Out> extends EventEmitter {
 
   write(message: Out): boolean {
     if (this.socket.destroyed || !this.socket.writable) return false;
-    return this.socket.write(frame(this.codec.encode(message)));
+    return this.writes.write(frame(this.codec.encode(message)));
+  }
+
+  /** Writes a frame already encoded (session-wire.ts), header included. */
+  writeFrame(bytes: Buffer): boolean {
+    if (this.socket.destroyed || !this.socket.writable) return false;
+    return this.writes.write(bytes);
   }
 
   /** No more messages from this side; the peer may still answer. */

@@ -7,6 +7,7 @@ import type * as pb from '../../gen/mcpd/control/v1/control.js';
 import { FramedSessionStream } from './framed-session-stream.js';
 import { encodeJson } from './json-bytes.js';
 import { SESSION_PREFACE } from './session-framing.js';
+import { requestFrame } from './session-wire.js';
 import { fromServiceError } from './status-map.js';
 import { cappedTimeout } from '../../domain/timer-limit.js';
 
@@ -24,6 +25,14 @@ export type IncomingRequestHandler = (
   opts: { signal: AbortSignal; timeoutMs?: number },
 ) => Promise<JsonObject>;
 
+/** Receives one raw call's outcome (`startRaw`): exactly one of result or error, unless it was cancelled. */
+export interface RawCallHandlers {
+  /** The result's JSON bytes as the core sent them. */
+  result(resultJson: Buffer): void;
+  error(e: McpdError): void;
+  progress(p: ProgressUpdate): void;
+}
+
 export interface SessionRequestOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
@@ -33,6 +42,8 @@ export interface SessionRequestOptions {
 /** The gateway's end of a Session: the gRPC `Session` RPC's duplex stream or a FramedSessionStream. */
 export interface SessionClientStream {
   write(msg: pb.SessionClientMessage): unknown;
+  /** Framed streams: writes a frame encoded by session-wire.ts. */
+  writeFrame?(frame: Buffer): unknown;
   end(): unknown;
   cancel(): unknown;
   on(event: 'data', listener: (msg: pb.SessionServerMessage) => void): unknown;
@@ -156,7 +167,10 @@ export class SessionClient {
   }
 
   request(method: string, params: JsonObject, opts: SessionRequestOptions = {}): Promise<JsonValue> {
-    return this.requestRaw(method, encodeJson(params), opts).then(parseJson);
+    // The core asks a server for a tool call's progress only when the request carries a progress token,
+    // as MCP does: a caller that wants progress gets a token here.
+    const sent = method === 'tools/call' && opts.onProgress && !hasProgressToken(params) ? withProgressToken(params) : params;
+    return this.requestRaw(method, encodeJson(sent), opts).then(parseJson);
   }
 
   /** The same with params and result as JSON bytes: a proxy passes them on without parsing them. */
@@ -168,8 +182,11 @@ export class SessionClient {
         this.stream.write({ cancel: { id, reason: String(opts.signal?.reason ?? 'cancelled') } });
         settle(() => reject(new McpdError('CANCELLED', 'request cancelled by the client')));
       };
+      let settled = false;
       const settle = (fn: () => void) => {
-        if (!this.pending.delete(id)) return;
+        if (settled) return;
+        settled = true;
+        this.pending.delete(id);
         opts.signal?.removeEventListener('abort', onAbort);
         fn();
       };
@@ -184,6 +201,32 @@ export class SessionClient {
     });
   }
 
+  /**
+   * `requestRaw` for a proxy's hot path: no promise, no AbortSignal, the params already JSON text; the
+   * outcome reaches `handlers` in the turn its frame is read. Returns the id `cancelRaw` takes.
+   */
+  startRaw(method: string, paramsJson: string, handlers: RawCallHandlers, timeoutMs = 0): number {
+    const id = this.nextId++;
+    if (this.closed) {
+      handlers.error(new McpdError('UNAVAILABLE', 'the session to the mcpd core is closed'));
+      return id;
+    }
+    this.pending.set(id, {
+      resolve: (b) => handlers.result(b),
+      reject: (e) => handlers.error(e as McpdError),
+      onProgress: (p) => handlers.progress(p),
+    });
+    if (this.stream.writeFrame) this.stream.writeFrame(requestFrame(id, method, paramsJson, timeoutMs));
+    else this.stream.write({ request: { id, method, paramsJson: Buffer.from(paramsJson, 'utf8'), timeoutMs } });
+    return id;
+  }
+
+  /** Cancels a `startRaw` call: the core is told, its handlers hear nothing more. */
+  cancelRaw(id: number, reason: string): void {
+    if (!this.pending.delete(id) || this.closed) return;
+    this.stream.write({ cancel: { id, reason } });
+  }
+
   close(): void {
     if (this.closed) return;
     this.stream.end();
@@ -195,6 +238,7 @@ export class SessionClient {
     if (m.response) {
       const p = this.pending.get(m.response.id);
       if (!p) return;
+      this.pending.delete(m.response.id);
       if (m.response.error) p.reject(errorFromInfo(m.response.error));
       else p.resolve(m.response.resultJson ?? EMPTY);
     } else if (m.progress?.progress) {
@@ -273,4 +317,14 @@ function parseJson(b: Uint8Array | undefined): JsonValue {
 
 function isObject(v: JsonValue): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function hasProgressToken(params: JsonObject): boolean {
+  const meta = params._meta;
+  return isObject(meta ?? null) && (meta as JsonObject).progressToken !== undefined;
+}
+
+function withProgressToken(params: JsonObject): JsonObject {
+  const meta = params._meta;
+  return { ...params, _meta: { ...(isObject(meta ?? null) ? (meta as JsonObject) : {}), progressToken: 1 } };
 }

@@ -31,6 +31,7 @@ function callHandler(m: AreaMethod, s: SessionCall<unknown, unknown>): SessionHa
       timeoutMs: ctx.timeoutMs,
       onProgress: ctx.onProgress,
       routingKey: m.routed ? ctx.session.id : undefined,
+      onResultJson: ctx.onResultJson,
     });
     return s.toMcp ? s.toMcp(res, req, ctx, api) : (res as JsonValue);
   };

@@ -1,5 +1,5 @@
 import type { CallerSession, ControlApi } from '../../domain/control.js';
-import type { ProgressUpdate } from '../../domain/downstream.js';
+import type { ProgressUpdate, ResultJsonSink } from '../../domain/downstream.js';
 import type { JsonObject, JsonValue } from '../../domain/json.js';
 
 export interface SessionRequestContext {
@@ -7,6 +7,8 @@ export interface SessionRequestContext {
   signal: AbortSignal;
   timeoutMs?: number;
   onProgress: (p: ProgressUpdate) => void;
+  /** Answers the request with a tool result's JSON text at once (ResultJsonSink); the handler's result is then not sent. */
+  onResultJson?: ResultJsonSink;
   /** Sends a notification to this session's gateway (e.g. notifications/resources/updated). */
   notify: (method: string, params: JsonObject) => void;
   /** Runs `cb` once when the session ends (at once if it already has): per-session state is released there. */

@@ -2,10 +2,13 @@ import type * as pb from '../../gen/mcpd/control/v1/control.js';
 import type { JsonObject } from '../../domain/json.js';
 import { encodeJson } from './json-bytes.js';
 import { OutboundGate, type GatedStream } from './outbound-gate.js';
+import { responseFrame } from './session-wire.js';
 
 /** What SessionOutput writes to: a Session stream of either transport, or one channel of a /2 connection. */
 export interface SessionSink extends GatedStream {
   write(msg: pb.SessionServerMessage): unknown;
+  /** /1 framed streams: writes a frame encoded by session-wire.ts. */
+  writeFrame?(frame: Buffer): unknown;
 }
 
 export type SessionLog = (level: 'info' | 'warning', event: string, fields: Record<string, unknown>) => void;
@@ -39,6 +42,14 @@ export class SessionOutput {
   send(msg: pb.SessionServerMessage, admitted = false): void {
     if (this.closed || (!admitted && !this.gate.admit(msg.notification !== undefined || msg.progress !== undefined))) return;
     this.stream.write(msg);
+    this.gate.wrote();
+  }
+
+  /** A successful answer whose result is JSON text already: framed in one buffer where the stream takes frames. */
+  sendResultJson(id: number, resultJson: string): void {
+    if (this.closed) return;
+    if (!this.stream.writeFrame) return this.send({ response: { id, resultJson: Buffer.from(resultJson, 'utf8') } });
+    this.stream.writeFrame(responseFrame(id, resultJson));
     this.gate.wrote();
   }
 

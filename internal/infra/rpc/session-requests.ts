@@ -1,5 +1,6 @@
 import type { CallerSession, ControlApi } from '../../domain/control.js';
 import type * as pb from '../../gen/mcpd/control/v1/control.js';
+import type { JsonValue } from '../../domain/json.js';
 import { redactedError } from './status-map.js';
 import { decodeObject, encodeJson } from './json-bytes.js';
 import { dispatchSessionRequest } from './session-dispatch.js';
@@ -31,6 +32,8 @@ export class SessionRequests {
     const ac = new AbortController();
     this.inflight.set(id, ac);
     const output = this.output;
+    // Set once the result went out early (onResultJson): what the handler returns or throws after is not sent again.
+    let answered = false;
     const ctx: SessionRequestContext = {
       session,
       signal: ac.signal,
@@ -44,16 +47,27 @@ export class SessionRequests {
         }),
       notify: (method, params) => output.notify(method, params),
       onClose: this.onClose,
+      onResultJson: (json) => {
+        answered = true;
+        output.sendResultJson(id, json);
+      },
     };
+    // Dispatched in this turn (the request reaches its server without waiting for a microtask); a
+    // synchronous throw (bad params) is answered like a rejection.
+    let outcome: Promise<JsonValue>;
+    try {
+      outcome = dispatchSessionRequest(this.api, req.method, decodeObject(req.paramsJson, `${req.method} params`), ctx);
+    } catch (e) {
+      outcome = Promise.reject(e);
+    }
     // Encoding happens inside the chain, so a result that cannot be encoded is answered as an error
     // instead of escaping as an unhandled rejection (issue 14.1).
-    Promise.resolve()
-      .then(() => dispatchSessionRequest(this.api, req.method, decodeObject(req.paramsJson, `${req.method} params`), ctx))
-      .then((result) => output.send({ response: { id, resultJson: encodeJson(result) } }))
-      .catch((e: unknown) => output.send({ response: { id, error: errorOf(e) } }))
-      // Only a broken stream gets here; its close handlers release the session.
-      .catch(() => {})
-      .finally(() => this.inflight.delete(id));
+    const release = () => void this.inflight.delete(id);
+    outcome
+      .then((result) => answered || output.send({ response: { id, resultJson: encodeJson(result) } }))
+      .catch((e: unknown) => answered || output.send({ response: { id, error: errorOf(e) } }))
+      // A rejection here is a broken stream only; its close handlers release the session.
+      .then(release, release);
   }
 
   cancel(id: number, reason: string): void {

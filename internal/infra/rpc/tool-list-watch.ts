@@ -30,7 +30,7 @@ export class ClientToolListWatch implements AsyncIterableIterator<{ etag: string
   ) {
     // Fire-and-forget: each pump ends this watch when its source ends or fails; nothing to report.
     void this.pump(tools, (s) => (this.toolEtag = s.etag));
-    void this.pump(resources, (s) => (this.channels = channelsOf(s)));
+    void this.pump(resources, (s) => (this.channels = channelsOf(s))); // likewise: pump() never rejects
   }
 
   next(): Promise<IteratorResult<{ etag: string }>> {
@@ -82,7 +82,7 @@ export class ClientToolListWatch implements AsyncIterableIterator<{ etag: string
     this.done = true;
     // Fire-and-forget: ending a watch settles at once and cannot fail in a way worth reporting.
     void this.tools.return?.();
-    void this.resources.return?.();
+    void this.resources.return?.(); // likewise
     const waiting = this.waiting;
     this.waiting = undefined;
     waiting?.({ value: undefined, done: true });

@@ -81,7 +81,7 @@ export class PoolManager {
 
   async callTool(fp: string, name: string, args: JsonObject, opts: CallOptions = {}): Promise<JsonObject> {
     return this.pool(fp).call(opts, 'call', (s, timeoutMs) =>
-      s.callTool(name, args, { timeoutMs, signal: opts.signal, onProgress: opts.onProgress }),
+      s.callTool(name, args, { timeoutMs, signal: opts.signal, onProgress: opts.onProgress, onResultJson: opts.onResultJson }),
     );
   }
 

@@ -1,4 +1,4 @@
-import type { Launcher, ProgressUpdate } from '../../domain/downstream.js';
+import type { Launcher, ProgressUpdate, ResultJsonSink } from '../../domain/downstream.js';
 import type { JsonObject } from '../../domain/json.js';
 import type { LogLevel, RuntimeSettings } from '../../domain/profile.js';
 import type { Clock } from './clock.js';
@@ -21,6 +21,7 @@ export interface CallOptions {
   /** Whole-call deadline, pool wait included; default spec.callTimeoutSeconds. */
   timeoutMs?: number;
   onProgress?: (p: ProgressUpdate) => void;
+  onResultJson?: ResultJsonSink;
 }
 
 /** What a pool reports upward to the manager. */

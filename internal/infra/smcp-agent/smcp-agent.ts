@@ -16,6 +16,7 @@ import type {
   GetDeskTopRet,
   GetFinderRet,
   GetToolsRet,
+  FindComputerRet,
   ListRoomRet,
   ReadResourceRet,
   SessionInfo,
@@ -138,6 +139,14 @@ export class SmcpAgent {
     return r.sessions;
   }
 
+  /**
+   * The offices holding a computer of this name (`server:find_computer`, an mcpd-smcp extension; a
+   * Server without it does not answer, and this fails after `timeoutMs`).
+   */
+  async findComputer(computer: string, timeoutMs = 5000): Promise<string[]> {
+    return (await this.request<FindComputerRet>(SERVER_EVENTS.findComputer, { computer }, { timeoutMs })).offices;
+  }
+
   async getTools(computer: string): Promise<SMCPTool[]> {
     return (await this.request<GetToolsRet>(CLIENT_EVENTS.getTools, { computer })).tools;
   }
@@ -253,15 +262,14 @@ export class SmcpAgent {
     });
   }
 
-  private async request<T>(event: string, extra: JsonObject, o: { checkReqId?: boolean } = {}): Promise<T> {
+  private async request<T>(event: string, extra: JsonObject, o: { checkReqId?: boolean; timeoutMs?: number } = {}): Promise<T> {
     const req_id = randomUUID().replace(/-/g, '');
+    const timeoutMs = o.timeoutMs ?? DEFAULT_ROUTE_TIMEOUT_MS + this.graceMs;
     let answer: unknown;
     try {
-      answer = await this.socket
-        .timeout(DEFAULT_ROUTE_TIMEOUT_MS + this.graceMs)
-        .emitWithAck(event, { agent: this.name, req_id, ...extra });
+      answer = await this.socket.timeout(timeoutMs).emitWithAck(event, { agent: this.name, req_id, ...extra });
     } catch {
-      throw new SmcpError(errorPayload(SMCP_CODES.timeout, `no answer to ${event} within ${DEFAULT_ROUTE_TIMEOUT_MS + this.graceMs} ms`));
+      throw new SmcpError(errorPayload(SMCP_CODES.timeout, `no answer to ${event} within ${timeoutMs} ms`));
     }
     if (isErrorPayload(answer)) throw new SmcpError(answer);
     if (typeof answer !== 'object' || answer === null)

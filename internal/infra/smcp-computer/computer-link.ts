@@ -40,6 +40,9 @@ export class ComputerLink {
     const base = o.url.replace(/\/+$/, '');
     this.socket = io(`${base}${SMCP_NAMESPACE}`, {
       extraHeaders: o.apiKey ? { [API_KEY_HEADER]: o.apiKey } : {},
+      // WebSocket from the start: no HTTP long-polling handshake and upgrade on every (re)connect, and
+      // every request and ack is one WebSocket frame (the reference Servers accept it too).
+      transports: ['websocket'],
       reconnectionDelay: RETRY_MIN_MS,
       reconnectionDelayMax: RETRY_MAX_MS,
       autoConnect: false,

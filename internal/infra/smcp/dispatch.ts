@@ -7,7 +7,7 @@ import type { Socket } from 'socket.io';
 import { errorPayload, SMCP_CODES, type ErrorPayload } from '../../domain/smcp/error-codes.js';
 import { isClientEvent, isNotifyEvent, SERVER_EVENTS, UPDATE_TO_NOTIFY } from '../../domain/smcp/events.js';
 import type { SmcpContext } from './context.js';
-import { onJoin, onLeave, onListRoom } from './office-handlers.js';
+import { onFindComputer, onJoin, onLeave, onListRoom } from './office-handlers.js';
 import { onToolCallCancel, onUpdate } from './notify-handlers.js';
 import { onClientRequest } from './route-handlers.js';
 import type { Ack } from './session.js';
@@ -67,6 +67,9 @@ async function route(
     case SERVER_EVENTS.listRoom:
       if (!ack) return reply(errorPayload(SMCP_CODES.badRequest, `${event} needs an ack callback: its answer is the ack`));
       return onListRoom(ctx, socket, payload, ack);
+    case SERVER_EVENTS.findComputer:
+      if (!ack) return reply(errorPayload(SMCP_CODES.badRequest, `${event} needs an ack callback: its answer is the ack`));
+      return onFindComputer(ctx, socket, payload, ack);
     case SERVER_EVENTS.toolCallCancel:
       return onToolCallCancel(ctx, socket, event, payload, ack);
   }

@@ -7,8 +7,12 @@ import type { Namespace } from 'socket.io';
 import { errorPayload, SMCP_CODES, type ErrorPayload } from '../../domain/smcp/error-codes.js';
 import type { NodeLink, RemoteOutcome } from './node-link.js';
 import type { Member } from './registry.js';
+import { holdsSeat } from './session.js';
 
 type Fail = (e: ErrorPayload) => void;
+
+/** forward()'s answer when the request was not delivered because the target no longer holds its seat. */
+export const STALE = Symbol('stale route');
 
 export class Forwarder {
   /** Calls in flight, by the target computer's sid, so its departure fails them immediately. */
@@ -27,6 +31,7 @@ export class Forwarder {
     return n;
   }
 
+  /** The computer's answer, an ErrorPayload, or STALE (not delivered: look the seat up again). */
   async forward(target: Member, event: string, payload: unknown, timeoutMs: number): Promise<unknown> {
     let fail!: Fail;
     const departed = new Promise<ErrorPayload>((resolve) => (fail = resolve));
@@ -56,8 +61,9 @@ export class Forwarder {
   private async emit(target: Member, event: string, payload: unknown, timeoutMs: number): Promise<unknown> {
     const outcome =
       this.link && target.node !== this.node
-        ? await this.link.call(target.node, target.sid, event, payload, timeoutMs)
-        : await this.local(target.sid, event, payload, timeoutMs);
+        ? await this.link.call(target, event, payload, timeoutMs)
+        : await this.local(target, event, payload, timeoutMs);
+    if ('stale' in outcome) return STALE;
     if ('timeout' in outcome)
       return errorPayload(SMCP_CODES.timeout, `computer "${target.name}" did not answer ${event} within ${timeoutMs} ms`, {
         timeout_ms: timeoutMs,
@@ -75,9 +81,9 @@ export class Forwarder {
     return outcome.answer;
   }
 
-  private async local(sid: string, event: string, payload: unknown, timeoutMs: number): Promise<RemoteOutcome> {
-    const socket = this.nsp.sockets.get(sid);
-    if (!socket) return { gone: true };
+  private async local(target: Member, event: string, payload: unknown, timeoutMs: number): Promise<RemoteOutcome> {
+    const socket = this.nsp.sockets.get(target.sid);
+    if (!socket || !holdsSeat(socket, target.office_id, target.name)) return { stale: true };
     try {
       return { answer: await socket.timeout(timeoutMs).emitWithAck(event, payload) };
     } catch {

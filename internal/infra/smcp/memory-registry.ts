@@ -31,6 +31,13 @@ export class MemoryRegistry implements OfficeRegistry {
     return this.offices.get(office)?.get(seatOf({ role: 'computer', name }));
   }
 
+  async officesOf(name: string, max: number): Promise<string[]> {
+    const seat = seatOf({ role: 'computer', name });
+    const out: string[] = [];
+    for (const [office, seats] of this.offices) if (seats.has(seat)) out.push(office);
+    return out.sort().slice(0, max);
+  }
+
   async sweep(): Promise<Member[]> {
     return [];
   }

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RedisClientType } from 'redis';
 import type { Namespace } from 'socket.io';
+import { holdsSeat } from './session.js';
 
 const channel = (node: string): string => `smcp:link:${node}`;
 
@@ -15,6 +16,9 @@ interface CallMessage {
   id: string;
   from: string;
   sid: string;
+  /** The seat the sender believes `sid` holds; a socket that no longer holds it gets `stale`. */
+  office: string;
+  name: string;
   event: string;
   payload: unknown;
   timeoutMs: number;
@@ -25,8 +29,19 @@ interface ReplyMessage {
   outcome: RemoteOutcome;
 }
 
-/** What became of a call on the target node. */
-export type RemoteOutcome = { answer: unknown } | { gone: true } | { timeout: true };
+/**
+ * What became of a call on the target node. `stale`: not delivered — the socket is not (or no longer) that
+ * computer in that office, or no node received the request; `gone`: it disconnected after delivery.
+ */
+export type RemoteOutcome = { answer: unknown } | { gone: true } | { timeout: true } | { stale: true };
+
+/** The target of a routed call: a socket and the seat it should hold. */
+export interface RouteTarget {
+  node: string;
+  sid: string;
+  office_id: string;
+  name: string;
+}
 
 export class NodeLink {
   private readonly waiting = new Map<string, (o: RemoteOutcome) => void>();
@@ -51,8 +66,9 @@ export class NodeLink {
   }
 
   /** Emits `event` to socket `sid` on `node` and resolves with its ack; `timeout` after `timeoutMs` here too. */
-  call(node: string, sid: string, event: string, payload: unknown, timeoutMs: number): Promise<RemoteOutcome> {
+  call(t: RouteTarget, event: string, payload: unknown, timeoutMs: number): Promise<RemoteOutcome> {
     const id = randomUUID();
+    const { node, sid } = t;
     return new Promise((resolve) => {
       const timer = setTimeout(() => finish({ timeout: true }), timeoutMs);
       const finish = (o: RemoteOutcome): void => {
@@ -61,11 +77,15 @@ export class NodeLink {
         resolve(o);
       };
       this.waiting.set(id, finish);
-      const msg: CallMessage = { kind: 'call', id, from: this.node, sid, event, payload, timeoutMs };
-      this.pub.publish(channel(node), JSON.stringify(msg)).catch((e: unknown) => {
-        this.log(`routing to node ${node}: ${(e as Error).message}`);
-        finish({ gone: true });
-      });
+      const msg: CallMessage = { kind: 'call', id, from: this.node, sid, office: t.office_id, name: t.name, event, payload, timeoutMs };
+      this.pub.publish(channel(node), JSON.stringify(msg)).then(
+        // Nobody subscribed: that node is gone (its seats are swept soon); the sender may look again.
+        (receivers) => receivers === 0 && finish({ stale: true }),
+        (e: unknown) => {
+          this.log(`routing to node ${node}: ${(e as Error).message}`);
+          finish({ gone: true });
+        },
+      );
     });
   }
 
@@ -84,7 +104,7 @@ export class NodeLink {
   private async serve(m: CallMessage): Promise<void> {
     const socket = this.nsp.sockets.get(m.sid);
     let outcome: RemoteOutcome;
-    if (!socket) outcome = { gone: true };
+    if (!socket || !holdsSeat(socket, m.office, m.name)) outcome = { stale: true };
     else {
       try {
         outcome = { answer: await socket.timeout(m.timeoutMs).emitWithAck(m.event, m.payload) };

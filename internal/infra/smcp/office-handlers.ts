@@ -5,9 +5,9 @@
  */
 import type { Socket } from 'socket.io';
 import { errorPayload, joinFailureMessage, SMCP_CODES, type ErrorPayload } from '../../domain/smcp/error-codes.js';
-import { NOTIFY_EVENTS } from '../../domain/smcp/events.js';
-import type { EnterOfficeReq, ListRoomRet } from '../../domain/smcp/types.js';
-import { validateEnterOffice, validateLeaveOffice, validateListRoom } from '../../domain/smcp/validate.js';
+import { FIND_COMPUTER_MAX_OFFICES, NOTIFY_EVENTS, SERVER_EVENTS } from '../../domain/smcp/events.js';
+import type { EnterOfficeReq, FindComputerRet, ListRoomRet } from '../../domain/smcp/types.js';
+import { validateEnterOffice, validateFindComputer, validateLeaveOffice, validateListRoom } from '../../domain/smcp/validate.js';
 import type { SmcpContext } from './context.js';
 import type { Member } from './registry.js';
 import { isMember, memberOf, officeRoom, requireMember, sessionOf, type Ack } from './session.js';
@@ -140,6 +140,33 @@ export async function onListRoom(ctx: SmcpContext, socket: Socket, payload: unkn
     req_id: v.value.req_id,
   };
   ack(ret);
+}
+
+/**
+ * `server:find_computer` (our extension): the offices holding a computer of that name, so an agent that
+ * knows only the computer can join its office. For agents and connections that have not joined yet; it
+ * tells no more than trying to join would. Queued like office operations, so a flood stays bounded.
+ */
+export function onFindComputer(ctx: SmcpContext, socket: Socket, payload: unknown, ack: Ack): void {
+  const v = validateFindComputer(payload);
+  if (!v.ok) return ack(v.error);
+  const s = sessionOf(socket);
+  if (s.role === 'computer')
+    return ack(errorPayload(SMCP_CODES.forbidden, `${SERVER_EVENTS.findComputer} is for agents; this connection joined as a computer`));
+  if (s.name !== undefined && s.name !== v.value.agent)
+    return ack(
+      errorPayload(SMCP_CODES.forbidden, `agent: "${v.value.agent}" is not this connection's name "${s.name}"`, { field: 'agent' }),
+    );
+  const queued = serial(socket, async () => {
+    try {
+      const offices = await ctx.registry.officesOf(v.value.computer, FIND_COMPUTER_MAX_OFFICES);
+      const ret: FindComputerRet = { offices, req_id: v.value.req_id };
+      ack(ret);
+    } catch (e) {
+      ack(internal(ctx)(e));
+    }
+  });
+  if (!queued) ack(tooMany());
 }
 
 function tooMany(): ErrorPayload {

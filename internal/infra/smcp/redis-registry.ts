@@ -53,6 +53,15 @@ local cur = redis.call('HGET', KEYS[1], ARGV[1])
 if cur and alive(cjson.decode(cur).node) then return cur end
 return false`;
 
+// KEYS: office hashes. ARGV: seat. Returns the keys of the offices where a live member holds the seat.
+const HOLDING = `${ALIVE_FN}
+local out = {}
+for _, k in ipairs(KEYS) do
+  local cur = redis.call('HGET', k, ARGV[1])
+  if cur and alive(cjson.decode(cur).node) then table.insert(out, k) end
+end
+return out`;
+
 // No KEYS (walks the node set). Returns the JSON of every member removed from dead nodes.
 const SWEEP = `${ALIVE_FN}
 local out = {}
@@ -131,6 +140,20 @@ export class RedisRegistry implements OfficeRegistry {
   async computer(office: string, name: string): Promise<Member | undefined> {
     const cur = await this.client.eval(LOOKUP, { keys: [officeKey(office)], arguments: [seatOf({ role: 'computer', name })] });
     return typeof cur === 'string' ? (JSON.parse(cur) as Member) : undefined;
+  }
+
+  /** Walks the office hashes with SCAN (not the hot path: the CLI's office lookup), in batches. */
+  async officesOf(name: string, max: number): Promise<string[]> {
+    const seat = seatOf({ role: 'computer', name });
+    const found: string[] = [];
+    for await (const keys of this.client.scanIterator({ MATCH: `${P}o:*`, COUNT: 500 })) {
+      if (keys.length === 0) continue;
+      const hits = (await this.client.eval(HOLDING, { keys, arguments: [seat] })) as string[];
+      found.push(...hits.map((k) => k.slice(officeKey('').length)));
+      if (found.length >= max) break;
+    }
+    // SCAN may return a key twice.
+    return [...new Set(found)].sort().slice(0, max);
   }
 
   async sweep(): Promise<Member[]> {

@@ -23,6 +23,8 @@ export interface OfficeRegistry {
   release(m: Member): Promise<boolean>;
   list(office: string): Promise<Member[]>;
   computer(office: string, name: string): Promise<Member | undefined>;
+  /** Offices holding a live computer of this name, sorted, at most `max` of them. */
+  officesOf(name: string, max: number): Promise<string[]>;
   /** Members of dead nodes removed since the last call (Redis); memory registries never lose a node. */
   sweep(): Promise<Member[]>;
   close(): Promise<void>;

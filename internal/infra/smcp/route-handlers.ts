@@ -4,10 +4,12 @@
  * `client:tool_call`, 30 s for the others.
  */
 import type { Socket } from 'socket.io';
-import { errorPayload, SMCP_CODES } from '../../domain/smcp/error-codes.js';
+import { errorPayload, SMCP_CODES, type ErrorPayload } from '../../domain/smcp/error-codes.js';
 import { CLIENT_EVENTS, DEFAULT_ROUTE_TIMEOUT_MS, type ClientEvent } from '../../domain/smcp/events.js';
 import { validateClientRequest } from '../../domain/smcp/validate.js';
 import type { SmcpContext } from './context.js';
+import { STALE } from './forwarder.js';
+import type { Member } from './registry.js';
 import { isMember, requireMember, type Ack } from './session.js';
 
 /**
@@ -32,23 +34,48 @@ export async function onClientRequest(ctx: SmcpContext, socket: Socket, event: C
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
   lookups.set(socket, gate);
+  const timeoutMs = event === CLIENT_EVENTS.toolCall ? (req as unknown as { timeout: number }).timeout * 1000 : DEFAULT_ROUTE_TIMEOUT_MS;
   let answer: Promise<unknown>;
+  let target: Member | undefined;
+  let cached: boolean;
   try {
     await before;
-    const target = await ctx.registry.computer(m.office_id, req.computer);
-    if (!target)
-      return ack(
-        errorPayload(SMCP_CODES.notFound, `computer: no computer "${req.computer}" in office "${m.office_id}"`, {
-          field: 'computer',
-          office_id: m.office_id,
-        }),
-      );
-    const timeoutMs = event === CLIENT_EVENTS.toolCall ? (req as unknown as { timeout: number }).timeout * 1000 : DEFAULT_ROUTE_TIMEOUT_MS;
+    target = ctx.seats?.get(m.office_id, req.computer);
+    cached = target !== undefined;
+    target ??= await lookup(ctx, m.office_id, req.computer);
+    if (!target) return ack(noComputer(m.office_id, req.computer));
     // forward() emits synchronously; only then may a later cancel from this agent go out.
     answer = ctx.forwarder.forward(target, event, req, timeoutMs);
   } finally {
     release();
     if (lookups.get(socket) === gate) lookups.delete(socket);
   }
-  ack(await answer);
+  let result = await answer;
+  if (result === STALE && cached) {
+    // The cached seat was out of date and nothing was delivered: once more with the registry's answer.
+    // This second delivery is outside the ordering gate, so a cancel sent within that one round trip may
+    // reach the computer first and be ignored; only a computer that just left or moved is affected.
+    ctx.seats?.forget(target);
+    const fresh = await lookup(ctx, m.office_id, req.computer);
+    if (!fresh) return ack(noComputer(m.office_id, req.computer));
+    result = await ctx.forwarder.forward(fresh, event, req, timeoutMs);
+  }
+  ack(result === STALE ? computerLeft(target) : result);
+}
+
+async function lookup(ctx: SmcpContext, office: string, name: string): Promise<Member | undefined> {
+  const m = await ctx.registry.computer(office, name);
+  if (m) ctx.seats?.put(m);
+  return m;
+}
+
+function noComputer(office: string, name: string): ErrorPayload {
+  return errorPayload(SMCP_CODES.notFound, `computer: no computer "${name}" in office "${office}"`, {
+    field: 'computer',
+    office_id: office,
+  });
+}
+
+function computerLeft(m: Member): ErrorPayload {
+  return errorPayload(SMCP_CODES.notFound, `computer "${m.name}" is no longer connected`, { reason: 'computer_left', computer: m.name });
 }

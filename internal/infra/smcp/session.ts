@@ -23,6 +23,12 @@ export function memberOf(socket: Socket, node: string): Member | undefined {
   return { sid: socket.id, name: s.name, role: s.role, office_id: s.office, node };
 }
 
+/** Whether this socket is, right now, computer `name` of `office`: the check before delivering a routed request. */
+export function holdsSeat(socket: Socket, office: string, name: string): boolean {
+  const s = sessionOf(socket);
+  return s.role === 'computer' && s.office === office && s.name === name;
+}
+
 /** Room name of an office; prefixed so an office id can never collide with a socket id room. */
 export function officeRoom(office: string): string {
   return `office:${office}`;

@@ -19,6 +19,7 @@ import { startHeartbeat } from './node-liveness.js';
 import { leave, onDisconnect } from './office-handlers.js';
 import { connectRedis, RedisUnreachableError } from './redis-clients.js';
 import { RedisRegistry } from './redis-registry.js';
+import { SeatCache } from './seat-cache.js';
 import type { Member, OfficeRegistry } from './registry.js';
 import { memberOf } from './session.js';
 
@@ -75,19 +76,26 @@ export async function startSmcpServer(o: SmcpServerOptions): Promise<SmcpServer>
     : new MemoryRegistry();
   const link = redis ? await NodeLink.start(nsp, node, redis.pub, redis.sub, o.log) : undefined;
   const forwarder = new Forwarder(nsp, node, link);
+  const seats = redis ? new SeatCache() : undefined;
   const ctx: SmcpContext = {
     nsp,
     registry,
     forwarder,
     node,
     log: o.log,
+    seats,
     memberGone: (m: Member) => {
       if (m.role !== 'computer') return;
       forwarder.gone(m);
+      seats?.forget(m);
       if (redis) nsp.serverSideEmit(GONE_EVENT, m);
     },
   };
-  if (redis) nsp.on(GONE_EVENT, (m: Member) => forwarder.gone(m));
+  if (redis)
+    nsp.on(GONE_EVENT, (m: Member) => {
+      forwarder.gone(m);
+      seats?.forget(m);
+    });
   io.use((_socket, next) => next(new Error(`this is an SMCP server: connect to the ${SMCP_NAMESPACE} namespace`)));
   nsp.use(apiKeyMiddleware(o.apiKey));
   const dispatch = dispatcher(ctx, { maxPayloadBytes });
