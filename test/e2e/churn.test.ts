@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { TestWorld } from '../support/core-process.js';
+import { metricsUrl } from '../support/core-metrics.js';
 import { ECHO_SERVER, EVERYTHING, MCPD, MCPDMCP } from '../support/paths.js';
 import { cmdline, countProcs, pidsWithTag, waitFor } from '../support/procs.js';
 import { rssMiB } from '../support/memory.js';
@@ -31,16 +32,6 @@ async function inParallel(n: number, width: number, run: (i: number) => Promise<
       while (next < n) await run(next++);
     }),
   );
-}
-
-/** The bound metrics URL, from the core's "core started" log line (port 0 picks a free port). */
-function metricsUrl(world: TestWorld): string | undefined {
-  for (const line of world.coreLog.join('').split('\n')) {
-    if (!line.includes('"core started"')) continue;
-    const m = (JSON.parse(line) as { metrics?: string }).metrics;
-    if (m) return m;
-  }
-  return undefined;
 }
 
 interface Snapshot {

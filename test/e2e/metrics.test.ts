@@ -3,18 +3,9 @@ import type { ChildProcess } from 'node:child_process';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { parsePromText, sampleValue, type PromFamily } from '../support/prom-text.js';
 import { TestWorld } from '../support/core-process.js';
+import { metricsUrl } from '../support/core-metrics.js';
 import { waitFor } from '../support/procs.js';
 import { echoServer, profile } from '../support/profiles.js';
-
-/** The bound metrics URL, from the core's "core started" log line (port 0 picks a free port). */
-function metricsUrl(world: TestWorld): string | undefined {
-  for (const line of world.coreLog.join('').split('\n')) {
-    if (!line.includes('"core started"')) continue;
-    const m = (JSON.parse(line) as { metrics?: string }).metrics;
-    if (m) return m;
-  }
-  return undefined;
-}
 
 async function scrape(url: string): Promise<Map<string, PromFamily>> {
   const res = await fetch(`${url}/metrics`);
