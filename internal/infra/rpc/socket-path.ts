@@ -41,10 +41,12 @@ export async function prepareSocketPath(path: string): Promise<void> {
   if (!lstatSync(path).isSocket()) {
     throw new Error(`${path} exists and is not a socket; remove it or choose another --socket`);
   }
-  if (await socketIsLive(path)) {
-    throw new Error(`another mcpd is already serving ${path}; stop it first (mcpdctl status shows its pid) or pass a different --socket`);
-  }
+  if (await socketIsLive(path)) throw new Error(alreadyServing(path));
   unlinkSync(path);
+}
+
+export function alreadyServing(path: string): string {
+  return `another mcpd is already serving ${path}; stop it first (mcpdctl status shows its pid) or pass a different --socket`;
 }
 
 /** Creates the socket's directory private (0700), or checks that an existing one is private. */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { basename, dirname, join, resolve } from 'node:path';
-import { prepareSocketDir, prepareSocketPath, socketIsLive } from './socket-path.js';
+import { alreadyServing, prepareSocketDir, prepareSocketPath, socketIsLive } from './socket-path.js';
 
 /** Held by the one core that serves a socket, from before it touches the socket path until it has removed it. */
 export interface StartLock {
@@ -47,8 +47,7 @@ async function takeLock(path: string): Promise<StartLock> {
 }
 
 async function heldMessage(path: string): Promise<string> {
-  if (await socketIsLive(path))
-    return `another mcpd is already serving ${path}; stop it first (mcpdctl status shows its pid) or pass a different --socket`;
+  if (await socketIsLive(path)) return alreadyServing(path);
   return `another mcpd is starting on ${path} (it holds the start lock ${JSON.stringify(lockName(path).slice(1))}, an abstract socket \`ss -xlp\` lists); wait for it, or pass a different --socket`;
 }
 
