@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { lstatSync } from 'node:fs';
+import { chmodSync, lstatSync, statSync } from 'node:fs';
 import { TestWorld } from '../support/core-process.js';
 import { MCPD } from '../support/paths.js';
 import { cmdline, pidsWithTag, waitFor } from '../support/procs.js';
@@ -44,5 +44,22 @@ describe('several cores started at once on one socket', () => {
     expect((await world.calls().getInfo()).pid).toBe(winners[0]?.proc.pid);
     const cores = pidsWithTag(world.tag).filter((p) => cmdline(p).includes(MCPD));
     expect(cores).toEqual([winners[0]?.proc.pid]);
+  });
+
+  it('keeps the start lock name secret: its key is a private file, and a readable one is refused', async () => {
+    const serving = () => pidsWithTag(world.tag).filter((p) => cmdline(p).includes(MCPD));
+    for (const p of serving()) process.kill(p, 'SIGTERM');
+    await waitFor('the serving core to stop', () => serving().length === 0);
+    const key = `${world.socket}.start-key`;
+    // The key the winner above created: only this user can read it, so nobody else can compute the lock name.
+    expect(statSync(key).mode & 0o777).toBe(0o600);
+    chmodSync(key, 0o644);
+    const r = racer(world);
+    await waitFor('the core to refuse the readable key', () => r.proc.exitCode !== null);
+    expect(r.proc.exitCode).not.toBe(0);
+    expect(r.log()).toContain(`${key} is not a private file of this user`);
+    chmodSync(key, 0o600);
+    await world.startCore();
+    expect((await world.calls().getInfo()).pid).toBeGreaterThan(0);
   });
 });

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
-import { realpathSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { linkSync, lstatSync, readFileSync, realpathSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
 import { createServer } from 'node:net';
 import { basename, dirname, join, resolve } from 'node:path';
 import { alreadyServing, prepareSocketDir, prepareSocketPath, socketIsLive } from './socket-path.js';
@@ -16,7 +16,9 @@ export interface StartLock {
  * exactly this). Under the lock only one core checks, unlinks and binds.
  *
  * The lock is a Linux abstract unix socket named after the socket path: binding it is atomic, and the
- * kernel frees it when its process dies however it dies (a lock file outlives a SIGKILLed core). Other
+ * kernel frees it when its process dies however it dies (a lock file outlives a SIGKILLed core). Abstract
+ * names have no permissions, so the name also hashes a secret only this user can read (`<socket>.start-key`,
+ * 0600): another local user cannot compute it and squat it to keep our core from starting. Other
  * platforms have no abstract sockets and get the unlocked check.
  */
 export async function claimSocketPath(path: string): Promise<StartLock> {
@@ -51,8 +53,45 @@ async function heldMessage(path: string): Promise<string> {
   return `another mcpd is starting on ${path} (it holds the start lock ${JSON.stringify(lockName(path).slice(1))}, an abstract socket \`ss -xlp\` lists); wait for it, or pass a different --socket`;
 }
 
-/** `\0mcpd-start:<sha256 of the socket's real path>`: one name per socket, whatever path spelled it. */
+/** `\0mcpd-start:<sha256 of the socket's real path and its start key>`: one name per socket, whatever path spelled it. */
 function lockName(path: string): string {
   const real = join(realpathSync(dirname(resolve(path))), basename(path));
-  return `\0mcpd-start:${createHash('sha256').update(real).digest('hex')}`;
+  return `\0mcpd-start:${createHash('sha256').update(real).update('\0').update(startKey(real)).digest('hex')}`;
+}
+
+/**
+ * The socket's start key: created once, atomically (link of a private temp file, so a racing core reads
+ * the winner's whole key), and trusted only when this user owns it and nobody else can read it — the socket
+ * may live in a shared directory such as /tmp, where another user could plant the file first.
+ */
+function startKey(socketPath: string): string {
+  const file = `${socketPath}.start-key`;
+  if (!lstatOrUndefined(file)) {
+    const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+    writeFileSync(tmp, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
+    try {
+      linkSync(tmp, file);
+    } catch (e) {
+      // Another core created it first: use theirs (checked below like any existing key).
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    } finally {
+      unlinkSync(tmp);
+    }
+  }
+  const st = lstatOrUndefined(file);
+  const uid = process.getuid?.();
+  if (!st?.isFile() || (uid !== undefined && st.uid !== uid) || (st.mode & 0o077) !== 0)
+    throw new Error(
+      `${file} is not a private file of this user (it must be a regular file owned by you with mode 0600); remove it, or pass a --socket in a directory only you own`,
+    );
+  return readFileSync(file, 'utf8');
+}
+
+function lstatOrUndefined(path: string): Stats | undefined {
+  try {
+    return lstatSync(path);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw e;
+  }
 }
