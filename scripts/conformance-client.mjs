@@ -16,9 +16,6 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ElicitRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -46,10 +43,19 @@ writeFileSync(join(store, 'profiles', 'default.yaml'), profileYaml());
 
 const children = [];
 let client;
+/** The SDK's ToolListChangedNotificationSchema, once the SDK is loaded. */
+let listChangedSchema;
 let code = 1;
 process.once('SIGTERM', () => void stop().then(() => process.exit(143)));
 try {
   const core = start('mcpd', ['--config', store, '--socket', socket]);
+  // The SDK loads while the core starts (each costs a second or more of CPU on a loaded machine).
+  const [{ Client }, { StdioClientTransport }, { ElicitRequestSchema, ToolListChangedNotificationSchema }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/client/index.js'),
+    import('@modelcontextprotocol/sdk/client/stdio.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ]);
+  listChangedSchema = ToolListChangedNotificationSchema;
   await waitForSocket(core);
   const gateway = new StdioClientTransport({
     command: process.execPath,
@@ -123,7 +129,7 @@ async function drive(c) {
  */
 async function listServerTools(c, signedInAt) {
   let changed = () => {};
-  c.setNotificationHandler(ToolListChangedNotificationSchema, () => changed());
+  c.setNotificationHandler(listChangedSchema, () => changed());
   const until = Date.now() + 20_000;
   for (;;) {
     const next = new Promise((resolve) => (changed = resolve));

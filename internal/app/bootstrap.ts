@@ -6,7 +6,8 @@ import { stateDirFor, storeFolder } from '../infra/catalog/state-dir.js';
 import { MetadataStore, PoolManager } from '../infra/scheduler/index.js';
 import { watchStore } from '../infra/catalog/index.js';
 import { startControlServer, type ControlServer } from '../infra/rpc/control-server.js';
-import { defaultSocketPath, prepareSocketPath, socketIsLive } from '../infra/rpc/socket-path.js';
+import { defaultSocketPath, socketIsLive } from '../infra/rpc/socket-path.js';
+import { claimSocketPath, type StartLock } from '../infra/rpc/start-lock.js';
 import { createLogger } from '../infra/telemetry/logger.js';
 import { Core } from './core.js';
 import { keepRunningOnUnhandledRejections } from './last-resort.js';
@@ -48,9 +49,30 @@ export async function runCore(o: CoreRunOptions): Promise<RunningCore> {
   const log = obs.adopt(store, createLogger('core', runtime.logLevel));
   const unguard = keepRunningOnUnhandledRejections(log);
   const socket = o.socket || runtime.socket || defaultSocketPath(env);
-  // Refuse before starting anything when another core owns the socket.
-  await prepareSocketPath(socket);
+  // Refuse before starting anything when another core owns the socket, or is starting on it: the lock
+  // is held until the socket is removed at stop (or this process dies).
+  const lock = await claimSocketPath(socket);
+  try {
+    return await serveCore(o, { obs, store, log, unguard, socket, stateDir, lock });
+  } catch (e) {
+    await lock.release();
+    throw e;
+  }
+}
 
+interface Prepared {
+  obs: Observability;
+  store: StoreState;
+  log: ReturnType<Observability['adopt']>;
+  unguard: () => void;
+  socket: string;
+  stateDir: string;
+  lock: StartLock;
+}
+
+/** Everything after the socket is ours: pools, core, control server, watcher, dashboard. */
+async function serveCore(o: CoreRunOptions, { obs, store, log, unguard, socket, stateDir, lock }: Prepared): Promise<RunningCore> {
+  const runtime = store.current.runtime;
   // Every server may ask for sampling, elicitation and roots; the core routes each such request to the
   // caller session it is serving, whose client answers or the server gets a clear error at once.
   const launcher = createLauncher({
@@ -126,6 +148,8 @@ export async function runCore(o: CoreRunOptions): Promise<RunningCore> {
       await obs.close();
       unguard();
       dashboard.close();
+      // Only now, with the socket removed, may another core start on it.
+      await lock.release();
     })());
   return { core, server, stop };
 }

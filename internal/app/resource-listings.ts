@@ -2,6 +2,7 @@ import { specFingerprint } from '../domain/fingerprint.js';
 import type { JsonObject } from '../domain/json.js';
 import type { Profile, ProfileStore } from '../domain/profile.js';
 import { ListingCache } from '../domain/aggregator/listing-cache.js';
+import { PoolGoneError } from '../infra/scheduler/index.js';
 import type { AreaDeps } from './area-deps.js';
 
 /** What a per-profile index (resources, prompts) offers the listings plumbing. */
@@ -42,6 +43,8 @@ export class AreaListings<L, I extends AreaIndex<L>> {
       fetch: (fp) => this.fetch(fp),
       settled: (fp) => this.refreshUsing(fp),
       log: (msg, fields) => deps.log('warning', msg, fields),
+      // A reload removed the spec's pool meanwhile (as the tool cache treats it): the spec may come back.
+      notAFailure: (e) => e instanceof PoolGoneError,
     });
   }
 

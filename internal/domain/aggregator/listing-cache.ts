@@ -13,6 +13,8 @@ export interface ListingCacheOptions<L> {
   settled: (fingerprint: string) => void;
   log: (msg: string, fields?: Record<string, unknown>) => void;
   retryFailedMs?: number;
+  /** Errors that are not the server's failure (its pool was removed by a reload): not recorded, not logged. */
+  notAFailure?: (e: unknown) => boolean;
   now?: () => number;
 }
 
@@ -80,6 +82,7 @@ export class ListingCache<L> {
           this.failures.delete(fp);
         },
         (e: unknown) => {
+          if (this.o.notAFailure?.(e)) return;
           const message = e instanceof Error ? e.message : String(e);
           // A sign-in is fixed from outside at any moment: the next listing asks again (at = -Infinity).
           this.failures.set(fp, { at: needsSignIn(e) ? -Infinity : this.now(), message });

@@ -1,4 +1,5 @@
 import { watch } from 'chokidar';
+import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { loadStore } from './load-store.js';
 import type { LoadOptions, LoadResult } from './types.js';
@@ -45,10 +46,13 @@ export function watchStore(dir: string, onResult: (r: LoadResult) => void, opts:
     do {
       dirty = false;
       stale = false;
+      const before = await storeStamp(abs);
       const r = await loadStore(abs, { env: opts.env, scaffold: false });
       // A stale result is dropped, not delivered: an editor writing in place truncates first, and an
       // empty profile read then is valid — delivering it would stop that profile's servers. The
-      // change that made it stale has scheduled the next load.
+      // watcher's event for that write can come after the load, so the files' stamps are compared too;
+      // a change seen only there loads again at once.
+      if ((await storeStamp(abs)) !== before) dirty = true;
       if (!closed && !dirty && !stale) onResult(r);
     } while (dirty && !closed);
     loading = undefined;
@@ -80,4 +84,24 @@ export function watchStore(dir: string, onResult: (r: LoadResult) => void, opts:
       await loading;
     },
   };
+}
+
+/** Size and modification time (ns) of every store file: equal stamps, equal contents as far as a load can tell. */
+async function storeStamp(dir: string): Promise<string> {
+  const profiles = join(dir, 'profiles');
+  const names = await readdir(profiles).catch(() => [] as string[]);
+  const files = [
+    join(dir, 'callers.yaml'),
+    join(dir, 'runtime.yaml'),
+    ...names.map((n) => join(profiles, n)).filter((p) => !isStorePath(dir, p)),
+  ];
+  const stamps = await Promise.all(
+    files.map((f) =>
+      stat(f, { bigint: true }).then(
+        (st) => `${f}\u0000${st.size}\u0000${st.mtimeNs}`,
+        () => `${f}\u0000-`,
+      ),
+    ),
+  );
+  return stamps.join('\n');
 }

@@ -124,7 +124,12 @@ export async function startHttpGateway(o: HttpGatewayOptions): Promise<HttpGatew
 
   const track = (e: Entry, res: ServerResponse): void => {
     e.lastSeen = Date.now();
-    boundUnread(res, limits.sseUnreadBytes);
+    boundUnread(res, limits.sseUnreadBytes, (unread) =>
+      o.log(
+        `http session ${e.transport.sessionId ?? '(new)'}: SSE stream closed, its client left ${unread} bytes unread ` +
+          `(over MCPD_HTTP_SSE_UNREAD_BYTES=${limits.sseUnreadBytes}); it may resume with Last-Event-ID`,
+      ),
+    );
     res.once('close', () => {
       e.inFlight--;
       e.lastSeen = Date.now();

@@ -39,6 +39,23 @@ export function socketIsLive(path: string, timeoutMs = 500, ifSlow = false): Pro
  * Refuses when another core is listening, or when the path is something other than a socket.
  */
 export async function prepareSocketPath(path: string): Promise<void> {
+  prepareSocketDir(path);
+  if (!existsSync(path)) return;
+  if (!lstatSync(path).isSocket()) {
+    throw new Error(`${path} exists and is not a socket; remove it or choose another --socket`);
+  }
+  // A dead core's socket refuses at once (ECONNREFUSED); no answer in time is a live core we were too
+  // slow to hear, and unlinking its socket would hide it from every client (seen under load).
+  if (await socketIsLive(path, 500, true)) throw new Error(alreadyServing(path));
+  unlinkSync(path);
+}
+
+export function alreadyServing(path: string): string {
+  return `another mcpd is already serving ${path}; stop it first (mcpdctl status shows its pid) or pass a different --socket`;
+}
+
+/** Creates the socket's directory private (0700), or checks that an existing one is private. */
+export function prepareSocketDir(path: string): void {
   const dir = dirname(path);
   // Only a directory made here is set to 0700 (the umask may have widened it); an existing one is checked,
   // never changed: `--socket /tmp/x.sock` must not chmod /tmp.
@@ -49,16 +66,6 @@ export async function prepareSocketPath(path: string): Promise<void> {
     'the control socket directory',
     `use a directory only you own and can write (mkdir -m 700 DIR), or unset the socket setting to use the default`,
   );
-  if (!existsSync(path)) return;
-  if (!lstatSync(path).isSocket()) {
-    throw new Error(`${path} exists and is not a socket; remove it or choose another --socket`);
-  }
-  // A dead core's socket refuses at once (ECONNREFUSED); no answer in time is a live core we were too
-  // slow to hear, and unlinking its socket would hide it from every client (seen under load).
-  if (await socketIsLive(path, 500, true)) {
-    throw new Error(`another mcpd is already serving ${path}; stop it first (mcpdctl status shows its pid) or pass a different --socket`);
-  }
-  unlinkSync(path);
 }
 
 /**
