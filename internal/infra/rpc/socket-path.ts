@@ -16,8 +16,11 @@ export function grpcAddress(socketPath: string): string {
   return `unix://${socketPath}`;
 }
 
-/** Resolves true when something accepts connections on the socket. */
-export function socketIsLive(path: string, timeoutMs = 500): Promise<boolean> {
+/**
+ * Resolves true when something accepts connections on the socket. `ifSlow` is the answer when neither
+ * a connection nor an error came within `timeoutMs` (a loaded machine can starve this process that long).
+ */
+export function socketIsLive(path: string, timeoutMs = 500, ifSlow = false): Promise<boolean> {
   return new Promise((resolve) => {
     const s = connect(path);
     const done = (live: boolean) => {
@@ -25,7 +28,7 @@ export function socketIsLive(path: string, timeoutMs = 500): Promise<boolean> {
       s.destroy();
       resolve(live);
     };
-    const timer = cappedTimeout(() => done(false), timeoutMs);
+    const timer = cappedTimeout(() => done(ifSlow), timeoutMs);
     s.once('connect', () => done(true));
     s.once('error', () => done(false));
   });
@@ -41,7 +44,9 @@ export async function prepareSocketPath(path: string): Promise<void> {
   if (!lstatSync(path).isSocket()) {
     throw new Error(`${path} exists and is not a socket; remove it or choose another --socket`);
   }
-  if (await socketIsLive(path)) throw new Error(alreadyServing(path));
+  // A dead core's socket refuses at once (ECONNREFUSED); no answer in time is a live core we were too
+  // slow to hear, and unlinking its socket would hide it from every client (seen under load).
+  if (await socketIsLive(path, 500, true)) throw new Error(alreadyServing(path));
   unlinkSync(path);
 }
 
