@@ -82,6 +82,7 @@ bench: build
 	node bench/smcp-server.mjs $(ARGS)
 	node bench/app.mjs $(ARGS)
 	node bench/catalog.mjs $(ARGS)
+	node bench/uri-template.mjs $(ARGS)
 
 ## The same with tiny counts: proves the benchmarks run (CI).
 bench-smoke: build
@@ -93,6 +94,7 @@ bench-smoke: build
 	node bench/smcp-server.mjs --smoke
 	node bench/app.mjs --smoke
 	node bench/catalog.mjs --smoke
+	node bench/uri-template.mjs --smoke
 
 clean:
 	rm -rf dist
