@@ -155,9 +155,10 @@ async function throughput() {
   const rounds = smoke ? 2 : 10;
   const perRound = smoke ? 64 : 1000;
   await withHopPaths(async (p) => {
-    const paths = { direct: p.direct, mcpd: p.mcpd, mcp_hub: p.hub };
+    // floor: the same process chain that only forwards bytes — what any gateway in this topology costs.
+    const paths = { direct: p.direct, floor: p.floor, mcpd: p.mcpd, mcp_hub: p.hub };
     for (const call of Object.values(paths)) await loopsThroughput(call, LOOPS, perRound); // warm-up
-    const seconds = { direct: 0, mcpd: 0, mcp_hub: 0 };
+    const seconds = { direct: 0, floor: 0, mcpd: 0, mcp_hub: 0 };
     for (let r = 0; r < rounds; r++)
       for (const [name, call] of Object.entries(paths)) seconds[name] += perRound / (await loopsThroughput(call, LOOPS, perRound));
     const rate = (name) => (rounds * perRound) / seconds[name];
@@ -167,8 +168,10 @@ async function throughput() {
       warmup: perRound,
       loops: LOOPS,
       direct_calls_per_s: Math.round(rate('direct')),
+      floor_calls_per_s: Math.round(rate('floor')),
       mcpd_calls_per_s: Math.round(rate('mcpd')),
       mcp_hub_calls_per_s: Math.round(rate('mcp_hub')),
+      floor_ratio: round(rate('floor') / rate('direct')),
       mcpd_ratio: round(rate('mcpd') / rate('direct')),
       mcp_hub_ratio: round(rate('mcp_hub') / rate('direct')),
     });
