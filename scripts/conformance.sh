@@ -93,7 +93,10 @@ CORE_PID=$!
 for ((i = 0; i < 300; i++)); do [[ -S $SOCKET ]] && break; kill -0 "$CORE_PID" 2>/dev/null || die "core exited: $(cat "$WORK/core.log")"; sleep 0.1; done
 [[ -S $SOCKET ]] || die "core did not open $SOCKET within 30 s: $(cat "$WORK/core.log")"
 
-MCPD_TEST_TAG=$TAG node "$ROOT/dist/cmd/mcpdmcp/main.js" conformance --socket "$SOCKET" --no-autostart --http 127.0.0.1:0 2>"$WORK/gateway.log" &
+# Created here, not by the background job's redirection: the loop below may read it before that job has
+# opened it, and a missing file would end this script (set -e, pipefail) with "sed: can't read".
+: >"$WORK/gateway.log"
+MCPD_TEST_TAG=$TAG node "$ROOT/dist/cmd/mcpdmcp/main.js" conformance --socket "$SOCKET" --no-autostart --http 127.0.0.1:0 2>>"$WORK/gateway.log" &
 GW_PID=$!
 URL=''
 for ((i = 0; i < 300; i++)); do
