@@ -1,8 +1,8 @@
-import { LatestWins } from '../domain/aggregator/latest-wins.js';
+import { LatestWins } from '../domain/aggregator/newest-wins.js';
 import { LoadFirstWatch } from './load-first-watch.js';
 
 /**
- * One latest-wins channel per caller for a listing (tools, resources, prompts). A watch follows the
+ * One newest-wins channel per caller for a listing (tools, resources, prompts). A watch follows the
  * caller, not the profile it had when the watch started: after a reload moves the caller to another
  * profile, the next refresh hands its watchers that profile's snapshot.
  */

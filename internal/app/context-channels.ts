@@ -1,10 +1,10 @@
 /**
- * Per-caller change channels of the desktop or the finder: latest-wins streams of {etag, reason}.
+ * Per-caller change channels of the desktop or the finder: newest-wins streams of {etag, reason}.
  * Each publish computes the caller's current view; when several computations overlap only the
  * newest one publishes, so a slow, older view can never follow a newer one.
  */
 import type { ContextChange, Subscription } from '../domain/control-areas.js';
-import { LatestWins } from '../domain/aggregator/latest-wins.js';
+import { LatestWins } from '../domain/aggregator/newest-wins.js';
 import type { CoreLog } from './area-deps.js';
 
 /** What a computation of the caller's view yields. */

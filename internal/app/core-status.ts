@@ -1,5 +1,5 @@
 import type { StatusView, Subscription } from '../domain/control.js';
-import { LatestWins } from '../domain/aggregator/latest-wins.js';
+import { LatestWins } from '../domain/aggregator/newest-wins.js';
 import { formatIssue } from '../domain/errors.js';
 import { secretRedactor } from '../domain/redactor.js';
 import type { CallerStatusRow } from '../domain/runtime.js';

@@ -104,7 +104,7 @@ describe('ResourceSubscriptions', () => {
     expect(requests).toEqual([]);
   });
 
-  it('delivers latest-wins to a slow subscriber', async () => {
+  it('delivers newest-wins to a slow subscriber', async () => {
     const { pools, notify } = fakePools();
     const subs = new ResourceSubscriptions(pools, quiet);
     const s = await subs.add('fp', 's', 'x://3', new AbortController().signal);

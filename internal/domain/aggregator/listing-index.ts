@@ -1,4 +1,4 @@
-import { LatestWins } from './latest-wins.js';
+import { LatestWins } from './newest-wins.js';
 import { page } from './paginate.js';
 import type { Page } from './paginate.js';
 import { SnapshotHistory } from './snapshot-history.js';
@@ -14,7 +14,7 @@ export interface ListingIndexOptions<S> {
 }
 
 /**
- * The generic half of a per-profile index: snapshot history for cursors, paging, and latest-wins
+ * The generic half of a per-profile index: snapshot history for cursors, paging, and newest-wins
  * watchers. Item type and snapshot building are the caller's (tools, resources, prompts …).
  */
 export class ListingIndex<S extends { etag: string }, T> {
@@ -71,7 +71,7 @@ export class ListingIndex<S extends { etag: string }, T> {
     return first;
   }
 
-  /** Full snapshots: the current one at once unless `lastEtag` matches it, then each change (latest-wins). */
+  /** Full snapshots: the current one at once unless `lastEtag` matches it, then each change (newest-wins). */
   watch(lastEtag?: string, signal?: AbortSignal): AsyncIterableIterator<S> {
     return this.channel.subscribe(lastEtag === undefined ? undefined : (s) => s.etag === lastEtag, signal);
   }

@@ -115,7 +115,7 @@ function streamHandler(api: ControlApi, g: GrpcStream): Handler {
         // Cancelled while opening: end the watch at once (return() settles immediately); the loop below then ends.
         if (ac.signal.aborted) void it.return?.();
         for await (const item of it) {
-          // While the client does not read, items wait in the subscription (bounded, latest-wins or
+          // While the client does not read, items wait in the subscription (bounded, newest-wins or
           // oldest-dropped) instead of piling up in the transport's buffers.
           if (!call.write(g.itemToPb(item, call.request))) await drained(call, ac.signal);
         }

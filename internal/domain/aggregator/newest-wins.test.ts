@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LatestWins } from './latest-wins.js';
+import { LatestWins } from './newest-wins.js';
 
 interface V {
   etag: string;
