@@ -52,7 +52,11 @@ export function watchStore(dir: string, onResult: (r: LoadResult) => void, opts:
       // empty profile read then is valid — delivering it would stop that profile's servers. The
       // watcher's event for that write can come after the load, so the files' stamps are compared too;
       // a change seen only there loads again at once.
-      if ((await storeStamp(abs)) !== before) dirty = true;
+      const after = await storeStamp(abs);
+      if (after !== before) dirty = true;
+      // A load that fell between an in-place write's truncate and its write sees the same empty file
+      // before and after: an empty store file is delivered only once it has stayed so for one debounce.
+      else if (after.includes(EMPTY_FILE) && (await settledStamp(abs, debounceMs)) !== after) dirty = true;
       if (!closed && !dirty && !stale) onResult(r);
     } while (dirty && !closed);
     loading = undefined;
@@ -84,6 +88,15 @@ export function watchStore(dir: string, onResult: (r: LoadResult) => void, opts:
       await loading;
     },
   };
+}
+
+/** What a stamp line (`path\0size\0mtime`) holds for a file of 0 bytes. */
+const EMPTY_FILE = '\u00000\u0000';
+
+/** The store's stamp after waiting `ms`. */
+async function settledStamp(dir: string, ms: number): Promise<string> {
+  await new Promise<void>((r) => cappedTimeout(r, ms));
+  return storeStamp(dir);
 }
 
 /** Size and modification time (ns) of every store file: equal stamps, equal contents as far as a load can tell. */
