@@ -157,7 +157,10 @@ async function throughput() {
   await withHopPaths(async (p) => {
     // floor: the same process chain that only forwards bytes — what any gateway in this topology costs.
     const paths = { direct: p.direct, floor: p.floor, mcpd: p.mcpd, mcp_hub: p.hub };
-    for (const call of Object.values(paths)) await loopsThroughput(call, LOOPS, perRound); // warm-up
+    // Warm-up of five rounds per path: after one round (1,000 calls) the first timed rounds still ran
+    // at a third of their steady rate while the JIT optimised the gateway and the core.
+    const warmup = smoke ? perRound : 5 * perRound;
+    for (const call of Object.values(paths)) await loopsThroughput(call, LOOPS, warmup);
     const seconds = { direct: 0, floor: 0, mcpd: 0, mcp_hub: 0 };
     for (let r = 0; r < rounds; r++)
       for (const [name, call] of Object.entries(paths)) seconds[name] += perRound / (await loopsThroughput(call, LOOPS, perRound));
@@ -165,7 +168,7 @@ async function throughput() {
     emit({
       case: 'hop_throughput_16_loops',
       n: rounds * perRound,
-      warmup: perRound,
+      warmup,
       loops: LOOPS,
       direct_calls_per_s: Math.round(rate('direct')),
       floor_calls_per_s: Math.round(rate('floor')),

@@ -57,4 +57,32 @@ describe('CallGate', () => {
     await expect(running).rejects.toThrow('aborted below');
     expect(gate.inFlight).toBe(0);
   });
+
+  it("cuts off a call whose caller owns the signal through the caller's abort, without a signal of its own", async () => {
+    const gate = new CallGate(() => 'core X is stopping');
+    const ac = new AbortController();
+    const a = heldCall();
+    const running = gate.run('tools/call', ac.signal, a.fn, (reason) => ac.abort(reason));
+    // The call runs on the caller's very signal.
+    expect(a.signal()).toBe(ac.signal);
+    gate.close(0);
+    expect(await gate.drain()).toEqual({ cancelled: 1 });
+    expect(ac.signal.aborted).toBe(true);
+    const err = await running.catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(McpdError);
+    expect((err as Error).message).toMatch(/did not finish within the shutdown grace period/);
+    expect(gate.inFlight).toBe(0);
+  });
+
+  it("keeps the caller's reason when a caller that owns the signal cancels before a cutoff", async () => {
+    const gate = new CallGate();
+    const ac = new AbortController();
+    const a = heldCall();
+    const running = gate.run('tools/call', ac.signal, a.fn, (reason) => ac.abort(reason));
+    ac.abort(new Error('client cancelled'));
+    await expect(running).rejects.toThrow('aborted below');
+    // A finished call's abort is forgotten: a later cutoff has nothing left to cancel.
+    gate.close(0);
+    expect(await gate.drain()).toEqual({ cancelled: 0 });
+  });
 });

@@ -14,6 +14,8 @@ export class CallGate implements CallAdmission {
   /** Aborted when the grace period ends: every call still running is cancelled with its reason. */
   private readonly cutoff = new AbortController();
   private readonly idleWaiters = new Set<() => void>();
+  /** The aborts of running calls whose callers own their signals (run's `abort`): the cutoff calls each. */
+  private readonly owned = new Set<(reason: Error) => void>();
 
   constructor(private readonly describeStop: () => string = () => 'the mcpd core is stopping') {}
 
@@ -25,7 +27,7 @@ export class CallGate implements CallAdmission {
     return this.deadline;
   }
 
-  async run<T>(what: string, signal: AbortSignal | undefined, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  async run<T>(what: string, signal: AbortSignal | undefined, fn: (signal: AbortSignal) => Promise<T>, abort?: (reason: Error) => void): Promise<T> {
     if (this.deadline !== undefined) {
       throw new McpdError(
         'UNAVAILABLE',
@@ -33,6 +35,31 @@ export class CallGate implements CallAdmission {
       );
     }
     this.running++;
+    try {
+      return signal && abort ? await this.runOwned(signal, abort, fn) : await this.runCombined(signal, fn);
+    } finally {
+      if (--this.running === 0) for (const wake of [...this.idleWaiters]) wake();
+    }
+  }
+
+  /**
+   * The caller owns the signal and lets the cutoff abort it: no signal of the gate's own per call
+   * (two listeners and a controller on the hottest path of the core).
+   */
+  private async runOwned<T>(signal: AbortSignal, abort: (reason: Error) => void, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    this.owned.add(abort);
+    try {
+      return await fn(signal);
+    } catch (e) {
+      // A call cut off by the end of the grace period says so, whatever the layer below made of the abort.
+      if (this.cutoff.signal.aborted && signal.reason === this.cutoff.signal.reason) throw this.cutoff.signal.reason as Error;
+      throw e;
+    } finally {
+      this.owned.delete(abort);
+    }
+  }
+
+  private async runCombined<T>(signal: AbortSignal | undefined, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
     // One signal for both the caller's cancellation and the cutoff; listeners are removed after the
     // call, so a long-lived cutoff signal does not collect one per call.
     const combined = new AbortController();
@@ -44,13 +71,11 @@ export class CallGate implements CallAdmission {
     try {
       return await fn(combined.signal);
     } catch (e) {
-      // A call cut off by the end of the grace period says so, whatever the layer below made of the abort.
       if (this.cutoff.signal.aborted && !signal?.aborted) throw this.cutoff.signal.reason as Error;
       throw e;
     } finally {
       signal?.removeEventListener('abort', fromCaller);
       this.cutoff.signal.removeEventListener('abort', fromCutoff);
-      if (--this.running === 0) for (const wake of [...this.idleWaiters]) wake();
     }
   }
 
@@ -76,9 +101,12 @@ export class CallGate implements CallAdmission {
     if (this.deadline === undefined) throw new Error('CallGate.drain before close');
     if (await this.idleWithin(this.deadline - Date.now())) return { cancelled: 0 };
     const cancelled = this.running;
-    this.cutoff.abort(
-      new McpdError('UNAVAILABLE', `${this.describeStop()}: the call did not finish within the shutdown grace period and was cancelled`),
+    const reason = new McpdError(
+      'UNAVAILABLE',
+      `${this.describeStop()}: the call did not finish within the shutdown grace period and was cancelled`,
     );
+    this.cutoff.abort(reason);
+    for (const abort of [...this.owned]) abort(reason);
     await this.idleWithin(settleMs);
     return { cancelled };
   }

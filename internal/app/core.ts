@@ -224,7 +224,7 @@ export class Core implements ControlApi {
 
   /** Every tool call, whichever way it came (Session, gRPC, SMCP, dashboard), passes the stop's gate. */
   callTool(caller: string, name: string, args: JsonObject, opts: CallOptions): Promise<JsonObject> {
-    return this.calls.run('tools/call', opts.signal, (signal) => this.toolCalls.call(caller, name, args, { ...opts, signal }));
+    return this.calls.run('tools/call', opts.signal, (signal) => this.toolCalls.call(caller, name, args, { ...opts, signal }), opts.abort);
   }
 
   status(): StatusView {

@@ -40,6 +40,8 @@ export interface CallOptions {
   timeoutMs?: number;
   onProgress?: (p: ProgressUpdate) => void;
   onResultJson?: ResultJsonSink;
+  /** Aborts `signal`: its owner lets a stop's cutoff use it, so the gate makes no signal of its own per call. */
+  abort?: (reason: Error) => void;
 }
 
 export interface ReloadOutcome {
@@ -74,8 +76,11 @@ export interface StopOutcome {
 
 /** Admission of calls: refused once a stop began, counted while they run, cancelled when its grace ends. */
 export interface CallAdmission {
-  /** Runs `fn` as one call; `signal` also aborts when a stop's grace period ends. */
-  run<T>(what: string, signal: AbortSignal | undefined, fn: (signal: AbortSignal) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` as one call; the signal `fn` gets also aborts when a stop's grace period ends. `abort`,
+   * when the caller owns `signal`, lets the gate abort that signal instead of combining it with its own.
+   */
+  run<T>(what: string, signal: AbortSignal | undefined, fn: (signal: AbortSignal) => Promise<T>, abort?: (reason: Error) => void): Promise<T>;
 }
 
 import type { ContextApi, LogsApi, PromptsApi, ResourcesApi, Subscription } from './control-areas.js';

@@ -2,10 +2,10 @@ import type { Readable, Writable } from 'node:stream';
 import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { JsonRpcLineReader, parseJsonRpc } from '../jsonrpc/line-reader.js';
+import { JsonRpcLineReader, parseJsonRpc, severalLines } from '../jsonrpc/line-reader.js';
 import { rememberJson } from '../jsonrpc/raw-json.js';
 import { splitObjectMember } from '../jsonrpc/split-response.js';
-import { TurnWrites } from '../jsonrpc/turn-writes.js';
+import { holdWritesOfThisRead, TurnWrites } from '../jsonrpc/turn-writes.js';
 
 /**
  * The gateway's MCP stdio transport: the SDK's StdioServerTransport with our line reader (no second
@@ -37,6 +37,7 @@ export class StdioServerLineTransport implements Transport {
       void this.close();
       return;
     }
+    if (severalLines(chunk)) holdWritesOfThisRead();
     for (;;) {
       try {
         const line = this.reader.readLine();

@@ -5,6 +5,12 @@ const NEWLINE = 0x0a;
 export const MAX_LINE_BYTES = 10 * 1024 * 1024;
 const MAX_BUFFER = MAX_LINE_BYTES;
 
+/** True when `chunk` completes two or more lines: one read carrying several messages (holdWritesOfThisRead). */
+export function severalLines(chunk: Buffer): boolean {
+  const first = chunk.indexOf(NEWLINE);
+  return first !== -1 && chunk.indexOf(NEWLINE, first + 1) !== -1;
+}
+
 /**
  * Newline-delimited JSON-RPC from a byte stream: a drop-in for the SDK's ReadBuffer without its
  * per-message zod parse (the SDK's Protocol checks each message's shape again when it dispatches,

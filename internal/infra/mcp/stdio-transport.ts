@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
-import { JsonRpcLineReader, MAX_LINE_BYTES, parseJsonRpc } from '../jsonrpc/line-reader.js';
+import { JsonRpcLineReader, MAX_LINE_BYTES, parseJsonRpc, severalLines } from '../jsonrpc/line-reader.js';
 import { splitResultResponse } from '../jsonrpc/split-response.js';
 import { DirectRequests } from './direct-requests.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
@@ -11,7 +11,7 @@ import { NotificationsFirst } from '../jsonrpc/notifications-first.js';
 import { signalGroup, waitGroupGone } from './process-group.js';
 import type { Reaper } from './reaper.js';
 import { cappedDelay } from '../../domain/timer-limit.js';
-import { TurnWrites } from '../jsonrpc/turn-writes.js';
+import { holdWritesOfThisRead, TurnWrites } from '../jsonrpc/turn-writes.js';
 
 export interface StdioTransportOptions {
   serverName: string;
@@ -195,6 +195,7 @@ export class ProcessStdioTransport implements Transport {
       void this.stop(0);
       return;
     }
+    if (severalLines(chunk)) holdWritesOfThisRead();
     for (let line = this.readBuffer.readLine(); line !== null; line = this.readBuffer.readLine()) this.ordered.push(line);
   }
 

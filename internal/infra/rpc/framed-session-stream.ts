@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Socket } from 'node:net';
-import { TurnWrites } from '../jsonrpc/turn-writes.js';
+import { holdWritesOfThisRead, TurnWrites } from '../jsonrpc/turn-writes.js';
 import { FrameReader, frame } from './session-framing.js';
 
 export interface MessageCodec<In, Out> {
@@ -91,6 +91,7 @@ export class FramedSessionStream<In, Out> extends EventEmitter {
       return this.fail(err as Error);
     }
     this.watchStall();
+    if (frames.length > 1) holdWritesOfThisRead();
     for (const f of frames) {
       if (this.paused) this.held.push(f);
       else this.deliver(f);

@@ -28,6 +28,7 @@ function callHandler(m: AreaMethod, s: SessionCall<unknown, unknown>): SessionHa
     const res = await invoke(api, req, {
       caller: ctx.session.caller,
       signal: ctx.signal,
+      abort: ctx.abort,
       timeoutMs: ctx.timeoutMs,
       onProgress: ctx.onProgress,
       routingKey: m.routed ? ctx.session.id : undefined,
@@ -40,7 +41,7 @@ function callHandler(m: AreaMethod, s: SessionCall<unknown, unknown>): SessionHa
 /** Calls that do work on a server are refused once a stop began, and waited for while it drains. */
 function admitted(m: AreaMethod, handler: SessionHandler): SessionHandler {
   if (m.admission !== 'gate') return handler;
-  return (api, params, ctx) => api.calls.run(m.name, ctx.signal, (signal) => handler(api, params, { ...ctx, signal }));
+  return (api, params, ctx) => api.calls.run(m.name, ctx.signal, (signal) => handler(api, params, { ...ctx, signal }), ctx.abort);
 }
 
 const HANDLERS = sessionHandlers(AREAS);

@@ -37,6 +37,7 @@ export class SessionRequests {
     const ctx: SessionRequestContext = {
       session,
       signal: ac.signal,
+      abort: (reason) => ac.abort(reason),
       timeoutMs: req.timeoutMs > 0 ? req.timeoutMs : undefined,
       onProgress: (p) =>
         output.send({
