@@ -27,7 +27,12 @@ export class CallGate implements CallAdmission {
     return this.deadline;
   }
 
-  async run<T>(what: string, signal: AbortSignal | undefined, fn: (signal: AbortSignal) => Promise<T>, abort?: (reason: Error) => void): Promise<T> {
+  async run<T>(
+    what: string,
+    signal: AbortSignal | undefined,
+    fn: (signal: AbortSignal) => Promise<T>,
+    abort?: (reason: Error) => void,
+  ): Promise<T> {
     if (this.deadline !== undefined) {
       throw new McpdError(
         'UNAVAILABLE',

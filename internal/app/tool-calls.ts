@@ -39,8 +39,8 @@ export class ToolCalls {
 
   private async callResolvedTool(caller: string, name: string, args: JsonObject, opts: CallOptions, last: boolean): Promise<JsonObject> {
     const profile = this.d.profileOf(caller);
-    await this.d.tools.ensureLoaded(profile);
-    const entry = await this.resolveTool(profile, name);
+    // A name the index already knows needs no listing first: the common case, a client calling what it listed.
+    const entry = this.d.tools.index(profile).find(name) ?? (await this.loadAndResolve(profile, name));
     if (isSearchModeTool(entry)) return this.searchModeCall(caller, profile, entry, args, opts);
     const record = {
       timestamp: new Date().toISOString(),
@@ -72,6 +72,11 @@ export class ToolCalls {
     const asked = this.toolSearch.target(args);
     if ('error' in asked) return Promise.resolve(asked.error);
     return this.call(caller, asked.target.name, asked.target.arguments, opts);
+  }
+
+  private async loadAndResolve(profile: string, name: string): Promise<ToolEntry> {
+    await this.d.tools.ensureLoaded(profile);
+    return this.resolveTool(profile, name);
   }
 
   /**

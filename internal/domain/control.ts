@@ -80,7 +80,12 @@ export interface CallAdmission {
    * Runs `fn` as one call; the signal `fn` gets also aborts when a stop's grace period ends. `abort`,
    * when the caller owns `signal`, lets the gate abort that signal instead of combining it with its own.
    */
-  run<T>(what: string, signal: AbortSignal | undefined, fn: (signal: AbortSignal) => Promise<T>, abort?: (reason: Error) => void): Promise<T>;
+  run<T>(
+    what: string,
+    signal: AbortSignal | undefined,
+    fn: (signal: AbortSignal) => Promise<T>,
+    abort?: (reason: Error) => void,
+  ): Promise<T>;
 }
 
 import type { ContextApi, LogsApi, PromptsApi, ResourcesApi, Subscription } from './control-areas.js';

@@ -89,6 +89,11 @@ export class NamedIndex<In, S extends { etag: string }, T extends { name: string
     return this.listing.watcherCount;
   }
 
+  /** The entry behind an exposed name in the current snapshot, if there is one. */
+  find(exposedName: string): T | undefined {
+    return this.byName.get(exposedName);
+  }
+
   /** The entry behind an exposed name in the current snapshot. */
   resolve(exposedName: string): T {
     const entry = this.byName.get(exposedName);
