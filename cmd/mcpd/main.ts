@@ -3,7 +3,7 @@ import { runCore } from '../../internal/app/bootstrap.js';
 import { packageVersion } from '../../internal/app/version.js';
 import { validateCommand } from '../../internal/infra/cli/validate-command.js';
 import { initCommand, initTarget } from '../../internal/infra/cli/init-command.js';
-import { COMMON_OPTIONS, configFrom, parseOrExit, socketFrom } from '../../internal/infra/cli/common-flags.js';
+import { COMMON_OPTIONS, configFrom, exitOnHelpOrVersion, parseOrExit, socketFrom } from '../../internal/infra/cli/common-flags.js';
 import { appCommand, APP_OPTIONS, APP_USAGE } from '../../internal/infra/cli/app-commands.js';
 
 const USAGE = `usage:
@@ -26,14 +26,7 @@ const { values, positionals } = parseOrExit(
   USAGE,
 );
 
-if (values.help) {
-  process.stdout.write(`${USAGE}\n`);
-  process.exit(0);
-}
-if (values.version) {
-  process.stdout.write(`${packageVersion()}\n`);
-  process.exit(0);
-}
+exitOnHelpOrVersion(values, USAGE, packageVersion);
 
 const [command] = positionals;
 if (command === 'validate') {

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import { StdioServerLineTransport } from '../../internal/infra/gateway/stdio-server-transport.js';
 import { packageVersion } from '../../internal/app/version.js';
-import { COMMON_OPTIONS, configFrom, parseOrExit, socketFrom } from '../../internal/infra/cli/common-flags.js';
+import { COMMON_OPTIONS, configFrom, exitOnHelpOrVersion, parseOrExit, socketFrom } from '../../internal/infra/cli/common-flags.js';
 import { startCoreDaemon } from '../../internal/infra/gateway/autostart.js';
 import { runHttpGateway } from '../../internal/infra/gateway/http-main.js';
 import { Gateway } from '../../internal/infra/gateway/mcp-gateway.js';
@@ -41,15 +41,7 @@ const { values, positionals } = parseOrExit(
   },
   USAGE,
 );
-// No MCP session runs yet: help and version go to stdout like any CLI's.
-if (values.help) {
-  process.stdout.write(`${USAGE}\n`);
-  process.exit(0);
-}
-if (values.version) {
-  process.stdout.write(`${packageVersion()}\n`);
-  process.exit(0);
-}
+exitOnHelpOrVersion(values, USAGE, packageVersion);
 const caller = positionals[0];
 if (!caller || positionals.length > 1) {
   process.stderr.write(`mcpdmcp needs exactly one caller name\n\n${USAGE}\n`);

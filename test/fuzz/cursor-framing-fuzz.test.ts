@@ -5,25 +5,13 @@ import { McpdError } from '../../internal/domain/errors.js';
 import { JsonRpcLineReader } from '../../internal/infra/jsonrpc/line-reader.js';
 import { frame, FrameReader } from '../../internal/infra/rpc/session-framing.js';
 import { SessionClientMessage } from '../../internal/gen/mcpd/control/v1/control.js';
-import { anyCodeUnits, FUZZ, mutations } from './fuzz-support.js';
+import { anyCodeUnits, FUZZ, mutations, split } from './fuzz-support.js';
 
 const cursorState: fc.Arbitrary<CursorState> = fc.record({
   etag: fc.string({ unit: 'grapheme', maxLength: 64 }),
   offset: fc.nat(),
   kind: fc.constantFrom('tools', 'prompts', 'resources', 'resourceTemplates'),
 });
-
-/** Cuts `bytes` at the given points (sorted, deduplicated): how a socket may deliver them. */
-function split(bytes: Buffer, cuts: number[]): Buffer[] {
-  const at = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
-  const out: Buffer[] = [];
-  let from = 0;
-  for (const c of [...at, bytes.length]) {
-    out.push(bytes.subarray(from, c));
-    from = c;
-  }
-  return out;
-}
 
 describe('cursor fuzzing', () => {
   it('decode ∘ encode is the identity', () => {

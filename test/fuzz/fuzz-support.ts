@@ -41,3 +41,15 @@ export function mutations(valid: fc.Arbitrary<string>): fc.Arbitrary<string> {
     }, s),
   );
 }
+
+/** Cuts `bytes` at the given points (sorted, deduplicated): how a socket may deliver them. */
+export function split(bytes: Buffer, cuts: number[]): Buffer[] {
+  const at = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+  const out: Buffer[] = [];
+  let from = 0;
+  for (const c of [...at, bytes.length]) {
+    out.push(bytes.subarray(from, c));
+    from = c;
+  }
+  return out;
+}

@@ -9,20 +9,8 @@ import { FrameReader } from '../../internal/infra/rpc/session-framing.js';
 import { MuxKind, MuxProtocolError, muxFrame, parseMuxFrame } from '../../internal/infra/rpc/session-mux-framing.js';
 import { MuxServerConnection } from '../../internal/infra/rpc/mux-session-server.js';
 import type { SessionServerStream } from '../../internal/infra/rpc/session-server.js';
-import { FUZZ } from './fuzz-support.js';
+import { FUZZ, split } from './fuzz-support.js';
 import { waitFor } from '../support/procs.js';
-
-/** Cuts `bytes` at the given points: how a socket may deliver them. */
-function split(bytes: Buffer, cuts: number[]): Buffer[] {
-  const at = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
-  const out: Buffer[] = [];
-  let from = 0;
-  for (const c of [...at, bytes.length]) {
-    out.push(bytes.subarray(from, c));
-    from = c;
-  }
-  return out;
-}
 
 const message = fc.oneof(
   fc.record({ caller: fc.string({ maxLength: 8 }) }).map((h) => ({ hello: { ...h, pid: 1, clientName: '', previousSessionId: '' } })),

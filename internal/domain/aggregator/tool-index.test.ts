@@ -107,21 +107,16 @@ describe('ProfileIndex', () => {
     expect(caught(() => idx.resolve('completely-unrelated-thing')).message).toMatch(/list the tools/);
   });
 
-  it('stays fast for 20 servers × 50 tools', () => {
+  // How fast is measured in bench/run.mjs (listing), not asserted here: tests carry no timings.
+  it('indexes 20 servers × 50 tools and pages all 1,000 the same way every walk', () => {
     const specs = Array.from({ length: 20 }, (_, i) => spec(`server${i}`));
     const tools = new Map(specs.map((s) => [s.name, Array.from({ length: 50 }, (_, j) => tool(`tool_${j}`, `tool ${j} of ${s.name}`))]));
     const idx = new ProfileIndex({ profile: profile(specs), fingerprintOf: (s) => s });
-    const t0 = performance.now();
     idx.update(tools);
-    const built = performance.now() - t0;
-    const t1 = performance.now();
-    const lengths = new Set<number>();
-    for (let i = 0; i < 20; i++) lengths.add(listAll(idx, 100).names.length);
-    const perWalk = (performance.now() - t1) / 20;
-    expect([...lengths]).toEqual([1000]);
-    // Generous bounds: the machine is shared; unloaded, a build takes a few ms and a 10-page walk about 1 ms.
-    expect(built).toBeLessThan(1500);
-    expect(perWalk).toBeLessThan(50);
+    const walks = new Set<string>();
+    for (let i = 0; i < 20; i++) walks.add(listAll(idx, 100).names.join(','));
+    expect(walks.size).toBe(1);
+    expect(listAll(idx, 100).names).toHaveLength(1000);
     expect(idx.update(new Map(tools))).toBe(false);
   });
 });

@@ -128,7 +128,8 @@ describe('organizeFinder', () => {
     expect(refs({ documents: docs })).toEqual(['b', 'a']);
   });
 
-  it('handles 100,000 documents in at most 100 ms of CPU', () => {
+  // How fast is measured in bench/context.mjs (organize_finder_100k), not asserted here: tests carry no timings.
+  it('organizes 100,000 documents: all counted, the recent servers first, one page returned', () => {
     const servers = ['s1', 's2', 's3', 's4', 's5', 's6', 's7', 's8'];
     const docs = Array.from({ length: 100_000 }, (_, i) =>
       doc(must(servers[i % 8], 'server'), `doc-${i}`, {
@@ -137,35 +138,9 @@ describe('organizeFinder', () => {
         summary: `summary of document ${i}`,
       }),
     );
-    // The test machine is shared by many workers, so wall time mostly measures the wait for a
-    // core; CPU time of this process (best of a few runs) measures the work itself. Contended
-    // cores are also slower per instruction, so the 100 ms budget is scaled by how much slower
-    // than usual a fixed reference job runs here: a native sort of 100,000 doubles, which takes
-    // about 8 ms of CPU on an ordinary idle machine (never scaled below 1).
-    const slowdown = Math.max(1, referenceCpuMs() / 8);
-    let ms = Infinity;
-    let r = organizeFinder([], {}, []);
-    for (let run = 0; run < 5; run++) {
-      const c0 = process.cpuUsage();
-      r = organizeFinder(docs, { keywords: ['alpha'], offset: 10, limit: 50 }, ['s3', 's1']);
-      const c = process.cpuUsage(c0);
-      ms = Math.min(ms, (c.user + c.system) / 1000);
-    }
+    const r = organizeFinder(docs, { keywords: ['alpha'], offset: 10, limit: 50 }, ['s3', 's1']);
     expect(r.total_count).toBe(100_000);
+    expect(r.documents).toHaveLength(50);
     expect(r.documents[0]?.server).toBe('s3');
-    expect(ms, `organizeFinder used ${ms.toFixed(1)} ms CPU, machine slowdown ×${slowdown.toFixed(1)}`).toBeLessThanOrEqual(100 * slowdown);
   });
 });
-
-function referenceCpuMs(): number {
-  let best = Infinity;
-  const values = Float64Array.from({ length: 100_000 }, (_, i) => ((i * 2_654_435_761) % 1_000_003) / 7);
-  for (let run = 0; run < 5; run++) {
-    const copy = Float64Array.from(values);
-    const c0 = process.cpuUsage();
-    copy.sort();
-    const c = process.cpuUsage(c0);
-    best = Math.min(best, (c.user + c.system) / 1000);
-  }
-  return best;
-}

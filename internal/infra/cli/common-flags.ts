@@ -28,6 +28,18 @@ export function parseOrExit<T extends ParseArgsConfig>(config: T, usage: string)
   }
 }
 
+/** --help and --version print to stdout like any CLI's (no session runs yet) and end with status 0. */
+export function exitOnHelpOrVersion(values: { help?: boolean; version?: boolean }, usage: string, version: () => string): void {
+  if (values.help) {
+    process.stdout.write(`${usage}\n`);
+    process.exit(0);
+  }
+  if (values.version) {
+    process.stdout.write(`${version()}\n`);
+    process.exit(0);
+  }
+}
+
 /**
  * `mcpdctl logs c | head -1`: once the reader is gone, writing fails with EPIPE. That is the reader's
  * "enough", not an error: end quietly with status 0 instead of an uncaught exception.
