@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
 import { TestWorld } from '../support/core-process.js';
 import { metricsUrl } from '../support/core-metrics.js';
 import { ECHO_SERVER, EVERYTHING, MCPD, MCPDMCP } from '../support/paths.js';
 import { cmdline, countProcs, pidsWithTag, waitFor } from '../support/procs.js';
 import { rssMiB } from '../support/memory.js';
-import { INITIALIZE, rawPost, startHttpGatewayProc } from '../support/http-gateway.js';
+import { INITIALIZE, rawPost, startWorldHttpGateway } from '../support/http-gateway.js';
+import { startStdioGatewayProc } from '../support/stdio-gateway-proc.js';
 import { echoServer, everythingServer, profile } from '../support/profiles.js';
 import { ControlCalls, createControlClient } from '../../internal/infra/rpc/control-client.js';
 import { parsePromText, sampleValue } from '../support/prom-text.js';
@@ -64,22 +64,13 @@ describe('churn: gateway connect/disconnect cycles', () => {
 
   /** A stdio gateway process: initialize, a call (and a subscription on every fourth), then exit or SIGKILL mid-call. */
   async function stdioCycle(i: number): Promise<void> {
-    const gw = spawn(process.execPath, [MCPDMCP, `proc${i % 3}`, '--socket', world.socket, '--no-autostart'], {
-      env: world.env(),
-      stdio: ['pipe', 'pipe', 'ignore'],
-    });
-    const exited = new Promise((r) => gw.once('exit', r));
-    let out = '';
-    gw.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
-    const send = (m: object) => gw.stdin.write(`${JSON.stringify(m)}\n`);
-    send(INITIALIZE);
-    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    const { proc: gw, exited, output, send } = startStdioGatewayProc(`proc${i % 3}`, world.socket, world.env());
     send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'fx__echo', arguments: { i } } });
     if (i % 4 === 0) send({ jsonrpc: '2.0', id: 3, method: 'resources/subscribe', params: { uri: RESOURCE } });
-    await waitFor('the gateway to answer', () => out.includes('"id":2') && (i % 4 !== 0 || out.includes('"id":3')), 30_000);
-    expect(out).toContain(`{\\"i\\":${i}}`);
+    await waitFor('the gateway to answer', () => output().includes('"id":2') && (i % 4 !== 0 || output().includes('"id":3')), 30_000);
+    expect(output()).toContain(`{\\"i\\":${i}}`);
     if (i % 2 === 0) {
-      gw.stdin.end();
+      gw.stdin?.end();
     } else {
       send({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'fx__slow', arguments: { steps: 50, ms: 20 } } });
       gw.kill('SIGKILL');
@@ -152,11 +143,7 @@ describe('churn: gateway connect/disconnect cycles', () => {
     let pinnedWhileHeld = 0;
     let cycle = 0;
     await inParallel(HTTP_GATEWAYS, 2, async (g) => {
-      const http = await startHttpGatewayProc(
-        `web${g % 3}`,
-        ['--socket', world.socket, '--no-autostart', '--http', '127.0.0.1:0'],
-        world.env(),
-      );
+      const http = await startWorldHttpGateway(world, `web${g % 3}`);
       try {
         const share = Math.floor(HTTP_SESSIONS / HTTP_GATEWAYS) + (g < HTTP_SESSIONS % HTTP_GATEWAYS ? 1 : 0);
         await inParallel(share, 4, () => httpCycle(http.url, cycle++));

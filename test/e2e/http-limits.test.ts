@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestWorld } from '../support/core-process.js';
-import { INITIALIZE, rawPost, startHttpGatewayProc, stopProc, type HttpGatewayProc } from '../support/http-gateway.js';
+import { INITIALIZE, rawPost, startWorldHttpGateway, stopProc, type HttpGatewayProc } from '../support/http-gateway.js';
 import { waitFor } from '../support/procs.js';
 import { echoServer, profile } from '../support/profiles.js';
 import { must } from '../../internal/domain/must.js';
@@ -20,8 +20,7 @@ describe('the HTTP gateway has limits (issue 14.6)', () => {
       'callers.yaml': 'callers: {}\n',
     });
     corePid = (await world.startCore()).pid!;
-    gw = await startHttpGatewayProc('alice', ['--socket', world.socket, '--no-autostart', '--http', '127.0.0.1:0', '--max-sessions', '5'], {
-      ...world.env(),
+    gw = await startWorldHttpGateway(world, 'alice', ['--max-sessions', '5'], {
       MCPD_HTTP_INIT_TIMEOUT_MS: '60000',
       MCPD_HTTP_REQUEST_TIMEOUT_MS: '1500',
       MCPD_HTTP_HEADERS_TIMEOUT_MS: '1000',
@@ -77,10 +76,7 @@ describe('sessions that never finish initializing expire (issue 14.6)', () => {
   it('closes a session that sent nothing after initialize', async () => {
     const world = new TestWorld({ 'profiles/default.yaml': profile(echoServer('fx')), 'callers.yaml': 'callers: {}\n' });
     await world.startCore();
-    const gw = await startHttpGatewayProc('alice', ['--socket', world.socket, '--no-autostart', '--http', '127.0.0.1:0'], {
-      ...world.env(),
-      MCPD_HTTP_INIT_TIMEOUT_MS: '300',
-    });
+    const gw = await startWorldHttpGateway(world, 'alice', [], { MCPD_HTTP_INIT_TIMEOUT_MS: '300' });
     try {
       const r = await rawPost(gw.url, HEADERS, INITIALIZE);
       expect(r.status).toBe(200);

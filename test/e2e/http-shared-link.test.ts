@@ -6,7 +6,14 @@ import type { ChildProcess } from 'node:child_process';
 import { callUnary, createControlClient } from '../../internal/infra/rpc/control-client.js';
 import type * as pb from '../../internal/gen/mcpd/control/v1/control.js';
 import { TestWorld } from '../support/core-process.js';
-import { INITIALIZE, rawPost, startHttpGatewayProc, stopProc, type HttpGatewayProc } from '../support/http-gateway.js';
+import {
+  INITIALIZE,
+  rawPost,
+  startHttpGatewayProc,
+  startWorldHttpGateway,
+  stopProc,
+  type HttpGatewayProc,
+} from '../support/http-gateway.js';
 import { waitFor } from '../support/procs.js';
 import { echoServer, everythingServer, profile } from '../support/profiles.js';
 import { connect } from 'node:net';
@@ -231,7 +238,7 @@ describe('a slow HTTP session does not hold up the others on the shared core con
       'runtime.yaml': 'metricsAddress: ""\n',
     });
     await world.startCore();
-    gw = await startHttpGatewayProc('web', ['--socket', world.socket, '--no-autostart', '--http', '127.0.0.1:0'], world.env());
+    gw = await startWorldHttpGateway(world, 'web');
   });
   afterAll(async () => {
     await stopProc(gw.proc);

@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SessionClient } from '../../internal/infra/rpc/session-client.js';
 import { TestWorld } from '../support/core-process.js';
-import { INITIALIZE, rawPost, startHttpGatewayProc, stopProc, type HttpGatewayProc } from '../support/http-gateway.js';
+import { INITIALIZE, rawPost, startWorldHttpGateway, stopProc, type HttpGatewayProc } from '../support/http-gateway.js';
 import { waitFor } from '../support/procs.js';
 import { echoServer, profile } from '../support/profiles.js';
 import { must } from '../../internal/domain/must.js';
@@ -59,10 +59,7 @@ describe('an HTTP session whose GET SSE stream is never read, through the real S
       'runtime.yaml': 'metricsAddress: ""\n',
     });
     await world.startCore();
-    gw = await startHttpGatewayProc('web', ['--socket', world.socket, '--no-autostart', '--http', '127.0.0.1:0'], {
-      ...world.env(),
-      MCPD_HTTP_SSE_UNREAD_BYTES: String(UNREAD_LIMIT),
-    });
+    gw = await startWorldHttpGateway(world, 'web', [], { MCPD_HTTP_SSE_UNREAD_BYTES: String(UNREAD_LIMIT) });
   });
   afterAll(async () => {
     await stopProc(gw.proc);

@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestWorld } from '../support/core-process.js';
-import { INITIALIZE, rawPost, sse, startHttpGatewayProc, stopProc } from '../support/http-gateway.js';
-import { MCPDMCP } from '../support/paths.js';
+import { INITIALIZE, rawPost, sse, startWorldHttpGateway, stopProc } from '../support/http-gateway.js';
 import { waitFor } from '../support/procs.js';
+import { startStdioGatewayProc } from '../support/stdio-gateway-proc.js';
 import { everythingServer, profile } from '../support/profiles.js';
 
 const STEPS = 4;
@@ -45,35 +44,24 @@ describe('final progress before the result, on the raw wire', () => {
   afterAll(async () => world.cleanup());
 
   it(`stdio: ${CALLS} calls, each with every step (the last included) on lines before its result`, async () => {
-    const gw = spawn(process.execPath, [MCPDMCP, 'wire', '--socket', world.socket, '--no-autostart'], {
-      env: world.env(),
-      stdio: ['pipe', 'pipe', 'ignore'],
-    });
-    const exited = new Promise((r) => gw.once('exit', r));
-    let out = '';
-    gw.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
-    const send = (m: object) => gw.stdin.write(`${JSON.stringify(m)}\n`);
+    const { proc: gw, exited, output, send } = startStdioGatewayProc('wire', world.socket, world.env());
     try {
-      send(INITIALIZE);
-      send({ jsonrpc: '2.0', method: 'notifications/initialized' });
       for (let id = 2; id < 2 + CALLS; id++) {
         send(call(id));
-        await waitFor(`the result of call ${id}`, () => out.includes(`"id":${id},`) || out.includes(`"id":${id}}`), 60_000);
-        const lines = out.split('\n').filter((l) => l.trim() !== '');
+        await waitFor(`the result of call ${id}`, () => output().includes(`"id":${id},`) || output().includes(`"id":${id}}`), 60_000);
+        const lines = output()
+          .split('\n')
+          .filter((l) => l.trim() !== '');
         expect(lines.map((l) => summary(l, id)).filter((s) => s !== undefined)).toEqual(IN_ORDER);
       }
     } finally {
-      gw.stdin.end();
+      gw.stdin?.end();
       await exited;
     }
   });
 
   it(`HTTP: ${CALLS} calls, each an SSE stream whose events are every step, then the result`, async () => {
-    const http = await startHttpGatewayProc(
-      'wire-http',
-      ['--socket', world.socket, '--no-autostart', '--http', '127.0.0.1:0'],
-      world.env(),
-    );
+    const http = await startWorldHttpGateway(world, 'wire-http');
     try {
       const init = await rawPost(http.url, {}, INITIALIZE);
       const session = { 'mcp-session-id': String(init.headers['mcp-session-id']), 'mcp-protocol-version': '2025-06-18' };
@@ -87,7 +75,7 @@ describe('final progress before the result, on the raw wire', () => {
     }
   });
   it('an SDK client over Streamable HTTP (as the Inspector in a browser connects) is given every step', async () => {
-    const http = await startHttpGatewayProc('wire-sdk', ['--socket', world.socket, '--no-autostart', '--http', '127.0.0.1:0'], world.env());
+    const http = await startWorldHttpGateway(world, 'wire-sdk');
     // A stock client: no reordering of what its transport reads (test/support/ordered-delivery.ts is not used).
     const client = new Client({ name: 'inspector-like', version: '1.0.0' });
     try {

@@ -1,12 +1,27 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request, type RequestOptions } from 'node:http';
 import { MCPDMCP } from './paths.js';
+import type { TestWorld } from './core-process.js';
 
 export interface HttpGatewayProc {
   proc: ChildProcess;
   /** The URL the gateway printed (`listening on <url>`). */
   url: string;
   stderr: () => string;
+}
+
+/** `mcpdmcp <caller> --http 127.0.0.1:0` on a test core (no autostart); `extraEnv` joins the world's env. */
+export function startWorldHttpGateway(
+  world: Pick<TestWorld, 'socket' | 'env'>,
+  caller: string,
+  extraArgs: string[] = [],
+  extraEnv: Record<string, string> = {},
+): Promise<HttpGatewayProc> {
+  return startHttpGatewayProc(
+    caller,
+    ['--socket', world.socket, '--no-autostart', '--http', '127.0.0.1:0', ...extraArgs],
+    world.env(extraEnv),
+  );
 }
 
 /** Starts `mcpdmcp <caller> --http …` and waits for the URL it prints on stderr. */
