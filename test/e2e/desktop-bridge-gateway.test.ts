@@ -16,6 +16,9 @@ function hostServer(session: DesktopSession): string {
     '  - name: desk',
     `    cmd: [${JSON.stringify(process.execPath)}, ${JSON.stringify(DESKTOP_HOST)}, --mcp, --workspace-root, ${JSON.stringify(session.dir)}, --poll-ms, "200"]`,
     '    strategy: singleton',
+    // As docs/desktop-bridge.md says: the core's own window reads must not overlap a click, or the click's
+    // elicitation has two possible owners and is refused (decision 20).
+    '    maxConcurrent: 1',
     '    idleSeconds: 300',
     '    env:',
     '      MCPD_TEST_TAG: ${MCPD_TEST_TAG}',
