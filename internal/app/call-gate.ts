@@ -1,6 +1,7 @@
 import type { CallAdmission } from '../domain/control.js';
 import { McpdError } from '../domain/errors.js';
 import { cappedTimeout } from '../domain/timer-limit.js';
+import { ChurnMap } from '../domain/churn-map.js';
 
 /**
  * Admission of calls for a graceful stop. Until `close`, calls run and are counted; after it, new ones
@@ -15,7 +16,8 @@ export class CallGate implements CallAdmission {
   private readonly cutoff = new AbortController();
   private readonly idleWaiters = new Set<() => void>();
   /** The aborts of running calls whose callers own their signals (run's `abort`): the cutoff calls each. */
-  private readonly owned = new Set<(reason: Error) => void>();
+  private readonly owned = new ChurnMap<number, (reason: Error) => void>();
+  private ownedSeq = 0;
 
   constructor(private readonly describeStop: () => string = () => 'the mcpd core is stopping') {}
 
@@ -52,7 +54,8 @@ export class CallGate implements CallAdmission {
    * (two listeners and a controller on the hottest path of the core).
    */
   private async runOwned<T>(signal: AbortSignal, abort: (reason: Error) => void, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
-    this.owned.add(abort);
+    const token = ++this.ownedSeq;
+    this.owned.set(token, abort);
     try {
       return await fn(signal);
     } catch (e) {
@@ -60,7 +63,7 @@ export class CallGate implements CallAdmission {
       if (this.cutoff.signal.aborted && signal.reason === this.cutoff.signal.reason) throw this.cutoff.signal.reason as Error;
       throw e;
     } finally {
-      this.owned.delete(abort);
+      this.owned.delete(token);
     }
   }
 
@@ -111,7 +114,7 @@ export class CallGate implements CallAdmission {
       `${this.describeStop()}: the call did not finish within the shutdown grace period and was cancelled`,
     );
     this.cutoff.abort(reason);
-    for (const abort of [...this.owned]) abort(reason);
+    for (const abort of this.owned.values()) abort(reason);
     await this.idleWithin(settleMs);
     return { cancelled };
   }

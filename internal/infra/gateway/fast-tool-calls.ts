@@ -6,6 +6,7 @@ import type { RawCallHandlers, SessionClient } from '../rpc/session-client.js';
 import { isContextTool } from './areas/context.js';
 import { toJsonRpcError } from './error-map.js';
 import { rememberedJson } from '../jsonrpc/raw-json.js';
+import { ChurnMap } from '../../domain/churn-map.js';
 
 type RequestId = string | number;
 
@@ -27,7 +28,7 @@ export interface FastToolCallsOptions {
  * (SessionClient.startRaw): no promise, signal or timer per call.
  */
 export class FastToolCalls {
-  private readonly inflight = new Map<RequestId, ToolCall>();
+  private readonly inflight = new ChurnMap<RequestId, ToolCall>();
 
   constructor(private readonly opts: FastToolCallsOptions) {}
 

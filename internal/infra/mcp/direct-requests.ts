@@ -5,6 +5,7 @@ import type { JsonObject } from '../../domain/json.js';
 import { rememberJson, rememberedJson } from '../jsonrpc/raw-json.js';
 import type { SplitResponse } from '../jsonrpc/split-response.js';
 import { cappedTimeout } from '../../domain/timer-limit.js';
+import { ChurnMap } from '../../domain/churn-map.js';
 
 /** Our ids start far above the SDK Protocol's counter (which starts at 0), so the two never meet. */
 const DIRECT_ID_BASE = 2 ** 40;
@@ -26,7 +27,7 @@ interface Pending {
  */
 export class DirectRequests {
   private nextId = DIRECT_ID_BASE;
-  private readonly pending = new Map<number, Pending>();
+  private readonly pending = new ChurnMap<number, Pending>();
   private closedWith?: Error;
 
   constructor(
@@ -120,7 +121,7 @@ export class DirectRequests {
   /** The connection ended: every request still waiting fails as the SDK fails them. */
   close(): void {
     this.closedWith ??= new McpError(ErrorCode.ConnectionClosed, 'Connection closed');
-    for (const p of [...this.pending.values()]) p.reject(this.closedWith);
+    for (const p of this.pending.values()) p.reject(this.closedWith);
   }
 
   private settle(p: Pending, response: { result?: unknown; error?: { code?: unknown; message?: unknown; data?: unknown } }): void {

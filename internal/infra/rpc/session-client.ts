@@ -10,6 +10,7 @@ import { SESSION_PREFACE } from './session-framing.js';
 import { requestFrame } from './session-wire.js';
 import { fromServiceError } from './status-map.js';
 import { cappedTimeout } from '../../domain/timer-limit.js';
+import { ChurnMap } from '../../domain/churn-map.js';
 
 interface Pending {
   /** The result's JSON bytes as the core sent them. */
@@ -71,7 +72,7 @@ const grpcError: ErrorMapper = (e) => fromServiceError(e as Parameters<typeof fr
  * response, progress event, cancel and notification.
  */
 export class SessionClient {
-  private readonly pending = new Map<number, Pending>();
+  private readonly pending = new ChurnMap<number, Pending>();
   private nextId = 1;
   private closed = false;
   private readonly closeHandlers: ((err: Error) => void)[] = [];
@@ -285,7 +286,7 @@ export class SessionClient {
   private fail(err: Error): void {
     if (this.closed) return;
     this.closed = true;
-    for (const p of [...this.pending.values()]) p.reject(err);
+    for (const p of this.pending.values()) p.reject(err);
     this.pending.clear();
     for (const ac of this.incoming.values()) ac.abort(err);
     this.incoming.clear();

@@ -6,10 +6,11 @@ import { decodeObject, encodeJson } from './json-bytes.js';
 import { dispatchSessionRequest } from './session-dispatch.js';
 import type { SessionRequestContext } from './session-handler.js';
 import type { SessionOutput } from './session-output.js';
+import { ChurnMap } from '../../domain/churn-map.js';
 
 /** A session's requests to the core: dispatched, answered on its output, cancellable until answered. */
 export class SessionRequests {
-  private readonly inflight = new Map<number, AbortController>();
+  private readonly inflight = new ChurnMap<number, AbortController>();
 
   constructor(
     private readonly api: ControlApi,
