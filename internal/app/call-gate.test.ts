@@ -85,4 +85,31 @@ describe('CallGate', () => {
     gate.close(0);
     expect(await gate.drain()).toEqual({ cancelled: 0 });
   });
+
+  it('counts calls of the lane (enter/leave), refuses them once a stop began, and cuts them off at the grace end', async () => {
+    const gate = new CallGate(() => 'core X is stopping');
+    const cut: Error[] = [];
+    const token: number | undefined = gate.enter((reason) => {
+      cut.push(reason);
+      gate.leave(token!);
+    });
+    expect(token).toBeDefined();
+    expect(gate.inFlight).toBe(1);
+    gate.close(0);
+    expect(gate.enter(() => {})).toBeUndefined();
+    expect(await gate.drain()).toEqual({ cancelled: 1 });
+    expect(cut.map((e) => e.message)).toEqual([expect.stringMatching(/did not finish within the shutdown grace period/)]);
+    expect(gate.inFlight).toBe(0);
+  });
+
+  it('leaves a lane call once however often it is told to, so the count stays true', () => {
+    const gate = new CallGate();
+    const a = gate.enter(() => {})!;
+    const b = gate.enter(() => {})!;
+    gate.leave(a);
+    gate.leave(a);
+    expect(gate.inFlight).toBe(1);
+    gate.leave(b);
+    expect(gate.inFlight).toBe(0);
+  });
 });

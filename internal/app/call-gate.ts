@@ -45,8 +45,28 @@ export class CallGate implements CallAdmission {
     try {
       return signal && abort ? await this.runOwned(signal, abort, fn) : await this.runCombined(signal, fn);
     } finally {
-      if (--this.running === 0) for (const wake of [...this.idleWaiters]) wake();
+      this.ended();
     }
+  }
+
+  /**
+   * Counts a call that is no promise (the lane of decision 46) until `leave`; `abort` is how the cutoff
+   * ends it. Undefined once a stop began: the caller then takes `run`, which refuses with the reason.
+   */
+  enter(abort: (reason: Error) => void): number | undefined {
+    if (this.deadline !== undefined) return undefined;
+    this.running++;
+    const token = ++this.ownedSeq;
+    this.owned.set(token, abort);
+    return token;
+  }
+
+  leave(token: number): void {
+    if (this.owned.delete(token)) this.ended();
+  }
+
+  private ended(): void {
+    if (--this.running === 0) for (const wake of [...this.idleWaiters]) wake();
   }
 
   /**

@@ -11,6 +11,7 @@ import type {
   Subscription,
   ToolPage,
 } from '../domain/control.js';
+import type { CallDone, StartedCall } from '../domain/downstream.js';
 import type { JsonObject } from '../domain/json.js';
 import { profileFor } from '../domain/profile.js';
 import type { ToolSnapshot } from '../domain/tool.js';
@@ -225,6 +226,25 @@ export class Core implements ControlApi {
   /** Every tool call, whichever way it came (Session, gRPC, SMCP, dashboard), passes the stop's gate. */
   callTool(caller: string, name: string, args: JsonObject, opts: CallOptions): Promise<JsonObject> {
     return this.calls.run('tools/call', opts.signal, (signal) => this.toolCalls.call(caller, name, args, { ...opts, signal }), opts.abort);
+  }
+
+  /** callTool on the promise-free lane (decision 46): undefined — nothing started — means use callTool. */
+  startToolCall(caller: string, name: string, args: JsonObject, opts: CallOptions, done: CallDone): StartedCall | undefined {
+    let call: StartedCall | undefined;
+    const token = this.calls.enter((reason) => call?.cancel(reason));
+    if (token === undefined) return undefined;
+    call = this.toolCalls.start(caller, name, args, opts, {
+      result: (r) => {
+        this.calls.leave(token);
+        done.result(r);
+      },
+      error: (e) => {
+        this.calls.leave(token);
+        done.error(e);
+      },
+    });
+    if (!call) this.calls.leave(token);
+    return call;
   }
 
   status(): StatusView {

@@ -16,11 +16,28 @@ export function meteredPools<T extends PoolPort>(inner: T, observe: CallObserver
     timed(observe, fingerprint, 'tools/call', opts.signal, () => inner.callTool(fingerprint, name, args, opts));
   const request: PoolPort['request'] = (fingerprint, method, params, opts) =>
     timed(observe, fingerprint, method, opts.signal, () => inner.request(fingerprint, method, params, opts));
+  const startToolCall: PoolPort['startToolCall'] = inner.startToolCall
+    ? (fingerprint, name, args, opts, done) => {
+        const t0 = performance.now();
+        const seconds = () => (performance.now() - t0) / 1000;
+        return inner.startToolCall?.(fingerprint, name, args, opts, {
+          result: (r) => {
+            safeObserve(observe, fingerprint, 'tools/call', r.isError === true ? 'error' : 'ok', seconds());
+            done.result(r);
+          },
+          error: (e) => {
+            safeObserve(observe, fingerprint, 'tools/call', outcomeOf(e), seconds());
+            done.error(e);
+          },
+        });
+      }
+    : undefined;
   const bound = new Map<PropertyKey, unknown>();
   return new Proxy(inner, {
     get(target, prop, receiver) {
       if (prop === 'callTool') return callTool;
       if (prop === 'request') return request;
+      if (prop === 'startToolCall') return startToolCall;
       const v: unknown = Reflect.get(target, prop, receiver);
       if (typeof v !== 'function') return v;
       // Methods run on the real object (its private state must not be read through the proxy), bound once.

@@ -1,4 +1,4 @@
-import type { ProgressUpdate, ResultJsonSink } from '../domain/downstream.js';
+import type { CallDone, ProgressUpdate, ResultJsonSink, StartedCall } from '../domain/downstream.js';
 import type { JsonObject } from '../domain/json.js';
 import type { PoolStatus } from '../domain/runtime.js';
 import type { ServerSpec } from '../domain/spec.js';
@@ -34,6 +34,17 @@ export interface PoolPort extends ToolSource {
       onResultJson?: ResultJsonSink;
     },
   ): Promise<JsonObject>;
+  /**
+   * callTool without a promise (decision 46): started now on a free slot of a session that writes straight
+   * to its server, or undefined — nothing started — and callTool serves the call.
+   */
+  startToolCall?(
+    fingerprint: string,
+    name: string,
+    args: JsonObject,
+    opts: { routingKey?: string; timeoutMs?: number; onResultJson?: ResultJsonSink },
+    done: CallDone,
+  ): StartedCall | undefined;
   onToolsChanged(cb: (fingerprint: string) => void): void;
   /** Caller routing keys a server→client request from this instance may belong to, best match first. */
   callersOf?(instanceId: string): string[];

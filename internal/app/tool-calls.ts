@@ -2,7 +2,8 @@ import type { CallOptions } from '../domain/control.js';
 import { McpdError } from '../domain/errors.js';
 import type { JsonObject } from '../domain/json.js';
 import type { ToolEntry } from '../domain/tool.js';
-import type { CallerHistories } from '../domain/history/tool-call-history.js';
+import type { CallerHistories, ToolCallRecord } from '../domain/history/tool-call-history.js';
+import type { CallDone, StartedCall } from '../domain/downstream.js';
 import { SEARCH_TOOL } from '../domain/aggregator/tool-search-view.js';
 import { PoolGoneError } from '../infra/scheduler/index.js';
 import type { PoolPort } from './pool-port.js';
@@ -42,14 +43,7 @@ export class ToolCalls {
     // A name the index already knows needs no listing first: the common case, a client calling what it listed.
     const entry = this.d.tools.index(profile).find(name) ?? (await this.loadAndResolve(profile, name));
     if (isSearchModeTool(entry)) return this.searchModeCall(caller, profile, entry, args, opts);
-    const record = {
-      timestamp: new Date().toISOString(),
-      req_id: `${++this.callSeq}`,
-      server: entry.server,
-      tool: entry.downstreamName,
-      parameters: args,
-      timeout: opts.timeoutMs ?? null,
-    };
+    const record = this.recordOf(entry, args, opts.timeoutMs);
     try {
       const result = await this.d.pools.callTool(entry.fingerprint, entry.downstreamName, args, opts);
       this.d.history.record(caller, { ...record, success: result.isError !== true, error: null });
@@ -61,6 +55,40 @@ export class ToolCalls {
       }
       throw markDispatched(e);
     }
+  }
+
+  /**
+   * The same call on the promise-free lane (decision 46), when nothing in it can wait: the name is in the
+   * index, no reload is being applied, the tool is no search-mode tool and its pool has a free slot on a
+   * session that writes straight to its server. Undefined — nothing started — sends the call to `call`.
+   */
+  start(caller: string, name: string, args: JsonObject, opts: CallOptions, done: CallDone): StartedCall | undefined {
+    const start = this.d.pools.startToolCall;
+    if (!start || !this.d.reloads.settled) return undefined;
+    const entry = this.d.tools.index(this.d.profileOf(caller)).find(name);
+    if (!entry || isSearchModeTool(entry)) return undefined;
+    const record = this.recordOf(entry, args, opts.timeoutMs);
+    return start.call(this.d.pools, entry.fingerprint, entry.downstreamName, args, opts, {
+      result: (result) => {
+        this.d.history.record(caller, { ...record, success: result.isError !== true, error: null });
+        done.result(result);
+      },
+      error: (e) => {
+        this.d.history.record(caller, { ...record, success: false, error: e.message });
+        done.error(markDispatched(e) as Error);
+      },
+    });
+  }
+
+  private recordOf(entry: ToolEntry, args: JsonObject, timeoutMs: number | undefined): Omit<ToolCallRecord, 'success' | 'error'> {
+    return {
+      timestamp: new Date().toISOString(),
+      req_id: `${++this.callSeq}`,
+      server: entry.server,
+      tool: entry.downstreamName,
+      parameters: args,
+      timeout: timeoutMs ?? null,
+    };
   }
 
   /** The search tool is answered here; the call tool becomes a call of the tool it names. */

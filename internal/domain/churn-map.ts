@@ -67,7 +67,7 @@ export class ChurnMap<K extends number | string, V> {
     keys[hole] = undefined;
     vals[hole] = undefined;
     this.count--;
-    if (this.keys.length > MIN_CAPACITY && this.count * 8 < this.keys.length) this.resize(this.keys.length / 2);
+    if (this.keys.length > MIN_CAPACITY && this.count * 16 < this.keys.length) this.resize(this.keys.length / 2);
     return true;
   }
 
@@ -111,7 +111,9 @@ export class ChurnMap<K extends number | string, V> {
   }
 }
 
-const MIN_CAPACITY = 16;
+/** Room for a burst of calls without resizing; it grows past half full and shrinks below a sixteenth
+ * (far apart, so a load that swings between a few and a few dozen calls does not resize each swing). */
+const MIN_CAPACITY = 32;
 
 /** Well spread for sequential ids (the common key) and cheap for short strings. */
 function hashOf(key: number | string): number {

@@ -1,4 +1,4 @@
-import type { ProgressUpdate, ResultJsonSink } from './downstream.js';
+import type { CallDone, ProgressUpdate, ResultJsonSink, StartedCall } from './downstream.js';
 import type { JsonObject } from './json.js';
 import type { RuntimeStatusView } from './runtime.js';
 import type { SmcpComputerStatus } from './smcp-computer/settings.js';
@@ -100,6 +100,12 @@ export interface ControlApi {
   listTools(caller: string, cursor?: string, pageSize?: number): Promise<ToolPage>;
   watchTools(caller: string, lastEtag?: string): Subscription<ToolSnapshot>;
   callTool(caller: string, name: string, args: JsonObject, opts: CallOptions): Promise<JsonObject>;
+  /**
+   * The same call without a promise (decision 46), when nothing in it has to wait: `done` hears its end.
+   * Undefined means nothing was started and `callTool` serves the call. Takes no progress (`onProgress`
+   * and `signal` are ignored): a call whose client asked for progress goes to `callTool`.
+   */
+  startToolCall?(caller: string, name: string, args: JsonObject, opts: CallOptions, done: CallDone): StartedCall | undefined;
   status(): StatusView;
   watchStatus(): Subscription<StatusView>;
   reload(): Promise<ReloadOutcome>;

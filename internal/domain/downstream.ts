@@ -24,6 +24,20 @@ export interface RequestOptions {
   onResultJson?: ResultJsonSink;
 }
 
+/**
+ * How a tool call of the promise-free lane ends (decision 46): exactly one of the two, once, from the
+ * turn that read the server's answer (or the timer's, or the cancel's). Nothing else is called after.
+ */
+export interface CallDone {
+  result(result: JsonObject): void;
+  error(err: Error): void;
+}
+
+/** A started call of the lane: `cancel` tells the server to stop and ends the call with `err` (once). */
+export interface StartedCall {
+  cancel(err: Error): void;
+}
+
 /** One live MCP client session to one downstream server instance. */
 export interface DownstreamSession {
   /** MCP `capabilities` from the initialize result. */
@@ -35,6 +49,12 @@ export interface DownstreamSession {
   /** All pages of `tools/list`, with guards against cursor loops and runaway sizes. */
   listTools(opts?: { signal?: AbortSignal }): Promise<DownstreamTool[]>;
   callTool(name: string, args: JsonObject, opts: RequestOptions): Promise<JsonObject>;
+  /**
+   * The same call without a promise, where the session writes straight to its server (stdio); undefined
+   * when it cannot (then callTool serves). `opts.signal` and `opts.onProgress` are not used: the lane
+   * takes calls without a progress token, and `cancel` replaces the signal.
+   */
+  startToolCall?(name: string, args: JsonObject, opts: RequestOptions, done: CallDone): StartedCall | undefined;
   /** Any other MCP request (resources, prompts, completion …); result is the raw JSON result. */
   request(method: string, params: JsonObject, opts: RequestOptions): Promise<JsonObject>;
   /** A client notification to the server (`notifications/roots/list_changed` …). */

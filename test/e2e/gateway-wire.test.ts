@@ -118,4 +118,15 @@ describe('tools/call on the wire through mcpdmcp (stdio)', () => {
     expect(after.result?.structuredContent).toEqual({ after: 7 });
     expect(wire.all().some((m) => m.id === 7)).toBe(false);
   });
+
+  it("passes the cancel of a call without a progress token (the core's lane) on to the server", async () => {
+    wire.send({ id: 20, method: 'tools/call', params: { name: 'fx__hang', arguments: {} } });
+    await world.waitForLogLine('the call to reach the server', /fixture: hanging/);
+    wire.send({ method: 'notifications/cancelled', params: { requestId: 20, reason: 'enough' } });
+    await world.waitForLogLine('the server to hear the cancel', /fixture: cancelled hang/);
+    // The cancelled call gave its slot back: the next call is served, and the cancelled one gets no answer.
+    const after = await wire.request(21, 'tools/call', { name: 'fx__echo', arguments: { after: 20 } });
+    expect(after.result?.structuredContent).toEqual({ after: 20 });
+    expect(wire.all().some((m) => m.id === 20)).toBe(false);
+  });
 });

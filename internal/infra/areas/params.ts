@@ -56,3 +56,11 @@ export function mcpPage(key: string, items: readonly { definition: JsonObject }[
 
 /** gRPC names the caller in every request; empty means the default caller. */
 export const callerOf = (caller: string): string => caller || 'default';
+
+/** Whether MCP request params carry `_meta.progressToken` (a string or a number). */
+export function hasProgressToken(params: JsonObject): boolean {
+  const meta = params._meta;
+  if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) return false;
+  const token = meta.progressToken;
+  return typeof token === 'string' || typeof token === 'number';
+}

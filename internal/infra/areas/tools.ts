@@ -9,7 +9,7 @@ import { clientToolListEtag } from '../rpc/tool-list-watch.js';
 import { encodeJson } from '../rpc/json-bytes.js';
 import type { SessionRequestContext } from '../rpc/session-handler.js';
 import { absent, method, pageSizeOf, type Area } from './area.js';
-import { callerOf, cursorParams, mcpPage, objectParam, requiredString } from './params.js';
+import { callerOf, cursorParams, hasProgressToken, mcpPage, objectParam, requiredString } from './params.js';
 
 interface ListReq {
   cursor?: string;
@@ -169,12 +169,4 @@ function warnListingFailures(failures: readonly ServerFailure[], ctx: SessionReq
       },
     });
   }
-}
-
-/** Whether MCP request params carry `_meta.progressToken` (a string or a number). */
-function hasProgressToken(params: JsonObject): boolean {
-  const meta = params._meta;
-  if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) return false;
-  const token = meta.progressToken;
-  return typeof token === 'string' || typeof token === 'number';
 }

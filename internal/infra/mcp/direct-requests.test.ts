@@ -127,4 +127,70 @@ describe('direct requests to a stdio server', () => {
     expect(req.params).toEqual({ name: 'echo', _meta: { progressToken: req.id }, arguments: { b: 1, a: 'ü' } });
     d.close();
   });
+
+  describe('start (the lane without promises)', () => {
+    /** Records each end `start` reports, in order. */
+    function ends() {
+      const seen: string[] = [];
+      return {
+        seen,
+        done: {
+          result: (r: unknown) => void seen.push(`result ${JSON.stringify(r)}`),
+          error: (e: Error) => void seen.push(`error ${e.message}`),
+        },
+      };
+    }
+
+    it('reports the answer once, in the turn it is read, and nothing for a second answer', () => {
+      const { d, lines } = setup();
+      const e = ends();
+      const call = d.start('tools/call', { name: 'echo', arguments: {} }, { timeoutMs: 5000 }, e.done);
+      const id = (lines[0] as { id: number }).id;
+      d.accept({ jsonrpc: '2.0', id, result: { content: [] } });
+      d.accept({ jsonrpc: '2.0', id, result: { content: ['again'] } });
+      call.cancel(new Error('too late'));
+      expect(e.seen).toEqual(['result {"content":[]}']);
+      expect(lines).toHaveLength(1);
+    });
+
+    it('cancels: tells the server, ends with the given error, and drops the late answer', () => {
+      const { d, lines } = setup();
+      const e = ends();
+      const call = d.start('tools/call', { name: 'slow' }, { timeoutMs: 5000 }, e.done);
+      const id = (lines[0] as { id: number }).id;
+      call.cancel(new Error('cancelled by the client'));
+      call.cancel(new Error('twice'));
+      expect(lines[1]).toMatchObject({ method: 'notifications/cancelled', params: { requestId: id, reason: 'cancelled by the client' } });
+      expect(lines).toHaveLength(2);
+      d.accept({ jsonrpc: '2.0', id, result: {} });
+      expect(e.seen).toEqual(['error cancelled by the client']);
+    });
+
+    it('ends on its timer as request() does', async () => {
+      const { d, lines } = setup();
+      const e = ends();
+      d.start('tools/call', {}, { timeoutMs: 10 }, e.done);
+      await expect.poll(() => e.seen).toEqual(['error MCP error -32001: Request timed out']);
+      expect(lines[1]).toMatchObject({ method: 'notifications/cancelled' });
+    });
+
+    it('fails at once, before returning, when the connection is closed', () => {
+      const { d, lines } = setup();
+      d.close();
+      const e = ends();
+      d.start('tools/call', {}, { timeoutMs: 5000 }, e.done);
+      expect(e.seen).toEqual(['error MCP error -32000: Connection closed']);
+      expect(lines).toHaveLength(0);
+    });
+
+    it('ends every call in flight when the connection closes', () => {
+      const { d } = setup();
+      const a = ends();
+      const b = ends();
+      d.start('tools/call', {}, { timeoutMs: 5000 }, a.done);
+      d.start('tools/call', {}, { timeoutMs: 5000 }, b.done);
+      d.close();
+      expect([...a.seen, ...b.seen]).toEqual(['error MCP error -32000: Connection closed', 'error MCP error -32000: Connection closed']);
+    });
+  });
 });

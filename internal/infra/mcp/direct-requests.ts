@@ -1,6 +1,6 @@
 import { ErrorCode, McpError, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { McpdError } from '../../domain/errors.js';
-import type { ProgressUpdate, RequestOptions, ResultJsonSink } from '../../domain/downstream.js';
+import type { CallDone, RequestOptions, StartedCall } from '../../domain/downstream.js';
 import type { JsonObject } from '../../domain/json.js';
 import { rememberJson, rememberedJson } from '../jsonrpc/raw-json.js';
 import type { SplitResponse } from '../jsonrpc/split-response.js';
@@ -10,12 +10,45 @@ import { ChurnMap } from '../../domain/churn-map.js';
 /** Our ids start far above the SDK Protocol's counter (which starts at 0), so the two never meet. */
 const DIRECT_ID_BASE = 2 ** 40;
 
-interface Pending {
-  method: string;
-  resolve: (result: JsonObject) => void;
-  reject: (err: Error) => void;
-  onProgress?: (p: ProgressUpdate) => void;
-  onResultJson?: ResultJsonSink;
+/** One request on the wire: answered by id, or ended by its timer, its cancel or the connection. */
+class Pending implements StartedCall {
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly owner: DirectRequests,
+    readonly id: number,
+    readonly method: string,
+    readonly opts: RequestOptions,
+    private readonly done: CallDone,
+  ) {}
+
+  arm(): void {
+    this.timer = cappedTimeout(() => {
+      this.owner.tellCancelled(this.id, `no answer within ${this.opts.timeoutMs} ms`);
+      this.reject(new McpError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: this.opts.timeoutMs }));
+    }, this.opts.timeoutMs);
+  }
+
+  resolve(result: JsonObject): void {
+    if (this.end()) this.done.result(result);
+  }
+
+  reject(err: Error): void {
+    if (this.end()) this.done.error(err);
+  }
+
+  cancel(err: Error): void {
+    if (!this.owner.isPending(this)) return;
+    this.owner.tellCancelled(this.id, err.message || 'cancelled');
+    this.reject(err);
+  }
+
+  /** False when the request already ended: whatever ends it second is dropped. */
+  private end(): boolean {
+    if (!this.owner.forget(this)) return false;
+    clearTimeout(this.timer);
+    return true;
+  }
 }
 
 /**
@@ -36,39 +69,53 @@ export class DirectRequests {
   ) {}
 
   request(method: string, params: JsonObject, opts: RequestOptions): Promise<JsonObject> {
-    if (this.closedWith) return Promise.reject(this.closedWith);
-    const id = this.nextId++;
     return new Promise<JsonObject>((resolve, reject) => {
-      const onAbort = () => {
-        this.cancel(id, String(opts.signal?.reason ?? 'cancelled'));
-        settle(() => reject(opts.signal?.reason instanceof Error ? opts.signal.reason : new Error('cancelled')));
-      };
-      const timer = cappedTimeout(() => {
-        this.cancel(id, `no answer within ${opts.timeoutMs} ms`);
-        settle(() => reject(new McpError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: opts.timeoutMs })));
-      }, opts.timeoutMs);
-      const settle = (fn: () => void) => {
-        if (!this.pending.delete(id)) return;
-        clearTimeout(timer);
-        opts.signal?.removeEventListener('abort', onAbort);
-        fn();
-      };
-      this.pending.set(id, {
-        method,
-        resolve: (r) => settle(() => resolve(r)),
-        reject: (e) => settle(() => reject(e)),
-        onProgress: opts.onProgress,
-        onResultJson: opts.onResultJson,
+      const signal = opts.signal;
+      const onAbort = () => call.cancel(signal?.reason instanceof Error ? signal.reason : new Error('cancelled'));
+      const call = this.start(method, params, opts, {
+        result: (r) => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(r);
+        },
+        error: (e) => {
+          signal?.removeEventListener('abort', onAbort);
+          reject(e);
+        },
       });
-      opts.signal?.addEventListener('abort', onAbort, { once: true });
-      try {
-        this.writeLine(
-          `{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(method)},"params":${paramsJson(params, opts.onProgress ? id : undefined)}}\n`,
-        );
-      } catch (err) {
-        settle(() => reject(err as Error));
-      }
+      if (this.pending.get(call.id) === call) signal?.addEventListener('abort', onAbort, { once: true });
     });
+  }
+
+  /**
+   * Sends a request and reports its end to `done`, without a promise or a signal (the lane of decision
+   * 46); `done` may be called before this returns (the connection is closed, the write failed).
+   */
+  start(method: string, params: JsonObject, opts: RequestOptions, done: CallDone): Pending {
+    const call = new Pending(this, this.nextId++, method, opts, done);
+    if (this.closedWith) {
+      done.error(this.closedWith);
+      return call;
+    }
+    this.pending.set(call.id, call);
+    call.arm();
+    try {
+      this.writeLine(
+        `{"jsonrpc":"2.0","id":${call.id},"method":${JSON.stringify(method)},"params":${paramsJson(params, opts.onProgress ? call.id : undefined)}}\n`,
+      );
+    } catch (err) {
+      call.reject(err as Error);
+    }
+    return call;
+  }
+
+  /** @internal (Pending) */
+  isPending(call: Pending): boolean {
+    return this.pending.get(call.id) === call;
+  }
+
+  /** @internal (Pending): true when `call` was pending and no longer is. */
+  forget(call: Pending): boolean {
+    return this.pending.get(call.id) === call && this.pending.delete(call.id);
   }
 
   /** Takes a message meant for a direct request (its response or progress); false = not ours. */
@@ -88,7 +135,7 @@ export class DirectRequests {
       if (typeof progress === 'number') {
         const total = typeof params.total === 'number' ? params.total : undefined;
         const msg = typeof params.message === 'string' ? params.message : undefined;
-        this.pending.get(token)?.onProgress?.({ progress, total, message: msg });
+        this.pending.get(token)?.opts.onProgress?.({ progress, total, message: msg });
       }
       return true;
     }
@@ -107,9 +154,10 @@ export class DirectRequests {
       p.resolve(response.result);
       return true;
     }
-    if (p.onResultJson) {
+    const sink = p.opts.onResultJson;
+    if (sink) {
       try {
-        p.onResultJson(response.resultText);
+        sink(response.resultText);
       } catch {
         // the sink only forwards bytes; the promise below still carries the result to the caller
       }
@@ -141,7 +189,8 @@ export class DirectRequests {
     }
   }
 
-  private cancel(id: number, reason: string): void {
+  /** @internal (Pending): a `notifications/cancelled` for the server. */
+  tellCancelled(id: number, reason: string): void {
     try {
       this.writeLine(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } })}\n`);
     } catch {

@@ -7,6 +7,8 @@ export interface ErrorContext {
   method: string;
   timeoutMs: number;
   signal?: AbortSignal;
+  /** The caller cancelled the request (the lane's cancel, where there is no signal). */
+  cancelled?: boolean;
   /** Set when the session has ended: why (e.g. "exited (code 1)"). */
   ended?: string;
 }
@@ -15,7 +17,7 @@ export interface ErrorContext {
 export function mapRequestError(err: unknown, ctx: ErrorContext): McpdError {
   if (err instanceof McpdError) return err;
   const { server, method } = ctx;
-  if (ctx.signal?.aborted) {
+  if (ctx.cancelled || ctx.signal?.aborted) {
     return new McpdError('CANCELLED', `${method} to server ${server} was cancelled by the caller; the server was told to stop`);
   }
   if (err instanceof McpError) {

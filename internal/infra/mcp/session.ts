@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import * as z from 'zod';
-import type { DownstreamSession, RequestOptions } from '../../domain/downstream.js';
+import type { CallDone, DownstreamSession, RequestOptions, StartedCall } from '../../domain/downstream.js';
 import { McpdError } from '../../domain/errors.js';
 import type { JsonObject } from '../../domain/json.js';
 import type { DownstreamTool } from '../../domain/tool.js';
@@ -70,6 +70,25 @@ export class McpSession implements DownstreamSession {
 
   callTool(name: string, args: JsonObject, opts: RequestOptions): Promise<JsonObject> {
     return this.request('tools/call', { name, arguments: args }, opts);
+  }
+
+  startToolCall(name: string, args: JsonObject, opts: RequestOptions, done: CallDone): StartedCall | undefined {
+    const t = this.opts.transport;
+    if (!(t instanceof ProcessStdioTransport) || this.endedWhy !== undefined || opts.timeoutMs <= 0) return undefined;
+    let cancelled = false;
+    const call = t.direct.start('tools/call', { name, arguments: args }, opts, {
+      result: (r) => done.result(r),
+      error: (err) => {
+        const ctx = { server: this.opts.serverName, method: 'tools/call', timeoutMs: opts.timeoutMs, cancelled, ended: this.endedWhy };
+        done.error(mapRequestError(err, ctx));
+      },
+    });
+    return {
+      cancel: (err) => {
+        cancelled = true;
+        call.cancel(err);
+      },
+    };
   }
 
   async request(method: string, params: JsonObject, opts: RequestOptions): Promise<JsonObject> {

@@ -223,8 +223,9 @@ export class ProcessStdioTransport implements Transport {
     if (this.closeNotified) return;
     this.closeNotified = true;
     this.readBuffer.clear();
-    this.direct.close();
+    // The session learns why it ended first: a direct request fails in this turn and says why.
     this.onclose?.();
+    this.direct.close();
   }
 }
 

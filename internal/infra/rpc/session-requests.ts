@@ -1,16 +1,19 @@
 import type { CallerSession, ControlApi } from '../../domain/control.js';
 import type * as pb from '../../gen/mcpd/control/v1/control.js';
-import type { JsonValue } from '../../domain/json.js';
+import type { JsonObject, JsonValue } from '../../domain/json.js';
+import type { StartedCall } from '../../domain/downstream.js';
 import { redactedError } from './status-map.js';
 import { decodeObject, encodeJson } from './json-bytes.js';
 import { dispatchSessionRequest } from './session-dispatch.js';
+import { hasProgressToken } from '../areas/params.js';
 import type { SessionRequestContext } from './session-handler.js';
 import type { SessionOutput } from './session-output.js';
 import { ChurnMap } from '../../domain/churn-map.js';
 
 /** A session's requests to the core: dispatched, answered on its output, cancellable until answered. */
 export class SessionRequests {
-  private readonly inflight = new ChurnMap<number, AbortController>();
+  /** What cancels each request in flight: its AbortController, or a lane call's cancel. */
+  private readonly inflight = new ChurnMap<number, { abort(reason: Error): void }>();
 
   constructor(
     private readonly api: ControlApi,
@@ -30,6 +33,14 @@ export class SessionRequests {
       this.output.send({ response: { id, error } });
       return;
     }
+    let params: JsonObject;
+    try {
+      params = decodeObject(req.paramsJson, `${req.method} params`);
+    } catch (e) {
+      this.output.send({ response: { id, error: errorOf(e) } });
+      return;
+    }
+    if (req.method === 'tools/call' && this.startLaneCall(id, req, params, session)) return;
     const ac = new AbortController();
     this.inflight.set(id, ac);
     const output = this.output;
@@ -58,7 +69,7 @@ export class SessionRequests {
     // synchronous throw (bad params) is answered like a rejection.
     let outcome: Promise<JsonValue>;
     try {
-      outcome = dispatchSessionRequest(this.api, req.method, decodeObject(req.paramsJson, `${req.method} params`), ctx);
+      outcome = dispatchSessionRequest(this.api, req.method, params, ctx);
     } catch (e) {
       outcome = Promise.reject(e);
     }
@@ -72,6 +83,40 @@ export class SessionRequests {
       .then(release, release);
   }
 
+  /**
+   * A plain tools/call (a name, object arguments, no progress token) on the core's promise-free lane
+   * (decision 46): no AbortController, no promise chain. False when the core left it to the full path.
+   */
+  private startLaneCall(id: number, req: pb.SessionRequest, params: JsonObject, session: CallerSession): boolean {
+    const { name, arguments: args = {} } = params;
+    if (!this.api.startToolCall || typeof name !== 'string' || !isPlainObject(args) || hasProgressToken(params)) return false;
+    const output = this.output;
+    let answered = false;
+    const release = () => this.inflight.delete(id);
+    let call: StartedCall | undefined;
+    this.inflight.set(id, { abort: (reason) => call?.cancel(reason) });
+    const opts = {
+      timeoutMs: req.timeoutMs > 0 ? req.timeoutMs : undefined,
+      routingKey: session.id,
+      onResultJson: (json: string) => {
+        answered = true;
+        output.sendResultJson(id, json);
+      },
+    };
+    call = this.api.startToolCall(session.caller, name, args, opts, {
+      result: (result) => {
+        release();
+        if (!answered) output.send({ response: { id, resultJson: encodeJson(result) } });
+      },
+      error: (e) => {
+        release();
+        output.send({ response: { id, error: errorOf(e) } });
+      },
+    });
+    if (!call) release();
+    return call !== undefined;
+  }
+
   cancel(id: number, reason: string): void {
     this.inflight.get(id)?.abort(new Error(reason || 'cancelled by the client'));
   }
@@ -80,6 +125,10 @@ export class SessionRequests {
     for (const ac of this.inflight.values()) ac.abort(new Error('gateway session ended'));
     this.inflight.clear();
   }
+}
+
+function isPlainObject(v: unknown): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function errorOf(e: unknown): pb.ErrorInfo {

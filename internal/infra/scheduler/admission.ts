@@ -59,6 +59,16 @@ export class Admission {
     });
   }
 
+  /**
+   * A slot now, or undefined when the call would wait (no free slot, or others wait before it) or cannot
+   * run here (suspended, closed): the lane then leaves the call to `acquire`, which waits or says why.
+   */
+  takeNow(routingKey: string | undefined): Instance | undefined {
+    const { scope } = this;
+    if (scope.suspendedReason || scope.closed || this.waiters.length > 0) return undefined;
+    return this.tryTake(this.routing.keyFor(routingKey));
+  }
+
   release(inst: Instance): void {
     inst.release(this.scope.now());
     this.idle.arm(inst);

@@ -1,4 +1,4 @@
-import type { Launcher } from '../../domain/downstream.js';
+import type { CallDone, Launcher, StartedCall } from '../../domain/downstream.js';
 import { McpdError } from '../../domain/errors.js';
 import type { JsonObject } from '../../domain/json.js';
 import type { RuntimeSettings } from '../../domain/profile.js';
@@ -83,6 +83,11 @@ export class PoolManager {
     return this.pool(fp).call(opts, 'call', (s, timeoutMs) =>
       s.callTool(name, args, { timeoutMs, signal: opts.signal, onProgress: opts.onProgress, onResultJson: opts.onResultJson }),
     );
+  }
+
+  /** See Pool.startToolCall; undefined too when the pool is gone (callTool says so, or retries after a reload). */
+  startToolCall(fp: string, name: string, args: JsonObject, opts: CallOptions, done: CallDone): StartedCall | undefined {
+    return this.pools.get(fp)?.startToolCall(name, args, opts, done);
   }
 
   async request(fp: string, method: string, params: JsonObject, opts: CallOptions = {}): Promise<JsonObject> {

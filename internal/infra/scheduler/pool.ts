@@ -1,4 +1,4 @@
-import type { DownstreamSession } from '../../domain/downstream.js';
+import type { CallDone, DownstreamSession, StartedCall } from '../../domain/downstream.js';
 import { isMcpdError } from '../../domain/errors.js';
 import type { JsonObject } from '../../domain/json.js';
 import type { PoolStatus, StartCause, StopCause } from '../../domain/runtime.js';
@@ -101,6 +101,41 @@ export class Pool {
       callEnded();
       this.admission.release(inst);
     }
+  }
+
+  /**
+   * A tool call on the promise-free lane (decision 46): a slot now, on a session that writes straight to
+   * its server. Undefined, with nothing taken, when the call would wait or the session cannot: call() serves it.
+   */
+  startToolCall(name: string, args: JsonObject, opts: CallOptions, done: CallDone): StartedCall | undefined {
+    const deadline = this.scope.now() + (opts.timeoutMs ?? this.scope.spec.callTimeoutSeconds * 1000);
+    const inst = this.admission.takeNow(opts.routingKey);
+    if (!inst) return undefined;
+    const callEnded = inst.callStarted(opts.routingKey);
+    const end = () => {
+      callEnded();
+      this.admission.release(inst);
+    };
+    const session = inst.session as DownstreamSession;
+    const call = session.startToolCall?.(
+      name,
+      args,
+      { timeoutMs: deadline - this.scope.now(), onResultJson: opts.onResultJson },
+      {
+        result: (r) => {
+          end();
+          done.result(r);
+        },
+        error: (err) => {
+          // As in call(): a request that was sent and went unanswered says something about the server.
+          if (isMcpdError(err) && err.reason === 'DEADLINE_EXCEEDED') this.liveness.probe(inst);
+          end();
+          done.error(err);
+        },
+      },
+    );
+    if (!call) end();
+    return call;
   }
 
   request(method: string, params: JsonObject, opts: CallOptions): Promise<JsonObject> {
