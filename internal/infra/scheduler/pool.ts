@@ -108,6 +108,8 @@ export class Pool {
    * its server. Undefined, with nothing taken, when the call would wait or the session cannot: call() serves it.
    */
   startToolCall(name: string, args: JsonObject, opts: CallOptions, done: CallDone): StartedCall | undefined {
+    // Only stdio sessions write straight to their server: another transport would take a slot and give it back.
+    if (this.scope.spec.transport !== 'stdio') return undefined;
     const deadline = this.scope.now() + (opts.timeoutMs ?? this.scope.spec.callTimeoutSeconds * 1000);
     const inst = this.admission.takeNow(opts.routingKey);
     if (!inst) return undefined;
