@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { McpdError } from '../domain/errors.js';
 import type { JsonObject } from '../domain/json.js';
+import type { CallDone, StartedCall } from '../domain/downstream.js';
 import type { CallOutcome } from '../infra/telemetry/metrics.js';
 import { meteredPools } from './metered-pools.js';
 import type { PoolPort } from './pool-port.js';
@@ -57,5 +58,28 @@ describe('meteredPools', () => {
     expect(seen.at(-1)).toEqual(['fp', 'ok']);
     expect(pools.count).toBe(pools.count); // delegated methods are bound once, not per access
     expect(pools.count()).toBe(8);
+  });
+
+  it("times calls of the lane by their end, a cancelled one (a stop's cutoff included) as cancelled", () => {
+    const seen: CallOutcome[] = [];
+    const ends: { done: CallDone }[] = [];
+    const inner = {
+      startToolCall: (_fp: string, _n: string, _a: JsonObject, _o: object, done: CallDone): StartedCall => {
+        const entry = { done };
+        ends.push(entry);
+        return { cancel: (err) => done.error(err) };
+      },
+    };
+    const pools = meteredPools(inner as unknown as PoolPort, (_fp, _m, outcome) => seen.push(outcome));
+    const got: string[] = [];
+    const done: CallDone = { result: (r) => got.push(`result ${JSON.stringify(r)}`), error: (e) => got.push(`error ${e.message}`) };
+    pools.startToolCall!('fp', 't', {}, {}, done);
+    ends[0]!.done.result({ isError: true });
+    pools.startToolCall!('fp', 't', {}, {}, done);
+    ends[1]!.done.error(new McpdError('DEADLINE_EXCEEDED', 'late'));
+    const cut = pools.startToolCall!('fp', 't', {}, {}, done)!;
+    cut.cancel(new McpdError('UNAVAILABLE', 'the core is stopping'));
+    expect(seen).toEqual(['error', 'timeout', 'cancelled']);
+    expect(got).toEqual(['result {"isError":true}', 'error late', 'error the core is stopping']);
   });
 });

@@ -20,16 +20,26 @@ export function meteredPools<T extends PoolPort>(inner: T, observe: CallObserver
     ? (fingerprint, name, args, opts, done) => {
         const t0 = performance.now();
         const seconds = () => (performance.now() - t0) / 1000;
-        return inner.startToolCall?.(fingerprint, name, args, opts, {
+        // A cancel (the client's, or a stop's cutoff) counts as 'cancelled', as an aborted signal does below.
+        let cancelled = false;
+        const call = inner.startToolCall?.(fingerprint, name, args, opts, {
           result: (r) => {
             safeObserve(observe, fingerprint, 'tools/call', r.isError === true ? 'error' : 'ok', seconds());
             done.result(r);
           },
           error: (e) => {
-            safeObserve(observe, fingerprint, 'tools/call', outcomeOf(e), seconds());
+            safeObserve(observe, fingerprint, 'tools/call', outcomeOf(e, cancelled), seconds());
             done.error(e);
           },
         });
+        return (
+          call && {
+            cancel: (err: Error) => {
+              cancelled = true;
+              call.cancel(err);
+            },
+          }
+        );
       }
     : undefined;
   const bound = new Map<PropertyKey, unknown>();
@@ -61,20 +71,20 @@ async function timed(
   try {
     result = await run();
   } catch (e) {
-    safeObserve(observe, fingerprint, method, outcomeOf(e, signal), seconds());
+    safeObserve(observe, fingerprint, method, outcomeOf(e, signal?.aborted === true), seconds());
     throw e;
   }
   safeObserve(observe, fingerprint, method, result.isError === true ? 'error' : 'ok', seconds());
   return result;
 }
 
-export function outcomeOf(e: unknown, signal?: AbortSignal): CallOutcome {
+export function outcomeOf(e: unknown, cancelled: boolean): CallOutcome {
   if (isMcpdError(e)) {
     if (e.reason === 'POOL_SATURATED') return 'saturated';
     if (e.reason === 'DEADLINE_EXCEEDED') return 'timeout';
     if (e.reason === 'CANCELLED') return 'cancelled';
   }
-  return signal?.aborted ? 'cancelled' : 'error';
+  return cancelled ? 'cancelled' : 'error';
 }
 
 function safeObserve(observe: CallObserver, fp: string, method: string, outcome: CallOutcome, seconds: number): void {
