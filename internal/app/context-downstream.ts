@@ -4,7 +4,7 @@
  * unit tests only has to answer these.
  */
 import { McpdError } from '../domain/errors.js';
-import type { JsonObject, JsonValue } from '../domain/json.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../domain/json.js';
 import type { PoolPort } from './pool-port.js';
 
 /** A server that pages forever (or repeats a cursor) must not hang the desktop. */
@@ -13,10 +13,6 @@ export const MAX_LIST_PAGES = 1000;
 export const READ_CONCURRENCY = 8;
 
 type Requester = Pick<PoolPort, 'request'>;
-
-function isObject(v: JsonValue | undefined): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** Every `Resource` of the server, in the order it listed them. */
 export async function listAllResources(pools: Requester, fp: string, serverLabel: string): Promise<JsonObject[]> {
@@ -29,7 +25,7 @@ export async function listAllResources(pools: Requester, fp: string, serverLabel
     if (!Array.isArray(items)) {
       throw new McpdError('DOWNSTREAM_ERROR', `server ${serverLabel} answered resources/list without a "resources" array`);
     }
-    for (const r of items) if (isObject(r) && typeof r.uri === 'string') out.push(r);
+    for (const r of items) if (isJsonObject(r) && typeof r.uri === 'string') out.push(r);
     const next = res.nextCursor;
     if (typeof next !== 'string' || next === '') return out;
     if (seen.has(next)) {
@@ -53,7 +49,7 @@ export async function readContents(pools: Requester, fp: string, uri: string): P
 /** The first text content of a read, e.g. a DPE Level-1 JSON document. */
 export function firstText(contents: JsonValue | undefined): string | undefined {
   if (!Array.isArray(contents)) return undefined;
-  for (const c of contents) if (isObject(c) && typeof c.text === 'string') return c.text;
+  for (const c of contents) if (isJsonObject(c) && typeof c.text === 'string') return c.text;
   return undefined;
 }
 

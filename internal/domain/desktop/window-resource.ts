@@ -8,7 +8,7 @@
  * later form is accepted "as well", so the URI is the more specific statement. When both are
  * present and disagree a warning says so.
  */
-import type { JsonObject, JsonValue } from '../json.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../json.js';
 import { parseWindowUri, type ParseResult, type WindowUri } from './window-uri.js';
 
 /** What the contents of a `resources/read` result hold, in the terms rendering needs. */
@@ -40,10 +40,6 @@ export interface ResolvedWindow {
 
 export type WindowResult = { ok: true; value: ResolvedWindow; warnings: string[] } | { ok: false; error: string };
 
-function isObject(v: JsonValue | undefined): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 /** Classifies `ReadResourceResult.contents`; missing or null means no contents. */
 export function summarizeContents(contents: JsonValue | undefined): ParseResult<ContentsSummary> {
   const summary: ContentsSummary = { texts: [], blobs: 0, unrecognized: 0, total: 0 };
@@ -53,9 +49,9 @@ export function summarizeContents(contents: JsonValue | undefined): ParseResult<
   }
   summary.total = contents.length;
   for (const item of contents) {
-    if (isObject(item) && typeof item.text === 'string') {
+    if (isJsonObject(item) && typeof item.text === 'string') {
       if (item.text !== '') summary.texts.push(item.text);
-    } else if (isObject(item) && typeof item.blob === 'string') {
+    } else if (isJsonObject(item) && typeof item.blob === 'string') {
       summary.blobs++;
     } else {
       summary.unrecognized++;
@@ -76,7 +72,7 @@ export function annotationPriorityToScale(p: number): number {
 function readAnnotationPriority(resource: JsonObject, warn: (m: string) => void): number | undefined {
   const ann = resource.annotations;
   if (ann === undefined || ann === null) return undefined;
-  if (!isObject(ann)) {
+  if (!isJsonObject(ann)) {
     warn('annotations is not an object; ignored');
     return undefined;
   }
@@ -92,7 +88,7 @@ function readAnnotationPriority(resource: JsonObject, warn: (m: string) => void)
 function readMetaFullscreen(resource: JsonObject, warn: (m: string) => void): boolean | undefined {
   const meta = resource._meta;
   if (meta === undefined || meta === null) return undefined;
-  if (!isObject(meta)) {
+  if (!isJsonObject(meta)) {
     warn('_meta is not an object; ignored');
     return undefined;
   }
@@ -111,7 +107,7 @@ function readMetaFullscreen(resource: JsonObject, warn: (m: string) => void): bo
  * window URI or `contents` is not an array; bad metadata is ignored with a warning.
  */
 export function windowFromResource(resource: JsonValue, contents?: JsonValue): WindowResult {
-  const res: JsonObject | undefined = typeof resource === 'string' ? { uri: resource } : isObject(resource) ? resource : undefined;
+  const res: JsonObject | undefined = typeof resource === 'string' ? { uri: resource } : isJsonObject(resource) ? resource : undefined;
   if (!res || typeof res.uri !== 'string') {
     return { ok: false, error: 'resource must be a URI string or an object with a string "uri"' };
   }

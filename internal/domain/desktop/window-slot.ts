@@ -7,7 +7,7 @@
  * not an array) goes through `windowFromResource`, which owns every rule and message, so both
  * paths give the same answer.
  */
-import type { JsonObject, JsonValue } from '../json.js';
+import { isJsonObject, type JsonValue } from '../json.js';
 import { parseWindowUri, windowIdentity } from './window-uri.js';
 import { SCAN_FULLSCREEN_SHIFT, SCAN_NO_PRIORITY, SCAN_SLOW, scanWindowUri } from './window-uri-scan.js';
 import { renderWindow, windowFromResource } from './window-resource.js';
@@ -98,10 +98,10 @@ function fillFast(resource: JsonValue, contents: JsonValue | undefined, out: Win
   let unrecognized = 0;
   for (let i = 0; i < items.length; i++) {
     const item = items[i];
-    if (isObject(item) && typeof item.text === 'string') {
+    if (isJsonObject(item) && typeof item.text === 'string') {
       // Empty texts are left out so they add no blank lines (renderWindow's rule).
       if (item.text !== '') body = body === '' ? item.text : `${body}\n\n${item.text}`;
-    } else if (isObject(item) && typeof item.blob === 'string') blobs++;
+    } else if (isJsonObject(item) && typeof item.blob === 'string') blobs++;
     else unrecognized++;
   }
   out.contents = contents;
@@ -152,8 +152,4 @@ function slowSlot(resource: JsonValue, contents: JsonValue | undefined): WindowS
     warnings: r.warnings.length ? r.warnings : NO_WARNINGS,
     identity: windowIdentity(w.parsed),
   };
-}
-
-function isObject(v: JsonValue | undefined): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -1,5 +1,5 @@
 import { McpdError } from '../../domain/errors.js';
-import type { JsonObject } from '../../domain/json.js';
+import { isJsonObject, type JsonObject } from '../../domain/json.js';
 
 /** MCP-shaped params, checked field by field: a wrong one is INVALID_ARGUMENT naming the method and field. */
 
@@ -60,7 +60,7 @@ export const callerOf = (caller: string): string => caller || 'default';
 /** Whether MCP request params carry `_meta.progressToken` (a string or a number). */
 export function hasProgressToken(params: JsonObject): boolean {
   const meta = params._meta;
-  if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) return false;
+  if (!isJsonObject(meta)) return false;
   const token = meta.progressToken;
   return typeof token === 'string' || typeof token === 'number';
 }

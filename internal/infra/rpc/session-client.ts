@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import type { ProgressUpdate } from '../../domain/downstream.js';
 import { McpdError, type ErrorReason } from '../../domain/errors.js';
-import type { JsonObject, JsonValue } from '../../domain/json.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../../domain/json.js';
 import { SessionClientMessage, SessionServerMessage, type ControlPlaneClient } from '../../gen/mcpd/control/v1/control.js';
 import type * as pb from '../../gen/mcpd/control/v1/control.js';
 import { FramedSessionStream } from './framed-session-stream.js';
@@ -249,7 +249,7 @@ export class SessionClient {
         ?.onProgress?.({ progress: pr.progress, total: pr.hasTotal ? pr.total : undefined, message: pr.message || undefined });
     } else if (m.notification) {
       const params = parseJson(m.notification.paramsJson);
-      this.notificationHandler(m.notification.method, isObject(params) ? params : {});
+      this.notificationHandler(m.notification.method, isJsonObject(params) ? params : {});
     } else if (m.request) {
       this.serveRequest(m.request);
     } else if (m.cancel) {
@@ -266,7 +266,7 @@ export class SessionClient {
       .then(() => {
         if (!handler) throw Object.assign(new Error(`this gateway does not answer "${method}"`), { code: -32601 });
         const params = parseJson(req.paramsJson);
-        return handler(method, isObject(params) ? params : {}, {
+        return handler(method, isJsonObject(params) ? params : {}, {
           signal: ac.signal,
           timeoutMs: req.timeoutMs > 0 ? req.timeoutMs : undefined,
         });
@@ -316,16 +316,12 @@ function parseJson(b: Uint8Array | undefined): JsonValue {
   return JSON.parse(Buffer.from(b).toString('utf8')) as JsonValue;
 }
 
-function isObject(v: JsonValue): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 function hasProgressToken(params: JsonObject): boolean {
   const meta = params._meta;
-  return isObject(meta ?? null) && (meta as JsonObject).progressToken !== undefined;
+  return isJsonObject(meta ?? null) && (meta as JsonObject).progressToken !== undefined;
 }
 
 function withProgressToken(params: JsonObject): JsonObject {
   const meta = params._meta;
-  return { ...params, _meta: { ...(isObject(meta ?? null) ? (meta as JsonObject) : {}), progressToken: 1 } };
+  return { ...params, _meta: { ...(isJsonObject(meta ?? null) ? (meta as JsonObject) : {}), progressToken: 1 } };
 }

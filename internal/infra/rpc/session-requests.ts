@@ -1,6 +1,6 @@
 import type { CallerSession, ControlApi } from '../../domain/control.js';
 import type * as pb from '../../gen/mcpd/control/v1/control.js';
-import type { JsonObject, JsonValue } from '../../domain/json.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../../domain/json.js';
 import type { StartedCall } from '../../domain/downstream.js';
 import { redactedError } from './status-map.js';
 import { decodeObject, encodeJson } from './json-bytes.js';
@@ -89,7 +89,7 @@ export class SessionRequests {
    */
   private startLaneCall(id: number, req: pb.SessionRequest, params: JsonObject, session: CallerSession): boolean {
     const { name, arguments: args = {} } = params;
-    if (!this.api.startToolCall || typeof name !== 'string' || !isPlainObject(args) || hasProgressToken(params)) return false;
+    if (!this.api.startToolCall || typeof name !== 'string' || !isJsonObject(args) || hasProgressToken(params)) return false;
     const output = this.output;
     let answered = false;
     const release = () => this.inflight.delete(id);
@@ -125,10 +125,6 @@ export class SessionRequests {
     for (const ac of this.inflight.values()) ac.abort(new Error('gateway session ended'));
     this.inflight.clear();
   }
-}
-
-function isPlainObject(v: unknown): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function errorOf(e: unknown): pb.ErrorInfo {

@@ -1,5 +1,5 @@
 import { shorten, type DraftElement, type DraftPage } from '../../../domain/finder/document.js';
-import type { JsonObject, JsonValue } from '../../../domain/json.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../../../domain/json.js';
 import { chunk, ParseError, utf8, type DocParser } from './types.js';
 
 export const JSON_ROWS_PER_PAGE = 50;
@@ -23,7 +23,7 @@ export const parseJsonDocument: DocParser = async (bytes, stem) => {
   } catch (e) {
     throw new ParseError(`invalid JSON: ${(e as Error).message}; fix the syntax or rename the file`);
   }
-  const obj = isObject(root) ? root : undefined;
+  const obj = isJsonObject(root) ? root : undefined;
   const title = pickStr(obj, 'title', 'name') ?? stem;
   return {
     title,
@@ -34,7 +34,7 @@ export const parseJsonDocument: DocParser = async (bytes, stem) => {
 };
 
 function pagesOf(root: JsonValue, title: string): DraftPage[] {
-  if (Array.isArray(root) && root.length > 0 && root.every(isObject)) {
+  if (Array.isArray(root) && root.length > 0 && root.every(isJsonObject)) {
     return chunk(root, JSON_ROWS_PER_PAGE).map((part, n) => ({
       title: `Records ${n * JSON_ROWS_PER_PAGE + 1}–${n * JSON_ROWS_PER_PAGE + part.length}`,
       elements: [tableOf(part)],
@@ -46,7 +46,7 @@ function pagesOf(root: JsonValue, title: string): DraftPage[] {
       elements: part.length ? [valueElement(part)] : [],
     }));
   }
-  if (isObject(root)) {
+  if (isJsonObject(root)) {
     const keys = Object.keys(root);
     return chunk(keys, JSON_KEYS_PER_PAGE).map((part) => ({
       title: part.length ? `${part[0]} … ${part[part.length - 1]}` : title,
@@ -68,7 +68,7 @@ function valueElement(v: JsonValue): DraftElement {
     const items = v.map((x) => (x === null ? 'null' : String(x)));
     return { category: 'list', summary: shorten(`${items.length} item(s): ${items.join('; ')}`), content: { ordered: true, items } };
   }
-  if (Array.isArray(v) && v.length > 0 && v.every(isObject)) return tableOf(v);
+  if (Array.isArray(v) && v.length > 0 && v.every(isJsonObject)) return tableOf(v);
   const code = JSON.stringify(v, null, 2);
   return { category: 'code', summary: shorten(code), content: { code, language: 'json' } };
 }
@@ -87,12 +87,8 @@ function cellText(v: JsonValue | undefined): string {
 
 function describe(root: JsonValue): string {
   if (Array.isArray(root)) return `JSON array of ${root.length} item(s)`;
-  if (isObject(root)) return shorten(`JSON object with keys: ${Object.keys(root).join(', ')}`, 200);
+  if (isJsonObject(root)) return shorten(`JSON object with keys: ${Object.keys(root).join(', ')}`, 200);
   return `JSON ${root === null ? 'null' : typeof root}`;
-}
-
-function isObject(v: JsonValue | undefined): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function pickStr(o: JsonObject | undefined, ...keys: string[]): string | undefined {
