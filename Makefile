@@ -54,23 +54,23 @@ lint: install proto-check
 	node scripts/check-links.mjs
 	npx prettier --check $(FORMATTED) --log-level warn || (echo "run 'make fmt' and commit the result"; exit 1)
 
-## Formats the sources (generated code under internal/gen is left as generated: .prettierignore).
+## Formats the sources (generated code under internal/contract/gen is left as generated: .prettierignore).
 fmt: install
 	npx prettier --write $(FORMATTED) --log-level warn
 
-## Regenerate internal/gen from proto/ (ts-proto through buf) and the descriptor set used by reflection.
+## Regenerate internal/contract/gen from proto/ (ts-proto through buf) and the descriptor set used by reflection.
 proto: install
 	$(BUF) generate
-	@tmp=$$(mktemp -d); $(BUF) build -o $$tmp/set.binpb && node scripts/embed-descriptor.mjs $$tmp/set.binpb internal/gen/descriptor-set.ts; rm -rf $$tmp
+	@tmp=$$(mktemp -d); $(BUF) build -o $$tmp/set.binpb && node scripts/embed-descriptor.mjs $$tmp/set.binpb internal/contract/gen/descriptor-set.ts; rm -rf $$tmp
 
-## Fails when internal/gen differs from what `make proto` would write.
+## Fails when internal/contract/gen differs from what `make proto` would write.
 proto-check: install
 	@tmp=$$(mktemp -d); trap 'rm -rf $$tmp' EXIT; \
 	$(BUF) generate -o $$tmp; \
-	$(BUF) build -o $$tmp/set.binpb && node scripts/embed-descriptor.mjs $$tmp/set.binpb $$tmp/internal/gen/descriptor-set.ts; \
-	if ! diff -r $$tmp/internal/gen internal/gen >/dev/null; then \
-	  echo "internal/gen is stale: run 'make proto' and commit the result"; diff -r $$tmp/internal/gen internal/gen | head -20; exit 1; \
-	fi; echo "internal/gen is fresh"
+	$(BUF) build -o $$tmp/set.binpb && node scripts/embed-descriptor.mjs $$tmp/set.binpb $$tmp/internal/contract/gen/descriptor-set.ts; \
+	if ! diff -r $$tmp/internal/contract/gen internal/contract/gen >/dev/null; then \
+	  echo "internal/contract/gen is stale: run 'make proto' and commit the result"; diff -r $$tmp/internal/contract/gen internal/contract/gen | head -20; exit 1; \
+	fi; echo "internal/contract/gen is fresh"
 
 ## Every benchmark, one JSON line per case (numbers go to docs/benchmarks.md).
 bench: build

@@ -3,7 +3,7 @@
 // in scripts/check-layers.mjs (ESLint core has no cycle rule and we add no import plugin for one check).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
-import { DOMAIN_PACKAGES, LAYERS, forbiddenFor } from './scripts/layers.mjs';
+import { CORE_LAYERS, DOMAIN_PACKAGES, PURE_DIRS } from './scripts/layers.mjs';
 import { explainedPlugin } from './scripts/eslint-explained.mjs';
 
 // Node globals the scripts and benches use (no `globals` package: one less dependency to keep in step).
@@ -34,35 +34,40 @@ const nodeGlobals = Object.fromEntries(
 
 const unused = ['error', { args: 'after-used', argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }];
 
-// What a product layer must not import (relative paths; for domain also packages but DOMAIN_PACKAGES), plus
-// test helpers, which no product file may reach. One rule entry per folder: flat config replaces, not
-// merges, a rule's options.
-const folderOf = (layer) => LAYERS[layer].dir.replace(/\/$/, '').split('/').pop();
-const forbid = (layer) => ({
-  'no-restricted-imports': [
-    'error',
-    {
-      patterns: [
-        ...forbiddenFor(layer).map((other) => ({
-          regex: `^(\\.\\./)+(internal/)?${folderOf(other)}/`,
-          message: `${layer} must not import ${other}: the direction is cmd → app → infra → domain (docs/architecture.md, "Layers")`,
-        })),
-        ...(layer === 'domain'
-          ? [
-              {
-                regex: `^(?!\\.|${DOMAIN_PACKAGES.join('|')}$)`,
-                message: `domain is pure (no I/O): it imports no package but ${DOMAIN_PACKAGES.join(', ')}; put I/O in internal/infra`,
-              },
-            ]
-          : []),
-        { regex: '^(\\.\\./)+test/', message: 'product code must not import test helpers (they live under test/)' },
-      ],
-    },
-  ],
-});
-const layerRules = Object.keys(LAYERS)
-  .filter((layer) => layer !== 'gen')
-  .map((layer) => ({ files: [`${LAYERS[layer].dir}**/*.ts`], ignores: ['**/*.test.ts'], rules: forbid(layer) }));
+// What a folder must not import, by relative import path: the core's upper layers, packages in pure folders,
+// and test helpers, which no product file may reach. Products apart is checked by scripts/check-layers.mjs on
+// resolved paths (folder names such as smcp/ recur inside contract/, so a path pattern cannot tell them
+// apart). One rule entry per folder: flat config replaces, not merges, a rule's options.
+const layerPatterns = (layer) =>
+  Object.keys(CORE_LAYERS)
+    .filter((other) => other !== layer && !CORE_LAYERS[layer].may.includes(other))
+    .map((other) => ({
+      regex: `^(\\.\\./)+${other}/`,
+      message: `core ${layer} must not import core ${other}: the direction is app → infra → domain (docs/architecture.md, "Layers")`,
+    }));
+const purePattern = {
+  regex: `^(?!\\.|${DOMAIN_PACKAGES.join('|')}$)`,
+  message: `pure code (no I/O) imports no package but ${DOMAIN_PACKAGES.join(', ')}; put I/O in an adapter`,
+};
+const testPattern = { regex: '^(\\.\\./)+test/', message: 'product code must not import test helpers (they live under test/)' };
+const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns: [...patterns, testPattern] }] });
+const layerRules = [
+  {
+    files: ['internal/**/*.ts'],
+    ignores: ['**/*.test.ts', 'internal/core/**', ...PURE_DIRS.map((d) => (d.endsWith('/') ? `${d}**` : d))],
+    rules: restrict([]),
+  },
+  ...Object.keys(CORE_LAYERS).map((layer) => ({
+    files: [`${CORE_LAYERS[layer].dir}**/*.ts`],
+    ignores: ['**/*.test.ts'],
+    rules: restrict([...layerPatterns(layer), ...(layer === 'domain' ? [purePattern] : [])]),
+  })),
+  ...PURE_DIRS.filter((d) => !d.startsWith('internal/core/')).map((d) => ({
+    files: [d.endsWith('/') ? `${d}**/*.ts` : d],
+    ignores: ['**/*.test.ts'],
+    rules: restrict([purePattern]),
+  })),
+];
 
 export default tseslint.config(
   // test/lint/explained-cases.ts breaks the rules on purpose: test/lint/explained-rules.test.ts lints it alone.
@@ -70,7 +75,7 @@ export default tseslint.config(
     ignores: [
       'dist/**',
       'node_modules/**',
-      'internal/gen/**',
+      'internal/contract/gen/**',
       '.tmp/**',
       'coverage/**',
       'vitest.config.ts',
@@ -108,6 +113,6 @@ export default tseslint.config(
     plugins: { explained: explainedPlugin },
     rules: { 'explained/fire-and-forget': 'error', 'explained/swallowed-error': 'error' },
   },
-  // Layers: cmd → app → infra → domain (gen is generated code every layer but domain may use).
+  // Products apart; inside the core, app → infra → domain; pure folders without I/O.
   ...layerRules,
 );

@@ -17,9 +17,9 @@ export default defineConfig({
     coverage: {
       provider: 'v8',
       include: ['internal/**/*.ts'],
-      exclude: ['**/*.test.ts', 'internal/gen/**'],
+      exclude: ['**/*.test.ts', 'internal/contract/gen/**'],
       reporter: ['text-summary'],
-      thresholds: { 'internal/domain/**/*.ts': { lines: 90 } },
+      thresholds: { 'internal/core/domain/**/*.ts': { lines: 90 } },
     },
   },
 });

@@ -17,9 +17,9 @@ import { ECHO, MCPD, REPO, childrenMatching, emitComparison, interleaved, percen
 const smoke = process.argv.includes('--smoke');
 const dist = (p) => import(join(REPO, 'dist', p));
 const { toolCatalog } = await dist('test/fixtures/tool-catalog.js');
-const { buildToolSnapshot } = await dist('internal/domain/aggregator/tool-snapshot.js');
-const { ToolSearchCalls } = await dist('internal/app/tool-search-calls.js');
-const { createControlClient, waitForReady, ControlCalls } = await dist('internal/infra/rpc/control-client.js');
+const { buildToolSnapshot } = await dist('internal/core/domain/aggregator/tool-snapshot.js');
+const { ToolSearchCalls } = await dist('internal/core/app/tool-search-calls.js');
+const { createControlClient, waitForReady, ControlCalls } = await dist('internal/contract/grpc/control-client.js');
 
 const QUERIES = [
   'create a GitHub issue about a crash',

@@ -25,7 +25,7 @@ import { REPO, emit, percentile, round } from './lib.mjs';
 const smoke = process.argv.includes('--smoke');
 const only = process.argv.find((a) => a.startsWith('--case='))?.slice(7);
 const distDir = process.argv.find((a) => a.startsWith('--dist='))?.slice(7) ?? join(REPO, 'dist');
-const dist = (p) => import(join(distDir, 'internal/domain', p));
+const dist = (p) => import(join(distDir, 'internal/core/domain', p));
 const { organizeDesktop } = await dist('desktop/organize.js');
 const { syntheticWindows, syntheticHistory } = await import(join(distDir, 'test/fixtures/desktop-synthetic-windows.js'));
 const { organizeFinder } = await dist('finder/organize.js');

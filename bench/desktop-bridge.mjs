@@ -22,8 +22,8 @@ const WARMUP = smoke ? 1 : 5;
 const COLD_N = smoke ? 1 : 5;
 const HOST = join(REPO, 'dist/cmd/mcpd-desktop-host/main.js');
 const { HeadlessDesktop, FIXTURE_APP } = await import(join(REPO, 'dist/test/fixtures/desktop/headless-desktop.js'));
-const { LinuxBackend } = await import(join(REPO, 'dist/internal/infra/desktop-host/linux/linux-backend.js'));
-const { BridgeClient } = await import(join(REPO, 'dist/internal/infra/desktop-host/bridge-client.js'));
+const { LinuxBackend } = await import(join(REPO, 'dist/internal/desktop-host/linux/linux-backend.js'));
+const { BridgeClient } = await import(join(REPO, 'dist/internal/contract/desktop-bridge/bridge-client.js'));
 const FACTORY = 'gtk3-widget-factory';
 
 const bounds = () => ({ maxDepth: 32, maxNodes: 2000, deadlineMs: Date.now() + 30_000 });

@@ -95,7 +95,7 @@ export async function startCore(profiles, callers = 'callers: {}\n', files = {})
   });
   let log = '';
   core.stderr.on('data', (d) => (log += d));
-  const { createControlClient, waitForReady } = await import(join(REPO, 'dist/internal/infra/rpc/control-client.js'));
+  const { createControlClient, waitForReady } = await import(join(REPO, 'dist/internal/contract/grpc/control-client.js'));
   const client = createControlClient(socket);
   const until = Date.now() + 20_000;
   for (;;) {

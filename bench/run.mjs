@@ -187,7 +187,7 @@ async function listing() {
     echoSpec(`s${String(i).padStart(2, '0')}`, `      ECHO_TOOL_COUNT: "40"\n      BENCH_ID: "${i}"\n`),
   ).join('');
   const world = await startCore({ default: `servers:\n${servers}` });
-  const { ControlCalls } = await import(join(REPO, 'dist/internal/infra/rpc/control-client.js'));
+  const { ControlCalls } = await import(join(REPO, 'dist/internal/contract/grpc/control-client.js'));
   const calls = new ControlCalls(world.client);
   try {
     const listAll = async () => {
@@ -217,7 +217,7 @@ async function listing() {
 /** Server processes and core RSS with 1, 10 and 50 attached callers (Session streams, as gateways hold). */
 async function density() {
   const world = await startCore({ default: `servers:\n${echoSpec('a')}${echoSpec('b', '      ROLE: "b"\n')}` });
-  const { SessionClient } = await import(join(REPO, 'dist/internal/infra/rpc/session-client.js'));
+  const { SessionClient } = await import(join(REPO, 'dist/internal/contract/session/session-client.js'));
   const sessions = [];
   try {
     for (const target of smoke ? [1, 10] : [1, 10, 50]) {
@@ -381,8 +381,8 @@ async function logs() {
 async function mux() {
   const payload = { data: 'x'.repeat(1024) };
   const world = await startCore({ default: `servers:\n${echoSpec('fx')}` });
-  const { SessionClient } = await import(join(REPO, 'dist/internal/infra/rpc/session-client.js'));
-  const { SharedCoreConnection } = await import(join(REPO, 'dist/internal/infra/gateway/shared-core-connection.js'));
+  const { SessionClient } = await import(join(REPO, 'dist/internal/contract/session/session-client.js'));
+  const { SharedCoreConnection } = await import(join(REPO, 'dist/internal/gateway/shared-core-connection.js'));
   const hello = (i) => ({ caller: 'bench', pid: process.pid, clientName: `mux-${i}`, previousSessionId: '' });
   const shared = new SharedCoreConnection(world.socket);
   const closers = [];

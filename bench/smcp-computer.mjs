@@ -66,7 +66,7 @@ async function computerAt(world, url) {
     join(world.store, 'runtime.yaml'),
     `smcp:\n  url: ${url}\n  apiKey: ${KEY}\n  office: bench\n  computers:\n    - { name: core, caller: bench }\n`,
   );
-  const { ControlCalls } = await import(join(REPO, 'dist/internal/infra/rpc/control-client.js'));
+  const { ControlCalls } = await import(join(REPO, 'dist/internal/contract/grpc/control-client.js'));
   const calls = new ControlCalls(world.client);
   const r = await calls.reload();
   if (!r.applied) throw new Error(`runtime.yaml rejected: ${r.issues.join('; ')}`);

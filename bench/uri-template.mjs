@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // uri_template_match: routing a resources/read URI to the template that serves it — our compiled-RegExp
-// matcher (internal/domain/aggregator/uri-template.ts, cached per template, as the resource index uses it)
+// matcher (internal/core/domain/aggregator/uri-template.ts, cached per template, as the resource index uses it)
 // against the MCP SDK's UriTemplate.match (one instance per template, made once), interleaved in one process
 // over the same templates and URIs. `--smoke` uses tiny counts.
 import { join } from 'node:path';
@@ -8,7 +8,7 @@ import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 import { REPO, emitComparison, interleaved } from './lib.mjs';
 
 const smoke = process.argv.includes('--smoke');
-const { matchesUriTemplate } = await import(join(REPO, 'dist/internal/domain/aggregator/uri-template.js'));
+const { matchesUriTemplate } = await import(join(REPO, 'dist/internal/core/domain/aggregator/uri-template.js'));
 
 // Level-1 path templates, as servers list them (both matchers agree on every pair below).
 const TEMPLATES = Array.from({ length: 50 }, (_, i) => `repo${i}://{owner}/{name}/issues/{number}`);

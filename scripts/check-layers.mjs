@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// Import cycles, which ESLint core cannot see without an import plugin, and (exactly, on resolved paths) the
-// layer direction of scripts/layers.mjs that eslint.config.mjs checks by import-path pattern.
+// The rooms of scripts/layers.mjs, checked exactly on resolved paths: products never import each other
+// (contract and shared aside), the core's layers point down, pure folders do no I/O, each cmd/<bin> uses its
+// own product; and import cycles, which ESLint core cannot see without an import plugin.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { DOMAIN_PACKAGES, LAYERS, layerOf as layerOfRel } from './layers.mjs';
+import { CORE_LAYERS, DOMAIN_PACKAGES, allowedFor, coreLayerOf, isPure, productOf } from './layers.mjs';
 
 const root = resolve(new URL('..', import.meta.url).pathname);
 const files = [];
@@ -16,29 +17,49 @@ const walk = (d) => {
 };
 for (const top of ['cmd', 'internal']) walk(join(root, top));
 
-const layerOf = (p) => layerOfRel(relative(root, p)) ?? 'other';
-const mayImport = (from, to) => from === to || from === 'other' || LAYERS[from].may.includes(to);
+const rel = (p) => relative(root, p);
 const problems = [];
 const graph = new Map();
+const packagesOf = new Map();
+const sharedUsedByPure = new Map();
+
+function checkEdge(fromRel, toRel, spec) {
+  const allowed = allowedFor(fromRel);
+  const to = productOf(toRel) ?? (toRel.startsWith('cmd/') ? 'cmd' : 'other');
+  const own = toRel.startsWith('cmd/') && fromRel.split('/')[1] === toRel.split('/')[1];
+  if (allowed && !own && !allowed.includes(to)) {
+    problems.push(`${fromRel}: ${productOf(fromRel) ?? fromRel.split('/').slice(0, 2).join('/')} must not import ${to} (${spec})`);
+  }
+  const fromLayer = coreLayerOf(fromRel);
+  const toLayer = coreLayerOf(toRel);
+  if (fromLayer && toLayer && fromLayer !== toLayer && !CORE_LAYERS[fromLayer].may.includes(toLayer)) {
+    problems.push(`${fromRel}: core ${fromLayer} must not import core ${toLayer} (${spec}); the direction is app → infra → domain`);
+  }
+  if (isPure(fromRel) && toRel.startsWith('internal/shared/')) sharedUsedByPure.set(toRel, fromRel);
+  else if (isPure(fromRel) && !isPure(toRel)) problems.push(`${fromRel}: pure code must not import ${toRel} (${spec})`);
+}
+
 for (const f of files) {
   const src = readFileSync(f, 'utf8');
   const deps = [];
-  const from = layerOf(f);
   for (const m of src.matchAll(/(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)) {
     const spec = m[1] ?? m[2];
     if (!spec.startsWith('.')) {
-      // Domain is pure: a package other than DOMAIN_PACKAGES would be I/O or a framework.
-      if (from === 'domain' && !DOMAIN_PACKAGES.includes(spec)) {
-        problems.push(`${relative(root, f)}: domain must not import the package ${spec} (only ${DOMAIN_PACKAGES.join(', ')})`);
+      if (!DOMAIN_PACKAGES.includes(spec)) packagesOf.set(rel(f), [...(packagesOf.get(rel(f)) ?? []), spec]);
+      // Pure code: a package other than DOMAIN_PACKAGES would be I/O or a framework.
+      if (isPure(rel(f)) && !DOMAIN_PACKAGES.includes(spec)) {
+        problems.push(`${rel(f)}: pure code must not import the package ${spec} (only ${DOMAIN_PACKAGES.join(', ')})`);
       }
       continue;
     }
     const target = resolve(dirname(f), spec).replace(/\.js$/, '.ts');
     deps.push(target);
-    const to = layerOf(target);
-    if (!mayImport(from, to)) problems.push(`${relative(root, f)}: ${from} must not import ${to} (${spec})`);
+    checkEdge(rel(f), rel(target), spec);
   }
   graph.set(f, deps);
+}
+for (const [shared, user] of sharedUsedByPure) {
+  for (const pkg of packagesOf.get(shared) ?? []) problems.push(`${user}: pure code must not use ${shared}, which imports ${pkg}`);
 }
 // Cycle detection (DFS with colours).
 const colour = new Map();
@@ -52,7 +73,7 @@ const visit = (n) => {
       const cyc = stack
         .slice(stack.indexOf(d))
         .concat(d)
-        .map((p) => relative(root, p));
+        .map((p) => rel(p));
       problems.push(`import cycle: ${cyc.join(' → ')}`);
     } else if (!colour.get(d)) visit(d);
   }
@@ -65,4 +86,4 @@ if (problems.length) {
   console.error(problems.join('\n'));
   process.exit(1);
 }
-console.log(`layers ok: ${files.length} files, no forbidden imports, no cycles`);
+console.log(`layers ok: ${files.length} files, products apart, core layers downward, pure folders pure, no cycles`);

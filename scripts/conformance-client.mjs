@@ -149,7 +149,7 @@ async function listServerTools(c, signedInAt) {
  * an `mcpdctl status` per look cost a Node start each, in every scenario), or nothing.
  */
 async function whyEmpty(since) {
-  const { ControlCalls, createControlClient } = await import(join(ROOT, 'dist/internal/infra/rpc/control-client.js'));
+  const { ControlCalls, createControlClient } = await import(join(ROOT, 'dist/internal/contract/grpc/control-client.js'));
   const control = createControlClient(socket);
   try {
     const { pools } = await new ControlCalls(control).status();

@@ -1,25 +1,95 @@
-// The one definition of the layers (docs/architecture.md, "Layers"; docs/decisions.md, 35).
-// eslint.config.mjs and scripts/check-layers.mjs both read it, so the rule they enforce cannot drift apart.
+// The one definition of the code's rooms (docs/architecture.md, "Programs and folders" and "Layers").
+// eslint.config.mjs, scripts/check-layers.mjs and scripts/architecture-table.mjs read it, so the rules they
+// enforce and the table the docs show cannot drift apart.
 //
-// Direction: cmd → app → infra → domain. A layer imports itself and the layers below it, never one above;
-// `gen` (ts-proto output) is wire code that every layer but domain may use.
-export const LAYERS = {
-  cmd: { dir: 'cmd/', may: ['app', 'infra', 'domain', 'gen'] },
-  app: { dir: 'internal/app/', may: ['infra', 'domain', 'gen'] },
-  infra: { dir: 'internal/infra/', may: ['domain', 'gen'] },
-  domain: { dir: 'internal/domain/', may: [] },
-  gen: { dir: 'internal/gen/', may: [] },
+// Products never import each other: a product imports itself, `contract` (what crosses process boundaries)
+// and `shared` (small common pieces). `contract` imports only `shared`; `shared` imports nothing else of
+// internal/. The one exception: `ctl` may use the published SMCP Agent library (`smcp-agent`).
+// A folder listed earlier wins over a folder that contains it (smcp/agent before smcp).
+export const PRODUCTS = {
+  core: { dir: 'internal/core/', may: ['contract', 'shared'], what: 'mcpd, the core daemon' },
+  gateway: { dir: 'internal/gateway/', may: ['contract', 'shared'], what: 'mcpdmcp, the MCP gateway' },
+  ctl: {
+    dir: 'internal/ctl/',
+    may: ['contract', 'shared', 'smcp-agent'],
+    what: 'mcpdctl and the operator subcommands of mcpd (open, init, url-handler, validate)',
+  },
+  'smcp-agent': {
+    dir: 'internal/smcp/agent/',
+    may: ['contract', 'shared'],
+    what: 'the published SMCP Agent library (the mcpd/smcp export)',
+  },
+  smcp: { dir: 'internal/smcp/', may: ['contract', 'shared'], what: 'mcpd-smcp, the SMCP Server (Socket.IO router, Redis registry)' },
+  'desktop-host': { dir: 'internal/desktop-host/', may: ['contract', 'shared'], what: 'mcpd-desktop-host, the Desktop Bridge host' },
+  'docs-server': { dir: 'internal/docs-server/', may: ['contract', 'shared'], what: 'mcpd-docs, the dpe:// document server' },
+  contract: {
+    dir: 'internal/contract/',
+    may: ['shared'],
+    what: 'what crosses process boundaries: generated gRPC code, the control-plane areas, the Session wire and client, the store format, SMCP protocol types, window:// and dpe:// codecs, the Desktop Bridge contract',
+  },
+  shared: {
+    dir: 'internal/shared/',
+    may: [],
+    what: 'small common pieces: JSON, errors, backoff, ChurnMap, file trust, the HTTP Host/Origin guard, JSON-RPC lines',
+  },
 };
 
-// The only package domain may import: hashing and random ids are computation, not I/O.
+// Each program's entry folder and the products it may use (contract and shared always).
+export const PROGRAMS = {
+  'cmd/mcpd/': ['core', 'ctl'],
+  'cmd/mcpdmcp/': ['gateway'],
+  'cmd/mcpdctl/': ['ctl'],
+  'cmd/mcpd-smcp/': ['smcp'],
+  'cmd/mcpd-desktop-host/': ['desktop-host'],
+  'cmd/mcpd-docs/': ['docs-server'],
+};
+
+// Inside the core, the layers it always had: app → infra → domain. A layer imports itself and the layers
+// below it, never one above.
+export const CORE_LAYERS = {
+  app: { dir: 'internal/core/app/', may: ['infra', 'domain'] },
+  infra: { dir: 'internal/core/infra/', may: ['domain'] },
+  domain: { dir: 'internal/core/domain/', may: [] },
+};
+
+// Pure folders and files (no I/O): they import no package but DOMAIN_PACKAGES, and only other pure code
+// (shared/ files they use are checked to import no package but DOMAIN_PACKAGES either).
+export const PURE_DIRS = [
+  'internal/core/domain/',
+  'internal/desktop-host/domain/',
+  'internal/docs-server/domain/',
+  'internal/contract/model/',
+  'internal/contract/control/',
+  'internal/contract/smcp/',
+  'internal/contract/finder/',
+  'internal/contract/desktop/',
+  'internal/contract/desktop-bridge/types.ts',
+  'internal/contract/desktop-bridge/errors.ts',
+];
+// The only package pure code may import: hashing and random ids are computation, not I/O.
 export const DOMAIN_PACKAGES = ['node:crypto'];
 
-/** The layer of a path relative to the repository root, or undefined outside the product. */
-export function layerOf(relPath) {
-  return Object.keys(LAYERS).find((name) => relPath.startsWith(LAYERS[name].dir));
+const byLength = (names, table) => [...names].sort((a, b) => table[b].dir.length - table[a].dir.length);
+
+/** The product of a path relative to the repository root, or undefined outside internal/. */
+export function productOf(relPath) {
+  return byLength(Object.keys(PRODUCTS), PRODUCTS).find((name) => relPath.startsWith(PRODUCTS[name].dir));
 }
 
-/** The layers `name` must not import. */
-export function forbiddenFor(name) {
-  return Object.keys(LAYERS).filter((other) => other !== name && !LAYERS[name].may.includes(other));
+/** The core layer of a path, or undefined outside internal/core/. */
+export function coreLayerOf(relPath) {
+  return Object.keys(CORE_LAYERS).find((name) => relPath.startsWith(CORE_LAYERS[name].dir));
+}
+
+/** Whether a path lies in a pure folder, or in shared/ files that do no I/O (checked by their imports). */
+export function isPure(relPath) {
+  return PURE_DIRS.some((d) => relPath.startsWith(d));
+}
+
+/** The products (and contract/shared) a file at relPath may import, or undefined where no rule applies. */
+export function allowedFor(relPath) {
+  const program = Object.keys(PROGRAMS).find((d) => relPath.startsWith(d));
+  if (program) return [...PROGRAMS[program], 'contract', 'shared'];
+  const product = productOf(relPath);
+  return product ? [product, ...PRODUCTS[product].may] : undefined;
 }

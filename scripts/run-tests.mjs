@@ -8,7 +8,7 @@ import { join } from 'node:path';
 
 const dir = mkdtempSync(join(tmpdir(), 'mcpd-test-report-'));
 const report = join(dir, 'report.json');
-// Coverage (vitest.config.ts: summary, 90% lines floor for internal/domain) on a whole run only: a
+// Coverage (vitest.config.ts: summary, 90% lines floor for internal/core/domain) on a whole run only: a
 // run of a few files would miss the floor by construction.
 const coverage = process.argv.length > 2 ? [] : ['--coverage'];
 const args = [

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-import { packageVersion } from '../../internal/app/version.js';
-import { BridgeHost } from '../../internal/infra/desktop-host/host.js';
-import { LinuxBackend } from '../../internal/infra/desktop-host/linux/linux-backend.js';
-import { BridgeSocketServer } from '../../internal/infra/desktop-host/socket-server.js';
-import { serveMcp } from '../../internal/infra/desktop-host/mcp/mcp-face.js';
+import { packageVersion } from '../../internal/shared/version.js';
+import { BridgeHost } from '../../internal/desktop-host/host.js';
+import { LinuxBackend } from '../../internal/desktop-host/linux/linux-backend.js';
+import { BridgeSocketServer } from '../../internal/desktop-host/socket-server.js';
+import { serveMcp } from '../../internal/desktop-host/mcp/mcp-face.js';
 import { HelpRequested, parseArgs } from './args.js';
 
 // In --mcp mode stdout carries MCP only: anything a library prints goes to stderr.

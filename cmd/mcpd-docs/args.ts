@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
-import { HOST_RE } from '../../internal/domain/finder/dpe-uri-rules.js';
-import { DEFAULT_DOC_LIMITS, type DocLimits } from '../../internal/infra/docs/doc-limits.js';
+import { HOST_RE } from '../../internal/contract/finder/dpe-uri-rules.js';
+import { DEFAULT_DOC_LIMITS, type DocLimits } from '../../internal/docs-server/doc-limits.js';
 
 export interface DocsArgs {
   host: string;

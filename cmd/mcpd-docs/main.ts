@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { DocsService } from '../../internal/infra/docs/docs-service.js';
+import { DocsService } from '../../internal/docs-server/docs-service.js';
 import { parseArgs } from './args.js';
-import { packageVersion } from '../../internal/app/version.js';
+import { packageVersion } from '../../internal/shared/version.js';
 
 // stdout carries MCP only: anything a library prints goes to stderr.
 console.log = console.error;

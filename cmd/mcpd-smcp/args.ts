@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { parseListenAddress, type ListenAddress } from '../../internal/infra/gateway/http-address.js';
+import { parseListenAddress, type ListenAddress } from '../../internal/shared/http-address.js';
 
 export interface SmcpArgs {
   listen: ListenAddress;

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { startSmcpServer, SmcpConfigError } from '../../internal/infra/smcp/smcp-server.js';
+import { startSmcpServer, SmcpConfigError } from '../../internal/smcp/smcp-server.js';
 import { parseSmcpArgs } from './args.js';
 
 const log = (msg: string): void => {

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-import { runCore } from '../../internal/app/bootstrap.js';
-import { packageVersion } from '../../internal/app/version.js';
-import { validateCommand } from '../../internal/infra/cli/validate-command.js';
-import { initCommand, initTarget } from '../../internal/infra/cli/init-command.js';
-import { COMMON_OPTIONS, configFrom, exitOnHelpOrVersion, parseOrExit, socketFrom } from '../../internal/infra/cli/common-flags.js';
-import { appCommand, APP_OPTIONS, APP_USAGE } from '../../internal/infra/cli/app-commands.js';
+import { runCore } from '../../internal/core/app/bootstrap.js';
+import { packageVersion } from '../../internal/shared/version.js';
+import { validateCommand } from '../../internal/ctl/validate-command.js';
+import { initCommand, initTarget } from '../../internal/ctl/init-command.js';
+import { COMMON_OPTIONS, configFrom, exitOnHelpOrVersion, parseOrExit, socketFrom } from '../../internal/contract/cli/common-flags.js';
+import { appCommand, APP_OPTIONS, APP_USAGE } from '../../internal/ctl/app-commands.js';
 
 const USAGE = `usage:
   mcpd [--config DIR] [--socket PATH]     run the core in the foreground

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-import { packageVersion } from '../../internal/app/version.js';
-import { exitQuietlyOnEpipe } from '../../internal/infra/cli/common-flags.js';
-import { CTL_COMMANDS } from '../../internal/infra/cli/ctl-commands.js';
-import { runCtl } from '../../internal/infra/cli/ctl-driver.js';
+import { packageVersion } from '../../internal/shared/version.js';
+import { exitQuietlyOnEpipe } from '../../internal/contract/cli/common-flags.js';
+import { CTL_COMMANDS } from '../../internal/ctl/ctl-commands.js';
+import { runCtl } from '../../internal/ctl/ctl-driver.js';
 
 exitQuietlyOnEpipe();
 const code = await runCtl(process.argv.slice(2), CTL_COMMANDS, {

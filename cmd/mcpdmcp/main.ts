@@ -1,14 +1,14 @@
 #!/usr/bin/env node
-import { assertSocketOwner } from '../../internal/infra/rpc/socket-path.js';
+import { assertSocketOwner } from '../../internal/contract/session/socket-path.js';
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
-import { StdioServerLineTransport } from '../../internal/infra/gateway/stdio-server-transport.js';
-import { packageVersion } from '../../internal/app/version.js';
-import { COMMON_OPTIONS, configFrom, exitOnHelpOrVersion, parseOrExit, socketFrom } from '../../internal/infra/cli/common-flags.js';
-import { startCoreDaemon } from '../../internal/infra/gateway/autostart.js';
-import { runHttpGateway } from '../../internal/infra/gateway/http-main.js';
-import { Gateway } from '../../internal/infra/gateway/mcp-gateway.js';
-import { SharedCoreConnection } from '../../internal/infra/gateway/shared-core-connection.js';
+import { StdioServerLineTransport } from '../../internal/gateway/stdio-server-transport.js';
+import { packageVersion } from '../../internal/shared/version.js';
+import { COMMON_OPTIONS, configFrom, exitOnHelpOrVersion, parseOrExit, socketFrom } from '../../internal/contract/cli/common-flags.js';
+import { startCoreDaemon } from '../../internal/contract/session/autostart.js';
+import { runHttpGateway } from '../../internal/gateway/http-main.js';
+import { Gateway } from '../../internal/gateway/mcp-gateway.js';
+import { SharedCoreConnection } from '../../internal/gateway/shared-core-connection.js';
 
 const USAGE = `usage: mcpdmcp <caller> [--socket PATH] [--config DIR] [--no-autostart] [--core-wait-ms N]
                         [--http HOST:PORT [--token-file FILE | --token TOKEN|auto]]

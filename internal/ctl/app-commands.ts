@@ -4,8 +4,8 @@ import type { ParseArgsConfig } from 'node:util';
 import { callerFromLink, openCommand } from './open-command.js';
 import { installUrlHandler } from './url-handler-command.js';
 
-/** The mcpd entry beside this build (dist/internal/infra/cli → dist/cmd/mcpd). */
-const CORE_ENTRY = fileURLToPath(new URL('../../../cmd/mcpd/main.js', import.meta.url));
+/** The mcpd entry beside this build (dist/internal/ctl → dist/cmd/mcpd). */
+const CORE_ENTRY = fileURLToPath(new URL('../../cmd/mcpd/main.js', import.meta.url));
 
 export const APP_OPTIONS = {
   caller: { type: 'string' },

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Profile, ProfileStore } from '../../domain/profile.js';
-import { DEFAULT_NAMESPACE } from '../../domain/profile.js';
-import type { ServerSpec } from '../../domain/spec.js';
-import { httpSpec } from '../../../test/support/server-specs.js';
+import type { Profile, ProfileStore } from '../contract/model/profile.js';
+import { DEFAULT_NAMESPACE } from '../contract/model/profile.js';
+import type { ServerSpec } from '../contract/model/spec.js';
+import { httpSpec } from '../../test/support/server-specs.js';
 import { pickServer } from './auth-command.js';
 
 const spec = httpSpec;

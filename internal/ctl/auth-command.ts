@@ -1,18 +1,18 @@
 import { spawn } from 'node:child_process';
-import { McpdError } from '../../domain/errors.js';
-import { specFingerprint } from '../../domain/fingerprint.js';
-import { profileFor, type ProfileStore } from '../../domain/profile.js';
-import type { ServerSpec } from '../../domain/spec.js';
-import { formatIssue } from '../../domain/errors.js';
-import { loadStore } from '../catalog/index.js';
-import { stateDirFor } from '../catalog/state-dir.js';
-import { signIn } from '../oauth/sign-in.js';
-import { OAuthStore } from '../oauth/token-store.js';
-import { ControlCalls, createControlClient, waitForReady } from '../rpc/control-client.js';
-import { assertSocketOwner } from '../rpc/socket-path.js';
-import { configFrom } from './common-flags.js';
+import { McpdError } from '../shared/errors.js';
+import { specFingerprint } from '../contract/model/fingerprint.js';
+import { profileFor, type ProfileStore } from '../contract/model/profile.js';
+import type { ServerSpec } from '../contract/model/spec.js';
+import { formatIssue } from '../shared/errors.js';
+import { loadStore } from '../contract/store/index.js';
+import { stateDirFor } from '../contract/store/state-dir.js';
+import { signIn } from './oauth/sign-in.js';
+import { OAuthStore } from '../contract/oauth/token-store.js';
+import { ControlCalls, createControlClient, waitForReady } from '../contract/grpc/control-client.js';
+import { assertSocketOwner } from '../contract/session/socket-path.js';
+import { configFrom } from '../contract/cli/common-flags.js';
 import { str, type CtlCommand, type Out } from './ctl-command.js';
-import { must } from '../../domain/must.js';
+import { must } from '../shared/must.js';
 
 export interface AuthFlags {
   caller?: string;

@@ -1,6 +1,6 @@
 import { copyFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { McpdError } from '../../domain/errors.js';
+import { McpdError } from '../shared/errors.js';
 import { clientConfigFile, isClientName, CLIENTS, type ClientName, type ClientPlace } from './client-configs.js';
 import type { Out } from './ctl-command.js';
 import { parseJsonc } from './jsonc.js';

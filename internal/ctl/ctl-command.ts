@@ -1,5 +1,5 @@
 import type { ParseArgsConfig } from 'node:util';
-import type { ControlPlaneClient } from '../../gen/mcpd/control/v1/control.js';
+import type { ControlPlaneClient } from '../contract/gen/mcpd/control/v1/control.js';
 
 /** Where a command prints: `json` set by the global --json. */
 export interface Out {

@@ -13,7 +13,7 @@ import { logsCommand } from './ctl-logs.js';
 import { desktopCommand, finderCommand } from './ctl-context.js';
 import { validateCommand } from './validate-command.js';
 import { str } from './ctl-command.js';
-import { configFrom } from './common-flags.js';
+import { configFrom } from '../contract/cli/common-flags.js';
 import { stopCommand } from './ctl-stop.js';
 import { importCommand } from './import-command.js';
 import { connectCommand } from './connect-command.js';
@@ -24,7 +24,7 @@ import { SMCP_FLAGS, smcpCommand } from './ctl-smcp.js';
 import { desktopHostCommand } from './ctl-desktop-host.js';
 import { completionCommand } from './completion-command.js';
 import { authCmd } from './auth-command.js';
-import { must } from '../../domain/must.js';
+import { must } from '../shared/must.js';
 
 /** "Starting server …" on stderr while a cold start keeps a listing or call waiting (a terminal only). */
 const progress = (json: boolean) => ({ isTTY: Boolean(process.stderr.isTTY) && !json, write: (s: string) => process.stderr.write(s) });
@@ -97,7 +97,7 @@ const importCmd: CtlCommand = {
 };
 
 /** dist/cmd/mcpdmcp/main.js of this installation: what a connected client is made to spawn. */
-const GATEWAY_SCRIPT = fileURLToPath(new URL('../../../cmd/mcpdmcp/main.js', import.meta.url));
+const GATEWAY_SCRIPT = fileURLToPath(new URL('../../cmd/mcpdmcp/main.js', import.meta.url));
 
 function connecting(name: 'connect' | 'disconnect', summary: string, args: string): CtlCommand {
   return {

@@ -1,7 +1,7 @@
-import { McpdError } from '../../domain/errors.js';
-import type { ControlPlaneClient } from '../../gen/mcpd/control/v1/control.js';
-import type * as pb from '../../gen/mcpd/control/v1/control.js';
-import { callUnary } from '../rpc/control-client.js';
+import { McpdError } from '../shared/errors.js';
+import type { ControlPlaneClient } from '../contract/gen/mcpd/control/v1/control.js';
+import type * as pb from '../contract/gen/mcpd/control/v1/control.js';
+import { callUnary } from '../contract/grpc/control-client.js';
 import type { Out } from './ctl-command.js';
 import { renderTable, truncate } from './table.js';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { BridgeCallError, BridgeClient } from '../desktop-host/bridge-client.js';
+import { BridgeCallError, BridgeClient } from '../contract/desktop-bridge/bridge-client.js';
 import { renderTable, truncate } from './table.js';
 
 export const DESKTOP_HOST_USAGE = `usage: mcpdctl desktop-host <socket> <action> [flags] [--json]

@@ -1,12 +1,12 @@
 import { parseArgs } from 'node:util';
-import { isMcpdError } from '../../domain/errors.js';
-import { ControlCalls, createControlClient, waitForReady } from '../rpc/control-client.js';
-import { assertSocketOwner } from '../rpc/socket-path.js';
-import { closest } from '../../domain/did-you-mean.js';
-import { COMMON_OPTIONS, socketFrom } from './common-flags.js';
+import { isMcpdError } from '../shared/errors.js';
+import { ControlCalls, createControlClient, waitForReady } from '../contract/grpc/control-client.js';
+import { assertSocketOwner } from '../contract/session/socket-path.js';
+import { closest } from '../contract/model/did-you-mean.js';
+import { COMMON_OPTIONS, socketFrom } from '../contract/cli/common-flags.js';
 import { escapeTerminal } from './terminal-text.js';
 import { parseOptions, type CtlCommand, type CtlRun, type Out } from './ctl-command.js';
-import { must } from '../../domain/must.js';
+import { must } from '../shared/must.js';
 
 const GLOBAL_OPTIONS = { ...COMMON_OPTIONS, json: { type: 'boolean' } } as const;
 const GLOBAL_HELP = `global options:

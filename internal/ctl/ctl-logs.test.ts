@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LogEntry } from '../../gen/mcpd/control/v1/control.js';
+import type { LogEntry } from '../contract/gen/mcpd/control/v1/control.js';
 import { formatEntry } from './ctl-logs.js';
 
 const entry = (e: Partial<LogEntry>): LogEntry => ({

@@ -1,9 +1,9 @@
 import { Metadata } from '@grpc/grpc-js';
-import type { ControlPlaneClient, LogEntry } from '../../gen/mcpd/control/v1/control.js';
-import { isMcpdError } from '../../domain/errors.js';
-import { collectStream } from '../rpc/control-client.js';
-import { LOGS_FOLLOW_METADATA } from '../areas/logs.js';
-import { parseLevel } from '../../domain/log-level.js';
+import type { ControlPlaneClient, LogEntry } from '../contract/gen/mcpd/control/v1/control.js';
+import { isMcpdError } from '../shared/errors.js';
+import { collectStream } from '../contract/grpc/control-client.js';
+import { LOGS_FOLLOW_METADATA } from '../contract/areas/logs.js';
+import { parseLevel } from '../contract/model/log-level.js';
 import type { Out } from './ctl-command.js';
 
 export interface LogsFlags {

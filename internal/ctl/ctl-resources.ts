@@ -1,10 +1,10 @@
-import type { ControlPlaneClient } from '../../gen/mcpd/control/v1/control.js';
-import type * as pb from '../../gen/mcpd/control/v1/control.js';
-import { callUnary } from '../rpc/control-client.js';
+import type { ControlPlaneClient } from '../contract/gen/mcpd/control/v1/control.js';
+import type * as pb from '../contract/gen/mcpd/control/v1/control.js';
+import { callUnary } from '../contract/grpc/control-client.js';
 import type { Out } from './ctl-command.js';
 import { renderTable, firstLine, truncate } from './table.js';
-import { contextChannelsOf, type ContextChannels } from '../../domain/context-channels.js';
-import { contextResources, contextTemplates } from '../gateway/areas/context.js';
+import { contextChannelsOf, type ContextChannels } from '../contract/control/context-channels.js';
+import { contextResources, contextTemplates } from '../contract/context/context-listing.js';
 
 const parse = (b: Buffer): Record<string, unknown> => JSON.parse(b.toString('utf8')) as Record<string, unknown>;
 const text = (v: unknown): string => (typeof v === 'string' ? v : '');

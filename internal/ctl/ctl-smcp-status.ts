@@ -1,4 +1,4 @@
-import type * as pb from '../../gen/mcpd/control/v1/control.js';
+import type * as pb from '../contract/gen/mcpd/control/v1/control.js';
 import { ago, renderTable, truncate } from './table.js';
 
 /** The SMCP COMPUTERS section of `mcpdctl status`: one row per computer of runtime.yaml `smcp:`. */

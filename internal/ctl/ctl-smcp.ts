@@ -3,14 +3,14 @@
  * command line, over SmcpAgent. Needs no mcpd core; it talks to an SMCP Server.
  */
 import { parseArgs } from 'node:util';
-import { errorPayload, SMCP_CODES } from '../../domain/smcp/error-codes.js';
-import { NOTIFY_EVENTS } from '../../domain/smcp/events.js';
-import type { JsonObject } from '../../domain/json.js';
-import { SmcpAgent } from '../smcp-agent/smcp-agent.js';
-import { SmcpError } from '../smcp-agent/smcp-error.js';
+import { errorPayload, SMCP_CODES } from '../contract/smcp/error-codes.js';
+import { NOTIFY_EVENTS } from '../contract/smcp/events.js';
+import type { JsonObject } from '../shared/json.js';
+import { SmcpAgent } from '../smcp/agent/smcp-agent.js';
+import { SmcpError } from '../smcp/agent/smcp-error.js';
 import type { CtlFlag } from './ctl-command.js';
 import { renderTable, firstLine, truncate } from './table.js';
-import { must } from '../../domain/must.js';
+import { must } from '../shared/must.js';
 
 export const SMCP_USAGE = `usage: mcpdctl smcp <url> [--office O] [--name AGENT] [--api-key-env NAME] [--json] <command>
 

@@ -1,11 +1,11 @@
-import type { ControlPlaneClient } from '../../gen/mcpd/control/v1/control.js';
-import type * as pb from '../../gen/mcpd/control/v1/control.js';
-import { McpdError } from '../../domain/errors.js';
-import { estimateTokens } from '../../domain/tool-tokens.js';
-import { collectStream, ControlCalls } from '../rpc/control-client.js';
+import type { ControlPlaneClient } from '../contract/gen/mcpd/control/v1/control.js';
+import type * as pb from '../contract/gen/mcpd/control/v1/control.js';
+import { McpdError } from '../shared/errors.js';
+import { estimateTokens } from '../contract/model/tool-tokens.js';
+import { collectStream, ControlCalls } from '../contract/grpc/control-client.js';
 import type { Out } from './ctl-command.js';
 import { callerChannels } from './ctl-resources.js';
-import { contextTools } from '../gateway/areas/context.js';
+import { contextTools } from '../contract/context/context-listing.js';
 import { renderTable, firstLine, truncate } from './table.js';
 
 export async function toolsCommand(client: ControlPlaneClient, caller: string, out: Out): Promise<void> {

@@ -1,4 +1,4 @@
-import type { InputDef } from '../../domain/profile.js';
+import type { InputDef } from '../contract/model/profile.js';
 
 /** A server entry as written in the mcpd profile (YAML), in the A2C-SMCP `command` + `args` spelling. */
 export interface ImportedServer {

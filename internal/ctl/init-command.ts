@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import { scaffoldStore, writeStoreSchemas } from '../catalog/index.js';
-import { holdsStore, userStoreDir } from './store-location.js';
+import { scaffoldStore, writeStoreSchemas } from '../contract/store/index.js';
+import { holdsStore, userStoreDir } from '../contract/cli/store-location.js';
 
 /** Where `mcpd init` writes: --config, else MCPD_CONFIG, else the user's store (never just the current directory). */
 export function initTarget(flag: string | undefined, env: NodeJS.ProcessEnv): string {

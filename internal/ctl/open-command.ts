@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { dirname } from 'node:path';
-import { readDashboardRecord, type DashboardRecord } from '../dashboard/access-token.js';
-import { startCoreDaemon } from '../gateway/autostart.js';
-import { socketIsLive } from '../rpc/socket-path.js';
+import { readDashboardRecord, type DashboardRecord } from '../contract/dashboard/access-token.js';
+import { startCoreDaemon } from '../contract/session/autostart.js';
+import { socketIsLive } from '../contract/session/socket-path.js';
 
 export interface OpenOptions {
   socket: string;

@@ -1,5 +1,5 @@
-import type { ControlPlaneClient } from '../../gen/mcpd/control/v1/control.js';
-import { ControlCalls } from '../rpc/control-client.js';
+import type { ControlPlaneClient } from '../contract/gen/mcpd/control/v1/control.js';
+import { ControlCalls } from '../contract/grpc/control-client.js';
 
 export interface ProgressTarget {
   write: (s: string) => void;

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import { formatIssue } from '../../domain/errors.js';
-import { validateStoreDir } from '../catalog/index.js';
+import { formatIssue } from '../shared/errors.js';
+import { validateStoreDir } from '../contract/store/index.js';
 
 /**
  * `validate`: every problem at once, with file, line and field; exit code 1 when there is any. Command

@@ -1,6 +1,6 @@
-import { BridgeError } from '../../domain/desktop-bridge/errors.js';
-import type { Route } from '../../domain/desktop-bridge/types.js';
-import { optionalBool, optionalObject, parseKeys, parseRoute, parseTarget, type Target } from '../../domain/desktop-bridge/validate.js';
+import { BridgeError } from '../contract/desktop-bridge/errors.js';
+import type { Route } from '../contract/desktop-bridge/types.js';
+import { optionalBool, optionalObject, parseKeys, parseRoute, parseTarget, type Target } from './domain/validate.js';
 import type { MethodEnv } from './method-env.js';
 import { findOnce } from './read-methods.js';
 

@@ -1,4 +1,4 @@
-import { BridgeError } from '../../domain/desktop-bridge/errors.js';
+import { BridgeError } from '../contract/desktop-bridge/errors.js';
 
 /** Time as the host sees it: injectable so waitUntil and token expiry are testable without waiting. */
 export interface Clock {

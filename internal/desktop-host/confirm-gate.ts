@@ -1,8 +1,8 @@
-import { ConfirmTokens, DEFAULT_TOKEN_TTL_MS, MAX_TOKEN_TTL_MS, phraseAccepted } from '../../domain/desktop-bridge/confirm-tokens.js';
-import { UI_CONTROL_METHODS } from '../../domain/desktop-bridge/canonical-json.js';
-import { BridgeError, invalid } from '../../domain/desktop-bridge/errors.js';
-import type { Meta } from '../../domain/desktop-bridge/types.js';
-import { objectAt, optionalInt, optionalObject, optionalString } from '../../domain/desktop-bridge/validate.js';
+import { ConfirmTokens, DEFAULT_TOKEN_TTL_MS, MAX_TOKEN_TTL_MS, phraseAccepted } from './domain/confirm-tokens.js';
+import { UI_CONTROL_METHODS } from './domain/canonical-json.js';
+import { BridgeError, invalid } from '../contract/desktop-bridge/errors.js';
+import type { Meta } from '../contract/desktop-bridge/types.js';
+import { objectAt, optionalInt, optionalObject, optionalString } from './domain/validate.js';
 import type { CallContext } from './execution.js';
 
 /** Called immediately before a side effect: consumes the token, or accepts the phrase. */

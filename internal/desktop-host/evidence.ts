@@ -1,6 +1,6 @@
 import { appendFile, mkdir, realpath, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { BridgeError } from '../../domain/desktop-bridge/errors.js';
+import { BridgeError } from '../contract/desktop-bridge/errors.js';
 import { isWithin } from './workspace.js';
 
 /** `YYYY-MM-DD` in UTC, the day folder of the evidence layout. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { BridgeError, toBridgeError } from '../../domain/desktop-bridge/errors.js';
-import type { Meta } from '../../domain/desktop-bridge/types.js';
+import { BridgeError, toBridgeError } from '../contract/desktop-bridge/errors.js';
+import type { Meta } from '../contract/desktop-bridge/types.js';
 import { untilAborted } from './clock.js';
 import { Evidence } from './evidence.js';
 

@@ -3,10 +3,10 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpath
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import type { BridgeError } from '../../domain/desktop-bridge/errors.js';
-import { FakeDesktopBackend } from '../../../test/support/fake-desktop-backend.js';
-import { FakeClock } from '../../../test/support/fake-clock.js';
-import { waitFor } from '../../../test/support/procs.js';
+import type { BridgeError } from '../contract/desktop-bridge/errors.js';
+import { FakeDesktopBackend } from '../../test/support/fake-desktop-backend.js';
+import { FakeClock } from '../../test/support/fake-clock.js';
+import { waitFor } from '../../test/support/procs.js';
 import { BridgeHost } from './host.js';
 
 const base = realpathSync(mkdtempSync(join(tmpdir(), 'mcpd-host-')));

@@ -1,9 +1,9 @@
 import { realpath } from 'node:fs/promises';
 import { release } from 'node:os';
-import { BridgeError, invalid } from '../../domain/desktop-bridge/errors.js';
-import { ConfirmTokens } from '../../domain/desktop-bridge/confirm-tokens.js';
-import type { DesktopBackend, Meta } from '../../domain/desktop-bridge/types.js';
-import { objectAt, parseMeta, stringAt } from '../../domain/desktop-bridge/validate.js';
+import { BridgeError, invalid } from '../contract/desktop-bridge/errors.js';
+import { ConfirmTokens } from './domain/confirm-tokens.js';
+import type { DesktopBackend, Meta } from '../contract/desktop-bridge/types.js';
+import { objectAt, parseMeta, stringAt } from './domain/validate.js';
 import { realClock, type Clock } from './clock.js';
 import { Executions, type CallContext } from './execution.js';
 import { Lane } from './lane.js';

@@ -1,4 +1,4 @@
-import type { DesktopBackend } from '../../domain/desktop-bridge/types.js';
+import type { DesktopBackend } from '../contract/desktop-bridge/types.js';
 import type { Clock } from './clock.js';
 import type { ConfirmGate } from './confirm-gate.js';
 import type { Execution } from './execution.js';

@@ -1,15 +1,7 @@
-import { BridgeError, invalid } from '../../domain/desktop-bridge/errors.js';
-import { findIn } from '../../domain/desktop-bridge/selector.js';
-import type { Route, Selector, TreeBounds, TreeSnapshot } from '../../domain/desktop-bridge/types.js';
-import {
-  intAt,
-  objectAt,
-  optionalBool,
-  optionalInt,
-  optionalObject,
-  parseRoute,
-  parseSelector,
-} from '../../domain/desktop-bridge/validate.js';
+import { BridgeError, invalid } from '../contract/desktop-bridge/errors.js';
+import { findIn } from './domain/selector.js';
+import type { Route, Selector, TreeBounds, TreeSnapshot } from '../contract/desktop-bridge/types.js';
+import { intAt, objectAt, optionalBool, optionalInt, optionalObject, parseRoute, parseSelector } from './domain/validate.js';
 import type { Execution } from './execution.js';
 import type { MethodEnv } from './method-env.js';
 

@@ -3,12 +3,12 @@ import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, writ
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP_CODES } from '../../domain/desktop-bridge/errors.js';
-import { FakeDesktopBackend } from '../../../test/support/fake-desktop-backend.js';
-import { BridgeCallError, BridgeClient } from './bridge-client.js';
+import { DESKTOP_CODES } from '../contract/desktop-bridge/errors.js';
+import { FakeDesktopBackend } from '../../test/support/fake-desktop-backend.js';
+import { BridgeCallError, BridgeClient } from '../contract/desktop-bridge/bridge-client.js';
 import { BridgeHost } from './host.js';
 import { BridgeSocketServer } from './socket-server.js';
-import { waitFor } from '../../../test/support/procs.js';
+import { waitFor } from '../../test/support/procs.js';
 
 const base = realpathSync(mkdtempSync(join(tmpdir(), 'mcpd-bridge-sock-')));
 const root = join(base, 'root');

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { chmod, lstat, mkdir, stat, unlink } from 'node:fs/promises';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { dirname } from 'node:path';
-import { BridgeError, invalid, toBridgeError } from '../../domain/desktop-bridge/errors.js';
+import { BridgeError, invalid, toBridgeError } from '../contract/desktop-bridge/errors.js';
 import type { BridgeHost } from './host.js';
 import { NdjsonLines } from './ndjson-lines.js';
 

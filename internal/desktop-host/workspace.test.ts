@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BridgeError } from '../../domain/desktop-bridge/errors.js';
+import { BridgeError } from '../contract/desktop-bridge/errors.js';
 import { isWithin, resolveWorkspace } from './workspace.js';
 
 describe('workspace check (realpath under realpath of the root)', () => {

@@ -1,6 +1,6 @@
 import { realpath } from 'node:fs/promises';
 import { sep } from 'node:path';
-import { BridgeError } from '../../domain/desktop-bridge/errors.js';
+import { BridgeError } from '../contract/desktop-bridge/errors.js';
 
 /** True when `inner` is `outer` or lies below it (both already real paths). */
 export function isWithin(outer: string, inner: string): boolean {

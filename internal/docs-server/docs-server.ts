@@ -8,10 +8,10 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { isDpeError } from '../../domain/finder/dpe-error.js';
-import { readDpeResource, type DpeDocumentSource } from '../../domain/finder/dpe-read.js';
-import { buildDpeUri } from '../../domain/finder/dpe-uri-build.js';
-import { parseDpeUri } from '../../domain/finder/dpe-uri.js';
+import { isDpeError } from '../contract/finder/dpe-error.js';
+import { readDpeResource, type DpeDocumentSource } from './domain/dpe-read.js';
+import { buildDpeUri } from './domain/dpe-uri-build.js';
+import { parseDpeUri } from '../contract/finder/dpe-uri.js';
 
 export const DOCS_SERVER_VERSION = '0.1.0';
 

@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { connect, type AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { boundUnread } from './bound-unread.js';
-import { waitFor } from '../../../test/support/procs.js';
+import { waitFor } from '../../test/support/procs.js';
 
 describe('an SSE stream its client stopped reading (issue 14.4)', () => {
   it('is closed once the unread bytes pass the bound, instead of buffering without end', async () => {

@@ -1,9 +1,9 @@
-import { backoffDelayMs } from '../../domain/backoff.js';
-import { McpdError } from '../../domain/errors.js';
-import { assertSocketOwner } from '../rpc/socket-path.js';
-import { SessionClient } from '../rpc/session-client.js';
-import type * as pb from '../../gen/mcpd/control/v1/control.js';
-import { cappedTimeout } from '../../domain/timer-limit.js';
+import { backoffDelayMs } from '../shared/backoff.js';
+import { McpdError } from '../shared/errors.js';
+import { assertSocketOwner } from '../contract/session/socket-path.js';
+import { SessionClient } from '../contract/session/session-client.js';
+import type * as pb from '../contract/gen/mcpd/control/v1/control.js';
+import { cappedTimeout } from '../shared/timer-limit.js';
 
 export interface CoreLinkOptions {
   socket: string;

@@ -1,12 +1,12 @@
 import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import type { ProgressUpdate } from '../../domain/downstream.js';
-import type { McpdError } from '../../domain/errors.js';
-import type { JsonObject } from '../../domain/json.js';
-import type { RawCallHandlers, SessionClient } from '../rpc/session-client.js';
-import { isContextTool } from './areas/context.js';
-import { toJsonRpcError } from './error-map.js';
-import { rememberedJson } from '../jsonrpc/raw-json.js';
-import { ChurnMap } from '../../domain/churn-map.js';
+import type { ProgressUpdate } from '../contract/model/downstream.js';
+import type { McpdError } from '../shared/errors.js';
+import type { JsonObject } from '../shared/json.js';
+import type { RawCallHandlers, SessionClient } from '../contract/session/session-client.js';
+import { isContextTool } from '../contract/context/context-listing.js';
+import { toJsonRpcError } from '../contract/context/error-map.js';
+import { rememberedJson } from '../shared/jsonrpc/raw-json.js';
+import { ChurnMap } from '../shared/churn-map.js';
 
 type RequestId = string | number;
 

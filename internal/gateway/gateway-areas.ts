@@ -1,8 +1,8 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { JsonObject, JsonValue } from '../../domain/json.js';
-import { isAbsent, type Area } from '../areas/area.js';
-import { rawRequestHandlerOf } from '../mcp/sdk-internals.js';
-import type { ForwardExtra, GatewayAdapter } from './gateway-area.js';
+import type { JsonObject, JsonValue } from '../shared/json.js';
+import { isAbsent, type Area } from '../contract/areas/area.js';
+import { rawRequestHandlerOf } from './sdk-internals.js';
+import type { ForwardExtra, GatewayAdapter } from '../contract/context/gateway-area.js';
 
 type Forward = (method: string, params: JsonObject, extra: ForwardExtra, progressToken?: string | number) => Promise<JsonValue>;
 

@@ -1,4 +1,4 @@
-import { parseListenAddress } from './http-address.js';
+import { parseListenAddress } from '../shared/http-address.js';
 import { HttpGatewayConfigError, startHttpGateway, type SessionGateway } from './http-server.js';
 import { httpLimits } from './http-limits.js';
 import { resolveHttpToken, type HttpToken, type TokenSources } from './http-token.js';

@@ -7,8 +7,8 @@ import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './http-limits.js';
 import { boundUnread } from './bound-unread.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { allowedHostnames, bearerMatches, isLoopbackAddress, rebindingRejection, urlHost } from './http-guard.js';
-import { cappedInterval } from '../../domain/timer-limit.js';
+import { allowedHostnames, bearerMatches, isLoopbackAddress, rebindingRejection, urlHost } from '../shared/http-guard.js';
+import { cappedInterval } from '../shared/timer-limit.js';
 
 /** How long a client whose SSE stream dropped waits before reconnecting (sent as the SSE `retry` field). */
 const SSE_RETRY_MS = 1000;

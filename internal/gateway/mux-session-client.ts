@@ -1,10 +1,10 @@
 import { EventEmitter } from 'node:events';
 import { connect, type Socket } from 'node:net';
-import { SessionClientMessage, SessionServerMessage } from '../../gen/mcpd/control/v1/control.js';
-import type * as pb from '../../gen/mcpd/control/v1/control.js';
-import { FrameReader } from './session-framing.js';
-import { MAX_CHANNEL_ID, MUX_PREFACE, MuxKind, muxFrame, parseMuxFrame, type MuxFrame } from './session-mux-framing.js';
-import type { SessionClientStream } from './session-client.js';
+import { SessionClientMessage, SessionServerMessage } from '../contract/gen/mcpd/control/v1/control.js';
+import type * as pb from '../contract/gen/mcpd/control/v1/control.js';
+import { FrameReader } from '../contract/session/session-framing.js';
+import { MAX_CHANNEL_ID, MUX_PREFACE, MuxKind, muxFrame, parseMuxFrame, type MuxFrame } from '../contract/session/session-mux-framing.js';
+import type { SessionClientStream } from '../contract/session/session-client.js';
 
 /**
  * The gateway's end of a MCPD-SESSION/2 connection: one socket to the core carrying one channel per

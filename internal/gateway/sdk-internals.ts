@@ -11,7 +11,7 @@ type BaseSetRequestHandler = (this: unknown, ...args: unknown[]) => void;
 export function protocolSetRequestHandler(): BaseSetRequestHandler {
   const fn = (Protocol.prototype as unknown as Record<string, unknown>).setRequestHandler;
   if (typeof fn !== 'function')
-    throw new Error('MCP SDK: Protocol.prototype.setRequestHandler is gone; update internal/infra/mcp/sdk-internals.ts');
+    throw new Error('MCP SDK: Protocol.prototype.setRequestHandler is gone; update internal/gateway/sdk-internals.ts');
   return fn as BaseSetRequestHandler;
 }
 

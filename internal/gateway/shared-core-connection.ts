@@ -1,7 +1,7 @@
-import { McpdError } from '../../domain/errors.js';
-import type * as pb from '../../gen/mcpd/control/v1/control.js';
-import { MuxConnection } from '../rpc/mux-session-client.js';
-import { SessionClient } from '../rpc/session-client.js';
+import { McpdError } from '../shared/errors.js';
+import type * as pb from '../contract/gen/mcpd/control/v1/control.js';
+import { MuxConnection } from './mux-session-client.js';
+import { SessionClient } from '../contract/session/session-client.js';
 
 /**
  * One MCPD-SESSION/2 connection to the core shared by every Session of this gateway process (the HTTP

@@ -2,10 +2,10 @@ import type { Readable, Writable } from 'node:stream';
 import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { JsonRpcLineReader, parseJsonRpc, severalLines } from '../jsonrpc/line-reader.js';
-import { rememberJson } from '../jsonrpc/raw-json.js';
-import { splitObjectMember } from '../jsonrpc/split-response.js';
-import { holdWritesOfThisRead, TurnWrites } from '../jsonrpc/turn-writes.js';
+import { JsonRpcLineReader, parseJsonRpc, severalLines } from '../shared/jsonrpc/line-reader.js';
+import { rememberJson } from '../shared/jsonrpc/raw-json.js';
+import { splitObjectMember } from '../shared/jsonrpc/split-response.js';
+import { holdWritesOfThisRead, TurnWrites } from '../shared/jsonrpc/turn-writes.js';
 
 /**
  * The gateway's MCP stdio transport: the SDK's StdioServerTransport with our line reader (no second

@@ -5,8 +5,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'socket.io';
-import { API_KEY_HEADER } from '../../domain/smcp/events.js';
-import { allowedHostnames, rebindingRejection } from '../gateway/http-guard.js';
+import { API_KEY_HEADER } from '../contract/smcp/events.js';
+import { allowedHostnames, rebindingRejection } from '../shared/http-guard.js';
 
 export function handshakeGuard(
   boundHost: string,

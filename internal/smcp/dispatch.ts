@@ -4,8 +4,8 @@
  * thrown here reaches Socket.IO (which would drop the ack silently, the reference server's failure mode).
  */
 import type { Socket } from 'socket.io';
-import { errorPayload, SMCP_CODES, type ErrorPayload } from '../../domain/smcp/error-codes.js';
-import { isClientEvent, isNotifyEvent, SERVER_EVENTS, UPDATE_TO_NOTIFY } from '../../domain/smcp/events.js';
+import { errorPayload, SMCP_CODES, type ErrorPayload } from '../contract/smcp/error-codes.js';
+import { isClientEvent, isNotifyEvent, SERVER_EVENTS, UPDATE_TO_NOTIFY } from '../contract/smcp/events.js';
 import type { SmcpContext } from './context.js';
 import { onFindComputer, onJoin, onLeave, onListRoom } from './office-handlers.js';
 import { onToolCallCancel, onUpdate } from './notify-handlers.js';

@@ -4,7 +4,7 @@
  * an empty answer — the agent never waits on a silent missing ack.
  */
 import type { Namespace } from 'socket.io';
-import { errorPayload, SMCP_CODES, type ErrorPayload } from '../../domain/smcp/error-codes.js';
+import { errorPayload, SMCP_CODES, type ErrorPayload } from '../contract/smcp/error-codes.js';
 import type { NodeLink, RemoteOutcome } from './node-link.js';
 import type { Member } from './registry.js';
 import { holdsSeat } from './session.js';

@@ -1,5 +1,5 @@
 /** A Redis-backed node's heartbeat, the sweep of dead nodes, and re-claiming seats Redis forgot. */
-import { NOTIFY_EVENTS } from '../../domain/smcp/events.js';
+import { NOTIFY_EVENTS } from '../contract/smcp/events.js';
 import type { SmcpContext } from './context.js';
 import { leave } from './office-handlers.js';
 import type { RedisRegistry } from './redis-registry.js';

@@ -4,13 +4,13 @@
  * sender asked for one anyway it gets `null` on success and the ErrorPayload otherwise.
  */
 import type { Socket } from 'socket.io';
-import { type ErrorPayload } from '../../domain/smcp/error-codes.js';
-import { NOTIFY_EVENTS, UPDATE_TO_NOTIFY } from '../../domain/smcp/events.js';
-import { validateToolCallCancel, validateUpdate } from '../../domain/smcp/validate.js';
+import { type ErrorPayload } from '../contract/smcp/error-codes.js';
+import { NOTIFY_EVENTS, UPDATE_TO_NOTIFY } from '../contract/smcp/events.js';
+import { validateToolCallCancel, validateUpdate } from '../contract/smcp/validate.js';
 import type { SmcpContext } from './context.js';
 import { forwardedSoFar } from './route-handlers.js';
 import { isMember, officeRoom, requireMember, type Ack } from './session.js';
-import { must } from '../../domain/must.js';
+import { must } from '../shared/must.js';
 
 function done(ctx: SmcpContext, event: string, ack: Ack | undefined, e?: ErrorPayload): void {
   if (ack) ack(e ?? null);

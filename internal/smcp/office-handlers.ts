@@ -4,10 +4,10 @@
  * connection run one at a time, so a flood of joins cannot interleave half-done seat changes.
  */
 import type { Socket } from 'socket.io';
-import { errorPayload, joinFailureMessage, SMCP_CODES, type ErrorPayload } from '../../domain/smcp/error-codes.js';
-import { FIND_COMPUTER_MAX_OFFICES, NOTIFY_EVENTS, SERVER_EVENTS } from '../../domain/smcp/events.js';
-import type { EnterOfficeReq, FindComputerRet, ListRoomRet } from '../../domain/smcp/types.js';
-import { validateEnterOffice, validateFindComputer, validateLeaveOffice, validateListRoom } from '../../domain/smcp/validate.js';
+import { errorPayload, joinFailureMessage, SMCP_CODES, type ErrorPayload } from '../contract/smcp/error-codes.js';
+import { FIND_COMPUTER_MAX_OFFICES, NOTIFY_EVENTS, SERVER_EVENTS } from '../contract/smcp/events.js';
+import type { EnterOfficeReq, FindComputerRet, ListRoomRet } from '../contract/smcp/types.js';
+import { validateEnterOffice, validateFindComputer, validateLeaveOffice, validateListRoom } from '../contract/smcp/validate.js';
 import type { SmcpContext } from './context.js';
 import type { Member } from './registry.js';
 import { isMember, memberOf, officeRoom, requireMember, sessionOf, type Ack } from './session.js';

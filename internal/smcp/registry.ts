@@ -3,7 +3,7 @@
  * office (names are unique per office, not per namespace — unlike the reference SDKs). Claims are atomic so
  * two nodes cannot both admit an agent into the same office.
  */
-import type { SmcpRole } from '../../domain/smcp/types.js';
+import type { SmcpRole } from '../contract/smcp/types.js';
 
 export interface Member {
   sid: string;

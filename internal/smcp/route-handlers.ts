@@ -4,9 +4,9 @@
  * `client:tool_call`, 30 s for the others.
  */
 import type { Socket } from 'socket.io';
-import { errorPayload, SMCP_CODES, type ErrorPayload } from '../../domain/smcp/error-codes.js';
-import { CLIENT_EVENTS, DEFAULT_ROUTE_TIMEOUT_MS, type ClientEvent } from '../../domain/smcp/events.js';
-import { validateClientRequest } from '../../domain/smcp/validate.js';
+import { errorPayload, SMCP_CODES, type ErrorPayload } from '../contract/smcp/error-codes.js';
+import { CLIENT_EVENTS, DEFAULT_ROUTE_TIMEOUT_MS, type ClientEvent } from '../contract/smcp/events.js';
+import { validateClientRequest } from '../contract/smcp/validate.js';
 import type { SmcpContext } from './context.js';
 import { STALE } from './forwarder.js';
 import type { Member } from './registry.js';

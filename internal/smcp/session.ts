@@ -1,7 +1,7 @@
 /** What the Server knows about one connection: the role and name it joined with and its current office. */
 import type { Socket } from 'socket.io';
-import { errorPayload, SMCP_CODES, type ErrorPayload } from '../../domain/smcp/error-codes.js';
-import type { SmcpRole } from '../../domain/smcp/types.js';
+import { errorPayload, SMCP_CODES, type ErrorPayload } from '../contract/smcp/error-codes.js';
+import type { SmcpRole } from '../contract/smcp/types.js';
 import type { Member } from './registry.js';
 
 export interface SessionData {

@@ -14,7 +14,7 @@ import { freePort } from '../support/free-port.js';
 import { DIST, FIXTURES, MCPD, REPO } from '../support/paths.js';
 import { echoServer, everythingServer, server, windowServer } from '../support/profiles.js';
 import { waitFor } from '../support/procs.js';
-import { must } from '../../internal/domain/must.js';
+import { must } from '../../internal/shared/must.js';
 
 const run = promisify(execFile);
 // docs/app's screenshots are rewritten only on request (MCPD_UPDATE_SCREENSHOTS=1): a plain test run

@@ -7,9 +7,9 @@ import { rssMiB } from '../support/memory.js';
 import { INITIALIZE, rawPost, startWorldHttpGateway } from '../support/http-gateway.js';
 import { startStdioGatewayProc } from '../support/stdio-gateway-proc.js';
 import { echoServer, everythingServer, profile } from '../support/profiles.js';
-import { ControlCalls, createControlClient } from '../../internal/infra/rpc/control-client.js';
+import { ControlCalls, createControlClient } from '../../internal/contract/grpc/control-client.js';
 import { parsePromText, sampleValue } from '../support/prom-text.js';
-import type * as pb from '../../internal/gen/mcpd/control/v1/control.js';
+import type * as pb from '../../internal/contract/gen/mcpd/control/v1/control.js';
 
 /**
  * 1,000 gateway connect/disconnect cycles by default (MCPD_CHURN_CYCLES scales them), every one through

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { SessionClient } from '../../internal/infra/rpc/session-client.js';
+import { SessionClient } from '../../internal/contract/session/session-client.js';
 import { coreWorld } from '../support/core-world.js';
 import { MCPDCTL } from '../support/paths.js';
 import { echoServer, profile } from '../support/profiles.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ElicitRequestSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { LinuxBackend } from '../../internal/infra/desktop-host/linux/linux-backend.js';
+import { LinuxBackend } from '../../internal/desktop-host/linux/linux-backend.js';
 import { TestWorld } from '../support/core-process.js';
 import { DESKTOP_HOST, DesktopSession, FIXTURE_APP } from '../support/desktop-session.js';
 import { countProcs, waitFor } from '../support/procs.js';

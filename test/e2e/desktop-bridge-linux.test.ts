@@ -3,10 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BridgeCallError, BridgeClient } from '../../internal/infra/desktop-host/bridge-client.js';
+import { BridgeCallError, BridgeClient } from '../../internal/contract/desktop-bridge/bridge-client.js';
 import { DesktopSession, exited, FIXTURE_APP, startSocketHost } from '../support/desktop-session.js';
 import { MCPDCTL } from '../support/paths.js';
-import { must } from '../../internal/domain/must.js';
+import { must } from '../../internal/shared/must.js';
 
 interface Ref {
   elementId: string;

@@ -6,7 +6,7 @@ import { ECHO_SERVER, MCPD } from '../support/paths.js';
 import { cmdline, countProcs, pidsWithTag, waitFor } from '../support/procs.js';
 import { rssMiB } from '../support/memory.js';
 import { echoServer, profile } from '../support/profiles.js';
-import { must } from '../../internal/domain/must.js';
+import { must } from '../../internal/shared/must.js';
 
 type ToolResult = { content: { type: string; text: string }[] };
 const textOf = (r: unknown) => (r as ToolResult).content.map((c) => c.text).join('');
@@ -127,7 +127,7 @@ describe('core SIGKILL during 16 concurrent calls', () => {
     );
     const core = must(world.cores[0], 'the core');
     await waitFor('16 calls in flight on the server', async () => {
-      const { ControlCalls, createControlClient } = await import('../../internal/infra/rpc/control-client.js');
+      const { ControlCalls, createControlClient } = await import('../../internal/contract/grpc/control-client.js');
       const ctl = createControlClient(world.socket);
       try {
         return (await new ControlCalls(ctl).status()).inFlightCalls === 16;
@@ -213,7 +213,7 @@ describe('100 store edits per second', () => {
       expect(o).toMatch(/^ok (start|edit-\d+)$|UNAVAILABLE: .*(no longer available|was stopped|removed|reload)/);
     expect(outcomes.filter((o) => o.startsWith('ok ')).length).toBeGreaterThan(0);
     await waitFor('superseded pools to stop their servers', () => countProcs(world.tag, ECHO_SERVER) === 1, 30_000);
-    const { ControlCalls, createControlClient } = await import('../../internal/infra/rpc/control-client.js');
+    const { ControlCalls, createControlClient } = await import('../../internal/contract/grpc/control-client.js');
     const ctl = createControlClient(world.socket);
     try {
       const st = await new ControlCalls(ctl).status();
@@ -245,7 +245,7 @@ describe('garbage on the control socket', () => {
   it('random bytes (after a Session preface, or alone) close that connection only; the core keeps serving', async () => {
     const { connect } = await import('node:net');
     const { randomBytes } = await import('node:crypto');
-    const { SESSION_PREFACE } = await import('../../internal/infra/rpc/session-framing.js');
+    const { SESSION_PREFACE } = await import('../../internal/contract/session/session-framing.js');
     // (Garbage after a valid HTTP/2 preface is left to grpc-js, which keeps such a connection open.)
     const prefaces = [SESSION_PREFACE, Buffer.alloc(0), Buffer.from('PRI * HTTP/1.1\r\n', 'latin1')];
     const core = corePid(world);

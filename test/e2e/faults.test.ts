@@ -4,8 +4,8 @@ import { TestWorld } from '../support/core-process.js';
 import { ECHO_SERVER, MCPD } from '../support/paths.js';
 import { cmdline, countProcs, pidsWithTag, waitFor } from '../support/procs.js';
 import { echoServer, profile } from '../support/profiles.js';
-import { ControlCalls, createControlClient } from '../../internal/infra/rpc/control-client.js';
-import { must } from '../../internal/domain/must.js';
+import { ControlCalls, createControlClient } from '../../internal/contract/grpc/control-client.js';
+import { must } from '../../internal/shared/must.js';
 
 type ToolResult = { content: { type: string; text: string }[] };
 const textOf = (r: unknown) => (r as ToolResult).content.map((c) => c.text).join('');

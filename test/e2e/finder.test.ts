@@ -4,12 +4,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import type * as pb from '../../internal/gen/mcpd/control/v1/control.js';
-import { callUnary, createControlClient } from '../../internal/infra/rpc/control-client.js';
+import type * as pb from '../../internal/contract/gen/mcpd/control/v1/control.js';
+import { callUnary, createControlClient } from '../../internal/contract/grpc/control-client.js';
 import { TestWorld } from '../support/core-process.js';
 import { DIST, MCPDCTL } from '../support/paths.js';
 import { waitFor } from '../support/procs.js';
-import { must } from '../../internal/domain/must.js';
+import { must } from '../../internal/shared/must.js';
 
 const DOCS_SERVER = join(DIST, 'cmd/mcpd-docs/main.js');
 

@@ -7,9 +7,9 @@ import { TestWorld } from '../support/core-process.js';
 import { ECHO_SERVER, EVERYTHING, MCPDCTL } from '../support/paths.js';
 import { countProcs, pidsWithTag, waitFor } from '../support/procs.js';
 import { echoServer, everythingServer, profile } from '../support/profiles.js';
-import { callUnary, collectStream, ControlCalls, createControlClient } from '../../internal/infra/rpc/control-client.js';
-import { McpdError } from '../../internal/domain/errors.js';
-import type * as pb from '../../internal/gen/mcpd/control/v1/control.js';
+import { callUnary, collectStream, ControlCalls, createControlClient } from '../../internal/contract/grpc/control-client.js';
+import { McpdError } from '../../internal/shared/errors.js';
+import type * as pb from '../../internal/contract/gen/mcpd/control/v1/control.js';
 
 type ToolResult = { content: { type: string; text: string }[] };
 const textOf = (r: unknown) => (r as ToolResult).content.map((c) => c.text).join('');

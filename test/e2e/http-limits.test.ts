@@ -5,7 +5,7 @@ import { TestWorld } from '../support/core-process.js';
 import { INITIALIZE, rawPost, startWorldHttpGateway, stopProc, type HttpGatewayProc } from '../support/http-gateway.js';
 import { waitFor } from '../support/procs.js';
 import { echoServer, profile } from '../support/profiles.js';
-import { must } from '../../internal/domain/must.js';
+import { must } from '../../internal/shared/must.js';
 
 const fds = (pid: number) => readdirSync(`/proc/${pid}/fd`).length;
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };

@@ -3,8 +3,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { ChildProcess } from 'node:child_process';
-import { callUnary, createControlClient } from '../../internal/infra/rpc/control-client.js';
-import type * as pb from '../../internal/gen/mcpd/control/v1/control.js';
+import { callUnary, createControlClient } from '../../internal/contract/grpc/control-client.js';
+import type * as pb from '../../internal/contract/gen/mcpd/control/v1/control.js';
 import { TestWorld } from '../support/core-process.js';
 import {
   INITIALIZE,
@@ -17,9 +17,9 @@ import {
 import { waitFor } from '../support/procs.js';
 import { echoServer, everythingServer, profile } from '../support/profiles.js';
 import { connect } from 'node:net';
-import { SessionClient } from '../../internal/infra/rpc/session-client.js';
+import { SessionClient } from '../../internal/contract/session/session-client.js';
 import { acceptedConnections, unixSocketsOf } from '../support/unix-connections.js';
-import { must } from '../../internal/domain/must.js';
+import { must } from '../../internal/shared/must.js';
 
 const SESSIONS = 200;
 const WATCHED = 'demo://resource/dynamic/text/7';

@@ -3,12 +3,12 @@ import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { SessionClient } from '../../internal/infra/rpc/session-client.js';
+import { SessionClient } from '../../internal/contract/session/session-client.js';
 import { TestWorld } from '../support/core-process.js';
 import { INITIALIZE, rawPost, startWorldHttpGateway, stopProc, type HttpGatewayProc } from '../support/http-gateway.js';
 import { waitFor } from '../support/procs.js';
 import { echoServer, profile } from '../support/profiles.js';
-import { must } from '../../internal/domain/must.js';
+import { must } from '../../internal/shared/must.js';
 
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 const UNREAD_LIMIT = 256 * 1024;

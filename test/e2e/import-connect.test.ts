@@ -5,9 +5,9 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { loadStore } from '../../internal/infra/catalog/index.js';
+import { loadStore } from '../../internal/contract/store/index.js';
 import { FIXTURES, MCPDCTL, MCPDMCP } from '../support/paths.js';
-import { must } from '../../internal/domain/must.js';
+import { must } from '../../internal/shared/must.js';
 
 const SAMPLES = join(FIXTURES, 'client-configs');
 const homes: string[] = [];

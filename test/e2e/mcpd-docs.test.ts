@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEXT_FIXTURES, writeSamplePdf, writeSampleXlsx } from '../fixtures/docs/generate.js';
-import { must } from '../../internal/domain/must.js';
+import { must } from '../../internal/shared/must.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const MAIN = path.join(ROOT, 'dist/cmd/mcpd-docs/main.js');

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { createControlClient, ControlCalls } from '../../internal/infra/rpc/control-client.js';
+import { createControlClient, ControlCalls } from '../../internal/contract/grpc/control-client.js';
 import { TestWorld } from '../support/core-process.js';
 import { ECHO_SERVER, MCPDCTL } from '../support/paths.js';
 import { countProcs, waitFor } from '../support/procs.js';

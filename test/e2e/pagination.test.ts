@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestWorld } from '../support/core-process.js';
 import { waitFor } from '../support/procs.js';
 import { echoServer, profile } from '../support/profiles.js';
-import { ControlCalls, collectStream } from '../../internal/infra/rpc/control-client.js';
-import type { ControlPlaneClient } from '../../internal/gen/mcpd/control/v1/control.js';
+import { ControlCalls, collectStream } from '../../internal/contract/grpc/control-client.js';
+import type { ControlPlaneClient } from '../../internal/contract/gen/mcpd/control/v1/control.js';
 
 describe('paged listing across a change', () => {
   let world: TestWorld;

@@ -5,7 +5,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { TestWorld } from '../support/core-process.js';
 import { FIXTURES } from '../support/paths.js';
 import { countProcs, waitFor } from '../support/procs.js';
-import { ControlCalls, createControlClient } from '../../internal/infra/rpc/control-client.js';
+import { ControlCalls, createControlClient } from '../../internal/contract/grpc/control-client.js';
 
 const MARKER_SERVER = `${FIXTURES}/servers/marker.mjs`;
 /** One server whose every answer is its MARKER: each edit is a new spec, so a new pool. */

@@ -4,7 +4,7 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { TestWorld } from '../support/core-process.js';
 import { waitFor } from '../support/procs.js';
 import { echoServer, profile } from '../support/profiles.js';
-import { ControlCalls, createControlClient } from '../../internal/infra/rpc/control-client.js';
+import { ControlCalls, createControlClient } from '../../internal/contract/grpc/control-client.js';
 
 describe('editing the profile store while running', () => {
   let world: TestWorld;

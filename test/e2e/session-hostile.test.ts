@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChildProcess } from 'node:child_process';
-import type { ControlPlaneClient } from '../../internal/gen/mcpd/control/v1/control.js';
-import { McpdError } from '../../internal/domain/errors.js';
-import { SessionClient } from '../../internal/infra/rpc/session-client.js';
+import type { ControlPlaneClient } from '../../internal/contract/gen/mcpd/control/v1/control.js';
+import { McpdError } from '../../internal/shared/errors.js';
+import { SessionClient } from '../../internal/contract/session/session-client.js';
 import { TestWorld } from '../support/core-process.js';
 import { echoServer, profile } from '../support/profiles.js';
 

@@ -1,8 +1,8 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ControlPlaneClient } from '../../internal/gen/mcpd/control/v1/control.js';
-import { ControlCalls } from '../../internal/infra/rpc/control-client.js';
-import { SessionClient } from '../../internal/infra/rpc/session-client.js';
+import type { ControlPlaneClient } from '../../internal/contract/gen/mcpd/control/v1/control.js';
+import { ControlCalls } from '../../internal/contract/grpc/control-client.js';
+import { SessionClient } from '../../internal/contract/session/session-client.js';
 import { TestWorld } from '../support/core-process.js';
 import { echoServer, profile } from '../support/profiles.js';
 

@@ -1,13 +1,13 @@
 import { execFile } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SmcpAgent } from 'mcpd/smcp';
-import { createControlClient } from '../../internal/infra/rpc/control-client.js';
+import { createControlClient } from '../../internal/contract/grpc/control-client.js';
 import { TestWorld } from '../support/core-process.js';
 import { ECHO_SERVER, EVERYTHING, MCPDCTL } from '../support/paths.js';
 import { waitFor } from '../support/procs.js';
 import { computerJoined } from '../support/smcp-core-computer.js';
 import { startSmcpNodes, type SmcpNodes } from '../support/smcp-redis-nodes.js';
-import { must } from '../../internal/domain/must.js';
+import { must } from '../../internal/shared/must.js';
 
 const KEY = 'agent-core-key-0123456789';
 const node = JSON.stringify(process.execPath);

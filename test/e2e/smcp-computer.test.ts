@@ -2,15 +2,15 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type * as pb from '../../internal/gen/mcpd/control/v1/control.js';
-import { callUnary, createControlClient } from '../../internal/infra/rpc/control-client.js';
+import type * as pb from '../../internal/contract/gen/mcpd/control/v1/control.js';
+import { callUnary, createControlClient } from '../../internal/contract/grpc/control-client.js';
 import { TestWorld } from '../support/core-process.js';
 import { DIST, ECHO_SERVER, EVERYTHING, FIXTURES, MCPDCTL } from '../support/paths.js';
 import { waitFor } from '../support/procs.js';
 import { TestAgent } from '../support/smcp-agent-peer.js';
 import { computerJoined, smcpComputers } from '../support/smcp-core-computer.js';
 import { startSmcpProc, type SmcpProc } from '../support/smcp-server-proc.js';
-import { must } from '../../internal/domain/must.js';
+import { must } from '../../internal/shared/must.js';
 
 const KEY = 'smcp-test-key-0123456789';
 const SECRET = 'everything-secret-value';

@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { withStartProgress } from '../../internal/infra/cli/start-progress.js';
-import { ControlCalls, createControlClient } from '../../internal/infra/rpc/control-client.js';
+import { withStartProgress } from '../../internal/ctl/start-progress.js';
+import { ControlCalls, createControlClient } from '../../internal/contract/grpc/control-client.js';
 import { TestWorld } from '../support/core-process.js';
 import { FIXTURES } from '../support/paths.js';
 import { waitFor } from '../support/procs.js';

@@ -7,7 +7,7 @@ import { TestWorld } from '../support/core-process.js';
 import { MCPDCTL } from '../support/paths.js';
 import { cmdline, waitFor } from '../support/procs.js';
 import { WINDOW_SERVER, windowServer } from '../support/profiles.js';
-import { must } from '../../internal/domain/must.js';
+import { must } from '../../internal/shared/must.js';
 
 const PIN_EDITOR = 'window://com.example.pin/editor?priority=80';
 const DESK_EDITOR = 'window://com.example.desk/editor?priority=80';

@@ -1,8 +1,8 @@
 import type { ClientReadableStream } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ControlPlaneClient } from '../../internal/gen/mcpd/control/v1/control.js';
-import { ControlCalls, callUnary } from '../../internal/infra/rpc/control-client.js';
-import type * as pb from '../../internal/gen/mcpd/control/v1/control.js';
+import type { ControlPlaneClient } from '../../internal/contract/gen/mcpd/control/v1/control.js';
+import { ControlCalls, callUnary } from '../../internal/contract/grpc/control-client.js';
+import type * as pb from '../../internal/contract/gen/mcpd/control/v1/control.js';
 import { TestWorld } from '../support/core-process.js';
 import { everythingServer, profile } from '../support/profiles.js';
 

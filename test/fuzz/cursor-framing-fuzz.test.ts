@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeCursor, encodeCursor, type CursorState } from '../../internal/domain/cursor.js';
-import { McpdError } from '../../internal/domain/errors.js';
-import { JsonRpcLineReader } from '../../internal/infra/jsonrpc/line-reader.js';
-import { frame, FrameReader } from '../../internal/infra/rpc/session-framing.js';
-import { SessionClientMessage } from '../../internal/gen/mcpd/control/v1/control.js';
+import { decodeCursor, encodeCursor, type CursorState } from '../../internal/core/domain/cursor.js';
+import { McpdError } from '../../internal/shared/errors.js';
+import { JsonRpcLineReader } from '../../internal/shared/jsonrpc/line-reader.js';
+import { frame, FrameReader } from '../../internal/contract/session/session-framing.js';
+import { SessionClientMessage } from '../../internal/contract/gen/mcpd/control/v1/control.js';
 import { anyCodeUnits, FUZZ, mutations, split } from './fuzz-support.js';
 
 const cursorState: fc.Arbitrary<CursorState> = fc.record({

@@ -3,8 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { formatIssue } from '../../internal/domain/errors.js';
-import { loadStore } from '../../internal/infra/catalog/index.js';
+import { formatIssue } from '../../internal/shared/errors.js';
+import { loadStore } from '../../internal/contract/store/index.js';
 import { FUZZ, mutations } from './fuzz-support.js';
 
 /** A valid store that uses most of the grammar: every file the loader reads. */

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildWindowUri, parseWindowUri, type WindowUri } from '../../internal/domain/desktop/window-uri.js';
-import { McpdError } from '../../internal/domain/errors.js';
-import { buildDpeUri, type DpeSubPath } from '../../internal/domain/finder/dpe-uri-build.js';
-import { parseDpeUri } from '../../internal/domain/finder/dpe-uri.js';
-import { DpeError } from '../../internal/domain/finder/dpe-error.js';
+import { buildWindowUri, parseWindowUri, type WindowUri } from '../../internal/contract/desktop/window-uri.js';
+import { McpdError } from '../../internal/shared/errors.js';
+import { buildDpeUri, type DpeSubPath } from '../../internal/docs-server/domain/dpe-uri-build.js';
+import { parseDpeUri } from '../../internal/contract/finder/dpe-uri.js';
+import { DpeError } from '../../internal/contract/finder/dpe-error.js';
 import { anyCodeUnits, FUZZ, mutations } from './fuzz-support.js';
 
 const hostChar = fc.constantFrom(...'abcXYZ019-._~'.split(''));

@@ -1,5 +1,5 @@
-import { McpdError } from '../../internal/domain/errors.js';
-import type { DownstreamTool } from '../../internal/domain/tool.js';
+import { McpdError } from '../../internal/shared/errors.js';
+import type { DownstreamTool } from '../../internal/contract/model/tool.js';
 
 // Specs and profiles are built the same way for every unit test (server-specs.ts).
 export { profile, spec } from './server-specs.js';

@@ -2,15 +2,15 @@
  * An in-memory PoolPort for the context-service unit tests: each fingerprint is a fake MCP server
  * with resources, contents, capabilities and subscriptions; tests emit its notifications.
  */
-import { McpdError } from '../../internal/domain/errors.js';
-import { specFingerprint } from '../../internal/domain/fingerprint.js';
-import { CallerHistories } from '../../internal/domain/history/tool-call-history.js';
-import type { JsonObject, JsonValue } from '../../internal/domain/json.js';
-import { DEFAULT_NAMESPACE, type Profile } from '../../internal/domain/profile.js';
-import type { PoolStatus } from '../../internal/domain/runtime.js';
-import { SPEC_DEFAULTS, type ServerSpec } from '../../internal/domain/spec.js';
-import type { AreaDeps } from '../../internal/app/area-deps.js';
-import type { PoolPort } from '../../internal/app/pool-port.js';
+import { McpdError } from '../../internal/shared/errors.js';
+import { specFingerprint } from '../../internal/contract/model/fingerprint.js';
+import { CallerHistories } from '../../internal/core/domain/history/tool-call-history.js';
+import type { JsonObject, JsonValue } from '../../internal/shared/json.js';
+import { DEFAULT_NAMESPACE, type Profile } from '../../internal/contract/model/profile.js';
+import type { PoolStatus } from '../../internal/contract/model/runtime.js';
+import { SPEC_DEFAULTS, type ServerSpec } from '../../internal/contract/model/spec.js';
+import type { AreaDeps } from '../../internal/core/app/area-deps.js';
+import type { PoolPort } from '../../internal/core/app/pool-port.js';
 
 export class FakeServer {
   caps: JsonObject = { resources: { subscribe: true, listChanged: true } };

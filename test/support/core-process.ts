@@ -5,8 +5,8 @@ import { dirname, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { ControlPlaneClient } from '../../internal/gen/mcpd/control/v1/control.js';
-import { ControlCalls, createControlClient } from '../../internal/infra/rpc/control-client.js';
+import type { ControlPlaneClient } from '../../internal/contract/gen/mcpd/control/v1/control.js';
+import { ControlCalls, createControlClient } from '../../internal/contract/grpc/control-client.js';
 import { MCPD, MCPDMCP } from './paths.js';
 import { deliverNotificationsFirst } from './ordered-delivery.js';
 import { cmdline, killTagged, pidsWithTag, waitFor } from './procs.js';
@@ -17,7 +17,7 @@ import { cmdline, killTagged, pidsWithTag, waitFor } from './procs.js';
  */
 export const TEST_RUNTIME_YAML = 'metricsAddress: ""\n';
 
-/** The core's last startup log line (internal/app/bootstrap.ts), written once it serves and watches. */
+/** The core's last startup log line (internal/core/app/bootstrap.ts), written once it serves and watches. */
 const CORE_STARTED = '"event":"core started"';
 
 /** One test's world: a temp profile store, a private socket, a tag on every process it starts. */

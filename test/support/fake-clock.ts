@@ -1,5 +1,5 @@
-import type { Clock } from '../../internal/infra/desktop-host/clock.js';
-import { abortReason } from '../../internal/infra/desktop-host/clock.js';
+import type { Clock } from '../../internal/desktop-host/clock.js';
+import { abortReason } from '../../internal/desktop-host/clock.js';
 
 interface Sleeper {
   at: number;

@@ -1,5 +1,5 @@
 import { writeFile } from 'node:fs/promises';
-import { axRole, fingerprintOf } from '../../internal/domain/desktop-bridge/selector.js';
+import { axRole, fingerprintOf } from '../../internal/desktop-host/domain/selector.js';
 import type {
   AppSummary,
   DesktopBackend,
@@ -8,7 +8,7 @@ import type {
   TreeBounds,
   TreeNode,
   TreeSnapshot,
-} from '../../internal/domain/desktop-bridge/types.js';
+} from '../../internal/contract/desktop-bridge/types.js';
 
 /** A 1×1 PNG, so evidence files are real images. */
 const PNG_1X1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');

@@ -1,4 +1,4 @@
-import type { DPEDocumentSummary } from '../../internal/domain/finder/types.js';
+import type { DPEDocumentSummary } from '../../internal/contract/finder/types.js';
 
 /** A document summary for tests: `ref` on `server`, a one-page PDF unless `extra` says otherwise. */
 export function doc(server: string, ref: string, extra: Partial<DPEDocumentSummary> = {}): DPEDocumentSummary {

@@ -1,4 +1,4 @@
-import type { ToolCallRecord } from '../../internal/domain/history/tool-call-history.js';
+import type { ToolCallRecord } from '../../internal/core/domain/history/tool-call-history.js';
 
 /** A successful call record for tests: a call to `server`, `i` seconds into 2026. */
 export function callRecord(server: string, i = 0): ToolCallRecord {

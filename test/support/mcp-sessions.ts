@@ -2,8 +2,8 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SPEC_DEFAULTS, type ServerSpec } from '../../internal/domain/spec.js';
-import { readProc } from '../../internal/infra/mcp/process-group.js';
+import { SPEC_DEFAULTS, type ServerSpec } from '../../internal/contract/model/spec.js';
+import { readProc } from '../../internal/core/infra/mcp/process-group.js';
 
 export function repoRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));

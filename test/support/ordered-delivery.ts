@@ -1,6 +1,6 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { NotificationsFirst } from '../../internal/infra/jsonrpc/notifications-first.js';
+import { NotificationsFirst } from '../../internal/core/infra/jsonrpc/notifications-first.js';
 
 /**
  * The MCP SDK client drops a `notifications/progress` read in the same chunk as its response (see

@@ -1,4 +1,4 @@
-import type { Clock, TimerHandle } from '../../internal/infra/scheduler/clock.js';
+import type { Clock, TimerHandle } from '../../internal/core/infra/scheduler/clock.js';
 
 interface Timer {
   id: number;

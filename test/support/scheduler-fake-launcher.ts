@@ -1,9 +1,9 @@
-import type { DownstreamSession, LaunchContext, Launcher, RequestOptions } from '../../internal/domain/downstream.js';
-import { McpdError } from '../../internal/domain/errors.js';
-import type { JsonObject } from '../../internal/domain/json.js';
-import type { ServerSpec } from '../../internal/domain/spec.js';
-import type { DownstreamTool } from '../../internal/domain/tool.js';
-import type { Clock } from '../../internal/infra/scheduler/clock.js';
+import type { DownstreamSession, LaunchContext, Launcher, RequestOptions } from '../../internal/contract/model/downstream.js';
+import { McpdError } from '../../internal/shared/errors.js';
+import type { JsonObject } from '../../internal/shared/json.js';
+import type { ServerSpec } from '../../internal/contract/model/spec.js';
+import type { DownstreamTool } from '../../internal/contract/model/tool.js';
+import type { Clock } from '../../internal/core/infra/scheduler/clock.js';
 
 /** A call the test answers by hand (unless the launcher auto-replies). */
 export interface PendingCall {

@@ -1,11 +1,11 @@
 /** Shared setup for the scheduler unit tests (fake launcher + fake clock). */
-import { McpdError } from '../../internal/domain/errors.js';
-import { DEFAULT_RUNTIME, type RuntimeSettings } from '../../internal/domain/profile.js';
-import { SPEC_DEFAULTS, type ServerSpec } from '../../internal/domain/spec.js';
+import { McpdError } from '../../internal/shared/errors.js';
+import { DEFAULT_RUNTIME, type RuntimeSettings } from '../../internal/contract/model/profile.js';
+import { SPEC_DEFAULTS, type ServerSpec } from '../../internal/contract/model/spec.js';
 import { FakeClock, settle } from './scheduler-fake-clock.js';
 import { FakeLauncher } from './scheduler-fake-launcher.js';
-import { PoolManager } from '../../internal/infra/scheduler/pool-manager.js';
-import type { LogEntry } from '../../internal/infra/scheduler/types.js';
+import { PoolManager } from '../../internal/core/infra/scheduler/pool-manager.js';
+import type { LogEntry } from '../../internal/core/infra/scheduler/types.js';
 
 export const FP = 'fp-srv';
 

@@ -1,5 +1,5 @@
-import { DEFAULT_NAMESPACE, type NamespacePolicy, type Profile } from '../../internal/domain/profile.js';
-import { SPEC_DEFAULTS, type ServerSpec } from '../../internal/domain/spec.js';
+import { DEFAULT_NAMESPACE, type NamespacePolicy, type Profile } from '../../internal/contract/model/profile.js';
+import { SPEC_DEFAULTS, type ServerSpec } from '../../internal/contract/model/spec.js';
 
 /** A complete ServerSpec as the store loader would produce it: stdio `x` unless `over` says otherwise. */
 export function spec(name: string, over: Partial<ServerSpec> = {}): ServerSpec {

@@ -1,5 +1,5 @@
-import type * as pb from '../../internal/gen/mcpd/control/v1/control.js';
-import { callUnary, type createControlClient } from '../../internal/infra/rpc/control-client.js';
+import type * as pb from '../../internal/contract/gen/mcpd/control/v1/control.js';
+import { callUnary, type createControlClient } from '../../internal/contract/grpc/control-client.js';
 import { waitFor } from './procs.js';
 
 type Control = ReturnType<typeof createControlClient>;

@@ -5,11 +5,11 @@
  * (gateway/gateway-areas.ts). See docs/architecture.md, "Areas".
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { ControlApi } from '../../domain/control.js';
-import type { ProgressUpdate, ResultJsonSink } from '../../domain/downstream.js';
-import type { JsonObject, JsonValue } from '../../domain/json.js';
-import type { ControlPlaneServer } from '../../gen/mcpd/control/v1/control.js';
-import type { SessionHandler, SessionRequestContext } from '../rpc/session-handler.js';
+import type { ControlApi } from '../control/control.js';
+import type { ProgressUpdate, ResultJsonSink } from '../model/downstream.js';
+import type { JsonObject, JsonValue } from '../../shared/json.js';
+import type { ControlPlaneServer } from '../gen/mcpd/control/v1/control.js';
+import type { SessionHandler, SessionRequestContext } from '../session/session-handler.js';
 
 /** A projection that deliberately has no such method, and why (what serves the need there instead). */
 export interface Absent {

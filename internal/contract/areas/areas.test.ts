@@ -1,20 +1,20 @@
 import { status } from '@grpc/grpc-js';
 import { describe, expect, it } from 'vitest';
-import type { ControlApi } from '../../domain/control.js';
-import { McpdError } from '../../domain/errors.js';
-import { ControlPlaneService } from '../../gen/mcpd/control/v1/control.js';
+import type { ControlApi } from '../control/control.js';
+import { McpdError } from '../../shared/errors.js';
+import { ControlPlaneService } from '../gen/mcpd/control/v1/control.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { EmptyResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import { registerAreaHandlers } from '../gateway/gateway-areas.js';
-import { Gateway } from '../gateway/mcp-gateway.js';
-import { grpcAreaHandlers } from '../rpc/grpc-areas.js';
-import { dispatchSessionRequest, sessionMethods } from '../rpc/session-dispatch.js';
-import type { SessionRequestContext } from '../rpc/session-handler.js';
+import { registerAreaHandlers } from '../../gateway/gateway-areas.js';
+import { Gateway } from '../../gateway/mcp-gateway.js';
+import { grpcAreaHandlers } from '../../core/infra/rpc/grpc-areas.js';
+import { dispatchSessionRequest, sessionMethods } from '../../core/infra/rpc/session-dispatch.js';
+import type { SessionRequestContext } from '../session/session-handler.js';
 import { AREAS } from './all-areas.js';
 import { isAbsent, type AreaMethod } from './area.js';
-import { must } from '../../domain/must.js';
+import { must } from '../../shared/must.js';
 
 const methods: AreaMethod[] = AREAS.flatMap((a) => a.methods);
 /** ControlPlane RPCs that are core administration, not an area (served in rpc/control-server.ts). */

@@ -1,8 +1,8 @@
-import type { ContextChange, DesktopView, FinderQuery, FinderView, Subscription } from '../../domain/control-areas.js';
-import type { ControlApi } from '../../domain/control.js';
-import type * as pb from '../../gen/mcpd/control/v1/control.js';
-import { encodeJson } from '../rpc/json-bytes.js';
-import type { SessionHandler, SessionRequestContext } from '../rpc/session-handler.js';
+import type { ContextChange, DesktopView, FinderQuery, FinderView, Subscription } from '../control/control-areas.js';
+import type { ControlApi } from '../control/control.js';
+import type * as pb from '../gen/mcpd/control/v1/control.js';
+import { encodeJson } from '../session/json-bytes.js';
+import type { SessionHandler, SessionRequestContext } from '../session/session-handler.js';
 import { absent, method, type Area, type AreaMethod } from './area.js';
 import { callerOf, optionalInt, optionalString, optionalStrings } from './params.js';
 

@@ -1,5 +1,5 @@
-import type { LogRecord } from '../../domain/control-areas.js';
-import type { JsonObject } from '../../domain/json.js';
+import type { LogRecord } from '../control/control-areas.js';
+import type { JsonObject } from '../../shared/json.js';
 
 /**
  * MCP `notifications/message` params for a record, as the gateway forwards it to its client. `logger`

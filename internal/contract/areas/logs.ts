@@ -1,13 +1,13 @@
 import { SetLevelRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { LogRecord } from '../../domain/control-areas.js';
-import type { ControlApi } from '../../domain/control.js';
-import { McpdError } from '../../domain/errors.js';
-import type { LogLevel } from '../../domain/profile.js';
-import type * as pb from '../../gen/mcpd/control/v1/control.js';
-import { encodeJson } from '../rpc/json-bytes.js';
-import type { SessionHandler, SessionRequestContext } from '../rpc/session-handler.js';
-import { parseLevel } from '../../domain/log-level.js';
-import { toMcpMessage } from '../telemetry/log-mcp.js';
+import type { LogRecord } from '../control/control-areas.js';
+import type { ControlApi } from '../control/control.js';
+import { McpdError } from '../../shared/errors.js';
+import type { LogLevel } from '../model/profile.js';
+import type * as pb from '../gen/mcpd/control/v1/control.js';
+import { encodeJson } from '../session/json-bytes.js';
+import type { SessionHandler, SessionRequestContext } from '../session/session-handler.js';
+import { parseLevel } from '../model/log-level.js';
+import { toMcpMessage } from './log-mcp.js';
 import { absent, method, type Area } from './area.js';
 import { callerOf } from './params.js';
 

@@ -1,5 +1,5 @@
-import { McpdError } from '../../domain/errors.js';
-import { isJsonObject, type JsonObject } from '../../domain/json.js';
+import { McpdError } from '../../shared/errors.js';
+import { isJsonObject, type JsonObject } from '../../shared/json.js';
 
 /** MCP-shaped params, checked field by field: a wrong one is INVALID_ARGUMENT naming the method and field. */
 

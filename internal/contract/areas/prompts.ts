@@ -1,9 +1,9 @@
 import { CompleteRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { Paged, PromptEntry, PromptSnapshot } from '../../domain/control-areas.js';
-import type { JsonObject } from '../../domain/json.js';
-import type * as pb from '../../gen/mcpd/control/v1/control.js';
-import { collisionToPb } from '../rpc/convert.js';
-import { decodeObject, encodeJson } from '../rpc/json-bytes.js';
+import type { Paged, PromptEntry, PromptSnapshot } from '../control/control-areas.js';
+import type { JsonObject } from '../../shared/json.js';
+import type * as pb from '../gen/mcpd/control/v1/control.js';
+import { collisionToPb } from '../session/convert.js';
+import { decodeObject, encodeJson } from '../session/json-bytes.js';
 import { absent, method, pageSizeOf, type Area } from './area.js';
 import { callerOf, cursorParams, mcpPage, objectParam, requiredString } from './params.js';
 

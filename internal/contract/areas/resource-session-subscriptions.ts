@@ -1,6 +1,6 @@
-import type { CallerSession, ControlApi } from '../../domain/control.js';
-import type { JsonObject } from '../../domain/json.js';
-import type { SessionRequestContext } from '../rpc/session-handler.js';
+import type { CallerSession, ControlApi } from '../control/control.js';
+import type { JsonObject } from '../../shared/json.js';
+import type { SessionRequestContext } from '../session/session-handler.js';
 
 /** Per gateway session: subscribed URI → what ends that subscription. */
 const sessionSubs = new WeakMap<CallerSession, Map<string, AbortController>>();

@@ -5,14 +5,14 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { ControlApi } from '../../domain/control.js';
-import type { Paged, ResourceEntry, ResourceSnapshot, ResourceTemplateEntry } from '../../domain/control-areas.js';
-import { CONTEXT_CHANNELS_META } from '../../domain/context-channels.js';
-import type { JsonObject } from '../../domain/json.js';
-import type * as pb from '../../gen/mcpd/control/v1/control.js';
-import { collisionToPb } from '../rpc/convert.js';
-import { encodeJson } from '../rpc/json-bytes.js';
-import type { SessionRequestContext } from '../rpc/session-handler.js';
+import type { ControlApi } from '../control/control.js';
+import type { Paged, ResourceEntry, ResourceSnapshot, ResourceTemplateEntry } from '../control/control-areas.js';
+import { CONTEXT_CHANNELS_META } from '../control/context-channels.js';
+import type { JsonObject } from '../../shared/json.js';
+import type * as pb from '../gen/mcpd/control/v1/control.js';
+import { collisionToPb } from '../session/convert.js';
+import { encodeJson } from '../session/json-bytes.js';
+import type { SessionRequestContext } from '../session/session-handler.js';
 import { absent, method, pageSizeOf, type Area } from './area.js';
 import { callerOf, cursorParams, mcpPage, requiredString } from './params.js';
 import { subscribeSession, unsubscribeSession } from './resource-session-subscriptions.js';

@@ -1,13 +1,13 @@
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { ServerFailure, ToolPage } from '../../domain/control.js';
-import { CONTEXT_CHANNELS_META } from '../../domain/context-channels.js';
-import type { JsonObject } from '../../domain/json.js';
-import type * as pb from '../../gen/mcpd/control/v1/control.js';
-import { collisionToPb, snapshotToPb, toolToPb } from '../rpc/convert.js';
-import { decodeObject } from '../rpc/json-bytes.js';
-import { clientToolListEtag } from '../rpc/tool-list-watch.js';
-import { encodeJson } from '../rpc/json-bytes.js';
-import type { SessionRequestContext } from '../rpc/session-handler.js';
+import type { ServerFailure, ToolPage } from '../control/control.js';
+import { CONTEXT_CHANNELS_META } from '../control/context-channels.js';
+import type { JsonObject } from '../../shared/json.js';
+import type * as pb from '../gen/mcpd/control/v1/control.js';
+import { collisionToPb, snapshotToPb, toolToPb } from '../session/convert.js';
+import { decodeObject } from '../session/json-bytes.js';
+import { clientToolListEtag } from '../session/tool-list-watch.js';
+import { encodeJson } from '../session/json-bytes.js';
+import type { SessionRequestContext } from '../session/session-handler.js';
 import { absent, method, pageSizeOf, type Area } from './area.js';
 import { callerOf, cursorParams, hasProgressToken, mcpPage, objectParam, requiredString } from './params.js';
 

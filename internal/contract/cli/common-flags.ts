@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { defaultSocketPath } from '../rpc/socket-path.js';
+import { defaultSocketPath } from '../session/socket-path.js';
 import { defaultStoreDir } from './store-location.js';
 
 /** Flags every binary shares: --socket (MCPD_SOCKET) and --config (MCPD_CONFIG). */

@@ -7,14 +7,14 @@
  * handler per method); they call the helpers exported here for these URIs and this tool.
  */
 import type { CallToolResult, ReadResourceResult, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { JsonObject } from '../../../domain/json.js';
-import { toJsonRpcError } from '../error-map.js';
-import type { ForwardExtra, GatewayArea, GatewayContext } from '../gateway-area.js';
-import { CONTEXT_UPDATED } from '../../areas/context.js';
-import { contextKindOf, DESKTOP_URI, FINDER_URI, parseContextUri, renderDesktopText, type ContextKind } from '../context-uri.js';
-import { CONTEXT_CHANNELS_META, channelsFromMeta, type ContextChannels } from '../../../domain/context-channels.js';
+import type { JsonObject } from '../../shared/json.js';
+import { toJsonRpcError } from './error-map.js';
+import type { ForwardExtra, GatewayArea, GatewayContext } from './gateway-area.js';
+import { CONTEXT_UPDATED } from '../areas/context.js';
+import { contextKindOf, DESKTOP_URI, FINDER_URI, parseContextUri, renderDesktopText, type ContextKind } from './context-uri.js';
+import { CONTEXT_CHANNELS_META, channelsFromMeta, type ContextChannels } from '../control/context-channels.js';
 
-export { isContextUri } from '../context-uri.js';
+export { isContextUri } from './context-uri.js';
 
 export const FINDER_TOOL = 'mcpd_finder';
 

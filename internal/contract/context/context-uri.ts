@@ -4,8 +4,8 @@
  *   mcpd://finder{?keywords,file_type,offset,limit}  one page of the caller's finder
  * Parsed here into the params of the session methods (mcpd/desktop/read, mcpd/finder/query).
  */
-import { McpdError } from '../../domain/errors.js';
-import type { JsonObject } from '../../domain/json.js';
+import { McpdError } from '../../shared/errors.js';
+import type { JsonObject } from '../../shared/json.js';
 
 export const DESKTOP_URI = 'mcpd://desktop';
 export const FINDER_URI = 'mcpd://finder';

@@ -1,7 +1,7 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { ServerCapabilities, ServerNotification } from '@modelcontextprotocol/sdk/types.js';
-import type { JsonObject, JsonValue } from '../../domain/json.js';
-import type { SessionClient } from '../rpc/session-client.js';
+import type { JsonObject, JsonValue } from '../../shared/json.js';
+import type { SessionClient } from '../session/session-client.js';
 
 export interface ForwardExtra {
   signal: AbortSignal;
@@ -24,7 +24,7 @@ export interface GatewayContext {
   readonly server: Server;
   readonly caller: string;
   /**
-   * Adapts the forward of a method its area declares (internal/infra/areas/); the gateway projection
+   * Adapts the forward of a method its area declares (internal/contract/areas/); the gateway projection
    * registers the request handler of every declared method, adapted or not.
    */
   adapt(method: string, adapter: GatewayAdapter): void;

@@ -1,5 +1,5 @@
-import type { CallerSession } from './caller.js';
-import type { JsonObject } from './json.js';
+import type { CallerSession } from '../model/caller.js';
+import type { JsonObject } from '../../shared/json.js';
 
 /** Session notification a gateway sends with what its MCP client declared in `initialize`. */
 export const CLIENT_CAPABILITIES_NOTIFICATION = 'notifications/mcpd/client_capabilities';

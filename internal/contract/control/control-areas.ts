@@ -1,7 +1,7 @@
-import type { ProgressUpdate } from './downstream.js';
-import type { JsonObject } from './json.js';
-import type { LogLevel } from './profile.js';
-import type { NameCollision } from './tool.js';
+import type { ProgressUpdate } from '../model/downstream.js';
+import type { JsonObject } from '../../shared/json.js';
+import type { LogLevel } from '../model/profile.js';
+import type { NameCollision } from '../model/tool.js';
 import type { ContextChannels } from './context-channels.js';
 
 /**

@@ -1,8 +1,8 @@
-import type { CallDone, ProgressUpdate, ResultJsonSink, StartedCall } from './downstream.js';
-import type { JsonObject } from './json.js';
-import type { RuntimeStatusView } from './runtime.js';
-import type { SmcpComputerStatus } from './smcp-computer/settings.js';
-import type { NameCollision, ToolEntry, ToolSnapshot } from './tool.js';
+import type { CallDone, ProgressUpdate, ResultJsonSink, StartedCall } from '../model/downstream.js';
+import type { JsonObject } from '../../shared/json.js';
+import type { RuntimeStatusView } from '../model/runtime.js';
+import type { SmcpComputerStatus } from '../model/smcp-computer-settings.js';
+import type { NameCollision, ToolEntry, ToolSnapshot } from '../model/tool.js';
 
 /** What the control plane offers, independent of gRPC. The app implements it; rpc serves it. */
 export interface CoreInfo {
@@ -17,8 +17,8 @@ export interface CoreInfo {
   callers: Record<string, string>;
 }
 
-export type { CallerMeta, CallerSession } from './caller.js';
-import type { CallerMeta, CallerSession } from './caller.js';
+export type { CallerMeta, CallerSession } from '../model/caller.js';
+import type { CallerMeta, CallerSession } from '../model/caller.js';
 
 export interface ToolPage {
   etag: string;

@@ -4,8 +4,8 @@
  * Every case the spec leaves open is decided here and listed in docs/desktop.md; the comments
  * below name the decision, the document gives the reasons.
  */
-import { McpdError } from '../errors.js';
-import { LONE_SURROGATE_RE } from '../unicode.js';
+import { McpdError } from '../../shared/errors.js';
+import { LONE_SURROGATE_RE } from '../../shared/unicode.js';
 
 /** A parsed window URI. Absent query keys stay absent so that `parse(build(v))` equals `v`. */
 export interface WindowUri {

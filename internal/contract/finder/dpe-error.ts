@@ -1,4 +1,4 @@
-import type { JsonObject } from '../json.js';
+import type { JsonObject } from '../../shared/json.js';
 
 /** Finder error codes of the guide; they travel unchanged through every layer. */
 export const DPE_DOCUMENT_NOT_FOUND = 4201;

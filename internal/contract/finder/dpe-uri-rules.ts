@@ -1,4 +1,4 @@
-import type { JsonObject } from '../json.js';
+import type { JsonObject } from '../../shared/json.js';
 import { DpeError, DPE_INVALID_URI } from './dpe-error.js';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DpeError } from './dpe-error.js';
-import { buildDpeUri } from './dpe-uri-build.js';
+import { buildDpeUri } from '../../docs-server/domain/dpe-uri-build.js';
 import { isValidDpeUri, parseDpeUri } from './dpe-uri.js';
 
 function ruleOf(uri: string): unknown {

@@ -1,4 +1,4 @@
-import type { JsonObject } from '../json.js';
+import type { JsonObject } from '../../shared/json.js';
 
 /** Element categories of the DPE protocol draft (spec/README.md); `categories=` is validated against these. */
 export const ELEMENT_CATEGORIES = [

@@ -1,10 +1,10 @@
 import { credentials, makeGenericClientConstructor, type ClientReadableStream, type ServiceError } from '@grpc/grpc-js';
-import { McpdError } from '../../domain/errors.js';
-import { ControlPlaneClient, ControlPlaneService } from '../../gen/mcpd/control/v1/control.js';
-import type * as pb from '../../gen/mcpd/control/v1/control.js';
-import { grpcAddress } from './socket-path.js';
+import { McpdError } from '../../shared/errors.js';
+import { ControlPlaneClient, ControlPlaneService } from '../gen/mcpd/control/v1/control.js';
+import type * as pb from '../gen/mcpd/control/v1/control.js';
+import { grpcAddress } from '../session/socket-path.js';
 import { decodeListToolsResponse } from './list-tools-decoder.js';
-import { fromServiceError } from './status-map.js';
+import { fromServiceError } from '../session/status-map.js';
 
 /** The generated client with listings decoded without copies (see list-tools-decoder.ts). */
 const Client = makeGenericClientConstructor(

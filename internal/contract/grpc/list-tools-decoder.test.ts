@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BinaryWriter } from '@bufbuild/protobuf/wire';
-import { ListToolsResponse } from '../../gen/mcpd/control/v1/control.js';
+import { ListToolsResponse } from '../gen/mcpd/control/v1/control.js';
 import { decodeListToolsResponse } from './list-tools-decoder.js';
 
 const plain = (r: ListToolsResponse) => ({

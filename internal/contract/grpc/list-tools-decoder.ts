@@ -1,5 +1,5 @@
-import { Collision, ServerFailure } from '../../gen/mcpd/control/v1/control.js';
-import type * as pb from '../../gen/mcpd/control/v1/control.js';
+import { Collision, ServerFailure } from '../gen/mcpd/control/v1/control.js';
+import type * as pb from '../gen/mcpd/control/v1/control.js';
 
 /**
  * ListToolsResponse decoded without copies: the generated decoder copies every tool's JSON into a new

@@ -1,4 +1,4 @@
-import type { JsonObject } from './json.js';
+import type { JsonObject } from '../../shared/json.js';
 import type { ServerSpec } from './spec.js';
 import type { DownstreamTool } from './tool.js';
 

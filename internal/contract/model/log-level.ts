@@ -1,4 +1,4 @@
-import { McpdError } from './errors.js';
+import { McpdError } from '../../shared/errors.js';
 import { LOG_LEVELS, type LogLevel } from './profile.js';
 
 /** Parses an MCP level name (empty = fallback); a clear error names the accepted ones. */

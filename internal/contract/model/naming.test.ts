@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { McpdError } from './errors.js';
+import { McpdError } from '../../shared/errors.js';
 import { aliasProblem, chooseToolName, exposedToolName, fitName, sanitizeName, sha256Hex } from './naming.js';
 import type { NamespacePolicy } from './profile.js';
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { McpdError } from './errors.js';
+import { McpdError } from '../../shared/errors.js';
 import type { NamespacePolicy } from './profile.js';
 import type { ToolMeta } from './spec.js';
 

@@ -1,4 +1,4 @@
-import type { SmcpSettings } from './smcp-computer/settings.js';
+import type { SmcpSettings } from './smcp-computer-settings.js';
 import type { ServerSpec } from './spec.js';
 
 /** A2C-SMCP input definitions: values for `${input:id}` placeholders. */

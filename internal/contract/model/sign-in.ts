@@ -1,4 +1,4 @@
-import { McpdError } from './errors.js';
+import { McpdError } from '../../shared/errors.js';
 
 /**
  * A server wants (more) OAuth sign-in. Not a crash and not a flaky listing: nothing in the core can

@@ -1,4 +1,4 @@
-import type { JsonObject } from './json.js';
+import type { JsonObject } from '../../shared/json.js';
 import type { ListingProblem } from './naming.js';
 
 /** A tool as the downstream server declared it (MCP `Tool`), kept opaque apart from its name. */

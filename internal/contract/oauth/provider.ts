@@ -1,6 +1,6 @@
 import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import type { ServerSpec } from '../../domain/spec.js';
+import type { ServerSpec } from '../model/spec.js';
 import { signInRequired } from './sign-in-error.js';
 import type { OAuthStore } from './token-store.js';
 

@@ -1,6 +1,6 @@
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { McpdError } from '../../domain/errors.js';
-import { signInRequiredError } from '../../domain/sign-in.js';
+import type { McpdError } from '../../shared/errors.js';
+import { signInRequiredError } from '../model/sign-in.js';
 
 /** The one error a call gets when a server wants (more) sign-in: it names the command that fixes it. */
 export const signInRequired = signInRequiredError;

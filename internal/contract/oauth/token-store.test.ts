@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { secretRedactor } from '../../domain/redactor.js';
+import { secretRedactor } from '../../shared/redactor.js';
 import { OAuthStore } from './token-store.js';
 
 const FP = 'a'.repeat(64);

@@ -2,8 +2,8 @@ import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
-import { McpdError } from '../../domain/errors.js';
-import { secretRedactor } from '../../domain/redactor.js';
+import { McpdError } from '../../shared/errors.js';
+import { secretRedactor } from '../../shared/redactor.js';
 
 /** What is kept for one server spec (by fingerprint): exactly what the SDK handed us, plus our notes. */
 export interface OAuthRecord {

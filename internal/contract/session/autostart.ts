@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, closeSync } from 'node:fs';
-import { assertPrivateDir, openOwnAppendFile } from '../trust/file-trust.js';
+import { assertPrivateDir, openOwnAppendFile } from '../../shared/file-trust.js';
 import { dirname, join } from 'node:path';
 
 export interface AutostartOptions {

@@ -1,6 +1,6 @@
-import type { StatusView } from '../../domain/control.js';
-import type { NameCollision, ToolEntry, ToolSnapshot } from '../../domain/tool.js';
-import type * as pb from '../../gen/mcpd/control/v1/control.js';
+import type { StatusView } from '../control/control.js';
+import type { NameCollision, ToolEntry, ToolSnapshot } from '../model/tool.js';
+import type * as pb from '../gen/mcpd/control/v1/control.js';
 import { encodeJson } from './json-bytes.js';
 
 /**

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Socket } from 'node:net';
-import { holdWritesOfThisRead, TurnWrites } from '../jsonrpc/turn-writes.js';
+import { holdWritesOfThisRead, TurnWrites } from '../../shared/jsonrpc/turn-writes.js';
 import { FrameReader, frame } from './session-framing.js';
 
 export interface MessageCodec<In, Out> {

@@ -1,7 +1,7 @@
-import type { JsonObject } from '../../domain/json.js';
-import { McpdError } from '../../domain/errors.js';
-import { rememberJson, rememberedJson } from '../jsonrpc/raw-json.js';
-import { splitObjectMember } from '../jsonrpc/split-response.js';
+import type { JsonObject } from '../../shared/json.js';
+import { McpdError } from '../../shared/errors.js';
+import { rememberJson, rememberedJson } from '../../shared/jsonrpc/raw-json.js';
+import { splitObjectMember } from '../../shared/jsonrpc/split-response.js';
 
 /**
  * Decodes a JSON-object payload from the wire; empty means `{}`. An `arguments` object (tools/call,

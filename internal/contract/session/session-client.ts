@@ -1,16 +1,16 @@
 import { connect } from 'node:net';
-import type { ProgressUpdate } from '../../domain/downstream.js';
-import { McpdError, type ErrorReason } from '../../domain/errors.js';
-import { isJsonObject, type JsonObject, type JsonValue } from '../../domain/json.js';
-import { SessionClientMessage, SessionServerMessage, type ControlPlaneClient } from '../../gen/mcpd/control/v1/control.js';
-import type * as pb from '../../gen/mcpd/control/v1/control.js';
+import type { ProgressUpdate } from '../model/downstream.js';
+import { McpdError, type ErrorReason } from '../../shared/errors.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../../shared/json.js';
+import { SessionClientMessage, SessionServerMessage, type ControlPlaneClient } from '../gen/mcpd/control/v1/control.js';
+import type * as pb from '../gen/mcpd/control/v1/control.js';
 import { FramedSessionStream } from './framed-session-stream.js';
 import { encodeJson } from './json-bytes.js';
 import { SESSION_PREFACE } from './session-framing.js';
 import { requestFrame } from './session-wire.js';
 import { fromServiceError } from './status-map.js';
-import { cappedTimeout } from '../../domain/timer-limit.js';
-import { ChurnMap } from '../../domain/churn-map.js';
+import { cappedTimeout } from '../../shared/timer-limit.js';
+import { ChurnMap } from '../../shared/churn-map.js';
 
 interface Pending {
   /** The result's JSON bytes as the core sent them. */

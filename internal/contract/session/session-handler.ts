@@ -1,6 +1,6 @@
-import type { CallerSession, ControlApi } from '../../domain/control.js';
-import type { ProgressUpdate, ResultJsonSink } from '../../domain/downstream.js';
-import type { JsonObject, JsonValue } from '../../domain/json.js';
+import type { CallerSession, ControlApi } from '../control/control.js';
+import type { ProgressUpdate, ResultJsonSink } from '../model/downstream.js';
+import type { JsonObject, JsonValue } from '../../shared/json.js';
 
 export interface SessionRequestContext {
   session: CallerSession;

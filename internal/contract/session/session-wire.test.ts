@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SessionClientMessage, SessionServerMessage } from '../../gen/mcpd/control/v1/control.js';
+import { SessionClientMessage, SessionServerMessage } from '../gen/mcpd/control/v1/control.js';
 import { frame } from './session-framing.js';
 import { requestFrame, responseFrame } from './session-wire.js';
 

@@ -1,9 +1,9 @@
 import { chmodSync, existsSync, lstatSync, mkdirSync, unlinkSync } from 'node:fs';
-import { assertPrivateDir, UntrustedPathError } from '../trust/file-trust.js';
+import { assertPrivateDir, UntrustedPathError } from '../../shared/file-trust.js';
 import { connect } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
-import { cappedTimeout } from '../../domain/timer-limit.js';
+import { cappedTimeout } from '../../shared/timer-limit.js';
 
 /** `$XDG_RUNTIME_DIR/mcpd/control.sock`, else a per-user directory under the temp dir. */
 export function defaultSocketPath(env: NodeJS.ProcessEnv = process.env): string {

@@ -1,6 +1,6 @@
 import { Metadata, status, type ServiceError } from '@grpc/grpc-js';
-import { McpdError, type ErrorReason } from '../../domain/errors.js';
-import { secretRedactor } from '../../domain/redactor.js';
+import { McpdError, type ErrorReason } from '../../shared/errors.js';
+import { secretRedactor } from '../../shared/redactor.js';
 
 const CODE_OF: Record<ErrorReason, status> = {
   INVALID_ARGUMENT: status.INVALID_ARGUMENT,

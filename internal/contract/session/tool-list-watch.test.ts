@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ResourceSnapshot } from '../../domain/control-areas.js';
-import { LatestWins } from '../../domain/aggregator/newest-wins.js';
+import type { ResourceSnapshot } from '../control/control-areas.js';
+import { LatestWins } from '../../core/domain/aggregator/newest-wins.js';
 import { ClientToolListWatch, clientToolListEtag } from './tool-list-watch.js';
 
 const resources = (etag: string, ...uris: string[]): ResourceSnapshot =>

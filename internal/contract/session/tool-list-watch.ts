@@ -1,5 +1,5 @@
-import type { ResourceSnapshot } from '../../domain/control-areas.js';
-import { contextChannelsOf, type ContextChannels } from '../../domain/context-channels.js';
+import type { ResourceSnapshot } from '../control/control-areas.js';
+import { contextChannelsOf, type ContextChannels } from '../control/context-channels.js';
 
 /**
  * The etag of the tool list a gateway's client sees. That list holds the Finder's tool

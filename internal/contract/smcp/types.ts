@@ -1,5 +1,5 @@
 /** TypeScript shapes of every A2C-SMCP payload (smcp-data-structures.md is normative; snake_case on the wire). */
-import type { JsonObject, JsonValue } from '../json.js';
+import type { JsonObject, JsonValue } from '../../shared/json.js';
 import type { DPEDocumentSummary } from '../finder/types.js';
 
 export type SmcpRole = 'computer' | 'agent';

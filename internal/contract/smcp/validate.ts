@@ -3,7 +3,7 @@
  * ErrorPayload naming the first bad field (dotted path) and what is expected, so the sender can fix it.
  * Unknown extra fields are kept: later protocol revisions add fields, and the computer may understand them.
  */
-import type { JsonObject } from '../json.js';
+import type { JsonObject } from '../../shared/json.js';
 import { badField, type ErrorPayload } from './error-codes.js';
 import { CLIENT_EVENTS, type ClientEvent } from './events.js';
 import type {

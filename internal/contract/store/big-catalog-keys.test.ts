@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatIssue } from '../../domain/errors.js';
+import { formatIssue } from '../../shared/errors.js';
 import { loadStore } from './index.js';
 import { store } from '../../../test/support/catalog-store.js';
 

@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MAX_DURATION_SECONDS } from '../../domain/timer-limit.js';
+import { MAX_DURATION_SECONDS } from '../../shared/timer-limit.js';
 import { loadStore } from './index.js';
 import { store } from '../../../test/support/catalog-store.js';
 

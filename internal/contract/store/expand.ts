@@ -1,4 +1,4 @@
-import type { ConfigIssue } from '../../domain/errors.js';
+import type { ConfigIssue } from '../../shared/errors.js';
 import { issueAt, type LocStr } from './source.js';
 
 /** How one `${input:id}` resolved. */

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { formatIssue, type ConfigIssue } from '../../domain/errors.js';
-import type { ServerSpec } from '../../domain/spec.js';
+import { formatIssue, type ConfigIssue } from '../../shared/errors.js';
+import type { ServerSpec } from '../model/spec.js';
 import { inputEnvName, loadStore, redactSpec } from './index.js';
 import { store } from '../../../test/support/catalog-store.js';
 

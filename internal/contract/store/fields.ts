@@ -1,7 +1,7 @@
 import { isMap, isScalar, isSeq, type Scalar } from 'yaml';
 import { deref, describeNode, isNull, join, report, whereOf, type LocStr, type Source, type YNode } from './source.js';
-import { closest } from '../../domain/did-you-mean.js';
-import { MAX_DURATION_SECONDS } from '../../domain/timer-limit.js';
+import { closest } from '../model/did-you-mean.js';
+import { MAX_DURATION_SECONDS } from '../../shared/timer-limit.js';
 
 export interface Entry {
   key: string;

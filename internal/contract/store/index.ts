@@ -1,7 +1,5 @@
-/** The profile store: loading, validation, expansion, hot reload and diffs. */
+/** The profile store's format: loading, validation, expansion, schemas (the core watches and diffs it: core/infra/catalog). */
 export { loadStore, validateStoreDir, STORE_DIR_VARIABLE } from './load-store.js';
-export { watchStore, type StoreWatcher, type WatchOptions } from './watch-store.js';
-export { diffStores, specsByFingerprint, type SpecUse } from './diff-stores.js';
 export { redactSpec, REDACTED, storeSecrets, useStoreSecrets } from './redact.js';
 export { scaffoldStore } from './scaffold.js';
 export { callersSchema, profileSchema, runtimeSchema, writeStoreSchemas } from './store-schema.js';

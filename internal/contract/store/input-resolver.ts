@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import type { InputDef } from '../../domain/profile.js';
+import type { InputDef } from '../model/profile.js';
 import type { InputOutcome } from './expand.js';
 import { shellWords } from './shell-words.js';
 

@@ -1,4 +1,4 @@
-import type { InputDef } from '../../domain/profile.js';
+import type { InputDef } from '../model/profile.js';
 import { checkKeys, mapEntries, readBool, readEnum, readString, readStringList, readStringMap, type Entry } from './fields.js';
 import { deref, describeNode, isNull, join, report, whereOf, type Source, type Where, type YNode } from './source.js';
 import { isSeq } from 'yaml';

@@ -1,11 +1,11 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { dirname, extname, join, resolve } from 'node:path';
-import type { ConfigIssue } from '../../domain/errors.js';
-import { DEFAULT_PROFILE, type Profile, type ProfileStore } from '../../domain/profile.js';
-import type { ServerSpec } from '../../domain/spec.js';
+import type { ConfigIssue } from '../../shared/errors.js';
+import { DEFAULT_PROFILE, type Profile, type ProfileStore } from '../model/profile.js';
+import type { ServerSpec } from '../model/spec.js';
 import { parseCallers } from './callers-parse.js';
 import { DEFERRED_INPUT, deferredInputs, inputResolver } from './input-resolver.js';
-import { foreignControl } from '../trust/file-trust.js';
+import { foreignControl } from '../../shared/file-trust.js';
 import { NAME_HINT, isValidName } from './names.js';
 import { parseProfile } from './profile-parse.js';
 import { parseRuntime, type ParsedRuntime } from './runtime-parse.js';
@@ -13,7 +13,7 @@ import { scaffoldStore } from './scaffold.js';
 import { resolveSmcp } from './smcp-load.js';
 import { buildServer } from './server-build.js';
 import { parseSource, type Source } from './source.js';
-import { didYouMean } from '../../domain/did-you-mean.js';
+import { didYouMean } from '../model/did-you-mean.js';
 import type { LoadOptions, LoadResult } from './types.js';
 
 /** Always the absolute store directory, so profiles can point at files next to them. */

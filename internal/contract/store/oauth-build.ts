@@ -1,4 +1,4 @@
-import type { OAuthSettings } from '../../domain/spec.js';
+import type { OAuthSettings } from '../model/spec.js';
 import type { ExpandContext } from './expand.js';
 import { issueAt, type LocStr } from './source.js';
 import type { RawOAuth } from './types.js';

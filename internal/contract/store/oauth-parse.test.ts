@@ -1,7 +1,7 @@
 import { relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { formatIssue } from '../../domain/errors.js';
-import { secretRedactor } from '../../domain/redactor.js';
+import { formatIssue } from '../../shared/errors.js';
+import { secretRedactor } from '../../shared/redactor.js';
 import { loadStore, useStoreSecrets } from './index.js';
 import { store } from '../../../test/support/catalog-store.js';
 

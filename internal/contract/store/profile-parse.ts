@@ -1,6 +1,6 @@
 import { isSeq } from 'yaml';
-import { MIN_NAME_BUDGET } from '../../domain/naming.js';
-import { DEFAULT_NAMESPACE, type NamespacePolicy, type ToolSearchSettings } from '../../domain/profile.js';
+import { MIN_NAME_BUDGET } from '../model/naming.js';
+import { DEFAULT_NAMESPACE, type NamespacePolicy, type ToolSearchSettings } from '../model/profile.js';
 import { checkKeys, mapEntries, readEnum, readNumber, readString } from './fields.js';
 import { parseInputs, type LocatedInput } from './inputs-parse.js';
 import { parseServer } from './server-parse.js';

@@ -1,6 +1,6 @@
-import { REDACTED, secretRedactor } from '../../domain/redactor.js';
-import type { ProfileStore } from '../../domain/profile.js';
-import type { ServerSpec } from '../../domain/spec.js';
+import { REDACTED, secretRedactor } from '../../shared/redactor.js';
+import type { ProfileStore } from '../model/profile.js';
+import type { ServerSpec } from '../model/spec.js';
 
 export { REDACTED };
 

@@ -1,5 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
-import { DEFAULT_RUNTIME, LOG_LEVELS, type RuntimeSettings } from '../../domain/profile.js';
+import { DEFAULT_RUNTIME, LOG_LEVELS, type RuntimeSettings } from '../model/profile.js';
 import { checkKeys, durationRule, mapEntries, readEnum, readNumber, readString, readStringMap, type NumberRule } from './fields.js';
 import { report, type Source, type YNode } from './source.js';
 import { parseSmcp, type RawSmcp } from './smcp-parse.js';

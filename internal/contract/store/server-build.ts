@@ -1,5 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
-import type { ServerSpec } from '../../domain/spec.js';
+import type { ServerSpec } from '../model/spec.js';
 import { expand, type ExpandContext } from './expand.js';
 import { buildOAuth } from './oauth-build.js';
 import { rememberSecrets } from './redact.js';

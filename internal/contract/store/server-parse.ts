@@ -1,5 +1,5 @@
 import { isScalar } from 'yaml';
-import { ACTIVATION_MODES, SPEC_DEFAULTS, STRATEGIES, TRANSPORTS, type Transport } from '../../domain/spec.js';
+import { ACTIVATION_MODES, SPEC_DEFAULTS, STRATEGIES, TRANSPORTS, type Transport } from '../model/spec.js';
 import {
   checkKeys,
   durationRule,

@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { formatIssue } from '../../domain/errors.js';
+import { formatIssue } from '../../shared/errors.js';
 import { loadStore } from './index.js';
 import { store } from '../../../test/support/catalog-store.js';
 

@@ -1,5 +1,5 @@
-import type { ConfigIssue } from '../../domain/errors.js';
-import type { SmcpSettings } from '../../domain/smcp-computer/settings.js';
+import type { ConfigIssue } from '../../shared/errors.js';
+import type { SmcpSettings } from '../model/smcp-computer-settings.js';
 import { expand } from './expand.js';
 import type { RawSmcp } from './smcp-parse.js';
 

@@ -1,5 +1,5 @@
 import { isSeq } from 'yaml';
-import type { SmcpComputerSettings } from '../../domain/smcp-computer/settings.js';
+import type { SmcpComputerSettings } from '../model/smcp-computer-settings.js';
 import { checkKeys, mapEntries, readLocString, readString, type Entry } from './fields.js';
 import { deref, describeNode, join, report, whereOf, type LocStr, type Source, type YNode } from './source.js';
 

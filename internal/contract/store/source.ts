@@ -1,5 +1,5 @@
 import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
-import type { ConfigIssue } from '../../domain/errors.js';
+import type { ConfigIssue } from '../../shared/errors.js';
 
 /** A position in a YAML file plus the dotted field path it belongs to. */
 export interface Where {

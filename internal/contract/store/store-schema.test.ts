@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TRANSPORTS } from '../../domain/spec.js';
+import { TRANSPORTS } from '../model/spec.js';
 import { KEYS_BY_TYPE } from './inputs-parse.js';
 import { loadStore, profileSchema, runtimeSchema, scaffoldStore } from './index.js';
 import { NAMESPACE_KEYS, PROFILE_KEYS } from './profile-parse.js';
@@ -9,7 +9,7 @@ import { RUNTIME_KEYS } from './runtime-parse.js';
 import { NUMBER_RULES, SERVER_KEYS } from './server-parse.js';
 import { schemaGaps } from './store-schema.js';
 import { store } from '../../../test/support/catalog-store.js';
-import { must } from '../../domain/must.js';
+import { must } from '../../shared/must.js';
 
 type S = {
   properties: Record<string, S & Record<string, unknown>>;

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { LOG_LEVELS } from '../../domain/profile.js';
-import { ACTIVATION_MODES, STRATEGIES, TRANSPORTS } from '../../domain/spec.js';
+import { LOG_LEVELS } from '../model/profile.js';
+import { ACTIVATION_MODES, STRATEGIES, TRANSPORTS } from '../model/spec.js';
 import type { NumberRule } from './fields.js';
 import { OAUTH_KEYS } from './oauth-parse.js';
 import { INPUT_TYPES, KEYS_BY_TYPE } from './inputs-parse.js';

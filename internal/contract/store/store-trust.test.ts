@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { formatIssue } from '../../domain/errors.js';
+import { formatIssue } from '../../shared/errors.js';
 import { loadStore, validateStoreDir } from './index.js';
 import { store } from '../../../test/support/catalog-store.js';
 

@@ -1,4 +1,4 @@
-import type { ToolMeta } from '../../domain/spec.js';
+import type { ToolMeta } from '../model/spec.js';
 import { checkKeys, mapEntries, readBool, readString, readStringList } from './fields.js';
 import type { Source, YNode } from './source.js';
 

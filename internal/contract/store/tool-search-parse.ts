@@ -1,5 +1,5 @@
 import { isScalar } from 'yaml';
-import { DEFAULT_TOOL_SEARCH, type ToolSearchSettings } from '../../domain/profile.js';
+import { DEFAULT_TOOL_SEARCH, type ToolSearchSettings } from '../model/profile.js';
 import { checkKeys, mapEntries, readBool, readNumber, readStringList } from './fields.js';
 import type { Source, YNode } from './source.js';
 

@@ -1,6 +1,6 @@
-import type { ConfigIssue } from '../../domain/errors.js';
-import type { ProfileStore } from '../../domain/profile.js';
-import type { ServerSpec, Transport } from '../../domain/spec.js';
+import type { ConfigIssue } from '../../shared/errors.js';
+import type { ProfileStore } from '../model/profile.js';
+import type { ServerSpec, Transport } from '../model/spec.js';
 import type { LocStr, Where } from './source.js';
 
 export type LoadResult = { ok: true; store: ProfileStore; warnings: ConfigIssue[] } | { ok: false; issues: ConfigIssue[] };

@@ -1,4 +1,4 @@
-import type { Profile } from '../domain/profile.js';
+import type { Profile } from '../../contract/model/profile.js';
 import type { CallerHistories } from '../domain/history/tool-call-history.js';
 import type { ReloadProgress } from './reload-retry.js';
 import type { PoolPort } from './pool-port.js';

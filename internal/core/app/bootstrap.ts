@@ -1,12 +1,12 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createLauncher } from '../infra/mcp/index.js';
-import { OAuthStore } from '../infra/oauth/token-store.js';
-import { stateDirFor, storeFolder } from '../infra/catalog/state-dir.js';
+import { OAuthStore } from '../../contract/oauth/token-store.js';
+import { stateDirFor, storeFolder } from '../../contract/store/state-dir.js';
 import { MetadataStore, PoolManager } from '../infra/scheduler/index.js';
-import { watchStore } from '../infra/catalog/index.js';
+import { watchStore } from '../infra/catalog/watch-store.js';
 import { startControlServer, type ControlServer } from '../infra/rpc/control-server.js';
-import { defaultSocketPath, socketIsLive } from '../infra/rpc/socket-path.js';
+import { defaultSocketPath, socketIsLive } from '../../contract/session/socket-path.js';
 import { claimSocketPath, type StartLock } from '../infra/rpc/start-lock.js';
 import { createLogger } from '../infra/telemetry/logger.js';
 import { Core } from './core.js';
@@ -15,7 +15,7 @@ import { dashboardCore } from './dashboard-core.js';
 import { Dashboard } from '../infra/dashboard/dashboard.js';
 import { Observability } from './log-observability.js';
 import { StoreState } from './store-state.js';
-import { packageVersion } from './version.js';
+import { packageVersion } from '../../shared/version.js';
 
 export interface RunningCore {
   core: Core;

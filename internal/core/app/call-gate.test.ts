@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { McpdError } from '../domain/errors.js';
+import { McpdError } from '../../shared/errors.js';
 import { CallGate } from './call-gate.js';
 
 /** A call the test ends by hand; it also ends (rejecting) when its signal aborts. */

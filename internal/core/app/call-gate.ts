@@ -1,7 +1,7 @@
-import type { CallAdmission } from '../domain/control.js';
-import { McpdError } from '../domain/errors.js';
-import { cappedTimeout } from '../domain/timer-limit.js';
-import { ChurnMap } from '../domain/churn-map.js';
+import type { CallAdmission } from '../../contract/control/control.js';
+import { McpdError } from '../../shared/errors.js';
+import { cappedTimeout } from '../../shared/timer-limit.js';
+import { ChurnMap } from '../../shared/churn-map.js';
 
 /**
  * Admission of calls for a graceful stop. Until `close`, calls run and are counted; after it, new ones

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { CallerMeta, CallerSession } from '../domain/control.js';
+import type { CallerMeta, CallerSession } from '../../contract/control/control.js';
 
 interface Entry extends CallerSession {
   meta: CallerMeta;

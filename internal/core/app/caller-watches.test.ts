@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { specFingerprint } from '../domain/fingerprint.js';
+import { specFingerprint } from '../../contract/model/fingerprint.js';
 import { CallerHistories } from '../domain/history/tool-call-history.js';
-import type { JsonObject } from '../domain/json.js';
-import { DEFAULT_NAMESPACE, DEFAULT_RUNTIME, type Profile, type ProfileStore } from '../domain/profile.js';
+import type { JsonObject } from '../../shared/json.js';
+import { DEFAULT_NAMESPACE, DEFAULT_RUNTIME, type Profile, type ProfileStore } from '../../contract/model/profile.js';
 import type { AreaDeps } from './area-deps.js';
-import { spec } from '../../test/support/context-fake-pools.js';
+import { spec } from '../../../test/support/context-fake-pools.js';
 import type { PoolPort } from './pool-port.js';
 import { PromptService } from './prompt-service.js';
 import { ResourceService } from './resource-service.js';

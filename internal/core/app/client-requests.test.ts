@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ClientRequestError, type ClientChannel } from '../domain/client-requests.js';
-import type { JsonObject } from '../domain/json.js';
-import { SPEC_DEFAULTS, type ServerSpec } from '../domain/spec.js';
+import { ClientRequestError, type ClientChannel } from '../../contract/control/client-requests.js';
+import type { JsonObject } from '../../shared/json.js';
+import { SPEC_DEFAULTS, type ServerSpec } from '../../contract/model/spec.js';
 import { ClientRequests, pickClient, type AttachedClient } from './client-requests.js';
 
 const spec = { ...SPEC_DEFAULTS, name: 'every', transport: 'stdio', cmd: ['x'], env: {}, headers: {}, callTimeoutSeconds: 7 } as ServerSpec;

@@ -7,10 +7,10 @@ import {
   ROOTS_LIST_CHANGED,
   type ClientChannel,
   type ClientRequestsApi,
-} from '../domain/client-requests.js';
-import type { CallerSession } from '../domain/control.js';
-import type { JsonObject } from '../domain/json.js';
-import type { ServerSpec } from '../domain/spec.js';
+} from '../../contract/control/client-requests.js';
+import type { CallerSession } from '../../contract/control/control.js';
+import type { JsonObject } from '../../shared/json.js';
+import type { ServerSpec } from '../../contract/model/spec.js';
 import type { CoreLog } from './area-deps.js';
 
 export interface ClientRequestDeps {

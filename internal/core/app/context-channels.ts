@@ -3,7 +3,7 @@
  * Each publish computes the caller's current view; when several computations overlap only the
  * newest one publishes, so a slow, older view can never follow a newer one.
  */
-import type { ContextChange, Subscription } from '../domain/control-areas.js';
+import type { ContextChange, Subscription } from '../../contract/control/control-areas.js';
 import { LatestWins } from '../domain/aggregator/newest-wins.js';
 import type { CoreLog } from './area-deps.js';
 

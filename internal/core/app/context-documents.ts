@@ -1,7 +1,7 @@
 import type { FinderChangeDetector } from '../domain/finder/change-detect.js';
-import { parseDpeUri } from '../domain/finder/dpe-uri.js';
+import { parseDpeUri } from '../../contract/finder/dpe-uri.js';
 import { summaryFromLevel1 } from '../domain/finder/summary.js';
-import type { DPEDocumentSummary } from '../domain/finder/types.js';
+import type { DPEDocumentSummary } from '../../contract/finder/types.js';
 import type { CoreLog } from './area-deps.js';
 import { errorText, firstText, mapLimit, readContents, READ_CONCURRENCY } from './context-downstream.js';
 import type { PoolPort } from './pool-port.js';

@@ -3,8 +3,8 @@
  * nextCursor), read one. Subscriptions go through the shared hub (ResourceSubscriptions). Kept apart from ContextSource so the fake PoolPort of the
  * unit tests only has to answer these.
  */
-import { McpdError } from '../domain/errors.js';
-import { isJsonObject, type JsonObject, type JsonValue } from '../domain/json.js';
+import { McpdError } from '../../shared/errors.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../../shared/json.js';
 import type { PoolPort } from './pool-port.js';
 
 /** A server that pages forever (or repeats a cursor) must not hang the desktop. */

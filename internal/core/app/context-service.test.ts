@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { ContextChange, Subscription } from '../domain/control-areas.js';
+import type { ContextChange, Subscription } from '../../contract/control/control-areas.js';
 import { ContextService } from './context-service.js';
-import { contextWorld, spec } from '../../test/support/context-fake-pools.js';
+import { contextWorld, spec } from '../../../test/support/context-fake-pools.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';
-import { callRecord as call } from '../../test/support/history-records.js';
+import { callRecord as call } from '../../../test/support/history-records.js';
 
 const A = spec('alpha');
 const B = spec('beta');

@@ -1,13 +1,20 @@
-import type { ContextApi, ContextChange, DesktopView, FinderQuery, FinderView, Subscription } from '../domain/control-areas.js';
+import type {
+  ContextApi,
+  ContextChange,
+  DesktopView,
+  FinderQuery,
+  FinderView,
+  Subscription,
+} from '../../contract/control/control-areas.js';
 import { DesktopChangeDetector } from '../domain/desktop/change-detector.js';
 import { organizeDesktop } from '../domain/desktop/organize.js';
 import { FinderChangeDetector } from '../domain/finder/change-detect.js';
 import { organizeFinder, sortDocuments } from '../domain/finder/organize.js';
-import { specFingerprint } from '../domain/fingerprint.js';
+import { specFingerprint } from '../../contract/model/fingerprint.js';
 import { serverOrder } from '../domain/history/server-order.js';
-import type { JsonObject } from '../domain/json.js';
-import type { Profile } from '../domain/profile.js';
-import type { PoolStatus } from '../domain/runtime.js';
+import type { JsonObject } from '../../shared/json.js';
+import type { Profile } from '../../contract/model/profile.js';
+import type { PoolStatus } from '../../contract/model/runtime.js';
 import type { AreaDeps } from './area-deps.js';
 import { CallerChannels, type ViewState } from './context-channels.js';
 import { ContextSource, type SourceChange } from './context-source.js';

@@ -7,10 +7,10 @@
  * overwrite a newer one.
  */
 import { DesktopChangeDetector, supportsResourceSubscribe } from '../domain/desktop/change-detector.js';
-import { isWindowUri, parseWindowUri, windowIdentity } from '../domain/desktop/window-uri.js';
+import { isWindowUri, parseWindowUri, windowIdentity } from '../../contract/desktop/window-uri.js';
 import { FinderChangeDetector } from '../domain/finder/change-detect.js';
-import type { DPEDocumentSummary } from '../domain/finder/types.js';
-import type { JsonObject, JsonValue } from '../domain/json.js';
+import type { DPEDocumentSummary } from '../../contract/finder/types.js';
+import type { JsonObject, JsonValue } from '../../shared/json.js';
 import type { CoreLog } from './area-deps.js';
 import { SourceDocuments } from './context-documents.js';
 import { errorText, listAllResources, mapLimit, readContents, READ_CONCURRENCY } from './context-downstream.js';

@@ -2,8 +2,8 @@
  * Turning the per-server sources of one profile into organizer input, and etags of the results.
  */
 import type { DesktopWindowInput } from '../domain/desktop/organize.js';
-import type { DPEDocumentSummary } from '../domain/finder/types.js';
-import { sha256Hex } from '../domain/naming.js';
+import type { DPEDocumentSummary } from '../../contract/finder/types.js';
+import { sha256Hex } from '../../contract/model/naming.js';
 import type { ContextSource } from './context-source.js';
 
 export const CONTEXT_ETAG_LENGTH = 16;

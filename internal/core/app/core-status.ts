@@ -1,11 +1,11 @@
-import type { StatusView, Subscription } from '../domain/control.js';
+import type { StatusView, Subscription } from '../../contract/control/control.js';
 import { LatestWins } from '../domain/aggregator/newest-wins.js';
-import { formatIssue } from '../domain/errors.js';
-import { secretRedactor } from '../domain/redactor.js';
-import type { CallerStatusRow } from '../domain/runtime.js';
-import type { SmcpComputerStatus } from '../domain/smcp-computer/settings.js';
-import type { ToolSnapshot } from '../domain/tool.js';
-import { toolListTokens } from '../domain/tool-tokens.js';
+import { formatIssue } from '../../shared/errors.js';
+import { secretRedactor } from '../../shared/redactor.js';
+import type { CallerStatusRow } from '../../contract/model/runtime.js';
+import type { SmcpComputerStatus } from '../../contract/model/smcp-computer-settings.js';
+import type { ToolSnapshot } from '../../contract/model/tool.js';
+import { toolListTokens } from '../../contract/model/tool-tokens.js';
 import type { CallGate } from './call-gate.js';
 import type { CallerRegistry } from './caller-registry.js';
 import type { PoolPort } from './pool-port.js';

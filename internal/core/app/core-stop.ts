@@ -1,4 +1,4 @@
-import type { StopOutcome } from '../domain/control.js';
+import type { StopOutcome } from '../../contract/control/control.js';
 import type { CoreLog } from './area-deps.js';
 import type { CallGate } from './call-gate.js';
 import type { PoolPort } from './pool-port.js';

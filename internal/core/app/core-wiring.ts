@@ -1,4 +1,4 @@
-import { profileFor } from '../domain/profile.js';
+import { profileFor } from '../../contract/model/profile.js';
 import type { CallerHistories } from '../domain/history/tool-call-history.js';
 import type { AreaDeps, CoreLog } from './area-deps.js';
 import { ClientRequests } from './client-requests.js';

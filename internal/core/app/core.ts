@@ -10,12 +10,12 @@ import type {
   StopOutcome,
   Subscription,
   ToolPage,
-} from '../domain/control.js';
-import type { CallDone, StartedCall } from '../domain/downstream.js';
-import type { JsonObject } from '../domain/json.js';
-import { profileFor } from '../domain/profile.js';
-import type { ToolSnapshot } from '../domain/tool.js';
-import { cappedInterval } from '../domain/timer-limit.js';
+} from '../../contract/control/control.js';
+import type { CallDone, StartedCall } from '../../contract/model/downstream.js';
+import type { JsonObject } from '../../shared/json.js';
+import { profileFor } from '../../contract/model/profile.js';
+import type { ToolSnapshot } from '../../contract/model/tool.js';
+import { cappedInterval } from '../../shared/timer-limit.js';
 import { CallerHistories } from '../domain/history/tool-call-history.js';
 import { CallGate } from './call-gate.js';
 import { CallerRegistry, pidAlive } from './caller-registry.js';

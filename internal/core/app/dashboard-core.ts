@@ -1,16 +1,16 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { LogRecord, Subscription } from '../domain/control-areas.js';
-import type { LogLevel } from '../domain/profile.js';
+import type { LogRecord, Subscription } from '../../contract/control/control-areas.js';
+import type { LogLevel } from '../../contract/model/profile.js';
 import type { CallerRow, ConnectInfo, DashboardCore, OperatorAction, StoreFile } from '../infra/dashboard/dashboard-port.js';
-import { levelRank } from '../domain/log-level.js';
+import { levelRank } from '../../contract/model/log-level.js';
 import type { Core } from './core.js';
 import type { PoolPort } from './pool-port.js';
 import type { StoreState } from './store-state.js';
 
-/** The gateway entry beside this build (dist/internal/app → dist/cmd/mcpdmcp). */
-const GATEWAY = fileURLToPath(new URL('../../cmd/mcpdmcp/main.js', import.meta.url));
+/** The gateway entry beside this build (dist/internal/core/app → dist/cmd/mcpdmcp). */
+const GATEWAY = fileURLToPath(new URL('../../../cmd/mcpdmcp/main.js', import.meta.url));
 
 /** Core, store and pools as the dashboard sees them: what the control plane offers, plus operator actions. */
 export function dashboardCore(core: Core, store: StoreState, pools: PoolPort, socket: string): DashboardCore {

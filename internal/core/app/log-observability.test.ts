@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { PoolStatus } from '../domain/runtime.js';
-import { parsePromText, sampleValue } from '../../test/support/prom-text.js';
+import type { PoolStatus } from '../../contract/model/runtime.js';
+import { parsePromText, sampleValue } from '../../../test/support/prom-text.js';
 import { Observability, type ObservedCore } from './log-observability.js';
 import type { PoolPort } from './pool-port.js';
 import type { StoreState } from './store-state.js';

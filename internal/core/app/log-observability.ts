@@ -1,11 +1,11 @@
-import type { ProfileStore } from '../domain/profile.js';
-import { secretRedactor } from '../domain/redactor.js';
+import type { ProfileStore } from '../../contract/model/profile.js';
+import { secretRedactor } from '../../shared/redactor.js';
 import { startMetricsServer, type MetricsHttpOptions, type MetricsHttpServer } from '../infra/telemetry/http-server.js';
 import { LogBus } from '../infra/telemetry/log-bus.js';
 import { coreEntry, tapLog } from '../infra/telemetry/log-tap.js';
 import type { LogFn } from '../infra/telemetry/logger.js';
 import { Metrics } from '../infra/telemetry/metrics.js';
-import type { StatusView } from '../domain/control.js';
+import type { StatusView } from '../../contract/control/control.js';
 import type { LogTelemetry } from './log-service.js';
 import { meteredPools } from './metered-pools.js';
 import type { PoolPort } from './pool-port.js';

@@ -1,5 +1,5 @@
-import type { JsonObject, JsonValue } from '../domain/json.js';
-import { LOG_LEVELS, type LogLevel } from '../domain/profile.js';
+import type { JsonObject, JsonValue } from '../../shared/json.js';
+import { LOG_LEVELS, type LogLevel } from '../../contract/model/profile.js';
 import type { BusEntry } from '../infra/telemetry/log-bus.js';
 
 /** A runaway server must not turn one line into megabytes on every reader. */

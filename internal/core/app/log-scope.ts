@@ -1,8 +1,8 @@
-import type { LogRecord } from '../domain/control-areas.js';
-import { specFingerprint } from '../domain/fingerprint.js';
-import type { LogLevel, Profile } from '../domain/profile.js';
+import type { LogRecord } from '../../contract/control/control-areas.js';
+import { specFingerprint } from '../../contract/model/fingerprint.js';
+import type { LogLevel, Profile } from '../../contract/model/profile.js';
 import type { BusEntry, LogView } from '../infra/telemetry/log-bus.js';
-import { levelRank } from '../domain/log-level.js';
+import { levelRank } from '../../contract/model/log-level.js';
 
 const serverNames = new WeakMap<Profile, Map<string, string>>();
 

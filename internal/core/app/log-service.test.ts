@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import type { LogRecord } from '../domain/control-areas.js';
-import { specFingerprint } from '../domain/fingerprint.js';
-import type { JsonObject } from '../domain/json.js';
-import { DEFAULT_NAMESPACE, type Profile } from '../domain/profile.js';
-import { SPEC_DEFAULTS, type ServerSpec } from '../domain/spec.js';
+import type { LogRecord } from '../../contract/control/control-areas.js';
+import { specFingerprint } from '../../contract/model/fingerprint.js';
+import type { JsonObject } from '../../shared/json.js';
+import { DEFAULT_NAMESPACE, type Profile } from '../../contract/model/profile.js';
+import { SPEC_DEFAULTS, type ServerSpec } from '../../contract/model/spec.js';
 import { LogBus } from '../infra/telemetry/log-bus.js';
 import { tapLog } from '../infra/telemetry/log-tap.js';
-import { toMcpMessage } from '../infra/telemetry/log-mcp.js';
+import { toMcpMessage } from '../../contract/areas/log-mcp.js';
 import type { AreaDeps } from './area-deps.js';
 import { stderrLevel } from './log-records.js';
 import { LogService } from './log-service.js';
-import { must } from '../domain/must.js';
+import { must } from '../../shared/must.js';
 
 const spec = (name: string, arg: string): ServerSpec => ({
   ...SPEC_DEFAULTS,

@@ -1,5 +1,5 @@
-import type { LogRecord, LogsApi, LogStreamOptions, Subscription } from '../domain/control-areas.js';
-import type { LogLevel } from '../domain/profile.js';
+import type { LogRecord, LogsApi, LogStreamOptions, Subscription } from '../../contract/control/control-areas.js';
+import type { LogLevel } from '../../contract/model/profile.js';
 import { LogBus } from '../infra/telemetry/log-bus.js';
 import type { AreaDeps, CoreLog } from './area-deps.js';
 import { callerView } from './log-scope.js';

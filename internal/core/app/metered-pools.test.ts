@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { McpdError } from '../domain/errors.js';
-import type { JsonObject } from '../domain/json.js';
-import type { CallDone, StartedCall } from '../domain/downstream.js';
+import { McpdError } from '../../shared/errors.js';
+import type { JsonObject } from '../../shared/json.js';
+import type { CallDone, StartedCall } from '../../contract/model/downstream.js';
 import type { CallOutcome } from '../infra/telemetry/metrics.js';
 import { meteredPools } from './metered-pools.js';
 import type { PoolPort } from './pool-port.js';

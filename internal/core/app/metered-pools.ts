@@ -1,5 +1,5 @@
-import { isMcpdError } from '../domain/errors.js';
-import type { JsonObject } from '../domain/json.js';
+import { isMcpdError } from '../../shared/errors.js';
+import type { JsonObject } from '../../shared/json.js';
 import type { CallOutcome } from '../infra/telemetry/metrics.js';
 import type { PoolPort } from './pool-port.js';
 

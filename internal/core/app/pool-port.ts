@@ -1,7 +1,7 @@
-import type { CallDone, ProgressUpdate, ResultJsonSink, StartedCall } from '../domain/downstream.js';
-import type { JsonObject } from '../domain/json.js';
-import type { PoolStatus } from '../domain/runtime.js';
-import type { ServerSpec } from '../domain/spec.js';
+import type { CallDone, ProgressUpdate, ResultJsonSink, StartedCall } from '../../contract/model/downstream.js';
+import type { JsonObject } from '../../shared/json.js';
+import type { PoolStatus } from '../../contract/model/runtime.js';
+import type { ServerSpec } from '../../contract/model/spec.js';
 import type { ToolSource } from './tool-service.js';
 
 export interface SpecRef {

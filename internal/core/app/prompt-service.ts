@@ -1,7 +1,7 @@
-import type { Paged, PromptEntry, PromptSnapshot, PromptsApi, RequestOpts, Subscription } from '../domain/control-areas.js';
-import { McpdError } from '../domain/errors.js';
-import type { JsonObject } from '../domain/json.js';
-import type { Profile } from '../domain/profile.js';
+import type { Paged, PromptEntry, PromptSnapshot, PromptsApi, RequestOpts, Subscription } from '../../contract/control/control-areas.js';
+import { McpdError } from '../../shared/errors.js';
+import type { JsonObject } from '../../shared/json.js';
+import type { Profile } from '../../contract/model/profile.js';
 import { listAllPages } from '../domain/aggregator/downstream-pages.js';
 import { PromptIndex } from '../domain/aggregator/prompt-index.js';
 import type { AreaDeps } from './area-deps.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { McpdError } from '../domain/errors.js';
+import { McpdError } from '../../shared/errors.js';
 import { PoolGoneError } from '../infra/scheduler/index.js';
 import { afterReloads, RELOAD_RACE_ATTEMPTS, viaPool, type ReloadProgress } from './reload-retry.js';
 

@@ -1,4 +1,4 @@
-import { McpdError } from '../domain/errors.js';
+import { McpdError } from '../../shared/errors.js';
 import { PoolGoneError } from '../infra/scheduler/index.js';
 
 /** Attempts of a request whose pool a reload removed meanwhile (each after that reload is applied). */

@@ -1,6 +1,6 @@
-import { specFingerprint } from '../domain/fingerprint.js';
-import type { JsonObject } from '../domain/json.js';
-import type { Profile, ProfileStore } from '../domain/profile.js';
+import { specFingerprint } from '../../contract/model/fingerprint.js';
+import type { JsonObject } from '../../shared/json.js';
+import type { Profile, ProfileStore } from '../../contract/model/profile.js';
 import { ListingCache } from '../domain/aggregator/listing-cache.js';
 import { PoolGoneError } from '../infra/scheduler/index.js';
 import type { AreaDeps } from './area-deps.js';

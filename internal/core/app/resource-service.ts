@@ -6,12 +6,12 @@ import type {
   ResourceTemplateEntry,
   ResourcesApi,
   Subscription,
-} from '../domain/control-areas.js';
-import { McpdError } from '../domain/errors.js';
-import { DPE_DOCUMENT_NOT_FOUND, isDpeError } from '../domain/finder/dpe-error.js';
-import { parseDpeUri } from '../domain/finder/dpe-uri.js';
-import type { JsonObject } from '../domain/json.js';
-import type { Profile } from '../domain/profile.js';
+} from '../../contract/control/control-areas.js';
+import { McpdError } from '../../shared/errors.js';
+import { DPE_DOCUMENT_NOT_FOUND, isDpeError } from '../../contract/finder/dpe-error.js';
+import { parseDpeUri } from '../../contract/finder/dpe-uri.js';
+import type { JsonObject } from '../../shared/json.js';
+import type { Profile } from '../../contract/model/profile.js';
 import { listAllPages } from '../domain/aggregator/downstream-pages.js';
 import { ResourceIndex, type ResourceRoute } from '../domain/aggregator/resource-index.js';
 import type { ResourceListing } from '../domain/aggregator/resource-snapshot.js';
@@ -20,7 +20,7 @@ import { CallerViews } from './caller-views.js';
 import { AreaListings } from './resource-listings.js';
 import { ResourceSubscriptions, type SubscriptionInfo } from './resource-subscriptions.js';
 import { afterReloads, viaPool } from './reload-retry.js';
-import { contextChannelsOf, type ContextChannels } from '../domain/context-channels.js';
+import { contextChannelsOf, type ContextChannels } from '../../contract/control/context-channels.js';
 
 const EMPTY: ResourceListing = Object.freeze({ resources: [], templates: [] });
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { McpdError } from '../domain/errors.js';
-import type { JsonObject } from '../domain/json.js';
+import { McpdError } from '../../shared/errors.js';
+import type { JsonObject } from '../../shared/json.js';
 import type { PoolPort } from './pool-port.js';
 import { renewDelayMs, ResourceSubscriptions, subscriptionRoutingKey, type SubscriptionOptions } from './resource-subscriptions.js';
-import { must } from '../domain/must.js';
+import { must } from '../../shared/must.js';
 
 type Note = (fp: string, instance: string, method: string, params: JsonObject) => void;
 

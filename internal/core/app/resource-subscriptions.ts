@@ -1,5 +1,5 @@
-import { McpdError } from '../domain/errors.js';
-import type { JsonObject } from '../domain/json.js';
+import { McpdError } from '../../shared/errors.js';
+import type { JsonObject } from '../../shared/json.js';
 import type { CoreLog } from './area-deps.js';
 import type { PoolPort } from './pool-port.js';
 import { UpdateSink } from './resource-update-sink.js';

@@ -1,4 +1,4 @@
-import type { JsonObject } from '../domain/json.js';
+import type { JsonObject } from '../../shared/json.js';
 
 /**
  * One subscriber's stream of `notifications/resources/updated` params for one URI. Latest-wins:

@@ -1,11 +1,11 @@
-import type { ControlApi, Subscription } from '../domain/control.js';
-import type { Profile } from '../domain/profile.js';
+import type { ControlApi, Subscription } from '../../contract/control/control.js';
+import type { Profile } from '../../contract/model/profile.js';
 import { toErrorPayload } from '../domain/smcp-computer/error-payload.js';
-import type { SmcpComputerSettings, SmcpComputerStatus, SmcpLinkState, SmcpSettings } from '../domain/smcp-computer/settings.js';
-import { errorPayload, SMCP_CODES } from '../domain/smcp/error-codes.js';
-import { CLIENT_EVENTS, NOTIFY_EVENTS, SERVER_EVENTS, type ClientEvent } from '../domain/smcp/events.js';
-import type { GetDeskTopReq, GetFinderReq, ReadResourceReq, ToolCallReq } from '../domain/smcp/types.js';
-import { validateClientRequest, validateToolCallCancel, type RoutedRequest } from '../domain/smcp/validate.js';
+import type { SmcpComputerSettings, SmcpComputerStatus, SmcpLinkState, SmcpSettings } from '../../contract/model/smcp-computer-settings.js';
+import { errorPayload, SMCP_CODES } from '../../contract/smcp/error-codes.js';
+import { CLIENT_EVENTS, NOTIFY_EVENTS, SERVER_EVENTS, type ClientEvent } from '../../contract/smcp/events.js';
+import type { GetDeskTopReq, GetFinderReq, ReadResourceReq, ToolCallReq } from '../../contract/smcp/types.js';
+import { validateClientRequest, validateToolCallCancel, type RoutedRequest } from '../../contract/smcp/validate.js';
 import { ComputerLink } from '../infra/smcp-computer/computer-link.js';
 import type { CoreLog } from './area-deps.js';
 import { smcpConfig, smcpTools } from './smcp-views.js';

@@ -1,4 +1,4 @@
-import { computerKey, type SmcpComputerStatus, type SmcpSettings } from '../domain/smcp-computer/settings.js';
+import { computerKey, type SmcpComputerStatus, type SmcpSettings } from '../../contract/model/smcp-computer-settings.js';
 import { SmcpComputer, type ComputerDeps } from './smcp-computer.js';
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { CallOptions } from '../domain/control.js';
-import { McpdError } from '../domain/errors.js';
-import type { JsonObject } from '../domain/json.js';
+import type { CallOptions } from '../../contract/control/control.js';
+import { McpdError } from '../../shared/errors.js';
+import type { JsonObject } from '../../shared/json.js';
 import { deadlineMs, SmcpToolCalls } from './smcp-tool-calls.js';
 
 /** A callTool that runs until its signal aborts (what the pool does), recording what it was given. */

@@ -1,9 +1,9 @@
-import type { ControlApi } from '../domain/control.js';
-import type { ProgressUpdate } from '../domain/downstream.js';
-import { McpdError } from '../domain/errors.js';
-import type { JsonObject, JsonValue } from '../domain/json.js';
-import { SMCP_CODES } from '../domain/smcp/error-codes.js';
-import type { ToolCallReq } from '../domain/smcp/types.js';
+import type { ControlApi } from '../../contract/control/control.js';
+import type { ProgressUpdate } from '../../contract/model/downstream.js';
+import { McpdError } from '../../shared/errors.js';
+import type { JsonObject, JsonValue } from '../../shared/json.js';
+import { SMCP_CODES } from '../../contract/smcp/error-codes.js';
+import type { ToolCallReq } from '../../contract/smcp/types.js';
 
 /** Progress kept per call: enough to show how it went, bounded against a chatty server. */
 const MAX_PROGRESS = 100;

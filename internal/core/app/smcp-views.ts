@@ -1,10 +1,10 @@
-import type { ControlApi } from '../domain/control.js';
-import type { Profile } from '../domain/profile.js';
+import type { ControlApi } from '../../contract/control/control.js';
+import type { Profile } from '../../contract/model/profile.js';
 import { computerConfig, type ComputerConfig } from '../domain/smcp-computer/computer-config.js';
 import { mergedToolMeta, toSmcpTool } from '../domain/smcp-computer/smcp-tool.js';
-import type { SMCPTool } from '../domain/smcp/types.js';
-import type { ToolEntry } from '../domain/tool.js';
-import { REDACTED, redactSpec } from '../infra/catalog/index.js';
+import type { SMCPTool } from '../../contract/smcp/types.js';
+import type { ToolEntry } from '../../contract/model/tool.js';
+import { REDACTED, redactSpec } from '../../contract/store/index.js';
 
 /** Every tool of the caller's view, all pages of one snapshot. */
 async function allTools(api: Pick<ControlApi, 'listTools'>, caller: string): Promise<ToolEntry[]> {

@@ -1,4 +1,4 @@
-import type { ReloadOutcome } from '../domain/control.js';
+import type { ReloadOutcome } from '../../contract/control/control.js';
 import type { PoolPort } from './pool-port.js';
 import type { StoreState } from './store-state.js';
 import type { ReloadProgress } from './reload-retry.js';

@@ -1,6 +1,6 @@
-import { backoffDelayMs } from '../domain/backoff.js';
-import { isMcpdError } from '../domain/errors.js';
-import { cappedTimeout } from '../domain/timer-limit.js';
+import { backoffDelayMs } from '../../shared/backoff.js';
+import { isMcpdError } from '../../shared/errors.js';
+import { cappedTimeout } from '../../shared/timer-limit.js';
 import type { CoreLog } from './area-deps.js';
 import type { UpdateSink } from './resource-update-sink.js';
 

@@ -1,9 +1,9 @@
-import type { CallOptions } from '../domain/control.js';
-import { McpdError } from '../domain/errors.js';
-import type { JsonObject } from '../domain/json.js';
-import type { ToolEntry } from '../domain/tool.js';
+import type { CallOptions } from '../../contract/control/control.js';
+import { McpdError } from '../../shared/errors.js';
+import type { JsonObject } from '../../shared/json.js';
+import type { ToolEntry } from '../../contract/model/tool.js';
 import type { CallerHistories, ToolCallRecord } from '../domain/history/tool-call-history.js';
-import type { CallDone, StartedCall } from '../domain/downstream.js';
+import type { CallDone, StartedCall } from '../../contract/model/downstream.js';
 import { SEARCH_TOOL } from '../domain/aggregator/tool-search-view.js';
 import { PoolGoneError } from '../infra/scheduler/index.js';
 import type { PoolPort } from './pool-port.js';

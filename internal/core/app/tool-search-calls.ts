@@ -1,9 +1,9 @@
-import type { JsonObject, JsonValue } from '../domain/json.js';
-import type { ToolSearchSettings } from '../domain/profile.js';
+import type { JsonObject, JsonValue } from '../../shared/json.js';
+import type { ToolSearchSettings } from '../../contract/model/profile.js';
 import { ToolSearchIndex, type SearchDoc } from '../domain/tool-search.js';
-import type { ToolEntry, ToolSnapshot } from '../domain/tool.js';
+import type { ToolEntry, ToolSnapshot } from '../../contract/model/tool.js';
 import { CALL_TOOL, SEARCH_MODE_SERVER, SEARCH_TOOL } from '../domain/aggregator/tool-search-view.js';
-import { must } from '../domain/must.js';
+import { must } from '../../shared/must.js';
 
 export interface CallTarget {
   name: string;

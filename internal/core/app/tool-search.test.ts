@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { JsonObject } from '../domain/json.js';
-import { DEFAULT_NAMESPACE, type Profile } from '../domain/profile.js';
-import type { DownstreamTool } from '../domain/tool.js';
+import type { JsonObject } from '../../shared/json.js';
+import { DEFAULT_NAMESPACE, type Profile } from '../../contract/model/profile.js';
+import type { DownstreamTool } from '../../contract/model/tool.js';
 import { buildToolSnapshot } from '../domain/aggregator/tool-snapshot.js';
 import { CALL_TOOL, SEARCH_TOOL } from '../domain/aggregator/tool-search-view.js';
-import { spec } from '../../test/support/aggregator.js';
-import { toolCatalog } from '../../test/fixtures/tool-catalog.js';
+import { spec } from '../../../test/support/aggregator.js';
+import { toolCatalog } from '../../../test/fixtures/tool-catalog.js';
 import { ToolSearchCalls } from './tool-search-calls.js';
 
 function catalogProfile(count: number, pinned: string[] = []): { profile: Profile; byServer: Map<string, DownstreamTool[]> } {

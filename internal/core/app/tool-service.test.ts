@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { specFingerprint } from '../domain/fingerprint.js';
-import { DEFAULT_NAMESPACE, DEFAULT_RUNTIME, type Profile, type ProfileStore } from '../domain/profile.js';
-import { SPEC_DEFAULTS, type ServerSpec } from '../domain/spec.js';
-import type { DownstreamTool } from '../domain/tool.js';
+import { specFingerprint } from '../../contract/model/fingerprint.js';
+import { DEFAULT_NAMESPACE, DEFAULT_RUNTIME, type Profile, type ProfileStore } from '../../contract/model/profile.js';
+import { SPEC_DEFAULTS, type ServerSpec } from '../../contract/model/spec.js';
+import type { DownstreamTool } from '../../contract/model/tool.js';
 import { PoolGoneError } from '../infra/scheduler/index.js';
 import { ToolService, type ToolSource } from './tool-service.js';
 

@@ -1,6 +1,6 @@
-import type { DownstreamTool, ToolSnapshot } from '../domain/tool.js';
-import type { Profile, ProfileStore } from '../domain/profile.js';
-import { specFingerprint } from '../domain/fingerprint.js';
+import type { DownstreamTool, ToolSnapshot } from '../../contract/model/tool.js';
+import type { Profile, ProfileStore } from '../../contract/model/profile.js';
+import { specFingerprint } from '../../contract/model/fingerprint.js';
 import { ProfileIndex } from '../domain/aggregator/tool-index.js';
 import { definitionHash } from '../domain/aggregator/hash.js';
 import { PoolGoneError } from '../infra/scheduler/index.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeCursor, encodeCursor } from './cursor.js';
-import { isMcpdError } from './errors.js';
+import { isMcpdError } from '../../shared/errors.js';
 
 function reasonOf(f: () => unknown): string | undefined {
   try {

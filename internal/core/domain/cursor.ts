@@ -1,5 +1,5 @@
-import { McpdError } from './errors.js';
-import { sha256Hex } from './naming.js';
+import { McpdError } from '../../shared/errors.js';
+import { sha256Hex } from '../../contract/model/naming.js';
 
 /** What a listing cursor pins: a snapshot (by etag), a position in it, and the listing kind. */
 export interface CursorState {

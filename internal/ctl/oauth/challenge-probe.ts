@@ -1,6 +1,6 @@
 import { extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
-import type { ServerSpec } from '../../domain/spec.js';
+import type { ServerSpec } from '../../contract/model/spec.js';
 
 export interface Challenge {
   /** The server answered 401/403 (else it needs no sign-in for a first request). */

@@ -4,10 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ServerSpec } from '../../domain/spec.js';
+import type { ServerSpec } from '../../contract/model/spec.js';
 import { httpSpec } from '../../../test/support/server-specs.js';
 import { signIn } from './sign-in.js';
-import { OAuthStore } from './token-store.js';
+import { OAuthStore } from '../../contract/oauth/token-store.js';
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {

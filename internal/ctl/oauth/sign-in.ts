@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
-import { McpdError } from '../../domain/errors.js';
-import type { ServerSpec } from '../../domain/spec.js';
+import { McpdError } from '../../shared/errors.js';
+import type { ServerSpec } from '../../contract/model/spec.js';
 import { probeChallenge } from './challenge-probe.js';
 import { listenForRedirect, type RedirectListener } from './loopback-redirect.js';
-import { StoredOAuthProvider } from './provider.js';
-import type { OAuthStore } from './token-store.js';
+import { StoredOAuthProvider } from '../../contract/oauth/provider.js';
+import type { OAuthStore } from '../../contract/oauth/token-store.js';
 
 export interface SignInOptions {
   /** Loopback port of the redirect listener; default the one the stored client was registered with, else any. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfirmTokens, phraseAccepted } from './confirm-tokens.js';
-import { BridgeError } from './errors.js';
+import { BridgeError } from '../../contract/desktop-bridge/errors.js';
 
 const params = { target: { selector: { titleContains: 'Send' } } };
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { BridgeError } from './errors.js';
+import { BridgeError } from '../../contract/desktop-bridge/errors.js';
 import { paramsDigest } from './canonical-json.js';
 
 export const DEFAULT_TOKEN_TTL_MS = 60_000;

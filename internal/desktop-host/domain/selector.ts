@@ -1,4 +1,4 @@
-import type { ElementRef, Frame, Selector, TreeNode } from './types.js';
+import type { ElementRef, Frame, Selector, TreeNode } from '../../contract/desktop-bridge/types.js';
 
 /** AT-SPI role names → the contract's AX role names, so a macOS-style selector works on Linux too. */
 const AX_ROLES: Readonly<Record<string, string>> = {

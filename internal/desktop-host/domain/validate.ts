@@ -1,5 +1,5 @@
-import { invalid } from './errors.js';
-import type { Meta, Route, Selector } from './types.js';
+import { invalid } from '../../contract/desktop-bridge/errors.js';
+import type { Meta, Route, Selector } from '../../contract/desktop-bridge/types.js';
 
 /** Field validation: every failure is DESKTOP_INVALID_REQUEST naming the field, what it got and what is expected. */
 

@@ -1,5 +1,5 @@
-import { axRole, fingerprintOf } from '../../../domain/desktop-bridge/selector.js';
-import type { Frame, TreeBounds, TreeNode, TreeSnapshot } from '../../../domain/desktop-bridge/types.js';
+import { axRole, fingerprintOf } from '../domain/selector.js';
+import type { Frame, TreeBounds, TreeNode, TreeSnapshot } from '../../contract/desktop-bridge/types.js';
 import { idOf, type AtspiBus, type NodeAddr } from './atspi-bus.js';
 
 const I = {

@@ -1,5 +1,5 @@
-import { BridgeError } from '../../../domain/desktop-bridge/errors.js';
-import type { AppSummary, DesktopBackend, DoctorReport, Route, TreeBounds, TreeSnapshot } from '../../../domain/desktop-bridge/types.js';
+import { BridgeError } from '../../contract/desktop-bridge/errors.js';
+import type { AppSummary, DesktopBackend, DoctorReport, Route, TreeBounds, TreeSnapshot } from '../../contract/desktop-bridge/types.js';
 import { addrOf, AtspiBus, idOf, REGISTRY, ROOT_PATH, type NodeAddr } from './atspi-bus.js';
 import { actionsOf, walkTree } from './atspi-tree.js';
 import { linuxDoctor } from './linux-doctor.js';

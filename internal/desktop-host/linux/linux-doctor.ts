@@ -1,4 +1,4 @@
-import type { DoctorReport, PermissionCheck } from '../../../domain/desktop-bridge/types.js';
+import type { DoctorReport, PermissionCheck } from '../../contract/desktop-bridge/types.js';
 import { run } from './x-tools.js';
 
 const ok = (purpose: string, detail?: string): PermissionCheck => ({ granted: true, required: true, purpose, detail });

@@ -12,7 +12,7 @@ import {
   UnsubscribeRequestSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import { toBridgeError } from '../../../domain/desktop-bridge/errors.js';
+import { toBridgeError } from '../../contract/desktop-bridge/errors.js';
 import type { BridgeHost } from '../host.js';
 import type { CallContext } from '../execution.js';
 import { describeAction, paramsFor, TOOL_METHODS, TOOLS } from './mcp-tools.js';

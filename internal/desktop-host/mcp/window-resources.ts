@@ -1,4 +1,4 @@
-import type { AppSummary, DesktopBackend, TreeNode } from '../../../domain/desktop-bridge/types.js';
+import type { AppSummary, DesktopBackend, TreeNode } from '../../contract/desktop-bridge/types.js';
 
 export const WINDOW_HOST = 'org.mcpd.desktop-host';
 const SUMMARY_MAX_NODES = 200;

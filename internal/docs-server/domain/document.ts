@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { JsonObject } from '../json.js';
-import type { ElementCategory } from './types.js';
+import type { JsonObject } from '../../shared/json.js';
+import type { ElementCategory } from '../../contract/finder/types.js';
 
 /**
  * A document as a DPE server holds it: pages of typed elements. Content shapes by category:

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { assignElementIds, type DpeDocument } from './document.js';
-import { DpeError } from './dpe-error.js';
+import { DpeError } from '../../contract/finder/dpe-error.js';
 import { readDpeResource, type DpeDocumentSource } from './dpe-read.js';
-import { must } from '../must.js';
+import { must } from '../../shared/must.js';
 
 const pages = assignElementIds([
   {

@@ -1,7 +1,7 @@
 import type { DpeDocument } from './document.js';
-import { DpeError } from './dpe-error.js';
-import { parseDpeUri } from './dpe-uri.js';
-import type { DpeFormat } from './types.js';
+import { DpeError } from '../../contract/finder/dpe-error.js';
+import { parseDpeUri } from '../../contract/finder/dpe-uri.js';
+import type { DpeFormat } from '../../contract/finder/types.js';
 import { level0, level1, level2, level3 } from './levels.js';
 import * as r from './render-level.js';
 

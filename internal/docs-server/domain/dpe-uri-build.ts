@@ -1,5 +1,5 @@
-import { LONE_SURROGATE_RE } from '../unicode.js';
-import { HOST_RE, invalidUri } from './dpe-uri-rules.js';
+import { LONE_SURROGATE_RE } from '../../shared/unicode.js';
+import { HOST_RE, invalidUri } from '../../contract/finder/dpe-uri-rules.js';
 
 /** encodeURIComponent, with our 4204 error instead of a URIError for text that is not well-formed Unicode. */
 function encode(what: string, field: string, s: string): string {

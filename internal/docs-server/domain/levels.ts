@@ -1,9 +1,9 @@
-import type { JsonObject } from '../json.js';
+import type { JsonObject } from '../../shared/json.js';
 import type { DpeDocument, DpeElement } from './document.js';
-import { DpeError } from './dpe-error.js';
+import { DpeError } from '../../contract/finder/dpe-error.js';
 import { buildDpeUri } from './dpe-uri-build.js';
-import type { DpeQuery } from './dpe-query.js';
-import type { DPEDocumentSummary, DPEElementDetail, DPEPageSummary, ElementCategory } from './types.js';
+import type { DpeQuery } from '../../contract/finder/dpe-query.js';
+import type { DPEDocumentSummary, DPEElementDetail, DPEPageSummary, ElementCategory } from '../../contract/finder/types.js';
 
 /** Level shapes of spec/README.md, built from the server's document model. */
 

@@ -1,4 +1,4 @@
-import type { JsonObject, JsonValue } from '../json.js';
+import type { JsonObject, JsonValue } from '../../shared/json.js';
 
 /** Markdown and plain-text renderings of one element, per the rules in spec/README.md. */
 

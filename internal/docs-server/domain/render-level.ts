@@ -1,4 +1,4 @@
-import type { DPEElementDetail } from './types.js';
+import type { DPEElementDetail } from '../../contract/finder/types.js';
 import type { Level0, Level1, Level2 } from './levels.js';
 import { elementToMarkdown, elementToText } from './render-element.js';
 

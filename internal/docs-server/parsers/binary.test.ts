@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeSamplePdf, writeSampleXlsx } from '../../../../test/fixtures/docs/generate.js';
+import { writeSamplePdf, writeSampleXlsx } from '../../../test/fixtures/docs/generate.js';
 import { parsePdf } from './pdf.js';
 import { parseXlsx } from './xlsx.js';
 

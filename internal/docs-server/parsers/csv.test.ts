@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TEXT_FIXTURES } from '../../../../test/fixtures/docs/generate.js';
+import { TEXT_FIXTURES } from '../../../test/fixtures/docs/generate.js';
 import { CSV_ROWS_PER_PAGE, parseCsvDocument } from './csv.js';
 import { parseCsv } from './csv-rfc4180.js';
 import { ParseError } from './types.js';

@@ -1,4 +1,4 @@
-import { shorten } from '../../../domain/finder/document.js';
+import { shorten } from '../domain/document.js';
 import { parseCsv } from './csv-rfc4180.js';
 import { chunk, utf8, type DocParser } from './types.js';
 

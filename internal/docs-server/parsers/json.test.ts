@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TEXT_FIXTURES } from '../../../../test/fixtures/docs/generate.js';
+import { TEXT_FIXTURES } from '../../../test/fixtures/docs/generate.js';
 import { JSON_ROWS_PER_PAGE, parseJsonDocument } from './json.js';
 
 const enc = (v: unknown): Uint8Array => new TextEncoder().encode(typeof v === 'string' ? v : JSON.stringify(v));

@@ -1,5 +1,5 @@
-import { shorten, type DraftElement, type DraftPage } from '../../../domain/finder/document.js';
-import { isJsonObject, type JsonObject, type JsonValue } from '../../../domain/json.js';
+import { shorten, type DraftElement, type DraftPage } from '../domain/document.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../../shared/json.js';
 import { chunk, ParseError, utf8, type DocParser } from './types.js';
 
 export const JSON_ROWS_PER_PAGE = 50;

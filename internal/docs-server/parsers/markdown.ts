@@ -1,7 +1,7 @@
 import { Lexer, type Token, type Tokens } from 'marked';
 import { parse as parseYaml } from 'yaml';
-import { shorten, type DraftElement, type DraftPage } from '../../../domain/finder/document.js';
-import type { JsonObject } from '../../../domain/json.js';
+import { shorten, type DraftElement, type DraftPage } from '../domain/document.js';
+import type { JsonObject } from '../../shared/json.js';
 import { inlineRefs, plainText } from './markdown-inline.js';
 import { utf8, type DocParser } from './types.js';
 

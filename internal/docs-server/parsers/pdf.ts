@@ -1,5 +1,5 @@
 import type * as PdfJs from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { shorten, type DraftPage } from '../../../domain/finder/document.js';
+import { shorten, type DraftPage } from '../domain/document.js';
 import { ParseError, type DocParser } from './types.js';
 
 interface Line {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TEXT_FIXTURES } from '../../../../test/fixtures/docs/generate.js';
+import { TEXT_FIXTURES } from '../../../test/fixtures/docs/generate.js';
 import { parseText, TEXT_PAGE_CHARS } from './text.js';
 
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);

@@ -1,4 +1,4 @@
-import { shorten, type DraftPage } from '../../../domain/finder/document.js';
+import { shorten, type DraftPage } from '../domain/document.js';
 import { utf8, type DocParser } from './types.js';
 
 /** A page holds whole paragraphs up to about this many characters. */

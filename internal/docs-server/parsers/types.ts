@@ -1,4 +1,4 @@
-import type { DraftPage } from '../../../domain/finder/document.js';
+import type { DraftPage } from '../domain/document.js';
 
 /** What a format parser extracts from one file; IDs, URIs and file metadata are added by the index. */
 export interface ParsedContent {

@@ -1,6 +1,6 @@
 import type ExcelJSModule from 'exceljs';
-import type { DraftPage } from '../../../domain/finder/document.js';
-import { shorten } from '../../../domain/finder/document.js';
+import type { DraftPage } from '../domain/document.js';
+import { shorten } from '../domain/document.js';
 import { ParseError, type DocParser } from './types.js';
 
 // exceljs takes about half a second to load: only servers that meet a workbook pay for it.

@@ -3,10 +3,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { ClientRequestError } from '../../../domain/client-requests.js';
-import type { JsonObject } from '../../../domain/json.js';
-import type { IncomingRequestHandler, SessionClient } from '../../rpc/session-client.js';
-import type { GatewayContext } from '../gateway-area.js';
+import { ClientRequestError } from '../../contract/control/client-requests.js';
+import type { JsonObject } from '../../shared/json.js';
+import type { IncomingRequestHandler, SessionClient } from '../../contract/session/session-client.js';
+import type { GatewayContext } from '../../contract/context/gateway-area.js';
 import { clientRequestsArea } from './client-requests.js';
 
 /** Stands in for the Session to the core: records notifications, keeps the request handler. */

@@ -1,6 +1,6 @@
 import { RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
-import { timerDelay } from '../../../domain/timer-limit.js';
+import { timerDelay } from '../../shared/timer-limit.js';
 import {
   CLIENT_CAPABILITIES_NOTIFICATION,
   clientCapabilityOf,
@@ -8,10 +8,10 @@ import {
   JSONRPC_INTERNAL_ERROR,
   JSONRPC_METHOD_NOT_FOUND,
   ROOTS_LIST_CHANGED,
-} from '../../../domain/client-requests.js';
-import type { JsonObject } from '../../../domain/json.js';
-import type { SessionClient } from '../../rpc/session-client.js';
-import type { GatewayArea, GatewayContext } from '../gateway-area.js';
+} from '../../contract/control/client-requests.js';
+import type { JsonObject } from '../../shared/json.js';
+import type { SessionClient } from '../../contract/session/session-client.js';
+import type { GatewayArea, GatewayContext } from '../../contract/context/gateway-area.js';
 
 /** Client results stay opaque: only that they are objects is checked. */
 const RawResult = z.looseObject({});

@@ -1,6 +1,6 @@
-import type { JsonObject } from '../../../domain/json.js';
-import type { JsonValue } from '../../../domain/json.js';
-import { etagOf, type GatewayArea } from '../gateway-area.js';
+import type { JsonObject } from '../../shared/json.js';
+import type { JsonValue } from '../../shared/json.js';
+import { etagOf, type GatewayArea } from '../../contract/context/gateway-area.js';
 import {
   contextResources,
   contextTemplates,
@@ -9,7 +9,7 @@ import {
   readContextUri,
   subscribeContextUri,
   unsubscribeContextUri,
-} from './context.js';
+} from '../../contract/context/context-listing.js';
 
 const asList = (v: JsonValue | undefined): JsonValue[] => (Array.isArray(v) ? v : []);
 

@@ -1,6 +1,6 @@
-import type { JsonObject } from '../../../domain/json.js';
-import { etagOf, type GatewayArea } from '../gateway-area.js';
-import { callContextTool, contextTools, isContextTool, takeChannels } from './context.js';
+import type { JsonObject } from '../../shared/json.js';
+import { etagOf, type GatewayArea } from '../../contract/context/gateway-area.js';
+import { callContextTool, contextTools, isContextTool, takeChannels } from '../../contract/context/context-listing.js';
 
 /** tools/list, tools/call (progress and cancellation pass through) and list_changed. */
 export function toolsArea(): GatewayArea {

@@ -1,4 +1,4 @@
-import type { JsonObject } from '../../domain/json.js';
+import type { JsonObject } from '../json.js';
 
 export interface SplitResponse {
   id: number;

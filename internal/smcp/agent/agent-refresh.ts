@@ -2,8 +2,8 @@
  * Notifications → refreshed views: tools on enter/update_tool_list/update_config, desktop on update_desktop,
  * finder on update_finder, config on update_config. Failures are reported, never thrown.
  */
-import { NOTIFY_EVENTS } from '../../domain/smcp/events.js';
-import type { Desktop, GetComputerConfigRet, GetFinderRet, SMCPTool } from '../../domain/smcp/types.js';
+import { NOTIFY_EVENTS } from '../../contract/smcp/events.js';
+import type { Desktop, GetComputerConfigRet, GetFinderRet, SMCPTool } from '../../contract/smcp/types.js';
 import type { NotifyPayloads, RefreshEvents } from './notify-types.js';
 
 /** The part of SmcpAgent the refresh wiring uses (an interface, so the two files do not import each other). */

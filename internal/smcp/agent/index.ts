@@ -2,4 +2,4 @@
 export { SmcpAgent, type SmcpAgentOptions, type FinderQuery } from './smcp-agent.js';
 export { SmcpError } from './smcp-error.js';
 export type { NotifyPayloads, RefreshEvents } from './notify-types.js';
-export * from '../../domain/smcp/index.js';
+export * from '../../contract/smcp/index.js';

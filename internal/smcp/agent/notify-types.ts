@@ -1,4 +1,4 @@
-import type { NOTIFY_EVENTS } from '../../domain/smcp/events.js';
+import type { NOTIFY_EVENTS } from '../../contract/smcp/events.js';
 import type {
   EnterOfficeNotification,
   GetComputerConfigRet,
@@ -7,7 +7,7 @@ import type {
   SMCPTool,
   ToolCallCancel,
   UpdateComputerConfigReq,
-} from '../../domain/smcp/types.js';
+} from '../../contract/smcp/types.js';
 
 /** Payload of each `notify:*` event. */
 export interface NotifyPayloads {

@@ -7,8 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { io, type Socket } from 'socket.io-client';
-import { errorPayload, isErrorPayload, parseJoinFailure, SMCP_CODES } from '../../domain/smcp/error-codes.js';
-import { API_KEY_HEADER, CLIENT_EVENTS, DEFAULT_ROUTE_TIMEOUT_MS, SERVER_EVENTS, SMCP_NAMESPACE } from '../../domain/smcp/events.js';
+import { errorPayload, isErrorPayload, parseJoinFailure, SMCP_CODES } from '../../contract/smcp/error-codes.js';
+import { API_KEY_HEADER, CLIENT_EVENTS, DEFAULT_ROUTE_TIMEOUT_MS, SERVER_EVENTS, SMCP_NAMESPACE } from '../../contract/smcp/events.js';
 import type {
   CallToolResult,
   Desktop,
@@ -21,8 +21,8 @@ import type {
   ReadResourceRet,
   SessionInfo,
   SMCPTool,
-} from '../../domain/smcp/types.js';
-import type { JsonObject } from '../../domain/json.js';
+} from '../../contract/smcp/types.js';
+import type { JsonObject } from '../../shared/json.js';
 import { SmcpError } from './smcp-error.js';
 import type { NotifyPayloads, RefreshEvents } from './notify-types.js';
 import { wireRefresh } from './agent-refresh.js';

@@ -1,4 +1,4 @@
-import type { ErrorPayload } from '../../domain/smcp/error-codes.js';
+import type { ErrorPayload } from '../../contract/smcp/error-codes.js';
 
 /** A failed SMCP request: the flat ErrorPayload the Server or Computer acked, as an Error. */
 export class SmcpError extends Error {

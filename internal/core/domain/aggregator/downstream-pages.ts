@@ -1,5 +1,5 @@
-import { McpdError } from '../errors.js';
-import type { JsonObject } from '../json.js';
+import { McpdError } from '../../../shared/errors.js';
+import type { JsonObject } from '../../../shared/json.js';
 
 export interface PageGuards {
   maxPages: number;

@@ -1,5 +1,5 @@
-import { sha256Hex } from '../naming.js';
-import type { JsonObject, JsonValue } from '../json.js';
+import { sha256Hex } from '../../../contract/model/naming.js';
+import type { JsonObject, JsonValue } from '../../../shared/json.js';
 
 /** JSON with object keys sorted at every level: equal values give equal text, whatever the key order. */
 export function canonicalJson(value: JsonValue): string {

@@ -1,4 +1,4 @@
-import { needsSignIn } from '../sign-in.js';
+import { needsSignIn } from '../../../contract/model/sign-in.js';
 interface Failure {
   at: number;
   message: string;

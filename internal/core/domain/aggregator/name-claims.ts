@@ -1,6 +1,6 @@
-import { compareNames } from '../naming.js';
-import type { NameCollision } from '../tool.js';
-import { must } from '../must.js';
+import { compareNames } from '../../../contract/model/naming.js';
+import type { NameCollision } from '../../../contract/model/tool.js';
+import { must } from '../../../shared/must.js';
 
 /** One item asking for an exposed name. Generic: tools and prompts use it; resources (keyed by URI) may. */
 export interface NameClaim {

@@ -1,8 +1,8 @@
-import { McpdError } from '../errors.js';
-import { DEFAULT_RUNTIME, type Profile } from '../profile.js';
+import { McpdError } from '../../../shared/errors.js';
+import { DEFAULT_RUNTIME, type Profile } from '../../../contract/model/profile.js';
 import { ListingIndex } from './listing-index.js';
 import type { Page } from './paginate.js';
-import { closestNames } from '../did-you-mean.js';
+import { closestNames } from '../../../contract/model/did-you-mean.js';
 
 export interface NamedIndexOptions {
   profile: Profile;

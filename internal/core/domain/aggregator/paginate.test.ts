@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { encodeCursor } from '../cursor.js';
 import { page } from './paginate.js';
 import { SnapshotHistory } from './snapshot-history.js';
-import { caught } from '../../../test/support/aggregator.js';
+import { caught } from '../../../../test/support/aggregator.js';
 
 interface Snap {
   etag: string;

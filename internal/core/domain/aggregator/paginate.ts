@@ -1,5 +1,5 @@
 import { decodeCursor, encodeCursor } from '../cursor.js';
-import { McpdError } from '../errors.js';
+import { McpdError } from '../../../shared/errors.js';
 import type { SnapshotHistory } from './snapshot-history.js';
 
 export interface Page<T> {

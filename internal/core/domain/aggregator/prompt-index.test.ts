@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { McpdError } from '../errors.js';
-import { DEFAULT_NAMESPACE, type NamespacePolicy } from '../profile.js';
+import { McpdError } from '../../../shared/errors.js';
+import { DEFAULT_NAMESPACE, type NamespacePolicy } from '../../../contract/model/profile.js';
 import { PromptIndex } from './prompt-index.js';
-import { profile, spec } from '../../../test/support/aggregator.js';
+import { profile, spec } from '../../../../test/support/aggregator.js';
 
 const prompt = (name: string) => ({ name, description: `prompt ${name}` });
 

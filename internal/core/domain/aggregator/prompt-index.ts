@@ -1,4 +1,4 @@
-import type { PromptEntry, PromptSnapshot } from '../control-areas.js';
+import type { PromptEntry, PromptSnapshot } from '../../../contract/control/control-areas.js';
 import { NamedIndex, type NamedIndexOptions } from './named-index.js';
 import { buildPromptSnapshot, type PromptsByServer } from './prompt-snapshot.js';
 

@@ -1,7 +1,7 @@
-import type { PromptEntry, PromptSnapshot } from '../control-areas.js';
-import type { JsonObject } from '../json.js';
-import { chooseToolName, compareNames, nameBudget, prefixedName, withHashSuffix } from '../naming.js';
-import type { Profile } from '../profile.js';
+import type { PromptEntry, PromptSnapshot } from '../../../contract/control/control-areas.js';
+import type { JsonObject } from '../../../shared/json.js';
+import { chooseToolName, compareNames, nameBudget, prefixedName, withHashSuffix } from '../../../contract/model/naming.js';
+import type { Profile } from '../../../contract/model/profile.js';
 import { definitionHash, etagOf } from './hash.js';
 import { resolveNameClaims, type NameClaim } from './name-claims.js';
 

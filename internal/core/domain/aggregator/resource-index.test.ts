@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { McpdError } from '../errors.js';
+import { McpdError } from '../../../shared/errors.js';
 import { ResourceIndex } from './resource-index.js';
 import type { ResourceListing } from './resource-snapshot.js';
-import { profile, spec } from '../../../test/support/aggregator.js';
+import { profile, spec } from '../../../../test/support/aggregator.js';
 
 const res = (uri: string, name = uri) => ({ uri, name });
 const tpl = (uriTemplate: string) => ({ uriTemplate, name: uriTemplate });

@@ -1,6 +1,6 @@
-import type { ResourceEntry, ResourceSnapshot, ResourceTemplateEntry } from '../control-areas.js';
-import { compareNames } from '../naming.js';
-import { DEFAULT_RUNTIME, type Profile } from '../profile.js';
+import type { ResourceEntry, ResourceSnapshot, ResourceTemplateEntry } from '../../../contract/control/control-areas.js';
+import { compareNames } from '../../../contract/model/naming.js';
+import { DEFAULT_RUNTIME, type Profile } from '../../../contract/model/profile.js';
 import { ListingIndex } from './listing-index.js';
 import type { Page } from './paginate.js';
 import { buildResourceSnapshot, type ResourcesByServer } from './resource-snapshot.js';

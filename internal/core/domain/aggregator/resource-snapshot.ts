@@ -1,10 +1,10 @@
-import type { ResourceEntry, ResourceSnapshot, ResourceTemplateEntry } from '../control-areas.js';
-import type { JsonObject } from '../json.js';
-import { compareNames } from '../naming.js';
-import type { Profile } from '../profile.js';
-import type { NameCollision } from '../tool.js';
+import type { ResourceEntry, ResourceSnapshot, ResourceTemplateEntry } from '../../../contract/control/control-areas.js';
+import type { JsonObject } from '../../../shared/json.js';
+import { compareNames } from '../../../contract/model/naming.js';
+import type { Profile } from '../../../contract/model/profile.js';
+import type { NameCollision } from '../../../contract/model/tool.js';
 import { definitionHash, etagOf } from './hash.js';
-import { must } from '../must.js';
+import { must } from '../../../shared/must.js';
 
 /** What one server lists: MCP Resource and ResourceTemplate objects, unchanged. */
 export interface ResourceListing {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { namePattern } from '../tool-glob.js';
 import { buildToolSnapshot } from './tool-snapshot.js';
-import { profile, spec, tool } from '../../../test/support/aggregator.js';
+import { profile, spec, tool } from '../../../../test/support/aggregator.js';
 
 const fp = (s: string) => `fp-${s}`;
 const tools = ['get_issue', 'get_pull_request', 'list_issues', 'delete_issue', 'delete_repo', 'search_code'].map((n) => tool(n));

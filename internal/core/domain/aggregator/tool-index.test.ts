@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ToolEntry } from '../tool.js';
+import type { ToolEntry } from '../../../contract/model/tool.js';
 import { ProfileIndex } from './tool-index.js';
-import { caught, profile, spec, tool } from '../../../test/support/aggregator.js';
+import { caught, profile, spec, tool } from '../../../../test/support/aggregator.js';
 
 function listAll(idx: ProfileIndex, size: number): { names: string[]; etag: string } {
   const names: string[] = [];

@@ -1,4 +1,4 @@
-import type { DownstreamTool, ToolEntry, ToolSnapshot } from '../tool.js';
+import type { DownstreamTool, ToolEntry, ToolSnapshot } from '../../../contract/model/tool.js';
 import { NamedIndex, type NamedIndexOptions } from './named-index.js';
 import { buildToolSnapshot } from './tool-snapshot.js';
 

@@ -1,7 +1,7 @@
-import type { ListingProblem } from '../naming.js';
-import type { ToolSearchSettings } from '../profile.js';
+import type { ListingProblem } from '../../../contract/model/naming.js';
+import type { ToolSearchSettings } from '../../../contract/model/profile.js';
 import { NamePatterns } from '../tool-glob.js';
-import type { ToolEntry, ToolSnapshot } from '../tool.js';
+import type { ToolEntry, ToolSnapshot } from '../../../contract/model/tool.js';
 import { definitionHash, etagOf } from './hash.js';
 
 /** Names of the two tools the core answers itself in tool search mode. */

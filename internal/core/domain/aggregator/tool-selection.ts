@@ -1,6 +1,6 @@
-import type { ListingProblem } from '../naming.js';
-import type { ServerSpec } from '../spec.js';
-import type { DownstreamTool } from '../tool.js';
+import type { ListingProblem } from '../../../contract/model/naming.js';
+import type { ServerSpec } from '../../../contract/model/spec.js';
+import type { DownstreamTool } from '../../../contract/model/tool.js';
 import { NamePatterns } from '../tool-glob.js';
 
 export interface ToolSelection {

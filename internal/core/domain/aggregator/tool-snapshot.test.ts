@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_NAMESPACE, type NamespacePolicy, type Profile } from '../profile.js';
-import type { ServerSpec } from '../spec.js';
-import type { DownstreamTool } from '../tool.js';
+import { DEFAULT_NAMESPACE, type NamespacePolicy, type Profile } from '../../../contract/model/profile.js';
+import type { ServerSpec } from '../../../contract/model/spec.js';
+import type { DownstreamTool } from '../../../contract/model/tool.js';
 import { buildToolSnapshot } from './tool-snapshot.js';
-import { spec, tool } from '../../../test/support/aggregator.js';
-import { must } from '../must.js';
+import { spec, tool } from '../../../../test/support/aggregator.js';
+import { must } from '../../../shared/must.js';
 
 function profile(servers: ServerSpec[], namespace: NamespacePolicy = DEFAULT_NAMESPACE): Profile {
   return { name: 'p', file: '/p.yaml', servers, inputs: [], namespace };

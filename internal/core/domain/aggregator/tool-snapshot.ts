@@ -1,8 +1,8 @@
-import { nameBudget, chooseToolName, compareNames, prefixedName, withHashSuffix } from '../naming.js';
-import type { ListingProblem } from '../naming.js';
-import type { NamespacePolicy, Profile } from '../profile.js';
-import type { ServerSpec } from '../spec.js';
-import type { DownstreamTool, ToolEntry, ToolSnapshot } from '../tool.js';
+import { nameBudget, chooseToolName, compareNames, prefixedName, withHashSuffix } from '../../../contract/model/naming.js';
+import type { ListingProblem } from '../../../contract/model/naming.js';
+import type { NamespacePolicy, Profile } from '../../../contract/model/profile.js';
+import type { ServerSpec } from '../../../contract/model/spec.js';
+import type { DownstreamTool, ToolEntry, ToolSnapshot } from '../../../contract/model/tool.js';
 import { definitionHash, etagOf } from './hash.js';
 import { resolveNameClaims } from './name-claims.js';
 import type { NameClaim } from './name-claims.js';

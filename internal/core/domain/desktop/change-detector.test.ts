@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JsonObject } from '../json.js';
+import type { JsonObject } from '../../../shared/json.js';
 import { DesktopChangeDetector, supportsResourceSubscribe } from './change-detector.js';
 
 const SUB: JsonObject = { resources: { subscribe: true, listChanged: true } };

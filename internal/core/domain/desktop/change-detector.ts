@@ -3,8 +3,8 @@
  * notification, whether the desktop must be refreshed. Pure state: the cached set of window URIs
  * per server. The caller does the I/O (listing resources, emitting `update_desktop`).
  */
-import type { JsonObject, JsonValue } from '../json.js';
-import { isWindowUri } from './window-uri.js';
+import type { JsonObject, JsonValue } from '../../../shared/json.js';
+import { isWindowUri } from '../../../contract/desktop/window-uri.js';
 
 /** Only servers that declare `capabilities.resources.subscribe: true` take part in the desktop. */
 export function supportsResourceSubscribe(caps: JsonObject | undefined | null): boolean {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { McpdError } from '../errors.js';
-import type { JsonValue } from '../json.js';
+import { McpdError } from '../../../shared/errors.js';
+import type { JsonValue } from '../../../shared/json.js';
 import { ToolCallHistory } from '../history/tool-call-history.js';
 import { organizeDesktop, type DesktopWindowInput } from './organize.js';
-import { callRecord as call } from '../../../test/support/history-records.js';
-import { syntheticHistory, syntheticWindows } from '../../../test/fixtures/desktop-synthetic-windows.js';
+import { callRecord as call } from '../../../../test/support/history-records.js';
+import { syntheticHistory, syntheticWindows } from '../../../../test/fixtures/desktop-synthetic-windows.js';
 
 const txt = (t: string): JsonValue => ({ uri: 'x', text: t });
 

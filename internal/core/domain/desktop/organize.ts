@@ -7,10 +7,10 @@
  * window-slot.ts) and group, a counting sort by server rank, then one comparator-free numeric-key
  * sort per server, stopping at the first server past `size`.
  */
-import { McpdError } from '../errors.js';
-import type { JsonValue } from '../json.js';
+import { McpdError } from '../../../shared/errors.js';
+import type { JsonValue } from '../../../shared/json.js';
 import { serverOrder, type ServerTouch } from '../history/server-order.js';
-import { parseWindowUri, windowIdentity } from './window-uri.js';
+import { parseWindowUri, windowIdentity } from '../../../contract/desktop/window-uri.js';
 import { scratchSlot, slotIdentity, windowSlot, type WindowSlot } from './window-slot.js';
 
 /** One window as collected from a server. */

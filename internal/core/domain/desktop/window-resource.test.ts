@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JsonValue } from '../json.js';
+import type { JsonValue } from '../../../shared/json.js';
 import { annotationPriorityToScale, renderWindow, summarizeContents, windowFromResource } from './window-resource.js';
 
 const text = (t: string): JsonValue => ({ uri: 'window://h', mimeType: 'text/plain', text: t });

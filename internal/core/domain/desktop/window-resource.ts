@@ -8,8 +8,8 @@
  * later form is accepted "as well", so the URI is the more specific statement. When both are
  * present and disagree a warning says so.
  */
-import { isJsonObject, type JsonObject, type JsonValue } from '../json.js';
-import { parseWindowUri, type ParseResult, type WindowUri } from './window-uri.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../../../shared/json.js';
+import { parseWindowUri, type ParseResult, type WindowUri } from '../../../contract/desktop/window-uri.js';
 
 /** What the contents of a `resources/read` result hold, in the terms rendering needs. */
 export interface ContentsSummary {

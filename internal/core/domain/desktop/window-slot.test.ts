@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { JsonValue } from '../json.js';
-import { parseWindowUri } from './window-uri.js';
+import type { JsonValue } from '../../../shared/json.js';
+import { parseWindowUri } from '../../../contract/desktop/window-uri.js';
 import { SCAN_FULLSCREEN_SHIFT, SCAN_NO_PRIORITY, SCAN_SLOW, scanWindowUri } from './window-uri-scan.js';
 import { renderWindow, windowFromResource } from './window-resource.js';
 import { scratchSlot, windowSlot } from './window-slot.js';
-import { must } from '../must.js';
+import { must } from '../../../shared/must.js';
 
 /** The spelled-out cases of docs/desktop.md plus common shapes. */
 const EDGE_URIS = [

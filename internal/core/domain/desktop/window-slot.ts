@@ -7,8 +7,8 @@
  * not an array) goes through `windowFromResource`, which owns every rule and message, so both
  * paths give the same answer.
  */
-import { isJsonObject, type JsonValue } from '../json.js';
-import { parseWindowUri, windowIdentity } from './window-uri.js';
+import { isJsonObject, type JsonValue } from '../../../shared/json.js';
+import { parseWindowUri, windowIdentity } from '../../../contract/desktop/window-uri.js';
 import { SCAN_FULLSCREEN_SHIFT, SCAN_NO_PRIORITY, SCAN_SLOW, scanWindowUri } from './window-uri-scan.js';
 import { renderWindow, windowFromResource } from './window-resource.js';
 

@@ -7,7 +7,7 @@
  * uses `parseWindowUri`, which owns the messages and the rare cases. So the fast path can never
  * accept what the parser rejects or disagree with it on priority or fullscreen.
  */
-import { booleanWord, PRIORITY_MAX } from './window-uri.js';
+import { booleanWord, PRIORITY_MAX } from '../../../contract/desktop/window-uri.js';
 
 /** The full parser must decide. */
 export const SCAN_SLOW = -1;

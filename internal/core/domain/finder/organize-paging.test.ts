@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { isValidDpeUri } from './dpe-uri.js';
+import { isValidDpeUri } from '../../../contract/finder/dpe-uri.js';
 import { organizeFinder, sortDocuments } from './organize.js';
-import { doc } from '../../../test/support/finder-docs.js';
-import { must } from '../must.js';
+import { doc } from '../../../../test/support/finder-docs.js';
+import { must } from '../../../shared/must.js';
 
 let seed = 99;
 const rnd = (k: number): number => Math.floor(((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31) * k);

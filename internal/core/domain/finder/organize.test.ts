@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { McpdError } from '../errors.js';
+import { McpdError } from '../../../shared/errors.js';
 import { organizeFinder } from './organize.js';
-import type { DPEDocumentSummary } from './types.js';
-import { doc } from '../../../test/support/finder-docs.js';
-import { must } from '../must.js';
+import type { DPEDocumentSummary } from '../../../contract/finder/types.js';
+import { doc } from '../../../../test/support/finder-docs.js';
+import { must } from '../../../shared/must.js';
 
 const refs = (r: { documents: DPEDocumentSummary[] }): string[] => r.documents.map((d) => d.doc_ref);
 

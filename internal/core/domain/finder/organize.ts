@@ -1,7 +1,7 @@
-import { McpdError } from '../errors.js';
-import { isValidDpeUri } from './dpe-uri.js';
+import { McpdError } from '../../../shared/errors.js';
+import { isValidDpeUri } from '../../../contract/finder/dpe-uri.js';
 import { parseInstant } from './instant.js';
-import type { DPEDocumentSummary, FinderQuery, FinderResult } from './types.js';
+import type { DPEDocumentSummary, FinderQuery, FinderResult } from '../../../contract/finder/types.js';
 
 export const FINDER_DEFAULT_LIMIT = 20;
 

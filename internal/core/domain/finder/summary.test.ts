@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { McpdError } from '../errors.js';
+import { McpdError } from '../../../shared/errors.js';
 import { FinderChangeDetector } from './change-detect.js';
 import { summaryFromLevel1 } from './summary.js';
 

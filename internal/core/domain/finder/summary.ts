@@ -1,6 +1,6 @@
-import { McpdError } from '../errors.js';
-import { isValidDpeUri } from './dpe-uri.js';
-import type { DPEDocumentSummary } from './types.js';
+import { McpdError } from '../../../shared/errors.js';
+import { isValidDpeUri } from '../../../contract/finder/dpe-uri.js';
+import type { DPEDocumentSummary } from '../../../contract/finder/types.js';
 
 /**
  * Builds the DPEDocumentSummary the Computer keeps for a document from its Level-1 read (the JSON

@@ -1,4 +1,4 @@
-import { must } from '../must.js';
+import { must } from '../../../shared/must.js';
 
 /**
  * Server display order shared by the desktop and finder organizers (spec desktop-window-resources.md

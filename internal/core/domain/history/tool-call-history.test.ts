@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { McpdError } from '../errors.js';
+import { McpdError } from '../../../shared/errors.js';
 import { CallerHistories, DEFAULT_HISTORY_CAPACITY, ToolCallHistory, type ToolCallRecord } from './tool-call-history.js';
 
 function rec(server: string, i: number): ToolCallRecord {

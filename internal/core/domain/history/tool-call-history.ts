@@ -2,8 +2,8 @@
  * Recent tool calls of one caller (spec desktop-window-resources.md, `ToolCallRecord`): an internal
  * detail of the Computer used to order servers in the desktop and finder views.
  */
-import type { JsonObject } from '../json.js';
-import { McpdError } from '../errors.js';
+import type { JsonObject } from '../../../shared/json.js';
+import { McpdError } from '../../../shared/errors.js';
 import { serverOrder } from './server-order.js';
 
 /** Field names follow the spec's `ToolCallRecord` TypedDict. */

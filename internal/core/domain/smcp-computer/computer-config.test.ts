@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { spec as serverSpec } from '../../../test/support/server-specs.js';
-import type { ServerSpec } from '../spec.js';
+import { spec as serverSpec } from '../../../../test/support/server-specs.js';
+import type { ServerSpec } from '../../../contract/model/spec.js';
 import { computerConfig } from './computer-config.js';
 
 const spec = (over: Partial<ServerSpec>): ServerSpec => serverSpec(over.name ?? 's', { cmd: [], ...over });

@@ -1,5 +1,5 @@
-import type { InputDef } from '../profile.js';
-import type { ServerSpec, ToolMeta } from '../spec.js';
+import type { InputDef } from '../../../contract/model/profile.js';
+import type { ServerSpec, ToolMeta } from '../../../contract/model/spec.js';
 
 /** smcp-data-structures.md: ToolMeta as the wire carries it. */
 interface WireToolMeta {

@@ -1,5 +1,5 @@
-import { McpdError } from '../errors.js';
-import { errorPayload, SMCP_CODES, type ErrorPayload } from '../smcp/error-codes.js';
+import { McpdError } from '../../../shared/errors.js';
+import { errorPayload, SMCP_CODES, type ErrorPayload } from '../../../contract/smcp/error-codes.js';
 
 /** MCP's JSON-RPC code for an unknown resource. */
 const MCP_RESOURCE_NOT_FOUND = -32002;

@@ -1,6 +1,6 @@
-import type { JsonObject } from '../json.js';
-import type { ToolMeta } from '../spec.js';
-import { A2C_TOOL_META, MCP_TOOL_ANNOTATION, type AttributeValue, type SMCPTool } from '../smcp/types.js';
+import type { JsonObject } from '../../../shared/json.js';
+import type { ToolMeta } from '../../../contract/model/spec.js';
+import { A2C_TOOL_META, MCP_TOOL_ANNOTATION, type AttributeValue, type SMCPTool } from '../../../contract/smcp/types.js';
 import { pythonJsonDumps } from './python-json.js';
 
 type Scalar = string | number | boolean;

@@ -2,10 +2,11 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { formatIssue } from '../../domain/errors.js';
-import { specFingerprint } from '../../domain/fingerprint.js';
-import type { ProfileStore } from '../../domain/profile.js';
-import { diffStores, loadStore, specsByFingerprint } from './index.js';
+import { formatIssue } from '../../../shared/errors.js';
+import { specFingerprint } from '../../../contract/model/fingerprint.js';
+import type { ProfileStore } from '../../../contract/model/profile.js';
+import { loadStore } from '../../../contract/store/index.js';
+import { diffStores, specsByFingerprint } from './diff-stores.js';
 
 const dirs: string[] = [];
 afterEach(async () => {

@@ -2,9 +2,9 @@ import { mkdtemp, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { LoadResult } from './index.js';
-import { watchStore, type StoreWatcher } from './index.js';
-import { must } from '../../domain/must.js';
+import type { LoadResult } from '../../../contract/store/index.js';
+import { watchStore, type StoreWatcher } from './watch-store.js';
+import { must } from '../../../shared/must.js';
 
 /** Collects results and lets a test wait, with a bound, for one that matches. */
 class Results {

@@ -1,9 +1,9 @@
 import { watch } from 'chokidar';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { loadStore } from './load-store.js';
-import type { LoadOptions, LoadResult } from './types.js';
-import { cappedTimeout } from '../../domain/timer-limit.js';
+import { loadStore } from '../../../contract/store/load-store.js';
+import type { LoadOptions, LoadResult } from '../../../contract/store/types.js';
+import { cappedTimeout } from '../../../shared/timer-limit.js';
 
 export interface WatchOptions extends Pick<LoadOptions, 'env'> {
   /** Quiet period before reloading; editors write several events per save. */

@@ -1,7 +1,7 @@
 import type { Socket } from 'socket.io';
-import type { Subscription } from '../../domain/control-areas.js';
+import type { Subscription } from '../../../contract/control/control-areas.js';
 import type { DashboardCore, OperatorAction } from './dashboard-port.js';
-import { contextChannelsOf, NO_CONTEXT_CHANNELS } from '../../domain/context-channels.js';
+import { contextChannelsOf, NO_CONTEXT_CHANNELS } from '../../../contract/control/context-channels.js';
 import { callContextTool, contextResourceEntries, contextTemplateEntries, contextToolEntries, readContext } from './context-entries.js';
 import { LogRelay } from './log-relay.js';
 import { Args } from './socket-args.js';

@@ -1,8 +1,8 @@
-import type { JsonObject } from '../../domain/json.js';
-import { contextResources, contextTemplates, contextTools, FINDER_TOOL } from '../gateway/areas/context.js';
-import { contextKindOf, parseContextUri, renderDesktopText } from '../gateway/context-uri.js';
+import type { JsonObject } from '../../../shared/json.js';
+import { contextResources, contextTemplates, contextTools, FINDER_TOOL } from '../../../contract/context/context-listing.js';
+import { contextKindOf, parseContextUri, renderDesktopText } from '../../../contract/context/context-uri.js';
 import type { DashboardCore } from './dashboard-port.js';
-import type { ContextChannels } from '../../domain/context-channels.js';
+import type { ContextChannels } from '../../../contract/control/context-channels.js';
 
 /**
  * The context channels a gateway adds to a caller's lists (mcpd://desktop, mcpd://finder, mcpd_finder)

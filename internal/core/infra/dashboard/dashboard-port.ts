@@ -1,6 +1,6 @@
-import type { ControlApi, CoreInfo, StatusView, Subscription } from '../../domain/control.js';
-import type { LogRecord } from '../../domain/control-areas.js';
-import type { LogLevel } from '../../domain/profile.js';
+import type { ControlApi, CoreInfo, StatusView, Subscription } from '../../../contract/control/control.js';
+import type { LogRecord } from '../../../contract/control/control-areas.js';
+import type { LogLevel } from '../../../contract/model/profile.js';
 
 /** A caller the dashboard can pick: mapped in callers.yaml and/or attached right now. */
 export interface CallerRow {

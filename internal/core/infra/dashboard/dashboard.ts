@@ -10,7 +10,7 @@ import {
   tokenMatches,
   writeDashboardRecord,
   writeHandoff,
-} from './access-token.js';
+} from '../../../contract/dashboard/access-token.js';
 import type { DashboardCore } from './dashboard-port.js';
 import { requestRejection } from './request-guard.js';
 

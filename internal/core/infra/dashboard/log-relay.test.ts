@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LogRecord } from '../../domain/control-areas.js';
+import type { LogRecord } from '../../../contract/control/control-areas.js';
 import { LogBus } from '../telemetry/log-bus.js';
 import { LogRelay, RELAY_CAPACITY } from './log-relay.js';
 

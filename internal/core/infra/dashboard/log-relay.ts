@@ -1,4 +1,4 @@
-import type { LogRecord, Subscription } from '../../domain/control-areas.js';
+import type { LogRecord, Subscription } from '../../../contract/control/control-areas.js';
 
 /** Where batches go, and whether the connection can take more right now. */
 export interface LogSink {

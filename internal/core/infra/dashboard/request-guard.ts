@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { isLoopbackAddress } from '../gateway/http-guard.js';
+import { isLoopbackAddress } from '../../../shared/http-guard.js';
 
 /**
  * DNS-rebinding defence for the dashboard: a browser only reaches us legitimately under a loopback

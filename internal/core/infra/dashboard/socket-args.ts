@@ -1,5 +1,5 @@
-import type { JsonObject } from '../../domain/json.js';
-import type { LogLevel } from '../../domain/profile.js';
+import type { JsonObject } from '../../../shared/json.js';
+import type { LogLevel } from '../../../contract/model/profile.js';
 
 /** What a page sent, checked field by field; errors name the event and the field. */
 export class Args {

@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { LATEST_PROTOCOL_VERSION, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { NotificationsFirst } from './notifications-first.js';
-import { must } from '../../domain/must.js';
+import { must } from '../../../shared/must.js';
 
 /** An in-memory transport whose peer answers in "chunks": several messages handed over in one turn. */
 class ChunkTransport implements Transport {

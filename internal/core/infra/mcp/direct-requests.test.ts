@@ -1,7 +1,7 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { rememberJson, rememberedJson } from '../jsonrpc/raw-json.js';
-import { splitResultResponse } from '../jsonrpc/split-response.js';
+import { rememberJson, rememberedJson } from '../../../shared/jsonrpc/raw-json.js';
+import { splitResultResponse } from '../../../shared/jsonrpc/split-response.js';
 import { DirectRequests } from './direct-requests.js';
 
 /** A DirectRequests whose lines are kept, as a server's stdin would receive them. */

@@ -1,11 +1,11 @@
 import { ErrorCode, McpError, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { McpdError } from '../../domain/errors.js';
-import type { CallDone, RequestOptions, StartedCall } from '../../domain/downstream.js';
-import type { JsonObject } from '../../domain/json.js';
-import { rememberJson, rememberedJson } from '../jsonrpc/raw-json.js';
-import type { SplitResponse } from '../jsonrpc/split-response.js';
-import { cappedTimeout } from '../../domain/timer-limit.js';
-import { ChurnMap } from '../../domain/churn-map.js';
+import { McpdError } from '../../../shared/errors.js';
+import type { CallDone, RequestOptions, StartedCall } from '../../../contract/model/downstream.js';
+import type { JsonObject } from '../../../shared/json.js';
+import { rememberJson, rememberedJson } from '../../../shared/jsonrpc/raw-json.js';
+import type { SplitResponse } from '../../../shared/jsonrpc/split-response.js';
+import { cappedTimeout } from '../../../shared/timer-limit.js';
+import { ChurnMap } from '../../../shared/churn-map.js';
 
 /** Our ids start far above the SDK Protocol's counter (which starts at 0), so the two never meet. */
 const DIRECT_ID_BASE = 2 ** 40;

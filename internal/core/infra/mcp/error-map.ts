@@ -1,6 +1,6 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { McpdError } from '../../domain/errors.js';
-import { authFailure } from '../oauth/sign-in-error.js';
+import { McpdError } from '../../../shared/errors.js';
+import { authFailure } from '../../../contract/oauth/sign-in-error.js';
 
 export interface ErrorContext {
   server: string;

@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SPEC_DEFAULTS, type ServerSpec, type Transport } from '../../domain/spec.js';
+import { SPEC_DEFAULTS, type ServerSpec, type Transport } from '../../../contract/model/spec.js';
 import { createLauncher } from './launcher.js';
-import { everythingPath, waitFor } from '../../../test/support/mcp-sessions.js';
+import { everythingPath, waitFor } from '../../../../test/support/mcp-sessions.js';
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

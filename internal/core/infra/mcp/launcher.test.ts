@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { McpdError } from '../../domain/errors.js';
+import { McpdError } from '../../../shared/errors.js';
 import { createLauncher, type ManagedLauncher } from './launcher.js';
 import type { McpSession } from './session.js';
 import { liveGroupMembers, readProc } from './process-group.js';
-import { fixtureSpec, liveDescendants, processGone, stdioSpec, waitFor } from '../../../test/support/mcp-sessions.js';
+import { fixtureSpec, liveDescendants, processGone, stdioSpec, waitFor } from '../../../../test/support/mcp-sessions.js';
 
 const launchers: ManagedLauncher[] = [];
 const pids: number[] = [];

@@ -1,6 +1,6 @@
-import type { JsonObject } from '../../domain/json.js';
-import type { DownstreamTool } from '../../domain/tool.js';
-import { McpdError } from '../../domain/errors.js';
+import type { JsonObject } from '../../../shared/json.js';
+import type { DownstreamTool } from '../../../contract/model/tool.js';
+import { McpdError } from '../../../shared/errors.js';
 
 export interface ListGuards {
   maxPages: number;

@@ -1,6 +1,6 @@
 /** Signals and liveness checks for whole process groups (a stdio server and everything it spawned). */
 import { readdirSync, readFileSync } from 'node:fs';
-import { cappedDelay } from '../../domain/timer-limit.js';
+import { cappedDelay } from '../../../shared/timer-limit.js';
 
 export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
   if (!Number.isInteger(pgid) || pgid <= 1) return false;

@@ -2,11 +2,19 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { liveGroupMembers } from './process-group.js';
-import { everythingPath, fixturePath, fixtureSpec, processGone, repoRoot, stdioSpec, waitFor } from '../../../test/support/mcp-sessions.js';
-import { must } from '../../domain/must.js';
+import {
+  everythingPath,
+  fixturePath,
+  fixtureSpec,
+  processGone,
+  repoRoot,
+  stdioSpec,
+  waitFor,
+} from '../../../../test/support/mcp-sessions.js';
+import { must } from '../../../shared/must.js';
 
 // The child "core" runs the compiled launcher (the suite's global set-up builds dist/).
-const launcherJs = join(repoRoot(), 'dist/internal/infra/mcp/launcher.js');
+const launcherJs = join(repoRoot(), 'dist/internal/core/infra/mcp/launcher.js');
 
 let core: ChildProcess | undefined;
 let groups: number[] = [];

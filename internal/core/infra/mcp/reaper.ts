@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { REAPER_SCRIPT } from './reaper-script.js';
-import { cappedDelay } from '../../domain/timer-limit.js';
+import { cappedDelay } from '../../../shared/timer-limit.js';
 
 /**
  * Core side of the reaper sidecar: one per launcher. Registered process groups are killed by the

@@ -1,14 +1,14 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import * as z from 'zod';
-import type { CallDone, DownstreamSession, RequestOptions, StartedCall } from '../../domain/downstream.js';
-import { McpdError } from '../../domain/errors.js';
-import type { JsonObject } from '../../domain/json.js';
-import type { DownstreamTool } from '../../domain/tool.js';
+import type { CallDone, DownstreamSession, RequestOptions, StartedCall } from '../../../contract/model/downstream.js';
+import { McpdError } from '../../../shared/errors.js';
+import type { JsonObject } from '../../../shared/json.js';
+import type { DownstreamTool } from '../../../contract/model/tool.js';
 import { mapRequestError } from './error-map.js';
 import { DEFAULT_LIST_GUARDS, listAllTools, type ListGuards } from './list-tools.js';
 import { ProcessStdioTransport } from './stdio-transport.js';
-import { timerDelay } from '../../domain/timer-limit.js';
+import { timerDelay } from '../../../shared/timer-limit.js';
 
 /** Results stay opaque: validate only that they are objects, keep every field. */
 const RawResult = z.looseObject({});

@@ -2,16 +2,16 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
-import { JsonRpcLineReader, MAX_LINE_BYTES, parseJsonRpc, severalLines } from '../jsonrpc/line-reader.js';
-import { splitResultResponse } from '../jsonrpc/split-response.js';
+import { JsonRpcLineReader, MAX_LINE_BYTES, parseJsonRpc, severalLines } from '../../../shared/jsonrpc/line-reader.js';
+import { splitResultResponse } from '../../../shared/jsonrpc/split-response.js';
 import { DirectRequests } from './direct-requests.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { LineSplitter } from './line-splitter.js';
 import { NotificationsFirst } from '../jsonrpc/notifications-first.js';
 import { signalGroup, waitGroupGone } from './process-group.js';
 import type { Reaper } from './reaper.js';
-import { cappedDelay } from '../../domain/timer-limit.js';
-import { holdWritesOfThisRead, TurnWrites } from '../jsonrpc/turn-writes.js';
+import { cappedDelay } from '../../../shared/timer-limit.js';
+import { holdWritesOfThisRead, TurnWrites } from '../../../shared/jsonrpc/turn-writes.js';
 
 export interface StdioTransportOptions {
   serverName: string;

@@ -1,6 +1,6 @@
 import { extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { OAuthStore } from './token-store.js';
+import type { OAuthStore } from '../../../contract/oauth/token-store.js';
 
 /**
  * A fetch for a server's transport that notes the scope of every 401/403 challenge, so the next

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listenControlSocket, type ControlListener } from './control-listener.js';
-import { must } from '../../domain/must.js';
+import { must } from '../../../shared/must.js';
 import { SERVER_SETTINGS } from './http2-first-request.js';
 
 /** An HTTP/2 frame: type, flags, stream, payload. */

@@ -1,8 +1,8 @@
 import { createServer, type Server as NetServer, type Socket } from 'node:net';
-import { SESSION_PREFACE } from './session-framing.js';
+import { SESSION_PREFACE } from '../../../contract/session/session-framing.js';
 import { FirstRequestReader, SERVER_SETTINGS } from './http2-first-request.js';
-import { MUX_PREFACE } from './session-mux-framing.js';
-import { cappedTimeout } from '../../domain/timer-limit.js';
+import { MUX_PREFACE } from '../../../contract/session/session-mux-framing.js';
+import { cappedTimeout } from '../../../shared/timer-limit.js';
 
 export interface ControlListener {
   /** Stops accepting, ends framed sessions (destroyed after `graceMs`), resolves when all are gone. */

@@ -1,25 +1,25 @@
 import { Server, ServerCredentials } from '@grpc/grpc-js';
 import { stream, unary } from './handler-kit.js';
-import type { ControlApi } from '../../domain/control.js';
+import type { ControlApi } from '../../../contract/control/control.js';
 import {
   ControlPlaneService,
   SessionClientMessage,
   SessionServerMessage,
   type ControlPlaneServer,
-} from '../../gen/mcpd/control/v1/control.js';
-import type * as pb from '../../gen/mcpd/control/v1/control.js';
-import { statusToPb } from './convert.js';
+} from '../../../contract/gen/mcpd/control/v1/control.js';
+import type * as pb from '../../../contract/gen/mcpd/control/v1/control.js';
+import { statusToPb } from '../../../contract/session/convert.js';
 import { addHealth, addReflection } from './reflection.js';
 import { DEFAULT_CHANNELS_PER_CONNECTION, DEFAULT_HELLO_TIMEOUT_MS, serveSession, type SessionServeOptions } from './session-server.js';
 import { MuxServerConnection } from './mux-session-server.js';
 import { DEFAULT_SESSION_OUTBOUND_BYTES } from './outbound-gate.js';
-import { prepareSocketPath } from './socket-path.js';
+import { prepareSocketPath } from '../../../contract/session/socket-path.js';
 import { listenControlSocket } from './control-listener.js';
-import { FramedSessionStream } from './framed-session-stream.js';
+import { FramedSessionStream } from '../../../contract/session/framed-session-stream.js';
 import { chmodSync, unlinkSync } from 'node:fs';
-import { AREAS } from '../areas/all-areas.js';
+import { AREAS } from '../../../contract/areas/all-areas.js';
 import { grpcAreaHandlers } from './grpc-areas.js';
-import { cappedTimeout } from '../../domain/timer-limit.js';
+import { cappedTimeout } from '../../../shared/timer-limit.js';
 
 const encodedResponses = new WeakMap<pb.ListToolsResponse, Buffer>();
 
@@ -41,7 +41,7 @@ const SERVICE = {
 
 /**
  * Core administration here; every area (tools, resources, prompts, logs, context) comes from its one
- * declaration (internal/infra/areas/) through the gRPC projector.
+ * declaration (internal/contract/areas/) through the gRPC projector.
  */
 function handlers(api: ControlApi, session: SessionServeOptions): ControlPlaneServer {
   return {

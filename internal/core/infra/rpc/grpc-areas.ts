@@ -1,8 +1,16 @@
 import type { sendUnaryData, ServerUnaryCall, ServerWritableStream } from '@grpc/grpc-js';
-import type { ControlApi } from '../../domain/control.js';
-import type { ControlPlaneServer } from '../../gen/mcpd/control/v1/control.js';
-import { isAbsent, type Area, type AreaMethod, type CallContext, type GrpcCall, type GrpcStream, type RpcName } from '../areas/area.js';
-import { toServiceError } from './status-map.js';
+import type { ControlApi } from '../../../contract/control/control.js';
+import type { ControlPlaneServer } from '../../../contract/gen/mcpd/control/v1/control.js';
+import {
+  isAbsent,
+  type Area,
+  type AreaMethod,
+  type CallContext,
+  type GrpcCall,
+  type GrpcStream,
+  type RpcName,
+} from '../../../contract/areas/area.js';
+import { toServiceError } from '../../../contract/session/status-map.js';
 
 type AnyCall = ServerUnaryCall<unknown, unknown> | ServerWritableStream<unknown, unknown>;
 type Handler = (call: any, cb?: sendUnaryData<unknown>) => void;

@@ -1,5 +1,5 @@
 import type { sendUnaryData, ServerUnaryCall, ServerWritableStream } from '@grpc/grpc-js';
-import { toServiceError } from './status-map.js';
+import { toServiceError } from '../../../contract/session/status-map.js';
 
 /** Wraps an async unary handler: result or a mapped gRPC status, never an unhandled rejection. */
 export function unary<Req, Res>(fn: (req: Req, call: ServerUnaryCall<Req, Res>) => Promise<Res> | Res) {

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type * as pb from '../../gen/mcpd/control/v1/control.js';
+import type * as pb from '../../../contract/gen/mcpd/control/v1/control.js';
 import type { SessionServerStream } from './session-server.js';
 
 /** What a channel needs of the connection that carries it. */

@@ -1,9 +1,9 @@
 import type { Socket } from 'node:net';
-import { SessionClientMessage, SessionServerMessage } from '../../gen/mcpd/control/v1/control.js';
-import type * as pb from '../../gen/mcpd/control/v1/control.js';
-import { cappedTimeout } from '../../domain/timer-limit.js';
-import { FrameReader } from './session-framing.js';
-import { MuxKind, MuxProtocolError, muxFrame, parseMuxFrame, type MuxFrame } from './session-mux-framing.js';
+import { SessionClientMessage, SessionServerMessage } from '../../../contract/gen/mcpd/control/v1/control.js';
+import type * as pb from '../../../contract/gen/mcpd/control/v1/control.js';
+import { cappedTimeout } from '../../../shared/timer-limit.js';
+import { FrameReader } from '../../../contract/session/session-framing.js';
+import { MuxKind, MuxProtocolError, muxFrame, parseMuxFrame, type MuxFrame } from '../../../contract/session/session-mux-framing.js';
 import { MuxServerChannel, type ChannelCarrier } from './mux-server-channel.js';
 import type { SessionServerStream } from './session-server.js';
 

@@ -2,7 +2,7 @@ import { BinaryReader } from '@bufbuild/protobuf/wire';
 import type { Server } from '@grpc/grpc-js';
 import { ReflectionService } from '@grpc/reflection';
 import { HealthImplementation } from 'grpc-health-check';
-import { DESCRIPTOR_SET_BASE64 } from '../../gen/descriptor-set.js';
+import { DESCRIPTOR_SET_BASE64 } from '../../../contract/gen/descriptor-set.js';
 
 export const SERVICE_NAME = 'mcpd.control.v1.ControlPlane';
 

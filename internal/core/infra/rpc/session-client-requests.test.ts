@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ClientRequestError } from '../../domain/client-requests.js';
-import type * as pb from '../../gen/mcpd/control/v1/control.js';
+import { ClientRequestError } from '../../../contract/control/client-requests.js';
+import type * as pb from '../../../contract/gen/mcpd/control/v1/control.js';
 import { GatewayChannel } from './session-client-requests.js';
 
 function setup() {

@@ -5,12 +5,12 @@ import {
   JSONRPC_REQUEST_TIMEOUT,
   ROOTS_LIST_CHANGED,
   type ClientChannel,
-} from '../../domain/client-requests.js';
-import type { CallerSession, ControlApi } from '../../domain/control.js';
-import type { JsonObject } from '../../domain/json.js';
-import type * as pb from '../../gen/mcpd/control/v1/control.js';
-import { decodeObject, encodeJson } from './json-bytes.js';
-import { cappedTimeout } from '../../domain/timer-limit.js';
+} from '../../../contract/control/client-requests.js';
+import type { CallerSession, ControlApi } from '../../../contract/control/control.js';
+import type { JsonObject } from '../../../shared/json.js';
+import type * as pb from '../../../contract/gen/mcpd/control/v1/control.js';
+import { decodeObject, encodeJson } from '../../../contract/session/json-bytes.js';
+import { cappedTimeout } from '../../../shared/timer-limit.js';
 
 interface Pending {
   resolve: (v: JsonObject) => void;

@@ -1,9 +1,9 @@
-import type { ControlApi } from '../../domain/control.js';
-import { McpdError } from '../../domain/errors.js';
-import type { JsonObject, JsonValue } from '../../domain/json.js';
-import { isAbsent, type Area, type AreaMethod, type SessionCall } from '../areas/area.js';
-import { AREAS } from '../areas/all-areas.js';
-import type { SessionHandler, SessionRequestContext } from './session-handler.js';
+import type { ControlApi } from '../../../contract/control/control.js';
+import { McpdError } from '../../../shared/errors.js';
+import type { JsonObject, JsonValue } from '../../../shared/json.js';
+import { isAbsent, type Area, type AreaMethod, type SessionCall } from '../../../contract/areas/area.js';
+import { AREAS } from '../../../contract/areas/all-areas.js';
+import type { SessionHandler, SessionRequestContext } from '../../../contract/session/session-handler.js';
 
 /**
  * The Session projection of the areas: MCP method name → handler. Requests use MCP method names and

@@ -1,7 +1,7 @@
-import type { CallerSession, ControlApi } from '../../domain/control.js';
-import { encodeJson } from './json-bytes.js';
+import type { CallerSession, ControlApi } from '../../../contract/control/control.js';
+import { encodeJson } from '../../../contract/session/json-bytes.js';
 import type { SessionOutput } from './session-output.js';
-import { ClientToolListWatch } from './tool-list-watch.js';
+import { ClientToolListWatch } from '../../../contract/session/tool-list-watch.js';
 
 /** Tells a session's gateway when its caller's tools, resources or prompts changed. */
 export class ListChangeForwarder {

@@ -1,8 +1,8 @@
-import type * as pb from '../../gen/mcpd/control/v1/control.js';
-import type { JsonObject } from '../../domain/json.js';
-import { encodeJson } from './json-bytes.js';
+import type * as pb from '../../../contract/gen/mcpd/control/v1/control.js';
+import type { JsonObject } from '../../../shared/json.js';
+import { encodeJson } from '../../../contract/session/json-bytes.js';
 import { OutboundGate, type GatedStream } from './outbound-gate.js';
-import { responseFrame } from './session-wire.js';
+import { responseFrame } from '../../../contract/session/session-wire.js';
 
 /** What SessionOutput writes to: a Session stream of either transport, or one channel of a /2 connection. */
 export interface SessionSink extends GatedStream {

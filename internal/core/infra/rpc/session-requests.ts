@@ -1,14 +1,14 @@
-import type { CallerSession, ControlApi } from '../../domain/control.js';
-import type * as pb from '../../gen/mcpd/control/v1/control.js';
-import { isJsonObject, type JsonObject, type JsonValue } from '../../domain/json.js';
-import type { StartedCall } from '../../domain/downstream.js';
-import { redactedError } from './status-map.js';
-import { decodeObject, encodeJson } from './json-bytes.js';
+import type { CallerSession, ControlApi } from '../../../contract/control/control.js';
+import type * as pb from '../../../contract/gen/mcpd/control/v1/control.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../../../shared/json.js';
+import type { StartedCall } from '../../../contract/model/downstream.js';
+import { redactedError } from '../../../contract/session/status-map.js';
+import { decodeObject, encodeJson } from '../../../contract/session/json-bytes.js';
 import { dispatchSessionRequest } from './session-dispatch.js';
-import { hasProgressToken } from '../areas/params.js';
-import type { SessionRequestContext } from './session-handler.js';
+import { hasProgressToken } from '../../../contract/areas/params.js';
+import type { SessionRequestContext } from '../../../contract/session/session-handler.js';
 import type { SessionOutput } from './session-output.js';
-import { ChurnMap } from '../../domain/churn-map.js';
+import { ChurnMap } from '../../../shared/churn-map.js';
 
 /** A session's requests to the core: dispatched, answered on its output, cancellable until answered. */
 export class SessionRequests {

@@ -1,5 +1,5 @@
-import type { CallerSession, ControlApi } from '../../domain/control.js';
-import type * as pb from '../../gen/mcpd/control/v1/control.js';
+import type { CallerSession, ControlApi } from '../../../contract/control/control.js';
+import type * as pb from '../../../contract/gen/mcpd/control/v1/control.js';
 import { linkClient, type ClientLink } from './session-client-requests.js';
 import { DEFAULT_SESSION_OUTBOUND_BYTES } from './outbound-gate.js';
 import { SessionOutput, type SessionLog, type SessionSink } from './session-output.js';

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { linkSync, lstatSync, readFileSync, realpathSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
 import { createServer } from 'node:net';
 import { basename, dirname, join, resolve } from 'node:path';
-import { alreadyServing, prepareSocketDir, prepareSocketPath, socketIsLive } from './socket-path.js';
+import { alreadyServing, prepareSocketDir, prepareSocketPath, socketIsLive } from '../../../contract/session/socket-path.js';
 
 /** Held by the one core that serves a socket, from before it touches the socket path until it has removed it. */
 export interface StartLock {

@@ -1,5 +1,5 @@
-import { McpdError } from '../../domain/errors.js';
-import type { StartCause } from '../../domain/runtime.js';
+import { McpdError } from '../../../shared/errors.js';
+import type { StartCause } from '../../../contract/model/runtime.js';
 import type { IdleReaper } from './idle-reaper.js';
 import type { Instance } from './instance.js';
 import type { InstanceSet } from './instance-set.js';

@@ -1,4 +1,4 @@
-import { cappedTimeout } from '../../domain/timer-limit.js';
+import { cappedTimeout } from '../../../shared/timer-limit.js';
 
 /** Time source and timers, injectable so scheduling is deterministic under test. */
 export type TimerHandle = unknown;

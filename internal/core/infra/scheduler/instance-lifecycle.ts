@@ -1,7 +1,7 @@
-import { needsSignIn } from '../../domain/sign-in.js';
-import type { DownstreamSession } from '../../domain/downstream.js';
-import { isMcpdError, McpdError } from '../../domain/errors.js';
-import type { StartCause, StopCause } from '../../domain/runtime.js';
+import { needsSignIn } from '../../../contract/model/sign-in.js';
+import type { DownstreamSession } from '../../../contract/model/downstream.js';
+import { isMcpdError, McpdError } from '../../../shared/errors.js';
+import type { StartCause, StopCause } from '../../../contract/model/runtime.js';
 import type { TimerHandle } from './clock.js';
 import type { IdleReaper } from './idle-reaper.js';
 import { Instance } from './instance.js';

@@ -1,5 +1,5 @@
-import type { DownstreamSession } from '../../domain/downstream.js';
-import type { InstanceState, InstanceStatus, StartCause, StopCause } from '../../domain/runtime.js';
+import type { DownstreamSession } from '../../../contract/model/downstream.js';
+import type { InstanceState, InstanceStatus, StartCause, StopCause } from '../../../contract/model/runtime.js';
 import type { TimerHandle } from './clock.js';
 
 /** One server process/session in a pool, with its load and lifecycle bookkeeping. */

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RUNTIME } from '../../domain/profile.js';
-import type { ServerSpec } from '../../domain/spec.js';
-import { FakeClock } from '../../../test/support/scheduler-fake-clock.js';
-import { FakeLauncher } from '../../../test/support/scheduler-fake-launcher.js';
-import { makeSpec } from '../../../test/support/scheduler.js';
+import { DEFAULT_RUNTIME } from '../../../contract/model/profile.js';
+import type { ServerSpec } from '../../../contract/model/spec.js';
+import { FakeClock } from '../../../../test/support/scheduler-fake-clock.js';
+import { FakeLauncher } from '../../../../test/support/scheduler-fake-launcher.js';
+import { makeSpec } from '../../../../test/support/scheduler.js';
 import { Instance } from './instance.js';
 import { InstanceSet } from './instance-set.js';
 import { KeyRouting } from './key-routing.js';

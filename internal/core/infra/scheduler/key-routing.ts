@@ -1,4 +1,4 @@
-import type { StopCause } from '../../domain/runtime.js';
+import type { StopCause } from '../../../contract/model/runtime.js';
 import type { Instance } from './instance.js';
 import type { InstanceSet } from './instance-set.js';
 import { Pins } from './pins.js';

@@ -1,4 +1,4 @@
-import type { StopCause } from '../../domain/runtime.js';
+import type { StopCause } from '../../../contract/model/runtime.js';
 import type { TimerHandle } from './clock.js';
 import type { Instance } from './instance.js';
 import type { InstanceSet } from './instance-set.js';

@@ -1,5 +1,5 @@
-import { McpdError } from '../../domain/errors.js';
-import type { ServerSpec } from '../../domain/spec.js';
+import { McpdError } from '../../../shared/errors.js';
+import type { ServerSpec } from '../../../contract/model/spec.js';
 
 export function suspendedError(spec: ServerSpec, reason: string): McpdError {
   return new McpdError(

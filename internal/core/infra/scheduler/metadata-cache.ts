@@ -1,5 +1,5 @@
-import type { JsonObject } from '../../domain/json.js';
-import type { DownstreamTool } from '../../domain/tool.js';
+import type { JsonObject } from '../../../shared/json.js';
+import type { DownstreamTool } from '../../../contract/model/tool.js';
 
 /**
  * Per-pool listing cache: lets tools/list answer while the pool is at zero instances.

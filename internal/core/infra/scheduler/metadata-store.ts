@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { JsonObject } from '../../domain/json.js';
-import type { DownstreamTool } from '../../domain/tool.js';
+import type { JsonObject } from '../../../shared/json.js';
+import type { DownstreamTool } from '../../../contract/model/tool.js';
 
 /** What a pool knows about its server without running it. */
 export interface SavedMetadata {

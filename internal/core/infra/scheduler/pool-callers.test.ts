@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { settle } from '../../../test/support/scheduler-fake-clock.js';
-import { FP, harness, track } from '../../../test/support/scheduler.js';
-import { must } from '../../domain/must.js';
+import { settle } from '../../../../test/support/scheduler-fake-clock.js';
+import { FP, harness, track } from '../../../../test/support/scheduler.js';
+import { must } from '../../../shared/must.js';
 
 /** Which caller sessions a server→client request from an instance may belong to. */
 describe('PoolManager.callersOf and notifyServers', () => {

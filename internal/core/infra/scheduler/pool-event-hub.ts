@@ -1,4 +1,4 @@
-import type { JsonObject } from '../../domain/json.js';
+import type { JsonObject } from '../../../shared/json.js';
 import type { PoolEvents } from './types.js';
 
 export type NotificationListener = (fingerprint: string, instanceId: string, method: string, params: JsonObject) => void;

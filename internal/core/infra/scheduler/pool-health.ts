@@ -1,4 +1,4 @@
-import { ERROR_HISTORY_LIMIT } from '../../domain/runtime.js';
+import { ERROR_HISTORY_LIMIT } from '../../../contract/model/runtime.js';
 import { CrashBreaker } from './breaker.js';
 import type { PoolScope } from './pool-scope.js';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { McpdError } from '../../domain/errors.js';
-import { settle } from '../../../test/support/scheduler-fake-clock.js';
-import { FP, harness, makeSpec, track } from '../../../test/support/scheduler.js';
-import { must } from '../../domain/must.js';
+import { McpdError } from '../../../shared/errors.js';
+import { settle } from '../../../../test/support/scheduler-fake-clock.js';
+import { FP, harness, makeSpec, track } from '../../../../test/support/scheduler.js';
+import { must } from '../../../shared/must.js';
 
 describe('PoolManager lifecycle', () => {
   it('reaps an idle instance after idleSeconds (cause idle), down to zero', async () => {

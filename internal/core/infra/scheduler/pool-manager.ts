@@ -1,10 +1,10 @@
-import type { CallDone, Launcher, StartedCall } from '../../domain/downstream.js';
-import { McpdError } from '../../domain/errors.js';
-import type { JsonObject } from '../../domain/json.js';
-import type { RuntimeSettings } from '../../domain/profile.js';
-import type { PoolStatus } from '../../domain/runtime.js';
-import type { ServerSpec } from '../../domain/spec.js';
-import type { DownstreamTool } from '../../domain/tool.js';
+import type { CallDone, Launcher, StartedCall } from '../../../contract/model/downstream.js';
+import { McpdError } from '../../../shared/errors.js';
+import type { JsonObject } from '../../../shared/json.js';
+import type { RuntimeSettings } from '../../../contract/model/profile.js';
+import type { PoolStatus } from '../../../contract/model/runtime.js';
+import type { ServerSpec } from '../../../contract/model/spec.js';
+import type { DownstreamTool } from '../../../contract/model/tool.js';
 import { realClock, type Clock } from './clock.js';
 import { Pool } from './pool.js';
 import { PoolGoneError } from './messages.js';

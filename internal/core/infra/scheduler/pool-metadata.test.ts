@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { settle } from '../../../test/support/scheduler-fake-clock.js';
-import { FP, harness, track } from '../../../test/support/scheduler.js';
-import { must } from '../../domain/must.js';
+import { settle } from '../../../../test/support/scheduler-fake-clock.js';
+import { FP, harness, track } from '../../../../test/support/scheduler.js';
+import { must } from '../../../shared/must.js';
 
 describe('PoolManager metadata cache', () => {
   it('starts one instance (cause metadata) for concurrent first listings, then answers from the cache', async () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { McpdError } from '../../domain/errors.js';
-import { settle } from '../../../test/support/scheduler-fake-clock.js';
-import { FP, harness, track } from '../../../test/support/scheduler.js';
-import { must } from '../../domain/must.js';
+import { McpdError } from '../../../shared/errors.js';
+import { settle } from '../../../../test/support/scheduler-fake-clock.js';
+import { FP, harness, track } from '../../../../test/support/scheduler.js';
+import { must } from '../../../shared/must.js';
 
 const KEY = 'mcpd/resource-subscription:x://1';
 

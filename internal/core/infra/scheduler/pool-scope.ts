@@ -1,4 +1,4 @@
-import type { ServerSpec } from '../../domain/spec.js';
+import type { ServerSpec } from '../../../contract/model/spec.js';
 import type { LogEntry, PoolDeps } from './types.js';
 import type { Instance } from './instance.js';
 

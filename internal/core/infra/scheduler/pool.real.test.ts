@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { McpdError } from '../../domain/errors.js';
-import { DEFAULT_RUNTIME } from '../../domain/profile.js';
-import type { ServerSpec } from '../../domain/spec.js';
+import { McpdError } from '../../../shared/errors.js';
+import { DEFAULT_RUNTIME } from '../../../contract/model/profile.js';
+import type { ServerSpec } from '../../../contract/model/spec.js';
 import { createLauncher, type ManagedLauncher } from '../mcp/launcher.js';
 import { liveGroupMembers, readProc } from '../mcp/process-group.js';
-import { fixtureSpec, processGone, waitFor } from '../../../test/support/mcp-sessions.js';
+import { fixtureSpec, processGone, waitFor } from '../../../../test/support/mcp-sessions.js';
 import { PoolManager } from './pool-manager.js';
 import type { LogEntry } from './types.js';
 

@@ -1,9 +1,9 @@
-import type { CallDone, DownstreamSession, StartedCall } from '../../domain/downstream.js';
-import { isMcpdError } from '../../domain/errors.js';
-import type { JsonObject } from '../../domain/json.js';
-import type { PoolStatus, StartCause, StopCause } from '../../domain/runtime.js';
-import type { ServerSpec } from '../../domain/spec.js';
-import type { DownstreamTool } from '../../domain/tool.js';
+import type { CallDone, DownstreamSession, StartedCall } from '../../../contract/model/downstream.js';
+import { isMcpdError } from '../../../shared/errors.js';
+import type { JsonObject } from '../../../shared/json.js';
+import type { PoolStatus, StartCause, StopCause } from '../../../contract/model/runtime.js';
+import type { ServerSpec } from '../../../contract/model/spec.js';
+import type { DownstreamTool } from '../../../contract/model/tool.js';
 import { Admission } from './admission.js';
 import { IdleReaper } from './idle-reaper.js';
 import type { Instance } from './instance.js';

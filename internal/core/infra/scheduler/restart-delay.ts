@@ -1,4 +1,4 @@
-import { backoffDelayMs } from '../../domain/backoff.js';
+import { backoffDelayMs } from '../../../shared/backoff.js';
 
 const BASE_MS = 500;
 /** Pools that crashed together (a shared dependency went away) do not all restart in the same tick. */

@@ -1,4 +1,4 @@
-import type { JsonObject } from '../../domain/json.js';
+import type { JsonObject } from '../../../shared/json.js';
 import type { InstanceSet } from './instance-set.js';
 import type { KeyRouting } from './key-routing.js';
 import type { PoolScope } from './pool-scope.js';

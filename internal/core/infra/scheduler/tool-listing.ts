@@ -1,7 +1,7 @@
-import { McpdError } from '../../domain/errors.js';
-import type { DownstreamSession } from '../../domain/downstream.js';
-import { needsSignIn } from '../../domain/sign-in.js';
-import type { DownstreamTool } from '../../domain/tool.js';
+import { McpdError } from '../../../shared/errors.js';
+import type { DownstreamSession } from '../../../contract/model/downstream.js';
+import { needsSignIn } from '../../../contract/model/sign-in.js';
+import type { DownstreamTool } from '../../../contract/model/tool.js';
 import type { Instance } from './instance.js';
 import { suspendedError } from './messages.js';
 import { MetadataCache } from './metadata-cache.js';

@@ -1,6 +1,6 @@
-import type { Launcher, ProgressUpdate, ResultJsonSink } from '../../domain/downstream.js';
-import type { JsonObject } from '../../domain/json.js';
-import type { LogLevel, RuntimeSettings } from '../../domain/profile.js';
+import type { Launcher, ProgressUpdate, ResultJsonSink } from '../../../contract/model/downstream.js';
+import type { JsonObject } from '../../../shared/json.js';
+import type { LogLevel, RuntimeSettings } from '../../../contract/model/profile.js';
 import type { Clock } from './clock.js';
 
 export interface LogEntry {

@@ -1,4 +1,4 @@
-import type { StartCause } from '../../domain/runtime.js';
+import type { StartCause } from '../../../contract/model/runtime.js';
 import type { TimerHandle } from './clock.js';
 import type { Instance } from './instance.js';
 

@@ -1,8 +1,8 @@
-import { backoffDelayMs } from '../../domain/backoff.js';
+import { backoffDelayMs } from '../../../shared/backoff.js';
 import { io, type Socket } from 'socket.io-client';
-import type { SmcpLinkState } from '../../domain/smcp-computer/settings.js';
-import { errorPayload, SMCP_CODES } from '../../domain/smcp/error-codes.js';
-import { API_KEY_HEADER, SERVER_EVENTS, SMCP_NAMESPACE } from '../../domain/smcp/events.js';
+import type { SmcpLinkState } from '../../../contract/model/smcp-computer-settings.js';
+import { errorPayload, SMCP_CODES } from '../../../contract/smcp/error-codes.js';
+import { API_KEY_HEADER, SERVER_EVENTS, SMCP_NAMESPACE } from '../../../contract/smcp/events.js';
 
 const JOIN_OFFICE = SERVER_EVENTS.joinOffice;
 const JOIN_TIMEOUT_MS = 10_000;

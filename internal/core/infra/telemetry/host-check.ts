@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { allowedHostnames, isLoopbackAddress, rebindingRejection } from '../gateway/http-guard.js';
+import { allowedHostnames, isLoopbackAddress, rebindingRejection } from '../../../shared/http-guard.js';
 
 /**
  * The DNS-rebinding check for a listener bound to `boundHost`: a page in a browser may reach a loopback

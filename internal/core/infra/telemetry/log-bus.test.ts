@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LogRecord } from '../../domain/control-areas.js';
+import type { LogRecord } from '../../../contract/control/control-areas.js';
 import { LogBus, type BusEntry } from './log-bus.js';
 import { coreEntry, tapLog } from './log-tap.js';
 

@@ -1,5 +1,5 @@
-import type { LogRecord } from '../../domain/control-areas.js';
-import { secretRedactor } from '../../domain/redactor.js';
+import type { LogRecord } from '../../../contract/control/control-areas.js';
+import { secretRedactor } from '../../../shared/redactor.js';
 
 /** A record as published: `fingerprint` and `caller` say whom it concerns (for scoping), not who reads it. */
 export interface BusEntry {

@@ -1,5 +1,5 @@
-import type { LogRecord } from '../../domain/control-areas.js';
-import type { JsonObject } from '../../domain/json.js';
+import type { LogRecord } from '../../../contract/control/control-areas.js';
+import type { JsonObject } from '../../../shared/json.js';
 import type { BusEntry, LogBus } from './log-bus.js';
 import type { LogFn } from './logger.js';
 

@@ -1,5 +1,5 @@
-import { LOG_LEVELS, type LogLevel } from '../../domain/profile.js';
-import { secretRedactor } from '../../domain/redactor.js';
+import { LOG_LEVELS, type LogLevel } from '../../../contract/model/profile.js';
+import { secretRedactor } from '../../../shared/redactor.js';
 
 export type LogFn = (level: LogLevel, event: string, fields?: Record<string, unknown>) => void;
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { PoolStatus } from '../../domain/runtime.js';
+import type { PoolStatus } from '../../../contract/model/runtime.js';
 import { isLoopback, parseAddress, startMetricsServer } from './http-server.js';
 import { coreEntry } from './log-tap.js';
 import { Metrics } from './metrics.js';
-import { parsePromText, sampleValue } from '../../../test/support/prom-text.js';
+import { parsePromText, sampleValue } from '../../../../test/support/prom-text.js';
 
 const pool = (name: string, states: string[], extra: Partial<PoolStatus> = {}): PoolStatus =>
   ({

@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { PoolStatus } from '../../domain/runtime.js';
+import type { PoolStatus } from '../../../contract/model/runtime.js';
 import type { BusEntry } from './log-bus.js';
 
 export type CallOutcome = 'ok' | 'error' | 'timeout' | 'cancelled' | 'saturated';
