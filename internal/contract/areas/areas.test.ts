@@ -164,8 +164,12 @@ describe('control-plane areas', () => {
     // A projector adds no gate of its own: the Session's resources/read reaches the core's read at once
     // (which is where the stop is checked, core/app/gated-areas.ts), with the request's own signal.
     const seen: string[] = [];
-    const api = { resources: { read: (caller: string, uri: string) => (seen.push(`${caller} ${uri}`), Promise.resolve({ contents: [] })) } };
-    await expect(dispatchSessionRequest(api as unknown as ControlApi, 'resources/read', { uri: 'x://y' }, sessionContext())).resolves.toEqual({
+    const api = {
+      resources: { read: (caller: string, uri: string) => (seen.push(`${caller} ${uri}`), Promise.resolve({ contents: [] })) },
+    };
+    await expect(
+      dispatchSessionRequest(api as unknown as ControlApi, 'resources/read', { uri: 'x://y' }, sessionContext()),
+    ).resolves.toEqual({
       contents: [],
     });
     expect(seen).toEqual(['alice x://y']);
