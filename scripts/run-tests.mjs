@@ -30,8 +30,11 @@ child.on('exit', (code, signal) => {
     passed = r.numPassedTests;
     failed = r.numFailedTests;
     skipped = r.numPendingTests + (r.numTodoTests ?? 0);
-    // A file that fails to load has no tests counted: count it as a failure, never as silence.
-    for (const f of r.testResults ?? []) if (f.status === 'failed' && (f.assertionResults ?? []).length === 0) failed++;
+    // A file that fails to load, or whose beforeAll fails (its tests then count as skipped), has no failed
+    // test counted: count it as one failure, never as silence.
+    for (const f of r.testResults ?? []) {
+      if (f.status === 'failed' && !(f.assertionResults ?? []).some((a) => a.status === 'failed')) failed++;
+    }
   } catch (e) {
     console.error(`could not read the test report (${e.message}); vitest exited with ${code ?? signal}`);
     failed = Math.max(failed, 1);
