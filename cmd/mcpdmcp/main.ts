@@ -65,7 +65,7 @@ const log = (msg: string) => process.stderr.write(`mcpdmcp[${caller}]: ${msg}\n`
 const coreEntry = resolve(fileURLToPath(import.meta.url), '../../mcpd/main.js');
 // One start per process at a time, however many sessions (HTTP mode) find the core missing at once.
 let lastCoreStart = 0;
-// HTTP: every MCP session's core Session is a channel of one shared connection (issue 14.6).
+// HTTP: every MCP session's core Session is a channel of one shared connection.
 const shared = values.http !== undefined ? new SharedCoreConnection(socket) : undefined;
 const newGateway = () =>
   new Gateway({

@@ -82,7 +82,7 @@ export class Gateway {
     if (transport instanceof StdioServerLineTransport) this.link.warm();
     else {
       // HTTP: a session holds a core link only once its client finished initializing, so a flood of
-      // bare `initialize` requests costs the core nothing (issue 14.6).
+      // bare `initialize` requests costs the core nothing.
       const previous = this.server.oninitialized;
       this.server.oninitialized = () => {
         previous?.();

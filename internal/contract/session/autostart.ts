@@ -19,7 +19,7 @@ export interface AutostartOptions {
 export function startCoreDaemon(o: AutostartOptions): { pid: number | undefined; logFile: string } {
   const logFile = o.logFile ?? join(dirname(o.socket), 'mcpd.log');
   mkdirSync(dirname(logFile), { recursive: true, mode: 0o700 });
-  // A log in a directory another user controls could be a link to any file we can write (issue 14.7).
+  // A log in a directory another user controls could be a link to any file we can write.
   assertPrivateDir(dirname(logFile), 'the core log directory', 'use a --socket in a directory only you own and can write');
   const fd = openOwnAppendFile(logFile);
   const args = [o.coreEntry, '--socket', o.socket];
