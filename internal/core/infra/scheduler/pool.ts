@@ -6,7 +6,7 @@ import type { ServerSpec } from '../../../contract/model/spec.js';
 import type { DownstreamTool } from '../../../contract/model/tool.js';
 import { Admission } from './admission.js';
 import { IdleReaper } from './idle-reaper.js';
-import type { Instance } from './instance.js';
+import type { CallEnd, Instance } from './instance.js';
 import { InstanceLifecycle } from './instance-lifecycle.js';
 import { InstanceSet } from './instance-set.js';
 import { KeyRouting } from './key-routing.js';
@@ -96,14 +96,16 @@ export class Pool {
     const inst = await this.admission.acquire(opts, deadline, cause);
     const remaining = deadline - this.scope.now();
     const callEnded = inst.callStarted(opts.routingKey);
+    let ended: CallEnd = 'answered';
     try {
       return await fn(inst.session as DownstreamSession, remaining, budget);
     } catch (err) {
       // Only a request that was actually sent and went unanswered says anything about the server.
       if (remaining > 0 && isMcpdError(err) && err.reason === 'DEADLINE_EXCEEDED') this.liveness.probe(inst);
+      ended = endOf(err);
       throw err;
     } finally {
-      callEnded();
+      callEnded(ended);
       this.admission.release(inst);
     }
   }
@@ -120,8 +122,8 @@ export class Pool {
     const inst = this.admission.takeNow(opts.routingKey);
     if (!inst) return undefined;
     const callEnded = inst.callStarted(opts.routingKey);
-    const end = () => {
-      callEnded();
+    const end = (ended?: CallEnd) => {
+      callEnded(ended);
       this.admission.release(inst);
     };
     const session = inst.session as DownstreamSession;
@@ -137,7 +139,7 @@ export class Pool {
         error: (err) => {
           // As in call(): a request that was sent and went unanswered says something about the server.
           if (isMcpdError(err) && err.reason === 'DEADLINE_EXCEEDED') this.liveness.probe(inst);
-          end();
+          end(endOf(err));
           done.error(err);
         },
       },
@@ -222,4 +224,9 @@ export class Pool {
       generation: scope.generation,
     };
   }
+}
+
+/** A call its caller stopped waiting for (cancelled, deadline, caller gone) may still be running in the server. */
+function endOf(err: unknown): CallEnd {
+  return isMcpdError(err) && (err.reason === 'CANCELLED' || err.reason === 'DEADLINE_EXCEEDED') ? 'abandoned' : 'answered';
 }
