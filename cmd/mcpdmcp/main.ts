@@ -78,10 +78,11 @@ const newGateway = () =>
     startCore: values['no-autostart']
       ? undefined
       : () => {
-          if (Date.now() - lastCoreStart < 5000) return;
+          if (Date.now() - lastCoreStart < 5000) return undefined;
           lastCoreStart = Date.now();
-          const { pid, logFile } = startCoreDaemon({ coreEntry, socket, configDir });
-          log(`started core pid ${pid}; its log is ${logFile}`);
+          const started = startCoreDaemon({ coreEntry, socket, configDir });
+          log(`started core pid ${started.pid}; its log is ${started.logFile}`);
+          return started;
         },
   });
 

@@ -21,7 +21,7 @@ export interface GatewayOptions {
   caller: string;
   socket: string;
   version: string;
-  startCore?: () => void;
+  startCore?: CoreLinkOptions['startCore'];
   /** Opens the core Session (default: a connection of its own); see CoreLinkOptions.open. */
   openSession?: CoreLinkOptions['open'];
   /** How long a request waits for a core to (re)appear before failing. */
