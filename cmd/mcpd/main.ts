@@ -44,6 +44,9 @@ if (command === 'validate') {
 }
 
 try {
+  // The core runs for days and logs what fails: stack traces of everything loaded from here on point into
+  // the TypeScript sources (the bundles' .map files).
+  process.setSourceMapsEnabled(true);
   const { runCore } = await import('../../internal/core/app/bootstrap.js');
   const running = await runCore({
     configDir: configFrom(values.config),
