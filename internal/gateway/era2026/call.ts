@@ -74,7 +74,7 @@ export class Call implements LoopSink {
     this.wake?.();
   }
 
-  /** Waits for the call's answer or for server requests (gathered for GATHER_MS after the first). */
+  /** Waits for the call's answer or for server requests (gathered as GATHER_QUIET_MS says). */
   async next(): Promise<CallStep> {
     if (this.waiting.length === 0) {
       const woken = new Promise<void>((resolve) => (this.wake = resolve));
