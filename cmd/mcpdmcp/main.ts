@@ -48,7 +48,8 @@ if (!caller || positionals.length > 1) {
   process.exit(2);
 }
 
-const socket = socketFrom(values.socket);
+const configDir = resolve(configFrom(values.config));
+const socket = socketFrom(values.socket, process.env, configDir);
 try {
   assertSocketOwner(socket);
 } catch (e) {
@@ -79,7 +80,7 @@ const newGateway = () =>
       : () => {
           if (Date.now() - lastCoreStart < 5000) return;
           lastCoreStart = Date.now();
-          const { pid, logFile } = startCoreDaemon({ coreEntry, socket, configDir: resolve(configFrom(values.config)) });
+          const { pid, logFile } = startCoreDaemon({ coreEntry, socket, configDir });
           log(`started core pid ${pid}; its log is ${logFile}`);
         },
   });

@@ -16,7 +16,7 @@ import { str } from './ctl-command.js';
 import { configFrom } from '../contract/cli/common-flags.js';
 import { stopCommand } from './ctl-stop.js';
 import { importCommand } from './import-command.js';
-import { connectCommand } from './connect-command.js';
+import { gatewaySocket, connectCommand } from './connect-command.js';
 import { placeFromProcess } from './client-configs.js';
 import { withStartProgress } from './start-progress.js';
 import { fileURLToPath } from 'node:url';
@@ -120,6 +120,7 @@ function connecting(name: 'connect' | 'disconnect', summary: string, args: strin
           dryRun: flags['dry-run'] === true,
           place: placeFromProcess(),
           caller: str(flags.caller),
+          socket: gatewaySocket(str(flags.socket), process.env, configFrom(str(flags.config))),
           gatewayScript: GATEWAY_SCRIPT,
           node: process.execPath,
         },
