@@ -86,14 +86,19 @@ export class Pool {
   }
 
   /** Runs `fn` on an instance with a slot; the whole call, wait included, is bounded by the deadline. */
-  async call<T>(opts: CallOptions, cause: StartCause, fn: (s: DownstreamSession, timeoutMs: number) => Promise<T>): Promise<T> {
-    const deadline = this.scope.now() + (opts.timeoutMs ?? this.scope.spec.callTimeoutSeconds * 1000);
+  async call<T>(
+    opts: CallOptions,
+    cause: StartCause,
+    fn: (s: DownstreamSession, timeoutMs: number, deadlineMs: number) => Promise<T>,
+  ): Promise<T> {
+    const budget = opts.timeoutMs ?? this.scope.spec.callTimeoutSeconds * 1000;
+    const deadline = this.scope.now() + budget;
     const inst = await this.admission.acquire(opts, deadline, cause);
     const remaining = deadline - this.scope.now();
     const callEnded = inst.callStarted(opts.routingKey);
     let ended: CallEnd = 'answered';
     try {
-      return await fn(inst.session as DownstreamSession, remaining);
+      return await fn(inst.session as DownstreamSession, remaining, budget);
     } catch (err) {
       // Only a request that was actually sent and went unanswered says anything about the server.
       if (remaining > 0 && isMcpdError(err) && err.reason === 'DEADLINE_EXCEEDED') this.liveness.probe(inst);
@@ -112,7 +117,8 @@ export class Pool {
   startToolCall(name: string, args: JsonObject, opts: CallOptions, done: CallDone): StartedCall | undefined {
     // Only stdio sessions write straight to their server: another transport would take a slot and give it back.
     if (this.scope.spec.transport !== 'stdio') return undefined;
-    const deadline = this.scope.now() + (opts.timeoutMs ?? this.scope.spec.callTimeoutSeconds * 1000);
+    const budget = opts.timeoutMs ?? this.scope.spec.callTimeoutSeconds * 1000;
+    const deadline = this.scope.now() + budget;
     const inst = this.admission.takeNow(opts.routingKey);
     if (!inst) return undefined;
     const callEnded = inst.callStarted(opts.routingKey);
@@ -124,7 +130,7 @@ export class Pool {
     const call = session.startToolCall?.(
       name,
       args,
-      { timeoutMs: deadline - this.scope.now(), onResultJson: opts.onResultJson },
+      { timeoutMs: deadline - this.scope.now(), deadlineMs: budget, onResultJson: opts.onResultJson },
       {
         result: (r) => {
           end();
@@ -143,8 +149,8 @@ export class Pool {
   }
 
   request(method: string, params: JsonObject, opts: CallOptions): Promise<JsonObject> {
-    return this.call(opts, 'call', (s, timeoutMs) =>
-      s.request(method, params, { timeoutMs, signal: opts.signal, onProgress: opts.onProgress }),
+    return this.call(opts, 'call', (s, timeoutMs, deadlineMs) =>
+      s.request(method, params, { timeoutMs, deadlineMs, signal: opts.signal, onProgress: opts.onProgress }),
     );
   }
 
