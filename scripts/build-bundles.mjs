@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Bundles each program (cmd/*/main.ts) into dist/cmd/<program>/main.js with esbuild (issue 22): one file
+// Bundles each program (cmd/*/main.ts) into dist/cmd/<program>/main.js with esbuild: one file
 // per program plus shared chunks (dist/cmd/chunks/) that dynamic imports load only when a command needs
 // them. Node then resolves and compiles a handful of files instead of hundreds of modules, which is where
 // start-up time went. tsc still compiles every module to dist/ (tests, the mcpd/smcp library, the docs
@@ -94,7 +94,7 @@ const result = await build({
   external: EXTERNAL,
   plugins: [sourceLayoutMetaUrl, dependencyDirname],
 });
-if (process.env.BUNDLE_META) (await import("node:fs")).writeFileSync(process.env.BUNDLE_META, JSON.stringify(result.metafile));
+if (process.env.BUNDLE_META) (await import('node:fs')).writeFileSync(process.env.BUNDLE_META, JSON.stringify(result.metafile));
 if (process.argv.includes('--sizes')) {
   for (const [file, out] of Object.entries(result.metafile.outputs))
     if (file.endsWith('.js')) console.log(`${(out.bytes / 1024).toFixed(0).padStart(6)} KiB  ${file}`);
