@@ -15,7 +15,8 @@ ${APP_USAGE}
 
   --config DIR   profile store (callers.yaml, profiles/*.yaml, runtime.yaml); env MCPD_CONFIG; default: the current
                  directory if it holds a store, else $XDG_CONFIG_HOME/mcpd (~/.config/mcpd), created on first run
-  --socket PATH  control-plane unix socket; env MCPD_SOCKET; default: $XDG_RUNTIME_DIR/mcpd/control.sock`;
+  --socket PATH  control-plane unix socket; env MCPD_SOCKET; default: the socket the store's running core
+                 recorded, else /run/user/<uid>/mcpd/control.sock (/tmp/mcpd-<uid>/control.sock without it)`;
 
 const { values, positionals } = parseOrExit(
   {
@@ -36,7 +37,7 @@ if (command === 'validate') {
   process.exit(await initCommand(initTarget(values.config, process.env), (s) => process.stdout.write(s)));
 } else if (command === 'open' || command === 'url-handler') {
   process.exit(
-    await appCommand(positionals, values, { socket: socketFrom(values.socket), configDir: configFrom(values.config), usage: USAGE }),
+    await appCommand(positionals, values, { socket: socketFrom(values.socket, process.env, configFrom(values.config)), configDir: configFrom(values.config), usage: USAGE }),
   );
 } else if (command !== undefined) {
   process.stderr.write(`unknown command "${command}"\n\n${USAGE}\n`);

@@ -48,7 +48,8 @@ if (!caller || positionals.length > 1) {
   process.exit(2);
 }
 
-const socket = socketFrom(values.socket);
+const configDir = resolve(configFrom(values.config));
+const socket = socketFrom(values.socket, process.env, configDir);
 try {
   assertSocketOwner(socket);
 } catch (e) {
@@ -93,7 +94,7 @@ const newGateway = () =>
       : () => {
           if (Date.now() - lastCoreStart < 5000) return;
           lastCoreStart = Date.now();
-          const { pid, logFile } = startCoreDaemon({ coreEntry, socket, configDir: resolve(configFrom(values.config)) });
+          const { pid, logFile } = startCoreDaemon({ coreEntry, socket, configDir });
           log(`started core pid ${pid}; its log is ${logFile}`);
         },
   });
@@ -101,7 +102,15 @@ const newGateway = () =>
 if (values.http !== undefined) {
   const { runHttpGateway } = await import('../../internal/gateway/http-main.js');
   const tokens = { token: values.token, tokenFile: values['token-file'], envToken: process.env.MCPD_HTTP_TOKEN };
-  await runHttpGateway({ address: values.http, tokens, maxSessions: values['max-sessions'], newSession: newGateway, log });
+  await runHttpGateway({
+    address: values.http,
+    tokens,
+    maxSessions: values['max-sessions'],
+    newSession: newGateway,
+    caller,
+    version: packageVersion(),
+    log,
+  });
 } else if (transport) {
   await serveStdio(transport);
 }

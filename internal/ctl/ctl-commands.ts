@@ -115,8 +115,9 @@ function connecting(name: 'connect' | 'disconnect', summary: string, args: strin
         : {}),
       'dry-run': { type: 'boolean', help: 'show the diff, change nothing' },
     },
-    run: async ({ args: a, flags, out }) =>
-      (await import('./connect-command.js')).connectCommand(
+    run: async ({ args: a, flags, out }) => {
+      const { connectCommand, gatewaySocket } = await import('./connect-command.js');
+      return connectCommand(
         must(a[0], '<client>'),
         name === 'connect',
         {
@@ -124,11 +125,13 @@ function connecting(name: 'connect' | 'disconnect', summary: string, args: strin
           dryRun: flags['dry-run'] === true,
           place: placeFromProcess(),
           caller: str(flags.caller),
+          socket: gatewaySocket(str(flags.socket), process.env, configFrom(str(flags.config))),
           gatewayScript: GATEWAY_SCRIPT,
           node: process.execPath,
         },
         out,
-      ),
+      );
+    },
   };
 }
 

@@ -123,6 +123,19 @@ async function officeOf(agent: SmcpAgent, computer: string, url: string): Promis
   throw new UsageError(`computer "${computer}" is in several offices (${offices.join(', ')}): pass --office O to pick one`);
 }
 
+/**
+ * A tool result in text mode. A failed call always says why: the reference Computer reports some errors only
+ * in `structuredContent.error` (with `content: []`), which would otherwise print nothing.
+ */
+function writeResult(r: { content: unknown; isError?: boolean; structuredContent?: unknown }, out: Out): void {
+  const content = Array.isArray(r.content) ? (r.content as { type: string; text?: string }[]) : [];
+  for (const c of content) out.write(c.type === 'text' ? `${c.text}\n` : `[${c.type}]\n`);
+  if (!r.isError || content.some((c) => c.type === 'text' && c.text)) return;
+  const sc = r.structuredContent as { error?: unknown; error_type?: unknown } | undefined;
+  const why = typeof sc?.error === 'string' && sc.error !== '' ? sc.error : 'the tool failed without saying why';
+  out.write(`error: ${why}${typeof sc?.error_type === 'string' ? ` (${sc.error_type})` : ''}\n`);
+}
+
 type Values = ReturnType<typeof parse>['values'];
 interface SubCommand {
   /** Set for the commands about the office itself, not one computer: what they do, for the error without --office. */
@@ -182,7 +195,7 @@ const COMMANDS: Record<string, SubCommand> = {
       if (typeof params !== 'object' || params === null || Array.isArray(params)) throw new UsageError('--args must be a JSON object');
       const r = await agent.callTool(computer, tool, params, { timeoutSeconds: intFlag('timeout', v.timeout) ?? 60 });
       if (out.json) json(out, r);
-      else for (const c of r.content as { type: string; text?: string }[]) out.write(c.type === 'text' ? `${c.text}\n` : `[${c.type}]\n`);
+      else writeResult(r, out);
       return r.isError ? 1 : 0;
     },
   },

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { Server } from 'socket.io';
 import { SMCP_NAMESPACE } from '../contract/smcp/events.js';
 import { isLoopbackAddress, urlHost } from '../shared/http-guard.js';
+import { DEFAULT_IN_FLIGHT_LIMITS, type InFlightLimits } from './agent-calls.js';
 import { apiKeyMiddleware, handshakeGuard } from './connection-guard.js';
 import type { SmcpContext } from './context.js';
 import { dispatcher } from './dispatch.js';
@@ -34,6 +35,8 @@ export interface SmcpServerOptions {
   maxPayloadBytes?: number;
   /** Largest transport packet (computer acks included); bigger ones close the connection. Default 16 MiB. */
   maxPacketBytes?: number;
+  /** Caps on routed requests waiting for answers (per agent connection, per computer). */
+  inFlight?: Partial<InFlightLimits>;
   /** Redis heartbeat TTL of this node. Default 6 s. */
   nodeTtlMs?: number;
 }
@@ -83,6 +86,7 @@ export async function startSmcpServer(o: SmcpServerOptions): Promise<SmcpServer>
     forwarder,
     node,
     log: o.log,
+    limits: { ...DEFAULT_IN_FLIGHT_LIMITS, ...o.inFlight },
     seats,
     memberGone: (m: Member) => {
       if (m.role !== 'computer') return;

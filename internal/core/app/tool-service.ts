@@ -51,10 +51,12 @@ export class ToolService {
       const existing = this.indexes.get(profile.name);
       if (existing) {
         if (existing.reconfigure(profile, fpOf)) this.emit(profile.name);
-        this.refresh(profile.name);
       } else {
         this.indexes.set(profile.name, new ProfileIndex({ profile, fingerprintOf: fpOf, retentionSeconds: this.retentionSeconds }));
       }
+      // A new profile may use only specs whose tools are already cached: nothing will load for it,
+      // so it is fed from the cache now, like a changed one (else its callers list no tools).
+      this.refresh(profile.name);
     }
   }
 

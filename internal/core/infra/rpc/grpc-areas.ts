@@ -33,8 +33,7 @@ export function grpcAreaHandlers(api: ControlApi, areas: readonly Area[]): Parti
 function callHandler(api: ControlApi, m: AreaMethod, g: GrpcCall<unknown, unknown>): Handler {
   const invoke = m.invoke;
   if (!invoke) throw new Error(`area method ${m.name} has a gRPC call but no core call`);
-  const run = (ctx: CallContext, req: unknown) =>
-    m.admission === 'gate' ? api.calls.run(m.name, ctx.signal, (signal) => invoke(api, req, { ...ctx, signal })) : invoke(api, req, ctx);
+  const run = (ctx: CallContext, req: unknown) => invoke(api, req, ctx);
   if (g.progressToPb) {
     const progressToPb = g.progressToPb;
     return (call: ServerWritableStream<unknown, unknown>) => {
