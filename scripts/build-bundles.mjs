@@ -113,7 +113,7 @@ function writeOutputs(files) {
   for (const name of existsSync(chunks) ? readdirSync(chunks) : []) if (!wanted.has(join(chunks, name))) rmSync(join(chunks, name));
 }
 
-if (process.env.BUNDLE_META) (await import("node:fs")).writeFileSync(process.env.BUNDLE_META, JSON.stringify(result.metafile));
+if (process.env.BUNDLE_META) (await import('node:fs')).writeFileSync(process.env.BUNDLE_META, JSON.stringify(result.metafile));
 if (process.argv.includes('--sizes')) {
   for (const [file, out] of Object.entries(result.metafile.outputs))
     if (file.endsWith('.js')) console.log(`${(out.bytes / 1024).toFixed(0).padStart(6)} KiB  ${file}`);

@@ -37,7 +37,11 @@ if (command === 'validate') {
   process.exit(await initCommand(initTarget(values.config, process.env), (s) => process.stdout.write(s)));
 } else if (command === 'open' || command === 'url-handler') {
   process.exit(
-    await appCommand(positionals, values, { socket: socketFrom(values.socket, process.env, configFrom(values.config)), configDir: configFrom(values.config), usage: USAGE }),
+    await appCommand(positionals, values, {
+      socket: socketFrom(values.socket, process.env, configFrom(values.config)),
+      configDir: configFrom(values.config),
+      usage: USAGE,
+    }),
   );
 } else if (command !== undefined) {
   process.stderr.write(`unknown command "${command}"\n\n${USAGE}\n`);
