@@ -199,7 +199,7 @@ describe('mcpd-smcp routing', () => {
   });
 });
 
-describe('mcpd-smcp identity of a request (issue 23 item 1, issue 20 item 7)', () => {
+describe('mcpd-smcp identity of a request', () => {
   it('accepts any agent value and attributes the request to the name the connection joined with', async () => {
     const o = office();
     const { s } = await agentIn(o, 'joined-name');
@@ -256,7 +256,7 @@ describe('mcpd-smcp identity of a request (issue 23 item 1, issue 20 item 7)', (
   });
 });
 
-describe('mcpd-smcp caps on requests in flight (issue 20 item 4)', () => {
+describe('mcpd-smcp caps on requests in flight', () => {
   let capped: SmcpProc;
   beforeAll(async () => {
     capped = await startSmcpProc(['--max-in-flight', '3', '--max-in-flight-computer', '4']);
