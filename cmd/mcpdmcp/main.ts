@@ -91,7 +91,15 @@ if ((values.token !== undefined || values['token-file'] !== undefined) && values
 }
 if (values.http !== undefined) {
   const tokens = { token: values.token, tokenFile: values['token-file'], envToken: process.env.MCPD_HTTP_TOKEN };
-  await runHttpGateway({ address: values.http, tokens, maxSessions: values['max-sessions'], newSession: newGateway, caller, version: packageVersion(), log });
+  await runHttpGateway({
+    address: values.http,
+    tokens,
+    maxSessions: values['max-sessions'],
+    newSession: newGateway,
+    caller,
+    version: packageVersion(),
+    log,
+  });
 } else {
   await serveStdio();
 }
