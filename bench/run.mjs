@@ -373,7 +373,7 @@ async function logs() {
 }
 
 /**
- * The shared core link (issue 14.6): a 1 KB tools/call on a Session that is one of 50 channels of a
+ * The shared core link: a 1 KB tools/call on a Session that is one of 50 channels of a
  * MCPD-SESSION/2 connection, against the same call on a MCPD-SESSION/1 connection of its own (what each
  * HTTP session had before); then the same call through `mcpdmcp --http` with 50 MCP sessions on its one
  * shared link, against the stdio gateway.

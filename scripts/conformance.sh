@@ -11,6 +11,9 @@
 #   CONFORMANCE_OUT         results directory (default .tmp/conformance/results); emptied first
 #   CONFORMANCE_SKIP_BUILD  1 = do not run tsc (tests set it: the build is the suite's setup step)
 #   CONFORMANCE_SCENARIO    run only this scenario (default: the whole suite, "--suite all")
+#   CONFORMANCE_VERSION     the suite's version: 0.1.16 (default) or 0.2.0-alpha.12
+#   CONFORMANCE_SELECT      the suite's own selection instead of "--suite all", e.g. "--requirements 2026-07-28"
+#                           or "--spec-version 2025-11-25" (CONFORMANCE_SCENARIO still narrows it to one)
 #   CONFORMANCE_TAG         MCPD_TEST_TAG value given to the core and gateway (and so to the servers);
 #                           default a fresh one. Only those processes get it, so clean-up can find
 #                           exactly them (never this shell or its helpers).
@@ -80,6 +83,11 @@ cat >"$STORE/profiles/default.yaml" <<EOF
 namespace: { mode: never }
 servers:
   - name: conformance
+    # One call per instance: a server→client request of a stdio server says not whose call it serves, and a
+    # 2026-07-28 call waiting for its client's retry (MRTR) keeps its instance (docs/eras.md) — and several
+    # scenarios never retry, so their calls hold an instance each until the gateway drops them.
+    maxConcurrent: 1
+    maxInstances: 16
     cmd: [$(node -p 'JSON.stringify(process.execPath)'), $(node -p 'JSON.stringify(process.argv[1])' "$ROOT/test/fixtures/servers/conformance.mjs")]
     env:
       MCPD_TEST_TAG: \${MCPD_TEST_TAG}
@@ -109,7 +117,9 @@ done
 say "suite against $URL"
 
 # 4. The suite. Its exit code only says "something failed"; the per-scenario checks.json say what.
-if [[ -n ${CONFORMANCE_SCENARIO:-} ]]; then SELECT=(--scenario "$CONFORMANCE_SCENARIO"); else SELECT=(--suite all); fi
+if [[ -n ${CONFORMANCE_SCENARIO:-} ]]; then SELECT=(--scenario "$CONFORMANCE_SCENARIO")
+elif [[ -n ${CONFORMANCE_SELECT:-} ]]; then read -r -a SELECT <<<"$CONFORMANCE_SELECT"
+else SELECT=(--suite all); fi
 "$NODE22" "$CLI" server --url "$URL" "${SELECT[@]}" -o "$OUT" >"$OUT/suite.log" 2>&1 || true
 
 # 5. One summary: a scenario passes when none of its checks is a FAILURE (as the suite counts).

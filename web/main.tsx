@@ -10,7 +10,6 @@ import { Overview } from './pages/overview.js';
 import { PromptsTab } from './pages/prompts.js';
 import { ResourcesTab } from './pages/resources.js';
 import { ToolsTab } from './pages/tools.js';
-import type { StatusEvent } from './types.js';
 
 /** #/page[/caller[/tab]] */
 function useRoute(): string[] {
@@ -42,6 +41,7 @@ function Banner() {
     connecting: 'connecting to the core…',
     stopping: 'the core is stopping: calls in flight finish; this page reconnects to the next core by itself',
     reconnecting: 'the core is not reachable: reconnecting…',
+    stopped: 'the core stopped: this page reconnects to the next core by itself',
     'locked-out': 'this page has no valid token for the running core: open it again with "mcpd open"',
   }[s];
   return (
@@ -53,7 +53,7 @@ function Banner() {
 
 function App() {
   const [page = 'overview', routeCaller, tab = 'tools'] = useRoute();
-  const status = useWatch<StatusEvent>('status', 'status', {});
+  const status = useWatch('status', {});
   const callers = status?.callers ?? [];
   const [picked, setPicked] = useState<string | undefined>(routeCaller);
   useEffect(() => {

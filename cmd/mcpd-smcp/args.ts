@@ -8,6 +8,10 @@ export interface SmcpArgs {
   apiKey?: string;
   redis?: string;
   maxPayloadBytes?: number;
+  /** --max-in-flight: routed requests one agent connection may have waiting for answers. */
+  maxInFlightPerAgent?: number;
+  /** --max-in-flight-computer: routed requests that may wait on one computer. */
+  maxInFlightPerComputer?: number;
 }
 
 export const USAGE = `usage: mcpd-smcp [--listen HOST:PORT] [--api-key-env NAME] [--redis redis://HOST:PORT] [--max-payload BYTES]
@@ -17,7 +21,10 @@ export const USAGE = `usage: mcpd-smcp [--listen HOST:PORT] [--api-key-env NAME]
   --api-key-env NAME     environment variable holding the API key clients must send as the "x-api-key"
                          header (default SMCP_API_KEY; unset or empty = no key, loopback only)
   --redis URL            share offices, names and routed calls with other mcpd-smcp nodes through this Redis
-  --max-payload BYTES    largest accepted event payload (default 1048576)`;
+  --max-payload BYTES    largest accepted event payload (default 1048576)
+  --max-in-flight N      requests one agent may have waiting for answers (default 256; also 64 MiB of payload)
+  --max-in-flight-computer N
+                         requests that may wait on one computer (default 512)`;
 
 /** Parses argv (without node and script) and the environment; throws an Error saying what to fix. */
 export function parseSmcpArgs(argv: readonly string[], env: NodeJS.ProcessEnv): SmcpArgs {
@@ -30,6 +37,8 @@ export function parseSmcpArgs(argv: readonly string[], env: NodeJS.ProcessEnv): 
         'api-key-env': { type: 'string', default: 'SMCP_API_KEY' },
         redis: { type: 'string' },
         'max-payload': { type: 'string' },
+        'max-in-flight': { type: 'string' },
+        'max-in-flight-computer': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       allowPositionals: false,
@@ -57,5 +66,14 @@ export function parseSmcpArgs(argv: readonly string[], env: NodeJS.ProcessEnv): 
       throw new Error(`--max-payload needs a whole number of bytes, at least 1024, got ${JSON.stringify(values['max-payload'])}`);
   }
   const key = env[apiKeyEnv];
-  return { listen, apiKeyEnv, apiKey: key ? key : undefined, redis, maxPayloadBytes };
+  const maxInFlightPerAgent = positiveCount('--max-in-flight', values['max-in-flight']);
+  const maxInFlightPerComputer = positiveCount('--max-in-flight-computer', values['max-in-flight-computer']);
+  return { listen, apiKeyEnv, apiKey: key ? key : undefined, redis, maxPayloadBytes, maxInFlightPerAgent, maxInFlightPerComputer };
+}
+
+function positiveCount(flag: string, raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${flag} needs a whole number, at least 1, got ${JSON.stringify(raw)}`);
+  return n;
 }

@@ -27,6 +27,10 @@ async function main(): Promise<void> {
       apiKey: args.apiKey,
       redisUrl: args.redis,
       maxPayloadBytes: args.maxPayloadBytes,
+      inFlight: {
+        ...(args.maxInFlightPerAgent && { perAgent: args.maxInFlightPerAgent }),
+        ...(args.maxInFlightPerComputer && { perComputer: args.maxInFlightPerComputer }),
+      },
       log,
     });
   } catch (e) {

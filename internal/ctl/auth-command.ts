@@ -4,11 +4,7 @@ import { specFingerprint } from '../contract/model/fingerprint.js';
 import { profileFor, type ProfileStore } from '../contract/model/profile.js';
 import type { ServerSpec } from '../contract/model/spec.js';
 import { formatIssue } from '../shared/errors.js';
-import { loadStore } from '../contract/store/index.js';
 import { stateDirFor } from '../contract/store/state-dir.js';
-import { signIn } from './oauth/sign-in.js';
-import { OAuthStore } from '../contract/oauth/token-store.js';
-import { ControlCalls, createControlClient, waitForReady } from '../contract/grpc/control-client.js';
 import { assertSocketOwner } from '../contract/session/socket-path.js';
 import { configFrom } from '../contract/cli/common-flags.js';
 import { str, type CtlCommand, type Out } from './ctl-command.js';
@@ -61,6 +57,12 @@ export const authCmd: CtlCommand = {
 /** Signs in to one HTTP server of the store; the authorization URL alone on stdout, progress on stderr. */
 export async function authCommand(server: string, f: AuthFlags, out: Out): Promise<number> {
   const err = out.warn;
+  // Loaded when the command runs, so that `mcpdctl --help` does not compile the store, OAuth and gRPC code.
+  const [{ loadStore }, { signIn }, { OAuthStore }] = await Promise.all([
+    import('../contract/store/index.js'),
+    import('./oauth/sign-in.js'),
+    import('../contract/oauth/token-store.js'),
+  ]);
   const configDir = (await coreConfigDir(f.socket)) ?? f.configDir;
   const loaded = await loadStore(configDir);
   if (!loaded.ok)
@@ -85,6 +87,7 @@ export async function authCommand(server: string, f: AuthFlags, out: Out): Promi
 }
 
 async function coreConfigDir(socket: string): Promise<string | undefined> {
+  const { ControlCalls, createControlClient, waitForReady } = await import('../contract/grpc/control-client.js');
   const client = createControlClient(socket);
   try {
     // A socket another user owns could be a squatter naming a store of its choosing.

@@ -1,6 +1,8 @@
 import { copyFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { McpdError } from '../shared/errors.js';
+import { recordedSocket } from '../contract/store/core-record.js';
+import { defaultSocketPath } from '../contract/session/socket-path.js';
 import { clientConfigFile, isClientName, CLIENTS, type ClientName, type ClientPlace } from './client-configs.js';
 import type { Out } from './ctl-command.js';
 import { parseJsonc } from './jsonc.js';
@@ -10,6 +12,8 @@ export const ENTRY_NAME = 'mcpd';
 
 export interface ConnectFlags {
   caller?: string;
+  /** Written as `--socket` when the core is not on the default socket (see gatewaySocket). */
+  socket?: string;
   dryRun?: boolean;
   configDir: string;
   place: ClientPlace;
@@ -24,8 +28,18 @@ export interface ConnectFlags {
 type Json = Record<string, unknown>;
 
 function entryFor(client: ClientName, f: ConnectFlags): Json {
-  const args = [f.gatewayScript, f.caller ?? client, '--config', resolve(f.configDir)];
+  const args = [f.gatewayScript, f.caller ?? client, '--config', resolve(f.configDir), ...(f.socket ? ['--socket', f.socket] : [])];
   return client === 'vscode' ? { type: 'stdio', command: f.node, args } : { command: f.node, args };
+}
+
+/**
+ * The socket a client's gateway must be told: --socket or MCPD_SOCKET of this shell (the client will not
+ * have them), else the one the store's running core recorded — undefined when that is the default, which
+ * every gateway finds on its own.
+ */
+export function gatewaySocket(flag: string | undefined, env: NodeJS.ProcessEnv, configDir: string): string | undefined {
+  const socket = flag || env.MCPD_SOCKET || recordedSocket(configDir, env);
+  return socket && resolve(socket) !== defaultSocketPath({}) ? resolve(socket) : undefined;
 }
 
 async function readConfig(path: string): Promise<{ doc: Json; existed: boolean }> {

@@ -8,7 +8,7 @@ import { NOTIFY_EVENTS } from '../contract/smcp/events.js';
 import type { JsonObject } from '../shared/json.js';
 import { SmcpAgent } from '../smcp/agent/smcp-agent.js';
 import { SmcpError } from '../smcp/agent/smcp-error.js';
-import type { CtlFlag } from './ctl-command.js';
+import { SMCP_FLAGS } from './ctl-smcp-flags.js';
 import { renderTable, firstLine, truncate } from './table.js';
 import { must } from '../shared/must.js';
 
@@ -49,25 +49,7 @@ function intFlag(name: string, v: string | undefined): number | undefined {
   return Number(v);
 }
 
-/** The sub-commands, for completion. */
-export const SMCP_SUBCOMMANDS = ['room', 'tools', 'call', 'desktop', 'finder', 'config', 'read', 'watch'] as const;
-
-/** Every flag of `mcpdctl smcp` (parsed here; also shown by `mcpdctl help smcp` and completed by the shells). */
-export const SMCP_FLAGS = {
-  office: { type: 'string', value: 'O', help: "the office to join as its agent (default: the named computer's office)" },
-  name: { type: 'string', value: 'AGENT', help: 'the agent name (default mcpdctl-<pid>)' },
-  'api-key-env': { type: 'string', value: 'NAME', help: 'environment variable holding the API key (default SMCP_API_KEY)' },
-  json: { type: 'boolean', help: 'raw answers as JSON (watch: one {event, data} line per notification)' },
-  args: { type: 'string', value: 'JSON', help: 'call: the tool arguments, a JSON object' },
-  timeout: { type: 'string', value: 'S', help: 'call: timeout in seconds (default 60)' },
-  size: { type: 'string', value: 'N', help: 'desktop: at most N windows' },
-  window: { type: 'string', value: 'URI', help: 'desktop: only this window' },
-  keywords: { type: 'string', value: 'a,b', help: 'finder: keywords' },
-  type: { type: 'string', value: 'T', help: 'finder: file type' },
-  offset: { type: 'string', value: 'N', help: 'finder: skip N documents' },
-  limit: { type: 'string', value: 'N', help: 'finder: at most N documents' },
-  help: { type: 'boolean', short: 'h', help: 'this help' },
-} as const satisfies Record<string, CtlFlag>;
+export { SMCP_FLAGS, SMCP_SUBCOMMANDS } from './ctl-smcp-flags.js';
 
 function parse(argv: string[]) {
   try {
@@ -141,6 +123,19 @@ async function officeOf(agent: SmcpAgent, computer: string, url: string): Promis
   throw new UsageError(`computer "${computer}" is in several offices (${offices.join(', ')}): pass --office O to pick one`);
 }
 
+/**
+ * A tool result in text mode. A failed call always says why: the reference Computer reports some errors only
+ * in `structuredContent.error` (with `content: []`), which would otherwise print nothing.
+ */
+function writeResult(r: { content: unknown; isError?: boolean; structuredContent?: unknown }, out: Out): void {
+  const content = Array.isArray(r.content) ? (r.content as { type: string; text?: string }[]) : [];
+  for (const c of content) out.write(c.type === 'text' ? `${c.text}\n` : `[${c.type}]\n`);
+  if (!r.isError || content.some((c) => c.type === 'text' && c.text)) return;
+  const sc = r.structuredContent as { error?: unknown; error_type?: unknown } | undefined;
+  const why = typeof sc?.error === 'string' && sc.error !== '' ? sc.error : 'the tool failed without saying why';
+  out.write(`error: ${why}${typeof sc?.error_type === 'string' ? ` (${sc.error_type})` : ''}\n`);
+}
+
 type Values = ReturnType<typeof parse>['values'];
 interface SubCommand {
   /** Set for the commands about the office itself, not one computer: what they do, for the error without --office. */
@@ -200,7 +195,7 @@ const COMMANDS: Record<string, SubCommand> = {
       if (typeof params !== 'object' || params === null || Array.isArray(params)) throw new UsageError('--args must be a JSON object');
       const r = await agent.callTool(computer, tool, params, { timeoutSeconds: intFlag('timeout', v.timeout) ?? 60 });
       if (out.json) json(out, r);
-      else for (const c of r.content as { type: string; text?: string }[]) out.write(c.type === 'text' ? `${c.text}\n` : `[${c.type}]\n`);
+      else writeResult(r, out);
       return r.isError ? 1 : 0;
     },
   },

@@ -11,6 +11,9 @@ export interface HttpMainOptions {
   newSession: () => SessionGateway;
   /** --max-sessions. */
   maxSessions?: string;
+  /** The caller and version 2026-07-28 requests are served as. */
+  caller: string;
+  version: string;
   log: (msg: string) => void;
 }
 
@@ -27,7 +30,7 @@ export async function runHttpGateway(o: HttpMainOptions): Promise<void> {
     t.warnings.forEach((w) => o.log(`warning: ${w}`));
     token = t;
     const limits = httpLimits(process.env, { maxSessions: o.maxSessions });
-    gw = await startHttpGateway({ host, port, token: t.token, newSession: o.newSession, log: o.log, limits });
+    gw = await startHttpGateway({ host, port, token: t.token, newSession: o.newSession, log: o.log, limits, caller: o.caller, version: o.version });
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     const known =

@@ -9,6 +9,9 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { allowedHostnames, bearerMatches, isLoopbackAddress, rebindingRejection, urlHost } from '../shared/http-guard.js';
 import { cappedInterval } from '../shared/timer-limit.js';
+import { LanePool } from './era2026/lanes.js';
+import { StatelessEndpoint } from './era2026/stateless-endpoint.js';
+import { isStatelessRequest } from './era2026/era-of.js';
 
 /** How long a client whose SSE stream dropped waits before reconnecting (sent as the SSE `retry` field). */
 const SSE_RETRY_MS = 1000;
@@ -31,6 +34,9 @@ export interface HttpGatewayOptions {
   /** A session with no request in flight for this long is closed (clients often never send DELETE). */
   idleMs?: number;
   limits?: HttpLimits;
+  /** The caller and version 2026-07-28 requests are served as (their requestState is bound to the caller). */
+  caller?: string;
+  version?: string;
 }
 
 export interface HttpGateway {
@@ -74,6 +80,13 @@ export async function startHttpGateway(o: HttpGatewayOptions): Promise<HttpGatew
   const allowed = allowedHostnames(o.host);
   const idleMs = o.idleMs ?? DEFAULT_IDLE_MS;
   const limits = o.limits ?? DEFAULT_HTTP_LIMITS;
+  // 2026-07-28 requests run on lanes: gateways like a session's, held one request at a time.
+  const stateless = new StatelessEndpoint({
+    lanes: new LanePool({ newSession: o.newSession, max: limits.maxSessions, version: o.version ?? '0' }),
+    caller: o.caller ?? '',
+    version: o.version ?? '0',
+    log: o.log,
+  });
 
   /** Room for one more session: closes the oldest idle one at the cap; false when every one is busy. */
   const makeRoom = async (): Promise<boolean> => {
@@ -160,6 +173,8 @@ export async function startHttpGateway(o: HttpGatewayOptions): Promise<HttpGatew
     if (req.method !== 'POST') return reply(res, 400, -32000, 'Bad Request: no Mcp-Session-Id header; POST an initialize request first');
     const body = await readJson(req, res);
     if (body === undefined) return;
+    // No session and no 2025-11-25 initialize: a 2026-07-28 request (which refuses what it must).
+    if (isStatelessRequest(req, body)) return stateless.handle(req, res, body);
     const messages = Array.isArray(body) ? body : [body];
     if (!messages.some((m) => isInitializeRequest(m))) {
       return reply(res, 400, -32000, 'Bad Request: no Mcp-Session-Id header and the body is not an initialize request');
@@ -212,6 +227,7 @@ export async function startHttpGateway(o: HttpGatewayOptions): Promise<HttpGatew
     async close() {
       clearInterval(reaper);
       await Promise.all([...sessions].map(([id, e]) => closeEntry(id, e, 'gateway shutting down')));
+      await stateless.close();
       http.closeAllConnections();
       await new Promise<void>((r) => http.close(() => r()));
     },

@@ -39,7 +39,7 @@ export function dispatcher(ctx: SmcpContext, limits: DispatchLimits): (socket: S
             limit: limits.maxPayloadBytes,
           }),
         );
-      route(ctx, socket, String(event), args[0], ack, reply).catch((e: unknown) => {
+      route(ctx, socket, String(event), args[0], size, ack, reply).catch((e: unknown) => {
         ctx.log(`${String(event)} failed: ${(e as Error).message}`);
         reply(errorPayload(SMCP_CODES.internal, `internal error handling ${String(event)}: ${(e as Error).message}`));
       });
@@ -52,12 +52,13 @@ async function route(
   socket: Socket,
   event: string,
   payload: unknown,
+  size: number,
   ack: Ack | undefined,
   reply: (e: ErrorPayload) => void,
 ): Promise<void> {
   if (isClientEvent(event)) {
     if (!ack) return reply(errorPayload(SMCP_CODES.badRequest, `${event} needs an ack callback: its answer is the ack`));
-    return onClientRequest(ctx, socket, event, payload, ack);
+    return onClientRequest(ctx, socket, event, payload, size, ack);
   }
   switch (event) {
     case SERVER_EVENTS.joinOffice:

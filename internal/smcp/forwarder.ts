@@ -31,6 +31,11 @@ export class Forwarder {
     return n;
   }
 
+  /** Requests forwarded from this node still waiting on the computer with this sid. */
+  waitingOn(sid: string): number {
+    return this.waiting.get(sid)?.size ?? 0;
+  }
+
   /** The computer's answer, an ErrorPayload, or STALE (not delivered: look the seat up again). */
   async forward(target: Member, event: string, payload: unknown, timeoutMs: number): Promise<unknown> {
     let fail!: Fail;

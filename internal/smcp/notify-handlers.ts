@@ -4,7 +4,8 @@
  * sender asked for one anyway it gets `null` on success and the ErrorPayload otherwise.
  */
 import type { Socket } from 'socket.io';
-import { type ErrorPayload } from '../contract/smcp/error-codes.js';
+import { errorPayload, SMCP_CODES, type ErrorPayload } from '../contract/smcp/error-codes.js';
+import { ownsToolCall } from './agent-calls.js';
 import { NOTIFY_EVENTS, UPDATE_TO_NOTIFY } from '../contract/smcp/events.js';
 import { validateToolCallCancel, validateUpdate } from '../contract/smcp/validate.js';
 import type { SmcpContext } from './context.js';
@@ -36,10 +37,22 @@ export async function onToolCallCancel(
 ): Promise<void> {
   const v = validateToolCallCancel(payload);
   if (!v.ok) return done(ctx, event, ack, v.error);
-  const m = requireMember(socket, ctx.node, 'agent', event, { field: 'agent', value: v.value.agent });
+  // Any `agent` value is accepted (the reference SDK sends its agent_id); what may be cancelled is decided by
+  // the connection: only its own calls still in flight.
+  const m = requireMember(socket, ctx.node, 'agent', event);
   if (!isMember(m)) return done(ctx, event, ack, m);
   // Never overtake the call being cancelled: it may still be in its registry lookup.
   await forwardedSoFar(socket);
-  socket.to(officeRoom(m.office_id)).emit(NOTIFY_EVENTS.toolCallCancel, { agent: v.value.agent, req_id: v.value.req_id });
+  if (!ownsToolCall(socket, v.value.req_id))
+    return done(
+      ctx,
+      event,
+      ack,
+      errorPayload(SMCP_CODES.notFound, `req_id: this connection has no tool call "${v.value.req_id}" in flight; nothing was cancelled`, {
+        field: 'req_id',
+      }),
+    );
+  // The computer got the call under the connection's joined name (route-handlers.ts), so the cancel names it too.
+  socket.to(officeRoom(m.office_id)).emit(NOTIFY_EVENTS.toolCallCancel, { agent: m.name, req_id: v.value.req_id });
   done(ctx, event, ack);
 }

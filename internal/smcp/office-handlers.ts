@@ -122,7 +122,7 @@ export function onDisconnect(ctx: SmcpContext, socket: Socket): void {
 export async function onListRoom(ctx: SmcpContext, socket: Socket, payload: unknown, ack: Ack): Promise<void> {
   const v = validateListRoom(payload);
   if (!v.ok) return ack(v.error);
-  const m = requireMember(socket, ctx.node, 'agent', 'server:list_room', { field: 'agent', value: v.value.agent });
+  const m = requireMember(socket, ctx.node, 'agent', 'server:list_room');
   if (!isMember(m)) return ack(m);
   if (v.value.office_id !== m.office_id) {
     const exists = (await ctx.registry.list(v.value.office_id)).length > 0;
@@ -153,10 +153,6 @@ export function onFindComputer(ctx: SmcpContext, socket: Socket, payload: unknow
   const s = sessionOf(socket);
   if (s.role === 'computer')
     return ack(errorPayload(SMCP_CODES.forbidden, `${SERVER_EVENTS.findComputer} is for agents; this connection joined as a computer`));
-  if (s.name !== undefined && s.name !== v.value.agent)
-    return ack(
-      errorPayload(SMCP_CODES.forbidden, `agent: "${v.value.agent}" is not this connection's name "${s.name}"`, { field: 'agent' }),
-    );
   const queued = serial(socket, async () => {
     try {
       const offices = await ctx.registry.officesOf(v.value.computer, FIND_COMPUTER_MAX_OFFICES);

@@ -1,14 +1,17 @@
 /**
- * `client:*` from an agent: checked (role, office, own name, payload), then forwarded to the named computer
- * **in the agent's office** with the ack returned. The timeout is the request's `timeout` for
- * `client:tool_call`, 30 s for the others.
+ * `client:*` from an agent: checked (role, office, payload, in-flight caps), then forwarded to the named
+ * computer **in the agent's office** with the ack returned. The request is attributed to the connection's own
+ * identity: whatever its `agent` field says (the reference SDK puts its agent_id there, not the name it joined
+ * with), the computer receives the joined name. The timeout is the request's `timeout` for `client:tool_call`,
+ * 30 s for the others.
  */
 import type { Socket } from 'socket.io';
-import { errorPayload, SMCP_CODES, type ErrorPayload } from '../contract/smcp/error-codes.js';
+import { badField, errorPayload, SMCP_CODES, type ErrorPayload } from '../contract/smcp/error-codes.js';
 import { CLIENT_EVENTS, DEFAULT_ROUTE_TIMEOUT_MS, type ClientEvent } from '../contract/smcp/events.js';
-import { validateClientRequest } from '../contract/smcp/validate.js';
+import { validateClientRequest, type RoutedRequest } from '../contract/smcp/validate.js';
 import type { SmcpContext } from './context.js';
 import { STALE } from './forwarder.js';
+import { admitRequest, ownsToolCall, ownToolCall, tooMany } from './agent-calls.js';
 import type { Member } from './registry.js';
 import { isMember, requireMember, type Ack } from './session.js';
 
@@ -24,12 +27,33 @@ export function forwardedSoFar(socket: Socket): Promise<unknown> {
   return lookups.get(socket) ?? Promise.resolve();
 }
 
-export async function onClientRequest(ctx: SmcpContext, socket: Socket, event: ClientEvent, payload: unknown, ack: Ack): Promise<void> {
+export async function onClientRequest(
+  ctx: SmcpContext,
+  socket: Socket,
+  event: ClientEvent,
+  payload: unknown,
+  bytes: number,
+  ack: Ack,
+): Promise<void> {
   const v = validateClientRequest(event, payload);
   if (!v.ok) return ack(v.error);
-  const req = v.value;
-  const m = requireMember(socket, ctx.node, 'agent', event, { field: 'agent', value: req.agent });
+  const m = requireMember(socket, ctx.node, 'agent', event);
   if (!isMember(m)) return ack(m);
+  const req = { ...v.value, agent: m.name };
+  if (event === CLIENT_EVENTS.toolCall && ownsToolCall(socket, req.req_id))
+    return ack(badField('req_id', `"${req.req_id}" is already in flight on this connection; use a fresh req_id for each call`));
+  const admitted = admitRequest(socket, bytes, ctx.limits);
+  if (typeof admitted !== 'function') return ack(admitted);
+  const disown = event === CLIENT_EVENTS.toolCall ? ownToolCall(socket, req.req_id) : undefined;
+  try {
+    await route(ctx, socket, event, req, m, ack);
+  } finally {
+    admitted();
+    disown?.();
+  }
+}
+
+async function route(ctx: SmcpContext, socket: Socket, event: ClientEvent, req: RoutedRequest, m: Member, ack: Ack): Promise<void> {
   const before = forwardedSoFar(socket);
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
@@ -44,6 +68,8 @@ export async function onClientRequest(ctx: SmcpContext, socket: Socket, event: C
     cached = target !== undefined;
     target ??= await lookup(ctx, m.office_id, req.computer);
     if (!target) return ack(noComputer(m.office_id, req.computer));
+    const busy = computerBusy(ctx, target);
+    if (busy) return ack(busy);
     // forward() emits synchronously; only then may a later cancel from this agent go out.
     answer = ctx.forwarder.forward(target, event, req, timeoutMs);
   } finally {
@@ -67,6 +93,16 @@ async function lookup(ctx: SmcpContext, office: string, name: string): Promise<M
   const m = await ctx.registry.computer(office, name);
   if (m) ctx.seats?.put(m);
   return m;
+}
+
+function computerBusy(ctx: SmcpContext, target: Member): ErrorPayload | undefined {
+  const n = ctx.forwarder.waitingOn(target.sid);
+  if (n < ctx.limits.perComputer) return undefined;
+  return tooMany(
+    `computer "${target.name}" already has ${n} requests waiting for its answer (at most ${ctx.limits.perComputer})`,
+    'per_computer',
+    ctx.limits.perComputer,
+  );
 }
 
 function noComputer(office: string, name: string): ErrorPayload {

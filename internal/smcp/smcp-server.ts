@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { Server } from 'socket.io';
 import { SMCP_NAMESPACE } from '../contract/smcp/events.js';
 import { isLoopbackAddress, urlHost } from '../shared/http-guard.js';
+import { DEFAULT_IN_FLIGHT_LIMITS, type InFlightLimits } from './agent-calls.js';
 import { apiKeyMiddleware, handshakeGuard } from './connection-guard.js';
 import type { SmcpContext } from './context.js';
 import { dispatcher } from './dispatch.js';
@@ -34,6 +35,8 @@ export interface SmcpServerOptions {
   maxPayloadBytes?: number;
   /** Largest transport packet (computer acks included); bigger ones close the connection. Default 16 MiB. */
   maxPacketBytes?: number;
+  /** Caps on routed requests waiting for answers (per agent connection, per computer). */
+  inFlight?: Partial<InFlightLimits>;
   /** Redis heartbeat TTL of this node. Default 6 s. */
   nodeTtlMs?: number;
 }
@@ -57,6 +60,12 @@ export async function startSmcpServer(o: SmcpServerOptions): Promise<SmcpServer>
       `refusing to listen on non-loopback address ${o.host} without an API key: anyone who can reach it could act as any agent or computer. ` +
         'Set the API key environment variable (see --api-key-env, default SMCP_API_KEY), or listen on 127.0.0.1.',
     );
+  if (o.redisUrl && !o.apiKey)
+    throw new SmcpConfigError(
+      'refusing to share offices through Redis without an API key: it keys the signature of every message the nodes exchange there, ' +
+        'so that anyone who can reach Redis cannot route calls. Set the API key environment variable (see --api-key-env, default SMCP_API_KEY) ' +
+        'to the same value on every node.',
+    );
   const http = createServer();
   const maxPayloadBytes = o.maxPayloadBytes ?? 1024 * 1024;
   const io = new Server(http, {
@@ -66,7 +75,7 @@ export async function startSmcpServer(o: SmcpServerOptions): Promise<SmcpServer>
   });
   const node = randomUUID();
   const redis = o.redisUrl
-    ? await connectRedis(o.redisUrl, io).catch((e: unknown) => {
+    ? await connectRedis(o.redisUrl, io, o.apiKey ?? '', o.log).catch((e: unknown) => {
         throw e instanceof RedisUnreachableError ? new SmcpConfigError(e.message) : e;
       })
     : undefined;
@@ -83,6 +92,7 @@ export async function startSmcpServer(o: SmcpServerOptions): Promise<SmcpServer>
     forwarder,
     node,
     log: o.log,
+    limits: { ...DEFAULT_IN_FLIGHT_LIMITS, ...o.inFlight },
     seats,
     memberGone: (m: Member) => {
       if (m.role !== 'computer') return;
@@ -130,10 +140,7 @@ export async function startSmcpServer(o: SmcpServerOptions): Promise<SmcpServer>
       // Ignored: stopping: the registry's connections are closed below whatever this says.
       await registry.close().catch(() => undefined);
       // quit() waits for Redis to answer; a client still reconnecting to a Redis that is gone never would.
-      if (redis)
-        await Promise.allSettled(
-          [redis.pub, redis.sub, redis.data].map((c) => (c.isReady ? c.quit() : c.isOpen ? c.disconnect() : undefined)),
-        );
+      if (redis) await Promise.allSettled(redis.raw.map((c) => (c.isReady ? c.quit() : c.isOpen ? c.disconnect() : undefined)));
     })());
   return { url, port, node, io, close };
 }

@@ -298,7 +298,7 @@ describe('the App: the dashboard in a real browser against a real core', () => {
     expect(pasted.servers.mcpd).toEqual({
       type: 'stdio',
       command: process.execPath,
-      args: [join(DIST, 'cmd/mcpdmcp/main.js'), 'vscode', '--config', world.configDir],
+      args: [join(DIST, 'cmd/mcpdmcp/main.js'), 'vscode', '--config', world.configDir, '--socket', world.socket],
     });
     expect(errors).toEqual([]);
   }, 180_000);

@@ -1,9 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { io as ioClient } from 'socket.io-client';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { TestWorld } from '../support/core-process.js';
+import { freePort } from '../support/free-port.js';
+import { TestAgent } from '../support/smcp-agent-peer.js';
+import { computerJoined } from '../support/smcp-core-computer.js';
+import { startSmcpProc } from '../support/smcp-server-proc.js';
 import { ECHO_SERVER, EVERYTHING, MCPDCTL } from '../support/paths.js';
 import { countProcs, pidsWithTag, waitFor } from '../support/procs.js';
 import { echoServer, everythingServer, profile } from '../support/profiles.js';
@@ -19,16 +24,33 @@ function exitOf(p: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => p.once('exit', (code) => resolve(code)));
 }
 
-/** A store with the fault tools (and `extra` servers); `grace` sets shutdownGraceSeconds. */
-function stopWorld(grace: number, ...extra: string[]): TestWorld {
+/** A store with the fault tools (and `extra` servers); `grace` sets shutdownGraceSeconds, `runtime` adds to runtime.yaml. */
+function stopWorld(grace: number, extra: string[] = [], runtime = 'metricsAddress: ""\n'): TestWorld {
   return new TestWorld({
     'profiles/default.yaml': profile(
       echoServer('fx', { idleSeconds: 300, callTimeoutSeconds: 60 }, { FIXTURE_FAULT_TOOLS: '1' }),
       ...extra,
     ),
-    'runtime.yaml': `shutdownGraceSeconds: ${grace}\nmetricsAddress: ""\n`,
+    'runtime.yaml': `shutdownGraceSeconds: ${grace}\n${runtime}`,
     'callers.yaml': 'callers: {}\n',
   });
+}
+
+/** What the core says to every face that asks for a new call of `method` during a stop. */
+const refusal = (pid: number | undefined, method: string) =>
+  new RegExp(
+    `^the mcpd core \\(pid ${pid}\\) is stopping: new calls are refused \\(${method.replace('/', '\\/')}\\); retry once a core runs again`,
+  );
+
+/** Waits until the core counts `n` calls in flight (gRPC status). */
+async function inFlightCalls(world: TestWorld, n: number): Promise<void> {
+  const ctl = createControlClient(world.socket);
+  try {
+    const calls = new ControlCalls(ctl);
+    await waitFor(`${n} call(s) in flight`, async () => (await calls.status()).inFlightCalls === n);
+  } finally {
+    ctl.close();
+  }
 }
 
 /** Polls the status until the core says it is stopping (the watchable state the dashboard shows). */
@@ -51,13 +73,7 @@ async function stoppingStatus(world: TestWorld): Promise<pb.RuntimeStatus> {
 async function callInFlight(world: TestWorld, client: Client, release: string): Promise<{ pending: Promise<unknown> }> {
   const pending = client.callTool({ name: 'fx__wait', arguments: { path: release } }, undefined, { timeout: 120_000 });
   pending.catch(() => {});
-  const ctl = createControlClient(world.socket);
-  try {
-    const calls = new ControlCalls(ctl);
-    await waitFor('the call to be in flight', async () => (await calls.status()).inFlightCalls === 1);
-  } finally {
-    ctl.close();
-  }
+  await inFlightCalls(world, 1);
   // Wrapped: an async function returning the promise itself would wait for it.
   return { pending };
 }
@@ -106,7 +122,7 @@ describe('graceful stop', () => {
   });
 
   it('refuses gRPC ReadResource, GetPrompt and Complete during the grace period, as the Session does, while the in-flight call finishes', async () => {
-    world = stopWorld(60, everythingServer('every', { idleSeconds: 300 }));
+    world = stopWorld(60, [everythingServer('every', { idleSeconds: 300 })]);
     const core = await world.startCore();
     const client = await world.gateway('reader', ['--no-autostart']);
     const grpc = createControlClient(world.socket);
@@ -214,5 +230,99 @@ describe('graceful stop', () => {
     expect(core.exitCode ?? (await exitOf(core))).toBe(0);
     expect(pidsWithTag(world.tag)).not.toContain(core.pid);
     await waitFor('the server to be stopped', () => countProcs(world!.tag, ECHO_SERVER) === 0);
+  });
+
+  it("refuses the dashboard socket's read, prompt, complete and call during the grace period with the same error, while its call in flight finishes", async () => {
+    const port = await freePort();
+    world = stopWorld(60, [everythingServer('every', { idleSeconds: 300 })], `metricsAddress: 127.0.0.1:${port}\n`);
+    const core = await world.startCore();
+    const { token } = JSON.parse(readFileSync(join(dirname(world.socket), 'dashboard.json'), 'utf8')) as { token: string };
+    const page = ioClient(`http://127.0.0.1:${port}/app`, {
+      transports: ['websocket'],
+      reconnection: false,
+      forceNew: true,
+      extraHeaders: { cookie: `mcpd_app_${port}=${token}` },
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        page.once('connect', resolve);
+        page.once('connect_error', reject);
+      });
+      const ask = (event: string, args: object) =>
+        page.timeout(60_000).emitWithAck(event, { caller: 'page', ...args }) as Promise<{ ok: boolean; value?: unknown; error?: string }>;
+      const asks: Record<string, () => ReturnType<typeof ask>> = {
+        'resources/read': () => ask('read', { uri: 'demo://resource/static/document/instructions.md' }),
+        'prompts/get': () => ask('prompt', { name: 'every__args-prompt', args: { city: 'Lyon' } }),
+        'completion/complete': () =>
+          ask('complete', {
+            params: { ref: { type: 'ref/prompt', name: 'every__completable-prompt' }, argument: { name: 'department', value: 'Sa' } },
+          }),
+        'tools/call': () => ask('call', { id: 'new', name: 'fx__echo', args: { a: 1 } }),
+      };
+      // Before the stop each answers: what the stop refuses below are calls that would have worked.
+      for (const [method, run] of Object.entries(asks)) expect((await run()).ok, method).toBe(true);
+
+      const release = join(world.dir, 'release-page');
+      const inFlight = ask('call', { id: 'held', name: 'fx__wait', args: { path: release } });
+      await inFlightCalls(world, 1);
+      core.kill('SIGTERM');
+      await stoppingStatus(world);
+      for (const [method, run] of Object.entries(asks)) {
+        const r = await run();
+        expect(r.ok, method).toBe(false);
+        expect(r.error, method).toMatch(refusal(core.pid, method));
+      }
+      // The refusals did not disturb the page's call in flight: it still finishes, then the core exits.
+      writeFileSync(release, '');
+      const held = await inFlight;
+      expect(held.ok).toBe(true);
+      expect(textOf(held.value)).toBe('released');
+    } finally {
+      page.close();
+    }
+    expect(await exitOf(core)).toBe(0);
+  });
+
+  it("refuses the SMCP Computer's client:read_resource and client:tool_call during the grace period with the same error, while its call in flight finishes", async () => {
+    world = stopWorld(60, [everythingServer('every', { idleSeconds: 300 })]);
+    const key = 'smcp-stop-key-0123456789';
+    const router = await startSmcpProc([], world.env({ SMCP_API_KEY: key }));
+    let agent: TestAgent | undefined;
+    const control = createControlClient(world.socket);
+    try {
+      world.write(
+        'runtime.yaml',
+        `shutdownGraceSeconds: 60\nmetricsAddress: ""\nsmcp:\n  url: ${router.url}\n  apiKey: \${SMCP_API_KEY}\n  office: office-1\n  computers:\n    - { name: laptop, caller: pc }\n`,
+      );
+      const core = await world.startCore({ SMCP_API_KEY: key });
+      await computerJoined(control, 'laptop');
+      agent = await TestAgent.join(router.url, key, 'office-1');
+      type Flat = { code?: number; message?: string; contents?: unknown[] };
+      type Result = { content: { text: string }[]; isError?: boolean; structuredContent?: { error: string; error_type: string } };
+      const read = () => agent!.request<Flat>('client:read_resource', 'laptop', { uri: 'demo://resource/static/document/instructions.md' });
+      const call = (tool: string, params: object) =>
+        agent!.request<Result>('client:tool_call', 'laptop', { tool_name: tool, params, timeout: 60 });
+      expect((await read()).contents).toHaveLength(1);
+      expect((await call('fx__echo', { a: 1 })).isError).toBeFalsy();
+
+      const release = join(world.dir, 'release-agent');
+      const inFlight = call('fx__wait', { path: release });
+      await inFlightCalls(world, 1);
+      core.kill('SIGTERM');
+      await stoppingStatus(world);
+      const refusedRead = await read();
+      expect(refusedRead.message).toMatch(refusal(core.pid, 'resources/read'));
+      const refusedCall = await call('fx__echo', { a: 2 });
+      expect(refusedCall.isError).toBe(true);
+      expect(refusedCall.structuredContent?.error_type).toBe('UNAVAILABLE');
+      expect(refusedCall.structuredContent?.error).toMatch(refusal(core.pid, 'tools/call'));
+      writeFileSync(release, '');
+      expect(textOf(await inFlight)).toBe('released');
+      expect(await exitOf(core)).toBe(0);
+    } finally {
+      agent?.close();
+      control.close();
+      await router.stop();
+    }
   });
 });

@@ -133,6 +133,53 @@ describe('mcpdctl smcp', () => {
     }
   });
 
+  it('treats the empty ack python-socketio gives an unhandled event as no answer and asks for --office', async () => {
+    // python-socketio acks an event it has no handler for at once, with no arguments.
+    const http = createServer();
+    const io = new Server(http, { serveClient: false });
+    io.of('/smcp').on('connection', (s) =>
+      s.onAny((...args: unknown[]) => {
+        const ack = args.at(-1);
+        if (typeof ack === 'function') (ack as () => void)();
+      }),
+    );
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    try {
+      for (const cmd of ['tools', 'config']) {
+        const r = await ctl(['smcp', `http://127.0.0.1:${(http.address() as AddressInfo).port}`, cmd, 'pc']);
+        expect(r.code).toBe(2);
+        expect(r.stderr).toMatch(/did not say which office computer "pc" is in .*: pass --office O/);
+        expect(r.stderr).not.toMatch(/expected an object answer/);
+      }
+    } finally {
+      await new Promise<void>((resolve) => void io.close(() => resolve()));
+    }
+  });
+
+  it('prints the error of a failed call that the Computer reports only in structuredContent', async () => {
+    // The reference Computer's answer for an unknown tool: no content, the error in structuredContent.
+    const ref = new TestComputer(
+      server.url,
+      'ref-pc',
+      { apiKey: KEY },
+      {
+        'client:tool_call': (p) => ({
+          content: [],
+          isError: true,
+          structuredContent: { error: `Tool '${String(p.tool_name)}' not found in any active server`, error_type: 'ValueError' },
+        }),
+      },
+    );
+    try {
+      expect(await ref.join('ctl-ref')).toEqual([true, null]);
+      const r = await ctl(['smcp', server.url, '--office', 'ctl-ref', 'call', 'ref-pc', 'nosuchtool']);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe("error: Tool 'nosuchtool' not found in any active server (ValueError)\n");
+    } finally {
+      ref.close();
+    }
+  });
+
   it('watches the office and prints each notification as a JSON line until interrupted', async () => {
     const child = spawn(process.execPath, [MCPDCTL, 'smcp', server.url, '--office', OFFICE, '--json', 'watch'], {
       env: { ...process.env, SMCP_API_KEY: KEY },

@@ -31,10 +31,10 @@ describe('server:find_computer', () => {
       offices: [],
       req_id: 'f2',
     });
-    // Once joined, the agent field must be the connection's own name.
-    expect(await s.emitWithAck('server:find_computer', { agent: 'other', req_id: 'f3', computer: 'laptop' })).toMatchObject({
-      code: 403,
-      details: { field: 'agent' },
+    // Like every request, it is the connection's: any agent value is accepted (the reference SDK sends its agent_id).
+    expect(await s.emitWithAck('server:find_computer', { agent: 'id-1', req_id: 'f3', computer: 'laptop' })).toEqual({
+      offices: ['office-a', 'office-b'],
+      req_id: 'f3',
     });
   });
 

@@ -199,6 +199,109 @@ describe('mcpd-smcp routing', () => {
   });
 });
 
+describe('mcpd-smcp identity of a request', () => {
+  it('accepts any agent value and attributes the request to the name the connection joined with', async () => {
+    const o = office();
+    const { s } = await agentIn(o, 'joined-name');
+    const c = computer('pc');
+    await c.join(o);
+    // The reference SDK's agent sends its agent_id here, not the name it joined with.
+    const tools = { agent: 'id-1', req_id: 'g1', computer: 'pc' };
+    expect(await s.emitWithAck('client:get_tools', tools)).toEqual({ req_id: 'g1', echo: 'client:get_tools', computer: 'pc' });
+    expect(c.received.at(-1)?.payload).toEqual({ ...tools, agent: 'joined-name' });
+    const ret = (await s.emitWithAck('server:list_room', { agent: 'id-1', req_id: 'lr', office_id: o })) as { req_id: string };
+    expect(ret.req_id).toBe('lr');
+    const req = call('pc', { agent: 'id-1', tool_name: 'wait_for_cancel', timeout: 600 });
+    const pending = s.emitWithAck('client:tool_call', req);
+    s.emit('server:tool_call_cancel', { agent: 'id-1', req_id: req.req_id });
+    expect(await c.inbox.next('notify:tool_call_cancel')).toEqual({ agent: 'joined-name', req_id: req.req_id });
+    expect(await pending).toMatchObject({ _meta: { a2c_cancelled: true } });
+  });
+
+  it('cancels only the calls of the same connection, not of a departed agent whose name was taken', async () => {
+    const o = office();
+    const first = await agentIn(o, 'agent-1');
+    const c = computer('pc');
+    await c.join(o);
+    const old = call('pc', { tool_name: 'wait_for_cancel', timeout: 600 });
+    first.s.emit('client:tool_call', old, () => undefined);
+    await c.firstRequest();
+    first.s.disconnect();
+    await c.inbox.next('notify:leave_office');
+    const second = await agentIn(o, 'agent-1');
+    expect(await second.s.emitWithAck('server:tool_call_cancel', { agent: 'agent-1', req_id: old.req_id })).toMatchObject({
+      code: 404,
+      details: { field: 'req_id' },
+    });
+    // Its own call can be cancelled; that notice reaching the computer proves nothing was sent before it.
+    const own = call('pc', { tool_name: 'wait_for_cancel', timeout: 600 });
+    const pending = second.s.emitWithAck('client:tool_call', own);
+    second.s.emit('server:tool_call_cancel', { agent: 'agent-1', req_id: own.req_id });
+    await c.inbox.next('notify:tool_call_cancel', (d) => (d as { req_id: string }).req_id === own.req_id);
+    await pending;
+    expect(c.inbox.of('notify:tool_call_cancel')).toEqual([{ agent: 'agent-1', req_id: own.req_id }]);
+  });
+
+  it('refuses a second call with a req_id already in flight on the connection', async () => {
+    const o = office();
+    const { s } = await agentIn(o);
+    const c = computer('pc');
+    await c.join(o);
+    const req = call('pc', { tool_name: 'wait_for_cancel', timeout: 600 });
+    const pending = s.emitWithAck('client:tool_call', req);
+    await c.firstRequest();
+    expect(await s.emitWithAck('client:tool_call', req)).toMatchObject({ code: 400, details: { field: 'req_id' } });
+    s.emit('server:tool_call_cancel', { agent: 'agent-1', req_id: req.req_id });
+    await pending;
+  });
+});
+
+describe('mcpd-smcp caps on requests in flight', () => {
+  let capped: SmcpProc;
+  beforeAll(async () => {
+    capped = await startSmcpProc(['--max-in-flight', '3', '--max-in-flight-computer', '4']);
+  });
+  afterAll(async () => {
+    await capped.stop();
+  });
+
+  it('refuses an agent past its cap with a 429 until an answer frees a slot', async () => {
+    const o = office();
+    const { s } = await peers.agent(capped.url, o);
+    const c = peers.computer(capped.url, 'pc');
+    await c.join(o);
+    const calls = [1, 2, 3].map(() => call('pc', { tool_name: 'wait_for_cancel', timeout: 600 }));
+    const pending = calls.map((r) => s.emitWithAck('client:tool_call', r));
+    const refused = (await s.emitWithAck('client:tool_call', call('pc'))) as { code: number; message: string };
+    expect(refused).toMatchObject({ code: 429, details: { reason: 'too_many_in_flight', limit: 'per_agent', value: 3 } });
+    expect(refused.message).toMatch(/already has 3 requests waiting for an answer \(at most 3\); wait for earlier answers/);
+    s.emit('server:tool_call_cancel', { agent: 'agent-1', req_id: calls[0]!.req_id });
+    await pending[0];
+    expect(await s.emitWithAck('client:tool_call', call('pc'))).toMatchObject({ isError: false });
+    for (const r of calls.slice(1)) s.emit('server:tool_call_cancel', { agent: 'agent-1', req_id: r.req_id });
+    await Promise.all(pending);
+  });
+
+  it('refuses requests to a computer past its cap, also from a later agent', async () => {
+    const o = office();
+    const c = peers.computer(capped.url, 'pc');
+    await c.join(o);
+    const first = await peers.agent(capped.url, o);
+    const stuck = [1, 2, 3].map(() => call('pc', { tool_name: 'never', timeout: 600 }));
+    for (const r of stuck) first.s.emit('client:tool_call', r, () => undefined);
+    // Forwarded in order: the last one arriving means all three wait on the computer. Then the agent leaves.
+    await c.inbox.next('client:tool_call', (d) => (d as { req_id: string }).req_id === stuck[2]!.req_id);
+    first.s.disconnect();
+    await c.inbox.next('notify:leave_office');
+    const second = await peers.agent(capped.url, o);
+    second.s.emit('client:tool_call', call('pc', { tool_name: 'never', timeout: 600 }), () => undefined);
+    expect(await second.s.emitWithAck('client:tool_call', call('pc'))).toMatchObject({
+      code: 429,
+      details: { limit: 'per_computer', value: 4 },
+    });
+  });
+});
+
 describe('mcpd-smcp errors and bad input', () => {
   it('names the bad field with a 400 for malformed payloads', async () => {
     const o = office();
@@ -217,7 +320,7 @@ describe('mcpd-smcp errors and bad input', () => {
     expect([ok, msg]).toEqual([false, '[400] office_id: is required']);
   });
 
-  it('refuses requests from the wrong role, before joining, or under another name', async () => {
+  it('refuses requests from the wrong role or before joining', async () => {
     const o = office();
     const stranger = agentSocket();
     await connected(stranger);
@@ -225,10 +328,6 @@ describe('mcpd-smcp errors and bad input', () => {
     const { s } = await agentIn(o);
     const c = computer('pc');
     await c.join(o);
-    expect(await s.emitWithAck('client:get_tools', { agent: 'impostor', req_id: 'r', computer: 'pc' })).toMatchObject({
-      code: 403,
-      details: { field: 'agent' },
-    });
     expect(await c.socket.emitWithAck('client:get_tools', { agent: 'pc', req_id: 'r', computer: 'pc' })).toMatchObject({ code: 403 });
     expect(await c.socket.emitWithAck('server:tool_call_cancel', { agent: 'pc', req_id: 'r' })).toMatchObject({ code: 403 });
   });
@@ -317,9 +416,15 @@ describe('mcpd-smcp connection rules', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--listen "nonsense"/);
     // Port 1 on loopback: nothing listens there. The password in the URL never reaches the message.
-    const noRedis = await runSmcpExpectingExit(['--listen', '127.0.0.1:0', '--redis', 'redis://:pa55word@127.0.0.1:1']);
+    const noRedis = await runSmcpExpectingExit(['--listen', '127.0.0.1:0', '--redis', 'redis://:pa55word@127.0.0.1:1'], {
+      SMCP_API_KEY: 'k',
+    });
     expect(noRedis.code).toBe(2);
     expect(noRedis.stderr).toMatch(/cannot reach Redis at redis:\/\/127\.0\.0\.1:1/);
     expect(noRedis.stderr).not.toContain('pa55word');
+    // Redis without an API key: nothing would key the signature of the nodes' messages (issue 20 item 2).
+    const unkeyed = await runSmcpExpectingExit(['--listen', '127.0.0.1:0', '--redis', 'redis://127.0.0.1:1'], { SMCP_API_KEY: '' });
+    expect(unkeyed.code).toBe(2);
+    expect(unkeyed.stderr).toMatch(/refusing to share offices through Redis without an API key/);
   });
 });

@@ -1,16 +1,12 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { conn } from '../conn.js';
-import type { CallerRow, LogRecord } from '../types.js';
+import type { CallerRow, LogBatch } from '../../internal/contract/dashboard/dashboard-events.js';
+import type { LogRecord } from '../../internal/contract/control/control-areas.js';
+import type { LogLevel } from '../../internal/contract/model/profile.js';
 
 const KEEP = 20_000;
 const ROW = 20;
-const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
-
-interface Batch {
-  caller: string | null;
-  entries: LogRecord[];
-  dropped: number;
-}
+const LEVELS: LogLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
 /**
  * Live logs, for one caller or all. Entries arrive in batches; the view re-renders at most once a
@@ -18,7 +14,7 @@ interface Batch {
  */
 export function Logs({ callers, initialCaller }: { callers: CallerRow[]; initialCaller?: string }) {
   const [caller, setCaller] = useState(initialCaller ?? '');
-  const [level, setLevel] = useState('debug');
+  const [level, setLevel] = useState<LogLevel>('debug');
   const [server, setServer] = useState('');
   const [q, setQ] = useState('');
   const [paused, setPaused] = useState(false);
@@ -37,7 +33,7 @@ export function Logs({ callers, initialCaller }: { callers: CallerRow[]; initial
     buf.current = { all: [], received: 0, dropped: 0, servers: new Set() };
     setTick((t) => t + 1);
     const off = conn.on('logs', (v) => {
-      const b = v as Batch;
+      const b: LogBatch = v;
       if ((b.caller ?? '') !== caller) return;
       const s = buf.current;
       for (const e of b.entries) {
@@ -80,7 +76,7 @@ export function Logs({ callers, initialCaller }: { callers: CallerRow[]; initial
         </label>
         <label>
           level{' '}
-          <select value={level} onChange={(e) => setLevel((e.target as HTMLSelectElement).value)}>
+          <select value={level} onChange={(e) => setLevel((e.target as HTMLSelectElement).value as LogLevel)}>
             {LEVELS.map((l) => (
               <option value={l}>{l}</option>
             ))}

@@ -25,11 +25,12 @@ export function isAbsent(x: unknown): x is Absent {
 }
 
 /**
- * Admission during a graceful stop. `gate`: a call that does work on a server — every projector runs it
- * through `ControlApi.calls` (refused once a stop began, waited for while it drains). `core`: the core
- * gates it itself (tool calls, which also come from SMCP and the dashboard). `free`: not a call.
+ * Admission during a graceful stop. `core`: a call that does work on a server (tools/call,
+ * resources/read, prompts/get, completion/complete) — the core's ControlApi passes it through the stop's
+ * gate itself, so every face (gRPC, the Session, the gateway, the dashboard, the SMCP Computer) is
+ * refused alike; projectors add nothing. `free`: not a call (lists, watches, subscriptions).
  */
-export type Admission = 'gate' | 'core' | 'free';
+export type Admission = 'core' | 'free';
 
 /** What a method's core call gets, whichever projection brought it. */
 export interface CallContext {

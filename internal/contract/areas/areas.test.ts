@@ -1,7 +1,5 @@
-import { status } from '@grpc/grpc-js';
 import { describe, expect, it } from 'vitest';
 import type { ControlApi } from '../control/control.js';
-import { McpdError } from '../../shared/errors.js';
 import { ControlPlaneService } from '../gen/mcpd/control/v1/control.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -14,37 +12,10 @@ import { dispatchSessionRequest, sessionMethods } from '../../core/infra/rpc/ses
 import type { SessionRequestContext } from '../session/session-handler.js';
 import { AREAS } from './all-areas.js';
 import { isAbsent, type AreaMethod } from './area.js';
-import { must } from '../../shared/must.js';
 
 const methods: AreaMethod[] = AREAS.flatMap((a) => a.methods);
 /** ControlPlane RPCs that are core administration, not an area (served in rpc/control-server.ts). */
 const ADMIN_RPCS = ['getInfo', 'registerCaller', 'unregisterCaller', 'getRuntimeStatus', 'watchRuntimeStatus', 'reload', 'stop', 'session'];
-
-/** A core whose every area call fails the test: admission must refuse before any of them runs. */
-function stoppingCore(): { api: ControlApi; admitted: string[] } {
-  const admitted: string[] = [];
-  const untouchable = new Proxy(
-    {},
-    {
-      get: (_t, prop) => {
-        throw new Error(`the core's ${String(prop)} was reached during a stop`);
-      },
-    },
-  );
-  const api = {
-    calls: {
-      run: (what: string) => {
-        admitted.push(what);
-        return Promise.reject(new McpdError('UNAVAILABLE', `the mcpd core is stopping: new calls are refused (${what})`));
-      },
-    },
-    resources: untouchable,
-    prompts: untouchable,
-    context: untouchable,
-    logs: untouchable,
-  } as unknown as ControlApi;
-  return { api, admitted };
-}
 
 function sessionContext(): SessionRequestContext {
   return {
@@ -187,29 +158,20 @@ describe('control-plane areas', () => {
     );
   });
 
-  it('admit every call-like method through the stop gate on the Session, before the core sees it', async () => {
-    const gated = methods.filter((m) => m.admission === 'gate');
-    expect(gated.map((m) => m.name).sort()).toEqual(['completion/complete', 'prompts/get', 'resources/read']);
-    for (const m of gated) {
-      const { api, admitted } = stoppingCore();
-      await expect(dispatchSessionRequest(api, m.name, { uri: 'x://y', name: 'p', ref: {} }, sessionContext())).rejects.toThrow(
-        new RegExp(`new calls are refused \\(${m.name}\\)`),
-      );
-      expect(admitted).toEqual([m.name]);
-    }
-  });
-
-  it('admit every call-like method through the stop gate on gRPC, before the core sees it', async () => {
-    for (const m of methods.filter((x) => x.admission === 'gate')) {
-      const { api, admitted } = stoppingCore();
-      if (isAbsent(m.grpc)) throw new Error(`${m.name} is a call with no gRPC RPC`);
-      const handlers = grpcAreaHandlers(api, AREAS) as Record<string, (call: unknown, cb: (e: unknown) => void) => void>;
-      const handler = must(handlers[m.grpc.rpc], `the gRPC handler of ${m.name}`);
-      const call = { request: { caller: 'alice', uri: 'x://y', name: 'p' }, on: () => {}, getDeadline: () => Infinity };
-      const err = await new Promise<{ code: number; details: string }>((resolve) => handler(call, (e) => resolve(e as never)));
-      expect(err.code, m.name).toBe(status.UNAVAILABLE);
-      expect(err.details).toMatch(new RegExp(`new calls are refused \\(${m.name}\\)`));
-      expect(admitted).toEqual([m.name]);
-    }
+  it('leave admission to the core: every call that does work on a server is gated by ControlApi itself', async () => {
+    const calls = methods.filter((m) => m.admission === 'core');
+    expect(calls.map((m) => m.name).sort()).toEqual(['completion/complete', 'prompts/get', 'resources/read', 'tools/call']);
+    // A projector adds no gate of its own: the Session's resources/read reaches the core's read at once
+    // (which is where the stop is checked, core/app/gated-areas.ts), with the request's own signal.
+    const seen: string[] = [];
+    const api = {
+      resources: { read: (caller: string, uri: string) => (seen.push(`${caller} ${uri}`), Promise.resolve({ contents: [] })) },
+    };
+    await expect(
+      dispatchSessionRequest(api as unknown as ControlApi, 'resources/read', { uri: 'x://y' }, sessionContext()),
+    ).resolves.toEqual({
+      contents: [],
+    });
+    expect(seen).toEqual(['alice x://y']);
   });
 });

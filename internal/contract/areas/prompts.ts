@@ -61,7 +61,7 @@ export const promptsArea: Area = {
     }),
     method<GetReq, JsonObject>({
       name: 'prompts/get',
-      admission: 'gate',
+      admission: 'core',
       routed: true,
       invoke: (api, req, ctx) => api.prompts.get(ctx.caller, req.name, req.args, ctx),
       session: {
@@ -82,7 +82,7 @@ export const promptsArea: Area = {
     }),
     method<JsonObject, JsonObject>({
       name: 'completion/complete',
-      admission: 'gate',
+      admission: 'core',
       routed: true,
       invoke: (api, params, ctx) => api.prompts.complete(ctx.caller, params, ctx),
       session: { fromMcp: (params) => params },

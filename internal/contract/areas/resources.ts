@@ -100,7 +100,7 @@ export const resourcesArea: Area = {
     }),
     method<{ uri: string }, JsonObject>({
       name: 'resources/read',
-      admission: 'gate',
+      admission: 'core',
       routed: true,
       invoke: (api, req, ctx) => api.resources.read(ctx.caller, req.uri, ctx),
       session: { fromMcp: (params) => ({ uri: requiredString(params, 'uri', 'resources/read') }) },

@@ -1,6 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { defaultSocketPath } from '../session/socket-path.js';
 import { defaultStoreDir } from './store-location.js';
+import { recordedSocket } from '../store/core-record.js';
 
 /** Flags every binary shares: --socket (MCPD_SOCKET) and --config (MCPD_CONFIG). */
 export const COMMON_OPTIONS = {
@@ -10,8 +11,12 @@ export const COMMON_OPTIONS = {
   version: { type: 'boolean' },
 } as const satisfies ParseArgsConfig['options'];
 
-export function socketFrom(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
-  return flag || env.MCPD_SOCKET || defaultSocketPath(env);
+/**
+ * --socket, else MCPD_SOCKET, else the socket the store's running core recorded (when the store is
+ * known: a core on a runtime.yaml or --socket path is found without flags), else the default.
+ */
+export function socketFrom(flag: string | undefined, env: NodeJS.ProcessEnv = process.env, configDir?: string): string {
+  return flag || env.MCPD_SOCKET || (configDir !== undefined ? recordedSocket(configDir, env) : undefined) || defaultSocketPath(env);
 }
 
 export function configFrom(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {

@@ -111,7 +111,6 @@ export interface ControlApi {
   reload(): Promise<ReloadOutcome>;
   /** Begins a graceful stop (the same as SIGTERM) and answers at once. */
   requestStop(): StopOutcome;
-  readonly calls: CallAdmission;
   readonly resources: ResourcesApi;
   readonly prompts: PromptsApi;
   readonly logs: LogsApi;

@@ -1,15 +1,31 @@
 import { chmodSync, existsSync, lstatSync, mkdirSync, unlinkSync } from 'node:fs';
 import { assertPrivateDir, UntrustedPathError } from '../../shared/file-trust.js';
 import { connect } from 'node:net';
-import { tmpdir, userInfo } from 'node:os';
+import { userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
 import { cappedTimeout } from '../../shared/timer-limit.js';
 
-/** `$XDG_RUNTIME_DIR/mcpd/control.sock`, else a per-user directory under the temp dir. */
-export function defaultSocketPath(env: NodeJS.ProcessEnv = process.env): string {
+/**
+ * `/run/user/<uid>/mcpd/control.sock` when the user's runtime directory exists, else
+ * `/tmp/mcpd-<uid>/control.sock`. Derived from the user alone, never from XDG_RUNTIME_DIR or TMPDIR:
+ * clients start gateways with environments of their own (Codex strips XDG_RUNTIME_DIR), and a gateway
+ * that computed another path would start a second core on the same store.
+ */
+export function defaultSocketPath(env: NodeJS.ProcessEnv = process.env, uid = userInfo().uid): string {
   if (env.MCPD_SOCKET) return env.MCPD_SOCKET;
-  const base = env.XDG_RUNTIME_DIR ? join(env.XDG_RUNTIME_DIR, 'mcpd') : join(tmpdir(), `mcpd-${userInfo().uid}`);
+  const runtimeDir = `/run/user/${uid}`;
+  const base = ownDir(runtimeDir, uid) ? join(runtimeDir, 'mcpd') : join('/tmp', `mcpd-${uid}`);
   return join(base, 'control.sock');
+}
+
+function ownDir(dir: string, uid: number): boolean {
+  try {
+    const st = lstatSync(dir);
+    return st.isDirectory() && st.uid === uid;
+  } catch {
+    // No such directory (no systemd login session, macOS): the /tmp fallback is used.
+    return false;
+  }
 }
 
 export function grpcAddress(socketPath: string): string {
@@ -60,7 +76,7 @@ export function prepareSocketDir(path: string): void {
   // Only a directory made here is set to 0700 (the umask may have widened it); an existing one is checked,
   // never changed: `--socket /tmp/x.sock` must not chmod /tmp.
   if (mkdirSync(dir, { recursive: true, mode: 0o700 }) !== undefined) chmodSync(dir, 0o700);
-  // Whoever can write the directory can swap our socket for theirs and see every call (issue 8.10).
+  // Whoever can write the directory can swap our socket for theirs and see every call.
   assertPrivateDir(
     dir,
     'the control socket directory',

@@ -15,6 +15,8 @@ export const SMCP_CODES = {
   forbidden: 403,
   notFound: 404,
   timeout: 408,
+  /** Ours (mcpd-smcp): too many requests of one agent, or to one computer, are waiting for answers. */
+  tooManyRequests: 429,
   internal: 500,
   toolNotFound: 4001,
   toolDisabled: 4002,

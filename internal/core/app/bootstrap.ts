@@ -7,7 +7,8 @@ import { MetadataStore, PoolManager } from '../infra/scheduler/index.js';
 import { watchStore } from '../infra/catalog/watch-store.js';
 import { startControlServer, type ControlServer } from '../infra/rpc/control-server.js';
 import { defaultSocketPath, socketIsLive } from '../../contract/session/socket-path.js';
-import { claimSocketPath, type StartLock } from '../infra/rpc/start-lock.js';
+import { claimSocketPath, claimStore, type StartLock } from '../infra/rpc/start-lock.js';
+import { readCoreRecord, removeCoreRecord, writeCoreRecord } from '../../contract/store/core-record.js';
 import { createLogger } from '../infra/telemetry/logger.js';
 import { Core } from './core.js';
 import { keepRunningOnUnhandledRejections } from './last-resort.js';
@@ -44,6 +45,33 @@ export async function runCore(o: CoreRunOptions): Promise<RunningCore> {
   // there); few servers create missing directories themselves.
   const stateDir = stateDirFor(o.configDir, env);
   mkdirSync(stateDir, { recursive: true });
+  const storeLock = await claimStore(stateDir, async () => secondCore(o.configDir, stateDir));
+  try {
+    return await openAndServe(o, { obs, boot, env, stateDir, storeLock });
+  } catch (e) {
+    await storeLock.release();
+    throw e;
+  }
+}
+
+/** The refusal of a second core on a store: it names the first, and how to reach or stop it. */
+function secondCore(configDir: string, stateDir: string): string {
+  const first = readCoreRecord(stateDir);
+  const store = storeFolder(configDir);
+  if (!first) return `another mcpd is starting on the store ${store}; wait for it (mcpdctl status), or stop it first`;
+  return `another mcpd (pid ${first.pid}) already serves the store ${store} on ${first.socket}; use that one (mcpdctl --socket ${first.socket} status), or stop it first (mcpdctl --socket ${first.socket} stop)`;
+}
+
+interface Opening {
+  obs: Observability;
+  boot: ReturnType<Observability['tee']>;
+  env: NodeJS.ProcessEnv;
+  stateDir: string;
+  storeLock: StartLock;
+}
+
+/** With the store ours: load it, claim the socket, serve. */
+async function openAndServe(o: CoreRunOptions, { obs, boot, env, stateDir, storeLock }: Opening): Promise<RunningCore> {
   const store = await StoreState.open(resolve(o.configDir), env, boot);
   const runtime = store.current.runtime;
   const log = obs.adopt(store, createLogger('core', runtime.logLevel));
@@ -53,11 +81,16 @@ export async function runCore(o: CoreRunOptions): Promise<RunningCore> {
   // is held until the socket is removed at stop (or this process dies).
   const lock = await claimSocketPath(socket);
   try {
-    return await serveCore(o, { obs, store, log, unguard, socket, stateDir, lock });
+    return await serveCore(o, { obs, store, log, unguard, socket, stateDir, lock: both(lock, storeLock) });
   } catch (e) {
     await lock.release();
     throw e;
   }
+}
+
+/** The socket's lock and the store's, released together (the socket's first: it is the one clients see). */
+function both(socket: StartLock, store: StartLock): StartLock {
+  return { release: () => socket.release().then(() => store.release()) };
 }
 
 interface Prepared {
@@ -115,7 +148,7 @@ async function serveCore(o: CoreRunOptions, { obs, store, log, unguard, socket, 
       store.reject(r.issues);
       return core.publishStatus(); // status watchers see the problems at once
     }
-    store.adopt(r.store);
+    store.adopt(r.store, r.unresolved);
     core.applyStore().catch((e: unknown) => log('error', 'applying the new configuration failed', { error: e }));
   });
   // "core started" promises that the store is watched: an edit made after it is seen.
@@ -124,6 +157,8 @@ async function serveCore(o: CoreRunOptions, { obs, store, log, unguard, socket, 
   const dashboard = new Dashboard({ core: dashboardCore(core, store, pools, socket), stateDir: dirname(socket), log });
   const metrics = await obs.serve(runtime.metricsAddress, dashboard.mount);
   if (metrics) dashboard.published(metrics);
+  // Clients of this store find this core by its record, whatever socket default their environment gives.
+  writeCoreRecord(stateDir, { pid: process.pid, socket: resolve(socket) });
   log('info', 'core started', {
     socket,
     config: store.current.dir,
@@ -148,6 +183,7 @@ async function serveCore(o: CoreRunOptions, { obs, store, log, unguard, socket, 
       await obs.close();
       unguard();
       dashboard.close();
+      removeCoreRecord(stateDir);
       // Only now, with the socket removed, may another core start on it.
       await lock.release();
     })());

@@ -11,6 +11,7 @@ import type {
   Subscription,
   ToolPage,
 } from '../../contract/control/control.js';
+import type { PromptsApi, ResourcesApi } from '../../contract/control/control-areas.js';
 import type { CallDone, StartedCall } from '../../contract/model/downstream.js';
 import type { JsonObject } from '../../shared/json.js';
 import { profileFor } from '../../contract/model/profile.js';
@@ -24,10 +25,9 @@ import type { ClientRequests } from './client-requests.js';
 import type { ContextService } from './context-service.js';
 import { CoreStatus } from './core-status.js';
 import { CoreStop } from './core-stop.js';
-import { wireAreas, wireTools, type CoreOptions } from './core-wiring.js';
+import { wireAreas, wireTools, type Areas, type CoreOptions } from './core-wiring.js';
+import { gatedPrompts, gatedResources } from './gated-areas.js';
 import type { LogService } from './log-service.js';
-import type { PromptService } from './prompt-service.js';
-import type { ResourceService } from './resource-service.js';
 import { SmcpComputers } from './smcp-computers.js';
 import { StoreReloads } from './store-reloads.js';
 import { ToolCalls } from './tool-calls.js';
@@ -55,8 +55,9 @@ export class Core implements ControlApi {
   );
   private reaper?: NodeJS.Timeout;
   readonly history = new CallerHistories();
-  readonly resources: ResourceService;
-  readonly prompts: PromptService;
+  /** Resources and prompts as every face sees them: reads, prompts and completions pass the stop's gate. */
+  readonly resources: ResourcesApi;
+  readonly prompts: PromptsApi;
   readonly logs: LogService;
   readonly context: ContextService;
   readonly clientRequests: ClientRequests;
@@ -68,6 +69,8 @@ export class Core implements ControlApi {
   private readonly reloads: StoreReloads;
   private readonly toolCalls: ToolCalls;
   private readonly stopping: CoreStop;
+  /** The area services behind the gated surface (reloads and the stop reach them directly). */
+  private readonly areas: Areas;
 
   constructor(private readonly o: CoreOptions) {
     this.tools = wireTools(o);
@@ -83,8 +86,8 @@ export class Core implements ControlApi {
     o.pools.onStatusChange(() => this.publishStatus());
     // Built before the areas, which retry requests that raced a reload (prompts, resource reads) with it.
     this.reloads = new StoreReloads(o.pools, o.store, this.tools, {
-      resources: { applyStore: () => this.resources.applyStore() },
-      prompts: { applyStore: () => this.prompts.applyStore() },
+      resources: { applyStore: () => this.areas.resources.applyStore() },
+      prompts: { applyStore: () => this.areas.prompts.applyStore() },
       remapCallers: () => this.callers.remap((c) => this.profileOf(c)),
       refreshViews: () => {
         this.callerViews.refresh();
@@ -94,9 +97,9 @@ export class Core implements ControlApi {
       profileOf: (caller) => this.profileOf(caller),
       publishStatus: () => this.publishStatus(),
     });
-    const areas = wireAreas(o, this.tools, this.history, this.reloads);
-    this.resources = areas.resources;
-    this.prompts = areas.prompts;
+    const areas = (this.areas = wireAreas(o, this.tools, this.history, this.reloads));
+    this.resources = gatedResources(areas.resources, this.calls);
+    this.prompts = gatedPrompts(areas.prompts, this.calls);
     this.logs = areas.logs;
     this.context = areas.context;
     this.clientRequests = areas.clientRequests;
@@ -122,8 +125,8 @@ export class Core implements ControlApi {
         () => this.smcp.close(),
         () => areas.subscriptions.shutdown(),
         () => this.callerViews.close(),
-        () => this.resources.close(),
-        () => this.prompts.close(),
+        () => areas.resources.close(),
+        () => areas.prompts.close(),
         () => this.context.close(),
         () => this.statusView.close(),
       ],

@@ -23,19 +23,15 @@ export function dashboardCore(core: Core, store: StoreState, pools: PoolPort, so
     // Here and below the load's failure is ignored: the watch that follows reports what failed.
     watchTools: (caller, etag) => (void core.listTools(caller).catch(() => {}), core.watchTools(caller, etag)),
     callTool: (caller, name, args, opts) => core.callTool(caller, name, args, opts),
+    // The core's own gated surface (reads, prompts and completions pass the stop's gate there, as
+    // callTool does); only the watches add a first listing.
     resources: {
-      list: (caller, cursor, size) => core.resources.list(caller, cursor, size),
-      listTemplates: (caller, cursor, size) => core.resources.listTemplates(caller, cursor, size),
+      ...core.resources,
       watch: (caller, etag) => (void core.resources.list(caller).catch(() => {}), core.resources.watch(caller, etag)),
-      read: (caller, uri, opts) => core.resources.read(caller, uri, opts),
-      subscribe: (caller, uri, signal) => core.resources.subscribe(caller, uri, signal),
-      channels: (caller) => core.resources.channels(caller),
     },
     prompts: {
-      list: (caller, cursor, size) => core.prompts.list(caller, cursor, size),
+      ...core.prompts,
       watch: (caller, etag) => (void core.prompts.list(caller).catch(() => {}), core.prompts.watch(caller, etag)),
-      get: (caller, name, args, opts) => core.prompts.get(caller, name, args, opts),
-      complete: (caller, params, opts) => core.prompts.complete(caller, params, opts),
     },
     logs: core.logs,
     context: core.context,
@@ -83,7 +79,8 @@ function storeFiles(store: StoreState): StoreFile[] {
     } catch {
       continue; // optional files
     }
-    const issues = store.lastIssues
+    const issues = store
+      .issuesNow()
       .filter((i) => sameFile(dir, i.file, path))
       .map((i) => ({ line: i.line, field: i.field, message: i.message, hint: i.hint }));
     files.push({ path, text, issues });

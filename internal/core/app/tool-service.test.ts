@@ -113,4 +113,25 @@ describe('ToolService', () => {
         .tools.map((t) => t.name),
     ).toEqual(['a__x']);
   });
+
+  it('fills a profile added by a reload that reuses only specs already listed', async () => {
+    const src = new FakeSource();
+    src.answers.set(specFingerprint(a), [tool('x')]);
+    const svc = new ToolService(src, 60, () => {});
+    const before = store([a]);
+    svc.applyStore(before);
+    await svc.ensureLoaded('default');
+    // The edit the user made: a copy of the profile, under a new name, applied in one reload.
+    const reuse: Profile = { ...(before.profiles.get('default') as Profile), name: 'reuse6', file: '/reuse6.yaml' };
+    svc.applyStore({ ...before, profiles: new Map([...before.profiles, ['reuse6', reuse]]) });
+    // Nothing is missing from the cache, so nothing loads: the index must be fed by the reload itself.
+    expect(await svc.ensureLoaded('reuse6')).toEqual([]);
+    expect(
+      svc
+        .index('reuse6')
+        .snapshot()
+        .tools.map((t) => t.name),
+    ).toEqual(['a__x']);
+    expect(src.asked.get(specFingerprint(a))).toBe(1);
+  });
 });

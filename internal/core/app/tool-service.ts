@@ -51,10 +51,12 @@ export class ToolService {
       const existing = this.indexes.get(profile.name);
       if (existing) {
         if (existing.reconfigure(profile, fpOf)) this.emit(profile.name);
-        this.refresh(profile.name);
       } else {
         this.indexes.set(profile.name, new ProfileIndex({ profile, fingerprintOf: fpOf, retentionSeconds: this.retentionSeconds }));
       }
+      // A new profile may use only specs whose tools are already cached: nothing will load for it,
+      // so it is fed from the cache now, like a changed one (else its callers list no tools).
+      this.refresh(profile.name);
     }
   }
 
@@ -106,6 +108,7 @@ export class ToolService {
     const profile = this.profiles.get(profileName);
     if (!profile) return [];
     return profile.servers.flatMap((s) => {
+      if (s.unavailable) return [{ server: s.name, error: `left out: ${s.unavailable}` }];
       const f = s.disabled ? undefined : this.failures.get(specFingerprint(s));
       return f ? [{ server: s.name, error: f.message }] : [];
     });
@@ -115,6 +118,7 @@ export class ToolService {
     const profile = this.profiles.get(profileName);
     if (!profile) return [];
     return profile.servers.flatMap((s) => {
+      if (s.unavailable) return [`${s.name}: left out: ${s.unavailable}`];
       const f = this.failures.get(specFingerprint(s));
       return f ? [`${s.name}: ${f.message}`] : [];
     });

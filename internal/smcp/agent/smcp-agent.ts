@@ -141,7 +141,7 @@ export class SmcpAgent {
 
   /**
    * The offices holding a computer of this name (`server:find_computer`, an mcpd-smcp extension; a
-   * Server without it does not answer, and this fails after `timeoutMs`).
+   * Server without it does not answer, or acks it empty, and this fails with a 408).
    */
   async findComputer(computer: string, timeoutMs = 5000): Promise<string[]> {
     return (await this.request<FindComputerRet>(SERVER_EVENTS.findComputer, { computer }, { timeoutMs })).offices;
@@ -272,6 +272,13 @@ export class SmcpAgent {
       throw new SmcpError(errorPayload(SMCP_CODES.timeout, `no answer to ${event} within ${timeoutMs} ms`));
     }
     if (isErrorPayload(answer)) throw new SmcpError(answer);
+    // python-socketio acks an event it has no handler for at once and empty: that is no answer, not a bad one.
+    if (answer === undefined)
+      throw new SmcpError(
+        errorPayload(SMCP_CODES.timeout, `no answer to ${event}: the Server acknowledged it empty (it does not handle this event)`, {
+          reason: 'empty_ack',
+        }),
+      );
     if (typeof answer !== 'object' || answer === null)
       throw new SmcpError(errorPayload(SMCP_CODES.internal, `${event}: expected an object answer, got ${JSON.stringify(answer)}`));
     const got = (answer as { req_id?: unknown }).req_id;

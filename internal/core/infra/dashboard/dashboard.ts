@@ -12,6 +12,7 @@ import {
   writeHandoff,
 } from '../../../contract/dashboard/access-token.js';
 import type { DashboardCore } from './dashboard-port.js';
+import type { DashboardPushes } from '../../../contract/dashboard/dashboard-events.js';
 import { requestRejection } from './request-guard.js';
 
 export interface DashboardOptions {
@@ -89,7 +90,8 @@ export class Dashboard {
   /** The core stops gracefully: tell open pages, and let them renew with the next core. */
   stopping(): void {
     if (!this.io) return;
-    this.io.of('/app').emit('core-stopping', { coreId: this.o.core.info().coreId });
+    const notice: DashboardPushes['core-stopping'] = { coreId: this.o.core.info().coreId };
+    this.io.of('/app').emit('core-stopping', notice);
     writeHandoff(this.o.stateDir, this.token);
   }
 

@@ -108,7 +108,13 @@ export class McpSession implements DownstreamSession {
     const call = t.direct.start('tools/call', { name, arguments: args }, opts, {
       result: (r) => done.result(r),
       error: (err) => {
-        const ctx = { server: this.opts.serverName, method: 'tools/call', timeoutMs: opts.timeoutMs, cancelled, ended: this.endedWhy };
+        const ctx = {
+          server: this.opts.serverName,
+          method: 'tools/call',
+          timeoutMs: opts.deadlineMs ?? opts.timeoutMs,
+          cancelled,
+          ended: this.endedWhy,
+        };
         done.error(mapRequestError(err, ctx));
       },
     });
@@ -121,7 +127,7 @@ export class McpSession implements DownstreamSession {
   }
 
   async request(method: string, params: JsonObject, opts: RequestOptions): Promise<JsonObject> {
-    const ctx = { server: this.opts.serverName, method, timeoutMs: opts.timeoutMs, signal: opts.signal };
+    const ctx = { server: this.opts.serverName, method, timeoutMs: opts.deadlineMs ?? opts.timeoutMs, signal: opts.signal };
     if (this.endedWhy !== undefined) throw mapRequestError(new Error('ended'), { ...ctx, ended: this.endedWhy });
     if (opts.signal?.aborted) throw mapRequestError(new Error('aborted'), ctx);
     if (opts.timeoutMs <= 0) {

@@ -33,8 +33,7 @@ export function grpcAreaHandlers(api: ControlApi, areas: readonly Area[]): Parti
 function callHandler(api: ControlApi, m: AreaMethod, g: GrpcCall<unknown, unknown>): Handler {
   const invoke = m.invoke;
   if (!invoke) throw new Error(`area method ${m.name} has a gRPC call but no core call`);
-  const run = (ctx: CallContext, req: unknown) =>
-    m.admission === 'gate' ? api.calls.run(m.name, ctx.signal, (signal) => invoke(api, req, { ...ctx, signal })) : invoke(api, req, ctx);
+  const run = (ctx: CallContext, req: unknown) => invoke(api, req, ctx);
   if (g.progressToPb) {
     const progressToPb = g.progressToPb;
     return (call: ServerWritableStream<unknown, unknown>) => {
@@ -87,9 +86,18 @@ function contextOf(call: AnyCall, g: GrpcCall<unknown, unknown>, signal: AbortSi
       caller: from.caller,
       signal,
       timeoutMs: timeouts.length ? Math.min(...timeouts) : undefined,
-      routingKey: from.routingKey,
+      routingKey: apiRoutingKey(from.caller, from.routingKey),
     },
   };
+}
+
+/**
+ * A gRPC client's routing key lives in a namespace of its own caller: taken as given, a key equal to
+ * another caller's gateway session id (or a resource subscription's pin) would route that client's
+ * calls, and its server's sampling requests, as if they were that session's.
+ */
+export function apiRoutingKey(caller: string, key: string | undefined): string | undefined {
+  return key ? `mcpd/api:${encodeURIComponent(caller)}:${key}` : undefined;
 }
 
 /** What is left of the call's gRPC deadline, if it has one. */

@@ -15,7 +15,7 @@ export function sessionHandlers(areas: readonly Area[]): Map<string, SessionHand
   for (const m of areas.flatMap((a) => a.methods)) {
     if (isAbsent(m.session)) continue;
     if (handlers.has(m.name)) throw new Error(`Session method ${m.name} is declared twice`);
-    handlers.set(m.name, admitted(m, 'handle' in m.session ? m.session.handle : callHandler(m, m.session)));
+    handlers.set(m.name, 'handle' in m.session ? m.session.handle : callHandler(m, m.session));
   }
   return handlers;
 }
@@ -36,12 +36,6 @@ function callHandler(m: AreaMethod, s: SessionCall<unknown, unknown>): SessionHa
     });
     return s.toMcp ? s.toMcp(res, req, ctx, api) : (res as JsonValue);
   };
-}
-
-/** Calls that do work on a server are refused once a stop began, and waited for while it drains. */
-function admitted(m: AreaMethod, handler: SessionHandler): SessionHandler {
-  if (m.admission !== 'gate') return handler;
-  return (api, params, ctx) => api.calls.run(m.name, ctx.signal, (signal) => handler(api, params, { ...ctx, signal }), ctx.abort);
 }
 
 const HANDLERS = sessionHandlers(AREAS);

@@ -24,7 +24,7 @@ export interface StartLock {
 export async function claimSocketPath(path: string): Promise<StartLock> {
   // The directory first (created private, or checked): the lock name uses its real path.
   prepareSocketDir(path);
-  const lock = await takeLock(path);
+  const lock = await takeLock(path, () => heldMessage(path));
   try {
     await prepareSocketPath(path);
   } catch (e) {
@@ -34,14 +34,23 @@ export async function claimSocketPath(path: string): Promise<StartLock> {
   return lock;
 }
 
-async function takeLock(path: string): Promise<StartLock> {
+/**
+ * One core per store, whatever socket each was given (two cores on one store run every server twice and
+ * race for the metrics port): the same kind of lock, named after the store's state directory. `held`
+ * says who holds it.
+ */
+export function claimStore(stateDir: string, held: () => Promise<string>): Promise<StartLock> {
+  return takeLock(join(stateDir, 'core'), held);
+}
+
+async function takeLock(path: string, held: () => Promise<string>): Promise<StartLock> {
   if (process.platform !== 'linux') return { release: () => Promise.resolve() };
   const server = createServer((c) => c.destroy());
   const bound = await new Promise<NodeJS.ErrnoException | undefined>((done) => {
     server.once('error', done);
     server.listen(lockName(path), () => done(undefined));
   });
-  if (bound?.code === 'EADDRINUSE') throw new Error(await heldMessage(path));
+  if (bound?.code === 'EADDRINUSE') throw new Error(await held());
   if (bound) throw bound;
   // The lock must not keep a stopped core's process alive.
   server.unref();

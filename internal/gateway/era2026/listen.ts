@@ -1,0 +1,65 @@
+import type { ServerResponse } from 'node:http';
+import type { JsonObject } from '../../shared/json.js';
+import { isJsonObject } from '../../shared/json.js';
+import type { LanePool } from './lanes.js';
+import { META_SUBSCRIPTION_ID } from './protocol.js';
+
+type RequestId = string | number;
+
+/** Which filter flag lets which notification through, and the list request that arms it. */
+const LIST_FLAGS: [flag: string, notification: string, list: string][] = [
+  ['toolsListChanged', 'notifications/tools/list_changed', 'tools/list'],
+  ['promptsListChanged', 'notifications/prompts/list_changed', 'prompts/list'],
+  ['resourcesListChanged', 'notifications/resources/list_changed', 'resources/list'],
+];
+
+/**
+ * `subscriptions/listen`: an SSE stream that holds a lane of its own. The lane lists what the filter
+ * asks for (the gateway forwards a list_changed only for a list it gave out) and subscribes the
+ * resource URIs on the core's watches; then the acknowledgement goes first, and every notification the
+ * filter allows follows, tagged with the subscription id (the listen request's id).
+ */
+export async function serveListen(lanes: LanePool, res: ServerResponse, id: RequestId, params: JsonObject, log: (m: string) => void): Promise<void> {
+  const filter = isJsonObject(params.notifications) ? params.notifications : {};
+  const lane = await lanes.acquire();
+  const allowed = new Set<string>();
+  const honored: JsonObject = {};
+  try {
+    for (const [flag, notification, list] of LIST_FLAGS) {
+      if (filter[flag] !== true) continue;
+      const r = await lane.transport.request(list, {}).response;
+      if (r.error) continue;
+      allowed.add(notification);
+      honored[flag] = true;
+    }
+    const uris = Array.isArray(filter.resourceSubscriptions) ? filter.resourceSubscriptions.filter((u): u is string => typeof u === 'string') : [];
+    const subscribed: string[] = [];
+    for (const uri of uris) {
+      const r = await lane.transport.request('resources/subscribe', { uri }).response;
+      if (!r.error) subscribed.push(uri);
+    }
+    if (subscribed.length > 0) {
+      allowed.add('notifications/resources/updated');
+      honored.resourceSubscriptions = subscribed;
+    }
+  } catch (e) {
+    lanes.discard(lane);
+    throw e;
+  }
+  const tag = { [META_SUBSCRIPTION_ID]: id };
+  const send = (method: string, p: JsonObject) =>
+    res.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', method, params: { ...p, _meta: { ...(isJsonObject(p._meta) ? p._meta : {}), ...tag } } })}\n\n`);
+  res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive' });
+  send('notifications/subscriptions/acknowledged', { notifications: honored });
+  lane.transport.onUnrelated = (method, p) => {
+    if (!allowed.has(method)) return;
+    if (method === 'notifications/resources/updated' && !(honored.resourceSubscriptions as string[]).includes(String(p.uri))) return;
+    send(method, p);
+  };
+  res.once('close', () => {
+    lane.transport.onUnrelated = undefined;
+    log(`subscriptions/listen ${String(id)} closed`);
+    // Its subscriptions and armed lists belong to this stream: the lane goes with it.
+    lanes.discard(lane);
+  });
+}

@@ -1,0 +1,71 @@
+import type { ServerResponse } from 'node:http';
+import type { JsonObject, JsonValue } from '../../shared/json.js';
+import { HEADER_MISMATCH, METHOD_NOT_FOUND, MISSING_REQUIRED_CLIENT_CAPABILITY, UNSUPPORTED_PROTOCOL_VERSION } from './protocol.js';
+
+type RequestId = string | number;
+
+export interface RpcError {
+  code: number;
+  message: string;
+  data?: JsonValue;
+}
+
+/** The HTTP status 2026-07-28 gives a JSON-RPC error over HTTP (404 for unknown methods, 400 for bad requests). */
+export function statusOf(code: number): number {
+  if (code === METHOD_NOT_FOUND) return 404;
+  if (code === HEADER_MISMATCH || code === MISSING_REQUIRED_CLIENT_CAPABILITY || code === UNSUPPORTED_PROTOCOL_VERSION) return 400;
+  return 200;
+}
+
+/**
+ * The answer to one 2026-07-28 request over HTTP: plain JSON, or an SSE stream once the request may
+ * carry notifications (a progress token or a log level), always echoing the request's id.
+ */
+export class Reply {
+  private streaming = false;
+  private ended = false;
+
+  constructor(
+    private readonly res: ServerResponse,
+    readonly id: RequestId,
+    stream: boolean,
+  ) {
+    if (stream) this.open();
+  }
+
+  get done(): boolean {
+    return this.ended || this.res.destroyed;
+  }
+
+  notify(method: string, params: JsonObject): void {
+    if (this.done) return;
+    this.open();
+    this.res.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', method, params })}\n\n`);
+  }
+
+  result(result: JsonValue): void {
+    this.finish(200, { jsonrpc: '2.0', id: this.id, result });
+  }
+
+  error(e: RpcError, status = statusOf(e.code)): void {
+    this.finish(status, { jsonrpc: '2.0', id: this.id, error: e });
+  }
+
+  private open(): void {
+    if (this.streaming) return;
+    this.streaming = true;
+    this.res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive' });
+    this.res.flushHeaders();
+  }
+
+  private finish(status: number, body: object): void {
+    if (this.done) return;
+    this.ended = true;
+    const text = JSON.stringify(body);
+    if (this.streaming) {
+      this.res.end(`event: message\ndata: ${text}\n\n`);
+      return;
+    }
+    this.res.writeHead(status, { 'Content-Type': 'application/json' }).end(text);
+  }
+}

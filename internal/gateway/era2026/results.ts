@@ -1,0 +1,42 @@
+import type { JsonObject, JsonValue } from '../../shared/json.js';
+import { etagOf } from '../../contract/context/gateway-area.js';
+import { CACHEABLE_METHODS, INVALID_PARAMS, MISSING_REQUIRED_CLIENT_CAPABILITY } from './protocol.js';
+import { isJsonObject } from '../../shared/json.js';
+import type { RpcError } from './reply.js';
+
+/**
+ * How long a client may keep a list: the core's lists are ETag snapshots and a change ends them early
+ * (list_changed on a subscriptions/listen stream), so a list with an ETag is good for a minute. A
+ * resource read has no change notice unless subscribed: it is stale at once.
+ */
+export const LIST_TTL_MS = 60_000;
+
+/** A 2025-11-25 result as 2026-07-28 wants it: `resultType`, and caching hints where cacheable. */
+export function decorateResult(method: string, result: JsonObject): JsonObject {
+  const out: JsonObject = { ...result, resultType: 'complete' };
+  if (CACHEABLE_METHODS.has(method)) {
+    out.ttlMs = method !== 'resources/read' && etagOf(result) !== undefined ? LIST_TTL_MS : 0;
+    // Lists and reads are the caller's profile: never shared across callers.
+    out.cacheScope = 'private';
+  }
+  return out;
+}
+
+/** Errors as 2026-07-28 has them: an unknown resource is -32602 with `data.uri` (SEP-2164). */
+export function mapError(method: string, params: JsonObject, e: RpcError): RpcError {
+  if (e.code === MISSING_REQUIRED_CLIENT_CAPABILITY) return missingCapability(e);
+  if (method !== 'resources/read' || (e.code !== -32002 && e.code !== INVALID_PARAMS)) return e;
+  const data: JsonValue = { ...(typeof e.data === 'object' && e.data !== null && !Array.isArray(e.data) ? e.data : {}), uri: params.uri ?? null };
+  return { code: INVALID_PARAMS, message: e.message, data };
+}
+
+/**
+ * -32021 keeps the server's `data.requiredCapabilities` where 2026-07-28 has it: the core wraps a
+ * downstream error's data as `{ reason, details }`.
+ */
+function missingCapability(e: RpcError): RpcError {
+  const data = e.data;
+  const details = isJsonObject(data) ? data.details : undefined;
+  if (isJsonObject(details) && isJsonObject(details.requiredCapabilities)) return { ...e, data: { requiredCapabilities: details.requiredCapabilities } };
+  return e;
+}

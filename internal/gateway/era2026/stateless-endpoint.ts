@@ -1,0 +1,252 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { JsonObject, JsonValue } from '../../shared/json.js';
+import { isJsonObject } from '../../shared/json.js';
+import { Call, type PendingInput } from './call.js';
+import { checkHeaders } from './headers.js';
+import type { LanePool } from './lanes.js';
+import { decorateResult, mapError } from './results.js';
+import { RequestStateSeal } from './request-state.js';
+import { Reply } from './reply.js';
+import { serveListen } from './listen.js';
+import {
+  EraError,
+  envelopeOf,
+  INVALID_PARAMS,
+  META_SERVER_INFO,
+  METHOD_NOT_FOUND,
+  MRTR_METHODS,
+  REMOVED_METHODS,
+  SUPPORTED_VERSIONS,
+  type RequestEnvelope,
+} from './protocol.js';
+
+type RequestId = string | number;
+
+/** How long a parked MRTR request waits for the client's retry. */
+const PARK_TTL_MS = 120_000;
+/** Parked MRTR requests one gateway process holds at most (each holds a lane). */
+const MAX_PARKED = 32;
+
+interface Parked {
+  call: Call;
+  inputs: PendingInput[];
+  timer: NodeJS.Timeout;
+}
+
+export interface StatelessEndpointOptions {
+  lanes: LanePool;
+  caller: string;
+  version: string;
+  log: (msg: string) => void;
+}
+
+/** A JSON-RPC request of 2026-07-28 as it arrived over HTTP. */
+interface Incoming {
+  id: RequestId;
+  method: string;
+  params: JsonObject;
+}
+
+/**
+ * `mcpdmcp --http` for 2026-07-28: each POST is a whole request (no initialize, no session). It is
+ * checked (headers, `_meta`, version), then served on a lane — a gateway with its own core Session —
+ * so the 2025-11-25 model behind it is untouched; server→client requests become InputRequiredResults
+ * and the client's retry answers them (docs/eras.md).
+ */
+export class StatelessEndpoint {
+  private readonly seal = new RequestStateSeal();
+  private readonly parked = new Map<string, Parked>();
+  private readonly inflight = new Map<RequestId, Call>();
+
+  constructor(private readonly o: StatelessEndpointOptions) {}
+
+  async handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    if (!isJsonObject(body) || body.jsonrpc !== '2.0' || typeof body.method !== 'string') {
+      const id = isJsonObject(body) && (typeof body.id === 'string' || typeof body.id === 'number') ? body.id : null;
+      res.writeHead(400, { 'Content-Type': 'application/json' }).end(
+        JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32600, message: 'Invalid Request: the body must be one JSON-RPC 2.0 request object' } }),
+      );
+      return;
+    }
+    const params = isJsonObject(body.params) ? body.params : {};
+    if (body.id === undefined || body.id === null) return this.notification(res, body.method, params);
+    if (typeof body.id !== 'string' && typeof body.id !== 'number') {
+      res.writeHead(400, { 'Content-Type': 'application/json' }).end(
+        JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: id must be a string or a number' } }),
+      );
+      return;
+    }
+    const msg: Incoming = { id: body.id, method: body.method, params };
+    let envelope: RequestEnvelope;
+    try {
+      checkHeaders(req, msg.method, params);
+      envelope = envelopeOf(params);
+      if (REMOVED_METHODS.has(msg.method)) {
+        throw new EraError(404, METHOD_NOT_FOUND, `Method not found: ${msg.method} is not part of 2026-07-28 (see docs/eras.md)`);
+      }
+    } catch (e) {
+      return this.refuse(new Reply(res, msg.id, false), e);
+    }
+    const stream = hasProgressToken(params) || envelope.logLevel !== undefined;
+    if (msg.method === 'subscriptions/listen') return serveListen(this.o.lanes, res, msg.id, params, this.o.log);
+    const reply = new Reply(res, msg.id, stream);
+    try {
+      if (msg.method === 'server/discover') return reply.result(await this.discover());
+      if (MRTR_METHODS.has(msg.method) && typeof params.requestState === 'string') return await this.resume(msg, envelope, reply, res);
+      await this.start(msg, envelope, reply, res);
+    } catch (e) {
+      this.refuse(reply, e);
+    }
+  }
+
+  async close(): Promise<void> {
+    for (const [id, p] of this.parked) this.unpark(id, p, 'the gateway is shutting down');
+    await this.o.lanes.close();
+  }
+
+  private async discover(): Promise<JsonObject> {
+    const init = await this.o.lanes.describe();
+    return {
+      resultType: 'complete',
+      supportedVersions: SUPPORTED_VERSIONS,
+      capabilities: (init.capabilities ?? {}) as JsonValue,
+      ...(typeof init.instructions === 'string' ? { instructions: init.instructions } : {}),
+      ttlMs: 60_000,
+      cacheScope: 'private',
+      _meta: { [META_SERVER_INFO]: (init.serverInfo ?? { name: 'mcpd', version: this.o.version }) as JsonValue },
+    };
+  }
+
+  private async start(msg: Incoming, envelope: RequestEnvelope, reply: Reply, res: ServerResponse): Promise<void> {
+    const lane = await this.o.lanes.acquire();
+    try {
+      if (envelope.logLevel && lane.level !== envelope.logLevel) {
+        const set = await lane.transport.request('logging/setLevel', { level: envelope.logLevel }).response;
+        if (!set.error) lane.level = envelope.logLevel;
+      }
+    } catch (e) {
+      this.o.lanes.release(lane);
+      throw e;
+    }
+    const { id, response } = lane.transport.request(msg.method, forwardParams(msg.params));
+    const call = new Call(lane, response, id, envelope.clientCapabilities, envelope.logLevel);
+    await this.drive(call, msg, reply, res);
+  }
+
+  private async resume(msg: Incoming, envelope: RequestEnvelope, reply: Reply, res: ServerResponse): Promise<void> {
+    const claims = this.seal.open(String(msg.params.requestState), { caller: this.o.caller, method: msg.method, target: targetOf(msg) });
+    const p = this.parked.get(claims.park);
+    if (!p) throw new EraError(200, INVALID_PARAMS, 'Invalid params: requestState names a request that already ended or expired; call again without it');
+    const responses = isJsonObject(msg.params.inputResponses) ? msg.params.inputResponses : {};
+    const missing = p.inputs.filter((i) => responses[i.key] === undefined);
+    if (missing.length > 0) {
+      // Re-ask what is still missing under a fresh state (SEP-2322 prefers that to an error).
+      reply.result(this.inputRequired(claims.park, msg, p.inputs));
+      return;
+    }
+    this.parked.delete(claims.park);
+    clearTimeout(p.timer);
+    p.call.capabilities = envelope.clientCapabilities;
+    p.call.logLevel = envelope.logLevel;
+    p.call.answer(p.inputs, responses);
+    await this.drive(p.call, msg, reply, res);
+  }
+
+  /** Runs a call until it answers (lane released) or needs input (call parked). */
+  private async drive(call: Call, msg: Incoming, reply: Reply, res: ServerResponse): Promise<void> {
+    call.out = (method, params) => reply.notify(method, params);
+    this.inflight.set(msg.id, call);
+    let cancelled = false;
+    const onClose = () => {
+      if (reply.done) return;
+      cancelled = true;
+      this.cancel(call, 'the client closed the HTTP request');
+    };
+    res.once('close', onClose);
+    try {
+      const step = await call.next();
+      if (cancelled) return;
+      if ('response' in step) {
+        this.o.lanes.release(call.lane);
+        if (step.response.error) reply.error(mapError(msg.method, msg.params, step.response.error));
+        else reply.result(decorateResult(msg.method, step.response.result ?? {}));
+        return;
+      }
+      if (this.parked.size >= MAX_PARKED) {
+        call.abandon(step.inputs, `the mcpd gateway holds at most ${MAX_PARKED} requests waiting for client input`);
+        this.freeLater(call);
+        reply.error({ code: -32603, message: `Too many requests waiting for input (${MAX_PARKED}); answer or drop some, then retry` });
+        return;
+      }
+      const park = randomUUID();
+      const timer = setTimeout(() => this.unpark(park, this.parked.get(park), 'the client did not retry in time'), PARK_TTL_MS);
+      timer.unref();
+      this.parked.set(park, { call, inputs: step.inputs, timer });
+      call.out = undefined;
+      reply.result(this.inputRequired(park, msg, step.inputs));
+    } finally {
+      res.off('close', onClose);
+      this.inflight.delete(msg.id);
+    }
+  }
+
+  private inputRequired(park: string, msg: Incoming, inputs: PendingInput[]): JsonObject {
+    const requestState = this.seal.seal({ park, caller: this.o.caller, method: msg.method, target: targetOf(msg), expires: Date.now() + PARK_TTL_MS });
+    const inputRequests: JsonObject = {};
+    for (const i of inputs) inputRequests[i.key] = { method: i.method, params: i.params };
+    return { resultType: 'input_required', inputRequests, requestState };
+  }
+
+  private unpark(id: string, p: Parked | undefined, why: string): void {
+    if (!p) return;
+    this.parked.delete(id);
+    clearTimeout(p.timer);
+    p.call.abandon(p.inputs, why);
+    this.freeLater(p.call);
+  }
+
+  /** The lane comes back once the abandoned call has answered (its answer goes nowhere). */
+  private freeLater(call: Call): void {
+    call.out = undefined;
+    void call.settled().then(() => this.o.lanes.release(call.lane));
+  }
+
+  private cancel(call: Call, reason: string): void {
+    call.lane.transport.notify('notifications/cancelled', { requestId: call.internalId, reason });
+    // A cancelled request's late traffic must not reach the next request on that lane.
+    this.o.lanes.discard(call.lane);
+  }
+
+  private notification(res: ServerResponse, method: string, params: JsonObject): void {
+    if (method === 'notifications/cancelled') {
+      const id = params.requestId;
+      const call = typeof id === 'string' || typeof id === 'number' ? this.inflight.get(id) : undefined;
+      if (call) this.cancel(call, typeof params.reason === 'string' ? params.reason : 'cancelled by the client');
+    }
+    res.writeHead(202).end();
+  }
+
+  private refuse(reply: Reply, e: unknown): void {
+    if (e instanceof EraError) return reply.error({ code: e.code, message: e.message, ...(e.data !== undefined ? { data: e.data } : {}) }, e.status);
+    this.o.log(`2026-07-28 request failed: ${(e as Error).message}`);
+    reply.error({ code: -32603, message: `Internal error: ${(e as Error).message}` }, 500);
+  }
+}
+
+/** The params the gateway's 2025-11-25 handlers get: no 2026 envelope, MRTR fields or caching fields. */
+function forwardParams(params: JsonObject): JsonObject {
+  const { _meta, inputResponses: _r, requestState: _s, ...rest } = params;
+  if (isJsonObject(_meta) && _meta.progressToken !== undefined) rest._meta = { progressToken: _meta.progressToken };
+  return rest;
+}
+
+function hasProgressToken(params: JsonObject): boolean {
+  return isJsonObject(params._meta) && params._meta.progressToken !== undefined;
+}
+
+/** The tool or prompt name, or the resource URI, a request is about (what its requestState is bound to). */
+function targetOf(msg: Incoming): string {
+  const v = msg.method === 'resources/read' ? msg.params.uri : msg.params.name;
+  return typeof v === 'string' ? v : '';
+}

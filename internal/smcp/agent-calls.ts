@@ -1,0 +1,82 @@
+/**
+ * What one agent connection has in flight: how many routed requests and how many payload bytes (capped, so an
+ * agent that floods a computer that never answers cannot grow this process without bound), and which
+ * `client:tool_call` req_ids are its own — the only ones its `server:tool_call_cancel` may cancel. Keyed by the
+ * connection, never by the name it joined with: a later connection under a departed agent's name owns nothing.
+ */
+import type { Socket } from 'socket.io';
+import { errorPayload, SMCP_CODES, type ErrorPayload } from '../contract/smcp/error-codes.js';
+
+export interface InFlightLimits {
+  /** Routed requests of one agent connection waiting for their computer's answer. */
+  perAgent: number;
+  /** JSON bytes of those requests' payloads. */
+  bytesPerAgent: number;
+  /** Routed requests waiting on one computer (counted on this node). */
+  perComputer: number;
+}
+
+export const DEFAULT_IN_FLIGHT_LIMITS: InFlightLimits = { perAgent: 256, bytesPerAgent: 64 * 1024 * 1024, perComputer: 512 };
+
+interface Load {
+  count: number;
+  bytes: number;
+  toolCalls: Set<string>;
+}
+
+const loads = new WeakMap<Socket, Load>();
+
+function loadOf(socket: Socket): Load {
+  let l = loads.get(socket);
+  if (!l) loads.set(socket, (l = { count: 0, bytes: 0, toolCalls: new Set() }));
+  return l;
+}
+
+/**
+ * Admits one routed request of `bytes` from this connection, or says why not. The returned release must be
+ * called once the request has its answer.
+ */
+export function admitRequest(socket: Socket, bytes: number, limits: InFlightLimits): ErrorPayload | (() => void) {
+  const l = loadOf(socket);
+  if (l.count >= limits.perAgent)
+    return tooMany(
+      `this agent already has ${l.count} requests waiting for an answer (at most ${limits.perAgent})`,
+      'per_agent',
+      limits.perAgent,
+    );
+  if (l.bytes + bytes > limits.bytesPerAgent)
+    return tooMany(
+      `this agent's requests waiting for an answer already hold ${l.bytes} bytes; ${bytes} more would pass the limit of ${limits.bytesPerAgent}`,
+      'bytes_per_agent',
+      limits.bytesPerAgent,
+    );
+  l.count++;
+  l.bytes += bytes;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    l.count--;
+    l.bytes -= bytes;
+  };
+}
+
+export function tooMany(why: string, limit: string, value: number): ErrorPayload {
+  return errorPayload(SMCP_CODES.tooManyRequests, `${why}; wait for earlier answers (or cancel them) before sending more`, {
+    reason: 'too_many_in_flight',
+    limit,
+    value,
+  });
+}
+
+/** Marks `reqId` as a tool call of this connection until the returned function runs. */
+export function ownToolCall(socket: Socket, reqId: string): () => void {
+  const l = loadOf(socket);
+  l.toolCalls.add(reqId);
+  return () => l.toolCalls.delete(reqId);
+}
+
+/** Whether this connection (not merely an agent of that name) has tool call `reqId` in flight. */
+export function ownsToolCall(socket: Socket, reqId: string): boolean {
+  return loads.get(socket)?.toolCalls.has(reqId) ?? false;
+}
