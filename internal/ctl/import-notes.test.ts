@@ -9,7 +9,7 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-describe('mcpdctl import notes (issue 20.7)', () => {
+describe('mcpdctl import notes', () => {
   it('escapes what the imported file names, so a server name cannot forge an output line', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcpd-import-'));
     dirs.push(dir);
