@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { StdioServerLineTransport } from '../../internal/gateway/stdio-server-transport.js';
 import { packageVersion } from '../../internal/shared/version.js';
 import { COMMON_OPTIONS, configFrom, exitOnHelpOrVersion, parseOrExit, socketFrom } from '../../internal/contract/cli/common-flags.js';
-import { startCoreDaemon } from '../../internal/contract/session/autostart.js';
+import { startCoreDaemon, type StartedCore } from '../../internal/contract/session/autostart.js';
 import { runHttpGateway } from '../../internal/gateway/http-main.js';
 import { Gateway } from '../../internal/gateway/mcp-gateway.js';
 import { SharedCoreConnection } from '../../internal/gateway/shared-core-connection.js';
@@ -64,7 +64,7 @@ if (!Number.isInteger(coreWaitMs) || coreWaitMs < 0) {
 const log = (msg: string) => process.stderr.write(`mcpdmcp[${caller}]: ${msg}\n`);
 const coreEntry = resolve(fileURLToPath(import.meta.url), '../../mcpd/main.js');
 // One start per process at a time, however many sessions (HTTP mode) find the core missing at once.
-let lastCoreStart = 0;
+let lastCoreStarted: StartedCore | undefined;
 // HTTP: every MCP session's core Session is a channel of one shared connection (issue 14.6).
 const shared = values.http !== undefined ? new SharedCoreConnection(socket) : undefined;
 const newGateway = () =>
@@ -78,11 +78,12 @@ const newGateway = () =>
     startCore: values['no-autostart']
       ? undefined
       : () => {
-          if (Date.now() - lastCoreStart < 5000) return undefined;
-          lastCoreStart = Date.now();
-          const started = startCoreDaemon({ coreEntry, socket, configDir });
-          log(`started core pid ${started.pid}; its log is ${started.logFile}`);
-          return started;
+          // A core started before that is still running is still coming up (seconds on a loaded machine):
+          // a second one would only be refused.
+          if (lastCoreStarted?.pid !== undefined && processAlive(lastCoreStarted.pid)) return undefined;
+          lastCoreStarted = startCoreDaemon({ coreEntry, socket, configDir });
+          log(`started core pid ${lastCoreStarted.pid}; its log is ${lastCoreStarted.logFile}`);
+          return lastCoreStarted;
         },
   });
 
@@ -92,7 +93,15 @@ if ((values.token !== undefined || values['token-file'] !== undefined) && values
 }
 if (values.http !== undefined) {
   const tokens = { token: values.token, tokenFile: values['token-file'], envToken: process.env.MCPD_HTTP_TOKEN };
-  await runHttpGateway({ address: values.http, tokens, maxSessions: values['max-sessions'], newSession: newGateway, caller, version: packageVersion(), log });
+  await runHttpGateway({
+    address: values.http,
+    tokens,
+    maxSessions: values['max-sessions'],
+    newSession: newGateway,
+    caller,
+    version: packageVersion(),
+    log,
+  });
 } else {
   await serveStdio();
 }
@@ -104,4 +113,14 @@ async function serveStdio(): Promise<void> {
   gateway.server.onclose = exit;
   process.stdin.on('end', exit);
   await gateway.connect(new StdioServerLineTransport());
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    // ESRCH: it exited (a stop, a crash, a refused start): a new one may be started.
+    return false;
+  }
 }
