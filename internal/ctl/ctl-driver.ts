@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { isMcpdError } from '../shared/errors.js';
-import { ControlCalls, createControlClient, waitForReady } from '../contract/grpc/control-client.js';
+import type { ControlCalls } from '../contract/grpc/control-client.js';
 import { assertSocketOwner } from '../contract/session/socket-path.js';
 import { closest } from '../contract/model/did-you-mean.js';
 import { COMMON_OPTIONS, configFrom, socketFrom } from '../contract/cli/common-flags.js';
@@ -109,13 +109,15 @@ async function execute(cmd: CtlCommand, args: string[], flags: CtlRun['flags'], 
     process.env,
     configFrom(typeof flags.config === 'string' ? flags.config : undefined),
   );
+  // gRPC is loaded only by a command that runs: `mcpdctl --help` and usage errors never compile it.
+  const { ControlCalls, createControlClient, waitForReady } = await import('../contract/grpc/control-client.js');
   const client = createControlClient(socket);
   try {
     if (!cmd.offline) {
       // Refuses a socket another user owns: it could be a squatter listening for our calls.
       assertSocketOwner(socket);
       await waitForReady(client, 3000).catch(() => {
-        throw new Error(`no mcpd core at ${socket}; start one with \`make run\` or \`mcpd --config DIR\`, or pass --socket`);
+        throw new Error(`no mcpd core at ${socket}; start one with \`mcpd\` (or \`mcpd --config DIR\`; in a checkout, \`make run\`), or pass --socket`);
       });
       if (cmd.caller) await warnUnknownCaller(new ControlCalls(client), must(args[0], '<caller>'), io.err);
     }

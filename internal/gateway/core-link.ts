@@ -136,7 +136,7 @@ export class CoreLink {
     let attempt = 0;
     for (;;) {
       if (this.stopped) throw new McpdError('UNAVAILABLE', 'gateway is shutting down');
-      // Not retried: a socket another user owns stays refused until the user fixes it (issue 8.10).
+      // Not retried: a socket another user owns stays refused until the user fixes it.
       try {
         assertSocketOwner(this.opts.socket);
       } catch (e) {

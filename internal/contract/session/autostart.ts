@@ -33,7 +33,7 @@ export interface StartedCore {
 export function startCoreDaemon(o: AutostartOptions): StartedCore {
   const logFile = o.logFile ?? join(dirname(o.socket), 'mcpd.log');
   mkdirSync(dirname(logFile), { recursive: true, mode: 0o700 });
-  // A log in a directory another user controls could be a link to any file we can write (issue 14.7).
+  // A log in a directory another user controls could be a link to any file we can write.
   assertPrivateDir(dirname(logFile), 'the core log directory', 'use a --socket in a directory only you own and can write');
   const fd = openOwnAppendFile(logFile);
   // This start's own lines begin here: the log keeps earlier cores' output.

@@ -31,7 +31,7 @@ function fileIssue(file: string, message: string, hint: string): ConfigIssue {
   return { file, line: 1, field: '', message, hint };
 }
 
-/** Default cap on one store file: a 50 MB YAML froze the core for 19 s and left it at 2.5 GB (issue 14.7). */
+/** Default cap on one store file: a 50 MB YAML froze the core for 19 s and left it at 2.5 GB. */
 export const DEFAULT_MAX_STORE_FILE_BYTES = 1024 * 1024;
 
 async function readSource(file: string, issues: ConfigIssue[], maxBytes: number): Promise<Source | undefined> {
@@ -61,7 +61,7 @@ async function readSource(file: string, issues: ConfigIssue[], maxBytes: number)
 
 /**
  * A store file or directory another user owns or can write is refused: whatever it says would run as this
- * user (a profile's commands, a command input) — issue 14.7. Root-owned paths are trusted.
+ * user (a profile's commands, a command input). Root-owned paths are trusted.
  */
 async function trustIssue(path: string, kind: 'file' | 'directory'): Promise<ConfigIssue | undefined> {
   const why = foreignControl(await stat(path), { allowRootOwner: true });
@@ -237,7 +237,7 @@ export async function loadStore(dir: string, opts: LoadOptions = {}): Promise<Lo
   const files = await listProfiles(abs, issues);
   const rt = await loadRuntime(abs, issues, maxBytes);
   const callers = await loadCallers(callersFile, new Set(files.keys()), issues, maxBytes);
-  // Commands of profiles no caller can reach are not run (issue 14.7).
+  // Commands of profiles no caller can reach are not run.
   const used = new Set([DEFAULT_PROFILE, ...callers.values()]);
   const profiles = new Map<string, Profile>();
   for (const [name, file] of files) {

@@ -155,6 +155,8 @@ export interface InstanceStatus {
    * instance is not idle-reaped — the answer to "why does this server keep running?".
    */
   pinnedKeys: number;
+  /** The MCP version its session speaks: 2026-07-28 (chosen by server/discover) or a 2025 one; empty before the handshake. */
+  protocolVersion: string;
 }
 
 export interface PoolStatus {
@@ -175,6 +177,8 @@ export interface PoolStatus {
   minReady: number;
   /** The pool's recent errors, oldest first (bounded), each in full: start failures, crashes, hangs. */
   errorHistory: PoolError[];
+  /** The MCP version the pool's server speaks (2026-07-28 or a 2025 one), from its newest session; empty until one started. */
+  protocolVersion: string;
 }
 
 export interface PoolError {
@@ -2347,6 +2351,7 @@ function createBaseInstanceStatus(): InstanceStatus {
     startCause: "",
     boundKeys: 0,
     pinnedKeys: 0,
+    protocolVersion: "",
   };
 }
 
@@ -2378,6 +2383,9 @@ export const InstanceStatus: MessageFns<InstanceStatus> = {
     }
     if (message.pinnedKeys !== 0) {
       writer.uint32(72).int32(message.pinnedKeys);
+    }
+    if (message.protocolVersion !== "") {
+      writer.uint32(82).string(message.protocolVersion);
     }
     return writer;
   },
@@ -2467,6 +2475,14 @@ export const InstanceStatus: MessageFns<InstanceStatus> = {
             message.pinnedKeys = reader.int32();
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.protocolVersion = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2514,6 +2530,11 @@ export const InstanceStatus: MessageFns<InstanceStatus> = {
         : isSet(object.pinned_keys)
         ? globalThis.Number(object.pinned_keys)
         : 0,
+      protocolVersion: isSet(object.protocolVersion)
+        ? globalThis.String(object.protocolVersion)
+        : isSet(object.protocol_version)
+        ? globalThis.String(object.protocol_version)
+        : "",
     };
   },
 
@@ -2546,6 +2567,9 @@ export const InstanceStatus: MessageFns<InstanceStatus> = {
     if (message.pinnedKeys !== 0) {
       obj.pinnedKeys = Math.round(message.pinnedKeys);
     }
+    if (message.protocolVersion !== "") {
+      obj.protocolVersion = message.protocolVersion;
+    }
     return obj;
   },
 
@@ -2563,6 +2587,7 @@ export const InstanceStatus: MessageFns<InstanceStatus> = {
     message.startCause = object.startCause ?? "";
     message.boundKeys = object.boundKeys ?? 0;
     message.pinnedKeys = object.pinnedKeys ?? 0;
+    message.protocolVersion = object.protocolVersion ?? "";
     return message;
   },
 };
@@ -2584,6 +2609,7 @@ function createBasePoolStatus(): PoolStatus {
     maxInstances: 0,
     minReady: 0,
     errorHistory: [],
+    protocolVersion: "",
   };
 }
 
@@ -2633,6 +2659,9 @@ export const PoolStatus: MessageFns<PoolStatus> = {
     }
     for (const v of message.errorHistory) {
       PoolError.encode(v!, writer.uint32(122).fork()).join();
+    }
+    if (message.protocolVersion !== "") {
+      writer.uint32(130).string(message.protocolVersion);
     }
     return writer;
   },
@@ -2770,6 +2799,14 @@ export const PoolStatus: MessageFns<PoolStatus> = {
             message.errorHistory.push(PoolError.decode(reader, reader.uint32()));
             continue;
           }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.protocolVersion = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2827,6 +2864,11 @@ export const PoolStatus: MessageFns<PoolStatus> = {
         : globalThis.Array.isArray(object?.error_history)
         ? object.error_history.map((e: any) => PoolError.fromJSON(e))
         : [],
+      protocolVersion: isSet(object.protocolVersion)
+        ? globalThis.String(object.protocolVersion)
+        : isSet(object.protocol_version)
+        ? globalThis.String(object.protocol_version)
+        : "",
     };
   },
 
@@ -2877,6 +2919,9 @@ export const PoolStatus: MessageFns<PoolStatus> = {
     if (message.errorHistory?.length) {
       obj.errorHistory = message.errorHistory.map((e) => PoolError.toJSON(e));
     }
+    if (message.protocolVersion !== "") {
+      obj.protocolVersion = message.protocolVersion;
+    }
     return obj;
   },
 
@@ -2900,6 +2945,7 @@ export const PoolStatus: MessageFns<PoolStatus> = {
     message.maxInstances = object.maxInstances ?? 0;
     message.minReady = object.minReady ?? 0;
     message.errorHistory = object.errorHistory?.map((e) => PoolError.fromPartial(e)) || [];
+    message.protocolVersion = object.protocolVersion ?? "";
     return message;
   },
 };
