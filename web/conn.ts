@@ -1,53 +1,70 @@
 import { io, type Socket } from 'socket.io-client';
+import type {
+  DashboardPush,
+  DashboardPushes,
+  DashboardRequest,
+  Reply,
+  RequestAnswer,
+  RequestArgs,
+} from '../internal/contract/dashboard/dashboard-events.js';
+import { backoffDelayMs, type Backoff } from '../internal/shared/backoff.js';
 
-export type Reply<T> = { ok: true; value: T } | { ok: false; error: string };
-export type ConnState = 'connecting' | 'online' | 'stopping' | 'reconnecting' | 'locked-out';
+export type ConnState = 'connecting' | 'online' | 'stopping' | 'stopped' | 'reconnecting' | 'locked-out';
 
-type Listener = (v: unknown) => void;
+/** Our own retries (after a server-side disconnect or a failed renewal): as socket.io's own, up to 2 s. */
+const RETRY: Backoff = { baseMs: 250, maxMs: 2000, jitter: 0.5 };
 
 /**
- * The page's one connection to the core (namespace /app). It survives core restarts: after a
- * "core-stopping" notice or any drop it reconnects, and when the next core has a new token it trades
- * the old cookie for a new one (POST /app/renew) before trying again.
+ * The page's one connection to the core (namespace /app), speaking the protocol of
+ * contract/dashboard/dashboard-events.ts. It survives core restarts: after a "core-stopping" notice or
+ * any drop it reconnects, and when the next core has a new token it trades the old cookie for a new
+ * one (POST /app/renew) before trying again.
  */
 class Connection {
   readonly socket: Socket;
   state: ConnState = 'connecting';
-  coreId = '';
   private readonly stateListeners = new Set<() => void>();
   private readonly reconnectHooks = new Set<() => void>();
-  private retryMs = 250;
+  private attempt = 0;
 
   constructor() {
-    this.socket = io('/app', { transports: ['websocket'], reconnectionDelayMax: 2000 });
+    this.socket = io('/app', { transports: ['websocket'], reconnectionDelayMax: RETRY.maxMs });
     this.socket.on('connect', () => {
-      this.retryMs = 250;
+      this.attempt = 0;
       this.set('online');
       for (const h of this.reconnectHooks) h();
     });
-    this.socket.on('core-stopping', () => this.set('stopping'));
+    this.on('core-stopping', () => this.set('stopping'));
     this.socket.on('disconnect', (reason) => {
-      if (this.state !== 'stopping') this.set('reconnecting');
+      // After a stop notice the core is gone for good: say so instead of "stopping…" forever.
+      this.set(this.state === 'stopping' ? 'stopped' : 'reconnecting');
       // A server-side disconnect stops socket.io's own retries: resume them.
       if (reason === 'io server disconnect') this.later(() => this.socket.connect());
     });
     this.socket.on('connect_error', (err: Error & { data?: { renewable?: boolean } }) => {
-      if (err.message !== 'unauthorized') return; // transport errors: socket.io retries by itself
+      // The core refuses the handshake itself without a good cookie, which socket.io sees as a transport
+      // error like a core that is down: /app/renew tells which (good or renewed: retry; 401: locked out).
+      if (err.message !== 'unauthorized') return this.renew(true);
       this.renew(err.data?.renewable === true);
     });
   }
 
   private renew(renewable: boolean): void {
-    if (!renewable) return this.set('locked-out');
+    if (!renewable) return this.lockOut();
     fetch('/app/renew', { method: 'POST', credentials: 'same-origin' }).then(
-      (r) => (r.ok ? this.socket.connect() : this.set('locked-out')),
+      (r) => (r.ok ? this.socket.connect() : this.lockOut()),
       () => this.later(() => this.socket.connect()),
     );
   }
 
+  /** No cookie will do: stop socket.io's retries (each would be refused) until the page is opened anew. */
+  private lockOut(): void {
+    this.socket.disconnect();
+    this.set('locked-out');
+  }
+
   private later(fn: () => void): void {
-    setTimeout(fn, this.retryMs);
-    this.retryMs = Math.min(this.retryMs * 2, 2000);
+    setTimeout(fn, backoffDelayMs(++this.attempt, RETRY));
   }
 
   private set(s: ConnState): void {
@@ -67,14 +84,15 @@ class Connection {
     return () => this.reconnectHooks.delete(h);
   }
 
-  on(event: string, l: Listener): () => void {
-    this.socket.on(event, l);
-    return () => this.socket.off(event, l);
+  on<E extends DashboardPush>(event: E, l: (v: DashboardPushes[E]) => void): () => void {
+    const listener = l as (v: unknown) => void;
+    this.socket.on(event as string, listener);
+    return () => this.socket.off(event as string, listener);
   }
 
-  ask<T>(event: string, args: object = {}): Promise<T> {
+  ask<E extends DashboardRequest>(event: E, args: RequestArgs<E>): Promise<RequestAnswer<E>> {
     return new Promise((resolve, reject) => {
-      this.socket.emit(event, args, (r: Reply<T>) => (r.ok ? resolve(r.value) : reject(new Error(r.error))));
+      this.socket.emit(event, args, (r: Reply<RequestAnswer<E>>) => (r.ok ? resolve(r.value) : reject(new Error(r.error))));
     });
   }
 }

@@ -10,7 +10,6 @@ import { Overview } from './pages/overview.js';
 import { PromptsTab } from './pages/prompts.js';
 import { ResourcesTab } from './pages/resources.js';
 import { ToolsTab } from './pages/tools.js';
-import type { StatusEvent } from './types.js';
 
 /** #/page[/caller[/tab]] */
 function useRoute(): string[] {
@@ -42,6 +41,7 @@ function Banner() {
     connecting: 'connecting to the core…',
     stopping: 'the core is stopping: calls in flight finish; this page reconnects to the next core by itself',
     reconnecting: 'the core is not reachable: reconnecting…',
+    stopped: 'the core stopped: this page reconnects to the next core by itself',
     'locked-out': 'this page has no valid token for the running core: open it again with "mcpd open"',
   }[s];
   return (
@@ -53,7 +53,7 @@ function Banner() {
 
 function App() {
   const [page = 'overview', routeCaller, tab = 'tools'] = useRoute();
-  const status = useWatch<StatusEvent>('status', 'status', {});
+  const status = useWatch('status', {});
   const callers = status?.callers ?? [];
   const [picked, setPicked] = useState<string | undefined>(routeCaller);
   useEffect(() => {
@@ -111,24 +111,27 @@ function App() {
             </a>
           ))}
         </nav>
-        <label class="picker">
-          caller{' '}
-          <select
-            aria-label="caller"
-            value={caller}
-            onChange={(e) => {
-              const c = (e.target as HTMLSelectElement).value;
-              setPicked(c);
-              if (PER_CALLER.has(page)) go(page, c);
-            }}
-          >
-            {(callers.some((c) => c.caller === caller) ? callers : [...callers, { caller, profile: '?', sessions: 0 }]).map((c) => (
-              <option value={c.caller}>
-                {c.caller} → {c.profile}
-              </option>
-            ))}
-          </select>
-        </label>
+        {/* One caller picker per page: Logs has its own (with "all callers"), the others need none. */}
+        {PER_CALLER.has(page) && (
+          <label class="picker">
+            caller{' '}
+            <select
+              aria-label="caller"
+              value={caller}
+              onChange={(e) => {
+                const c = (e.target as HTMLSelectElement).value;
+                setPicked(c);
+                if (PER_CALLER.has(page)) go(page, c);
+              }}
+            >
+              {(callers.some((c) => c.caller === caller) ? callers : [...callers, { caller, profile: '?', sessions: 0 }]).map((c) => (
+                <option value={c.caller}>
+                  {c.caller} → {c.profile}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
       </header>
       <Banner />
       <main>

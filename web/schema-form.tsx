@@ -1,5 +1,7 @@
 import { useState } from 'preact/hooks';
 
+import type { JsonObject, JsonValue } from '../internal/shared/json.js';
+
 type Json = Record<string, unknown>;
 
 interface Field {
@@ -28,8 +30,8 @@ function kindOf(s: Json): string {
 }
 
 /** Turns the form's strings into the arguments the schema asks for; errors name the field. */
-export function argsFrom(schema: Json | undefined, raw: Record<string, string>): Json {
-  const out: Json = {};
+export function argsFrom(schema: Json | undefined, raw: Record<string, string>): JsonObject {
+  const out: JsonObject = {};
   if (raw[FREE]) {
     let extra: unknown;
     try {
@@ -38,7 +40,7 @@ export function argsFrom(schema: Json | undefined, raw: Record<string, string>):
       throw new Error('"arguments" must be a JSON object');
     }
     if (extra === null || typeof extra !== 'object' || Array.isArray(extra)) throw new Error('"arguments" must be a JSON object');
-    Object.assign(out, extra);
+    Object.assign(out, extra as JsonObject); // JSON.parse's object: JSON by construction
   }
   for (const f of fieldsOf(schema)) {
     const v = raw[f.name];
@@ -56,7 +58,7 @@ export function argsFrom(schema: Json | undefined, raw: Record<string, string>):
     } else if (k === 'boolean') out[f.name] = v === 'true';
     else if (k === 'object' || k === 'array' || k === 'json') {
       try {
-        out[f.name] = JSON.parse(v);
+        out[f.name] = JSON.parse(v) as JsonValue;
       } catch {
         throw new Error(`"${f.name}" must be JSON (${k})`);
       }

@@ -8,7 +8,7 @@ import { COMMON_OPTIONS, configFrom, exitOnHelpOrVersion, parseOrExit, socketFro
 import { startCoreDaemon } from '../../internal/contract/session/autostart.js';
 import { answerInitializeEarly } from '../../internal/gateway/early-initialize.js';
 // Static imports are only what answering `initialize` needs; the gateway itself (the SDK server, the core
-// Session) is imported once the client has spoken, so its code never delays the first answer (issue 22).
+// Session) is imported once the client has spoken, so its code never delays the first answer.
 
 const USAGE = `usage: mcpdmcp <caller> [--socket PATH] [--config DIR] [--no-autostart] [--core-wait-ms N]
                         [--http HOST:PORT [--token-file FILE | --token TOKEN|auto]]
@@ -79,7 +79,7 @@ const [{ Gateway }, { SharedCoreConnection }] = await Promise.all([
   import('../../internal/gateway/mcp-gateway.js'),
   import('../../internal/gateway/shared-core-connection.js'),
 ]);
-// HTTP: every MCP session's core Session is a channel of one shared connection (issue 14.6).
+// HTTP: every MCP session's core Session is a channel of one shared connection.
 const shared = values.http !== undefined ? new SharedCoreConnection(socket) : undefined;
 const newGateway = () =>
   new Gateway({
@@ -92,10 +92,11 @@ const newGateway = () =>
     startCore: values['no-autostart']
       ? undefined
       : () => {
-          if (Date.now() - lastCoreStart < 5000) return;
+          if (Date.now() - lastCoreStart < 5000) return undefined;
           lastCoreStart = Date.now();
-          const { pid, logFile } = startCoreDaemon({ coreEntry, socket, configDir });
-          log(`started core pid ${pid}; its log is ${logFile}`);
+          const started = startCoreDaemon({ coreEntry, socket, configDir });
+          log(`started core pid ${started.pid}; its log is ${started.logFile}`);
+          return started;
         },
   });
 

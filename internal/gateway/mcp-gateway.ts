@@ -22,7 +22,7 @@ export interface GatewayOptions {
   caller: string;
   socket: string;
   version: string;
-  startCore?: () => void;
+  startCore?: CoreLinkOptions['startCore'];
   /** Opens the core Session (default: a connection of its own); see CoreLinkOptions.open. */
   openSession?: CoreLinkOptions['open'];
   /** How long a request waits for a core to (re)appear before failing. */
@@ -83,7 +83,7 @@ export class Gateway {
     if (transport instanceof StdioServerLineTransport) this.link.warm();
     else {
       // HTTP: a session holds a core link only once its client finished initializing, so a flood of
-      // bare `initialize` requests costs the core nothing (issue 14.6).
+      // bare `initialize` requests costs the core nothing.
       const previous = this.server.oninitialized;
       this.server.oninitialized = () => {
         previous?.();

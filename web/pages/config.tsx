@@ -1,14 +1,8 @@
 import { useAsk } from '../hooks.js';
 
-interface StoreFile {
-  path: string;
-  text: string;
-  issues: { line: number; field: string; message: string; hint?: string }[];
-}
-
 /** The store's files, read-only, with each validation problem shown under its line. */
 export function Config({ etag }: { etag: string }) {
-  const files = useAsk<StoreFile[]>('config', {}, [etag]);
+  const files = useAsk('config', {}, [etag]);
   if (files.error) return <p class="error">{files.error}</p>;
   if (!files.value) return <p class="muted">loading…</p>;
   if (files.value.length === 0) return <p class="empty">the store has no files</p>;

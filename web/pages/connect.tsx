@@ -1,21 +1,15 @@
 import { useState } from 'preact/hooks';
 import { useAsk } from '../hooks.js';
 
-interface ConnectInfo {
-  node: string;
-  gateway: string;
-  configDir: string;
-  socket: string;
-}
-
 /** Ready-to-paste client configurations for a caller, with copy buttons. */
 export function Connect({ caller }: { caller: string }) {
-  const info = useAsk<ConnectInfo>('connect-info', {});
+  const info = useAsk('connect-info', {});
   const [copied, setCopied] = useState('');
   if (info.error) return <p class="error">{info.error}</p>;
   const i = info.value;
   if (!i) return <p class="muted">loading…</p>;
-  const args = [i.gateway, caller, '--config', i.configDir];
+  // --socket: the client must reach this very core, even when it runs on a socket other than the default.
+  const args = [i.gateway, caller, '--config', i.configDir, '--socket', i.socket];
   const snippets: [string, string][] = [
     ['Claude Desktop (claude_desktop_config.json)', JSON.stringify({ mcpServers: { mcpd: { command: i.node, args } } }, null, 2)],
     ['VS Code (.vscode/mcp.json)', JSON.stringify({ servers: { mcpd: { type: 'stdio', command: i.node, args } } }, null, 2)],

@@ -2,19 +2,14 @@ import { useEffect, useState } from 'preact/hooks';
 import { conn } from '../conn.js';
 import { useWatch } from '../hooks.js';
 import { SearchList } from '../list.js';
-
-interface DesktopView {
-  etag: string;
-  windows: string[];
-  warnings: string[];
-}
+import type { DesktopView } from '../../internal/contract/control/control-areas.js';
 
 /** The caller's organized windows (window:// resources), refreshed whenever the core says they changed. */
 export function Desktop({ caller }: { caller: string }) {
-  const change = useWatch<{ etag: string }>('desktop', 'desktop-changed', { caller });
+  const change = useWatch('desktop', { caller });
   const [view, setView] = useState<{ v?: DesktopView; error?: string }>({});
   useEffect(() => {
-    conn.ask<DesktopView>('desktop', { caller }).then(
+    conn.ask('desktop', { caller }).then(
       (v) => setView({ v }),
       (e: Error) => setView({ error: e.message }),
     );

@@ -11,14 +11,14 @@ const PAGE_SIZE = 100;
 
 /** Search the caller's dpe:// documents, then drill down document → pages → elements. */
 export function Finder({ caller }: { caller: string }) {
-  const change = useWatch<{ etag: string }>('finder', 'finder-changed', { caller });
+  const change = useWatch('finder', { caller });
   const [keywords, setKeywords] = useState('');
   const [fileType, setFileType] = useState('');
   const [query, setQuery] = useState({ keywords: '', fileType: '' });
   const [res, setRes] = useState<{ docs?: Json[]; total?: number; error?: string }>({});
   const [open, setOpen] = useState<string | undefined>();
   const fetchPage = (offset: number) =>
-    conn.ask<{ documents: Json[]; totalCount: number }>('finder', { caller, ...query, offset, limit: PAGE_SIZE }).then(
+    conn.ask('finder', { caller, ...query, offset, limit: PAGE_SIZE }).then(
       (v) => setRes((r) => ({ docs: offset === 0 ? v.documents : [...(r.docs ?? []), ...v.documents], total: v.totalCount })),
       (e: Error) => setRes({ error: e.message }),
     );
@@ -75,7 +75,7 @@ export function Finder({ caller }: { caller: string }) {
 }
 
 function readJson(caller: string, uri: string): Promise<Json> {
-  return conn.ask<Json>('read', { caller, uri }).then((r) => {
+  return conn.ask('read', { caller, uri }).then((r) => {
     const c = ((r.contents as Json[]) ?? [])[0];
     return JSON.parse(String(c?.text ?? '{}')) as Json;
   });
@@ -123,7 +123,7 @@ function PageView({ caller, uri }: { caller: string; uri: string }) {
   const [el, setEl] = useState<Json | undefined>();
   const [error, setError] = useState<string | undefined>();
   useEffect(() => {
-    conn.ask<Json>('read', { caller, uri: withQuery(uri, 'format=markdown') }).then(
+    conn.ask('read', { caller, uri: withQuery(uri, 'format=markdown') }).then(
       (r) => setMd(String(((r.contents as Json[]) ?? [])[0]?.text ?? '')),
       (e: Error) => setError(e.message),
     );

@@ -1,12 +1,14 @@
 import { useState } from 'preact/hooks';
 import { conn } from '../conn.js';
 import { SearchList } from '../list.js';
-import type { StatusEvent } from '../types.js';
+import type { DashboardPushes, OperatorAction } from '../../internal/contract/dashboard/dashboard-events.js';
+
+type StatusEvent = DashboardPushes['status'];
 
 /** Callers → profiles, pools with their instances, store problems, and the operator's actions. */
 export function Overview({ status }: { status: StatusEvent | undefined }) {
   const [note, setNote] = useState<{ text: string; error?: boolean } | undefined>();
-  const act = (label: string, args: object) => {
+  const act = (label: string, args: OperatorAction) => {
     setNote({ text: `${label}…` });
     conn.ask('action', args).then(
       () => setNote({ text: `${label}: done` }),

@@ -6,14 +6,10 @@ import { ResultView } from '../result-view.js';
 import { SchemaForm } from '../schema-form.js';
 
 type Json = Record<string, unknown>;
-interface PromptsEvent {
-  caller: string;
-  prompts: { name: string; server: string; definition: Json }[];
-}
 
 /** Prompts of a caller: arguments (with completions), get, and the rendered messages. */
 export function PromptsTab({ caller }: { caller: string }) {
-  const snap = useWatch<PromptsEvent>('prompts', 'prompts', { caller });
+  const snap = useWatch('prompts', { caller });
   const [open, setOpen] = useState<string | undefined>();
   return (
     <SearchList
@@ -48,14 +44,14 @@ function PromptDetail({ caller, name, definition }: { caller: string; name: stri
   const [out, setOut] = useState<{ messages?: Json[]; error?: string }>({});
   const suggest = (field: string, value: string) => {
     const params = { ref: { type: 'ref/prompt', name }, argument: { name: field, value }, context: { arguments: values } };
-    conn.ask<Json>('complete', { caller, params }).then(
+    conn.ask('complete', { caller, params }).then(
       (r) => setSuggestions((s) => ({ ...s, [field]: ((r.completion as Json)?.values as string[]) ?? [] })),
       () => {},
     );
   };
   const get = (e: Event) => {
     e.preventDefault();
-    conn.ask<Json>('prompt', { caller, name, args: values }).then(
+    conn.ask('prompt', { caller, name, args: values }).then(
       (r) => setOut({ messages: (r.messages as Json[]) ?? [] }),
       (err: Error) => setOut({ error: err.message }),
     );

@@ -5,15 +5,10 @@ import { SearchList } from '../list.js';
 import { ContentsView } from '../result-view.js';
 
 type Json = Record<string, unknown>;
-interface ResourcesEvent {
-  caller: string;
-  resources: { uri: string; server: string; definition: Json }[];
-  templates: { uriTemplate: string; server: string; definition: Json }[];
-}
 
 /** Resources and templates of a caller: read, subscribe and see updates arrive. */
 export function ResourcesTab({ caller }: { caller: string }) {
-  const snap = useWatch<ResourcesEvent>('resources', 'resources', { caller });
+  const snap = useWatch('resources', { caller });
   const [open, setOpen] = useState<string | undefined>();
   const [uri, setUri] = useState('');
   const ok = snap && snap.caller === caller;
@@ -82,7 +77,7 @@ function ResourceDetail({ caller, uri }: { caller: string; uri: string }) {
   const [active, setActive] = useState(false);
   const [updates, setUpdates] = useState(0);
   const read = () =>
-    conn.ask<Json>('read', { caller, uri }).then(
+    conn.ask('read', { caller, uri }).then(
       (r) => setRes({ contents: (r.contents as Json[]) ?? [] }),
       (e: Error) => setRes({ error: e.message }),
     );
@@ -91,7 +86,7 @@ function ResourceDetail({ caller, uri }: { caller: string; uri: string }) {
   useEffect(() => {
     if (!subscribed) return;
     const off = conn.on('updated', (v) => {
-      if ((v as Json).uri !== uri) return;
+      if (v.uri !== uri) return;
       setUpdates((n) => n + 1);
       // Likewise: read() does not reject.
       void read();

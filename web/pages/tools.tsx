@@ -3,26 +3,18 @@ import { conn } from '../conn.js';
 import { useWatch } from '../hooks.js';
 import { SearchList } from '../list.js';
 import { ResultView } from '../result-view.js';
+import type { DashboardTool } from '../../internal/contract/dashboard/dashboard-events.js';
+import type { JsonObject } from '../../internal/shared/json.js';
+import type { ProgressUpdate } from '../../internal/contract/model/downstream.js';
 import { argsFrom, SchemaForm, useFormValues } from '../schema-form.js';
 
 type Json = Record<string, unknown>;
-interface ToolEntry {
-  name: string;
-  server: string;
-  downstreamName: string;
-  definition: Json;
-}
-interface ToolsEvent {
-  caller: string;
-  etag: string;
-  tools: ToolEntry[];
-}
 
 let callSeq = 0;
 
 /** Live tool list of a caller (exactly what its MCP client sees), with a try-it form per tool. */
 export function ToolsTab({ caller }: { caller: string }) {
-  const snap = useWatch<ToolsEvent>('tools', 'tools', { caller });
+  const snap = useWatch('tools', { caller });
   const [open, setOpen] = useState<string | undefined>();
   const tools = snap && snap.caller === caller ? snap.tools : undefined;
   return (
@@ -48,20 +40,19 @@ export function ToolsTab({ caller }: { caller: string }) {
   );
 }
 
-function ToolDetail({ caller, tool }: { caller: string; tool: ToolEntry }) {
+function ToolDetail({ caller, tool }: { caller: string; tool: DashboardTool }) {
   const schema = tool.definition.inputSchema as Json | undefined;
   const [values, setValues] = useFormValues(schema);
-  const [run, setRun] = useState<{ id: string; progress?: Json; result?: Json; error?: string } | undefined>();
+  const [run, setRun] = useState<{ id: string; progress?: ProgressUpdate; result?: Json; error?: string } | undefined>();
   useEffect(() => {
     if (!run || run.result || run.error) return;
-    return conn.on('progress', (p) => {
-      const pe = p as Json;
+    return conn.on('progress', (pe) => {
       if (pe.id === run.id) setRun((r) => (r && r.id === pe.id ? { ...r, progress: pe } : r));
     });
   }, [run?.id, !!run?.result, !!run?.error]);
   const submit = (e: Event) => {
     e.preventDefault();
-    let args: Json;
+    let args: JsonObject;
     try {
       args = argsFrom(schema, values);
     } catch (err) {
@@ -69,7 +60,7 @@ function ToolDetail({ caller, tool }: { caller: string; tool: ToolEntry }) {
     }
     const id = `call-${++callSeq}`;
     setRun({ id });
-    conn.ask<Json>('call', { id, caller, name: tool.name, args }).then(
+    conn.ask('call', { id, caller, name: tool.name, args }).then(
       (result) => setRun((r) => (r?.id === id ? { id, result } : r)),
       (err: Error) => setRun((r) => (r?.id === id ? { id, error: err.message } : r)),
     );

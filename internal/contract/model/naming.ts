@@ -16,15 +16,8 @@ const HASH_SUFFIX_LENGTH = 9;
 /** Below this budget a shortened name would be nothing but its hash. */
 export const MIN_NAME_BUDGET = 16;
 
-/** Something the index could not do as configured: reported in snapshots, never silently dropped. */
-export interface ListingProblem {
-  kind: 'invalid-alias' | 'unknown-tool' | 'duplicate-tool';
-  /** Server in the profile the problem belongs to. */
-  server: string;
-  /** Downstream or configured name the problem is about. */
-  name: string;
-  message: string;
-}
+// Declared beside the tool types (which the dashboard's page also compiles against, without Node).
+export type { ListingProblem } from './tool.js';
 
 export function sha256Hex(text: string): string {
   return createHash('sha256').update(text).digest('hex');

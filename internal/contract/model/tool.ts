@@ -1,5 +1,4 @@
 import type { JsonObject } from '../../shared/json.js';
-import type { ListingProblem } from './naming.js';
 
 /** A tool as the downstream server declared it (MCP `Tool`), kept opaque apart from its name. */
 export interface DownstreamTool {
@@ -43,4 +42,14 @@ export interface ToolSnapshot {
    * `tools` holds only the search tool, the call tool and the pinned tools. Absent = `tools` is all.
    */
   catalog?: readonly ToolEntry[];
+}
+
+/** Something the index could not do as configured: reported in snapshots, never silently dropped. */
+export interface ListingProblem {
+  kind: 'invalid-alias' | 'unknown-tool' | 'duplicate-tool';
+  /** Server in the profile the problem belongs to. */
+  server: string;
+  /** Downstream or configured name the problem is about. */
+  name: string;
+  message: string;
 }

@@ -29,20 +29,33 @@ export function parseSource(file: string, text: string): Source {
   const lc = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
   // A repeated key leaves the structure intact; other syntax errors would only cause follow-up noise.
-  const broken = doc.errors.some((e) => e.code !== 'DUPLICATE_KEY');
-  const src: Source = { file, doc, lc, issues: [], warnings: [], broken };
-  for (const e of doc.errors) {
+  const firstBreak = doc.errors.find((e) => e.code !== 'DUPLICATE_KEY');
+  const src: Source = { file, doc, lc, issues: [], warnings: [], broken: firstBreak !== undefined };
+  // One mistake (an unclosed "[") makes the parser report dozens of follow-ups: a broken file reports
+  // its first error only, where a person starts looking; repeated keys are each reported.
+  for (const e of firstBreak ? [firstBreak] : doc.errors) {
     const p = lc.linePos(e.pos[0]);
     src.issues.push({
       file,
       line: p.line,
       column: p.col,
       field: '',
-      message: `YAML syntax error: ${e.message.split('\n')[0]}`,
-      hint: e.code === 'DUPLICATE_KEY' ? 'remove or rename the repeated key' : 'fix the YAML syntax at this position',
+      message: `YAML syntax error: ${printable(e.message.split('\n')[0] ?? '')} at line ${p.line}: ${excerpt(text, p.line)}`,
+      hint: e.code === 'DUPLICATE_KEY' ? 'remove or rename the repeated key' : 'fix the YAML syntax at or just before this line',
     });
   }
   return src;
+}
+
+/** Control characters the parser may quote from the file, escaped so a terminal or page shows them. */
+function printable(s: string): string {
+  return s.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** The line as the file has it, trimmed and shortened: enough to find it. */
+function excerpt(text: string, line: number): string {
+  const raw = (text.split('\n')[line - 1] ?? '').trim();
+  return JSON.stringify(raw.length > 60 ? `${raw.slice(0, 59)}…` : raw);
 }
 
 export type YNode = Node | null | undefined;

@@ -158,9 +158,23 @@ describe('validation', () => {
     const r = await loadStore(dir, { env: {} });
     if (r.ok) throw new Error('should fail');
     expect(r.issues.every((i) => i.file.endsWith('default.yaml') && i.message.startsWith('YAML syntax error'))).toBe(true);
-    // The parser notices the missing "]" where the next item starts.
-    expect(r.issues.map((i) => i.line)).toEqual([4, 4, 4]);
-    expect(r.issues[0]?.message).toMatch(/end with a \]/);
+    // The parser notices the missing "]" where the next item starts: one issue, with the line's text.
+    expect(r.issues.map((i) => i.line)).toEqual([4]);
+    expect(r.issues[0]?.message).toMatch(/end with a \] at line 4: "- name: y"$/);
+  });
+
+  it('one unclosed "[" before many items is one issue, not one per follow-up error', async () => {
+    const items = Array.from({ length: 8 }, (_, i) => [`      - name: s${i}`, `        cmd: [node, s${i}.js]`, `        env: { A: "1" }`]);
+    const dir = await store({
+      'profiles/default.yaml': ['servers:', '  - name: x', '    cmd: [npx, -y, "@modelcontextprotocol/server-everything"', ...items.flat()],
+      'callers.yaml': ['callers: { vscode: default }'],
+    });
+    const r = await loadStore(dir, { env: {} });
+    if (r.ok) throw new Error('should fail');
+    expect(r.issues).toHaveLength(1);
+    expect(r.issues[0]?.line).toBe(4);
+    expect(r.issues[0]?.message).toBe('YAML syntax error: Missing , or : between flow sequence items at line 4: "- name: s0"');
+    expect(r.issues[0]?.message).not.toMatch(/[\u0000-\u001f]/);
   });
 
   it('reports a missing default profile', async () => {

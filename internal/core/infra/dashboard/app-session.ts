@@ -1,13 +1,22 @@
 import type { Socket } from 'socket.io';
+import type { JsonObject } from '../../../shared/json.js';
 import type { Subscription } from '../../../contract/control/control-areas.js';
 import type { DashboardCore, OperatorAction } from './dashboard-port.js';
+import type {
+  DashboardPush,
+  DashboardPushes,
+  DashboardRequest,
+  Reply,
+  RequestAnswer,
+  WatchKind,
+} from '../../../contract/dashboard/dashboard-events.js';
 import { contextChannelsOf, NO_CONTEXT_CHANNELS } from '../../../contract/control/context-channels.js';
 import { callContextTool, contextResourceEntries, contextTemplateEntries, contextToolEntries, readContext } from './context-entries.js';
 import { LogRelay } from './log-relay.js';
 import { Args } from './socket-args.js';
 
-type Ack = (reply: { ok: true; value: unknown } | { ok: false; error: string }) => void;
-type Watch = 'status' | 'tools' | 'resources' | 'prompts' | 'desktop' | 'finder' | 'logs';
+type Ack = (reply: Reply<unknown>) => void;
+type Watch = WatchKind;
 
 /**
  * One page's session on namespace /app: requests answered by ack, and live watches pushed as events.
@@ -27,8 +36,12 @@ export class AppSession {
     this.routes();
   }
 
-  private on(event: string, fn: (a: Args) => unknown): void {
-    this.socket.on(event, (raw: unknown, ack?: Ack) => {
+  /** Answers one request of the protocol (contract/dashboard/dashboard-events.ts); `fn` checks the arguments. */
+  private on<E extends DashboardRequest>(
+    event: E,
+    fn: (a: Args) => RequestAnswer<E> | Promise<RequestAnswer<E>> | void | Promise<void>,
+  ): void {
+    this.socket.on(event as string, (raw: unknown, ack?: Ack) => {
       const reply = typeof ack === 'function' ? ack : () => {};
       Promise.resolve()
         .then(() => fn(new Args(event, raw ?? {})))
@@ -71,16 +84,21 @@ export class AppSession {
     this.on('action', (a) => c.act(actionOf(a)));
   }
 
+  /** Sends one event of the protocol to this page. */
+  private push<E extends DashboardPush>(event: E, payload: DashboardPushes[E]): void {
+    this.socket.emit(event, payload);
+  }
+
   private watch(a: Args): void {
     const kind = a.str('kind') as Watch;
     const caller = kind === 'status' || (kind === 'logs' && !a.optStr('caller')) ? undefined : a.str('caller');
     this.stopWatch(kind);
     const ctl = new AbortController();
     const c = this.core;
-    const emit = (event: string) => (v: unknown) => this.socket.emit(event, { caller, ...(v as object) });
+    const who = caller as string;
     switch (kind) {
       case 'status':
-        return this.follow(kind, c.watchStatus(), (s) => this.socket.emit('status', { status: s, callers: c.callers() }));
+        return this.follow(kind, c.watchStatus(), (s) => this.push('status', { status: s, callers: c.callers() }));
       case 'tools': {
         // The Finder's tool is listed only where the caller has documents (as its gateway does); the
         // chain keeps snapshots in order while each waits for that answer.
@@ -90,32 +108,33 @@ export class AppSession {
             .then(() => c.resources.channels(caller as string))
             .catch(() => NO_CONTEXT_CHANNELS)
             .then((ch) => {
-              emit('tools')({ ...s, tools: [...s.tools, ...contextToolEntries(ch)] });
+              this.push('tools', { caller: who, ...s, tools: [...s.tools, ...contextToolEntries(ch)] });
             });
         });
       }
       case 'resources':
         return this.follow(kind, c.resources.watch(caller as string), (s) => {
           const ch = contextChannelsOf([...s.resources.map((r) => r.uri), ...s.templates.map((t) => t.uriTemplate)]);
-          emit('resources')({
+          this.push('resources', {
+            caller: who,
             ...s,
             resources: [...s.resources, ...contextResourceEntries(ch)],
             templates: [...s.templates, ...contextTemplateEntries(ch)],
           });
         });
       case 'prompts':
-        return this.follow(kind, c.prompts.watch(caller as string), emit('prompts'));
+        return this.follow(kind, c.prompts.watch(who), (s) => this.push('prompts', { caller: who, ...s }));
       case 'desktop':
       case 'finder': {
-        const sub = kind === 'desktop' ? c.context.watchDesktop(caller as string) : c.context.watchFinder(caller as string);
-        return this.follow(kind, sub, emit(`${kind}-changed`));
+        const sub = kind === 'desktop' ? c.context.watchDesktop(who) : c.context.watchFinder(who);
+        return this.follow(kind, sub, (v) => this.push(kind === 'desktop' ? 'desktop-changed' : 'finder-changed', { caller: who, ...v }));
       }
       case 'logs': {
         const min = a.level('minLevel');
         const sub = caller ? c.logs.stream(caller, min, ctl.signal, { backlog: true }) : c.allLogs(min, ctl.signal);
         const relay = new LogRelay(sub, {
           writable: () => this.socket.conn.transport.writable,
-          send: (batch) => this.socket.emit('logs', { caller: caller ?? null, ...batch }),
+          send: (batch) => this.push('logs', { caller: caller ?? null, ...batch }),
           onDrain: (cb) => {
             this.socket.conn.on('drain', cb);
             return () => this.socket.conn.off('drain', cb);
@@ -140,7 +159,7 @@ export class AppSession {
       try {
         for await (const v of sub) send(v);
       } catch (e) {
-        this.socket.emit('watch-error', { kind, error: e instanceof Error ? e.message : String(e) });
+        this.push('watch-error', { kind, error: e instanceof Error ? e.message : String(e) });
       }
     })();
   }
@@ -150,7 +169,7 @@ export class AppSession {
     this.watches.delete(kind);
   }
 
-  private async call(a: Args): Promise<unknown> {
+  private async call(a: Args): Promise<JsonObject> {
     const id = a.str('id');
     const ctl = new AbortController();
     this.calls.set(id, ctl);
@@ -160,7 +179,7 @@ export class AppSession {
       return await this.core.callTool(a.str('caller'), a.str('name'), a.object('args'), {
         signal: ctl.signal,
         timeoutMs: a.optNum('timeoutMs'),
-        onProgress: (p) => this.socket.emit('progress', { id, ...p }),
+        onProgress: (p) => this.push('progress', { id, ...p }),
       });
     } finally {
       this.calls.delete(id);
@@ -173,7 +192,7 @@ export class AppSession {
     this.subscriptions.set(uri, ctl);
     const sub = await this.core.resources.subscribe(caller, uri, ctl.signal);
     void (async () => {
-      for await (const params of sub) this.socket.emit('updated', { caller, uri, params });
+      for await (const params of sub) this.push('updated', { caller, uri, params });
     })()
       // Ignored: the subscription ended with the socket or the pool; finally() releases it either way.
       .catch(() => {})

@@ -3,6 +3,8 @@ import { contextResources, contextTemplates, contextTools, FINDER_TOOL } from '.
 import { contextKindOf, parseContextUri, renderDesktopText } from '../../../contract/context/context-uri.js';
 import type { DashboardCore } from './dashboard-port.js';
 import type { ContextChannels } from '../../../contract/control/context-channels.js';
+import type { ResourceEntry, ResourceTemplateEntry } from '../../../contract/control/control-areas.js';
+import type { DashboardTool } from '../../../contract/dashboard/dashboard-events.js';
 
 /**
  * The context channels a gateway adds to a caller's lists (mcpd://desktop, mcpd://finder, mcpd_finder)
@@ -11,7 +13,7 @@ import type { ContextChannels } from '../../../contract/control/context-channels
  */
 const SERVER = 'mcpd';
 
-export function contextToolEntries(channels: ContextChannels): JsonObject[] {
+export function contextToolEntries(channels: ContextChannels): DashboardTool[] {
   return (channels.finder ? contextTools() : []).map((t) => ({
     name: t.name,
     server: SERVER,
@@ -20,11 +22,11 @@ export function contextToolEntries(channels: ContextChannels): JsonObject[] {
   }));
 }
 
-export function contextResourceEntries(channels: ContextChannels): JsonObject[] {
+export function contextResourceEntries(channels: ContextChannels): ResourceEntry[] {
   return contextResources(channels).map((r) => ({ uri: r.uri, server: SERVER, definition: r as unknown as JsonObject }));
 }
 
-export function contextTemplateEntries(channels: ContextChannels): JsonObject[] {
+export function contextTemplateEntries(channels: ContextChannels): ResourceTemplateEntry[] {
   return contextTemplates(channels).map((t) => ({ uriTemplate: t.uriTemplate, server: SERVER, definition: t as unknown as JsonObject }));
 }
 

@@ -1,0 +1,160 @@
+import type { JsonObject } from '../../shared/json.js';
+import type { CoreInfo, StatusView } from '../control/control.js';
+import type {
+  ContextChange,
+  DesktopView,
+  FinderView,
+  LogRecord,
+  PromptEntry,
+  ResourceEntry,
+  ResourceTemplateEntry,
+} from '../control/control-areas.js';
+import type { ProgressUpdate } from '../model/downstream.js';
+import type { LogLevel } from '../model/profile.js';
+import type { NameCollision } from '../model/tool.js';
+
+/**
+ * The dashboard's socket protocol (Socket.IO namespace `/app`), declared once: the core's side
+ * (core/infra/dashboard) answers these requests and pushes these events, the page (web/) asks and
+ * listens with exactly these types. Requests are acked with a {@link Reply}.
+ */
+
+/** A caller the dashboard can pick: mapped in callers.yaml and/or attached right now. */
+export interface CallerRow {
+  caller: string;
+  profile: string;
+  sessions: number;
+}
+
+/** One problem of a store file, at its line. */
+export interface StoreIssue {
+  line: number;
+  field: string;
+  message: string;
+  hint?: string;
+}
+
+/** One file of the profile store, as text, with the problems found in it. */
+export interface StoreFile {
+  path: string;
+  text: string;
+  issues: StoreIssue[];
+}
+
+/** What the Connect page needs to write a client config that reaches this very core. */
+export interface ConnectInfo {
+  node: string;
+  gateway: string;
+  configDir: string;
+  /** This core's control socket: snippets pass it (`--socket`) so they reach this core, not a default one. */
+  socket: string;
+}
+
+export type OperatorAction =
+  | { kind: 'restart'; fingerprint: string; instance: string }
+  | { kind: 'stop-pool'; fingerprint: string }
+  | { kind: 'resume'; fingerprint: string }
+  | { kind: 'reload' };
+
+/** The live views a page can watch; each pushes its own event. */
+export type WatchKind = 'status' | 'tools' | 'resources' | 'prompts' | 'desktop' | 'finder' | 'logs';
+
+/** What each watch needs besides its kind. */
+export interface WatchParams {
+  status: Record<string, never>;
+  tools: { caller: string };
+  resources: { caller: string };
+  prompts: { caller: string };
+  desktop: { caller: string };
+  finder: { caller: string };
+  /** Without a caller: every entry of the core (the "all callers" view). */
+  logs: { caller?: string; minLevel?: LogLevel };
+}
+
+export type WatchArgs = { [K in WatchKind]: { kind: K } & WatchParams[K] }[WatchKind];
+
+/** A listed tool as the dashboard shows it (the caller's view, plus the context tool). */
+export interface DashboardTool {
+  name: string;
+  server: string;
+  downstreamName: string;
+  definition: JsonObject;
+}
+
+/** Every request a page may send: its arguments and the value of a successful answer. */
+export interface DashboardRequests {
+  hello: { args: Record<string, never>; answer: { info: CoreInfo; status: StatusView; callers: CallerRow[] } };
+  watch: { args: WatchArgs; answer: null };
+  unwatch: { args: { kind: WatchKind }; answer: null };
+  /** tools/call; `id` is the page's own, for `cancel` and the `progress` events. */
+  call: { args: { id: string; caller: string; name: string; args: JsonObject; timeoutMs?: number }; answer: JsonObject };
+  cancel: { args: { id: string }; answer: null };
+  /** resources/read (MCP ReadResourceResult). */
+  read: { args: { caller: string; uri: string }; answer: JsonObject };
+  templates: { args: { caller: string; cursor?: string }; answer: readonly ResourceTemplateEntry[] };
+  subscribe: { args: { caller: string; uri: string }; answer: null };
+  unsubscribe: { args: { uri: string }; answer: null };
+  /** prompts/get (MCP GetPromptResult). */
+  prompt: { args: { caller: string; name: string; args: Record<string, string> }; answer: JsonObject };
+  /** completion/complete (MCP CompleteResult). */
+  complete: { args: { caller: string; params: JsonObject }; answer: JsonObject };
+  desktop: { args: { caller: string; size?: number; window?: string }; answer: DesktopView };
+  finder: {
+    args: { caller: string; keywords?: string; fileType?: string; offset?: number; limit?: number };
+    answer: FinderView;
+  };
+  config: { args: Record<string, never>; answer: StoreFile[] };
+  'connect-info': { args: Record<string, never>; answer: ConnectInfo };
+  action: { args: OperatorAction; answer: unknown };
+}
+
+export type DashboardRequest = keyof DashboardRequests;
+export type RequestArgs<E extends DashboardRequest> = DashboardRequests[E]['args'];
+export type RequestAnswer<E extends DashboardRequest> = DashboardRequests[E]['answer'];
+
+/** How every request is acked. */
+export type Reply<T> = { ok: true; value: T } | { ok: false; error: string };
+
+/** A batch of log entries; `dropped` counts entries the page missed (it could not keep up). */
+export interface LogBatch {
+  caller: string | null;
+  entries: LogRecord[];
+  dropped: number;
+}
+
+/** Every event the core pushes to a page, with its payload. */
+export interface DashboardPushes {
+  status: { status: StatusView; callers: CallerRow[] };
+  tools: { caller: string; etag: string; tools: readonly DashboardTool[]; collisions: readonly NameCollision[] };
+  resources: {
+    caller: string;
+    etag: string;
+    resources: readonly ResourceEntry[];
+    templates: readonly ResourceTemplateEntry[];
+    collisions: readonly NameCollision[];
+  };
+  prompts: { caller: string; etag: string; prompts: readonly PromptEntry[]; collisions: readonly NameCollision[] };
+  'desktop-changed': ContextChange & { caller: string };
+  'finder-changed': ContextChange & { caller: string };
+  logs: LogBatch;
+  /** Progress of a `call`, by the page's call id. */
+  progress: ProgressUpdate & { id: string };
+  /** notifications/resources/updated of a subscribed URI. */
+  updated: { caller: string; uri: string; params: JsonObject };
+  'watch-error': { kind: WatchKind; error: string };
+  /** The core began a graceful stop: the page may renew with the next core. */
+  'core-stopping': { coreId: string };
+}
+
+export type DashboardPush = keyof DashboardPushes;
+
+/** The watch that feeds each pushed view. */
+export const WATCH_EVENTS = {
+  status: 'status',
+  tools: 'tools',
+  resources: 'resources',
+  prompts: 'prompts',
+  desktop: 'desktop-changed',
+  finder: 'finder-changed',
+  logs: 'logs',
+} as const satisfies Record<WatchKind, DashboardPush>;
