@@ -20,13 +20,14 @@ install: $(NODE_MODULES_STAMP)
 # dist/ is rebuilt only when a compiled source changed since the last build (make compares times),
 # and then incrementally (tsc --incremental): an unchanged tree starts at once.
 BUILD_STAMP := dist/.build-stamp
-SOURCES := $(shell find cmd internal test/fixtures web -name '*.ts' ! -name '*.test.ts' -o -name '*.tsx' -o -name '*.css' -o -name '*.html' 2>/dev/null) tsconfig.json tsconfig.smcp-types.json
+SOURCES := scripts/build-bundles.mjs $(shell find cmd internal test/fixtures web -name '*.ts' ! -name '*.test.ts' -o -name '*.tsx' -o -name '*.css' -o -name '*.html' 2>/dev/null) tsconfig.json tsconfig.smcp-types.json
 $(BUILD_STAMP): $(NODE_MODULES_STAMP) $(SOURCES)
 	@echo "build: $(words $(filter-out tsconfig.json $(NODE_MODULES_STAMP),$?)) source file(s) changed; compiling (incremental)…"
 	@node node_modules/typescript/bin/tsc -p tsconfig.json
 	@node node_modules/typescript/bin/tsc -p tsconfig.smcp-types.json
 	@node scripts/build-app.mjs
 	@node scripts/check-dist.mjs --prune
+	@node scripts/build-bundles.mjs
 	@touch $@
 
 build: $(BUILD_STAMP)
@@ -52,6 +53,7 @@ lint: install proto-check
 	npx eslint $(LINTED)
 	node scripts/check-layers.mjs
 	node scripts/check-links.mjs
+	node scripts/architecture-table.mjs --check
 	npx prettier --check $(FORMATTED) --log-level warn || (echo "run 'make fmt' and commit the result"; exit 1)
 
 ## Formats the sources (generated code under internal/contract/gen is left as generated: .prettierignore).

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Start-up benchmarks (issue 22): how fast each program is ready and how much memory it holds, each
+// Start-up benchmarks: how fast each program is ready and how much memory it holds, each
 // against a floor run interleaved in the same process. One JSON line per case; numbers go to
 // docs/benchmarks.md ("Start-up"); nothing here asserts a time.
 //   gateway_initialize     mcpdmcp spawn → `initialize` answered, vs bench/floor-responder.mjs; RSS after

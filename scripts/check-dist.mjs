@@ -31,7 +31,9 @@ const problems = [];
 for (const top of SHIPPED) {
   for (const file of jsFiles(join(dist, top))) {
     const rel = relative(repo, file);
-    if (process.argv.includes('--prune') && !sourceOf(file)) {
+    // The programs' shared chunks come from scripts/build-bundles.mjs, not from one source file each.
+    const bundleChunk = relative(join(dist, 'cmd', 'chunks'), file).startsWith('..') === false;
+    if (process.argv.includes('--prune') && !bundleChunk && !sourceOf(file)) {
       rmSync(file);
       rmSync(`${file}.map`, { force: true });
       continue;

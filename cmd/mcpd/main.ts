@@ -1,8 +1,7 @@
 #!/usr/bin/env node
-import { runCore } from '../../internal/core/app/bootstrap.js';
+// Only what parsing the command line needs is imported up front: each command loads its own modules when
+// it runs, so `mcpd --version` or `mcpd validate` never compile the core (docs/benchmarks.md).
 import { packageVersion } from '../../internal/shared/version.js';
-import { validateCommand } from '../../internal/ctl/validate-command.js';
-import { initCommand, initTarget } from '../../internal/ctl/init-command.js';
 import { COMMON_OPTIONS, configFrom, exitOnHelpOrVersion, parseOrExit, socketFrom } from '../../internal/contract/cli/common-flags.js';
 import { appCommand, APP_OPTIONS, APP_USAGE } from '../../internal/ctl/app-commands.js';
 
@@ -31,12 +30,18 @@ exitOnHelpOrVersion(values, USAGE, packageVersion);
 
 const [command] = positionals;
 if (command === 'validate') {
+  const { validateCommand } = await import('../../internal/ctl/validate-command.js');
   process.exit(await validateCommand(configFrom(values.config), Boolean(values.json), Boolean(values['run-commands'])));
 } else if (command === 'init') {
+  const { initCommand, initTarget } = await import('../../internal/ctl/init-command.js');
   process.exit(await initCommand(initTarget(values.config, process.env), (s) => process.stdout.write(s)));
 } else if (command === 'open' || command === 'url-handler') {
   process.exit(
-    await appCommand(positionals, values, { socket: socketFrom(values.socket, process.env, configFrom(values.config)), configDir: configFrom(values.config), usage: USAGE }),
+    await appCommand(positionals, values, {
+      socket: socketFrom(values.socket, process.env, configFrom(values.config)),
+      configDir: configFrom(values.config),
+      usage: USAGE,
+    }),
   );
 } else if (command !== undefined) {
   process.stderr.write(`unknown command "${command}"\n\n${USAGE}\n`);
@@ -44,6 +49,10 @@ if (command === 'validate') {
 }
 
 try {
+  // The core runs for days and logs what fails: stack traces of everything loaded from here on point into
+  // the TypeScript sources (the bundles' .map files).
+  process.setSourceMapsEnabled(true);
+  const { runCore } = await import('../../internal/core/app/bootstrap.js');
   const running = await runCore({
     configDir: configFrom(values.config),
     socket: values.socket,

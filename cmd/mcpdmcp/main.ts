@@ -6,9 +6,9 @@ import { StdioServerLineTransport } from '../../internal/gateway/stdio-server-tr
 import { packageVersion } from '../../internal/shared/version.js';
 import { COMMON_OPTIONS, configFrom, exitOnHelpOrVersion, parseOrExit, socketFrom } from '../../internal/contract/cli/common-flags.js';
 import { startCoreDaemon } from '../../internal/contract/session/autostart.js';
-import { runHttpGateway } from '../../internal/gateway/http-main.js';
-import { Gateway } from '../../internal/gateway/mcp-gateway.js';
-import { SharedCoreConnection } from '../../internal/gateway/shared-core-connection.js';
+import { answerInitializeEarly } from '../../internal/gateway/early-initialize.js';
+// Static imports are only what answering `initialize` needs; the gateway itself (the SDK server, the core
+// Session) is imported once the client has spoken, so its code never delays the first answer.
 
 const USAGE = `usage: mcpdmcp <caller> [--socket PATH] [--config DIR] [--no-autostart] [--core-wait-ms N]
                         [--http HOST:PORT [--token-file FILE | --token TOKEN|auto]]
@@ -65,7 +65,21 @@ const log = (msg: string) => process.stderr.write(`mcpdmcp[${caller}]: ${msg}\n`
 const coreEntry = resolve(fileURLToPath(import.meta.url), '../../mcpd/main.js');
 // One start per process at a time, however many sessions (HTTP mode) find the core missing at once.
 let lastCoreStart = 0;
-// HTTP: every MCP session's core Session is a channel of one shared connection (issue 14.6).
+
+if ((values.token !== undefined || values['token-file'] !== undefined) && values.http === undefined) {
+  process.stderr.write(`--token and --token-file only apply to --http HOST:PORT (stdio needs no token)\n\n${USAGE}\n`);
+  process.exit(2);
+}
+// On stdio, `initialize` is answered while the rest loads (early-initialize.ts).
+const transport = values.http === undefined ? new StdioServerLineTransport() : undefined;
+if (transport) await answerInitializeEarly(transport, { caller, version: packageVersion() });
+// Stack traces of everything loaded from here on point into the TypeScript sources (the bundles' .map files).
+process.setSourceMapsEnabled(true);
+const [{ Gateway }, { SharedCoreConnection }] = await Promise.all([
+  import('../../internal/gateway/mcp-gateway.js'),
+  import('../../internal/gateway/shared-core-connection.js'),
+]);
+// HTTP: every MCP session's core Session is a channel of one shared connection.
 const shared = values.http !== undefined ? new SharedCoreConnection(socket) : undefined;
 const newGateway = () =>
   new Gateway({
@@ -78,29 +92,37 @@ const newGateway = () =>
     startCore: values['no-autostart']
       ? undefined
       : () => {
-          if (Date.now() - lastCoreStart < 5000) return;
+          if (Date.now() - lastCoreStart < 5000) return undefined;
           lastCoreStart = Date.now();
-          const { pid, logFile } = startCoreDaemon({ coreEntry, socket, configDir });
-          log(`started core pid ${pid}; its log is ${logFile}`);
+          const started = startCoreDaemon({ coreEntry, socket, configDir });
+          log(`started core pid ${started.pid}; its log is ${started.logFile}`);
+          return started;
         },
   });
 
-if ((values.token !== undefined || values['token-file'] !== undefined) && values.http === undefined) {
-  process.stderr.write(`--token and --token-file only apply to --http HOST:PORT (stdio needs no token)\n\n${USAGE}\n`);
-  process.exit(2);
-}
 if (values.http !== undefined) {
+  const { runHttpGateway } = await import('../../internal/gateway/http-main.js');
   const tokens = { token: values.token, tokenFile: values['token-file'], envToken: process.env.MCPD_HTTP_TOKEN };
-  await runHttpGateway({ address: values.http, tokens, maxSessions: values['max-sessions'], newSession: newGateway, caller, version: packageVersion(), log });
-} else {
-  await serveStdio();
+  await runHttpGateway({
+    address: values.http,
+    tokens,
+    maxSessions: values['max-sessions'],
+    newSession: newGateway,
+    caller,
+    version: packageVersion(),
+    log,
+  });
+} else if (transport) {
+  await serveStdio(transport);
 }
 
-async function serveStdio(): Promise<void> {
+async function serveStdio(transport: StdioServerLineTransport): Promise<void> {
   const gateway = newGateway();
   // The client closing stdin ends the session; the gateway then exits (its core keeps running).
   const exit = () => void gateway.close().finally(() => process.exit(0));
   gateway.server.onclose = exit;
   process.stdin.on('end', exit);
-  await gateway.connect(new StdioServerLineTransport());
+  await gateway.connect(transport);
+  // stdin may have ended while the gateway loaded ('end' came and went): the session is over all the same.
+  if (process.stdin.readableEnded) exit();
 }

@@ -1,6 +1,6 @@
 import { CLIENTS } from './client-configs.js';
 import type { CtlCommand } from './ctl-command.js';
-import { SMCP_SUBCOMMANDS } from './ctl-smcp.js';
+import { SMCP_SUBCOMMANDS } from './ctl-smcp-flags.js';
 
 /** mcpdctl's commands with their flags and fixed first arguments: one table for every shell. */
 interface CommandSpec {

@@ -5,26 +5,17 @@
  * and extra-argument errors, the unknown-caller warning (`caller: true`) and a connected client.
  */
 import type { CtlCommand } from './ctl-command.js';
-import { callCommand, toolsCommand } from './ctl-tools.js';
-import { serverStatusCommand, statusCommand } from './ctl-status.js';
-import { reloadCommand } from './ctl-reload.js';
-import { promptsCommand, readCommand, resourcesCommand } from './ctl-resources.js';
-import { logsCommand } from './ctl-logs.js';
-import { desktopCommand, finderCommand } from './ctl-context.js';
-import { validateCommand } from './validate-command.js';
 import { str } from './ctl-command.js';
 import { configFrom } from '../contract/cli/common-flags.js';
-import { stopCommand } from './ctl-stop.js';
-import { importCommand } from './import-command.js';
-import { gatewaySocket, connectCommand } from './connect-command.js';
 import { placeFromProcess } from './client-configs.js';
-import { withStartProgress } from './start-progress.js';
 import { fileURLToPath } from 'node:url';
-import { SMCP_FLAGS, smcpCommand } from './ctl-smcp.js';
-import { desktopHostCommand } from './ctl-desktop-host.js';
+import { SMCP_FLAGS } from './ctl-smcp-flags.js';
 import { completionCommand } from './completion-command.js';
 import { authCmd } from './auth-command.js';
 import { must } from '../shared/must.js';
+
+// Each command's code is imported when that command runs: `mcpdctl --help` compiles only this
+// table, and `mcpdctl status` only the status command and the gRPC client.
 
 /** "Starting server …" on stderr while a cold start keeps a listing or call waiting (a terminal only). */
 const progress = (json: boolean) => ({ isTTY: Boolean(process.stderr.isTTY) && !json, write: (s: string) => process.stderr.write(s) });
@@ -33,7 +24,10 @@ const status: CtlCommand = {
   name: 'status',
   args: '[server]',
   summary: 'pools, instances, callers; with a server: its errors in full, with history',
-  run: ({ client, args, out }) => (args[0] === undefined ? statusCommand(client, out) : serverStatusCommand(client, args[0], out)),
+  run: async ({ client, args, out }) => {
+    const { serverStatusCommand, statusCommand } = await import('./ctl-status.js');
+    return args[0] === undefined ? statusCommand(client, out) : serverStatusCommand(client, args[0], out);
+  },
 };
 
 const tools: CtlCommand = {
@@ -41,7 +35,10 @@ const tools: CtlCommand = {
   args: '<caller>',
   summary: "the caller's tool list, as its MCP client sees it",
   caller: true,
-  run: ({ client, args, out }) => withStartProgress(client, toolsCommand(client, must(args[0], '<caller>'), out), progress(out.json)),
+  run: async ({ client, args, out }) => {
+    const [{ withStartProgress }, { toolsCommand }] = await Promise.all([import('./start-progress.js'), import('./ctl-tools.js')]);
+    return withStartProgress(client, toolsCommand(client, must(args[0], '<caller>'), out), progress(out.json));
+  },
 };
 
 const call: CtlCommand = {
@@ -54,22 +51,29 @@ const call: CtlCommand = {
     timeout: { type: 'string', value: 'MS', help: 'deadline in milliseconds (default: the server’s callTimeoutSeconds)' },
   },
   extraArgsHint: `tool arguments go in --args '{"a": 2}'`,
-  run: ({ client, args, flags, out }) =>
-    callCommand(client, must(args[0], '<caller>'), must(args[1], '<tool>'), str(flags.args) ?? '{}', Number(str(flags.timeout) ?? 0), out),
+  run: async ({ client, args, flags, out }) =>
+    (await import('./ctl-tools.js')).callCommand(
+      client,
+      must(args[0], '<caller>'),
+      must(args[1], '<tool>'),
+      str(flags.args) ?? '{}',
+      Number(str(flags.timeout) ?? 0),
+      out,
+    ),
 };
 
 const reload: CtlCommand = {
   name: 'reload',
   args: '',
   summary: 're-read the profile store now (also resumes suspended servers)',
-  run: ({ client, out }) => reloadCommand(client, out),
+  run: async ({ client, out }) => (await import('./ctl-reload.js')).reloadCommand(client, out),
 };
 
 const stop: CtlCommand = {
   name: 'stop',
   args: '',
   summary: 'stop the core gracefully (in-flight calls finish first)',
-  run: ({ client, out }) => stopCommand(client, out),
+  run: async ({ client, out }) => (await import('./ctl-stop.js')).stopCommand(client, out),
 };
 
 const importCmd: CtlCommand = {
@@ -82,8 +86,8 @@ const importCmd: CtlCommand = {
     'dry-run': { type: 'boolean', help: 'show what would be written, write nothing' },
     force: { type: 'boolean', help: 'replace an existing profile of that name' },
   },
-  run: ({ args, flags, out }) =>
-    importCommand(
+  run: async ({ args, flags, out }) =>
+    (await import('./import-command.js')).importCommand(
       must(args[0], '<source>'),
       {
         configDir: configFrom(str(flags.config)),
@@ -111,8 +115,9 @@ function connecting(name: 'connect' | 'disconnect', summary: string, args: strin
         : {}),
       'dry-run': { type: 'boolean', help: 'show the diff, change nothing' },
     },
-    run: ({ args: a, flags, out }) =>
-      connectCommand(
+    run: async ({ args: a, flags, out }) => {
+      const { connectCommand, gatewaySocket } = await import('./connect-command.js');
+      return connectCommand(
         must(a[0], '<client>'),
         name === 'connect',
         {
@@ -125,7 +130,8 @@ function connecting(name: 'connect' | 'disconnect', summary: string, args: strin
           node: process.execPath,
         },
         out,
-      ),
+      );
+    },
   };
 }
 
@@ -134,7 +140,7 @@ const resources: CtlCommand = {
   args: '<caller>',
   summary: "the caller's resources and resource templates",
   caller: true,
-  run: ({ client, args, out }) => resourcesCommand(client, must(args[0], '<caller>'), out),
+  run: async ({ client, args, out }) => (await import('./ctl-resources.js')).resourcesCommand(client, must(args[0], '<caller>'), out),
 };
 
 const read: CtlCommand = {
@@ -142,7 +148,8 @@ const read: CtlCommand = {
   args: '<caller> <uri>',
   summary: 'read one resource (dpe:// and mcpd:// URIs included)',
   caller: true,
-  run: ({ client, args, out }) => readCommand(client, must(args[0], '<caller>'), must(args[1], '<uri>'), out),
+  run: async ({ client, args, out }) =>
+    (await import('./ctl-resources.js')).readCommand(client, must(args[0], '<caller>'), must(args[1], '<uri>'), out),
 };
 
 const prompts: CtlCommand = {
@@ -150,7 +157,7 @@ const prompts: CtlCommand = {
   args: '<caller>',
   summary: "the caller's prompts",
   caller: true,
-  run: ({ client, args, out }) => promptsCommand(client, must(args[0], '<caller>'), out),
+  run: async ({ client, args, out }) => (await import('./ctl-resources.js')).promptsCommand(client, must(args[0], '<caller>'), out),
 };
 
 const logs: CtlCommand = {
@@ -162,8 +169,13 @@ const logs: CtlCommand = {
     level: { type: 'string', value: 'LEVEL', help: 'lowest level shown: debug, info (default), notice, warning, error …' },
     follow: { type: 'boolean', short: 'f', help: 'then print new entries until Ctrl-C' },
   },
-  run: ({ client, args, flags, out }) =>
-    logsCommand(client, must(args[0], '<caller>'), { level: str(flags.level), follow: flags.follow === true }, out),
+  run: async ({ client, args, flags, out }) =>
+    (await import('./ctl-logs.js')).logsCommand(
+      client,
+      must(args[0], '<caller>'),
+      { level: str(flags.level), follow: flags.follow === true },
+      out,
+    ),
 };
 
 const desktop: CtlCommand = {
@@ -175,8 +187,13 @@ const desktop: CtlCommand = {
     size: { type: 'string', value: 'N', help: 'at most N windows' },
     window: { type: 'string', value: 'URI', help: 'only this window' },
   },
-  run: ({ client, args, flags, out }) =>
-    desktopCommand(client, must(args[0], '<caller>'), { size: str(flags.size), window: str(flags.window) }, out),
+  run: async ({ client, args, flags, out }) =>
+    (await import('./ctl-context.js')).desktopCommand(
+      client,
+      must(args[0], '<caller>'),
+      { size: str(flags.size), window: str(flags.window) },
+      out,
+    ),
 };
 
 const finder: CtlCommand = {
@@ -190,8 +207,8 @@ const finder: CtlCommand = {
     offset: { type: 'string', value: 'N', help: 'skip N documents' },
     limit: { type: 'string', value: 'N', help: 'at most N documents' },
   },
-  run: ({ client, args, flags, out }) =>
-    finderCommand(
+  run: async ({ client, args, flags, out }) =>
+    (await import('./ctl-context.js')).finderCommand(
       client,
       must(args[0], '<caller>'),
       { keywords: str(flags.keywords), type: str(flags.type), offset: str(flags.offset), limit: str(flags.limit) },
@@ -204,7 +221,7 @@ const validate: CtlCommand = {
   args: '',
   summary: 'check a profile store (--config DIR; no core needed)',
   offline: true,
-  run: ({ flags, out }) => validateCommand(configFrom(str(flags.config)), out.json),
+  run: async ({ flags, out }) => (await import('./validate-command.js')).validateCommand(configFrom(str(flags.config)), out.json),
 };
 
 const smcp: CtlCommand = {
@@ -214,7 +231,7 @@ const smcp: CtlCommand = {
   flags: SMCP_FLAGS,
   offline: true,
   run: () => Promise.resolve(2),
-  passThrough: (argv, io) => smcpCommand(argv, io.out, io.err),
+  passThrough: async (argv, io) => (await import('./ctl-smcp.js')).smcpCommand(argv, io.out, io.err),
 };
 
 const desktopHost: CtlCommand = {
@@ -223,7 +240,7 @@ const desktopHost: CtlCommand = {
   summary: 'drive a Desktop Bridge host: health, doctor, observe, find, click, type, hotkey, wait (no core needed)',
   offline: true,
   run: () => Promise.resolve(2),
-  passThrough: (argv, io) => desktopHostCommand(argv, io.out, io.err),
+  passThrough: async (argv, io) => (await import('./ctl-desktop-host.js')).desktopHostCommand(argv, io.out, io.err),
 };
 
 export const CTL_COMMANDS: readonly CtlCommand[] = [

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { isMcpdError } from '../shared/errors.js';
-import { ControlCalls, createControlClient, waitForReady } from '../contract/grpc/control-client.js';
+import type { ControlCalls } from '../contract/grpc/control-client.js';
 import { assertSocketOwner } from '../contract/session/socket-path.js';
 import { closest } from '../contract/model/did-you-mean.js';
 import { COMMON_OPTIONS, configFrom, socketFrom } from '../contract/cli/common-flags.js';
@@ -104,7 +104,13 @@ async function execute(cmd: CtlCommand, args: string[], flags: CtlRun['flags'], 
   // JSON output is escaped by JSON itself.
   const out: Out = { json, write: json ? io.out : (s) => io.out(escapeTerminal(s)), warn: (s) => io.err(escapeTerminal(s)) };
   // The store (flag, MCPD_CONFIG, the current directory's, ~/.config/mcpd) tells which core: its record names the socket.
-  const socket = socketFrom(typeof flags.socket === 'string' ? flags.socket : undefined, process.env, configFrom(typeof flags.config === 'string' ? flags.config : undefined));
+  const socket = socketFrom(
+    typeof flags.socket === 'string' ? flags.socket : undefined,
+    process.env,
+    configFrom(typeof flags.config === 'string' ? flags.config : undefined),
+  );
+  // gRPC is loaded only by a command that runs: `mcpdctl --help` and usage errors never compile it.
+  const { ControlCalls, createControlClient, waitForReady } = await import('../contract/grpc/control-client.js');
   const client = createControlClient(socket);
   try {
     if (!cmd.offline) {

@@ -8,7 +8,7 @@ import { NOTIFY_EVENTS } from '../contract/smcp/events.js';
 import type { JsonObject } from '../shared/json.js';
 import { SmcpAgent } from '../smcp/agent/smcp-agent.js';
 import { SmcpError } from '../smcp/agent/smcp-error.js';
-import type { CtlFlag } from './ctl-command.js';
+import { SMCP_FLAGS } from './ctl-smcp-flags.js';
 import { renderTable, firstLine, truncate } from './table.js';
 import { must } from '../shared/must.js';
 
@@ -28,13 +28,6 @@ export const SMCP_USAGE = `usage: mcpdctl smcp <url> [--office O] [--name AGENT]
   room and watch need it. The API key is read from the environment variable named by --api-key-env
   (default SMCP_API_KEY).`;
 
-/** The arguments after `smcp` when the first positional of argv is `smcp` (only --json may come before it). */
-export function smcpInvocation(argv: readonly string[]): string[] | undefined {
-  const i = argv.indexOf('smcp');
-  if (i < 0 || argv.slice(0, i).some((a) => a !== '--json')) return undefined;
-  return [...argv.slice(0, i), ...argv.slice(i + 1)];
-}
-
 class UsageError extends Error {}
 
 /** Like ctl-commands' Out (not imported: ctl-commands re-exports this file). */
@@ -49,25 +42,7 @@ function intFlag(name: string, v: string | undefined): number | undefined {
   return Number(v);
 }
 
-/** The sub-commands, for completion. */
-export const SMCP_SUBCOMMANDS = ['room', 'tools', 'call', 'desktop', 'finder', 'config', 'read', 'watch'] as const;
-
-/** Every flag of `mcpdctl smcp` (parsed here; also shown by `mcpdctl help smcp` and completed by the shells). */
-export const SMCP_FLAGS = {
-  office: { type: 'string', value: 'O', help: "the office to join as its agent (default: the named computer's office)" },
-  name: { type: 'string', value: 'AGENT', help: 'the agent name (default mcpdctl-<pid>)' },
-  'api-key-env': { type: 'string', value: 'NAME', help: 'environment variable holding the API key (default SMCP_API_KEY)' },
-  json: { type: 'boolean', help: 'raw answers as JSON (watch: one {event, data} line per notification)' },
-  args: { type: 'string', value: 'JSON', help: 'call: the tool arguments, a JSON object' },
-  timeout: { type: 'string', value: 'S', help: 'call: timeout in seconds (default 60)' },
-  size: { type: 'string', value: 'N', help: 'desktop: at most N windows' },
-  window: { type: 'string', value: 'URI', help: 'desktop: only this window' },
-  keywords: { type: 'string', value: 'a,b', help: 'finder: keywords' },
-  type: { type: 'string', value: 'T', help: 'finder: file type' },
-  offset: { type: 'string', value: 'N', help: 'finder: skip N documents' },
-  limit: { type: 'string', value: 'N', help: 'finder: at most N documents' },
-  help: { type: 'boolean', short: 'h', help: 'this help' },
-} as const satisfies Record<string, CtlFlag>;
+export { SMCP_FLAGS, SMCP_SUBCOMMANDS } from './ctl-smcp-flags.js';
 
 function parse(argv: string[]) {
   try {

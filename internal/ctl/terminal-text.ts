@@ -1,7 +1,7 @@
 /**
  * Control characters (except newline and tab), C1 controls and bidirectional overrides, written as
  * visible escapes. Caller names, server stderr and error messages come from other processes: printed raw,
- * an escape sequence could forge a row of `mcpdctl status` or rewrite the terminal (issue 14.8).
+ * an escape sequence could forge a row of `mcpdctl status` or rewrite the terminal.
  */
 // eslint-disable-next-line no-control-regex
 const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;

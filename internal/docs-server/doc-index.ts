@@ -92,7 +92,7 @@ export class DocIndex implements DpeDocumentSource {
     if (!fmt || docRef === undefined) return 'unsupported';
     const prev = this.byPath.get(absPath);
     try {
-      // A link out of the folder (to a key file, say) is not a document of this folder (issue 14.5).
+      // A link out of the folder (to a key file, say) is not a document of this folder.
       const real = await realpath(absPath);
       if (!this.roots.some((r) => isInside(r.real, real))) {
         this.log(`not indexing ${absPath}: it resolves to ${real}, outside the served folders`);

@@ -1,4 +1,4 @@
-/** What mcpd-docs spends on one file at most (issue 14.5); each has an mcpd-docs flag. */
+/** What mcpd-docs spends on one file at most; each has an mcpd-docs flag. */
 export interface DocLimits {
   /** Files larger than this are not indexed (--max-file-bytes). */
   maxFileBytes: number;

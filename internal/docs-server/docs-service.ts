@@ -24,7 +24,7 @@ export class DocsService {
   private watcher?: { ready: Promise<void>; close: () => Promise<void> };
 
   constructor(private readonly opts: DocsServiceOptions) {
-    // Files are parsed in a worker with a deadline and a heap limit (issue 14.5).
+    // Files are parsed in a worker with a deadline and a heap limit.
     this.index = new DocIndex(DocIndex.rootsFor(opts.dirs), opts.log, { limits: opts.limits, parse: parseInWorker });
     this.mcp = new DocsMcpServer(opts.host, this.index, opts.log);
   }

@@ -6,7 +6,7 @@ type Reply = { ok: true; content: ParsedContent } | { ok: false; message: string
 
 /**
  * Parses in a worker thread with a heap limit and a deadline: a file that takes too long or too much
- * memory fails with a clear error and the server stays responsive (issue 14.5).
+ * memory fails with a clear error and the server stays responsive.
  */
 export function parseInWorker(fileName: string, bytes: Uint8Array, stem: string, limits: DocLimits): Promise<ParsedContent> {
   const worker = new Worker(new URL('./parse-worker.js', import.meta.url), {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { boundUnread } from './bound-unread.js';
 import { waitFor } from '../../test/support/procs.js';
 
-describe('an SSE stream its client stopped reading (issue 14.4)', () => {
+describe('an SSE stream its client stopped reading', () => {
   it('is closed once the unread bytes pass the bound, instead of buffering without end', async () => {
     let response!: ServerResponse;
     let written = 0;

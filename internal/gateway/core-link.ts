@@ -2,6 +2,7 @@ import { backoffDelayMs } from '../shared/backoff.js';
 import { McpdError } from '../shared/errors.js';
 import { assertSocketOwner } from '../contract/session/socket-path.js';
 import { SessionClient } from '../contract/session/session-client.js';
+import type { StartedCore } from '../contract/session/autostart.js';
 import type * as pb from '../contract/gen/mcpd/control/v1/control.js';
 import { cappedTimeout } from '../shared/timer-limit.js';
 
@@ -9,8 +10,8 @@ export interface CoreLinkOptions {
   socket: string;
   caller: string;
   clientName?: string;
-  /** Starts a core when none answers; undefined = never (--no-autostart). */
-  startCore?: () => void;
+  /** Starts a core when none answers (undefined when one was started moments ago); absent = never (--no-autostart). */
+  startCore?: () => StartedCore | undefined;
   log: (msg: string) => void;
   /**
    * Opens a Session with this hello; default: a MCPD-SESSION/1 connection of its own. The HTTP gateway
@@ -41,6 +42,10 @@ export class CoreLink {
   private lastSessionId = '';
   /** Ends the reconnect loop's current backoff sleep early. */
   private wake?: () => void;
+  /** The last core this gateway started exited with this (its own first error and its log), until one answers. */
+  private startFailure?: string;
+  /** Requests waiting for a core: told at once when the core started for them fails. */
+  private readonly waiting = new Set<(e: McpdError) => void>();
 
   constructor(private readonly opts: CoreLinkOptions) {}
 
@@ -58,13 +63,18 @@ export class CoreLink {
     const neverReached = !this.opts.startCore && !this.connectedOnce;
     const wait = neverReached ? Math.min(waitMs, NEVER_REACHED_WAIT_MS) : waitMs;
     let timer: NodeJS.Timeout | undefined;
+    let failFast: ((e: McpdError) => void) | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = cappedTimeout(() => reject(this.unreachable(wait, neverReached)), wait);
+      // A core that exited instead of coming up will not come up in the time left: say why now.
+      failFast = reject;
+      this.waiting.add(reject);
     });
     try {
       return await Promise.race([connecting, timeout]);
     } finally {
       clearTimeout(timer);
+      if (failFast) this.waiting.delete(failFast);
     }
   }
 
@@ -80,6 +90,7 @@ export class CoreLink {
         'UNAVAILABLE',
         `${where}; start one with \`mcpd --config DIR --socket ${this.opts.socket}\` (this gateway runs with --no-autostart)`,
       );
+    if (this.startFailure) return new McpdError('UNAVAILABLE', `${where}: ${this.startFailure}`);
     if (this.opts.startCore) return new McpdError('UNAVAILABLE', `${where} after ${waitedMs} ms; the core did not come up — see its log`);
     return new McpdError(
       'UNAVAILABLE',
@@ -111,7 +122,7 @@ export class CoreLink {
     let attempt = 0;
     for (;;) {
       if (this.stopped) throw new McpdError('UNAVAILABLE', 'gateway is shutting down');
-      // Not retried: a socket another user owns stays refused until the user fixes it (issue 8.10).
+      // Not retried: a socket another user owns stays refused until the user fixes it.
       try {
         assertSocketOwner(this.opts.socket);
       } catch (e) {
@@ -153,6 +164,7 @@ export class CoreLink {
     }
     const reconnect = this.connectedOnce;
     this.connectedOnce = true;
+    this.startFailure = undefined;
     this.current = session;
     this.lastSessionId = session.welcome.sessionId;
     this.opts.log(
@@ -173,6 +185,13 @@ export class CoreLink {
     if (now - this.lastStartAt < RESTART_COOLDOWN_MS) return;
     this.lastStartAt = now;
     this.opts.log(`no core answered (${why}); starting one`);
-    this.opts.startCore();
+    const started = this.opts.startCore();
+    // Fire-and-forget: `failed` never rejects; it settles only when the started core exits failing.
+    void started?.failed.then((first) => {
+      this.startFailure = `the core it started exited: ${first} — its log: ${started.logFile}`;
+      this.opts.log(this.startFailure);
+      const err = new McpdError('UNAVAILABLE', `no mcpd core reachable at ${this.opts.socket}: ${this.startFailure}`);
+      for (const reject of this.waiting) reject(err);
+    });
   }
 }

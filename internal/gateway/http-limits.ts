@@ -1,4 +1,4 @@
-/** What one `mcpdmcp --http` process holds at most (issue 14.6); every value has a flag or variable. */
+/** What one `mcpdmcp --http` process holds at most; every value has a flag or variable. */
 export interface HttpLimits {
   /** Open MCP sessions; at the cap the oldest idle one is closed for a new one (--max-sessions). */
   maxSessions: number;

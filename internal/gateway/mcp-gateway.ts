@@ -16,12 +16,13 @@ import { registerAreaHandlers } from './gateway-areas.js';
 import { AREAS } from '../contract/areas/all-areas.js';
 import { FastToolCalls } from './fast-tool-calls.js';
 import { StdioServerLineTransport } from './stdio-server-transport.js';
+import { gatewayInstructions } from './early-initialize.js';
 
 export interface GatewayOptions {
   caller: string;
   socket: string;
   version: string;
-  startCore?: () => void;
+  startCore?: CoreLinkOptions['startCore'];
   /** Opens the core Session (default: a connection of its own); see CoreLinkOptions.open. */
   openSession?: CoreLinkOptions['open'];
   /** How long a request waits for a core to (re)appear before failing. */
@@ -43,7 +44,7 @@ export class Gateway {
     const areas: GatewayArea[] = [toolsArea(), resourcesArea(), promptsArea(), logsArea(), contextArea(), clientRequestsArea()];
     this.server = new Server(
       { name: 'mcpd', version: opts.version },
-      { capabilities: mergeCapabilities(areas), instructions: `The mcpd profile for caller "${opts.caller}".` },
+      { capabilities: mergeCapabilities(areas), instructions: gatewayInstructions(opts.caller) },
     );
     this.link = new CoreLink({
       socket: opts.socket,
@@ -82,7 +83,7 @@ export class Gateway {
     if (transport instanceof StdioServerLineTransport) this.link.warm();
     else {
       // HTTP: a session holds a core link only once its client finished initializing, so a flood of
-      // bare `initialize` requests costs the core nothing (issue 14.6).
+      // bare `initialize` requests costs the core nothing.
       const previous = this.server.oninitialized;
       this.server.oninitialized = () => {
         previous?.();

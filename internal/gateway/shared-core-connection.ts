@@ -5,7 +5,7 @@ import { SessionClient } from '../contract/session/session-client.js';
 
 /**
  * One MCPD-SESSION/2 connection to the core shared by every Session of this gateway process (the HTTP
- * gateway's MCP sessions, issue 14.6): N sessions cost the core one fd, not N. Each Session is its own
+ * gateway's MCP sessions): N sessions cost the core one fd, not N. Each Session is its own
  * channel with its own hello, so the core sees N caller sessions, each released on its own. When the
  * core goes away every channel fails; each session's CoreLink reconnects, and the first to do so
  * opens the next connection for all of them.

@@ -1,5 +1,4 @@
 import type { Readable, Writable } from 'node:stream';
-import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { JsonRpcLineReader, parseJsonRpc, severalLines } from '../shared/jsonrpc/line-reader.js';
@@ -19,6 +18,11 @@ export class StdioServerLineTransport implements Transport {
   intercept?: (message: JSONRPCMessage) => boolean;
   private readonly reader = new JsonRpcLineReader();
   private started = false;
+  private listening = false;
+  /** Messages read before the SDK server connected (early-initialize.ts); start() hands them over. */
+  private readonly held: JSONRPCMessage[] = [];
+  /** An initialize answered before the server connected: the server's answer to its replay is not sent. */
+  private answeredEarly?: string | number;
   private readonly writes: TurnWrites;
 
   constructor(
@@ -44,7 +48,8 @@ export class StdioServerLineTransport implements Transport {
         if (line === null) return;
         const message = this.intercept ? parseKeepingParams(line) : parseJsonRpc(line);
         if (this.intercept?.(message)) continue;
-        this.onmessage?.(message);
+        if (this.started) this.onmessage?.(message);
+        else this.held.push(message);
       } catch (e) {
         this.onerror?.(e as Error);
       }
@@ -56,8 +61,23 @@ export class StdioServerLineTransport implements Transport {
   async start(): Promise<void> {
     if (this.started) throw new Error('the stdio transport is already started');
     this.started = true;
+    // What arrived while the gateway was loading goes first, through the lane it would have taken.
+    for (const message of this.held.splice(0)) if (!this.intercept?.(message)) this.onmessage?.(message);
+    this.listen();
+  }
+
+  /** Reads stdin before start(): messages are held until the server connects (the gateway loads meanwhile). */
+  listen(): void {
+    if (this.listening) return;
+    this.listening = true;
     this.stdin.on('data', this.onData);
     this.stdin.on('error', this.onStdinError);
+  }
+
+  /** Answers `initialize` (request `id`) ahead of the server, which still gets the request to learn the client. */
+  answerEarly(id: string | number, answer: string): void {
+    this.answeredEarly = id;
+    this.writeRaw(answer);
   }
 
   async close(): Promise<void> {
@@ -74,8 +94,13 @@ export class StdioServerLineTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
+    if (this.answeredEarly !== undefined && !('method' in message) && 'id' in message && message.id === this.answeredEarly) {
+      this.answeredEarly = undefined;
+      return Promise.resolve();
+    }
     return new Promise((resolve) => {
-      if (this.writes.write(serializeMessage(message))) resolve();
+      // As the SDK's serializeMessage, which this file does not import: its module loads every zod schema.
+      if (this.writes.write(`${JSON.stringify(message)}\n`)) resolve();
       else this.stdout.once('drain', resolve);
     });
   }

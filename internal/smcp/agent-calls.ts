@@ -39,7 +39,11 @@ function loadOf(socket: Socket): Load {
 export function admitRequest(socket: Socket, bytes: number, limits: InFlightLimits): ErrorPayload | (() => void) {
   const l = loadOf(socket);
   if (l.count >= limits.perAgent)
-    return tooMany(`this agent already has ${l.count} requests waiting for an answer (at most ${limits.perAgent})`, 'per_agent', limits.perAgent);
+    return tooMany(
+      `this agent already has ${l.count} requests waiting for an answer (at most ${limits.perAgent})`,
+      'per_agent',
+      limits.perAgent,
+    );
   if (l.bytes + bytes > limits.bytesPerAgent)
     return tooMany(
       `this agent's requests waiting for an answer already hold ${l.bytes} bytes; ${bytes} more would pass the limit of ${limits.bytesPerAgent}`,

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RedisClientType } from 'redis';
 import type { Namespace } from 'socket.io';
+import { isClientEvent } from '../contract/smcp/events.js';
 import { holdsSeat } from './session.js';
 
 const channel = (node: string): string => `smcp:link:${node}`;
@@ -97,6 +98,9 @@ export class NodeLink {
       return this.log('ignored an unreadable message on this node’s link channel');
     }
     if (msg.kind === 'reply') return this.waiting.get(msg.id)?.(msg.outcome);
+    // Authentic (sealed-redis.ts) is not enough: only the client:* requests a node routes may be emitted.
+    if (msg.kind !== 'call' || !isClientEvent(msg.event) || typeof msg.sid !== 'string' || !(msg.timeoutMs > 0))
+      return this.log(`ignored a link message that is not a routable call (event ${JSON.stringify(String(msg.event))})`);
     // serve() turns a missing or silent socket into an outcome and logs a failed reply: it does not reject.
     void this.serve(msg);
   }

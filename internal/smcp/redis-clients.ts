@@ -2,16 +2,23 @@
 import { createAdapter } from '@socket.io/redis-adapter';
 import { createClient, type RedisClientType } from 'redis';
 import type { Server } from 'socket.io';
+import { RedisMessageMac } from './redis-message-mac.js';
+import { openSubscriber, sealPublisher } from './sealed-redis.js';
 
 export class RedisUnreachableError extends Error {}
 
 export interface RedisClients {
+  /** Publishes sealed messages (redis-message-mac.ts). */
   pub: RedisClientType;
+  /** Delivers only authentic, fresh, first-seen messages. */
   sub: RedisClientType;
   data: RedisClientType;
+  /** The raw connections, for closing. */
+  raw: RedisClientType[];
 }
 
-export async function connectRedis(url: string, io: Server): Promise<RedisClients> {
+/** `apiKey` keys the HMAC of every message the nodes exchange through Redis. */
+export async function connectRedis(url: string, io: Server, apiKey: string, log: (msg: string) => void): Promise<RedisClients> {
   // A Redis unreachable at start is a configuration error to report, not something to retry forever;
   // once connected, a lost connection is retried (backoff up to 3 s) and the node carries on meanwhile.
   let started = false;
@@ -31,8 +38,10 @@ export async function connectRedis(url: string, io: Server): Promise<RedisClient
     throw new RedisUnreachableError(`cannot reach Redis at ${withoutCredentials(url)}: ${(e as Error).message}`);
   }
   started = true;
-  io.adapter(createAdapter(pub, sub, { requestsTimeout: 5000 }));
-  return { pub, sub, data };
+  const mac = new RedisMessageMac(apiKey);
+  const sealed = { pub: sealPublisher(pub, mac), sub: openSubscriber(sub, mac, log) };
+  io.adapter(createAdapter(sealed.pub, sealed.sub, { requestsTimeout: 5000 }));
+  return { ...sealed, data, raw: [pub, sub, data] };
 }
 
 /** A Redis URL may carry a password (`redis://:secret@host`); messages show it without. */

@@ -98,7 +98,11 @@ async function lookup(ctx: SmcpContext, office: string, name: string): Promise<M
 function computerBusy(ctx: SmcpContext, target: Member): ErrorPayload | undefined {
   const n = ctx.forwarder.waitingOn(target.sid);
   if (n < ctx.limits.perComputer) return undefined;
-  return tooMany(`computer "${target.name}" already has ${n} requests waiting for its answer (at most ${ctx.limits.perComputer})`, 'per_computer', ctx.limits.perComputer);
+  return tooMany(
+    `computer "${target.name}" already has ${n} requests waiting for its answer (at most ${ctx.limits.perComputer})`,
+    'per_computer',
+    ctx.limits.perComputer,
+  );
 }
 
 function noComputer(office: string, name: string): ErrorPayload {

@@ -60,6 +60,12 @@ export async function startSmcpServer(o: SmcpServerOptions): Promise<SmcpServer>
       `refusing to listen on non-loopback address ${o.host} without an API key: anyone who can reach it could act as any agent or computer. ` +
         'Set the API key environment variable (see --api-key-env, default SMCP_API_KEY), or listen on 127.0.0.1.',
     );
+  if (o.redisUrl && !o.apiKey)
+    throw new SmcpConfigError(
+      'refusing to share offices through Redis without an API key: it keys the signature of every message the nodes exchange there, ' +
+        'so that anyone who can reach Redis cannot route calls. Set the API key environment variable (see --api-key-env, default SMCP_API_KEY) ' +
+        'to the same value on every node.',
+    );
   const http = createServer();
   const maxPayloadBytes = o.maxPayloadBytes ?? 1024 * 1024;
   const io = new Server(http, {
@@ -69,7 +75,7 @@ export async function startSmcpServer(o: SmcpServerOptions): Promise<SmcpServer>
   });
   const node = randomUUID();
   const redis = o.redisUrl
-    ? await connectRedis(o.redisUrl, io).catch((e: unknown) => {
+    ? await connectRedis(o.redisUrl, io, o.apiKey ?? '', o.log).catch((e: unknown) => {
         throw e instanceof RedisUnreachableError ? new SmcpConfigError(e.message) : e;
       })
     : undefined;
@@ -134,10 +140,7 @@ export async function startSmcpServer(o: SmcpServerOptions): Promise<SmcpServer>
       // Ignored: stopping: the registry's connections are closed below whatever this says.
       await registry.close().catch(() => undefined);
       // quit() waits for Redis to answer; a client still reconnecting to a Redis that is gone never would.
-      if (redis)
-        await Promise.allSettled(
-          [redis.pub, redis.sub, redis.data].map((c) => (c.isReady ? c.quit() : c.isOpen ? c.disconnect() : undefined)),
-        );
+      if (redis) await Promise.allSettled(redis.raw.map((c) => (c.isReady ? c.quit() : c.isOpen ? c.disconnect() : undefined)));
     })());
   return { url, port, node, io, close };
 }

@@ -31,7 +31,7 @@ async function samplingClient(world: TestWorld, caller: string, answer: string) 
   return { client, prompts, open };
 }
 
-describe('server→client requests stay with their caller (issue 14.2)', () => {
+describe('server→client requests stay with their caller', () => {
   let world: TestWorld;
   beforeAll(async () => {
     // Same spec in two profiles: one pool, one instance, shared by alice and bob.

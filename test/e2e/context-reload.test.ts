@@ -22,7 +22,7 @@ interface View {
 }
 
 /**
- * Issue 8 item 7 after a reload: a dpe:// or window:// server that an edit of the store adds to (or
+ * The context channels after a reload: a dpe:// or window:// server that an edit of the store adds to (or
  * removes from) a caller's profile changes the context channels, and the client is told with
  * list_changed — also when no downstream tool changed (mcpd-docs has none) — so that the client's
  * next listing and mcpdctl's agree.

@@ -8,7 +8,7 @@ import { echoServer, profile } from '../support/profiles.js';
 
 const run = promisify(execFile);
 
-describe('mcpdctl status prints caller names safely (issue 14.8)', () => {
+describe('mcpdctl status prints caller names safely', () => {
   const world = coreWorld({
     'profiles/default.yaml': profile(echoServer('fx')),
     'callers.yaml': 'callers: {}\n',

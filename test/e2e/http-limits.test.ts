@@ -10,7 +10,7 @@ import { must } from '../../internal/shared/must.js';
 const fds = (pid: number) => readdirSync(`/proc/${pid}/fd`).length;
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
-describe('the HTTP gateway has limits (issue 14.6)', () => {
+describe('the HTTP gateway has limits', () => {
   let world: TestWorld;
   let corePid: number;
   let gw: HttpGatewayProc;
@@ -72,7 +72,7 @@ describe('the HTTP gateway has limits (issue 14.6)', () => {
   });
 });
 
-describe('sessions that never finish initializing expire (issue 14.6)', () => {
+describe('sessions that never finish initializing expire', () => {
   it('closes a session that sent nothing after initialize', async () => {
     const world = new TestWorld({ 'profiles/default.yaml': profile(echoServer('fx')), 'callers.yaml': 'callers: {}\n' });
     await world.startCore();

@@ -55,7 +55,7 @@ async function inBatches<T, R>(items: T[], width: number, fn: (item: T, index: n
   return out;
 }
 
-describe('one core connection for all sessions of an HTTP gateway (issue 14.6)', () => {
+describe('one core connection for all sessions of an HTTP gateway', () => {
   let world: TestWorld;
   let core: ChildProcess;
   let gw: HttpGatewayProc;

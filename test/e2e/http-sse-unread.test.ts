@@ -48,8 +48,8 @@ async function openUnreadStream(url: string, sid: string): Promise<Socket> {
 }
 
 // The SDK queues SSE events in a web ReadableStream that @hono/node-server drains only as fast as the socket
-// takes them: a bound on the Node response alone never saw that backlog (issue 14.4, found with 35 MB of logs).
-describe('an HTTP session whose GET SSE stream is never read, through the real SDK transport (issue 14.4)', () => {
+// takes them: a bound on the Node response alone never saw that backlog (found with 35 MB of logs).
+describe('an HTTP session whose GET SSE stream is never read, through the real SDK transport', () => {
   let world: TestWorld;
   let gw: HttpGatewayProc;
   beforeAll(async () => {

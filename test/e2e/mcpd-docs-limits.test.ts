@@ -40,7 +40,7 @@ async function withDocs(dir: string, flags: string[], body: (c: Client) => Promi
 
 const uris = async (c: Client) => (await c.listResources()).resources.map((r) => r.uri);
 
-describe('mcpd-docs stays inside its folder and its budget (issue 14.5)', () => {
+describe('mcpd-docs stays inside its folder and its budget', () => {
   it('does not follow a link out of the folder', async () => {
     const dir = path.join(scratch, 'linked');
     mkdirSync(dir);

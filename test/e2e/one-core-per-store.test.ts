@@ -25,7 +25,7 @@ function strippedEnv(world: TestWorld): NodeJS.ProcessEnv {
 
 const cores = (world: TestWorld) => world.pids().filter((p) => cmdline(p).includes(MCPD));
 
-describe('every client finds the same core, whatever environment it passes (issue 21 item 2)', () => {
+describe('every client finds the same core, whatever environment it passes', () => {
   let world: TestWorld | undefined;
   afterEach(async () => world?.cleanup());
 

@@ -102,7 +102,7 @@ async function freshListing(shape: StoreShape): Promise<Record<string, string[]>
   }
 }
 
-describe('hot reloads list what a fresh start on the final store lists (issue 21 item 1)', () => {
+describe('hot reloads list what a fresh start on the final store lists', () => {
   let world: TestWorld;
   let current: StoreShape = { profiles: { default: ['s1'] }, callers: {} };
   const sessions = new Map<string, Client>();

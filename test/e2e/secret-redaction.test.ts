@@ -15,7 +15,7 @@ const SECRETS = [CMD_SECRET, PW_SECRET, VAR_SECRET];
 
 const leaks = (text: string) => SECRETS.filter((s) => text.includes(s));
 
-describe('secret values never leave the core (issue 14.3)', () => {
+describe('secret values never leave the core', () => {
   let world: TestWorld;
   beforeAll(async () => {
     process.env.MCPD_SEC_VAR = VAR_SECRET;

@@ -9,7 +9,7 @@ import { echoServer, profile } from '../support/profiles.js';
 
 const hello = (caller: string) => ({ caller, pid: process.pid, clientName: 'hostile', previousSessionId: '' });
 
-/** Names an object lookup might resolve through the prototype chain (issue 14.1: "constructor" killed the core). */
+/** Names an object lookup might resolve through the prototype chain ("constructor" killed the core). */
 const INHERITED = [...Object.getOwnPropertyNames(Object.prototype), 'prototype', '__defineGetter__'];
 
 const METHODS = fc.oneof(
@@ -26,7 +26,7 @@ const PARAMS = fc.oneof(
   fc.uint8Array({ maxLength: 64 }).map((b) => Buffer.from(b)),
 );
 
-describe('hostile Session requests never end the core (issue 14.1)', () => {
+describe('hostile Session requests never end the core', () => {
   let world: TestWorld;
   let core: ChildProcess;
   let client: ControlPlaneClient;

@@ -18,7 +18,7 @@ function rssMb(pid: number): number {
 
 const encode = (m: Parameters<typeof SessionClientMessage.encode>[0]) => frame(SessionClientMessage.encode(m).finish());
 
-describe('a Session client that stops reading cannot grow the core without bound (issue 14.4)', () => {
+describe('a Session client that stops reading cannot grow the core without bound', () => {
   let world: TestWorld;
   let corePid: number;
   beforeAll(async () => {
@@ -61,7 +61,7 @@ describe('a Session client that stops reading cannot grow the core without bound
   });
 });
 
-describe('a Session that asked for logs and stopped reading cannot grow the core without bound (issue 14.4)', () => {
+describe('a Session that asked for logs and stopped reading cannot grow the core without bound', () => {
   let world: TestWorld;
 
   beforeAll(async () => {

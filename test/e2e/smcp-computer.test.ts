@@ -284,6 +284,21 @@ describe('the core as an A2C-SMCP Computer (real mcpd-smcp, real core, real MCP 
     expect(found.documents.map((d) => d.title)).toEqual(['Added over SMCP']);
   });
 
+  it('a profile edit that adds a server the core never ran sends one notify:update_tool_list', async () => {
+    const since = agent.notices.length;
+    const added = ['  - name: fx2', `    cmd: [${node}, ${JSON.stringify(ECHO_SERVER)}]`, ...tagEnv, ''].join('\n');
+    world.write('profiles/default.yaml', PROFILE + added);
+    await agent.notice('notify:update_tool_list', since, (d) => d.computer === 'laptop');
+    const tools = await agent.request<{ tools: { name: string }[] }>('client:get_tools', 'laptop');
+    expect(tools.tools.some((t) => t.name.startsWith('fx2__'))).toBe(true);
+    // A second, real change after the new server has settled: its notice is the next one, nothing in between.
+    const mid = agent.notices.length;
+    await agent.request('client:tool_call', 'laptop', { tool_name: 'fx__churn', params: {}, timeout: 30 });
+    await agent.notice('notify:update_tool_list', mid, (d) => d.computer === 'laptop');
+    const toolNotices = agent.notices.slice(since).filter((n) => n.event === 'notify:update_tool_list');
+    expect(toolNotices).toHaveLength(2);
+  });
+
   it('a config reload tells the office, and a reload adding or changing a computer reconnects only that one', async () => {
     const sidBefore = (await computer('laptop'))!.sid;
     const since = agent.notices.length;

@@ -133,7 +133,7 @@ describe('mcpdctl smcp', () => {
     }
   });
 
-  it('treats the empty ack python-socketio gives an unhandled event as no answer and asks for --office (issue 23 item 2)', async () => {
+  it('treats the empty ack python-socketio gives an unhandled event as no answer and asks for --office', async () => {
     // python-socketio acks an event it has no handler for at once, with no arguments.
     const http = createServer();
     const io = new Server(http, { serveClient: false });
@@ -156,7 +156,7 @@ describe('mcpdctl smcp', () => {
     }
   });
 
-  it('prints the error of a failed call that the Computer reports only in structuredContent (issue 23 item 4)', async () => {
+  it('prints the error of a failed call that the Computer reports only in structuredContent', async () => {
     // The reference Computer's answer for an unknown tool: no content, the error in structuredContent.
     const ref = new TestComputer(
       server.url,

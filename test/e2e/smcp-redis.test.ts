@@ -9,7 +9,10 @@ import { startSmcpProc, type SmcpProc } from '../support/smcp-server-proc.js';
 let redis: RedisProc;
 let node1: SmcpProc;
 let node2: SmcpProc;
-const peers = new SmcpOffice('r-office');
+/** A Redis cluster needs an API key: it keys the signature of the messages the nodes exchange. */
+const KEY = 'redis-cluster-key';
+const ENV = { SMCP_API_KEY: KEY };
+const peers = new SmcpOffice('r-office', { apiKey: KEY });
 const office = (): string => peers.office();
 const agentOn = (node: SmcpProc, o: string, name?: string): Promise<{ s: Socket; inbox: Inbox }> => peers.agent(node.url, o, name);
 const computerOn = (node: SmcpProc, name: string): TestComputer => peers.computer(node.url, name);
@@ -17,8 +20,8 @@ const call = toolCall;
 
 beforeAll(async () => {
   redis = await startRedis();
-  node1 = await startSmcpProc(['--redis', redis.url]);
-  node2 = await startSmcpProc(['--redis', redis.url]);
+  node1 = await startSmcpProc(['--redis', redis.url], ENV);
+  node2 = await startSmcpProc(['--redis', redis.url], ENV);
 });
 afterAll(async () => {
   for (const n of [node1, node2]) expect((await n.stop()).signal === 'SIGKILL' || n.child.exitCode === 0).toBe(true);
@@ -140,7 +143,7 @@ describe('mcpd-smcp on two nodes sharing Redis', () => {
 describe('mcpd-smcp when its Redis goes away', () => {
   it('acks requests with a clear error instead of hanging, and still stops on SIGTERM', async () => {
     const own = await startRedis();
-    const n = await startSmcpProc(['--redis', own.url]);
+    const n = await startSmcpProc(['--redis', own.url], ENV);
     try {
       const o = office();
       const { s } = await agentOn(n, o);
@@ -159,7 +162,7 @@ describe('mcpd-smcp when its Redis goes away', () => {
 
   it("claims its members' seats again when Redis comes back empty", async () => {
     const first = await startRedis();
-    const n = await startSmcpProc(['--redis', first.url]);
+    const n = await startSmcpProc(['--redis', first.url], ENV);
     let second: RedisProc | undefined;
     try {
       const o = office();

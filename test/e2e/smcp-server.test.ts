@@ -199,7 +199,7 @@ describe('mcpd-smcp routing', () => {
   });
 });
 
-describe('mcpd-smcp identity of a request (issue 23 item 1, issue 20 item 7)', () => {
+describe('mcpd-smcp identity of a request', () => {
   it('accepts any agent value and attributes the request to the name the connection joined with', async () => {
     const o = office();
     const { s } = await agentIn(o, 'joined-name');
@@ -256,7 +256,7 @@ describe('mcpd-smcp identity of a request (issue 23 item 1, issue 20 item 7)', (
   });
 });
 
-describe('mcpd-smcp caps on requests in flight (issue 20 item 4)', () => {
+describe('mcpd-smcp caps on requests in flight', () => {
   let capped: SmcpProc;
   beforeAll(async () => {
     capped = await startSmcpProc(['--max-in-flight', '3', '--max-in-flight-computer', '4']);
@@ -416,9 +416,15 @@ describe('mcpd-smcp connection rules', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--listen "nonsense"/);
     // Port 1 on loopback: nothing listens there. The password in the URL never reaches the message.
-    const noRedis = await runSmcpExpectingExit(['--listen', '127.0.0.1:0', '--redis', 'redis://:pa55word@127.0.0.1:1']);
+    const noRedis = await runSmcpExpectingExit(['--listen', '127.0.0.1:0', '--redis', 'redis://:pa55word@127.0.0.1:1'], {
+      SMCP_API_KEY: 'k',
+    });
     expect(noRedis.code).toBe(2);
     expect(noRedis.stderr).toMatch(/cannot reach Redis at redis:\/\/127\.0\.0\.1:1/);
     expect(noRedis.stderr).not.toContain('pa55word');
+    // Redis without an API key: nothing would key the signature of the nodes' messages.
+    const unkeyed = await runSmcpExpectingExit(['--listen', '127.0.0.1:0', '--redis', 'redis://127.0.0.1:1'], { SMCP_API_KEY: '' });
+    expect(unkeyed.code).toBe(2);
+    expect(unkeyed.stderr).toMatch(/refusing to share offices through Redis without an API key/);
   });
 });

@@ -24,7 +24,7 @@ async function outcome(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: 
   );
 }
 
-describe.skipIf(!isRoot)('socket and log squatting (issue 8.10, 14.7) — needs root to chown', () => {
+describe.skipIf(!isRoot)('socket and log squatting — needs root to chown', () => {
   let world: TestWorld;
   let scratch: string;
   const servers: Server[] = [];
@@ -68,7 +68,7 @@ describe.skipIf(!isRoot)('socket and log squatting (issue 8.10, 14.7) — needs 
   });
 });
 
-describe('the autostarted core log is never written through a link (issue 14.7)', () => {
+describe('the autostarted core log is never written through a link', () => {
   it('refuses a planted mcpd.log symlink and leaves its target untouched', async () => {
     const world = new TestWorld({ 'profiles/default.yaml': profile(echoServer('fx')), 'callers.yaml': 'callers: {}\n' });
     const runDir = join(world.dir, 'run');
@@ -108,7 +108,7 @@ describe('the autostarted core log is never written through a link (issue 14.7)'
   });
 });
 
-describe('--http tokens (issue 8.10, 14.8)', () => {
+describe('--http tokens', () => {
   const world = coreWorld({ 'profiles/default.yaml': profile(echoServer('fx')), 'callers.yaml': 'callers: {}\n' });
 
   const http = (extra: string[], env: NodeJS.ProcessEnv = world.env()) =>

@@ -21,7 +21,7 @@ function heldUntilClosed(socketPath: string, bytes: Buffer): Promise<void> {
   });
 }
 
-describe('connections that stop half-way are closed (issue 14.8)', () => {
+describe('connections that stop half-way are closed', () => {
   const world = coreWorld({
     'profiles/default.yaml': profile(echoServer('fx')),
     'callers.yaml': 'callers: {}\n',

@@ -9,7 +9,7 @@ import { echoServer, profile } from '../support/profiles.js';
 /** uid of "nobody": another local user. */
 const OTHER_UID = 65534;
 
-describe.skipIf(userInfo().uid !== 0)('hot reload of a store file another user planted (issue 14.7) — needs root to chown', () => {
+describe.skipIf(userInfo().uid !== 0)('hot reload of a store file another user planted — needs root to chown', () => {
   const world = coreWorld({
     'profiles/default.yaml': profile(echoServer('fx')),
     'callers.yaml': 'callers: {}\n',

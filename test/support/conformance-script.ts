@@ -23,7 +23,11 @@ export class ConformanceScript {
   readonly out: string;
   readonly tag: string;
 
-  constructor(private readonly script: 'conformance.sh' | 'conformance-client.sh') {
+  /** `env`: extra settings for the script (CONFORMANCE_VERSION, CONFORMANCE_SELECT …). */
+  constructor(
+    private readonly script: 'conformance.sh' | 'conformance-client.sh',
+    private readonly env: Record<string, string> = {},
+  ) {
     const name = script.replace(/\.sh$/, '');
     this.out = mkdtempSync(join(tmpdir(), `mcpd-${name}-out-`));
     this.tag = `${name}-test-${randomUUID()}`;
@@ -36,7 +40,7 @@ export class ConformanceScript {
 
   /** Runs the script on the already built dist/ (the test run's global setup builds it). */
   run(): Promise<ConformanceRun> {
-    const env = { ...process.env, CONFORMANCE_SKIP_BUILD: '1', CONFORMANCE_OUT: this.out, CONFORMANCE_TAG: this.tag };
+    const env = { ...process.env, ...this.env, CONFORMANCE_SKIP_BUILD: '1', CONFORMANCE_OUT: this.out, CONFORMANCE_TAG: this.tag };
     const child = spawn('bash', [join(REPO, 'scripts', this.script)], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';

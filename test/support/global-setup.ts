@@ -14,4 +14,6 @@ export default function setup(): void {
   execFileSync(process.execPath, [`${REPO}/scripts/build-app.mjs`], { stdio: 'inherit' });
   // As `make build`: drop outputs whose source moved away, and refuse test code in the shipped tree.
   execFileSync(process.execPath, [`${REPO}/scripts/check-dist.mjs`, '--prune'], { stdio: 'inherit' });
+  // The programs as they ship: one bundle each (dist/cmd/*/main.js and their chunks).
+  execFileSync(process.execPath, [`${REPO}/scripts/build-bundles.mjs`], { stdio: 'inherit' });
 }

@@ -11,7 +11,11 @@ export class SmcpOffice {
   private readonly open: { close(): void }[] = [];
   private seq = 0;
 
-  constructor(private readonly prefix = 'office') {
+  /** `defaults`: connection options of every peer (e.g. the API key of a Redis cluster). */
+  constructor(
+    private readonly prefix = 'office',
+    private readonly defaults: PeerOptions = {},
+  ) {
     afterEach(() => this.closeAll());
   }
 
@@ -28,7 +32,7 @@ export class SmcpOffice {
 
   /** A raw Socket.IO client on `url`'s /smcp namespace, not connected or joined yet. */
   socket(url: string, o: PeerOptions = {}): Socket {
-    const s = connectRaw(url, o);
+    const s = connectRaw(url, { ...this.defaults, ...o });
     this.track({ close: () => s.disconnect() });
     return s;
   }
@@ -44,7 +48,7 @@ export class SmcpOffice {
 
   /** A test Computer on `url` (join it with `.join(office)`). */
   computer(url: string, name: string, o: PeerOptions = {}, handlers?: ComputerHandlers): TestComputer {
-    return this.track(new TestComputer(url, name, o, handlers));
+    return this.track(new TestComputer(url, name, { ...this.defaults, ...o }, handlers));
   }
 
   closeAll(): void {

@@ -19,6 +19,12 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Per-request deadline; the request is cancelled downstream when it passes. */
   timeoutMs: number;
+  /**
+   * The whole call's deadline as its caller set it (default `timeoutMs`, which is what is left of it
+   * after any wait for a slot): a missed deadline is reported with this number, so a call says the same
+   * whichever way it reached the server (the lane of decision 46 or the full path).
+   */
+  deadlineMs?: number;
   onProgress?: (p: ProgressUpdate) => void;
   /** tools/call to a stdio server only (the direct lane, which keeps the result's text). */
   onResultJson?: ResultJsonSink;
@@ -46,6 +52,8 @@ export interface DownstreamSession {
   readonly serverInfo: JsonObject;
   /** OS pid of a stdio server (the process-group leader), if any. */
   readonly pid?: number;
+  /** The MCP version the session speaks: 2026-07-28 (chosen by server/discover) or a 2025 one; unknown = undefined. */
+  readonly protocolVersion?: string;
   /** All pages of `tools/list`, with guards against cursor loops and runaway sizes. */
   listTools(opts?: { signal?: AbortSignal }): Promise<DownstreamTool[]>;
   callTool(name: string, args: JsonObject, opts: RequestOptions): Promise<JsonObject>;

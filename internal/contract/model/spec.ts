@@ -44,6 +44,11 @@ export interface ServerSpec {
   /** streamable_http / sse: OAuth client settings; absent = defaults (sign-in still works). */
   oauth?: OAuthSettings;
   disabled: boolean;
+  /**
+   * Why the server cannot run with this store: an unset `${VAR}` or an input without a value. Such a
+   * server is disabled; the rest of the store loads, and status, listings and calls name this reason.
+   */
+  unavailable?: string;
   /** Allow-list of downstream tool names; undefined = all. */
   exposeTools?: string[];
   forbiddenTools: string[];

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, closeSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, readFileSync } from 'node:fs';
 import { assertPrivateDir, openOwnAppendFile } from '../../shared/file-trust.js';
 import { dirname, join } from 'node:path';
 
@@ -12,20 +12,56 @@ export interface AutostartOptions {
   logFile?: string;
 }
 
+/** A core this process started. */
+export interface StartedCore {
+  pid: number | undefined;
+  logFile: string;
+  /**
+   * Settles with the core's own first error (what it wrote before exiting) when it exits with a failure;
+   * stays pending while it runs or when it stops normally.
+   */
+  failed: Promise<string>;
+}
+
 /**
  * Starts a core as a daemon: detached in its own session so it outlives this gateway, and with
  * its output in a log file (the gateway's stdout belongs to MCP).
  */
-export function startCoreDaemon(o: AutostartOptions): { pid: number | undefined; logFile: string } {
+export function startCoreDaemon(o: AutostartOptions): StartedCore {
   const logFile = o.logFile ?? join(dirname(o.socket), 'mcpd.log');
   mkdirSync(dirname(logFile), { recursive: true, mode: 0o700 });
-  // A log in a directory another user controls could be a link to any file we can write (issue 14.7).
+  // A log in a directory another user controls could be a link to any file we can write.
   assertPrivateDir(dirname(logFile), 'the core log directory', 'use a --socket in a directory only you own and can write');
   const fd = openOwnAppendFile(logFile);
+  // This start's own lines begin here: the log keeps earlier cores' output.
+  const from = fstatSync(fd).size;
   const args = [o.coreEntry, '--socket', o.socket];
   if (o.configDir) args.push('--config', o.configDir);
   const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', fd, fd], env: process.env });
   closeSync(fd);
   child.unref();
-  return { pid: child.pid, logFile };
+  const failed = new Promise<string>((resolve) => {
+    child.once('exit', (code, signal) => {
+      if (code === 0) return;
+      resolve(firstError(logFile, from) ?? `it exited with ${signal ?? `code ${code}`}`);
+    });
+  });
+  return { pid: child.pid, logFile, failed };
+}
+
+/** The core's own account of a failed start: its `mcpd: …` message (with the lines that detail it), else its first error entry. */
+function firstError(logFile: string, from: number): string | undefined {
+  let lines: string[];
+  try {
+    lines = readFileSync(logFile).subarray(from).toString('utf8').split('\n');
+  } catch {
+    // The log went away (a cleaned temp dir): the exit code is all there is to tell.
+    return undefined;
+  }
+  const at = lines.findIndex((l) => l.startsWith('mcpd: '));
+  if (at >= 0) {
+    const detail = lines.slice(at + 1, at + 4).filter((l) => l.trim() !== '' && !l.startsWith('{'));
+    return [lines[at] as string, ...detail.map((l) => l.trim())].join(' ');
+  }
+  return lines.find((l) => l.includes('"level":"error"'));
 }

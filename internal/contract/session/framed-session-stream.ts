@@ -23,7 +23,7 @@ export class FramedSessionStream<In, Out> extends EventEmitter {
 
   /**
    * `stallTimeoutMs`: a partial frame that gets no further byte for this long ends the connection, so a
-   * peer cannot hold a buffer and a connection forever by stopping mid-frame (issue 14.8).
+   * peer cannot hold a buffer and a connection forever by stopping mid-frame.
    */
   constructor(
     private readonly socket: Socket,

@@ -76,7 +76,7 @@ export function prepareSocketDir(path: string): void {
   // Only a directory made here is set to 0700 (the umask may have widened it); an existing one is checked,
   // never changed: `--socket /tmp/x.sock` must not chmod /tmp.
   if (mkdirSync(dir, { recursive: true, mode: 0o700 }) !== undefined) chmodSync(dir, 0o700);
-  // Whoever can write the directory can swap our socket for theirs and see every call (issue 8.10).
+  // Whoever can write the directory can swap our socket for theirs and see every call.
   assertPrivateDir(
     dir,
     'the control socket directory',

@@ -2,7 +2,8 @@ import type { ConfigIssue } from '../../shared/errors.js';
 import { issueAt, type LocStr } from './source.js';
 
 /** How one `${input:id}` resolved. */
-export type InputOutcome = { ok: true; value: string; secret: boolean } | { ok: false; message: string; hint: string };
+/** `missing`: no value is to be had now (none given, its command failed) — not a mistake in the file. */
+export type InputOutcome = { ok: true; value: string; secret: boolean } | { ok: false; message: string; hint: string; missing?: boolean };
 
 export interface ExpandContext {
   file: string;
@@ -12,6 +13,11 @@ export interface ExpandContext {
   publicVariables: ReadonlySet<string>;
   input(id: string): Promise<InputOutcome>;
   issues: ConfigIssue[];
+  /**
+   * When set, values that are missing (an unset variable, an input without a value) go here instead of
+   * `issues`, and the placeholder stays in the text: the server is left out, the store still loads.
+   */
+  unresolved?: ConfigIssue[];
 }
 
 export interface Expanded {
@@ -96,21 +102,21 @@ async function evaluate(parts: Part[], loc: LocStr, ctx: ExpandContext, out: Exp
       } else if (p.fallback) {
         ok = (await evaluate(p.fallback, loc, ctx, out)) && ok;
       } else {
-        ctx.issues.push(
-          issueAt(
-            loc.where,
-            ctx.file,
-            `environment variable "${p.name}" is not set`,
-            `set ${p.name} in the environment of mcpd, or write \${${p.name}:-default} to give a fallback`,
-          ),
+        const issue = issueAt(
+          loc.where,
+          ctx.file,
+          `environment variable "${p.name}" is not set`,
+          `set ${p.name} in the environment of mcpd, or write \${${p.name}:-default} to give a fallback`,
         );
-        ok = false;
+        ok = missing(ctx, issue, out, `\${${p.name}}`) && ok;
       }
     } else {
       const r = await ctx.input(p.id);
       if (r.ok) {
         out.value += r.value;
         if (r.secret && r.value) out.secrets.push(r.value);
+      } else if (r.missing) {
+        ok = missing(ctx, issueAt(loc.where, ctx.file, r.message, r.hint), out, `\${input:${p.id}}`) && ok;
       } else {
         ctx.issues.push(issueAt(loc.where, ctx.file, r.message, r.hint));
         ok = false;
@@ -118,6 +124,17 @@ async function evaluate(parts: Part[], loc: LocStr, ctx: ExpandContext, out: Exp
     }
   }
   return ok;
+}
+
+/** A value that is not to be had: an issue, or (with `unresolved`) a note and the placeholder kept. */
+function missing(ctx: ExpandContext, issue: ConfigIssue, out: Expanded, placeholder: string): boolean {
+  if (!ctx.unresolved) {
+    ctx.issues.push(issue);
+    return false;
+  }
+  ctx.unresolved.push(issue);
+  out.value += placeholder;
+  return true;
 }
 
 /** Expands one string; problems are pushed to ctx.issues and give undefined. */

@@ -50,12 +50,14 @@ function runCommand(def: Extract<InputDef, { type: 'command' }>, src: InputSourc
           : `${err.message.split('\n')[0]}${String(stderr).trim() ? `: ${String(stderr).trim().split('\n')[0]}` : ''}`;
         resolveOutcome({
           ok: false,
+          missing: true,
           message: `input "${def.id}": command "${def.command}" failed (${why})`,
           hint: `make the command succeed, or set ${inputEnvName(def.id)} / inputValues.${def.id} in runtime.yaml`,
         });
       } else if (!value) {
         resolveOutcome({
           ok: false,
+          missing: true,
           message: `input "${def.id}": command "${def.command}" printed nothing`,
           hint: 'the command must print the value on stdout',
         });
@@ -82,6 +84,7 @@ function outcomeFor(def: InputDef, src: InputSources): Promise<InputOutcome> {
   if (value === undefined) {
     return Promise.resolve({
       ok: false,
+      missing: true,
       message: `input "${def.id}" has no value`,
       hint: `set inputValues.${def.id} in runtime.yaml or ${envName} in the environment, or give the input a default`,
     });

@@ -1,5 +1,5 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
-import { dirname, extname, join, resolve } from 'node:path';
+import { dirname, extname, join, relative, resolve } from 'node:path';
 import type { ConfigIssue } from '../../shared/errors.js';
 import { DEFAULT_PROFILE, type Profile, type ProfileStore } from '../model/profile.js';
 import type { ServerSpec } from '../model/spec.js';
@@ -31,7 +31,7 @@ function fileIssue(file: string, message: string, hint: string): ConfigIssue {
   return { file, line: 1, field: '', message, hint };
 }
 
-/** Default cap on one store file: a 50 MB YAML froze the core for 19 s and left it at 2.5 GB (issue 14.7). */
+/** Default cap on one store file: a 50 MB YAML froze the core for 19 s and left it at 2.5 GB. */
 export const DEFAULT_MAX_STORE_FILE_BYTES = 1024 * 1024;
 
 async function readSource(file: string, issues: ConfigIssue[], maxBytes: number): Promise<Source | undefined> {
@@ -61,7 +61,7 @@ async function readSource(file: string, issues: ConfigIssue[], maxBytes: number)
 
 /**
  * A store file or directory another user owns or can write is refused: whatever it says would run as this
- * user (a profile's commands, a command input) — issue 14.7. Root-owned paths are trusted.
+ * user (a profile's commands, a command input). Root-owned paths are trusted.
  */
 async function trustIssue(path: string, kind: 'file' | 'directory'): Promise<ConfigIssue | undefined> {
   const why = foreignControl(await stat(path), { allowRootOwner: true });
@@ -108,13 +108,15 @@ interface ProfileLoad {
   env: NodeJS.ProcessEnv;
   issues: ConfigIssue[];
   warnings: ConfigIssue[];
+  /** Servers left out because a value is missing (the store loads without them). */
+  unresolved: ConfigIssue[];
   maxBytes: number;
   /** False for `validate` without --run-commands and for profiles no caller uses. */
   runCommands: boolean;
 }
 
 async function loadProfile(name: string, file: string, o: ProfileLoad): Promise<Profile | undefined> {
-  const { dir, rt, env, issues, warnings } = o;
+  const { dir, rt, env, issues, warnings, unresolved } = o;
   const src = await readSource(file, issues, o.maxBytes);
   if (!src) return undefined;
   if (src.broken) {
@@ -132,9 +134,26 @@ async function loadProfile(name: string, file: string, o: ProfileLoad): Promise<
   };
   const servers: ServerSpec[] = [];
   for (const raw of parsed.servers) {
-    // A disabled server never runs: its inputs are not resolved, so none of its commands run either.
-    const spec = await buildServer(raw, raw.fixed.disabled ? { ...ctx, input: deferredInputs() } : ctx, dir);
-    if (!spec) continue;
+    // A disabled server never runs: nothing of it is resolved (no variable required, no command run).
+    const own: ConfigIssue[] = [];
+    const spec = await buildServer(
+      raw,
+      raw.fixed.disabled ? { ...ctx, input: deferredInputs(), unresolved: [] } : { ...ctx, unresolved: own },
+      dir,
+    );
+    if (!spec) {
+      // The server has errors of its own: its missing values are reported with them.
+      src.issues.push(...own);
+      continue;
+    }
+    // One server missing a value does not keep the store from loading: it is left out, with the reason.
+    if (own.length) {
+      spec.disabled = true;
+      spec.unavailable = own.map((i) => `${i.message} (${relative(dir, i.file)}:${i.line}); ${i.hint}`).join('; ');
+      unresolved.push(
+        ...own.map((i) => ({ ...i, hint: `${i.hint}; until then the server "${raw.name}" is left out (the rest of the store runs)` })),
+      );
+    }
     // A server that needs a command input that was not run cannot start; it stays disabled until it can.
     if (JSON.stringify([spec.cmd, spec.env, spec.cwd, spec.url, spec.headers]).includes(DEFERRED_INPUT)) spec.disabled = true;
     servers.push(spec);
@@ -211,18 +230,19 @@ export async function loadStore(dir: string, opts: LoadOptions = {}): Promise<Lo
   }
   const issues: ConfigIssue[] = [];
   const warnings: ConfigIssue[] = [];
+  const unresolved: ConfigIssue[] = [];
   const maxBytes = opts.maxFileBytes ?? maxFileBytesFrom(env);
   const dirTrust = await trustIssue(abs, 'directory');
   if (dirTrust) return { ok: false, issues: [dirTrust] };
   const files = await listProfiles(abs, issues);
   const rt = await loadRuntime(abs, issues, maxBytes);
   const callers = await loadCallers(callersFile, new Set(files.keys()), issues, maxBytes);
-  // Commands of profiles no caller can reach are not run (issue 14.7).
+  // Commands of profiles no caller can reach are not run.
   const used = new Set([DEFAULT_PROFILE, ...callers.values()]);
   const profiles = new Map<string, Profile>();
   for (const [name, file] of files) {
     const runCommands = opts.runCommands !== false && used.has(name);
-    const p = await loadProfile(name, file, { dir: abs, rt, env, issues, warnings, maxBytes, runCommands });
+    const p = await loadProfile(name, file, { dir: abs, rt, env, issues, warnings, unresolved, maxBytes, runCommands });
     if (p) profiles.set(name, p);
   }
   if (!files.has(DEFAULT_PROFILE)) {
@@ -235,9 +255,10 @@ export async function loadStore(dir: string, opts: LoadOptions = {}): Promise<Lo
     );
   }
   const smcp = rt.smcp && (await resolveSmcp(rt.smcp, join(abs, 'runtime.yaml'), env, issues));
-  if (issues.length) return { ok: false, issues: issues.sort(byPosition) };
+  // A store that does not load anyway reports everything at once, missing values included.
+  if (issues.length) return { ok: false, issues: [...issues, ...unresolved].sort(byPosition) };
   const store: ProfileStore = { dir: abs, profiles, callers, runtime: rt.runtime, ...(smcp ? { smcp } : {}) };
-  return { ok: true, store, warnings: warnings.sort(byPosition) };
+  return { ok: true, store, warnings: warnings.sort(byPosition), unresolved: unresolved.sort(byPosition) };
 }
 
 async function isFile(path: string): Promise<boolean> {
@@ -255,14 +276,15 @@ async function isFile(path: string): Promise<boolean> {
 async function loadCatalogFile(file: string, env: NodeJS.ProcessEnv, opts: LoadOptions): Promise<LoadResult> {
   const issues: ConfigIssue[] = [];
   const warnings: ConfigIssue[] = [];
+  const unresolved: ConfigIssue[] = [];
   const base = dirname(file);
   const rt = parseRuntime(parseSource(join(base, 'runtime.yaml'), ''), base);
   const maxBytes = opts.maxFileBytes ?? maxFileBytesFrom(env);
   const runCommands = opts.runCommands !== false;
-  const profile = await loadProfile(DEFAULT_PROFILE, file, { dir: base, rt, env, issues, warnings, maxBytes, runCommands });
-  if (issues.length || !profile) return { ok: false, issues: issues.sort(byPosition) };
+  const profile = await loadProfile(DEFAULT_PROFILE, file, { dir: base, rt, env, issues, warnings, unresolved, maxBytes, runCommands });
+  if (issues.length || !profile) return { ok: false, issues: [...issues, ...unresolved].sort(byPosition) };
   const store: ProfileStore = { dir: file, profiles: new Map([[DEFAULT_PROFILE, profile]]), callers: new Map(), runtime: rt.runtime };
-  return { ok: true, store, warnings: warnings.sort(byPosition) };
+  return { ok: true, store, warnings: warnings.sort(byPosition), unresolved: unresolved.sort(byPosition) };
 }
 
 function maxFileBytesFrom(env: NodeJS.ProcessEnv): number {
@@ -271,10 +293,11 @@ function maxFileBytesFrom(env: NodeJS.ProcessEnv): number {
 }
 
 /**
- * For `mcpd validate --config DIR`: every error in the store, empty when it loads. Command inputs run only
+ * For `mcpd validate --config DIR`: every error in the store, empty when it loads with every server
+ * (a server left out for a missing value is reported: the core would run without it). Command inputs run only
  * when asked (`--run-commands`): validating a store someone sent you must not run its commands.
  */
 export async function validateStoreDir(dir: string, env: NodeJS.ProcessEnv = process.env, runCommands = false): Promise<ConfigIssue[]> {
   const r = await loadStore(dir, { env, scaffold: false, runCommands });
-  return r.ok ? [] : r.issues;
+  return r.ok ? r.unresolved : r.issues;
 }

@@ -31,7 +31,7 @@ const issuesOf = async (dir: string, env: NodeJS.ProcessEnv = {}) => {
   return r.ok ? [] : r.issues.map(formatIssue);
 };
 
-describe('store files the core trusts (issue 14.7)', () => {
+describe('store files the core trusts', () => {
   it.skipIf(!isRoot)("refuses a profiles directory writable by a group other than the user's own", async () => {
     const dir = await store({ 'profiles/default.yaml': ['servers: []'] });
     await chown(join(dir, 'profiles'), 0, OTHER_UID);
@@ -67,7 +67,7 @@ describe('store files the core trusts (issue 14.7)', () => {
   });
 });
 
-describe('command inputs run only where they are needed (issue 14.7)', () => {
+describe('command inputs run only where they are needed', () => {
   it('validate does not run them unless asked', async () => {
     const dir = await store({ 'profiles/default.yaml': markerProfile('MARK') });
     expect(await validateStoreDir(dir, {})).toEqual([]);

@@ -3,7 +3,10 @@ import type { ProfileStore } from '../model/profile.js';
 import type { ServerSpec, Transport } from '../model/spec.js';
 import type { LocStr, Where } from './source.js';
 
-export type LoadResult = { ok: true; store: ProfileStore; warnings: ConfigIssue[] } | { ok: false; issues: ConfigIssue[] };
+/** `unresolved`: servers left out (disabled, with `unavailable` set) because a value is missing. */
+export type LoadResult =
+  | { ok: true; store: ProfileStore; warnings: ConfigIssue[]; unresolved: ConfigIssue[] }
+  | { ok: false; issues: ConfigIssue[] };
 
 export interface LoadOptions {
   /** Environment for `${VAR}` and `MCPD_INPUT_*`; default process.env. */

@@ -148,7 +148,7 @@ async function serveCore(o: CoreRunOptions, { obs, store, log, unguard, socket, 
       store.reject(r.issues);
       return core.publishStatus(); // status watchers see the problems at once
     }
-    store.adopt(r.store);
+    store.adopt(r.store, r.unresolved);
     core.applyStore().catch((e: unknown) => log('error', 'applying the new configuration failed', { error: e }));
   });
   // "core started" promises that the store is watched: an edit made after it is seen.

@@ -12,6 +12,7 @@ import type { CallerSession } from '../../contract/control/control.js';
 import type { JsonObject } from '../../shared/json.js';
 import type { ServerSpec } from '../../contract/model/spec.js';
 import type { CoreLog } from './area-deps.js';
+import { ABANDONED_CALL_KEY } from '../infra/scheduler/index.js';
 
 export interface ClientRequestDeps {
   /** Routing keys (caller session ids) a request from this instance may belong to, best match first. */
@@ -39,6 +40,8 @@ export type ClientPick = { ok: true; client: AttachedClient } | { ok: false; err
  * serving — the only session with calls in flight there or, with none in flight, the only one bound to it.
  * A stdio server's request does not say which call it belongs to, so when several sessions qualify it is
  * refused: sending it to one of them could show one caller another's prompt and hand back the wrong answer.
+ * A call that ended unanswered (cancelled, deadline, disconnect) leaves ABANDONED_CALL_KEY behind: the
+ * server may still ask on its behalf, and its caller is gone, so such a request goes to no one.
  * Capabilities are checked on the chosen session only.
  */
 export function pickClient(
@@ -52,6 +55,12 @@ export function pickClient(
     return fail(
       JSONRPC_INTERNAL_ERROR,
       `mcpd cannot forward ${what}: no caller request is in flight on that instance, and mcpd sends a server's request only to the MCP client whose request the server is serving`,
+    );
+  }
+  if (distinct.includes(ABANDONED_CALL_KEY)) {
+    return fail(
+      JSONRPC_INTERNAL_ERROR,
+      `mcpd cannot forward ${what}: a call on that instance ended while the server was still working on it (cancelled, past its deadline, or its caller left), and the request may be that call's; mcpd refuses it rather than show one caller another's request. That instance refuses such requests until it is replaced (it stops after "idleSeconds" idle); a short "idleSeconds" replaces it sooner`,
     );
   }
   const [only] = distinct;

@@ -32,7 +32,7 @@ export class CoreStatus {
     // Last errors and config issues can quote a server's output or a URL: mask every known secret.
     return secretRedactor.value({
       configDir: s.store.current.dir,
-      configIssues: s.store.lastIssues.map(formatIssue),
+      configIssues: s.store.issuesNow().map(formatIssue),
       pools: s.store.redactPools(s.pools.status()),
       callers: s.callers.summary().map((row) => ({ ...row, ...this.toolCosts(row.profile) })),
       stopping: s.calls.closed,

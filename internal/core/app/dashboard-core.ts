@@ -79,7 +79,8 @@ function storeFiles(store: StoreState): StoreFile[] {
     } catch {
       continue; // optional files
     }
-    const issues = store.lastIssues
+    const issues = store
+      .issuesNow()
       .filter((i) => sameFile(dir, i.file, path))
       .map((i) => ({ line: i.line, field: i.field, message: i.message, hint: i.hint }));
     files.push({ path, text, issues });

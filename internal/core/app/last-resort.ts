@@ -2,7 +2,7 @@ import type { LogFn } from '../infra/telemetry/logger.js';
 
 /**
  * A rejection nobody handled is a bug in one request's path: the core logs it and keeps serving everyone
- * else instead of exiting (issue 14.1). Uncaught exceptions stay fatal: after one, state may be half-updated.
+ * else instead of exiting. Uncaught exceptions stay fatal: after one, state may be half-updated.
  * Returns the uninstaller.
  */
 export function keepRunningOnUnhandledRejections(log: LogFn): () => void {

@@ -26,7 +26,7 @@ export interface ComputerDeps {
 export class SmcpComputer {
   private readonly link: ComputerLink;
   private readonly calls: SmcpToolCalls;
-  private readonly watches: Subscription<{ etag: string }>[] = [];
+  private readonly watches: { return?: () => unknown }[] = [];
   private st: SmcpComputerStatus;
   private configKey?: string;
 
@@ -83,7 +83,11 @@ export class SmcpComputer {
     this.configKey = JSON.stringify(smcpConfig(this.profile()));
     this.link.start();
     const caller = this.me.caller;
-    this.follow(this.deps.api.watchTools(caller), SERVER_EVENTS.updateToolList);
+    // The etag also moves while a new server starts and its listing settles; the office hears only of a
+    // change to the tools it would get (one notice per real change, not three with the same list).
+    this.follow(this.deps.api.watchTools(caller), SERVER_EVENTS.updateToolList, (s) =>
+      JSON.stringify((s.catalog ?? s.tools).map((t) => t.definition)),
+    );
     this.follow(this.deps.api.context.watchDesktop(caller), SERVER_EVENTS.updateDesktop);
     this.follow(this.deps.api.context.watchFinder(caller), SERVER_EVENTS.updateFinder);
   }
@@ -138,15 +142,16 @@ export class SmcpComputer {
   }
 
   /** Same change detection as the gRPC watches: the first item is the current view, later ones are changes. */
-  private follow(sub: Subscription<{ etag: string }>, event: string): void {
+  private follow<T extends { etag: string }>(sub: Subscription<T>, event: string, key: (s: T) => string = (s) => s.etag): void {
     this.watches.push(sub);
     // Runs for the link's life; a watch that fails is logged below, so this never rejects.
     void (async () => {
       let last: string | undefined;
       try {
         for await (const s of sub) {
-          if (last !== undefined && s.etag !== last) this.notify(event);
-          last = s.etag;
+          const k = key(s);
+          if (last !== undefined && k !== last) this.notify(event);
+          last = k;
         }
       } catch (e) {
         this.deps.log('warning', 'smcp.watch_ended', { computer: this.me.name, event, error: e instanceof Error ? e.message : String(e) });

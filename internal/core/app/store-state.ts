@@ -12,6 +12,8 @@ import type { SpecRef } from './pool-port.js';
  */
 export class StoreState {
   lastIssues: ConfigIssue[] = [];
+  /** Servers of the running store left out because a value is missing (they are disabled, the rest runs). */
+  unresolved: ConfigIssue[] = [];
 
   private constructor(
     public current: ProfileStore,
@@ -25,7 +27,9 @@ export class StoreState {
     if (!r.ok) throw new Error(`configuration in ${dir} is invalid:\n${r.issues.map(formatIssue).join('\n')}`);
     useStoreSecrets(r.store);
     for (const w of r.warnings) log('warning', 'config warning', { issue: formatIssue(w) });
-    return new StoreState(r.store, env, log);
+    const state = new StoreState(r.store, env, log);
+    state.noteUnresolved(r.unresolved);
+    return state;
   }
 
   specs(): Map<string, SpecRef> {
@@ -39,15 +43,26 @@ export class StoreState {
       this.log('error', 'reload rejected; the running configuration stays in force', { issues: r.issues.map(formatIssue) });
       return { applied: false, issues: r.issues.map(formatIssue), poolsAdded: 0, poolsRemoved: 0, profilesChanged: [] };
     }
-    return this.adopt(r.store);
+    return this.adopt(r.store, r.unresolved);
+  }
+
+  /** What status shows as configuration problems: a rejected edit's, then servers left out. */
+  issuesNow(): ConfigIssue[] {
+    return [...this.lastIssues, ...this.unresolved];
+  }
+
+  private noteUnresolved(unresolved: ConfigIssue[]): void {
+    this.unresolved = unresolved;
+    for (const u of unresolved) this.log('warning', 'server left out until its value is set', { issue: formatIssue(u) });
   }
 
   /** Takes a store that a watcher already loaded successfully. */
-  adopt(next: ProfileStore): ReloadOutcome {
+  adopt(next: ProfileStore, unresolved: ConfigIssue[] = []): ReloadOutcome {
     const d = diffStores(this.current, next);
     this.current = next;
     useStoreSecrets(next);
     this.lastIssues = [];
+    this.noteUnresolved(unresolved);
     this.log('info', 'configuration applied', {
       added: d.addedFingerprints.length,
       removed: d.removedFingerprints.length,

@@ -114,7 +114,7 @@ describe('ToolService', () => {
     ).toEqual(['a__x']);
   });
 
-  it('fills a profile added by a reload that reuses only specs already listed (issue 21 item 1)', async () => {
+  it('fills a profile added by a reload that reuses only specs already listed', async () => {
     const src = new FakeSource();
     src.answers.set(specFingerprint(a), [tool('x')]);
     const svc = new ToolService(src, 60, () => {});

@@ -108,6 +108,7 @@ export class ToolService {
     const profile = this.profiles.get(profileName);
     if (!profile) return [];
     return profile.servers.flatMap((s) => {
+      if (s.unavailable) return [{ server: s.name, error: `left out: ${s.unavailable}` }];
       const f = s.disabled ? undefined : this.failures.get(specFingerprint(s));
       return f ? [{ server: s.name, error: f.message }] : [];
     });
@@ -117,6 +118,7 @@ export class ToolService {
     const profile = this.profiles.get(profileName);
     if (!profile) return [];
     return profile.servers.flatMap((s) => {
+      if (s.unavailable) return [`${s.name}: left out: ${s.unavailable}`];
       const f = this.failures.get(specFingerprint(s));
       return f ? [`${s.name}: ${f.message}`] : [];
     });

@@ -7,11 +7,12 @@ import { capabilityFor, logLevelPasses, MISSING_REQUIRED_CLIENT_CAPABILITY, type
 type RequestId = string | number;
 
 /**
- * How long the gateway gathers a server's requests into one InputRequiredResult after the first one:
- * a 2025-11-25 server that needs several answers sends its requests together, and they reach the
- * gateway a frame or two apart.
+ * How the gateway gathers a server's requests into one InputRequiredResult: a 2025-11-25 server that
+ * needs several answers sends its requests together, and they reach the gateway a frame or a few apart.
+ * Gathering ends GATHER_QUIET_MS after the latest one, and GATHER_MAX_MS after the first at most.
  */
-const GATHER_MS = 15;
+const GATHER_QUIET_MS = 25;
+const GATHER_MAX_MS = 250;
 
 /** A 2025-11-25 server may name the key of its request in the InputRequiredResult (else the gateway does). */
 export const INPUT_KEY_META = 'mcpd/inputKey';
@@ -73,7 +74,7 @@ export class Call implements LoopSink {
     this.wake?.();
   }
 
-  /** Waits for the call's answer or for server requests (gathered for GATHER_MS after the first). */
+  /** Waits for the call's answer or for server requests (gathered as GATHER_QUIET_MS says). */
   async next(): Promise<CallStep> {
     if (this.waiting.length === 0) {
       const woken = new Promise<void>((resolve) => (this.wake = resolve));
@@ -81,7 +82,11 @@ export class Call implements LoopSink {
       this.wake = undefined;
       if (first) return first;
     }
-    await new Promise((r) => setTimeout(r, GATHER_MS));
+    const until = Date.now() + GATHER_MAX_MS;
+    for (let seen = 0; seen !== this.waiting.length && Date.now() < until;) {
+      seen = this.waiting.length;
+      await new Promise((r) => setTimeout(r, GATHER_QUIET_MS));
+    }
     return { inputs: this.waiting.splice(0) };
   }
 

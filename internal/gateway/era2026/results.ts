@@ -1,6 +1,7 @@
 import type { JsonObject, JsonValue } from '../../shared/json.js';
 import { etagOf } from '../../contract/context/gateway-area.js';
-import { CACHEABLE_METHODS, INVALID_PARAMS } from './protocol.js';
+import { CACHEABLE_METHODS, INVALID_PARAMS, MISSING_REQUIRED_CLIENT_CAPABILITY } from './protocol.js';
+import { isJsonObject } from '../../shared/json.js';
 import type { RpcError } from './reply.js';
 
 /**
@@ -23,7 +24,23 @@ export function decorateResult(method: string, result: JsonObject): JsonObject {
 
 /** Errors as 2026-07-28 has them: an unknown resource is -32602 with `data.uri` (SEP-2164). */
 export function mapError(method: string, params: JsonObject, e: RpcError): RpcError {
+  if (e.code === MISSING_REQUIRED_CLIENT_CAPABILITY) return missingCapability(e);
   if (method !== 'resources/read' || (e.code !== -32002 && e.code !== INVALID_PARAMS)) return e;
-  const data: JsonValue = { ...(typeof e.data === 'object' && e.data !== null && !Array.isArray(e.data) ? e.data : {}), uri: params.uri ?? null };
+  const data: JsonValue = {
+    ...(typeof e.data === 'object' && e.data !== null && !Array.isArray(e.data) ? e.data : {}),
+    uri: params.uri ?? null,
+  };
   return { code: INVALID_PARAMS, message: e.message, data };
+}
+
+/**
+ * -32021 keeps the server's `data.requiredCapabilities` where 2026-07-28 has it: the core wraps a
+ * downstream error's data as `{ reason, details }`.
+ */
+function missingCapability(e: RpcError): RpcError {
+  const data = e.data;
+  const details = isJsonObject(data) ? data.details : undefined;
+  if (isJsonObject(details) && isJsonObject(details.requiredCapabilities))
+    return { ...e, data: { requiredCapabilities: details.requiredCapabilities } };
+  return e;
 }

@@ -1,3 +1,7 @@
+import {
+  StreamableHTTPClientTransport as ModernHTTPClientTransport,
+  type StreamableHTTPClientTransportOptions as ModernHTTPOptions,
+} from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -15,8 +19,10 @@ import type { OAuthStore } from '../../../contract/oauth/token-store.js';
 import { serverEnvironment } from './env.js';
 import type { ListGuards } from './list-tools.js';
 import { Reaper } from './reaper.js';
-import { McpSession } from './session.js';
+import { McpSession, type SessionClient } from './session.js';
 import { ProcessStdioTransport } from './stdio-transport.js';
+import { probeHttp, probeStdio, type EraVerdict, type ProbeIdentity } from './era-probe.js';
+import { connectModern, createModernClient } from './modern-client.js';
 
 /** A server→client request (sampling, roots, elicitation …) arriving on a downstream session. */
 /** `signal` aborts when the server cancels its request (notifications/cancelled) or the session ends. */
@@ -46,6 +52,11 @@ export interface LauncherOptions {
   onEvent?: (message: string) => void;
   /** Where HTTP servers' OAuth tokens live; absent = no OAuth (a 401 is an ordinary start failure). */
   oauth?: OAuthStore;
+  /**
+   * How long a server may take to answer `server/discover` before it is taken for a 2025-11-25 one
+   * (a stdio server that ignores unknown requests); default 5 s.
+   */
+  eraProbeTimeoutMs?: number;
 }
 
 export interface ManagedLauncher extends Launcher {
@@ -59,61 +70,129 @@ export interface ManagedLauncher extends Launcher {
 }
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 60_000;
+const DEFAULT_ERA_PROBE_TIMEOUT_MS = 5_000;
+
+/** A transport with what the era probe decided for it. */
+interface Prepared {
+  transport: Transport;
+  verdict: EraVerdict;
+}
 
 export function createLauncher(opts: LauncherOptions = {}): ManagedLauncher {
   const reaper = opts.reaper === false ? undefined : new Reaper(opts.onEvent);
   const live = new Set<McpSession>();
   let down = false;
 
+  const clientInfo = opts.clientInfo ?? { name: 'mcpd', version: '0.1.0' };
+  const identity: ProbeIdentity = { clientInfo, clientCapabilities: opts.clientCapabilities ?? {} };
+  const connectTimeoutMs = opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  // What server/discover said per spec fingerprint: a pool's next instances skip the probe (the SDK's
+  // "prior discovery"); a new spec (new fingerprint) is probed again, so an upgraded server is seen.
+  const verdicts = new Map<string, EraVerdict>();
+
   async function launch(spec: ServerSpec, ctx: LaunchContext): Promise<McpSession> {
     if (down) throw new McpdError('UNAVAILABLE', `cannot start server ${spec.name}: the launcher is shutting down`);
     const graceMs = opts.graceMs ?? spec.drainTimeoutSeconds * 1000;
     let session: McpSession | undefined;
-    const transport = makeTransport(spec, graceMs, (line) => session?.stderrLine(line));
-    const client = new Client(opts.clientInfo ?? { name: 'mcpd', version: '0.1.0' }, {
-      capabilities: (opts.clientCapabilities ?? {}) as ClientCapabilities,
-    });
+    // Lines the server writes while the era probe runs (before the session exists) are kept for it.
+    const early: string[] = [];
+    const onStderr = (line: string) => (session ? session.stderrLine(line) : early.push(line));
+    let prepared: Prepared;
+    try {
+      prepared = await prepare(spec, graceMs, onStderr, ctx.signal);
+    } catch (err) {
+      throw startError(spec, undefined, err, ctx.signal);
+    }
+    const { transport, verdict } = prepared;
+    const sdk = sessionClient(spec, ctx, verdict);
     // Protocol problems (lines that are not JSON-RPC, an oversized answer) would vanish in the SDK's
     // unset onerror: they go to the server's log lines, where the caller's logs show them.
-    client.onerror = (err) => session?.stderrLine(`[mcpd] ${err.message}`);
-    const onReq = opts.onServerRequest;
-    if (onReq) {
-      client.fallbackRequestHandler = async (req, extra) =>
-        onReq(spec, ctx.instanceId, req.method, (req.params ?? {}) as JsonObject, extra.signal);
-    }
+    sdk.client.onerror = (err) => session?.stderrLine(`[mcpd] ${err.message}`);
     const listTimeoutMs = spec.callTimeoutSeconds * 1000;
-    session = new McpSession({ serverName: spec.name, client, transport, listTimeoutMs, graceMs, guards: opts.listGuards });
+    session = new McpSession({ serverName: spec.name, sdk, transport, listTimeoutMs, graceMs, guards: opts.listGuards });
+    for (const line of early.splice(0)) session.stderrLine(line);
     live.add(session);
     session.onClose(() => live.delete(session as McpSession));
     try {
-      await client.connect(transport, { signal: ctx.signal, timeout: opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS });
+      if (sdk.era === 'modern' && verdict.era === 'modern') {
+        await connectModern(sdk.client, transport, verdict.discover, { signal: ctx.signal, timeoutMs: connectTimeoutMs });
+      } else if (sdk.era === 'legacy') {
+        await sdk.client.connect(transport, { signal: ctx.signal, timeout: connectTimeoutMs });
+      }
     } catch (err) {
       // Ignored: the start already failed; that error is what the caller sees.
       await session.close(0).catch(() => {});
       live.delete(session);
       throw startError(spec, transport, err, ctx.signal);
     }
+    verdicts.set(specFingerprint(spec), verdict.era === 'exited' ? { era: 'legacy', why: verdict.why } : verdict);
     return session;
   }
 
-  function makeTransport(spec: ServerSpec, graceMs: number, onStderr: (line: string) => void): Transport {
+  /**
+   * The transport, and the era `server/discover` decided (or the one this spec's earlier instance got). A
+   * stdio server is spawned for the probe and keeps running for its session; one that exits on the probe
+   * is spawned again and spoken to as a 2025-11-25 server. SSE is a 2024 transport: always legacy.
+   */
+  async function prepare(spec: ServerSpec, graceMs: number, onStderr: (line: string) => void, signal?: AbortSignal): Promise<Prepared> {
+    const known = verdicts.get(specFingerprint(spec));
+    const probeMs = Math.min(opts.eraProbeTimeoutMs ?? DEFAULT_ERA_PROBE_TIMEOUT_MS, connectTimeoutMs);
     if (spec.transport === 'stdio') {
-      const [command, ...args] = spec.cmd;
-      if (!command) throw new McpdError('INVALID_ARGUMENT', `server ${spec.name}: stdio transport needs "cmd" (program and arguments)`);
-      const env = serverEnvironment(spec.env, opts.baseEnv);
-      return new ProcessStdioTransport({ serverName: spec.name, command, args, env, cwd: spec.cwd, graceMs, onStderr, reaper });
+      const transport = stdioTransport(spec, graceMs, onStderr);
+      if (known) return { transport, verdict: known };
+      await transport.startEarly();
+      const verdict = await probeStdio(transport.direct, identity, probeMs);
+      if (verdict.era !== 'exited') return { transport, verdict };
+      await transport.stop(0);
+      opts.onEvent?.(`server ${spec.name} ${verdict.why}; starting it again as a 2025-11-25 server`);
+      return { transport: stdioTransport(spec, graceMs, onStderr), verdict };
     }
-    if (!spec.url) throw new McpdError('INVALID_ARGUMENT', `server ${spec.name}: ${spec.transport} transport needs "url"`);
-    let url: URL;
-    try {
-      url = new URL(spec.url);
-    } catch {
-      throw new McpdError('INVALID_ARGUMENT', `server ${spec.name}: "${spec.url}" is not a valid URL`);
+    const url = serverUrl(spec);
+    const known2 = known ?? (spec.transport === 'sse' ? { era: 'legacy' as const, why: 'SSE transport' } : undefined);
+    const verdict = known2 ?? (await probeHttp({ ...httpProbeOf(spec, url), timeoutMs: probeMs, signal }, identity));
+    return { transport: httpTransport(spec, url, verdict.era === 'modern'), verdict };
+  }
+
+  function sessionClient(spec: ServerSpec, ctx: LaunchContext, verdict: EraVerdict): SessionClient {
+    const onReq = opts.onServerRequest;
+    if (verdict.era === 'modern') {
+      const onInputRequest = onReq
+        ? (method: string, params: JsonObject, signal: AbortSignal) => onReq(spec, ctx.instanceId, method, params, signal)
+        : undefined;
+      return { era: 'modern', client: createModernClient({ clientInfo, capabilities: identity.clientCapabilities, onInputRequest }) };
     }
+    const client = new Client(clientInfo, { capabilities: identity.clientCapabilities as ClientCapabilities });
+    if (onReq) {
+      client.fallbackRequestHandler = async (req, extra) =>
+        onReq(spec, ctx.instanceId, req.method, (req.params ?? {}) as JsonObject, extra.signal);
+    }
+    return { era: 'legacy', client };
+  }
+
+  function stdioTransport(spec: ServerSpec, graceMs: number, onStderr: (line: string) => void): ProcessStdioTransport {
+    const [command, ...args] = spec.cmd;
+    if (!command) throw new McpdError('INVALID_ARGUMENT', `server ${spec.name}: stdio transport needs "cmd" (program and arguments)`);
+    const env = serverEnvironment(spec.env, opts.baseEnv);
+    return new ProcessStdioTransport({ serverName: spec.name, command, args, env, cwd: spec.cwd, graceMs, onStderr, reaper });
+  }
+
+  function httpProbeOf(spec: ServerSpec, url: URL) {
+    const fp = specFingerprint(spec);
+    const bearer = opts.oauth?.read(fp).tokens?.access_token;
+    return { url, headers: spec.headers, bearer, fetch: opts.oauth ? noteChallenges(opts.oauth, fp) : undefined };
+  }
+
+  function httpTransport(spec: ServerSpec, url: URL, modern: boolean): Transport {
     const requestInit = { headers: spec.headers };
     const fp = specFingerprint(spec);
     const authProvider = opts.oauth ? new StoredOAuthProvider(spec, fp, opts.oauth) : undefined;
     const fetchFn = opts.oauth ? noteChallenges(opts.oauth, fp) : undefined;
+    if (modern) {
+      // SDK v2's transport speaks the 2026 HTTP rules (no session, Mcp-Method/Mcp-Name headers); the OAuth
+      // provider's interface is the same in both SDKs.
+      const authModern = authProvider as unknown as ModernHTTPOptions['authProvider'];
+      return new ModernHTTPClientTransport(url, { requestInit, authProvider: authModern, fetch: fetchFn }) as unknown as Transport;
+    }
     return spec.transport === 'sse'
       ? new SSEClientTransport(url, { requestInit, authProvider, fetch: fetchFn })
       : new StreamableHTTPClientTransport(url, { requestInit, authProvider, fetch: fetchFn });
@@ -132,7 +211,16 @@ export function createLauncher(opts: LauncherOptions = {}): ManagedLauncher {
   };
 }
 
-function startError(spec: ServerSpec, transport: Transport, err: unknown, signal?: AbortSignal): McpdError {
+function serverUrl(spec: ServerSpec): URL {
+  if (!spec.url) throw new McpdError('INVALID_ARGUMENT', `server ${spec.name}: ${spec.transport} transport needs "url"`);
+  try {
+    return new URL(spec.url);
+  } catch {
+    throw new McpdError('INVALID_ARGUMENT', `server ${spec.name}: "${spec.url}" is not a valid URL`);
+  }
+}
+
+function startError(spec: ServerSpec, transport: Transport | undefined, err: unknown, signal?: AbortSignal): McpdError {
   if (err instanceof McpdError) return err;
   if (signal?.aborted) return new McpdError('CANCELLED', `start of server ${spec.name} was cancelled`);
   const auth = authFailure(spec.name, err);

@@ -1,3 +1,4 @@
+import type { Client as ModernClient } from '@modelcontextprotocol/client';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import * as z from 'zod';
@@ -9,14 +10,18 @@ import { mapRequestError } from './error-map.js';
 import { DEFAULT_LIST_GUARDS, listAllTools, type ListGuards } from './list-tools.js';
 import { ProcessStdioTransport } from './stdio-transport.js';
 import { timerDelay } from '../../../shared/timer-limit.js';
+import type { ProtocolEra } from './era-probe.js';
 
 /** Results stay opaque: validate only that they are objects, keep every field. */
 const RawResult = z.looseObject({});
 const BUFFER_LIMIT = 200;
 
+/** SDK v1's client for 2025-11-25 servers, SDK v2's for 2026-07-28 ones (decision in docs/decisions.md). */
+export type SessionClient = { era: 'legacy'; client: Client } | { era: 'modern'; client: ModernClient };
+
 export interface SessionOptions {
   serverName: string;
-  client: Client;
+  sdk: SessionClient;
   transport: Transport;
   /** Timeout of each tools/list page. */
   listTimeoutMs: number;
@@ -38,16 +43,40 @@ export class McpSession implements DownstreamSession {
   private failWhy?: string;
 
   constructor(private readonly opts: SessionOptions) {
-    opts.client.fallbackNotificationHandler = async (n) => this.notify(n.method, (n.params ?? {}) as JsonObject);
-    opts.client.onclose = () => this.ended();
+    const client = opts.sdk.client;
+    client.fallbackNotificationHandler = async (n) => this.notify(n.method, (n.params ?? {}) as JsonObject);
+    client.onclose = () => this.ended();
   }
 
   get capabilities(): JsonObject {
-    return (this.opts.client.getServerCapabilities() ?? {}) as JsonObject;
+    return (this.opts.sdk.client.getServerCapabilities() ?? {}) as JsonObject;
   }
 
   get serverInfo(): JsonObject {
-    return (this.opts.client.getServerVersion() ?? {}) as JsonObject;
+    return (this.opts.sdk.client.getServerVersion() ?? {}) as JsonObject;
+  }
+
+  /** `modern` = 2026-07-28 (decided by server/discover), `legacy` = a 2025-11-25 session. */
+  get era(): ProtocolEra {
+    return this.opts.sdk.era;
+  }
+
+  /** The protocol version the session negotiated (`2026-07-28`, `2025-11-25` …). */
+  get protocolVersion(): string | undefined {
+    const sdk = this.opts.sdk;
+    if (sdk.era === 'modern') return sdk.client.getNegotiatedProtocolVersion();
+    // SDK v1 keeps the initialize result's version only on its transport (setProtocolVersion).
+    return (this.opts.transport as { protocolVersion?: string }).protocolVersion;
+  }
+
+  /**
+   * The stdio server's transport where requests may be written straight to it (the direct lane, decision
+   * 17). Only 2025 sessions: a 2026 request carries the per-request `_meta` envelope and may be answered
+   * with an InputRequiredResult, both of which the SDK v2 client handles.
+   */
+  private get directLane(): ProcessStdioTransport | undefined {
+    const t = this.opts.transport;
+    return this.opts.sdk.era === 'legacy' && t instanceof ProcessStdioTransport ? t : undefined;
   }
 
   get pid(): number | undefined {
@@ -73,13 +102,19 @@ export class McpSession implements DownstreamSession {
   }
 
   startToolCall(name: string, args: JsonObject, opts: RequestOptions, done: CallDone): StartedCall | undefined {
-    const t = this.opts.transport;
-    if (!(t instanceof ProcessStdioTransport) || this.endedWhy !== undefined || opts.timeoutMs <= 0) return undefined;
+    const t = this.directLane;
+    if (!t || this.endedWhy !== undefined || opts.timeoutMs <= 0) return undefined;
     let cancelled = false;
     const call = t.direct.start('tools/call', { name, arguments: args }, opts, {
       result: (r) => done.result(r),
       error: (err) => {
-        const ctx = { server: this.opts.serverName, method: 'tools/call', timeoutMs: opts.timeoutMs, cancelled, ended: this.endedWhy };
+        const ctx = {
+          server: this.opts.serverName,
+          method: 'tools/call',
+          timeoutMs: opts.deadlineMs ?? opts.timeoutMs,
+          cancelled,
+          ended: this.endedWhy,
+        };
         done.error(mapRequestError(err, ctx));
       },
     });
@@ -92,22 +127,30 @@ export class McpSession implements DownstreamSession {
   }
 
   async request(method: string, params: JsonObject, opts: RequestOptions): Promise<JsonObject> {
-    const ctx = { server: this.opts.serverName, method, timeoutMs: opts.timeoutMs, signal: opts.signal };
+    const ctx = { server: this.opts.serverName, method, timeoutMs: opts.deadlineMs ?? opts.timeoutMs, signal: opts.signal };
     if (this.endedWhy !== undefined) throw mapRequestError(new Error('ended'), { ...ctx, ended: this.endedWhy });
     if (opts.signal?.aborted) throw mapRequestError(new Error('aborted'), ctx);
     if (opts.timeoutMs <= 0) {
       throw new McpdError('DEADLINE_EXCEEDED', `no time left to send ${method} to server ${this.opts.serverName}`);
     }
     const onProgress = opts.onProgress;
-    const t = this.opts.transport;
+    const t = this.directLane;
     try {
-      if (t instanceof ProcessStdioTransport) return await t.direct.request(method, params, opts);
-      const result = await this.opts.client.request({ method, params }, RawResult, {
-        timeout: opts.timeoutMs === undefined ? undefined : timerDelay(opts.timeoutMs),
+      if (t) return await t.direct.request(method, params, opts);
+      const sdkOpts = {
+        timeout: timerDelay(opts.timeoutMs),
         signal: opts.signal,
         resetTimeoutOnProgress: false,
-        onprogress: onProgress ? (p) => onProgress({ progress: p.progress, total: p.total, message: p.message }) : undefined,
-      });
+        onprogress: onProgress
+          ? (p: { progress: number; total?: number; message?: string }) =>
+              onProgress({ progress: p.progress, total: p.total, message: p.message })
+          : undefined,
+      };
+      const sdk = this.opts.sdk;
+      const result =
+        sdk.era === 'modern'
+          ? await sdk.client.request({ method, params }, RawResult, sdkOpts)
+          : await sdk.client.request({ method, params }, RawResult, sdkOpts);
       return result as JsonObject;
     } catch (err) {
       const mapped = mapRequestError(err, { ...ctx, ended: this.endedWhy });
@@ -116,7 +159,7 @@ export class McpSession implements DownstreamSession {
         // session so the pool replaces it with a fresh connection and handshake.
         this.failWhy = (err as Error)?.message ?? String(err);
         // Ignored: the session is already ending; close only releases the transport.
-        void this.opts.client.close().catch(() => {});
+        void this.opts.sdk.client.close().catch(() => {});
       }
       throw mapped;
     }
@@ -124,7 +167,7 @@ export class McpSession implements DownstreamSession {
 
   async sendNotification(method: string, params: JsonObject): Promise<void> {
     if (this.endedWhy !== undefined) return;
-    await this.opts.client.notification({ method, params });
+    await this.opts.sdk.client.notification({ method, params });
   }
 
   onNotification(handler: (method: string, params: JsonObject) => void): void {
@@ -151,7 +194,7 @@ export class McpSession implements DownstreamSession {
     const t = this.opts.transport;
     if (t instanceof ProcessStdioTransport) await t.stop(graceMs);
     // Ignored: the session is already ending; close only releases the transport.
-    await this.opts.client.close().catch(() => {});
+    await this.opts.sdk.client.close().catch(() => {});
     this.ended();
   }
 

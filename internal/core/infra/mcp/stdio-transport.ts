@@ -52,6 +52,8 @@ export class ProcessStdioTransport implements Transport {
   private exited?: Promise<void>;
   private stopping?: Promise<void>;
   private closeNotified = false;
+  /** Started before its client connects (the era probe): the client's own start() is then a no-op. */
+  private startedEarly = false;
   /** Why the transport stopped the server itself (e.g. an oversized line), for the calls it ends. */
   private fatal?: string;
   /** Requests that bypass the SDK's Protocol; their answers are taken out of the stream before it sees them. */
@@ -87,7 +89,24 @@ export class ProcessStdioTransport implements Transport {
     return [...this.stderrTail];
   }
 
+  /** The version the MCP handshake settled on (the SDK tells its transport). */
+  protocolVersion?: string;
+
+  setProtocolVersion(version: string): void {
+    this.protocolVersion = version;
+  }
+
+  /** Spawns the server before a client is attached, so the core can ask `server/discover` first. */
+  async startEarly(): Promise<void> {
+    await this.start();
+    this.startedEarly = true;
+  }
+
   async start(): Promise<void> {
+    if (this.child && this.startedEarly) {
+      this.startedEarly = false;
+      return;
+    }
     if (this.child) throw new Error(`stdio transport for ${this.opts.serverName} already started`);
     const { command, args, env, cwd, serverName } = this.opts;
     const where = cwd ?? process.cwd();

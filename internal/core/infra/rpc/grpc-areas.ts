@@ -86,9 +86,18 @@ function contextOf(call: AnyCall, g: GrpcCall<unknown, unknown>, signal: AbortSi
       caller: from.caller,
       signal,
       timeoutMs: timeouts.length ? Math.min(...timeouts) : undefined,
-      routingKey: from.routingKey,
+      routingKey: apiRoutingKey(from.caller, from.routingKey),
     },
   };
+}
+
+/**
+ * A gRPC client's routing key lives in a namespace of its own caller: taken as given, a key equal to
+ * another caller's gateway session id (or a resource subscription's pin) would route that client's
+ * calls, and its server's sampling requests, as if they were that session's.
+ */
+export function apiRoutingKey(caller: string, key: string | undefined): string | undefined {
+  return key ? `mcpd/api:${encodeURIComponent(caller)}:${key}` : undefined;
 }
 
 /** What is left of the call's gRPC deadline, if it has one. */

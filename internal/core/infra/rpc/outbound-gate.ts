@@ -17,7 +17,7 @@ export interface GateEvents {
 }
 
 /**
- * Bounds what one Session holds for a peer that does not read (issue 14.4). Over the limit, the core
+ * Bounds what one Session holds for a peer that does not read. Over the limit, the core
  * stops reading the peer's requests (so their answers cannot pile up) and drops notifications, counting
  * them; answers to requests already read are still sent. Everything resumes on 'drain'.
  */

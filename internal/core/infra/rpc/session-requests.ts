@@ -74,7 +74,7 @@ export class SessionRequests {
       outcome = Promise.reject(e);
     }
     // Encoding happens inside the chain, so a result that cannot be encoded is answered as an error
-    // instead of escaping as an unhandled rejection (issue 14.1).
+    // instead of escaping as an unhandled rejection.
     const release = () => void this.inflight.delete(id);
     outcome
       .then((result) => answered || output.send({ response: { id, resultJson: encodeJson(result) } }))

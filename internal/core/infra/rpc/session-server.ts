@@ -63,7 +63,7 @@ class ServedSession {
     this.output = new SessionOutput(stream, opts.maxOutboundBytes ?? DEFAULT_SESSION_OUTBOUND_BYTES, who, opts.log);
     this.requests = new SessionRequests(api, this.output, (cb) => (this.closed ? cb() : void this.closeHooks.push(cb)));
     this.watches = new ListChangeForwarder(this.output);
-    // A connection that opened a Session but never says who it is would be held forever (issue 14.8).
+    // A connection that opened a Session but never says who it is would be held forever.
     const helloMs = opts.helloTimeoutMs ?? DEFAULT_HELLO_TIMEOUT_MS;
     this.helloTimer = setTimeout(() => this.helloTimedOut(helloMs), helloMs);
     this.helloTimer.unref();

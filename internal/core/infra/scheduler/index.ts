@@ -3,3 +3,4 @@ export { realClock, type Clock, type TimerHandle } from './clock.js';
 export type { CallOptions, LogEntry, LogFn } from './types.js';
 export { MetadataStore, type SavedMetadata } from './metadata-store.js';
 export { PoolGoneError } from './messages.js';
+export { ABANDONED_CALL_KEY } from './instance.js';

@@ -2,11 +2,19 @@ import type { DownstreamSession } from '../../../contract/model/downstream.js';
 import type { InstanceState, InstanceStatus, StartCause, StopCause } from '../../../contract/model/runtime.js';
 import type { TimerHandle } from './clock.js';
 
-/** One server process/session in a pool, with its load and lifecycle bookkeeping. */
+/** How a call on an instance ended: with the server's answer, or with its caller no longer waiting for one. */
+export type CallEnd = 'answered' | 'abandoned';
+
 /** Routing keys given to calls that came without one: they belong to no caller session. */
 export const ANONYMOUS_CALL_PREFIX = 'mcpd/anonymous-call:';
+/**
+ * Stands, among the keys a server request may belong to, for calls whose caller stopped waiting
+ * (cancelled, deadline, disconnect) while the server may still be working on them: no session can own it.
+ */
+export const ABANDONED_CALL_KEY = 'mcpd/abandoned-call';
 let anonymousCalls = 0;
 
+/** One server process/session in a pool, with its load and lifecycle bookkeeping. */
 export class Instance {
   state: InstanceState = 'starting';
   inFlight = 0;
@@ -25,6 +33,12 @@ export class Instance {
   private drainWaiters: (() => void)[] = [];
   /** One entry per call in flight that carries a routing key, in the order the calls started. */
   private readonly callKeys: { key: string }[] = [];
+  /**
+   * Calls that ended here without the server's answer. The server may still send requests for them,
+   * and over stdio nothing says whose a request is, so from then on none of its requests can be traced
+   * to a caller (decision 20): the instance's server requests are refused until it is replaced.
+   */
+  private abandonedCalls = 0;
 
   constructor(
     readonly id: string,
@@ -55,20 +69,26 @@ export class Instance {
   }
 
   /** Records whose call runs here, so a server→client request can be routed back to that caller. */
-  callStarted(key: string | undefined): () => void {
+  callStarted(key: string | undefined): (ended?: CallEnd) => void {
     // A call without a routing key still counts: a server request during it could be its caller's,
     // so it must make the request ambiguous rather than let it go to another session (decision 20).
     const entry = { key: key ?? `${ANONYMOUS_CALL_PREFIX}${++anonymousCalls}` };
     this.callKeys.push(entry);
-    return () => {
+    return (ended = 'answered') => {
       const i = this.callKeys.indexOf(entry);
-      if (i >= 0) this.callKeys.splice(i, 1);
+      if (i < 0) return;
+      this.callKeys.splice(i, 1);
+      if (ended === 'abandoned') this.abandonedCalls++;
     };
   }
 
-  /** Routing keys with a call in flight here, the one whose oldest call started first leading. */
+  /**
+   * Routing keys with a call in flight here, the one whose oldest call started first leading; with an
+   * abandoned call behind it, ABANDONED_CALL_KEY too, so a server request is never traced to a live call alone.
+   */
   keysInFlight(): string[] {
-    return [...new Set(this.callKeys.map((e) => e.key))];
+    const keys = [...new Set(this.callKeys.map((e) => e.key))];
+    return this.abandonedCalls > 0 ? [...keys, ABANDONED_CALL_KEY] : keys;
   }
 
   /** Resolves when no call is in flight. */
@@ -88,6 +108,7 @@ export class Instance {
       startCause: this.startCause,
       boundKeys,
       pinnedKeys,
+      protocolVersion: this.session?.protocolVersion,
     };
   }
 }

@@ -80,8 +80,8 @@ export class PoolManager {
   }
 
   async callTool(fp: string, name: string, args: JsonObject, opts: CallOptions = {}): Promise<JsonObject> {
-    return this.pool(fp).call(opts, 'call', (s, timeoutMs) =>
-      s.callTool(name, args, { timeoutMs, signal: opts.signal, onProgress: opts.onProgress, onResultJson: opts.onResultJson }),
+    return this.pool(fp).call(opts, 'call', (s, timeoutMs, deadlineMs) =>
+      s.callTool(name, args, { timeoutMs, deadlineMs, signal: opts.signal, onProgress: opts.onProgress, onResultJson: opts.onResultJson }),
     );
   }
 

@@ -6,7 +6,7 @@ import type { ServerSpec } from '../../../contract/model/spec.js';
 import type { DownstreamTool } from '../../../contract/model/tool.js';
 import { Admission } from './admission.js';
 import { IdleReaper } from './idle-reaper.js';
-import type { Instance } from './instance.js';
+import type { CallEnd, Instance } from './instance.js';
 import { InstanceLifecycle } from './instance-lifecycle.js';
 import { InstanceSet } from './instance-set.js';
 import { KeyRouting } from './key-routing.js';
@@ -36,6 +36,8 @@ export class Pool {
   private readonly liveness: Liveness;
   private readonly listing: ToolListing;
   private readonly traffic: ServerTraffic;
+  /** The MCP version the newest session spoke (status keeps it after the instances idle out). */
+  private protocolVersion?: string;
 
   constructor(
     readonly fingerprint: string,
@@ -86,19 +88,26 @@ export class Pool {
   }
 
   /** Runs `fn` on an instance with a slot; the whole call, wait included, is bounded by the deadline. */
-  async call<T>(opts: CallOptions, cause: StartCause, fn: (s: DownstreamSession, timeoutMs: number) => Promise<T>): Promise<T> {
-    const deadline = this.scope.now() + (opts.timeoutMs ?? this.scope.spec.callTimeoutSeconds * 1000);
+  async call<T>(
+    opts: CallOptions,
+    cause: StartCause,
+    fn: (s: DownstreamSession, timeoutMs: number, deadlineMs: number) => Promise<T>,
+  ): Promise<T> {
+    const budget = opts.timeoutMs ?? this.scope.spec.callTimeoutSeconds * 1000;
+    const deadline = this.scope.now() + budget;
     const inst = await this.admission.acquire(opts, deadline, cause);
     const remaining = deadline - this.scope.now();
     const callEnded = inst.callStarted(opts.routingKey);
+    let ended: CallEnd = 'answered';
     try {
-      return await fn(inst.session as DownstreamSession, remaining);
+      return await fn(inst.session as DownstreamSession, remaining, budget);
     } catch (err) {
       // Only a request that was actually sent and went unanswered says anything about the server.
       if (remaining > 0 && isMcpdError(err) && err.reason === 'DEADLINE_EXCEEDED') this.liveness.probe(inst);
+      ended = endOf(err);
       throw err;
     } finally {
-      callEnded();
+      callEnded(ended);
       this.admission.release(inst);
     }
   }
@@ -110,19 +119,20 @@ export class Pool {
   startToolCall(name: string, args: JsonObject, opts: CallOptions, done: CallDone): StartedCall | undefined {
     // Only stdio sessions write straight to their server: another transport would take a slot and give it back.
     if (this.scope.spec.transport !== 'stdio') return undefined;
-    const deadline = this.scope.now() + (opts.timeoutMs ?? this.scope.spec.callTimeoutSeconds * 1000);
+    const budget = opts.timeoutMs ?? this.scope.spec.callTimeoutSeconds * 1000;
+    const deadline = this.scope.now() + budget;
     const inst = this.admission.takeNow(opts.routingKey);
     if (!inst) return undefined;
     const callEnded = inst.callStarted(opts.routingKey);
-    const end = () => {
-      callEnded();
+    const end = (ended?: CallEnd) => {
+      callEnded(ended);
       this.admission.release(inst);
     };
     const session = inst.session as DownstreamSession;
     const call = session.startToolCall?.(
       name,
       args,
-      { timeoutMs: deadline - this.scope.now(), onResultJson: opts.onResultJson },
+      { timeoutMs: deadline - this.scope.now(), deadlineMs: budget, onResultJson: opts.onResultJson },
       {
         result: (r) => {
           end();
@@ -131,7 +141,7 @@ export class Pool {
         error: (err) => {
           // As in call(): a request that was sent and went unanswered says something about the server.
           if (isMcpdError(err) && err.reason === 'DEADLINE_EXCEEDED') this.liveness.probe(inst);
-          end();
+          end(endOf(err));
           done.error(err);
         },
       },
@@ -141,8 +151,8 @@ export class Pool {
   }
 
   request(method: string, params: JsonObject, opts: CallOptions): Promise<JsonObject> {
-    return this.call(opts, 'call', (s, timeoutMs) =>
-      s.request(method, params, { timeoutMs, signal: opts.signal, onProgress: opts.onProgress }),
+    return this.call(opts, 'call', (s, timeoutMs, deadlineMs) =>
+      s.request(method, params, { timeoutMs, deadlineMs, signal: opts.signal, onProgress: opts.onProgress }),
     );
   }
 
@@ -201,11 +211,14 @@ export class Pool {
   status(): PoolStatus {
     const { scope, health, routing } = this;
     const now = scope.now();
+    const instances = this.instances.list().map((i) => i.status(routing.bindingsOf(i, now).count, routing.pinnedKeys(i)));
+    // Kept past the instances' lives: status still says which era the server speaks once it idled out.
+    this.protocolVersion = instances.findLast((i) => i.protocolVersion !== undefined)?.protocolVersion ?? this.protocolVersion;
     return {
       fingerprint: this.fingerprint,
       references: [...this.references],
       spec: scope.spec,
-      instances: this.instances.list().map((i) => i.status(routing.bindingsOf(i, now).count, routing.pinnedKeys(i))),
+      instances,
       waiting: this.admission.waiting,
       suspended: scope.suspendedReason !== undefined,
       suspendedReason: scope.suspendedReason,
@@ -214,6 +227,12 @@ export class Pool {
       lastErrorAt: health.lastErrorAt,
       errorHistory: health.errorHistory(),
       generation: scope.generation,
+      protocolVersion: this.protocolVersion,
     };
   }
+}
+
+/** A call its caller stopped waiting for (cancelled, deadline, caller gone) may still be running in the server. */
+function endOf(err: unknown): CallEnd {
+  return isMcpdError(err) && (err.reason === 'CANCELLED' || err.reason === 'DEADLINE_EXCEEDED') ? 'abandoned' : 'answered';
 }

@@ -15,7 +15,7 @@ function get(url: string, headers: Record<string, string>): Promise<number> {
   });
 }
 
-describe('/metrics and /healthz refuse foreign Host and Origin headers (issue 14.8)', () => {
+describe('/metrics and /healthz refuse foreign Host and Origin headers', () => {
   let server: MetricsHttpServer;
   beforeAll(async () => {
     server = await startMetricsServer({

@@ -1,0 +1,96 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { LATEST_PROTOCOL_VERSION as SDK_LATEST, SUPPORTED_PROTOCOL_VERSIONS as SDK_SUPPORTED } from '@modelcontextprotocol/sdk/types.js';
+import { answerInitializeEarly, earlyInitializeAnswer, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from './early-initialize.js';
+import { Gateway } from './mcp-gateway.js';
+import { StdioServerLineTransport } from './stdio-server-transport.js';
+
+const info = { caller: 'editor', version: '9.9.9' };
+const initialize = (protocolVersion: string, id: number | string = 1) => ({
+  jsonrpc: '2.0' as const,
+  id,
+  method: 'initialize',
+  params: { protocolVersion, capabilities: { roots: { listChanged: true }, sampling: {} }, clientInfo: { name: 'ed', version: '1' } },
+});
+
+/** A real gateway on a stdio transport over in-process pipes; every line it writes is collected. */
+function gatewayOnPipes() {
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const lines: Record<string, unknown>[] = [];
+  let buf = '';
+  stdout.on('data', (d: Buffer) => {
+    buf += d.toString();
+    for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
+      lines.push(JSON.parse(buf.slice(0, nl)) as Record<string, unknown>);
+      buf = buf.slice(nl + 1);
+    }
+  });
+  const transport = new StdioServerLineTransport(stdin, stdout);
+  // No core: nothing here reaches it (socket path that does not exist, no autostart).
+  const gateway = new Gateway({ ...info, socket: '/nonexistent/mcpd-early-init.sock', log: () => undefined });
+  const send = (m: object) => stdin.write(`${JSON.stringify(m)}\n`);
+  const until = async (n: number) => {
+    while (lines.length < n) await new Promise((r) => stdout.once('data', r));
+  };
+  return { stdin, transport, gateway, lines, send, until };
+}
+
+describe('early initialize', () => {
+  it('keeps the SDK’s protocol versions', () => {
+    expect(LATEST_PROTOCOL_VERSION).toBe(SDK_LATEST);
+    expect([...SUPPORTED_PROTOCOL_VERSIONS]).toEqual(SDK_SUPPORTED);
+  });
+
+  it.each([...SUPPORTED_PROTOCOL_VERSIONS, '1999-01-01'])('answers %s exactly as the gateway’s SDK server does', async (version) => {
+    const g = gatewayOnPipes();
+    await g.gateway.connect(g.transport);
+    g.send(initialize(version, 7));
+    await g.until(1);
+    const early = JSON.parse(earlyInitializeAnswer(initialize(version, 7), info) ?? 'null') as unknown;
+    expect(early).toEqual(g.lines[0]);
+    await g.gateway.close();
+  });
+
+  it('leaves a malformed initialize and other first messages to the server', () => {
+    const bad = initialize('2025-06-18');
+    expect(earlyInitializeAnswer({ ...bad, params: { ...bad.params, clientInfo: { name: 'x' } } }, info)).toBeUndefined();
+    expect(earlyInitializeAnswer({ ...bad, params: { ...bad.params, capabilities: { roots: true } } }, info)).toBeUndefined();
+    expect(earlyInitializeAnswer({ jsonrpc: '2.0', id: 1, method: 'ping' }, info)).toBeUndefined();
+  });
+
+  it('answers before the server connects, once, and the server still learns the client from the replay', async () => {
+    const g = gatewayOnPipes();
+    const spoke = answerInitializeEarly(g.transport, info, g.stdin);
+    g.send(initialize('2025-06-18', 'init'));
+    await spoke;
+    await g.until(1);
+    expect(g.lines[0]).toMatchObject({
+      id: 'init',
+      result: { protocolVersion: '2025-06-18', serverInfo: { name: 'mcpd', version: '9.9.9' } },
+    });
+    // Sent while the gateway "loads": held, then handed to the server when it connects.
+    g.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    g.send({ jsonrpc: '2.0', id: 2, method: 'ping' });
+    await g.gateway.connect(g.transport);
+    await g.until(2);
+    expect(g.lines[1]).toEqual({ jsonrpc: '2.0', id: 2, result: {} });
+    expect(g.lines.filter((l) => l.id === 'init')).toHaveLength(1);
+    expect(g.gateway.server.getClientCapabilities()).toEqual({ roots: { listChanged: true }, sampling: {} });
+    expect(g.gateway.server.getClientVersion()).toEqual({ name: 'ed', version: '1' });
+    await g.gateway.close();
+  });
+
+  it('answers nothing itself when the first message is not a well-formed initialize', async () => {
+    const g = gatewayOnPipes();
+    const spoke = answerInitializeEarly(g.transport, info, g.stdin);
+    g.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18' } });
+    await spoke;
+    await g.gateway.connect(g.transport);
+    await g.until(1);
+    // The SDK's own error for it, as before the early answer existed, and no success answer besides.
+    expect(g.lines).toHaveLength(1);
+    expect(g.lines[0]).toMatchObject({ id: 1, error: { message: expect.stringContaining('clientInfo') as unknown } });
+    await g.gateway.close();
+  });
+});

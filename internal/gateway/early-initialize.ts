@@ -1,0 +1,83 @@
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { isJsonObject, type JsonObject } from '../shared/json.js';
+import type { StdioServerLineTransport } from './stdio-server-transport.js';
+
+// A client waits for `initialize` before anything else, and the SDK server that answers it loads every
+// zod schema of the protocol first. So the stdio gateway answers a well-formed `initialize` from here,
+// before that code is even compiled, and the server gets the same request when it connects (it learns the
+// client's capabilities from it); its own answer is then not sent twice (docs/benchmarks.md).
+// early-initialize.test.ts checks that this answer is the one the gateway's SDK server gives.
+
+/** The SDK's LATEST_PROTOCOL_VERSION and SUPPORTED_PROTOCOL_VERSIONS (kept equal by the test). */
+export const LATEST_PROTOCOL_VERSION = '2025-11-25';
+export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = [
+  LATEST_PROTOCOL_VERSION,
+  '2025-06-18',
+  '2025-03-26',
+  '2024-11-05',
+  '2024-10-07',
+];
+
+/** What the gateway's areas declare, merged (mcp-gateway.ts; kept equal by the test). */
+export const GATEWAY_CAPABILITIES: JsonObject = {
+  tools: { listChanged: true },
+  resources: { subscribe: true, listChanged: true },
+  prompts: { listChanged: true },
+  completions: {},
+  logging: {},
+};
+
+export function gatewayInstructions(caller: string): string {
+  return `The mcpd profile for caller "${caller}".`;
+}
+
+/** The answer to `message` when it is a well-formed initialize request; undefined for anything else. */
+export function earlyInitializeAnswer(message: JSONRPCMessage, info: { caller: string; version: string }): string | undefined {
+  const m = message as JsonObject;
+  if (m.method !== 'initialize' || (typeof m.id !== 'string' && typeof m.id !== 'number') || !wellFormed(m.params)) return undefined;
+  const requested = m.params.protocolVersion as string;
+  const result = {
+    protocolVersion: SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION,
+    capabilities: GATEWAY_CAPABILITIES,
+    serverInfo: { name: 'mcpd', version: info.version },
+    instructions: gatewayInstructions(info.caller),
+  };
+  return `${JSON.stringify({ result, jsonrpc: '2.0', id: m.id })}\n`;
+}
+
+/**
+ * Only what the SDK's InitializeRequestSchema surely accepts is answered here: anything else (a missing
+ * clientInfo, a capability that is not an object) is left to the server, which answers it as it always has.
+ */
+function wellFormed(params: unknown): params is JsonObject {
+  if (!isJsonObject(params) || typeof params.protocolVersion !== 'string') return false;
+  const { capabilities, clientInfo } = params;
+  if (!isJsonObject(capabilities) || !Object.values(capabilities).every(isJsonObject)) return false;
+  return isJsonObject(clientInfo) && typeof clientInfo.name === 'string' && typeof clientInfo.version === 'string';
+}
+
+/**
+ * Starts reading stdin and answers the first message if it is a well-formed initialize. Resolves when the
+ * first message has arrived (or stdin ended): then the gateway is worth loading.
+ */
+export function answerInitializeEarly(
+  transport: StdioServerLineTransport,
+  info: { caller: string; version: string },
+  stdin: NodeJS.ReadableStream = process.stdin,
+): Promise<void> {
+  return new Promise((resolve) => {
+    let first = true;
+    // Always false: every message also goes to the server when it connects (the replay above).
+    transport.intercept = (message) => {
+      if (first) {
+        first = false;
+        const answer = earlyInitializeAnswer(message, info);
+        if (answer !== undefined) transport.answerEarly((message as { id: string | number }).id, answer);
+        resolve();
+      }
+      return false;
+    };
+    stdin.once('end', resolve);
+    transport.listen();
+  });
+}

@@ -1,0 +1,95 @@
+/**
+ * Redis is not a back door into an mcpd-smcp cluster: whoever can publish on the nodes'
+ * Redis but lacks the API key cannot route a call to a computer, replay or alter a captured one, or fake a
+ * computer's departure through the Socket.IO adapter's channels.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient, type RedisClientType } from 'redis';
+import { startRedis, type RedisProc } from '../support/redis-proc.js';
+import { SmcpOffice, toolCall } from '../support/smcp-office.js';
+import { startSmcpProc, type SmcpProc } from '../support/smcp-server-proc.js';
+
+const KEY = 'forgery-cluster-key';
+let redis: RedisProc;
+let node1: SmcpProc;
+let node2: SmcpProc;
+let attacker: RedisClientType;
+const peers = new SmcpOffice('forged', { apiKey: KEY });
+
+beforeAll(async () => {
+  redis = await startRedis();
+  node1 = await startSmcpProc(['--redis', redis.url], { SMCP_API_KEY: KEY });
+  node2 = await startSmcpProc(['--redis', redis.url], { SMCP_API_KEY: KEY });
+  attacker = createClient({ url: redis.url }) as RedisClientType;
+  await attacker.connect();
+});
+afterAll(async () => {
+  await attacker?.quit();
+  for (const n of [node1, node2]) await n?.stop();
+  await redis?.stop();
+});
+
+/** An agent on node 1 and a computer "far" on node 2, in a fresh office. */
+async function crossNodeOffice() {
+  const o = peers.office();
+  const agent = await peers.agent(node1.url, o);
+  const c = peers.computer(node2.url, 'far');
+  expect(await c.join(o)).toEqual([true, null]);
+  return { o, agent, c };
+}
+
+describe('messages between mcpd-smcp nodes through Redis', () => {
+  it('drops a forged routed call, and a captured one replayed or altered', async () => {
+    const { o, agent, c } = await crossNodeOffice();
+    const channel = `smcp:link:${node2.node}`;
+    const captured: Buffer[] = [];
+    const spy = attacker.duplicate();
+    await spy.connect();
+    await spy.subscribe(channel, (m: Buffer) => void captured.push(m), true);
+    try {
+      expect(await agent.s.emitWithAck('client:tool_call', toolCall('far', { params: { message: 'real' } }))).toMatchObject({
+        isError: false,
+      });
+      expect(captured).toHaveLength(1);
+      const forged = {
+        kind: 'call',
+        id: 'evil',
+        from: node1.node,
+        sid: c.socket.id,
+        office: o,
+        name: 'far',
+        event: 'client:tool_call',
+        payload: toolCall('far', { params: { message: 'forged' } }),
+        timeoutMs: 5000,
+      };
+      await attacker.publish(channel, JSON.stringify(forged));
+      await attacker.publish(channel, captured[0]!);
+      const altered = Buffer.from(captured[0]!);
+      altered[altered.length - 3] ^= 1;
+      await attacker.publish(channel, altered);
+      // Delivered in order on node 2's subscription: once this one is answered, the three above were handled.
+      expect(await agent.s.emitWithAck('client:tool_call', toolCall('far', { params: { message: 'after' } }))).toMatchObject({
+        isError: false,
+      });
+      const messages = c.received.map((r) => (r.payload.params as { message: string }).message);
+      expect(messages).toEqual(['real', 'after']);
+      expect(node2.stderr()).toMatch(/dropped a Redis message on smcp:link:.*: not a sealed message/);
+      expect(node2.stderr()).toMatch(/replayed/);
+      expect(node2.stderr()).toMatch(/bad signature/);
+    } finally {
+      await spy.quit();
+    }
+  });
+
+  it("ignores a forged adapter message announcing a computer's departure", async () => {
+    const { agent, c } = await crossNodeOffice();
+    const req = toolCall('far', { tool_name: 'wait_for_cancel', timeout: 600 });
+    const pending = agent.s.emitWithAck('client:tool_call', req);
+    await c.firstRequest();
+    const gone = ['mcpd:smcp-member-gone', { sid: c.socket.id, name: 'far', office_id: 'x', role: 'computer', node: node2.node }];
+    await attacker.publish('socket.io-request#/smcp#', JSON.stringify({ uid: 'evil', type: 6, data: gone }));
+    // The cancel travels after the forgery on the same Redis connections: a call failed by it would answer 404.
+    agent.s.emit('server:tool_call_cancel', { agent: 'agent-1', req_id: req.req_id });
+    expect(await pending).toEqual({ content: [], isError: true, _meta: { a2c_cancelled: true } });
+  });
+});
