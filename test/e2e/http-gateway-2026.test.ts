@@ -18,7 +18,7 @@ interface Answer {
 }
 
 /**
- * 2026-07-28 requests to `mcpdmcp --http` (issue 24.1, 24.2): no session, the protocol in every
+ * 2026-07-28 requests to `mcpdmcp --http`: no session, the protocol in every
  * request's `_meta`, MRTR for server→client requests — with a real core and the conformance fixture
  * (a 2025-11-25 server) behind it.
  */
