@@ -8,7 +8,7 @@ import { COMMON_OPTIONS, configFrom, exitOnHelpOrVersion, parseOrExit, socketFro
 import { startCoreDaemon } from '../../internal/contract/session/autostart.js';
 import { answerInitializeEarly } from '../../internal/gateway/early-initialize.js';
 // Static imports are only what answering `initialize` needs; the gateway itself (the SDK server, the core
-// Session) is imported once the client has spoken, so its code never delays the first answer (issue 22).
+// Session) is imported once the client has spoken, so its code never delays the first answer.
 
 const USAGE = `usage: mcpdmcp <caller> [--socket PATH] [--config DIR] [--no-autostart] [--core-wait-ms N]
                         [--http HOST:PORT [--token-file FILE | --token TOKEN|auto]]
@@ -103,7 +103,15 @@ const newGateway = () =>
 if (values.http !== undefined) {
   const { runHttpGateway } = await import('../../internal/gateway/http-main.js');
   const tokens = { token: values.token, tokenFile: values['token-file'], envToken: process.env.MCPD_HTTP_TOKEN };
-  await runHttpGateway({ address: values.http, tokens, maxSessions: values['max-sessions'], newSession: newGateway, caller, version: packageVersion(), log });
+  await runHttpGateway({
+    address: values.http,
+    tokens,
+    maxSessions: values['max-sessions'],
+    newSession: newGateway,
+    caller,
+    version: packageVersion(),
+    log,
+  });
 } else if (transport) {
   await serveStdio(transport);
 }
