@@ -8,7 +8,7 @@ import { COMMON_OPTIONS, configFrom, exitOnHelpOrVersion, parseOrExit, socketFro
 import { startCoreDaemon } from '../../internal/contract/session/autostart.js';
 import { answerInitializeEarly } from '../../internal/gateway/early-initialize.js';
 // Static imports are only what answering `initialize` needs; the gateway itself (the SDK server, the core
-// Session) is imported once the client has spoken, so its code never delays the first answer (issue 22).
+// Session) is imported once the client has spoken, so its code never delays the first answer.
 
 const USAGE = `usage: mcpdmcp <caller> [--socket PATH] [--config DIR] [--no-autostart] [--core-wait-ms N]
                         [--http HOST:PORT [--token-file FILE | --token TOKEN|auto]]

@@ -14,7 +14,7 @@ import { completionCommand } from './completion-command.js';
 import { authCmd } from './auth-command.js';
 import { must } from '../shared/must.js';
 
-// Each command's code is imported when that command runs (issue 22): `mcpdctl --help` compiles only this
+// Each command's code is imported when that command runs: `mcpdctl --help` compiles only this
 // table, and `mcpdctl status` only the status command and the gRPC client.
 
 /** "Starting server …" on stderr while a cold start keeps a listing or call waiting (a terminal only). */

@@ -104,7 +104,11 @@ async function execute(cmd: CtlCommand, args: string[], flags: CtlRun['flags'], 
   // JSON output is escaped by JSON itself.
   const out: Out = { json, write: json ? io.out : (s) => io.out(escapeTerminal(s)), warn: (s) => io.err(escapeTerminal(s)) };
   // The store (flag, MCPD_CONFIG, the current directory's, ~/.config/mcpd) tells which core: its record names the socket.
-  const socket = socketFrom(typeof flags.socket === 'string' ? flags.socket : undefined, process.env, configFrom(typeof flags.config === 'string' ? flags.config : undefined));
+  const socket = socketFrom(
+    typeof flags.socket === 'string' ? flags.socket : undefined,
+    process.env,
+    configFrom(typeof flags.config === 'string' ? flags.config : undefined),
+  );
   // gRPC is loaded only by a command that runs: `mcpdctl --help` and usage errors never compile it.
   const { ControlCalls, createControlClient, waitForReady } = await import('../contract/grpc/control-client.js');
   const client = createControlClient(socket);

@@ -65,7 +65,7 @@ export async function typeTextMethod(env: MethodEnv): Promise<Record<string, unk
     env,
     async () => (target ? resolveTarget(env, route, target) : undefined),
     async (id) => {
-      await env.backend.typeText(id, text, route, { clearBefore });
+      await env.backend.typeText(id, text, route, { clearBefore, signal: env.exec.signal });
       return id;
     },
   );

@@ -1,4 +1,4 @@
-import { appendFile, mkdir, realpath, writeFile } from 'node:fs/promises';
+import { appendFile, chmod, mkdir, realpath, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BridgeError } from '../contract/desktop-bridge/errors.js';
 import { isWithin } from './workspace.js';
@@ -53,9 +53,16 @@ export class Evidence {
   }
 
   /** A path inside the folder for a backend to write (screenshots). */
+  /**
+   * A path for a tool to write (a screenshot), created empty and 0600 first: the tool truncates and keeps the
+   * mode, where one creating the file would follow the umask (observe.png was 0644).
+   */
   async pathFor(name: string): Promise<string> {
     await this.ensure();
-    return join(this.dir, name);
+    const path = join(this.dir, name);
+    await writeFile(path, '', { mode: 0o600 });
+    await chmod(path, 0o600);
+    return path;
   }
 
   async writeJson(name: string, value: unknown): Promise<string> {

@@ -29,6 +29,30 @@ interface Running {
   controller: AbortController;
 }
 
+/** How long a stopped execution's body may take to wind down and say what it did before the stop is answered. */
+const STOP_GRACE_MS = 2000;
+
+/**
+ * The answer to a stopped execution: the body's own error if it ends within the grace (a backend that stops
+ * at the signal says what it had done, e.g. how much was typed), else the stop's reason. A body that never
+ * settles is abandoned, as before.
+ */
+async function stopped(running: Promise<unknown>, reason: unknown): Promise<never> {
+  let timer: NodeJS.Timeout | undefined;
+  const grace = new Promise<'grace'>((resolve) => (timer = setTimeout(() => resolve('grace'), STOP_GRACE_MS)));
+  const outcome = await Promise.race([
+    running.then(
+      () => 'done' as const,
+      (e: unknown) => ({ error: e }),
+    ),
+    grace,
+  ]);
+  clearTimeout(timer);
+  const own = typeof outcome === 'object' ? toBridgeError(outcome.error) : undefined;
+  const why = toBridgeError(reason);
+  throw own?.code === why.code ? own : why;
+}
+
 /**
  * The abort registry: every execution in flight, findable by the client's meta.requestId (which the
  * client knows before any answer) and by the host's executionId. The original keyed abort only on an
@@ -79,7 +103,8 @@ export class Executions {
     );
     try {
       await exec.evidence.trace('start', { method, requestId: meta.requestId, connectionId: ctx.connectionId, peerPid: ctx.peerPid });
-      const result = await Promise.race([body(exec), untilAborted(controller.signal)]);
+      const running = body(exec);
+      const result = await Promise.race([running, untilAborted(controller.signal).catch((r: unknown) => stopped(running, r))]);
       const out = { ...result, executionId };
       await exec.evidence.writeJson('result.json', { method, requestId: meta.requestId, result: out });
       await exec.evidence.trace('end', { ok: true });

@@ -100,8 +100,9 @@ describe('the App: the dashboard in a real browser against a real core', () => {
   it('refuses the socket without the token and from a foreign Origin; accepts it with the cookie', async () => {
     const { token } = record();
     const cookie = `mcpd_app_${port}=${token}`;
-    expect(await socketOutcome(base(), {})).toBe('unauthorized');
-    expect(await socketOutcome(base(), { cookie: `mcpd_app_${port}=wrong` })).toBe('unauthorized');
+    // Refused at the Socket.IO handshake already (issue 20.1), before any namespace.
+    expect(await socketOutcome(base(), {})).not.toBe('connected');
+    expect(await socketOutcome(base(), { cookie: `mcpd_app_${port}=wrong` })).not.toBe('connected');
     expect(await socketOutcome(base(), { cookie, origin: 'http://evil.example' })).not.toBe('connected');
     expect(await socketOutcome(base(), { cookie, host: `evil.example:${port}` })).not.toBe('connected');
     expect(await socketOutcome(base(), { cookie, origin: base() })).toBe('connected');
@@ -415,11 +416,12 @@ describe('the App: the dashboard in a real browser against a real core', () => {
     expect(await page.locator('[data-conn]').count()).toBe(0);
   }, 180_000);
 
-  it('mcpd open --print-url prints the URL with the token and the caller page', async () => {
+  it('mcpd open --print-url prints a single-use login link (never the token) to the caller page', async () => {
     const { stdout } = await run(process.execPath, [MCPD, 'open', '--caller', 'vscode', '--print-url', '--socket', world.socket], {
       env: world.env(),
     });
-    expect(stdout.trim()).toBe(`${base()}/?token=${encodeURIComponent(record().token)}#/caller/vscode/tools`);
+    expect(stdout.trim()).toMatch(new RegExp(`^${base()}/\\?login=[\\w-]+\\.\\d+\\.[\\w-]+#/caller/vscode/tools$`));
+    expect(stdout).not.toContain(record().token);
     const bad = await run(process.execPath, [MCPD, 'open', '--caller', 'no/such', '--print-url', '--socket', world.socket], {
       env: world.env(),
     }).catch((e: { stderr: string; code: number }) => e);
@@ -455,7 +457,8 @@ describe('the App: the dashboard in a real browser against a real core', () => {
     const url = new URL(readOr(opened));
     expect(url.hash).toBe('#/caller/vscode/tools');
     const rec = JSON.parse(readFileSync(join(world.dir, 'run2', 'dashboard.json'), 'utf8')) as Record_;
-    expect(url.searchParams.get('token')).toBe(rec.token);
+    expect(url.searchParams.get('login')).toBeTruthy();
+    expect(url.toString()).not.toContain(rec.token);
     // It really is a core with a dashboard: the browser lands on the caller page.
     const p2 = await ctx.newPage();
     await p2.goto(url.toString());

@@ -91,8 +91,16 @@ export interface DesktopBackend {
   snapshot(route: Route | undefined, bounds: TreeBounds): Promise<TreeSnapshot>;
   /** Presses (default action) the element; false when it has no action to press. */
   press(elementId: string): Promise<boolean>;
-  /** Inserts text into the element (or the focused widget when no element is given); clearBefore replaces its text. */
-  typeText(elementId: string | undefined, text: string, route: Route | undefined, opts?: { clearBefore?: boolean }): Promise<void>;
+  /**
+   * Inserts text into the element (or the focused widget when no element is given); clearBefore replaces its
+   * text. Once `signal` is aborted no more input is sent, and the error says how much was typed.
+   */
+  typeText(
+    elementId: string | undefined,
+    text: string,
+    route: Route | undefined,
+    opts?: { clearBefore?: boolean; signal?: AbortSignal },
+  ): Promise<void>;
   key(keys: string[], route: Route | undefined): Promise<void>;
   screenshot(path: string): Promise<{ width: number; height: number }>;
   close(): Promise<void>;

@@ -112,6 +112,7 @@ export class Core implements ControlApi {
       history: this.history,
       reloads: this.reloads,
       profileOf: (caller) => this.profileOf(caller),
+      log: o.log,
     });
     this.stopping = new CoreStop({
       calls: this.calls,

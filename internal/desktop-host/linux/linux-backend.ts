@@ -1,3 +1,5 @@
+import { chmod } from 'node:fs/promises';
+import { typeInChunks } from './typing.js';
 import { BridgeError } from '../../contract/desktop-bridge/errors.js';
 import type { AppSummary, DesktopBackend, DoctorReport, Route, TreeBounds, TreeSnapshot } from '../../contract/desktop-bridge/types.js';
 import { addrOf, AtspiBus, idOf, REGISTRY, ROOT_PATH, type NodeAddr } from './atspi-bus.js';
@@ -118,7 +120,7 @@ export class LinuxBackend implements DesktopBackend {
     elementId: string | undefined,
     text: string,
     route: Route | undefined,
-    opts: { clearBefore?: boolean } = {},
+    opts: { clearBefore?: boolean; signal?: AbortSignal } = {},
   ): Promise<void> {
     if (elementId) {
       const { bus, addr } = await this.element(elementId);
@@ -132,7 +134,8 @@ export class LinuxBackend implements DesktopBackend {
           if (deleted !== true) throw new BridgeError('DESKTOP_INTERNAL_ERROR', `EditableText.DeleteText on ${elementId} returned false`);
         }
         const at = opts.clearBefore ? 0 : caret >= 0 ? caret : count;
-        const [ok] = await bus.call(addr, I.editable, 'InsertText', 'isi', [at, text, text.length]);
+        // The length is in UTF-8 bytes (GTK's insert_text); UTF-16 units cut non-ASCII text short.
+        const [ok] = await bus.call(addr, I.editable, 'InsertText', 'isi', [at, text, Buffer.byteLength(text, 'utf8')]);
         if (ok !== true) throw new BridgeError('DESKTOP_INTERNAL_ERROR', `EditableText.InsertText on ${elementId} returned false`);
         return;
       }
@@ -141,7 +144,7 @@ export class LinuxBackend implements DesktopBackend {
     await this.focusRoute(route);
     // Without EditableText, "clear" is select-all in the focused widget: the typed text replaces it.
     if (opts.clearBefore) await run('xdotool', ['key', '--clearmodifiers', 'ctrl+a'], this.env);
-    await run('xdotool', ['type', '--delay', '5', '--', text], this.env);
+    await typeInChunks(text, this.env, opts.signal);
   }
 
   async key(keys: string[], route: Route | undefined): Promise<void> {
@@ -153,6 +156,8 @@ export class LinuxBackend implements DesktopBackend {
     const display = this.env.DISPLAY;
     if (!display) throw new BridgeError('DESKTOP_PERMISSION_MISSING', 'DISPLAY is not set: no X display to capture');
     await run('import', ['-display', display, '-window', 'root', path], this.env, 30_000);
+    // Evidence is private (0600) whatever `import` did with the file it was given.
+    await chmod(path, 0o600);
     return pngSize(path);
   }
 

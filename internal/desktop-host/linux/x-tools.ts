@@ -5,9 +5,10 @@ import { open } from 'node:fs/promises';
  * Runs a command without a shell; its stderr is part of the error so doctor and failures say what broke.
  * Only the subcommand is named, never the other arguments: `xdotool type` carries the user's text.
  */
-export function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs = 10_000): Promise<string> {
+export function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs = 10_000, signal?: AbortSignal): Promise<string> {
   return new Promise((resolve, reject) =>
-    execFile(cmd, args, { env, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
+    // `signal` kills the command at once (typing stops mid-chunk on an abort).
+    execFile(cmd, args, { env, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024, signal }, (err, stdout, stderr) => {
       if (!err) return resolve(String(stdout));
       // err.message repeats the whole command line: describe the failure without it.
       const e = err as NodeJS.ErrnoException & { killed?: boolean; signal?: string | null };

@@ -155,6 +155,8 @@ export interface InstanceStatus {
    * instance is not idle-reaped — the answer to "why does this server keep running?".
    */
   pinnedKeys: number;
+  /** The MCP version its session speaks: 2026-07-28 (chosen by server/discover) or a 2025 one; empty before the handshake. */
+  protocolVersion: string;
 }
 
 export interface PoolStatus {
@@ -175,6 +177,8 @@ export interface PoolStatus {
   minReady: number;
   /** The pool's recent errors, oldest first (bounded), each in full: start failures, crashes, hangs. */
   errorHistory: PoolError[];
+  /** The MCP version the pool's server speaks (2026-07-28 or a 2025 one), from its newest session; empty until one started. */
+  protocolVersion: string;
 }
 
 export interface PoolError {
@@ -2345,6 +2349,7 @@ function createBaseInstanceStatus(): InstanceStatus {
     startCause: "",
     boundKeys: 0,
     pinnedKeys: 0,
+    protocolVersion: "",
   };
 }
 
@@ -2376,6 +2381,9 @@ export const InstanceStatus: MessageFns<InstanceStatus> = {
     }
     if (message.pinnedKeys !== 0) {
       writer.uint32(72).int32(message.pinnedKeys);
+    }
+    if (message.protocolVersion !== "") {
+      writer.uint32(82).string(message.protocolVersion);
     }
     return writer;
   },
@@ -2465,6 +2473,14 @@ export const InstanceStatus: MessageFns<InstanceStatus> = {
             message.pinnedKeys = reader.int32();
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.protocolVersion = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2512,6 +2528,11 @@ export const InstanceStatus: MessageFns<InstanceStatus> = {
         : isSet(object.pinned_keys)
         ? globalThis.Number(object.pinned_keys)
         : 0,
+      protocolVersion: isSet(object.protocolVersion)
+        ? globalThis.String(object.protocolVersion)
+        : isSet(object.protocol_version)
+        ? globalThis.String(object.protocol_version)
+        : "",
     };
   },
 
@@ -2544,6 +2565,9 @@ export const InstanceStatus: MessageFns<InstanceStatus> = {
     if (message.pinnedKeys !== 0) {
       obj.pinnedKeys = Math.round(message.pinnedKeys);
     }
+    if (message.protocolVersion !== "") {
+      obj.protocolVersion = message.protocolVersion;
+    }
     return obj;
   },
 
@@ -2561,6 +2585,7 @@ export const InstanceStatus: MessageFns<InstanceStatus> = {
     message.startCause = object.startCause ?? "";
     message.boundKeys = object.boundKeys ?? 0;
     message.pinnedKeys = object.pinnedKeys ?? 0;
+    message.protocolVersion = object.protocolVersion ?? "";
     return message;
   },
 };
@@ -2582,6 +2607,7 @@ function createBasePoolStatus(): PoolStatus {
     maxInstances: 0,
     minReady: 0,
     errorHistory: [],
+    protocolVersion: "",
   };
 }
 
@@ -2631,6 +2657,9 @@ export const PoolStatus: MessageFns<PoolStatus> = {
     }
     for (const v of message.errorHistory) {
       PoolError.encode(v!, writer.uint32(122).fork()).join();
+    }
+    if (message.protocolVersion !== "") {
+      writer.uint32(130).string(message.protocolVersion);
     }
     return writer;
   },
@@ -2768,6 +2797,14 @@ export const PoolStatus: MessageFns<PoolStatus> = {
             message.errorHistory.push(PoolError.decode(reader, reader.uint32()));
             continue;
           }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.protocolVersion = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2825,6 +2862,11 @@ export const PoolStatus: MessageFns<PoolStatus> = {
         : globalThis.Array.isArray(object?.error_history)
         ? object.error_history.map((e: any) => PoolError.fromJSON(e))
         : [],
+      protocolVersion: isSet(object.protocolVersion)
+        ? globalThis.String(object.protocolVersion)
+        : isSet(object.protocol_version)
+        ? globalThis.String(object.protocol_version)
+        : "",
     };
   },
 
@@ -2875,6 +2917,9 @@ export const PoolStatus: MessageFns<PoolStatus> = {
     if (message.errorHistory?.length) {
       obj.errorHistory = message.errorHistory.map((e) => PoolError.toJSON(e));
     }
+    if (message.protocolVersion !== "") {
+      obj.protocolVersion = message.protocolVersion;
+    }
     return obj;
   },
 
@@ -2898,6 +2943,7 @@ export const PoolStatus: MessageFns<PoolStatus> = {
     message.maxInstances = object.maxInstances ?? 0;
     message.minReady = object.minReady ?? 0;
     message.errorHistory = object.errorHistory?.map((e) => PoolError.fromPartial(e)) || [];
+    message.protocolVersion = object.protocolVersion ?? "";
     return message;
   },
 };
