@@ -284,7 +284,7 @@ describe('the core as an A2C-SMCP Computer (real mcpd-smcp, real core, real MCP 
     expect(found.documents.map((d) => d.title)).toEqual(['Added over SMCP']);
   });
 
-  it('a profile edit that adds a server the core never ran sends one notify:update_tool_list (issue 23 item 3)', async () => {
+  it('a profile edit that adds a server the core never ran sends one notify:update_tool_list', async () => {
     const since = agent.notices.length;
     const added = ['  - name: fx2', `    cmd: [${node}, ${JSON.stringify(ECHO_SERVER)}]`, ...tagEnv, ''].join('\n');
     world.write('profiles/default.yaml', PROFILE + added);

@@ -1,5 +1,5 @@
 /**
- * Redis is not a back door into an mcpd-smcp cluster (issue 20 item 2): whoever can publish on the nodes'
+ * Redis is not a back door into an mcpd-smcp cluster: whoever can publish on the nodes'
  * Redis but lacks the API key cannot route a call to a computer, replay or alter a captured one, or fake a
  * computer's departure through the Socket.IO adapter's channels.
  */

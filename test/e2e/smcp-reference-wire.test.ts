@@ -1,6 +1,6 @@
 /**
  * Conformance with the reference A2C-SMCP Python SDK (v0.1.2) as it behaves on the wire, played with
- * socket.io-client so the interop holds without Python (issue 23 item 5; smcp-protocol.md §1):
+ * socket.io-client so the interop holds without Python (smcp-protocol.md §1):
  * - python-socketio clients start on HTTP long-polling and upgrade to WebSocket;
  * - join/leave acks are two arguments, `(bool, str|None)`;
  * - the agent sends its agent_id in `agent`, which is not the name it joined with;

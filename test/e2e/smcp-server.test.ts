@@ -422,7 +422,7 @@ describe('mcpd-smcp connection rules', () => {
     expect(noRedis.code).toBe(2);
     expect(noRedis.stderr).toMatch(/cannot reach Redis at redis:\/\/127\.0\.0\.1:1/);
     expect(noRedis.stderr).not.toContain('pa55word');
-    // Redis without an API key: nothing would key the signature of the nodes' messages (issue 20 item 2).
+    // Redis without an API key: nothing would key the signature of the nodes' messages.
     const unkeyed = await runSmcpExpectingExit(['--listen', '127.0.0.1:0', '--redis', 'redis://127.0.0.1:1'], { SMCP_API_KEY: '' });
     expect(unkeyed.code).toBe(2);
     expect(unkeyed.stderr).toMatch(/refusing to share offices through Redis without an API key/);
