@@ -420,6 +420,50 @@ async function mux() {
   }
 }
 
+/**
+ * 2026-07-28 stateless HTTP: a 1 KB `tools/call` POSTed to `mcpdmcp --http` with no session
+ * (protocol version and capabilities in `_meta`, routing headers set), against the same call made directly
+ * on the echo server over stdio: the p50 the stateless gateway path adds.
+ */
+async function stateless() {
+  const payload = { data: 'x'.repeat(1024) };
+  const world = await startCore({ default: `servers:\n${echoSpec('fx')}` });
+  const closers = [];
+  try {
+    const http = await startHttpGateway(world.socket);
+    closers.push(http.stop);
+    const direct = await connectStdio(process.execPath, [ECHO]);
+    closers.push(() => direct.close());
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      'mcp-name': 'fx__echo',
+    };
+    let id = 0;
+    const post = async () => {
+      const body = JSON.stringify({
+        jsonrpc: '2.0',
+        id: ++id,
+        method: 'tools/call',
+        params: { name: 'fx__echo', arguments: payload, _meta: meta },
+      });
+      const res = await fetch(http.url, { method: 'POST', headers, body });
+      const answer = await res.json();
+      if (!answer.result) throw new Error(`stateless tools/call failed: ${JSON.stringify(answer.error)}`);
+    };
+    const n = Math.max(20, Math.round(N / 2));
+    const w = Math.max(20, Math.round(WARMUP / 6));
+    const [h, d] = await interleaved([post, () => direct.callTool({ name: 'echo', arguments: payload })], n, w);
+    emitComparison('stateless_http_2026_tools_call_1kb', n, w, h, d, { baseline: 'direct stdio' });
+  } finally {
+    for (const close of closers.reverse()) await close();
+    await world.stop();
+  }
+}
+
 async function connectHttp(url) {
   const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
   const client = new Client({ name: 'bench-http', version: '1' });
@@ -454,7 +498,7 @@ async function startHttpGateway(socket) {
   };
 }
 
-const cases = { hop, throughput, listing, density, notify, logs, mux };
+const cases = { hop, throughput, listing, density, notify, logs, mux, stateless };
 for (const [name, fn] of Object.entries(cases)) {
   if (only && only !== name) continue;
   await fn();

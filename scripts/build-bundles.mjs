@@ -1,11 +1,11 @@
 #!/usr/bin/env node
-// Bundles each program (cmd/*/main.ts) into dist/cmd/<program>/main.js with esbuild (issue 22): one file
+// Bundles each program (cmd/*/main.ts) into dist/cmd/<program>/main.js with esbuild (decision 48): one file
 // per program plus shared chunks (dist/cmd/chunks/) that dynamic imports load only when a command needs
 // them. Node then resolves and compiles a handful of files instead of hundreds of modules, which is where
 // start-up time went. tsc still compiles every module to dist/ (tests, the mcpd/smcp library, the docs
 // parse worker); this runs after it and writes the programs' entry files over tsc's.
 import { build } from 'esbuild';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -72,8 +72,6 @@ function packageOf(file) {
   throw new Error(`build-bundles: no package.json names the package of ${file}`);
 }
 
-// Chunk names carry a content hash: drop the previous build's so stale ones never linger.
-rmSync(resolve(outdir, CHUNK_DIR), { recursive: true, force: true });
 const result = await build({
   absWorkingDir: root,
   entryPoints: PROGRAMS.map((p) => ({ in: `cmd/${p}/main.ts`, out: `${p}/main` })),
@@ -91,10 +89,31 @@ const result = await build({
   legalComments: 'none',
   logLevel: 'warning',
   metafile: true,
+  write: false,
   external: EXTERNAL,
   plugins: [sourceLayoutMetaUrl, dependencyDirname],
 });
-if (process.env.BUNDLE_META) (await import("node:fs")).writeFileSync(process.env.BUNDLE_META, JSON.stringify(result.metafile));
+writeOutputs(result.outputFiles);
+
+/**
+ * Programs may be running from dist/ while it is rebuilt (the test suite packs the package while other
+ * tests spawn the programs): a file is replaced only when its bytes change, by an atomic rename, and chunks
+ * of the previous build (content-hashed names) are removed only after the new entry files are in place.
+ */
+function writeOutputs(files) {
+  const wanted = new Set(files.map((f) => f.path));
+  for (const f of files) {
+    if (existsSync(f.path) && Buffer.compare(readFileSync(f.path), f.contents) === 0) continue;
+    mkdirSync(dirname(f.path), { recursive: true });
+    const tmp = `${f.path}.${process.pid}.tmp`;
+    writeFileSync(tmp, f.contents, { mode: f.path.endsWith('/main.js') ? 0o755 : 0o644 });
+    renameSync(tmp, f.path);
+  }
+  const chunks = resolve(outdir, CHUNK_DIR);
+  for (const name of existsSync(chunks) ? readdirSync(chunks) : []) if (!wanted.has(join(chunks, name))) rmSync(join(chunks, name));
+}
+
+if (process.env.BUNDLE_META) (await import('node:fs')).writeFileSync(process.env.BUNDLE_META, JSON.stringify(result.metafile));
 if (process.argv.includes('--sizes')) {
   for (const [file, out] of Object.entries(result.metafile.outputs))
     if (file.endsWith('.js')) console.log(`${(out.bytes / 1024).toFixed(0).padStart(6)} KiB  ${file}`);

@@ -42,17 +42,25 @@ class Connection {
       if (reason === 'io server disconnect') this.later(() => this.socket.connect());
     });
     this.socket.on('connect_error', (err: Error & { data?: { renewable?: boolean } }) => {
-      if (err.message !== 'unauthorized') return; // transport errors: socket.io retries by itself
+      // The core refuses the handshake itself without a good cookie, which socket.io sees as a transport
+      // error like a core that is down: /app/renew tells which (good or renewed: retry; 401: locked out).
+      if (err.message !== 'unauthorized') return this.renew(true);
       this.renew(err.data?.renewable === true);
     });
   }
 
   private renew(renewable: boolean): void {
-    if (!renewable) return this.set('locked-out');
+    if (!renewable) return this.lockOut();
     fetch('/app/renew', { method: 'POST', credentials: 'same-origin' }).then(
-      (r) => (r.ok ? this.socket.connect() : this.set('locked-out')),
+      (r) => (r.ok ? this.socket.connect() : this.lockOut()),
       () => this.later(() => this.socket.connect()),
     );
+  }
+
+  /** No cookie will do: stop socket.io's retries (each would be refused) until the page is opened anew. */
+  private lockOut(): void {
+    this.socket.disconnect();
+    this.set('locked-out');
   }
 
   private later(fn: () => void): void {

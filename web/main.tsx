@@ -111,24 +111,27 @@ function App() {
             </a>
           ))}
         </nav>
-        <label class="picker">
-          caller{' '}
-          <select
-            aria-label="caller"
-            value={caller}
-            onChange={(e) => {
-              const c = (e.target as HTMLSelectElement).value;
-              setPicked(c);
-              if (PER_CALLER.has(page)) go(page, c);
-            }}
-          >
-            {(callers.some((c) => c.caller === caller) ? callers : [...callers, { caller, profile: '?', sessions: 0 }]).map((c) => (
-              <option value={c.caller}>
-                {c.caller} → {c.profile}
-              </option>
-            ))}
-          </select>
-        </label>
+        {/* One caller picker per page: Logs has its own (with "all callers"), the others need none. */}
+        {PER_CALLER.has(page) && (
+          <label class="picker">
+            caller{' '}
+            <select
+              aria-label="caller"
+              value={caller}
+              onChange={(e) => {
+                const c = (e.target as HTMLSelectElement).value;
+                setPicked(c);
+                if (PER_CALLER.has(page)) go(page, c);
+              }}
+            >
+              {(callers.some((c) => c.caller === caller) ? callers : [...callers, { caller, profile: '?', sessions: 0 }]).map((c) => (
+                <option value={c.caller}>
+                  {c.caller} → {c.profile}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
       </header>
       <Banner />
       <main>

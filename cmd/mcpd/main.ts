@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Only what parsing the command line needs is imported up front: each command loads its own modules when
-// it runs, so `mcpd --version` or `mcpd validate` never compile the core (issue 22, docs/benchmarks.md).
+// it runs, so `mcpd --version` or `mcpd validate` never compile the core (docs/benchmarks.md).
 import { packageVersion } from '../../internal/shared/version.js';
 import { COMMON_OPTIONS, configFrom, exitOnHelpOrVersion, parseOrExit, socketFrom } from '../../internal/contract/cli/common-flags.js';
 import { appCommand, APP_OPTIONS, APP_USAGE } from '../../internal/ctl/app-commands.js';
@@ -37,7 +37,11 @@ if (command === 'validate') {
   process.exit(await initCommand(initTarget(values.config, process.env), (s) => process.stdout.write(s)));
 } else if (command === 'open' || command === 'url-handler') {
   process.exit(
-    await appCommand(positionals, values, { socket: socketFrom(values.socket, process.env, configFrom(values.config)), configDir: configFrom(values.config), usage: USAGE }),
+    await appCommand(positionals, values, {
+      socket: socketFrom(values.socket, process.env, configFrom(values.config)),
+      configDir: configFrom(values.config),
+      usage: USAGE,
+    }),
   );
 } else if (command !== undefined) {
   process.stderr.write(`unknown command "${command}"\n\n${USAGE}\n`);

@@ -6,7 +6,7 @@ import type { ServerSpec } from '../contract/model/spec.js';
 import { formatIssue } from '../shared/errors.js';
 import { stateDirFor } from '../contract/store/state-dir.js';
 import { assertSocketOwner } from '../contract/session/socket-path.js';
-import { configFrom } from '../contract/cli/common-flags.js';
+import { userStoreDir } from '../contract/cli/store-location.js';
 import { str, type CtlCommand, type Out } from './ctl-command.js';
 import { must } from '../shared/must.js';
 
@@ -29,7 +29,8 @@ export const authCmd: CtlCommand = {
   args: '<server>',
   summary: 'sign in to an OAuth-protected HTTP server (prints and opens the URL; docs/auth.md)',
   details:
-    'Uses the store of the running core (else --config). The browser comes back to a loopback listener;\n' +
+    'Uses the store of the running core (else --config, MCPD_CONFIG or the user store; never the current\n' +
+    "directory's). The browser comes back to a loopback listener;\n" +
     'the tokens are kept in the state directory for the core, which refreshes them.',
   // It needs no core: it reads the store itself, and asks a running core only where that store is.
   offline: true,
@@ -47,12 +48,20 @@ export const authCmd: CtlCommand = {
         port: str(flags.port),
         wait: str(flags.wait),
         open: flags['no-open'] !== true,
-        configDir: configFrom(str(flags.config)),
+        configDir: authConfigDir(str(flags.config)),
         socket,
       },
       out,
     ),
 };
+
+/**
+ * --config, MCPD_CONFIG, else the user's own store — never the current directory's: a cloned repository
+ * with a `profiles/` folder would otherwise have its `command` inputs run by a sign-in (issue 20.6).
+ */
+export function authConfigDir(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+  return flag || env.MCPD_CONFIG || userStoreDir(env);
+}
 
 /** Signs in to one HTTP server of the store; the authorization URL alone on stdout, progress on stderr. */
 export async function authCommand(server: string, f: AuthFlags, out: Out): Promise<number> {

@@ -104,7 +104,11 @@ async function execute(cmd: CtlCommand, args: string[], flags: CtlRun['flags'], 
   // JSON output is escaped by JSON itself.
   const out: Out = { json, write: json ? io.out : (s) => io.out(escapeTerminal(s)), warn: (s) => io.err(escapeTerminal(s)) };
   // The store (flag, MCPD_CONFIG, the current directory's, ~/.config/mcpd) tells which core: its record names the socket.
-  const socket = socketFrom(typeof flags.socket === 'string' ? flags.socket : undefined, process.env, configFrom(typeof flags.config === 'string' ? flags.config : undefined));
+  const socket = socketFrom(
+    typeof flags.socket === 'string' ? flags.socket : undefined,
+    process.env,
+    configFrom(typeof flags.config === 'string' ? flags.config : undefined),
+  );
   // gRPC is loaded only by a command that runs: `mcpdctl --help` and usage errors never compile it.
   const { ControlCalls, createControlClient, waitForReady } = await import('../contract/grpc/control-client.js');
   const client = createControlClient(socket);
@@ -113,7 +117,7 @@ async function execute(cmd: CtlCommand, args: string[], flags: CtlRun['flags'], 
       // Refuses a socket another user owns: it could be a squatter listening for our calls.
       assertSocketOwner(socket);
       await waitForReady(client, 3000).catch(() => {
-        throw new Error(`no mcpd core at ${socket}; start one with \`make run\` or \`mcpd --config DIR\`, or pass --socket`);
+        throw new Error(`no mcpd core at ${socket}; start one with \`mcpd\` (or \`mcpd --config DIR\`; in a checkout, \`make run\`), or pass --socket`);
       });
       if (cmd.caller) await warnUnknownCaller(new ControlCalls(client), must(args[0], '<caller>'), io.err);
     }

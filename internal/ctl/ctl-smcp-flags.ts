@@ -1,7 +1,7 @@
 import type { CtlFlag } from './ctl-command.js';
 
 // The table data of `mcpdctl smcp`, apart from the command itself: `mcpdctl --help` and completion read it
-// without loading the SMCP Agent and its socket.io client (issue 22).
+// without loading the SMCP Agent and its socket.io client.
 
 /** The sub-commands, for completion. */
 export const SMCP_SUBCOMMANDS = ['room', 'tools', 'call', 'desktop', 'finder', 'config', 'read', 'watch'] as const;

@@ -28,13 +28,6 @@ export const SMCP_USAGE = `usage: mcpdctl smcp <url> [--office O] [--name AGENT]
   room and watch need it. The API key is read from the environment variable named by --api-key-env
   (default SMCP_API_KEY).`;
 
-/** The arguments after `smcp` when the first positional of argv is `smcp` (only --json may come before it). */
-export function smcpInvocation(argv: readonly string[]): string[] | undefined {
-  const i = argv.indexOf('smcp');
-  if (i < 0 || argv.slice(0, i).some((a) => a !== '--json')) return undefined;
-  return [...argv.slice(0, i), ...argv.slice(i + 1)];
-}
-
 class UsageError extends Error {}
 
 /** Like ctl-commands' Out (not imported: ctl-commands re-exports this file). */

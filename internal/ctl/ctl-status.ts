@@ -10,19 +10,22 @@ export async function statusCommand(client: ControlPlaneClient, out: Out): Promi
   if (out.json) return out.write(`${JSON.stringify({ info, status: st }, null, 2)}\n`);
   out.write(`core ${info.version} pid ${info.pid} up ${ago(info.startedAtUnixMs)}, config ${info.configDir}, socket ${info.socket}\n`);
   if (st.configIssues.length)
-    out.write(`configuration problems (an edit with errors is not applied; a server left out starts once its value is set):\n${st.configIssues.map((i) => `  ${i}`).join('\n')}\n`);
+    out.write(
+      `configuration problems (an edit with errors is not applied; a server left out starts once its value is set):\n${st.configIssues.map((i) => `  ${i}`).join('\n')}\n`,
+    );
   out.write('\nPOOLS\n');
   const rows = st.pools.map((p) => [
     p.fingerprint.slice(0, 12),
     p.references.join(','),
     p.strategy,
+    p.protocolVersion || '-',
     `${p.instances.filter((i) => i.state !== 'stopped').length}/${p.maxInstances}`,
     p.instances
       .map((i) => `${i.state}${i.pid ? `:${i.pid}` : ''}(${i.startCause}${i.pinnedKeys ? `, ${i.pinnedKeys} pinned` : ''})`)
       .join(' ') || '-',
     p.suspended ? `SUSPENDED: ${p.suspendedReason}` : truncate(p.lastError || '', 60),
   ]);
-  out.write(renderTable(['SPEC', 'USED BY', 'STRATEGY', 'INST', 'STATES', 'NOTE'], rows));
+  out.write(renderTable(['SPEC', 'USED BY', 'STRATEGY', 'MCP', 'INST', 'STATES', 'NOTE'], rows));
   out.write('\nCALLERS\n');
   out.write(
     renderTable(
@@ -58,6 +61,8 @@ export async function serverStatusCommand(client: ControlPlaneClient, server: st
   }
   for (const p of pools) {
     out.write(`server ${p.references.join(', ')}  spec ${p.fingerprint.slice(0, 12)}  ${p.transport} ${p.target}\n`);
+    if (p.protocolVersion)
+      out.write(`  speaks MCP ${p.protocolVersion}${p.protocolVersion >= '2026-07-28' ? ' (2026 era: stateless requests, MRTR)' : ''}\n`);
     out.write(`  instances ${p.instances.filter((i) => i.state !== 'stopped').length}/${p.maxInstances}, restarts ${p.restarts}\n`);
     for (const i of p.instances) out.write(`    ${i.id} ${i.state}${i.pid ? ` pid ${i.pid}` : ''} (${i.startCause})\n`);
     if (p.suspended) out.write(`  SUSPENDED: ${p.suspendedReason}\n`);

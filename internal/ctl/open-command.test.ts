@@ -17,10 +17,14 @@ describe('mcpd open and the mcpd:// link', () => {
     expect(() => callerFromLink('mcpd://start?caller=')).toThrow(/is not a valid caller name/);
   });
 
-  it('builds the URL with the token and the caller page', () => {
+  it('builds a single-use login link, never the token, with the caller page', () => {
     const r = { url: 'http://127.0.0.1:9464', token: 'a+b', pid: 1 };
-    expect(dashboardUrl(r, 'vs code')).toBe('http://127.0.0.1:9464/?token=a%2Bb#/caller/vs%20code/tools');
-    expect(dashboardUrl(r)).toBe('http://127.0.0.1:9464/?token=a%2Bb#/overview');
+    const url = dashboardUrl(r, 'vs code');
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:9464\/\?login=[A-Za-z0-9_-]{22}\.\d+\.[A-Za-z0-9_-]{43}#\/caller\/vs%20code\/tools$/);
+    expect(url).not.toContain('token');
+    expect(url).not.toContain(encodeURIComponent(r.token));
+    expect(dashboardUrl(r)).toMatch(/#\/overview$/);
+    expect(dashboardUrl(r)).not.toBe(dashboardUrl(r)); // a fresh code each time
   });
 
   it('writes an x-scheme-handler desktop entry with quoted arguments', () => {

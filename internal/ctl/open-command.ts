@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { dirname } from 'node:path';
 import { readDashboardRecord, type DashboardRecord } from '../contract/dashboard/access-token.js';
+import { mintLoginCode } from '../contract/dashboard/login-code.js';
 import { startCoreDaemon } from '../contract/session/autostart.js';
 import { socketIsLive } from '../contract/session/socket-path.js';
 
@@ -37,12 +38,16 @@ export function checkCaller(caller: string): void {
   if (!CALLER.test(caller)) throw new Error(`caller "${caller}" is not a valid caller name (letters, digits, ".", "_", "-"; at most 128)`);
 }
 
-export function dashboardUrl(r: DashboardRecord, caller?: string): string {
+/**
+ * A single-use login link, valid for a minute: the browser's command line (which every local user can
+ * read) never holds the core's long-lived token, and a link read from it is useless once the browser used it.
+ */
+export function dashboardUrl(r: DashboardRecord, caller?: string, now = Date.now()): string {
   const page = caller ? `#/caller/${encodeURIComponent(caller)}/tools` : '#/overview';
-  return `${r.url}/?token=${encodeURIComponent(r.token)}${page}`;
+  return `${r.url}/?login=${mintLoginCode(r.token, now)}${page}`;
 }
 
-/** Prints or opens the dashboard URL with the token; starts a core first when none runs (unless told not to). */
+/** Prints or opens a single-use dashboard login link; starts a core first when none runs (unless told not to). */
 export async function openCommand(o: OpenOptions): Promise<number> {
   if (o.caller) checkCaller(o.caller);
   const stateDir = dirname(o.socket);

@@ -36,7 +36,7 @@ function gatewayOnPipes() {
   return { stdin, transport, gateway, lines, send, until };
 }
 
-describe('early initialize (issue 22)', () => {
+describe('early initialize', () => {
   it('keeps the SDK’s protocol versions', () => {
     expect(LATEST_PROTOCOL_VERSION).toBe(SDK_LATEST);
     expect([...SUPPORTED_PROTOCOL_VERSIONS]).toEqual(SDK_SUPPORTED);

@@ -5,7 +5,7 @@ import type { StdioServerLineTransport } from './stdio-server-transport.js';
 // A client waits for `initialize` before anything else, and the SDK server that answers it loads every
 // zod schema of the protocol first. So the stdio gateway answers a well-formed `initialize` from here,
 // before that code is even compiled, and the server gets the same request when it connects (it learns the
-// client's capabilities from it); its own answer is then not sent twice (issue 22, docs/benchmarks.md).
+// client's capabilities from it); its own answer is then not sent twice (docs/benchmarks.md).
 // early-initialize.test.ts checks that this answer is the one the gateway's SDK server gives.
 
 /** The SDK's LATEST_PROTOCOL_VERSION and SUPPORTED_PROTOCOL_VERSIONS (kept equal by the test). */

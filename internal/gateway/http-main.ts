@@ -30,7 +30,16 @@ export async function runHttpGateway(o: HttpMainOptions): Promise<void> {
     t.warnings.forEach((w) => o.log(`warning: ${w}`));
     token = t;
     const limits = httpLimits(process.env, { maxSessions: o.maxSessions });
-    gw = await startHttpGateway({ host, port, token: t.token, newSession: o.newSession, log: o.log, limits, caller: o.caller, version: o.version });
+    gw = await startHttpGateway({
+      host,
+      port,
+      token: t.token,
+      newSession: o.newSession,
+      log: o.log,
+      limits,
+      caller: o.caller,
+      version: o.version,
+    });
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     const known =

@@ -5,7 +5,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { SessionEventStore } from './session-event-store.js';
 import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './http-limits.js';
 import { boundUnread } from './bound-unread.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { SessionGateway } from './session-gateway.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { allowedHostnames, bearerMatches, isLoopbackAddress, rebindingRejection, urlHost } from '../shared/http-guard.js';
 import { cappedInterval } from '../shared/timer-limit.js';
@@ -16,11 +16,7 @@ import { isStatelessRequest } from './era2026/era-of.js';
 /** How long a client whose SSE stream dropped waits before reconnecting (sent as the SSE `retry` field). */
 const SSE_RETRY_MS = 1000;
 
-/** One MCP session's server side: the gateway (its own core Session, its own caller presence). */
-export interface SessionGateway {
-  connect(transport: Transport): Promise<void>;
-  close(): Promise<void>;
-}
+export type { SessionGateway } from './session-gateway.js';
 
 export interface HttpGatewayOptions {
   host: string;

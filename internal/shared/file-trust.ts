@@ -39,14 +39,6 @@ export function assertPrivateDir(dir: string, what: string, fix: string): void {
   if (why) throw new UntrustedPathError(`${what} ${dir} is not private: ${why}; ${fix}`);
 }
 
-/** Refuses a file another user owns or can write (checked without following a link). */
-export function assertOwnFile(path: string, what: string, fix: string): void {
-  const st = lstatSync(path);
-  if (st.isSymbolicLink()) throw new UntrustedPathError(`${what} ${path} is a symbolic link; ${fix}`);
-  const why = foreignControl(st);
-  if (why) throw new UntrustedPathError(`${what} ${path} cannot be trusted: ${why}; ${fix}`);
-}
-
 /**
  * Opens a log file for appending without following a symbolic link planted in its place, and checks
  * that what was opened is a regular file of ours. Returns the descriptor.

@@ -23,7 +23,7 @@ async function samplingClient(world: TestWorld, caller: string) {
   return { client, prompts };
 }
 
-describe('a server→client request whose call ended goes to no one (issue 20.3)', () => {
+describe('a server→client request whose call ended goes to no one', () => {
   let world: TestWorld;
   beforeAll(async () => {
     // One pool shared by alice and bob, one instance serving one call at a time: the isolation that
@@ -72,7 +72,7 @@ describe('a server→client request whose call ended goes to no one (issue 20.3)
   });
 });
 
-describe('a gRPC routing_key stays with its caller (issue 20.3)', () => {
+describe('a gRPC routing_key stays with its caller', () => {
   let world: TestWorld;
   beforeAll(async () => {
     const shared = server('late', [process.execPath, LATE_SAMPLER], { idleSeconds: 300, maxInstances: 1 });

@@ -97,12 +97,16 @@ describe('official MCP conformance suite 0.2.0-alpha.12 through mcpdmcp --http',
     CONFORMANCE_SELECT: '--spec-version 2025-11-25',
   });
 
-  it('passes the 2026-07-28 requirements (stateless requests, MRTR, discover, listen, caching) but the tasks extension', { timeout: 240_000 }, async () => {
-    const { code, stdout, stderr } = await modern.run();
-    expect(code, `scripts/conformance.sh failed:\n${stderr}`).toBe(0);
-    expect(stdout).toMatch(/^\d+ passed, \d+ failed$/m);
-    check(modern, REQUIRED_2026, KNOWN_FAILURES);
-  });
+  it(
+    'passes the 2026-07-28 requirements (stateless requests, MRTR, discover, listen, caching) but the tasks extension',
+    { timeout: 240_000 },
+    async () => {
+      const { code, stdout, stderr } = await modern.run();
+      expect(code, `scripts/conformance.sh failed:\n${stderr}`).toBe(0);
+      expect(stdout).toMatch(/^\d+ passed, \d+ failed$/m);
+      check(modern, REQUIRED_2026, KNOWN_FAILURES);
+    },
+  );
 
   it('passes every 2025-11-25 scenario of the same suite (sessions as before)', { timeout: 240_000 }, async () => {
     const { code, stdout, stderr } = await legacy.run();

@@ -18,7 +18,7 @@ interface Answer {
 }
 
 /**
- * 2026-07-28 requests to `mcpdmcp --http` (issue 24.1, 24.2): no session, the protocol in every
+ * 2026-07-28 requests to `mcpdmcp --http`: no session, the protocol in every
  * request's `_meta`, MRTR for server→client requests — with a real core and the conformance fixture
  * (a 2025-11-25 server) behind it.
  */
@@ -62,7 +62,10 @@ describe('mcpdmcp --http: 2026-07-28 stateless requests', () => {
     expect((list.result?.tools as { name: string }[]).map((t) => t.name)).toContain('test_simple_text');
 
     const r = await call(2, 'tools/call', { name: 'test_simple_text', arguments: {}, _meta: META });
-    expect(r.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'This is a simple text response for testing.' }] });
+    expect(r.result).toMatchObject({
+      resultType: 'complete',
+      content: [{ type: 'text', text: 'This is a simple text response for testing.' }],
+    });
   });
 
   it('server/discover names the supported versions, the capabilities and the server', async () => {
@@ -76,7 +79,12 @@ describe('mcpdmcp --http: 2026-07-28 stateless requests', () => {
     const noMeta = await call(10, 'tools/list', {});
     expect([noMeta.status, noMeta.id, noMeta.error?.code]).toEqual([400, 10, -32602]);
 
-    const old = await call(11, 'tools/list', { _meta: { ...META, 'io.modelcontextprotocol/protocolVersion': '1999-01-01' } }, { 'mcp-protocol-version': '1999-01-01' });
+    const old = await call(
+      11,
+      'tools/list',
+      { _meta: { ...META, 'io.modelcontextprotocol/protocolVersion': '1999-01-01' } },
+      { 'mcp-protocol-version': '1999-01-01' },
+    );
     expect([old.status, old.id, old.error?.code]).toEqual([400, 11, -32022]);
     expect(old.error?.data).toEqual({ supported: expect.arrayContaining([V]), requested: '1999-01-01' });
 
@@ -95,7 +103,10 @@ describe('mcpdmcp --http: 2026-07-28 stateless requests', () => {
     const params = { name: 'test_input_required_result_elicitation', arguments: {}, _meta: META };
     const r1 = await call(20, 'tools/call', params);
     expect(r1.result?.resultType).toBe('input_required');
-    expect((r1.result?.inputRequests as Json).user_name).toMatchObject({ method: 'elicitation/create', params: { message: 'What is your name?' } });
+    expect((r1.result?.inputRequests as Json).user_name).toMatchObject({
+      method: 'elicitation/create',
+      params: { message: 'What is your name?' },
+    });
     const state = r1.result?.requestState as string;
 
     // Altered state is refused, and the parked call still waits for the genuine retry.
@@ -131,7 +142,10 @@ describe('mcpdmcp --http: 2026-07-28 stateless requests', () => {
     );
     const { events } = await listen;
     const [ack, changed] = events.map((e) => JSON.parse(e.data) as { method: string; params: Json });
-    expect(ack).toMatchObject({ method: 'notifications/subscriptions/acknowledged', params: { notifications: { toolsListChanged: true } } });
+    expect(ack).toMatchObject({
+      method: 'notifications/subscriptions/acknowledged',
+      params: { notifications: { toolsListChanged: true } },
+    });
     expect(changed?.method).toBe('notifications/tools/list_changed');
     for (const n of [ack, changed]) expect((n?.params._meta as Json)['io.modelcontextprotocol/subscriptionId']).toBe('sub-1');
   });

@@ -105,6 +105,30 @@ describe('logs: MCP logging, StreamLogs and mcpdctl logs', () => {
     }
   });
 
+  it('logs every tool call at info: caller, tool, outcome, duration, and never its arguments', async () => {
+    const seen: LogEntry[] = [];
+    const st = control.streamLogs({ caller: 'alice', minLevel: 'info' });
+    st.on('data', (e: LogEntry) => seen.push(e));
+    st.on('error', () => {}); // ends with cancel() below
+    try {
+      const c = await world.gateway('alice');
+      const secret = `argument-${Date.now()}`;
+      await c.callTool({ name: 'echo__echo', arguments: { secret } });
+      await waitFor('the call on the alice stream', () => seen.some((e) => e.event === 'tool call'));
+      const call = seen.find((e) => e.event === 'tool call');
+      expect(call).toMatchObject({
+        level: 'info',
+        source: 'core',
+        message: expect.stringMatching(/^alice called echo__echo: ok in \d+ ms$/),
+      });
+      const fields = JSON.parse(call?.fieldsJson.toString() || '{}') as Record<string, unknown>;
+      expect(fields).toMatchObject({ caller: 'alice', tool: 'echo__echo', server: 'echo', outcome: 'ok', durationMs: expect.any(Number) });
+      expect(JSON.stringify(seen)).not.toContain(secret);
+    } finally {
+      st.cancel();
+    }
+  });
+
   it('mcpdctl logs prints the backlog and exits; --follow keeps going until Ctrl-C', async () => {
     const run = promisify(execFile);
     const env = world.env();

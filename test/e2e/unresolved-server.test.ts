@@ -32,7 +32,7 @@ const STORE = {
   ].join('\n'),
 };
 
-describe('one bad server does not take the whole store down (issue 21 item 3)', () => {
+describe('one bad server does not take the whole store down', () => {
   let world: TestWorld | undefined;
   afterEach(async () => world?.cleanup());
 
@@ -56,7 +56,9 @@ describe('one bad server does not take the whole store down (issue 21 item 3)', 
     expect(tools.out).toMatch(/server asks .*left out: input "apikey" has no value/);
 
     const status = await run(w, [MCPDCTL, 'status', '--socket', w.socket]);
-    expect(status.out).toMatch(/profiles\/default\.yaml:\d+.*environment variable "MCPD_TEST_NEVER_SET_TOKEN" is not set.*the server "bad" is left out/);
+    expect(status.out).toMatch(
+      /profiles\/default\.yaml:\d+.*environment variable "MCPD_TEST_NEVER_SET_TOKEN" is not set.*the server "bad" is left out/,
+    );
     // A disabled server is not resolved at all: its unset variable is no problem.
     expect(status.out).not.toContain('MCPD_TEST_ALSO_NEVER_SET');
 

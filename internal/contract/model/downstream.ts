@@ -52,6 +52,8 @@ export interface DownstreamSession {
   readonly serverInfo: JsonObject;
   /** OS pid of a stdio server (the process-group leader), if any. */
   readonly pid?: number;
+  /** The MCP version the session speaks: 2026-07-28 (chosen by server/discover) or a 2025 one; unknown = undefined. */
+  readonly protocolVersion?: string;
   /** All pages of `tools/list`, with guards against cursor loops and runaway sizes. */
   listTools(opts?: { signal?: AbortSignal }): Promise<DownstreamTool[]>;
   callTool(name: string, args: JsonObject, opts: RequestOptions): Promise<JsonObject>;

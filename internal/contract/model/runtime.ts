@@ -18,6 +18,8 @@ export interface InstanceStatus {
   boundKeys: number;
   /** Pinned routing keys placed here (subscriptions); a pinned instance is not idle-reaped. */
   pinnedKeys: number;
+  /** The MCP version its session speaks (2026-07-28 or a 2025 one); undefined before the handshake. */
+  protocolVersion?: string;
 }
 
 export interface PoolStatus {
@@ -36,6 +38,8 @@ export interface PoolStatus {
   /** Recent errors, oldest first, each in full (bounded: ERROR_HISTORY_LIMIT). */
   errorHistory: { at: number; message: string }[];
   generation: number;
+  /** The MCP version the pool's server speaks, from its newest session; undefined until one started. */
+  protocolVersion?: string;
 }
 
 /** How many of a pool's recent errors its status keeps. */

@@ -24,6 +24,7 @@ export interface InteractiveParts {
  */
 export class StoredOAuthProvider implements OAuthClientProvider {
   private verifier?: string;
+  private discovered?: OAuthDiscoveryState;
 
   constructor(
     private readonly spec: ServerSpec,
@@ -98,12 +99,16 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     return this.verifier;
   }
 
+  /**
+   * Endpoints found by this process only: a stored `token_endpoint` would receive the authorization code
+   * and PKCE verifier, so each process discovers them from the server again (issue 20.6).
+   */
   discoveryState(): OAuthDiscoveryState | undefined {
-    return this.store.read(this.fingerprint).discoveryState;
+    return this.discovered;
   }
 
   saveDiscoveryState(state: OAuthDiscoveryState): void {
-    this.store.update(this.fingerprint, (r) => ({ ...this.label(r), discoveryState: state }));
+    this.discovered = state;
   }
 
   invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): void {
@@ -115,7 +120,10 @@ export class StoredOAuthProvider implements OAuthClientProvider {
       const next = { ...r };
       if (scope === 'all' || scope === 'client') delete next.clientInformation;
       if (scope === 'all' || scope === 'tokens') delete next.tokens;
-      if (scope === 'all' || scope === 'discovery') delete next.discoveryState;
+      if (scope === 'all' || scope === 'discovery') {
+        delete next.discoveryState;
+        this.discovered = undefined;
+      }
       return next;
     });
   }

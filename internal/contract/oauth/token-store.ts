@@ -1,9 +1,10 @@
-import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import { McpdError } from '../../shared/errors.js';
 import { secretRedactor } from '../../shared/redactor.js';
+import { assertPrivateDir, foreignControl, UntrustedPathError } from '../../shared/file-trust.js';
 
 /** What is kept for one server spec (by fingerprint): exactly what the SDK handed us, plus our notes. */
 export interface OAuthRecord {
@@ -24,6 +25,8 @@ export interface OAuthRecord {
  * OAuth state per server spec fingerprint in `<stateDir>/oauth/` — a 0700 directory of 0600 JSON
  * files, replaced atomically (write + rename) so the core and `mcpdctl auth` never see half a file.
  * Every token and client secret read or written is handed to the process redactor first.
+ * A directory or file another user owns or can write is refused, as the store's are: whoever can plant
+ * a record here could point a sign-in at a client or tokens of their choosing (issue 20.6).
  */
 export class OAuthStore {
   constructor(readonly dir: string) {}
@@ -38,13 +41,8 @@ export class OAuthStore {
   }
 
   read(fingerprint: string): OAuthRecord {
-    let text: string;
-    try {
-      text = readFileSync(this.file(fingerprint), 'utf8');
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return {};
-      throw e;
-    }
+    const text = this.readOwn(this.file(fingerprint));
+    if (text === undefined) return {};
     let rec: OAuthRecord;
     try {
       rec = JSON.parse(text) as OAuthRecord;
@@ -60,12 +58,44 @@ export class OAuthStore {
     const next = { ...change(this.read(fingerprint)), savedAtUnixMs: Date.now() };
     remember(fingerprint, next);
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    this.checkDir();
     chmodSync(this.dir, 0o700);
     const target = this.file(fingerprint);
     const tmp = `${target}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
     writeFileSync(tmp, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
     renameSync(tmp, target);
     return next;
+  }
+  private checkDir(): void {
+    assertPrivateDir(
+      this.dir,
+      'the OAuth state directory',
+      `remove it (mcpd recreates it, mode 0700); then sign in again with "mcpdctl auth"`,
+    );
+  }
+
+  /** The file's text, undefined when there is none; refused when it is not a private regular file of ours. */
+  private readOwn(path: string): string | undefined {
+    let fd: number;
+    try {
+      this.checkDir();
+      fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return undefined;
+      if (code === 'ELOOP')
+        throw new UntrustedPathError(`OAuth state ${path} is a symbolic link; remove it and sign in again with "mcpdctl auth"`);
+      throw e;
+    }
+    try {
+      const st = fstatSync(fd);
+      const why = !st.isFile() ? 'it is not a regular file' : foreignControl(st);
+      if (why)
+        throw new UntrustedPathError(`OAuth state ${path} cannot be trusted: ${why}; remove it and sign in again with "mcpdctl auth"`);
+      return readFileSync(fd, 'utf8');
+    } finally {
+      closeSync(fd);
+    }
   }
 }
 

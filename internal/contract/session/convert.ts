@@ -72,6 +72,7 @@ export function statusToPb(s: StatusView): pb.RuntimeStatus {
       errorHistory: p.errorHistory.map((e) => ({ atUnixMs: e.at, message: e.message })),
       maxInstances: p.spec.maxInstances,
       minReady: p.spec.minReady,
+      protocolVersion: p.protocolVersion ?? '',
       instances: p.instances.map((i) => ({
         id: i.id,
         state: i.state,
@@ -82,6 +83,7 @@ export function statusToPb(s: StatusView): pb.RuntimeStatus {
         startCause: i.startCause,
         boundKeys: i.boundKeys,
         pinnedKeys: i.pinnedKeys,
+        protocolVersion: i.protocolVersion ?? '',
       })),
     })),
   };

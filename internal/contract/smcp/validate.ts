@@ -123,10 +123,6 @@ export function validateToolCallCancel(p: unknown): Validated<ToolCallCancel> {
   return run(p, agentCall);
 }
 
-export function validateAgentCallData(p: unknown): Validated<AgentCallData> {
-  return run(p, agentCall);
-}
-
 /** `server:update_config|tool_list|desktop|finder`. */
 export function validateUpdate(p: unknown): Validated<UpdateComputerConfigReq> {
   return run(p, (o) => identifier(o, 'computer'));

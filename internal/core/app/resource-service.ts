@@ -185,7 +185,3 @@ function validDpeHost(uri: string): string {
     throw e;
   }
 }
-
-export function notYet(what: string): McpdError {
-  return new McpdError('UNIMPLEMENTED', `${what} is not implemented by this core yet`);
-}

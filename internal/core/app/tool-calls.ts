@@ -6,6 +6,7 @@ import type { CallerHistories, ToolCallRecord } from '../domain/history/tool-cal
 import type { CallDone, StartedCall } from '../../contract/model/downstream.js';
 import { SEARCH_TOOL } from '../domain/aggregator/tool-search-view.js';
 import { PoolGoneError } from '../infra/scheduler/index.js';
+import type { CoreLog } from './area-deps.js';
 import type { PoolPort } from './pool-port.js';
 import type { StoreState } from './store-state.js';
 import type { ToolService } from './tool-service.js';
@@ -19,6 +20,8 @@ export interface ToolCallDeps {
   history: CallerHistories;
   reloads: ReloadProgress;
   profileOf(caller: string): string;
+  /** Each finished call is logged at info: caller, tool, outcome, duration (never its arguments). */
+  log: CoreLog;
 }
 
 /** A tool call from resolution to result: the caller's profile, reload races, search mode, the history record. */
@@ -46,13 +49,11 @@ export class ToolCalls {
     const started = this.started(entry, args, opts.timeoutMs);
     try {
       const result = await this.d.pools.callTool(entry.fingerprint, entry.downstreamName, args, opts);
-      this.d.history.record(caller, recordOf(started, result.isError !== true, null));
+      this.finished(caller, started, result.isError !== true, null);
       return result;
     } catch (e) {
       // An attempt that will be retried on the new pool is not part of the caller's history.
-      if (last || !(e instanceof PoolGoneError)) {
-        this.d.history.record(caller, recordOf(started, false, e instanceof Error ? e.message : String(e)));
-      }
+      if (last || !(e instanceof PoolGoneError)) this.finished(caller, started, false, e instanceof Error ? e.message : String(e));
       throw markDispatched(e);
     }
   }
@@ -70,13 +71,30 @@ export class ToolCalls {
     const started = this.started(entry, args, opts.timeoutMs);
     return start.call(this.d.pools, entry.fingerprint, entry.downstreamName, args, opts, {
       result: (result) => {
-        this.d.history.record(caller, recordOf(started, result.isError !== true, null));
+        this.finished(caller, started, result.isError !== true, null);
         done.result(result);
       },
       error: (e) => {
-        this.d.history.record(caller, recordOf(started, false, e.message));
+        this.finished(caller, started, false, e.message);
         done.error(markDispatched(e) as Error);
       },
+    });
+  }
+
+  /** The call's history record and its log line: one place for both lanes. */
+  private finished(caller: string, s: StartedRecord, success: boolean, error: string | null): void {
+    this.d.history.record(caller, recordOf(s, success, error));
+    // An error result (isError) is the tool's answer; a thrown error means no answer came.
+    const outcome = success ? 'ok' : error === null ? 'error result' : 'failed';
+    const durationMs = Date.now() - s.at;
+    this.d.log('info', 'tool call', {
+      caller,
+      tool: s.entry.name,
+      server: s.entry.server,
+      fingerprint: s.entry.fingerprint,
+      outcome,
+      durationMs,
+      message: `${caller} called ${s.entry.name}: ${outcome} in ${durationMs} ms`,
     });
   }
 

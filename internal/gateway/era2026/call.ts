@@ -83,7 +83,7 @@ export class Call implements LoopSink {
       if (first) return first;
     }
     const until = Date.now() + GATHER_MAX_MS;
-    for (let seen = 0; seen !== this.waiting.length && Date.now() < until; ) {
+    for (let seen = 0; seen !== this.waiting.length && Date.now() < until;) {
       seen = this.waiting.length;
       await new Promise((r) => setTimeout(r, GATHER_QUIET_MS));
     }

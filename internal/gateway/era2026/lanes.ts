@@ -1,5 +1,5 @@
 import type { JsonObject } from '../../shared/json.js';
-import type { SessionGateway } from '../http-server.js';
+import type { SessionGateway } from '../session-gateway.js';
 import { LoopTransport, type LoopResponse } from './loop-transport.js';
 
 /** The capabilities a lane's gateway declares: each request's own are checked by the 2026 layer. */
@@ -69,6 +69,7 @@ export class LanePool {
     lane.transport.sink = undefined;
     const next = this.queue.shift();
     if (next) next(lane);
+    // dispose() swallows a failed close itself (nobody to tell at shutdown), so it never rejects.
     else if (this.closed) void this.dispose(lane);
     else this.idle.push(lane);
   }
@@ -76,6 +77,7 @@ export class LanePool {
   /** A lane whose request left it in an unknown state (cancelled mid-call) is closed, not reused. */
   discard(lane: Lane): void {
     this.count--;
+    // dispose() never rejects (see there); the lane is gone from the pool either way.
     void this.dispose(lane);
     const next = this.queue.shift();
     // A waiter gets a fresh lane; if opening fails it is retried by the waiter's own request.

@@ -19,7 +19,13 @@ const LIST_FLAGS: [flag: string, notification: string, list: string][] = [
  * resource URIs on the core's watches; then the acknowledgement goes first, and every notification the
  * filter allows follows, tagged with the subscription id (the listen request's id).
  */
-export async function serveListen(lanes: LanePool, res: ServerResponse, id: RequestId, params: JsonObject, log: (m: string) => void): Promise<void> {
+export async function serveListen(
+  lanes: LanePool,
+  res: ServerResponse,
+  id: RequestId,
+  params: JsonObject,
+  log: (m: string) => void,
+): Promise<void> {
   const filter = isJsonObject(params.notifications) ? params.notifications : {};
   const lane = await lanes.acquire();
   const allowed = new Set<string>();
@@ -32,7 +38,9 @@ export async function serveListen(lanes: LanePool, res: ServerResponse, id: Requ
       allowed.add(notification);
       honored[flag] = true;
     }
-    const uris = Array.isArray(filter.resourceSubscriptions) ? filter.resourceSubscriptions.filter((u): u is string => typeof u === 'string') : [];
+    const uris = Array.isArray(filter.resourceSubscriptions)
+      ? filter.resourceSubscriptions.filter((u): u is string => typeof u === 'string')
+      : [];
     const subscribed: string[] = [];
     for (const uri of uris) {
       const r = await lane.transport.request('resources/subscribe', { uri }).response;
@@ -48,7 +56,9 @@ export async function serveListen(lanes: LanePool, res: ServerResponse, id: Requ
   }
   const tag = { [META_SUBSCRIPTION_ID]: id };
   const send = (method: string, p: JsonObject) =>
-    res.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', method, params: { ...p, _meta: { ...(isJsonObject(p._meta) ? p._meta : {}), ...tag } } })}\n\n`);
+    res.write(
+      `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', method, params: { ...p, _meta: { ...(isJsonObject(p._meta) ? p._meta : {}), ...tag } } })}\n\n`,
+    );
   res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive' });
   send('notifications/subscriptions/acknowledged', { notifications: honored });
   lane.transport.onUnrelated = (method, p) => {

@@ -21,13 +21,7 @@ export const INVALID_PARAMS = -32602;
 export const METHOD_NOT_FOUND = -32601;
 
 /** Methods 2026-07-28 removed: over HTTP they answer 404 with -32601. */
-export const REMOVED_METHODS = new Set([
-  'initialize',
-  'ping',
-  'logging/setLevel',
-  'resources/subscribe',
-  'resources/unsubscribe',
-]);
+export const REMOVED_METHODS = new Set(['initialize', 'ping', 'logging/setLevel', 'resources/subscribe', 'resources/unsubscribe']);
 
 /** The requests whose results may be an InputRequiredResult (SEP-2322). */
 export const MRTR_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
@@ -65,7 +59,11 @@ export class EraError extends Error {
 export function envelopeOf(params: JsonObject | undefined): RequestEnvelope {
   const meta = params?._meta;
   if (!isJsonObject(meta)) {
-    throw new EraError(400, INVALID_PARAMS, `Invalid params: a ${PROTOCOL_2026} request needs params._meta with "${META_PROTOCOL_VERSION}" and "${META_CLIENT_CAPABILITIES}"`);
+    throw new EraError(
+      400,
+      INVALID_PARAMS,
+      `Invalid params: a ${PROTOCOL_2026} request needs params._meta with "${META_PROTOCOL_VERSION}" and "${META_CLIENT_CAPABILITIES}"`,
+    );
   }
   const version = meta[META_PROTOCOL_VERSION];
   if (typeof version !== 'string') {

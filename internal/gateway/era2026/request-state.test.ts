@@ -16,7 +16,7 @@ function refusal(f: () => unknown): string {
   throw new Error('not refused');
 }
 
-describe('requestState seal (issue 24.2)', () => {
+describe('requestState seal', () => {
   it('opens what it sealed, for the same caller and request, before it expires', () => {
     const seal = new RequestStateSeal();
     expect(seal.open(seal.seal(claims), expect1, 1_000)).toEqual(claims);

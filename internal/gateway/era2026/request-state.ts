@@ -31,11 +31,19 @@ export class RequestStateSeal {
   open(state: string, expect: { caller: string; method: string; target: string }, now = Date.now()): StateClaims {
     const [body, mac, extra] = state.split('.');
     if (!body || !mac || extra !== undefined || !this.macMatches(body, mac)) {
-      throw new EraError(200, INVALID_PARAMS, 'Invalid params: requestState was not issued by this gateway or was altered; call again without it');
+      throw new EraError(
+        200,
+        INVALID_PARAMS,
+        'Invalid params: requestState was not issued by this gateway or was altered; call again without it',
+      );
     }
     const claims = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as StateClaims;
     if (claims.caller !== expect.caller || claims.method !== expect.method || claims.target !== expect.target) {
-      throw new EraError(200, INVALID_PARAMS, `Invalid params: requestState belongs to another request than this ${expect.method}; call again without it`);
+      throw new EraError(
+        200,
+        INVALID_PARAMS,
+        `Invalid params: requestState belongs to another request than this ${expect.method}; call again without it`,
+      );
     }
     if (claims.expires < now) {
       throw new EraError(200, INVALID_PARAMS, 'Invalid params: requestState expired; call again without it to start over');

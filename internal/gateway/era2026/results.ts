@@ -26,7 +26,10 @@ export function decorateResult(method: string, result: JsonObject): JsonObject {
 export function mapError(method: string, params: JsonObject, e: RpcError): RpcError {
   if (e.code === MISSING_REQUIRED_CLIENT_CAPABILITY) return missingCapability(e);
   if (method !== 'resources/read' || (e.code !== -32002 && e.code !== INVALID_PARAMS)) return e;
-  const data: JsonValue = { ...(typeof e.data === 'object' && e.data !== null && !Array.isArray(e.data) ? e.data : {}), uri: params.uri ?? null };
+  const data: JsonValue = {
+    ...(typeof e.data === 'object' && e.data !== null && !Array.isArray(e.data) ? e.data : {}),
+    uri: params.uri ?? null,
+  };
   return { code: INVALID_PARAMS, message: e.message, data };
 }
 
@@ -37,6 +40,7 @@ export function mapError(method: string, params: JsonObject, e: RpcError): RpcEr
 function missingCapability(e: RpcError): RpcError {
   const data = e.data;
   const details = isJsonObject(data) ? data.details : undefined;
-  if (isJsonObject(details) && isJsonObject(details.requiredCapabilities)) return { ...e, data: { requiredCapabilities: details.requiredCapabilities } };
+  if (isJsonObject(details) && isJsonObject(details.requiredCapabilities))
+    return { ...e, data: { requiredCapabilities: details.requiredCapabilities } };
   return e;
 }

@@ -65,7 +65,11 @@ export class StatelessEndpoint {
     if (!isJsonObject(body) || body.jsonrpc !== '2.0' || typeof body.method !== 'string') {
       const id = isJsonObject(body) && (typeof body.id === 'string' || typeof body.id === 'number') ? body.id : null;
       res.writeHead(400, { 'Content-Type': 'application/json' }).end(
-        JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32600, message: 'Invalid Request: the body must be one JSON-RPC 2.0 request object' } }),
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id,
+          error: { code: -32600, message: 'Invalid Request: the body must be one JSON-RPC 2.0 request object' },
+        }),
       );
       return;
     }
@@ -73,7 +77,11 @@ export class StatelessEndpoint {
     if (body.id === undefined || body.id === null) return this.notification(res, body.method, params);
     if (typeof body.id !== 'string' && typeof body.id !== 'number') {
       res.writeHead(400, { 'Content-Type': 'application/json' }).end(
-        JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: id must be a string or a number' } }),
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32600, message: 'Invalid Request: id must be a string or a number' },
+        }),
       );
       return;
     }
@@ -137,7 +145,12 @@ export class StatelessEndpoint {
   private async resume(msg: Incoming, envelope: RequestEnvelope, reply: Reply, res: ServerResponse): Promise<void> {
     const claims = this.seal.open(String(msg.params.requestState), { caller: this.o.caller, method: msg.method, target: targetOf(msg) });
     const p = this.parked.get(claims.park);
-    if (!p) throw new EraError(200, INVALID_PARAMS, 'Invalid params: requestState names a request that already ended or expired; call again without it');
+    if (!p)
+      throw new EraError(
+        200,
+        INVALID_PARAMS,
+        'Invalid params: requestState names a request that already ended or expired; call again without it',
+      );
     const responses = isJsonObject(msg.params.inputResponses) ? msg.params.inputResponses : {};
     const missing = p.inputs.filter((i) => responses[i.key] === undefined);
     if (missing.length > 0) {
@@ -192,7 +205,13 @@ export class StatelessEndpoint {
   }
 
   private inputRequired(park: string, msg: Incoming, inputs: PendingInput[]): JsonObject {
-    const requestState = this.seal.seal({ park, caller: this.o.caller, method: msg.method, target: targetOf(msg), expires: Date.now() + PARK_TTL_MS });
+    const requestState = this.seal.seal({
+      park,
+      caller: this.o.caller,
+      method: msg.method,
+      target: targetOf(msg),
+      expires: Date.now() + PARK_TTL_MS,
+    });
     const inputRequests: JsonObject = {};
     for (const i of inputs) inputRequests[i.key] = { method: i.method, params: i.params };
     return { resultType: 'input_required', inputRequests, requestState };
@@ -209,6 +228,7 @@ export class StatelessEndpoint {
   /** The lane comes back once the abandoned call has answered (its answer goes nowhere). */
   private freeLater(call: Call): void {
     call.out = undefined;
+    // settled() never rejects (a closed lane answers its waiting requests with an error), and the lane is what matters.
     void call.settled().then(() => this.o.lanes.release(call.lane));
   }
 
@@ -228,7 +248,8 @@ export class StatelessEndpoint {
   }
 
   private refuse(reply: Reply, e: unknown): void {
-    if (e instanceof EraError) return reply.error({ code: e.code, message: e.message, ...(e.data !== undefined ? { data: e.data } : {}) }, e.status);
+    if (e instanceof EraError)
+      return reply.error({ code: e.code, message: e.message, ...(e.data !== undefined ? { data: e.data } : {}) }, e.status);
     this.o.log(`2026-07-28 request failed: ${(e as Error).message}`);
     reply.error({ code: -32603, message: `Internal error: ${(e as Error).message}` }, 500);
   }

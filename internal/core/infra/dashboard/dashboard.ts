@@ -14,6 +14,7 @@ import {
 import type { DashboardCore } from './dashboard-port.js';
 import type { DashboardPushes } from '../../../contract/dashboard/dashboard-events.js';
 import { requestRejection } from './request-guard.js';
+import { LoginCodes } from './login-codes.js';
 
 export interface DashboardOptions {
   core: DashboardCore;
@@ -40,12 +41,14 @@ const SECURITY_HEADERS = {
 
 /**
  * The web dashboard on the core's HTTP listener: pages at `/` and `/app/*`, Socket.IO namespace
- * `/app`. Every request needs the access token (once in the URL, then an HttpOnly SameSite=Strict
- * cookie) and a Host/Origin naming this listener. A new token each start; a page that saw the previous
+ * `/app`. Every request, the Socket.IO handshake included, needs the access cookie (HttpOnly,
+ * SameSite=Strict), got once for a single-use login code (`mcpd open`) or the token itself in the URL,
+ * and a Host/Origin naming this listener. A new token each start; a page that saw the previous
  * core stop gracefully may trade its old token for the new one (decision in docs/decisions.md).
  */
 export class Dashboard {
   private readonly token = newAccessToken();
+  private readonly logins = new LoginCodes(this.token);
   private readonly handoff: { tokenSha256: string; until: number } | undefined;
   private readonly assets = new AppAssets();
   private io?: IoServer;
@@ -65,7 +68,8 @@ export class Dashboard {
     const io = (this.io = new IoServer(server, {
       serveClient: false,
       allowRequest: (req, cb) => {
-        const why = this.refusal(req);
+        // The handshake itself needs the cookie (or, for the renewal the /app namespace offers, the old core's).
+        const why = this.refusal(req) ?? this.socketRefusal(req);
         if (why) this.o.log('warning', 'dashboard.refused', { reason: why, path: req.url?.split('?')[0] });
         cb(why ?? null, why === undefined);
       },
@@ -109,6 +113,13 @@ export class Dashboard {
     return requestRejection(req, { port: this.port });
   }
 
+  private socketRefusal(req: IncomingMessage): string | undefined {
+    const cookie = req.headers.cookie;
+    return this.authed(cookie) || this.renewable(cookie)
+      ? undefined
+      : 'the dashboard socket needs the access cookie: open the dashboard with "mcpd open"';
+  }
+
   private cookie(header: string | undefined): string | undefined {
     for (const part of (header ?? '').split(';')) {
       const [k, ...v] = part.trim().split('=');
@@ -138,6 +149,8 @@ export class Dashboard {
     if (why) return (this.deny(res, 403, `${why}\n`), true);
     if (path === '/app/renew') return (this.renew(req, res), true);
     if (req.method !== 'GET' && req.method !== 'HEAD') return (res.writeHead(405, { allow: 'GET, HEAD' }).end(), true);
+    const login = url.searchParams.get('login');
+    if (path === '/' && login !== null) return (this.logIn(login, res), true);
     const given = url.searchParams.get('token');
     if (path === '/' && given !== null) {
       if (!tokenMatches(given, this.token))
@@ -159,6 +172,16 @@ export class Dashboard {
     if (!asset) return (this.deny(res, 404, `not found: ${path}\n`), true);
     res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': asset.type }).end(req.method === 'HEAD' ? undefined : asset.body);
     return true;
+  }
+
+  /** A single-use login link (what `mcpd open` hands the browser): the code is traded once for the cookie. */
+  private logIn(code: string, res: ServerResponse): void {
+    const why = this.logins.redeem(code);
+    if (why) {
+      this.o.log('warning', 'dashboard.login_refused', { reason: why });
+      return this.deny(res, 401, `${why}: run "mcpd open" for a fresh one\n`);
+    }
+    res.writeHead(303, { ...SECURITY_HEADERS, location: '/', 'set-cookie': this.setCookie() }).end();
   }
 
   /** POST from a page whose core was replaced after a graceful stop: old token in, new cookie out. */

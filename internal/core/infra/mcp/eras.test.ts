@@ -5,7 +5,7 @@ import type { JsonObject } from '../../../shared/json.js';
 import { createLauncher, type ManagedLauncher, type ServerRequestHandler } from './launcher.js';
 import { fixturePath, fixtureSpec, waitFor } from '../../../../test/support/mcp-sessions.js';
 
-// The core as the client of both MCP eras (issue 24): server/discover decides, 2026 input requests
+// The core as the client of both MCP eras: server/discover decides, 2026 input requests
 // (InputRequiredResult) reach the caller as ordinary requests and the downstream request is retried.
 
 const launchers: ManagedLauncher[] = [];

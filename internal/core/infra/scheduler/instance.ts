@@ -108,6 +108,7 @@ export class Instance {
       startCause: this.startCause,
       boundKeys,
       pinnedKeys,
+      protocolVersion: this.session?.protocolVersion,
     };
   }
 }

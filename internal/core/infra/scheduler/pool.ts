@@ -36,6 +36,8 @@ export class Pool {
   private readonly liveness: Liveness;
   private readonly listing: ToolListing;
   private readonly traffic: ServerTraffic;
+  /** The MCP version the newest session spoke (status keeps it after the instances idle out). */
+  private protocolVersion?: string;
 
   constructor(
     readonly fingerprint: string,
@@ -209,11 +211,14 @@ export class Pool {
   status(): PoolStatus {
     const { scope, health, routing } = this;
     const now = scope.now();
+    const instances = this.instances.list().map((i) => i.status(routing.bindingsOf(i, now).count, routing.pinnedKeys(i)));
+    // Kept past the instances' lives: status still says which era the server speaks once it idled out.
+    this.protocolVersion = instances.findLast((i) => i.protocolVersion !== undefined)?.protocolVersion ?? this.protocolVersion;
     return {
       fingerprint: this.fingerprint,
       references: [...this.references],
       spec: scope.spec,
-      instances: this.instances.list().map((i) => i.status(routing.bindingsOf(i, now).count, routing.pinnedKeys(i))),
+      instances,
       waiting: this.admission.waiting,
       suspended: scope.suspendedReason !== undefined,
       suspendedReason: scope.suspendedReason,
@@ -222,6 +227,7 @@ export class Pool {
       lastErrorAt: health.lastErrorAt,
       errorHistory: health.errorHistory(),
       generation: scope.generation,
+      protocolVersion: this.protocolVersion,
     };
   }
 }

@@ -155,6 +155,8 @@ export interface InstanceStatus {
    * instance is not idle-reaped — the answer to "why does this server keep running?".
    */
   pinnedKeys: number;
+  /** The MCP version its session speaks: 2026-07-28 (chosen by server/discover) or a 2025 one; empty before the handshake. */
+  protocolVersion: string;
 }
 
 export interface PoolStatus {
@@ -175,6 +177,8 @@ export interface PoolStatus {
   minReady: number;
   /** The pool's recent errors, oldest first (bounded), each in full: start failures, crashes, hangs. */
   errorHistory: PoolError[];
+  /** The MCP version the pool's server speaks (2026-07-28 or a 2025 one), from its newest session; empty until one started. */
+  protocolVersion: string;
 }
 
 export interface PoolError {
@@ -241,6 +245,8 @@ export interface StopResponse {
   pid: number;
   /** False when a stop was already under way (this request changed nothing). */
   started: boolean;
+  /** Processes of the gateways attached when the stop was asked (`mcpdctl stop --all` stops them too). */
+  gatewayPids: number[];
 }
 
 export interface ReloadRequest {
@@ -2345,6 +2351,7 @@ function createBaseInstanceStatus(): InstanceStatus {
     startCause: "",
     boundKeys: 0,
     pinnedKeys: 0,
+    protocolVersion: "",
   };
 }
 
@@ -2376,6 +2383,9 @@ export const InstanceStatus: MessageFns<InstanceStatus> = {
     }
     if (message.pinnedKeys !== 0) {
       writer.uint32(72).int32(message.pinnedKeys);
+    }
+    if (message.protocolVersion !== "") {
+      writer.uint32(82).string(message.protocolVersion);
     }
     return writer;
   },
@@ -2465,6 +2475,14 @@ export const InstanceStatus: MessageFns<InstanceStatus> = {
             message.pinnedKeys = reader.int32();
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.protocolVersion = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2512,6 +2530,11 @@ export const InstanceStatus: MessageFns<InstanceStatus> = {
         : isSet(object.pinned_keys)
         ? globalThis.Number(object.pinned_keys)
         : 0,
+      protocolVersion: isSet(object.protocolVersion)
+        ? globalThis.String(object.protocolVersion)
+        : isSet(object.protocol_version)
+        ? globalThis.String(object.protocol_version)
+        : "",
     };
   },
 
@@ -2544,6 +2567,9 @@ export const InstanceStatus: MessageFns<InstanceStatus> = {
     if (message.pinnedKeys !== 0) {
       obj.pinnedKeys = Math.round(message.pinnedKeys);
     }
+    if (message.protocolVersion !== "") {
+      obj.protocolVersion = message.protocolVersion;
+    }
     return obj;
   },
 
@@ -2561,6 +2587,7 @@ export const InstanceStatus: MessageFns<InstanceStatus> = {
     message.startCause = object.startCause ?? "";
     message.boundKeys = object.boundKeys ?? 0;
     message.pinnedKeys = object.pinnedKeys ?? 0;
+    message.protocolVersion = object.protocolVersion ?? "";
     return message;
   },
 };
@@ -2582,6 +2609,7 @@ function createBasePoolStatus(): PoolStatus {
     maxInstances: 0,
     minReady: 0,
     errorHistory: [],
+    protocolVersion: "",
   };
 }
 
@@ -2631,6 +2659,9 @@ export const PoolStatus: MessageFns<PoolStatus> = {
     }
     for (const v of message.errorHistory) {
       PoolError.encode(v!, writer.uint32(122).fork()).join();
+    }
+    if (message.protocolVersion !== "") {
+      writer.uint32(130).string(message.protocolVersion);
     }
     return writer;
   },
@@ -2768,6 +2799,14 @@ export const PoolStatus: MessageFns<PoolStatus> = {
             message.errorHistory.push(PoolError.decode(reader, reader.uint32()));
             continue;
           }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.protocolVersion = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2825,6 +2864,11 @@ export const PoolStatus: MessageFns<PoolStatus> = {
         : globalThis.Array.isArray(object?.error_history)
         ? object.error_history.map((e: any) => PoolError.fromJSON(e))
         : [],
+      protocolVersion: isSet(object.protocolVersion)
+        ? globalThis.String(object.protocolVersion)
+        : isSet(object.protocol_version)
+        ? globalThis.String(object.protocol_version)
+        : "",
     };
   },
 
@@ -2875,6 +2919,9 @@ export const PoolStatus: MessageFns<PoolStatus> = {
     if (message.errorHistory?.length) {
       obj.errorHistory = message.errorHistory.map((e) => PoolError.toJSON(e));
     }
+    if (message.protocolVersion !== "") {
+      obj.protocolVersion = message.protocolVersion;
+    }
     return obj;
   },
 
@@ -2898,6 +2945,7 @@ export const PoolStatus: MessageFns<PoolStatus> = {
     message.maxInstances = object.maxInstances ?? 0;
     message.minReady = object.minReady ?? 0;
     message.errorHistory = object.errorHistory?.map((e) => PoolError.fromPartial(e)) || [];
+    message.protocolVersion = object.protocolVersion ?? "";
     return message;
   },
 };
@@ -3727,7 +3775,7 @@ export const StopRequest: MessageFns<StopRequest> = {
 };
 
 function createBaseStopResponse(): StopResponse {
-  return { inFlightCalls: 0, graceSeconds: 0, pid: 0, started: false };
+  return { inFlightCalls: 0, graceSeconds: 0, pid: 0, started: false, gatewayPids: [] };
 }
 
 export const StopResponse: MessageFns<StopResponse> = {
@@ -3743,6 +3791,13 @@ export const StopResponse: MessageFns<StopResponse> = {
     }
     if (message.started !== false) {
       writer.uint32(32).bool(message.started);
+    }
+    if (message.gatewayPids.length !== 0) {
+      writer.uint32(42).fork();
+      for (const v of message.gatewayPids) {
+        writer.int32(v);
+      }
+      writer.join();
     }
     return writer;
   },
@@ -3792,6 +3847,24 @@ export const StopResponse: MessageFns<StopResponse> = {
             message.started = reader.bool();
             continue;
           }
+          case 5: {
+            if (tag === 40) {
+              message.gatewayPids.push(reader.int32());
+
+              continue;
+            }
+
+            if (tag === 42) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.gatewayPids.push(reader.int32());
+              }
+
+              continue;
+            }
+
+            break;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3818,6 +3891,11 @@ export const StopResponse: MessageFns<StopResponse> = {
         : 0,
       pid: isSet(object.pid) ? globalThis.Number(object.pid) : 0,
       started: isSet(object.started) ? globalThis.Boolean(object.started) : false,
+      gatewayPids: globalThis.Array.isArray(object?.gatewayPids)
+        ? object.gatewayPids.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.gateway_pids)
+        ? object.gateway_pids.map((e: any) => globalThis.Number(e))
+        : [],
     };
   },
 
@@ -3835,6 +3913,9 @@ export const StopResponse: MessageFns<StopResponse> = {
     if (message.started !== false) {
       obj.started = message.started;
     }
+    if (message.gatewayPids?.length) {
+      obj.gatewayPids = message.gatewayPids.map((e) => Math.round(e));
+    }
     return obj;
   },
 
@@ -3847,6 +3928,7 @@ export const StopResponse: MessageFns<StopResponse> = {
     message.graceSeconds = object.graceSeconds ?? 0;
     message.pid = object.pid ?? 0;
     message.started = object.started ?? false;
+    message.gatewayPids = object.gatewayPids?.map((e) => e) || [];
     return message;
   },
 };
