@@ -78,8 +78,11 @@ const reload: CtlCommand = {
 const stop: CtlCommand = {
   name: 'stop',
   args: '',
-  summary: 'stop the core gracefully (in-flight calls finish first)',
-  run: async ({ client, out }) => (await import('./ctl-stop.js')).stopCommand(client, out),
+  summary: 'stop the core gracefully (in-flight calls finish first); gateways start it again only when a client needs it',
+  flags: {
+    all: { type: 'boolean', help: 'also stop the gateways attached to it (clients see their MCP server exit)' },
+  },
+  run: async ({ client, flags, out }) => (await import('./ctl-stop.js')).stopCommand(client, out, { all: flags.all === true }),
 };
 
 const importCmd: CtlCommand = {
@@ -117,7 +120,13 @@ function connecting(name: 'connect' | 'disconnect', summary: string, args: strin
     offline: true,
     flags: {
       ...(name === 'connect'
-        ? { caller: { type: 'string', value: 'NAME', help: 'the caller name the client uses (default: the client’s name)' } as const }
+        ? {
+            caller: { type: 'string', value: 'NAME', help: 'the caller name the client uses (default: the client’s name)' } as const,
+            move: {
+              type: 'boolean',
+              help: 'remove the client’s entries that mcpd now runs (imported into the caller’s profile), so they do not run twice',
+            } as const,
+          }
         : {}),
       'dry-run': { type: 'boolean', help: 'show the diff, change nothing' },
     },
@@ -131,6 +140,7 @@ function connecting(name: 'connect' | 'disconnect', summary: string, args: strin
           dryRun: flags['dry-run'] === true,
           place: placeFromProcess(),
           caller: str(flags.caller),
+          move: flags.move === true,
           socket: gatewaySocket(str(flags.socket), process.env, configFrom(str(flags.config))),
           gatewayScript: GATEWAY_SCRIPT,
           node: process.execPath,
