@@ -9,7 +9,7 @@ import { TestWorld } from '../support/core-process.js';
 import { FIXTURES, MCPDCTL } from '../support/paths.js';
 import { echoServer, profile, server } from '../support/profiles.js';
 
-// Issue 24, the downstream side: a 2025-11-25 client (SDK v1 through mcpdmcp) in front of a 2026-07-28
+// The downstream side of the two eras: a 2025-11-25 client (SDK v1 through mcpdmcp) in front of a 2026-07-28
 // server and a 2025-11-25 server behind the core. The 2026 server asks for input with InputRequiredResult;
 // the client sees ordinary sampling / elicitation / roots requests, as from any 2025 server.
 
