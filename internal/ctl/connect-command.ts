@@ -8,7 +8,7 @@ import type { Out } from './ctl-command.js';
 import { parseJsonc } from './jsonc.js';
 
 /** The key mcpd's entry has in every client's server table. */
-export const ENTRY_NAME = 'mcpd';
+const ENTRY_NAME = 'mcpd';
 
 export interface ConnectFlags {
   caller?: string;
