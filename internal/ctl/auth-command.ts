@@ -64,7 +64,7 @@ export function authConfigDir(flag: string | undefined, env: NodeJS.ProcessEnv =
 }
 
 /** Signs in to one HTTP server of the store; the authorization URL alone on stdout, progress on stderr. */
-export async function authCommand(server: string, f: AuthFlags, out: Out): Promise<number> {
+async function authCommand(server: string, f: AuthFlags, out: Out): Promise<number> {
   const err = out.warn;
   // Loaded when the command runs, so that `mcpdctl --help` does not compile the store, OAuth and gRPC code.
   const [{ loadStore }, { signIn }, { OAuthStore }] = await Promise.all([

@@ -25,7 +25,7 @@ const FIRST_WORDS: Record<string, { words: readonly string[]; files?: boolean }>
 };
 
 /** The completion table, from the command registry (so a new command completes without an edit here). */
-export function completionSpecs(commands: readonly CtlCommand[]): CommandSpec[] {
+function completionSpecs(commands: readonly CtlCommand[]): CommandSpec[] {
   return commands.map((c) => ({
     name: c.name,
     flags: Object.entries(c.flags ?? {}).flatMap(([n, f]) => (f.short ? [`--${n}`, `-${f.short}`] : [`--${n}`])),

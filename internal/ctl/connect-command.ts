@@ -12,7 +12,7 @@ import { editConfigFile, type ConfigText } from './client-config-write.js';
 import type { Out } from './ctl-command.js';
 
 /** The key mcpd's entry has in every client's server table. */
-export const ENTRY_NAME = 'mcpd';
+const ENTRY_NAME = 'mcpd';
 
 export interface ConnectFlags {
   caller?: string;

@@ -22,7 +22,7 @@ export interface CtlIo {
 }
 
 /** Global usage: every command with its arguments and summary. */
-export function ctlUsage(commands: readonly CtlCommand[]): string {
+function ctlUsage(commands: readonly CtlCommand[]): string {
   const lines = commands.map((c) => {
     const head = `${c.name} ${c.args}`.trim();
     return `  ${head.padEnd(26)} ${c.summary}`;
@@ -31,7 +31,7 @@ export function ctlUsage(commands: readonly CtlCommand[]): string {
 }
 
 /** `mcpdctl help NAME`: usage line, summary, flags. */
-export function commandHelp(c: CtlCommand): string {
+function commandHelp(c: CtlCommand): string {
   const flags = Object.entries(c.flags ?? {});
   const flagUsage = flags.map(([n, f]) => `[--${n}${f.value ? ` ${f.value}` : ''}]`).join(' ');
   const lines = [`usage: mcpdctl ${[c.name, c.args, flagUsage].filter(Boolean).join(' ')}`, '', c.summary];

@@ -31,7 +31,7 @@ const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && 
  * `${userHome}` becomes `${HOME}`. Anything else (`${workspaceFolder}` …) only means something inside
  * the editor: the caller reports it. A literal `$${` stays literal.
  */
-export function mapPlaceholders(text: string, vscode = false): { text: string; unknown: string[] } {
+function mapPlaceholders(text: string, vscode = false): { text: string; unknown: string[] } {
   const unknown: string[] = [];
   const out = text.replace(/\$\{([^}]*)\}/g, (whole, inner: string, offset: number) => {
     if (offset > 0 && text[offset - 1] === '$') return whole;

@@ -34,7 +34,7 @@ export function callerFromLink(link: string): string | undefined {
   return caller;
 }
 
-export function checkCaller(caller: string): void {
+function checkCaller(caller: string): void {
   if (!CALLER.test(caller)) throw new Error(`caller "${caller}" is not a valid caller name (letters, digits, ".", "_", "-"; at most 128)`);
 }
 

@@ -12,10 +12,7 @@ const QUIET_MS = 300;
 const POLL_MS = 250;
 
 /** "alpha 1.2 s, beta 0.8 s" for the instances still starting, named by the servers that use them. */
-export function startingLine(
-  pools: { references: string[]; instances: { state: string; startedAtUnixMs: number }[] }[],
-  now: number,
-): string {
+function startingLine(pools: { references: string[]; instances: { state: string; startedAtUnixMs: number }[] }[], now: number): string {
   const parts: string[] = [];
   for (const p of pools)
     for (const i of p.instances)

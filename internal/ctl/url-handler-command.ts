@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
-export const DESKTOP_FILE = 'mcpd-url-handler.desktop';
+const DESKTOP_FILE = 'mcpd-url-handler.desktop';
 
 export interface UrlHandlerOptions {
   node: string;

@@ -4,7 +4,7 @@ import { BridgeError } from '../contract/desktop-bridge/errors.js';
 import { isWithin } from './workspace.js';
 
 /** `YYYY-MM-DD` in UTC, the day folder of the evidence layout. */
-export function dayOf(ms: number): string {
+function dayOf(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
 

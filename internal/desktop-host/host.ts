@@ -13,7 +13,7 @@ import type { MethodEnv } from './method-env.js';
 import { clickMethod, hotkeyMethod, typeTextMethod } from './action-methods.js';
 import { resolveWorkspace } from './workspace.js';
 
-export const SCHEMA_VERSION = 1;
+const SCHEMA_VERSION = 1;
 
 export interface HostOptions {
   backend: DesktopBackend;
@@ -33,7 +33,7 @@ const EXECUTIONS: Readonly<Record<string, ExecMethod>> = {
   'desktop.hotkey': hotkeyMethod,
 };
 
-export const METHODS = ['desktop.health', 'desktop.doctor', 'desktop.abort', 'desktop.confirm.issue', ...Object.keys(EXECUTIONS)];
+const METHODS = ['desktop.health', 'desktop.doctor', 'desktop.abort', 'desktop.confirm.issue', ...Object.keys(EXECUTIONS)];
 
 /**
  * The Desktop Bridge host, transport-free: `handle(method, params, ctx)` returns the contract result

@@ -5,8 +5,8 @@ import { intAt, objectAt, optionalBool, optionalInt, optionalObject, parseRoute,
 import type { Execution } from './execution.js';
 import type { MethodEnv } from './method-env.js';
 
-export const DEFAULT_BOUNDS = { maxDepth: 32, maxNodes: 2000 };
-export const DEFAULT_POLL_MS = 500;
+const DEFAULT_BOUNDS = { maxDepth: 32, maxNodes: 2000 };
+const DEFAULT_POLL_MS = 500;
 const MIN_POLL_MS = 10;
 
 /**

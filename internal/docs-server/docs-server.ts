@@ -13,7 +13,7 @@ import { readDpeResource, type DpeDocumentSource } from './domain/dpe-read.js';
 import { buildDpeUri } from './domain/dpe-uri-build.js';
 import { parseDpeUri } from '../contract/finder/dpe-uri.js';
 
-export const DOCS_SERVER_VERSION = '0.1.0';
+const DOCS_SERVER_VERSION = '0.1.0';
 
 /**
  * The MCP face of the document folders: every document is a dpe:// resource, read at levels 0–3.
@@ -112,7 +112,7 @@ export class DocsMcpServer {
   }
 }
 
-export function toMcpError(e: unknown, uri: string): McpError {
+function toMcpError(e: unknown, uri: string): McpError {
   if (isDpeError(e)) return new McpError(e.code, e.message, e.data);
   return new McpError(ErrorCode.InternalError, `reading ${uri} failed: ${(e as Error)?.message ?? String(e)}`, { uri });
 }

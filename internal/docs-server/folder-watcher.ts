@@ -5,7 +5,7 @@ import { formatFor } from './parsers/index.js';
 export type FolderEvent = 'add' | 'change' | 'unlink';
 
 /** Hidden files and folders, editor lock files (~$x.xlsx, .#x) and unsupported extensions are not documents. */
-export function isCandidate(p: string): boolean {
+function isCandidate(p: string): boolean {
   const base = path.basename(p);
   return !base.startsWith('.') && !base.startsWith('~$') && formatFor(base) !== undefined;
 }

@@ -19,7 +19,7 @@ export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = [
 ];
 
 /** What the gateway's areas declare, merged (mcp-gateway.ts; kept equal by the test). */
-export const GATEWAY_CAPABILITIES: JsonObject = {
+const GATEWAY_CAPABILITIES: JsonObject = {
   tools: { listChanged: true },
   resources: { subscribe: true, listChanged: true },
   prompts: { listChanged: true },

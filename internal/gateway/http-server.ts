@@ -42,7 +42,7 @@ export interface HttpGateway {
   close(): Promise<void>;
 }
 
-export const MCP_PATH = '/mcp';
+const MCP_PATH = '/mcp';
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 const DEFAULT_IDLE_MS = 30 * 60_000;
 

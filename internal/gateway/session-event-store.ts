@@ -6,7 +6,7 @@ interface Stored {
   message: JSONRPCMessage;
 }
 
-export const DEFAULT_EVENT_CAPACITY = 1000;
+const DEFAULT_EVENT_CAPACITY = 1000;
 
 /**
  * SSE resumability for one HTTP session of `mcpdmcp --http`: the last `capacity` events the session

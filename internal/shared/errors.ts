@@ -14,13 +14,6 @@ export function formatIssue(i: ConfigIssue): string {
   return `${at}: ${i.field ? `${i.field}: ` : ''}${i.message}${i.hint ? ` (${i.hint})` : ''}`;
 }
 
-export class ConfigError extends Error {
-  constructor(readonly issues: ConfigIssue[]) {
-    super(issues.map(formatIssue).join('\n'));
-    this.name = 'ConfigError';
-  }
-}
-
 /**
  * Machine-readable failure reasons. Each maps to a gRPC status code in the rpc layer;
  * `specCode` carries the numeric code of the MCP/A2C specs (e.g. 4204) unchanged.

@@ -2,7 +2,7 @@
 export const REDACTED = '***';
 
 /** Secrets shorter than this are not masked: masking "ab" would garble every text and protect nothing. */
-export const MIN_SECRET_LENGTH = 3;
+const MIN_SECRET_LENGTH = 3;
 
 /**
  * Masks known secret values in text and in structured values. One instance per core process (below),

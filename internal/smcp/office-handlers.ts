@@ -13,7 +13,7 @@ import type { Member } from './registry.js';
 import { isMember, memberOf, officeRoom, requireMember, sessionOf, type Ack } from './session.js';
 
 /** Queued office operations per connection beyond which new ones are refused (a flood, not a client). */
-export const MAX_QUEUED_OFFICE_OPS = 16;
+const MAX_QUEUED_OFFICE_OPS = 16;
 
 const queues = new WeakMap<Socket, { tail: Promise<void>; depth: number }>();
 

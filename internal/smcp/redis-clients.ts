@@ -45,7 +45,7 @@ export async function connectRedis(url: string, io: Server, apiKey: string, log:
 }
 
 /** A Redis URL may carry a password (`redis://:secret@host`); messages show it without. */
-export function withoutCredentials(url: string): string {
+function withoutCredentials(url: string): string {
   try {
     const u = new URL(url);
     if (!u.username && !u.password) return url;

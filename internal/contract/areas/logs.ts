@@ -50,7 +50,7 @@ export const logsArea: Area = {
   ],
 };
 
-export function toLogEntry(r: LogRecord): pb.LogEntry {
+function toLogEntry(r: LogRecord): pb.LogEntry {
   return {
     timeUnixMs: r.time,
     level: r.level,

@@ -5,7 +5,7 @@ import { McpdError } from '../../shared/errors.js';
  * A JSON-RPC error for the SDK's server to send. Unlike McpError it keeps the message as given: the
  * client side prefixes "MCP error <code>:" itself, and doing it here too would say it twice.
  */
-export class JsonRpcError extends Error {
+class JsonRpcError extends Error {
   constructor(
     readonly code: number,
     message: string,

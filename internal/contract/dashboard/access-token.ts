@@ -35,7 +35,7 @@ export function tokenMatches(given: string | undefined, token: string): boolean 
 }
 
 /** The core's private state directory (the control socket's, 0700): created and tightened if needed. */
-export function ensurePrivateDir(dir: string): void {
+function ensurePrivateDir(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   if (statSync(dir).uid === process.getuid?.()) chmodSync(dir, 0o700);
 }

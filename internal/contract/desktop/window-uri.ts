@@ -21,7 +21,7 @@ export interface WindowUri {
 
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; error: string };
 
-export const PRIORITY_MIN = 0;
+const PRIORITY_MIN = 0;
 export const PRIORITY_MAX = 100;
 
 const TRUE_WORDS = new Set(['true', '1', 'yes', 'on']);

@@ -1,7 +1,7 @@
 import type { JsonObject } from '../../shared/json.js';
 
 /** Element categories of the DPE protocol draft (spec/README.md); `categories=` is validated against these. */
-export const ELEMENT_CATEGORIES = [
+const ELEMENT_CATEGORIES = [
   'text',
   'heading',
   'list',

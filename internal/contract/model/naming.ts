@@ -8,7 +8,7 @@ import type { ToolMeta } from './spec.js';
  * function names (they reject `.`, `/`, spaces …, which MCP itself allows). Any other character
  * becomes `_`. The separator is sanitised like the rest, so `separator: "."` ends up as `_`.
  */
-export const EXPOSED_NAME_PATTERN = /^[a-zA-Z0-9_-]+$/;
+const EXPOSED_NAME_PATTERN = /^[a-zA-Z0-9_-]+$/;
 const OUTSIDE_CHARSET = /[^a-zA-Z0-9_-]/g;
 
 /** `-` + 8 hex characters appended to shortened names. */

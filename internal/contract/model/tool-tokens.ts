@@ -5,7 +5,7 @@ import type { ToolEntry } from './tool.js';
  * definition (name, description, schema) into the model's context roughly as JSON, so this is a fair
  * estimate of what a tool list costs without shipping any model's tokenizer.
  */
-export const CHARS_PER_TOKEN = 4;
+const CHARS_PER_TOKEN = 4;
 
 export function estimateTokens(jsonText: string): number {
   return Math.ceil(jsonText.length / CHARS_PER_TOKEN);

@@ -9,7 +9,7 @@ import { encodeJson } from './json-bytes.js';
  */
 const encoded = new WeakMap<object, Buffer>();
 
-export function encodedDefinition(definition: object): Buffer {
+function encodedDefinition(definition: object): Buffer {
   let b = encoded.get(definition);
   if (!b) {
     b = encodeJson(definition);

@@ -20,7 +20,7 @@ const CODE_OF: Record<ErrorReason, status> = {
 const REASONS = new Set(Object.keys(CODE_OF));
 
 /** Anything thrown inside the core becomes an McpdError with a reason. */
-export function asMcpdError(e: unknown): McpdError {
+function asMcpdError(e: unknown): McpdError {
   if (e instanceof McpdError) return e;
   const msg = e instanceof Error ? e.message : String(e);
   return new McpdError('INTERNAL', msg);

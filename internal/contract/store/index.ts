@@ -1,7 +1,7 @@
 /** The profile store's format: loading, validation, expansion, schemas (the core watches and diffs it: core/infra/catalog). */
-export { loadStore, validateStoreDir, STORE_DIR_VARIABLE } from './load-store.js';
-export { redactSpec, REDACTED, storeSecrets, useStoreSecrets } from './redact.js';
+export { loadStore, validateStoreDir } from './load-store.js';
+export { redactSpec, REDACTED, useStoreSecrets } from './redact.js';
 export { scaffoldStore } from './scaffold.js';
-export { callersSchema, profileSchema, runtimeSchema, writeStoreSchemas } from './store-schema.js';
+export { profileSchema, runtimeSchema, writeStoreSchemas } from './store-schema.js';
 export { inputEnvName } from './input-resolver.js';
 export type { LoadOptions, LoadResult, StoreDiff } from './types.js';

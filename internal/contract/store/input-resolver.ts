@@ -3,7 +3,7 @@ import type { InputDef } from '../model/profile.js';
 import type { InputOutcome } from './expand.js';
 import { shellWords } from './shell-words.js';
 
-export const COMMAND_INPUT_TIMEOUT_MS = 5_000;
+const COMMAND_INPUT_TIMEOUT_MS = 5_000;
 
 /** `MCPD_INPUT_<ID>`: upper case, every non-alphanumeric character becomes `_`. */
 export function inputEnvName(id: string): string {

@@ -12,7 +12,7 @@ export const KEYS_BY_TYPE: Record<InputType, readonly string[]> = {
   command: ['id', 'type', 'description', 'command', 'args'],
 };
 
-export const INPUT_ID_RE = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
+const INPUT_ID_RE = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
 
 /** An input definition plus where it was written, for messages about it. */
 export interface LocatedInput {

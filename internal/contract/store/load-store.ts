@@ -17,7 +17,7 @@ import { didYouMean } from '../model/did-you-mean.js';
 import type { LoadOptions, LoadResult } from './types.js';
 
 /** Always the absolute store directory, so profiles can point at files next to them. */
-export const STORE_DIR_VARIABLE = 'MCPD_STORE_DIR';
+const STORE_DIR_VARIABLE = 'MCPD_STORE_DIR';
 const PROFILE_EXTENSIONS = ['.yaml', '.yml'];
 
 async function exists(path: string): Promise<boolean> {
@@ -32,7 +32,7 @@ function fileIssue(file: string, message: string, hint: string): ConfigIssue {
 }
 
 /** Default cap on one store file: a 50 MB YAML froze the core for 19 s and left it at 2.5 GB. */
-export const DEFAULT_MAX_STORE_FILE_BYTES = 1024 * 1024;
+const DEFAULT_MAX_STORE_FILE_BYTES = 1024 * 1024;
 
 async function readSource(file: string, issues: ConfigIssue[], maxBytes: number): Promise<Source | undefined> {
   try {

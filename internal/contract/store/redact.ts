@@ -20,7 +20,7 @@ const MIN_LITERAL_SECRET = 8;
  * and header values (and a header's credentials after "Bearer "/"Basic "), and URL userinfo — each also
  * as it appears percent-encoded in a URL. Feeds the core's one redactor on every load.
  */
-export function storeSecrets(store: ProfileStore): string[] {
+function storeSecrets(store: ProfileStore): string[] {
   const out = new Set<string>();
   const add = (s: string | undefined, min = 1) => {
     if (!s || s.length < min) return;

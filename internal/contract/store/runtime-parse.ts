@@ -18,7 +18,7 @@ type NumericKey =
   | 'sessionChannelsPerConnection'
   | 'pingIntervalSeconds';
 
-export const SHUTDOWN_GRACE_MAX_SECONDS = 3600;
+const SHUTDOWN_GRACE_MAX_SECONDS = 3600;
 
 export const NUMBER_RULES: Record<NumericKey, NumberRule> = {
   poolWaitSeconds: durationRule(0),

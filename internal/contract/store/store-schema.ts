@@ -162,7 +162,7 @@ export function runtimeSchema(): Schema {
   };
 }
 
-export function callersSchema(): Schema {
+function callersSchema(): Schema {
   return {
     $schema: SCHEMA_DRAFT,
     title: 'mcpd callers (callers.yaml)',

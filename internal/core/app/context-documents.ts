@@ -13,7 +13,7 @@ export interface DocumentDeps {
 }
 
 /** Level-1 `dpe://host/doc-ref` URIs only: the catalogue entries the finder reads. */
-export function docKey(uri: string): string | undefined {
+function docKey(uri: string): string | undefined {
   try {
     const p = parseDpeUri(uri);
     return p.level === 1 && p.docRef !== undefined ? `${p.host}\u0000${p.docRef}` : undefined;

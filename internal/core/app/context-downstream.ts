@@ -8,7 +8,7 @@ import { isJsonObject, type JsonObject, type JsonValue } from '../../shared/json
 import type { PoolPort } from './pool-port.js';
 
 /** A server that pages forever (or repeats a cursor) must not hang the desktop. */
-export const MAX_LIST_PAGES = 1000;
+const MAX_LIST_PAGES = 1000;
 /** Reads in flight per server while (re)loading; the pool bounds concurrency further. */
 export const READ_CONCURRENCY = 8;
 

@@ -6,7 +6,7 @@ import type { DPEDocumentSummary } from '../../contract/finder/types.js';
 import { sha256Hex } from '../../contract/model/naming.js';
 import type { ContextSource } from './context-source.js';
 
-export const CONTEXT_ETAG_LENGTH = 16;
+const CONTEXT_ETAG_LENGTH = 16;
 
 /** A profile server with the source of its spec. */
 export interface ProfileSource {

@@ -7,7 +7,7 @@ import { levelRank } from '../../contract/model/log-level.js';
 const serverNames = new WeakMap<Profile, Map<string, string>>();
 
 /** fingerprint → the server's name in this profile (enabled servers only). Cached per loaded profile. */
-export function profileServers(profile: Profile): Map<string, string> {
+function profileServers(profile: Profile): Map<string, string> {
   let m = serverNames.get(profile);
   if (!m) {
     m = new Map();

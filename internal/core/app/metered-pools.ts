@@ -78,7 +78,7 @@ async function timed(
   return result;
 }
 
-export function outcomeOf(e: unknown, cancelled: boolean): CallOutcome {
+function outcomeOf(e: unknown, cancelled: boolean): CallOutcome {
   if (isMcpdError(e)) {
     if (e.reason === 'POOL_SATURATED') return 'saturated';
     if (e.reason === 'DEADLINE_EXCEEDED') return 'timeout';

@@ -67,7 +67,7 @@ for (const line of SYNONYM_GROUPS) {
 }
 
 /** A few suffixes only: enough to meet "files"/"file", "deleting"/"delete", "repositories"/"repository". */
-export function stem(word: string): string {
+function stem(word: string): string {
   if (word.length <= 3) return word;
   const step = (w: string, re: RegExp, to: string): string => {
     const next = w.replace(re, to);
@@ -97,7 +97,7 @@ function words(text: string): Word[] {
 }
 
 /** Words of a name or sentence, split at case changes and punctuation, stemmed, stop words dropped. */
-export function tokenize(text: string): string[] {
+function tokenize(text: string): string[] {
   return words(text).map((w) => w.stem);
 }
 

@@ -23,7 +23,7 @@ export function canonicalJson(value: unknown): string {
 }
 
 /** The params allow-list per ui-control method: only these fields decide what the action does. */
-export const DIGEST_FIELDS: Readonly<Record<string, readonly string[]>> = {
+const DIGEST_FIELDS: Readonly<Record<string, readonly string[]>> = {
   'desktop.click': ['route', 'target'],
   'desktop.typeText': ['route', 'target', 'text', 'options'],
   'desktop.hotkey': ['route', 'keys', 'options'],

@@ -43,14 +43,14 @@ export function fingerprintOf(role: string, title: string | null, frame: Frame |
 }
 
 /** byRole matches the contract role (AXButton) or the native one (push button), exactly. */
-export function matches(node: TreeNode, sel: Selector): boolean {
+function matches(node: TreeNode, sel: Selector): boolean {
   if (sel.byRole !== undefined && sel.byRole !== node.role && sel.byRole !== node.nativeRole) return false;
   if (sel.titleContains !== undefined && !(node.title ?? '').includes(sel.titleContains)) return false;
   if (sel.valueContains !== undefined && !(node.value ?? '').includes(sel.valueContains)) return false;
   return true;
 }
 
-export const DEFAULT_FIND_LIMIT = 10;
+const DEFAULT_FIND_LIMIT = 10;
 
 export function findIn(nodes: readonly TreeNode[], sel: Selector): { refs: ElementRef[]; matched: number } {
   const hits = nodes.filter((n) => matches(n, sel));
@@ -58,6 +58,6 @@ export function findIn(nodes: readonly TreeNode[], sel: Selector): { refs: Eleme
   return { refs: hits.slice(0, limit).map(toRef), matched: hits.length };
 }
 
-export function toRef(n: ElementRef): ElementRef {
+function toRef(n: ElementRef): ElementRef {
   return { elementId: n.elementId, fingerprint: n.fingerprint, role: n.role, title: n.title, value: n.value, frame: n.frame };
 }

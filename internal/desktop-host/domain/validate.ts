@@ -3,7 +3,7 @@ import type { Meta, Route, Selector } from '../../contract/desktop-bridge/types.
 
 /** Field validation: every failure is DESKTOP_INVALID_REQUEST naming the field, what it got and what is expected. */
 
-export const MAX_TIMEOUT_MS = 10 * 60_000;
+const MAX_TIMEOUT_MS = 10 * 60_000;
 
 type Obj = Record<string, unknown>;
 

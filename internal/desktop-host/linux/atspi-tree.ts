@@ -12,7 +12,7 @@ const COORD_SCREEN = 0;
 const MAX_TEXT = 4096;
 
 /** Everything the host reports about one node, fetched with parallel calls. */
-export async function readNode(bus: AtspiBus, a: NodeAddr, depth: number): Promise<TreeNode & { addr: NodeAddr; childAddrs: NodeAddr[] }> {
+async function readNode(bus: AtspiBus, a: NodeAddr, depth: number): Promise<TreeNode & { addr: NodeAddr; childAddrs: NodeAddr[] }> {
   const [roleName, ifaces, name, childAddrs] = await Promise.all([
     bus.call(a, I.accessible, 'GetRoleName').then((b) => String(b[0] ?? '')),
     bus.call(a, I.accessible, 'GetInterfaces').then((b) => (b[0] as string[] | undefined) ?? []),

@@ -1,6 +1,6 @@
 import type { AppSummary, DesktopBackend, TreeNode } from '../../contract/desktop-bridge/types.js';
 
-export const WINDOW_HOST = 'org.mcpd.desktop-host';
+const WINDOW_HOST = 'org.mcpd.desktop-host';
 const SUMMARY_MAX_NODES = 200;
 const SUMMARY_MAX_DEPTH = 12;
 

@@ -28,7 +28,7 @@ export interface Level2 {
   elements: { element_id: string; category: string; summary?: string; content: JsonObject }[];
 }
 
-export function documentMetadata(host: string, doc: DpeDocument): Omit<DPEDocumentSummary, 'server'> {
+function documentMetadata(host: string, doc: DpeDocument): Omit<DPEDocumentSummary, 'server'> {
   const meta: Omit<DPEDocumentSummary, 'server'> = {
     doc_ref: doc.doc_ref,
     uri: buildDpeUri(host, doc.doc_ref),

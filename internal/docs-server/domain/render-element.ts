@@ -78,7 +78,7 @@ function cell(s: string): string {
   return s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, '<br>');
 }
 
-export function gfmTable(headers: string[], body: string[][]): string {
+function gfmTable(headers: string[], body: string[][]): string {
   const width = Math.max(headers.length, ...body.map((r) => r.length), 1);
   const pad = (r: string[]): string[] => Array.from({ length: width }, (_, i) => r[i] ?? '');
   const line = (r: string[]): string => `| ${pad(r).map(cell).join(' | ')} |`;

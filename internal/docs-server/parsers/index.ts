@@ -13,7 +13,7 @@ export interface FormatEntry {
 }
 
 /** Supported extensions (lower case, with dot) → format. Other files are not documents. */
-export const FORMATS: ReadonlyMap<string, FormatEntry> = new Map([
+const FORMATS: ReadonlyMap<string, FormatEntry> = new Map([
   ['.md', { fileType: 'md', parse: parseMarkdown }],
   ['.markdown', { fileType: 'md', parse: parseMarkdown }],
   ['.txt', { fileType: 'txt', parse: parseText }],

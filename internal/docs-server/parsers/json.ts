@@ -3,8 +3,8 @@ import { isJsonObject, type JsonObject, type JsonValue } from '../../shared/json
 import { chunk, ParseError, utf8, type DocParser } from './types.js';
 
 export const JSON_ROWS_PER_PAGE = 50;
-export const JSON_KEYS_PER_PAGE = 50;
-export const JSON_ITEMS_PER_PAGE = 100;
+const JSON_KEYS_PER_PAGE = 50;
+const JSON_ITEMS_PER_PAGE = 100;
 
 /**
  * JSON mapping:

@@ -7,7 +7,7 @@ import type { GatewayArea } from '../../contract/context/gateway-area.js';
  * suspended, could not be listed …) — the messages that explain a failing call. Chattier levels are
  * opt-in. See docs/operations.md.
  */
-export const DEFAULT_CLIENT_LOG_LEVEL: LoggingLevel = 'warning';
+const DEFAULT_CLIENT_LOG_LEVEL: LoggingLevel = 'warning';
 
 /**
  * MCP logging: the client's `logging/setLevel` goes to the core, which pushes the caller's log entries

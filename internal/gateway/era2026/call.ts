@@ -15,7 +15,7 @@ const GATHER_QUIET_MS = 25;
 const GATHER_MAX_MS = 250;
 
 /** A 2025-11-25 server may name the key of its request in the InputRequiredResult (else the gateway does). */
-export const INPUT_KEY_META = 'mcpd/inputKey';
+const INPUT_KEY_META = 'mcpd/inputKey';
 
 /** A server→client request waiting for the 2026 client's `inputResponses`. */
 export interface PendingInput {

@@ -11,7 +11,7 @@ export interface RpcError {
 }
 
 /** The HTTP status 2026-07-28 gives a JSON-RPC error over HTTP (404 for unknown methods, 400 for bad requests). */
-export function statusOf(code: number): number {
+function statusOf(code: number): number {
   if (code === METHOD_NOT_FOUND) return 404;
   if (code === HEADER_MISMATCH || code === MISSING_REQUIRED_CLIENT_CAPABILITY || code === UNSUPPORTED_PROTOCOL_VERSION) return 400;
   return 200;

@@ -9,7 +9,7 @@ import type { RpcError } from './reply.js';
  * (list_changed on a subscriptions/listen stream), so a list with an ETag is good for a minute. A
  * resource read has no change notice unless subscribed: it is stale at once.
  */
-export const LIST_TTL_MS = 60_000;
+const LIST_TTL_MS = 60_000;
 
 /** A 2025-11-25 result as 2026-07-28 wants it: `resultType`, and caching hints where cacheable. */
 export function decorateResult(method: string, result: JsonObject): JsonObject {

@@ -6,7 +6,7 @@ export interface PageGuards {
   maxItems: number;
 }
 
-export const DEFAULT_PAGE_GUARDS: PageGuards = { maxPages: 100, maxItems: 10_000 };
+const DEFAULT_PAGE_GUARDS: PageGuards = { maxPages: 100, maxItems: 10_000 };
 
 export type PageFetcher = (cursor: string | undefined) => Promise<JsonObject>;
 

@@ -2,7 +2,7 @@ import { sha256Hex } from '../../../contract/model/naming.js';
 import type { JsonObject, JsonValue } from '../../../shared/json.js';
 
 /** JSON with object keys sorted at every level: equal values give equal text, whatever the key order. */
-export function canonicalJson(value: JsonValue): string {
+function canonicalJson(value: JsonValue): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   const keys = Object.keys(value).sort();
@@ -31,7 +31,7 @@ export function definitionHash(definition: JsonObject): string {
   return h;
 }
 
-export const ETAG_LENGTH = 16;
+const ETAG_LENGTH = 16;
 
 /** Content hash over rows of fields; rows must already be in their canonical (sorted) order. */
 export function etagOf(rows: Iterable<readonly string[]>): string {

@@ -10,7 +10,7 @@ export interface Page<T> {
   etag: string;
 }
 
-export const DEFAULT_LISTING_KIND = 'list';
+const DEFAULT_LISTING_KIND = 'list';
 
 /**
  * One page of a listing. Without a cursor it starts on the latest snapshot; with one it continues on

@@ -4,7 +4,7 @@ import { buildPromptSnapshot, type PromptsByServer } from './prompt-snapshot.js'
 
 export type PromptIndexOptions = NamedIndexOptions;
 
-export const PROMPTS_LISTING = 'prompts';
+const PROMPTS_LISTING = 'prompts';
 
 /** One profile's prompt listing: snapshots, pinned cursors, watchers, exposed-name lookup. */
 export class PromptIndex extends NamedIndex<PromptsByServer, PromptSnapshot, PromptEntry> {

@@ -23,8 +23,8 @@ export interface ResourceRoute {
   match: string;
 }
 
-export const RESOURCES_LISTING = 'resources';
-export const TEMPLATES_LISTING = 'resource-templates';
+const RESOURCES_LISTING = 'resources';
+const TEMPLATES_LISTING = 'resource-templates';
 
 const DPE_HOST = /^dpe:\/\/([^/?#]*)/i;
 

@@ -13,7 +13,7 @@ interface Kept<T> {
   supersededAt?: number;
 }
 
-export const DEFAULT_HISTORY_COUNT = 32;
+const DEFAULT_HISTORY_COUNT = 32;
 
 /**
  * The latest snapshot plus recently superseded ones, by etag, so cursors keep paging the snapshot

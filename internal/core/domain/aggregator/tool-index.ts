@@ -5,7 +5,7 @@ import { buildToolSnapshot } from './tool-snapshot.js';
 export type ToolsByServer = ReadonlyMap<string, readonly DownstreamTool[]>;
 export type ProfileIndexOptions = NamedIndexOptions;
 
-export const TOOLS_LISTING = 'tools';
+const TOOLS_LISTING = 'tools';
 
 /** One profile's tool listing: current snapshot, cursors over recent ones, watchers, name lookup. */
 export class ProfileIndex extends NamedIndex<ToolsByServer, ToolSnapshot, ToolEntry> {

@@ -4,7 +4,7 @@
  * an optional query. A template without a query part still matches a URI that adds one (dpe://
  * URIs carry `?format=…`).
  */
-export function compileUriTemplate(template: string): RegExp {
+function compileUriTemplate(template: string): RegExp {
   let re = '^';
   let last = 0;
   let hasQuery = false;

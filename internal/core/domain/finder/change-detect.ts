@@ -32,7 +32,7 @@ export class FinderChangeDetector {
   }
 }
 
-export function isDpe(uri: string): boolean {
+function isDpe(uri: string): boolean {
   return uri.slice(0, 6).toLowerCase() === 'dpe://';
 }
 

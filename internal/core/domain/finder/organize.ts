@@ -3,7 +3,7 @@ import { isValidDpeUri } from '../../../contract/finder/dpe-uri.js';
 import { parseInstant } from './instant.js';
 import type { DPEDocumentSummary, FinderQuery, FinderResult } from '../../../contract/finder/types.js';
 
-export const FINDER_DEFAULT_LIMIT = 20;
+const FINDER_DEFAULT_LIMIT = 20;
 
 /**
  * organize_finder of the guide, with the order spec/README.md fixes: server rank ascending

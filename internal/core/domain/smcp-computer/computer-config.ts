@@ -60,7 +60,7 @@ function parameters(s: ServerSpec): { type: WireServerConfig['type']; server_par
 }
 
 /** A server of the caller's profile as an MCPServerConfig. Pass a redacted spec: this copies values as they are. */
-export function serverConfig(s: ServerSpec): WireServerConfig {
+function serverConfig(s: ServerSpec): WireServerConfig {
   return {
     name: s.name,
     disabled: s.disabled,
@@ -72,7 +72,7 @@ export function serverConfig(s: ServerSpec): WireServerConfig {
 }
 
 /** An input definition as MCPServerInput; a password input's default is a secret and is masked. */
-export function inputConfig(i: InputDef, mask: string): Record<string, unknown> {
+function inputConfig(i: InputDef, mask: string): Record<string, unknown> {
   const out: Record<string, unknown> = { ...i, description: i.description ?? '' };
   if (i.type === 'promptString' && i.password && i.default !== undefined) out.default = mask;
   return out;

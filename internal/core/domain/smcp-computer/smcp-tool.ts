@@ -19,7 +19,7 @@ export function mergedToolMeta(defaults: ToolMeta | undefined, specific: ToolMet
 }
 
 /** ToolMeta in wire form: every field of the Python model, null where unset. */
-export function toolMetaJson(m: ToolMeta): string {
+function toolMetaJson(m: ToolMeta): string {
   return pythonJsonDumps({ auto_apply: m.autoApply ?? null, alias: m.alias ?? null, tags: m.tags ?? null, ret_object_mapper: null });
 }
 

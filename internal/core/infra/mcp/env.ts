@@ -5,7 +5,7 @@
 const BASE_KEYS = ['PATH', 'HOME', 'USER', 'LOGNAME', 'LANG', 'LANGUAGE', 'TERM', 'SHELL', 'TMPDIR', 'TZ'];
 const BASE_PREFIXES = ['LC_', 'NODE_', 'XDG_'];
 
-export function baseEnvironment(source: NodeJS.ProcessEnv = process.env): Record<string, string> {
+function baseEnvironment(source: NodeJS.ProcessEnv = process.env): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(source)) {
     if (value === undefined || value.startsWith('()')) continue; // skip exported shell functions

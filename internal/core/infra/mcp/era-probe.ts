@@ -4,7 +4,7 @@ import type { JsonObject } from '../../../shared/json.js';
 import type { DirectRequests } from './direct-requests.js';
 
 /** The first (and today the only) protocol revision of the 2026 era; everything before is 2025-era. */
-export const MODERN_PROTOCOL_VERSION = '2026-07-28';
+const MODERN_PROTOCOL_VERSION = '2026-07-28';
 
 /** Which MCP era a downstream session speaks: `modern` = 2026-07-28 (stateless, MRTR), `legacy` = 2025-11-25 sessions. */
 export type ProtocolEra = 'modern' | 'legacy';
@@ -22,7 +22,7 @@ export interface ProbeIdentity {
 }
 
 /** The per-request `_meta` a 2026-07-28 request carries (protocol version, client info and capabilities). */
-export function discoverParams(id: ProbeIdentity): JsonObject {
+function discoverParams(id: ProbeIdentity): JsonObject {
   return {
     _meta: {
       'io.modelcontextprotocol/protocolVersion': MODERN_PROTOCOL_VERSION,
@@ -33,7 +33,7 @@ export function discoverParams(id: ProbeIdentity): JsonObject {
 }
 
 /** A discover result that offers 2026-07-28 is the only evidence of a modern server; anything else is legacy. */
-export function verdictOfResult(result: unknown): EraVerdict {
+function verdictOfResult(result: unknown): EraVerdict {
   const r = result as { supportedVersions?: unknown; capabilities?: unknown } | undefined;
   const versions = Array.isArray(r?.supportedVersions) ? r.supportedVersions : [];
   if (versions.includes(MODERN_PROTOCOL_VERSION) && typeof r?.capabilities === 'object' && r.capabilities !== null) {

@@ -59,7 +59,7 @@ export function liveGroupMembers(pgid: number): ProcInfo[] {
   return out;
 }
 
-export function groupAlive(pgid: number): boolean {
+function groupAlive(pgid: number): boolean {
   return liveGroupMembers(pgid).length > 0;
 }
 

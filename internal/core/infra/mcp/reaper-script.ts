@@ -5,7 +5,7 @@
  * pipe reaches EOF because the core died, SIGTERMs every group, waits a grace period, SIGKILLs
  * what is left and exits. Kept as a plain string so it runs without a build step.
  */
-export const REAPER_GRACE_MS = 2000;
+const REAPER_GRACE_MS = 2000;
 
 export const REAPER_SCRIPT = String.raw`'use strict';
 const fs = require('fs');

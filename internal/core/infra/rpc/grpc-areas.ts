@@ -96,7 +96,7 @@ function contextOf(call: AnyCall, g: GrpcCall<unknown, unknown>, signal: AbortSi
  * another caller's gateway session id (or a resource subscription's pin) would route that client's
  * calls, and its server's sampling requests, as if they were that session's.
  */
-export function apiRoutingKey(caller: string, key: string | undefined): string | undefined {
+function apiRoutingKey(caller: string, key: string | undefined): string | undefined {
   return key ? `mcpd/api:${encodeURIComponent(caller)}:${key}` : undefined;
 }
 

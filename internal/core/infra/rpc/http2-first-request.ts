@@ -17,7 +17,7 @@ const HEADER = 9;
 /** SETTINGS_MAX_FRAME_SIZE's initial value: no client may send a larger frame before the server raises it. */
 const MAX_FRAME = 16_384;
 /** Bytes a connection may send before its first request is complete (a request's headers are far smaller). */
-export const MAX_BYTES_BEFORE_REQUEST = 256 * 1024;
+const MAX_BYTES_BEFORE_REQUEST = 256 * 1024;
 
 const DATA = 0;
 const HEADERS = 1;

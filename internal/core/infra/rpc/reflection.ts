@@ -4,7 +4,7 @@ import { ReflectionService } from '@grpc/reflection';
 import { HealthImplementation } from 'grpc-health-check';
 import { DESCRIPTOR_SET_BASE64 } from '../../../contract/gen/descriptor-set.js';
 
-export const SERVICE_NAME = 'mcpd.control.v1.ControlPlane';
+const SERVICE_NAME = 'mcpd.control.v1.ControlPlane';
 
 /** Splits a FileDescriptorSet (field 1: repeated FileDescriptorProto) into its files' bytes. */
 function fileDescriptorProtos(set: Uint8Array): Buffer[] {

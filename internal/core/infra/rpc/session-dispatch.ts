@@ -9,7 +9,7 @@ import type { SessionHandler, SessionRequestContext } from '../../../contract/se
  * The Session projection of the areas: MCP method name → handler. Requests use MCP method names and
  * MCP-shaped params and results, so the gateway can pass them through without reshaping.
  */
-export function sessionHandlers(areas: readonly Area[]): Map<string, SessionHandler> {
+function sessionHandlers(areas: readonly Area[]): Map<string, SessionHandler> {
   // A Map, not an object: a method name from the wire must never resolve to an inherited property ("constructor").
   const handlers = new Map<string, SessionHandler>();
   for (const m of areas.flatMap((a) => a.methods)) {

@@ -1,5 +1,5 @@
 export { PoolManager, type PoolManagerOptions, type DesiredSpecs } from './pool-manager.js';
-export { realClock, type Clock, type TimerHandle } from './clock.js';
+export { type Clock, type TimerHandle } from './clock.js';
 export type { CallOptions, LogEntry, LogFn } from './types.js';
 export { MetadataStore, type SavedMetadata } from './metadata-store.js';
 export { PoolGoneError } from './messages.js';

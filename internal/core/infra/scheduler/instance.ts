@@ -6,7 +6,7 @@ import type { TimerHandle } from './clock.js';
 export type CallEnd = 'answered' | 'abandoned';
 
 /** Routing keys given to calls that came without one: they belong to no caller session. */
-export const ANONYMOUS_CALL_PREFIX = 'mcpd/anonymous-call:';
+const ANONYMOUS_CALL_PREFIX = 'mcpd/anonymous-call:';
 /**
  * Stands, among the keys a server request may belong to, for calls whose caller stopped waiting
  * (cancelled, deadline, disconnect) while the server may still be working on them: no session can own it.

@@ -35,7 +35,7 @@ export function coreEntry(level: LogRecord['level'], event: string, fields: Reco
 }
 
 /** Log fields may hold Errors, undefined or bigints; the wire needs plain JSON. */
-export function toJsonObject(fields: Record<string, unknown>): JsonObject {
+function toJsonObject(fields: Record<string, unknown>): JsonObject {
   try {
     const text = JSON.stringify(fields, (_k, v: unknown) => (v instanceof Error ? v.message : typeof v === 'bigint' ? v.toString() : v));
     return text === undefined ? {} : (JSON.parse(text) as JsonObject);

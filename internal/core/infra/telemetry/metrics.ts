@@ -206,7 +206,7 @@ export class Metrics {
 }
 
 /** The `pool` label: a spec fingerprint's first 12 hex digits, as `mcpdctl status` shows it. */
-export function poolLabel(fingerprint: string): string {
+function poolLabel(fingerprint: string): string {
   return fingerprint.slice(0, 12);
 }
 
