@@ -45,6 +45,9 @@ const mutations: Record<Exclude<keyof ServerSpec, 'name'>, (s: ServerSpec) => vo
   disabled: (s) => {
     s.disabled = true;
   },
+  unavailable: (s) => {
+    s.unavailable = 'environment variable "X" is not set';
+  },
   exposeTools: (s) => {
     s.exposeTools = ['x'];
   },
