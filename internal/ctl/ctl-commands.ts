@@ -49,6 +49,11 @@ const call: CtlCommand = {
   flags: {
     args: { type: 'string', value: 'JSON', help: 'the tool arguments as a JSON object (default {})' },
     timeout: { type: 'string', value: 'MS', help: 'deadline in milliseconds (default: the server’s callTimeoutSeconds)' },
+    'input-responses': {
+      type: 'string',
+      value: 'FILE',
+      help: 'answers to the server’s input requests (JSON keyed by elicitation/create, sampling/createMessage, roots/list); on a terminal mcpdctl asks instead',
+    },
   },
   extraArgsHint: `tool arguments go in --args '{"a": 2}'`,
   run: async ({ client, args, flags, out }) =>
@@ -59,6 +64,7 @@ const call: CtlCommand = {
       str(flags.args) ?? '{}',
       Number(str(flags.timeout) ?? 0),
       out,
+      str(flags['input-responses']),
     ),
 };
 

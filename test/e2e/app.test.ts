@@ -27,6 +27,19 @@ const DOCS_SERVER = join(DIST, 'cmd/mcpd-docs/main.js');
 const singleton = (name: string, cmd: string[], env: Record<string, string> = {}): string =>
   server(name, cmd, { strategy: 'singleton', idleSeconds: 300 }, env);
 
+/** Every page of the dashboard. */
+const PAGE_HASHES = [
+  '#/overview',
+  '#/caller/vscode/tools',
+  '#/caller/vscode/resources',
+  '#/caller/vscode/prompts',
+  '#/logs',
+  '#/desktop/vscode',
+  '#/finder/vscode',
+  '#/config',
+  '#/connect/vscode',
+];
+
 interface Record_ {
   url: string;
   token: string;
@@ -100,7 +113,7 @@ describe('the App: the dashboard in a real browser against a real core', () => {
   it('refuses the socket without the token and from a foreign Origin; accepts it with the cookie', async () => {
     const { token } = record();
     const cookie = `mcpd_app_${port}=${token}`;
-    // Refused at the Socket.IO handshake already (issue 20.1), before any namespace.
+    // Refused at the Socket.IO handshake already, before any namespace.
     expect(await socketOutcome(base(), {})).not.toBe('connected');
     expect(await socketOutcome(base(), { cookie: `mcpd_app_${port}=wrong` })).not.toBe('connected');
     expect(await socketOutcome(base(), { cookie, origin: 'http://evil.example' })).not.toBe('connected');
@@ -143,6 +156,44 @@ describe('the App: the dashboard in a real browser against a real core', () => {
     }
     expect(errors).toEqual([]);
   }, 180_000);
+
+  it('every page passes the checks a person would make, at 1280×800 and on a phone (390×844)', async () => {
+    const axe = readFileSync(join(REPO, 'node_modules/axe-core/axe.min.js'), 'utf8');
+    const problems: string[] = [];
+    for (const [w, h, tag] of [
+      [1280, 800, 'desktop'],
+      [390, 844, 'phone'],
+    ] as const) {
+      await page.setViewportSize({ width: w, height: h });
+      for (const hash of PAGE_HASHES) {
+        await page.evaluate(`location.hash = ${JSON.stringify(hash)}`);
+        await page.locator('main h2').waitFor();
+        await page.locator('main').getByText('loading…').first().waitFor({ state: 'detached' });
+        const where = `${hash} at ${w}×${h}`;
+        // Nothing wider than the window: no sideways scrolling of the page.
+        const overflow = (await page.evaluate(`document.documentElement.scrollWidth - innerWidth`)) as number;
+        if (overflow > 0) problems.push(`${where}: the page is ${overflow}px wider than the window`);
+        // Keyboard focus visible: the first Tab stop gets an outline a person can see.
+        // From the first link of the header (a known starting point), one Tab forward.
+        await page.locator('header a').first().focus();
+        await page.keyboard.press('Tab');
+        const outline = (await page.evaluate(
+          `(() => { const s = getComputedStyle(document.activeElement); return s.outlineStyle === 'none' ? 0 : parseFloat(s.outlineWidth); })()`,
+        )) as number;
+        if (outline < 2) problems.push(`${where}: keyboard focus has no visible outline`);
+        // Text contrast ≥ 4.5:1 (WCAG AA), measured by axe-core in the page (run over CDP: the page's CSP stays on).
+        if ((await page.evaluate('typeof axe')) !== 'object') await page.evaluate(axe);
+        const contrast = (await page.evaluate(
+          `axe.run(document, { runOnly: ['color-contrast'] }).then((r) => r.violations.flatMap((v) => v.nodes.map((n) => n.target.join(' ') + ': ' + n.failureSummary.split('\\n').pop())))`,
+        )) as string[];
+        for (const c of contrast) problems.push(`${where}: ${c}`);
+        await page.screenshot({ path: join(SHOTS, `${hash.replace(/[#/]+/g, '-').replace(/^-|-$/g, '')}-${tag}.png`) });
+      }
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+    expect(problems).toEqual([]);
+    expect(errors).toEqual([]);
+  }, 300_000);
 
   it('a tool run from the try-it form returns the server result, with progress and cancel', async () => {
     await page.evaluate(`location.hash = '#/caller/vscode/tools'`);
@@ -217,6 +268,16 @@ describe('the App: the dashboard in a real browser against a real core', () => {
     await page.getByLabel('Read a URI').fill('mcpd://desktop?size=1');
     await page.getByRole('button', { name: 'Read', exact: true }).click();
     await page.getByRole('region', { name: 'resource mcpd://desktop?size=1' }).getByText('----- window 1 of 1 -----').waitFor();
+    // A resource opened from far down the list shows its content in view, not at the top of the page.
+    await page.getByRole('searchbox', { name: 'search resources' }).fill('');
+    const list = page.locator('.list', { has: page.getByRole('searchbox', { name: 'search resources' }) });
+    const last = list.locator('li button.link').last();
+    await last.scrollIntoViewIfNeeded();
+    const uri = await last.evaluate((b) => b.closest('li')?.querySelector('code')?.textContent ?? '');
+    await last.click();
+    const opened = page.getByRole('region', { name: `resource ${uri}` });
+    await opened.waitFor();
+    expect(await inView(page, opened)).toBe(true);
     expect(errors).toEqual([]);
   }, 180_000);
 
@@ -231,6 +292,11 @@ describe('the App: the dashboard in a real browser against a real core', () => {
     await form.getByLabel(/^name/).fill('A');
     await page.locator('datalist[id$="-name-options"] option[value="Alice"]').waitFor({ state: 'attached' });
     await form.getByLabel(/^name/).fill('Alice');
+    await form.getByLabel(/^name/).fill('');
+    await form.getByRole('button', { name: 'Get prompt' }).click();
+    // Checked in the page, before any request: no doubled "MCP error -32602" from the server.
+    await page.getByRole('alert').filter({ hasText: 'required: "name"' }).waitFor();
+    await form.getByLabel(/^name/).fill('Alice');
     await form.getByRole('button', { name: 'Get prompt' }).click();
     await page.getByText('Please promote Alice to the head of the Engineering team.').waitFor();
     await page.screenshot({ path: join(SHOTS, 'prompt.png') });
@@ -242,7 +308,7 @@ describe('the App: the dashboard in a real browser against a real core', () => {
     await page.getByLabel('Keywords').fill('onboarding');
     await page.getByLabel('Type').fill('md');
     await page.getByRole('button', { name: 'Search' }).click();
-    await page.getByText('1 documents').waitFor();
+    await page.getByText('1 document', { exact: true }).waitFor();
     await page.getByRole('button', { name: 'Developer Guide' }).click();
     const doc = page.getByRole('region', { name: 'document dpe://docs/guide.md' });
     await doc.getByRole('button', { name: 'Install' }).click();
@@ -305,17 +371,7 @@ describe('the App: the dashboard in a real browser against a real core', () => {
   }, 180_000);
 
   it('keyboard alone reaches every action on every page', async () => {
-    for (const hash of [
-      '#/overview',
-      '#/caller/vscode/tools',
-      '#/caller/vscode/resources',
-      '#/caller/vscode/prompts',
-      '#/logs',
-      '#/desktop/vscode',
-      '#/finder/vscode',
-      '#/config',
-      '#/connect/vscode',
-    ]) {
+    for (const hash of PAGE_HASHES) {
       await page.evaluate(`location.hash = ${JSON.stringify(hash)}`);
       await page.locator('main h2').waitFor();
       await page.locator('main').getByText('loading…').first().waitFor({ state: 'detached' });
@@ -346,8 +402,15 @@ describe('the App: the dashboard in a real browser against a real core', () => {
     const echoPool = page.locator('[data-pool="echo"]');
     const pidCell = echoPool.locator('tbody tr td:nth-child(3)');
     const before = await pidCell.first().innerText();
+    // Pools by server name, not by hash.
+    const names = (await page.evaluate(`[...document.querySelectorAll('[data-pool]')].map((e) => e.dataset.pool)`)) as string[];
+    expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
     await echoPool.getByRole('button', { name: 'Restart' }).first().click();
-    await page
+    // Nothing happens before the operator confirms; the outcome shows at the pool's row.
+    await echoPool.getByRole('group', { name: /^confirm restart echo-\d+$/ }).waitFor();
+    expect(await pidCell.first().innerText()).toBe(before);
+    await echoPool.getByRole('button', { name: 'Confirm' }).click();
+    await echoPool
       .getByRole('status')
       .filter({ hasText: /^restart echo-\d+: done$/ })
       .waitFor();
@@ -355,8 +418,10 @@ describe('the App: the dashboard in a real browser against a real core', () => {
     expect(await pidCell.first().innerText()).not.toBe(before);
 
     await echoPool.getByRole('button', { name: 'Stop pool' }).click();
-    await page.getByRole('status').filter({ hasText: 'stop echo: done' }).waitFor();
+    await echoPool.getByRole('button', { name: 'Confirm' }).click();
+    await echoPool.getByRole('status').filter({ hasText: 'stop echo: done' }).waitFor();
     await echoPool.getByText('no instances (scaled to zero)').waitFor();
+    expect(await echoPool.getByRole('button', { name: 'Stop pool' }).count()).toBe(0); // nothing left to stop
 
     const good = readFileSync(join(world.configDir, 'profiles/default.yaml'), 'utf8');
     world.write('profiles/default.yaml', `${good}  - name: broken\n    transport: carrier-pigeon\n`);
@@ -391,6 +456,9 @@ describe('the App: the dashboard in a real browser against a real core', () => {
     await page.locator('[data-conn="stopping"]').waitFor();
     await page.screenshot({ path: join(SHOTS, 'stopping.png') });
     await exited;
+    // Gone: the banner says so (not "stopping" forever), and no action can be started meanwhile.
+    await page.locator('[data-conn="stopped"]').waitFor();
+    expect(await page.locator('main button:not([disabled])', { hasText: /Restart|Stop pool/ }).count()).toBe(0);
     await world.startCore();
     expect(record().token).not.toBe(oldToken); // rotated on restart
     await page.locator('[data-conn]').waitFor({ state: 'detached', timeout: 30_000 });
@@ -474,6 +542,13 @@ describe('the App: the dashboard in a real browser against a real core', () => {
     });
   }, 180_000);
 });
+
+/** Whether the element's top edge is inside the viewport. */
+async function inView(page: Page, el: ReturnType<Page['locator']> | ReturnType<Page['getByRole']>): Promise<boolean> {
+  const top = await el.evaluate((e) => e.getBoundingClientRect().top);
+  const height = (await page.evaluate('innerHeight')) as number;
+  return top >= 0 && top < height;
+}
 
 function statMode(p: string): number {
   return statSync(p).mode & 0o777;

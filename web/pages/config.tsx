@@ -11,7 +11,13 @@ export function Config({ etag }: { etag: string }) {
       {files.value.map((f) => (
         <section class="file" aria-label={f.path}>
           <h3>
-            {f.path} {f.issues.length > 0 && <span class="badge bad">{f.issues.length} problem(s)</span>}
+            {f.path}{' '}
+            {f.issues.length > 0 && (
+              // Hash links are the page's routes: the badge scrolls to the first problem instead.
+              <button class="badge bad" onClick={() => toFirstIssue(f.path)}>
+                {f.issues.length === 1 ? '1 problem' : `${f.issues.length} problems`} · go to line {f.issues[0]?.line}
+              </button>
+            )}
           </h3>
           <pre class="code">
             {f.text.split('\n').map((line, i) => (
@@ -21,7 +27,7 @@ export function Config({ etag }: { etag: string }) {
                 {f.issues
                   .filter((x) => x.line === i + 1)
                   .map((x) => (
-                    <span class="issue" role="note">
+                    <span class="issue" role="note" data-issue-of={f.path}>
                       {`    ▲ ${x.field}: ${x.message}${x.hint ? ` (${x.hint})` : ''}\n`}
                     </span>
                   ))}
@@ -37,4 +43,9 @@ export function Config({ etag }: { etag: string }) {
       ))}
     </div>
   );
+}
+
+function toFirstIssue(path: string): void {
+  const el = [...document.querySelectorAll<HTMLElement>('[data-issue-of]')].find((e) => e.dataset.issueOf === path);
+  el?.scrollIntoView({ block: 'center' });
 }

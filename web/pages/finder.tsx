@@ -43,7 +43,7 @@ export function Finder({ caller }: { caller: string }) {
           onInput={(e) => setFileType((e.target as HTMLInputElement).value)}
         />
         <button type="submit">Search</button>
-        {res.total !== undefined && <span class="muted">{res.total} documents</span>}
+        {res.total !== undefined && <span class="muted">{res.total === 1 ? '1 document' : `${res.total} documents`}</span>}
         {res.docs && res.total !== undefined && res.docs.length < res.total && (
           <button type="button" onClick={() => void fetchPage(res.docs?.length ?? 0) /* shows its own failure */}>
             Load {Math.min(PAGE_SIZE, res.total - res.docs.length)} more

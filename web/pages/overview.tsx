@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { conn } from '../conn.js';
 import { SearchList } from '../list.js';
+import { PoolRow } from './pool-row.js';
 import type { DashboardPushes, OperatorAction } from '../../internal/contract/dashboard/dashboard-events.js';
 
 type StatusEvent = DashboardPushes['status'];
@@ -16,6 +17,10 @@ export function Overview({ status }: { status: StatusEvent | undefined }) {
     );
   };
   const st = status?.status;
+  // By server name (then fingerprint), as a person looks for them; pools of one name say how they differ.
+  const pools = st && [...st.pools].sort((a, b) => a.spec.name.localeCompare(b.spec.name) || a.fingerprint.localeCompare(b.fingerprint));
+  const names = new Map<string, number>();
+  for (const p of pools ?? []) names.set(p.spec.name, (names.get(p.spec.name) ?? 0) + 1);
   return (
     <div>
       <div class="actions">
@@ -55,65 +60,10 @@ export function Overview({ status }: { status: StatusEvent | undefined }) {
       <h3>Pools</h3>
       <SearchList
         label="pools"
-        items={st?.pools}
+        items={pools}
         text={(p) => `${p.spec.name} ${p.references.join(' ')} ${p.fingerprint}`}
         empty="no server pools: the store has no servers"
-        render={(p) => {
-          const byState: Record<string, number> = {};
-          for (const i of p.instances) byState[i.state] = (byState[i.state] ?? 0) + 1;
-          return (
-            <li key={p.fingerprint} class="item pool" data-pool={p.spec.name}>
-              <div class="item-head">
-                <strong>{p.spec.name}</strong>
-                <code class="muted">{p.fingerprint.slice(0, 12)}</code>
-                <span class="muted">used by {p.references.join(', ')}</span>
-                {p.suspended && <span class="badge bad">suspended</span>}
-                <span class="muted">
-                  {Object.entries(byState)
-                    .map(([s, n]) => `${n} ${s}`)
-                    .join(', ') || 'no instances (scaled to zero)'}
-                  {p.waiting > 0 && `, ${p.waiting} waiting`}
-                </span>
-                <button onClick={() => act(`stop ${p.spec.name}`, { kind: 'stop-pool', fingerprint: p.fingerprint })}>Stop pool</button>
-                {p.suspended && (
-                  <button onClick={() => act(`resume ${p.spec.name}`, { kind: 'resume', fingerprint: p.fingerprint })}>Resume</button>
-                )}
-              </div>
-              {p.suspended && <p class="error">suspended: {p.suspendedReason}</p>}
-              {p.lastError && <pre class="text error">last error: {p.lastError}</pre>}
-              {p.instances.length > 0 && (
-                <table>
-                  <thead>
-                    <tr>
-                      <th>instance</th>
-                      <th>state</th>
-                      <th>pid</th>
-                      <th>start cause</th>
-                      <th>in flight</th>
-                      <th />
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {p.instances.map((i) => (
-                      <tr key={i.id}>
-                        <td>{i.id}</td>
-                        <td>{i.state}</td>
-                        <td>{i.pid ?? '-'}</td>
-                        <td>{i.startCause}</td>
-                        <td data-inflight>{i.inFlight}</td>
-                        <td>
-                          <button onClick={() => act(`restart ${i.id}`, { kind: 'restart', fingerprint: p.fingerprint, instance: i.id })}>
-                            Restart
-                          </button>
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              )}
-            </li>
-          );
-        }}
+        render={(p) => <PoolRow p={p} twins={(names.get(p.spec.name) ?? 0) > 1} />}
       />
     </div>
   );

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { conn } from '../conn.js';
-import { useWatch } from '../hooks.js';
+import { useOnline, useWatch } from '../hooks.js';
+import { ErrorText } from '../error-text.js';
 import { SearchList } from '../list.js';
 import { ResultView } from '../result-view.js';
 import { SchemaForm } from '../schema-form.js';
@@ -42,6 +43,7 @@ function PromptDetail({ caller, name, definition }: { caller: string; name: stri
   const [values, setValues] = useState<Record<string, string>>({});
   const [suggestions, setSuggestions] = useState<Record<string, string[]>>({});
   const [out, setOut] = useState<{ messages?: Json[]; error?: string }>({});
+  const online = useOnline();
   const suggest = (field: string, value: string) => {
     const params = { ref: { type: 'ref/prompt', name }, argument: { name: field, value }, context: { arguments: values } };
     conn.ask('complete', { caller, params }).then(
@@ -51,6 +53,9 @@ function PromptDetail({ caller, name, definition }: { caller: string; name: stri
   };
   const get = (e: Event) => {
     e.preventDefault();
+    // The server would refuse a missing required argument with a protocol error: say which one, here.
+    const missing = schema.required.filter((a) => !values[a]?.trim());
+    if (missing.length > 0) return setOut({ error: `required: ${missing.map((a) => `"${a}"`).join(', ')}` });
     conn.ask('prompt', { caller, name, args: values }).then(
       (r) => setOut({ messages: (r.messages as Json[]) ?? [] }),
       (err: Error) => setOut({ error: err.message }),
@@ -67,13 +72,11 @@ function PromptDetail({ caller, name, definition }: { caller: string; name: stri
           suggest={suggest}
           suggestions={suggestions}
         />
-        <button type="submit">Get prompt</button>
+        <button type="submit" disabled={!online}>
+          Get prompt
+        </button>
       </form>
-      {out.error && (
-        <p class="error" role="alert">
-          {out.error}
-        </p>
-      )}
+      {out.error && <ErrorText message={out.error} />}
       {out.messages?.map((m, i) => (
         <div key={i} class="message">
           <span class="badge">{String(m.role)}</span>

@@ -1,6 +1,7 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { conn } from '../conn.js';
-import { useWatch } from '../hooks.js';
+import { useOnline, useWatch } from '../hooks.js';
+import { ErrorText } from '../error-text.js';
 import { SearchList } from '../list.js';
 import { ContentsView } from '../result-view.js';
 
@@ -11,6 +12,7 @@ export function ResourcesTab({ caller }: { caller: string }) {
   const snap = useWatch('resources', { caller });
   const [open, setOpen] = useState<string | undefined>();
   const [uri, setUri] = useState('');
+  const online = useOnline();
   const ok = snap && snap.caller === caller;
   return (
     <div>
@@ -25,12 +27,16 @@ export function ResourcesTab({ caller }: { caller: string }) {
         <input
           id="read-uri"
           value={uri}
-          placeholder="e.g. a templated URI filled in"
+          class="uri-input"
+          placeholder="scheme://path"
           onInput={(e) => setUri((e.target as HTMLInputElement).value)}
         />
-        <button type="submit">Read</button>
+        <button type="submit" disabled={!online}>
+          Read
+        </button>
       </form>
-      {open && <ResourceDetail key={open} caller={caller} uri={open} />}
+      {/* A listed resource opens at its row (where the eyes are); any other URI here. */}
+      {open && !(ok && snap.resources.some((r) => r.uri === open)) && <ResourceDetail key={open} caller={caller} uri={open} />}
       <h3>Resources</h3>
       <SearchList
         label="resources"
@@ -46,6 +52,7 @@ export function ResourcesTab({ caller }: { caller: string }) {
               <span class="badge">{r.server}</span>
               <code class="muted">{r.uri}</code>
             </div>
+            {open === r.uri && <ResourceDetail key={open} caller={caller} uri={open} />}
           </li>
         )}
       />
@@ -76,6 +83,12 @@ function ResourceDetail({ caller, uri }: { caller: string; uri: string }) {
   const [subscribed, setSubscribed] = useState(false);
   const [active, setActive] = useState(false);
   const [updates, setUpdates] = useState(0);
+  // Opened from far down the list: bring the content into view (and focus, for the keyboard).
+  const here = useRef<HTMLElement>(null);
+  useEffect(() => {
+    here.current?.scrollIntoView({ block: 'nearest' });
+    here.current?.focus({ preventScroll: true });
+  }, [uri]);
   const read = () =>
     conn.ask('read', { caller, uri }).then(
       (r) => setRes({ contents: (r.contents as Json[]) ?? [] }),
@@ -103,7 +116,7 @@ function ResourceDetail({ caller, uri }: { caller: string; uri: string }) {
     };
   }, [subscribed, caller, uri]);
   return (
-    <section class="detail" aria-label={`resource ${uri}`}>
+    <section class="detail" aria-label={`resource ${uri}`} ref={here} tabIndex={-1}>
       <div class="item-head">
         <code>{uri}</code>
         {/* read() shows its own failure: nothing to await */}
@@ -113,11 +126,7 @@ function ResourceDetail({ caller, uri }: { caller: string; uri: string }) {
         </button>
         {active && <span class="badge">subscribed · {updates} updates</span>}
       </div>
-      {res.error && (
-        <p class="error" role="alert">
-          {res.error}
-        </p>
-      )}
+      {res.error && <ErrorText message={res.error} />}
       {res.contents && <ContentsView contents={res.contents} />}
     </section>
   );

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { conn } from '../conn.js';
-import { useWatch } from '../hooks.js';
+import { useOnline, useWatch } from '../hooks.js';
+import { ErrorText } from '../error-text.js';
 import { SearchList } from '../list.js';
 import { ResultView } from '../result-view.js';
 import type { DashboardTool } from '../../internal/contract/dashboard/dashboard-events.js';
@@ -43,6 +44,7 @@ export function ToolsTab({ caller }: { caller: string }) {
 function ToolDetail({ caller, tool }: { caller: string; tool: DashboardTool }) {
   const schema = tool.definition.inputSchema as Json | undefined;
   const [values, setValues] = useFormValues(schema);
+  const online = useOnline();
   const [run, setRun] = useState<{ id: string; progress?: ProgressUpdate; result?: Json; error?: string } | undefined>();
   useEffect(() => {
     if (!run || run.result || run.error) return;
@@ -86,7 +88,7 @@ function ToolDetail({ caller, tool }: { caller: string; tool: DashboardTool }) {
         <h4>Try it</h4>
         <SchemaForm id={`tool-${tool.name}`} schema={schema} values={values} onChange={setValues} />
         <div class="actions">
-          <button type="submit" disabled={!!running}>
+          <button type="submit" disabled={!!running || !online}>
             Run
           </button>
           {running && (
@@ -114,11 +116,7 @@ function ToolDetail({ caller, tool }: { caller: string; tool: DashboardTool }) {
           )}
         </div>
       )}
-      {run?.error && (
-        <p class="error" role="alert">
-          {run.error}
-        </p>
-      )}
+      {run?.error && <ErrorText message={run.error} />}
       {run?.result && <ResultView result={run.result} />}
     </div>
   );

@@ -1,0 +1,132 @@
+import { useState } from 'preact/hooks';
+import { conn } from '../conn.js';
+import { useOnline } from '../hooks.js';
+import type { OperatorAction } from '../../internal/contract/dashboard/dashboard-events.js';
+import type { PoolStatus } from '../../internal/contract/model/runtime.js';
+
+type Note = { text: string; error?: boolean };
+type Pending = { label: string; action: OperatorAction };
+
+/**
+ * One pool: its instances and the operator's actions, each confirmed first and reported here, at the
+ * row it acted on. `twins` is set when other pools run a server of the same name: then the row says
+ * what sets this one apart (its arguments, its environment's keys).
+ */
+export function PoolRow({ p, twins }: { p: PoolStatus; twins: boolean }) {
+  const [note, setNote] = useState<Note | undefined>();
+  const [confirm, setConfirm] = useState<Pending | undefined>();
+  const online = useOnline();
+  const run = ({ label, action }: Pending) => {
+    setConfirm(undefined);
+    setNote({ text: `${label}…` });
+    conn.ask('action', action).then(
+      () => setNote({ text: `${label}: done` }),
+      (e: Error) => setNote({ text: `${label}: ${e.message}`, error: true }),
+    );
+  };
+  const byState: Record<string, number> = {};
+  for (const i of p.instances) byState[i.state] = (byState[i.state] ?? 0) + 1;
+  const live = p.instances.filter((i) => i.state !== 'stopped');
+  return (
+    <li key={p.fingerprint} class="item pool" data-pool={p.spec.name}>
+      <div class="item-head">
+        <strong>{p.spec.name}</strong>
+        <code class="muted" title={p.fingerprint}>
+          {p.fingerprint.slice(0, 12)}
+        </code>
+        <span class="muted">used by {p.references.join(', ')}</span>
+        {p.suspended && <span class="badge bad">suspended</span>}
+        <span class="muted">
+          {Object.entries(byState)
+            .map(([s, n]) => `${n} ${s}`)
+            .join(', ') || 'no instances (scaled to zero)'}
+          {p.waiting > 0 && `, ${p.waiting} waiting`}
+        </span>
+        {live.length > 0 && (
+          <button
+            disabled={!online}
+            onClick={() => setConfirm({ label: `stop ${p.spec.name}`, action: { kind: 'stop-pool', fingerprint: p.fingerprint } })}
+          >
+            Stop pool
+          </button>
+        )}
+        {p.suspended && (
+          <button
+            disabled={!online}
+            onClick={() => run({ label: `resume ${p.spec.name}`, action: { kind: 'resume', fingerprint: p.fingerprint } })}
+          >
+            Resume
+          </button>
+        )}
+      </div>
+      {twins && <Differs p={p} />}
+      {confirm && (
+        <div class="actions confirm" role="group" aria-label={`confirm ${confirm.label}`}>
+          <span>
+            {confirm.action.kind === 'stop-pool'
+              ? `Stop every instance of ${p.spec.name}? Calls in flight are cancelled.`
+              : `Restart ${confirm.label.slice('restart '.length)}? Its calls in flight are cancelled.`}
+          </span>
+          <button onClick={() => run(confirm)}>Confirm</button>
+          <button onClick={() => setConfirm(undefined)}>Cancel</button>
+        </div>
+      )}
+      {note && (
+        <p role="status" class={note.error ? 'error' : 'muted'}>
+          {note.text}
+        </p>
+      )}
+      {p.suspended && <p class="error">suspended: {p.suspendedReason}</p>}
+      {p.lastError && <pre class="text error">last error: {p.lastError}</pre>}
+      {p.instances.length > 0 && (
+        <div class="table-scroll">
+          <table>
+            <thead>
+              <tr>
+                <th>instance</th>
+                <th>state</th>
+                <th>pid</th>
+                <th>start cause</th>
+                <th>in flight</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {p.instances.map((i) => (
+                <tr key={i.id}>
+                  <td>{i.id}</td>
+                  <td>{i.state}</td>
+                  <td>{i.pid ?? '-'}</td>
+                  <td>{i.startCause}</td>
+                  <td data-inflight>{i.inFlight}</td>
+                  <td>
+                    {/* A draining or stopped instance is already on its way out. */}
+                    <button
+                      disabled={!online || i.state === 'draining' || i.state === 'stopped'}
+                      onClick={() =>
+                        setConfirm({ label: `restart ${i.id}`, action: { kind: 'restart', fingerprint: p.fingerprint, instance: i.id } })
+                      }
+                    >
+                      Restart
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </li>
+  );
+}
+
+/** What tells this pool from others of the same server name. */
+function Differs({ p }: { p: PoolStatus }) {
+  const args = p.spec.url ?? p.spec.cmd.slice(1).join(' ');
+  const env = Object.keys(p.spec.env).sort();
+  return (
+    <p class="muted differs">
+      args: <code>{args || '(none)'}</code> · env keys: {env.length > 0 ? <code>{env.join(', ')}</code> : '(none)'}
+    </p>
+  );
+}
