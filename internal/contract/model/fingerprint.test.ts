@@ -46,7 +46,7 @@ const mutations: Record<Exclude<keyof ServerSpec, 'name'>, (s: ServerSpec) => vo
     s.disabled = true;
   },
   unavailable: (s) => {
-    s.unavailable = 'the variable TOKEN is not set';
+    s.unavailable = 'environment variable "X" is not set';
   },
   exposeTools: (s) => {
     s.exposeTools = ['x'];
