@@ -421,7 +421,7 @@ async function mux() {
 }
 
 /**
- * 2026-07-28 stateless HTTP (issue 24.4): a 1 KB `tools/call` POSTed to `mcpdmcp --http` with no session
+ * 2026-07-28 stateless HTTP: a 1 KB `tools/call` POSTed to `mcpdmcp --http` with no session
  * (protocol version and capabilities in `_meta`, routing headers set), against the same call made directly
  * on the echo server over stdio: the p50 the stateless gateway path adds.
  */
@@ -444,7 +444,12 @@ async function stateless() {
     };
     let id = 0;
     const post = async () => {
-      const body = JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name: 'fx__echo', arguments: payload, _meta: meta } });
+      const body = JSON.stringify({
+        jsonrpc: '2.0',
+        id: ++id,
+        method: 'tools/call',
+        params: { name: 'fx__echo', arguments: payload, _meta: meta },
+      });
       const res = await fetch(http.url, { method: 'POST', headers, body });
       const answer = await res.json();
       if (!answer.result) throw new Error(`stateless tools/call failed: ${JSON.stringify(answer.error)}`);

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Bundles each program (cmd/*/main.ts) into dist/cmd/<program>/main.js with esbuild (issue 22): one file
+// Bundles each program (cmd/*/main.ts) into dist/cmd/<program>/main.js with esbuild (decision 48): one file
 // per program plus shared chunks (dist/cmd/chunks/) that dynamic imports load only when a command needs
 // them. Node then resolves and compiles a handful of files instead of hundreds of modules, which is where
 // start-up time went. tsc still compiles every module to dist/ (tests, the mcpd/smcp library, the docs

@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { StdioServerLineTransport } from '../../internal/gateway/stdio-server-transport.js';
 import { packageVersion } from '../../internal/shared/version.js';
 import { COMMON_OPTIONS, configFrom, exitOnHelpOrVersion, parseOrExit, socketFrom } from '../../internal/contract/cli/common-flags.js';
-import { startCoreDaemon } from '../../internal/contract/session/autostart.js';
+import { startCoreDaemon, type StartedCore } from '../../internal/contract/session/autostart.js';
 import { answerInitializeEarly } from '../../internal/gateway/early-initialize.js';
 // Static imports are only what answering `initialize` needs; the gateway itself (the SDK server, the core
 // Session) is imported once the client has spoken, so its code never delays the first answer.
@@ -64,7 +64,7 @@ if (!Number.isInteger(coreWaitMs) || coreWaitMs < 0) {
 const log = (msg: string) => process.stderr.write(`mcpdmcp[${caller}]: ${msg}\n`);
 const coreEntry = resolve(fileURLToPath(import.meta.url), '../../mcpd/main.js');
 // One start per process at a time, however many sessions (HTTP mode) find the core missing at once.
-let lastCoreStart = 0;
+let lastCoreStarted: StartedCore | undefined;
 
 if ((values.token !== undefined || values['token-file'] !== undefined) && values.http === undefined) {
   process.stderr.write(`--token and --token-file only apply to --http HOST:PORT (stdio needs no token)\n\n${USAGE}\n`);
@@ -92,11 +92,12 @@ const newGateway = () =>
     startCore: values['no-autostart']
       ? undefined
       : () => {
-          if (Date.now() - lastCoreStart < 5000) return undefined;
-          lastCoreStart = Date.now();
-          const started = startCoreDaemon({ coreEntry, socket, configDir });
-          log(`started core pid ${started.pid}; its log is ${started.logFile}`);
-          return started;
+          // A core started before that is still running is still coming up (seconds on a loaded machine):
+          // a second one would only be refused.
+          if (lastCoreStarted?.pid !== undefined && processAlive(lastCoreStarted.pid)) return undefined;
+          lastCoreStarted = startCoreDaemon({ coreEntry, socket, configDir });
+          log(`started core pid ${lastCoreStarted.pid}; its log is ${lastCoreStarted.logFile}`);
+          return lastCoreStarted;
         },
   });
 
@@ -125,4 +126,14 @@ async function serveStdio(transport: StdioServerLineTransport): Promise<void> {
   await gateway.connect(transport);
   // stdin may have ended while the gateway loaded ('end' came and went): the session is over all the same.
   if (process.stdin.readableEnded) exit();
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    // ESRCH: it exited (a stop, a crash, a refused start): a new one may be started.
+    return false;
+  }
 }

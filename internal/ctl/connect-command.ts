@@ -1,11 +1,15 @@
-import { copyFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { storeFolder } from '../contract/store/state-dir.js';
+import { applyEdits, modify, parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { McpdError } from '../shared/errors.js';
 import { recordedSocket } from '../contract/store/core-record.js';
 import { defaultSocketPath } from '../contract/session/socket-path.js';
+import { NAME_HINT, isValidName } from '../contract/store/names.js';
 import { clientConfigFile, isClientName, CLIENTS, type ClientName, type ClientPlace } from './client-configs.js';
+import { editConfigFile, type ConfigText } from './client-config-write.js';
 import type { Out } from './ctl-command.js';
-import { parseJsonc } from './jsonc.js';
 
 /** The key mcpd's entry has in every client's server table. */
 export const ENTRY_NAME = 'mcpd';
@@ -15,20 +19,31 @@ export interface ConnectFlags {
   /** Written as `--socket` when the core is not on the default socket (see gatewaySocket). */
   socket?: string;
   dryRun?: boolean;
+  /** Also remove the client's entries that mcpd now runs (imported into the caller's profile): else they run twice. */
+  move?: boolean;
   configDir: string;
   place: ClientPlace;
   /** The gateway's entry point (dist/cmd/mcpdmcp/main.js of this installation). */
   gatewayScript: string;
   /** The Node.js binary: clients often start without the user's PATH, so it is spelled out. */
   node: string;
-  /** For backup names; default now. */
-  now?: () => Date;
 }
 
 type Json = Record<string, unknown>;
 
+/**
+ * A caller name goes into the client's argv: one that looks like a flag (`--socket=/elsewhere`) would
+ * be read by the gateway as one. Only plain names pass.
+ */
+function callerOf(client: ClientName, caller: string | undefined): string {
+  const name = caller ?? client;
+  if (!isValidName(name))
+    throw new McpdError('INVALID_ARGUMENT', `--caller ${JSON.stringify(name)} is not a valid caller name; ${NAME_HINT}`);
+  return name;
+}
+
 function entryFor(client: ClientName, f: ConnectFlags): Json {
-  const args = [f.gatewayScript, f.caller ?? client, '--config', resolve(f.configDir), ...(f.socket ? ['--socket', f.socket] : [])];
+  const args = [f.gatewayScript, callerOf(client, f.caller), '--config', resolve(f.configDir), ...(f.socket ? ['--socket', f.socket] : [])];
   return client === 'vscode' ? { type: 'stdio', command: f.node, args } : { command: f.node, args };
 }
 
@@ -42,44 +57,74 @@ export function gatewaySocket(flag: string | undefined, env: NodeJS.ProcessEnv, 
   return socket && resolve(socket) !== defaultSocketPath({}) ? resolve(socket) : undefined;
 }
 
-async function readConfig(path: string): Promise<{ doc: Json; existed: boolean }> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { doc: {}, existed: false };
-    throw new McpdError('UNAVAILABLE', `cannot read ${path}: ${(e as Error).message}`);
-  }
-  if (text.trim() === '') return { doc: {}, existed: true };
-  let doc: unknown;
-  try {
-    doc = parseJsonc(text);
-  } catch (e) {
-    throw new McpdError('INVALID_ARGUMENT', `${path} is not valid JSON (${(e as Error).message}); fix it first, nothing was changed`);
-  }
+/** The file's object (comments and trailing commas allowed), or a clear refusal. */
+function parseConfig(path: string, text: string | undefined): Json {
+  if (text === undefined || text.trim() === '') return {};
+  const errors: ParseError[] = [];
+  const doc: unknown = parse(text, errors, { allowTrailingComma: true });
+  const [e] = errors;
+  if (e)
+    throw new McpdError(
+      'INVALID_ARGUMENT',
+      `${path} is not valid JSON (${printParseErrorCode(e.error)} at offset ${e.offset}); fix it first, nothing was changed`,
+    );
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc))
     throw new McpdError('INVALID_ARGUMENT', `${path} does not hold a JSON object; nothing was changed`);
-  return { doc: doc as Json, existed: true };
+  return doc as Json;
 }
 
-function diffLines(before: unknown, after: unknown): string {
-  const show = (sign: string, v: unknown) =>
-    v === undefined ? [] : `"${ENTRY_NAME}": ${JSON.stringify(v, null, 2)}`.split('\n').map((l) => `${sign} ${l}`);
-  return [...show('-', before), ...show('+', after)].join('\n');
+function serverTable(doc: Json, key: string, path: string): Json {
+  const table = doc[key];
+  if (table !== undefined && (typeof table !== 'object' || table === null || Array.isArray(table)))
+    throw new McpdError('INVALID_ARGUMENT', `"${key}" in ${path} is not an object; nothing was changed`);
+  return (table as Json | undefined) ?? {};
 }
 
-/** Backs the file up next to itself, then replaces it in one rename (a crash leaves old or new, never half). */
-async function save(path: string, doc: Json, existed: boolean, now: Date): Promise<string | undefined> {
-  await mkdir(dirname(path), { recursive: true });
-  let backup: string | undefined;
-  if (existed) {
-    backup = `${path}.mcpd-backup-${now.toISOString().replace(/[:.]/g, '-')}`;
-    await copyFile(path, backup);
+function diffLines(changes: [name: string, before: unknown, after: unknown][]): string {
+  const show = (sign: string, name: string, v: unknown) =>
+    v === undefined ? [] : `"${name}": ${JSON.stringify(v, null, 2)}`.split('\n').map((l) => `${sign} ${l}`);
+  return changes.flatMap(([name, before, after]) => [...show('-', name, before), ...show('+', name, after)]).join('\n');
+}
+
+/** The file's own indentation, so an edit looks like the rest of it. */
+function formatting(text: string): { insertSpaces: boolean; tabSize: number; eol: string } {
+  const indent = /\n([ \t]+)\S/.exec(text)?.[1] ?? '  ';
+  return {
+    insertSpaces: !indent.startsWith('\t'),
+    tabSize: indent.startsWith('\t') ? 1 : indent.length,
+    eol: text.includes('\r\n') ? '\r\n' : '\n',
+  };
+}
+
+/** Sets (or with undefined, removes) entries of the server table in place: comments and layout stay. */
+function editText(text: string | undefined, key: string, changes: [string, unknown][]): string {
+  let out = text === undefined || text.trim() === '' ? '{}\n' : text;
+  for (const [name, value] of changes) {
+    out = applyEdits(out, modify(out, [key, name], value, { formattingOptions: formatting(out) }));
   }
-  const tmp = `${path}.mcpd-tmp-${process.pid}`;
-  await writeFile(tmp, `${JSON.stringify(doc, null, 2)}\n`, { mode: 0o600 });
-  await rename(tmp, path);
-  return backup;
+  return out;
+}
+
+/** Entry names compared as import renames them ("brave search" → "brave-search"). */
+function simpleName(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9_-]+/g, '-');
+}
+
+/** The server names of the profile the caller maps to (callers.yaml; `default` otherwise). */
+function profileServers(configDir: string, caller: string): Set<string> {
+  const read = (rel: string): unknown => {
+    try {
+      return parseYaml(readFileSync(join(storeFolder(configDir), rel), 'utf8'));
+    } catch {
+      // No such file or not YAML: nothing known to run twice (validate reports a broken store).
+      return undefined;
+    }
+  };
+  const callers = read('callers.yaml') as { callers?: Record<string, unknown> } | undefined;
+  const mapped = callers?.callers?.[caller];
+  const profile = typeof mapped === 'string' ? mapped : 'default';
+  const doc = read(`profiles/${profile}.yaml`) as { servers?: { name?: unknown }[] } | undefined;
+  return new Set((doc?.servers ?? []).flatMap((s) => (typeof s?.name === 'string' ? [simpleName(s.name)] : [])));
 }
 
 function clientOf(name: string): ClientName {
@@ -89,39 +134,61 @@ function clientOf(name: string): ClientName {
 
 /**
  * `mcpdctl connect <client>` points the client at `mcpdmcp <caller>`; `disconnect` removes that entry.
- * Both touch only the "mcpd" entry, leave the rest of the file as it was (comments aside: a JSONC file
- * is rewritten as JSON, the backup keeps the original), and do nothing when nothing would change.
+ * Both edit the file in place (comments, order and layout of everything else stay; the mode is kept;
+ * a symbolic link is written through), keep one backup (`<file>.mcpd-backup`), and do nothing when
+ * nothing would change. `--move` also removes the named entries (servers mcpd now runs).
  */
 export async function connectCommand(name: string, connect: boolean, f: ConnectFlags, out: Out): Promise<number> {
   const client = clientOf(name);
   const file = clientConfigFile(client, f.place);
-  const { doc, existed } = await readConfig(file.path);
-  const table = doc[file.key];
-  if (table !== undefined && (typeof table !== 'object' || table === null || Array.isArray(table)))
-    throw new McpdError('INVALID_ARGUMENT', `"${file.key}" in ${file.path} is not an object; nothing was changed`);
-  const servers = { ...((table as Json | undefined) ?? {}) };
-  const before = servers[ENTRY_NAME];
   const after = connect ? entryFor(client, f) : undefined;
-  const report = (status: string, extra: Json = {}) =>
-    out.write(
-      out.json
-        ? `${JSON.stringify({ client, file: file.path, status, before: before ?? null, after: after ?? null, ...extra }, null, 2)}\n`
-        : `${status}: ${file.path}\n`,
+  const imported = connect ? profileServers(f.configDir, callerOf(client, f.caller)) : new Set<string>();
+  let twice: string[] = [];
+  let changes: [string, unknown, unknown][] = [];
+  const plan = (cur: ConfigText): string | undefined => {
+    const table = serverTable(parseConfig(cur.path, cur.text), file.key, cur.path);
+    twice = Object.keys(table).filter((n) => n !== ENTRY_NAME && imported.has(simpleName(n)));
+    const moved = connect && f.move ? twice : [];
+    changes = [
+      ...(JSON.stringify(table[ENTRY_NAME]) === JSON.stringify(after)
+        ? []
+        : [[ENTRY_NAME, table[ENTRY_NAME], after] as [string, unknown, unknown]]),
+      ...moved.map((n) => [n, table[n], undefined] as [string, unknown, unknown]),
+    ];
+    if (changes.length === 0 || f.dryRun) return undefined;
+    return editText(
+      cur.text,
+      file.key,
+      changes.map(([n, , a]) => [n, a]),
     );
-  if (JSON.stringify(before) === JSON.stringify(after)) {
-    report(connect ? 'already connected' : 'not connected');
+  };
+  const { before, backup } = await editConfigFile(file.path, plan);
+  const entryBefore = changes.find(([n]) => n === ENTRY_NAME)?.[1] ?? (changes.length ? undefined : after);
+  const status =
+    changes.length === 0
+      ? connect
+        ? 'already connected'
+        : 'not connected'
+      : f.dryRun
+        ? 'dry run, not written'
+        : connect
+          ? 'connected'
+          : 'disconnected';
+  const movedNames = changes.filter(([n]) => n !== ENTRY_NAME).map(([n]) => n);
+  if (out.json) {
+    out.write(
+      `${JSON.stringify({ client, file: before.path, status, before: entryBefore ?? null, after: after ?? null, moved: movedNames, backup: backup ?? null }, null, 2)}\n`,
+    );
     return 0;
   }
-  if (after === undefined) delete servers[ENTRY_NAME];
-  else servers[ENTRY_NAME] = after;
-  if (!out.json) out.write(`${diffLines(before, after)}\n`);
-  if (f.dryRun) {
-    report('dry run, not written');
-    return 0;
-  }
-  const backup = await save(file.path, { ...doc, [file.key]: servers }, existed, (f.now ?? (() => new Date()))());
-  report(connect ? 'connected' : 'disconnected', { backup: backup ?? null });
-  if (!out.json && backup) out.write(`backup: ${backup}\n`);
-  if (!out.json && connect) out.write(`restart ${client} to pick it up\n`);
+  if (changes.length) out.write(`${diffLines(changes)}\n`);
+  out.write(`${status}: ${before.path}\n`);
+  if (backup) out.write(`backup: ${backup}\n`);
+  if (movedNames.length && !f.dryRun) out.write(`moved to mcpd (removed from ${client}): ${movedNames.join(', ')}\n`);
+  if (connect && !f.move && twice.length)
+    out.write(
+      `note: ${twice.join(', ')} ${twice.length > 1 ? 'are' : 'is'} also in mcpd's profile for this caller and stay${twice.length > 1 ? '' : 's'} in ${client}'s config, so ${twice.length > 1 ? 'they run' : 'it runs'} twice; connect again with --move to remove ${twice.length > 1 ? 'them' : 'it'} from ${client} (backed up, shown in the diff)\n`,
+    );
+  if (!f.dryRun && changes.length && connect) out.write(`restart ${client} to pick it up\n`);
   return 0;
 }

@@ -49,6 +49,11 @@ const call: CtlCommand = {
   flags: {
     args: { type: 'string', value: 'JSON', help: 'the tool arguments as a JSON object (default {})' },
     timeout: { type: 'string', value: 'MS', help: 'deadline in milliseconds (default: the server’s callTimeoutSeconds)' },
+    'input-responses': {
+      type: 'string',
+      value: 'FILE',
+      help: 'answers to the server’s input requests (JSON keyed by elicitation/create, sampling/createMessage, roots/list); on a terminal mcpdctl asks instead',
+    },
   },
   extraArgsHint: `tool arguments go in --args '{"a": 2}'`,
   run: async ({ client, args, flags, out }) =>
@@ -59,6 +64,7 @@ const call: CtlCommand = {
       str(flags.args) ?? '{}',
       Number(str(flags.timeout) ?? 0),
       out,
+      str(flags['input-responses']),
     ),
 };
 
@@ -72,8 +78,11 @@ const reload: CtlCommand = {
 const stop: CtlCommand = {
   name: 'stop',
   args: '',
-  summary: 'stop the core gracefully (in-flight calls finish first)',
-  run: async ({ client, out }) => (await import('./ctl-stop.js')).stopCommand(client, out),
+  summary: 'stop the core gracefully (in-flight calls finish first); gateways start it again only when a client needs it',
+  flags: {
+    all: { type: 'boolean', help: 'also stop the gateways attached to it (clients see their MCP server exit)' },
+  },
+  run: async ({ client, flags, out }) => (await import('./ctl-stop.js')).stopCommand(client, out, { all: flags.all === true }),
 };
 
 const importCmd: CtlCommand = {
@@ -111,7 +120,13 @@ function connecting(name: 'connect' | 'disconnect', summary: string, args: strin
     offline: true,
     flags: {
       ...(name === 'connect'
-        ? { caller: { type: 'string', value: 'NAME', help: 'the caller name the client uses (default: the client’s name)' } as const }
+        ? {
+            caller: { type: 'string', value: 'NAME', help: 'the caller name the client uses (default: the client’s name)' } as const,
+            move: {
+              type: 'boolean',
+              help: 'remove the client’s entries that mcpd now runs (imported into the caller’s profile), so they do not run twice',
+            } as const,
+          }
         : {}),
       'dry-run': { type: 'boolean', help: 'show the diff, change nothing' },
     },
@@ -125,6 +140,7 @@ function connecting(name: 'connect' | 'disconnect', summary: string, args: strin
           dryRun: flags['dry-run'] === true,
           place: placeFromProcess(),
           caller: str(flags.caller),
+          move: flags.move === true,
           socket: gatewaySocket(str(flags.socket), process.env, configFrom(str(flags.config))),
           gatewayScript: GATEWAY_SCRIPT,
           node: process.execPath,

@@ -10,7 +10,9 @@ export async function statusCommand(client: ControlPlaneClient, out: Out): Promi
   if (out.json) return out.write(`${JSON.stringify({ info, status: st }, null, 2)}\n`);
   out.write(`core ${info.version} pid ${info.pid} up ${ago(info.startedAtUnixMs)}, config ${info.configDir}, socket ${info.socket}\n`);
   if (st.configIssues.length)
-    out.write(`configuration problems (an edit with errors is not applied; a server left out starts once its value is set):\n${st.configIssues.map((i) => `  ${i}`).join('\n')}\n`);
+    out.write(
+      `configuration problems (an edit with errors is not applied; a server left out starts once its value is set):\n${st.configIssues.map((i) => `  ${i}`).join('\n')}\n`,
+    );
   out.write('\nPOOLS\n');
   const rows = st.pools.map((p) => [
     p.fingerprint.slice(0, 12),

@@ -7,6 +7,10 @@ import type { Out } from './ctl-command.js';
 import { callerChannels } from './ctl-resources.js';
 import { contextTools } from '../contract/context/context-listing.js';
 import { renderTable, firstLine, truncate } from './table.js';
+import { SessionClient } from '../contract/session/session-client.js';
+import { CLIENT_CAPABILITIES_NOTIFICATION } from '../contract/control/client-requests.js';
+import type { JsonObject } from '../shared/json.js';
+import { fileAnswerer, terminalAnswerer, type InputAnswerer } from './ctl-input-requests.js';
 
 export async function toolsCommand(client: ControlPlaneClient, caller: string, out: Out): Promise<void> {
   const tools: pb.ToolDefinition[] = [];
@@ -51,6 +55,12 @@ export async function toolsCommand(client: ControlPlaneClient, caller: string, o
   for (const c of collisions) out.write(`collision: ${c.name} (${c.servers.join(', ')}): ${c.resolution}\n`);
 }
 
+/**
+ * `mcpdctl call`. A server that asks for input during the call (elicitation, sampling, roots; a 2026
+ * server's InputRequiredResult arrives as the same requests) is answered from `--input-responses FILE`, or
+ * on the terminal when stdin is one; then the call goes over a Session, which carries the server's
+ * requests to us. Without either it goes over the gRPC CallTool as before, where such requests are refused.
+ */
 export async function callCommand(
   client: ControlPlaneClient,
   caller: string,
@@ -58,12 +68,62 @@ export async function callCommand(
   argsJson: string,
   timeoutMs: number,
   out: Out,
+  inputResponses?: string,
 ): Promise<number> {
+  let args: unknown;
   try {
-    JSON.parse(argsJson);
+    args = JSON.parse(argsJson);
   } catch (e) {
     throw new McpdError('INVALID_ARGUMENT', `--args is not valid JSON: ${(e as Error).message}`);
   }
+  const answerer = inputResponses
+    ? fileAnswerer(inputResponses)
+    : process.stdin.isTTY
+      ? terminalAnswerer(process.stdin, process.stderr)
+      : undefined;
+  const result = answerer
+    ? await callOverSession(client, { caller, tool, args, timeoutMs }, answerer, out)
+    : await callOverGrpc(client, caller, tool, argsJson, timeoutMs, out);
+  const r = result as { isError?: boolean; content?: { type: string; text?: string }[] };
+  if (out.json) out.write(`${JSON.stringify(r, null, 2)}\n`);
+  else for (const c of r.content ?? []) out.write(c.type === 'text' ? `${c.text}\n` : `[${c.type}]\n`);
+  return r.isError ? 1 : 0;
+}
+
+function progressLine(p: { progress: number; total?: number; message?: string }): string {
+  return `progress ${p.progress}${p.total !== undefined ? `/${p.total}` : ''} ${p.message ?? ''}\n`;
+}
+
+async function callOverSession(
+  client: ControlPlaneClient,
+  call: { caller: string; tool: string; args: unknown; timeoutMs: number },
+  answer: InputAnswerer,
+  out: Out,
+): Promise<unknown> {
+  const session = await SessionClient.open(client, { caller: call.caller, pid: process.pid, clientName: 'mcpdctl', previousSessionId: '' });
+  try {
+    // What mcpdctl can answer: the core refuses, naming it, a request this client did not declare.
+    session.notify(CLIENT_CAPABILITIES_NOTIFICATION, { capabilities: { elicitation: {}, sampling: {}, roots: {} }, clientName: 'mcpdctl' });
+    session.onRequest(async (method, params) => {
+      if (!out.json) out.warn(`input request: ${method}\n`);
+      return answer(method, params);
+    });
+    const params = { name: call.tool, arguments: call.args } as JsonObject;
+    const onProgress = out.json ? undefined : (p: { progress: number; total?: number; message?: string }) => out.write(progressLine(p));
+    return await session.request('tools/call', params, { timeoutMs: call.timeoutMs || undefined, onProgress });
+  } finally {
+    session.close();
+  }
+}
+
+async function callOverGrpc(
+  client: ControlPlaneClient,
+  caller: string,
+  tool: string,
+  argsJson: string,
+  timeoutMs: number,
+  out: Out,
+): Promise<unknown> {
   let result: unknown;
   const stream = client.callTool({ caller, name: tool, argumentsJson: Buffer.from(argsJson), routingKey: '', timeoutMs });
   await collectStream(stream, (ev) => {
@@ -71,8 +131,5 @@ export async function callCommand(
       out.write(`progress ${ev.progress.progress}${ev.progress.hasTotal ? `/${ev.progress.total}` : ''} ${ev.progress.message}\n`);
     if (ev.resultJson) result = JSON.parse(ev.resultJson.toString('utf8'));
   });
-  const r = result as { isError?: boolean; content?: { type: string; text?: string }[] };
-  if (out.json) out.write(`${JSON.stringify(r, null, 2)}\n`);
-  else for (const c of r.content ?? []) out.write(c.type === 'text' ? `${c.text}\n` : `[${c.type}]\n`);
-  return r.isError ? 1 : 0;
+  return result;
 }

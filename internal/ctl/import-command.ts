@@ -13,6 +13,7 @@ import { clientConfigFile, isClientName, type ClientPlace } from './client-confi
 import type { Out } from './ctl-command.js';
 import { mapClientConfig, type ImportResult } from './import-map.js';
 import { parseJsonc } from './jsonc.js';
+import { escapeField, escapeTerminal } from './terminal-text.js';
 
 export interface ImportFlags {
   configDir: string;
@@ -107,8 +108,9 @@ export async function importCommand(source: string, flags: ImportFlags, out: Out
     );
   } else {
     if (flags.dryRun) out.write(`${yaml}\n`);
-    for (const n of r.notes) out.write(`note: ${n}\n`);
-    for (const i of issues) out.write(`problem: ${i}\n`);
+    // Notes quote server names and keys from the imported file: escaped, one cannot forge a line of its own.
+    for (const n of r.notes) out.write(`note: ${escapeField(n)}\n`);
+    for (const i of issues) out.write(`problem: ${escapeTerminal(i)}\n`);
   }
   if (r.servers.length === 0) {
     if (!out.json) out.write(`nothing to import from ${file}\n`);

@@ -42,6 +42,13 @@ export class CoreLink {
   private lastSessionId = '';
   /** Ends the reconnect loop's current backoff sleep early. */
   private wake?: () => void;
+  /**
+   * A client needs the core (a new session, a request): only then is a missing core started. Reconnecting
+   * after the core went away never starts one by itself, so an operator's `mcpdctl stop` stays a stop
+   * until a client actually asks for something.
+   */
+  private demand = false;
+  private toldIdle = false;
   /** The last core this gateway started exited with this (its own first error and its log), until one answers. */
   private startFailure?: string;
   /** Requests waiting for a core: told at once when the core started for them fails. */
@@ -56,6 +63,7 @@ export class CoreLink {
    */
   async session(waitMs: number): Promise<SessionClient> {
     if (this.current && !this.current.isClosed) return this.current;
+    this.demand = true;
     const connecting = this.connect();
     // A request is worth an attempt now: the backoff may be sleeping up to its cap (2 s), longer than a
     // request with no core ever reached may wait, and a core that just came up should be found at once.
@@ -98,9 +106,15 @@ export class CoreLink {
     );
   }
 
-  /** Starts connecting in the background (used at gateway start-up). */
+  /** Starts connecting in the background for a new session (gateway start-up): that is demand. */
   warm(): void {
-    // Ignored: a warm-up only: the first request connects again and reports the failure to its caller.
+    this.demand = true;
+    this.reconnect();
+  }
+
+  /** Connects in the background, starting no core unless a client asked for one meanwhile. */
+  private reconnect(): void {
+    // Ignored: a background attempt only: the first request connects again and reports the failure to its caller.
     this.connect().catch(() => {});
   }
 
@@ -138,7 +152,8 @@ export class CoreLink {
         const session = await (this.opts.open ? this.opts.open(hello) : SessionClient.connect(this.opts.socket, hello));
         return this.adopt(session);
       } catch (e) {
-        this.maybeStartCore((e as Error).message);
+        if (this.demand) this.maybeStartCore((e as Error).message);
+        else this.waitIdle((e as Error).message);
         await this.backoffSleep(backoffDelayMs(++attempt, RECONNECT));
       }
     }
@@ -165,6 +180,8 @@ export class CoreLink {
     const reconnect = this.connectedOnce;
     this.connectedOnce = true;
     this.startFailure = undefined;
+    this.demand = false;
+    this.toldIdle = false;
     this.current = session;
     this.lastSessionId = session.welcome.sessionId;
     this.opts.log(
@@ -172,11 +189,18 @@ export class CoreLink {
     );
     session.onClose((err) => {
       if (this.stopped) return;
-      this.opts.log(`core session lost: ${err.message}; reconnecting`);
-      this.warm();
+      this.opts.log(`core session lost: ${err.message}; reconnecting (a core is started only when a client needs it)`);
+      this.reconnect();
     });
     this.opts.onConnected(session, reconnect);
     return session;
+  }
+
+  /** Said once per loss: the core stays stopped until a client needs it. */
+  private waitIdle(why: string): void {
+    if (this.toldIdle || !this.opts.startCore) return;
+    this.toldIdle = true;
+    this.opts.log(`no core answered (${why}); not starting one until a client needs it`);
   }
 
   private maybeStartCore(why: string): void {

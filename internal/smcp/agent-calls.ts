@@ -22,13 +22,18 @@ interface Load {
   count: number;
   bytes: number;
   toolCalls: Set<string>;
+  /** Tool calls this Server stopped waiting for (408) that the computer may still be running: still cancellable. */
+  timedOut: Set<string>;
 }
+
+/** Timed-out tool calls remembered per connection for a late cancel; the oldest is forgotten first. */
+const MAX_TIMED_OUT = 256;
 
 const loads = new WeakMap<Socket, Load>();
 
 function loadOf(socket: Socket): Load {
   let l = loads.get(socket);
-  if (!l) loads.set(socket, (l = { count: 0, bytes: 0, toolCalls: new Set() }));
+  if (!l) loads.set(socket, (l = { count: 0, bytes: 0, toolCalls: new Set(), timedOut: new Set() }));
   return l;
 }
 
@@ -69,14 +74,28 @@ export function tooMany(why: string, limit: string, value: number): ErrorPayload
   });
 }
 
-/** Marks `reqId` as a tool call of this connection until the returned function runs. */
-export function ownToolCall(socket: Socket, reqId: string): () => void {
+/**
+ * Marks `reqId` as a tool call of this connection until the returned function runs; `timedOut` there keeps
+ * it cancellable (the agent sends its cancel after the timeout, while the computer may still be working).
+ */
+export function ownToolCall(socket: Socket, reqId: string): (timedOut: boolean) => void {
   const l = loadOf(socket);
   l.toolCalls.add(reqId);
-  return () => l.toolCalls.delete(reqId);
+  return (timedOut) => {
+    l.toolCalls.delete(reqId);
+    if (!timedOut) return;
+    l.timedOut.add(reqId);
+    if (l.timedOut.size > MAX_TIMED_OUT) l.timedOut.delete(l.timedOut.values().next().value as string);
+  };
 }
 
-/** Whether this connection (not merely an agent of that name) has tool call `reqId` in flight. */
+/** Whether this connection has tool call `reqId` in flight (a new req_id for the connection otherwise). */
 export function ownsToolCall(socket: Socket, reqId: string): boolean {
   return loads.get(socket)?.toolCalls.has(reqId) ?? false;
+}
+
+/** Whether this connection (not merely an agent of that name) may cancel tool call `reqId`. */
+export function mayCancel(socket: Socket, reqId: string): boolean {
+  const l = loads.get(socket);
+  return l !== undefined && (l.toolCalls.has(reqId) || l.timedOut.has(reqId));
 }

@@ -5,7 +5,7 @@
  */
 import type { Socket } from 'socket.io';
 import { errorPayload, SMCP_CODES, type ErrorPayload } from '../contract/smcp/error-codes.js';
-import { ownsToolCall } from './agent-calls.js';
+import { mayCancel } from './agent-calls.js';
 import { NOTIFY_EVENTS, UPDATE_TO_NOTIFY } from '../contract/smcp/events.js';
 import { validateToolCallCancel, validateUpdate } from '../contract/smcp/validate.js';
 import type { SmcpContext } from './context.js';
@@ -43,14 +43,18 @@ export async function onToolCallCancel(
   if (!isMember(m)) return done(ctx, event, ack, m);
   // Never overtake the call being cancelled: it may still be in its registry lookup.
   await forwardedSoFar(socket);
-  if (!ownsToolCall(socket, v.value.req_id))
+  if (!mayCancel(socket, v.value.req_id))
     return done(
       ctx,
       event,
       ack,
-      errorPayload(SMCP_CODES.notFound, `req_id: this connection has no tool call "${v.value.req_id}" in flight; nothing was cancelled`, {
-        field: 'req_id',
-      }),
+      errorPayload(
+        SMCP_CODES.notFound,
+        `req_id: this connection has no tool call "${v.value.req_id}" in flight (or timed out lately); nothing was cancelled`,
+        {
+          field: 'req_id',
+        },
+      ),
     );
   // The computer got the call under the connection's joined name (route-handlers.ts), so the cancel names it too.
   socket.to(officeRoom(m.office_id)).emit(NOTIFY_EVENTS.toolCallCancel, { agent: m.name, req_id: v.value.req_id });

@@ -4,7 +4,7 @@ import { MAX_SKEW_MS, RedisMessageMac } from './redis-message-mac.js';
 
 const CH = 'smcp:link:node-2';
 
-describe('RedisMessageMac', () => {
+describe('RedisMessageMac: the seal on messages between nodes', () => {
   it('opens what it sealed once, on the channel it was sealed for', () => {
     const mac = new RedisMessageMac('k');
     const sealed = mac.seal(CH, '{"kind":"call"}');

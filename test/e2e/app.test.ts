@@ -113,7 +113,7 @@ describe('the App: the dashboard in a real browser against a real core', () => {
   it('refuses the socket without the token and from a foreign Origin; accepts it with the cookie', async () => {
     const { token } = record();
     const cookie = `mcpd_app_${port}=${token}`;
-    // Refused at the Socket.IO handshake already (issue 20.1), before any namespace.
+    // Refused at the Socket.IO handshake already, before any namespace.
     expect(await socketOutcome(base(), {})).not.toBe('connected');
     expect(await socketOutcome(base(), { cookie: `mcpd_app_${port}=wrong` })).not.toBe('connected');
     expect(await socketOutcome(base(), { cookie, origin: 'http://evil.example' })).not.toBe('connected');

@@ -26,7 +26,7 @@ function allCommandLines(): string[] {
   return out;
 }
 
-describe('the dashboard login cannot be replayed by another user (issue 20.1)', () => {
+describe('the dashboard login cannot be replayed by another user', () => {
   let world: TestWorld;
   let port: number;
   const base = () => `http://127.0.0.1:${port}`;

@@ -1,8 +1,8 @@
 /**
- * typeText on a real desktop (Xvfb + AT-SPI + GTK), counted from the application's own log (issue 23 items
- * 6–10): non-ASCII text arrives whole; typing without an editable target (xdotool) honours the request's
- * timeout instead of a fixed 10 s, stops at an abort or the deadline with no input after it, and says how
- * much was typed; observe's screenshot is private.
+ * typeText on a real desktop (Xvfb + AT-SPI + GTK), counted from the application's own log: non-ASCII
+ * text arrives whole; typing without an editable target (xdotool) honours the request's timeout instead of
+ * a fixed 10 s, stops at an abort or the deadline with no input after it, and says how much was typed;
+ * observe's screenshot is private.
  */
 import { type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -65,7 +65,7 @@ describe('typeText on a real Linux desktop', () => {
     await session.stop();
   });
 
-  it('inserts non-ASCII text whole into an editable field (item 6)', async () => {
+  it('inserts non-ASCII text whole into an editable field', async () => {
     const target = { selector: { byRole: 'AXTextField' } };
     for (const text of ['日本語テキスト', 'héllo wörld', 'emoji 🎉 ok']) {
       await confirmed('desktop.typeText', { route, target, text, options: { clearBefore: true } });
@@ -74,7 +74,7 @@ describe('typeText on a real Linux desktop', () => {
     }
   });
 
-  it('types long text without an editable target within the request timeout, past the old 10 s cap (items 8, 10)', async () => {
+  it('types long text without an editable target within the request timeout, past the old 10 s cap', async () => {
     await confirmed('desktop.typeText', {
       route,
       target: { selector: { byRole: 'AXTextField' } },
@@ -89,7 +89,7 @@ describe('typeText on a real Linux desktop', () => {
     expect(current()).toBe(start + text.length);
   }, 180_000);
 
-  it('stops typing at meta.timeoutMs: no key after the error, which says how much was typed (items 7, 8)', async () => {
+  it('stops typing at meta.timeoutMs: no key after the error, which says how much was typed', async () => {
     const start = current();
     const err = await confirmed('desktop.typeText', { route, text: 'q'.repeat(2000) }, meta(4000)).catch((e: BridgeCallError) => e.error);
     expect(err).toMatchObject({ code: 'DESKTOP_TIMEOUT' });
@@ -102,7 +102,7 @@ describe('typeText on a real Linux desktop', () => {
     expect(arrived).toBeLessThan(2000);
   }, 60_000);
 
-  it('stops typing at an abort mid-way, counted from the app log (items 7, 10)', async () => {
+  it('stops typing at an abort mid-way, counted from the app log', async () => {
     const start = current();
     const m = meta(120_000);
     const running = confirmed('desktop.typeText', { route, text: 'w'.repeat(2000) }, m).catch((e: BridgeCallError) => e.error);
@@ -117,7 +117,7 @@ describe('typeText on a real Linux desktop', () => {
     expect(arrived).toBeLessThan(2000);
   }, 60_000);
 
-  it("writes observe's screenshot 0600 (item 9)", async () => {
+  it("writes observe's screenshot 0600", async () => {
     const r = await client.call<{ evidence: { dir: string; screenshotPath: string } }>('desktop.observe', { meta: meta(), route });
     expect(statSync(join(r.evidence.dir, r.evidence.screenshotPath)).mode & 0o777).toBe(0o600);
   });

@@ -1,4 +1,6 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -7,7 +9,7 @@ import { TestWorld } from '../support/core-process.js';
 import { FIXTURES, MCPDCTL } from '../support/paths.js';
 import { echoServer, profile, server } from '../support/profiles.js';
 
-// Issue 24, the downstream side: a 2025-11-25 client (SDK v1 through mcpdmcp) in front of a 2026-07-28
+// The downstream side of the two eras: a 2025-11-25 client (SDK v1 through mcpdmcp) in front of a 2026-07-28
 // server and a 2025-11-25 server behind the core. The 2026 server asks for input with InputRequiredResult;
 // the client sees ordinary sampling / elicitation / roots requests, as from any 2025 server.
 
@@ -93,5 +95,65 @@ describe('2025-11-25 client × 2026-07-28 and 2025-11-25 servers through the cor
     expect(stdout).toMatch(/modern\S*\s+\S+\s+2026-07-28/);
     const one = await run(process.execPath, [MCPDCTL, '--socket', world.socket, 'status', 'modern'], { env: world.env(), timeout: 30_000 });
     expect(one.stdout).toContain('speaks MCP 2026-07-28 (2026 era: stateless requests, MRTR)');
+  });
+
+  const ctl = (...args: string[]) =>
+    run(process.execPath, [MCPDCTL, '--socket', world.socket, ...args], { env: world.env(), timeout: 60_000 }).then(
+      (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
+      (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+    );
+
+  it('mcpdctl call answers input requests from --input-responses FILE (one answer per method, or a list in turn)', async () => {
+    const file = join(world.dir, 'answers.json');
+    writeFileSync(file, JSON.stringify({ 'elicitation/create': { action: 'accept', content: { ok: true } } }));
+    const confirm = await ctl('call', 'eras', 'modern__confirm', '--args', '{"action":"deploy"}', '--input-responses', file);
+    expect(confirm.stdout).toBe('deploy: ok=true\n');
+    expect(confirm.stderr).toContain('input request: elicitation/create');
+    // Two rounds, the second call of each method taking the next answer of its list.
+    const rounds = join(world.dir, 'rounds.json');
+    writeFileSync(
+      rounds,
+      JSON.stringify({
+        'elicitation/create': [{ action: 'accept', content: { name: 'Kim' } }],
+        'sampling/createMessage': [{ role: 'assistant', model: 'm', content: { type: 'text', text: 'hi Kim' } }],
+      }),
+    );
+    const interview = await ctl('call', 'eras', 'modern__interview', '--input-responses', rounds);
+    expect(interview.stdout).toBe('Kim was greeted: hi Kim\n');
+  });
+
+  it('mcpdctl call says which answer the file lacks', async () => {
+    const file = join(world.dir, 'no-roots.json');
+    writeFileSync(file, JSON.stringify({ 'elicitation/create': { action: 'decline' } }));
+    const r = await ctl('call', 'eras', 'modern__roots', '--input-responses', file);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr + r.stdout).toMatch(/no-roots\.json has no "roots\/list" answer; add one/);
+  });
+
+  it('mcpdctl call asks on a terminal', async () => {
+    // script(1) gives mcpdctl a pseudo-terminal for stdin; the answers are typed into it.
+    const cmd = [process.execPath, MCPDCTL, '--socket', world.socket, 'call', 'eras', 'modern__confirm', '--args', '{"action":"reboot"}']
+      .map((a) => `'${a}'`)
+      .join(' ');
+    const child = spawn('script', ['-qec', cmd, '/dev/null'], { env: world.env(), stdio: ['pipe', 'pipe', 'pipe'] });
+    let screen = '';
+    const typed: string[] = [];
+    const onOutput = (d: Buffer) => {
+      screen += d.toString();
+      if (/Really reboot\?[\s\S]*ok[^\n]*\(y\/n\): $/.test(screen) && !typed.includes('ok')) {
+        typed.push('ok');
+        child.stdin.write('y\r');
+      }
+      if (/send these answers\? \[Y\/n, c = cancel\] $/.test(screen) && !typed.includes('send')) {
+        typed.push('send');
+        child.stdin.write('\r');
+      }
+    };
+    child.stdout.on('data', onOutput);
+    child.stderr.on('data', onOutput);
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(screen).toContain('the server asks: Really reboot?');
+    expect(screen).toContain('reboot: ok=true');
+    expect(code).toBe(0);
   });
 });

@@ -194,13 +194,13 @@ describe('mcpdctl connect / disconnect', () => {
       expect(doc[key].mcpd.command).toBe(process.execPath);
       expect(doc[key].mcpd.args).toEqual([MCPDMCP, 'work', '--config', store]);
       if (client === 'vscode') expect(doc[key].mcpd.type).toBe('stdio');
-      const backups = readdirSync(dirname(file)).filter((n) => n.includes('.mcpd-backup-'));
+      const backups = readdirSync(dirname(file)).filter((n) => n.endsWith('.mcpd-backup'));
       expect(backups).toHaveLength(1);
       expect(JSON.parse(readFileSync(join(dirname(file), must(backups[0], 'the backup')), 'utf8'))).toEqual(original);
 
       const again = await ctl(home, ['connect', client, '--caller', 'work', '--config', store]);
       expect(again.stdout).toMatch(/already connected/);
-      expect(readdirSync(dirname(file)).filter((n) => n.includes('.mcpd-backup-'))).toHaveLength(1);
+      expect(readdirSync(dirname(file)).filter((n) => n.endsWith('.mcpd-backup'))).toHaveLength(1);
 
       const off = await ctl(home, ['disconnect', client]);
       expect(off.code).toBe(0);

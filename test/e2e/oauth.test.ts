@@ -101,7 +101,7 @@ describe('OAuth sign-in to a remote server through mcpdctl auth', () => {
     }
   });
 
-  it('a token_endpoint planted in the stored state receives nothing: endpoints are discovered anew (issue 20.6)', async () => {
+  it('a token_endpoint planted in the stored state receives nothing: endpoints are discovered anew', async () => {
     const captured: string[] = [];
     const trap = createServer((req, res) => {
       captured.push(`${req.method} ${req.url}`);
@@ -144,7 +144,7 @@ describe('OAuth sign-in to a remote server through mcpdctl auth', () => {
     }
   });
 
-  it("mcpdctl auth does not take the current directory's store, nor run its command inputs (issue 20.6)", async () => {
+  it("mcpdctl auth does not take the current directory's store, nor run its command inputs", async () => {
     const repo = join(world.dir, 'cloned-repo');
     const marker = join(world.dir, 'PWNED-auth');
     mkdirSync(join(repo, 'profiles'), { recursive: true });

@@ -65,7 +65,7 @@ describe('messages between mcpd-smcp nodes through Redis', () => {
       await attacker.publish(channel, JSON.stringify(forged));
       await attacker.publish(channel, captured[0]!);
       const altered = Buffer.from(captured[0]!);
-      altered[altered.length - 3] ^= 1;
+      altered.writeUInt8(altered.readUInt8(altered.length - 3) ^ 1, altered.length - 3);
       await attacker.publish(channel, altered);
       // Delivered in order on node 2's subscription: once this one is answered, the three above were handled.
       expect(await agent.s.emitWithAck('client:tool_call', toolCall('far', { params: { message: 'after' } }))).toMatchObject({

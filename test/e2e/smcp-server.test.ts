@@ -325,7 +325,7 @@ describe('mcpd-smcp errors and bad input', () => {
     const stranger = agentSocket();
     await connected(stranger);
     expect(await stranger.emitWithAck('client:get_tools', { agent: 'a', req_id: 'r', computer: 'pc' })).toMatchObject({ code: 4103 });
-    const { s } = await agentIn(o);
+    await agentIn(o);
     const c = computer('pc');
     await c.join(o);
     expect(await c.socket.emitWithAck('client:get_tools', { agent: 'pc', req_id: 'r', computer: 'pc' })).toMatchObject({ code: 403 });

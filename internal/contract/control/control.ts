@@ -72,6 +72,8 @@ export interface StopOutcome {
   pid: number;
   /** False when a stop was already under way. */
   started: boolean;
+  /** Gateways attached when the stop was asked, by process id. */
+  gatewayPids: number[];
 }
 
 /** Admission of calls: refused once a stop began, counted while they run, cancelled when its grace ends. */

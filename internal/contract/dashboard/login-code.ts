@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
- * Single-use, short-lived dashboard login codes (issue 20.1). `mcpd open` puts one in the URL it hands
+ * Single-use, short-lived dashboard login codes. `mcpd open` puts one in the URL it hands
  * the browser instead of the core's long-lived access token, which any local user could read from the
  * browser's command line. The code is `<nonce>.<expiry ms>.<mac>`, the mac an HMAC of nonce and expiry
  * keyed with the access token: whoever can read the token (the 0600 record) can mint one, no one else,

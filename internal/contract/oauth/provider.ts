@@ -101,7 +101,7 @@ export class StoredOAuthProvider implements OAuthClientProvider {
 
   /**
    * Endpoints found by this process only: a stored `token_endpoint` would receive the authorization code
-   * and PKCE verifier, so each process discovers them from the server again (issue 20.6).
+   * and PKCE verifier, so each process discovers them from the server again.
    */
   discoveryState(): OAuthDiscoveryState | undefined {
     return this.discovered;

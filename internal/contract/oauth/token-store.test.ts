@@ -40,7 +40,7 @@ describe('OAuthStore', () => {
     expect(() => store.file('../../etc/passwd')).toThrow('not a spec fingerprint');
   });
 
-  describe('refuses state another local user could have planted (issue 20.6)', () => {
+  describe('refuses state another local user could have planted', () => {
     const planted = () => {
       const state = mkdtempSync(join(tmpdir(), 'mcpd-oauth-'));
       dirs.push(state);

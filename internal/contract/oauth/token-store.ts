@@ -26,7 +26,7 @@ export interface OAuthRecord {
  * files, replaced atomically (write + rename) so the core and `mcpdctl auth` never see half a file.
  * Every token and client secret read or written is handed to the process redactor first.
  * A directory or file another user owns or can write is refused, as the store's are: whoever can plant
- * a record here could point a sign-in at a client or tokens of their choosing (issue 20.6).
+ * a record here could point a sign-in at a client or tokens of their choosing.
  */
 export class OAuthStore {
   constructor(readonly dir: string) {}

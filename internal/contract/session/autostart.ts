@@ -12,6 +12,9 @@ export interface AutostartOptions {
   logFile?: string;
 }
 
+/** How a core refused because another serves or is starting on its socket or store begins its message. */
+const ANOTHER_CORE = 'mcpd: another mcpd ';
+
 /** A core this process started. */
 export interface StartedCore {
   pid: number | undefined;
@@ -43,7 +46,11 @@ export function startCoreDaemon(o: AutostartOptions): StartedCore {
   const failed = new Promise<string>((resolve) => {
     child.once('exit', (code, signal) => {
       if (code === 0) return;
-      resolve(firstError(logFile, from) ?? `it exited with ${signal ?? `code ${code}`}`);
+      const first = firstError(logFile, from);
+      // Refused because another core serves or is starting (gateways racing to start one): that core is
+      // the one coming, so this is no failure to report.
+      if (first?.startsWith(ANOTHER_CORE)) return;
+      resolve(first ?? `it exited with ${signal ?? `code ${code}`}`);
     });
   });
   return { pid: child.pid, logFile, failed };

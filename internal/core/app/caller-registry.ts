@@ -43,6 +43,11 @@ export class CallerRegistry {
     return n;
   }
 
+  /** The gateway processes attached (those that said their pid). */
+  pids(): number[] {
+    return [...new Set([...this.sessions.values()].flatMap((s) => (s.meta.pid ? [s.meta.pid] : [])))].sort((a, b) => a - b);
+  }
+
   summary(): { caller: string; profile: string; sessions: number }[] {
     const by = new Map<string, { caller: string; profile: string; sessions: number }>();
     for (const s of this.sessions.values()) {

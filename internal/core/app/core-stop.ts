@@ -4,6 +4,9 @@ import type { CallGate } from './call-gate.js';
 import type { PoolPort } from './pool-port.js';
 import type { StoreState } from './store-state.js';
 
+/** What the stop itself knows; the core adds the attached gateways. */
+export type CoreStopOutcome = Omit<StopOutcome, 'gatewayPids'>;
+
 export interface StopParts {
   calls: CallGate;
   store: StoreState;
@@ -27,7 +30,7 @@ export class CoreStop {
    * The first step of a graceful stop: refuse new calls and say so in the status (watchers see
    * `stopping` at once). Returns what the stop found; the caller then drains the calls.
    */
-  begin(): StopOutcome {
+  begin(): CoreStopOutcome {
     const { p } = this;
     const graceSeconds = p.store.current.runtime.shutdownGraceSeconds;
     const started = p.calls.close(graceSeconds * 1000);
@@ -43,7 +46,7 @@ export class CoreStop {
   }
 
   /** `begin`, then the process's own graceful stop (the Stop RPC). */
-  request(): StopOutcome {
+  request(): CoreStopOutcome {
     const outcome = this.begin();
     this.p.requestStop?.();
     return outcome;

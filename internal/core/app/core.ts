@@ -24,7 +24,7 @@ import { CallerViews } from './caller-views.js';
 import type { ClientRequests } from './client-requests.js';
 import type { ContextService } from './context-service.js';
 import { CoreStatus } from './core-status.js';
-import { CoreStop } from './core-stop.js';
+import { CoreStop, type CoreStopOutcome } from './core-stop.js';
 import { wireAreas, wireTools, type Areas, type CoreOptions } from './core-wiring.js';
 import { gatedPrompts, gatedResources } from './gated-areas.js';
 import type { LogService } from './log-service.js';
@@ -153,12 +153,12 @@ export class Core implements ControlApi {
    * The first step of a graceful stop: refuse new calls and say so in the status (watchers see
    * `stopping` at once). Returns what the stop found; the caller then drains `calls`.
    */
-  beginStop(): StopOutcome {
+  beginStop(): CoreStopOutcome {
     return this.stopping.begin();
   }
 
   requestStop(): StopOutcome {
-    return this.stopping.request();
+    return { ...this.stopping.request(), gatewayPids: this.callers.pids() };
   }
 
   /** Drains the calls in flight (after `beginStop`), logging those cut off by the grace period. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { LOGIN_CODE_TTL_MS, mintLoginCode } from '../../../contract/dashboard/login-code.js';
 import { LoginCodes } from './login-codes.js';
 
-describe('dashboard login codes (issue 20.1)', () => {
+describe('dashboard login codes', () => {
   const token = 'the-long-lived-token';
 
   it('redeems a code once; a second use is refused', () => {

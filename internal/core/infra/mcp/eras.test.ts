@@ -15,7 +15,7 @@ afterEach(async () => {
 
 /** Answers input requests as a caller's client would, and records what it was asked. */
 function answering(asked: [string, JsonObject][]): ServerRequestHandler {
-  return async (_spec, instanceId, method, params) => {
+  return async (_spec, instanceId, method, params): Promise<JsonObject> => {
     asked.push([method, params]);
     expect(instanceId).toBe('i1');
     if (method === 'elicitation/create') return { action: 'accept', content: { ok: true, name: 'Ann' } };

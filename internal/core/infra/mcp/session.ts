@@ -15,6 +15,8 @@ import type { ProtocolEra } from './era-probe.js';
 /** Results stay opaque: validate only that they are objects, keep every field. */
 const RawResult = z.looseObject({});
 const BUFFER_LIMIT = 200;
+/** How SDK v2's input-required driver words the progress it reports for each round (not the server's). */
+const MRTR_ROUND_PROGRESS = 'Fulfilling input required by ';
 
 /** SDK v1's client for 2025-11-25 servers, SDK v2's for 2026-07-28 ones (decision in docs/decisions.md). */
 export type SessionClient = { era: 'legacy'; client: Client } | { era: 'modern'; client: ModernClient };
@@ -142,8 +144,12 @@ export class McpSession implements DownstreamSession {
         signal: opts.signal,
         resetTimeoutOnProgress: false,
         onprogress: onProgress
-          ? (p: { progress: number; total?: number; message?: string }) =>
-              onProgress({ progress: p.progress, total: p.total, message: p.message })
+          ? (p: { progress: number; total?: number; message?: string }) => {
+              // SDK v2 reports its own MRTR rounds as progress on the same callback; they are not the
+              // server's, and their numbers would break the monotonic progress the caller is promised.
+              if (this.opts.sdk.era === 'modern' && p.total === undefined && p.message?.startsWith(MRTR_ROUND_PROGRESS)) return;
+              onProgress({ progress: p.progress, total: p.total, message: p.message });
+            }
           : undefined,
       };
       const sdk = this.opts.sdk;

@@ -33,6 +33,12 @@ describe('/metrics and /healthz refuse foreign Host and Origin headers', () => {
       expect(await get(`${server.url}${path}`, { host: `localhost:${new URL(server.url).port}` })).toBe(200);
       expect(await get(`${server.url}${path}`, { host: 'evil.example:80' })).toBe(403);
       expect(await get(`${server.url}${path}`, { host, origin: 'http://evil.example' })).toBe(403);
+      // Another port on this machine is another web server: its pages must not read us.
+      const other = Number(new URL(server.url).port) + 1;
+      expect(await get(`${server.url}${path}`, { host: `127.0.0.1:${other}` })).toBe(403);
+      expect(await get(`${server.url}${path}`, { host: 'localhost' })).toBe(403);
+      expect(await get(`${server.url}${path}`, { host, origin: `http://localhost:${other}` })).toBe(403);
+      expect(await get(`${server.url}${path}`, { host, origin: server.url })).toBe(200);
     }
   });
 });

@@ -56,7 +56,7 @@ export async function startMetricsServer(o: MetricsHttpOptions): Promise<Metrics
   }
   let mounted: ReturnType<NonNullable<MetricsHttpOptions['mount']>> | undefined;
   // Every route on this listener (the dashboard's included) is Host/Origin-checked first.
-  const refused = hostCheck(host);
+  const refused = hostCheck(host, () => (server.address() as AddressInfo | null)?.port ?? port);
   const server = createServer((req, res) => {
     const why = refused(req);
     if (why) {

@@ -245,6 +245,8 @@ export interface StopResponse {
   pid: number;
   /** False when a stop was already under way (this request changed nothing). */
   started: boolean;
+  /** Processes of the gateways attached when the stop was asked (`mcpdctl stop --all` stops them too). */
+  gatewayPids: number[];
 }
 
 export interface ReloadRequest {
@@ -3773,7 +3775,7 @@ export const StopRequest: MessageFns<StopRequest> = {
 };
 
 function createBaseStopResponse(): StopResponse {
-  return { inFlightCalls: 0, graceSeconds: 0, pid: 0, started: false };
+  return { inFlightCalls: 0, graceSeconds: 0, pid: 0, started: false, gatewayPids: [] };
 }
 
 export const StopResponse: MessageFns<StopResponse> = {
@@ -3789,6 +3791,13 @@ export const StopResponse: MessageFns<StopResponse> = {
     }
     if (message.started !== false) {
       writer.uint32(32).bool(message.started);
+    }
+    if (message.gatewayPids.length !== 0) {
+      writer.uint32(42).fork();
+      for (const v of message.gatewayPids) {
+        writer.int32(v);
+      }
+      writer.join();
     }
     return writer;
   },
@@ -3838,6 +3847,24 @@ export const StopResponse: MessageFns<StopResponse> = {
             message.started = reader.bool();
             continue;
           }
+          case 5: {
+            if (tag === 40) {
+              message.gatewayPids.push(reader.int32());
+
+              continue;
+            }
+
+            if (tag === 42) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.gatewayPids.push(reader.int32());
+              }
+
+              continue;
+            }
+
+            break;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3864,6 +3891,11 @@ export const StopResponse: MessageFns<StopResponse> = {
         : 0,
       pid: isSet(object.pid) ? globalThis.Number(object.pid) : 0,
       started: isSet(object.started) ? globalThis.Boolean(object.started) : false,
+      gatewayPids: globalThis.Array.isArray(object?.gatewayPids)
+        ? object.gatewayPids.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.gateway_pids)
+        ? object.gateway_pids.map((e: any) => globalThis.Number(e))
+        : [],
     };
   },
 
@@ -3881,6 +3913,9 @@ export const StopResponse: MessageFns<StopResponse> = {
     if (message.started !== false) {
       obj.started = message.started;
     }
+    if (message.gatewayPids?.length) {
+      obj.gatewayPids = message.gatewayPids.map((e) => Math.round(e));
+    }
     return obj;
   },
 
@@ -3893,6 +3928,7 @@ export const StopResponse: MessageFns<StopResponse> = {
     message.graceSeconds = object.graceSeconds ?? 0;
     message.pid = object.pid ?? 0;
     message.started = object.started ?? false;
+    message.gatewayPids = object.gatewayPids?.map((e) => e) || [];
     return message;
   },
 };
