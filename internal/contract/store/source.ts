@@ -49,6 +49,7 @@ export function parseSource(file: string, text: string): Source {
 
 /** Control characters the parser may quote from the file, escaped so a terminal or page shows them. */
 function printable(s: string): string {
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
   return s.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
