@@ -30,7 +30,9 @@ export function architectureTable() {
   const layers = [
     '| core layer | folder | may import |',
     '|---|---|---|',
-    ...Object.entries(CORE_LAYERS).map(([name, l]) => `| ${code(name)} | ${code(l.dir)} | ${l.may.length ? l.may.map(code).join(', ') : 'no other layer'} |`),
+    ...Object.entries(CORE_LAYERS).map(
+      ([name, l]) => `| ${code(name)} | ${code(l.dir)} | ${l.may.length ? l.may.map(code).join(', ') : 'no other layer'} |`,
+    ),
   ];
   return [
     ...rows,

@@ -59,7 +59,7 @@ export const authCmd: CtlCommand = {
  * --config, MCPD_CONFIG, else the user's own store — never the current directory's: a cloned repository
  * with a `profiles/` folder would otherwise have its `command` inputs run by a sign-in.
  */
-export function authConfigDir(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+function authConfigDir(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
   return flag || env.MCPD_CONFIG || userStoreDir(env);
 }
 

@@ -117,7 +117,9 @@ async function execute(cmd: CtlCommand, args: string[], flags: CtlRun['flags'], 
       // Refuses a socket another user owns: it could be a squatter listening for our calls.
       assertSocketOwner(socket);
       await waitForReady(client, 3000).catch(() => {
-        throw new Error(`no mcpd core at ${socket}; start one with \`mcpd\` (or \`mcpd --config DIR\`; in a checkout, \`make run\`), or pass --socket`);
+        throw new Error(
+          `no mcpd core at ${socket}; start one with \`mcpd\` (or \`mcpd --config DIR\`; in a checkout, \`make run\`), or pass --socket`,
+        );
       });
       if (cmd.caller) await warnUnknownCaller(new ControlCalls(client), must(args[0], '<caller>'), io.err);
     }

@@ -11,7 +11,7 @@ import { isJsonObject, type JsonObject } from '../shared/json.js';
  */
 export type InputAnswerer = (method: string, params: JsonObject) => Promise<JsonObject>;
 
-export const INPUT_METHODS = ['elicitation/create', 'sampling/createMessage', 'roots/list'] as const;
+const INPUT_METHODS = ['elicitation/create', 'sampling/createMessage', 'roots/list'] as const;
 
 /**
  * Answers from an `--input-responses` file: a JSON object keyed by method, each value the result to give

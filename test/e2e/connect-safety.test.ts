@@ -39,7 +39,7 @@ const VSCODE_JSONC = `{
 }
 `;
 
-describe('mcpdctl connect edits a client config as a person would (issue 21 item 6, issue 20 item 7)', () => {
+describe('mcpdctl connect edits a client config as a person would', () => {
   it('keeps comments, layout, the mode and a symbolic link; one backup however often it runs', async () => {
     const { home, store } = tempHome();
     const real = join(home, 'dotfiles', 'vscode-mcp.json');

@@ -85,13 +85,6 @@ describe('every client finds the same core, whatever environment it passes', () 
     const cfg = join(w.dir, '.cursor', 'mcp.json');
     await run(process.execPath, [MCPDCTL, 'connect', 'cursor', '--config', w.configDir], { env: strippedEnv(w), cwd: w.dir });
     const written = JSON.parse(readFileSync(cfg, 'utf8')) as { mcpServers: { mcpd: { args: string[] } } };
-    expect(written.mcpServers.mcpd.args).toEqual([
-      expect.stringMatching(/mcpdmcp/),
-      'cursor',
-      '--config',
-      w.configDir,
-      '--socket',
-      socket,
-    ]);
+    expect(written.mcpServers.mcpd.args).toEqual([expect.stringMatching(/mcpdmcp/), 'cursor', '--config', w.configDir, '--socket', socket]);
   });
 });

@@ -11,7 +11,7 @@ import { echoServer, profile } from '../support/profiles.js';
 
 const run = promisify(execFile);
 
-describe('mcpdctl stop stops (issue 21 item 7)', () => {
+describe('mcpdctl stop stops', () => {
   const world = new TestWorld({ 'profiles/default.yaml': profile(echoServer('echo', { idleSeconds: 300 })) });
   afterAll(async () => world.cleanup());
   const cores = () => world.pids().filter((p) => cmdline(p).includes(MCPD));

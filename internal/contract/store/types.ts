@@ -5,8 +5,7 @@ import type { LocStr, Where } from './source.js';
 
 /** `unresolved`: servers left out (disabled, with `unavailable` set) because a value is missing. */
 export type LoadResult =
-  | { ok: true; store: ProfileStore; warnings: ConfigIssue[]; unresolved: ConfigIssue[] }
-  | { ok: false; issues: ConfigIssue[] };
+  { ok: true; store: ProfileStore; warnings: ConfigIssue[]; unresolved: ConfigIssue[] } | { ok: false; issues: ConfigIssue[] };
 
 export interface LoadOptions {
   /** Environment for `${VAR}` and `MCPD_INPUT_*`; default process.env. */

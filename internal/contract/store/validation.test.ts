@@ -174,7 +174,8 @@ describe('validation', () => {
     expect(r.issues).toHaveLength(1);
     expect(r.issues[0]?.line).toBe(4);
     expect(r.issues[0]?.message).toBe('YAML syntax error: Missing , or : between flow sequence items at line 4: "- name: s0"');
-    expect(r.issues[0]?.message).not.toMatch(/[\u0000-\u001f]/);
+    // No control characters (the old message carried a raw \u0018 token).
+    expect([...(r.issues[0]?.message ?? '')].every((c) => c.charCodeAt(0) >= 0x20)).toBe(true);
   });
 
   it('reports a missing default profile', async () => {

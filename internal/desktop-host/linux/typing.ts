@@ -12,12 +12,12 @@ import { run } from './x-tools.js';
  * Characters (code points) per `xdotool type`. Each run costs a second or more of setup on a loaded machine,
  * so chunks are large; a stop does not wait for a chunk's end anyway (the signal kills it).
  */
-export const CHUNK_CHARS = 512;
+const CHUNK_CHARS = 512;
 /** A single chunk that takes this long means xdotool is stuck, whatever the request's own timeout. */
 const CHUNK_TIMEOUT_MS = 60_000;
 
 /** Splits into chunks of at most `size` code points, never between the halves of a surrogate pair. */
-export function chunks(text: string, size = CHUNK_CHARS): string[] {
+function chunks(text: string, size = CHUNK_CHARS): string[] {
   const points = Array.from(text);
   const out: string[] = [];
   for (let i = 0; i < points.length; i += size) out.push(points.slice(i, i + size).join(''));

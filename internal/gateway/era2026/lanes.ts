@@ -1,6 +1,6 @@
 import type { JsonObject } from '../../shared/json.js';
 import type { SessionGateway } from '../session-gateway.js';
-import { LoopTransport, type LoopResponse } from './loop-transport.js';
+import { LoopTransport } from './loop-transport.js';
 
 /** The capabilities a lane's gateway declares: each request's own are checked by the 2026 layer. */
 const LANE_CLIENT_CAPABILITIES = { sampling: {}, elicitation: { form: {}, url: {} }, roots: { listChanged: true } };
@@ -113,9 +113,4 @@ export class LanePool {
 
 interface LaneWithInit extends Lane {
   init: JsonObject;
-}
-
-/** Sends one request on a lane and waits for its answer. */
-export function onLane(lane: Lane, method: string, params: JsonObject): { id: string | number; response: Promise<LoopResponse> } {
-  return lane.transport.request(method, params);
 }
