@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TRANSPORTS } from '../model/spec.js';
@@ -52,12 +52,26 @@ describe('store JSON Schema', () => {
   it('is referenced from the scaffolded files, which load as a valid store', async () => {
     const dir = await store({});
     await scaffoldStore(dir);
-    for (const rel of ['profiles/default.yaml', 'callers.yaml']) {
+    for (const rel of ['profiles/default.yaml', 'callers.yaml', 'runtime.yaml']) {
       const [first = ''] = readFileSync(join(dir, rel), 'utf8').split('\n');
       const m = /^# yaml-language-server: \$schema=(.+)$/.exec(first);
       expect(m, rel).not.toBeNull();
       expect(existsSync(resolve(dirname(join(dir, rel)), m?.[1] ?? ''))).toBe(true);
     }
     expect((await loadStore(dir, { scaffold: false })).ok).toBe(true);
+  });
+
+  it('scaffolds a runtime.yaml whose commented lines, uncommented, are the defaults and load', async () => {
+    const dir = await store({});
+    await scaffoldStore(dir);
+    const text = readFileSync(join(dir, 'runtime.yaml'), 'utf8');
+    const loaded = await loadStore(dir, { scaffold: false });
+    if (!loaded.ok) throw new Error('the scaffolded store should load');
+    const uncommented = text.replace(/^# (\w+: .*)$/gm, '$1');
+    writeFileSync(join(dir, 'runtime.yaml'), uncommented);
+    const again = await loadStore(dir, { scaffold: false });
+    if (!again.ok) throw new Error(`uncommented defaults should load: ${JSON.stringify(again.issues)}`);
+    expect(again.store.runtime).toEqual(loaded.store.runtime);
+    expect(text).toContain('# metricsAddress: "127.0.0.1:9464"');
   });
 });
