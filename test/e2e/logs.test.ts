@@ -114,8 +114,10 @@ describe('logs: MCP logging, StreamLogs and mcpdctl logs', () => {
       const c = await world.gateway('alice');
       const secret = `argument-${Date.now()}`;
       await c.callTool({ name: 'echo__echo', arguments: { secret } });
-      await waitFor('the call on the alice stream', () => seen.some((e) => e.event === 'tool call'));
-      const call = seen.find((e) => e.event === 'tool call');
+      // The stream starts with the caller's backlog, which holds the calls of the tests before this one.
+      const isThisCall = (e: LogEntry) => e.event === 'tool call' && e.message.startsWith('alice called echo__echo');
+      await waitFor('the call on the alice stream', () => seen.some(isThisCall));
+      const call = seen.find(isThisCall);
       expect(call).toMatchObject({
         level: 'info',
         source: 'core',
