@@ -15,8 +15,9 @@ const outdir = resolve(root, 'dist/cmd');
 export const PROGRAMS = ['mcpd', 'mcpdmcp', 'mcpdctl', 'mcpd-docs', 'mcpd-desktop-host', 'mcpd-smcp'];
 export const CHUNK_DIR = 'chunks';
 // Left to Node's resolver from node_modules: dbus-next requires optional native modules (x11, usocket),
-// pdfjs-dist finds its worker and fonts beside itself, exceljs is large and loaded only to parse a sheet.
-const EXTERNAL = ['dbus-next', 'pdfjs-dist', 'pdfjs-dist/*', 'exceljs'];
+// pdfjs-dist finds its worker and fonts beside itself, exceljs is large and loaded only to parse a sheet,
+// jsonc-parser's main build is a UMD factory whose require('./impl/…') calls a bundle cannot follow.
+const EXTERNAL = ['dbus-next', 'pdfjs-dist', 'pdfjs-dist/*', 'exceljs', 'jsonc-parser'];
 
 /**
  * Modules find files next to themselves with `new URL(rel, import.meta.url)`. Every bundle file sits two
