@@ -73,6 +73,9 @@ describe('server→client requests stay with their caller', () => {
 
   it("shows a 'caller detached' event, with its session id, only to that caller", async () => {
     const carol = await world.gateway('carol');
+    // A request makes sure carol's session reached the core: the gateway answers initialize before it
+    // connects (and a session closed before it connected never attached, so it cannot detach).
+    await carol.listTools();
     await carol.close();
     await waitFor('the core to log that carol left', () => world.coreLog.join('').includes('caller detached'));
     const client = createControlClient(world.socket);
