@@ -4,10 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { collectStream, createControlClient } from '../../internal/contract/grpc/control-client.js';
-import { TestWorld } from '../support/core-process.js';
+import type { TestWorld } from '../support/core-process.js';
+import { sharedPoolWorld } from '../support/shared-pool-world.js';
 import { FIXTURES } from '../support/paths.js';
 import { waitFor } from '../support/procs.js';
-import { profile, server } from '../support/profiles.js';
+import { server } from '../support/profiles.js';
 
 const LATE_SAMPLER = join(FIXTURES, 'servers/late-sampler.mjs');
 
@@ -29,13 +30,7 @@ describe('a server→client request whose call ended goes to no one', () => {
     // One pool shared by alice and bob, one instance serving one call at a time: the isolation that
     // decision 20 recommends, and still the request of bob's ended call reached alice.
     const shared = server('late', [process.execPath, LATE_SAMPLER], { idleSeconds: 300, maxInstances: 1, maxConcurrent: 1 });
-    world = new TestWorld({
-      'profiles/pa.yaml': profile(shared),
-      'profiles/pb.yaml': profile(shared),
-      'profiles/default.yaml': 'servers: []\n',
-      'callers.yaml': 'callers:\n  alice: pa\n  bob: pb\n',
-    });
-    await world.startCore();
+    world = await sharedPoolWorld(shared);
   });
   afterAll(async () => world.cleanup());
 
@@ -76,13 +71,7 @@ describe('a gRPC routing_key stays with its caller', () => {
   let world: TestWorld;
   beforeAll(async () => {
     const shared = server('late', [process.execPath, LATE_SAMPLER], { idleSeconds: 300, maxInstances: 1 });
-    world = new TestWorld({
-      'profiles/pa.yaml': profile(shared),
-      'profiles/pb.yaml': profile(shared),
-      'profiles/default.yaml': 'servers: []\n',
-      'callers.yaml': 'callers:\n  alice: pa\n  bob: pb\n',
-    });
-    await world.startCore();
+    world = await sharedPoolWorld(shared);
   });
   afterAll(async () => world.cleanup());
 

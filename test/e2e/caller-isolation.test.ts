@@ -4,9 +4,10 @@ import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Metadata } from '@grpc/grpc-js';
 import { collectStream, createControlClient } from '../../internal/contract/grpc/control-client.js';
 import { LOGS_FOLLOW_METADATA } from '../../internal/contract/areas/logs.js';
-import { TestWorld } from '../support/core-process.js';
+import type { TestWorld } from '../support/core-process.js';
+import { sharedPoolWorld } from '../support/shared-pool-world.js';
 import { waitFor } from '../support/procs.js';
-import { everythingServer, profile } from '../support/profiles.js';
+import { everythingServer } from '../support/profiles.js';
 
 type ToolResult = { content: { type: string; text?: string }[]; isError?: boolean };
 const textOf = (r: unknown) => (r as ToolResult).content.map((c) => c.text ?? '').join('\n');
@@ -36,13 +37,7 @@ describe('server→client requests stay with their caller', () => {
   beforeAll(async () => {
     // Same spec in two profiles: one pool, one instance, shared by alice and bob.
     const shared = everythingServer('every', { idleSeconds: 300, maxInstances: 1 });
-    world = new TestWorld({
-      'profiles/pa.yaml': profile(shared),
-      'profiles/pb.yaml': profile(shared),
-      'profiles/default.yaml': 'servers: []\n',
-      'callers.yaml': 'callers:\n  alice: pa\n  bob: pb\n',
-    });
-    await world.startCore();
+    world = await sharedPoolWorld(shared);
   });
   afterAll(async () => world.cleanup());
 
