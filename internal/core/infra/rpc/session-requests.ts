@@ -1,5 +1,4 @@
 import type { CallerSession, ControlApi } from '../../../contract/control/control.js';
-import type * as pb from '../../../contract/gen/mcpd/control/v1/control.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../../../shared/json.js';
 import type { StartedCall } from '../../../contract/model/downstream.js';
 import { redactedError } from '../../../contract/session/status-map.js';
@@ -9,6 +8,7 @@ import { hasProgressToken } from '../../../contract/areas/params.js';
 import type { SessionRequestContext } from '../../../contract/session/session-handler.js';
 import type { SessionOutput } from './session-output.js';
 import { ChurnMap } from '../../../shared/churn-map.js';
+import type { ErrorInfo, SessionRequest } from '../../../contract/gen/mcpd/control/v1/session.js';
 
 /** A session's requests to the core: dispatched, answered on its output, cancellable until answered. */
 export class SessionRequests {
@@ -21,7 +21,7 @@ export class SessionRequests {
     private readonly onClose: (cb: () => void) => void,
   ) {}
 
-  handle(req: pb.SessionRequest, session: CallerSession | undefined): void {
+  handle(req: SessionRequest, session: CallerSession | undefined): void {
     const id = req.id;
     if (!session) {
       const error = {
@@ -87,7 +87,7 @@ export class SessionRequests {
    * A plain tools/call (a name, object arguments, no progress token) on the core's promise-free lane
    * (decision 46): no AbortController, no promise chain. False when the core left it to the full path.
    */
-  private startLaneCall(id: number, req: pb.SessionRequest, params: JsonObject, session: CallerSession): boolean {
+  private startLaneCall(id: number, req: SessionRequest, params: JsonObject, session: CallerSession): boolean {
     const { name, arguments: args = {} } = params;
     if (!this.api.startToolCall || typeof name !== 'string' || !isJsonObject(args) || hasProgressToken(params)) return false;
     const output = this.output;
@@ -127,7 +127,7 @@ export class SessionRequests {
   }
 }
 
-function errorOf(e: unknown): pb.ErrorInfo {
+function errorOf(e: unknown): ErrorInfo {
   const err = redactedError(e);
   let dataJson: Buffer = Buffer.alloc(0);
   try {

@@ -1,10 +1,10 @@
 import type { CallerSession, ControlApi } from '../../../contract/control/control.js';
-import type * as pb from '../../../contract/gen/mcpd/control/v1/control.js';
 import { linkClient, type ClientLink } from './session-client-requests.js';
 import { DEFAULT_SESSION_OUTBOUND_BYTES } from './outbound-gate.js';
 import { SessionOutput, type SessionLog, type SessionSink } from './session-output.js';
 import { ListChangeForwarder } from './session-list-watches.js';
 import { SessionRequests } from './session-requests.js';
+import type { SessionClientMessage, SessionHello } from '../../../contract/gen/mcpd/control/v1/session.js';
 
 /**
  * The core's end of a Session: a grpc-js ServerDuplexStream (the `Session` RPC), a FramedSessionStream
@@ -15,7 +15,7 @@ export interface SessionServerStream extends SessionSink {
   end(): unknown;
   /** Drops the connection (framed streams) or the channel (/2, with `reason` for the client); a gRPC call is ended instead. */
   cancel?(reason?: string): unknown;
-  on(event: 'data', listener: (msg: pb.SessionClientMessage) => void): unknown;
+  on(event: 'data', listener: (msg: SessionClientMessage) => void): unknown;
   on(event: 'end' | 'error' | 'cancelled' | 'close', listener: () => void): unknown;
 }
 
@@ -68,7 +68,7 @@ class ServedSession {
     this.helloTimer = setTimeout(() => this.helloTimedOut(helloMs), helloMs);
     this.helloTimer.unref();
 
-    stream.on('data', (msg: pb.SessionClientMessage) => this.onMessage(msg));
+    stream.on('data', (msg: SessionClientMessage) => this.onMessage(msg));
     stream.on('end', () => {
       this.finish();
       stream.end();
@@ -79,7 +79,7 @@ class ServedSession {
     stream.on('close', finish);
   }
 
-  private onMessage(msg: pb.SessionClientMessage): void {
+  private onMessage(msg: SessionClientMessage): void {
     if (msg.hello) this.onHello(msg.hello);
     else if (msg.request) this.requests.handle(msg.request, this.session);
     else if (msg.cancel) this.requests.cancel(msg.cancel.id, msg.cancel.reason);
@@ -87,7 +87,7 @@ class ServedSession {
     else if (msg.notification) this.client?.onNotification(msg.notification);
   }
 
-  private onHello(hello: pb.SessionHello): void {
+  private onHello(hello: SessionHello): void {
     if (this.session || this.closed) return;
     const session = this.api.registerCaller(hello.caller || 'default', {
       pid: hello.pid || undefined,
