@@ -75,34 +75,33 @@ const transport = values.http === undefined ? new StdioServerLineTransport() : u
 if (transport) await answerInitializeEarly(transport, { caller, version: packageVersion() });
 // Stack traces of everything loaded from here on point into the TypeScript sources (the bundles' .map files).
 process.setSourceMapsEnabled(true);
-const [{ Gateway }, { SharedCoreConnection }] = await Promise.all([
-  import('../../internal/gateway/mcp-gateway.js'),
-  import('../../internal/gateway/shared-core-connection.js'),
-]);
-// HTTP: every MCP session's core Session is a channel of one shared connection.
-const shared = values.http !== undefined ? new SharedCoreConnection(socket) : undefined;
-const newGateway = () =>
-  new Gateway({
-    caller,
-    socket,
-    openSession: shared && ((hello) => shared.openSession(hello)),
-    version: packageVersion(),
-    coreWaitMs,
-    log,
-    startCore: values['no-autostart']
-      ? undefined
-      : () => {
-          // A core started before that is still running is still coming up (seconds on a loaded machine):
-          // a second one would only be refused.
-          if (lastCoreStarted?.pid !== undefined && processAlive(lastCoreStarted.pid)) return undefined;
-          lastCoreStarted = startCoreDaemon({ coreEntry, socket, configDir });
-          log(`started core pid ${lastCoreStarted.pid}; its log is ${lastCoreStarted.logFile}`);
-          return lastCoreStarted;
-        },
-  });
+const gatewayOptions = {
+  caller,
+  socket,
+  version: packageVersion(),
+  coreWaitMs,
+  log,
+  startCore: values['no-autostart']
+    ? undefined
+    : () => {
+        // A core started before that is still running is still coming up (seconds on a loaded machine):
+        // a second one would only be refused.
+        if (lastCoreStarted?.pid !== undefined && processAlive(lastCoreStarted.pid)) return undefined;
+        lastCoreStarted = startCoreDaemon({ coreEntry, socket, configDir });
+        log(`started core pid ${lastCoreStarted.pid}; its log is ${lastCoreStarted.logFile}`);
+        return lastCoreStarted;
+      },
+};
 
 if (values.http !== undefined) {
-  const { runHttpGateway } = await import('../../internal/gateway/http-main.js');
+  const [{ Gateway }, { SharedCoreConnection }, { runHttpGateway }] = await Promise.all([
+    import('../../internal/gateway/mcp-gateway.js'),
+    import('../../internal/gateway/shared-core-connection.js'),
+    import('../../internal/gateway/http-main.js'),
+  ]);
+  // Every HTTP session's core Session is a channel of one shared connection.
+  const shared = new SharedCoreConnection(socket);
+  const newGateway = () => new Gateway({ ...gatewayOptions, openSession: (hello) => shared.openSession(hello) });
   const tokens = { token: values.token, tokenFile: values['token-file'], envToken: process.env.MCPD_HTTP_TOKEN };
   await runHttpGateway({
     address: values.http,
@@ -118,12 +117,14 @@ if (values.http !== undefined) {
 }
 
 async function serveStdio(transport: StdioServerLineTransport): Promise<void> {
-  const gateway = newGateway();
+  // The SDK's Server is not loaded on stdio: the gateway's own dispatcher serves the session.
+  const { StdioGateway } = await import('../../internal/gateway/stdio-gateway.js');
+  const gateway = new StdioGateway(gatewayOptions, transport);
   // The client closing stdin ends the session; the gateway then exits (its core keeps running).
   const exit = () => void gateway.close().finally(() => process.exit(0));
-  gateway.server.onclose = exit;
+  gateway.onclose = exit;
   process.stdin.on('end', exit);
-  await gateway.connect(transport);
+  await gateway.start();
   // stdin may have ended while the gateway loaded ('end' came and went): the session is over all the same.
   if (process.stdin.readableEnded) exit();
 }

@@ -1,10 +1,10 @@
-import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { ProgressUpdate } from '../contract/model/downstream.js';
 import type { McpdError } from '../shared/errors.js';
 import type { JsonObject } from '../shared/json.js';
 import type { RawCallHandlers, SessionClient } from '../contract/session/session-client.js';
 import { isContextTool } from '../contract/context/context-listing.js';
-import { toJsonRpcError } from '../contract/context/error-map.js';
+import { JsonRpcCode, toJsonRpcError } from '../contract/context/error-map.js';
 import { rememberedJson } from '../shared/jsonrpc/raw-json.js';
 import { ChurnMap } from '../shared/churn-map.js';
 
@@ -140,8 +140,8 @@ function progressTokenOf(params: JsonObject): RequestId | undefined {
 }
 
 /** The error object the SDK's Protocol would send for the same failure. */
-function errorBody(e: unknown): { code: number; message: string; data?: unknown } {
+export function errorBody(e: unknown): { code: number; message: string; data?: unknown } {
   const err = toJsonRpcError(e) as Error & { code?: unknown; data?: unknown };
-  const code = typeof err.code === 'number' && Number.isSafeInteger(err.code) ? err.code : ErrorCode.InternalError;
+  const code = typeof err.code === 'number' && Number.isSafeInteger(err.code) ? err.code : JsonRpcCode.InternalError;
   return { code, message: err.message || 'Internal error', ...(err.data !== undefined ? { data: err.data } : {}) };
 }

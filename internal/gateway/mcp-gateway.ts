@@ -1,145 +1,63 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
-import type { JsonObject, JsonValue } from '../shared/json.js';
-import type { SessionClient } from '../contract/session/session-client.js';
-import { contextArea } from '../contract/context/context-listing.js';
-import { logsArea } from './areas/logs.js';
-import { promptsArea } from './areas/prompts.js';
-import { resourcesArea } from './areas/resources.js';
-import { toolsArea } from './areas/tools.js';
-import { clientRequestsArea } from './areas/client-requests.js';
-import { CoreLink, type CoreLinkOptions } from './core-link.js';
-import { toJsonRpcError } from '../contract/context/error-map.js';
-import type { ForwardExtra, GatewayAdapter, GatewayArea, GatewayContext } from '../contract/context/gateway-area.js';
 import { registerAreaHandlers } from './gateway-areas.js';
 import { AREAS } from '../contract/areas/all-areas.js';
 import { FastToolCalls } from './fast-tool-calls.js';
 import { StdioServerLineTransport } from './stdio-server-transport.js';
 import { gatewayInstructions } from './early-initialize.js';
+import { sdkGatewayServer } from './sdk-gateway-server.js';
+import { AreaHost, gatewayAreas, mergeCapabilities, type GatewayOptions } from './area-host.js';
 
-export interface GatewayOptions {
-  caller: string;
-  socket: string;
-  version: string;
-  startCore?: CoreLinkOptions['startCore'];
-  /** Opens the core Session (default: a connection of its own); see CoreLinkOptions.open. */
-  openSession?: CoreLinkOptions['open'];
-  /** How long a request waits for a core to (re)appear before failing. */
-  coreWaitMs?: number;
-  log: (msg: string) => void;
-}
+export type { GatewayOptions } from './area-host.js';
 
 /**
- * The MCP server that a client spawns: answers initialize itself, then turns each MCP request into
- * a request on the Session stream to the core. Each area of the MCP surface lives in areas/.
+ * The MCP server of one session on the SDK's Server: what `mcpdmcp --http` runs per session (and per
+ * 2026-07-28 lane). It answers initialize itself, then turns each MCP request into a request on the
+ * Session stream to the core. Each area of the MCP surface lives in areas/. On stdio, mcpdmcp serves
+ * with its own dispatcher instead (stdio-gateway.ts), which does not load the SDK's schemas.
  */
 export class Gateway {
   readonly server: Server;
-  private readonly link: CoreLink;
-  private readonly notificationHandlers = new Map<string, ((params: JsonObject) => void)[]>();
-  private readonly connectHandlers: ((s: SessionClient, reconnect: boolean) => void)[] = [];
+  private readonly host: AreaHost;
 
-  constructor(private readonly opts: GatewayOptions) {
-    const areas: GatewayArea[] = [toolsArea(), resourcesArea(), promptsArea(), logsArea(), contextArea(), clientRequestsArea()];
+  constructor(opts: GatewayOptions) {
+    const areas = gatewayAreas();
     this.server = new Server(
       { name: 'mcpd', version: opts.version },
       { capabilities: mergeCapabilities(areas), instructions: gatewayInstructions(opts.caller) },
     );
-    this.link = new CoreLink({
-      socket: opts.socket,
-      caller: opts.caller,
-      startCore: opts.startCore,
-      open: opts.openSession,
-      log: opts.log,
-      onConnected: (s, reconnect) => this.onConnected(s, reconnect),
-    });
-    const ctx: GatewayContext = {
-      server: this.server,
-      caller: opts.caller,
-      forward: (method, params, extra, token) => this.forward(method, params, extra, token),
-      onCoreNotification: (method, handler) =>
-        this.notificationHandlers.set(method, [...(this.notificationHandlers.get(method) ?? []), handler]),
-      onConnected: (handler) => this.connectHandlers.push(handler),
-      adapt: (method, adapter) => void adapters.set(method, adapter),
-      log: opts.log,
-    };
-    const adapters = new Map<string, GatewayAdapter>();
-    for (const a of areas) a.register(ctx);
+    this.host = new AreaHost(opts, areas, sdkGatewayServer(this.server));
     // Every method the control-plane areas declare for the gateway gets its handler here.
-    registerAreaHandlers(this.server, AREAS, adapters, (method, params, extra, token) => this.forward(method, params, extra, token));
+    registerAreaHandlers(this.server, AREAS, this.host.adapters, (method, params, extra, token) =>
+      this.host.forward(method, params, extra, token),
+    );
   }
 
   async connect(transport: Transport): Promise<void> {
+    const link = this.host.link;
     if (transport instanceof StdioServerLineTransport) {
       const fast = new FastToolCalls({
-        session: () => this.link.session(this.coreWaitMs),
-        liveSession: () => this.link.live(),
+        session: () => link.session(this.host.coreWaitMs),
+        liveSession: () => link.live(),
         write: (b) => transport.writeRaw(b),
       });
       transport.intercept = (m) => fast.offer(m);
     }
     await this.server.connect(transport);
-    if (transport instanceof StdioServerLineTransport) this.link.warm();
+    if (transport instanceof StdioServerLineTransport) link.warm();
     else {
       // HTTP: a session holds a core link only once its client finished initializing, so a flood of
       // bare `initialize` requests costs the core nothing.
       const previous = this.server.oninitialized;
       this.server.oninitialized = () => {
         previous?.();
-        this.link.warm();
+        link.warm();
       };
     }
   }
 
-  private get coreWaitMs(): number {
-    return this.opts.coreWaitMs ?? 15_000;
-  }
-
   async close(): Promise<void> {
-    this.link.close();
+    this.host.link.close();
     await this.server.close();
   }
-
-  private async forward(method: string, params: JsonObject, extra: ForwardExtra, progressToken?: string | number): Promise<JsonValue> {
-    try {
-      const session = await this.link.session(this.coreWaitMs);
-      let lastProgress: Promise<void> | undefined;
-      const result = await session.request(method, params, {
-        signal: extra.signal,
-        onProgress:
-          progressToken === undefined
-            ? undefined
-            : (p) => {
-                lastProgress = extra
-                  .sendNotification({
-                    method: 'notifications/progress',
-                    params: { progressToken, progress: p.progress, total: p.total, message: p.message },
-                  })
-                  // Ignored: progress for a client that has gone is moot; the call's own answer reports the failure.
-                  .catch(() => {});
-              },
-      });
-      // Clients built on the SDK drop a progress notification that arrives in the same read as its
-      // response (their notification handlers run a microtask late): flush it, then answer a turn later.
-      if (lastProgress) {
-        await lastProgress;
-        await new Promise((r) => setImmediate(r));
-      }
-      return result;
-    } catch (e) {
-      throw toJsonRpcError(e);
-    }
-  }
-
-  private onConnected(session: SessionClient, reconnect: boolean): void {
-    session.onNotification((method, params) => {
-      for (const h of this.notificationHandlers.get(method) ?? []) h(params);
-    });
-    for (const h of this.connectHandlers) h(session, reconnect);
-  }
-}
-
-function mergeCapabilities(areas: GatewayArea[]): ServerCapabilities {
-  return Object.assign({}, ...areas.map((a) => a.capabilities)) as ServerCapabilities;
 }

@@ -80,6 +80,13 @@ export class StdioServerLineTransport implements Transport {
     this.writeRaw(answer);
   }
 
+  /** True (once) when request `id` is the initialize answered early: its answer is not to be sent again. */
+  takeEarlyAnswer(id: string | number): boolean {
+    if (this.answeredEarly !== id) return false;
+    this.answeredEarly = undefined;
+    return true;
+  }
+
   async close(): Promise<void> {
     this.stdin.off('data', this.onData);
     this.stdin.off('error', this.onStdinError);

@@ -196,7 +196,7 @@ export function contextArea(): GatewayArea {
         const kind = params.kind;
         if (kind !== 'desktop' && kind !== 'finder') return;
         // Ignored: a notification to a client that has gone is moot; the transport's close ends the session.
-        for (const uri of state.subscribed[kind]) void ctx.server.sendResourceUpdated({ uri }).catch(() => {});
+        for (const uri of state.subscribed[kind]) void ctx.server.notify('notifications/resources/updated', { uri }).catch(() => {});
       });
       ctx.onConnected((session, reconnect) => {
         if (!reconnect) return;

@@ -1,5 +1,15 @@
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { McpdError } from '../../shared/errors.js';
+
+/**
+ * The JSON-RPC and MCP codes used here (the SDK's ErrorCode values): importing them from the SDK would
+ * load its protocol schemas into the stdio gateway, which serves without them.
+ */
+export const JsonRpcCode = {
+  InvalidParams: -32602,
+  MethodNotFound: -32601,
+  InternalError: -32603,
+  RequestTimeout: -32001,
+} as const;
 
 /**
  * A JSON-RPC error for the SDK's server to send. Unlike McpError it keeps the message as given: the
@@ -22,18 +32,23 @@ class JsonRpcError extends Error {
  * the message and in `data`.
  */
 export function toJsonRpcError(e: unknown): Error {
-  if (e instanceof McpError || e instanceof JsonRpcError) return e;
-  if (!(e instanceof McpdError)) return new JsonRpcError(ErrorCode.InternalError, e instanceof Error ? e.message : String(e));
+  if (e instanceof JsonRpcError || isCodedError(e)) return e;
+  if (!(e instanceof McpdError)) return new JsonRpcError(JsonRpcCode.InternalError, e instanceof Error ? e.message : String(e));
   const data = { reason: e.reason, ...(e.details.data !== undefined ? { details: e.details.data } : {}) };
   if (e.details.specCode !== undefined && e.details.specCode !== 0) return new JsonRpcError(e.details.specCode, e.message, data);
   switch (e.reason) {
     case 'INVALID_ARGUMENT':
     case 'NOT_FOUND':
     case 'CURSOR_EXPIRED':
-      return new JsonRpcError(ErrorCode.InvalidParams, e.message, data);
+      return new JsonRpcError(JsonRpcCode.InvalidParams, e.message, data);
     case 'DEADLINE_EXCEEDED':
-      return new JsonRpcError(ErrorCode.RequestTimeout, e.message, data);
+      return new JsonRpcError(JsonRpcCode.RequestTimeout, e.message, data);
     default:
-      return new JsonRpcError(ErrorCode.InternalError, `${e.reason}: ${e.message}`, data);
+      return new JsonRpcError(JsonRpcCode.InternalError, `${e.reason}: ${e.message}`, data);
   }
+}
+
+/** An error that already is a JSON-RPC one (the SDK's McpError, a ClientRequestError …): it keeps its code. */
+function isCodedError(e: unknown): e is Error {
+  return e instanceof Error && !(e instanceof McpdError) && Number.isSafeInteger((e as { code?: unknown }).code);
 }

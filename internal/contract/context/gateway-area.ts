@@ -1,4 +1,3 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { ServerCapabilities, ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonObject, JsonValue } from '../../shared/json.js';
 import type { SessionClient } from '../session/session-client.js';
@@ -19,9 +18,28 @@ export type GatewayAdapter = (
   next: (params: JsonObject) => Promise<JsonValue>,
 ) => Promise<unknown>;
 
+/**
+ * The MCP server side of one gateway session as the areas use it: the SDK's Server behind `--http`
+ * (gateway/sdk-gateway-server.ts), the gateway's own stdio dispatcher on stdio (gateway/stdio-gateway.ts),
+ * which serves without loading the SDK's protocol schemas.
+ */
+export interface GatewayServer {
+  /** What the client declared in `initialize`; undefined before it. */
+  getClientCapabilities(): JsonObject | undefined;
+  getClientVersion(): { name: string; version: string } | undefined;
+  /** Runs (after any handler set before) once the client sent `notifications/initialized`. */
+  onInitialized(handler: () => void): void;
+  /** Handles a notification from the client (one handler per method). */
+  onClientNotification(method: string, handler: (params: JsonObject) => void): void;
+  /** Asks the client (sampling, elicitation, roots); the result object, or the client's error. */
+  request(method: string, params: JsonObject, opts: { signal: AbortSignal; timeoutMs?: number }): Promise<JsonObject>;
+  /** Sends a notification to the client; rejects when it cannot be written. */
+  notify(method: string, params?: JsonObject): Promise<void>;
+}
+
 /** What an area of the gateway (tools, resources, prompts, logs, context) can use. */
 export interface GatewayContext {
-  readonly server: Server;
+  readonly server: GatewayServer;
   readonly caller: string;
   /**
    * Adapts the forward of a method its area declares (internal/contract/areas/); the gateway projection

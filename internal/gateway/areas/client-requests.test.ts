@@ -8,6 +8,7 @@ import type { JsonObject } from '../../shared/json.js';
 import type { IncomingRequestHandler, SessionClient } from '../../contract/session/session-client.js';
 import type { GatewayContext } from '../../contract/context/gateway-area.js';
 import { clientRequestsArea } from './client-requests.js';
+import { sdkGatewayServer } from '../sdk-gateway-server.js';
 
 /** Stands in for the Session to the core: records notifications, keeps the request handler. */
 class FakeSession {
@@ -31,7 +32,7 @@ async function setup(clientCaps: Record<string, unknown>, answer?: (signal: Abor
   const server = new Server({ name: 'mcpd', version: '1' }, { capabilities: {} });
   const connected: ((s: SessionClient, reconnect: boolean) => void)[] = [];
   const ctx = {
-    server,
+    server: sdkGatewayServer(server),
     caller: 'alice',
     forward: () => Promise.reject(new Error('unused')),
     onCoreNotification: () => {},

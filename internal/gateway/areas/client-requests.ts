@@ -1,6 +1,3 @@
-import { RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import * as z from 'zod';
-import { timerDelay } from '../../shared/timer-limit.js';
 import {
   CLIENT_CAPABILITIES_NOTIFICATION,
   clientCapabilityOf,
@@ -12,9 +9,6 @@ import {
 import type { JsonObject } from '../../shared/json.js';
 import type { SessionClient } from '../../contract/session/session-client.js';
 import type { GatewayArea, GatewayContext } from '../../contract/context/gateway-area.js';
-
-/** Client results stay opaque: only that they are objects is checked. */
-const RawResult = z.looseObject({});
 
 /**
  * Server→client requests (sampling, elicitation, roots) arrive from the core on the Session and go to
@@ -31,7 +25,7 @@ export function clientRequestsArea(): GatewayArea {
         // Before initialize the core knows nothing and leaves the decision to this gateway.
         if (!capabilities) return;
         s.notify(CLIENT_CAPABILITIES_NOTIFICATION, {
-          capabilities: capabilities as JsonObject,
+          capabilities,
           clientName: ctx.server.getClientVersion()?.name ?? '',
         });
       };
@@ -40,13 +34,11 @@ export function clientRequestsArea(): GatewayArea {
         session.onRequest((method, params, opts) => askClient(ctx, method, params, opts));
         announce(session);
       });
-      const previous = ctx.server.oninitialized;
-      ctx.server.oninitialized = () => {
-        previous?.();
+      ctx.server.onInitialized(() => {
         const s = live();
         if (s) announce(s);
-      };
-      ctx.server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
+      });
+      ctx.server.onClientNotification(ROOTS_LIST_CHANGED, () => {
         // Without a core there is nobody to tell; servers ask for roots again when they next need them.
         live()?.notify(ROOTS_LIST_CHANGED, {});
       });
@@ -66,14 +58,10 @@ async function askClient(
   const caps = ctx.server.getClientCapabilities();
   const who = `the MCP client of caller "${ctx.caller}"${clientLabel(ctx)}`;
   if (!caps) throw new ClientRequestError(JSONRPC_INTERNAL_ERROR, `${who} has not finished initializing, so it cannot answer ${method}`);
-  if ((caps as Record<string, unknown>)[cap] === undefined) {
+  if (caps[cap] === undefined) {
     throw new ClientRequestError(JSONRPC_METHOD_NOT_FOUND, `${who} did not declare the "${cap}" capability, so it cannot answer ${method}`);
   }
-  const result = await ctx.server.request({ method, params }, RawResult, {
-    signal: opts.signal,
-    timeout: opts.timeoutMs === undefined ? undefined : timerDelay(opts.timeoutMs),
-  });
-  return result as JsonObject;
+  return ctx.server.request(method, params, opts);
 }
 
 function clientLabel(ctx: GatewayContext): string {

@@ -1,5 +1,4 @@
 import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
-import type { JsonObject } from '../../shared/json.js';
 import type { GatewayArea } from '../../contract/context/gateway-area.js';
 
 /**
@@ -26,7 +25,7 @@ export function logsArea(): GatewayArea {
       });
       ctx.onCoreNotification('notifications/message', (params) => {
         void ctx.server
-          .notification({ method: 'notifications/message', params: params as JsonObject & { level: LoggingLevel; data: unknown } })
+          .notify('notifications/message', params)
           // Ignored: a log line for a client that has gone is moot; the transport's close ends the session.
           .catch(() => {});
       });

@@ -19,14 +19,14 @@ export function promptsArea(): GatewayArea {
       ctx.onCoreNotification('notifications/prompts/list_changed', (params) => {
         if (served === undefined || etagOf(params) === served) return;
         // Ignored: a notification to a client that has gone is moot; the transport's close ends the session.
-        void s.sendPromptListChanged().catch(() => {});
+        void s.notify('notifications/prompts/list_changed').catch(() => {});
       });
       ctx.onConnected((session, reconnect) => {
         if (!reconnect || served === undefined) return;
         session.request('prompts/list', {}).then(
           (page) => {
             // A nudge to a client that has gone is moot (its transport's close ends the session); nothing waits on it.
-            if (etagOf(page as JsonObject) !== served) void s.sendPromptListChanged().catch(() => {});
+            if (etagOf(page as JsonObject) !== served) void s.notify('notifications/prompts/list_changed').catch(() => {});
           },
           (e: Error) => ctx.log(`prompts re-sync after reconnect failed: ${e.message}`),
         );

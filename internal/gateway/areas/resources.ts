@@ -62,13 +62,13 @@ export function resourcesArea(): GatewayArea {
       ctx.onCoreNotification('notifications/resources/updated', (params) => {
         if (typeof params.uri !== 'string' || !subscribed.has(params.uri)) return;
         // Ignored: a notification to a client that has gone is moot; the transport's close ends the session.
-        void s.sendResourceUpdated(params as { uri: string }).catch(() => {});
+        void s.notify('notifications/resources/updated', { uri: params.uri }).catch(() => {});
       });
       ctx.onCoreNotification('notifications/resources/list_changed', (params) => {
         // A client that never listed has nothing stale; one that holds this very list needs no nudge.
         if (served === undefined || etagOf(params) === served) return;
         // A nudge to a client that has gone is moot (its transport's close ends the session); nothing waits on it.
-        void s.sendResourceListChanged().catch(() => {});
+        void s.notify('notifications/resources/list_changed').catch(() => {});
       });
       ctx.onConnected((session, reconnect) => {
         if (!reconnect) return;
@@ -82,7 +82,7 @@ export function resourcesArea(): GatewayArea {
         session.request('resources/list', {}).then(
           (page) => {
             // Ignored: a notification to a client that has gone is moot; the transport's close ends the session.
-            if (etagOf(page as JsonObject) !== served) void s.sendResourceListChanged().catch(() => {});
+            if (etagOf(page as JsonObject) !== served) void s.notify('notifications/resources/list_changed').catch(() => {});
           },
           (e: Error) => ctx.log(`resources re-sync after reconnect failed: ${e.message}`),
         );

@@ -29,7 +29,7 @@ export function toolsArea(): GatewayArea {
         // A client that never listed has nothing stale; one that holds this very list needs no nudge.
         if (served === undefined || etagOf(params) === served) return;
         // Ignored: a notification to a client that has gone is moot; the transport's close ends the session.
-        void ctx.server.sendToolListChanged().catch(() => {});
+        void ctx.server.notify('notifications/tools/list_changed').catch(() => {});
       });
       ctx.onConnected((session, reconnect) => {
         if (!reconnect || served === undefined) return;
@@ -37,7 +37,7 @@ export function toolsArea(): GatewayArea {
         session.request('tools/list', {}).then(
           (page) => {
             // A nudge to a client that has gone is moot (its transport's close ends the session); nothing waits on it.
-            if (etagOf(page as JsonObject) !== served) void ctx.server.sendToolListChanged().catch(() => {});
+            if (etagOf(page as JsonObject) !== served) void ctx.server.notify('notifications/tools/list_changed').catch(() => {});
           },
           (e: Error) => ctx.log(`re-sync after reconnect failed: ${e.message}`),
         );
