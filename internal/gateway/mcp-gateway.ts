@@ -39,7 +39,9 @@ export class Gateway {
       const fast = new FastToolCalls({
         session: () => link.session(this.host.coreWaitMs),
         liveSession: () => link.live(),
-        write: (b) => transport.writeRaw(b),
+        write: (b, role) => {
+          transport.writeRaw(b, role);
+        },
       });
       transport.intercept = (m) => fast.offer(m);
     }

@@ -81,7 +81,9 @@ export class StdioGateway implements GatewayServer {
     const fast = new FastToolCalls({
       session: () => link.session(this.host.coreWaitMs),
       liveSession: () => link.live(),
-      write: (b) => this.transport.writeRaw(b),
+      write: (b, role) => {
+        this.transport.writeRaw(b, role);
+      },
     });
     this.transport.intercept = (m) => fast.offer(m);
     this.transport.onmessage = (m) => this.onMessage(m);
@@ -175,7 +177,11 @@ export class StdioGateway implements GatewayServer {
       return this.answer(id, { error: { code: JsonRpcCode.MethodNotFound, message: 'Method not found' } });
     const ac = new AbortController();
     this.inflight.set(id, ac);
-    const extra: ForwardExtra = { signal: ac.signal, sendNotification: (n) => this.notify(n.method, n.params as JsonObject) };
+    const extra: ForwardExtra = {
+      signal: ac.signal,
+      // Progress names its request, so the transport can write it before that request's answer.
+      sendNotification: (n) => this.send({ jsonrpc: '2.0', method: n.method, params: n.params as JsonObject }, id),
+    };
     const { _meta, ...rest } = params;
     const token = isJsonObject(_meta) ? (_meta.progressToken as string | number | undefined) : undefined;
     const next = (p: JsonObject) => this.host.forward(method, p, extra, token);
@@ -243,7 +249,7 @@ export class StdioGateway implements GatewayServer {
       .catch(() => {});
   }
 
-  private send(message: JsonObject): Promise<void> {
-    return this.transport.send(message as unknown as JSONRPCMessage);
+  private send(message: JsonObject, relatedRequestId?: RequestId): Promise<void> {
+    return this.transport.send(message as unknown as JSONRPCMessage, relatedRequestId === undefined ? undefined : { relatedRequestId });
   }
 }

@@ -5,6 +5,7 @@ import { ControlPlaneService, type ControlPlaneServer } from '../../../contract/
 import type * as pb from '../../../contract/gen/mcpd/control/v1/control.js';
 import { statusToPb } from '../../../contract/session/convert.js';
 import { addHealth, addReflection } from './reflection.js';
+import { GrpcSessionStream } from './grpc-session-stream.js';
 import { DEFAULT_CHANNELS_PER_CONNECTION, DEFAULT_HELLO_TIMEOUT_MS, serveSession, type SessionServeOptions } from './session-server.js';
 import { MuxServerConnection } from './mux-session-server.js';
 import { DEFAULT_SESSION_OUTBOUND_BYTES } from './outbound-gate.js';
@@ -75,7 +76,7 @@ function handlers(api: ControlApi, session: SessionServeOptions): ControlPlaneSe
       };
     }),
     stop: unary(() => api.requestStop()),
-    session: (call) => serveSession(api, call, session),
+    session: (call) => serveSession(api, new GrpcSessionStream(call), session),
     // Typed per area declaration; areas.test.ts proves every ControlPlane RPC has its handler.
     ...grpcAreaHandlers(api, AREAS),
   } as ControlPlaneServer;

@@ -4,6 +4,8 @@ import { DEFAULT_SESSION_OUTBOUND_BYTES } from './outbound-gate.js';
 import { SessionOutput, type SessionLog, type SessionSink } from './session-output.js';
 import { ListChangeForwarder } from './session-list-watches.js';
 import { SessionRequests } from './session-requests.js';
+import type { SessionTally, TalliedSession } from './session-tally.js';
+import type { AdmissionCounts } from './request-admission.js';
 import type { SessionClientMessage, SessionHello } from '../../../contract/gen/mcpd/control/v1/session.js';
 
 /**
@@ -16,12 +18,17 @@ export interface SessionServerStream extends SessionSink {
   /** Drops the connection (framed streams) or the channel (/2, with `reason` for the client); a gRPC call is ended instead. */
   cancel?(reason?: string): unknown;
   on(event: 'data', listener: (msg: SessionClientMessage) => void): unknown;
-  on(event: 'end' | 'error' | 'cancelled' | 'close', listener: () => void): unknown;
+  on(event: 'end' | 'error' | 'cancelled' | 'close' | 'drain', listener: () => void): unknown;
 }
 
 export interface SessionServeOptions {
-  /** Bytes the peer may leave unread before reading pauses and notifications drop (OutboundGate). */
+  /**
+   * The Session's output budget: bytes the peer may leave unread before reading pauses, notifications
+   * drop (OutboundGate) and no further request starts (RequestAdmission).
+   */
   maxOutboundBytes?: number;
+  /** Where the Session's output accounting is summed for /metrics. */
+  tally?: SessionTally;
   log?: SessionLog;
   /** A stream that has not said hello by then is ended (default DEFAULT_HELLO_TIMEOUT_MS). */
   helloTimeoutMs?: number;
@@ -44,7 +51,7 @@ export function serveSession(api: ControlApi, stream: SessionServerStream, opts:
  * flight, the list-change watches, and the server→client request link; closing releases all of them
  * and the caller registration, whatever ended the stream.
  */
-class ServedSession {
+class ServedSession implements TalliedSession {
   private session?: CallerSession;
   private client?: ClientLink;
   private closed = false;
@@ -60,8 +67,10 @@ class ServedSession {
     private readonly opts: SessionServeOptions,
   ) {
     const who = () => ({ caller: this.session?.caller, session: this.session?.id });
-    this.output = new SessionOutput(stream, opts.maxOutboundBytes ?? DEFAULT_SESSION_OUTBOUND_BYTES, who, opts.log);
-    this.requests = new SessionRequests(api, this.output, (cb) => (this.closed ? cb() : void this.closeHooks.push(cb)));
+    const budget = opts.maxOutboundBytes ?? DEFAULT_SESSION_OUTBOUND_BYTES;
+    this.output = new SessionOutput(stream, budget, who, opts.log);
+    this.requests = new SessionRequests(api, this.output, (cb) => (this.closed ? cb() : void this.closeHooks.push(cb)), budget);
+    opts.tally?.add(this);
     this.watches = new ListChangeForwarder(this.output);
     // A connection that opened a Session but never says who it is would be held forever.
     const helloMs = opts.helloTimeoutMs ?? DEFAULT_HELLO_TIMEOUT_MS;
@@ -77,6 +86,18 @@ class ServedSession {
     stream.on('error', finish);
     stream.on('cancelled', finish);
     stream.on('close', finish);
+  }
+
+  unread(): number {
+    return this.output.unread();
+  }
+
+  get peak(): number {
+    return this.output.peak;
+  }
+
+  get counts(): AdmissionCounts {
+    return this.requests.admission.counts;
   }
 
   private onMessage(msg: SessionClientMessage): void {
@@ -115,6 +136,14 @@ class ServedSession {
     this.output.close();
     this.requests.abortAll();
     this.watches.close();
+    this.opts.tally?.remove(this);
+    const { deferred } = this.counts;
+    if (deferred > 0 || this.peak > (this.opts.maxOutboundBytes ?? DEFAULT_SESSION_OUTBOUND_BYTES))
+      this.opts.log?.('info', 'session output accounting at close', {
+        caller: this.session?.caller,
+        deferredRequests: deferred,
+        peakUnreadBytes: this.peak,
+      });
     for (const cb of this.closeHooks.splice(0)) cb();
     if (this.session) this.api.unregisterCaller(this.session.id);
   }
