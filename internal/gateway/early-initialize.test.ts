@@ -1,9 +1,9 @@
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { LATEST_PROTOCOL_VERSION as SDK_LATEST, SUPPORTED_PROTOCOL_VERSIONS as SDK_SUPPORTED } from '@modelcontextprotocol/sdk/types.js';
 import { answerInitializeEarly, earlyInitializeAnswer, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from './early-initialize.js';
 import { Gateway } from './mcp-gateway.js';
 import { StdioServerLineTransport } from './stdio-server-transport.js';
+import { jsonLinePipes } from '../../test/support/json-line-pipes.js';
 
 const info = { caller: 'editor', version: '9.9.9' };
 const initialize = (protocolVersion: string, id: number | string = 1) => ({
@@ -15,21 +15,10 @@ const initialize = (protocolVersion: string, id: number | string = 1) => ({
 
 /** A real gateway on a stdio transport over in-process pipes; every line it writes is collected. */
 function gatewayOnPipes() {
-  const stdin = new PassThrough();
-  const stdout = new PassThrough();
-  const lines: Record<string, unknown>[] = [];
-  let buf = '';
-  stdout.on('data', (d: Buffer) => {
-    buf += d.toString();
-    for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
-      lines.push(JSON.parse(buf.slice(0, nl)) as Record<string, unknown>);
-      buf = buf.slice(nl + 1);
-    }
-  });
+  const { stdin, stdout, lines, send } = jsonLinePipes();
   const transport = new StdioServerLineTransport(stdin, stdout);
   // No core: nothing here reaches it (socket path that does not exist, no autostart).
   const gateway = new Gateway({ ...info, socket: '/nonexistent/mcpd-early-init.sock', log: () => undefined });
-  const send = (m: object) => stdin.write(`${JSON.stringify(m)}\n`);
   const until = async (n: number) => {
     while (lines.length < n) await new Promise((r) => stdout.once('data', r));
   };

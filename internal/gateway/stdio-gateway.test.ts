@@ -1,10 +1,10 @@
-import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AREAS } from '../contract/areas/all-areas.js';
 import { isAbsent } from '../contract/areas/area.js';
 import { answerInitializeEarly } from './early-initialize.js';
 import { GATEWAY_METHODS, StdioGateway } from './stdio-gateway.js';
 import { StdioServerLineTransport } from './stdio-server-transport.js';
+import { jsonLinePipes } from '../../test/support/json-line-pipes.js';
 
 const info = { caller: 'editor', version: '9.9.9' };
 const INIT = {
@@ -21,18 +21,7 @@ afterEach(async () => {
 
 /** The stdio gateway on in-process pipes, started as mcpdmcp starts it; no core (a socket that does not exist). */
 async function stdioOnPipes() {
-  const stdin = new PassThrough();
-  const stdout = new PassThrough();
-  const lines: Record<string, unknown>[] = [];
-  let buf = '';
-  stdout.on('data', (d: Buffer) => {
-    buf += d.toString();
-    for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
-      lines.push(JSON.parse(buf.slice(0, nl)) as Record<string, unknown>);
-      buf = buf.slice(nl + 1);
-    }
-  });
-  const send = (m: object) => stdin.write(`${JSON.stringify(m)}\n`);
+  const { stdin, stdout, lines, send } = jsonLinePipes();
   const answer = async (id: number) => {
     for (;;) {
       const found = lines.find((l) => l.id === id && !('method' in l));
