@@ -27,6 +27,9 @@ interface CallReq {
   progress?: boolean;
 }
 
+/** The first page's `_meta` key naming the servers a listing answered without (still starting). */
+export const PENDING_META = 'mcpd/pending';
+
 /** Tools: list (paged, with the snapshot's etag), watch, call (progress and cancellation pass through). */
 export const toolsArea: Area = {
   name: 'tools',
@@ -46,6 +49,8 @@ export const toolsArea: Area = {
             // its etag covers them: the Session's list_changed watch uses the same one (tool-list-watch.ts).
             const channels = await api.resources.channels(ctx.session.caller);
             result._meta = { 'mcpd/etag': clientToolListEtag(page.etag, channels), [CONTEXT_CHANNELS_META]: { ...channels } };
+            // Servers still starting when the listing budget ran out: their tools come with list_changed.
+            if (page.pending?.length) result._meta[PENDING_META] = [...page.pending];
           }
           return result;
         },

@@ -1,3 +1,4 @@
+import { pendingFailures } from './listing-pending.js';
 import { randomUUID } from 'node:crypto';
 import type {
   CallOptions,
@@ -201,18 +202,25 @@ export class Core implements ControlApi {
   async listTools(caller: string, cursor?: string, pageSize?: number): Promise<ToolPage> {
     const profile = this.profileOf(caller);
     // A continuation page comes from a pinned snapshot: loading must not block it.
-    if (!cursor) await this.waitForListing(caller, profile);
+    const pending = cursor ? [] : await this.waitForListing(caller, profile);
     const idx = this.tools.index(profile);
     const page = idx.list(cursor, pageSize ?? this.o.store.current.runtime.pageSize);
     const snap = idx.snapshotAt(page.etag) ?? idx.snapshot();
-    const failures = cursor ? undefined : this.tools.failureList(profile);
-    return { etag: page.etag, tools: page.items, nextCursor: page.nextCursor, collisions: snap.collisions, failures };
+    const failures = cursor ? undefined : [...pendingFailures(pending, this.listingBudgetMs()), ...this.tools.failureList(profile)];
+    return { etag: page.etag, tools: page.items, nextCursor: page.nextCursor, collisions: snap.collisions, failures, pending };
   }
 
-  /** Loads the profile's tool lists; a wait for servers to start is logged with who and how long (it can take seconds). */
-  private async waitForListing(caller: string, profile: string): Promise<void> {
+  private listingBudgetMs(): number {
+    return this.o.store.current.runtime.listingBudgetSeconds * 1000;
+  }
+
+  /**
+   * Loads the profile's tool lists within the listing budget; returns the servers still starting then.
+   * A wait for servers to start is logged with who and how long (it can take seconds).
+   */
+  private async waitForListing(caller: string, profile: string): Promise<string[]> {
     const t0 = Date.now();
-    const waited = await this.tools.ensureLoaded(profile);
+    const { waited, pending } = await this.tools.loadWithin(profile, this.listingBudgetMs());
     const ms = Date.now() - t0;
     if (waited.length > 0 && ms >= SLOW_LISTING_MS)
       this.o.log('info', `first listing waited ${ms} ms for servers to start: ${waited.join(', ')}`, {
@@ -221,6 +229,9 @@ export class Core implements ControlApi {
         ms,
         servers: waited,
       });
+    if (pending.length > 0)
+      this.o.log('info', `listing answered without servers still starting: ${pending.join(', ')}`, { caller, profile, ms, servers: pending });
+    return pending;
   }
 
   watchTools(caller: string, lastEtag?: string): Subscription<ToolSnapshot> {

@@ -4,6 +4,7 @@ import { specFingerprint } from '../../contract/model/fingerprint.js';
 import { ProfileIndex } from '../domain/aggregator/tool-index.js';
 import { definitionHash } from '../domain/aggregator/hash.js';
 import { PoolGoneError } from '../infra/scheduler/index.js';
+import { cappedTimeout } from '../../shared/timer-limit.js';
 
 /** What the tool service needs from the pools: the per-spec metadata cache. */
 export interface ToolSource {
@@ -79,6 +80,25 @@ export class ToolService {
     if (missing.length === 0) return [];
     await Promise.all(missing.map((fp) => this.load(fp)));
     return profile.servers.filter((s) => !s.disabled && missing.includes(specFingerprint(s))).map((s) => s.name);
+  }
+
+  /**
+   * ensureLoaded, waiting at most `budgetMs`: a listing answers with what is ready instead of waiting
+   * on a server that never finishes starting. `pending` names the servers still loading then; they
+   * keep loading, and their tools join the index (a list change, so list_changed) when they arrive.
+   */
+  async loadWithin(profileName: string, budgetMs: number): Promise<{ waited: string[]; pending: string[] }> {
+    const loading = this.ensureLoaded(profileName);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<undefined>((resolve) => {
+      timer = cappedTimeout(() => resolve(undefined), budgetMs);
+    });
+    const waited = await Promise.race([loading, late]);
+    clearTimeout(timer);
+    if (waited) return { waited, pending: [] };
+    const profile = this.profiles.get(profileName);
+    const pending = (profile?.servers ?? []).filter((s) => !s.disabled && this.loading.has(specFingerprint(s))).map((s) => s.name);
+    return { waited: [], pending };
   }
 
   /**

@@ -227,7 +227,8 @@ function startError(spec: ServerSpec, transport: Transport | undefined, err: unk
   if (auth) return auth;
   let why = (err as Error)?.message ?? String(err);
   if (transport instanceof ProcessStdioTransport) {
-    if (transport.exitInfo) why = `it exited (${transport.describeExit()}) before completing the MCP handshake`;
+    if (transport.fatalReason) why = `it was stopped because ${transport.fatalReason}`;
+    else if (transport.exitInfo) why = `it exited (${transport.describeExit()}) before completing the MCP handshake`;
     const tail = transport.recentStderr();
     if (tail.length) why += `; last stderr lines:\n  ${tail.slice(-5).join('\n  ')}`;
   }

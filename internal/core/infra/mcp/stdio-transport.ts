@@ -33,6 +33,12 @@ export interface ExitInfo {
 const STDOUT_SETTLE_MS = 100;
 const EXIT_WAIT_MS = 5000;
 const STDERR_TAIL = 20;
+/**
+ * Bytes of stdout lines that are not JSON-RPC a server may write (a banner, a stray print) before it
+ * is cut off: a server flooding its stdout with anything else would hold its session, and every
+ * listing waiting on it, for as long as it floods.
+ */
+export const MAX_JUNK_BYTES = 1024 * 1024;
 
 /**
  * MCP stdio transport that owns its process: the server is spawned as the leader of its own
@@ -56,6 +62,8 @@ export class ProcessStdioTransport implements Transport {
   private startedEarly = false;
   /** Why the transport stopped the server itself (e.g. an oversized line), for the calls it ends. */
   private fatal?: string;
+  /** Bytes of stdout lines that were not JSON-RPC so far (bounded by MAX_JUNK_BYTES). */
+  private junkBytes = 0;
   /** Requests that bypass the SDK's Protocol; their answers are taken out of the stream before it sees them. */
   readonly direct: DirectRequests;
   /** SDK notifications are dispatched a microtask late: what follows one waits behind its handler. */
@@ -203,6 +211,8 @@ export class ProcessStdioTransport implements Transport {
   }
 
   private onStdout(chunk: Buffer): void {
+    // A server being stopped for what it wrote: the rest of its output is not read.
+    if (this.fatal) return;
     try {
       this.readBuffer.append(chunk);
     } catch {
@@ -233,9 +243,23 @@ export class ProcessStdioTransport implements Transport {
       this.onmessage?.(message);
       return !('id' in message);
     } catch (err) {
-      this.onerror?.(new Error(`server ${this.opts.serverName} wrote a line that is not JSON-RPC: ${(err as Error).message}`));
+      this.junk(line, err as Error);
       return false;
     }
+  }
+
+  /** A stdout line that is not JSON-RPC: reported, and past MAX_JUNK_BYTES of them the server is stopped. */
+  private junk(line: string, err: Error): void {
+    if (this.fatal) return;
+    this.junkBytes += line.length + 1;
+    if (this.junkBytes <= MAX_JUNK_BYTES) {
+      this.onerror?.(new Error(`server ${this.opts.serverName} wrote a line that is not JSON-RPC: ${err.message}`));
+      return;
+    }
+    this.fatal = `it wrote over ${MAX_JUNK_BYTES / 1024 / 1024} MiB of stdout lines that are not JSON-RPC (the last: ${JSON.stringify(line.slice(0, 80))}); stdout carries MCP messages only: have the server log to stderr`;
+    this.onerror?.(new Error(`server ${this.opts.serverName} was stopped because ${this.fatal}`));
+    // stop() signals and polls the group and does not reject; the reader must not wait for the kill.
+    void this.stop(0);
   }
 
   private notifyClose(): void {
