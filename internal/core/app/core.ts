@@ -1,4 +1,4 @@
-import { pendingFailures } from './listing-pending.js';
+import { pendingFailures } from './listing-budget.js';
 import { randomUUID } from 'node:crypto';
 import type {
   CallOptions,
@@ -52,7 +52,8 @@ export class Core implements ControlApi {
   /** Per-caller views, so a caller moved to another profile by a reload sees the new list. */
   private readonly callerViews = new CallerViews<ToolSnapshot>(
     (caller) => this.tools.index(this.profileOf(caller)).snapshot(),
-    (caller) => this.tools.ensureLoaded(this.profileOf(caller)),
+    // A watch's first snapshot comes within the listing budget, like a listing: what arrives later is a change.
+    (caller) => this.tools.loadWithin(this.profileOf(caller)),
   );
   private reaper?: NodeJS.Timeout;
   readonly history = new CallerHistories();
@@ -206,12 +207,8 @@ export class Core implements ControlApi {
     const idx = this.tools.index(profile);
     const page = idx.list(cursor, pageSize ?? this.o.store.current.runtime.pageSize);
     const snap = idx.snapshotAt(page.etag) ?? idx.snapshot();
-    const failures = cursor ? undefined : [...pendingFailures(pending, this.listingBudgetMs()), ...this.tools.failureList(profile)];
+    const failures = cursor ? undefined : [...pendingFailures(pending, this.tools.listingBudget.ms), ...this.tools.failureList(profile)];
     return { etag: page.etag, tools: page.items, nextCursor: page.nextCursor, collisions: snap.collisions, failures, pending };
-  }
-
-  private listingBudgetMs(): number {
-    return this.o.store.current.runtime.listingBudgetSeconds * 1000;
   }
 
   /**
@@ -220,7 +217,7 @@ export class Core implements ControlApi {
    */
   private async waitForListing(caller: string, profile: string): Promise<string[]> {
     const t0 = Date.now();
-    const { waited, pending } = await this.tools.loadWithin(profile, this.listingBudgetMs());
+    const { waited, pending } = await this.tools.loadWithin(profile);
     const ms = Date.now() - t0;
     if (waited.length > 0 && ms >= SLOW_LISTING_MS)
       this.o.log('info', `first listing waited ${ms} ms for servers to start: ${waited.join(', ')}`, {
@@ -230,7 +227,12 @@ export class Core implements ControlApi {
         servers: waited,
       });
     if (pending.length > 0)
-      this.o.log('info', `listing answered without servers still starting: ${pending.join(', ')}`, { caller, profile, ms, servers: pending });
+      this.o.log('info', `listing answered without servers still starting: ${pending.join(', ')}`, {
+        caller,
+        profile,
+        ms,
+        servers: pending,
+      });
     return pending;
   }
 

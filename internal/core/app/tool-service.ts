@@ -1,10 +1,10 @@
 import type { DownstreamTool, ToolSnapshot } from '../../contract/model/tool.js';
-import type { Profile, ProfileStore } from '../../contract/model/profile.js';
+import { DEFAULT_RUNTIME, type Profile, type ProfileStore } from '../../contract/model/profile.js';
 import { specFingerprint } from '../../contract/model/fingerprint.js';
 import { ProfileIndex } from '../domain/aggregator/tool-index.js';
 import { definitionHash } from '../domain/aggregator/hash.js';
 import { PoolGoneError } from '../infra/scheduler/index.js';
-import { cappedTimeout } from '../../shared/timer-limit.js';
+import { ListingBudget } from './listing-budget.js';
 
 /** What the tool service needs from the pools: the per-spec metadata cache. */
 export interface ToolSource {
@@ -36,6 +36,8 @@ export class ToolService {
     private readonly source: ToolSource,
     private readonly retentionSeconds: number,
     private readonly log: (msg: string, fields?: Record<string, unknown>) => void,
+    /** Shared with the other areas' listings (AreaDeps.listingBudget). */
+    readonly listingBudget = new ListingBudget(() => DEFAULT_RUNTIME.listingBudgetSeconds * 1000),
   ) {}
 
   /** Adopts a (re)loaded store: new profiles get an index, changed ones are reconfigured, gone ones closed. */
@@ -83,19 +85,13 @@ export class ToolService {
   }
 
   /**
-   * ensureLoaded, waiting at most `budgetMs`: a listing answers with what is ready instead of waiting
+   * ensureLoaded, waiting at most the listing budget: a listing answers with what is ready instead of waiting
    * on a server that never finishes starting. `pending` names the servers still loading then; they
    * keep loading, and their tools join the index (a list change, so list_changed) when they arrive.
    */
-  async loadWithin(profileName: string, budgetMs: number): Promise<{ waited: string[]; pending: string[] }> {
+  async loadWithin(profileName: string): Promise<{ waited: string[]; pending: string[] }> {
     const loading = this.ensureLoaded(profileName);
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<undefined>((resolve) => {
-      timer = cappedTimeout(() => resolve(undefined), budgetMs);
-    });
-    const waited = await Promise.race([loading, late]);
-    clearTimeout(timer);
-    if (waited) return { waited, pending: [] };
+    if (await this.listingBudget.wait(profileName, loading)) return { waited: await loading, pending: [] };
     const profile = this.profiles.get(profileName);
     const pending = (profile?.servers ?? []).filter((s) => !s.disabled && this.loading.has(specFingerprint(s))).map((s) => s.name);
     return { waited: [], pending };
