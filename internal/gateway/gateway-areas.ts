@@ -2,7 +2,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { JsonObject, JsonValue } from '../shared/json.js';
 import { isAbsent, type Area } from '../contract/areas/area.js';
 import { rawRequestHandlerOf } from './sdk-internals.js';
-import type { ForwardExtra, GatewayAdapter } from '../contract/context/gateway-area.js';
+import type { ForwardExtra, GatewayAdapter } from './gateway-area.js';
 
 type Forward = (method: string, params: JsonObject, extra: ForwardExtra, progressToken?: string | number) => Promise<JsonValue>;
 

@@ -3,15 +3,14 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonObject, JsonValue } from '../shared/json.js';
 import type { SessionClient } from '../contract/session/session-client.js';
-import { contextArea } from '../contract/context/context-listing.js';
 import { logsArea } from './areas/logs.js';
 import { promptsArea } from './areas/prompts.js';
 import { resourcesArea } from './areas/resources.js';
 import { toolsArea } from './areas/tools.js';
 import { clientRequestsArea } from './areas/client-requests.js';
 import { CoreLink, type CoreLinkOptions } from './core-link.js';
-import { toJsonRpcError } from '../contract/context/error-map.js';
-import type { ForwardExtra, GatewayAdapter, GatewayArea, GatewayContext } from '../contract/context/gateway-area.js';
+import { toJsonRpcError } from './error-map.js';
+import type { ForwardExtra, GatewayAdapter, GatewayArea, GatewayContext } from './gateway-area.js';
 import { registerAreaHandlers } from './gateway-areas.js';
 import { AREAS } from '../contract/areas/all-areas.js';
 import { FastToolCalls } from './fast-tool-calls.js';
@@ -41,7 +40,7 @@ export class Gateway {
   private readonly connectHandlers: ((s: SessionClient, reconnect: boolean) => void)[] = [];
 
   constructor(private readonly opts: GatewayOptions) {
-    const areas: GatewayArea[] = [toolsArea(), resourcesArea(), promptsArea(), logsArea(), contextArea(), clientRequestsArea()];
+    const areas: GatewayArea[] = [toolsArea(), resourcesArea(), promptsArea(), logsArea(), clientRequestsArea()];
     this.server = new Server(
       { name: 'mcpd', version: opts.version },
       { capabilities: mergeCapabilities(areas), instructions: gatewayInstructions(opts.caller) },

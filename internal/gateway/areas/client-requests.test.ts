@@ -6,7 +6,7 @@ import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ClientRequestError } from '../../contract/control/client-requests.js';
 import type { JsonObject } from '../../shared/json.js';
 import type { IncomingRequestHandler, SessionClient } from '../../contract/session/session-client.js';
-import type { GatewayContext } from '../../contract/context/gateway-area.js';
+import type { GatewayContext } from '../gateway-area.js';
 import { clientRequestsArea } from './client-requests.js';
 
 /** Stands in for the Session to the core: records notifications, keeps the request handler. */

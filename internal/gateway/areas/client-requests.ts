@@ -11,7 +11,7 @@ import {
 } from '../../contract/control/client-requests.js';
 import type { JsonObject } from '../../shared/json.js';
 import type { SessionClient } from '../../contract/session/session-client.js';
-import type { GatewayArea, GatewayContext } from '../../contract/context/gateway-area.js';
+import type { GatewayArea, GatewayContext } from '../gateway-area.js';
 
 /** Client results stay opaque: only that they are objects is checked. */
 const RawResult = z.looseObject({});

@@ -1,6 +1,6 @@
 import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonObject } from '../../shared/json.js';
-import type { GatewayArea } from '../../contract/context/gateway-area.js';
+import type { GatewayArea } from '../gateway-area.js';
 
 /**
  * What a client that never sends logging/setLevel receives: warnings and worse (a server crashed, was

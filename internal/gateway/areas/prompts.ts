@@ -1,5 +1,5 @@
 import type { JsonObject } from '../../shared/json.js';
-import { etagOf, type GatewayArea } from '../../contract/context/gateway-area.js';
+import { etagOf, type GatewayArea } from '../gateway-area.js';
 
 /**
  * prompts/list (its etag remembered), list_changed; prompts/get and completion/complete are plain

@@ -1,7 +1,7 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { ServerCapabilities, ServerNotification } from '@modelcontextprotocol/sdk/types.js';
-import type { JsonObject, JsonValue } from '../../shared/json.js';
-import type { SessionClient } from '../session/session-client.js';
+import type { JsonObject, JsonValue } from '../shared/json.js';
+import type { SessionClient } from '../contract/session/session-client.js';
 
 export interface ForwardExtra {
   signal: AbortSignal;
@@ -10,8 +10,8 @@ export interface ForwardExtra {
 
 /**
  * Around the forward of one MCP request (params without `_meta`): `next` sends params to the core's
- * Session method of the same name. What the gateway adds on its side: the context channels in lists,
- * the subscriptions and list etags it remembers to re-sync after a core restart.
+ * Session method of the same name. What the gateway adds on its side: the subscriptions and list etags
+ * it remembers to re-sync after a core restart.
  */
 export type GatewayAdapter = (
   params: JsonObject,
@@ -19,7 +19,7 @@ export type GatewayAdapter = (
   next: (params: JsonObject) => Promise<JsonValue>,
 ) => Promise<unknown>;
 
-/** What an area of the gateway (tools, resources, prompts, logs, context) can use. */
+/** What an area of the gateway (tools, resources, prompts, logs) can use. */
 export interface GatewayContext {
   readonly server: Server;
   readonly caller: string;
