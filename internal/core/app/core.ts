@@ -28,7 +28,7 @@ import { ContextSurface, withContextChannels } from './context-surface.js';
 import { CoreStatus } from './core-status.js';
 import { CoreStop, type CoreStopOutcome } from './core-stop.js';
 import { wireAreas, wireTools, type Areas, type CoreOptions } from './core-wiring.js';
-import { gatedPrompts, gatedResources } from './gated-areas.js';
+import { gatedPrompts, gatedResources } from './gated-calls.js';
 import type { LogService } from './log-service.js';
 import { SmcpComputers } from './smcp-computers.js';
 import { StoreReloads } from './store-reloads.js';

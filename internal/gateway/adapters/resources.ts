@@ -1,11 +1,11 @@
 import type { JsonObject } from '../../shared/json.js';
-import { etagOf, type GatewayArea } from '../gateway-area.js';
+import { etagOf, type SurfaceAdapter } from '../adapter.js';
 
 /**
  * resources/list, resources/templates/list, resources/read, (un)subscribe; updates and list_changed
  * forwarded. The URIs this client subscribed to are remembered so a core restart re-subscribes them.
  */
-export function resourcesArea(): GatewayArea {
+export function resourcesAdapter(): SurfaceAdapter {
   /** ETag of the last resource or template list given to the client (both come from one snapshot). */
   let served: string | undefined;
   const subscribed = new Set<string>();

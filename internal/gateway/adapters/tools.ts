@@ -1,8 +1,8 @@
 import type { JsonObject } from '../../shared/json.js';
-import { etagOf, type GatewayArea } from '../gateway-area.js';
+import { etagOf, type SurfaceAdapter } from '../adapter.js';
 
 /** tools/list, tools/call (progress and cancellation pass through) and list_changed. */
-export function toolsArea(): GatewayArea {
+export function toolsAdapter(): SurfaceAdapter {
   /** ETag of the last tool list this client was given; list_changed is sent only when it moves. */
   let served: string | undefined;
   return {
