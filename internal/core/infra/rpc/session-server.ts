@@ -5,6 +5,7 @@ import { DEFAULT_SESSION_OUTBOUND_BYTES } from './outbound-gate.js';
 import { SessionOutput, type SessionLog, type SessionSink } from './session-output.js';
 import { ListChangeForwarder } from './session-list-watches.js';
 import { SessionRequests } from './session-requests.js';
+import type { WriteBatcher } from '../../../shared/jsonrpc/turn-writes.js';
 
 /**
  * The core's end of a Session: a grpc-js ServerDuplexStream (the `Session` RPC), a FramedSessionStream
@@ -29,6 +30,8 @@ export interface SessionServeOptions {
   frameStallMs?: number;
   /** Sessions one MCPD-SESSION/2 connection may carry at once (default DEFAULT_CHANNELS_PER_CONNECTION). */
   maxChannelsPerConnection?: number;
+  /** The process's write batcher (turn-writes.ts), shared with the servers' stdio. */
+  batcher?: WriteBatcher;
 }
 
 export const DEFAULT_HELLO_TIMEOUT_MS = 10_000;
