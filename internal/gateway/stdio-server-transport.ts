@@ -3,7 +3,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { JsonRpcLineReader, parseJsonRpc, severalLines } from '../shared/jsonrpc/line-reader.js';
-import { rememberJson } from '../shared/jsonrpc/raw-json.js';
+import { withRawJson } from '../shared/jsonrpc/raw-json.js';
 import { splitObjectMember } from '../shared/jsonrpc/split-response.js';
 import { type TurnWrites, WriteBatcher } from '../shared/jsonrpc/turn-writes.js';
 import { ProgressSpacing } from './progress-spacing.js';
@@ -149,6 +149,6 @@ function parseKeepingParams(line: string): JSONRPCMessage {
   if (!line.includes('"tools/call"')) return parseJsonRpc(line);
   const split = splitObjectMember(line, 'params');
   if (!split || split.envelope.jsonrpc !== '2.0') return parseJsonRpc(line);
-  split.envelope.params = rememberJson(split.value, split.valueText);
+  split.envelope.params = withRawJson(split.value, split.valueText);
   return split.envelope as unknown as JSONRPCMessage;
 }
