@@ -4,7 +4,7 @@ import type { McpdError } from '../shared/errors.js';
 import type { JsonObject } from '../shared/json.js';
 import type { RawCallHandlers, SessionClient } from '../contract/session/session-client.js';
 import { toJsonRpcError } from './error-map.js';
-import { rememberedJson } from '../shared/jsonrpc/raw-json.js';
+import { rawJsonOf } from '../shared/jsonrpc/raw-json.js';
 import { ChurnMap } from '../shared/churn-map.js';
 import type { LineRole } from './stdio-server-transport.js';
 
@@ -55,7 +55,7 @@ export class FastToolCalls {
   private serve(id: RequestId, params: JsonObject): void {
     const call = new ToolCall(this, id, progressTokenOf(params));
     this.inflight.set(id, call);
-    const paramsJson = rememberedJson(params) ?? JSON.stringify({ name: params.name, arguments: params.arguments ?? {} });
+    const paramsJson = rawJsonOf(params) ?? JSON.stringify({ name: params.name, arguments: params.arguments ?? {} });
     const live = this.opts.liveSession?.();
     if (live) return call.start(live, paramsJson);
     this.opts.session().then(

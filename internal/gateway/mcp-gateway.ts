@@ -27,6 +27,8 @@ export interface GatewayOptions {
   /** How long a request waits for a core to (re)appear before failing. */
   coreWaitMs?: number;
   log: (msg: string) => void;
+  /** The process's write batcher, shared by the core Session and the client's stdio. */
+  batcher?: CoreLinkOptions['batcher'];
 }
 
 /**
@@ -50,6 +52,7 @@ export class Gateway {
       caller: opts.caller,
       startCore: opts.startCore,
       open: opts.openSession,
+      batcher: opts.batcher,
       log: opts.log,
       onConnected: (s, reconnect) => this.onConnected(s, reconnect),
     });
