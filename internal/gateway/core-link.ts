@@ -3,8 +3,9 @@ import { McpdError } from '../shared/errors.js';
 import { assertSocketOwner } from '../contract/session/socket-path.js';
 import { SessionClient } from '../contract/session/session-client.js';
 import type { StartedCore } from '../contract/session/autostart.js';
-import type * as pb from '../contract/gen/mcpd/control/v1/control.js';
+import type { WriteBatcher } from '../shared/jsonrpc/turn-writes.js';
 import { cappedTimeout } from '../shared/timer-limit.js';
+import type { SessionHello } from '../contract/gen/mcpd/control/v1/session.js';
 
 export interface CoreLinkOptions {
   socket: string;
@@ -17,7 +18,9 @@ export interface CoreLinkOptions {
    * Opens a Session with this hello; default: a MCPD-SESSION/1 connection of its own. The HTTP gateway
    * passes its SharedCoreConnection's, so all its sessions share one connection.
    */
-  open?: (hello: pb.SessionHello) => Promise<SessionClient>;
+  open?: (hello: SessionHello) => Promise<SessionClient>;
+  /** The process's write batcher (turn-writes.ts) for a Session of its own, shared with stdout. */
+  batcher?: WriteBatcher;
   /** Called after every successful (re)connection. */
   onConnected: (session: SessionClient, reconnect: boolean) => void;
 }
@@ -149,7 +152,9 @@ export class CoreLink {
           clientName: this.opts.clientName ?? '',
           previousSessionId: this.lastSessionId,
         };
-        const session = await (this.opts.open ? this.opts.open(hello) : SessionClient.connect(this.opts.socket, hello));
+        const session = await (this.opts.open
+          ? this.opts.open(hello)
+          : SessionClient.connect(this.opts.socket, hello, undefined, this.opts.batcher));
         return this.adopt(session);
       } catch (e) {
         if (this.demand) this.maybeStartCore((e as Error).message);

@@ -3,10 +3,10 @@ import type { ProgressUpdate } from '../contract/model/downstream.js';
 import type { McpdError } from '../shared/errors.js';
 import type { JsonObject } from '../shared/json.js';
 import type { RawCallHandlers, SessionClient } from '../contract/session/session-client.js';
-import { isContextTool } from '../contract/context/context-listing.js';
-import { toJsonRpcError } from '../contract/context/error-map.js';
-import { rememberedJson } from '../shared/jsonrpc/raw-json.js';
+import { toJsonRpcError } from './error-map.js';
+import { rawJsonOf } from '../shared/jsonrpc/raw-json.js';
 import { ChurnMap } from '../shared/churn-map.js';
+import type { LineRole } from './stdio-server-transport.js';
 
 type RequestId = string | number;
 
@@ -15,15 +15,15 @@ export interface FastToolCallsOptions {
   session: () => Promise<SessionClient>;
   /** The live Session if there is one now: the common case takes no promise turn. */
   liveSession?: () => SessionClient | undefined;
-  /** Writes one complete JSON-RPC line (or bytes of one) to the client. */
-  write: (bytes: Buffer | string) => void;
+  /** Writes one complete JSON-RPC line (or bytes of one) to the client: a call's progress, its answer. */
+  write: (bytes: Buffer | string, role: LineRole) => void;
 }
 
 /**
  * `tools/call` from a stdio client, answered without the SDK's Protocol: the arguments go to the core
  * as JSON bytes and the core's result bytes go to the client as they are — the gateway never parses
  * or rebuilds a result (decision 17). Progress and cancellation pass through as on the SDK path;
- * everything else (and the Finder's own tool) still goes through the SDK server. A call with a live
+ * everything else still goes through the SDK server. A call with a live
  * Session is sent in the turn its line is read and answered in the turn the core's frame is read
  * (SessionClient.startRaw): no promise, signal or timer per call.
  */
@@ -38,8 +38,7 @@ export class FastToolCalls {
     if ('id' in message) {
       if (message.method !== 'tools/call') return false;
       const params = (message.params ?? {}) as JsonObject;
-      if (typeof params.name === 'string' && isContextTool(params.name)) return false;
-      // Everything else is the core's to judge, a missing or malformed name included (-32602).
+      // The core judges every call (the Finder's tool included), a missing or malformed name too (-32602).
       this.serve(message.id, params);
       return true;
     }
@@ -56,7 +55,7 @@ export class FastToolCalls {
   private serve(id: RequestId, params: JsonObject): void {
     const call = new ToolCall(this, id, progressTokenOf(params));
     this.inflight.set(id, call);
-    const paramsJson = rememberedJson(params) ?? JSON.stringify({ name: params.name, arguments: params.arguments ?? {} });
+    const paramsJson = rawJsonOf(params) ?? JSON.stringify({ name: params.name, arguments: params.arguments ?? {} });
     const live = this.opts.liveSession?.();
     if (live) return call.start(live, paramsJson);
     this.opts.session().then(
@@ -71,8 +70,8 @@ export class FastToolCalls {
   }
 
   /** @internal (ToolCall) */
-  write(bytes: Buffer | string): void {
-    this.opts.write(bytes);
+  write(bytes: Buffer | string, role: LineRole): void {
+    this.opts.write(bytes, role);
   }
 }
 
@@ -81,7 +80,6 @@ class ToolCall implements RawCallHandlers {
   private session?: SessionClient;
   private coreId = 0;
   private cancelled = false;
-  private progressed = false;
 
   constructor(
     private readonly lane: FastToolCalls,
@@ -103,22 +101,20 @@ class ToolCall implements RawCallHandlers {
       resultJson.length > 0 ? resultJson : EMPTY_RESULT,
       CLOSE,
     ]);
-    // SDK clients drop a progress notification read together with its response: answer a turn later.
-    if (this.progressed) setImmediate(() => this.lane.write(answer));
-    else this.lane.write(answer);
+    this.lane.write(answer, { answerTo: this.id });
   }
 
   error(e: McpdError): void {
     if (this.cancelled) return;
     this.lane.ended(this);
-    this.lane.write(`${JSON.stringify({ jsonrpc: '2.0', id: this.id, error: errorBody(e) })}\n`);
+    this.lane.write(`${JSON.stringify({ jsonrpc: '2.0', id: this.id, error: errorBody(e) })}\n`, { answerTo: this.id });
   }
 
   progress(p: ProgressUpdate): void {
     if (this.token === undefined || this.cancelled) return;
-    this.progressed = true;
     this.lane.write(
       `${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: this.token, ...p } })}\n`,
+      { progressOf: this.id },
     );
   }
 

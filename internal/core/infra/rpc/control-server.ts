@@ -1,12 +1,7 @@
 import { Server, ServerCredentials } from '@grpc/grpc-js';
 import { stream, unary } from './handler-kit.js';
 import type { ControlApi } from '../../../contract/control/control.js';
-import {
-  ControlPlaneService,
-  SessionClientMessage,
-  SessionServerMessage,
-  type ControlPlaneServer,
-} from '../../../contract/gen/mcpd/control/v1/control.js';
+import { ControlPlaneService, type ControlPlaneServer } from '../../../contract/gen/mcpd/control/v1/control.js';
 import type * as pb from '../../../contract/gen/mcpd/control/v1/control.js';
 import { statusToPb } from '../../../contract/session/convert.js';
 import { addHealth, addReflection } from './reflection.js';
@@ -21,6 +16,7 @@ import { chmodSync, unlinkSync } from 'node:fs';
 import { AREAS } from '../../../contract/areas/all-areas.js';
 import { grpcAreaHandlers } from './grpc-areas.js';
 import { cappedTimeout } from '../../../shared/timer-limit.js';
+import { SessionClientMessage, SessionServerMessage } from '../../../contract/gen/mcpd/control/v1/session.js';
 
 const encodedResponses = new WeakMap<pb.ListToolsResponse, Buffer>();
 
@@ -114,10 +110,11 @@ export async function startControlServer(api: ControlApi, socketPath: string, se
     {
       grpc: (socket) => injector.injectConnection(socket),
       session: (socket, rest) => {
-        const stream = new FramedSessionStream<pb.SessionClientMessage, pb.SessionServerMessage>(
+        const stream = new FramedSessionStream<SessionClientMessage, SessionServerMessage>(
           socket,
           SERVER_CODEC,
           session.frameStallMs ?? FRAME_STALL_MS,
+          session.batcher,
         );
         serveSession(api, stream, session);
         stream.receive(rest);
@@ -164,6 +161,6 @@ const FRAME_STALL_MS = 30_000;
 const GRPC_IDLE_MS = 120_000;
 
 const SERVER_CODEC = {
-  encode: (m: pb.SessionServerMessage) => SessionServerMessage.encode(m).finish(),
+  encode: (m: SessionServerMessage) => SessionServerMessage.encode(m).finish(),
   decode: (b: Uint8Array) => SessionClientMessage.decode(b),
 };

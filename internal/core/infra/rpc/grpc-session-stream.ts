@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { ServerDuplexStream } from '@grpc/grpc-js';
-import type * as pb from '../../../contract/gen/mcpd/control/v1/control.js';
+import type { SessionClientMessage, SessionServerMessage } from '../../../contract/gen/mcpd/control/v1/session.js';
 import type { SessionServerStream } from './session-server.js';
 
 /** Protobuf framing and field tags around a message's JSON payloads: small next to them, counted as this. */
@@ -15,9 +15,9 @@ const MESSAGE_OVERHEAD = 32;
 export class GrpcSessionStream extends EventEmitter implements SessionServerStream {
   private unflushed = 0;
 
-  constructor(private readonly call: ServerDuplexStream<pb.SessionClientMessage, pb.SessionServerMessage>) {
+  constructor(private readonly call: ServerDuplexStream<SessionClientMessage, SessionServerMessage>) {
     super();
-    call.on('data', (msg: pb.SessionClientMessage) => this.emit('data', msg));
+    call.on('data', (msg: SessionClientMessage) => this.emit('data', msg));
     for (const event of ['end', 'error', 'cancelled', 'close'] as const) call.on(event, () => this.emit(event));
   }
 
@@ -25,7 +25,7 @@ export class GrpcSessionStream extends EventEmitter implements SessionServerStre
     return this.unflushed;
   }
 
-  write(msg: pb.SessionServerMessage): boolean {
+  write(msg: SessionServerMessage): boolean {
     const size = messageBytes(msg);
     this.unflushed += size;
     return this.call.write(msg, () => {
@@ -48,7 +48,7 @@ export class GrpcSessionStream extends EventEmitter implements SessionServerStre
 }
 
 /** The bytes a server message puts on the wire, near enough: its JSON payloads and text plus framing. */
-export function messageBytes(msg: pb.SessionServerMessage): number {
+function messageBytes(msg: SessionServerMessage): number {
   const r = msg.response;
   if (r) return MESSAGE_OVERHEAD + (r.resultJson?.length ?? 0) + (r.error ? r.error.message.length + r.error.dataJson.length : 0);
   if (msg.notification) return MESSAGE_OVERHEAD + msg.notification.method.length + msg.notification.paramsJson.length;

@@ -1,15 +1,15 @@
-import type * as pb from '../../../contract/gen/mcpd/control/v1/control.js';
 import type { JsonObject } from '../../../shared/json.js';
 import { encodeJson } from '../../../contract/session/json-bytes.js';
 import { OutboundGate, type GatedStream } from './outbound-gate.js';
 import { ReadingValve } from './reading-valve.js';
 import { responseFrame } from '../../../contract/session/session-wire.js';
+import type { SessionServerMessage } from '../../../contract/gen/mcpd/control/v1/session.js';
 
 /** What SessionOutput writes to: a Session stream of either transport, or one channel of a /2 connection. */
 export interface SessionSink extends GatedStream {
   /** 'drain': the peer took what was written (queued requests may start). */
   on(event: 'drain', listener: () => void): unknown;
-  write(msg: pb.SessionServerMessage): unknown;
+  write(msg: SessionServerMessage): unknown;
   /** /1 framed streams: writes a frame encoded by session-wire.ts. */
   writeFrame?(frame: Buffer): unknown;
 }
@@ -76,7 +76,7 @@ export class SessionOutput {
     this.stream.on('drain', cb);
   }
 
-  send(msg: pb.SessionServerMessage, admitted = false): void {
+  send(msg: SessionServerMessage, admitted = false): void {
     if (this.closed || (!admitted && !this.gate.admit(msg.notification !== undefined || msg.progress !== undefined))) return;
     this.stream.write(msg);
     this.wrote();

@@ -1,5 +1,4 @@
 import type { CallerSession, ControlApi } from '../../../contract/control/control.js';
-import type * as pb from '../../../contract/gen/mcpd/control/v1/control.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../../../shared/json.js';
 import type { StartedCall } from '../../../contract/model/downstream.js';
 import { redactedError } from '../../../contract/session/status-map.js';
@@ -11,6 +10,7 @@ import type { SessionOutput } from './session-output.js';
 import { ChurnMap } from '../../../shared/churn-map.js';
 import { McpdError } from '../../../shared/errors.js';
 import { RequestAdmission } from './request-admission.js';
+import type { ErrorInfo, SessionRequest } from '../../../contract/gen/mcpd/control/v1/session.js';
 
 /**
  * A session's requests to the core: admitted within the session's output budget (request-admission.ts),
@@ -31,7 +31,7 @@ export class SessionRequests {
     output.onDrain(() => this.admission.pump());
   }
 
-  handle(req: pb.SessionRequest, session: CallerSession | undefined): void {
+  handle(req: SessionRequest, session: CallerSession | undefined): void {
     if (!session) {
       const error = {
         reason: 'FAILED_PRECONDITION',
@@ -46,7 +46,7 @@ export class SessionRequests {
   }
 
   /** Runs an admitted request; `done` tells admission, once, how many bytes its answer put on the output. */
-  private start(req: pb.SessionRequest, session: CallerSession): void {
+  private start(req: SessionRequest, session: CallerSession): void {
     const id = req.id;
     let finished = false;
     const done = (bytes: number) => {
@@ -119,7 +119,7 @@ export class SessionRequests {
    */
   private startLaneCall(
     id: number,
-    req: pb.SessionRequest,
+    req: SessionRequest,
     params: JsonObject,
     session: CallerSession,
     done: (bytes: number) => void,
@@ -175,7 +175,7 @@ export class SessionRequests {
   }
 }
 
-function errorOf(e: unknown): pb.ErrorInfo {
+function errorOf(e: unknown): ErrorInfo {
   const err = redactedError(e);
   let dataJson: Buffer = Buffer.alloc(0);
   try {

@@ -1,12 +1,13 @@
 import type { CallerSession, ControlApi } from '../../../contract/control/control.js';
-import type * as pb from '../../../contract/gen/mcpd/control/v1/control.js';
 import { linkClient, type ClientLink } from './session-client-requests.js';
 import { DEFAULT_SESSION_OUTBOUND_BYTES } from './outbound-gate.js';
 import { SessionOutput, type SessionLog, type SessionSink } from './session-output.js';
 import { ListChangeForwarder } from './session-list-watches.js';
 import { SessionRequests } from './session-requests.js';
+import type { WriteBatcher } from '../../../shared/jsonrpc/turn-writes.js';
 import type { SessionTally, TalliedSession } from './session-tally.js';
 import type { AdmissionCounts } from './request-admission.js';
+import type { SessionClientMessage, SessionHello } from '../../../contract/gen/mcpd/control/v1/session.js';
 
 /**
  * The core's end of a Session: a grpc-js ServerDuplexStream (the `Session` RPC), a FramedSessionStream
@@ -17,7 +18,7 @@ export interface SessionServerStream extends SessionSink {
   end(): unknown;
   /** Drops the connection (framed streams) or the channel (/2, with `reason` for the client); a gRPC call is ended instead. */
   cancel?(reason?: string): unknown;
-  on(event: 'data', listener: (msg: pb.SessionClientMessage) => void): unknown;
+  on(event: 'data', listener: (msg: SessionClientMessage) => void): unknown;
   on(event: 'end' | 'error' | 'cancelled' | 'close' | 'drain', listener: () => void): unknown;
 }
 
@@ -36,6 +37,8 @@ export interface SessionServeOptions {
   frameStallMs?: number;
   /** Sessions one MCPD-SESSION/2 connection may carry at once (default DEFAULT_CHANNELS_PER_CONNECTION). */
   maxChannelsPerConnection?: number;
+  /** The process's write batcher (turn-writes.ts), shared with the servers' stdio. */
+  batcher?: WriteBatcher;
 }
 
 export const DEFAULT_HELLO_TIMEOUT_MS = 10_000;
@@ -77,7 +80,7 @@ class ServedSession implements TalliedSession {
     this.helloTimer = setTimeout(() => this.helloTimedOut(helloMs), helloMs);
     this.helloTimer.unref();
 
-    stream.on('data', (msg: pb.SessionClientMessage) => this.onMessage(msg));
+    stream.on('data', (msg: SessionClientMessage) => this.onMessage(msg));
     stream.on('end', () => {
       this.finish();
       stream.end();
@@ -100,7 +103,7 @@ class ServedSession implements TalliedSession {
     return this.requests.admission.counts;
   }
 
-  private onMessage(msg: pb.SessionClientMessage): void {
+  private onMessage(msg: SessionClientMessage): void {
     if (msg.hello) this.onHello(msg.hello);
     else if (msg.request) this.requests.handle(msg.request, this.session);
     else if (msg.cancel) this.requests.cancel(msg.cancel.id, msg.cancel.reason);
@@ -108,7 +111,7 @@ class ServedSession implements TalliedSession {
     else if (msg.notification) this.client?.onNotification(msg.notification);
   }
 
-  private onHello(hello: pb.SessionHello): void {
+  private onHello(hello: SessionHello): void {
     if (this.session || this.closed) return;
     const session = this.api.registerCaller(hello.caller || 'default', {
       pid: hello.pid || undefined,
