@@ -40,7 +40,7 @@ const STDERR_TAIL = 20;
  * is cut off: a server flooding its stdout with anything else would hold its session, and every
  * listing waiting on it, for as long as it floods.
  */
-export const MAX_JUNK_BYTES = 1024 * 1024;
+const MAX_JUNK_BYTES = 1024 * 1024;
 
 /**
  * MCP stdio transport that owns its process: the server is spawned as the leader of its own
