@@ -12,7 +12,7 @@ import { McpdError } from '../../../shared/errors.js';
 import type { JsonObject } from '../../../shared/json.js';
 import type { ServerSpec } from '../../../contract/model/spec.js';
 import { specFingerprint } from '../../../contract/model/fingerprint.js';
-import { noteChallenges } from '../oauth/challenge-notes.js';
+import { authFetch } from '../oauth/auth-fetch.js';
 import { StoredOAuthProvider } from '../../../contract/oauth/provider.js';
 import { authFailure } from '../../../contract/oauth/sign-in-error.js';
 import type { OAuthStore } from '../../../contract/oauth/token-store.js';
@@ -180,14 +180,16 @@ export function createLauncher(opts: LauncherOptions = {}): ManagedLauncher {
   function httpProbeOf(spec: ServerSpec, { url, headers }: HttpTarget) {
     const fp = specFingerprint(spec);
     const bearer = opts.oauth?.read(fp).tokens?.access_token;
-    return { url, headers, bearer, fetch: opts.oauth ? noteChallenges(opts.oauth, fp) : undefined };
+    return { url, headers, bearer, fetch: opts.oauth ? authFetch(opts.oauth, fp).fetch : undefined };
   }
 
   function httpTransport(spec: ServerSpec, { url, headers }: HttpTarget, modern: boolean): Transport {
     const requestInit = { headers };
     const fp = specFingerprint(spec);
-    const authProvider = opts.oauth ? new StoredOAuthProvider(spec, fp, opts.oauth) : undefined;
-    const fetchFn = opts.oauth ? noteChallenges(opts.oauth, fp) : undefined;
+    const observed = opts.oauth ? authFetch(opts.oauth, fp) : undefined;
+    const authProvider =
+      opts.oauth && observed ? new StoredOAuthProvider(spec, fp, opts.oauth, undefined, observed.lastRefresh) : undefined;
+    const fetchFn = observed?.fetch;
     if (modern) {
       // SDK v2's transport speaks the 2026 HTTP rules (no session, Mcp-Method/Mcp-Name headers); the OAuth
       // provider's interface is the same in both SDKs.
