@@ -11,7 +11,10 @@ describe('client config locations (docs/clients.md)', () => {
       cursor: '/home/jane/.cursor/mcp.json',
       vscode: '/home/jane/.config/Code/User/mcp.json',
       'claude-code': '/home/jane/.claude.json',
+      'gemini-cli': '/home/jane/.gemini/settings.json',
+      codex: '/home/jane/.codex/config.toml',
     });
+    expect(paths('linux', { CODEX_HOME: '/srv/codex' }, '/home/jane')['codex']).toBe('/srv/codex/config.toml');
     expect(paths('linux', { XDG_CONFIG_HOME: '/cfg' }, '/home/jane')['vscode']).toBe('/cfg/Code/User/mcp.json');
   });
 
@@ -21,6 +24,8 @@ describe('client config locations (docs/clients.md)', () => {
       cursor: '/Users/jane/.cursor/mcp.json',
       vscode: '/Users/jane/Library/Application Support/Code/User/mcp.json',
       'claude-code': '/Users/jane/.claude.json',
+      'gemini-cli': '/Users/jane/.gemini/settings.json',
+      codex: '/Users/jane/.codex/config.toml',
     });
   });
 
@@ -37,6 +42,8 @@ describe('client config locations (docs/clients.md)', () => {
       'mcpServers',
       'servers',
       'mcpServers',
+      'mcpServers',
+      'mcp_servers',
     ]);
   });
 });

@@ -16,7 +16,7 @@ const GLOBAL_FLAGS = ['--socket', '--config', '--json', '--help', '--version'];
 
 /** First-argument words the registry cannot know (client and shell names); `files`: file names too. */
 const FIRST_WORDS: Record<string, { words: readonly string[]; files?: boolean }> = {
-  import: { words: CLIENTS.filter((c) => c !== 'claude-code'), files: true },
+  import: { words: CLIENTS, files: true },
   connect: { words: CLIENTS },
   disconnect: { words: CLIENTS },
   completion: { words: [...SHELLS, 'install'] },

@@ -7,8 +7,16 @@ import { McpdError } from '../shared/errors.js';
 import { recordedSocket } from '../contract/store/core-record.js';
 import { defaultSocketPath } from '../contract/session/socket-path.js';
 import { NAME_HINT, isValidName } from '../contract/store/names.js';
-import { clientConfigFile, isClientName, CLIENTS, type ClientName, type ClientPlace } from './client-configs.js';
+import {
+  clientConfigFile,
+  isClientName,
+  unknownClientMessage,
+  type ClientConfigFile,
+  type ClientName,
+  type ClientPlace,
+} from './client-configs.js';
 import { editConfigFile, type ConfigText } from './client-config-write.js';
+import { editTomlTables, parseTomlConfig, tomlBlock } from './toml-edit.js';
 import type { Out } from './ctl-command.js';
 
 /** The key mcpd's entry has in every client's server table. */
@@ -80,10 +88,23 @@ function serverTable(doc: Json, key: string, path: string): Json {
   return (table as Json | undefined) ?? {};
 }
 
-function diffLines(changes: [name: string, before: unknown, after: unknown][]): string {
-  const show = (sign: string, name: string, v: unknown) =>
-    v === undefined ? [] : `"${name}": ${JSON.stringify(v, null, 2)}`.split('\n').map((l) => `${sign} ${l}`);
+/** The diff of the entries touched, spelled as the file spells them (JSON, or Codex's TOML tables). */
+function diffLines(file: ClientConfigFile, changes: [name: string, before: unknown, after: unknown][]): string {
+  const text = (name: string, v: unknown) =>
+    file.format === 'toml' ? tomlBlock(file.key, name, v) : `"${name}": ${JSON.stringify(v, null, 2)}`;
+  const show = (sign: string, name: string, v: unknown) => (v === undefined ? [] : text(name, v).split('\n').map((l) => `${sign} ${l}`));
   return changes.flatMap(([name, before, after]) => [...show('-', name, before), ...show('+', name, after)]).join('\n');
+}
+
+/** The client's server table as it stands (a file that does not parse is refused, untouched). */
+function currentTable(file: ClientConfigFile, cur: ConfigText): Json {
+  const doc = file.format === 'toml' ? parseTomlConfig(cur.path, cur.text) : parseConfig(cur.path, cur.text);
+  return serverTable(doc, file.key, cur.path);
+}
+
+/** The file's new text: only the touched entries change (jsonc-parser edits for JSON, table lines for TOML). */
+function newText(file: ClientConfigFile, cur: ConfigText, changes: [string, unknown][]): string {
+  return file.format === 'toml' ? editTomlTables(cur.path, cur.text, file.key, changes) : editText(cur.text, file.key, changes);
 }
 
 /** The file's own indentation, so an edit looks like the rest of it. */
@@ -128,7 +149,7 @@ function profileServers(configDir: string, caller: string): Set<string> {
 }
 
 function clientOf(name: string): ClientName {
-  if (!isClientName(name)) throw new McpdError('INVALID_ARGUMENT', `unknown client "${name}"; use one of ${CLIENTS.join(', ')}`);
+  if (!isClientName(name)) throw new McpdError('INVALID_ARGUMENT', unknownClientMessage(name));
   return name;
 }
 
@@ -146,7 +167,7 @@ export async function connectCommand(name: string, connect: boolean, f: ConnectF
   let twice: string[] = [];
   let changes: [string, unknown, unknown][] = [];
   const plan = (cur: ConfigText): string | undefined => {
-    const table = serverTable(parseConfig(cur.path, cur.text), file.key, cur.path);
+    const table = currentTable(file, cur);
     twice = Object.keys(table).filter((n) => n !== ENTRY_NAME && imported.has(simpleName(n)));
     const moved = connect && f.move ? twice : [];
     changes = [
@@ -156,9 +177,9 @@ export async function connectCommand(name: string, connect: boolean, f: ConnectF
       ...moved.map((n) => [n, table[n], undefined] as [string, unknown, unknown]),
     ];
     if (changes.length === 0 || f.dryRun) return undefined;
-    return editText(
-      cur.text,
-      file.key,
+    return newText(
+      file,
+      cur,
       changes.map(([n, , a]) => [n, a]),
     );
   };
@@ -181,7 +202,7 @@ export async function connectCommand(name: string, connect: boolean, f: ConnectF
     );
     return 0;
   }
-  if (changes.length) out.write(`${diffLines(changes)}\n`);
+  if (changes.length) out.write(`${diffLines(file, changes)}\n`);
   out.write(`${status}: ${before.path}\n`);
   if (backup) out.write(`backup: ${backup}\n`);
   if (movedNames.length && !f.dryRun) out.write(`moved to mcpd (removed from ${client}): ${movedNames.join(', ')}\n`);

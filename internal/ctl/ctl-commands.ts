@@ -7,7 +7,7 @@
 import type { CtlCommand } from './ctl-command.js';
 import { str } from './ctl-command.js';
 import { configFrom } from '../contract/cli/common-flags.js';
-import { placeFromProcess } from './client-configs.js';
+import { CLIENTS, placeFromProcess } from './client-configs.js';
 import { fileURLToPath } from 'node:url';
 import { SMCP_FLAGS } from './ctl-smcp-flags.js';
 import { completionCommand } from './completion-command.js';
@@ -87,8 +87,9 @@ const stop: CtlCommand = {
 
 const importCmd: CtlCommand = {
   name: 'import',
-  args: '<FILE|claude-desktop|cursor|vscode>',
-  summary: "turn a client's mcpServers / servers JSON into a profile",
+  args: '<FILE|client>',
+  summary: "turn a client's servers (or a FILE's mcpServers / servers / [mcp_servers]) into a profile",
+  details: `clients: ${CLIENTS.join(', ')} (each read from its user-level file, docs/clients.md);\nor a FILE: JSON (comments allowed), or a Codex-style .toml`,
   offline: true,
   flags: {
     profile: { type: 'string', value: 'NAME', help: 'the profile to write (default: named after the source)' },
@@ -112,11 +113,12 @@ const importCmd: CtlCommand = {
 /** dist/cmd/mcpdmcp/main.js of this installation: what a connected client is made to spawn. */
 const GATEWAY_SCRIPT = fileURLToPath(new URL('../../cmd/mcpdmcp/main.js', import.meta.url));
 
-function connecting(name: 'connect' | 'disconnect', summary: string, args: string): CtlCommand {
+function connecting(name: 'connect' | 'disconnect', summary: string): CtlCommand {
   return {
     name,
-    args,
+    args: '<client>',
     summary,
+    details: `clients: ${CLIENTS.join(', ')} (docs/clients.md says which file each one keeps)`,
     offline: true,
     flags: {
       ...(name === 'connect'
@@ -273,8 +275,8 @@ export const CTL_COMMANDS: readonly CtlCommand[] = [
   finder,
   validate,
   importCmd,
-  connecting('connect', 'make the client spawn mcpdmcp <caller> (backs up, shows the diff)', '<claude-desktop|cursor|vscode|claude-code>'),
-  connecting('disconnect', 'remove that entry again', '<client>'),
+  connecting('connect', 'make the client spawn mcpdmcp <caller> (backs up, shows the diff)'),
+  connecting('disconnect', 'remove that entry again'),
   smcp,
   desktopHost,
   authCmd,

@@ -9,10 +9,12 @@ import { holdsStore } from '../contract/cli/store-location.js';
 import { mapCaller, type MappingOutcome } from './caller-mapping.js';
 import { SCHEMA_DIR, SCHEMA_FILES } from '../contract/store/store-schema.js';
 import { isValidName } from '../contract/store/names.js';
-import { clientConfigFile, isClientName, type ClientPlace } from './client-configs.js';
+import { clientConfigFile, isClientName, unknownClientMessage, type ClientName, type ClientPlace } from './client-configs.js';
+import type { Dialect } from './import-dialects.js';
 import type { Out } from './ctl-command.js';
 import { mapClientConfig, type ImportResult } from './import-map.js';
 import { parseJsonc } from './jsonc.js';
+import { parse as parseToml } from 'smol-toml';
 import { escapeField, escapeTerminal } from './terminal-text.js';
 
 export interface ImportFlags {
@@ -23,14 +25,50 @@ export interface ImportFlags {
   place: ClientPlace;
 }
 
-function sourceFile(source: string, place: ClientPlace): { file: string; profile: string } {
-  if (isClientName(source)) return { file: clientConfigFile(source, place).path, profile: source };
+interface Source {
+  file: string;
+  profile: string;
+  client?: ClientName;
+  dialect: Dialect;
+}
+
+const DIALECTS: Partial<Record<ClientName, Dialect>> = { 'gemini-cli': 'gemini-cli', codex: 'codex' };
+
+/** A file's dialect by its place: a TOML file is Codex's, a settings.json under .gemini Gemini CLI's. */
+function fileDialect(file: string): Dialect {
+  if (/\.toml$/i.test(file)) return 'codex';
+  return /[/\\]\.gemini[/\\]settings\.json$/.test(file) ? 'gemini-cli' : 'mcp-json';
+}
+
+/**
+ * A known client's file, or an existing file. Anything else is refused with the list of clients: a typo
+ * ("gemini") must not be read as a file name in the current directory.
+ */
+function sourceOf(source: string, place: ClientPlace): Source {
+  if (isClientName(source))
+    return { file: clientConfigFile(source, place).path, profile: source, client: source, dialect: DIALECTS[source] ?? 'mcp-json' };
   const file = resolve(source);
+  if (!existsSync(file))
+    throw new McpdError(
+      'INVALID_ARGUMENT',
+      /[/\\.]/.test(source)
+        ? `cannot read ${file}: no such file`
+        : `${unknownClientMessage(source)}; and there is no file ${file} to import either`,
+    );
   const stem = basename(file)
     .replace(/\.[^.]*$/, '')
     .replace(/[^A-Za-z0-9_-]/g, '-')
     .replace(/^[^A-Za-z0-9]+/, '');
-  return { file, profile: stem || 'imported' };
+  return { file, profile: stem || 'imported', dialect: fileDialect(file) };
+}
+
+/** The document a client file holds: JSON with comments, or Codex's TOML. */
+function parseSource(file: string, text: string, dialect: Dialect): unknown {
+  try {
+    return dialect === 'codex' ? parseToml(text) : parseJsonc(text);
+  } catch (e) {
+    throw new McpdError('INVALID_ARGUMENT', `${file} is not valid ${dialect === 'codex' ? 'TOML' : 'JSON'}: ${(e as Error).message}`);
+  }
 }
 
 function profileYaml(r: ImportResult, file: string): string {
@@ -77,9 +115,9 @@ function mappingNote(m: MappingOutcome, caller: string, profile: string): string
   return `callers.yaml not changed (${m.why}); map the caller yourself: callers: { ${caller}: ${profile} }\n`;
 }
 
-/** `mcpdctl import <FILE | claude-desktop | cursor | vscode> [--profile NAME] [--dry-run] [--force]`. */
+/** `mcpdctl import <FILE | client> [--profile NAME] [--dry-run] [--force]` (the clients: CLIENTS). */
 export async function importCommand(source: string, flags: ImportFlags, out: Out): Promise<number> {
-  const { file, profile: defaultName } = sourceFile(source, flags.place);
+  const { file, profile: defaultName, client, dialect } = sourceOf(source, flags.place);
   const name = flags.profile ?? defaultName;
   if (!isValidName(name))
     throw new McpdError('INVALID_ARGUMENT', `--profile "${name}" is not a valid profile name; use letters, digits, "-" and "_"`);
@@ -87,18 +125,10 @@ export async function importCommand(source: string, flags: ImportFlags, out: Out
   try {
     text = await readFile(file, 'utf8');
   } catch (e) {
-    throw new McpdError(
-      'NOT_FOUND',
-      `cannot read ${file}: ${(e as Error).message}${isClientName(source) ? ` (is ${source} installed and configured?)` : ''}`,
-    );
+    throw new McpdError('NOT_FOUND', `cannot read ${file}: ${(e as Error).message}${client ? ` (is ${client} installed and configured?)` : ''}`);
   }
-  let doc: unknown;
-  try {
-    doc = parseJsonc(text);
-  } catch (e) {
-    throw new McpdError('INVALID_ARGUMENT', `${file} is not valid JSON: ${(e as Error).message}`);
-  }
-  const r = mapClientConfig(doc);
+  const doc = parseSource(file, text, dialect);
+  const r = mapClientConfig(doc, dialect);
   const yaml = profileYaml(r, file);
   const target = join(resolve(flags.configDir), 'profiles', `${name}.yaml`);
   const issues = r.servers.length ? await structuralIssues(yaml, r, target) : [];
@@ -139,9 +169,9 @@ export async function importCommand(source: string, flags: ImportFlags, out: Out
   if (unset.length && !out.json)
     out.write(`set ${unset.join(', ')} in mcpd's environment (or give a fallback: \${NAME:-value}): until then the store does not load\n`);
   // Imported from a client: that client's caller gets the profile, so "mcpdctl connect" is all that is left.
-  if (isClientName(source)) {
-    const m = await mapCaller(resolve(flags.configDir), source, name);
-    if (!out.json) out.write(mappingNote(m, source, name));
+  if (client) {
+    const m = await mapCaller(resolve(flags.configDir), client, name);
+    if (!out.json) out.write(mappingNote(m, client, name));
   } else if (!out.json) {
     out.write(`map a caller to it in callers.yaml (callers: { my-client: ${name} }), then "mcpdctl connect <client> --caller my-client"\n`);
   }

@@ -1,4 +1,6 @@
+import { basename } from 'node:path';
 import type { InputDef } from '../contract/model/profile.js';
+import { serverTableOf, type Dialect } from './import-dialects.js';
 
 /** A server entry as written in the mcpd profile (YAML), in the A2C-SMCP `command` + `args` spelling. */
 export interface ImportedServer {
@@ -11,6 +13,8 @@ export interface ImportedServer {
   url?: string;
   headers?: Record<string, string>;
   disabled?: boolean;
+  exposeTools?: string[];
+  forbiddenTools?: string[];
 }
 
 export interface ImportResult {
@@ -22,7 +26,19 @@ export interface ImportResult {
 
 type Json = Record<string, unknown>;
 
-const KNOWN_SERVER_KEYS = new Set(['command', 'args', 'env', 'cwd', 'type', 'transport', 'url', 'headers', 'disabled']);
+const KNOWN_SERVER_KEYS = new Set([
+  'command',
+  'args',
+  'env',
+  'cwd',
+  'type',
+  'transport',
+  'url',
+  'headers',
+  'disabled',
+  'exposeTools',
+  'forbiddenTools',
+]);
 
 const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -47,14 +63,14 @@ function mapPlaceholders(text: string, vscode = false): { text: string; unknown:
   return { text: out, unknown };
 }
 
-function serverName(raw: string, taken: Set<string>, notes: string[]): string {
+function serverName(raw: string, taken: Set<string>, notes: string[], label = `server "${raw}"`): string {
   let name =
     raw
       .replace(/[^A-Za-z0-9_-]/g, '-')
       .replace(/^[^A-Za-z0-9]+/, '')
       .slice(0, 64) || 'server';
   for (let i = 2; taken.has(name); i++) name = `${name.replace(/-\d+$/, '')}-${i}`;
-  if (name !== raw) notes.push(`server "${raw}": renamed to "${name}" (mcpd names use letters, digits, "-" and "_" only)`);
+  if (name !== raw) notes.push(`${label}: renamed to "${name}" (mcpd names use letters, digits, "-" and "_" only)`);
   taken.add(name);
   return name;
 }
@@ -103,8 +119,15 @@ function mapStrings(s: ImportedServer, label: string, notes: string[], vscode: b
   return false;
 }
 
-function mapServer(raw: string, entry: unknown, taken: Set<string>, notes: string[], vscode: boolean): ImportedServer | undefined {
-  const label = `server "${raw}"`;
+/** Where an entry came from: its name in the file, the label notes use, and the name it should get. */
+interface Origin {
+  raw: string;
+  label: string;
+  wanted: string;
+}
+
+function mapServer(o: Origin, entry: unknown, taken: Set<string>, notes: string[], vscode: boolean): ImportedServer | undefined {
+  const { label } = o;
   if (!isObj(entry)) {
     notes.push(`${label}: not an object; skipped`);
     return undefined;
@@ -116,7 +139,7 @@ function mapServer(raw: string, entry: unknown, taken: Set<string>, notes: strin
     );
     return undefined;
   }
-  const s: ImportedServer = { name: serverName(raw, taken, notes) };
+  const s: ImportedServer = { name: serverName(o.wanted, taken, notes, label) };
   if (transport === 'stdio') {
     if (typeof entry.command !== 'string' || entry.command === '') {
       notes.push(`${label}: a stdio server needs "command"; skipped`);
@@ -136,6 +159,7 @@ function mapServer(raw: string, entry: unknown, taken: Set<string>, notes: strin
     s.headers = stringMap(entry.headers, 'headers', label, notes);
   }
   if (entry.disabled === true) s.disabled = true;
+  for (const k of ['exposeTools', 'forbiddenTools'] as const) if (Array.isArray(entry[k])) s[k] = (entry[k] as unknown[]).map(String);
   for (const k of Object.keys(entry)) {
     if (KNOWN_SERVER_KEYS.has(k)) continue;
     const why =
@@ -183,20 +207,50 @@ function mapInputs(v: unknown, notes: string[]): InputDef[] {
 }
 
 /**
- * Maps a client's configuration: `mcpServers` (Claude Desktop, Cursor, Claude Code, most READMEs) or
- * VS Code's `servers` + `inputs`. Pure: reading and writing files is the command's business.
+ * Claude Code keeps servers per project too (`projects["/path"].mcpServers` in ~/.claude.json). Each is
+ * imported as `<project>-<server>`, run in the project directory (Claude Code starts them there), unless
+ * it is the same entry as the user-level server of that name.
  */
-export function mapClientConfig(doc: unknown): ImportResult {
+function projectServers(doc: Json, user: Json, taken: Set<string>, notes: string[]): ImportedServer[] {
+  if (!isObj(doc.projects)) return [];
+  const out: ImportedServer[] = [];
+  for (const [dir, project] of Object.entries(doc.projects)) {
+    if (!isObj(project) || !isObj(project.mcpServers)) continue;
+    const stem = basename(dir).replace(/[^A-Za-z0-9_-]/g, '-').replace(/^[^A-Za-z0-9]+/, '') || 'project';
+    for (const [raw, entry] of Object.entries(project.mcpServers)) {
+      const label = `server "${raw}" of project ${dir}`;
+      if (JSON.stringify(user[raw]) === JSON.stringify(entry)) {
+        notes.push(`${label}: the same as the user-level server "${raw}"; imported once`);
+        continue;
+      }
+      const withCwd = isObj(entry) && entry.command !== undefined && entry.cwd === undefined ? { ...entry, cwd: dir } : entry;
+      const s = mapServer({ raw, label, wanted: `${stem}-${raw}` }, withCwd, taken, notes, false);
+      if (!s) continue;
+      notes.push(`${label}: imported as "${s.name}"${s.cwd === dir ? `, run in ${dir}` : ''}`);
+      out.push(s);
+    }
+  }
+  return out;
+}
+
+/**
+ * Maps a client's configuration: `mcpServers` (Claude Desktop, Cursor, Claude Code with its per-project
+ * servers, Gemini CLI, most READMEs), VS Code's `servers` + `inputs`, or Codex's `mcp_servers` tables.
+ * Pure: reading and writing files is the command's business.
+ */
+export function mapClientConfig(doc: unknown, dialect: Dialect = 'mcp-json'): ImportResult {
   const notes: string[] = [];
-  if (!isObj(doc)) return { servers: [], inputs: [], notes: ['the file does not hold a JSON object'] };
-  const table = isObj(doc.mcpServers) ? doc.mcpServers : isObj(doc.servers) ? doc.servers : undefined;
-  if (!table) return { servers: [], inputs: [], notes: ['no "mcpServers" or "servers" object in the file'] };
+  if (!isObj(doc)) return { servers: [], inputs: [], notes: ['the file does not hold an object'] };
+  const { table, vscode } = serverTableOf(doc, dialect);
   const taken = new Set<string>();
   const servers: ImportedServer[] = [];
-  for (const [raw, entry] of Object.entries(table)) {
-    const s = mapServer(raw, entry, taken, notes, table === doc.servers);
+  for (const [raw, entry] of Object.entries(table ?? {})) {
+    const s = mapServer({ raw, label: `server "${raw}"`, wanted: raw }, entry, taken, notes, vscode);
     if (s) servers.push(s);
   }
+  servers.push(...projectServers(doc, table ?? {}, taken, notes));
+  if (!table && servers.length === 0)
+    return { servers: [], inputs: [], notes: [...notes, `no ${dialect === 'codex' ? '[mcp_servers.*] tables' : '"mcpServers" or "servers" object'} in the file`] };
   const inputs = mapInputs(doc.inputs, notes);
   const used = new Set(
     JSON.stringify(servers)

@@ -1,34 +1,10 @@
-import { execFile } from 'node:child_process';
-import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'jsonc-parser';
-import { MCPDCTL } from '../support/paths.js';
+import { ctl, removeHomes, tempHome } from '../support/client-home.js';
 
-const homes: string[] = [];
-afterEach(() => {
-  for (const h of homes.splice(0)) rmSync(h, { recursive: true, force: true });
-});
-
-function tempHome(): { home: string; store: string } {
-  const home = mkdtempSync(join(tmpdir(), 'mcpd-home-'));
-  homes.push(home);
-  const store = join(home, 'store');
-  mkdirSync(join(store, 'profiles'), { recursive: true });
-  writeFileSync(join(store, 'profiles', 'default.yaml'), 'servers: []\n');
-  return { home, store };
-}
-
-async function ctl(home: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home };
-  for (const k of ['XDG_CONFIG_HOME', 'MCPD_CONFIG', 'MCPD_SOCKET']) delete env[k];
-  return promisify(execFile)(process.execPath, [MCPDCTL, ...args], { env, cwd: home }).then(
-    (r) => ({ code: 0, ...r }),
-    (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
-  );
-}
+afterEach(removeHomes);
 
 const VSCODE_JSONC = `{
     // my servers, hand-written

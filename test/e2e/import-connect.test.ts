@@ -1,44 +1,14 @@
-import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadStore } from '../../internal/contract/store/index.js';
-import { FIXTURES, MCPDCTL, MCPDMCP } from '../support/paths.js';
+import { FIXTURES, MCPDMCP } from '../support/paths.js';
+import { ctl, removeHomes, tempHome } from '../support/client-home.js';
 import { must } from '../../internal/shared/must.js';
 
 const SAMPLES = join(FIXTURES, 'client-configs');
-const homes: string[] = [];
-
-function tempHome(): { home: string; store: string } {
-  const home = mkdtempSync(join(tmpdir(), 'mcpd-home-'));
-  homes.push(home);
-  const store = join(home, 'store');
-  mkdirSync(join(store, 'profiles'), { recursive: true });
-  writeFileSync(join(store, 'profiles', 'default.yaml'), 'servers: []\n');
-  return { home, store };
-}
-
-afterEach(() => {
-  for (const h of homes.splice(0)) rmSync(h, { recursive: true, force: true });
-});
-
-async function ctl(home: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home };
-  delete env.XDG_CONFIG_HOME;
-  delete env.MCPD_CONFIG;
-  for (const secret of ['SENTRY_TOKEN', 'PGPASSWORD', 'GITHUB_TOKEN']) delete env[secret];
-  try {
-    // cwd = the temp home: never the repository, whose own store would be found there.
-    const r = await promisify(execFile)(process.execPath, [MCPDCTL, ...args], { env, cwd: home });
-    return { code: 0, ...r };
-  } catch (e) {
-    const x = e as { code: number; stdout: string; stderr: string };
-    return { code: x.code, stdout: x.stdout, stderr: x.stderr };
-  }
-}
+afterEach(removeHomes);
 
 function place(home: string, rel: string, sample: string): string {
   const p = join(home, rel);
@@ -219,6 +189,6 @@ describe('mcpdctl connect / disconnect', () => {
     expect(JSON.parse(readFileSync(join(home, '.cursor', 'mcp.json'), 'utf8')).mcpServers.mcpd.args[1]).toBe('cursor');
     const bad = await ctl(home, ['connect', 'zed']);
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toMatch(/unknown client "zed"; use one of claude-desktop, cursor, vscode, claude-code/);
+    expect(bad.stderr).toContain('unknown client "zed"; the known clients are claude-desktop, cursor, vscode, claude-code, gemini-cli, codex');
   });
 });
