@@ -11,7 +11,7 @@ import { NotificationsFirst } from '../jsonrpc/notifications-first.js';
 import { signalGroup, waitGroupGone } from './process-group.js';
 import type { Reaper } from './reaper.js';
 import { cappedDelay } from '../../../shared/timer-limit.js';
-import { holdWritesOfThisRead, TurnWrites } from '../../../shared/jsonrpc/turn-writes.js';
+import { type TurnWrites, WriteBatcher } from '../../../shared/jsonrpc/turn-writes.js';
 
 export interface StdioTransportOptions {
   serverName: string;
@@ -23,6 +23,8 @@ export interface StdioTransportOptions {
   graceMs: number;
   onStderr: (line: string) => void;
   reaper?: Reaper;
+  /** The process's write batcher, shared with the core's Sessions (default: this transport's own). */
+  batcher?: WriteBatcher;
 }
 
 export interface ExitInfo {
@@ -61,7 +63,10 @@ export class ProcessStdioTransport implements Transport {
   /** SDK notifications are dispatched a microtask late: what follows one waits behind its handler. */
   private readonly ordered = new NotificationsFirst<string>((line) => this.deliver(line));
 
+  private readonly batcher: WriteBatcher;
+
   constructor(private readonly opts: StdioTransportOptions) {
+    this.batcher = opts.batcher ?? new WriteBatcher();
     this.direct = new DirectRequests(opts.serverName, (line) => this.writeLine(line));
   }
 
@@ -140,7 +145,7 @@ export class ProcessStdioTransport implements Transport {
     if (!stdin || !stdin.writable || this.exit) {
       throw new Error(`server ${this.opts.serverName} is not running (${this.describeExit()})`);
     }
-    this.stdinWrites ??= new TurnWrites(stdin);
+    this.stdinWrites ??= this.batcher.writer(stdin);
     return this.stdinWrites.write(line);
   }
 
@@ -214,7 +219,7 @@ export class ProcessStdioTransport implements Transport {
       void this.stop(0);
       return;
     }
-    if (severalLines(chunk)) holdWritesOfThisRead();
+    if (severalLines(chunk)) this.batcher.holdWritesOfThisRead();
     for (let line = this.readBuffer.readLine(); line !== null; line = this.readBuffer.readLine()) this.ordered.push(line);
   }
 
