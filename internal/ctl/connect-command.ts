@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { storeFolder } from '../contract/store/state-dir.js';
-import { applyEdits, modify, parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { applyEdits, findNodeAtLocation, format, modify, parse, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { McpdError } from '../shared/errors.js';
 import { recordedSocket } from '../contract/store/core-record.js';
 import { defaultSocketPath } from '../contract/session/socket-path.js';
@@ -92,7 +92,12 @@ function serverTable(doc: Json, key: string, path: string): Json {
 function diffLines(file: ClientConfigFile, changes: [name: string, before: unknown, after: unknown][]): string {
   const text = (name: string, v: unknown) =>
     file.format === 'toml' ? tomlBlock(file.key, name, v) : `"${name}": ${JSON.stringify(v, null, 2)}`;
-  const show = (sign: string, name: string, v: unknown) => (v === undefined ? [] : text(name, v).split('\n').map((l) => `${sign} ${l}`));
+  const show = (sign: string, name: string, v: unknown) =>
+    v === undefined
+      ? []
+      : text(name, v)
+          .split('\n')
+          .map((l) => `${sign} ${l}`);
   return changes.flatMap(([name, before, after]) => [...show('-', name, before), ...show('+', name, after)]).join('\n');
 }
 
@@ -117,12 +122,28 @@ function formatting(text: string): { insertSpaces: boolean; tabSize: number; eol
   };
 }
 
+/**
+ * One entry set (or with undefined, removed) in place. jsonc-parser's own formatting of an insertion also
+ * reflows the sibling before it (a one-line entry became five lines), so the edit is made unformatted and
+ * only the inserted text is formatted afterwards; into an empty or missing table the formatted edit is
+ * used, as there is no sibling to reflow.
+ */
+function editOne(text: string, key: string, name: string, value: unknown): string {
+  const options = formatting(text);
+  const table = findNodeAtLocation(parseTree(text) ?? { type: 'null', offset: 0, length: 0 }, [key]);
+  if (value === undefined || !table?.children?.length) {
+    return applyEdits(text, modify(text, [key, name], value, value === undefined ? {} : { formattingOptions: options }));
+  }
+  const edits = modify(text, [key, name], value, {});
+  const out = applyEdits(text, edits);
+  const [e] = edits;
+  return e ? applyEdits(out, format(out, { offset: e.offset, length: e.content.length }, options)) : out;
+}
+
 /** Sets (or with undefined, removes) entries of the server table in place: comments and layout stay. */
 function editText(text: string | undefined, key: string, changes: [string, unknown][]): string {
   let out = text === undefined || text.trim() === '' ? '{}\n' : text;
-  for (const [name, value] of changes) {
-    out = applyEdits(out, modify(out, [key, name], value, { formattingOptions: formatting(out) }));
-  }
+  for (const [name, value] of changes) out = editOne(out, key, name, value);
   return out;
 }
 
