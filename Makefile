@@ -25,7 +25,7 @@ $(BUILD_STAMP): $(NODE_MODULES_STAMP) $(SOURCES)
 	@echo "build: $(words $(filter-out tsconfig.json $(NODE_MODULES_STAMP),$?)) source file(s) changed; compiling (incremental)…"
 	@node node_modules/typescript/bin/tsc -p tsconfig.json
 	@node node_modules/typescript/bin/tsc -p tsconfig.smcp-types.json
-	@node scripts/build-app.mjs
+	@node scripts/build-dashboard.mjs
 	@node scripts/check-dist.mjs --prune
 	@node scripts/build-bundles.mjs
 	@touch $@
@@ -83,7 +83,7 @@ bench: build
 	node bench/desktop-bridge.mjs $(ARGS)
 	node bench/smcp-computer.mjs $(ARGS)
 	node bench/smcp-server.mjs $(ARGS)
-	node bench/app.mjs $(ARGS)
+	node bench/dashboard.mjs $(ARGS)
 	node bench/catalog.mjs $(ARGS)
 	node bench/uri-template.mjs $(ARGS)
 
@@ -95,7 +95,7 @@ bench-smoke: build
 	node bench/desktop-bridge.mjs --smoke
 	node bench/smcp-computer.mjs --smoke
 	node bench/smcp-server.mjs --smoke
-	node bench/app.mjs --smoke
+	node bench/dashboard.mjs --smoke
 	node bench/catalog.mjs --smoke
 	node bench/uri-template.mjs --smoke
 

@@ -51,7 +51,7 @@ function Banner() {
   );
 }
 
-function App() {
+function Dashboard() {
   const [page = 'overview', routeCaller, tab = 'tools'] = useRoute();
   const status = useWatch('status', {});
   const callers = status?.callers ?? [];
@@ -145,4 +145,4 @@ function App() {
   );
 }
 
-render(<App />, document.getElementById('root') as HTMLElement);
+render(<Dashboard />, document.getElementById('root') as HTMLElement);

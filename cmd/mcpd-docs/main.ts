@@ -27,7 +27,6 @@ async function main(): Promise<void> {
     process.exit(0);
   }
   const service = new DocsService({ host: args.host, dirs: args.dirs, log, limits: args.limits });
-  await service.start();
   const transport = new StdioServerTransport();
   let stopping = false;
   const stop = async (why: string): Promise<void> => {
@@ -45,7 +44,9 @@ async function main(): Promise<void> {
   process.stdin.on('end', () => void stop('stdin closed'));
   // stop() handles every failure itself and ends in process.exit: there is nothing to await or catch.
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => void stop(signal));
+  // Connected before the folders are scanned: `initialize` never waits on a file; listings wait for the scan.
   await service.mcp.server.connect(transport);
+  await service.start();
 }
 
 main().catch((e: unknown) => {

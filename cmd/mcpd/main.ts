@@ -3,7 +3,7 @@
 // it runs, so `mcpd --version` or `mcpd validate` never compile the core (docs/benchmarks.md).
 import { packageVersion } from '../../internal/shared/version.js';
 import { COMMON_OPTIONS, configFrom, exitOnHelpOrVersion, parseOrExit, socketFrom } from '../../internal/contract/cli/common-flags.js';
-import { appCommand, APP_OPTIONS, APP_USAGE } from '../../internal/ctl/app-commands.js';
+import { dashboardCommand, DASHBOARD_OPTIONS, DASHBOARD_USAGE } from '../../internal/ctl/dashboard-commands.js';
 
 const USAGE = `usage:
   mcpd [--config DIR] [--socket PATH]     run the core in the foreground
@@ -11,7 +11,7 @@ const USAGE = `usage:
                                           check a profile store; exit 1 on any problem
                                           (command inputs run only with --run-commands)
   mcpd init [--config DIR]                create a starter store (default: ~/.config/mcpd) with JSON Schemas
-${APP_USAGE}
+${DASHBOARD_USAGE}
 
   --config DIR   profile store (callers.yaml, profiles/*.yaml, runtime.yaml); env MCPD_CONFIG; default: the current
                  directory if it holds a store, else $XDG_CONFIG_HOME/mcpd (~/.config/mcpd), created on first run
@@ -20,7 +20,7 @@ ${APP_USAGE}
 
 const { values, positionals } = parseOrExit(
   {
-    options: { ...COMMON_OPTIONS, ...APP_OPTIONS, json: { type: 'boolean' }, 'run-commands': { type: 'boolean' } },
+    options: { ...COMMON_OPTIONS, ...DASHBOARD_OPTIONS, json: { type: 'boolean' }, 'run-commands': { type: 'boolean' } },
     allowPositionals: true,
   },
   USAGE,
@@ -37,7 +37,7 @@ if (command === 'validate') {
   process.exit(await initCommand(initTarget(values.config, process.env), (s) => process.stdout.write(s)));
 } else if (command === 'open' || command === 'url-handler') {
   process.exit(
-    await appCommand(positionals, values, {
+    await dashboardCommand(positionals, values, {
       socket: socketFrom(values.socket, process.env, configFrom(values.config)),
       configDir: configFrom(values.config),
       usage: USAGE,

@@ -7,7 +7,7 @@ import type { Out } from './ctl-command.js';
 import { callerChannels } from './ctl-resources.js';
 import { contextTools } from '../contract/context/context-listing.js';
 import { renderTable, firstLine, truncate } from './table.js';
-import { SessionClient } from '../contract/session/session-client.js';
+import { openGrpcSession } from '../contract/grpc/grpc-session.js';
 import { CLIENT_CAPABILITIES_NOTIFICATION } from '../contract/control/client-requests.js';
 import type { JsonObject } from '../shared/json.js';
 import { fileAnswerer, terminalAnswerer, type InputAnswerer } from './ctl-input-requests.js';
@@ -100,7 +100,7 @@ async function callOverSession(
   answer: InputAnswerer,
   out: Out,
 ): Promise<unknown> {
-  const session = await SessionClient.open(client, { caller: call.caller, pid: process.pid, clientName: 'mcpdctl', previousSessionId: '' });
+  const session = await openGrpcSession(client, { caller: call.caller, pid: process.pid, clientName: 'mcpdctl', previousSessionId: '' });
   try {
     // What mcpdctl can answer: the core refuses, naming it, a request this client did not declare.
     session.notify(CLIENT_CAPABILITIES_NOTIFICATION, { capabilities: { elicitation: {}, sampling: {}, roots: {} }, clientName: 'mcpdctl' });

@@ -1,5 +1,5 @@
-import { realpathSync } from 'node:fs';
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { realpathSync, type Stats } from 'node:fs';
+import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { assignElementIds, type DpeDocument } from './domain/document.js';
@@ -8,14 +8,15 @@ import { formatFor } from './parsers/index.js';
 import type { ParsedContent } from './parsers/types.js';
 import { DEFAULT_DOC_LIMITS, type DocLimits } from './doc-limits.js';
 import { declaredUnpackedBytes } from './zip-size.js';
+import { openRegularFile } from './regular-file.js';
 
 /** How a file's bytes become content: in this thread (default) or in a worker (worker-parse.ts). */
 export type ParseFn = (fileName: string, bytes: Uint8Array, stem: string, limits: DocLimits) => Promise<ParsedContent>;
 
-const parseHere: ParseFn = (fileName, bytes, stem) => {
+const parseHere: ParseFn = (fileName, bytes, stem, limits) => {
   const fmt = formatFor(fileName);
   if (!fmt) return Promise.reject(new Error(`no parser for ${fileName}`));
-  return fmt.parse(bytes, stem);
+  return fmt.parse(bytes, stem, { maxUnpackedBytes: limits.maxUnpackedBytes });
 };
 
 export interface DocIndexOptions {
@@ -99,20 +100,10 @@ export class DocIndex implements DpeDocumentSource {
         if (prev) this.remove(absPath);
         return 'unsupported';
       }
-      const st = await stat(real);
-      if (prev && prev.mtimeMs === st.mtimeMs && prev.size === st.size) return 'unchanged';
-      if (st.size > this.limits.maxFileBytes) {
-        throw new Error(`the file is ${st.size} bytes, over the ${this.limits.maxFileBytes}-byte limit (--max-file-bytes)`);
-      }
-      const bytes = new Uint8Array(await readFile(real));
-      if (fmt.fileType === 'xlsx') {
-        const unpacked = declaredUnpackedBytes(bytes);
-        if (unpacked > this.limits.maxUnpackedBytes) {
-          throw new Error(
-            `the workbook unpacks to ${unpacked} bytes, over the ${this.limits.maxUnpackedBytes}-byte limit (--max-unpacked-bytes)`,
-          );
-        }
-      }
+      const read = await this.readIfChanged(real, prev);
+      if (read === 'unchanged') return 'unchanged';
+      const { bytes, st } = read;
+      if (fmt.fileType === 'xlsx') this.checkDeclaredSize(bytes);
       const content = await this.parse(path.basename(absPath), bytes, path.basename(absPath, path.extname(absPath)), this.limits);
       const doc: DpeDocument = {
         doc_ref: docRef,
@@ -130,6 +121,31 @@ export class DocIndex implements DpeDocumentSource {
     } catch (e) {
       this.log(`cannot index ${absPath}: ${(e as Error).message}${prev ? ' (keeping the previous version)' : ''}`);
       return 'failed';
+    }
+  }
+
+  /** The file's bytes, or 'unchanged' when its mtime and size are those of the indexed version. */
+  private async readIfChanged(real: string, prev: Entry | undefined): Promise<{ bytes: Uint8Array; st: Stats } | 'unchanged'> {
+    const file = await openRegularFile(real);
+    try {
+      const st = file.stat;
+      if (prev && prev.mtimeMs === st.mtimeMs && prev.size === st.size) return 'unchanged';
+      if (st.size > this.limits.maxFileBytes) {
+        throw new Error(`the file is ${st.size} bytes, over the ${this.limits.maxFileBytes}-byte limit (--max-file-bytes)`);
+      }
+      return { bytes: await file.read(), st };
+    } finally {
+      await file.close();
+    }
+  }
+
+  /** Cheap first refusal, before a worker starts: what the zip declares (the parser counts what it really inflates). */
+  private checkDeclaredSize(bytes: Uint8Array): void {
+    const unpacked = declaredUnpackedBytes(bytes);
+    if (unpacked > this.limits.maxUnpackedBytes) {
+      throw new Error(
+        `the workbook unpacks to ${unpacked} bytes, over the ${this.limits.maxUnpackedBytes}-byte limit (--max-unpacked-bytes)`,
+      );
     }
   }
 

@@ -24,10 +24,15 @@ export class DocsMcpServer {
   /** Subscribed URIs exactly as the client sent them → parsed doc_ref (undefined = the catalogue). */
   private readonly subs = new Map<string, string | undefined>();
 
+  /**
+   * `scanned` settles when the folders' first scan is done: listings and reads wait for it, while
+   * `initialize` is answered at once, so no file (however slow to parse) holds a client's start.
+   */
   constructor(
     readonly host: string,
     private readonly source: DpeDocumentSource,
     private readonly log: (msg: string) => void,
+    private readonly scanned: Promise<void> = Promise.resolve(),
   ) {
     this.server = new Server(
       { name: 'mcpd-docs', version: DOCS_SERVER_VERSION },
@@ -38,17 +43,10 @@ export class DocsMcpServer {
 
   private register(): void {
     const s = this.server;
-    s.setRequestHandler(ListResourcesRequestSchema, () => ({
-      resources: [...this.source.all()]
-        .sort((a, b) => (a.doc_ref < b.doc_ref ? -1 : a.doc_ref > b.doc_ref ? 1 : 0))
-        .map((d) => ({
-          uri: buildDpeUri(this.host, d.doc_ref),
-          name: d.doc_ref,
-          title: d.title,
-          mimeType: 'application/json',
-          ...(d.summary ? { description: d.summary } : {}),
-        })),
-    }));
+    s.setRequestHandler(ListResourcesRequestSchema, async () => {
+      await this.scanned;
+      return { resources: this.listed() };
+    });
     s.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
       resourceTemplates: [
         {
@@ -65,7 +63,10 @@ export class DocsMcpServer {
         },
       ],
     }));
-    s.setRequestHandler(ReadResourceRequestSchema, (req) => ({ contents: [this.read(req.params.uri)] }));
+    s.setRequestHandler(ReadResourceRequestSchema, async (req) => {
+      await this.scanned;
+      return { contents: [this.read(req.params.uri)] };
+    });
     s.setRequestHandler(SubscribeRequestSchema, (req) => {
       const p = this.parse(req.params.uri);
       if (p.host !== this.host) {
@@ -81,6 +82,18 @@ export class DocsMcpServer {
       this.subs.delete(req.params.uri);
       return {};
     });
+  }
+
+  private listed(): { uri: string; name: string; title: string; mimeType: string; description?: string }[] {
+    return [...this.source.all()]
+      .sort((a, b) => (a.doc_ref < b.doc_ref ? -1 : a.doc_ref > b.doc_ref ? 1 : 0))
+      .map((d) => ({
+        uri: buildDpeUri(this.host, d.doc_ref),
+        name: d.doc_ref,
+        title: d.title,
+        mimeType: 'application/json',
+        ...(d.summary ? { description: d.summary } : {}),
+      }));
   }
 
   private read(uri: string): { uri: string; mimeType: string; text: string } {

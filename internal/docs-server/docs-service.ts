@@ -22,15 +22,28 @@ export class DocsService {
   private readonly chains = new Map<string, Promise<void>>();
   private announce = false;
   private watcher?: { ready: Promise<void>; close: () => Promise<void> };
+  private readonly scan = settleable();
 
   constructor(private readonly opts: DocsServiceOptions) {
     // Files are parsed in a worker with a deadline and a heap limit.
     this.index = new DocIndex(DocIndex.rootsFor(opts.dirs), opts.log, { limits: opts.limits, parse: parseInWorker });
-    this.mcp = new DocsMcpServer(opts.host, this.index, opts.log);
+    this.mcp = new DocsMcpServer(opts.host, this.index, opts.log, this.scan.promise);
+    // A failed scan fails start() (below) for its caller; listings waiting on it fail with it.
+    this.scan.promise.catch(() => undefined);
   }
 
-  /** Resolves when every existing document is indexed. */
+  /** Resolves when every existing document is indexed; the MCP server's listings wait for it. */
   async start(): Promise<void> {
+    try {
+      await this.scanFolders();
+      this.scan.settle();
+    } catch (e) {
+      this.scan.settle(e);
+      throw e;
+    }
+  }
+
+  private async scanFolders(): Promise<void> {
     this.watcher = watchFolders(
       this.index.roots.map((r) => r.dir),
       (ev, p) => this.enqueue(ev, p),
@@ -78,4 +91,13 @@ export class DocsService {
     if (result === 'added') await this.mcp.listChanged();
     if ((result === 'added' || result === 'changed') && ref !== undefined) await this.mcp.documentUpdated(ref);
   }
+}
+
+/** A promise settled from outside: with an error when one is given. */
+function settleable(): { promise: Promise<void>; settle: (error?: unknown) => void } {
+  let settle: (error?: unknown) => void = () => undefined;
+  const promise = new Promise<void>((resolve, reject) => {
+    settle = (error) => (error === undefined ? resolve() : reject(error instanceof Error ? error : new Error(String(error))));
+  });
+  return { promise, settle };
 }

@@ -10,7 +10,7 @@ type Reply = { ok: true; content: ParsedContent } | { ok: false; message: string
  */
 export function parseInWorker(fileName: string, bytes: Uint8Array, stem: string, limits: DocLimits): Promise<ParsedContent> {
   const worker = new Worker(new URL('./parse-worker.js', import.meta.url), {
-    workerData: { fileName, bytes, stem },
+    workerData: { fileName, bytes, stem, budget: { maxUnpackedBytes: limits.maxUnpackedBytes } },
     resourceLimits: { maxOldGenerationSizeMb: limits.parseMemoryMb },
     // A library printing to stdout must not reach the MCP stream: read and dropped.
     stdout: true,

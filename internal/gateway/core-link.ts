@@ -3,8 +3,8 @@ import { McpdError } from '../shared/errors.js';
 import { assertSocketOwner } from '../contract/session/socket-path.js';
 import { SessionClient } from '../contract/session/session-client.js';
 import type { StartedCore } from '../contract/session/autostart.js';
-import type * as pb from '../contract/gen/mcpd/control/v1/control.js';
 import { cappedTimeout } from '../shared/timer-limit.js';
+import type { SessionHello } from '../contract/gen/mcpd/control/v1/session.js';
 
 export interface CoreLinkOptions {
   socket: string;
@@ -17,7 +17,7 @@ export interface CoreLinkOptions {
    * Opens a Session with this hello; default: a MCPD-SESSION/1 connection of its own. The HTTP gateway
    * passes its SharedCoreConnection's, so all its sessions share one connection.
    */
-  open?: (hello: pb.SessionHello) => Promise<SessionClient>;
+  open?: (hello: SessionHello) => Promise<SessionClient>;
   /** Called after every successful (re)connection. */
   onConnected: (session: SessionClient, reconnect: boolean) => void;
 }

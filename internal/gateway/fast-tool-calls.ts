@@ -7,6 +7,7 @@ import { isContextTool } from '../contract/context/context-listing.js';
 import { toJsonRpcError } from '../contract/context/error-map.js';
 import { rememberedJson } from '../shared/jsonrpc/raw-json.js';
 import { ChurnMap } from '../shared/churn-map.js';
+import type { LineRole } from './stdio-server-transport.js';
 
 type RequestId = string | number;
 
@@ -15,8 +16,8 @@ export interface FastToolCallsOptions {
   session: () => Promise<SessionClient>;
   /** The live Session if there is one now: the common case takes no promise turn. */
   liveSession?: () => SessionClient | undefined;
-  /** Writes one complete JSON-RPC line (or bytes of one) to the client. */
-  write: (bytes: Buffer | string) => void;
+  /** Writes one complete JSON-RPC line (or bytes of one) to the client: a call's progress, its answer. */
+  write: (bytes: Buffer | string, role: LineRole) => void;
 }
 
 /**
@@ -71,8 +72,8 @@ export class FastToolCalls {
   }
 
   /** @internal (ToolCall) */
-  write(bytes: Buffer | string): void {
-    this.opts.write(bytes);
+  write(bytes: Buffer | string, role: LineRole): void {
+    this.opts.write(bytes, role);
   }
 }
 
@@ -81,7 +82,6 @@ class ToolCall implements RawCallHandlers {
   private session?: SessionClient;
   private coreId = 0;
   private cancelled = false;
-  private progressed = false;
 
   constructor(
     private readonly lane: FastToolCalls,
@@ -103,22 +103,20 @@ class ToolCall implements RawCallHandlers {
       resultJson.length > 0 ? resultJson : EMPTY_RESULT,
       CLOSE,
     ]);
-    // SDK clients drop a progress notification read together with its response: answer a turn later.
-    if (this.progressed) setImmediate(() => this.lane.write(answer));
-    else this.lane.write(answer);
+    this.lane.write(answer, { answerTo: this.id });
   }
 
   error(e: McpdError): void {
     if (this.cancelled) return;
     this.lane.ended(this);
-    this.lane.write(`${JSON.stringify({ jsonrpc: '2.0', id: this.id, error: errorBody(e) })}\n`);
+    this.lane.write(`${JSON.stringify({ jsonrpc: '2.0', id: this.id, error: errorBody(e) })}\n`, { answerTo: this.id });
   }
 
   progress(p: ProgressUpdate): void {
     if (this.token === undefined || this.cancelled) return;
-    this.progressed = true;
     this.lane.write(
       `${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: this.token, ...p } })}\n`,
+      { progressOf: this.id },
     );
   }
 

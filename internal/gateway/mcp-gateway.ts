@@ -75,7 +75,9 @@ export class Gateway {
       const fast = new FastToolCalls({
         session: () => this.link.session(this.coreWaitMs),
         liveSession: () => this.link.live(),
-        write: (b) => transport.writeRaw(b),
+        write: (b, role) => {
+          transport.writeRaw(b, role);
+        },
       });
       transport.intercept = (m) => fast.offer(m);
     }

@@ -1,10 +1,10 @@
 import { EventEmitter } from 'node:events';
 import { connect, type Socket } from 'node:net';
-import { SessionClientMessage, SessionServerMessage } from '../contract/gen/mcpd/control/v1/control.js';
-import type * as pb from '../contract/gen/mcpd/control/v1/control.js';
+
 import { FrameReader } from '../contract/session/session-framing.js';
 import { MAX_CHANNEL_ID, MUX_PREFACE, MuxKind, muxFrame, parseMuxFrame, type MuxFrame } from '../contract/session/session-mux-framing.js';
 import type { SessionClientStream } from '../contract/session/session-client.js';
+import { SessionClientMessage, SessionServerMessage } from '../contract/gen/mcpd/control/v1/session.js';
 
 /**
  * The gateway's end of a MCPD-SESSION/2 connection: one socket to the core carrying one channel per
@@ -60,7 +60,7 @@ export class MuxConnection {
   }
 
   /** @internal */
-  sendMessage(id: number, msg: pb.SessionClientMessage): boolean {
+  sendMessage(id: number, msg: SessionClientMessage): boolean {
     if (this.closed) return false;
     return this.socket.write(muxFrame(id, MuxKind.message, SessionClientMessage.encode(msg).finish()));
   }
@@ -116,7 +116,7 @@ export class MuxClientChannel extends EventEmitter implements SessionClientStrea
     super();
   }
 
-  write(msg: pb.SessionClientMessage): boolean {
+  write(msg: SessionClientMessage): boolean {
     if (this.done) return false;
     return this.conn.sendMessage(this.id, msg);
   }
@@ -131,7 +131,7 @@ export class MuxClientChannel extends EventEmitter implements SessionClientStrea
   }
 
   /** @internal */
-  receive(msg: pb.SessionServerMessage): void {
+  receive(msg: SessionServerMessage): void {
     if (!this.done) this.emit('data', msg);
   }
 

@@ -1,7 +1,7 @@
 import { McpdError } from '../shared/errors.js';
-import type * as pb from '../contract/gen/mcpd/control/v1/control.js';
 import { MuxConnection } from './mux-session-client.js';
 import { SessionClient } from '../contract/session/session-client.js';
+import type { SessionHello } from '../contract/gen/mcpd/control/v1/session.js';
 
 /**
  * One MCPD-SESSION/2 connection to the core shared by every Session of this gateway process (the HTTP
@@ -18,7 +18,7 @@ export class SharedCoreConnection {
   constructor(private readonly socketPath: string) {}
 
   /** A new Session on the shared connection (connecting first when there is none). */
-  async openSession(hello: pb.SessionHello, timeoutMs = 5000): Promise<SessionClient> {
+  async openSession(hello: SessionHello, timeoutMs = 5000): Promise<SessionClient> {
     const conn = await this.connection();
     const mapError = (e: Error) => new McpdError('UNAVAILABLE', `mcpd core at ${this.socketPath}: ${e.message}`);
     return SessionClient.handshake(conn.open(), hello, timeoutMs, mapError);

@@ -1,10 +1,17 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { JsonRpcLineReader, parseJsonRpc, severalLines } from '../shared/jsonrpc/line-reader.js';
 import { rememberJson } from '../shared/jsonrpc/raw-json.js';
 import { splitObjectMember } from '../shared/jsonrpc/split-response.js';
 import { holdWritesOfThisRead, TurnWrites } from '../shared/jsonrpc/turn-writes.js';
+import { ProgressSpacing } from './progress-spacing.js';
+
+type RequestId = string | number;
+
+/** What a raw line is to the progress spacing: a request's progress, its answer, or neither. */
+export type LineRole = { progressOf: RequestId } | { answerTo: RequestId } | undefined;
 
 /**
  * The gateway's MCP stdio transport: the SDK's StdioServerTransport with our line reader (no second
@@ -24,6 +31,7 @@ export class StdioServerLineTransport implements Transport {
   /** An initialize answered before the server connected: the server's answer to its replay is not sent. */
   private answeredEarly?: string | number;
   private readonly writes: TurnWrites;
+  private readonly spacing = new ProgressSpacing();
 
   constructor(
     private readonly stdin: Readable = process.stdin,
@@ -47,6 +55,8 @@ export class StdioServerLineTransport implements Transport {
         const line = this.reader.readLine();
         if (line === null) return;
         const message = this.intercept ? parseKeepingParams(line) : parseJsonRpc(line);
+        const cancelled = cancelledRequest(message);
+        if (cancelled !== undefined) this.spacing.forget(cancelled);
         if (this.intercept?.(message)) continue;
         if (this.started) this.onmessage?.(message);
         else this.held.push(message);
@@ -88,22 +98,46 @@ export class StdioServerLineTransport implements Transport {
     this.onclose?.();
   }
 
-  /** Writes bytes that already are one serialized message (with its newline). */
-  writeRaw(bytes: Buffer | string): void {
-    this.writes.write(bytes);
+  /** Writes bytes that already are one serialized message (with its newline); `role` for the progress spacing. */
+  writeRaw(bytes: Buffer | string, role?: LineRole): boolean {
+    return this.writes.write(this.spaced(bytes, role));
   }
 
-  send(message: JSONRPCMessage): Promise<void> {
+  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     if (this.answeredEarly !== undefined && !('method' in message) && 'id' in message && message.id === this.answeredEarly) {
       this.answeredEarly = undefined;
       return Promise.resolve();
     }
     return new Promise((resolve) => {
       // As the SDK's serializeMessage, which this file does not import: its module loads every zod schema.
-      if (this.writes.write(`${JSON.stringify(message)}\n`)) resolve();
+      if (this.writeRaw(`${JSON.stringify(message)}\n`, roleOf(message, options))) resolve();
       else this.stdout.once('drain', resolve);
     });
   }
+
+  private spaced(bytes: Buffer | string, role: LineRole): Buffer | string {
+    if (role === undefined) return this.spacing.other(bytes);
+    if ('progressOf' in role) {
+      this.spacing.progress(role.progressOf, bytes);
+      return bytes;
+    }
+    return this.spacing.answer(role.answerTo, bytes);
+  }
+}
+
+/** A progress notification sent for a request (the SDK names it in relatedRequestId), or an answer. */
+function roleOf(message: JSONRPCMessage, options: TransportSendOptions | undefined): LineRole {
+  if ('method' in message) {
+    const related = options?.relatedRequestId;
+    return message.method === 'notifications/progress' && !('id' in message) && related !== undefined ? { progressOf: related } : undefined;
+  }
+  return 'id' in message && message.id !== undefined ? { answerTo: message.id } : undefined;
+}
+
+function cancelledRequest(message: JSONRPCMessage): RequestId | undefined {
+  if (!('method' in message) || message.method !== 'notifications/cancelled') return undefined;
+  const id = (message.params as { requestId?: unknown } | undefined)?.requestId;
+  return typeof id === 'string' || typeof id === 'number' ? id : undefined;
 }
 
 /**

@@ -65,7 +65,6 @@ const REQUIRED_2026 = [
 const TASKS = 'the tasks extension (SEP-2663) is not implemented by mcpd; see docs/conformance.md';
 /** Kept in step with docs/conformance.md; one that starts passing fails the test, so the list cannot go stale. */
 const KNOWN_FAILURES: Record<string, string> = {
-  'http-custom-header-server-validation': 'Mcp-Param-* headers of x-mcp-header arguments are not validated yet (docs/conformance.md)',
   'tasks-capability-negotiation': TASKS,
   'tasks-dispatch-and-envelope': TASKS,
   'tasks-lifecycle': TASKS,

@@ -34,6 +34,7 @@ describe('the desktop host behind mcpd: window:// on the caller Desktop, elicita
   let answer: 'accept' | 'decline' = 'accept';
   const asked: { message: string; countWhenAsked: string | null }[] = [];
   const updates: string[] = [];
+  const plainUpdates: string[] = [];
   let probe: LinuxBackend;
 
   /** The fixture's counter label, read straight from the tree (not through the host). */
@@ -58,6 +59,7 @@ describe('the desktop host behind mcpd: window:// on the caller Desktop, elicita
     });
     capable.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updates.push(n.params.uri));
     plain = await world.gateway('plain');
+    plain.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void plainUpdates.push(n.params.uri));
   });
 
   afterAll(async () => {
@@ -114,5 +116,35 @@ describe('the desktop host behind mcpd: window:// on the caller Desktop, elicita
     const r = await capable.callTool({ name: 'desk__desktop_find', arguments: { title: 'count: ', app: FIXTURE_APP } });
     expect(JSON.parse(textOf(r))).toMatchObject({ matched: 1, elementRefs: [{ title: 'count: 1' }] });
     expect(asked).toHaveLength(n);
+  });
+
+  it("the last watcher leaving ends the host's window subscriptions (it stops polling); a watcher coming back takes them again", async () => {
+    // The host says its count on every (un)subscribe; the core echoes the host's stderr into its log.
+    const hostCounts = () => [...world.coreLog.join('').matchAll(/window subscriptions: (\d+)/g)].map((m) => Number(m[1]));
+    const lastCount = () => hostCounts().at(-1);
+    expect(lastCount()).toBe(3); // capable watches mcpd://desktop since the click test
+    await plain.subscribeResource({ uri: 'mcpd://desktop' });
+    await capable.unsubscribeResource({ uri: 'mcpd://desktop' });
+    // One watcher is left: a change still reaches it.
+    const before = plainUpdates.length;
+    expect(JSON.parse(textOf(await click(capable)))).toMatchObject({ clicked: true });
+    await waitFor('the remaining watcher to hear of the click', () => plainUpdates.length > before);
+    expect(await countLabel()).toBe('count: 2');
+    expect(lastCount()).toBe(3);
+    await plain.unsubscribeResource({ uri: 'mcpd://desktop' });
+    await waitFor('the host to count no window subscriptions', () => lastCount() === 0);
+    expect(world.coreLog.join('')).toContain('window subscriptions: 0 (not polling)');
+    // A read with nobody watching still shows the desktop as it is, without subscribing.
+    const n = hostCounts().length;
+    expect(await readDesktop()).toContain('[label] "count: 2"');
+    expect(hostCounts()).toHaveLength(n);
+    await capable.subscribeResource({ uri: 'mcpd://desktop' });
+    await waitFor('the host to count three window subscriptions again', () => lastCount() === 3);
+    const again = updates.length;
+    expect(JSON.parse(textOf(await click(capable)))).toMatchObject({ clicked: true });
+    await waitFor(
+      'the returning watcher to hear of the click',
+      async () => updates.length > again && (await readDesktop()).includes('[label] "count: 3"'),
+    );
   });
 });

@@ -4,7 +4,7 @@
  * a fixed 10 s, stops at an abort or the deadline with no input after it, and says how much was typed;
  * observe's screenshot is private.
  */
-import { type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';

@@ -70,11 +70,18 @@ describe('desktop through the core and the gateway', () => {
     expect(countProcs(world.tag, WINDOW_SERVER)).toBe(3);
   });
 
-  it('subscribes downstream to each window of the servers that declare resources.subscribe', async () => {
-    const subs = JSON.parse(textOf(await agent.callTool({ name: 'one__subscriptions', arguments: {} }))) as string[];
-    expect(subs).toEqual(
-      expect.arrayContaining(['window://com.example.one/editor?priority=80', 'window://com.example.one/status?priority=10']),
-    );
+  it('while the desktop is watched, subscribes downstream to each window of the servers that declare resources.subscribe', async () => {
+    const subscriptions = async (server: string) =>
+      JSON.parse(textOf(await agent.callTool({ name: `${server}__subscriptions`, arguments: {} }))) as string[];
+    // Reads alone subscribe to nothing: a server need not watch its windows for nobody.
+    expect(await subscriptions('one')).toEqual([]);
+    await readDesktop(); // the client holds the current view
+    await ctx.client.subscribeResource({ uri: 'mcpd://desktop' });
+    const both = ['window://com.example.one/editor?priority=80', 'window://com.example.one/status?priority=10'];
+    await waitFor('the core to subscribe to the windows of one', async () => {
+      const subs = await subscriptions('one');
+      return both.every((u) => subs.includes(u));
+    });
     expect(JSON.parse(textOf(await agent.callTool({ name: 'nosub__subscriptions', arguments: {} })))).toEqual([]);
   });
 

@@ -99,6 +99,39 @@ describe('mcpdmcp --http: 2026-07-28 stateless requests', () => {
     expect([unknownUri.id, unknownUri.error?.code, unknownUri.error?.data?.uri]).toEqual([14, -32602, 'test://nope']);
   });
 
+  it('checks Mcp-Param-* headers against the x-mcp-header arguments of the called tool', async () => {
+    const args = { region: 'Hello', count: 42 };
+    const p = { name: 'test_param_headers', arguments: args, _meta: META };
+    const plain = await call(20, 'tools/call', p, { 'mcp-param-region': 'Hello', 'mcp-param-count': '42' });
+    expect(plain.result?.content).toEqual([{ type: 'text', text: 'region=Hello count=42' }]);
+    const b64 = await call(21, 'tools/call', p, { 'mcp-param-region': '=?base64?SGVsbG8=?=', 'mcp-param-count': ' 42.0 ' });
+    expect(b64.result?.resultType).toBe('complete');
+    // No value in the body, no header expected.
+    const without = await call(22, 'tools/call', { ...p, arguments: { region: 'x' } }, { 'mcp-param-region': 'x' });
+    expect(without.result?.content).toEqual([{ type: 'text', text: 'region=x count=undefined' }]);
+
+    const refused = [
+      [{ 'mcp-param-count': '42' }, 'Mcp-Param-Region header is missing'],
+      [{ 'mcp-param-region': 'Bye', 'mcp-param-count': '42' }, 'says "Bye" but arguments.region is "Hello"'],
+      [{ 'mcp-param-region': '=?base64?SGVsbG8?=', 'mcp-param-count': '42' }, 'not canonical Base64'],
+      [{ 'mcp-param-region': '=?base64?SGVs!!!bG8=?=', 'mcp-param-count': '42' }, 'not canonical Base64'],
+      [{ 'mcp-param-region': 'Hello', 'mcp-param-count': '41' }, 'Mcp-Param-Count'],
+    ] as const;
+    for (const [i, [headers, why]] of refused.entries()) {
+      const r = await call(30 + i, 'tools/call', p, headers);
+      expect([r.status, r.id, r.error?.code]).toEqual([400, 30 + i, -32020]);
+      expect(r.error?.message).toContain(why);
+    }
+    // A value without both ends of the sentinel is literal text.
+    const literal = await call(
+      40,
+      'tools/call',
+      { ...p, arguments: { region: '=?base64?SGVsbG8=' } },
+      { 'mcp-param-region': '=?base64?SGVsbG8=' },
+    );
+    expect(literal.result?.resultType).toBe('complete');
+  });
+
   it('turns a 2025-11-25 server’s elicitation into an InputRequiredResult and completes on the retry', async () => {
     const params = { name: 'test_input_required_result_elicitation', arguments: {}, _meta: META };
     const r1 = await call(20, 'tools/call', params);

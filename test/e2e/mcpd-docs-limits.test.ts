@@ -1,10 +1,15 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, describe, expect, it } from 'vitest';
+import { lyingWorkbook } from '../support/hostile-files.js';
+import { peakRssMiB } from '../support/memory.js';
+import { waitFor } from '../support/procs.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const MAIN = path.join(ROOT, 'dist/cmd/mcpd-docs/main.js');
@@ -12,7 +17,11 @@ const scratch = mkdtempSync(path.join(tmpdir(), 'mcpd-docs-limits-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** Runs mcpd-docs on `dir` with `flags` until `body` is done; returns its stderr. The process is checked gone. */
-async function withDocs(dir: string, flags: string[], body: (c: Client) => Promise<void>): Promise<string> {
+async function withDocs(
+  dir: string,
+  flags: string[],
+  body: (c: Client, pid: number, stderr: () => string) => Promise<void>,
+): Promise<string> {
   const transport = new StdioClientTransport({ command: process.execPath, args: [MAIN, ...flags, dir], stderr: 'pipe' });
   let err = '';
   transport.stderr?.on('data', (d: Buffer) => (err += d.toString()));
@@ -20,7 +29,7 @@ async function withDocs(dir: string, flags: string[], body: (c: Client) => Promi
   await client.connect(transport);
   const pid = transport.pid ?? 0;
   try {
-    await body(client);
+    await body(client, pid, () => err);
   } finally {
     await client.close();
     await new Promise<void>((resolve) => {
@@ -77,5 +86,45 @@ describe('mcpd-docs stays inside its folder and its budget', () => {
       expect(await uris(c)).toEqual([]);
     });
     expect(err).toMatch(/notes\.md: parsing took longer than 1 ms; stopped/);
+  });
+
+  it('answers initialize and lists the rest when a FIFO or a socket is named *.md, also one added later', async () => {
+    const dir = path.join(scratch, 'special');
+    mkdirSync(dir);
+    writeFileSync(path.join(dir, 'ok.md'), '# OK\n');
+    // A real FIFO nobody writes to: reading it (without O_NONBLOCK) waits for a writer forever.
+    execFileSync('mkfifo', [path.join(dir, 'pipe.md')]);
+    const sock = createServer();
+    await new Promise<void>((resolve) => sock.listen(path.join(dir, 'sock.md'), resolve));
+    try {
+      const err = await withDocs(dir, [], async (c, _pid, stderr) => {
+        expect(await uris(c)).toEqual(['dpe://docs/ok.md']);
+        execFileSync('mkfifo', [path.join(dir, 'late.md')]);
+        await waitFor('the FIFO added later to be refused', () => /late\.md: it is a FIFO/.test(stderr()), 20_000);
+        expect(await uris(c)).toEqual(['dpe://docs/ok.md']);
+      });
+      expect(err).toMatch(/cannot index .*pipe\.md: it is a FIFO \(named pipe\), not a regular file: only regular files are read/);
+      expect(err).toMatch(/cannot index .*sock\.md: it is a socket, not a regular file/);
+    } finally {
+      await new Promise<void>((resolve) => sock.close(() => resolve()));
+    }
+  });
+
+  it('stops inflating a workbook whose zip directory lies, past --max-unpacked-bytes, and stays small', async () => {
+    const dir = path.join(scratch, 'lying');
+    mkdirSync(dir);
+    writeFileSync(path.join(dir, 'ok.txt'), 'fine');
+    // 256 MiB of sheet declared as 1,000 bytes: the declared total passes the 8 MiB limit, the real one does not.
+    writeFileSync(path.join(dir, 'bomb.xlsx'), await lyingWorkbook(256 * 1024 * 1024));
+    let peak = 0;
+    const err = await withDocs(dir, ['--max-unpacked-bytes', String(8 * 1024 * 1024)], async (c, pid) => {
+      expect(await uris(c)).toEqual(['dpe://docs/ok.txt']);
+      peak = peakRssMiB(pid);
+    });
+    expect(err).toMatch(
+      /cannot index .*bomb\.xlsx: the XLSX workbook unpacks to more than 8388608 bytes \(stopped inside "xl\/worksheets\/sheet1\.xml"\), over the 8388608-byte limit \(--max-unpacked-bytes\)/,
+    );
+    // Unbounded, the worker held the 256 MiB entry (and its copies) in Buffers its heap limit does not cover.
+    expect(peak).toBeLessThan(200);
   });
 });

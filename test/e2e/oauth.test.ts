@@ -6,14 +6,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestWorld } from '../support/core-process.js';
 import { FIXTURES, MCPDCTL } from '../support/paths.js';
+import { exitOf, firstLine, runCtl, type Ran } from '../support/oauth-sign-in.js';
 
 const FIXTURE = join(FIXTURES, 'servers/oauth-protected.mjs');
-
-interface Ran {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 /**
  * The whole sign-in against a local OAuth-protected MCP server (test/fixtures/servers/oauth-protected.mjs):
@@ -43,6 +38,8 @@ describe('OAuth sign-in to a remote server through mcpdctl auth', () => {
     fixture?.kill('SIGTERM');
     await world.cleanup();
   });
+
+  const ctl = (args: string[]): Promise<Ran> => runCtl(world, args);
 
   it('a call before sign-in fails with an error naming the command to run', async () => {
     const r = await ctl(['call', 'dev', 'remote__whoami']);
@@ -175,38 +172,4 @@ describe('OAuth sign-in to a remote server through mcpdctl auth', () => {
     expect(stderr).not.toContain(repo);
     expect(existsSync(marker)).toBe(false);
   });
-
-  function ctl(args: string[]): Promise<Ran> {
-    const child = spawn(process.execPath, [MCPDCTL, '--socket', world.socket, ...args], {
-      env: world.env(),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout?.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr?.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    return exitOf(child).then((code) => ({ code, stdout, stderr }));
-  }
 });
-
-function exitOf(child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
-  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
-}
-
-function firstLine(child: ChildProcess): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let buf = '';
-    child.stdout?.setEncoding('utf8');
-    const onData = (d: string) => {
-      buf += d;
-      const i = buf.indexOf('\n');
-      if (i < 0) return;
-      child.stdout?.off('data', onData);
-      child.stdout?.resume();
-      resolve(buf.slice(0, i));
-    };
-    child.stdout?.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`exited with ${code} before printing a line`)));
-  });
-}

@@ -28,7 +28,7 @@ const IN_ORDER = [...Array.from({ length: STEPS }, (_, i) => `progress ${i + 1}`
 
 /**
  * The gateway writes every progress notification of a call before its result, on both of its wires.
- * (That SDK clients may still not deliver the last one is the SDK's ordering, docs/reliability.md.)
+ * (That a stock SDK client on stdio also delivers the last one: progress-stock-client.test.ts.)
  * The bytes are read here as they come, without an MCP SDK client in between.
  */
 describe('final progress before the result, on the raw wire', () => {
@@ -76,7 +76,7 @@ describe('final progress before the result, on the raw wire', () => {
   });
   it('an SDK client over Streamable HTTP (as the Inspector in a browser connects) is given every step', async () => {
     const http = await startWorldHttpGateway(world, 'wire-sdk');
-    // A stock client: no reordering of what its transport reads (test/support/ordered-delivery.ts is not used).
+    // A stock client: nothing between its transport and its Protocol.
     const client = new Client({ name: 'inspector-like', version: '1.0.0' });
     try {
       await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));

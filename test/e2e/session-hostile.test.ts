@@ -4,6 +4,7 @@ import type { ChildProcess } from 'node:child_process';
 import type { ControlPlaneClient } from '../../internal/contract/gen/mcpd/control/v1/control.js';
 import { McpdError } from '../../internal/shared/errors.js';
 import { SessionClient } from '../../internal/contract/session/session-client.js';
+import { openGrpcSession } from '../../internal/contract/grpc/grpc-session.js';
 import { TestWorld } from '../support/core-process.js';
 import { echoServer, profile } from '../support/profiles.js';
 
@@ -38,7 +39,7 @@ describe('hostile Session requests never end the core', () => {
   afterAll(async () => world.cleanup());
 
   const open = (transport: 'framed' | 'grpc', caller: string) =>
-    transport === 'framed' ? SessionClient.connect(world.socket, hello(caller)) : SessionClient.open(client, hello(caller));
+    transport === 'framed' ? SessionClient.connect(world.socket, hello(caller)) : openGrpcSession(client, hello(caller));
 
   for (const transport of ['framed', 'grpc'] as const) {
     it(`answers inherited property names as unknown methods over the ${transport} Session`, async () => {

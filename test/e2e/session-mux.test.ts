@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SessionClientMessage, SessionServerMessage } from '../../internal/contract/gen/mcpd/control/v1/control.js';
+
 import type * as pb from '../../internal/contract/gen/mcpd/control/v1/control.js';
 import { McpdError } from '../../internal/shared/errors.js';
 import { callUnary, createControlClient } from '../../internal/contract/grpc/control-client.js';
@@ -11,8 +11,9 @@ import { MUX_PREFACE, MuxKind, muxFrame, parseMuxFrame } from '../../internal/co
 import { TestWorld } from '../support/core-process.js';
 import { waitFor } from '../support/procs.js';
 import { echoServer, profile } from '../support/profiles.js';
+import { SessionClientMessage, SessionServerMessage, type SessionHello } from '../../internal/contract/gen/mcpd/control/v1/session.js';
 
-const hello = (caller: string): pb.SessionHello => ({ caller, pid: process.pid, clientName: 'mux-test', previousSessionId: '' });
+const hello = (caller: string): SessionHello => ({ caller, pid: process.pid, clientName: 'mux-test', previousSessionId: '' });
 const mapError = (e: Error) => new McpdError('UNAVAILABLE', e.message);
 
 /** Writes raw bytes after the /2 preface and returns the core's CLOSE reason on channel 0 once it drops the connection. */

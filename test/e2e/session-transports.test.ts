@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ControlPlaneClient } from '../../internal/contract/gen/mcpd/control/v1/control.js';
 import { ControlCalls } from '../../internal/contract/grpc/control-client.js';
 import { SessionClient } from '../../internal/contract/session/session-client.js';
+import { openGrpcSession } from '../../internal/contract/grpc/grpc-session.js';
 import { TestWorld } from '../support/core-process.js';
 import { echoServer, profile } from '../support/profiles.js';
 
@@ -35,7 +36,7 @@ describe('the Session on both transports of the control socket', () => {
       const s =
         transport === 'framed'
           ? await SessionClient.connect(world.socket, hello(`t-${transport}`))
-          : await SessionClient.open(client, hello(`t-${transport}`));
+          : await openGrpcSession(client, hello(`t-${transport}`));
       try {
         expect(s.welcome.profile).toBe('default');
         const echoed = (await s.request('tools/call', { name: 'fx__echo', arguments: { text: transport } })) as {

@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SessionClientMessage, SessionServerMessage } from '../../internal/contract/gen/mcpd/control/v1/control.js';
+
 import { FrameReader, SESSION_PREFACE, frame } from '../../internal/contract/session/session-framing.js';
 import { SessionClient } from '../../internal/contract/session/session-client.js';
 import { TestWorld } from '../support/core-process.js';
 import { waitFor } from '../support/procs.js';
 import { echoServer, everythingServer, profile } from '../support/profiles.js';
+import { SessionClientMessage, SessionServerMessage } from '../../internal/contract/gen/mcpd/control/v1/session.js';
 
 /** Resident memory of a live process, from /proc. */
 function rssMb(pid: number): number {

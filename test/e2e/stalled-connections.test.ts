@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { SessionClientMessage } from '../../internal/contract/gen/mcpd/control/v1/control.js';
+
 import { SESSION_PREFACE, frame } from '../../internal/contract/session/session-framing.js';
 import { SessionClient } from '../../internal/contract/session/session-client.js';
 import { coreWorld } from '../support/core-world.js';
 import { echoServer, profile } from '../support/profiles.js';
 import { ControlCalls, createControlClient } from '../../internal/contract/grpc/control-client.js';
+import { SessionClientMessage } from '../../internal/contract/gen/mcpd/control/v1/session.js';
 
 const HTTP2_PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', 'latin1');
 

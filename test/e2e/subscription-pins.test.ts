@@ -91,7 +91,9 @@ describe('downstream subscriptions hold their instance and are shared with the d
 
   it('a client subscribing and unsubscribing a window the desktop uses leaves the desktop subscribed', async () => {
     const desktop = async () => ((await deskClient.readResource({ uri: 'mcpd://desktop' })).contents[0] as { text: string }).text;
-    expect(await desktop()).toContain('editor of com.example.desk: v1'); // the desktop subscribes to every window
+    // A watched desktop subscribes to every window (a read alone subscribes to nothing).
+    await deskClient.subscribeResource({ uri: 'mcpd://desktop' });
+    expect(await desktop()).toContain('editor of com.example.desk: v1');
     await deskClient.subscribeResource({ uri: DESK_EDITOR });
     await deskClient.unsubscribeResource({ uri: DESK_EDITOR });
     const subs = JSON.parse(textOf(await deskClient.callTool({ name: 'desk__subscriptions', arguments: {} }))) as string[];

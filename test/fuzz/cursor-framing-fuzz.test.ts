@@ -4,8 +4,9 @@ import { decodeCursor, encodeCursor, type CursorState } from '../../internal/cor
 import { McpdError } from '../../internal/shared/errors.js';
 import { JsonRpcLineReader } from '../../internal/shared/jsonrpc/line-reader.js';
 import { frame, FrameReader } from '../../internal/contract/session/session-framing.js';
-import { SessionClientMessage } from '../../internal/contract/gen/mcpd/control/v1/control.js';
+
 import { anyCodeUnits, FUZZ, mutations, split } from './fuzz-support.js';
+import { SessionClientMessage } from '../../internal/contract/gen/mcpd/control/v1/session.js';
 
 const cursorState: fc.Arbitrary<CursorState> = fc.record({
   etag: fc.string({ unit: 'grapheme', maxLength: 64 }),

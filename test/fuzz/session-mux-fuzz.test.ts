@@ -4,13 +4,14 @@ import { connect, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SessionClientMessage, SessionServerMessage } from '../../internal/contract/gen/mcpd/control/v1/control.js';
+
 import { FrameReader } from '../../internal/contract/session/session-framing.js';
 import { MuxKind, MuxProtocolError, muxFrame, parseMuxFrame } from '../../internal/contract/session/session-mux-framing.js';
 import { MuxServerConnection } from '../../internal/core/infra/rpc/mux-session-server.js';
 import type { SessionServerStream } from '../../internal/core/infra/rpc/session-server.js';
 import { FUZZ, split } from './fuzz-support.js';
 import { waitFor } from '../support/procs.js';
+import { SessionClientMessage, SessionServerMessage } from '../../internal/contract/gen/mcpd/control/v1/session.js';
 
 const message = fc.oneof(
   fc.record({ caller: fc.string({ maxLength: 8 }) }).map((h) => ({ hello: { ...h, pid: 1, clientName: '', previousSessionId: '' } })),

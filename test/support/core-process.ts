@@ -8,7 +8,6 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { ControlPlaneClient } from '../../internal/contract/gen/mcpd/control/v1/control.js';
 import { ControlCalls, createControlClient } from '../../internal/contract/grpc/control-client.js';
 import { MCPD, MCPDMCP } from './paths.js';
-import { deliverNotificationsFirst } from './ordered-delivery.js';
 import { cmdline, killTagged, pidsWithTag, waitFor } from './procs.js';
 
 /**
@@ -118,7 +117,6 @@ export class TestWorld {
     });
     const client = new Client({ name: `test-${caller}`, version: '1.0.0' }, { capabilities });
     await client.connect(transport);
-    deliverNotificationsFirst(transport);
     this.clients.push(client);
     return client;
   }

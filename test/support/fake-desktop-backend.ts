@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { axRole, fingerprintOf } from '../../internal/desktop-host/domain/selector.js';
 import type {
-  AppSummary,
+  ApplicationSummary,
   DesktopBackend,
   DoctorReport,
   Route,
@@ -68,7 +68,7 @@ export class FakeDesktopBackend implements DesktopBackend {
     };
   }
 
-  async applications(): Promise<AppSummary[]> {
+  async applications(): Promise<ApplicationSummary[]> {
     return [{ name: 'fake-app', pid: 4242, elementId: ':1.9/app', windows: ['Fake Window'] }];
   }
 

@@ -9,7 +9,7 @@ export const SLOW_FIRST = [
   'test/e2e/conformance-client.test.ts',
   'test/e2e/churn.test.ts',
   'test/e2e/logs.test.ts',
-  'test/e2e/app.test.ts',
+  'test/e2e/dashboard.test.ts',
   'test/e2e/slow-readers.test.ts',
   'test/e2e/socket-trust.test.ts',
 ];

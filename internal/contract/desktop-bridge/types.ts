@@ -59,7 +59,7 @@ export interface TreeBounds {
   deadlineMs: number;
 }
 
-export interface AppSummary {
+export interface ApplicationSummary {
   name: string;
   pid?: number;
   elementId: string;
@@ -87,7 +87,7 @@ export interface DoctorReport {
 export interface DesktopBackend {
   readonly platform: string;
   doctor(): Promise<DoctorReport>;
-  applications(): Promise<AppSummary[]>;
+  applications(): Promise<ApplicationSummary[]>;
   snapshot(route: Route | undefined, bounds: TreeBounds): Promise<TreeSnapshot>;
   /** Presses (default action) the element; false when it has no action to press. */
   press(elementId: string): Promise<boolean>;

@@ -2,7 +2,9 @@ import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprot
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { ServerSpec } from '../model/spec.js';
 import { signInRequired } from './sign-in-error.js';
-import type { OAuthStore } from './token-store.js';
+import { lapsedSignIn, refusedRefresh, verdictText, type RefreshOutcome } from './sign-in-state.js';
+import type { McpdError } from '../../shared/errors.js';
+import type { OAuthRecord, OAuthStore } from './token-store.js';
 
 /** Used in client metadata until `mcpdctl auth` has bound a real loopback port. */
 const PLACEHOLDER_REDIRECT = 'http://127.0.0.1/callback';
@@ -31,6 +33,8 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     private readonly fingerprint: string,
     private readonly store: OAuthStore,
     private readonly interactive?: InteractiveParts,
+    /** The core's: how this process's last refresh went (so a failure can say what the token endpoint answered). */
+    private readonly lastRefresh: () => RefreshOutcome | undefined = () => undefined,
   ) {}
 
   get redirectUrl(): string {
@@ -60,11 +64,11 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   clientInformation(): OAuthClientInformationMixed | undefined {
     const o = this.spec.oauth;
     if (o?.clientId) return { client_id: o.clientId, ...(o.clientSecret ? { client_secret: o.clientSecret } : {}) };
-    const stored = this.store.read(this.fingerprint).clientInformation;
+    const rec = this.store.read(this.fingerprint);
     // The core registers nothing itself: with no client there are no tokens either, so say what to run
     // before the SDK would register one (dynamically, at the authorization server) on every start.
-    if (!stored && !this.interactive) throw signInRequired(this.spec.name, 'not signed in yet');
-    return stored;
+    if (!rec.clientInformation && !this.interactive) throw this.lapsed(rec);
+    return rec.clientInformation;
   }
 
   saveClientInformation(info: OAuthClientInformationMixed): void {
@@ -79,15 +83,24 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   }
 
   saveTokens(tokens: OAuthTokens): void {
-    this.store.update(this.fingerprint, (r) => ({ ...this.label(r), tokens, pendingScope: undefined }));
+    const tokensExpireAtUnixMs = tokens.expires_in === undefined ? undefined : Date.now() + tokens.expires_in * 1000;
+    this.store.update(this.fingerprint, (r) => ({
+      ...this.label(r),
+      tokens,
+      tokensExpireAtUnixMs,
+      pendingScope: undefined,
+      lost: undefined,
+    }));
   }
 
   redirectToAuthorization(url: URL): void {
     if (this.interactive) return this.interactive.onAuthorizationUrl(url);
     const scope = url.searchParams.get('scope') ?? undefined;
-    this.store.update(this.fingerprint, (r) => ({ ...this.label(r), pendingScope: scope }));
-    const had = this.store.read(this.fingerprint).tokens;
-    throw signInRequired(this.spec.name, had ? `the server asks for ${scope ? `scope "${scope}"` : 'a new sign-in'}` : 'not signed in yet');
+    const rec = this.store.update(this.fingerprint, (r) => ({ ...this.label(r), pendingScope: scope }));
+    // Step-up: the server wants a scope the stored token was not granted; only a new sign-in widens it.
+    if (rec.tokens && scope && lacksScope(rec.tokens.scope, scope))
+      throw signInRequired(this.spec.name, `the server asks for scope "${scope}"`);
+    throw this.lapsed(rec);
   }
 
   saveCodeVerifier(verifier: string): void {
@@ -116,8 +129,12 @@ export class StoredOAuthProvider implements OAuthClientProvider {
       this.verifier = undefined;
       return;
     }
+    // In the core the SDK drops credentials only when the authorization server refused a refresh: keep why,
+    // so the sign-in reads as revoked (not as never made) until the next `mcpdctl auth`.
+    const refused = this.interactive ? undefined : refusedPart(scope);
     this.store.update(this.fingerprint, (r) => {
       const next = { ...r };
+      if (refused) next.lost = { ...refusedRefresh(refused, this.lastRefresh()), atUnixMs: Date.now() };
       if (scope === 'all' || scope === 'client') delete next.clientInformation;
       if (scope === 'all' || scope === 'tokens') delete next.tokens;
       if (scope === 'all' || scope === 'discovery') {
@@ -128,7 +145,25 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     });
   }
 
+  /** The sign-in error for a server whose stored sign-in does not get requests through: which state, and why. */
+  private lapsed(rec: OAuthRecord): McpdError {
+    return signInRequired(this.spec.name, verdictText(lapsedSignIn(rec, this.lastRefresh(), Date.now())));
+  }
+
   private label<T extends object>(r: T): T & { server: string; url?: string } {
     return { ...r, server: this.spec.name, url: this.spec.url };
   }
+}
+
+/** True when `wanted` names a scope the granted ones do not hold (an absent grant is what was asked for). */
+function lacksScope(granted: string | undefined, wanted: string): boolean {
+  if (granted === undefined) return false;
+  const have = new Set(granted.split(' '));
+  return wanted.split(' ').some((s) => s !== '' && !have.has(s));
+}
+
+/** What a refused refresh took away, by what the SDK invalidates: the tokens (invalid_grant) or the client. */
+function refusedPart(scope: 'all' | 'client' | 'tokens' | 'discovery'): 'tokens' | 'client' | undefined {
+  if (scope === 'tokens') return 'tokens';
+  return scope === 'all' || scope === 'client' ? 'client' : undefined;
 }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import { McpdError } from '../../shared/errors.js';
+import type { SignInVerdict } from './sign-in-state.js';
 import { secretRedactor } from '../../shared/redactor.js';
 import { assertPrivateDir, foreignControl, UntrustedPathError } from '../../shared/file-trust.js';
 
@@ -18,6 +19,10 @@ export interface OAuthRecord {
   redirectUri?: string;
   /** Scope the server last asked for and the stored token lacks (step-up); the next sign-in asks for it. */
   pendingScope?: string;
+  /** When the stored access token runs out (from its expires_in when it was saved). */
+  tokensExpireAtUnixMs?: number;
+  /** The core lost the sign-in (the authorization server refused a refresh): why, until the next sign-in. */
+  lost?: SignInVerdict & { atUnixMs: number };
   savedAtUnixMs?: number;
 }
 

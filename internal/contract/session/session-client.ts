@@ -2,15 +2,21 @@ import { connect } from 'node:net';
 import type { ProgressUpdate } from '../model/downstream.js';
 import { McpdError, type ErrorReason } from '../../shared/errors.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../../shared/json.js';
-import { SessionClientMessage, SessionServerMessage, type ControlPlaneClient } from '../gen/mcpd/control/v1/control.js';
-import type * as pb from '../gen/mcpd/control/v1/control.js';
 import { FramedSessionStream } from './framed-session-stream.js';
 import { encodeJson } from './json-bytes.js';
 import { SESSION_PREFACE } from './session-framing.js';
 import { requestFrame } from './session-wire.js';
-import { fromServiceError } from './status-map.js';
 import { cappedTimeout } from '../../shared/timer-limit.js';
 import { ChurnMap } from '../../shared/churn-map.js';
+import {
+  SessionClientMessage,
+  SessionServerMessage,
+  type ErrorInfo,
+  type SessionHello,
+  type SessionRequest,
+  type SessionResponse,
+  type SessionWelcome,
+} from '../gen/mcpd/control/v1/session.js';
 
 interface Pending {
   /** The result's JSON bytes as the core sent them. */
@@ -42,15 +48,15 @@ export interface SessionRequestOptions {
 
 /** The gateway's end of a Session: the gRPC `Session` RPC's duplex stream or a FramedSessionStream. */
 export interface SessionClientStream {
-  write(msg: pb.SessionClientMessage): unknown;
+  write(msg: SessionClientMessage): unknown;
   /** Framed streams: writes a frame encoded by session-wire.ts. */
   writeFrame?(frame: Buffer): unknown;
   end(): unknown;
   cancel(): unknown;
-  on(event: 'data', listener: (msg: pb.SessionServerMessage) => void): unknown;
+  on(event: 'data', listener: (msg: SessionServerMessage) => void): unknown;
   on(event: 'error', listener: (err: Error) => void): unknown;
   on(event: 'end' | 'close', listener: () => void): unknown;
-  off(event: 'data', listener: (msg: pb.SessionServerMessage) => void): unknown;
+  off(event: 'data', listener: (msg: SessionServerMessage) => void): unknown;
   off(event: 'error', listener: (err: Error) => void): unknown;
   off(event: 'close', listener: () => void): unknown;
 }
@@ -59,13 +65,11 @@ export interface SessionClientStream {
 export type ErrorMapper = (err: Error) => McpdError;
 
 const CLIENT_CODEC = {
-  encode: (m: pb.SessionClientMessage) => SessionClientMessage.encode(m).finish(),
+  encode: (m: SessionClientMessage) => SessionClientMessage.encode(m).finish(),
   decode: (b: Uint8Array) => SessionServerMessage.decode(b),
 };
 
 const EMPTY = Buffer.alloc(0);
-
-const grpcError: ErrorMapper = (e) => fromServiceError(e as Parameters<typeof fromServiceError>[0]);
 
 /**
  * The gateway's end of the Session stream: one open bidi stream carries every request,
@@ -83,10 +87,10 @@ export class SessionClient {
 
   private constructor(
     private readonly stream: SessionClientStream,
-    readonly welcome: pb.SessionWelcome,
+    readonly welcome: SessionWelcome,
     mapError: ErrorMapper,
   ) {
-    stream.on('data', (m: pb.SessionServerMessage) => this.onMessage(m));
+    stream.on('data', (m: SessionServerMessage) => this.onMessage(m));
     const ended = () => this.fail(new McpdError('UNAVAILABLE', 'the mcpd core closed the session'));
     stream.on('error', (e) => this.fail(mapError(e)));
     stream.on('end', ended);
@@ -97,23 +101,18 @@ export class SessionClient {
    * A framed Session on the control socket: what gateways use (decision 16). Rejects with UNAVAILABLE
    * when nothing listens there.
    */
-  static connect(socketPath: string, hello: pb.SessionHello, timeoutMs = 5000): Promise<SessionClient> {
+  static connect(socketPath: string, hello: SessionHello, timeoutMs = 5000): Promise<SessionClient> {
     const socket = connect(socketPath);
     socket.setNoDelay(true);
     socket.write(SESSION_PREFACE);
-    const stream = new FramedSessionStream<pb.SessionServerMessage, pb.SessionClientMessage>(socket, CLIENT_CODEC);
+    const stream = new FramedSessionStream<SessionServerMessage, SessionClientMessage>(socket, CLIENT_CODEC);
     const mapError: ErrorMapper = (e) =>
       new McpdError('UNAVAILABLE', `mcpd core at ${socketPath}: ${(e as NodeJS.ErrnoException).code ?? e.message}`);
     return SessionClient.handshake(stream, hello, timeoutMs, mapError);
   }
 
-  /** The same over the gRPC `Session` RPC, for gRPC clients. */
-  static open(client: ControlPlaneClient, hello: pb.SessionHello, timeoutMs = 5000): Promise<SessionClient> {
-    return SessionClient.handshake(client.session(), hello, timeoutMs, grpcError);
-  }
-
   /** Says hello on an open stream (e.g. a channel of a MCPD-SESSION/2 connection) and waits for the welcome. */
-  static handshake(stream: SessionClientStream, hello: pb.SessionHello, timeoutMs: number, mapError: ErrorMapper): Promise<SessionClient> {
+  static handshake(stream: SessionClientStream, hello: SessionHello, timeoutMs: number, mapError: ErrorMapper): Promise<SessionClient> {
     return new Promise((resolve, reject) => {
       const timer = cappedTimeout(() => {
         stream.cancel();
@@ -125,7 +124,7 @@ export class SessionClient {
         stream.off('error', onError);
         stream.off('close', onClose);
       };
-      const onData = (m: pb.SessionServerMessage) => {
+      const onData = (m: SessionServerMessage) => {
         if (!m.welcome) return;
         done();
         resolve(new SessionClient(stream, m.welcome, mapError));
@@ -235,7 +234,7 @@ export class SessionClient {
     this.stream.cancel();
   }
 
-  private onMessage(m: pb.SessionServerMessage): void {
+  private onMessage(m: SessionServerMessage): void {
     if (m.response) {
       const p = this.pending.get(m.response.id);
       if (!p) return;
@@ -257,7 +256,7 @@ export class SessionClient {
     }
   }
 
-  private serveRequest(req: pb.SessionRequest): void {
+  private serveRequest(req: SessionRequest): void {
     const { id, method } = req;
     const ac = new AbortController();
     this.incoming.set(id, ac);
@@ -278,7 +277,7 @@ export class SessionClient {
       .finally(() => this.incoming.delete(id));
   }
 
-  private answer(ac: AbortController, response: pb.SessionResponse): void {
+  private answer(ac: AbortController, response: SessionResponse): void {
     // A cancelled request gets no answer: the core has already failed it.
     if (!this.closed && !ac.signal.aborted) this.stream.write({ response });
   }
@@ -294,7 +293,7 @@ export class SessionClient {
   }
 }
 
-function errorFromInfo(e: pb.ErrorInfo): McpdError {
+function errorFromInfo(e: ErrorInfo): McpdError {
   return new McpdError(e.reason as ErrorReason, e.message, {
     specCode: e.specCode || undefined,
     data: e.dataJson && e.dataJson.length ? parseJson(e.dataJson) : undefined,
@@ -302,7 +301,7 @@ function errorFromInfo(e: pb.ErrorInfo): McpdError {
 }
 
 /** The JSON-RPC code and message of a client's error travel unchanged; the SDK's "MCP error N:" prefix is dropped. */
-function errorInfoOf(e: unknown): pb.ErrorInfo {
+function errorInfoOf(e: unknown): ErrorInfo {
   const o = (typeof e === 'object' && e !== null ? e : {}) as { code?: unknown; message?: unknown; data?: unknown };
   const code = typeof o.code === 'number' && Number.isSafeInteger(o.code) ? o.code : -32603;
   const message = (typeof o.message === 'string' ? o.message : String(e)).replace(/^MCP error -?\d+: /, '');

@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SessionClientMessage, SessionServerMessage } from '../gen/mcpd/control/v1/control.js';
+
 import { frame } from './session-framing.js';
 import { requestFrame, responseFrame } from './session-wire.js';
+import { SessionClientMessage, SessionServerMessage } from '../gen/mcpd/control/v1/session.js';
 
 const id = fc.oneof(fc.integer({ min: 0, max: 300 }), fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }));
 const text = fc.oneof(fc.string(), fc.string({ unit: 'grapheme', maxLength: 300 }), fc.constant('x'.repeat(70_000)));

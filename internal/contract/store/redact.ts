@@ -1,6 +1,7 @@
 import { REDACTED, secretRedactor } from '../../shared/redactor.js';
 import type { ProfileStore } from '../model/profile.js';
 import type { ServerSpec } from '../model/spec.js';
+import { maskUrlSecrets, urlSecrets } from './url-secrets.js';
 
 export { REDACTED };
 
@@ -17,7 +18,8 @@ const MIN_LITERAL_SECRET = 8;
 
 /**
  * Every secret value the store knows: expanded variables and secret inputs (password and command), env
- * and header values (and a header's credentials after "Bearer "/"Basic "), and URL userinfo — each also
+ * and header values (and a header's credentials after "Bearer "/"Basic "), URL userinfo and query values
+ * (url-secrets.ts) — each also
  * as it appears percent-encoded in a URL. Feeds the core's one redactor on every load.
  */
 function storeSecrets(store: ProfileStore): string[] {
@@ -35,20 +37,10 @@ function storeSecrets(store: ProfileStore): string[] {
         add(v, MIN_LITERAL_SECRET);
         add(v.split(' ').slice(1).join(' '), MIN_LITERAL_SECRET);
       }
-      for (const s of urlCredentials(spec.url)) add(s);
+      for (const s of urlSecrets(spec.url)) add(s);
     }
   }
   return [...out];
-}
-
-function urlCredentials(url: string | undefined): string[] {
-  if (!url) return [];
-  try {
-    const u = new URL(url);
-    return [u.password, decodeURIComponent(u.password), u.username, decodeURIComponent(u.username)].filter((s) => s !== '');
-  } catch {
-    return [];
-  }
 }
 
 /** Feeds the core's redactor from a loaded store. */
@@ -68,7 +60,8 @@ function maskAll(values: Record<string, string>): Record<string, string> {
 
 /**
  * A copy for display and logs: every env and headers value becomes "***", and text that came from an
- * environment variable or a secret input, or is URL userinfo, is masked inside cmd, cwd and url too.
+ * environment variable or a secret input is masked inside cmd, cwd and url too, and a URL's password and
+ * query values are masked.
  */
 export function redactSpec(spec: ServerSpec): ServerSpec {
   const secrets = secretsOf.get(spec) ?? [];
@@ -79,17 +72,6 @@ export function redactSpec(spec: ServerSpec): ServerSpec {
     headers: maskAll(spec.headers),
   };
   if (spec.cwd !== undefined) out.cwd = mask(spec.cwd, secrets);
-  if (spec.url !== undefined) out.url = maskUrl(mask(spec.url, secrets));
+  if (spec.url !== undefined) out.url = maskUrlSecrets(mask(spec.url, secrets));
   return out;
-}
-
-/** URL userinfo is a credential even when it was written literally in the profile. */
-function maskUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = REDACTED;
-    return u.toString();
-  } catch {
-    return url;
-  }
 }

@@ -5,6 +5,7 @@ import { OAuthStore } from '../../contract/oauth/token-store.js';
 import { stateDirFor, storeFolder } from '../../contract/store/state-dir.js';
 import { MetadataStore, PoolManager } from '../infra/scheduler/index.js';
 import { watchStore } from '../infra/catalog/watch-store.js';
+import { SessionTally } from '../infra/rpc/session-tally.js';
 import { startControlServer, type ControlServer } from '../infra/rpc/control-server.js';
 import { defaultSocketPath, socketIsLive } from '../../contract/session/socket-path.js';
 import { claimSocketPath, claimStore, type StartLock } from '../infra/rpc/start-lock.js';
@@ -134,9 +135,11 @@ async function serveCore(o: CoreRunOptions, { obs, store, log, unguard, socket, 
     // The Stop RPC: the same graceful stop as SIGTERM; the process exits once it is done.
     requestStop: () => void stop().then(o.onStopped, o.onStopped),
   });
-  obs.attach(core);
+  const sessions = new SessionTally();
+  obs.attach(core, sessions);
   const server = await startControlServer(core, socket, {
     log,
+    tally: sessions,
     maxOutboundBytes: runtime.sessionOutboundBytes,
     helloTimeoutMs: runtime.sessionHelloTimeoutSeconds * 1000,
     frameStallMs: runtime.sessionFrameStallSeconds * 1000,

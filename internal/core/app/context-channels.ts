@@ -29,19 +29,34 @@ export class CallerChannels {
     private readonly kind: 'desktop' | 'finder',
     private readonly compute: (caller: string) => Promise<ViewState>,
     private readonly log: CoreLog,
+    /** Told whenever a watcher comes or goes (what is held for watchers follows it). */
+    private readonly onWatchers: () => void = () => undefined,
   ) {}
 
   /** Subscribes; the first item is the current view (computed now if nobody watched before). */
   subscribe(caller: string): Subscription<ContextChange> {
     let ch = this.byCaller.get(caller);
     if (!ch) {
-      ch = { lw: new LatestWins<ContextChange>(), seq: 0 };
+      const created: Channel = { lw: new LatestWins<ContextChange>((n) => this.counted(caller, created, n)), seq: 0 };
+      ch = created;
       this.byCaller.set(caller, ch);
     }
     const sub = ch.lw.subscribe();
     // publish() logs a failed computation itself and never rejects; the subscriber gets the result when it lands.
     if (ch.lw.current() === undefined) void this.publish(caller, 'initial');
     return sub;
+  }
+
+  /**
+   * A caller's last watcher left: its channel goes, so a watcher that comes back starts from a view
+   * computed afresh (nothing kept it current meanwhile).
+   */
+  private counted(caller: string, ch: Channel, count: number): void {
+    if (count === 0 && this.byCaller.get(caller) === ch) {
+      this.byCaller.delete(caller);
+      ch.lw.close();
+    }
+    this.onWatchers();
   }
 
   hasWatchers(): boolean {

@@ -74,19 +74,55 @@ describe('ContextService.desktop', () => {
     expect((await svc.desktop('anyone', undefined, undefined)).etag).toBe(d.etag);
   });
 
-  it('subscribes downstream to every window URI, once', async () => {
-    const { svc, a, b } = desktopWorld();
+  it('a read alone subscribes to nothing and reads the windows afresh each time', async () => {
+    const { svc, a } = desktopWorld();
     await svc.desktop('x', undefined, undefined);
+    a.text('window://a/high?priority=90', 'a-high v2');
+    expect((await svc.desktop('x', undefined, undefined)).windows[0]).toBe('window://a/high?priority=90\n\na-high v2');
+    expect(a.requests.filter((r) => r.startsWith('resources/subscribe'))).toEqual([]);
+    expect(a.requests.filter((r) => r.startsWith('resources/list'))).toHaveLength(1);
+  });
+
+  it('subscribes downstream to every window URI, once, while watched; the last watcher leaving lets go', async () => {
+    const { svc, a, b, pools, fp } = desktopWorld();
+    const one = svc.watchDesktop('x');
+    const two = svc.watchDesktop('y');
+    await next(one);
+    await next(two);
     await svc.desktop('x', undefined, undefined);
-    expect([...a.subscribed].sort()).toEqual([
-      'window://a/blob',
-      'window://a/empty',
-      'window://a/high?priority=90',
-      'window://a/low?priority=10',
-    ]);
+    const windowsOfA = ['window://a/blob', 'window://a/empty', 'window://a/high?priority=90', 'window://a/low?priority=10'];
+    await expect.poll(() => [...a.subscribed].sort()).toEqual(windowsOfA);
     expect([...b.subscribed]).toEqual(['window://b/main']);
     expect(a.requests.filter((r) => r.startsWith('resources/subscribe'))).toHaveLength(4);
     expect(a.requests.filter((r) => r.startsWith('resources/list'))).toHaveLength(1);
+    await one.return?.();
+    // y still watches: the subscriptions stay and its updates still arrive.
+    b.text('window://b/main', 'b-main v2');
+    pools.emit(fp(B), 'notifications/resources/updated', { uri: 'window://b/main' });
+    expect((await next(two)).reason).toBe('window window://b/main updated');
+    expect(a.requests.filter((r) => r.startsWith('resources/unsubscribe'))).toEqual([]);
+    expect(b.subscribed.has('window://b/main')).toBe(true);
+    await two.return?.();
+    await expect.poll(() => a.subscribed.size + b.subscribed.size).toBe(0);
+    expect(a.requests.filter((r) => r.startsWith('resources/unsubscribe'))).toHaveLength(4);
+  });
+
+  it('a watcher coming back takes the subscriptions again and hears what changed while nobody watched', async () => {
+    const { svc, b, pools, fp } = desktopWorld();
+    const first = svc.watchDesktop('x');
+    const seen = await next(first);
+    await first.return?.();
+    await expect.poll(() => b.subscribed.size).toBe(0);
+    b.text('window://b/main', 'changed while unwatched');
+    const again = svc.watchDesktop('x');
+    const view = await next(again);
+    expect(view.etag).not.toBe(seen.etag);
+    expect(view.etag).toBe((await svc.desktop('x', undefined, undefined)).etag);
+    await expect.poll(() => b.subscribed.has('window://b/main')).toBe(true);
+    b.text('window://b/main', 'v3');
+    pools.emit(fp(B), 'notifications/resources/updated', { uri: 'window://b/main' });
+    expect((await next(again)).reason).toBe('window window://b/main updated');
+    await again.return?.();
   });
 
   it('follows nextCursor across pages', async () => {

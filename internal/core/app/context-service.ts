@@ -55,7 +55,12 @@ export class ContextService implements ContextApi {
     subs?: ResourceSubscriptions,
   ) {
     this.subs = subs ?? new ResourceSubscriptions(deps.pools, deps.log);
-    this.desktops = new CallerChannels('desktop', (c) => this.desktopState(c), deps.log);
+    this.desktops = new CallerChannels(
+      'desktop',
+      (c) => this.desktopState(c),
+      deps.log,
+      () => this.holdWatchedWindows(),
+    );
     this.finders = new CallerChannels('finder', (c) => this.finderState(c), deps.log);
     deps.pools.onNotification((fp, _instance, method, params) => this.onNotification(fp, method, params));
     deps.pools.onStatusChange(() => this.onStatusChange());
@@ -64,7 +69,7 @@ export class ContextService implements ContextApi {
 
   async desktop(caller: string, size: number | undefined, window: string | undefined): Promise<DesktopView> {
     organizeDesktop([], size, [], window); // bad arguments fail before any server is started
-    const servers = await this.prepare(this.deps.profileOf(caller));
+    const servers = await this.prepare(this.deps.profileOf(caller), true);
     const org = organizeDesktop(windowInputs(servers), size, this.deps.history.get(caller), window);
     return { etag: desktopEtag(org.entries), windows: org.entries, warnings: [...sourceWarnings(servers), ...org.warnings] };
   }
@@ -92,11 +97,34 @@ export class ContextService implements ContextApi {
     this.finders.close();
   }
 
-  /** The profile's enabled servers with their sources, each loaded (started on demand). */
-  private async prepare(profile: Profile): Promise<ProfileSource[]> {
+  /**
+   * The profile's enabled servers with their sources, each loaded (started on demand); `windows`: the
+   * window contents are needed current (a desktop view).
+   */
+  private async prepare(profile: Profile, windows = false): Promise<ProfileSource[]> {
     const servers = this.serversOf(profile).map((s) => ({ ...s, source: this.sourceFor(s.fingerprint, s.server) }));
-    await Promise.all(servers.map((s) => s.source.ensure()));
+    await Promise.all(servers.map((s) => s.source.ensure({ windows })));
     return servers;
+  }
+
+  /**
+   * Holds the window:// subscriptions of exactly the servers some desktop watcher's profile uses: the
+   * last watcher leaving lets them go (a desktop server stops polling), a watcher coming back takes them
+   * again and re-reads what may have changed meanwhile.
+   */
+  private holdWatchedWindows(): void {
+    const watched = this.desktopWatchedFingerprints();
+    for (const [fp, source] of this.sources) {
+      if (!source.watchWindows(watched.has(fp))) continue;
+      // ensure() records a failed load as the source's problem rather than rejecting; signal() is synchronous.
+      void source.ensure().then(() => this.signal(fp, { desktop: true, finder: false, reason: 'desktop watched again' }, true));
+    }
+  }
+
+  private desktopWatchedFingerprints(): Set<string> {
+    const out = new Set<string>();
+    for (const w of this.desktops.watched()) for (const s of this.serversOf(this.deps.profileOf(w.caller))) out.add(s.fingerprint);
+    return out;
   }
 
   private serversOf(profile: Profile): { server: string; fingerprint: string }[] {
@@ -120,6 +148,7 @@ export class ContextService implements ContextApi {
         liveInstances: (f) => liveInstances(this.deps.pools.status(), f),
       });
       this.sources.set(fp, s);
+      s.watchWindows(this.desktopWatchedFingerprints().has(fp));
     }
     return s;
   }
@@ -141,7 +170,7 @@ export class ContextService implements ContextApi {
 
   private async desktopState(caller: string): Promise<ViewState> {
     const fingerprints = this.fingerprintsOf(caller);
-    const servers = await this.prepare(this.deps.profileOf(caller));
+    const servers = await this.prepare(this.deps.profileOf(caller), true);
     const org = organizeDesktop(windowInputs(servers), undefined, this.deps.history.get(caller));
     return { etag: desktopEtag(org.entries), order: org.serverOrder, fingerprints };
   }
@@ -200,6 +229,8 @@ export class ContextService implements ContextApi {
         void source.ensure().then(() => this.signal(fp, { desktop: true, finder: true, reason: `server ${source.label} restarted` }, true));
       }
     }
+    // A reload may have moved a watcher to other servers.
+    this.holdWatchedWindows();
     for (const [channels, reason] of [
       [this.desktops, 'profile changed'],
       [this.finders, 'profile changed'],

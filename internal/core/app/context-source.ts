@@ -62,6 +62,8 @@ export class ContextSource {
   private stale = false;
   private loading = false;
   private instanceIds = new Set<string>();
+  /** A desktop watcher uses this server: its window:// subscriptions are held (see watchWindows). */
+  private windowsWatched = false;
   /** URI → what releases our hold on its downstream subscription (the hub re-subscribes after a restart). */
   private readonly held = new Map<string, AbortController>();
   private chain: Promise<unknown> = Promise.resolve();
@@ -92,11 +94,30 @@ export class ContextSource {
    * once the refreshes queued before it (updated, list_changed) are done: a server sends
    * resources/updated before its tool call answers, so a read after that answer must see it.
    */
-  ensure(): Promise<void> {
-    if (this.loaded && !this.stale && this.queued === 0) return Promise.resolve();
+  ensure(opts: { windows?: boolean } = {}): Promise<void> {
+    const reread = opts.windows === true && !this.windowsWatched && this.windows.length > 0;
+    if (this.loaded && !this.stale && this.queued === 0 && !reread) return Promise.resolve();
     return this.run(async () => {
       if (!this.loaded || this.stale) await this.load();
+      else if (opts.windows === true && !this.windowsWatched) await this.rereadWindows();
     });
+  }
+
+  /**
+   * Some desktop watcher's profile uses this server (or none does any more). Only then are its
+   * window:// subscriptions held: a server such as mcpd-desktop-host polls the desktop while any are
+   * open. Unwatched, a desktop read re-reads the windows instead. Returns true when the windows must
+   * be read again before the watcher's view (nothing told us of changes meanwhile).
+   */
+  watchWindows(on: boolean): boolean {
+    if (on === this.windowsWatched) return false;
+    this.windowsWatched = on;
+    if (!on) {
+      this.releaseWindows();
+      return false;
+    }
+    if (this.loaded && !this.loading) this.stale = true;
+    return this.stale;
   }
 
   /**
@@ -214,7 +235,8 @@ export class ContextSource {
     const listed = new Set(windowResources.map((r) => r.uri as string));
     for (const uri of [...this.readProblems.keys()]) if (!listed.has(uri)) this.readProblems.delete(uri);
     const docUris = await this.documents.apply(uris, fresh, finder);
-    this.subscribeAll([...this.windows.map((w) => w.resource.uri as string).filter(isWindowUri), ...docUris]);
+    const windowUris = this.windowsWatched ? this.windows.map((w) => w.resource.uri as string).filter(isWindowUri) : [];
+    this.subscribeAll([...windowUris, ...docUris]);
     return { desktop, finder, reason: '' };
   }
 
@@ -236,6 +258,23 @@ export class ContextSource {
         this.deps.log('warning', 'context.subscribe_failed', { server: this.label, uri, error: errorText(e) });
       });
     }
+  }
+
+  /** Lets go of the window:// subscriptions (the dpe:// ones keep the Finder's catalogue current). */
+  private releaseWindows(): void {
+    for (const [uri, ac] of [...this.held]) {
+      if (!isWindowUri(uri)) continue;
+      ac.abort();
+      this.held.delete(uri);
+    }
+  }
+
+  /** Unwatched windows: nothing told us of changes, so a desktop read reads them again. */
+  private async rereadWindows(): Promise<void> {
+    await mapLimit(this.windows, READ_CONCURRENCY, async (w) => {
+      const uri = w.resource.uri as string;
+      if (isWindowUri(uri)) w.contents = await this.readWindow(uri);
+    });
   }
 
   private async readWindow(uri: string): Promise<JsonValue | undefined> {

@@ -1,3 +1,4 @@
+import type { SessionTally } from '../infra/rpc/session-tally.js';
 import type { ProfileStore } from '../../contract/model/profile.js';
 import { secretRedactor } from '../../shared/redactor.js';
 import { startMetricsServer, type MetricsHttpOptions, type MetricsHttpServer } from '../infra/telemetry/http-server.js';
@@ -78,7 +79,8 @@ export class Observability {
     );
   }
 
-  attach(core: ObservedCore): void {
+  /** `sessions`: the control server's Session accounting, when it serves Sessions. */
+  attach(core: ObservedCore, sessions?: SessionTally): void {
     // /healthz says "stopping" from the start of a graceful stop, while calls in flight drain.
     this.isStopping = () => core.status().stopping;
     this.metrics.attach({
@@ -89,6 +91,7 @@ export class Observability {
       },
       watchers: () => core.watchSubscribers(),
       logReaders: () => core.logs.subscriberCount,
+      sessionOutput: () => sessions?.totals(),
     });
   }
 

@@ -4,6 +4,7 @@ import { specFingerprint } from '../../contract/model/fingerprint.js';
 import { ProfileIndex } from '../domain/aggregator/tool-index.js';
 import { definitionHash } from '../domain/aggregator/hash.js';
 import { PoolGoneError } from '../infra/scheduler/index.js';
+import { needsSignIn } from '../../contract/model/sign-in.js';
 
 /** What the tool service needs from the pools: the per-spec metadata cache. */
 export interface ToolSource {
@@ -144,7 +145,11 @@ export class ToolService {
             // A reload removed the spec's pool meanwhile: not the server's failure, and the spec may come back.
             if (e instanceof PoolGoneError) return;
             const message = e instanceof Error ? e.message : String(e);
-            this.failures.set(fp, { at: Date.now(), message });
+            // A server that wants sign-in is left out at once (its earlier tools too) and asked again on the
+            // next listing: `mcpdctl auth` fixes it from outside at any moment (docs/auth.md).
+            const signIn = needsSignIn(e);
+            if (signIn) this.cache.delete(fp);
+            this.failures.set(fp, { at: signIn ? -Infinity : Date.now(), message });
             this.log('tool listing failed; the server is left out of listings until it answers', { fingerprint: fp, error: message });
           },
         )

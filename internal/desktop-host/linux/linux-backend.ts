@@ -1,7 +1,14 @@
 import { chmod } from 'node:fs/promises';
 import { typeInChunks } from './typing.js';
 import { BridgeError } from '../../contract/desktop-bridge/errors.js';
-import type { AppSummary, DesktopBackend, DoctorReport, Route, TreeBounds, TreeSnapshot } from '../../contract/desktop-bridge/types.js';
+import type {
+  ApplicationSummary,
+  DesktopBackend,
+  DoctorReport,
+  Route,
+  TreeBounds,
+  TreeSnapshot,
+} from '../../contract/desktop-bridge/types.js';
 import { addrOf, AtspiBus, idOf, REGISTRY, ROOT_PATH, type NodeAddr } from './atspi-bus.js';
 import { actionsOf, walkTree } from './atspi-tree.js';
 import { linuxDoctor } from './linux-doctor.js';
@@ -17,7 +24,7 @@ const I = {
 const ROOT: NodeAddr = { bus: REGISTRY, path: ROOT_PATH };
 const PRESS_NAMES = ['click', 'press', 'activate', 'toggle'];
 
-interface AppEntry {
+interface ApplicationEntry {
   addr: NodeAddr;
   name: string;
   pid: number | undefined;
@@ -50,11 +57,11 @@ export class LinuxBackend implements DesktopBackend {
     return linuxDoctor(this.env, () => this.atspi().then((b) => b.children(ROOT)));
   }
 
-  async applications(): Promise<AppSummary[]> {
+  async applications(): Promise<ApplicationSummary[]> {
     return (await this.apps()).map((a) => ({ name: a.name, pid: a.pid, elementId: idOf(a.addr), windows: a.windows }));
   }
 
-  private async apps(): Promise<AppEntry[]> {
+  private async apps(): Promise<ApplicationEntry[]> {
     const bus = await this.atspi();
     const roots = await bus.children(ROOT);
     const apps = await Promise.all(
@@ -72,14 +79,14 @@ export class LinuxBackend implements DesktopBackend {
         }
       }),
     );
-    return apps.filter((a): a is AppEntry => a !== undefined);
+    return apps.filter((a): a is ApplicationEntry => a !== undefined);
   }
 
   /**
    * Route → application: by name or pid, and/or a window title pattern. Without a route, the most recently
    * registered application with a window (X has no "frontmost app" without a window manager).
    */
-  private async route(route: Route | undefined): Promise<AppEntry | undefined> {
+  private async route(route: Route | undefined): Promise<ApplicationEntry | undefined> {
     const apps = (await this.apps()).filter((a) => a.windows.length > 0);
     const title = route?.window?.titlePattern !== undefined ? new RegExp(route.window.titlePattern) : undefined;
     const hits = apps.filter(

@@ -66,6 +66,12 @@ export class DesktopMcpFace {
     clearInterval(this.timer);
   }
 
+  /** Whether the desktop is polled, said on every (un)subscribe: an operator (and a test) can see it stop. */
+  private logSubscriptions(): void {
+    const n = this.subscribed.size;
+    this.opts.log(`window subscriptions: ${n} (${n > 0 ? `polling every ${this.opts.pollMs} ms` : 'not polling'})`);
+  }
+
   /** One desktop read; changed windows that a client subscribed to are announced. */
   refresh(): Promise<void> {
     this.refreshing ??= (async () => {
@@ -113,10 +119,12 @@ export class DesktopMcpFace {
     });
     s.setRequestHandler(SubscribeRequestSchema, async (req) => {
       this.subscribed.add(req.params.uri);
+      this.logSubscriptions();
       return {};
     });
     s.setRequestHandler(UnsubscribeRequestSchema, async (req) => {
       this.subscribed.delete(req.params.uri);
+      this.logSubscriptions();
       return {};
     });
     s.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOLS.map((t) => ({ ...t })) }));

@@ -1,4 +1,4 @@
-import type { AppSummary, DesktopBackend, TreeNode } from '../../contract/desktop-bridge/types.js';
+import type { ApplicationSummary, DesktopBackend, TreeNode } from '../../contract/desktop-bridge/types.js';
 
 const WINDOW_HOST = 'org.mcpd.desktop-host';
 const SUMMARY_MAX_NODES = 200;
@@ -29,7 +29,7 @@ export const WINDOWS: readonly [focused: WindowResource, accessibility: WindowRe
   },
 ];
 
-const appLine = (a: AppSummary): string =>
+const appLine = (a: ApplicationSummary): string =>
   `${a.name}${a.pid ? ` (pid ${a.pid})` : ''}: ${a.windows.map((w) => JSON.stringify(w)).join(', ') || 'no windows'}`;
 
 function nodeLine(n: TreeNode): string {

@@ -6,6 +6,8 @@ import { writeSamplePdf, writeSampleXlsx } from '../../../test/fixtures/docs/gen
 import { parsePdf } from './pdf.js';
 import { parseXlsx } from './xlsx.js';
 
+const BUDGET = { maxUnpackedBytes: 64 * 1024 * 1024 };
+
 let dir = '';
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'mcpd-docs-bin-'));
@@ -36,7 +38,7 @@ describe('parsePdf', () => {
 
 describe('parseXlsx', () => {
   it('one page per sheet with one table; first row = headers', async () => {
-    const c = await parseXlsx(bytes('inventory.xlsx'), 'inventory');
+    const c = await parseXlsx(bytes('inventory.xlsx'), 'inventory', BUDGET);
     expect(c).toMatchObject({ title: 'Inventory', keywords: ['stock', 'warehouse'] });
     expect(c.summary).toBe('Workbook with 2 sheet(s): Items, Sites');
     expect(c.pages.map((p) => p.title)).toEqual(['Items', 'Sites']);
@@ -54,6 +56,6 @@ describe('parseXlsx', () => {
     });
   });
   it('a file that is not a workbook is a ParseError', async () => {
-    await expect(parseXlsx(new TextEncoder().encode('nope'), 'x')).rejects.toThrow(/not a readable XLSX/);
+    await expect(parseXlsx(new TextEncoder().encode('nope'), 'x', BUDGET)).rejects.toThrow(/not a readable XLSX/);
   });
 });

@@ -8,8 +8,14 @@ export interface ParsedContent {
   pages: DraftPage[];
 }
 
-/** `stem` is the file name without extension, the fallback title. */
-export type DocParser = (bytes: Uint8Array, stem: string) => Promise<ParsedContent>;
+/** What a parser may spend beyond the file's own bytes. */
+export interface ParseBudget {
+  /** Bytes a zip-based file (XLSX) may actually inflate to (--max-unpacked-bytes). */
+  maxUnpackedBytes: number;
+}
+
+/** `stem` is the file name without extension, the fallback title; without a budget the defaults apply. */
+export type DocParser = (bytes: Uint8Array, stem: string, budget?: ParseBudget) => Promise<ParsedContent>;
 
 /** Thrown for files that cannot be read as their format; the message says where and why. */
 export class ParseError extends Error {

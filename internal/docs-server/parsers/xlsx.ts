@@ -2,6 +2,8 @@ import type ExcelJSModule from 'exceljs';
 import type { DraftPage } from '../domain/document.js';
 import { shorten } from '../domain/document.js';
 import { ParseError, type DocParser } from './types.js';
+import { checkInflatedSize } from './zip-budget.js';
+import { DEFAULT_DOC_LIMITS } from '../doc-limits.js';
 
 // exceljs takes about half a second to load: only servers that meet a workbook pay for it.
 let excel: Promise<typeof ExcelJSModule> | undefined;
@@ -11,7 +13,9 @@ const loadExcel = (): Promise<typeof ExcelJSModule> => (excel ??= import('excelj
  * XLSX via exceljs: one page per worksheet with one table element; the sheet's first row is the
  * header row. Cells are their displayed text. Title/keywords/subject come from the workbook properties.
  */
-export const parseXlsx: DocParser = async (bytes, stem) => {
+export const parseXlsx: DocParser = async (bytes, stem, budget) => {
+  // Counted before exceljs unpacks it: exceljs (JSZip) inflates whatever the entries hold, into Buffers.
+  await checkInflatedSize(bytes, budget?.maxUnpackedBytes ?? DEFAULT_DOC_LIMITS.maxUnpackedBytes, 'XLSX workbook');
   const ExcelJS = await loadExcel();
   const wb = new ExcelJS.Workbook();
   try {

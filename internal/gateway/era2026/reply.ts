@@ -37,6 +37,11 @@ export class Reply {
     return this.ended || this.res.destroyed;
   }
 
+  /** The answer was sent (unlike `done`, false when the client went away first: that needs a cancel). */
+  get answered(): boolean {
+    return this.ended;
+  }
+
   notify(method: string, params: JsonObject): void {
     if (this.done) return;
     this.open();

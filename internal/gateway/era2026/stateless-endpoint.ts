@@ -9,6 +9,7 @@ import { decorateResult, mapError } from './results.js';
 import { RequestStateSeal } from './request-state.js';
 import { Reply } from './reply.js';
 import { serveListen } from './listen.js';
+import { ToolParamHeaders } from './tool-param-headers.js';
 import {
   EraError,
   envelopeOf,
@@ -58,8 +59,11 @@ export class StatelessEndpoint {
   private readonly seal = new RequestStateSeal();
   private readonly parked = new Map<string, Parked>();
   private readonly inflight = new Map<RequestId, Call>();
+  private readonly paramHeaders: ToolParamHeaders;
 
-  constructor(private readonly o: StatelessEndpointOptions) {}
+  constructor(private readonly o: StatelessEndpointOptions) {
+    this.paramHeaders = new ToolParamHeaders(o.lanes);
+  }
 
   async handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
     if (!isJsonObject(body) || body.jsonrpc !== '2.0' || typeof body.method !== 'string') {
@@ -95,6 +99,13 @@ export class StatelessEndpoint {
       }
     } catch (e) {
       return this.refuse(new Reply(res, msg.id, false), e);
+    }
+    if (msg.method === 'tools/call') {
+      try {
+        await this.paramHeaders.check(req, params);
+      } catch (e) {
+        return this.refuse(new Reply(res, msg.id, false), e);
+      }
     }
     const stream = hasProgressToken(params) || envelope.logLevel !== undefined;
     if (msg.method === 'subscriptions/listen') return serveListen(this.o.lanes, res, msg.id, params, this.o.log);
@@ -172,7 +183,8 @@ export class StatelessEndpoint {
     this.inflight.set(msg.id, call);
     let cancelled = false;
     const onClose = () => {
-      if (reply.done) return;
+      // By the time 'close' fires for a client that left, the response is destroyed: only an answer sent counts.
+      if (reply.answered) return;
       cancelled = true;
       this.cancel(call, 'the client closed the HTTP request');
     };

@@ -9,6 +9,9 @@ export class LatestWins<T> {
   private closed = false;
   private readonly subs = new Set<Subscription<T>>();
 
+  /** `onSubscribers`: told the new count whenever a subscriber comes or goes (watch-driven resources follow it). */
+  constructor(private readonly onSubscribers?: (count: number) => void) {}
+
   publish(value: T): void {
     if (this.closed) return;
     this.value = value;
@@ -41,6 +44,7 @@ export class LatestWins<T> {
       return sub;
     }
     this.subs.add(sub);
+    this.onSubscribers?.(this.subs.size);
     if (signal) {
       const onAbort = (): void => sub.end();
       signal.addEventListener('abort', onAbort, { once: true });
@@ -62,7 +66,7 @@ export class LatestWins<T> {
 
   /** @internal */
   detach(sub: Subscription<T>): void {
-    this.subs.delete(sub);
+    if (this.subs.delete(sub)) this.onSubscribers?.(this.subs.size);
   }
 }
 

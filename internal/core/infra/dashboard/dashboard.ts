@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Server as IoServer } from 'socket.io';
-import { AppSession } from './app-session.js';
-import { AppAssets } from './app-assets.js';
+import { DashboardSession } from './dashboard-session.js';
+import { DashboardAssets } from './dashboard-assets.js';
 import {
   newAccessToken,
   removeDashboardRecord,
@@ -50,7 +50,7 @@ export class Dashboard {
   private readonly token = newAccessToken();
   private readonly logins = new LoginCodes(this.token);
   private readonly handoff: { tokenSha256: string; until: number } | undefined;
-  private readonly assets = new AppAssets();
+  private readonly assets = new DashboardAssets();
   private io?: IoServer;
   private port = 0;
 
@@ -81,7 +81,7 @@ export class Dashboard {
       err.data = { renewable: this.renewable(socket.handshake.headers.cookie) };
       next(err);
     });
-    io.of('/app').on('connection', (socket) => new AppSession(socket, this.o.core));
+    io.of('/app').on('connection', (socket) => new DashboardSession(socket, this.o.core));
     return { handle: (req, res) => this.handle(req, res), close: () => this.closeIo() };
   };
 

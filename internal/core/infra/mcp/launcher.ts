@@ -12,13 +12,14 @@ import { McpdError } from '../../../shared/errors.js';
 import type { JsonObject } from '../../../shared/json.js';
 import type { ServerSpec } from '../../../contract/model/spec.js';
 import { specFingerprint } from '../../../contract/model/fingerprint.js';
-import { noteChallenges } from '../oauth/challenge-notes.js';
+import { authFetch } from '../oauth/auth-fetch.js';
 import { StoredOAuthProvider } from '../../../contract/oauth/provider.js';
 import { authFailure } from '../../../contract/oauth/sign-in-error.js';
 import type { OAuthStore } from '../../../contract/oauth/token-store.js';
 import { serverEnvironment } from './env.js';
 import type { ListGuards } from './list-tools.js';
 import { Reaper } from './reaper.js';
+import { httpTarget, type HttpTarget } from './http-target.js';
 import { McpSession, type SessionClient } from './session.js';
 import { ProcessStdioTransport } from './stdio-transport.js';
 import { probeHttp, probeStdio, type EraVerdict, type ProbeIdentity } from './era-probe.js';
@@ -147,10 +148,10 @@ export function createLauncher(opts: LauncherOptions = {}): ManagedLauncher {
       opts.onEvent?.(`server ${spec.name} ${verdict.why}; starting it again as a 2025-11-25 server`);
       return { transport: stdioTransport(spec, graceMs, onStderr), verdict };
     }
-    const url = serverUrl(spec);
+    const target = httpTarget(spec);
     const known2 = known ?? (spec.transport === 'sse' ? { era: 'legacy' as const, why: 'SSE transport' } : undefined);
-    const verdict = known2 ?? (await probeHttp({ ...httpProbeOf(spec, url), timeoutMs: probeMs, signal }, identity));
-    return { transport: httpTransport(spec, url, verdict.era === 'modern'), verdict };
+    const verdict = known2 ?? (await probeHttp({ ...httpProbeOf(spec, target), timeoutMs: probeMs, signal }, identity));
+    return { transport: httpTransport(spec, target, verdict.era === 'modern'), verdict };
   }
 
   function sessionClient(spec: ServerSpec, ctx: LaunchContext, verdict: EraVerdict): SessionClient {
@@ -176,17 +177,19 @@ export function createLauncher(opts: LauncherOptions = {}): ManagedLauncher {
     return new ProcessStdioTransport({ serverName: spec.name, command, args, env, cwd: spec.cwd, graceMs, onStderr, reaper });
   }
 
-  function httpProbeOf(spec: ServerSpec, url: URL) {
+  function httpProbeOf(spec: ServerSpec, { url, headers }: HttpTarget) {
     const fp = specFingerprint(spec);
     const bearer = opts.oauth?.read(fp).tokens?.access_token;
-    return { url, headers: spec.headers, bearer, fetch: opts.oauth ? noteChallenges(opts.oauth, fp) : undefined };
+    return { url, headers, bearer, fetch: opts.oauth ? authFetch(opts.oauth, fp).fetch : undefined };
   }
 
-  function httpTransport(spec: ServerSpec, url: URL, modern: boolean): Transport {
-    const requestInit = { headers: spec.headers };
+  function httpTransport(spec: ServerSpec, { url, headers }: HttpTarget, modern: boolean): Transport {
+    const requestInit = { headers };
     const fp = specFingerprint(spec);
-    const authProvider = opts.oauth ? new StoredOAuthProvider(spec, fp, opts.oauth) : undefined;
-    const fetchFn = opts.oauth ? noteChallenges(opts.oauth, fp) : undefined;
+    const observed = opts.oauth ? authFetch(opts.oauth, fp) : undefined;
+    const authProvider =
+      opts.oauth && observed ? new StoredOAuthProvider(spec, fp, opts.oauth, undefined, observed.lastRefresh) : undefined;
+    const fetchFn = observed?.fetch;
     if (modern) {
       // SDK v2's transport speaks the 2026 HTTP rules (no session, Mcp-Method/Mcp-Name headers); the OAuth
       // provider's interface is the same in both SDKs.
@@ -209,15 +212,6 @@ export function createLauncher(opts: LauncherOptions = {}): ManagedLauncher {
     liveSessions: () => live.size,
     reaperPid: () => reaper?.pid,
   };
-}
-
-function serverUrl(spec: ServerSpec): URL {
-  if (!spec.url) throw new McpdError('INVALID_ARGUMENT', `server ${spec.name}: ${spec.transport} transport needs "url"`);
-  try {
-    return new URL(spec.url);
-  } catch {
-    throw new McpdError('INVALID_ARGUMENT', `server ${spec.name}: "${spec.url}" is not a valid URL`);
-  }
 }
 
 function startError(spec: ServerSpec, transport: Transport | undefined, err: unknown, signal?: AbortSignal): McpdError {

@@ -1,15 +1,11 @@
 import { Server, ServerCredentials } from '@grpc/grpc-js';
 import { stream, unary } from './handler-kit.js';
 import type { ControlApi } from '../../../contract/control/control.js';
-import {
-  ControlPlaneService,
-  SessionClientMessage,
-  SessionServerMessage,
-  type ControlPlaneServer,
-} from '../../../contract/gen/mcpd/control/v1/control.js';
+import { ControlPlaneService, type ControlPlaneServer } from '../../../contract/gen/mcpd/control/v1/control.js';
 import type * as pb from '../../../contract/gen/mcpd/control/v1/control.js';
 import { statusToPb } from '../../../contract/session/convert.js';
 import { addHealth, addReflection } from './reflection.js';
+import { GrpcSessionStream } from './grpc-session-stream.js';
 import { DEFAULT_CHANNELS_PER_CONNECTION, DEFAULT_HELLO_TIMEOUT_MS, serveSession, type SessionServeOptions } from './session-server.js';
 import { MuxServerConnection } from './mux-session-server.js';
 import { DEFAULT_SESSION_OUTBOUND_BYTES } from './outbound-gate.js';
@@ -20,6 +16,7 @@ import { chmodSync, unlinkSync } from 'node:fs';
 import { AREAS } from '../../../contract/areas/all-areas.js';
 import { grpcAreaHandlers } from './grpc-areas.js';
 import { cappedTimeout } from '../../../shared/timer-limit.js';
+import { SessionClientMessage, SessionServerMessage } from '../../../contract/gen/mcpd/control/v1/session.js';
 
 const encodedResponses = new WeakMap<pb.ListToolsResponse, Buffer>();
 
@@ -79,7 +76,7 @@ function handlers(api: ControlApi, session: SessionServeOptions): ControlPlaneSe
       };
     }),
     stop: unary(() => api.requestStop()),
-    session: (call) => serveSession(api, call, session),
+    session: (call) => serveSession(api, new GrpcSessionStream(call), session),
     // Typed per area declaration; areas.test.ts proves every ControlPlane RPC has its handler.
     ...grpcAreaHandlers(api, AREAS),
   } as ControlPlaneServer;
@@ -113,7 +110,7 @@ export async function startControlServer(api: ControlApi, socketPath: string, se
     {
       grpc: (socket) => injector.injectConnection(socket),
       session: (socket, rest) => {
-        const stream = new FramedSessionStream<pb.SessionClientMessage, pb.SessionServerMessage>(
+        const stream = new FramedSessionStream<SessionClientMessage, SessionServerMessage>(
           socket,
           SERVER_CODEC,
           session.frameStallMs ?? FRAME_STALL_MS,
@@ -163,6 +160,6 @@ const FRAME_STALL_MS = 30_000;
 const GRPC_IDLE_MS = 120_000;
 
 const SERVER_CODEC = {
-  encode: (m: pb.SessionServerMessage) => SessionServerMessage.encode(m).finish(),
+  encode: (m: SessionServerMessage) => SessionServerMessage.encode(m).finish(),
   decode: (b: Uint8Array) => SessionClientMessage.decode(b),
 };

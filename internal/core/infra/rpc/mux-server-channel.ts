@@ -1,11 +1,11 @@
 import { EventEmitter } from 'node:events';
-import type * as pb from '../../../contract/gen/mcpd/control/v1/control.js';
 import type { SessionServerStream } from './session-server.js';
+import type { SessionClientMessage, SessionServerMessage } from '../../../contract/gen/mcpd/control/v1/session.js';
 
 /** What a channel needs of the connection that carries it. */
 export interface ChannelCarrier {
   /** Writes one MESSAGE frame; `flushed` runs once the kernel took it. Returns the frame's size. */
-  sendMessage(channel: number, msg: pb.SessionServerMessage, flushed: () => void): number;
+  sendMessage(channel: number, msg: SessionServerMessage, flushed: () => void): number;
   /** Sends CLOSE for a channel the core ends; the connection waits for the client's CLOSE in answer. */
   closeByCore(channel: MuxServerChannel, reason: string): void;
   /** Bytes the whole connection holds unwritten, when that is over the connection's bound (else 0). */
@@ -23,7 +23,7 @@ export class MuxServerChannel extends EventEmitter implements SessionServerStrea
   /** Bytes of this channel written to the socket and not yet taken by the kernel. */
   private unflushed = 0;
   private paused = false;
-  private held: { msg: pb.SessionClientMessage; bytes: number }[] = [];
+  private held: { msg: SessionClientMessage; bytes: number }[] = [];
   private heldBytes = 0;
 
   constructor(
@@ -43,7 +43,7 @@ export class MuxServerChannel extends EventEmitter implements SessionServerStrea
     return Math.max(this.unflushed, this.carrier.connectionBacklog());
   }
 
-  write(msg: pb.SessionServerMessage): boolean {
+  write(msg: SessionServerMessage): boolean {
     if (this.state !== 'open') return false;
     const size = this.carrier.sendMessage(this.id, msg, () => {
       this.unflushed -= size;
@@ -60,14 +60,14 @@ export class MuxServerChannel extends EventEmitter implements SessionServerStrea
   resume(): void {
     this.paused = false;
     while (!this.paused && this.held.length > 0 && this.state === 'open') {
-      const next = this.held.shift() as { msg: pb.SessionClientMessage; bytes: number };
+      const next = this.held.shift() as { msg: SessionClientMessage; bytes: number };
       this.heldBytes -= next.bytes;
       this.emit('data', next.msg);
     }
   }
 
   /** A MESSAGE from the client. */
-  receive(msg: pb.SessionClientMessage, bytes: number): void {
+  receive(msg: SessionClientMessage, bytes: number): void {
     if (this.state !== 'open') return;
     if (!this.paused) {
       this.emit('data', msg);

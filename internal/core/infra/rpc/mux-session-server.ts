@@ -1,11 +1,11 @@
 import type { Socket } from 'node:net';
-import { SessionClientMessage, SessionServerMessage } from '../../../contract/gen/mcpd/control/v1/control.js';
-import type * as pb from '../../../contract/gen/mcpd/control/v1/control.js';
+
 import { cappedTimeout } from '../../../shared/timer-limit.js';
 import { FrameReader } from '../../../contract/session/session-framing.js';
 import { MuxKind, MuxProtocolError, muxFrame, parseMuxFrame, type MuxFrame } from '../../../contract/session/session-mux-framing.js';
 import { MuxServerChannel, type ChannelCarrier } from './mux-server-channel.js';
 import type { SessionServerStream } from './session-server.js';
+import { SessionClientMessage, SessionServerMessage } from '../../../contract/gen/mcpd/control/v1/session.js';
 
 export interface MuxServeOptions {
   /** Serves one channel's Session (hello, requests, …), as a /1 connection's stream is served. */
@@ -64,7 +64,7 @@ export class MuxServerConnection implements ChannelCarrier {
     if (chunk.length > 0) this.onChunk(chunk);
   }
 
-  sendMessage(channel: number, msg: pb.SessionServerMessage, flushed: () => void): number {
+  sendMessage(channel: number, msg: SessionServerMessage, flushed: () => void): number {
     const bytes = muxFrame(channel, MuxKind.message, SessionServerMessage.encode(msg).finish());
     if (this.socket.writable) this.socket.write(bytes, () => flushed());
     else queueMicrotask(flushed);
@@ -116,7 +116,7 @@ export class MuxServerConnection implements ChannelCarrier {
     }
     // Sent before our CLOSE reached the client: dropped, the channel's session is over.
     if (!c.isOpen) return;
-    let msg: pb.SessionClientMessage;
+    let msg: SessionClientMessage;
     try {
       msg = SessionClientMessage.decode(f.payload);
     } catch (e) {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ClientRequestError } from '../../../contract/control/client-requests.js';
-import type * as pb from '../../../contract/gen/mcpd/control/v1/control.js';
 import { GatewayChannel } from './session-client-requests.js';
+import type { SessionServerMessage } from '../../../contract/gen/mcpd/control/v1/session.js';
 
 function setup() {
-  const sent: pb.SessionServerMessage[] = [];
+  const sent: SessionServerMessage[] = [];
   const ch = new GatewayChannel((m) => sent.push(m), 'caller "alice"');
   const lastRequestId = () => sent.filter((m) => m.request).at(-1)?.request?.id as number;
   return { sent, ch, lastRequestId };

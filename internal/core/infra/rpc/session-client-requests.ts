@@ -8,9 +8,9 @@ import {
 } from '../../../contract/control/client-requests.js';
 import type { CallerSession, ControlApi } from '../../../contract/control/control.js';
 import type { JsonObject } from '../../../shared/json.js';
-import type * as pb from '../../../contract/gen/mcpd/control/v1/control.js';
 import { decodeObject, encodeJson } from '../../../contract/session/json-bytes.js';
 import { cappedTimeout } from '../../../shared/timer-limit.js';
+import type { SessionNotification, SessionResponse, SessionServerMessage } from '../../../contract/gen/mcpd/control/v1/session.js';
 
 interface Pending {
   resolve: (v: JsonObject) => void;
@@ -24,7 +24,7 @@ export class GatewayChannel implements ClientChannel {
   private closedWhy?: string;
 
   constructor(
-    private readonly send: (msg: pb.SessionServerMessage) => void,
+    private readonly send: (msg: SessionServerMessage) => void,
     private readonly who: string,
   ) {}
 
@@ -62,7 +62,7 @@ export class GatewayChannel implements ClientChannel {
     });
   }
 
-  onResponse(r: pb.SessionResponse): void {
+  onResponse(r: SessionResponse): void {
     const p = this.pending.get(r.id);
     if (!p) return;
     if (r.error) {
@@ -104,8 +104,8 @@ function cancelledError(method: string): ClientRequestError {
 }
 
 export interface ClientLink {
-  onResponse(r: pb.SessionResponse): void;
-  onNotification(n: pb.SessionNotification): void;
+  onResponse(r: SessionResponse): void;
+  onNotification(n: SessionNotification): void;
   close(): void;
 }
 
@@ -113,7 +113,7 @@ export interface ClientLink {
 export function linkClient(
   api: ControlApi,
   session: CallerSession,
-  send: (msg: pb.SessionServerMessage) => void,
+  send: (msg: SessionServerMessage) => void,
   clientName?: string,
 ): ClientLink {
   const channel = new GatewayChannel(send, `caller "${session.caller}"`);

@@ -1,5 +1,4 @@
 import type { CallerSession, ControlApi } from '../../../contract/control/control.js';
-import type * as pb from '../../../contract/gen/mcpd/control/v1/control.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../../../shared/json.js';
 import type { StartedCall } from '../../../contract/model/downstream.js';
 import { redactedError } from '../../../contract/session/status-map.js';
@@ -9,20 +8,30 @@ import { hasProgressToken } from '../../../contract/areas/params.js';
 import type { SessionRequestContext } from '../../../contract/session/session-handler.js';
 import type { SessionOutput } from './session-output.js';
 import { ChurnMap } from '../../../shared/churn-map.js';
+import { McpdError } from '../../../shared/errors.js';
+import { RequestAdmission } from './request-admission.js';
+import type { ErrorInfo, SessionRequest } from '../../../contract/gen/mcpd/control/v1/session.js';
 
-/** A session's requests to the core: dispatched, answered on its output, cancellable until answered. */
+/**
+ * A session's requests to the core: admitted within the session's output budget (request-admission.ts),
+ * dispatched, answered on its output, cancellable until answered.
+ */
 export class SessionRequests {
   /** What cancels each request in flight: its AbortController, or a lane call's cancel. */
   private readonly inflight = new ChurnMap<number, { abort(reason: Error): void }>();
+  readonly admission: RequestAdmission;
 
   constructor(
     private readonly api: ControlApi,
     private readonly output: SessionOutput,
     private readonly onClose: (cb: () => void) => void,
-  ) {}
+    outputBudget: number,
+  ) {
+    this.admission = new RequestAdmission(outputBudget, output);
+    output.onDrain(() => this.admission.pump());
+  }
 
-  handle(req: pb.SessionRequest, session: CallerSession | undefined): void {
-    const id = req.id;
+  handle(req: SessionRequest, session: CallerSession | undefined): void {
     if (!session) {
       const error = {
         reason: 'FAILED_PRECONDITION',
@@ -30,17 +39,29 @@ export class SessionRequests {
         specCode: -32600,
         dataJson: Buffer.alloc(0),
       };
-      this.output.send({ response: { id, error } });
+      this.output.send({ response: { id: req.id, error } });
       return;
     }
+    this.admission.submit(req.id, req.paramsJson.length, () => this.start(req, session));
+  }
+
+  /** Runs an admitted request; `done` tells admission, once, how many bytes its answer put on the output. */
+  private start(req: SessionRequest, session: CallerSession): void {
+    const id = req.id;
+    let finished = false;
+    const done = (bytes: number) => {
+      if (finished) return;
+      finished = true;
+      this.admission.answered(bytes);
+    };
     let params: JsonObject;
     try {
       params = decodeObject(req.paramsJson, `${req.method} params`);
     } catch (e) {
       this.output.send({ response: { id, error: errorOf(e) } });
-      return;
+      return done(0);
     }
-    if (req.method === 'tools/call' && this.startLaneCall(id, req, params, session)) return;
+    if (req.method === 'tools/call' && this.startLaneCall(id, req, params, session, done)) return;
     const ac = new AbortController();
     this.inflight.set(id, ac);
     const output = this.output;
@@ -63,6 +84,7 @@ export class SessionRequests {
       onResultJson: (json) => {
         answered = true;
         output.sendResultJson(id, json);
+        done(json.length);
       },
     };
     // Dispatched in this turn (the request reaches its server without waiting for a microtask); a
@@ -75,9 +97,17 @@ export class SessionRequests {
     }
     // Encoding happens inside the chain, so a result that cannot be encoded is answered as an error
     // instead of escaping as an unhandled rejection.
-    const release = () => void this.inflight.delete(id);
+    const release = () => {
+      this.inflight.delete(id);
+      done(0);
+    };
     outcome
-      .then((result) => answered || output.send({ response: { id, resultJson: encodeJson(result) } }))
+      .then((result) => {
+        if (answered) return;
+        const resultJson = encodeJson(result);
+        output.send({ response: { id, resultJson } });
+        done(resultJson.length);
+      })
       .catch((e: unknown) => answered || output.send({ response: { id, error: errorOf(e) } }))
       // A rejection here is a broken stream only; its close handlers release the session.
       .then(release, release);
@@ -87,7 +117,13 @@ export class SessionRequests {
    * A plain tools/call (a name, object arguments, no progress token) on the core's promise-free lane
    * (decision 46): no AbortController, no promise chain. False when the core left it to the full path.
    */
-  private startLaneCall(id: number, req: pb.SessionRequest, params: JsonObject, session: CallerSession): boolean {
+  private startLaneCall(
+    id: number,
+    req: SessionRequest,
+    params: JsonObject,
+    session: CallerSession,
+    done: (bytes: number) => void,
+  ): boolean {
     const { name, arguments: args = {} } = params;
     if (!this.api.startToolCall || typeof name !== 'string' || !isJsonObject(args) || hasProgressToken(params)) return false;
     const output = this.output;
@@ -101,16 +137,21 @@ export class SessionRequests {
       onResultJson: (json: string) => {
         answered = true;
         output.sendResultJson(id, json);
+        done(json.length);
       },
     };
     call = this.api.startToolCall(session.caller, name, args, opts, {
       result: (result) => {
         release();
-        if (!answered) output.send({ response: { id, resultJson: encodeJson(result) } });
+        if (answered) return;
+        const resultJson = encodeJson(result);
+        output.send({ response: { id, resultJson } });
+        done(resultJson.length);
       },
       error: (e) => {
         release();
         output.send({ response: { id, error: errorOf(e) } });
+        done(0);
       },
     });
     if (!call) release();
@@ -118,16 +159,23 @@ export class SessionRequests {
   }
 
   cancel(id: number, reason: string): void {
-    this.inflight.get(id)?.abort(new Error(reason || 'cancelled by the client'));
+    const why = reason || 'cancelled by the client';
+    if (this.admission.remove(id)) {
+      // Never started: answered here, as a started request's cancellation is.
+      this.output.send({ response: { id, error: errorOf(new McpdError('CANCELLED', `${why} (before it started)`)) } });
+      return;
+    }
+    this.inflight.get(id)?.abort(new Error(why));
   }
 
   abortAll(): void {
+    this.admission.clear();
     for (const ac of this.inflight.values()) ac.abort(new Error('gateway session ended'));
     this.inflight.clear();
   }
 }
 
-function errorOf(e: unknown): pb.ErrorInfo {
+function errorOf(e: unknown): ErrorInfo {
   const err = redactedError(e);
   let dataJson: Buffer = Buffer.alloc(0);
   try {

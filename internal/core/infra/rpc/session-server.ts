@@ -1,10 +1,12 @@
 import type { CallerSession, ControlApi } from '../../../contract/control/control.js';
-import type * as pb from '../../../contract/gen/mcpd/control/v1/control.js';
 import { linkClient, type ClientLink } from './session-client-requests.js';
 import { DEFAULT_SESSION_OUTBOUND_BYTES } from './outbound-gate.js';
 import { SessionOutput, type SessionLog, type SessionSink } from './session-output.js';
 import { ListChangeForwarder } from './session-list-watches.js';
 import { SessionRequests } from './session-requests.js';
+import type { SessionTally, TalliedSession } from './session-tally.js';
+import type { AdmissionCounts } from './request-admission.js';
+import type { SessionClientMessage, SessionHello } from '../../../contract/gen/mcpd/control/v1/session.js';
 
 /**
  * The core's end of a Session: a grpc-js ServerDuplexStream (the `Session` RPC), a FramedSessionStream
@@ -15,13 +17,18 @@ export interface SessionServerStream extends SessionSink {
   end(): unknown;
   /** Drops the connection (framed streams) or the channel (/2, with `reason` for the client); a gRPC call is ended instead. */
   cancel?(reason?: string): unknown;
-  on(event: 'data', listener: (msg: pb.SessionClientMessage) => void): unknown;
-  on(event: 'end' | 'error' | 'cancelled' | 'close', listener: () => void): unknown;
+  on(event: 'data', listener: (msg: SessionClientMessage) => void): unknown;
+  on(event: 'end' | 'error' | 'cancelled' | 'close' | 'drain', listener: () => void): unknown;
 }
 
 export interface SessionServeOptions {
-  /** Bytes the peer may leave unread before reading pauses and notifications drop (OutboundGate). */
+  /**
+   * The Session's output budget: bytes the peer may leave unread before reading pauses, notifications
+   * drop (OutboundGate) and no further request starts (RequestAdmission).
+   */
   maxOutboundBytes?: number;
+  /** Where the Session's output accounting is summed for /metrics. */
+  tally?: SessionTally;
   log?: SessionLog;
   /** A stream that has not said hello by then is ended (default DEFAULT_HELLO_TIMEOUT_MS). */
   helloTimeoutMs?: number;
@@ -44,7 +51,7 @@ export function serveSession(api: ControlApi, stream: SessionServerStream, opts:
  * flight, the list-change watches, and the server→client request link; closing releases all of them
  * and the caller registration, whatever ended the stream.
  */
-class ServedSession {
+class ServedSession implements TalliedSession {
   private session?: CallerSession;
   private client?: ClientLink;
   private closed = false;
@@ -60,15 +67,17 @@ class ServedSession {
     private readonly opts: SessionServeOptions,
   ) {
     const who = () => ({ caller: this.session?.caller, session: this.session?.id });
-    this.output = new SessionOutput(stream, opts.maxOutboundBytes ?? DEFAULT_SESSION_OUTBOUND_BYTES, who, opts.log);
-    this.requests = new SessionRequests(api, this.output, (cb) => (this.closed ? cb() : void this.closeHooks.push(cb)));
+    const budget = opts.maxOutboundBytes ?? DEFAULT_SESSION_OUTBOUND_BYTES;
+    this.output = new SessionOutput(stream, budget, who, opts.log);
+    this.requests = new SessionRequests(api, this.output, (cb) => (this.closed ? cb() : void this.closeHooks.push(cb)), budget);
+    opts.tally?.add(this);
     this.watches = new ListChangeForwarder(this.output);
     // A connection that opened a Session but never says who it is would be held forever.
     const helloMs = opts.helloTimeoutMs ?? DEFAULT_HELLO_TIMEOUT_MS;
     this.helloTimer = setTimeout(() => this.helloTimedOut(helloMs), helloMs);
     this.helloTimer.unref();
 
-    stream.on('data', (msg: pb.SessionClientMessage) => this.onMessage(msg));
+    stream.on('data', (msg: SessionClientMessage) => this.onMessage(msg));
     stream.on('end', () => {
       this.finish();
       stream.end();
@@ -79,7 +88,19 @@ class ServedSession {
     stream.on('close', finish);
   }
 
-  private onMessage(msg: pb.SessionClientMessage): void {
+  unread(): number {
+    return this.output.unread();
+  }
+
+  get peak(): number {
+    return this.output.peak;
+  }
+
+  get counts(): AdmissionCounts {
+    return this.requests.admission.counts;
+  }
+
+  private onMessage(msg: SessionClientMessage): void {
     if (msg.hello) this.onHello(msg.hello);
     else if (msg.request) this.requests.handle(msg.request, this.session);
     else if (msg.cancel) this.requests.cancel(msg.cancel.id, msg.cancel.reason);
@@ -87,7 +108,7 @@ class ServedSession {
     else if (msg.notification) this.client?.onNotification(msg.notification);
   }
 
-  private onHello(hello: pb.SessionHello): void {
+  private onHello(hello: SessionHello): void {
     if (this.session || this.closed) return;
     const session = this.api.registerCaller(hello.caller || 'default', {
       pid: hello.pid || undefined,
@@ -115,6 +136,14 @@ class ServedSession {
     this.output.close();
     this.requests.abortAll();
     this.watches.close();
+    this.opts.tally?.remove(this);
+    const { deferred } = this.counts;
+    if (deferred > 0 || this.peak > (this.opts.maxOutboundBytes ?? DEFAULT_SESSION_OUTBOUND_BYTES))
+      this.opts.log?.('info', 'session output accounting at close', {
+        caller: this.session?.caller,
+        deferredRequests: deferred,
+        peakUnreadBytes: this.peak,
+      });
     for (const cb of this.closeHooks.splice(0)) cb();
     if (this.session) this.api.unregisterCaller(this.session.id);
   }

@@ -24,6 +24,8 @@ export interface LifecycleListener {
   attached(inst: Instance, session: DownstreamSession): void;
   /** The server said its tool list changed (notifications/tools/list_changed). */
   toolsChanged(inst: Instance): void;
+  /** The server wants (more) sign-in: leave it out of listings until it lets a request through again. */
+  signInLost(err: McpdError): void;
 }
 
 export interface LifecycleParts {
@@ -67,6 +69,7 @@ export class InstanceLifecycle {
 
   private async launch(inst: Instance, gen: number): Promise<void> {
     const { scope } = this.p;
+    const mark = this.p.health.mark();
     let session: DownstreamSession;
     try {
       session = await scope.deps.launcher.launch(scope.spec, { instanceId: inst.id, signal: inst.launchAbort.signal });
@@ -87,6 +90,7 @@ export class InstanceLifecycle {
     }
     try {
       this.attach(inst, session);
+      this.p.health.recovered(mark);
     } catch (err) {
       // Ignored: the instance is being dropped; its process is killed by the launcher whatever close says.
       await session.close().catch(() => {});
@@ -123,7 +127,10 @@ export class InstanceLifecycle {
     this.p.health.noteError(msg);
     scope.log('error', 'instance.start_failed', msg, inst);
     // Missing sign-in is no crash: retrying cannot help, and suspending would outlive `mcpdctl auth`.
-    if (needsSignIn(err)) return this.listener.failWaiters(err as McpdError);
+    if (needsSignIn(err)) {
+      this.listener.signInLost(err as McpdError);
+      return this.listener.failWaiters(err as McpdError);
+    }
     this.crashed(msg);
     if (scope.suspendedReason) return;
     if (!this.p.instances.anyServingOrStarting()) this.listener.failWaiters(isMcpdError(err) ? err : new McpdError('UNAVAILABLE', msg));

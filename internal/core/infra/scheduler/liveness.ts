@@ -1,4 +1,6 @@
+import { needsSignIn } from '../../../contract/model/sign-in.js';
 import type { StopCause } from '../../../contract/model/runtime.js';
+import type { McpdError } from '../../../shared/errors.js';
 import type { TimerHandle } from './clock.js';
 import type { Instance } from './instance.js';
 import type { InstanceSet } from './instance-set.js';
@@ -19,6 +21,8 @@ export class Liveness {
     private readonly health: PoolHealth,
     /** Stops the instance; never rejects (a failed close is logged as instance.stop_error). */
     private readonly stop: (inst: Instance, cause: StopCause) => Promise<void>,
+    /** A ping refused for want of sign-in (the token was revoked meanwhile): the session itself is fine. */
+    private readonly signInLost: (err: McpdError) => void,
   ) {}
 
   /** Liveness between calls (runtime `pingIntervalSeconds`): every running instance is pinged. */
@@ -53,6 +57,8 @@ export class Liveness {
       },
       (err: Error) => {
         inst.probing = false;
+        // Not hung: it answered, with "sign in again"; recycling it cannot help and `mcpdctl auth` does.
+        if (needsSignIn(err)) return this.signInLost(err as McpdError);
         this.health.noteError(`hung: ${err.message}`);
         const after = why === 'deadline' ? 'after a missed deadline' : 'to the periodic ping (pingIntervalSeconds)';
         scope.log('warning', 'instance.hung', `server ${scope.spec.name} does not answer ping ${after}; recycling it`, inst, {

@@ -27,6 +27,13 @@ export class MetadataCache {
     this.restored = true;
   }
 
+  /** The tools are not to be offered: the next listing fetches them; an older fetch still running cannot put them back. */
+  forgetTools(): void {
+    this.tools = undefined;
+    this.restored = false;
+    this.applied = this.issued + 1;
+  }
+
   /** Stores a fetch result; true when the cached list actually changed. */
   setTools(tools: DownstreamTool[], seq: number): boolean {
     if (seq < this.applied) return false;

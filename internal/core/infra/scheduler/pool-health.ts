@@ -6,6 +6,8 @@ import type { PoolScope } from './pool-scope.js';
 export class PoolHealth {
   private restartCount = 0;
   private last?: { at: number; message: string };
+  /** Errors noted so far: a success clears the last error only when none came after it began. */
+  private noted = 0;
   /** What `mcpdctl status <server>` shows: the recent errors in full. */
   private readonly history: { at: number; message: string }[] = [];
   private readonly breaker: CrashBreaker;
@@ -33,9 +35,28 @@ export class PoolHealth {
   }
 
   noteError(msg: string): void {
+    this.noted++;
     this.last = { at: this.scope.now(), message: msg };
     this.history.push(this.last);
     if (this.history.length > ERROR_HISTORY_LIMIT) this.history.shift();
+  }
+
+  /** Notes an error unless it is already the last one (a failure several parts of the pool report). */
+  noteErrorOnce(msg: string): void {
+    if (this.last?.message !== msg) this.noteError(msg);
+  }
+
+  /** Where a start or a call begins, for `recovered`. */
+  mark(): number {
+    return this.noted;
+  }
+
+  /**
+   * A start or call that began at `since` succeeded: the pool is healthy again, so status stops showing
+   * an error noted before it (the history keeps it). An error noted meanwhile stays: it is newer news.
+   */
+  recovered(since: number): void {
+    if (this.noted === since) this.last = undefined;
   }
 
   errorHistory(): { at: number; message: string }[] {

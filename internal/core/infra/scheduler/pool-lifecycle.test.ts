@@ -72,6 +72,27 @@ describe('PoolManager lifecycle', () => {
     h.launcher.autoReply = true;
     const r = await h.mgr.callTool(FP, 't', {});
     expect(r.pid).toBe(1001);
+    // Healthy again: status stops showing the crash; the history keeps it.
+    expect(h.mgr.status()[0]?.lastError).toBeUndefined();
+    expect(h.mgr.status()[0]?.errorHistory.map((e) => e.message)).toEqual([expect.stringMatching(/exited/)]);
+  });
+
+  it('a call that succeeds clears only errors older than itself: a crash during it stays the last error', async () => {
+    const h = await harness({ maxInstances: 2, maxConcurrent: 1 });
+    const a = track(h.mgr.callTool(FP, 'a', {}));
+    const b = track(h.mgr.callTool(FP, 'b', {}));
+    await settle();
+    expect(h.mgr.processCount()).toBe(2);
+    must(h.launcher.sessions[1], 'h.launcher.sessions[1]').crash('exited (code 3)');
+    await settle();
+    expect(b.error?.message).toMatch(/exited \(code 3\)/);
+    must(h.launcher.calls[0], 'h.launcher.calls[0]').resolve({});
+    await settle();
+    expect(a.done).toBe(true);
+    expect(h.mgr.status()[0]?.lastError).toMatch(/exited \(code 3\)/);
+    h.launcher.autoReply = true;
+    await h.mgr.callTool(FP, 'c', {});
+    expect(h.mgr.status()[0]?.lastError).toBeUndefined();
   });
 
   it('restarts warm instances with capped exponential backoff', async () => {
@@ -119,6 +140,11 @@ describe('PoolManager lifecycle', () => {
     expect((e as McpdError).message).toMatch(/command not found/);
     expect(h.mgr.status()[0]?.lastError).toMatch(/command not found/);
     expect(h.mgr.processCount()).toBe(0);
+    // The next start that comes up clears it.
+    h.launcher.failWith = undefined;
+    h.launcher.autoReply = true;
+    await h.mgr.callTool(FP, 't', {});
+    expect(h.mgr.status()[0]?.lastError).toBeUndefined();
   });
 
   it('recycles a hung instance after a missed deadline (ping fails), keeps one that answers ping', async () => {

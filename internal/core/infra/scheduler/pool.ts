@@ -1,5 +1,6 @@
 import type { CallDone, DownstreamSession, StartedCall } from '../../../contract/model/downstream.js';
-import { isMcpdError } from '../../../shared/errors.js';
+import { isMcpdError, type McpdError } from '../../../shared/errors.js';
+import { needsSignIn } from '../../../contract/model/sign-in.js';
 import type { JsonObject } from '../../../shared/json.js';
 import type { PoolStatus, StartCause, StopCause } from '../../../contract/model/runtime.js';
 import type { ServerSpec } from '../../../contract/model/spec.js';
@@ -54,7 +55,7 @@ export class Pool {
     const idle = (this.idle = new IdleReaper(scope, instances, routing, stop));
     const restarts = new RestartScheduler(scope, instances, health, () => this.lifecycle.ensureWarm('restart'));
     const admission = (this.admission = new Admission(scope, instances, routing, idle, (cause) => this.lifecycle.start(cause)));
-    const listing = (this.listing = new ToolListing(scope, health, () => this.call({}, 'metadata', (s) => s.listTools())));
+    const listing = (this.listing = new ToolListing(scope, () => this.call({}, 'metadata', (s) => s.listTools())));
     this.lifecycle = new InstanceLifecycle(
       { scope, instances, health, routing, idle, restarts },
       {
@@ -62,9 +63,10 @@ export class Pool {
         failWaiters: (err) => admission.failAll(err),
         attached: (inst, session) => listing.attached(inst, session),
         toolsChanged: (inst) => listing.refresh(inst),
+        signInLost: (err) => this.signInLost(err),
       },
     );
-    this.liveness = new Liveness(scope, instances, health, stop);
+    this.liveness = new Liveness(scope, instances, health, stop, (err) => this.signInLost(err));
     this.traffic = new ServerTraffic(scope, instances, routing);
     this.liveness.armPing();
   }
@@ -87,8 +89,27 @@ export class Pool {
     return this.instances.size;
   }
 
-  /** Runs `fn` on an instance with a slot; the whole call, wait included, is bounded by the deadline. */
+  /**
+   * Runs `fn` on an instance with a slot; the whole call, wait included, is bounded by the deadline.
+   * A success clears the pool's last error (it is healthy again); a missing sign-in leaves it out of listings.
+   */
   async call<T>(
+    opts: CallOptions,
+    cause: StartCause,
+    fn: (s: DownstreamSession, timeoutMs: number, deadlineMs: number) => Promise<T>,
+  ): Promise<T> {
+    const mark = this.health.mark();
+    try {
+      const result = await this.callOnInstance(opts, cause, fn);
+      this.health.recovered(mark);
+      return result;
+    } catch (err) {
+      if (needsSignIn(err)) this.signInLost(err as McpdError);
+      throw err;
+    }
+  }
+
+  private async callOnInstance<T>(
     opts: CallOptions,
     cause: StartCause,
     fn: (s: DownstreamSession, timeoutMs: number, deadlineMs: number) => Promise<T>,
@@ -112,6 +133,13 @@ export class Pool {
     }
   }
 
+  /** The server wants (more) sign-in: status says which, and listings leave it out until it is back. */
+  private signInLost(err: McpdError): void {
+    this.health.noteErrorOnce(err.message);
+    this.listing.signInLost();
+    this.scope.changed();
+  }
+
   /**
    * A tool call on the promise-free lane (decision 46): a slot now, on a session that writes straight to
    * its server. Undefined, with nothing taken, when the call would wait or the session cannot: call() serves it.
@@ -124,6 +152,7 @@ export class Pool {
     const inst = this.admission.takeNow(opts.routingKey);
     if (!inst) return undefined;
     const callEnded = inst.callStarted(opts.routingKey);
+    const mark = this.health.mark();
     const end = (ended?: CallEnd) => {
       callEnded(ended);
       this.admission.release(inst);
@@ -136,6 +165,7 @@ export class Pool {
       {
         result: (r) => {
           end();
+          this.health.recovered(mark);
           done.result(r);
         },
         error: (err) => {

@@ -1,11 +1,9 @@
 import { McpdError } from '../../../shared/errors.js';
 import type { DownstreamSession } from '../../../contract/model/downstream.js';
-import { needsSignIn } from '../../../contract/model/sign-in.js';
 import type { DownstreamTool } from '../../../contract/model/tool.js';
 import type { Instance } from './instance.js';
 import { suspendedError } from './messages.js';
 import { MetadataCache } from './metadata-cache.js';
-import type { PoolHealth } from './pool-health.js';
 import type { PoolScope } from './pool-scope.js';
 
 /**
@@ -19,7 +17,6 @@ export class ToolListing {
 
   constructor(
     private readonly scope: PoolScope,
-    private readonly health: PoolHealth,
     /** Lists the tools through an admitted call (starting an instance, cause 'metadata', if none runs). */
     private readonly listViaCall: () => Promise<DownstreamTool[]>,
   ) {}
@@ -31,17 +28,22 @@ export class ToolListing {
     if (scope.suspendedReason) throw suspendedError(scope.spec, scope.suspendedReason);
     if (!meta.inflight) {
       const seq = meta.nextSeq();
-      const fetch = this.listViaCall().then(
-        (tools) => this.store(tools, seq),
-        (err: unknown) => {
-          // A listing only leaves the server out; status is where its missing sign-in shows.
-          if (needsSignIn(err)) this.health.noteError((err as Error).message);
-          throw err;
-        },
-      );
+      const fetch = this.listViaCall().then((tools) => this.store(tools, seq));
       meta.inflight = quiet(fetch.finally(() => (meta.inflight = undefined)));
     }
     return raceSignal(meta.inflight, signal, () => new McpdError('CANCELLED', `listing tools of server ${scope.spec.name} was cancelled`));
+  }
+
+  /**
+   * The server wants (more) sign-in: its cached tools are not offered any more (docs/auth.md: such a
+   * server is left out of tool listings). The manager hears of the change and lists again, which fails
+   * until `mcpdctl auth` has run and then brings the tools back.
+   */
+  signInLost(): void {
+    const { meta } = this;
+    if (!meta.tools) return;
+    meta.forgetTools();
+    this.scope.deps.events.toolsChanged(this.scope.fingerprint);
   }
 
   /** A session attached: keep what it says about itself, and list it unless a fresh list is cached or coming. */

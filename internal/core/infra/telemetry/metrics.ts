@@ -12,6 +12,8 @@ export interface MetricsSources {
   /** Open tool/status/resource/… watch streams. */
   watchers(): number;
   logReaders(): number;
+  /** The Sessions' output accounting (session-tally.ts). */
+  sessionOutput?(): { unreadBytes: number; peakUnreadBytes: number; queuedRequests: number; deferredRequests: number } | undefined;
 }
 
 const CALL_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
@@ -116,6 +118,31 @@ export class Metrics {
     this.scalar('mcpd_caller_sessions', 'Live gateway sessions.', () => self.sources?.callers().sessions ?? 0);
     this.scalar('mcpd_watch_subscribers', 'Open watch streams (tools, status, …).', () => self.sources?.watchers() ?? 0);
     this.scalar('mcpd_log_subscribers', 'Open log streams.', () => self.sources?.logReaders() ?? 0);
+    const sessions = () => self.sources?.sessionOutput?.();
+    this.scalar(
+      'mcpd_session_output_unread_bytes',
+      'Bytes the live gateway Sessions were sent and have not read yet.',
+      () => sessions()?.unreadBytes ?? 0,
+    );
+    this.scalar(
+      'mcpd_session_output_peak_unread_bytes',
+      'The most unread bytes one gateway Session held since the core started (its output budget is runtime.yaml sessionOutboundBytes).',
+      () => sessions()?.peakUnreadBytes ?? 0,
+    );
+    this.scalar(
+      'mcpd_session_queued_requests',
+      'Requests read from gateway Sessions and not started, because their output is over its budget.',
+      () => sessions()?.queuedRequests ?? 0,
+    );
+    new Counter({
+      name: 'mcpd_session_requests_deferred_total',
+      help: 'Requests a gateway Session had to wait to start, because its unread output was over (or would go over) its budget.',
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc(sessions()?.deferredRequests ?? 0);
+      },
+    });
   }
 
   /** Labels naming a pool: its server name and its spec (two specs may share a name). */

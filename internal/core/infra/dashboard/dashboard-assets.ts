@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-/** The bundle `make build` writes to dist/app (scripts/build-app.mjs); this module runs from dist/internal/core/infra/dashboard. */
+/** The bundle `make build` writes to dist/dashboard (scripts/build-dashboard.mjs); this module runs from dist/internal/core/infra/dashboard. */
 const ASSET_DIR = fileURLToPath(new URL('../../../../app/', import.meta.url));
 
 const TYPES: Record<string, string> = {
@@ -16,7 +16,7 @@ export interface Asset {
 }
 
 /** The few files the page consists of, read once; unknown names are undefined (404). */
-export class AppAssets {
+export class DashboardAssets {
   private readonly cache = new Map<string, Asset>();
 
   constructor(private readonly dir = ASSET_DIR) {}
@@ -29,7 +29,7 @@ export class AppAssets {
       try {
         a = { type, body: readFileSync(`${this.dir}${name}`) };
       } catch {
-        const body = Buffer.from(`dashboard asset ${name} is missing from ${this.dir}: run "make build" (it bundles the app)\n`);
+        const body = Buffer.from(`dashboard asset ${name} is missing from ${this.dir}: run "make build" (it bundles the dashboard)\n`);
         return { type: 'text/plain; charset=utf-8', body };
       }
       this.cache.set(name, a);

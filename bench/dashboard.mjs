@@ -1,13 +1,13 @@
 #!/usr/bin/env node
-// The App (web dashboard) in headless Debian chromium against a real core:
-//   app_first_load_tools   fresh page → the Caller view of a caller with 1,000+ tools is interactive
+// The dashboard (web UI) in headless Debian chromium against a real core:
+//   dashboard_first_load_tools   fresh page → the Caller view of a caller with 1,000+ tools is interactive
 //                          (its tool list rendered, the first tool clickable); store of 50 callers and
 //                          a log backlog filled by 10,000 server log lines. Baseline: loading /healthz
 //                          on the same listener in the same browser, interleaved.
-//   app_first_load_logs    fresh page → the Logs page shows the backlog (same store and baseline).
-//   app_log_stream         1,000 log entries/s for a few seconds from a server to the open Logs page:
+//   dashboard_first_load_logs    fresh page → the Logs page shows the backlog (same store and baseline).
+//   dashboard_log_stream         1,000 log entries/s for a few seconds from a server to the open Logs page:
 //                          entries lost (must be 0), entries dropped as reported, frame time p50/p99/max.
-//   app_idle_cpu           core CPU ms per second with no dashboard open and with one open and idle.
+//   dashboard_idle_cpu           core CPU ms per second with no dashboard open and with one open and idle.
 // One JSON line per case; `--smoke` uses small counts. Nothing is asserted here (the e2e test does).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -68,9 +68,9 @@ async function firstLoads({ browser, rec, agent }) {
   await login.locator('main').getByRole('link', { name: 'c0', exact: true }).waitFor();
   await login.close();
   const cases = [
-    ['app_first_load_tools', '#/caller/c0/tools', (p) => p.getByRole('button', { name: 'echo__churn', exact: true }).waitFor()],
+    ['dashboard_first_load_tools', '#/caller/c0/tools', (p) => p.getByRole('button', { name: 'echo__churn', exact: true }).waitFor()],
     [
-      'app_first_load_logs',
+      'dashboard_first_load_logs',
       '#/logs',
       (p) =>
         p
@@ -139,7 +139,7 @@ async function logStream({ browser, rec, agent }) {
   const dropped = Number(await page.locator('[data-dropped]').innerText());
   const frames = (await page.evaluate('window.__frames.slice(1)')).sort((a, b) => a - b);
   emit({
-    case: 'app_log_stream',
+    case: 'dashboard_log_stream',
     n: total,
     warmup: 0,
     rate_per_s: RATE,
@@ -170,7 +170,7 @@ async function idleCpu({ core, browser, rec }) {
   const open = await sample();
   await ctx.close();
   emit({
-    case: 'app_idle_cpu',
+    case: 'dashboard_idle_cpu',
     n: 1,
     warmup: 0,
     seconds: IDLE_SECONDS,

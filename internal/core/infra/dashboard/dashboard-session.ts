@@ -22,7 +22,7 @@ type Watch = WatchKind;
  * One page's session on namespace /app: requests answered by ack, and live watches pushed as events.
  * Every watch is one of the core's own subscriptions, ended when the page replaces it or leaves.
  */
-export class AppSession {
+export class DashboardSession {
   private readonly watches = new Map<Watch, () => void>();
   private readonly calls = new Map<string, AbortController>();
   private readonly subscriptions = new Map<string, AbortController>();

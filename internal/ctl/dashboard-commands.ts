@@ -7,19 +7,19 @@ import { installUrlHandler } from './url-handler-command.js';
 /** The mcpd entry beside this build (dist/internal/ctl → dist/cmd/mcpd). */
 const CORE_ENTRY = fileURLToPath(new URL('../../cmd/mcpd/main.js', import.meta.url));
 
-export const APP_OPTIONS = {
+export const DASHBOARD_OPTIONS = {
   caller: { type: 'string' },
   'print-url': { type: 'boolean' },
   link: { type: 'string' },
   'no-autostart': { type: 'boolean' },
 } as const satisfies ParseArgsConfig['options'];
 
-export const APP_USAGE = `  mcpd open [--caller NAME] [--print-url] [--no-autostart]
+export const DASHBOARD_USAGE = `  mcpd open [--caller NAME] [--print-url] [--no-autostart]
                                           open the dashboard (URL with the access token) in the browser;
                                           --print-url only prints it; starts a core when none runs
   mcpd url-handler install                register mcpd://start?caller=NAME links with the desktop (xdg)`;
 
-interface AppValues {
+interface DashboardCommandValues {
   caller?: string;
   'print-url'?: boolean;
   link?: string;
@@ -27,9 +27,9 @@ interface AppValues {
 }
 
 /** `mcpd open …` and `mcpd url-handler install`; errors are one line on stderr and exit 1 (2 for usage). */
-export async function appCommand(
+export async function dashboardCommand(
   positionals: string[],
-  v: AppValues,
+  v: DashboardCommandValues,
   o: { socket: string; configDir: string; usage: string },
 ): Promise<number> {
   const write = (s: string) => process.stdout.write(s);

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
-// Bundles the dashboard (web/) into dist/app: one script, one stylesheet, the page. No CDN: works offline.
+// Bundles the dashboard (web/) into dist/dashboard: one script, one stylesheet, the page. No CDN: works offline.
 import { build } from 'esbuild';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 const root = resolve(new URL('..', import.meta.url).pathname);
-const out = resolve(root, 'dist/app');
+const out = resolve(root, 'dist/dashboard');
 mkdirSync(out, { recursive: true });
 await build({
   entryPoints: [resolve(root, 'web/main.tsx')],

@@ -17,10 +17,10 @@ import { waitFor } from '../support/procs.js';
 import { must } from '../../internal/shared/must.js';
 
 const run = promisify(execFile);
-// docs/app's screenshots are rewritten only on request (MCPD_UPDATE_SCREENSHOTS=1): a plain test run
+// docs/dashboard's screenshots are rewritten only on request (MCPD_UPDATE_SCREENSHOTS=1): a plain test run
 // must not leave the working tree changed. Otherwise they go to a temp dir and are still checked.
 const UPDATE_SHOTS = process.env.MCPD_UPDATE_SCREENSHOTS === '1';
-const SHOTS = UPDATE_SHOTS ? resolve(REPO, 'docs/app') : mkdtempSync(join(tmpdir(), 'mcpd-app-shots-'));
+const SHOTS = UPDATE_SHOTS ? resolve(REPO, 'docs/dashboard') : mkdtempSync(join(tmpdir(), 'mcpd-dashboard-shots-'));
 const DOCS_SERVER = join(DIST, 'cmd/mcpd-docs/main.js');
 
 /** A singleton that stays up for the whole file. */
@@ -45,7 +45,7 @@ interface Record_ {
   token: string;
 }
 
-describe('the App: the dashboard in a real browser against a real core', () => {
+describe('the dashboard in a real browser against a real core', () => {
   let world: TestWorld;
   let port: number;
   let agent: Client; // another MCP client: the real mcpdmcp gateway

@@ -1,0 +1,184 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as LegacyHttp } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttp } from '@modelcontextprotocol/client';
+import { TestWorld } from '../support/core-process.js';
+import { startWorldHttpGateway, stopProc, type HttpGatewayProc } from '../support/http-gateway.js';
+import { FIXTURES } from '../support/paths.js';
+import { profile, server } from '../support/profiles.js';
+
+// The four pairings of client era × server era through `mcpdmcp --http` and the core: real SDK clients
+// (v1 speaks 2025-11-25 sessions, v2 pinned to 2026-07-28 stateless requests) and two fixture servers with
+// the same tools, one per era (era2025.mjs asks with elicitation/create, era2026.mjs with InputRequiredResult).
+
+type ToolResult = { content: { type: string; text?: string }[]; isError?: boolean };
+type CallOptions = { onprogress?: (p: { progress: number }) => void; signal?: AbortSignal };
+
+/** What the table needs of a client, whichever SDK it is. */
+interface EraClient {
+  era: string;
+  listTools(): Promise<string[]>;
+  callTool(name: string, args: Record<string, unknown>, opts?: CallOptions): Promise<ToolResult>;
+  listResources(): Promise<{ uri: string; name: string }[]>;
+  readText(uri: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+const CAPS = { elicitation: { form: {} } };
+const accept = (message: string, asked: string[]) => {
+  asked.push(message);
+  return { action: 'accept' as const, content: { ok: true } };
+};
+const textOf = (r: ToolResult) => r.content.map((c) => c.text ?? '').join('\n');
+
+async function legacyClient(url: string, asked: string[]): Promise<EraClient> {
+  const c = new LegacyClient({ name: 'pairing-2025', version: '1' }, { capabilities: CAPS });
+  c.setRequestHandler(ElicitRequestSchema, async (req) => accept(req.params.message, asked));
+  const transport = new LegacyHttp(new URL(url));
+  await c.connect(transport);
+  if (!transport.sessionId) throw new Error('the 2025 client got no session');
+  return {
+    era: '2025-11-25',
+    listTools: async () => (await c.listTools()).tools.map((t) => t.name),
+    callTool: async (name, args, opts) => (await c.callTool({ name, arguments: args }, undefined, opts)) as ToolResult,
+    listResources: async () => (await c.listResources()).resources,
+    readText: async (uri) => (await c.readResource({ uri })).contents.map((x) => ('text' in x ? x.text : '')).join(''),
+    close: () => c.close(),
+  };
+}
+
+async function modernClient(url: string, asked: string[]): Promise<EraClient> {
+  const c = new ModernClient(
+    { name: 'pairing-2026', version: '1' },
+    { capabilities: CAPS, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
+  c.setRequestHandler('elicitation/create', async (req) => accept(req.params.message, asked));
+  await c.connect(new ModernHttp(new URL(url)));
+  if (c.getProtocolEra() !== 'modern') throw new Error(`the 2026 client negotiated ${String(c.getProtocolEra())}`);
+  return {
+    era: '2026-07-28',
+    listTools: async () => (await c.listTools()).tools.map((t) => t.name),
+    callTool: async (name, args, opts) => (await c.callTool({ name, arguments: args }, opts)) as ToolResult,
+    listResources: async () => (await c.listResources()).resources,
+    readText: async (uri) => (await c.readResource({ uri })).contents.map((x) => ('text' in x ? x.text : '')).join(''),
+    close: () => c.close(),
+  };
+}
+
+const CLIENTS = [
+  ['2025-11-25', legacyClient],
+  ['2026-07-28', modernClient],
+] as const;
+/** Profile server name, its era, its resource and what that says. */
+const SERVERS = [
+  ['old', '2025-11-25', 'era2025://info', 'fixture-era2025 speaks 2025-11-25'],
+  ['new', '2026-07-28', 'era://info', 'fixture-era2026 speaks 2026-07-28'],
+] as const;
+
+describe('every client era × every server era through mcpdmcp --http', () => {
+  let world: TestWorld;
+  let gw: HttpGatewayProc;
+
+  beforeAll(async () => {
+    // One instance each, one call at a time: the cancellation count lives in that instance, and a 2025
+    // server's request does not say which call it serves (decision 20).
+    const opts = { maxInstances: 1, maxConcurrent: 1, idleSeconds: 300 };
+    world = new TestWorld({
+      'profiles/default.yaml': profile(
+        server('old', [process.execPath, `${FIXTURES}/servers/era2025.mjs`], opts),
+        server('new', [process.execPath, `${FIXTURES}/servers/era2026.mjs`], opts),
+      ),
+      'callers.yaml': 'callers: {}\n',
+    });
+    await world.startCore();
+    gw = await startWorldHttpGateway(world, 'pairings');
+  });
+  afterAll(async () => {
+    if (gw) await stopProc(gw.proc);
+    await world.cleanup();
+  });
+
+  /** Runs `body` with a fresh client of `connect`'s era, closed afterwards. */
+  const withClient = async (connect: (typeof CLIENTS)[number][1], body: (c: EraClient, asked: string[]) => Promise<void>) => {
+    const asked: string[] = [];
+    const client = await connect(gw.url, asked);
+    try {
+      await body(client, asked);
+    } finally {
+      await client.close();
+    }
+  };
+
+  for (const [clientEra, connect] of CLIENTS) {
+    for (const [srv, serverEra, uri, info] of SERVERS) {
+      it(`${clientEra} client × ${serverEra} server: list, call, elicitation, progress, error, resource`, async () => {
+        await withClient(connect, async (client, asked) => {
+          expect(client.era).toBe(clientEra);
+          const tools = await client.listTools();
+          expect(tools).toEqual(expect.arrayContaining([`${srv}__echo`, `${srv}__confirm`, `${srv}__slow`]));
+
+          expect(textOf(await client.callTool(`${srv}__echo`, { text: `${clientEra}→${serverEra}` }))).toBe(`${clientEra}→${serverEra}`);
+
+          // The server asks in its era's way; the client is asked in its own.
+          const confirmed = await client.callTool(`${srv}__confirm`, { action: 'deploy' });
+          expect(textOf(confirmed)).toBe('deploy: ok=true');
+          expect(asked).toEqual(['Really deploy?']);
+
+          const steps: number[] = [];
+          const progressed = await client.callTool(`${srv}__progress`, {}, { onprogress: (p) => steps.push(p.progress) });
+          expect(textOf(progressed)).toBe('progress done (token given)');
+          expect(steps).toEqual([1, 2, 3]);
+
+          const failed = await client.callTool(`${srv}__fail`, {});
+          expect([failed.isError, textOf(failed)]).toEqual([true, 'failed on purpose']);
+
+          const listed = await client.listResources();
+          expect(listed.map((r) => r.uri)).toContain(uri);
+          expect(await client.readText(uri)).toBe(info);
+        });
+      });
+    }
+  }
+
+  // After the rest: a call cancelled mid-way leaves its instance refusing server requests (they might be
+  // the cancelled call's), which the elicitation cases above need.
+  for (const [clientEra, connect] of CLIENTS) {
+    for (const [srv, serverEra] of SERVERS) {
+      it(`${clientEra} client × ${serverEra} server: a cancelled call is cancelled at the server`, async () => {
+        await withClient(connect, async (client) => {
+          const before = Number(textOf(await client.callTool(`${srv}__cancelled`, {})));
+          const abort = new AbortController();
+          const slow = client.callTool(`${srv}__slow`, {}, { signal: abort.signal });
+          // Observed by the expect below; this only keeps an early rejection from being reported as unhandled.
+          slow.catch(() => undefined);
+          await waitForInstanceBusy(world, srv);
+          abort.abort();
+          await expect(slow).rejects.toThrow();
+          await until(
+            async () => Number(textOf(await client.callTool(`${srv}__cancelled`, {}))) === before + 1,
+            `${srv} saw the cancellation`,
+          );
+        });
+      });
+    }
+  }
+});
+
+/** Polls `check` (a real round trip each time, 50 ms apart to spare a loaded machine) until it holds; 30 s at most. */
+async function until(check: () => Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Waits until the core says the server's one instance is serving a call (the slow call arrived). */
+async function waitForInstanceBusy(world: TestWorld, srv: string): Promise<void> {
+  await until(async () => {
+    const status = await world.calls().status();
+    const pool = status.pools.find((p) => p.references.some((r) => r.endsWith(`/${srv}`)));
+    return (pool?.instances ?? []).some((i) => i.inFlight > 0);
+  }, `${srv} runs the slow call`);
+}
