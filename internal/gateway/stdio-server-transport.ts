@@ -3,9 +3,9 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { JsonRpcLineReader, parseJsonRpc, severalLines } from '../shared/jsonrpc/line-reader.js';
-import { rememberJson } from '../shared/jsonrpc/raw-json.js';
+import { withRawJson } from '../shared/jsonrpc/raw-json.js';
 import { splitObjectMember } from '../shared/jsonrpc/split-response.js';
-import { holdWritesOfThisRead, TurnWrites } from '../shared/jsonrpc/turn-writes.js';
+import { type TurnWrites, WriteBatcher } from '../shared/jsonrpc/turn-writes.js';
 import { ProgressSpacing } from './progress-spacing.js';
 
 type RequestId = string | number;
@@ -36,8 +36,9 @@ export class StdioServerLineTransport implements Transport {
   constructor(
     private readonly stdin: Readable = process.stdin,
     private readonly stdout: Writable = process.stdout,
+    private readonly batcher = new WriteBatcher(),
   ) {
-    this.writes = new TurnWrites(stdout);
+    this.writes = batcher.writer(stdout);
   }
 
   private readonly onData = (chunk: Buffer): void => {
@@ -49,7 +50,7 @@ export class StdioServerLineTransport implements Transport {
       void this.close();
       return;
     }
-    if (severalLines(chunk)) holdWritesOfThisRead();
+    if (severalLines(chunk)) this.batcher.holdWritesOfThisRead();
     for (;;) {
       try {
         const line = this.reader.readLine();
@@ -148,6 +149,6 @@ function parseKeepingParams(line: string): JSONRPCMessage {
   if (!line.includes('"tools/call"')) return parseJsonRpc(line);
   const split = splitObjectMember(line, 'params');
   if (!split || split.envelope.jsonrpc !== '2.0') return parseJsonRpc(line);
-  split.envelope.params = rememberJson(split.value, split.valueText);
+  split.envelope.params = withRawJson(split.value, split.valueText);
   return split.envelope as unknown as JSONRPCMessage;
 }

@@ -11,7 +11,7 @@ import { NotificationsFirst } from '../jsonrpc/notifications-first.js';
 import { signalGroup, waitGroupGone } from './process-group.js';
 import type { Reaper } from './reaper.js';
 import { cappedDelay } from '../../../shared/timer-limit.js';
-import { holdWritesOfThisRead, TurnWrites } from '../../../shared/jsonrpc/turn-writes.js';
+import { type TurnWrites, WriteBatcher } from '../../../shared/jsonrpc/turn-writes.js';
 
 export interface StdioTransportOptions {
   serverName: string;
@@ -23,6 +23,8 @@ export interface StdioTransportOptions {
   graceMs: number;
   onStderr: (line: string) => void;
   reaper?: Reaper;
+  /** The process's write batcher, shared with the core's Sessions (default: this transport's own). */
+  batcher?: WriteBatcher;
 }
 
 export interface ExitInfo {
@@ -33,6 +35,12 @@ export interface ExitInfo {
 const STDOUT_SETTLE_MS = 100;
 const EXIT_WAIT_MS = 5000;
 const STDERR_TAIL = 20;
+/**
+ * Bytes of stdout lines that are not JSON-RPC a server may write (a banner, a stray print) before it
+ * is cut off: a server flooding its stdout with anything else would hold its session, and every
+ * listing waiting on it, for as long as it floods.
+ */
+export const MAX_JUNK_BYTES = 1024 * 1024;
 
 /**
  * MCP stdio transport that owns its process: the server is spawned as the leader of its own
@@ -56,12 +64,17 @@ export class ProcessStdioTransport implements Transport {
   private startedEarly = false;
   /** Why the transport stopped the server itself (e.g. an oversized line), for the calls it ends. */
   private fatal?: string;
+  /** Bytes of stdout lines that were not JSON-RPC so far (bounded by MAX_JUNK_BYTES). */
+  private junkBytes = 0;
   /** Requests that bypass the SDK's Protocol; their answers are taken out of the stream before it sees them. */
   readonly direct: DirectRequests;
   /** SDK notifications are dispatched a microtask late: what follows one waits behind its handler. */
   private readonly ordered = new NotificationsFirst<string>((line) => this.deliver(line));
 
+  private readonly batcher: WriteBatcher;
+
   constructor(private readonly opts: StdioTransportOptions) {
+    this.batcher = opts.batcher ?? new WriteBatcher();
     this.direct = new DirectRequests(opts.serverName, (line) => this.writeLine(line));
   }
 
@@ -140,7 +153,7 @@ export class ProcessStdioTransport implements Transport {
     if (!stdin || !stdin.writable || this.exit) {
       throw new Error(`server ${this.opts.serverName} is not running (${this.describeExit()})`);
     }
-    this.stdinWrites ??= new TurnWrites(stdin);
+    this.stdinWrites ??= this.batcher.writer(stdin);
     return this.stdinWrites.write(line);
   }
 
@@ -203,6 +216,8 @@ export class ProcessStdioTransport implements Transport {
   }
 
   private onStdout(chunk: Buffer): void {
+    // A server being stopped for what it wrote: the rest of its output is not read.
+    if (this.fatal) return;
     try {
       this.readBuffer.append(chunk);
     } catch {
@@ -214,7 +229,7 @@ export class ProcessStdioTransport implements Transport {
       void this.stop(0);
       return;
     }
-    if (severalLines(chunk)) holdWritesOfThisRead();
+    if (severalLines(chunk)) this.batcher.holdWritesOfThisRead();
     for (let line = this.readBuffer.readLine(); line !== null; line = this.readBuffer.readLine()) this.ordered.push(line);
   }
 
@@ -233,9 +248,23 @@ export class ProcessStdioTransport implements Transport {
       this.onmessage?.(message);
       return !('id' in message);
     } catch (err) {
-      this.onerror?.(new Error(`server ${this.opts.serverName} wrote a line that is not JSON-RPC: ${(err as Error).message}`));
+      this.junk(line, err as Error);
       return false;
     }
+  }
+
+  /** A stdout line that is not JSON-RPC: reported, and past MAX_JUNK_BYTES of them the server is stopped. */
+  private junk(line: string, err: Error): void {
+    if (this.fatal) return;
+    this.junkBytes += line.length + 1;
+    if (this.junkBytes <= MAX_JUNK_BYTES) {
+      this.onerror?.(new Error(`server ${this.opts.serverName} wrote a line that is not JSON-RPC: ${err.message}`));
+      return;
+    }
+    this.fatal = `it wrote over ${MAX_JUNK_BYTES / 1024 / 1024} MiB of stdout lines that are not JSON-RPC (the last: ${JSON.stringify(line.slice(0, 80))}); stdout carries MCP messages only: have the server log to stderr`;
+    this.onerror?.(new Error(`server ${this.opts.serverName} was stopped because ${this.fatal}`));
+    // stop() signals and polls the group and does not reject; the reader must not wait for the kill.
+    void this.stop(0);
   }
 
   private notifyClose(): void {
