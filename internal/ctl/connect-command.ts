@@ -92,7 +92,12 @@ function serverTable(doc: Json, key: string, path: string): Json {
 function diffLines(file: ClientConfigFile, changes: [name: string, before: unknown, after: unknown][]): string {
   const text = (name: string, v: unknown) =>
     file.format === 'toml' ? tomlBlock(file.key, name, v) : `"${name}": ${JSON.stringify(v, null, 2)}`;
-  const show = (sign: string, name: string, v: unknown) => (v === undefined ? [] : text(name, v).split('\n').map((l) => `${sign} ${l}`));
+  const show = (sign: string, name: string, v: unknown) =>
+    v === undefined
+      ? []
+      : text(name, v)
+          .split('\n')
+          .map((l) => `${sign} ${l}`);
   return changes.flatMap(([name, before, after]) => [...show('-', name, before), ...show('+', name, after)]).join('\n');
 }
 

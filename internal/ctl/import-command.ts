@@ -125,7 +125,10 @@ export async function importCommand(source: string, flags: ImportFlags, out: Out
   try {
     text = await readFile(file, 'utf8');
   } catch (e) {
-    throw new McpdError('NOT_FOUND', `cannot read ${file}: ${(e as Error).message}${client ? ` (is ${client} installed and configured?)` : ''}`);
+    throw new McpdError(
+      'NOT_FOUND',
+      `cannot read ${file}: ${(e as Error).message}${client ? ` (is ${client} installed and configured?)` : ''}`,
+    );
   }
   const doc = parseSource(file, text, dialect);
   const r = mapClientConfig(doc, dialect);

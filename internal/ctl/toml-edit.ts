@@ -12,7 +12,10 @@ export function parseTomlConfig(path: string, text: string | undefined): Json {
   try {
     return parse(text) as Json;
   } catch (e) {
-    throw new McpdError('INVALID_ARGUMENT', `${path} is not valid TOML (${(e as Error).message.split('\n')[0]}); fix it first, nothing was changed`);
+    throw new McpdError(
+      'INVALID_ARGUMENT',
+      `${path} is not valid TOML (${(e as Error).message.split('\n')[0]}); fix it first, nothing was changed`,
+    );
   }
 }
 

@@ -3,15 +3,14 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonObject, JsonValue } from '../shared/json.js';
 import type { SessionClient } from '../contract/session/session-client.js';
-import { contextArea } from '../contract/context/context-listing.js';
-import { logsArea } from './areas/logs.js';
-import { promptsArea } from './areas/prompts.js';
-import { resourcesArea } from './areas/resources.js';
-import { toolsArea } from './areas/tools.js';
-import { clientRequestsArea } from './areas/client-requests.js';
+import { logsAdapter } from './adapters/logs.js';
+import { promptsAdapter } from './adapters/prompts.js';
+import { resourcesAdapter } from './adapters/resources.js';
+import { toolsAdapter } from './adapters/tools.js';
+import { clientRequestsAdapter } from './adapters/client-requests.js';
 import { CoreLink, type CoreLinkOptions } from './core-link.js';
-import { toJsonRpcError } from '../contract/context/error-map.js';
-import type { ForwardExtra, GatewayAdapter, GatewayArea, GatewayContext } from '../contract/context/gateway-area.js';
+import { toJsonRpcError } from './error-map.js';
+import type { ForwardExtra, MethodAdapter, SurfaceAdapter, AdapterContext } from './adapter.js';
 import { registerAreaHandlers } from './gateway-areas.js';
 import { AREAS } from '../contract/areas/all-areas.js';
 import { FastToolCalls } from './fast-tool-calls.js';
@@ -34,7 +33,7 @@ export interface GatewayOptions {
 
 /**
  * The MCP server that a client spawns: answers initialize itself, then turns each MCP request into
- * a request on the Session stream to the core. Each area of the MCP surface lives in areas/.
+ * a request on the Session stream to the core. Each slice of the MCP surface has its adapter in adapters/.
  */
 export class Gateway {
   readonly server: Server;
@@ -43,10 +42,10 @@ export class Gateway {
   private readonly connectHandlers: ((s: SessionClient, reconnect: boolean) => void)[] = [];
 
   constructor(private readonly opts: GatewayOptions) {
-    const areas: GatewayArea[] = [toolsArea(), resourcesArea(), promptsArea(), logsArea(), contextArea(), clientRequestsArea()];
+    const surface: SurfaceAdapter[] = [toolsAdapter(), resourcesAdapter(), promptsAdapter(), logsAdapter(), clientRequestsAdapter()];
     this.server = new Server(
       { name: 'mcpd', version: opts.version },
-      { capabilities: mergeCapabilities(areas), instructions: gatewayInstructions(opts.caller) },
+      { capabilities: mergeCapabilities(surface), instructions: gatewayInstructions(opts.caller) },
     );
     this.link = new CoreLink({
       socket: opts.socket,
@@ -57,20 +56,20 @@ export class Gateway {
       log: opts.log,
       onConnected: (s, reconnect) => this.onConnected(s, reconnect),
     });
-    const ctx: GatewayContext = {
+    const ctx: AdapterContext = {
       server: this.server,
       caller: opts.caller,
       forward: (method, params, extra, token) => this.forward(method, params, extra, token),
       onCoreNotification: (method, handler) =>
         this.notificationHandlers.set(method, [...(this.notificationHandlers.get(method) ?? []), handler]),
       onConnected: (handler) => this.connectHandlers.push(handler),
-      adapt: (method, adapter) => void adapters.set(method, adapter),
+      adapt: (method, adapter) => void methodAdapters.set(method, adapter),
       log: opts.log,
     };
-    const adapters = new Map<string, GatewayAdapter>();
-    for (const a of areas) a.register(ctx);
+    const methodAdapters = new Map<string, MethodAdapter>();
+    for (const a of surface) a.register(ctx);
     // Every method the control-plane areas declare for the gateway gets its handler here.
-    registerAreaHandlers(this.server, AREAS, adapters, (method, params, extra, token) => this.forward(method, params, extra, token));
+    registerAreaHandlers(this.server, AREAS, methodAdapters, (method, params, extra, token) => this.forward(method, params, extra, token));
   }
 
   async connect(transport: Transport): Promise<void> {
@@ -145,6 +144,6 @@ export class Gateway {
   }
 }
 
-function mergeCapabilities(areas: GatewayArea[]): ServerCapabilities {
-  return Object.assign({}, ...areas.map((a) => a.capabilities)) as ServerCapabilities;
+function mergeCapabilities(adapters: SurfaceAdapter[]): ServerCapabilities {
+  return Object.assign({}, ...adapters.map((a) => a.capabilities)) as ServerCapabilities;
 }

@@ -189,6 +189,8 @@ describe('mcpdctl connect / disconnect', () => {
     expect(JSON.parse(readFileSync(join(home, '.cursor', 'mcp.json'), 'utf8')).mcpServers.mcpd.args[1]).toBe('cursor');
     const bad = await ctl(home, ['connect', 'zed']);
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toContain('unknown client "zed"; the known clients are claude-desktop, cursor, vscode, claude-code, gemini-cli, codex');
+    expect(bad.stderr).toContain(
+      'unknown client "zed"; the known clients are claude-desktop, cursor, vscode, claude-code, gemini-cli, codex',
+    );
   });
 });

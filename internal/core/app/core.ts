@@ -23,10 +23,12 @@ import { CallerRegistry, pidAlive } from './caller-registry.js';
 import { CallerViews } from './caller-views.js';
 import type { ClientRequests } from './client-requests.js';
 import type { ContextService } from './context-service.js';
+import { contextToolEntries, FINDER_TOOL } from './context-entries.js';
+import { ContextSurface, withContextChannels } from './context-surface.js';
 import { CoreStatus } from './core-status.js';
 import { CoreStop, type CoreStopOutcome } from './core-stop.js';
 import { wireAreas, wireTools, type Areas, type CoreOptions } from './core-wiring.js';
-import { gatedPrompts, gatedResources } from './gated-areas.js';
+import { gatedPrompts, gatedResources } from './gated-calls.js';
 import type { LogService } from './log-service.js';
 import { SmcpComputers } from './smcp-computers.js';
 import { StoreReloads } from './store-reloads.js';
@@ -71,6 +73,8 @@ export class Core implements ControlApi {
   private readonly stopping: CoreStop;
   /** The area services behind the gated surface (reloads and the stop reach them directly). */
   private readonly areas: Areas;
+  /** The context channels as resources and the Finder's tool, in every face's lists and calls. */
+  private readonly contextSurface: ContextSurface;
 
   constructor(private readonly o: CoreOptions) {
     this.tools = wireTools(o);
@@ -98,7 +102,8 @@ export class Core implements ControlApi {
       publishStatus: () => this.publishStatus(),
     });
     const areas = (this.areas = wireAreas(o, this.tools, this.history, this.reloads));
-    this.resources = gatedResources(areas.resources, this.calls);
+    this.contextSurface = new ContextSurface(areas.context);
+    this.resources = gatedResources(withContextChannels(areas.resources, this.contextSurface), this.calls);
     this.prompts = gatedPrompts(areas.prompts, this.calls);
     this.logs = areas.logs;
     this.context = areas.context;
@@ -206,7 +211,9 @@ export class Core implements ControlApi {
     const page = idx.list(cursor, pageSize ?? this.o.store.current.runtime.pageSize);
     const snap = idx.snapshotAt(page.etag) ?? idx.snapshot();
     const failures = cursor ? undefined : this.tools.failureList(profile);
-    return { etag: page.etag, tools: page.items, nextCursor: page.nextCursor, collisions: snap.collisions, failures };
+    // The Finder's tool comes first on the first page where the caller's servers give it documents.
+    const tools = cursor ? page.items : [...contextToolEntries(await this.resources.channels(caller)), ...page.items];
+    return { etag: page.etag, tools, nextCursor: page.nextCursor, collisions: snap.collisions, failures };
   }
 
   /** Loads the profile's tool lists; a wait for servers to start is logged with who and how long (it can take seconds). */
@@ -229,11 +236,14 @@ export class Core implements ControlApi {
 
   /** Every tool call, whichever way it came (Session, gRPC, SMCP, dashboard), passes the stop's gate. */
   callTool(caller: string, name: string, args: JsonObject, opts: CallOptions): Promise<JsonObject> {
+    if (name === FINDER_TOOL)
+      return this.calls.run('tools/call', opts.signal, () => this.contextSurface.callFinder(caller, args), opts.abort);
     return this.calls.run('tools/call', opts.signal, (signal) => this.toolCalls.call(caller, name, args, { ...opts, signal }), opts.abort);
   }
 
   /** callTool on the promise-free lane (decision 46): undefined — nothing started — means use callTool. */
   startToolCall(caller: string, name: string, args: JsonObject, opts: CallOptions, done: CallDone): StartedCall | undefined {
+    if (name === FINDER_TOOL) return undefined; // the core answers it, no pool: callTool serves it
     let call: StartedCall | undefined;
     const token = this.calls.enter((reason) => call?.cancel(reason));
     if (token === undefined) return undefined;

@@ -1,5 +1,5 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { McpdError } from '../../shared/errors.js';
+import { McpdError } from '../shared/errors.js';
 
 /**
  * A JSON-RPC error for the SDK's server to send. Unlike McpError it keeps the message as given: the
