@@ -15,6 +15,7 @@ import type { Out } from './ctl-command.js';
 import { mapClientConfig, type ImportResult } from './import-map.js';
 import { parseJsonc } from './jsonc.js';
 import { missingValueLines, missingValues } from './import-missing-values.js';
+import { chooseStrategy } from './import-strategy.js';
 import { parse as parseToml } from 'smol-toml';
 import { escapeField, escapeTerminal } from './terminal-text.js';
 
@@ -127,18 +128,21 @@ export async function importCommand(source: string, flags: ImportFlags, out: Out
   }
   const doc = parseSource(file, text, dialect);
   const r = mapClientConfig(doc, dialect);
+  const strategies = Object.fromEntries(r.servers.map((s) => [s.name, chooseStrategy(s)]));
+  for (const s of r.servers) if (strategies[s.name]?.strategy !== 'stateless') s.strategy = strategies[s.name]?.strategy;
   const yaml = profileYaml(r, file);
   const target = join(resolve(flags.configDir), 'profiles', `${name}.yaml`);
   const issues = r.servers.length ? await structuralIssues(yaml, r, target) : [];
   const missing = missingValues(yaml, r.inputs, resolve(flags.configDir));
   if (out.json) {
     out.write(
-      `${JSON.stringify({ source: file, profile: name, target, servers: r.servers.map((s) => s.name), notes: r.notes, issues, missing, dryRun: Boolean(flags.dryRun) }, null, 2)}\n`,
+      `${JSON.stringify({ source: file, profile: name, target, servers: r.servers.map((s) => s.name), notes: r.notes, strategies, issues, missing, dryRun: Boolean(flags.dryRun) }, null, 2)}\n`,
     );
   } else {
     if (flags.dryRun) out.write(`${yaml}\n`);
     // Notes quote server names and keys from the imported file: escaped, one cannot forge a line of its own.
     for (const n of r.notes) out.write(`note: ${escapeField(n)}\n`);
+    for (const [n, c] of Object.entries(strategies)) out.write(`strategy: ${escapeField(n)} → ${c.strategy} (${escapeField(c.rule)})\n`);
     for (const i of issues) out.write(`problem: ${escapeTerminal(i)}\n`);
   }
   if (r.servers.length === 0) {
