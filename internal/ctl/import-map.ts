@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
 import type { InputDef } from '../contract/model/profile.js';
+import type { Strategy } from '../contract/model/spec.js';
 import { serverTableOf, type Dialect } from './import-dialects.js';
 
 /** A server entry as written in the mcpd profile (YAML), in the A2C-SMCP `command` + `args` spelling. */
@@ -15,6 +16,8 @@ export interface ImportedServer {
   disabled?: boolean;
   exposeTools?: string[];
   forbiddenTools?: string[];
+  /** Written when it is not mcpd's default (import-strategy.ts chooses it). */
+  strategy?: Strategy;
 }
 
 export interface ImportResult {

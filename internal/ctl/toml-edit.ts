@@ -19,6 +19,11 @@ export function parseTomlConfig(path: string, text: string | undefined): Json {
   }
 }
 
+/** smol-toml's tables have no prototype and its dates a class of their own: compared as plain JSON values. */
+function plain(v: unknown): unknown {
+  return v === undefined ? undefined : JSON.parse(JSON.stringify(v));
+}
+
 /** `[table.NAME]` as TOML spells it: bare when it can be, quoted otherwise. */
 function keyPattern(name: string): string {
   const esc = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -86,7 +91,7 @@ export function editTomlTables(path: string, text: string | undefined, table: st
     // Reported below with the same advice as a mismatch: the edit would have broken the file.
     after = undefined;
   }
-  if (!isDeepStrictEqual(after, expected)) {
+  if (!isDeepStrictEqual(plain(after), plain(expected))) {
     const set = changes.filter(([, v]) => v !== undefined).map(([n, v]) => tomlBlock(table, n, v));
     throw new McpdError(
       'FAILED_PRECONDITION',

@@ -2,7 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { JsonRpcLineReader, parseJsonRpc, severalLines } from '../shared/jsonrpc/line-reader.js';
+import { jsonRpcLines, parseJsonRpc, severalLines } from '../shared/jsonrpc/line-reader.js';
 import { withRawJson } from '../shared/jsonrpc/raw-json.js';
 import { splitObjectMember } from '../shared/jsonrpc/split-response.js';
 import { type TurnWrites, WriteBatcher } from '../shared/jsonrpc/turn-writes.js';
@@ -23,7 +23,7 @@ export class StdioServerLineTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   /** Sees each message first; true = handled, the SDK never gets it (the fast tools/call lane). */
   intercept?: (message: JSONRPCMessage) => boolean;
-  private readonly reader = new JsonRpcLineReader();
+  private readonly reader = jsonRpcLines();
   private started = false;
   private listening = false;
   /** Messages read before the SDK server connected (early-initialize.ts); start() hands them over. */
@@ -43,7 +43,7 @@ export class StdioServerLineTransport implements Transport {
 
   private readonly onData = (chunk: Buffer): void => {
     try {
-      this.reader.append(chunk);
+      this.reader.push(chunk);
     } catch (e) {
       this.onerror?.(e as Error);
       // close() is synchronous work in an async signature and cannot reject; the error was reported above.
@@ -53,7 +53,7 @@ export class StdioServerLineTransport implements Transport {
     if (severalLines(chunk)) this.batcher.holdWritesOfThisRead();
     for (;;) {
       try {
-        const line = this.reader.readLine();
+        const line = this.reader.next();
         if (line === null) return;
         const message = this.intercept ? parseKeepingParams(line) : parseJsonRpc(line);
         const cancelled = cancelledRequest(message);

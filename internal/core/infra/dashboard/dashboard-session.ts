@@ -39,10 +39,18 @@ export class DashboardSession {
     event: E,
     fn: (a: Args) => RequestAnswer<E> | Promise<RequestAnswer<E>> | void | Promise<void>,
   ): void {
-    this.socket.on(event as string, (raw: unknown, ack?: Ack) => {
-      const reply = typeof ack === 'function' ? ack : () => {};
+    // Socket.IO hands the ack as the last argument, wherever that is: a request sent with no arguments
+    // (or with several) must still be answered, not taken for one whose ack is its arguments.
+    this.socket.on(event as string, (...sent: unknown[]) => {
+      const last = sent.at(-1);
+      const ack = typeof last === 'function' ? (sent.pop() as Ack) : undefined;
+      // Without an ack function there is nobody to answer; the request still runs (and fails) quietly.
+      const reply = ack ?? (() => {});
       Promise.resolve()
-        .then(() => fn(new Args(event, raw ?? {})))
+        .then(() => {
+          if (sent.length > 1) throw new Error(`${event}: expected one object of arguments, got ${sent.length} arguments`);
+          return fn(new Args(event, sent[0] ?? {}));
+        })
         .then(
           (value) => reply({ ok: true, value: value ?? null }),
           (e: unknown) => reply({ ok: false, error: e instanceof Error ? e.message : String(e) }),

@@ -120,6 +120,7 @@ export function createLauncher(opts: LauncherOptions = {}): ManagedLauncher {
     try {
       if (sdk.era === 'modern' && verdict.era === 'modern') {
         await connectModern(sdk.client, transport, verdict.discover, { signal: ctx.signal, timeoutMs: connectTimeoutMs });
+        await session.listen();
       } else if (sdk.era === 'legacy') {
         await sdk.client.connect(transport, { signal: ctx.signal, timeout: connectTimeoutMs });
       }

@@ -2,11 +2,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
-import { JsonRpcLineReader, MAX_LINE_BYTES, parseJsonRpc, severalLines } from '../../../shared/jsonrpc/line-reader.js';
+import { jsonRpcLines, MAX_LINE_BYTES, parseJsonRpc, severalLines } from '../../../shared/jsonrpc/line-reader.js';
 import { splitResultResponse } from '../../../shared/jsonrpc/split-response.js';
 import { DirectRequests } from './direct-requests.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { LineSplitter } from './line-splitter.js';
+import { LineSplitter } from '../../../shared/line-splitter.js';
 import { NotificationsFirst } from '../jsonrpc/notifications-first.js';
 import { signalGroup, waitGroupGone } from './process-group.js';
 import type { Reaper } from './reaper.js';
@@ -41,6 +41,8 @@ const STDERR_TAIL = 20;
  * listing waiting on it, for as long as it floods.
  */
 const MAX_JUNK_BYTES = 1024 * 1024;
+/** A server's stderr line is cut to this many bytes (then `…`): logs stay readable and bounded. */
+const STDERR_LINE_BYTES = 8192;
 
 /**
  * MCP stdio transport that owns its process: the server is spawned as the leader of its own
@@ -54,7 +56,7 @@ export class ProcessStdioTransport implements Transport {
   private child?: ChildProcess;
   /** The child's stdin, one writev per turn (TurnWrites). */
   private stdinWrites?: TurnWrites;
-  private readonly readBuffer = new JsonRpcLineReader();
+  private readonly readBuffer = jsonRpcLines();
   private readonly stderrTail: string[] = [];
   private exit?: ExitInfo;
   private exited?: Promise<void>;
@@ -181,13 +183,18 @@ export class ProcessStdioTransport implements Transport {
   }
 
   private wire(child: ChildProcess, pgid: number): void {
-    const stderr = new LineSplitter((line) => {
+    const stderr = new LineSplitter({ maxLineBytes: STDERR_LINE_BYTES, overLong: 'truncate' });
+    const onLine = (line: string | null): void => {
+      if (line === null) return;
       this.stderrTail.push(line);
       if (this.stderrTail.length > STDERR_TAIL) this.stderrTail.shift();
       this.opts.onStderr(line);
+    };
+    child.stderr?.on('data', (d: Buffer) => {
+      stderr.push(d);
+      for (let line = stderr.next(); line !== null; line = stderr.next()) onLine(line);
     });
-    child.stderr?.on('data', (d: Buffer) => stderr.push(d));
-    child.stderr?.on('end', () => stderr.flush());
+    child.stderr?.on('end', () => onLine(stderr.rest()));
     child.stderr?.on('error', () => {});
     child.on('error', (err) => this.onerror?.(err)); // e.g. a failed kill: never an uncaught 'error' event
     child.stdin?.on('error', (err) => this.onerror?.(err));
@@ -219,7 +226,7 @@ export class ProcessStdioTransport implements Transport {
     // A server being stopped for what it wrote: the rest of its output is not read.
     if (this.fatal) return;
     try {
-      this.readBuffer.append(chunk);
+      this.readBuffer.push(chunk);
     } catch {
       // Memory stays bounded: a line this long is refused whole, and the server with it (its stream
       // cannot be resynchronised without reading the rest of the line).
@@ -230,7 +237,7 @@ export class ProcessStdioTransport implements Transport {
       return;
     }
     if (severalLines(chunk)) this.batcher.holdWritesOfThisRead();
-    for (let line = this.readBuffer.readLine(); line !== null; line = this.readBuffer.readLine()) this.ordered.push(line);
+    for (let line = this.readBuffer.next(); line !== null; line = this.readBuffer.next()) this.ordered.push(line);
   }
 
   /**
