@@ -44,11 +44,11 @@ export function missingValueLines(m: MissingValues): string[] {
   const lines: string[] = [];
   if (m.variables.length)
     lines.push(
-      `set ${m.variables.join(', ')} in mcpd's environment (or give a fallback: \${NAME:-value}): until then the store does not load`,
+      `set ${m.variables.join(', ')} in mcpd's environment (or give a fallback: \${NAME:-value}): until then the core leaves this server out (unavailable, with the reason in status)`,
     );
   if (m.inputs.length)
     lines.push(
-      `give ${m.inputs.map((id) => `\${input:${id}}`).join(', ')} a value (${m.inputs.map(inputEnvName).join(', ')} in mcpd's environment, inputValues in runtime.yaml, or a default in the profile): until then the store does not load`,
+      `give ${m.inputs.map((id) => `\${input:${id}}`).join(', ')} a value (${m.inputs.map(inputEnvName).join(', ')} in mcpd's environment, inputValues in runtime.yaml, or a default in the profile): until then the core leaves this server out (unavailable, with the reason in status)`,
     );
   return lines;
 }
