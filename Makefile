@@ -86,6 +86,7 @@ bench: build
 	node bench/dashboard.mjs $(ARGS)
 	node bench/catalog.mjs $(ARGS)
 	node bench/uri-template.mjs $(ARGS)
+	node bench/churn-map-gc.mjs $(ARGS)
 
 ## The same with tiny counts: proves the benchmarks run (CI).
 bench-smoke: build
@@ -98,6 +99,7 @@ bench-smoke: build
 	node bench/dashboard.mjs --smoke
 	node bench/catalog.mjs --smoke
 	node bench/uri-template.mjs --smoke
+	node bench/churn-map-gc.mjs --smoke
 
 clean:
 	rm -rf dist

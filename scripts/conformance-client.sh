@@ -15,6 +15,9 @@
 #   CONFORMANCE_TAG         MCPD_TEST_TAG given to the client wrapper (and so to its core, gateway and
 #                           mcpdctl), so clean-up can find exactly them; default a fresh one
 #   CONFORMANCE_TIMEOUT_MS  per scenario (default 60000)
+#   CONFORMANCE_VERSION     the suite's version: 0.1.16 (default) or 0.2.0-alpha.12
+#   CONFORMANCE_REQUIREMENTS a spec revision (2026-07-28): run exactly the client scenarios it requires
+#                           (`list --client --requirements`), each at that revision's wire (--spec-version)
 #
 # Writes $CONFORMANCE_OUT/summary.json ({scenario: {passed, failures[], warnings[]}}) and the suite's
 # results per scenario. Prints "PASS|FAIL name" lines and "N passed, N failed". Exits 0 when the
@@ -36,8 +39,14 @@ fi
 
 rm -rf "$OUT"
 mkdir -p "$OUT"
+WIRE=()
+[[ -n ${CONFORMANCE_REQUIREMENTS:-} ]] && WIRE=(--spec-version "$CONFORMANCE_REQUIREMENTS")
 if [[ -n ${CONFORMANCE_SCENARIO:-} ]]; then
   SCENARIOS=("$CONFORMANCE_SCENARIO")
+elif [[ -n ${CONFORMANCE_REQUIREMENTS:-} ]]; then
+  # The scored client scenarios: the list's "Client scenarios" section (extensions are listed apart).
+  mapfile -t SCENARIOS < <("$NODE22" "$CLI" list --client --requirements "$CONFORMANCE_REQUIREMENTS" |
+    sed -n '/^Client scenarios/,/^$/s/^ *- \([^ ]*\).*/\1/p')
 else
   mapfile -t SCENARIOS < <("$NODE22" "$CLI" list --client | sed -n 's/^ *- \([^ ]*\).*/\1/p')
 fi
@@ -48,7 +57,7 @@ fi
 COMMAND="MCPD_TEST_TAG=$TAG $(printf '%q' "$(command -v node)") $(printf '%q' "$ROOT/scripts/conformance-client.mjs")"
 for s in "${SCENARIOS[@]}"; do
   printf 'conformance: client scenario %s\n' "$s" >&2
-  NODE_COMPILE_CACHE="$TOOLS/compile-cache" "$NODE22" "$CLI" client --command "$COMMAND" --scenario "$s" --timeout "$TIMEOUT_MS" -o "$OUT" >>"$OUT/suite.log" 2>&1 || true
+  NODE_COMPILE_CACHE="$TOOLS/compile-cache" "$NODE22" "$CLI" client --command "$COMMAND" --scenario "$s" "${WIRE[@]}" --timeout "$TIMEOUT_MS" -o "$OUT" >>"$OUT/suite.log" 2>&1 || true
 done
 
 # A scenario passes when none of its checks is a FAILURE and the client did not time out (as the suite counts).

@@ -2,6 +2,7 @@
 // Only what parsing the command line needs is imported up front: each command loads its own modules when
 // it runs, so `mcpd --version` or `mcpd validate` never compile the core (docs/benchmarks.md).
 import { packageVersion } from '../../internal/shared/version.js';
+import { isNoRoom } from '../../internal/shared/disk-full.js';
 import { COMMON_OPTIONS, configFrom, exitOnHelpOrVersion, parseOrExit, socketFrom } from '../../internal/contract/cli/common-flags.js';
 import { dashboardCommand, DASHBOARD_OPTIONS, DASHBOARD_USAGE } from '../../internal/ctl/dashboard-commands.js';
 
@@ -70,6 +71,13 @@ try {
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 } catch (e) {
-  process.stderr.write(`mcpd: ${(e as Error).message}\n`);
+  process.stderr.write(`mcpd: ${startFailure(e, configFrom(values.config))}\n`);
   process.exit(1);
+}
+
+/** Why the core did not start; a bare "no space left on device, write" (Node names no file) says where to look. */
+function startFailure(e: unknown, configDir: string): string {
+  const message = (e as Error)?.message ?? String(e);
+  if (!isNoRoom(e) || (e as NodeJS.ErrnoException).path !== undefined || message.startsWith('cannot write')) return message;
+  return `${message}: a file of the store (${configDir}) or beside the socket could not be written; free space on that filesystem (\`df -h\`) and start again`;
 }

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import { StdioServerLineTransport } from '../../internal/gateway/stdio-server-transport.js';
 import { packageVersion } from '../../internal/shared/version.js';
+import { WriteBatcher } from '../../internal/shared/jsonrpc/turn-writes.js';
 import { COMMON_OPTIONS, configFrom, exitOnHelpOrVersion, parseOrExit, socketFrom } from '../../internal/contract/cli/common-flags.js';
 import { startCoreDaemon, type StartedCore } from '../../internal/contract/session/autostart.js';
 import { answerInitializeEarly } from '../../internal/gateway/early-initialize.js';
@@ -71,7 +72,9 @@ if ((values.token !== undefined || values['token-file'] !== undefined) && values
   process.exit(2);
 }
 // On stdio, `initialize` is answered while the rest loads (early-initialize.ts).
-const transport = values.http === undefined ? new StdioServerLineTransport() : undefined;
+// One write batcher for the process: a read from the core holds the stdout writes it causes, and back.
+const batcher = new WriteBatcher();
+const transport = values.http === undefined ? new StdioServerLineTransport(process.stdin, process.stdout, batcher) : undefined;
 if (transport) await answerInitializeEarly(transport, { caller, version: packageVersion() });
 // Stack traces of everything loaded from here on point into the TypeScript sources (the bundles' .map files).
 process.setSourceMapsEnabled(true);
@@ -81,6 +84,7 @@ const gatewayOptions = {
   version: packageVersion(),
   coreWaitMs,
   log,
+  batcher,
   startCore: values['no-autostart']
     ? undefined
     : () => {

@@ -1,6 +1,7 @@
 import { CLIENTS } from './client-configs.js';
 import type { CtlCommand } from './ctl-command.js';
 import { SMCP_SUBCOMMANDS } from './ctl-smcp-flags.js';
+import { installCompletion, isShell, SHELLS, type Shell } from './completion-install.js';
 
 /** mcpdctl's commands with their flags and fixed first arguments: one table for every shell. */
 interface CommandSpec {
@@ -12,15 +13,13 @@ interface CommandSpec {
 }
 
 const GLOBAL_FLAGS = ['--socket', '--config', '--json', '--help', '--version'];
-const SHELLS = ['bash', 'zsh', 'fish'] as const;
-type Shell = (typeof SHELLS)[number];
 
 /** First-argument words the registry cannot know (client and shell names); `files`: file names too. */
 const FIRST_WORDS: Record<string, { words: readonly string[]; files?: boolean }> = {
   import: { words: CLIENTS, files: true },
   connect: { words: CLIENTS },
   disconnect: { words: CLIENTS },
-  completion: { words: SHELLS },
+  completion: { words: [...SHELLS, 'install'] },
   smcp: { words: SMCP_SUBCOMMANDS },
 };
 
@@ -73,7 +72,8 @@ _mcpdctl() {
 ${cases}
   esac
 }
-compdef _mcpdctl mcpdctl
+# Autoloaded from $fpath, this file is _mcpdctl's body: define it, then complete; sourced, register it.
+if [[ $funcstack[1] == _mcpdctl ]]; then _mcpdctl "$@"; else compdef _mcpdctl mcpdctl; fi
 `;
 }
 
@@ -89,17 +89,25 @@ function fish(COMMANDS: readonly CommandSpec[]): string {
     const when = `-n "__fish_seen_subcommand_from ${c.name}"`;
     if (c.words?.length) lines.push(`complete -c mcpdctl ${when} -a "${c.words.join(' ')}"`);
     if (c.files) lines.push(`complete -c mcpdctl ${when} -F`);
-    for (const f of c.flags) lines.push(`complete -c mcpdctl ${when} -l ${f.slice(2)}`);
+    // A long flag is `-l name`, a short one (`-n`) `-s n`: `-l` with nothing after it is an error when fish loads the file.
+    for (const f of c.flags) lines.push(`complete -c mcpdctl ${when} ${f.startsWith('--') ? `-l ${f.slice(2)}` : `-s ${f.slice(1)}`}`);
   }
   return `${lines.join('\n')}\n`;
 }
 
-/** `mcpdctl completion <bash|zsh|fish>` prints the script for that shell. */
-export function completionCommand(shell: string | undefined, commands: readonly CtlCommand[], write: (s: string) => void): number {
-  if (!SHELLS.includes(shell as Shell)) {
-    write(`usage: mcpdctl completion <${SHELLS.join('|')}>\n`);
+const USAGE =
+  `usage: mcpdctl completion <${SHELLS.join('|')}>           print the script\n` +
+  `       mcpdctl completion install [${SHELLS.join('|')}]  write it where the shell looks ($SHELL's by default)\n`;
+
+/** `mcpdctl completion <bash|zsh|fish>` prints the script for that shell; `completion install [shell]` installs it. */
+export function completionCommand(args: readonly string[], commands: readonly CtlCommand[], write: (s: string) => void): number {
+  const [first, second] = args;
+  const script = (shell: Shell) => ({ bash, zsh, fish })[shell](completionSpecs(commands));
+  if (first === 'install') return installCompletion(second, script, write);
+  if (!isShell(first) || second !== undefined) {
+    write(USAGE);
     return 2;
   }
-  write({ bash, zsh, fish }[shell as Shell](completionSpecs(commands)));
+  write(script(first));
   return 0;
 }

@@ -1,8 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { parse as parseYaml } from 'yaml';
-import { storeFolder } from '../contract/store/state-dir.js';
-import { applyEdits, modify, parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { resolve } from 'node:path';
 import { McpdError } from '../shared/errors.js';
 import { recordedSocket } from '../contract/store/core-record.js';
 import { defaultSocketPath } from '../contract/session/socket-path.js';
@@ -17,6 +13,9 @@ import {
 } from './client-configs.js';
 import { editConfigFile, type ConfigText } from './client-config-write.js';
 import { editTomlTables, parseTomlConfig, tomlBlock } from './toml-edit.js';
+import { editJsonEntries, parseJsonConfig } from './json-config-edit.js';
+import { callerProfile, profileServerNames, raiseReserve, type CallerProfile } from './caller-profile.js';
+import { reserveFor, toolNameRule } from './client-tool-names.js';
 import type { Out } from './ctl-command.js';
 
 /** The key mcpd's entry has in every client's server table. */
@@ -65,22 +64,6 @@ export function gatewaySocket(flag: string | undefined, env: NodeJS.ProcessEnv, 
   return socket && resolve(socket) !== defaultSocketPath({}) ? resolve(socket) : undefined;
 }
 
-/** The file's object (comments and trailing commas allowed), or a clear refusal. */
-function parseConfig(path: string, text: string | undefined): Json {
-  if (text === undefined || text.trim() === '') return {};
-  const errors: ParseError[] = [];
-  const doc: unknown = parse(text, errors, { allowTrailingComma: true });
-  const [e] = errors;
-  if (e)
-    throw new McpdError(
-      'INVALID_ARGUMENT',
-      `${path} is not valid JSON (${printParseErrorCode(e.error)} at offset ${e.offset}); fix it first, nothing was changed`,
-    );
-  if (typeof doc !== 'object' || doc === null || Array.isArray(doc))
-    throw new McpdError('INVALID_ARGUMENT', `${path} does not hold a JSON object; nothing was changed`);
-  return doc as Json;
-}
-
 function serverTable(doc: Json, key: string, path: string): Json {
   const table = doc[key];
   if (table !== undefined && (typeof table !== 'object' || table === null || Array.isArray(table)))
@@ -92,38 +75,24 @@ function serverTable(doc: Json, key: string, path: string): Json {
 function diffLines(file: ClientConfigFile, changes: [name: string, before: unknown, after: unknown][]): string {
   const text = (name: string, v: unknown) =>
     file.format === 'toml' ? tomlBlock(file.key, name, v) : `"${name}": ${JSON.stringify(v, null, 2)}`;
-  const show = (sign: string, name: string, v: unknown) => (v === undefined ? [] : text(name, v).split('\n').map((l) => `${sign} ${l}`));
+  const show = (sign: string, name: string, v: unknown) =>
+    v === undefined
+      ? []
+      : text(name, v)
+          .split('\n')
+          .map((l) => `${sign} ${l}`);
   return changes.flatMap(([name, before, after]) => [...show('-', name, before), ...show('+', name, after)]).join('\n');
 }
 
 /** The client's server table as it stands (a file that does not parse is refused, untouched). */
 function currentTable(file: ClientConfigFile, cur: ConfigText): Json {
-  const doc = file.format === 'toml' ? parseTomlConfig(cur.path, cur.text) : parseConfig(cur.path, cur.text);
+  const doc = file.format === 'toml' ? parseTomlConfig(cur.path, cur.text) : parseJsonConfig(cur.path, cur.text);
   return serverTable(doc, file.key, cur.path);
 }
 
 /** The file's new text: only the touched entries change (jsonc-parser edits for JSON, table lines for TOML). */
 function newText(file: ClientConfigFile, cur: ConfigText, changes: [string, unknown][]): string {
-  return file.format === 'toml' ? editTomlTables(cur.path, cur.text, file.key, changes) : editText(cur.text, file.key, changes);
-}
-
-/** The file's own indentation, so an edit looks like the rest of it. */
-function formatting(text: string): { insertSpaces: boolean; tabSize: number; eol: string } {
-  const indent = /\n([ \t]+)\S/.exec(text)?.[1] ?? '  ';
-  return {
-    insertSpaces: !indent.startsWith('\t'),
-    tabSize: indent.startsWith('\t') ? 1 : indent.length,
-    eol: text.includes('\r\n') ? '\r\n' : '\n',
-  };
-}
-
-/** Sets (or with undefined, removes) entries of the server table in place: comments and layout stay. */
-function editText(text: string | undefined, key: string, changes: [string, unknown][]): string {
-  let out = text === undefined || text.trim() === '' ? '{}\n' : text;
-  for (const [name, value] of changes) {
-    out = applyEdits(out, modify(out, [key, name], value, { formattingOptions: formatting(out) }));
-  }
-  return out;
+  return file.format === 'toml' ? editTomlTables(cur.path, cur.text, file.key, changes) : editJsonEntries(cur.text, file.key, changes);
 }
 
 /** Entry names compared as import renames them ("brave search" → "brave-search"). */
@@ -131,21 +100,26 @@ function simpleName(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9_-]+/g, '-');
 }
 
-/** The server names of the profile the caller maps to (callers.yaml; `default` otherwise). */
-function profileServers(configDir: string, caller: string): Set<string> {
-  const read = (rel: string): unknown => {
-    try {
-      return parseYaml(readFileSync(join(storeFolder(configDir), rel), 'utf8'));
-    } catch {
-      // No such file or not YAML: nothing known to run twice (validate reports a broken store).
-      return undefined;
-    }
-  };
-  const callers = read('callers.yaml') as { callers?: Record<string, unknown> } | undefined;
-  const mapped = callers?.callers?.[caller];
-  const profile = typeof mapped === 'string' ? mapped : 'default';
-  const doc = read(`profiles/${profile}.yaml`) as { servers?: { name?: unknown }[] } | undefined;
-  return new Set((doc?.servers ?? []).flatMap((s) => (typeof s?.name === 'string' ? [simpleName(s.name)] : [])));
+/**
+ * Gives the caller's profile the `namespace.reserve` the client's tool-name prefix needs (a client with no
+ * known prefix rule needs none), and says what it did: the names change for every caller of that profile.
+ */
+async function reserveNote(client: ClientName, profile: CallerProfile, write: boolean): Promise<string | undefined> {
+  const rule = toolNameRule(client);
+  if (!rule) return undefined;
+  const prefix = rule.prefix(ENTRY_NAME);
+  const why = `${client} shows tools as ${prefix}<tool>, ${rule.limit} characters at most`;
+  const r = await raiseReserve(profile, (max) => reserveFor(rule, ENTRY_NAME, max), write);
+  const where = `profile "${profile.name}" (${profile.file})`;
+  const shared = profile.shared
+    ? `; callers.yaml does not map this caller, so every caller of "${profile.name}" gets the shorter names`
+    : '';
+  if (r.kind === 'kept') return `namespace.reserve: ${r.reserve} in ${where} already leaves room (${why})`;
+  if (r.kind === 'raised')
+    return `namespace.reserve: ${r.from} → ${r.to} in ${where}${write ? '' : ' (dry run, not written)'}: ${why}${shared}`;
+  if (r.kind === 'missing')
+    return `note: ${where} does not exist; give it namespace: { reserve: ${reserveFor(rule, ENTRY_NAME, 64)} } (${why})`;
+  return `note: namespace.reserve not set (${r.why}); set it to ${reserveFor(rule, ENTRY_NAME, 64)} by hand (${why})`;
 }
 
 function clientOf(name: string): ClientName {
@@ -163,7 +137,8 @@ export async function connectCommand(name: string, connect: boolean, f: ConnectF
   const client = clientOf(name);
   const file = clientConfigFile(client, f.place);
   const after = connect ? entryFor(client, f) : undefined;
-  const imported = connect ? profileServers(f.configDir, callerOf(client, f.caller)) : new Set<string>();
+  const profile = callerProfile(f.configDir, callerOf(client, f.caller));
+  const imported = new Set(connect ? profileServerNames(profile).map(simpleName) : []);
   let twice: string[] = [];
   let changes: [string, unknown, unknown][] = [];
   const plan = (cur: ConfigText): string | undefined => {
@@ -196,13 +171,15 @@ export async function connectCommand(name: string, connect: boolean, f: ConnectF
           ? 'connected'
           : 'disconnected';
   const movedNames = changes.filter(([n]) => n !== ENTRY_NAME).map(([n]) => n);
+  const reserve = connect ? await reserveNote(client, profile, !f.dryRun) : undefined;
   if (out.json) {
     out.write(
-      `${JSON.stringify({ client, file: before.path, status, before: entryBefore ?? null, after: after ?? null, moved: movedNames, backup: backup ?? null }, null, 2)}\n`,
+      `${JSON.stringify({ client, file: before.path, status, before: entryBefore ?? null, after: after ?? null, moved: movedNames, backup: backup ?? null, reserve: reserve ?? null }, null, 2)}\n`,
     );
     return 0;
   }
   if (changes.length) out.write(`${diffLines(file, changes)}\n`);
+  if (reserve) out.write(`${reserve}\n`);
   out.write(`${status}: ${before.path}\n`);
   if (backup) out.write(`backup: ${backup}\n`);
   if (movedNames.length && !f.dryRun) out.write(`moved to mcpd (removed from ${client}): ${movedNames.join(', ')}\n`);

@@ -282,9 +282,9 @@ export const CTL_COMMANDS: readonly CtlCommand[] = [
   authCmd,
   {
     name: 'completion',
-    args: '<bash|zsh|fish>',
-    summary: 'print a shell completion script (source it, or save it where the shell looks)',
+    args: '<bash|zsh|fish|install> [shell]',
+    summary: 'print a shell completion script, or install one where the shell looks (completion install [shell])',
     offline: true,
-    run: ({ args, out }) => Promise.resolve(completionCommand(args[0], CTL_COMMANDS, out.write)),
+    run: ({ args, out }) => Promise.resolve(completionCommand(args, CTL_COMMANDS, out.write)),
   },
 ];

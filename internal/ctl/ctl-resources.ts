@@ -3,8 +3,6 @@ import type * as pb from '../contract/gen/mcpd/control/v1/control.js';
 import { callUnary } from '../contract/grpc/control-client.js';
 import type { Out } from './ctl-command.js';
 import { renderTable, firstLine, truncate } from './table.js';
-import { contextChannelsOf, type ContextChannels } from '../contract/control/context-channels.js';
-import { contextResources, contextTemplates } from '../contract/context/context-listing.js';
 
 const parse = (b: Buffer): Record<string, unknown> => JSON.parse(b.toString('utf8')) as Record<string, unknown>;
 const text = (v: unknown): string => (typeof v === 'string' ? v : '');
@@ -45,23 +43,12 @@ async function listAll(client: ControlPlaneClient, caller: string) {
   return { res, tpl };
 }
 
-/** Which context channels the caller's MCP client is offered (the gateway decides it the same way). */
-export async function callerChannels(client: ControlPlaneClient, caller: string): Promise<ContextChannels> {
-  const { res, tpl } = await listAll(client, caller);
-  return contextChannelsOf([...res.items.map((r) => r.uri), ...tpl.items.map((t) => t.uriTemplate)]);
-}
-
-const json = (v: unknown): Buffer => Buffer.from(JSON.stringify(v));
-
 /**
- * `mcpdctl resources <caller>`: resources and resource templates — what the caller's MCP client lists,
- * the Desktop and Finder entries its gateway adds included (where the caller has them).
+ * `mcpdctl resources <caller>`: resources and resource templates as the core lists them — what the
+ * caller's MCP client lists, the Desktop and Finder entries included (where the caller has them).
  */
 export async function resourcesCommand(client: ControlPlaneClient, caller: string, out: Out): Promise<void> {
   const { res, tpl } = await listAll(client, caller);
-  const channels = contextChannelsOf([...res.items.map((r) => r.uri), ...tpl.items.map((t) => t.uriTemplate)]);
-  res.items.unshift(...contextResources(channels).map((r) => ({ uri: r.uri, server: 'mcpd', resourceJson: json(r) })));
-  tpl.items.unshift(...contextTemplates(channels).map((t) => ({ uriTemplate: t.uriTemplate, server: 'mcpd', templateJson: json(t) })));
   if (out.json) {
     const resources = res.items.map((r) => ({ uri: r.uri, server: r.server, resource: parse(r.resourceJson) }));
     const templates = tpl.items.map((t) => ({ uriTemplate: t.uriTemplate, server: t.server, template: parse(t.templateJson) }));

@@ -4,8 +4,6 @@ import { McpdError } from '../shared/errors.js';
 import { estimateTokens } from '../contract/model/tool-tokens.js';
 import { collectStream, ControlCalls } from '../contract/grpc/control-client.js';
 import type { Out } from './ctl-command.js';
-import { callerChannels } from './ctl-resources.js';
-import { contextTools } from '../contract/context/context-listing.js';
 import { renderTable, firstLine, truncate } from './table.js';
 import { openGrpcSession } from '../contract/grpc/grpc-session.js';
 import { CLIENT_CAPABILITIES_NOTIFICATION } from '../contract/control/client-requests.js';
@@ -26,11 +24,6 @@ export async function toolsCommand(client: ControlPlaneClient, caller: string, o
     etag = page.etag;
     collisions = page.collisions;
   } while (cursor);
-  // What the caller's MCP client lists: its gateway adds the Finder's tool where the caller has documents.
-  if ((await callerChannels(client, caller)).finder)
-    tools.unshift(
-      ...contextTools().map((t) => ({ name: t.name, server: 'mcpd', toolJson: Buffer.from(JSON.stringify(t)), definitionHash: '' })),
-    );
   // The client gets the same list without these servers: say which and why, in full.
   for (const f of failures) out.warn(`warning: server ${f.server} could not be listed, its tools are missing: ${f.error}\n`);
   if (out.json) {

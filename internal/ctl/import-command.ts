@@ -14,6 +14,8 @@ import type { Dialect } from './import-dialects.js';
 import type { Out } from './ctl-command.js';
 import { mapClientConfig, type ImportResult } from './import-map.js';
 import { parseJsonc } from './jsonc.js';
+import { missingValueLines, missingValues } from './import-missing-values.js';
+import { chooseStrategy } from './import-strategy.js';
 import { parse as parseToml } from 'smol-toml';
 import { escapeField, escapeTerminal } from './terminal-text.js';
 
@@ -102,12 +104,6 @@ async function structuralIssues(text: string, r: ImportResult, target: string): 
   }
 }
 
-/** `${VAR}` without a fallback that this environment does not set: the store will not load without them. */
-function unsetVariables(yaml: string, env: NodeJS.ProcessEnv = process.env): string[] {
-  const names = [...yaml.matchAll(/(?<!\$)\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map(([, name = '']) => name);
-  return [...new Set(names)].filter((n) => env[n] === undefined);
-}
-
 function mappingNote(m: MappingOutcome, caller: string, profile: string): string {
   if (m.kind === 'added') return `callers.yaml: caller "${caller}" now uses profile "${profile}"; next: "mcpdctl connect ${caller}"\n`;
   if (m.kind === 'kept')
@@ -125,21 +121,28 @@ export async function importCommand(source: string, flags: ImportFlags, out: Out
   try {
     text = await readFile(file, 'utf8');
   } catch (e) {
-    throw new McpdError('NOT_FOUND', `cannot read ${file}: ${(e as Error).message}${client ? ` (is ${client} installed and configured?)` : ''}`);
+    throw new McpdError(
+      'NOT_FOUND',
+      `cannot read ${file}: ${(e as Error).message}${client ? ` (is ${client} installed and configured?)` : ''}`,
+    );
   }
   const doc = parseSource(file, text, dialect);
   const r = mapClientConfig(doc, dialect);
+  const strategies = Object.fromEntries(r.servers.map((s) => [s.name, chooseStrategy(s)]));
+  for (const s of r.servers) if (strategies[s.name]?.strategy !== 'stateless') s.strategy = strategies[s.name]?.strategy;
   const yaml = profileYaml(r, file);
   const target = join(resolve(flags.configDir), 'profiles', `${name}.yaml`);
   const issues = r.servers.length ? await structuralIssues(yaml, r, target) : [];
+  const missing = missingValues(yaml, r.inputs, resolve(flags.configDir));
   if (out.json) {
     out.write(
-      `${JSON.stringify({ source: file, profile: name, target, servers: r.servers.map((s) => s.name), notes: r.notes, issues, dryRun: Boolean(flags.dryRun) }, null, 2)}\n`,
+      `${JSON.stringify({ source: file, profile: name, target, servers: r.servers.map((s) => s.name), notes: r.notes, strategies, issues, missing, dryRun: Boolean(flags.dryRun) }, null, 2)}\n`,
     );
   } else {
     if (flags.dryRun) out.write(`${yaml}\n`);
     // Notes quote server names and keys from the imported file: escaped, one cannot forge a line of its own.
     for (const n of r.notes) out.write(`note: ${escapeField(n)}\n`);
+    for (const [n, c] of Object.entries(strategies)) out.write(`strategy: ${escapeField(n)} → ${c.strategy} (${escapeField(c.rule)})\n`);
     for (const i of issues) out.write(`problem: ${escapeTerminal(i)}\n`);
   }
   if (r.servers.length === 0) {
@@ -148,7 +151,8 @@ export async function importCommand(source: string, flags: ImportFlags, out: Out
   }
   if (issues.length) return 1;
   if (flags.dryRun) {
-    if (!out.json) out.write(`dry run: would write ${target} (${r.servers.length} servers)\n`);
+    if (!out.json)
+      out.write([...missingValueLines(missing), `dry run: would write ${target} (${r.servers.length} servers)`, ''].join('\n'));
     return 0;
   }
   if (existsSync(target) && !flags.force) {
@@ -165,9 +169,7 @@ export async function importCommand(source: string, flags: ImportFlags, out: Out
   // The comment at the top of the profile points editors here.
   await writeStoreSchemas(resolve(flags.configDir));
   if (!out.json) out.write(`wrote ${target}: ${r.servers.length} servers (${r.servers.map((s) => s.name).join(', ')})\n`);
-  const unset = unsetVariables(yaml);
-  if (unset.length && !out.json)
-    out.write(`set ${unset.join(', ')} in mcpd's environment (or give a fallback: \${NAME:-value}): until then the store does not load\n`);
+  if (!out.json) for (const line of missingValueLines(missing)) out.write(`${line}\n`);
   // Imported from a client: that client's caller gets the profile, so "mcpdctl connect" is all that is left.
   if (client) {
     const m = await mapCaller(resolve(flags.configDir), client, name);

@@ -36,7 +36,10 @@ function braceVariables(v: unknown): unknown {
  * `excludeTools` filter tools.
  */
 function geminiEntry(e: Json): Json {
-  const out: Json = { ...without(braceVariables(e) as Json, ['httpUrl', 'includeTools', 'excludeTools']), ...toolLists(e, 'includeTools', 'excludeTools') };
+  const out: Json = {
+    ...without(braceVariables(e) as Json, ['httpUrl', 'includeTools', 'excludeTools']),
+    ...toolLists(e, 'includeTools', 'excludeTools'),
+  };
   if (typeof e.httpUrl === 'string') {
     out.type = 'http';
     out.url = braceVariables(e.httpUrl);

@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
 import type { InputDef } from '../contract/model/profile.js';
+import type { Strategy } from '../contract/model/spec.js';
 import { serverTableOf, type Dialect } from './import-dialects.js';
 
 /** A server entry as written in the mcpd profile (YAML), in the A2C-SMCP `command` + `args` spelling. */
@@ -15,6 +16,8 @@ export interface ImportedServer {
   disabled?: boolean;
   exposeTools?: string[];
   forbiddenTools?: string[];
+  /** Written when it is not mcpd's default (import-strategy.ts chooses it). */
+  strategy?: Strategy;
 }
 
 export interface ImportResult {
@@ -216,7 +219,10 @@ function projectServers(doc: Json, user: Json, taken: Set<string>, notes: string
   const out: ImportedServer[] = [];
   for (const [dir, project] of Object.entries(doc.projects)) {
     if (!isObj(project) || !isObj(project.mcpServers)) continue;
-    const stem = basename(dir).replace(/[^A-Za-z0-9_-]/g, '-').replace(/^[^A-Za-z0-9]+/, '') || 'project';
+    const stem =
+      basename(dir)
+        .replace(/[^A-Za-z0-9_-]/g, '-')
+        .replace(/^[^A-Za-z0-9]+/, '') || 'project';
     for (const [raw, entry] of Object.entries(project.mcpServers)) {
       const label = `server "${raw}" of project ${dir}`;
       if (JSON.stringify(user[raw]) === JSON.stringify(entry)) {
@@ -250,7 +256,11 @@ export function mapClientConfig(doc: unknown, dialect: Dialect = 'mcp-json'): Im
   }
   servers.push(...projectServers(doc, table ?? {}, taken, notes));
   if (!table && servers.length === 0)
-    return { servers: [], inputs: [], notes: [...notes, `no ${dialect === 'codex' ? '[mcp_servers.*] tables' : '"mcpServers" or "servers" object'} in the file`] };
+    return {
+      servers: [],
+      inputs: [],
+      notes: [...notes, `no ${dialect === 'codex' ? '[mcp_servers.*] tables' : '"mcpServers" or "servers" object'} in the file`],
+    };
   const inputs = mapInputs(doc.inputs, notes);
   const used = new Set(
     JSON.stringify(servers)

@@ -12,8 +12,16 @@ export function parseTomlConfig(path: string, text: string | undefined): Json {
   try {
     return parse(text) as Json;
   } catch (e) {
-    throw new McpdError('INVALID_ARGUMENT', `${path} is not valid TOML (${(e as Error).message.split('\n')[0]}); fix it first, nothing was changed`);
+    throw new McpdError(
+      'INVALID_ARGUMENT',
+      `${path} is not valid TOML (${(e as Error).message.split('\n')[0]}); fix it first, nothing was changed`,
+    );
   }
+}
+
+/** smol-toml's tables have no prototype and its dates a class of their own: compared as plain JSON values. */
+function plain(v: unknown): unknown {
+  return v === undefined ? undefined : JSON.parse(JSON.stringify(v));
 }
 
 /** `[table.NAME]` as TOML spells it: bare when it can be, quoted otherwise. */
@@ -83,7 +91,7 @@ export function editTomlTables(path: string, text: string | undefined, table: st
     // Reported below with the same advice as a mismatch: the edit would have broken the file.
     after = undefined;
   }
-  if (!isDeepStrictEqual(after, expected)) {
+  if (!isDeepStrictEqual(plain(after), plain(expected))) {
     const set = changes.filter(([, v]) => v !== undefined).map(([n, v]) => tomlBlock(table, n, v));
     throw new McpdError(
       'FAILED_PRECONDITION',

@@ -4,7 +4,7 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 import { dirname } from 'node:path';
 import { BridgeError, invalid, toBridgeError } from '../contract/desktop-bridge/errors.js';
 import type { BridgeHost } from './host.js';
-import { NdjsonLines } from './ndjson-lines.js';
+import { LineSplitter } from '../shared/line-splitter.js';
 
 const MAX_LINE = 4 * 1024 * 1024;
 
@@ -53,11 +53,13 @@ export class BridgeSocketServer {
   private accept(socket: Socket): void {
     const connectionId = randomUUID();
     this.sockets.add(socket);
-    const reader = new NdjsonLines(MAX_LINE);
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => {
-      const { lines, overflow } = reader.push(chunk);
-      if (overflow)
+    // A line past MAX_LINE is dropped whole and answered with a parse error; the connection goes on.
+    const reader = new LineSplitter({ maxLineBytes: MAX_LINE, overLong: 'drop' });
+    socket.on('data', (chunk: Buffer) => {
+      reader.push(chunk);
+      const lines: string[] = [];
+      for (let line = reader.next(); line !== null; line = reader.next()) if (line.trim() !== '') lines.push(line.trim());
+      if (reader.takeDropped() > 0)
         this.send(
           socket,
           null,

@@ -3,6 +3,7 @@ import { McpdError } from '../shared/errors.js';
 import { assertSocketOwner } from '../contract/session/socket-path.js';
 import { SessionClient } from '../contract/session/session-client.js';
 import type { StartedCore } from '../contract/session/autostart.js';
+import type { WriteBatcher } from '../shared/jsonrpc/turn-writes.js';
 import { cappedTimeout } from '../shared/timer-limit.js';
 import type { SessionHello } from '../contract/gen/mcpd/control/v1/session.js';
 
@@ -18,6 +19,8 @@ export interface CoreLinkOptions {
    * passes its SharedCoreConnection's, so all its sessions share one connection.
    */
   open?: (hello: SessionHello) => Promise<SessionClient>;
+  /** The process's write batcher (turn-writes.ts) for a Session of its own, shared with stdout. */
+  batcher?: WriteBatcher;
   /** Called after every successful (re)connection. */
   onConnected: (session: SessionClient, reconnect: boolean) => void;
 }
@@ -149,7 +152,9 @@ export class CoreLink {
           clientName: this.opts.clientName ?? '',
           previousSessionId: this.lastSessionId,
         };
-        const session = await (this.opts.open ? this.opts.open(hello) : SessionClient.connect(this.opts.socket, hello));
+        const session = await (this.opts.open
+          ? this.opts.open(hello)
+          : SessionClient.connect(this.opts.socket, hello, undefined, this.opts.batcher));
         return this.adopt(session);
       } catch (e) {
         if (this.demand) this.maybeStartCore((e as Error).message);

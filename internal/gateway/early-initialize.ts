@@ -18,7 +18,7 @@ export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = [
   '2024-10-07',
 ];
 
-/** What the gateway's areas declare, merged (mcp-gateway.ts; kept equal by the test). */
+/** What the gateway's surface adapters declare, merged (mcp-gateway.ts; kept equal by the test). */
 const GATEWAY_CAPABILITIES: JsonObject = {
   tools: { listChanged: true },
   resources: { subscribe: true, listChanged: true },

@@ -3,9 +3,8 @@ import type { ProgressUpdate } from '../contract/model/downstream.js';
 import type { McpdError } from '../shared/errors.js';
 import type { JsonObject } from '../shared/json.js';
 import type { RawCallHandlers, SessionClient } from '../contract/session/session-client.js';
-import { isContextTool } from '../contract/context/context-listing.js';
-import { JsonRpcCode, toJsonRpcError } from '../contract/context/error-map.js';
-import { rememberedJson } from '../shared/jsonrpc/raw-json.js';
+import { JsonRpcCode, toJsonRpcError } from './error-map.js';
+import { rawJsonOf } from '../shared/jsonrpc/raw-json.js';
 import { ChurnMap } from '../shared/churn-map.js';
 import type { LineRole } from './stdio-server-transport.js';
 
@@ -24,7 +23,7 @@ export interface FastToolCallsOptions {
  * `tools/call` from a stdio client, answered without the SDK's Protocol: the arguments go to the core
  * as JSON bytes and the core's result bytes go to the client as they are — the gateway never parses
  * or rebuilds a result (decision 17). Progress and cancellation pass through as on the SDK path;
- * everything else (and the Finder's own tool) still goes through the SDK server. A call with a live
+ * everything else still goes through the SDK server. A call with a live
  * Session is sent in the turn its line is read and answered in the turn the core's frame is read
  * (SessionClient.startRaw): no promise, signal or timer per call.
  */
@@ -39,8 +38,7 @@ export class FastToolCalls {
     if ('id' in message) {
       if (message.method !== 'tools/call') return false;
       const params = (message.params ?? {}) as JsonObject;
-      if (typeof params.name === 'string' && isContextTool(params.name)) return false;
-      // Everything else is the core's to judge, a missing or malformed name included (-32602).
+      // The core judges every call (the Finder's tool included), a missing or malformed name too (-32602).
       this.serve(message.id, params);
       return true;
     }
@@ -57,7 +55,7 @@ export class FastToolCalls {
   private serve(id: RequestId, params: JsonObject): void {
     const call = new ToolCall(this, id, progressTokenOf(params));
     this.inflight.set(id, call);
-    const paramsJson = rememberedJson(params) ?? JSON.stringify({ name: params.name, arguments: params.arguments ?? {} });
+    const paramsJson = rawJsonOf(params) ?? JSON.stringify({ name: params.name, arguments: params.arguments ?? {} });
     const live = this.opts.liveSession?.();
     if (live) return call.start(live, paramsJson);
     this.opts.session().then(

@@ -2,19 +2,19 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { JsonObject, JsonValue } from '../shared/json.js';
 import { isAbsent, type Area } from '../contract/areas/area.js';
 import { rawRequestHandlerOf } from './sdk-internals.js';
-import type { ForwardExtra, GatewayAdapter } from '../contract/context/gateway-area.js';
+import type { ForwardExtra, MethodAdapter } from './adapter.js';
 
 type Forward = (method: string, params: JsonObject, extra: ForwardExtra, progressToken?: string | number) => Promise<JsonValue>;
 
 /**
  * The MCP gateway projection of the areas: one request handler per declared method, which forwards the
- * request to the same Session method — through the gateway area's adapter when it has one (lists that
+ * request to the same Session method — through the gateway's method adapter when it has one (lists that
  * add the context channels, subscriptions it must re-make after a core restart …).
  */
 export function registerAreaHandlers(
   server: Server,
   areas: readonly Area[],
-  adapters: ReadonlyMap<string, GatewayAdapter>,
+  adapters: ReadonlyMap<string, MethodAdapter>,
   forward: Forward,
 ): void {
   const declared = new Set<string>();

@@ -6,27 +6,27 @@ import { FastToolCalls } from './fast-tool-calls.js';
 import { StdioServerLineTransport } from './stdio-server-transport.js';
 import { gatewayInstructions } from './early-initialize.js';
 import { sdkGatewayServer } from './sdk-gateway-server.js';
-import { AreaHost, gatewayAreas, mergeCapabilities, type GatewayOptions } from './area-host.js';
+import { AdapterHost, gatewayAdapters, mergeCapabilities, type GatewayOptions } from './adapter-host.js';
 
-export type { GatewayOptions } from './area-host.js';
+export type { GatewayOptions } from './adapter-host.js';
 
 /**
  * The MCP server of one session on the SDK's Server: what `mcpdmcp --http` runs per session (and per
  * 2026-07-28 lane). It answers initialize itself, then turns each MCP request into a request on the
- * Session stream to the core. Each area of the MCP surface lives in areas/. On stdio, mcpdmcp serves
+ * Session stream to the core. Each slice of the MCP surface has its adapter in adapters/. On stdio, mcpdmcp serves
  * with its own dispatcher instead (stdio-gateway.ts), which does not load the SDK's schemas.
  */
 export class Gateway {
   readonly server: Server;
-  private readonly host: AreaHost;
+  private readonly host: AdapterHost;
 
   constructor(opts: GatewayOptions) {
-    const areas = gatewayAreas();
+    const surface = gatewayAdapters();
     this.server = new Server(
       { name: 'mcpd', version: opts.version },
-      { capabilities: mergeCapabilities(areas), instructions: gatewayInstructions(opts.caller) },
+      { capabilities: mergeCapabilities(surface), instructions: gatewayInstructions(opts.caller) },
     );
-    this.host = new AreaHost(opts, areas, sdkGatewayServer(this.server));
+    this.host = new AdapterHost(opts, surface, sdkGatewayServer(this.server));
     // Every method the control-plane areas declare for the gateway gets its handler here.
     registerAreaHandlers(this.server, AREAS, this.host.adapters, (method, params, extra, token) =>
       this.host.forward(method, params, extra, token),

@@ -2,7 +2,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import * as z from 'zod';
 import type { JsonObject } from '../shared/json.js';
 import { timerDelay } from '../shared/timer-limit.js';
-import type { GatewayServer } from '../contract/context/gateway-area.js';
+import type { GatewayServer } from './adapter.js';
 
 /** Client results stay opaque: only that they are objects is checked. */
 const RawResult = z.looseObject({});

@@ -1,9 +1,9 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../shared/json.js';
 import { timerDelay } from '../shared/timer-limit.js';
-import { JsonRpcCode } from '../contract/context/error-map.js';
-import type { ForwardExtra, GatewayServer } from '../contract/context/gateway-area.js';
-import { AreaHost, gatewayAreas, type GatewayOptions } from './area-host.js';
+import { JsonRpcCode } from './error-map.js';
+import type { ForwardExtra, GatewayServer } from './adapter.js';
+import { AdapterHost, gatewayAdapters, type GatewayOptions } from './adapter-host.js';
 import { earlyInitializeAnswer } from './early-initialize.js';
 import { errorBody, FastToolCalls } from './fast-tool-calls.js';
 import { checkParams } from './stdio-params.js';
@@ -58,7 +58,7 @@ class ClientError extends Error {
 export class StdioGateway implements GatewayServer {
   /** Called when stdin closes: the session is over. */
   onclose?: () => void;
-  private readonly host: AreaHost;
+  private readonly host: AdapterHost;
   private readonly inflight = new Map<RequestId, AbortController>();
   private readonly asked = new Map<RequestId, ClientRequest>();
   private nextAskId = 1;
@@ -72,7 +72,7 @@ export class StdioGateway implements GatewayServer {
     private readonly opts: GatewayOptions,
     private readonly transport: StdioServerLineTransport,
   ) {
-    this.host = new AreaHost(opts, gatewayAreas(), this);
+    this.host = new AdapterHost(opts, gatewayAdapters(), this);
   }
 
   /** Takes over the transport (with what it held while this loaded) and connects to the core. */
@@ -103,7 +103,7 @@ export class StdioGateway implements GatewayServer {
     await this.transport.close();
   }
 
-  // ---- GatewayServer (what the areas use) ----
+  // ---- GatewayServer (what the surface adapters use) ----
 
   getClientCapabilities(): JsonObject | undefined {
     return this.clientCapabilities;

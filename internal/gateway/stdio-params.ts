@@ -1,5 +1,5 @@
 import { isJsonObject, type JsonObject } from '../shared/json.js';
-import { JsonRpcCode } from '../contract/context/error-map.js';
+import { JsonRpcCode } from './error-map.js';
 
 /** A request whose params the gateway refuses (-32602), saying what was wrong. */
 class InvalidParamsError extends Error {

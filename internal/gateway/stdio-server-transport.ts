@@ -2,10 +2,10 @@ import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { JsonRpcLineReader, parseJsonRpc, severalLines } from '../shared/jsonrpc/line-reader.js';
-import { rememberJson } from '../shared/jsonrpc/raw-json.js';
+import { jsonRpcLines, parseJsonRpc, severalLines } from '../shared/jsonrpc/line-reader.js';
+import { withRawJson } from '../shared/jsonrpc/raw-json.js';
 import { splitObjectMember } from '../shared/jsonrpc/split-response.js';
-import { holdWritesOfThisRead, TurnWrites } from '../shared/jsonrpc/turn-writes.js';
+import { type TurnWrites, WriteBatcher } from '../shared/jsonrpc/turn-writes.js';
 import { ProgressSpacing } from './progress-spacing.js';
 
 type RequestId = string | number;
@@ -23,7 +23,7 @@ export class StdioServerLineTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   /** Sees each message first; true = handled, the SDK never gets it (the fast tools/call lane). */
   intercept?: (message: JSONRPCMessage) => boolean;
-  private readonly reader = new JsonRpcLineReader();
+  private readonly reader = jsonRpcLines();
   private started = false;
   private listening = false;
   /** Messages read before the SDK server connected (early-initialize.ts); start() hands them over. */
@@ -36,23 +36,24 @@ export class StdioServerLineTransport implements Transport {
   constructor(
     private readonly stdin: Readable = process.stdin,
     private readonly stdout: Writable = process.stdout,
+    private readonly batcher = new WriteBatcher(),
   ) {
-    this.writes = new TurnWrites(stdout);
+    this.writes = batcher.writer(stdout);
   }
 
   private readonly onData = (chunk: Buffer): void => {
     try {
-      this.reader.append(chunk);
+      this.reader.push(chunk);
     } catch (e) {
       this.onerror?.(e as Error);
       // close() is synchronous work in an async signature and cannot reject; the error was reported above.
       void this.close();
       return;
     }
-    if (severalLines(chunk)) holdWritesOfThisRead();
+    if (severalLines(chunk)) this.batcher.holdWritesOfThisRead();
     for (;;) {
       try {
-        const line = this.reader.readLine();
+        const line = this.reader.next();
         if (line === null) return;
         const message = this.intercept ? parseKeepingParams(line) : parseJsonRpc(line);
         const cancelled = cancelledRequest(message);
@@ -155,6 +156,6 @@ function parseKeepingParams(line: string): JSONRPCMessage {
   if (!line.includes('"tools/call"')) return parseJsonRpc(line);
   const split = splitObjectMember(line, 'params');
   if (!split || split.envelope.jsonrpc !== '2.0') return parseJsonRpc(line);
-  split.envelope.params = rememberJson(split.value, split.valueText);
+  split.envelope.params = withRawJson(split.value, split.valueText);
   return split.envelope as unknown as JSONRPCMessage;
 }

@@ -3,7 +3,11 @@ import { createAdapter } from '@socket.io/redis-adapter';
 import { createClient, type RedisClientType } from 'redis';
 import type { Server } from 'socket.io';
 import { RedisMessageMac } from './redis-message-mac.js';
+import { backoffDelayMs, type Backoff } from '../shared/backoff.js';
 import { openSubscriber, sealPublisher } from './sealed-redis.js';
+
+/** A lost Redis connection: 100 ms doubling to 3 s (node-redis counts `retries` from 0). */
+const REDIS_RECONNECT: Backoff = { baseMs: 100, maxMs: 3000, jitter: 0 };
 
 export class RedisUnreachableError extends Error {}
 
@@ -23,7 +27,7 @@ export async function connectRedis(url: string, io: Server, apiKey: string, log:
   // once connected, a lost connection is retried (backoff up to 3 s) and the node carries on meanwhile.
   let started = false;
   const socket = {
-    reconnectStrategy: (retries: number, cause: Error): number | Error => (started ? Math.min(100 * 2 ** retries, 3000) : cause),
+    reconnectStrategy: (retries: number, cause: Error): number | Error => (started ? backoffDelayMs(retries + 1, REDIS_RECONNECT) : cause),
   };
   const pub = createClient({ url, socket }) as RedisClientType;
   const sub = pub.duplicate();

@@ -62,7 +62,8 @@ const REQUIRED_2026 = [
   'tools-list',
 ];
 
-const TASKS = 'the tasks extension (SEP-2663) is not implemented by mcpd; see docs/conformance.md';
+const TASKS =
+  'the tasks extension (SEP-2663) is not implemented: mcpd declares no tasks capability, tasks/get|update|cancel are unknown methods (404, -32601), and the fixture has no task tools; see docs/conformance.md';
 /** Kept in step with docs/conformance.md; one that starts passing fails the test, so the list cannot go stale. */
 const KNOWN_FAILURES: Record<string, string> = {
   'tasks-capability-negotiation': TASKS,

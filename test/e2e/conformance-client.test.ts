@@ -76,3 +76,82 @@ describe('official MCP conformance suite, client scenarios: mcpd as the client u
     expect(pidsWithTag(script.tag)).toEqual([]);
   });
 });
+
+/** The scored client scenarios of 0.2.0-alpha.12 for 2026-07-28 (`conformance list --client --requirements 2026-07-28`). */
+const SCENARIOS_2026_07_28 = [
+  'tools_call',
+  'request-metadata',
+  'auth/metadata-default',
+  'auth/metadata-var1',
+  'auth/metadata-var2',
+  'auth/metadata-var3',
+  'auth/basic-cimd',
+  'auth/scope-from-www-authenticate',
+  'auth/scope-from-scopes-supported',
+  'auth/scope-omitted-when-undefined',
+  'auth/scope-step-up',
+  'auth/scope-retry-limit',
+  'auth/token-endpoint-auth-basic',
+  'auth/token-endpoint-auth-post',
+  'auth/token-endpoint-auth-none',
+  'auth/pre-registration',
+  'auth/resource-mismatch',
+  'auth/offline-access-scope',
+  'auth/offline-access-not-supported',
+  'auth/authorization-server-migration',
+  'auth/iss-supported',
+  'auth/iss-not-advertised',
+  'auth/iss-supported-missing',
+  'auth/iss-wrong-issuer',
+  'auth/iss-unexpected',
+  'auth/iss-normalized',
+  'auth/metadata-issuer-mismatch',
+  'sep-2322-client-request-state',
+  'http-standard-headers',
+  'http-custom-headers',
+  'http-invalid-tool-headers',
+  'json-schema-ref-no-deref',
+];
+
+const PROBE_401 =
+  'the server answers server/discover with 401 before sign-in; the era probe takes that for a 2025 server and sends initialize, which this 2026-only server refuses (-32020), so sign-in never starts';
+const ISS = 'SEP-2468: the authorization response `iss` and the metadata issuer are not checked by the OAuth client (SDK v1 auth)';
+const RAW_LISTS = 'the core lists tools with raw tools/list requests, so SDK v2 never indexes their x-mcp-header declarations';
+/** Kept in step with docs/conformance.md; a listed scenario that starts passing fails the test too. */
+const KNOWN_FAILURES_2026: Record<string, string> = {
+  'auth/scope-step-up': PROBE_401,
+  'auth/scope-retry-limit': PROBE_401,
+  'auth/authorization-server-migration': 'SEP-2352: no re-registration when the protected resource names a new authorization server',
+  'auth/iss-supported-missing': ISS,
+  'auth/iss-wrong-issuer': ISS,
+  'auth/iss-unexpected': ISS,
+  'auth/iss-normalized': ISS,
+  'auth/metadata-issuer-mismatch': ISS,
+  'sep-2322-client-request-state':
+    'SDK v2 2.4.0 refuses a tools/call result without resultType (the scenario wants it taken as complete); the wrapper stops there, before the no-state and parallel cases',
+  'http-custom-headers': `no Mcp-Param-* headers toward 2026 servers: ${RAW_LISTS}`,
+  'http-invalid-tool-headers': `tools with invalid x-mcp-header declarations are not excluded: ${RAW_LISTS}`,
+};
+
+describe('official MCP conformance suite 0.2.0-alpha.12, 2026-07-28 client scenarios: mcpd as the client under test', () => {
+  const script = new ConformanceScript('conformance-client.sh', {
+    CONFORMANCE_VERSION: '0.2.0-alpha.12',
+    CONFORMANCE_REQUIREMENTS: '2026-07-28',
+  });
+
+  it('passes request-metadata, tools_call and the auth scenarios but the listed ones', { timeout: 1_800_000 }, async () => {
+    const { code, stdout, stderr } = await script.run();
+    expect(code, `scripts/conformance-client.sh failed:\n${stderr}`).toBe(0);
+    expect(stdout).toMatch(/^\d+ passed, \d+ failed$/m);
+    const summary = script.summary<Outcome>();
+    expect(Object.keys(summary).sort()).toEqual([...SCENARIOS_2026_07_28].sort());
+    const unexpected = SCENARIOS_2026_07_28.filter((s) => !(s in KNOWN_FAILURES_2026) && !summary[s]?.passed).map(
+      (s) => `${s}: ${summary[s]?.failures.join('; ')}\n    ${(summary[s]?.clientStderrTail ?? []).join('\n    ')}`,
+    );
+    const stale = Object.keys(KNOWN_FAILURES_2026).filter((s) => summary[s]?.passed);
+    expect(unexpected, 'scenarios that should pass but failed').toEqual([]);
+    expect(stale, 'known failures that now pass: remove them from KNOWN_FAILURES_2026 and docs/conformance.md').toEqual([]);
+    expect(['tools_call', 'request-metadata'].filter((s) => s in KNOWN_FAILURES_2026)).toEqual([]);
+    expect(pidsWithTag(script.tag)).toEqual([]);
+  });
+});

@@ -2,8 +2,11 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type * as pb from '../../internal/contract/gen/mcpd/control/v1/control.js';
+import { callUnary } from '../../internal/contract/grpc/control-client.js';
 import { TestWorld } from '../support/core-process.js';
-import { DIST, FIXTURES, MCPDCTL } from '../support/paths.js';
+import { DIST, FIXTURES, MCPDCTL, MCPDMCP } from '../support/paths.js';
+import { cmdline } from '../support/procs.js';
 import { echoServer, profile } from '../support/profiles.js';
 
 const run = promisify(execFile);
@@ -26,6 +29,40 @@ describe('context tools and resources: one view, only where they have content', 
     await world.startCore();
   });
   afterAll(async () => world.cleanup());
+
+  it('the core itself lists and answers the channels over gRPC, with no gateway running', async () => {
+    expect(world.pids().filter((p) => cmdline(p).includes(MCPDMCP))).toEqual([]);
+    const control = world.control();
+    const caller = 'reader';
+    const tools = await world.calls().listTools({ caller, cursor: '', pageSize: 0 });
+    expect(tools.tools.filter((t) => t.server === 'mcpd').map((t) => t.name)).toEqual(['mcpd_finder']);
+    const resources = await callUnary<pb.ListResourcesRequest, pb.ListResourcesResponse>((r, cb) => control.listResources(r, cb), {
+      caller,
+      cursor: '',
+      pageSize: 0,
+    });
+    expect(resources.resources.filter((r) => r.server === 'mcpd').map((r) => r.uri)).toEqual(['mcpd://finder']);
+    const templates = await callUnary<pb.ListResourceTemplatesRequest, pb.ListResourceTemplatesResponse>(
+      (r, cb) => control.listResourceTemplates(r, cb),
+      { caller, cursor: '', pageSize: 0 },
+    );
+    expect(templates.templates.filter((t) => t.server === 'mcpd').map((t) => t.uriTemplate)).toEqual([
+      'mcpd://finder{?keywords,file_type,offset,limit}',
+    ]);
+    // Read and called through the core alone, as a client's gateway now only forwards them.
+    const read = await callUnary<pb.ReadResourceRequest, pb.ReadResourceResponse>((r, cb) => control.readResource(r, cb), {
+      caller,
+      uri: 'mcpd://finder?limit=1',
+    });
+    const page = JSON.parse((JSON.parse(read.resultJson.toString('utf8')) as { contents: { text: string }[] }).contents[0]?.text ?? '');
+    expect(page).toMatchObject({ documents: [expect.objectContaining({ uri: expect.stringMatching(/^dpe:\/\//) })] });
+    expect(page.total_count).toBeGreaterThan(0);
+    const called = JSON.parse(await ctl('--json', 'call', caller, 'mcpd_finder', '--args', '{"limit":1}')) as {
+      structuredContent: { total_count: number };
+    };
+    expect(called.structuredContent.total_count).toBe(page.total_count);
+    expect(world.pids().filter((p) => cmdline(p).includes(MCPDMCP))).toEqual([]);
+  });
 
   it('a caller with dpe:// documents: mcpd_finder and mcpd://finder, no Desktop — in the client and in mcpdctl alike', async () => {
     const client = await world.gateway('reader');

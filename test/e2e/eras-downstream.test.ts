@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
+  ResourceUpdatedNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { TestWorld } from '../support/core-process.js';
 import { FIXTURES, MCPDCTL } from '../support/paths.js';
 import { echoServer, profile, server } from '../support/profiles.js';
@@ -85,6 +91,23 @@ describe('2025-11-25 client × 2026-07-28 and 2025-11-25 servers through the cor
     expect(JSON.stringify(await client.callTool({ name: 'legacy__echo', arguments: { k: 'v' } }))).toContain('\\"k\\":\\"v\\"');
   });
 
+  it('hears a 2026 server outside calls through subscriptions/listen: list changes and resource updates', async () => {
+    const toolsChanged = new Promise<void>((resolve) => client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()));
+    const updated = new Promise<string>((resolve) =>
+      client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => resolve(n.params.uri)),
+    );
+    expect((await client.listTools()).tools.map((t) => t.name)).not.toContain('modern__grown');
+    expect(textOf(await client.callTool({ name: 'modern__grow', arguments: {} }))).toBe('grew');
+    await toolsChanged;
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain('modern__grown');
+
+    const info = (await client.listResources()).resources.find((r) => r.uri.startsWith('era://info'));
+    await client.subscribeResource({ uri: info!.uri });
+    expect(textOf(await client.callTool({ name: 'modern__touch', arguments: {} }))).toBe('touched');
+    expect(await updated).toBe(info!.uri);
+    await client.unsubscribeResource({ uri: info!.uri });
+  });
+
   it('status records the era per pool: GetRuntimeStatus and mcpdctl status', async () => {
     const st = await world.calls().status();
     const version = (name: string) => st.pools.find((p) => p.references.some((r) => r.endsWith(`/${name}`)))?.protocolVersion;
@@ -155,5 +178,36 @@ describe('2025-11-25 client × 2026-07-28 and 2025-11-25 servers through the cor
     expect(screen).toContain('the server asks: Really reboot?');
     expect(screen).toContain('reboot: ok=true');
     expect(code).toBe(0);
+  });
+});
+
+describe('a 2026 server pool of two instances: each requestState retry reaches the instance that made it', () => {
+  let world: TestWorld;
+  afterAll(async () => world?.cleanup());
+
+  it('two calls in flight at once on two instances both come back to their own instance', async () => {
+    world = new TestWorld({
+      'profiles/default.yaml': profile(
+        server('pair', [process.execPath, `${FIXTURES}/servers/era2026.mjs`], { idleSeconds: 300, maxInstances: 2, maxConcurrent: 1 }),
+      ),
+      'callers.yaml': 'callers: {}\n',
+    });
+    await world.startCore();
+    const client = await world.gateway('sticky', [], { elicitation: {} });
+    // Both elicitations are answered only once both arrived: the two calls are then waiting on two instances.
+    let release!: () => void;
+    const both = new Promise<void>((r) => (release = r));
+    const asked: string[] = [];
+    client.setRequestHandler(ElicitRequestSchema, async (req) => {
+      asked.push(req.params.message);
+      if (asked.length === 2) release();
+      await both;
+      return { action: 'accept', content: {} };
+    });
+    const results = await Promise.all([1, 2].map(() => client.callTool({ name: 'pair__sticky', arguments: {} })));
+    const pids = results.map((r) => /^same instance (\d+)$/.exec(textOf(r))?.[1]);
+    expect(pids.every((p) => p !== undefined)).toBe(true);
+    expect(new Set(pids).size).toBe(2);
+    expect(asked.map((m) => m.replace(/\d+/, 'N'))).toEqual(['pid N?', 'pid N?']);
   });
 });

@@ -65,7 +65,7 @@ describe('mcpdctl import', () => {
     const r = await ctl(home, ['import', join(SAMPLES, 'cursor-mcp.json'), '--profile', 'work', '--config', store]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/server "postgres": "envFile" not imported \(mcpd does not read env files/);
-    expect(r.stdout).toMatch(/set SENTRY_TOKEN, PGPASSWORD in mcpd's environment .*until then the store does not load/);
+    expect(r.stdout).toMatch(/set SENTRY_TOKEN, PGPASSWORD in mcpd's environment .*until then the core leaves this server out/);
     const p = profileOf(store, 'work');
     expect(p.servers).toEqual([
       {
@@ -189,6 +189,8 @@ describe('mcpdctl connect / disconnect', () => {
     expect(JSON.parse(readFileSync(join(home, '.cursor', 'mcp.json'), 'utf8')).mcpServers.mcpd.args[1]).toBe('cursor');
     const bad = await ctl(home, ['connect', 'zed']);
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toContain('unknown client "zed"; the known clients are claude-desktop, cursor, vscode, claude-code, gemini-cli, codex');
+    expect(bad.stderr).toContain(
+      'unknown client "zed"; the known clients are claude-desktop, cursor, vscode, claude-code, gemini-cli, codex',
+    );
   });
 });

@@ -56,11 +56,17 @@ describe('mcpdctl import / connect know their clients', () => {
     const r = await ctl(home, ['import', 'claude-code', '--config', store]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('server "db" of project /home/jane/api server: imported as "api-server-db", run in /home/jane/api server');
-    expect(r.stdout).toContain('server "memory" of project /home/jane/api server: the same as the user-level server "memory"; imported once');
+    expect(r.stdout).toContain(
+      'server "memory" of project /home/jane/api server: the same as the user-level server "memory"; imported once',
+    );
     expect(r.stdout).toContain('server "docs" of project /home/jane/api server: imported as "api-server-docs"');
     const p = parse(readFileSync(join(store, 'profiles', 'claude-code.yaml'), 'utf8')) as { servers: Record<string, unknown>[] };
     expect(p.servers.map((s) => s.name)).toEqual(['memory', 'api-server-db', 'api-server-docs']);
-    expect(p.servers[1]).toMatchObject({ command: 'uvx', args: ['mcp-server-sqlite', '--db-path', 'data/app.db'], cwd: '/home/jane/api server' });
+    expect(p.servers[1]).toMatchObject({
+      command: 'uvx',
+      args: ['mcp-server-sqlite', '--db-path', 'data/app.db'],
+      cwd: '/home/jane/api server',
+    });
     expect(p.servers[2]).toMatchObject({ transport: 'streamable_http', url: 'https://docs.example.com/mcp' });
     expect(p.servers[2]?.cwd).toBeUndefined();
   });

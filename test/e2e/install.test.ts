@@ -1,5 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -14,8 +15,9 @@ const run = promisify(execFile);
 const INSTALL_TIMEOUT_MS = 400_000;
 
 /**
- * The package as users get it: `npm pack`, `npm i -g` into a temporary prefix, then the installed
- * binaries from an empty directory with an empty HOME: only production dependencies exist there.
+ * The package as users get it, by the README's quick start: a fresh clone, `npm ci && npm pack`,
+ * `npm install -g ./mcpd-*.tgz` into a temporary prefix, then the installed binaries from an empty
+ * directory with an empty HOME (`mcpd init`, `mcpd`, `mcpdctl status`): only production dependencies exist there.
  */
 describe('installed package (npm pack → npm i -g)', () => {
   const root = mkdtempSync(join(tmpdir(), 'mcpd-install-'));
@@ -33,19 +35,25 @@ describe('installed package (npm pack → npm i -g)', () => {
   beforeAll(async () => {
     mkdirSync(home);
     mkdirSync(empty);
-    await run('npm', ['pack', '--pack-destination', root, '--silent', '--ignore-scripts'], { cwd: REPO, timeout: INSTALL_TIMEOUT_MS });
-    const tgz = readdirSync(root).find((n) => /^mcpd-.*\.tgz$/.test(n));
-    if (!tgz) throw new Error('npm pack wrote no mcpd-*.tgz');
+    // The README's quick start, literally, in a fresh clone of the commit under test (HEAD: uncommitted
+    // edits are not in it): no dist/, no node_modules, so `npm pack` must build through prepack with the
+    // compiler `npm ci` brought.
+    const clone = join(root, 'clone');
+    const head = (await run('git', ['-C', REPO, 'rev-parse', 'HEAD'])).stdout.trim();
+    await run('git', ['clone', '--quiet', '--no-checkout', REPO, clone], { timeout: INSTALL_TIMEOUT_MS });
+    await run('git', ['-C', clone, 'checkout', '--quiet', '--detach', head]);
+    expect(existsSync(join(clone, 'dist'))).toBe(false);
+    expect(existsSync(join(clone, 'node_modules'))).toBe(false);
     // --prefer-offline: the dependencies come from npm's cache when it has them (CI ran npm ci).
-    await run(
-      'npm',
-      ['install', '-g', join(root, tgz), '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'],
-      {
-        cwd: root,
-        timeout: INSTALL_TIMEOUT_MS,
-      },
-    );
-  }, INSTALL_TIMEOUT_MS + 60_000);
+    const quiet = ['--prefer-offline', '--no-audit', '--no-fund'];
+    await run('npm', ['ci', ...quiet], { cwd: clone, timeout: INSTALL_TIMEOUT_MS });
+    await run('npm', ['pack', '--silent'], { cwd: clone, timeout: INSTALL_TIMEOUT_MS });
+    const tgz = readdirSync(clone).find((n) => /^mcpd-.*\.tgz$/.test(n));
+    if (!tgz) throw new Error('npm pack wrote no mcpd-*.tgz');
+    await run('npm', ['install', '-g', `./${tgz}`, '--prefix', prefix, ...quiet], { cwd: clone, timeout: INSTALL_TIMEOUT_MS });
+    // The clone's node_modules is large: gone now, so the clean-up after the tests stays short.
+    await rm(clone, { recursive: true, force: true });
+  }, 4 * INSTALL_TIMEOUT_MS);
 
   afterAll(async () => {
     if (core && core.exitCode === null && core.signalCode === null) {

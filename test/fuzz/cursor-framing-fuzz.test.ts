@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeCursor, encodeCursor, type CursorState } from '../../internal/core/domain/cursor.js';
 import { McpdError } from '../../internal/shared/errors.js';
-import { JsonRpcLineReader } from '../../internal/shared/jsonrpc/line-reader.js';
+import { jsonRpcLines, parseJsonRpc } from '../../internal/shared/jsonrpc/line-reader.js';
+import type { LineSplitter } from '../../internal/shared/line-splitter.js';
 import { frame, FrameReader } from '../../internal/contract/session/session-framing.js';
 
 import { anyCodeUnits, FUZZ, mutations, split } from './fuzz-support.js';
@@ -50,16 +51,22 @@ const jsonRpc = fc.oneof(
   fc.record({ jsonrpc: fc.constant('2.0'), method: fc.string({ maxLength: 20 }) }),
 );
 
+/** The next message of a JSON-RPC line stream, or null. */
+const readMessage = (r: LineSplitter) => {
+  const line = r.next();
+  return line === null ? null : parseJsonRpc(line);
+};
+
 describe('JSON-RPC line reader fuzzing', () => {
   it('any split of a stream of messages yields exactly those messages, in order', () => {
     fc.assert(
       fc.property(fc.array(jsonRpc, { maxLength: 8 }), fc.array(fc.nat(), { maxLength: 12 }), fc.boolean(), (msgs, cuts, crlf) => {
         const bytes = Buffer.from(msgs.map((m) => JSON.stringify(m) + (crlf ? '\r\n' : '\n')).join(''), 'utf8');
-        const reader = new JsonRpcLineReader();
+        const reader = jsonRpcLines();
         const got: unknown[] = [];
         for (const chunk of split(bytes, cuts)) {
-          reader.append(chunk);
-          for (let m = reader.readMessage(); m !== null; m = reader.readMessage()) got.push(m);
+          reader.push(chunk);
+          for (let m = readMessage(reader); m !== null; m = readMessage(reader)) got.push(m);
         }
         expect(got).toEqual(msgs.map((m) => JSON.parse(JSON.stringify(m))));
       }),
@@ -77,14 +84,14 @@ describe('JSON-RPC line reader fuzzing', () => {
     fc.assert(
       fc.property(fc.array(line, { maxLength: 8 }), fc.array(fc.nat(), { maxLength: 12 }), (lines, cuts) => {
         const bytes = Buffer.from(lines.map((l) => `${l.text}\n`).join(''), 'utf8');
-        const reader = new JsonRpcLineReader();
+        const reader = jsonRpcLines();
         let good = 0;
         for (const chunk of split(bytes, cuts)) {
-          reader.append(chunk);
+          reader.push(chunk);
           for (;;) {
             let m: unknown;
             try {
-              m = reader.readMessage();
+              m = readMessage(reader);
             } catch (e) {
               expect(e).toBeInstanceOf(Error);
               expect((e as Error).message.length).toBeGreaterThan(0);

@@ -36,9 +36,15 @@ export function writeAt(home: string, rel: string, text: string): string {
  * Runs the built mcpdctl with HOME = `home`, cwd = `home` (never the repository, whose own store would be
  * found there), and none of the variables that would point it elsewhere (`unset` names more).
  */
-export async function ctl(home: string, args: string[], unset: string[] = []): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function ctl(
+  home: string,
+  args: string[],
+  unset: string[] = [],
+  extra: NodeJS.ProcessEnv = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: home };
   for (const k of ['XDG_CONFIG_HOME', 'MCPD_CONFIG', 'MCPD_SOCKET', 'CODEX_HOME', ...unset]) delete env[k];
+  Object.assign(env, extra);
   return promisify(execFile)(process.execPath, [MCPDCTL, ...args], { env, cwd: home }).then(
     (r) => ({ code: 0, ...r }),
     (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),

@@ -6,7 +6,8 @@ import { McpdError } from '../../internal/shared/errors.js';
 import { specFingerprint } from '../../internal/contract/model/fingerprint.js';
 import { CallerHistories } from '../../internal/core/domain/history/tool-call-history.js';
 import type { JsonObject, JsonValue } from '../../internal/shared/json.js';
-import { DEFAULT_NAMESPACE, type Profile } from '../../internal/contract/model/profile.js';
+import { DEFAULT_NAMESPACE, DEFAULT_RUNTIME, type Profile } from '../../internal/contract/model/profile.js';
+import { ListingBudget } from '../../internal/core/app/listing-budget.js';
 import type { PoolStatus } from '../../internal/contract/model/runtime.js';
 import { SPEC_DEFAULTS, type ServerSpec } from '../../internal/contract/model/spec.js';
 import type { AreaDeps } from '../../internal/core/app/area-deps.js';
@@ -175,6 +176,7 @@ export function contextWorld(profiles: Record<string, ServerSpec[]>) {
     pools: pools as unknown as PoolPort,
     store: undefined as unknown as AreaDeps['store'],
     tools: undefined as unknown as AreaDeps['tools'],
+    listingBudget: new ListingBudget(() => DEFAULT_RUNTIME.listingBudgetSeconds * 1000),
     history,
     profileOf: (caller: string) => byName.get(caller) ?? byName.get('default')!,
     log: (level: string, event: string, fields?: Record<string, unknown>) =>

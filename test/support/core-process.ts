@@ -16,6 +16,17 @@ import { cmdline, killTagged, pidsWithTag, waitFor } from './procs.js';
  */
 export const TEST_RUNTIME_YAML = 'metricsAddress: ""\n';
 
+/**
+ * Tests assert whole first listings, on a loaded two-core machine where a server's start can take longer
+ * than the 3 s default listing budget: their cores wait up to this unless the test sets its own budget.
+ */
+const TEST_LISTING_BUDGET = 'listingBudgetSeconds: 60\n';
+
+function withListingBudget(text: string): string {
+  if (/^listingBudgetSeconds:/m.test(text)) return text;
+  return `${text}${text === '' || text.endsWith('\n') ? '' : '\n'}${TEST_LISTING_BUDGET}`;
+}
+
 /** The core's last startup log line (internal/core/app/bootstrap.ts), written once it serves and watches. */
 const CORE_STARTED = '"event":"core started"';
 
@@ -47,6 +58,7 @@ export class TestWorld {
   }
 
   write(rel: string, text: string): void {
+    if (rel === 'runtime.yaml') text = withListingBudget(text);
     const p = join(this.configDir, rel);
     mkdirSync(dirname(p), { recursive: true });
     writeFileSync(p, text);

@@ -101,7 +101,7 @@ export type RequestSchema = Parameters<Server['setRequestHandler']>[0];
 
 /**
  * The gateway registers a handler for the MCP request; it forwards to the same Session method unless
- * a gateway area adapts it (gateway/gateway-areas.ts). `raw`: registered past the SDK Server's result
+ * a gateway adapter adapts it (gateway/gateway-areas.ts). `raw`: registered past the SDK Server's result
  * re-validation (the tools/call hot path, see mcp/sdk-internals.ts).
  */
 export interface GatewayForward {

@@ -162,7 +162,7 @@ describe('control-plane areas', () => {
     const calls = methods.filter((m) => m.admission === 'core');
     expect(calls.map((m) => m.name).sort()).toEqual(['completion/complete', 'prompts/get', 'resources/read', 'tools/call']);
     // A projector adds no gate of its own: the Session's resources/read reaches the core's read at once
-    // (which is where the stop is checked, core/app/gated-areas.ts), with the request's own signal.
+    // (which is where the stop is checked, core/app/gated-calls.ts), with the request's own signal.
     const seen: string[] = [];
     const api = {
       resources: { read: (caller: string, uri: string) => (seen.push(`${caller} ${uri}`), Promise.resolve({ contents: [] })) },

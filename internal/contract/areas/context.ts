@@ -7,7 +7,7 @@ import { absent, method, type Area, type AreaMethod } from './area.js';
 import { callerOf, optionalInt, optionalString, optionalStrings } from './params.js';
 
 /** Core → gateway: the caller's desktop or finder changed; params `{kind, etag, reason}`. */
-export const CONTEXT_UPDATED = 'mcpd/context/updated';
+const CONTEXT_UPDATED = 'mcpd/context/updated';
 
 type Kind = 'desktop' | 'finder';
 
@@ -17,12 +17,12 @@ interface DesktopReq {
 }
 
 const changeToPb = (c: ContextChange) => ({ etag: c.etag, reason: c.reason });
-const onGateway = (kind: Kind, as: string) => absent(`the gateway serves it as ${as} of mcpd://${kind}`);
+const onGateway = (kind: Kind, as: string) => absent(`the core serves it as ${as} of mcpd://${kind}, which the gateway forwards`);
 
 /**
  * Context channels: the caller's Desktop (its servers' window:// resources, organized) and Finder (their
- * dpe:// documents). The gateway shows them as the `mcpd://desktop` / `mcpd://finder` resources and
- * the `mcpd_finder` tool (docs/desktop.md, docs/finder.md).
+ * dpe:// documents). The core also lists and serves them as the `mcpd://desktop` / `mcpd://finder`
+ * resources and the `mcpd_finder` tool (core/app/context-surface.ts; docs/desktop.md, docs/finder.md).
  */
 export const contextArea: Area = {
   name: 'context',

@@ -5,14 +5,11 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { ControlApi } from '../control/control.js';
 import type { Paged, ResourceEntry, ResourceSnapshot, ResourceTemplateEntry } from '../control/control-areas.js';
-import { CONTEXT_CHANNELS_META } from '../control/context-channels.js';
 import type { JsonObject } from '../../shared/json.js';
 import type * as pb from '../gen/mcpd/control/v1/control.js';
 import { collisionToPb } from '../session/convert.js';
 import { encodeJson } from '../session/json-bytes.js';
-import type { SessionRequestContext } from '../session/session-handler.js';
 import { absent, method, pageSizeOf, type Area } from './area.js';
 import { callerOf, cursorParams, mcpPage, requiredString } from './params.js';
 import { subscribeSession, unsubscribeSession } from './resource-session-subscriptions.js';
@@ -26,17 +23,6 @@ const listFromPb = (r: pb.ListResourcesRequest | pb.ListResourceTemplatesRequest
   caller: callerOf(r.caller),
   req: { cursor: r.cursor || undefined, pageSize: pageSizeOf(r.pageSize) },
 });
-
-/** The first page says which context channels (mcpd://desktop, mcpd://finder) the gateway lists first. */
-async function withChannels(
-  api: ControlApi,
-  ctx: SessionRequestContext,
-  cursor: string | undefined,
-  result: JsonObject,
-): Promise<JsonObject> {
-  if (cursor === undefined) (result._meta as JsonObject)[CONTEXT_CHANNELS_META] = { ...(await api.resources.channels(ctx.session.caller)) };
-  return result;
-}
 
 /**
  * Resources: lists (resources and templates share one snapshot and its etag), watch, read (routed by
@@ -52,7 +38,7 @@ export const resourcesArea: Area = {
       invoke: (api, req, ctx) => api.resources.list(ctx.caller, req.cursor, req.pageSize),
       session: {
         fromMcp: cursorParams,
-        toMcp: (page, req, ctx, api) => withChannels(api, ctx, req.cursor, mcpPage('resources', page.items, page.etag, page.nextCursor)),
+        toMcp: (page) => mcpPage('resources', page.items, page.etag, page.nextCursor),
       },
       grpc: {
         rpc: 'listResources',
@@ -72,8 +58,7 @@ export const resourcesArea: Area = {
       invoke: (api, req, ctx) => api.resources.listTemplates(ctx.caller, req.cursor, req.pageSize),
       session: {
         fromMcp: cursorParams,
-        toMcp: (page, req, ctx, api) =>
-          withChannels(api, ctx, req.cursor, mcpPage('resourceTemplates', page.items, page.etag, page.nextCursor)),
+        toMcp: (page) => mcpPage('resourceTemplates', page.items, page.etag, page.nextCursor),
       },
       grpc: {
         rpc: 'listResourceTemplates',

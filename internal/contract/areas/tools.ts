@@ -1,6 +1,5 @@
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerFailure, ToolPage } from '../control/control.js';
-import { CONTEXT_CHANNELS_META } from '../control/context-channels.js';
 import type { JsonObject } from '../../shared/json.js';
 import type * as pb from '../gen/mcpd/control/v1/control.js';
 import { collisionToPb, snapshotToPb, toolToPb } from '../session/convert.js';
@@ -27,6 +26,9 @@ interface CallReq {
   progress?: boolean;
 }
 
+/** The first page's `_meta` key naming the servers a listing answered without (still starting). */
+export const PENDING_META = 'mcpd/pending';
+
 /** Tools: list (paged, with the snapshot's etag), watch, call (progress and cancellation pass through). */
 export const toolsArea: Area = {
   name: 'tools',
@@ -42,10 +44,12 @@ export const toolsArea: Area = {
           warnListingFailures(page.failures ?? [], ctx);
           const result = mcpPage('tools', page.tools, page.etag, page.nextCursor);
           if (!req.cursor) {
-            // The first page says which context channels (mcpd_finder …) the gateway offers alongside, and
-            // its etag covers them: the Session's list_changed watch uses the same one (tool-list-watch.ts).
+            // The first page holds the Finder's tool where the caller has documents (Core.listTools), and its
+            // etag covers it: the Session's list_changed watch uses the same one (tool-list-watch.ts).
             const channels = await api.resources.channels(ctx.session.caller);
-            result._meta = { 'mcpd/etag': clientToolListEtag(page.etag, channels), [CONTEXT_CHANNELS_META]: { ...channels } };
+            result._meta = { 'mcpd/etag': clientToolListEtag(page.etag, channels) };
+            // Servers still starting when the listing budget ran out: their tools come with list_changed.
+            if (page.pending?.length) result._meta[PENDING_META] = [...page.pending];
           }
           return result;
         },

@@ -1,5 +1,5 @@
 /**
- * The gateway's own resource URIs for the context channels:
+ * The core's resource URIs for the context channels (what MCP clients send through their gateway):
  *   mcpd://desktop{?size,window,format}             the caller's organized desktop
  *   mcpd://finder{?keywords,file_type,offset,limit}  one page of the caller's finder
  * Parsed here into the params of the session methods (mcpd/desktop/read, mcpd/finder/query).
@@ -29,10 +29,6 @@ const KEYS: Record<ContextKind, readonly string[]> = {
 export function contextKindOf(uri: string): ContextKind | undefined {
   const [, kind] = /^mcpd:\/\/(desktop|finder)\/?(?:\?.*)?$/i.exec(uri) ?? [];
   return kind === undefined ? undefined : (kind.toLowerCase() as ContextKind);
-}
-
-export function isContextUri(uri: string): boolean {
-  return contextKindOf(uri) !== undefined;
 }
 
 function bad(uri: string, problem: string, hint: string): McpdError {

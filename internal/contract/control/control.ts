@@ -25,8 +25,10 @@ export interface ToolPage {
   tools: readonly ToolEntry[];
   nextCursor?: string;
   collisions: readonly NameCollision[];
-  /** Servers of the profile left out because their listing failed (first page only). */
+  /** Servers of the profile left out because their listing failed or is not done yet (first page only). */
   failures?: readonly ServerFailure[];
+  /** Of those, the servers still starting when the listing budget ran out (first page only). */
+  pending?: readonly string[];
 }
 
 export interface ServerFailure {

@@ -1,5 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
+import { LineSplitter } from '../../shared/line-splitter.js';
+
+/** The longest answer line taken from a host (a bigger one is a broken host: the connection fails). */
+const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 
 export interface BridgeErrorReply {
   code: string;
@@ -25,12 +29,11 @@ export class BridgeCallError extends Error {
  */
 export class BridgeClient {
   private readonly pending = new Map<string, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
-  private buf = '';
+  private readonly lines = new LineSplitter({ maxLineBytes: MAX_ANSWER_BYTES, overLong: 'throw' });
   private closedError: Error | undefined;
 
   private constructor(private readonly socket: Socket) {
-    socket.setEncoding('utf8');
-    socket.on('data', (d: string) => this.onData(d));
+    socket.on('data', (d: Buffer) => this.onData(d));
     socket.on('close', () => this.failAll(new Error('the desktop host closed the connection')));
     socket.on('error', (e) => this.failAll(e));
   }
@@ -64,12 +67,15 @@ export class BridgeClient {
     this.socket.destroy();
   }
 
-  private onData(d: string): void {
-    this.buf += d;
-    let nl: number;
-    while ((nl = this.buf.indexOf('\n')) >= 0) {
-      const line = this.buf.slice(0, nl);
-      this.buf = this.buf.slice(nl + 1);
+  private onData(d: Buffer): void {
+    try {
+      this.lines.push(d);
+    } catch (e) {
+      this.failAll(new Error(`the desktop host sent ${(e as Error).message}`));
+      this.socket.destroy();
+      return;
+    }
+    for (let line = this.lines.next(); line !== null; line = this.lines.next()) {
       const msg = JSON.parse(line) as { id: string | null; result?: unknown; error?: BridgeErrorReply };
       const p = msg.id === null ? undefined : this.pending.get(String(msg.id));
       if (!p) {

@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { McpdError } from '../../shared/errors.js';
-import { aliasProblem, chooseToolName, exposedToolName, fitName, sanitizeName, sha256Hex } from './naming.js';
+import { aliasProblem, chooseToolName, exposedToolName, fitName, prefixedName, sanitizeName, sha256Hex } from './naming.js';
 import type { NamespacePolicy } from './profile.js';
 
 const prefix: NamespacePolicy = { mode: 'prefix', separator: '__', maxLength: 64 };
@@ -69,5 +70,58 @@ describe('exposedToolName', () => {
   it('refuses a budget too small to keep a readable head', () => {
     expect(() => exposedToolName('s', 't', { ...prefix, maxLength: 8 })).toThrow(McpdError);
     expect(() => exposedToolName('s', 't', { ...prefix, maxLength: 8 })).toThrow(/namespace.maxLength is 8/);
+  });
+});
+
+describe('prefixedName shortens the server prefix before the tool name', () => {
+  const server = fc.stringMatching(/^[a-z0-9][a-z0-9-]{0,59}$/);
+  const tool = fc.stringMatching(/^[A-Za-z][A-Za-z0-9_-]{0,69}$/);
+  const policy = fc.record({
+    mode: fc.constant('prefix' as const),
+    separator: fc.constantFrom('__', '_', '.'),
+    maxLength: fc.constantFrom(64, 48, 32),
+    reserve: fc.integer({ min: 0, max: 16 }),
+  });
+
+  it('the issue case: a long server keeps the tool name whole under Claude Code’s reserve', () => {
+    const p: NamespacePolicy = { ...prefix, reserve: 11 };
+    const name = prefixedName('mcp-server-knowledge-base', 'toggle-sidebar-section-visibility', p);
+    expect(name).toBe(`mcp-serve-${sha256Hex('mcp-server-knowledge-base').slice(0, 8)}__toggle-sidebar-section-visibility`);
+    expect(name).toHaveLength(53);
+  });
+
+  it('every name fits the budget, is deterministic, and distinct tools get distinct names', () => {
+    fc.assert(
+      fc.property(
+        policy,
+        fc.uniqueArray(fc.tuple(server, tool), { minLength: 1, maxLength: 30, selector: ([s, t]) => `${s}\u0000${t}` }),
+        (p, pairs) => {
+          const budget = p.maxLength - p.reserve;
+          const names = pairs.map(([s, t]) => prefixedName(s, t, p));
+          for (const n of names) {
+            expect(n.length).toBeLessThanOrEqual(budget);
+            expect(n).toMatch(/^[a-zA-Z0-9_-]+$/);
+          }
+          expect(pairs.map(([s, t]) => prefixedName(s, t, p))).toEqual(names);
+          // Distinct once sanitised ("." becomes "_" in a separator, so compare what the names stand for).
+          const meant = new Set(pairs.map(([s, t]) => `${s}${p.separator.replace('.', '_')}${t}`));
+          expect(new Set(names).size).toBe(meant.size);
+        },
+      ),
+    );
+  });
+
+  it('keeps the tool name whole whenever the tool and 8 characters of server hash fit', () => {
+    fc.assert(
+      fc.property(policy, server, tool, (p, s, t) => {
+        const sep = p.separator.replace('.', '_');
+        const name = prefixedName(s, t, p);
+        if (`${s}${sep}${t}`.length <= p.maxLength - p.reserve) expect(name).toBe(`${s}${sep}${t}`);
+        else if (t.length + sep.length + 8 <= p.maxLength - p.reserve) {
+          expect(name.endsWith(`${sep}${t}`)).toBe(true);
+          expect(name.slice(0, -(sep.length + t.length))).toMatch(new RegExp(`(^|-)${sha256Hex(s).slice(0, 8)}$`));
+        }
+      }),
+    );
   });
 });

@@ -72,9 +72,29 @@ export function nameBudget(policy: NamespacePolicy): number {
   return policy.maxLength - (policy.reserve ?? 0);
 }
 
-/** `<server><separator><tool>`, sanitised and within budget, regardless of the namespace mode. */
+/** 8 hex characters standing for a server name shortened in a prefix. */
+const SERVER_HASH_LENGTH = 8;
+
+/**
+ * `<server><separator><tool>`, sanitised and within budget, regardless of the namespace mode. Over budget,
+ * the server prefix gives way first: it becomes a readable head of the server name plus `-` and 8 hex of
+ * sha256(server) (just the hash when no head fits), so the tool name — what a model reads to pick a tool —
+ * stays whole, and every tool of one server keeps the same short prefix. Only a tool name too long even
+ * for that is cut, with a hash of the whole name (fitName).
+ */
 export function prefixedName(server: string, tool: string, policy: NamespacePolicy): string {
-  return fitName(`${server}${policy.separator}${tool}`, nameBudget(policy));
+  const budget = nameBudget(policy);
+  checkBudget(budget);
+  const full = `${server}${policy.separator}${tool}`;
+  const clean = sanitizeName(full);
+  if (clean.length <= budget) return clean;
+  const separator = policy.separator.replace(OUTSIDE_CHARSET, '_');
+  const toolPart = sanitizeName(tool);
+  const room = budget - separator.length - toolPart.length;
+  if (room < SERVER_HASH_LENGTH) return withHashSuffix(clean, full, budget);
+  const hash = sha256Hex(server).slice(0, SERVER_HASH_LENGTH);
+  const head = sanitizeName(server).slice(0, Math.max(0, room - SERVER_HASH_LENGTH - 1));
+  return `${head ? `${head}-` : ''}${hash}${separator}${toolPart}`;
 }
 
 export interface NameChoice {

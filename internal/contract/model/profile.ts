@@ -58,6 +58,11 @@ export interface RuntimeSettings {
   /** How long superseded snapshots stay addressable by cursors. */
   snapshotRetentionSeconds: number;
   pageSize: number;
+  /**
+   * How long a first listing (tools, prompts, resources) waits for servers still starting; it then
+   * answers with what is ready, names the rest, and list_changed follows when they arrive.
+   */
+  listingBudgetSeconds: number;
   /** Restart backoff and crash-loop breaker. */
   restartBackoffMaxSeconds: number;
   crashLoopThreshold: number;
@@ -86,6 +91,7 @@ export const DEFAULT_RUNTIME: RuntimeSettings = {
   poolWaitSeconds: 10,
   snapshotRetentionSeconds: 300,
   pageSize: 100,
+  listingBudgetSeconds: 3,
   restartBackoffMaxSeconds: 30,
   crashLoopThreshold: 5,
   crashLoopWindowSeconds: 60,

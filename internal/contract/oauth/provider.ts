@@ -47,14 +47,18 @@ export class StoredOAuthProvider implements OAuthClientProvider {
 
   get clientMetadata(): OAuthClientMetadata {
     const secret = Boolean(this.spec.oauth?.clientSecret);
-    return {
+    const metadata = {
       client_name: `mcpd (${this.spec.name})`,
+      // A local program whose redirect is a loopback listener: a native client (SEP-837, OIDC DCR). SDK v1's
+      // type predates the field; registration sends the object as it is.
+      application_type: 'native',
       redirect_uris: [this.redirectUrl],
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
       token_endpoint_auth_method: secret ? 'client_secret_basic' : 'none',
       ...(this.spec.oauth?.scopes?.length ? { scope: this.spec.oauth.scopes.join(' ') } : {}),
     };
+    return metadata;
   }
 
   state(): string {

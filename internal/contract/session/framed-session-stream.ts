@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Socket } from 'node:net';
-import { holdWritesOfThisRead, TurnWrites } from '../../shared/jsonrpc/turn-writes.js';
+import { type TurnWrites, WriteBatcher } from '../../shared/jsonrpc/turn-writes.js';
 import { FrameReader, frame } from './session-framing.js';
 
 export interface MessageCodec<In, Out> {
@@ -29,9 +29,10 @@ export class FramedSessionStream<In, Out> extends EventEmitter {
     private readonly socket: Socket,
     private readonly codec: MessageCodec<In, Out>,
     private readonly stallTimeoutMs?: number,
+    private readonly batcher = new WriteBatcher(),
   ) {
     super();
-    this.writes = new TurnWrites(socket);
+    this.writes = batcher.writer(socket);
     socket.once('close', () => clearTimeout(this.stallTimer));
     socket.on('data', (chunk: Buffer) => this.onChunk(chunk));
     socket.on('end', () => this.emit('end'));
@@ -91,7 +92,7 @@ export class FramedSessionStream<In, Out> extends EventEmitter {
       return this.fail(err as Error);
     }
     this.watchStall();
-    if (frames.length > 1) holdWritesOfThisRead();
+    if (frames.length > 1) this.batcher.holdWritesOfThisRead();
     for (const f of frames) {
       if (this.paused) this.held.push(f);
       else this.deliver(f);

@@ -1,6 +1,6 @@
 import type { JsonObject } from '../../shared/json.js';
 import { McpdError } from '../../shared/errors.js';
-import { rememberJson, rememberedJson } from '../../shared/jsonrpc/raw-json.js';
+import { withRawJson, rawJsonOf } from '../../shared/jsonrpc/raw-json.js';
 import { splitObjectMember } from '../../shared/jsonrpc/split-response.js';
 
 /**
@@ -12,7 +12,7 @@ export function decodeObject(bytes: Uint8Array | undefined, field: string): Json
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
   const split = splitObjectMember(text, 'arguments');
   if (split) {
-    split.envelope.arguments = rememberJson(split.value, split.valueText);
+    split.envelope.arguments = withRawJson(split.value, split.valueText);
     return split.envelope as JsonObject;
   }
   let value: unknown;
@@ -29,5 +29,5 @@ export function decodeObject(bytes: Uint8Array | undefined, field: string): Json
 
 /** JSON bytes of `value`: the text it was parsed from when that was remembered (raw-json.ts), else serialised. */
 export function encodeJson(value: unknown): Buffer {
-  return Buffer.from(rememberedJson(value) ?? JSON.stringify(value ?? null), 'utf8');
+  return Buffer.from(rawJsonOf(value) ?? JSON.stringify(value ?? null), 'utf8');
 }

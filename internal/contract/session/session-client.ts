@@ -7,6 +7,7 @@ import { encodeJson } from './json-bytes.js';
 import { SESSION_PREFACE } from './session-framing.js';
 import { requestFrame } from './session-wire.js';
 import { cappedTimeout } from '../../shared/timer-limit.js';
+import type { WriteBatcher } from '../../shared/jsonrpc/turn-writes.js';
 import { ChurnMap } from '../../shared/churn-map.js';
 import {
   SessionClientMessage,
@@ -101,11 +102,11 @@ export class SessionClient {
    * A framed Session on the control socket: what gateways use (decision 16). Rejects with UNAVAILABLE
    * when nothing listens there.
    */
-  static connect(socketPath: string, hello: SessionHello, timeoutMs = 5000): Promise<SessionClient> {
+  static connect(socketPath: string, hello: SessionHello, timeoutMs = 5000, batcher?: WriteBatcher): Promise<SessionClient> {
     const socket = connect(socketPath);
     socket.setNoDelay(true);
     socket.write(SESSION_PREFACE);
-    const stream = new FramedSessionStream<SessionServerMessage, SessionClientMessage>(socket, CLIENT_CODEC);
+    const stream = new FramedSessionStream<SessionServerMessage, SessionClientMessage>(socket, CLIENT_CODEC, undefined, batcher);
     const mapError: ErrorMapper = (e) =>
       new McpdError('UNAVAILABLE', `mcpd core at ${socketPath}: ${(e as NodeJS.ErrnoException).code ?? e.message}`);
     return SessionClient.handshake(stream, hello, timeoutMs, mapError);

@@ -8,6 +8,7 @@ type NumericKey =
   | 'poolWaitSeconds'
   | 'snapshotRetentionSeconds'
   | 'pageSize'
+  | 'listingBudgetSeconds'
   | 'restartBackoffMaxSeconds'
   | 'crashLoopThreshold'
   | 'crashLoopWindowSeconds'
@@ -24,6 +25,7 @@ export const NUMBER_RULES: Record<NumericKey, NumberRule> = {
   poolWaitSeconds: durationRule(0),
   snapshotRetentionSeconds: durationRule(0, true),
   pageSize: { integer: true, min: 1 },
+  listingBudgetSeconds: durationRule(0, true),
   restartBackoffMaxSeconds: durationRule(0, true),
   crashLoopThreshold: { integer: true, min: 1 },
   crashLoopWindowSeconds: durationRule(0, true),

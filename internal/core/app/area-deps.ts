@@ -4,6 +4,7 @@ import type { ReloadProgress } from './reload-retry.js';
 import type { PoolPort } from './pool-port.js';
 import type { StoreState } from './store-state.js';
 import type { ToolService } from './tool-service.js';
+import type { ListingBudget } from './listing-budget.js';
 
 export type CoreLog = (level: 'debug' | 'info' | 'warning' | 'error', event: string, fields?: Record<string, unknown>) => void;
 
@@ -12,6 +13,8 @@ export interface AreaDeps {
   pools: PoolPort;
   store: StoreState;
   tools: ToolService;
+  /** How long listings wait for servers still starting; shared by every area's listings (tools too). */
+  listingBudget: ListingBudget;
   /** Tool-call history per caller: server order for the Desktop and Finder. */
   history: CallerHistories;
   /** The caller's profile under the current store (unknown callers → default). */

@@ -17,6 +17,7 @@ import { dashboardCore } from './dashboard-core.js';
 import { Dashboard } from '../infra/dashboard/dashboard.js';
 import { Observability } from './log-observability.js';
 import { StoreState } from './store-state.js';
+import { WriteBatcher } from '../../shared/jsonrpc/turn-writes.js';
 import { packageVersion } from '../../shared/version.js';
 
 export interface RunningCore {
@@ -109,7 +110,10 @@ async function serveCore(o: CoreRunOptions, { obs, store, log, unguard, socket, 
   const runtime = store.current.runtime;
   // Every server may ask for sampling, elicitation and roots; the core routes each such request to the
   // caller session it is serving, whose client answers or the server gets a clear error at once.
+  // One batcher for the process: a read from a server's stdout holds the Session writes it causes, and back.
+  const batcher = new WriteBatcher();
   const launcher = createLauncher({
+    batcher,
     clientCapabilities: { sampling: {}, elicitation: {}, roots: { listChanged: true } },
     // HTTP servers' OAuth tokens, written by `mcpdctl auth` and refreshed here (docs/auth.md).
     oauth: OAuthStore.inStateDir(stateDir),
@@ -144,6 +148,7 @@ async function serveCore(o: CoreRunOptions, { obs, store, log, unguard, socket, 
     helloTimeoutMs: runtime.sessionHelloTimeoutSeconds * 1000,
     frameStallMs: runtime.sessionFrameStallSeconds * 1000,
     maxChannelsPerConnection: runtime.sessionChannelsPerConnection,
+    batcher,
   });
   await core.start();
   const watcher = watchStore(store.current.dir, (r) => {

@@ -4,6 +4,7 @@ import { CallerHistories } from '../domain/history/tool-call-history.js';
 import type { JsonObject } from '../../shared/json.js';
 import { DEFAULT_NAMESPACE, DEFAULT_RUNTIME, type Profile, type ProfileStore } from '../../contract/model/profile.js';
 import type { AreaDeps } from './area-deps.js';
+import { ListingBudget } from './listing-budget.js';
 import { spec } from '../../../test/support/context-fake-pools.js';
 import type { PoolPort } from './pool-port.js';
 import { PromptService } from './prompt-service.js';
@@ -54,6 +55,7 @@ function world() {
     pools,
     store: store as unknown as AreaDeps['store'],
     tools: undefined as unknown as AreaDeps['tools'],
+    listingBudget: new ListingBudget(() => DEFAULT_RUNTIME.listingBudgetSeconds * 1000),
     history: new CallerHistories(),
     profileOf: (caller: string) => {
       const p = store.current.profiles.get(store.current.callers.get(caller) ?? 'default');

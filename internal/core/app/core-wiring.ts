@@ -1,3 +1,4 @@
+import { ListingBudget } from './listing-budget.js';
 import { profileFor } from '../../contract/model/profile.js';
 import type { CallerHistories } from '../domain/history/tool-call-history.js';
 import type { AreaDeps, CoreLog } from './area-deps.js';
@@ -26,7 +27,13 @@ export interface CoreOptions {
 
 /** The tool cache over the pools, following the loaded store and every pool's tools/list_changed. */
 export function wireTools(o: CoreOptions): ToolService {
-  const tools = new ToolService(o.pools, o.store.current.runtime.snapshotRetentionSeconds, (msg, fields) => o.log('warning', msg, fields));
+  const budget = new ListingBudget(() => o.store.current.runtime.listingBudgetSeconds * 1000);
+  const tools = new ToolService(
+    o.pools,
+    o.store.current.runtime.snapshotRetentionSeconds,
+    (msg, fields) => o.log('warning', msg, fields),
+    budget,
+  );
   tools.applyStore(o.store.current);
   // Fire-and-forget: the tool cache's loads never reject: a failed listing is recorded and logged.
   o.pools.onToolsChanged((fp) => void tools.invalidate(fp));
@@ -50,6 +57,7 @@ export function wireAreas(o: CoreOptions, tools: ToolService, history: CallerHis
     pools: o.pools,
     store: o.store,
     tools,
+    listingBudget: tools.listingBudget,
     history,
     profileOf: (caller) => profileFor(o.store.current, caller),
     log: o.log,

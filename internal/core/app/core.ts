@@ -1,3 +1,4 @@
+import { pendingFailures } from './listing-budget.js';
 import { randomUUID } from 'node:crypto';
 import type {
   CallOptions,
@@ -23,10 +24,12 @@ import { CallerRegistry, pidAlive } from './caller-registry.js';
 import { CallerViews } from './caller-views.js';
 import type { ClientRequests } from './client-requests.js';
 import type { ContextService } from './context-service.js';
+import { contextToolEntries, FINDER_TOOL } from './context-entries.js';
+import { ContextSurface, withContextChannels } from './context-surface.js';
 import { CoreStatus } from './core-status.js';
 import { CoreStop, type CoreStopOutcome } from './core-stop.js';
 import { wireAreas, wireTools, type Areas, type CoreOptions } from './core-wiring.js';
-import { gatedPrompts, gatedResources } from './gated-areas.js';
+import { gatedPrompts, gatedResources } from './gated-calls.js';
 import type { LogService } from './log-service.js';
 import { SmcpComputers } from './smcp-computers.js';
 import { StoreReloads } from './store-reloads.js';
@@ -51,7 +54,8 @@ export class Core implements ControlApi {
   /** Per-caller views, so a caller moved to another profile by a reload sees the new list. */
   private readonly callerViews = new CallerViews<ToolSnapshot>(
     (caller) => this.tools.index(this.profileOf(caller)).snapshot(),
-    (caller) => this.tools.ensureLoaded(this.profileOf(caller)),
+    // A watch's first snapshot comes within the listing budget, like a listing: what arrives later is a change.
+    (caller) => this.tools.loadWithin(this.profileOf(caller)),
   );
   private reaper?: NodeJS.Timeout;
   readonly history = new CallerHistories();
@@ -71,6 +75,8 @@ export class Core implements ControlApi {
   private readonly stopping: CoreStop;
   /** The area services behind the gated surface (reloads and the stop reach them directly). */
   private readonly areas: Areas;
+  /** The context channels as resources and the Finder's tool, in every face's lists and calls. */
+  private readonly contextSurface: ContextSurface;
 
   constructor(private readonly o: CoreOptions) {
     this.tools = wireTools(o);
@@ -98,7 +104,8 @@ export class Core implements ControlApi {
       publishStatus: () => this.publishStatus(),
     });
     const areas = (this.areas = wireAreas(o, this.tools, this.history, this.reloads));
-    this.resources = gatedResources(areas.resources, this.calls);
+    this.contextSurface = new ContextSurface(areas.context);
+    this.resources = gatedResources(withContextChannels(areas.resources, this.contextSurface), this.calls);
     this.prompts = gatedPrompts(areas.prompts, this.calls);
     this.logs = areas.logs;
     this.context = areas.context;
@@ -201,18 +208,23 @@ export class Core implements ControlApi {
   async listTools(caller: string, cursor?: string, pageSize?: number): Promise<ToolPage> {
     const profile = this.profileOf(caller);
     // A continuation page comes from a pinned snapshot: loading must not block it.
-    if (!cursor) await this.waitForListing(caller, profile);
+    const pending = cursor ? [] : await this.waitForListing(caller, profile);
     const idx = this.tools.index(profile);
     const page = idx.list(cursor, pageSize ?? this.o.store.current.runtime.pageSize);
     const snap = idx.snapshotAt(page.etag) ?? idx.snapshot();
-    const failures = cursor ? undefined : this.tools.failureList(profile);
-    return { etag: page.etag, tools: page.items, nextCursor: page.nextCursor, collisions: snap.collisions, failures };
+    const failures = cursor ? undefined : [...pendingFailures(pending, this.tools.listingBudget.ms), ...this.tools.failureList(profile)];
+    // The Finder's tool comes first on the first page where the caller's servers give it documents.
+    const tools = cursor ? page.items : [...contextToolEntries(await this.resources.channels(caller)), ...page.items];
+    return { etag: page.etag, tools, nextCursor: page.nextCursor, collisions: snap.collisions, failures, pending };
   }
 
-  /** Loads the profile's tool lists; a wait for servers to start is logged with who and how long (it can take seconds). */
-  private async waitForListing(caller: string, profile: string): Promise<void> {
+  /**
+   * Loads the profile's tool lists within the listing budget; returns the servers still starting then.
+   * A wait for servers to start is logged with who and how long (it can take seconds).
+   */
+  private async waitForListing(caller: string, profile: string): Promise<string[]> {
     const t0 = Date.now();
-    const waited = await this.tools.ensureLoaded(profile);
+    const { waited, pending } = await this.tools.loadWithin(profile);
     const ms = Date.now() - t0;
     if (waited.length > 0 && ms >= SLOW_LISTING_MS)
       this.o.log('info', `first listing waited ${ms} ms for servers to start: ${waited.join(', ')}`, {
@@ -221,6 +233,14 @@ export class Core implements ControlApi {
         ms,
         servers: waited,
       });
+    if (pending.length > 0)
+      this.o.log('info', `listing answered without servers still starting: ${pending.join(', ')}`, {
+        caller,
+        profile,
+        ms,
+        servers: pending,
+      });
+    return pending;
   }
 
   watchTools(caller: string, lastEtag?: string): Subscription<ToolSnapshot> {
@@ -229,11 +249,14 @@ export class Core implements ControlApi {
 
   /** Every tool call, whichever way it came (Session, gRPC, SMCP, dashboard), passes the stop's gate. */
   callTool(caller: string, name: string, args: JsonObject, opts: CallOptions): Promise<JsonObject> {
+    if (name === FINDER_TOOL)
+      return this.calls.run('tools/call', opts.signal, () => this.contextSurface.callFinder(caller, args), opts.abort);
     return this.calls.run('tools/call', opts.signal, (signal) => this.toolCalls.call(caller, name, args, { ...opts, signal }), opts.abort);
   }
 
   /** callTool on the promise-free lane (decision 46): undefined — nothing started — means use callTool. */
   startToolCall(caller: string, name: string, args: JsonObject, opts: CallOptions, done: CallDone): StartedCall | undefined {
+    if (name === FINDER_TOOL) return undefined; // the core answers it, no pool: callTool serves it
     let call: StartedCall | undefined;
     const token = this.calls.enter((reason) => call?.cancel(reason));
     if (token === undefined) return undefined;

@@ -8,6 +8,7 @@ import { levelRank } from '../../contract/model/log-level.js';
 import type { Core } from './core.js';
 import type { PoolPort } from './pool-port.js';
 import type { StoreState } from './store-state.js';
+import { resourcesWithContext, toolsWithContext } from './dashboard-context.js';
 
 /** The gateway entry beside this build (dist/internal/core/app → dist/cmd/mcpdmcp). */
 const GATEWAY = fileURLToPath(new URL('../../../cmd/mcpdmcp/main.js', import.meta.url));
@@ -21,13 +22,16 @@ export function dashboardCore(core: Core, store: StoreState, pools: PoolPort, so
     listTools: (caller, cursor, size) => core.listTools(caller, cursor, size),
     // A page may be the first to look at a caller (no gateway attached yet): listing loads its servers.
     // Here and below the load's failure is ignored: the watch that follows reports what failed.
-    watchTools: (caller, etag) => (void core.listTools(caller).catch(() => {}), core.watchTools(caller, etag)),
+    watchTools: (caller, etag) => (
+      void core.listTools(caller).catch(() => {}),
+      toolsWithContext(core.watchTools(caller, etag), () => core.resources.channels(caller))
+    ),
     callTool: (caller, name, args, opts) => core.callTool(caller, name, args, opts),
     // The core's own gated surface (reads, prompts and completions pass the stop's gate there, as
     // callTool does); only the watches add a first listing.
     resources: {
       ...core.resources,
-      watch: (caller, etag) => (void core.resources.list(caller).catch(() => {}), core.resources.watch(caller, etag)),
+      watch: (caller, etag) => (void core.resources.list(caller).catch(() => {}), resourcesWithContext(core.resources.watch(caller, etag))),
     },
     prompts: {
       ...core.prompts,

@@ -34,7 +34,8 @@ export class PromptService implements PromptsApi {
     });
     this.views = new CallerViews(
       (caller) => this.listings.index(deps.profileOf(caller).name).snapshot(),
-      (caller) => this.listings.ensureLoaded(deps.profileOf(caller)),
+      // A watch's first snapshot comes within the listing budget, like a listing: what arrives later is a change.
+      (caller) => this.listings.loadedForListing(deps.profileOf(caller)),
     );
     deps.pools.onNotification((fp, _instance, method) => {
       if (method === 'notifications/prompts/list_changed') this.listings.invalidate(fp);
@@ -43,7 +44,7 @@ export class PromptService implements PromptsApi {
 
   async list(caller: string, cursor?: string, pageSize?: number): Promise<Paged<PromptEntry>> {
     const profile = this.deps.profileOf(caller);
-    if (!cursor) await this.listings.ensureLoaded(profile);
+    if (!cursor) await this.listings.loadedForListing(profile);
     const page = this.listings.index(profile.name).list(cursor, pageSize ?? this.deps.store.current.runtime.pageSize);
     return { etag: page.etag, items: page.items, nextCursor: page.nextCursor };
   }

@@ -64,6 +64,14 @@ export class AreaListings<L, I extends AreaIndex<L>> {
     );
   }
 
+  /**
+   * ensureLoaded for a listing: waits at most runtime.yaml listingBudgetSeconds, then the listing
+   * answers with what is ready; servers still starting join the index (list_changed) when they answer.
+   */
+  async loadedForListing(profile: Profile): Promise<void> {
+    await this.deps.listingBudget.wait(profile.name, this.ensureLoaded(profile));
+  }
+
   /** `<server>: <why>` for servers of the profile whose listing failed. */
   failuresFor(profile: Profile): string[] {
     return enabled(profile).flatMap((s) => {

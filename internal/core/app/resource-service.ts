@@ -46,7 +46,8 @@ export class ResourceService implements ResourcesApi {
     });
     this.views = new CallerViews(
       (caller) => this.listings.index(deps.profileOf(caller).name).snapshot(),
-      (caller) => this.listings.ensureLoaded(deps.profileOf(caller)),
+      // A watch's first snapshot comes within the listing budget, like a listing: what arrives later is a change.
+      (caller) => this.listings.loadedForListing(deps.profileOf(caller)),
     );
     // The hub hears notifications/resources/updated itself.
     this.subs = subs ?? new ResourceSubscriptions(deps.pools, deps.log);
@@ -73,7 +74,7 @@ export class ResourceService implements ResourcesApi {
 
   async channels(caller: string): Promise<ContextChannels> {
     const profile = this.deps.profileOf(caller);
-    await this.listings.ensureLoaded(profile);
+    await this.listings.loadedForListing(profile);
     const snap = this.listings.index(profile.name).snapshot();
     return contextChannelsOf([...snap.resources.map((r) => r.uri), ...snap.templates.map((t) => t.uriTemplate)]);
   }
@@ -137,7 +138,7 @@ export class ResourceService implements ResourcesApi {
   private async loaded(caller: string, cursor: string | undefined): Promise<Profile> {
     const profile = this.deps.profileOf(caller);
     // A continuation page comes from a pinned snapshot: loading must not block it.
-    if (!cursor) await this.listings.ensureLoaded(profile);
+    if (!cursor) await this.listings.loadedForListing(profile);
     return profile;
   }
 

@@ -5,6 +5,7 @@ import { mergedToolMeta, toSmcpTool } from '../domain/smcp-computer/smcp-tool.js
 import type { SMCPTool } from '../../contract/smcp/types.js';
 import type { ToolEntry } from '../../contract/model/tool.js';
 import { REDACTED, redactSpec } from '../../contract/store/index.js';
+import { CONTEXT_SERVER, FINDER_TOOL } from './context-entries.js';
 
 /** Every tool of the caller's view, all pages of one snapshot. */
 async function allTools(api: Pick<ControlApi, 'listTools'>, caller: string): Promise<ToolEntry[]> {
@@ -21,7 +22,9 @@ async function allTools(api: Pick<ControlApi, 'listTools'>, caller: string): Pro
 /** `client:get_tools`: the caller's tools as SMCPTool, with the configured toolMeta / defaultToolMeta. */
 export async function smcpTools(api: Pick<ControlApi, 'listTools'>, caller: string, profile: Profile): Promise<SMCPTool[]> {
   const specs = new Map(profile.servers.map((s) => [s.name, s]));
-  return (await allTools(api, caller)).map((t) => {
+  // The Finder reaches an SMCP Agent as client:get_finder, not as the mcpd_finder tool the core lists.
+  const tools = (await allTools(api, caller)).filter((t) => !(t.name === FINDER_TOOL && t.server === CONTEXT_SERVER));
+  return tools.map((t) => {
     const spec = specs.get(t.server);
     return toSmcpTool(t.definition, mergedToolMeta(spec?.defaultToolMeta, spec?.toolMeta[t.downstreamName]));
   });

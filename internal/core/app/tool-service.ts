@@ -1,9 +1,10 @@
 import type { DownstreamTool, ToolSnapshot } from '../../contract/model/tool.js';
-import type { Profile, ProfileStore } from '../../contract/model/profile.js';
+import { DEFAULT_RUNTIME, type Profile, type ProfileStore } from '../../contract/model/profile.js';
 import { specFingerprint } from '../../contract/model/fingerprint.js';
 import { ProfileIndex } from '../domain/aggregator/tool-index.js';
 import { definitionHash } from '../domain/aggregator/hash.js';
 import { PoolGoneError } from '../infra/scheduler/index.js';
+import { ListingBudget } from './listing-budget.js';
 import { needsSignIn } from '../../contract/model/sign-in.js';
 
 /** What the tool service needs from the pools: the per-spec metadata cache. */
@@ -36,6 +37,8 @@ export class ToolService {
     private readonly source: ToolSource,
     private readonly retentionSeconds: number,
     private readonly log: (msg: string, fields?: Record<string, unknown>) => void,
+    /** Shared with the other areas' listings (AreaDeps.listingBudget). */
+    readonly listingBudget = new ListingBudget(() => DEFAULT_RUNTIME.listingBudgetSeconds * 1000),
   ) {}
 
   /** Adopts a (re)loaded store: new profiles get an index, changed ones are reconfigured, gone ones closed. */
@@ -80,6 +83,19 @@ export class ToolService {
     if (missing.length === 0) return [];
     await Promise.all(missing.map((fp) => this.load(fp)));
     return profile.servers.filter((s) => !s.disabled && missing.includes(specFingerprint(s))).map((s) => s.name);
+  }
+
+  /**
+   * ensureLoaded, waiting at most the listing budget: a listing answers with what is ready instead of waiting
+   * on a server that never finishes starting. `pending` names the servers still loading then; they
+   * keep loading, and their tools join the index (a list change, so list_changed) when they arrive.
+   */
+  async loadWithin(profileName: string): Promise<{ waited: string[]; pending: string[] }> {
+    const loading = this.ensureLoaded(profileName);
+    if (await this.listingBudget.wait(profileName, loading)) return { waited: await loading, pending: [] };
+    const profile = this.profiles.get(profileName);
+    const pending = (profile?.servers ?? []).filter((s) => !s.disabled && this.loading.has(specFingerprint(s))).map((s) => s.name);
+    return { waited: [], pending };
   }
 
   /**

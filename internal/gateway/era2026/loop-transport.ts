@@ -21,7 +21,7 @@ export interface LoopSink {
 /**
  * The gateway's MCP server talks to this transport instead of a socket: the 2026-07-28 layer puts one
  * request at a time into it and receives the answer, the request's notifications and the server→client
- * requests the core sends while it runs. The gateway's areas, adapters and core link stay as they are.
+ * requests the core sends while it runs. The gateway's adapters and core link stay as they are.
  */
 export class LoopTransport implements Transport {
   onclose?: () => void;

@@ -1,5 +1,5 @@
 import type { JsonObject, JsonValue } from '../../shared/json.js';
-import { etagOf } from '../../contract/context/gateway-area.js';
+import { etagOf } from '../adapter.js';
 import { CACHEABLE_METHODS, INVALID_PARAMS, MISSING_REQUIRED_CLIENT_CAPABILITY } from './protocol.js';
 import { isJsonObject } from '../../shared/json.js';
 import type { RpcError } from './reply.js';

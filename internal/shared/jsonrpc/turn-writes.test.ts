@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { holdWritesOfThisRead, TurnWrites } from './turn-writes.js';
+import { WriteBatcher } from './turn-writes.js';
 import { severalLines } from './line-reader.js';
 
 /** A real Writable that records each system-call-sized hand-over: one entry per _write or _writev. */
@@ -24,13 +24,13 @@ const turnEnd = () => new Promise<void>((r) => setImmediate(r));
 describe('TurnWrites', () => {
   it('sends a lone write at once', () => {
     const { stream, handovers } = recordingStream();
-    new TurnWrites(stream).write('a');
+    new WriteBatcher().writer(stream).write('a');
     expect(handovers).toEqual([['a']]);
   });
 
   it("sends the first write of a turn at once and the rest of the turn's together", async () => {
     const { stream, handovers } = recordingStream();
-    const w = new TurnWrites(stream);
+    const w = new WriteBatcher().writer(stream);
     w.write('a');
     w.write('b');
     await Promise.resolve();
@@ -43,9 +43,10 @@ describe('TurnWrites', () => {
   it('holds every write of a read that carried several messages, microtasks included, and sends each stream once', async () => {
     const one = recordingStream();
     const two = recordingStream();
-    const a = new TurnWrites(one.stream);
-    const b = new TurnWrites(two.stream);
-    holdWritesOfThisRead();
+    const batcher = new WriteBatcher();
+    const a = batcher.writer(one.stream);
+    const b = batcher.writer(two.stream);
+    batcher.holdWritesOfThisRead();
     a.write('1');
     b.write('x');
     // Continuations the read's messages started (a call's handler after a few awaits).
@@ -61,6 +62,21 @@ describe('TurnWrites', () => {
     // The hold ends with that work: a later lone write goes at once again.
     a.write('3');
     expect(one.handovers).toEqual([['1', '2'], ['3']]);
+  });
+
+  it("holds only its own batcher's streams: a read in one process part does not delay another's writes", async () => {
+    const mine = recordingStream();
+    const other = recordingStream();
+    const batcher = new WriteBatcher();
+    const a = batcher.writer(mine.stream);
+    const b = new WriteBatcher().writer(other.stream);
+    batcher.holdWritesOfThisRead();
+    a.write('1');
+    b.write('x');
+    expect(mine.handovers).toEqual([]);
+    expect(other.handovers).toEqual([['x']]);
+    await turnEnd();
+    expect(mine.handovers).toEqual([['1']]);
   });
 });
 

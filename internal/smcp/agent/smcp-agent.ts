@@ -23,9 +23,13 @@ import type {
   SMCPTool,
 } from '../../contract/smcp/types.js';
 import type { JsonObject } from '../../shared/json.js';
+import { backoffDelayMs, type Backoff } from '../../shared/backoff.js';
 import { SmcpError } from './smcp-error.js';
 import type { NotifyPayloads, RefreshEvents } from './notify-types.js';
 import { wireRefresh } from './agent-refresh.js';
+
+/** Re-joining while the Server still holds our old seat: 250 ms doubling to 5 s, in step (one agent, one seat). */
+const REJOIN: Backoff = { baseMs: 250, maxMs: 5000, jitter: 0 };
 
 export interface SmcpAgentOptions {
   /** The Server's base URL, e.g. http://127.0.0.1:7800 (the /smcp namespace is added). */
@@ -291,7 +295,7 @@ export class SmcpAgent {
   private async rejoin(): Promise<void> {
     const office = this.currentOffice;
     if (!office) return;
-    for (let delay = 250; !this.closed && this.socket.connected; delay = Math.min(delay * 2, 5000)) {
+    for (let attempt = 1; !this.closed && this.socket.connected; attempt++) {
       try {
         await this.joinOffice(office);
         this.emitRefresh('rejoined', { office });
@@ -303,7 +307,7 @@ export class SmcpAgent {
           return;
         }
       }
-      await new Promise((r) => setTimeout(r, delay));
+      await new Promise((r) => setTimeout(r, backoffDelayMs(attempt, REJOIN)));
     }
   }
 }

@@ -10,8 +10,6 @@ import type {
   RequestAnswer,
   WatchKind,
 } from '../../../contract/dashboard/dashboard-events.js';
-import { contextChannelsOf, NO_CONTEXT_CHANNELS } from '../../../contract/control/context-channels.js';
-import { callContextTool, contextResourceEntries, contextTemplateEntries, contextToolEntries, readContext } from './context-entries.js';
 import { LogRelay } from './log-relay.js';
 import { Args } from './socket-args.js';
 
@@ -41,10 +39,18 @@ export class DashboardSession {
     event: E,
     fn: (a: Args) => RequestAnswer<E> | Promise<RequestAnswer<E>> | void | Promise<void>,
   ): void {
-    this.socket.on(event as string, (raw: unknown, ack?: Ack) => {
-      const reply = typeof ack === 'function' ? ack : () => {};
+    // Socket.IO hands the ack as the last argument, wherever that is: a request sent with no arguments
+    // (or with several) must still be answered, not taken for one whose ack is its arguments.
+    this.socket.on(event as string, (...sent: unknown[]) => {
+      const last = sent.at(-1);
+      const ack = typeof last === 'function' ? (sent.pop() as Ack) : undefined;
+      // Without an ack function there is nobody to answer; the request still runs (and fails) quietly.
+      const reply = ack ?? (() => {});
       Promise.resolve()
-        .then(() => fn(new Args(event, raw ?? {})))
+        .then(() => {
+          if (sent.length > 1) throw new Error(`${event}: expected one object of arguments, got ${sent.length} arguments`);
+          return fn(new Args(event, sent[0] ?? {}));
+        })
         .then(
           (value) => reply({ ok: true, value: value ?? null }),
           (e: unknown) => reply({ ok: false, error: e instanceof Error ? e.message : String(e) }),
@@ -59,12 +65,7 @@ export class DashboardSession {
     this.on('unwatch', (a) => this.stopWatch(a.str('kind') as Watch));
     this.on('call', (a) => this.call(a));
     this.on('cancel', (a) => this.calls.get(a.str('id'))?.abort());
-    this.on(
-      'read',
-      async (a) =>
-        (await readContext(c, a.str('caller'), a.str('uri'))) ??
-        c.resources.read(a.str('caller'), a.str('uri'), { signal: this.gone.signal }),
-    );
+    this.on('read', (a) => c.resources.read(a.str('caller'), a.str('uri'), { signal: this.gone.signal }));
     this.on('templates', async (a) => (await c.resources.listTemplates(a.str('caller'), a.optStr('cursor'), 500)).items);
     this.on('subscribe', (a) => this.subscribe(a.str('caller'), a.str('uri')));
     this.on('unsubscribe', (a) => this.subscriptions.get(a.str('uri'))?.abort());
@@ -99,29 +100,11 @@ export class DashboardSession {
     switch (kind) {
       case 'status':
         return this.follow(kind, c.watchStatus(), (s) => this.push('status', { status: s, callers: c.callers() }));
-      case 'tools': {
-        // The Finder's tool is listed only where the caller has documents (as its gateway does); the
-        // chain keeps snapshots in order while each waits for that answer.
-        let chain = Promise.resolve();
-        return this.follow(kind, c.watchTools(caller as string), (s) => {
-          chain = chain
-            .then(() => c.resources.channels(caller as string))
-            .catch(() => NO_CONTEXT_CHANNELS)
-            .then((ch) => {
-              this.push('tools', { caller: who, ...s, tools: [...s.tools, ...contextToolEntries(ch)] });
-            });
-        });
-      }
+      // The core's watches carry the context channels' entries (mcpd_finder, mcpd://desktop, mcpd://finder).
+      case 'tools':
+        return this.follow(kind, c.watchTools(who), (s) => this.push('tools', { caller: who, ...s }));
       case 'resources':
-        return this.follow(kind, c.resources.watch(caller as string), (s) => {
-          const ch = contextChannelsOf([...s.resources.map((r) => r.uri), ...s.templates.map((t) => t.uriTemplate)]);
-          this.push('resources', {
-            caller: who,
-            ...s,
-            resources: [...s.resources, ...contextResourceEntries(ch)],
-            templates: [...s.templates, ...contextTemplateEntries(ch)],
-          });
-        });
+        return this.follow(kind, c.resources.watch(who), (s) => this.push('resources', { caller: who, ...s }));
       case 'prompts':
         return this.follow(kind, c.prompts.watch(who), (s) => this.push('prompts', { caller: who, ...s }));
       case 'desktop':
@@ -174,8 +157,6 @@ export class DashboardSession {
     const ctl = new AbortController();
     this.calls.set(id, ctl);
     try {
-      const context = await callContextTool(this.core, a.str('caller'), a.str('name'), a.object('args'));
-      if (context) return context;
       return await this.core.callTool(a.str('caller'), a.str('name'), a.object('args'), {
         signal: ctl.signal,
         timeoutMs: a.optNum('timeoutMs'),

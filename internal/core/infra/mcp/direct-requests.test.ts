@@ -1,6 +1,6 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { rememberJson, rememberedJson } from '../../../shared/jsonrpc/raw-json.js';
+import { withRawJson, rawJsonOf } from '../../../shared/jsonrpc/raw-json.js';
 import { splitResultResponse } from '../../../shared/jsonrpc/split-response.js';
 import { DirectRequests } from './direct-requests.js';
 
@@ -112,15 +112,15 @@ describe('direct requests to a stdio server', () => {
     expect(d.acceptResult(splitResultResponse('{"jsonrpc":"2.0","id":5,"result":{}}')!)).toBe(false);
     const r = await call;
     expect(r).toEqual(JSON.parse(text));
-    expect(rememberedJson(r)).toBe(text);
-    expect(rememberedJson(await read)).toBeUndefined();
+    expect(rawJsonOf(r)).toBe(text);
+    expect(rawJsonOf(await read)).toBeUndefined();
   });
 
   it('writes arguments whose text was kept as received, the other params serialised', () => {
     const lines: string[] = [];
     const d = new DirectRequests('srv', (line) => void lines.push(line));
     const argsText = '{ "b" : 1, "a" : "\\u00fc" }';
-    const args = rememberJson(JSON.parse(argsText) as Record<string, unknown>, argsText);
+    const args = withRawJson(JSON.parse(argsText) as Record<string, unknown>, argsText);
     void d.request('tools/call', { name: 'echo', arguments: args } as never, { timeoutMs: 5000, onProgress: () => {} }).catch(() => {});
     expect(lines[0]).toContain(`"arguments":${argsText}}`);
     const req = JSON.parse(lines[0] ?? 'null') as { params: Record<string, unknown>; id: number };

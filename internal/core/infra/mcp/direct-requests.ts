@@ -2,7 +2,7 @@ import { ErrorCode, McpError, type JSONRPCMessage } from '@modelcontextprotocol/
 import { McpdError } from '../../../shared/errors.js';
 import type { CallDone, RequestOptions, StartedCall } from '../../../contract/model/downstream.js';
 import type { JsonObject } from '../../../shared/json.js';
-import { rememberJson, rememberedJson } from '../../../shared/jsonrpc/raw-json.js';
+import { withRawJson, rawJsonOf } from '../../../shared/jsonrpc/raw-json.js';
 import type { SplitResponse } from '../../../shared/jsonrpc/split-response.js';
 import { cappedTimeout } from '../../../shared/timer-limit.js';
 import { ChurnMap } from '../../../shared/churn-map.js';
@@ -162,7 +162,7 @@ export class DirectRequests {
         // the sink only forwards bytes; the promise below still carries the result to the caller
       }
     }
-    p.resolve(rememberJson(response.result, response.resultText));
+    p.resolve(withRawJson(response.result, response.resultText));
     return true;
   }
 
@@ -212,7 +212,7 @@ function paramsJson(params: JsonObject, progressToken: number | undefined): stri
     out += `,${JSON.stringify(key)}:${JSON.stringify(value)}`;
   }
   if (progressToken !== undefined) out += `,"_meta":${JSON.stringify({ ...asObject(params._meta), progressToken })}`;
-  if (params.arguments !== undefined) out += `,"arguments":${rememberedJson(params.arguments) ?? JSON.stringify(params.arguments)}`;
+  if (params.arguments !== undefined) out += `,"arguments":${rawJsonOf(params.arguments) ?? JSON.stringify(params.arguments)}`;
   return out === '' ? '{}' : `{${out.slice(1)}}`;
 }
 

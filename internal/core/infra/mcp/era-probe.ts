@@ -5,6 +5,8 @@ import type { DirectRequests } from './direct-requests.js';
 
 /** The first (and today the only) protocol revision of the 2026 era; everything before is 2025-era. */
 const MODERN_PROTOCOL_VERSION = '2026-07-28';
+/** 2026-07-28's "unsupported protocol version" error code. */
+const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 
 /** Which MCP era a downstream session speaks: `modern` = 2026-07-28 (stateless, MRTR), `legacy` = 2025-11-25 sessions. */
 export type ProtocolEra = 'modern' | 'legacy';
@@ -72,9 +74,16 @@ export interface HttpProbe {
 /**
  * POSTs a stateless `server/discover` to a Streamable HTTP server. Only a result offering 2026-07-28 is
  * modern; an HTTP error, a JSON-RPC error or a network failure leave the server to the legacy handshake,
- * which reports real failures (refused connection, sign-in needed) the way it always has.
+ * which reports real failures (refused connection, sign-in needed) the way it always has. One exception:
+ * an "unsupported protocol version" refusal (-32022) that lists 2026-07-28 among `data.supported` is
+ * asked once more, as the spec tells a client to retry with a version the server named.
  */
 export async function probeHttp(p: HttpProbe, id: ProbeIdentity): Promise<EraVerdict> {
+  const first = await discoverOverHttp(p, id);
+  return 'retry' in first ? discoverOverHttp(p, id).then((v) => ('retry' in v ? { era: 'legacy', why: v.retry } : v)) : first;
+}
+
+async function discoverOverHttp(p: HttpProbe, id: ProbeIdentity): Promise<EraVerdict | { retry: string }> {
   const body = JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'server/discover', params: discoverParams(id) });
   const headers: Record<string, string> = {
     ...p.headers,
@@ -88,8 +97,10 @@ export async function probeHttp(p: HttpProbe, id: ProbeIdentity): Promise<EraVer
   try {
     const res = await (p.fetch ?? fetch)(p.url, { method: 'POST', headers, body, signal: AbortSignal.any(signals) });
     const text = await res.text();
-    if (!res.ok) return { era: 'legacy', why: `server/discover answered HTTP ${res.status}` };
     const message = firstMessage(text, res.headers.get('content-type') ?? '');
+    if (offersModernAfterRefusal(message?.error))
+      return { retry: `server/discover refused ${MODERN_PROTOCOL_VERSION} though it lists it as supported` };
+    if (!res.ok) return { era: 'legacy', why: `server/discover answered HTTP ${res.status}` };
     if (message?.result === undefined) return { era: 'legacy', why: 'server/discover answered no result' };
     return verdictOfResult(message.result);
   } catch (err) {
@@ -97,10 +108,16 @@ export async function probeHttp(p: HttpProbe, id: ProbeIdentity): Promise<EraVer
   }
 }
 
+/** A -32022 (unsupported protocol version) whose `data.supported` names 2026-07-28: worth asking again. */
+function offersModernAfterRefusal(error: unknown): boolean {
+  const e = error as { code?: unknown; data?: { supported?: unknown } } | undefined;
+  return e?.code === UNSUPPORTED_PROTOCOL_VERSION && Array.isArray(e.data?.supported) && e.data.supported.includes(MODERN_PROTOCOL_VERSION);
+}
+
 /** The JSON-RPC answer in a JSON body or in the first `data:` event of an SSE body. */
-function firstMessage(text: string, contentType: string): { result?: unknown } | undefined {
+function firstMessage(text: string, contentType: string): { result?: unknown; error?: unknown } | undefined {
   try {
-    if (!contentType.includes('text/event-stream')) return JSON.parse(text) as { result?: unknown };
+    if (!contentType.includes('text/event-stream')) return JSON.parse(text) as { result?: unknown; error?: unknown };
     for (const line of text.split('\n')) {
       if (line.startsWith('data:')) {
         const m = JSON.parse(line.slice(5)) as { result?: unknown; error?: unknown };

@@ -23,6 +23,7 @@ import { httpTarget, type HttpTarget } from './http-target.js';
 import { McpSession, type SessionClient } from './session.js';
 import { ProcessStdioTransport } from './stdio-transport.js';
 import { probeHttp, probeStdio, type EraVerdict, type ProbeIdentity } from './era-probe.js';
+import type { WriteBatcher } from '../../../shared/jsonrpc/turn-writes.js';
 import { connectModern, createModernClient } from './modern-client.js';
 
 /** A server→client request (sampling, roots, elicitation …) arriving on a downstream session. */
@@ -58,6 +59,8 @@ export interface LauncherOptions {
    * (a stdio server that ignores unknown requests); default 5 s.
    */
   eraProbeTimeoutMs?: number;
+  /** The process's write batcher (turn-writes.ts), shared with the core's Sessions. */
+  batcher?: WriteBatcher;
 }
 
 export interface ManagedLauncher extends Launcher {
@@ -117,6 +120,7 @@ export function createLauncher(opts: LauncherOptions = {}): ManagedLauncher {
     try {
       if (sdk.era === 'modern' && verdict.era === 'modern') {
         await connectModern(sdk.client, transport, verdict.discover, { signal: ctx.signal, timeoutMs: connectTimeoutMs });
+        await session.listen();
       } else if (sdk.era === 'legacy') {
         await sdk.client.connect(transport, { signal: ctx.signal, timeout: connectTimeoutMs });
       }
@@ -174,7 +178,17 @@ export function createLauncher(opts: LauncherOptions = {}): ManagedLauncher {
     const [command, ...args] = spec.cmd;
     if (!command) throw new McpdError('INVALID_ARGUMENT', `server ${spec.name}: stdio transport needs "cmd" (program and arguments)`);
     const env = serverEnvironment(spec.env, opts.baseEnv);
-    return new ProcessStdioTransport({ serverName: spec.name, command, args, env, cwd: spec.cwd, graceMs, onStderr, reaper });
+    return new ProcessStdioTransport({
+      serverName: spec.name,
+      command,
+      args,
+      env,
+      cwd: spec.cwd,
+      graceMs,
+      onStderr,
+      reaper,
+      batcher: opts.batcher,
+    });
   }
 
   function httpProbeOf(spec: ServerSpec, { url, headers }: HttpTarget) {
@@ -221,7 +235,8 @@ function startError(spec: ServerSpec, transport: Transport | undefined, err: unk
   if (auth) return auth;
   let why = (err as Error)?.message ?? String(err);
   if (transport instanceof ProcessStdioTransport) {
-    if (transport.exitInfo) why = `it exited (${transport.describeExit()}) before completing the MCP handshake`;
+    if (transport.fatalReason) why = `it was stopped because ${transport.fatalReason}`;
+    else if (transport.exitInfo) why = `it exited (${transport.describeExit()}) before completing the MCP handshake`;
     const tail = transport.recentStderr();
     if (tail.length) why += `; last stderr lines:\n  ${tail.slice(-5).join('\n  ')}`;
   }

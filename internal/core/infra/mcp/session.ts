@@ -11,6 +11,7 @@ import { DEFAULT_LIST_GUARDS, listAllTools, type ListGuards } from './list-tools
 import { ProcessStdioTransport } from './stdio-transport.js';
 import { timerDelay } from '../../../shared/timer-limit.js';
 import type { ProtocolEra } from './era-probe.js';
+import { ModernListens } from './modern-listens.js';
 
 /** Results stay opaque: validate only that they are objects, keep every field. */
 const RawResult = z.looseObject({});
@@ -44,7 +45,11 @@ export class McpSession implements DownstreamSession {
   private closing = false;
   private failWhy?: string;
 
+  /** A 2026 server's subscriptions/listen streams (absent for 2025 sessions, which push notifications). */
+  private readonly listens?: ModernListens;
+
   constructor(private readonly opts: SessionOptions) {
+    if (opts.sdk.era === 'modern') this.listens = new ModernListens(opts.sdk.client);
     const client = opts.sdk.client;
     client.fallbackNotificationHandler = async (n) => this.notify(n.method, (n.params ?? {}) as JsonObject);
     client.onclose = () => this.ended();
@@ -79,6 +84,19 @@ export class McpSession implements DownstreamSession {
   private get directLane(): ProcessStdioTransport | undefined {
     const t = this.opts.transport;
     return this.opts.sdk.era === 'legacy' && t instanceof ProcessStdioTransport ? t : undefined;
+  }
+
+  /**
+   * After the handshake: a 2026 server's list changes come on a subscriptions/listen stream, which the
+   * core opens here. A server that refuses it still serves calls; its listings then refresh on restart
+   * and reload only, and its log lines say why.
+   */
+  async listen(): Promise<void> {
+    try {
+      await this.listens?.start(this.capabilities);
+    } catch (err) {
+      this.stderrLine(`[mcpd] subscriptions/listen for list changes failed: ${(err as Error)?.message ?? String(err)}`);
+    }
   }
 
   get pid(): number | undefined {
@@ -139,6 +157,8 @@ export class McpSession implements DownstreamSession {
     const t = this.directLane;
     try {
       if (t) return await t.direct.request(method, params, opts);
+      const routed = this.listens?.route(method, params);
+      if (routed) return await routed;
       const sdkOpts = {
         timeout: timerDelay(opts.timeoutMs),
         signal: opts.signal,

@@ -2,16 +2,16 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
-import { JsonRpcLineReader, MAX_LINE_BYTES, parseJsonRpc, severalLines } from '../../../shared/jsonrpc/line-reader.js';
+import { jsonRpcLines, MAX_LINE_BYTES, parseJsonRpc, severalLines } from '../../../shared/jsonrpc/line-reader.js';
 import { splitResultResponse } from '../../../shared/jsonrpc/split-response.js';
 import { DirectRequests } from './direct-requests.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { LineSplitter } from './line-splitter.js';
+import { LineSplitter } from '../../../shared/line-splitter.js';
 import { NotificationsFirst } from '../jsonrpc/notifications-first.js';
 import { signalGroup, waitGroupGone } from './process-group.js';
 import type { Reaper } from './reaper.js';
 import { cappedDelay } from '../../../shared/timer-limit.js';
-import { holdWritesOfThisRead, TurnWrites } from '../../../shared/jsonrpc/turn-writes.js';
+import { type TurnWrites, WriteBatcher } from '../../../shared/jsonrpc/turn-writes.js';
 
 export interface StdioTransportOptions {
   serverName: string;
@@ -23,6 +23,8 @@ export interface StdioTransportOptions {
   graceMs: number;
   onStderr: (line: string) => void;
   reaper?: Reaper;
+  /** The process's write batcher, shared with the core's Sessions (default: this transport's own). */
+  batcher?: WriteBatcher;
 }
 
 export interface ExitInfo {
@@ -33,6 +35,14 @@ export interface ExitInfo {
 const STDOUT_SETTLE_MS = 100;
 const EXIT_WAIT_MS = 5000;
 const STDERR_TAIL = 20;
+/**
+ * Bytes of stdout lines that are not JSON-RPC a server may write (a banner, a stray print) before it
+ * is cut off: a server flooding its stdout with anything else would hold its session, and every
+ * listing waiting on it, for as long as it floods.
+ */
+const MAX_JUNK_BYTES = 1024 * 1024;
+/** A server's stderr line is cut to this many bytes (then `…`): logs stay readable and bounded. */
+const STDERR_LINE_BYTES = 8192;
 
 /**
  * MCP stdio transport that owns its process: the server is spawned as the leader of its own
@@ -46,7 +56,7 @@ export class ProcessStdioTransport implements Transport {
   private child?: ChildProcess;
   /** The child's stdin, one writev per turn (TurnWrites). */
   private stdinWrites?: TurnWrites;
-  private readonly readBuffer = new JsonRpcLineReader();
+  private readonly readBuffer = jsonRpcLines();
   private readonly stderrTail: string[] = [];
   private exit?: ExitInfo;
   private exited?: Promise<void>;
@@ -56,12 +66,17 @@ export class ProcessStdioTransport implements Transport {
   private startedEarly = false;
   /** Why the transport stopped the server itself (e.g. an oversized line), for the calls it ends. */
   private fatal?: string;
+  /** Bytes of stdout lines that were not JSON-RPC so far (bounded by MAX_JUNK_BYTES). */
+  private junkBytes = 0;
   /** Requests that bypass the SDK's Protocol; their answers are taken out of the stream before it sees them. */
   readonly direct: DirectRequests;
   /** SDK notifications are dispatched a microtask late: what follows one waits behind its handler. */
   private readonly ordered = new NotificationsFirst<string>((line) => this.deliver(line));
 
+  private readonly batcher: WriteBatcher;
+
   constructor(private readonly opts: StdioTransportOptions) {
+    this.batcher = opts.batcher ?? new WriteBatcher();
     this.direct = new DirectRequests(opts.serverName, (line) => this.writeLine(line));
   }
 
@@ -140,7 +155,7 @@ export class ProcessStdioTransport implements Transport {
     if (!stdin || !stdin.writable || this.exit) {
       throw new Error(`server ${this.opts.serverName} is not running (${this.describeExit()})`);
     }
-    this.stdinWrites ??= new TurnWrites(stdin);
+    this.stdinWrites ??= this.batcher.writer(stdin);
     return this.stdinWrites.write(line);
   }
 
@@ -168,13 +183,18 @@ export class ProcessStdioTransport implements Transport {
   }
 
   private wire(child: ChildProcess, pgid: number): void {
-    const stderr = new LineSplitter((line) => {
+    const stderr = new LineSplitter({ maxLineBytes: STDERR_LINE_BYTES, overLong: 'truncate' });
+    const onLine = (line: string | null): void => {
+      if (line === null) return;
       this.stderrTail.push(line);
       if (this.stderrTail.length > STDERR_TAIL) this.stderrTail.shift();
       this.opts.onStderr(line);
+    };
+    child.stderr?.on('data', (d: Buffer) => {
+      stderr.push(d);
+      for (let line = stderr.next(); line !== null; line = stderr.next()) onLine(line);
     });
-    child.stderr?.on('data', (d: Buffer) => stderr.push(d));
-    child.stderr?.on('end', () => stderr.flush());
+    child.stderr?.on('end', () => onLine(stderr.rest()));
     child.stderr?.on('error', () => {});
     child.on('error', (err) => this.onerror?.(err)); // e.g. a failed kill: never an uncaught 'error' event
     child.stdin?.on('error', (err) => this.onerror?.(err));
@@ -203,8 +223,10 @@ export class ProcessStdioTransport implements Transport {
   }
 
   private onStdout(chunk: Buffer): void {
+    // A server being stopped for what it wrote: the rest of its output is not read.
+    if (this.fatal) return;
     try {
-      this.readBuffer.append(chunk);
+      this.readBuffer.push(chunk);
     } catch {
       // Memory stays bounded: a line this long is refused whole, and the server with it (its stream
       // cannot be resynchronised without reading the rest of the line).
@@ -214,8 +236,8 @@ export class ProcessStdioTransport implements Transport {
       void this.stop(0);
       return;
     }
-    if (severalLines(chunk)) holdWritesOfThisRead();
-    for (let line = this.readBuffer.readLine(); line !== null; line = this.readBuffer.readLine()) this.ordered.push(line);
+    if (severalLines(chunk)) this.batcher.holdWritesOfThisRead();
+    for (let line = this.readBuffer.next(); line !== null; line = this.readBuffer.next()) this.ordered.push(line);
   }
 
   /**
@@ -233,9 +255,23 @@ export class ProcessStdioTransport implements Transport {
       this.onmessage?.(message);
       return !('id' in message);
     } catch (err) {
-      this.onerror?.(new Error(`server ${this.opts.serverName} wrote a line that is not JSON-RPC: ${(err as Error).message}`));
+      this.junk(line, err as Error);
       return false;
     }
+  }
+
+  /** A stdout line that is not JSON-RPC: reported, and past MAX_JUNK_BYTES of them the server is stopped. */
+  private junk(line: string, err: Error): void {
+    if (this.fatal) return;
+    this.junkBytes += line.length + 1;
+    if (this.junkBytes <= MAX_JUNK_BYTES) {
+      this.onerror?.(new Error(`server ${this.opts.serverName} wrote a line that is not JSON-RPC: ${err.message}`));
+      return;
+    }
+    this.fatal = `it wrote over ${MAX_JUNK_BYTES / 1024 / 1024} MiB of stdout lines that are not JSON-RPC (the last: ${JSON.stringify(line.slice(0, 80))}); stdout carries MCP messages only: have the server log to stderr`;
+    this.onerror?.(new Error(`server ${this.opts.serverName} was stopped because ${this.fatal}`));
+    // stop() signals and polls the group and does not reject; the reader must not wait for the kill.
+    void this.stop(0);
   }
 
   private notifyClose(): void {

@@ -114,6 +114,7 @@ export async function startControlServer(api: ControlApi, socketPath: string, se
           socket,
           SERVER_CODEC,
           session.frameStallMs ?? FRAME_STALL_MS,
+          session.batcher,
         );
         serveSession(api, stream, session);
         stream.receive(rest);

@@ -48,7 +48,7 @@ export class GrpcSessionStream extends EventEmitter implements SessionServerStre
 }
 
 /** The bytes a server message puts on the wire, near enough: its JSON payloads and text plus framing. */
-export function messageBytes(msg: SessionServerMessage): number {
+function messageBytes(msg: SessionServerMessage): number {
   const r = msg.response;
   if (r) return MESSAGE_OVERHEAD + (r.resultJson?.length ?? 0) + (r.error ? r.error.message.length + r.error.dataJson.length : 0);
   if (msg.notification) return MESSAGE_OVERHEAD + msg.notification.method.length + msg.notification.paramsJson.length;

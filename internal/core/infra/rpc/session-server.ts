@@ -4,6 +4,7 @@ import { DEFAULT_SESSION_OUTBOUND_BYTES } from './outbound-gate.js';
 import { SessionOutput, type SessionLog, type SessionSink } from './session-output.js';
 import { ListChangeForwarder } from './session-list-watches.js';
 import { SessionRequests } from './session-requests.js';
+import type { WriteBatcher } from '../../../shared/jsonrpc/turn-writes.js';
 import type { SessionTally, TalliedSession } from './session-tally.js';
 import type { AdmissionCounts } from './request-admission.js';
 import type { SessionClientMessage, SessionHello } from '../../../contract/gen/mcpd/control/v1/session.js';
@@ -36,6 +37,8 @@ export interface SessionServeOptions {
   frameStallMs?: number;
   /** Sessions one MCPD-SESSION/2 connection may carry at once (default DEFAULT_CHANNELS_PER_CONNECTION). */
   maxChannelsPerConnection?: number;
+  /** The process's write batcher (turn-writes.ts), shared with the servers' stdio. */
+  batcher?: WriteBatcher;
 }
 
 export const DEFAULT_HELLO_TIMEOUT_MS = 10_000;

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { linkSync, lstatSync, readFileSync, realpathSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
 import { createServer } from 'node:net';
 import { basename, dirname, join, resolve } from 'node:path';
+import { noRoomError } from '../../../shared/disk-full.js';
 import { alreadyServing, prepareSocketDir, prepareSocketPath, socketIsLive } from '../../../contract/session/socket-path.js';
 
 /** Held by the one core that serves a socket, from before it touches the socket path until it has removed it. */
@@ -77,14 +78,15 @@ function startKey(socketPath: string): string {
   const file = `${socketPath}.start-key`;
   if (!lstatOrUndefined(file)) {
     const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
-    writeFileSync(tmp, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
     try {
+      writeFileSync(tmp, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
       linkSync(tmp, file);
     } catch (e) {
       // Another core created it first: use theirs (checked below like any existing key).
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw noRoomError(e, file, 'the start key');
     } finally {
-      unlinkSync(tmp);
+      // The temp file exists whenever its creation got as far as the open (a full disk fails the write after it).
+      removeIfThere(tmp);
     }
   }
   const st = lstatOrUndefined(file);
@@ -94,6 +96,14 @@ function startKey(socketPath: string): string {
       `${file} is not a private file of this user (it must be a regular file owned by you with mode 0600); remove it, or pass a --socket in a directory only you own`,
     );
   return readFileSync(file, 'utf8');
+}
+
+function removeIfThere(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+  }
 }
 
 function lstatOrUndefined(path: string): Stats | undefined {

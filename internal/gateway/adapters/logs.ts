@@ -1,5 +1,5 @@
 import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
-import type { GatewayArea } from '../../contract/context/gateway-area.js';
+import type { SurfaceAdapter } from '../adapter.js';
 
 /**
  * What a client that never sends logging/setLevel receives: warnings and worse (a server crashed, was
@@ -13,7 +13,7 @@ const DEFAULT_CLIENT_LOG_LEVEL: LoggingLevel = 'warning';
  * (its servers' stderr and notifications/message, and core events about them) at that level or above.
  * The level is re-sent after every reconnect, so a core restart does not silence the client.
  */
-export function logsArea(): GatewayArea {
+export function logsAdapter(): SurfaceAdapter {
   let level: LoggingLevel = DEFAULT_CLIENT_LOG_LEVEL;
   return {
     capabilities: { logging: {} },

@@ -1,11 +1,11 @@
 import type { JsonObject } from '../../shared/json.js';
-import { etagOf, type GatewayArea } from '../../contract/context/gateway-area.js';
+import { etagOf, type SurfaceAdapter } from '../adapter.js';
 
 /**
  * prompts/list (its etag remembered), list_changed; prompts/get and completion/complete are plain
  * forwards (progress and cancellation pass through).
  */
-export function promptsArea(): GatewayArea {
+export function promptsAdapter(): SurfaceAdapter {
   let served: string | undefined;
   return {
     capabilities: { prompts: { listChanged: true }, completions: {} },

@@ -1,9 +1,8 @@
 import type { JsonObject } from '../../shared/json.js';
-import { etagOf, type GatewayArea } from '../../contract/context/gateway-area.js';
-import { callContextTool, contextTools, isContextTool, takeChannels } from '../../contract/context/context-listing.js';
+import { etagOf, type SurfaceAdapter } from '../adapter.js';
 
 /** tools/list, tools/call (progress and cancellation pass through) and list_changed. */
-export function toolsArea(): GatewayArea {
+export function toolsAdapter(): SurfaceAdapter {
   /** ETag of the last tool list this client was given; list_changed is sent only when it moves. */
   let served: string | undefined;
   return {
@@ -13,17 +12,7 @@ export function toolsArea(): GatewayArea {
         const result = (await next(params)) as JsonObject;
         // A continuation page pages the first one's snapshot: the first page's etag names the list.
         if (!params.cursor) served = etagOf(result);
-        // The Finder's query tool, for clients that only call tools; first page only, and only when some
-        // server of the caller gives the Finder documents (the core says so on the first page).
-        const channels = takeChannels(result);
-        if (!params.cursor && channels.finder)
-          result.tools = [...(contextTools() as unknown as JsonObject[]), ...(Array.isArray(result.tools) ? result.tools : [])];
         return result;
-      });
-      ctx.adapt('tools/call', (params, extra, next) => {
-        const name = params.name as string;
-        const args = (params.arguments ?? {}) as JsonObject;
-        return isContextTool(name) ? callContextTool(ctx, name, args, extra) : next({ name, arguments: args });
       });
       ctx.onCoreNotification('notifications/tools/list_changed', (params) => {
         // A client that never listed has nothing stale; one that holds this very list needs no nudge.

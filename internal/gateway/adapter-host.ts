@@ -1,14 +1,13 @@
 import type { ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonObject, JsonValue } from '../shared/json.js';
 import type { SessionClient } from '../contract/session/session-client.js';
-import { contextArea } from '../contract/context/context-listing.js';
-import { toJsonRpcError } from '../contract/context/error-map.js';
-import type { ForwardExtra, GatewayAdapter, GatewayArea, GatewayContext, GatewayServer } from '../contract/context/gateway-area.js';
-import { logsArea } from './areas/logs.js';
-import { promptsArea } from './areas/prompts.js';
-import { resourcesArea } from './areas/resources.js';
-import { toolsArea } from './areas/tools.js';
-import { clientRequestsArea } from './areas/client-requests.js';
+import { toJsonRpcError } from './error-map.js';
+import type { AdapterContext, ForwardExtra, GatewayServer, MethodAdapter, SurfaceAdapter } from './adapter.js';
+import { logsAdapter } from './adapters/logs.js';
+import { promptsAdapter } from './adapters/prompts.js';
+import { resourcesAdapter } from './adapters/resources.js';
+import { toolsAdapter } from './adapters/tools.js';
+import { clientRequestsAdapter } from './adapters/client-requests.js';
 import { CoreLink, type CoreLinkOptions } from './core-link.js';
 
 export interface GatewayOptions {
@@ -21,32 +20,34 @@ export interface GatewayOptions {
   /** How long a request waits for a core to (re)appear before failing. */
   coreWaitMs?: number;
   log: (msg: string) => void;
+  /** The process's write batcher, shared by the core Session and the client's stdio. */
+  batcher?: CoreLinkOptions['batcher'];
 }
 
-/** The gateway's areas, one per slice of the MCP surface (areas/). */
-export function gatewayAreas(): GatewayArea[] {
-  return [toolsArea(), resourcesArea(), promptsArea(), logsArea(), contextArea(), clientRequestsArea()];
+/** The gateway's surface adapters, one per slice of the MCP surface (adapters/). */
+export function gatewayAdapters(): SurfaceAdapter[] {
+  return [toolsAdapter(), resourcesAdapter(), promptsAdapter(), logsAdapter(), clientRequestsAdapter()];
 }
 
-/** What the areas declare, merged: the gateway's server capabilities. */
-export function mergeCapabilities(areas: GatewayArea[]): ServerCapabilities {
-  return Object.assign({}, ...areas.map((a) => a.capabilities)) as ServerCapabilities;
+/** What the adapters declare, merged: the gateway's server capabilities. */
+export function mergeCapabilities(adapters: SurfaceAdapter[]): ServerCapabilities {
+  return Object.assign({}, ...adapters.map((a) => a.capabilities)) as ServerCapabilities;
 }
 
 /**
  * What every gateway session shares whatever serves its MCP side (the SDK's Server over HTTP, the stdio
- * dispatcher on stdio): the Session link to the core, the areas registered on it, their adapters, and
+ * dispatcher on stdio): the Session link to the core, the surface adapters registered on it, their method adapters, and
  * the forward of a request to the core.
  */
-export class AreaHost {
+export class AdapterHost {
   readonly link: CoreLink;
-  readonly adapters = new Map<string, GatewayAdapter>();
+  readonly adapters = new Map<string, MethodAdapter>();
   private readonly notificationHandlers = new Map<string, ((params: JsonObject) => void)[]>();
   private readonly connectHandlers: ((s: SessionClient, reconnect: boolean) => void)[] = [];
 
   constructor(
     private readonly opts: GatewayOptions,
-    areas: GatewayArea[],
+    surface: SurfaceAdapter[],
     server: GatewayServer,
   ) {
     this.link = new CoreLink({
@@ -54,10 +55,11 @@ export class AreaHost {
       caller: opts.caller,
       startCore: opts.startCore,
       open: opts.openSession,
+      batcher: opts.batcher,
       log: opts.log,
       onConnected: (s, reconnect) => this.onConnected(s, reconnect),
     });
-    const ctx: GatewayContext = {
+    const ctx: AdapterContext = {
       server,
       caller: opts.caller,
       forward: (method, params, extra, token) => this.forward(method, params, extra, token),
@@ -67,7 +69,7 @@ export class AreaHost {
       adapt: (method, adapter) => void this.adapters.set(method, adapter),
       log: opts.log,
     };
-    for (const a of areas) a.register(ctx);
+    for (const a of surface) a.register(ctx);
   }
 
   get coreWaitMs(): number {

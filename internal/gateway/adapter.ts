@@ -1,6 +1,6 @@
 import type { ServerCapabilities, ServerNotification } from '@modelcontextprotocol/sdk/types.js';
-import type { JsonObject, JsonValue } from '../../shared/json.js';
-import type { SessionClient } from '../session/session-client.js';
+import type { JsonObject, JsonValue } from '../shared/json.js';
+import type { SessionClient } from '../contract/session/session-client.js';
 
 export interface ForwardExtra {
   signal: AbortSignal;
@@ -9,17 +9,13 @@ export interface ForwardExtra {
 
 /**
  * Around the forward of one MCP request (params without `_meta`): `next` sends params to the core's
- * Session method of the same name. What the gateway adds on its side: the context channels in lists,
- * the subscriptions and list etags it remembers to re-sync after a core restart.
+ * Session method of the same name. What the gateway adds on its side: the subscriptions and list etags
+ * it remembers to re-sync after a core restart.
  */
-export type GatewayAdapter = (
-  params: JsonObject,
-  extra: ForwardExtra,
-  next: (params: JsonObject) => Promise<JsonValue>,
-) => Promise<unknown>;
+export type MethodAdapter = (params: JsonObject, extra: ForwardExtra, next: (params: JsonObject) => Promise<JsonValue>) => Promise<unknown>;
 
 /**
- * The MCP server side of one gateway session as the areas use it: the SDK's Server behind `--http`
+ * The MCP server side of one gateway session as the surface adapters use it: the SDK's Server behind `--http`
  * (gateway/sdk-gateway-server.ts), the gateway's own stdio dispatcher on stdio (gateway/stdio-gateway.ts),
  * which serves without loading the SDK's protocol schemas.
  */
@@ -37,15 +33,15 @@ export interface GatewayServer {
   notify(method: string, params?: JsonObject): Promise<void>;
 }
 
-/** What an area of the gateway (tools, resources, prompts, logs, context) can use. */
-export interface GatewayContext {
+/** What a surface adapter of the gateway (tools, resources, prompts, logs, client requests) can use. */
+export interface AdapterContext {
   readonly server: GatewayServer;
   readonly caller: string;
   /**
    * Adapts the forward of a method its area declares (internal/contract/areas/); the gateway projection
    * registers the request handler of every declared method, adapted or not.
    */
-  adapt(method: string, adapter: GatewayAdapter): void;
+  adapt(method: string, adapter: MethodAdapter): void;
   /** Sends a request over the core Session (waiting for a core if needed); errors come back as JSON-RPC errors. */
   forward(method: string, params: JsonObject, extra: ForwardExtra, progressToken?: string | number): Promise<JsonValue>;
   /** Handles a notification the core sends on the Session. */
@@ -55,10 +51,10 @@ export interface GatewayContext {
   log(msg: string): void;
 }
 
-/** One slice of the MCP surface: the capabilities it adds and the handlers it registers. */
-export interface GatewayArea {
+/** One slice of the gateway's MCP surface: the capabilities it adds and the handlers it registers. */
+export interface SurfaceAdapter {
   capabilities: ServerCapabilities;
-  register(ctx: GatewayContext): void;
+  register(ctx: AdapterContext): void;
 }
 
 /** Reads the `mcpd/etag` the core puts in `_meta` of list results and change notifications. */

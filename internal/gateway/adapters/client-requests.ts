@@ -8,13 +8,13 @@ import {
 } from '../../contract/control/client-requests.js';
 import type { JsonObject } from '../../shared/json.js';
 import type { SessionClient } from '../../contract/session/session-client.js';
-import type { GatewayArea, GatewayContext } from '../../contract/context/gateway-area.js';
+import type { SurfaceAdapter, AdapterContext } from '../adapter.js';
 
 /**
  * Server→client requests (sampling, elicitation, roots) arrive from the core on the Session and go to
  * this gateway's MCP client; the client's capabilities and its roots/list_changed go to the core.
  */
-export function clientRequestsArea(): GatewayArea {
+export function clientRequestsAdapter(): SurfaceAdapter {
   return {
     capabilities: {},
     register(ctx) {
@@ -48,7 +48,7 @@ export function clientRequestsArea(): GatewayArea {
 
 /** Puts one request to the MCP client, refusing at once what it cannot answer. */
 async function askClient(
-  ctx: GatewayContext,
+  ctx: AdapterContext,
   method: string,
   params: JsonObject,
   opts: { signal: AbortSignal; timeoutMs?: number },
@@ -64,7 +64,7 @@ async function askClient(
   return ctx.server.request(method, params, opts);
 }
 
-function clientLabel(ctx: GatewayContext): string {
+function clientLabel(ctx: AdapterContext): string {
   const name = ctx.server.getClientVersion()?.name;
   return name ? ` (${name})` : '';
 }

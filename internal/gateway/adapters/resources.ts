@@ -1,23 +1,11 @@
 import type { JsonObject } from '../../shared/json.js';
-import type { JsonValue } from '../../shared/json.js';
-import { etagOf, type GatewayArea } from '../../contract/context/gateway-area.js';
-import {
-  contextResources,
-  contextTemplates,
-  isContextUri,
-  takeChannels,
-  readContextUri,
-  subscribeContextUri,
-  unsubscribeContextUri,
-} from '../../contract/context/context-listing.js';
-
-const asList = (v: JsonValue | undefined): JsonValue[] => (Array.isArray(v) ? v : []);
+import { etagOf, type SurfaceAdapter } from '../adapter.js';
 
 /**
  * resources/list, resources/templates/list, resources/read, (un)subscribe; updates and list_changed
  * forwarded. The URIs this client subscribed to are remembered so a core restart re-subscribes them.
  */
-export function resourcesArea(): GatewayArea {
+export function resourcesAdapter(): SurfaceAdapter {
   /** ETag of the last resource or template list given to the client (both come from one snapshot). */
   let served: string | undefined;
   const subscribed = new Set<string>();
@@ -28,34 +16,21 @@ export function resourcesArea(): GatewayArea {
       ctx.adapt('resources/list', async (params, _extra, next) => {
         const result = (await next(params)) as JsonObject;
         served = etagOf(result);
-        // The caller's Desktop and Finder come first, on the first page only, where they have content.
-        const channels = takeChannels(result);
-        if (!params.cursor) result.resources = [...(contextResources(channels) as unknown as JsonObject[]), ...asList(result.resources)];
         return result;
       });
       ctx.adapt('resources/templates/list', async (params, _extra, next) => {
         const result = (await next(params)) as JsonObject;
         served = etagOf(result);
-        const channels = takeChannels(result);
-        if (!params.cursor)
-          result.resourceTemplates = [...(contextTemplates(channels) as unknown as JsonObject[]), ...asList(result.resourceTemplates)];
         return result;
       });
-      ctx.adapt('resources/read', (params, extra, next) => {
+      ctx.adapt('resources/subscribe', async (params, _extra, next) => {
         const uri = params.uri as string;
-        return isContextUri(uri) ? readContextUri(ctx, uri, extra) : next({ uri });
-      });
-      ctx.adapt('resources/subscribe', async (params, extra, next) => {
-        const uri = params.uri as string;
-        // The context area tracks (and re-subscribes) its own URIs.
-        if (isContextUri(uri)) return subscribeContextUri(ctx, uri, extra);
         const result = await next({ uri });
         subscribed.add(uri);
         return result;
       });
-      ctx.adapt('resources/unsubscribe', (params, extra, next) => {
+      ctx.adapt('resources/unsubscribe', (params, _extra, next) => {
         const uri = params.uri as string;
-        if (isContextUri(uri)) return unsubscribeContextUri(ctx, uri, extra);
         subscribed.delete(uri);
         return next({ uri });
       });

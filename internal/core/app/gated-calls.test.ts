@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { PromptsApi, RequestOpts, ResourcesApi } from '../../contract/control/control-areas.js';
 import type { JsonObject } from '../../shared/json.js';
 import { CallGate } from './call-gate.js';
-import { gatedPrompts, gatedResources } from './gated-areas.js';
+import { gatedPrompts, gatedResources } from './gated-calls.js';
 
 /** Area services whose calls record what reached them and answer when the test says so. */
 function services() {

@@ -6,8 +6,8 @@ import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ClientRequestError } from '../../contract/control/client-requests.js';
 import type { JsonObject } from '../../shared/json.js';
 import type { IncomingRequestHandler, SessionClient } from '../../contract/session/session-client.js';
-import type { GatewayContext } from '../../contract/context/gateway-area.js';
-import { clientRequestsArea } from './client-requests.js';
+import type { AdapterContext } from '../adapter.js';
+import { clientRequestsAdapter } from './client-requests.js';
 import { sdkGatewayServer } from '../sdk-gateway-server.js';
 
 /** Stands in for the Session to the core: records notifications, keeps the request handler. */
@@ -39,8 +39,8 @@ async function setup(clientCaps: Record<string, unknown>, answer?: (signal: Abor
     onConnected: (h: (s: SessionClient, reconnect: boolean) => void) => connected.push(h),
     adapt: () => {},
     log: () => {},
-  } as GatewayContext;
-  clientRequestsArea().register(ctx);
+  } as AdapterContext;
+  clientRequestsAdapter().register(ctx);
   const client = new Client({ name: 'editor', version: '1' }, { capabilities: clientCaps });
   if (answer) client.setRequestHandler(CreateMessageRequestSchema, (_req, extra) => answer(extra.signal) as never);
   const [a, b] = InMemoryTransport.createLinkedPair();
@@ -54,7 +54,7 @@ async function setup(clientCaps: Record<string, unknown>, answer?: (signal: Abor
 
 const sampling = { messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 5 };
 
-describe('gateway area: server→client requests', () => {
+describe('gateway adapter: server→client requests', () => {
   it("reports the client's capabilities to the core and answers a sampling request through the client", async () => {
     const { session } = await setup({ sampling: {} }, async () => ({
       role: 'assistant',

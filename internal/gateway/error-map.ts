@@ -1,4 +1,4 @@
-import { McpdError } from '../../shared/errors.js';
+import { McpdError } from '../shared/errors.js';
 
 /**
  * The JSON-RPC and MCP codes used here (the SDK's ErrorCode values): importing them from the SDK would
