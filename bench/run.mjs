@@ -200,7 +200,13 @@ async function listing() {
       } while (cursor);
       return count;
     };
-    const total = await listAll();
+    // The first listing answers within the core's listing budget with the servers ready by then; the
+    // cached case starts once all 20 have listed (a loaded machine starts them in more than the budget).
+    let total = await listAll();
+    for (const until = Date.now() + 120_000; total !== 1000 && Date.now() < until; ) {
+      await new Promise((r) => setTimeout(r, 250));
+      total = await listAll();
+    }
     if (total !== 1000) throw new Error(`expected 1000 tools, listed ${total}`);
     // Baseline: the same 1000 tool definitions fetched from one live server in this process.
     const direct = await connectStdio(process.execPath, [ECHO], { ECHO_TOOL_COUNT: '990' });
