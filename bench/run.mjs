@@ -203,7 +203,7 @@ async function listing() {
     // The first listing answers within the core's listing budget with the servers ready by then; the
     // cached case starts once all 20 have listed (a loaded machine starts them in more than the budget).
     let total = await listAll();
-    for (const until = Date.now() + 120_000; total !== 1000 && Date.now() < until; ) {
+    for (const until = Date.now() + 120_000; total !== 1000 && Date.now() < until;) {
       await new Promise((r) => setTimeout(r, 250));
       total = await listAll();
     }
