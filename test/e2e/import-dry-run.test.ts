@@ -17,7 +17,8 @@ const VSCODE = `{
 }
 `;
 
-const VARIABLE_LINE = "set SEARCH_API_KEY in mcpd's environment (or give a fallback: ${NAME:-value}): until then the core leaves this server out (unavailable, with the reason in status)";
+const VARIABLE_LINE =
+  "set SEARCH_API_KEY in mcpd's environment (or give a fallback: ${NAME:-value}): until then the core leaves this server out (unavailable, with the reason in status)";
 const INPUT_LINE =
   "give ${input:github-pat} a value (MCPD_INPUT_GITHUB_PAT in mcpd's environment, inputValues in runtime.yaml, or a default in the profile): until then the core leaves this server out (unavailable, with the reason in status)";
 
