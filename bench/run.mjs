@@ -223,12 +223,12 @@ async function listing() {
 /** Server processes and core RSS with 1, 10 and 50 attached callers (Session streams, as gateways hold). */
 async function density() {
   const world = await startCore({ default: `servers:\n${echoSpec('a')}${echoSpec('b', '      ROLE: "b"\n')}` });
-  const { SessionClient } = await import(join(REPO, 'dist/internal/contract/session/session-client.js'));
+  const { openGrpcSession } = await import(join(REPO, 'dist/internal/contract/grpc/grpc-session.js'));
   const sessions = [];
   try {
     for (const target of smoke ? [1, 10] : [1, 10, 50]) {
       while (sessions.length < target) {
-        const s = await SessionClient.open(world.client, {
+        const s = await openGrpcSession(world.client, {
           caller: `c${sessions.length}`,
           pid: process.pid,
           clientName: 'bench',

@@ -167,7 +167,7 @@ function repoStore() {
 async function coreStart() {
   const { dir, store } = repoStore();
   const { createControlClient, waitForReady } = await import(join(REPO, 'dist/internal/contract/grpc/control-client.js'));
-  const { SessionClient } = await import(join(REPO, 'dist/internal/contract/session/session-client.js'));
+  const { openGrpcSession } = await import(join(REPO, 'dist/internal/contract/grpc/grpc-session.js'));
   const socket = join(dir, 'run', 'control.sock');
   const env = { ...process.env, MCPD_STATE_DIR: join(dir, 'state') };
   mkdirSync(env.MCPD_STATE_DIR);
@@ -189,7 +189,7 @@ async function coreStart() {
         }
       }
       const ready = Number(process.hrtime.bigint() - t0) / 1e6;
-      const s = await SessionClient.open(client, { caller: 'bench', pid: process.pid, clientName: 'bench', previousSessionId: '' });
+      const s = await openGrpcSession(client, { caller: 'bench', pid: process.pid, clientName: 'bench', previousSessionId: '' });
       const listed = await s.request('tools/list', {});
       const tools = listed.tools?.length ?? 0;
       if (tools === 0) throw new Error(`core listed no tools: ${JSON.stringify(listed).slice(0, 200)}`);
