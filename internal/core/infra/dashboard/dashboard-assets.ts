@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /** The bundle `make build` writes to dist/dashboard (scripts/build-dashboard.mjs); this module runs from dist/internal/core/infra/dashboard. */
-const ASSET_DIR = fileURLToPath(new URL('../../../../app/', import.meta.url));
+const ASSET_DIR = fileURLToPath(new URL('../../../../dashboard/', import.meta.url));
 
 const TYPES: Record<string, string> = {
   'index.html': 'text/html; charset=utf-8',
