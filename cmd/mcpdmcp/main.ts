@@ -7,7 +7,7 @@ import { packageVersion } from '../../internal/shared/version.js';
 import { WriteBatcher } from '../../internal/shared/jsonrpc/turn-writes.js';
 import { COMMON_OPTIONS, configFrom, exitOnHelpOrVersion, parseOrExit, socketFrom } from '../../internal/contract/cli/common-flags.js';
 import { startCoreDaemon, type StartedCore } from '../../internal/contract/session/autostart.js';
-import { answerInitializeEarly } from '../../internal/gateway/early-initialize.js';
+import { answerInitializeEarly, isModernFirstMessage } from '../../internal/gateway/early-initialize.js';
 // Static imports are only what answering `initialize` needs; the gateway itself (the SDK server, the core
 // Session) is imported once the client has spoken, so its code never delays the first answer.
 
@@ -75,7 +75,9 @@ if ((values.token !== undefined || values['token-file'] !== undefined) && values
 // One write batcher for the process: a read from the core holds the stdout writes it causes, and back.
 const batcher = new WriteBatcher();
 const transport = values.http === undefined ? new StdioServerLineTransport(process.stdin, process.stdout, batcher) : undefined;
-if (transport) await answerInitializeEarly(transport, { caller, version: packageVersion() });
+// The first message also chooses the connection's era: `initialize` a 2025-11-25 session, a request with
+// 2026-07-28 `_meta` (or `server/discover`) stateless requests, whose code loads only then (docs/eras.md).
+const first = transport ? await answerInitializeEarly(transport, { caller, version: packageVersion() }) : undefined;
 // Stack traces of everything loaded from here on point into the TypeScript sources (the bundles' .map files).
 process.setSourceMapsEnabled(true);
 const gatewayOptions = {
@@ -98,14 +100,7 @@ const gatewayOptions = {
 };
 
 if (values.http !== undefined) {
-  const [{ Gateway }, { SharedCoreConnection }, { runHttpGateway }] = await Promise.all([
-    import('../../internal/gateway/mcp-gateway.js'),
-    import('../../internal/gateway/shared-core-connection.js'),
-    import('../../internal/gateway/http-main.js'),
-  ]);
-  // Every HTTP session's core Session is a channel of one shared connection.
-  const shared = new SharedCoreConnection(socket);
-  const newGateway = () => new Gateway({ ...gatewayOptions, openSession: (hello) => shared.openSession(hello) });
+  const [newGateway, { runHttpGateway }] = await Promise.all([sharedGateways(), import('../../internal/gateway/http-main.js')]);
   const tokens = { token: values.token, tokenFile: values['token-file'], envToken: process.env.MCPD_HTTP_TOKEN };
   await runHttpGateway({
     address: values.http,
@@ -116,8 +111,20 @@ if (values.http !== undefined) {
     version: packageVersion(),
     log,
   });
+} else if (transport && isModernFirstMessage(first)) {
+  await serveStdioStateless(transport);
 } else if (transport) {
   await serveStdio(transport);
+}
+
+/** Builds gateways (the SDK server's) whose core Sessions are channels of one shared core connection. */
+async function sharedGateways() {
+  const [{ Gateway }, { SharedCoreConnection }] = await Promise.all([
+    import('../../internal/gateway/mcp-gateway.js'),
+    import('../../internal/gateway/shared-core-connection.js'),
+  ]);
+  const shared = new SharedCoreConnection(socket);
+  return () => new Gateway({ ...gatewayOptions, openSession: (hello) => shared.openSession(hello) });
 }
 
 async function serveStdio(transport: StdioServerLineTransport): Promise<void> {
@@ -130,6 +137,23 @@ async function serveStdio(transport: StdioServerLineTransport): Promise<void> {
   process.stdin.on('end', exit);
   await gateway.start();
   // stdin may have ended while the gateway loaded ('end' came and went): the session is over all the same.
+  if (process.stdin.readableEnded) exit();
+}
+
+async function serveStdioStateless(transport: StdioServerLineTransport): Promise<void> {
+  const [newGateway, { StdioStatelessGateway }] = await Promise.all([
+    sharedGateways(),
+    import('../../internal/gateway/era2026/stdio-endpoint.js'),
+  ]);
+  const gateway = new StdioStatelessGateway(
+    { newSession: newGateway, caller: gatewayOptions.caller, version: packageVersion(), log },
+    transport,
+  );
+  // As on a 2025 session: the client closing stdin ends the connection; the process exits whatever close() did.
+  const exit = () => void gateway.close().finally(() => process.exit(0));
+  gateway.onclose = exit;
+  process.stdin.on('end', exit);
+  await gateway.start();
   if (process.stdin.readableEnded) exit();
 }
 
