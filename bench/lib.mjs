@@ -90,9 +90,13 @@ export async function startCore(profiles, callers = 'callers: {}\n', files = {},
   writeFileSync(join(store, 'callers.yaml'), callers);
   for (const [name, text] of Object.entries(files)) writeFileSync(join(store, name), text);
   const socket = join(dir, 'run', 'control.sock');
-  const core = spawn(process.execPath, [...profileFlags(process.env.CORE_PROF), join(dist, 'cmd/mcpd/main.js'), '--config', store, '--socket', socket], {
-    stdio: ['ignore', process.env.CORE_STDOUT ? 'inherit' : 'ignore', 'pipe'],
-  });
+  const core = spawn(
+    process.execPath,
+    [...profileFlags(process.env.CORE_PROF), join(dist, 'cmd/mcpd/main.js'), '--config', store, '--socket', socket],
+    {
+      stdio: ['ignore', process.env.CORE_STDOUT ? 'inherit' : 'ignore', 'pipe'],
+    },
+  );
   let log = '';
   core.stderr.on('data', (d) => (log += d));
   const { createControlClient, waitForReady } = await import(join(dist, 'internal/contract/grpc/control-client.js'));

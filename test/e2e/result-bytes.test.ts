@@ -38,7 +38,10 @@ describe('a tool result passes through as the server wrote it', () => {
   beforeAll(async () => {
     world = new TestWorld({ 'callers.yaml': 'callers: {}\n' });
     written = join(world.dir, 'written.bin');
-    world.write('profiles/default.yaml', profile(server('raw', [process.execPath, RAW_SERVER], { idleSeconds: 300 }, { RAW_RESULT_FILE: written })));
+    world.write(
+      'profiles/default.yaml',
+      profile(server('raw', [process.execPath, RAW_SERVER], { idleSeconds: 300 }, { RAW_RESULT_FILE: written })),
+    );
     await world.startCore();
   });
   afterAll(async () => world.cleanup());
@@ -82,7 +85,11 @@ describe('a tool result passes through as the server wrote it', () => {
         });
       });
       const send = (m: object) => gw.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...m })}\n`);
-      send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'wire', version: '1' } } });
+      send({
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'wire', version: '1' } },
+      });
       send({ method: 'notifications/initialized' });
       gw.stdin.write(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":${BIG}}\n`);
       const line = await answered;
