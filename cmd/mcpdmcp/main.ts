@@ -7,7 +7,8 @@ import { packageVersion } from '../../internal/shared/version.js';
 import { WriteBatcher } from '../../internal/shared/jsonrpc/turn-writes.js';
 import { COMMON_OPTIONS, configFrom, exitOnHelpOrVersion, parseOrExit, socketFrom } from '../../internal/contract/cli/common-flags.js';
 import { startCoreDaemon, type StartedCore } from '../../internal/contract/session/autostart.js';
-import { answerInitializeEarly } from '../../internal/gateway/early-initialize.js';
+import { answerInitializeEarly, isModernFirstMessage } from '../../internal/gateway/early-initialize.js';
+import { mapStackTracesLazily } from '../../internal/shared/lazy-source-maps.js';
 // Static imports are only what answering `initialize` needs; the gateway itself (the SDK server, the core
 // Session) is imported once the client has spoken, so its code never delays the first answer.
 
@@ -26,6 +27,10 @@ address needs a token, which clients send as
 TOKEN (visible to every local user in the process list). --token auto generates one and prints the
 client settings. Without a token, any local user can call the caller's tools on loopback.
 --max-sessions N caps open HTTP sessions (default 64; the oldest idle one is closed for a new one).`;
+
+// Stack traces point into the TypeScript sources (the bundles' .map files), each map read only when a
+// stack that needs it is printed: Node's own source maps cost every session some 4.7 MiB.
+mapStackTracesLazily();
 
 const { values, positionals } = parseOrExit(
   {
@@ -75,9 +80,9 @@ if ((values.token !== undefined || values['token-file'] !== undefined) && values
 // One write batcher for the process: a read from the core holds the stdout writes it causes, and back.
 const batcher = new WriteBatcher();
 const transport = values.http === undefined ? new StdioServerLineTransport(process.stdin, process.stdout, batcher) : undefined;
-if (transport) await answerInitializeEarly(transport, { caller, version: packageVersion() });
-// Stack traces of everything loaded from here on point into the TypeScript sources (the bundles' .map files).
-process.setSourceMapsEnabled(true);
+// The first message also chooses the connection's era: `initialize` a 2025-11-25 session, a request with
+// 2026-07-28 `_meta` (or `server/discover`) stateless requests, whose code loads only then (docs/eras.md).
+const first = transport ? await answerInitializeEarly(transport, { caller, version: packageVersion() }) : undefined;
 const gatewayOptions = {
   caller,
   socket,
@@ -98,24 +103,17 @@ const gatewayOptions = {
 };
 
 if (values.http !== undefined) {
-  const [{ Gateway }, { SharedCoreConnection }, { runHttpGateway }] = await Promise.all([
-    import('../../internal/gateway/mcp-gateway.js'),
-    import('../../internal/gateway/shared-core-connection.js'),
-    import('../../internal/gateway/http-main.js'),
-  ]);
-  // Every HTTP session's core Session is a channel of one shared connection.
-  const shared = new SharedCoreConnection(socket);
-  const newGateway = () => new Gateway({ ...gatewayOptions, openSession: (hello) => shared.openSession(hello) });
-  const tokens = { token: values.token, tokenFile: values['token-file'], envToken: process.env.MCPD_HTTP_TOKEN };
-  await runHttpGateway({
+  // The HTTP gateway (the SDK's Server, the HTTP transport) is a module of its own that a stdio session
+  // never loads (serve-http.ts).
+  const { serveHttp } = await import('../../internal/gateway/serve-http.js');
+  await serveHttp({
+    gateway: gatewayOptions,
     address: values.http,
-    tokens,
+    tokens: { token: values.token, tokenFile: values['token-file'], envToken: process.env.MCPD_HTTP_TOKEN },
     maxSessions: values['max-sessions'],
-    newSession: newGateway,
-    caller,
-    version: packageVersion(),
-    log,
   });
+} else if (transport && isModernFirstMessage(first)) {
+  await serveStdioStateless(transport);
 } else if (transport) {
   await serveStdio(transport);
 }
@@ -130,6 +128,25 @@ async function serveStdio(transport: StdioServerLineTransport): Promise<void> {
   process.stdin.on('end', exit);
   await gateway.start();
   // stdin may have ended while the gateway loaded ('end' came and went): the session is over all the same.
+  if (process.stdin.readableEnded) exit();
+}
+
+async function serveStdioStateless(transport: StdioServerLineTransport): Promise<void> {
+  // Each 2026-07-28 request is served by an SDK-Server gateway of its own, as on --http (serve-http.ts).
+  const [{ sharedGateways }, { StdioStatelessGateway }] = await Promise.all([
+    import('../../internal/gateway/serve-http.js'),
+    import('../../internal/gateway/era2026/stdio-endpoint.js'),
+  ]);
+  const newGateway = sharedGateways(gatewayOptions);
+  const gateway = new StdioStatelessGateway(
+    { newSession: newGateway, caller: gatewayOptions.caller, version: packageVersion(), log },
+    transport,
+  );
+  // As on a 2025 session: the client closing stdin ends the connection; the process exits whatever close() did.
+  const exit = () => void gateway.close().finally(() => process.exit(0));
+  gateway.onclose = exit;
+  process.stdin.on('end', exit);
+  await gateway.start();
   if (process.stdin.readableEnded) exit();
 }
 
