@@ -8,6 +8,7 @@ import { WriteBatcher } from '../../internal/shared/jsonrpc/turn-writes.js';
 import { COMMON_OPTIONS, configFrom, exitOnHelpOrVersion, parseOrExit, socketFrom } from '../../internal/contract/cli/common-flags.js';
 import { startCoreDaemon, type StartedCore } from '../../internal/contract/session/autostart.js';
 import { answerInitializeEarly } from '../../internal/gateway/early-initialize.js';
+import { mapStackTracesLazily } from '../../internal/shared/lazy-source-maps.js';
 // Static imports are only what answering `initialize` needs; the gateway itself (the SDK server, the core
 // Session) is imported once the client has spoken, so its code never delays the first answer.
 
@@ -26,6 +27,10 @@ address needs a token, which clients send as
 TOKEN (visible to every local user in the process list). --token auto generates one and prints the
 client settings. Without a token, any local user can call the caller's tools on loopback.
 --max-sessions N caps open HTTP sessions (default 64; the oldest idle one is closed for a new one).`;
+
+// Stack traces point into the TypeScript sources (the bundles' .map files), each map read only when a
+// stack that needs it is printed: Node's own source maps cost every session some 4.7 MiB.
+mapStackTracesLazily();
 
 const { values, positionals } = parseOrExit(
   {
@@ -76,8 +81,6 @@ if ((values.token !== undefined || values['token-file'] !== undefined) && values
 const batcher = new WriteBatcher();
 const transport = values.http === undefined ? new StdioServerLineTransport(process.stdin, process.stdout, batcher) : undefined;
 if (transport) await answerInitializeEarly(transport, { caller, version: packageVersion() });
-// Stack traces of everything loaded from here on point into the TypeScript sources (the bundles' .map files).
-process.setSourceMapsEnabled(true);
 const gatewayOptions = {
   caller,
   socket,
@@ -98,23 +101,14 @@ const gatewayOptions = {
 };
 
 if (values.http !== undefined) {
-  const [{ Gateway }, { SharedCoreConnection }, { runHttpGateway }] = await Promise.all([
-    import('../../internal/gateway/mcp-gateway.js'),
-    import('../../internal/gateway/shared-core-connection.js'),
-    import('../../internal/gateway/http-main.js'),
-  ]);
-  // Every HTTP session's core Session is a channel of one shared connection.
-  const shared = new SharedCoreConnection(socket);
-  const newGateway = () => new Gateway({ ...gatewayOptions, openSession: (hello) => shared.openSession(hello) });
-  const tokens = { token: values.token, tokenFile: values['token-file'], envToken: process.env.MCPD_HTTP_TOKEN };
-  await runHttpGateway({
+  // The HTTP gateway (the SDK's Server, the HTTP transport) is a module of its own that a stdio session
+  // never loads (serve-http.ts).
+  const { serveHttp } = await import('../../internal/gateway/serve-http.js');
+  await serveHttp({
+    gateway: gatewayOptions,
     address: values.http,
-    tokens,
+    tokens: { token: values.token, tokenFile: values['token-file'], envToken: process.env.MCPD_HTTP_TOKEN },
     maxSessions: values['max-sessions'],
-    newSession: newGateway,
-    caller,
-    version: packageVersion(),
-    log,
   });
 } else if (transport) {
   await serveStdio(transport);

@@ -379,12 +379,16 @@ describe('the dashboard in a real browser against a real core', () => {
       expect(all, `${hash} has actions`).toBeGreaterThan(3);
       await page.evaluate(`document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0)`);
       const reached = new Set<string>();
-      // Twice round: Chrome starts Tab from where focus last was (blur keeps that point), and a live page
-      // (the log) can add rows meanwhile; what is reachable is reached within two cycles.
-      for (let i = 0; i < 2 * all + 10; i++) {
+      // Up to twice round: Chrome starts Tab from where focus last was (blur keeps that point), and a live
+      // page (the log) adds rows meanwhile, so the bound is re-read from the page on every press: two cycles
+      // of what is focusable now.
+      for (let i = 0, bound = 2 * all + 10; reached.size < all && i < bound; i++) {
         await page.keyboard.press('Tab');
-        const id = await page.evaluate(`document.activeElement && document.activeElement.getAttribute('data-kbd')`);
+        const [id, focusable] = (await page.evaluate(
+          `[document.activeElement && document.activeElement.getAttribute('data-kbd'), document.querySelectorAll('a[href], button, input, select, textarea, [tabindex]').length]`,
+        )) as [string | null, number];
         if (typeof id === 'string') reached.add(id);
+        bound = Math.max(bound, 2 * focusable + 10);
       }
       const missing = await page.evaluate(
         `[...document.querySelectorAll('[data-kbd]')].filter((e) => !${JSON.stringify([...reached])}.includes(e.getAttribute('data-kbd'))).map((e) => e.outerHTML.slice(0, 80))`,

@@ -81,15 +81,17 @@ export class ToolService {
     this.changeListeners.push(cb);
   }
 
-  /** Makes sure every enabled server of the profile has its tools in the cache (starting servers once). */
-  /** Returns the names of the servers it had to wait for (none when everything was cached). */
+  /**
+   * Makes sure every enabled server of the profile has its tools in the cache (starting servers once).
+   * Returns the names of the servers it had to wait for (none when everything was cached).
+   */
   async ensureLoaded(profileName: string, opts: { retryFailed?: boolean } = {}): Promise<string[]> {
     const profile = this.profiles.get(profileName);
     if (!profile) return [];
-    const missing = enabledFingerprints(profile).filter((fp) => !this.cache.has(fp) && (opts.retryFailed || !this.recentlyFailed(fp)));
-    if (missing.length === 0) return [];
-    await Promise.all(missing.map((fp) => this.load(fp)));
-    return profile.servers.filter((s) => !s.disabled && missing.includes(specFingerprint(s))).map((s) => s.name);
+    const loads = this.missingLoads(profile, opts);
+    if (loads.size === 0) return [];
+    await Promise.all(loads.values());
+    return profile.servers.filter((s) => !s.disabled && loads.has(specFingerprint(s))).map((s) => s.name);
   }
 
   /**
@@ -98,11 +100,21 @@ export class ToolService {
    * keep loading, and their tools join the index (a list change, so list_changed) when they arrive.
    */
   async loadWithin(profileName: string): Promise<{ waited: string[]; pending: string[] }> {
-    const loading = this.ensureLoaded(profileName);
-    if (await this.listingBudget.wait(profileName, loading)) return { waited: await loading, pending: [] };
     const profile = this.profiles.get(profileName);
-    const pending = (profile?.servers ?? []).filter((s) => !s.disabled && this.loading.has(specFingerprint(s))).map((s) => s.name);
-    return { waited: [], pending };
+    if (!profile) return { waited: [], pending: [] };
+    const loads = this.missingLoads(profile, {});
+    if (loads.size === 0) return { waited: [], pending: [] };
+    await this.listingBudget.wait(loads);
+    const loaded = profile.servers.filter((s) => !s.disabled && loads.has(specFingerprint(s)));
+    const pending = loaded.filter((s) => this.loading.has(specFingerprint(s))).map((s) => s.name);
+    const waited = loaded.filter((s) => !this.loading.has(specFingerprint(s))).map((s) => s.name);
+    return { waited, pending };
+  }
+
+  /** The loads of the profile's servers whose tools are not cached (recent failures skipped unless retrying), by fingerprint. */
+  private missingLoads(profile: Profile, opts: { retryFailed?: boolean }): Map<string, Promise<void>> {
+    const missing = enabledFingerprints(profile).filter((fp) => !this.cache.has(fp) && (opts.retryFailed || !this.recentlyFailed(fp)));
+    return new Map(missing.map((fp) => [fp, this.load(fp)]));
   }
 
   /**
