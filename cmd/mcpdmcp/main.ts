@@ -7,7 +7,7 @@ import { packageVersion } from '../../internal/shared/version.js';
 import { WriteBatcher } from '../../internal/shared/jsonrpc/turn-writes.js';
 import { COMMON_OPTIONS, configFrom, exitOnHelpOrVersion, parseOrExit, socketFrom } from '../../internal/contract/cli/common-flags.js';
 import { startCoreDaemon, type StartedCore } from '../../internal/contract/session/autostart.js';
-import { answerInitializeEarly } from '../../internal/gateway/early-initialize.js';
+import { answerInitializeEarly, isModernFirstMessage } from '../../internal/gateway/early-initialize.js';
 import { mapStackTracesLazily } from '../../internal/shared/lazy-source-maps.js';
 // Static imports are only what answering `initialize` needs; the gateway itself (the SDK server, the core
 // Session) is imported once the client has spoken, so its code never delays the first answer.
@@ -80,7 +80,9 @@ if ((values.token !== undefined || values['token-file'] !== undefined) && values
 // One write batcher for the process: a read from the core holds the stdout writes it causes, and back.
 const batcher = new WriteBatcher();
 const transport = values.http === undefined ? new StdioServerLineTransport(process.stdin, process.stdout, batcher) : undefined;
-if (transport) await answerInitializeEarly(transport, { caller, version: packageVersion() });
+// The first message also chooses the connection's era: `initialize` a 2025-11-25 session, a request with
+// 2026-07-28 `_meta` (or `server/discover`) stateless requests, whose code loads only then (docs/eras.md).
+const first = transport ? await answerInitializeEarly(transport, { caller, version: packageVersion() }) : undefined;
 const gatewayOptions = {
   caller,
   socket,
@@ -110,6 +112,8 @@ if (values.http !== undefined) {
     tokens: { token: values.token, tokenFile: values['token-file'], envToken: process.env.MCPD_HTTP_TOKEN },
     maxSessions: values['max-sessions'],
   });
+} else if (transport && isModernFirstMessage(first)) {
+  await serveStdioStateless(transport);
 } else if (transport) {
   await serveStdio(transport);
 }
@@ -124,6 +128,25 @@ async function serveStdio(transport: StdioServerLineTransport): Promise<void> {
   process.stdin.on('end', exit);
   await gateway.start();
   // stdin may have ended while the gateway loaded ('end' came and went): the session is over all the same.
+  if (process.stdin.readableEnded) exit();
+}
+
+async function serveStdioStateless(transport: StdioServerLineTransport): Promise<void> {
+  // Each 2026-07-28 request is served by an SDK-Server gateway of its own, as on --http (serve-http.ts).
+  const [{ sharedGateways }, { StdioStatelessGateway }] = await Promise.all([
+    import('../../internal/gateway/serve-http.js'),
+    import('../../internal/gateway/era2026/stdio-endpoint.js'),
+  ]);
+  const newGateway = sharedGateways(gatewayOptions);
+  const gateway = new StdioStatelessGateway(
+    { newSession: newGateway, caller: gatewayOptions.caller, version: packageVersion(), log },
+    transport,
+  );
+  // As on a 2025 session: the client closing stdin ends the connection; the process exits whatever close() did.
+  const exit = () => void gateway.close().finally(() => process.exit(0));
+  gateway.onclose = exit;
+  process.stdin.on('end', exit);
+  await gateway.start();
   if (process.stdin.readableEnded) exit();
 }
 

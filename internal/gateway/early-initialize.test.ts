@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { LATEST_PROTOCOL_VERSION as SDK_LATEST, SUPPORTED_PROTOCOL_VERSIONS as SDK_SUPPORTED } from '@modelcontextprotocol/sdk/types.js';
-import { answerInitializeEarly, earlyInitializeAnswer, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from './early-initialize.js';
+import {
+  answerInitializeEarly,
+  earlyInitializeAnswer,
+  isModernFirstMessage,
+  LATEST_PROTOCOL_VERSION,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from './early-initialize.js';
 import { Gateway } from './mcp-gateway.js';
 import { StdioServerLineTransport } from './stdio-server-transport.js';
 import { jsonLinePipes } from '../../test/support/json-line-pipes.js';
@@ -81,5 +87,36 @@ describe('early initialize', () => {
     expect(g.lines).toHaveLength(1);
     expect(g.lines[0]).toMatchObject({ id: 1, error: { message: expect.stringContaining('clientInfo') as unknown } });
     await g.gateway.close();
+  });
+});
+
+describe('the era of a stdio connection, from its first message', () => {
+  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+  const request = (method: string, params?: object) => ({ jsonrpc: '2.0' as const, id: 1, method, ...(params ? { params } : {}) });
+
+  it('is 2026-07-28 for server/discover and for any request whose _meta names a protocol version', () => {
+    expect(isModernFirstMessage(request('server/discover', { _meta: meta }))).toBe(true);
+    expect(isModernFirstMessage(request('server/discover'))).toBe(true);
+    expect(isModernFirstMessage(request('tools/list', { _meta: meta }))).toBe(true);
+    // A version the gateway does not serve still opens a 2026 connection (which answers -32022 with the supported list).
+    expect(isModernFirstMessage(request('tools/call', { _meta: { 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } }))).toBe(true);
+    expect(isModernFirstMessage(request('initialize', { _meta: meta }))).toBe(true);
+  });
+
+  it('is a 2025-11-25 session for initialize, requests without the 2026 _meta, notifications and nothing', () => {
+    expect(isModernFirstMessage(initialize('2025-11-25'))).toBe(false);
+    expect(isModernFirstMessage(request('tools/list', { _meta: { progressToken: 1 } }))).toBe(false);
+    expect(isModernFirstMessage({ jsonrpc: '2.0', method: 'notifications/initialized' })).toBe(false);
+    expect(isModernFirstMessage(undefined)).toBe(false);
+  });
+
+  it('an initialize is not answered early when the first message opens a 2026 connection', async () => {
+    const g = gatewayOnPipes();
+    const spoke = answerInitializeEarly(g.transport, info, g.stdin);
+    g.send(request('initialize', { ...initialize('2025-11-25').params, _meta: meta }));
+    expect(isModernFirstMessage(await spoke)).toBe(true);
+    // No answer was written ahead: the transport holds none for request 1 (the 2026 endpoint answers it, -32601).
+    expect(g.transport.takeEarlyAnswer(1)).toBe(false);
+    await g.transport.close();
   });
 });

@@ -56,28 +56,45 @@ function wellFormed(params: unknown): params is JsonObject {
   return isJsonObject(clientInfo) && typeof clientInfo.name === 'string' && typeof clientInfo.version === 'string';
 }
 
+/** `io.modelcontextprotocol/protocolVersion` (era2026/protocol.ts, not imported: this file stays small). */
+const META_PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion';
+
 /**
- * Starts reading stdin and answers the first message if it is a well-formed initialize. Resolves when the
- * first message has arrived (or stdin ended): then the gateway is worth loading.
+ * Whether a stdio connection's first message makes it a 2026-07-28 one (docs/eras.md): `server/discover`,
+ * or any request whose `params._meta` names a protocol version (the spec's per-request metadata; an
+ * `initialize` that names one is a 2026 request too, refused as a removed method). Anything else — above
+ * all `initialize` — is a 2025-11-25 session, as before.
+ */
+export function isModernFirstMessage(message: JSONRPCMessage | undefined): boolean {
+  const m = message as JsonObject | undefined;
+  if (!m || typeof m.method !== 'string' || m.id === undefined) return false;
+  if (m.method === 'server/discover') return true;
+  return isJsonObject(m.params) && isJsonObject(m.params._meta) && m.params._meta[META_PROTOCOL_VERSION] !== undefined;
+}
+
+/**
+ * Starts reading stdin and answers the first message if it is a well-formed initialize (never one that
+ * opens a 2026-07-28 connection). Resolves with the first message when it has arrived (undefined when
+ * stdin ended first): then the gateway of its era is worth loading.
  */
 export function answerInitializeEarly(
   transport: StdioServerLineTransport,
   info: { caller: string; version: string },
   stdin: NodeJS.ReadableStream = process.stdin,
-): Promise<void> {
+): Promise<JSONRPCMessage | undefined> {
   return new Promise((resolve) => {
     let first = true;
     // Always false: every message also goes to the server when it connects (the replay above).
     transport.intercept = (message) => {
       if (first) {
         first = false;
-        const answer = earlyInitializeAnswer(message, info);
+        const answer = isModernFirstMessage(message) ? undefined : earlyInitializeAnswer(message, info);
         if (answer !== undefined) transport.answerEarly((message as { id: string | number }).id, answer);
-        resolve();
+        resolve(message);
       }
       return false;
     };
-    stdin.once('end', resolve);
+    stdin.once('end', () => resolve(undefined));
     transport.listen();
   });
 }

@@ -10,7 +10,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { allowedHostnames, bearerMatches, isLoopbackAddress, rebindingRejection, urlHost } from '../shared/http-guard.js';
 import { cappedInterval } from '../shared/timer-limit.js';
 import { LanePool } from './era2026/lanes.js';
-import { StatelessEndpoint } from './era2026/stateless-endpoint.js';
+import { HttpStatelessEndpoint } from './era2026/http-endpoint.js';
 import { isStatelessRequest } from './era2026/era-of.js';
 
 /** How long a client whose SSE stream dropped waits before reconnecting (sent as the SSE `retry` field). */
@@ -77,7 +77,7 @@ export async function startHttpGateway(o: HttpGatewayOptions): Promise<HttpGatew
   const idleMs = o.idleMs ?? DEFAULT_IDLE_MS;
   const limits = o.limits ?? DEFAULT_HTTP_LIMITS;
   // 2026-07-28 requests run on lanes: gateways like a session's, held one request at a time.
-  const stateless = new StatelessEndpoint({
+  const stateless = new HttpStatelessEndpoint({
     lanes: new LanePool({ newSession: o.newSession, max: limits.maxSessions, version: o.version ?? '0' }),
     caller: o.caller ?? '',
     version: o.version ?? '0',

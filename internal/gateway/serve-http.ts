@@ -31,7 +31,7 @@ export async function serveHttp(o: ServeHttpOptions): Promise<void> {
 }
 
 /** Makes gateways (the SDK's Server) whose core Sessions are channels of one shared core connection. */
-function sharedGateways(options: Omit<GatewayOptions, 'openSession'>): () => Gateway {
+export function sharedGateways(options: Omit<GatewayOptions, 'openSession'>): () => Gateway {
   const shared = new SharedCoreConnection(options.socket);
   return () => new Gateway({ ...options, openSession: (hello) => shared.openSession(hello) });
 }

@@ -1,16 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyHttp } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StdioClientTransport as LegacyStdio } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttp } from '@modelcontextprotocol/client';
+import { StdioClientTransport as ModernStdio } from '@modelcontextprotocol/client/stdio';
 import { TestWorld } from '../support/core-process.js';
 import { startWorldHttpGateway, stopProc, type HttpGatewayProc } from '../support/http-gateway.js';
-import { FIXTURES } from '../support/paths.js';
+import { FIXTURES, MCPDMCP } from '../support/paths.js';
 import { profile, server } from '../support/profiles.js';
 
-// The four pairings of client era × server era through `mcpdmcp --http` and the core: real SDK clients
-// (v1 speaks 2025-11-25 sessions, v2 pinned to 2026-07-28 stateless requests) and two fixture servers with
-// the same tools, one per era (era2025.mjs asks with elicitation/create, era2026.mjs with InputRequiredResult).
+// The four pairings of client era × server era through `mcpdmcp` and the core, over --http and over stdio:
+// real SDK clients (v1 speaks 2025-11-25 sessions, v2 pinned to 2026-07-28 stateless requests) and two
+// fixture servers with the same tools, one per era (era2025.mjs asks with elicitation/create, era2026.mjs
+// with InputRequiredResult). Over stdio the v2 client probes `server/discover` on a sibling process, then
+// opens its own with a 2026-07-28 request; the v1 client opens with `initialize`.
 
 type ToolResult = { content: { type: string; text?: string }[]; isError?: boolean };
 type CallOptions = { onprogress?: (p: { progress: number }) => void; signal?: AbortSignal };
@@ -32,12 +36,22 @@ const accept = (message: string, asked: string[]) => {
 };
 const textOf = (r: ToolResult) => r.content.map((c) => c.text ?? '').join('\n');
 
-async function legacyClient(url: string, asked: string[]): Promise<EraClient> {
+/** Where a client reaches mcpdmcp: the --http gateway's URL, or how to start `mcpdmcp CALLER` on stdio. */
+interface Target {
+  face: 'http' | 'stdio';
+  url: string;
+  stdio: { command: string; args: string[]; env: Record<string, string> };
+}
+
+async function legacyClient(target: Target, asked: string[]): Promise<EraClient> {
   const c = new LegacyClient({ name: 'pairing-2025', version: '1' }, { capabilities: CAPS });
   c.setRequestHandler(ElicitRequestSchema, async (req) => accept(req.params.message, asked));
-  const transport = new LegacyHttp(new URL(url));
-  await c.connect(transport);
-  if (!transport.sessionId) throw new Error('the 2025 client got no session');
+  if (target.face === 'stdio') await c.connect(new LegacyStdio({ ...target.stdio, stderr: 'ignore' }));
+  else {
+    const transport = new LegacyHttp(new URL(target.url));
+    await c.connect(transport);
+    if (!transport.sessionId) throw new Error('the 2025 client got no session');
+  }
   return {
     era: '2025-11-25',
     listTools: async () => (await c.listTools()).tools.map((t) => t.name),
@@ -48,13 +62,13 @@ async function legacyClient(url: string, asked: string[]): Promise<EraClient> {
   };
 }
 
-async function modernClient(url: string, asked: string[]): Promise<EraClient> {
+async function modernClient(target: Target, asked: string[]): Promise<EraClient> {
   const c = new ModernClient(
     { name: 'pairing-2026', version: '1' },
     { capabilities: CAPS, versionNegotiation: { mode: { pin: '2026-07-28' } } },
   );
   c.setRequestHandler('elicitation/create', async (req) => accept(req.params.message, asked));
-  await c.connect(new ModernHttp(new URL(url)));
+  await c.connect(target.face === 'stdio' ? new ModernStdio({ ...target.stdio, stderr: 'ignore' }) : new ModernHttp(new URL(target.url)));
   if (c.getProtocolEra() !== 'modern') throw new Error(`the 2026 client negotiated ${String(c.getProtocolEra())}`);
   return {
     era: '2026-07-28',
@@ -76,7 +90,9 @@ const SERVERS = [
   ['new', '2026-07-28', 'era://info', 'fixture-era2026 speaks 2026-07-28'],
 ] as const;
 
-describe('every client era × every server era through mcpdmcp --http', () => {
+const FACES = ['http', 'stdio'] as const;
+
+describe('every client era × every server era through mcpdmcp, over --http and stdio', () => {
   let world: TestWorld;
   let gw: HttpGatewayProc;
 
@@ -99,10 +115,24 @@ describe('every client era × every server era through mcpdmcp --http', () => {
     await world.cleanup();
   });
 
-  /** Runs `body` with a fresh client of `connect`'s era, closed afterwards. */
-  const withClient = async (connect: (typeof CLIENTS)[number][1], body: (c: EraClient, asked: string[]) => Promise<void>) => {
+  const target = (face: Target['face']): Target => ({
+    face,
+    url: gw.url,
+    stdio: {
+      command: process.execPath,
+      args: [MCPDMCP, 'pairings', '--socket', world.socket, '--no-autostart'],
+      env: world.env() as Record<string, string>,
+    },
+  });
+
+  /** Runs `body` with a fresh client of `connect`'s era on `face`, closed afterwards. */
+  const withClient = async (
+    face: Target['face'],
+    connect: (typeof CLIENTS)[number][1],
+    body: (c: EraClient, asked: string[]) => Promise<void>,
+  ) => {
     const asked: string[] = [];
-    const client = await connect(gw.url, asked);
+    const client = await connect(target(face), asked);
     try {
       await body(client, asked);
     } finally {
@@ -110,57 +140,61 @@ describe('every client era × every server era through mcpdmcp --http', () => {
     }
   };
 
-  for (const [clientEra, connect] of CLIENTS) {
-    for (const [srv, serverEra, uri, info] of SERVERS) {
-      it(`${clientEra} client × ${serverEra} server: list, call, elicitation, progress, error, resource`, async () => {
-        await withClient(connect, async (client, asked) => {
-          expect(client.era).toBe(clientEra);
-          const tools = await client.listTools();
-          expect(tools).toEqual(expect.arrayContaining([`${srv}__echo`, `${srv}__confirm`, `${srv}__slow`]));
+  for (const face of FACES) {
+    for (const [clientEra, connect] of CLIENTS) {
+      for (const [srv, serverEra, uri, info] of SERVERS) {
+        it(`${face}: ${clientEra} client × ${serverEra} server: list, call, elicitation, progress, error, resource`, async () => {
+          await withClient(face, connect, async (client, asked) => {
+            expect(client.era).toBe(clientEra);
+            const tools = await client.listTools();
+            expect(tools).toEqual(expect.arrayContaining([`${srv}__echo`, `${srv}__confirm`, `${srv}__slow`]));
 
-          expect(textOf(await client.callTool(`${srv}__echo`, { text: `${clientEra}→${serverEra}` }))).toBe(`${clientEra}→${serverEra}`);
+            expect(textOf(await client.callTool(`${srv}__echo`, { text: `${clientEra}→${serverEra}` }))).toBe(`${clientEra}→${serverEra}`);
 
-          // The server asks in its era's way; the client is asked in its own.
-          const confirmed = await client.callTool(`${srv}__confirm`, { action: 'deploy' });
-          expect(textOf(confirmed)).toBe('deploy: ok=true');
-          expect(asked).toEqual(['Really deploy?']);
+            // The server asks in its era's way; the client is asked in its own.
+            const confirmed = await client.callTool(`${srv}__confirm`, { action: 'deploy' });
+            expect(textOf(confirmed)).toBe('deploy: ok=true');
+            expect(asked).toEqual(['Really deploy?']);
 
-          const steps: number[] = [];
-          const progressed = await client.callTool(`${srv}__progress`, {}, { onprogress: (p) => steps.push(p.progress) });
-          expect(textOf(progressed)).toBe('progress done (token given)');
-          expect(steps).toEqual([1, 2, 3]);
+            const steps: number[] = [];
+            const progressed = await client.callTool(`${srv}__progress`, {}, { onprogress: (p) => steps.push(p.progress) });
+            expect(textOf(progressed)).toBe('progress done (token given)');
+            expect(steps).toEqual([1, 2, 3]);
 
-          const failed = await client.callTool(`${srv}__fail`, {});
-          expect([failed.isError, textOf(failed)]).toEqual([true, 'failed on purpose']);
+            const failed = await client.callTool(`${srv}__fail`, {});
+            expect([failed.isError, textOf(failed)]).toEqual([true, 'failed on purpose']);
 
-          const listed = await client.listResources();
-          expect(listed.map((r) => r.uri)).toContain(uri);
-          expect(await client.readText(uri)).toBe(info);
+            const listed = await client.listResources();
+            expect(listed.map((r) => r.uri)).toContain(uri);
+            expect(await client.readText(uri)).toBe(info);
+          });
         });
-      });
+      }
     }
   }
 
   // After the rest: a call cancelled mid-way leaves its instance refusing server requests (they might be
   // the cancelled call's), which the elicitation cases above need.
-  for (const [clientEra, connect] of CLIENTS) {
-    for (const [srv, serverEra] of SERVERS) {
-      it(`${clientEra} client × ${serverEra} server: a cancelled call is cancelled at the server`, async () => {
-        await withClient(connect, async (client) => {
-          const before = Number(textOf(await client.callTool(`${srv}__cancelled`, {})));
-          const abort = new AbortController();
-          const slow = client.callTool(`${srv}__slow`, {}, { signal: abort.signal });
-          // Observed by the expect below; this only keeps an early rejection from being reported as unhandled.
-          slow.catch(() => undefined);
-          await waitForInstanceBusy(world, srv);
-          abort.abort();
-          await expect(slow).rejects.toThrow();
-          await until(
-            async () => Number(textOf(await client.callTool(`${srv}__cancelled`, {}))) === before + 1,
-            `${srv} saw the cancellation`,
-          );
+  for (const face of FACES) {
+    for (const [clientEra, connect] of CLIENTS) {
+      for (const [srv, serverEra] of SERVERS) {
+        it(`${face}: ${clientEra} client × ${serverEra} server: a cancelled call is cancelled at the server`, async () => {
+          await withClient(face, connect, async (client) => {
+            const before = Number(textOf(await client.callTool(`${srv}__cancelled`, {})));
+            const abort = new AbortController();
+            const slow = client.callTool(`${srv}__slow`, {}, { signal: abort.signal });
+            // Observed by the expect below; this only keeps an early rejection from being reported as unhandled.
+            slow.catch(() => undefined);
+            await waitForInstanceBusy(world, srv);
+            abort.abort();
+            await expect(slow).rejects.toThrow();
+            await until(
+              async () => Number(textOf(await client.callTool(`${srv}__cancelled`, {}))) === before + 1,
+              `${srv} saw the cancellation`,
+            );
+          });
         });
-      });
+      }
     }
   }
 });

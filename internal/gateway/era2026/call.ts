@@ -39,6 +39,8 @@ export class Call implements LoopSink {
   private keys = 0;
   /** Where notifications go now (the current HTTP answer), if anywhere. */
   out?: (method: string, params: JsonObject) => void;
+  /** Cancelled by the client: its lane was dropped, and nothing more is sent for it. */
+  cancelled = false;
 
   constructor(
     readonly lane: Lane,

@@ -1,10 +1,8 @@
-import type { ServerResponse } from 'node:http';
 import type { JsonObject } from '../../shared/json.js';
 import { isJsonObject } from '../../shared/json.js';
+import type { ReplyChannel } from './channel.js';
 import type { LanePool } from './lanes.js';
 import { META_SUBSCRIPTION_ID } from './protocol.js';
-
-type RequestId = string | number;
 
 /** Which filter flag lets which notification through, and the list request that arms it. */
 const LIST_FLAGS: [flag: string, notification: string, list: string][] = [
@@ -14,18 +12,14 @@ const LIST_FLAGS: [flag: string, notification: string, list: string][] = [
 ];
 
 /**
- * `subscriptions/listen`: an SSE stream that holds a lane of its own. The lane lists what the filter
- * asks for (the gateway forwards a list_changed only for a list it gave out) and subscribes the
- * resource URIs on the core's watches; then the acknowledgement goes first, and every notification the
- * filter allows follows, tagged with the subscription id (the listen request's id).
+ * `subscriptions/listen`: a stream that holds a lane of its own (an SSE answer over HTTP; lines on stdout
+ * over stdio, where the request is never answered while it listens). The lane lists what the filter asks
+ * for (the gateway forwards a list_changed only for a list it gave out) and subscribes the resource URIs on
+ * the core's watches; then the acknowledgement goes first, and every notification the filter allows
+ * follows, tagged with the subscription id (the listen request's id). The client ends it by leaving
+ * (HTTP) or by `notifications/cancelled` for that id (stdio).
  */
-export async function serveListen(
-  lanes: LanePool,
-  res: ServerResponse,
-  id: RequestId,
-  params: JsonObject,
-  log: (m: string) => void,
-): Promise<void> {
+export async function serveListen(lanes: LanePool, reply: ReplyChannel, params: JsonObject, log: (m: string) => void): Promise<void> {
   const filter = isJsonObject(params.notifications) ? params.notifications : {};
   const lane = await lanes.acquire();
   const allowed = new Set<string>();
@@ -54,21 +48,18 @@ export async function serveListen(
     lanes.discard(lane);
     throw e;
   }
-  const tag = { [META_SUBSCRIPTION_ID]: id };
+  const tag = { [META_SUBSCRIPTION_ID]: reply.id };
   const send = (method: string, p: JsonObject) =>
-    res.write(
-      `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', method, params: { ...p, _meta: { ...(isJsonObject(p._meta) ? p._meta : {}), ...tag } } })}\n\n`,
-    );
-  res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive' });
+    reply.notify(method, { ...p, _meta: { ...(isJsonObject(p._meta) ? p._meta : {}), ...tag } });
   send('notifications/subscriptions/acknowledged', { notifications: honored });
   lane.transport.onUnrelated = (method, p) => {
     if (!allowed.has(method)) return;
     if (method === 'notifications/resources/updated' && !(honored.resourceSubscriptions as string[]).includes(String(p.uri))) return;
     send(method, p);
   };
-  res.once('close', () => {
+  reply.onAbandon(() => {
     lane.transport.onUnrelated = undefined;
-    log(`subscriptions/listen ${String(id)} closed`);
+    log(`subscriptions/listen ${String(reply.id)} closed`);
     // Its subscriptions and armed lists belong to this stream: the lane goes with it.
     lanes.discard(lane);
   });

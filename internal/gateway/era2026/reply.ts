@@ -1,14 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { JsonObject, JsonValue } from '../../shared/json.js';
+import type { ReplyChannel, RequestId, RpcError } from './channel.js';
 import { HEADER_MISMATCH, METHOD_NOT_FOUND, MISSING_REQUIRED_CLIENT_CAPABILITY, UNSUPPORTED_PROTOCOL_VERSION } from './protocol.js';
-
-type RequestId = string | number;
-
-export interface RpcError {
-  code: number;
-  message: string;
-  data?: JsonValue;
-}
 
 /** The HTTP status 2026-07-28 gives a JSON-RPC error over HTTP (404 for unknown methods, 400 for bad requests). */
 function statusOf(code: number): number {
@@ -21,7 +14,7 @@ function statusOf(code: number): number {
  * The answer to one 2026-07-28 request over HTTP: plain JSON, or an SSE stream once the request may
  * carry notifications (a progress token or a log level), always echoing the request's id.
  */
-export class Reply {
+export class Reply implements ReplyChannel {
   private streaming = false;
   private ended = false;
 
@@ -40,6 +33,15 @@ export class Reply {
   /** The answer was sent (unlike `done`, false when the client went away first: that needs a cancel). */
   get answered(): boolean {
     return this.ended;
+  }
+
+  onAbandon(cb: () => void): () => void {
+    const onClose = () => {
+      // By the time 'close' fires for a client that left, the response is destroyed: only an answer sent counts.
+      if (!this.answered) cb();
+    };
+    this.res.once('close', onClose);
+    return () => this.res.off('close', onClose);
   }
 
   notify(method: string, params: JsonObject): void {

@@ -2,7 +2,7 @@ import type { JsonObject, JsonValue } from '../../shared/json.js';
 import { etagOf } from '../adapter.js';
 import { CACHEABLE_METHODS, INVALID_PARAMS, MISSING_REQUIRED_CLIENT_CAPABILITY } from './protocol.js';
 import { isJsonObject } from '../../shared/json.js';
-import type { RpcError } from './reply.js';
+import type { RpcError } from './channel.js';
 
 /**
  * How long a client may keep a list: the core's lists are ETag snapshots and a change ends them early

@@ -1,15 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JsonObject, JsonValue } from '../../shared/json.js';
 import { isJsonObject } from '../../shared/json.js';
 import { Call, type PendingInput } from './call.js';
-import { checkHeaders } from './headers.js';
+import type { ReplyChannel, RequestId } from './channel.js';
 import type { LanePool } from './lanes.js';
 import { decorateResult, mapError } from './results.js';
 import { RequestStateSeal } from './request-state.js';
-import { Reply } from './reply.js';
 import { serveListen } from './listen.js';
-import { ToolParamHeaders } from './tool-param-headers.js';
 import {
   EraError,
   envelopeOf,
@@ -21,8 +18,6 @@ import {
   SUPPORTED_VERSIONS,
   type RequestEnvelope,
 } from './protocol.js';
-
-type RequestId = string | number;
 
 /** How long a parked MRTR request waits for the client's retry. */
 const PARK_TTL_MS = 120_000;
@@ -42,81 +37,58 @@ export interface StatelessEndpointOptions {
   log: (msg: string) => void;
 }
 
-/** A JSON-RPC request of 2026-07-28 as it arrived over HTTP. */
-interface Incoming {
+/** A JSON-RPC request of 2026-07-28 as it arrived (HTTP or stdio). */
+export interface Incoming {
   id: RequestId;
   method: string;
   params: JsonObject;
 }
 
 /**
- * `mcpdmcp --http` for 2026-07-28: each POST is a whole request (no initialize, no session). It is
- * checked (headers, `_meta`, version), then served on a lane — a gateway with its own core Session —
- * so the 2025-11-25 model behind it is untouched; server→client requests become InputRequiredResults
- * and the client's retry answers them (docs/eras.md).
+ * `mcpdmcp` for 2026-07-28, whatever the face: each request is whole (no initialize, no session). It is
+ * checked (`_meta`, version, removed methods), then served on a lane — a gateway with its own core
+ * Session — so the 2025-11-25 model behind it is untouched; server→client requests become
+ * InputRequiredResults and the client's retry answers them (docs/eras.md). What a face checks of its own
+ * (HTTP headers) it checks before `serve`; the answer goes to the request's ReplyChannel.
  */
 export class StatelessEndpoint {
   private readonly seal = new RequestStateSeal();
   private readonly parked = new Map<string, Parked>();
   private readonly inflight = new Map<RequestId, Call>();
-  private readonly paramHeaders: ToolParamHeaders;
 
-  constructor(private readonly o: StatelessEndpointOptions) {
-    this.paramHeaders = new ToolParamHeaders(o.lanes);
+  constructor(private readonly o: StatelessEndpointOptions) {}
+
+  /** The lanes requests run on (a face may list on them, as the HTTP face does for SEP-2243 headers). */
+  get lanes(): LanePool {
+    return this.o.lanes;
   }
 
-  async handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
-    if (!isJsonObject(body) || body.jsonrpc !== '2.0' || typeof body.method !== 'string') {
-      const id = isJsonObject(body) && (typeof body.id === 'string' || typeof body.id === 'number') ? body.id : null;
-      res.writeHead(400, { 'Content-Type': 'application/json' }).end(
-        JSON.stringify({
-          jsonrpc: '2.0',
-          id,
-          error: { code: -32600, message: 'Invalid Request: the body must be one JSON-RPC 2.0 request object' },
-        }),
-      );
-      return;
-    }
-    const params = isJsonObject(body.params) ? body.params : {};
-    if (body.id === undefined || body.id === null) return this.notification(res, body.method, params);
-    if (typeof body.id !== 'string' && typeof body.id !== 'number') {
-      res.writeHead(400, { 'Content-Type': 'application/json' }).end(
-        JSON.stringify({
-          jsonrpc: '2.0',
-          id: null,
-          error: { code: -32600, message: 'Invalid Request: id must be a string or a number' },
-        }),
-      );
-      return;
-    }
-    const msg: Incoming = { id: body.id, method: body.method, params };
-    let envelope: RequestEnvelope;
+  /** Serves one request; resolves once it is answered (or, for `subscriptions/listen`, acknowledged). */
+  async serve(msg: Incoming, reply: ReplyChannel): Promise<void> {
     try {
-      checkHeaders(req, msg.method, params);
-      envelope = envelopeOf(params);
-      if (REMOVED_METHODS.has(msg.method)) {
-        throw new EraError(404, METHOD_NOT_FOUND, `Method not found: ${msg.method} is not part of 2026-07-28 (see docs/eras.md)`);
-      }
-    } catch (e) {
-      return this.refuse(new Reply(res, msg.id, false), e);
-    }
-    if (msg.method === 'tools/call') {
-      try {
-        await this.paramHeaders.check(req, params);
-      } catch (e) {
-        return this.refuse(new Reply(res, msg.id, false), e);
-      }
-    }
-    const stream = hasProgressToken(params) || envelope.logLevel !== undefined;
-    if (msg.method === 'subscriptions/listen') return serveListen(this.o.lanes, res, msg.id, params, this.o.log);
-    const reply = new Reply(res, msg.id, stream);
-    try {
+      const envelope = this.check(msg);
+      if (msg.method === 'subscriptions/listen') return await serveListen(this.o.lanes, reply, msg.params, this.o.log);
       if (msg.method === 'server/discover') return reply.result(await this.discover());
-      if (MRTR_METHODS.has(msg.method) && typeof params.requestState === 'string') return await this.resume(msg, envelope, reply, res);
-      await this.start(msg, envelope, reply, res);
+      if (MRTR_METHODS.has(msg.method) && typeof msg.params.requestState === 'string') return await this.resume(msg, envelope, reply);
+      await this.start(msg, envelope, reply);
     } catch (e) {
       this.refuse(reply, e);
     }
+  }
+
+  /** `notifications/cancelled` for a request in flight (HTTP: it came on a POST of its own). */
+  cancelled(id: RequestId, reason: string): void {
+    const call = this.inflight.get(id);
+    if (call) this.cancel(call, reason);
+  }
+
+  /** The envelope of a request the endpoint serves, or an EraError saying why it does not. */
+  check(msg: Incoming): RequestEnvelope {
+    const envelope = envelopeOf(msg.params);
+    if (REMOVED_METHODS.has(msg.method)) {
+      throw new EraError(404, METHOD_NOT_FOUND, `Method not found: ${msg.method} is not part of 2026-07-28 (see docs/eras.md)`);
+    }
+    return envelope;
   }
 
   async close(): Promise<void> {
@@ -137,7 +109,7 @@ export class StatelessEndpoint {
     };
   }
 
-  private async start(msg: Incoming, envelope: RequestEnvelope, reply: Reply, res: ServerResponse): Promise<void> {
+  private async start(msg: Incoming, envelope: RequestEnvelope, reply: ReplyChannel): Promise<void> {
     const lane = await this.o.lanes.acquire();
     try {
       if (envelope.logLevel && lane.level !== envelope.logLevel) {
@@ -150,10 +122,10 @@ export class StatelessEndpoint {
     }
     const { id, response } = lane.transport.request(msg.method, forwardParams(msg.params));
     const call = new Call(lane, response, id, envelope.clientCapabilities, envelope.logLevel);
-    await this.drive(call, msg, reply, res);
+    await this.drive(call, msg, reply);
   }
 
-  private async resume(msg: Incoming, envelope: RequestEnvelope, reply: Reply, res: ServerResponse): Promise<void> {
+  private async resume(msg: Incoming, envelope: RequestEnvelope, reply: ReplyChannel): Promise<void> {
     const claims = this.seal.open(String(msg.params.requestState), { caller: this.o.caller, method: msg.method, target: targetOf(msg) });
     const p = this.parked.get(claims.park);
     if (!p)
@@ -174,24 +146,18 @@ export class StatelessEndpoint {
     p.call.capabilities = envelope.clientCapabilities;
     p.call.logLevel = envelope.logLevel;
     p.call.answer(p.inputs, responses);
-    await this.drive(p.call, msg, reply, res);
+    await this.drive(p.call, msg, reply);
   }
 
   /** Runs a call until it answers (lane released) or needs input (call parked). */
-  private async drive(call: Call, msg: Incoming, reply: Reply, res: ServerResponse): Promise<void> {
+  private async drive(call: Call, msg: Incoming, reply: ReplyChannel): Promise<void> {
     call.out = (method, params) => reply.notify(method, params);
     this.inflight.set(msg.id, call);
-    let cancelled = false;
-    const onClose = () => {
-      // By the time 'close' fires for a client that left, the response is destroyed: only an answer sent counts.
-      if (reply.answered) return;
-      cancelled = true;
-      this.cancel(call, 'the client closed the HTTP request');
-    };
-    res.once('close', onClose);
+    const stopWatching = reply.onAbandon(() => this.cancel(call, 'the client gave the request up'));
     try {
       const step = await call.next();
-      if (cancelled) return;
+      // A cancelled call's lane is gone; its late answer goes nowhere.
+      if (call.cancelled) return;
       if ('response' in step) {
         this.o.lanes.release(call.lane);
         if (step.response.error) reply.error(mapError(msg.method, msg.params, step.response.error));
@@ -211,7 +177,7 @@ export class StatelessEndpoint {
       call.out = undefined;
       reply.result(this.inputRequired(park, msg, step.inputs));
     } finally {
-      res.off('close', onClose);
+      stopWatching();
       this.inflight.delete(msg.id);
     }
   }
@@ -245,21 +211,15 @@ export class StatelessEndpoint {
   }
 
   private cancel(call: Call, reason: string): void {
+    if (call.cancelled) return;
+    call.cancelled = true;
     call.lane.transport.notify('notifications/cancelled', { requestId: call.internalId, reason });
     // A cancelled request's late traffic must not reach the next request on that lane.
     this.o.lanes.discard(call.lane);
   }
 
-  private notification(res: ServerResponse, method: string, params: JsonObject): void {
-    if (method === 'notifications/cancelled') {
-      const id = params.requestId;
-      const call = typeof id === 'string' || typeof id === 'number' ? this.inflight.get(id) : undefined;
-      if (call) this.cancel(call, typeof params.reason === 'string' ? params.reason : 'cancelled by the client');
-    }
-    res.writeHead(202).end();
-  }
-
-  private refuse(reply: Reply, e: unknown): void {
+  /** Answers a refused request: an EraError as it says, anything else as an internal error. */
+  refuse(reply: ReplyChannel, e: unknown): void {
     if (e instanceof EraError)
       return reply.error({ code: e.code, message: e.message, ...(e.data !== undefined ? { data: e.data } : {}) }, e.status);
     this.o.log(`2026-07-28 request failed: ${(e as Error).message}`);
@@ -272,10 +232,6 @@ function forwardParams(params: JsonObject): JsonObject {
   const { _meta, inputResponses: _r, requestState: _s, ...rest } = params;
   if (isJsonObject(_meta) && _meta.progressToken !== undefined) rest._meta = { progressToken: _meta.progressToken };
   return rest;
-}
-
-function hasProgressToken(params: JsonObject): boolean {
-  return isJsonObject(params._meta) && params._meta.progressToken !== undefined;
 }
 
 /** The tool or prompt name, or the resource URI, a request is about (what its requestState is bound to). */
