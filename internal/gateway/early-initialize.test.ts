@@ -92,7 +92,12 @@ describe('early initialize', () => {
 
 describe('the era of a stdio connection, from its first message', () => {
   const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
-  const request = (method: string, params?: Record<string, unknown>) => ({ jsonrpc: '2.0' as const, id: 1, method, ...(params ? { params } : {}) });
+  const request = (method: string, params?: Record<string, unknown>) => ({
+    jsonrpc: '2.0' as const,
+    id: 1,
+    method,
+    ...(params ? { params } : {}),
+  });
 
   it('is 2026-07-28 for server/discover and for any request whose _meta names a protocol version', () => {
     expect(isModernFirstMessage(request('server/discover', { _meta: meta }))).toBe(true);
