@@ -3,7 +3,8 @@
 // per program plus shared chunks (dist/cmd/chunks/) that dynamic imports load only when a command needs
 // them. Node then resolves and compiles a handful of files instead of hundreds of modules, which is where
 // start-up time went. tsc still compiles every module to dist/ (tests, the mcpd/smcp library, the docs
-// parse worker); this runs after it and writes the programs' entry files over tsc's.
+// parse worker); this runs after it and writes the programs' entry files over tsc's. `mcpdmcp` is a second
+// build of its own, so a stdio session loads a few files (below).
 import { build } from 'esbuild';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -73,11 +74,9 @@ function packageOf(file) {
   throw new Error(`build-bundles: no package.json names the package of ${file}`);
 }
 
-const result = await build({
+const common = {
   absWorkingDir: root,
-  entryPoints: PROGRAMS.map((p) => ({ in: `cmd/${p}/main.ts`, out: `${p}/main` })),
   outdir,
-  chunkNames: `${CHUNK_DIR}/[name]-[hash]`,
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -92,8 +91,67 @@ const result = await build({
   metafile: true,
   write: false,
   external: EXTERNAL,
+};
+
+/**
+ * `mcpdmcp` is a build of its own. Every MCP client session spawns one, so its memory counts per open
+ * editor: in the shared build, what it loads came in some thirty chunks (esbuild gives each set of entry
+ * points that reach a module a chunk of its own, and six programs share the gateway's modules), and
+ * resolving that many ES modules made V8 optimise Node's own URL and path helpers, which pages the
+ * optimizing compiler in (docs/benchmarks.md, "Start-up"). On its own, what a stdio session loads is the
+ * entry, the stdio gateway's chunk and what the two share; the SDK schemas stdio-params.ts loads on first
+ * use stay chunks of their own. Every other module the program imports lazily (`--http`, other eras) is
+ * an entry of the shared build with a fixed name, which the program's build leaves to Node as an
+ * external import: the SDK's Server and the HTTP code then share no chunk with the stdio gateway.
+ */
+const GATEWAY_MAIN = 'cmd/mcpdmcp/main.ts';
+const STDIO_GATEWAY = '../../internal/gateway/stdio-gateway.js';
+const gatewayLazy = [
+  ...readFileSync(resolve(root, GATEWAY_MAIN), 'utf8').matchAll(/\bimport\(\s*'(\.\.\/\.\.\/internal\/[^']+\.js)'\s*\)/g),
+]
+  .map((m) => m[1])
+  .filter((spec) => spec !== STDIO_GATEWAY)
+  .map((spec) => ({ spec, source: resolve(root, 'cmd/mcpdmcp', spec).replace(/\.js$/, '.ts') }))
+  .map((m) => ({ ...m, out: `${CHUNK_DIR}/mcpdmcp-${basename(m.source, '.ts')}` }));
+
+const lazyGatewayParts = {
+  name: 'mcpdmcp-lazy-parts',
+  setup(b) {
+    b.onResolve({ filter: /.*/ }, (args) => {
+      if (args.kind !== 'dynamic-import' || args.importer !== resolve(root, GATEWAY_MAIN)) return undefined;
+      if (args.path === STDIO_GATEWAY) return undefined;
+      const part = gatewayLazy.find((m) => m.spec === args.path);
+      // The list above is read from the source with a pattern: an import it missed would land in this build.
+      if (!part) throw new Error(`build-bundles: ${GATEWAY_MAIN} imports ${args.path} in a form the lazy-part pattern does not read`);
+      return { path: `../${part.out}.js`, external: true };
+    });
+  },
+};
+
+const programs = build({
+  ...common,
+  entryPoints: [
+    ...PROGRAMS.filter((p) => p !== 'mcpdmcp').map((p) => ({ in: `cmd/${p}/main.ts`, out: `${p}/main` })),
+    ...gatewayLazy.map((m) => ({ in: m.source, out: m.out })),
+  ],
+  chunkNames: `${CHUNK_DIR}/[name]-[hash]`,
   plugins: [sourceLayoutMetaUrl, dependencyDirname],
 });
+const gateway = build({
+  ...common,
+  entryPoints: [{ in: GATEWAY_MAIN, out: 'mcpdmcp/main' }],
+  chunkNames: `${CHUNK_DIR}/mcpdmcp-[name]-[hash]`,
+  plugins: [lazyGatewayParts, sourceLayoutMetaUrl, dependencyDirname],
+});
+
+const results = await Promise.all([programs, gateway]);
+const result = {
+  outputFiles: results.flatMap((r) => r.outputFiles),
+  metafile: {
+    inputs: Object.assign({}, ...results.map((r) => r.metafile.inputs)),
+    outputs: Object.assign({}, ...results.map((r) => r.metafile.outputs)),
+  },
+};
 writeOutputs(result.outputFiles);
 
 /**

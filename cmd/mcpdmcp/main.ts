@@ -8,6 +8,7 @@ import { WriteBatcher } from '../../internal/shared/jsonrpc/turn-writes.js';
 import { COMMON_OPTIONS, configFrom, exitOnHelpOrVersion, parseOrExit, socketFrom } from '../../internal/contract/cli/common-flags.js';
 import { startCoreDaemon, type StartedCore } from '../../internal/contract/session/autostart.js';
 import { answerInitializeEarly, isModernFirstMessage } from '../../internal/gateway/early-initialize.js';
+import { mapStackTracesLazily } from '../../internal/shared/lazy-source-maps.js';
 // Static imports are only what answering `initialize` needs; the gateway itself (the SDK server, the core
 // Session) is imported once the client has spoken, so its code never delays the first answer.
 
@@ -26,6 +27,10 @@ address needs a token, which clients send as
 TOKEN (visible to every local user in the process list). --token auto generates one and prints the
 client settings. Without a token, any local user can call the caller's tools on loopback.
 --max-sessions N caps open HTTP sessions (default 64; the oldest idle one is closed for a new one).`;
+
+// Stack traces point into the TypeScript sources (the bundles' .map files), each map read only when a
+// stack that needs it is printed: Node's own source maps cost every session some 4.7 MiB.
+mapStackTracesLazily();
 
 const { values, positionals } = parseOrExit(
   {
@@ -78,8 +83,6 @@ const transport = values.http === undefined ? new StdioServerLineTransport(proce
 // The first message also chooses the connection's era: `initialize` a 2025-11-25 session, a request with
 // 2026-07-28 `_meta` (or `server/discover`) stateless requests, whose code loads only then (docs/eras.md).
 const first = transport ? await answerInitializeEarly(transport, { caller, version: packageVersion() }) : undefined;
-// Stack traces of everything loaded from here on point into the TypeScript sources (the bundles' .map files).
-process.setSourceMapsEnabled(true);
 const gatewayOptions = {
   caller,
   socket,
@@ -100,31 +103,19 @@ const gatewayOptions = {
 };
 
 if (values.http !== undefined) {
-  const [newGateway, { runHttpGateway }] = await Promise.all([sharedGateways(), import('../../internal/gateway/http-main.js')]);
-  const tokens = { token: values.token, tokenFile: values['token-file'], envToken: process.env.MCPD_HTTP_TOKEN };
-  await runHttpGateway({
+  // The HTTP gateway (the SDK's Server, the HTTP transport) is a module of its own that a stdio session
+  // never loads (serve-http.ts).
+  const { serveHttp } = await import('../../internal/gateway/serve-http.js');
+  await serveHttp({
+    gateway: gatewayOptions,
     address: values.http,
-    tokens,
+    tokens: { token: values.token, tokenFile: values['token-file'], envToken: process.env.MCPD_HTTP_TOKEN },
     maxSessions: values['max-sessions'],
-    newSession: newGateway,
-    caller,
-    version: packageVersion(),
-    log,
   });
 } else if (transport && isModernFirstMessage(first)) {
   await serveStdioStateless(transport);
 } else if (transport) {
   await serveStdio(transport);
-}
-
-/** Builds gateways (the SDK server's) whose core Sessions are channels of one shared core connection. */
-async function sharedGateways() {
-  const [{ Gateway }, { SharedCoreConnection }] = await Promise.all([
-    import('../../internal/gateway/mcp-gateway.js'),
-    import('../../internal/gateway/shared-core-connection.js'),
-  ]);
-  const shared = new SharedCoreConnection(socket);
-  return () => new Gateway({ ...gatewayOptions, openSession: (hello) => shared.openSession(hello) });
 }
 
 async function serveStdio(transport: StdioServerLineTransport): Promise<void> {
@@ -141,10 +132,12 @@ async function serveStdio(transport: StdioServerLineTransport): Promise<void> {
 }
 
 async function serveStdioStateless(transport: StdioServerLineTransport): Promise<void> {
-  const [newGateway, { StdioStatelessGateway }] = await Promise.all([
-    sharedGateways(),
+  // Each 2026-07-28 request is served by an SDK-Server gateway of its own, as on --http (serve-http.ts).
+  const [{ sharedGateways }, { StdioStatelessGateway }] = await Promise.all([
+    import('../../internal/gateway/serve-http.js'),
     import('../../internal/gateway/era2026/stdio-endpoint.js'),
   ]);
+  const newGateway = sharedGateways(gatewayOptions);
   const gateway = new StdioStatelessGateway(
     { newSession: newGateway, caller: gatewayOptions.caller, version: packageVersion(), log },
     transport,

@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isMap, parseDocument } from 'yaml';
+import { mappedProfile } from './caller-profile.js';
 
 export type MappingOutcome = { kind: 'added' } | { kind: 'kept'; profile: string } | { kind: 'failed'; why: string };
 
@@ -21,8 +22,10 @@ export async function mapCaller(storeDir: string, caller: string, profile: strin
   if (parseError) return { kind: 'failed', why: `${file} does not parse: ${parseError.message}` };
   const callers = doc.get('callers');
   if (callers !== undefined && callers !== null && !isMap(callers)) return { kind: 'failed', why: `"callers" in ${file} is not a mapping` };
-  const existing = doc.getIn(['callers', caller]);
-  if (typeof existing === 'string') return { kind: 'kept', profile: existing };
+  // The plain form (`caller: profile`) or the long one (`caller: { profile, reserve }`).
+  const node = doc.getIn(['callers', caller]);
+  const existing = mappedProfile(isMap(node) ? { profile: node.get('profile') } : node);
+  if (existing !== undefined) return { kind: 'kept', profile: existing };
   if (!isMap(callers)) doc.set('callers', doc.createNode({ [caller]: profile }));
   else doc.setIn(['callers', caller], profile);
   await writeFile(file, String(doc));

@@ -101,8 +101,9 @@ function simpleName(name: string): string {
 }
 
 /**
- * Gives the caller's profile the `namespace.reserve` the client's tool-name prefix needs (a client with no
- * known prefix rule needs none), and says what it did: the names change for every caller of that profile.
+ * Gives the caller its own `reserve` in callers.yaml, the room the client's tool-name prefix needs (a
+ * client with no known prefix rule needs none), and says what it did. Only this caller's names change:
+ * other callers of the profile keep theirs.
  */
 async function reserveNote(client: ClientName, profile: CallerProfile, write: boolean): Promise<string | undefined> {
   const rule = toolNameRule(client);
@@ -110,16 +111,14 @@ async function reserveNote(client: ClientName, profile: CallerProfile, write: bo
   const prefix = rule.prefix(ENTRY_NAME);
   const why = `${client} shows tools as ${prefix}<tool>, ${rule.limit} characters at most`;
   const r = await raiseReserve(profile, (max) => reserveFor(rule, ENTRY_NAME, max), write);
-  const where = `profile "${profile.name}" (${profile.file})`;
-  const shared = profile.shared
-    ? `; callers.yaml does not map this caller, so every caller of "${profile.name}" gets the shorter names`
-    : '';
-  if (r.kind === 'kept') return `namespace.reserve: ${r.reserve} in ${where} already leaves room (${why})`;
-  if (r.kind === 'raised')
-    return `namespace.reserve: ${r.from} → ${r.to} in ${where}${write ? '' : ' (dry run, not written)'}: ${why}${shared}`;
-  if (r.kind === 'missing')
-    return `note: ${where} does not exist; give it namespace: { reserve: ${reserveFor(rule, ENTRY_NAME, 64)} } (${why})`;
-  return `note: namespace.reserve not set (${r.why}); set it to ${reserveFor(rule, ENTRY_NAME, 64)} by hand (${why})`;
+  const who = `caller "${profile.caller}" (profile "${profile.name}") in ${profile.callersFile}`;
+  const mapped = profile.shared ? `; callers.yaml did not map this caller: it now maps it to "${profile.name}" explicitly` : '';
+  if (r.kind === 'kept')
+    return `reserve: ${r.reserve}${r.own ? '' : ` (profile "${profile.name}"'s namespace.reserve)`} for ${who} already leaves room (${why})`;
+  if (r.kind === 'raised') return `reserve: ${r.from} → ${r.to} for ${who}${write ? '' : ' (dry run, not written)'}: ${why}${mapped}`;
+  const hand = `callers: { ${profile.caller}: { profile: ${profile.name}, reserve: ${reserveFor(rule, ENTRY_NAME, 64)} } }`;
+  if (r.kind === 'missing') return `note: profile "${profile.name}" (${profile.file}) does not exist; create it, then give the caller ${hand} (${why})`;
+  return `note: the caller's reserve was not set (${r.why}); write ${hand} by hand (${why})`;
 }
 
 function clientOf(name: string): ClientName {

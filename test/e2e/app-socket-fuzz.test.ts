@@ -36,6 +36,7 @@ const EVENTS = [
   'config',
   'connect-info',
   'action',
+  'input-answer',
 ] as const satisfies readonly DashboardRequest[];
 type Unfuzzed = Exclude<DashboardRequest, (typeof EVENTS)[number]>;
 const everyRequestFuzzed: [Unfuzzed] extends [never] ? true : never = true;
@@ -51,6 +52,10 @@ const MORE_FIELDS = [
   'minLevel',
   'fingerprint',
   'instance',
+  'request',
+  'action',
+  'content',
+  'text',
   '__proto__',
   'constructor',
   'prototype',

@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PENDING_META } from '../../internal/contract/areas/tools.js';
+import { PENDING_META } from '../../internal/contract/areas/params.js';
 import { TestWorld } from '../support/core-process.js';
 import { FIXTURES, MCPDCTL } from '../support/paths.js';
 import { echoServer, profile, server } from '../support/profiles.js';

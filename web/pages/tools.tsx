@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { conn } from '../conn.js';
 import { useOnline, useWatch } from '../hooks.js';
 import { ErrorText } from '../error-text.js';
@@ -8,6 +8,8 @@ import type { DashboardTool } from '../../internal/contract/dashboard/dashboard-
 import type { JsonObject } from '../../internal/shared/json.js';
 import type { ProgressUpdate } from '../../internal/contract/model/downstream.js';
 import { argsFrom, SchemaForm, useFormValues } from '../schema-form.js';
+import { inputRequests, useInputRequests } from '../input-requests.js';
+import { InputRequestView } from '../input-request-view.js';
 
 type Json = Record<string, unknown>;
 
@@ -52,6 +54,19 @@ function ToolDetail({ caller, tool }: { caller: string; tool: DashboardTool }) {
       if (pe.id === run.id) setRun((r) => (r && r.id === pe.id ? { ...r, progress: pe } : r));
     });
   }, [run?.id, !!run?.result, !!run?.error]);
+  const running = run && !run.result && !run.error && run.id !== '';
+  const asked = useInputRequests(running ? run.id : undefined);
+  // Closing the tool (or leaving the page) gives up its call: nothing would show the result or a
+  // question the server asks, so the core cancels it and refuses what the server still asks.
+  const live = useRef<string | undefined>();
+  live.current = running ? run.id : undefined;
+  useEffect(
+    () => () => {
+      const id = live.current;
+      if (id) void conn.ask('cancel', { id }).catch(() => {}); // best effort: the socket may be gone too
+    },
+    [],
+  );
   const submit = (e: Event) => {
     e.preventDefault();
     let args: JsonObject;
@@ -62,12 +77,12 @@ function ToolDetail({ caller, tool }: { caller: string; tool: DashboardTool }) {
     }
     const id = `call-${++callSeq}`;
     setRun({ id });
+    const ended = () => inputRequests.dropCall(id);
     conn.ask('call', { id, caller, name: tool.name, args }).then(
-      (result) => setRun((r) => (r?.id === id ? { id, result } : r)),
-      (err: Error) => setRun((r) => (r?.id === id ? { id, error: err.message } : r)),
+      (result) => (ended(), setRun((r) => (r?.id === id ? { id, result } : r))),
+      (err: Error) => (ended(), setRun((r) => (r?.id === id ? { id, error: err.message } : r))),
     );
   };
-  const running = run && !run.result && !run.error && run.id !== '';
   const pct =
     run?.progress && typeof run.progress.total === 'number'
       ? Math.round((100 * Number(run.progress.progress)) / run.progress.total)
@@ -116,6 +131,9 @@ function ToolDetail({ caller, tool }: { caller: string; tool: DashboardTool }) {
           )}
         </div>
       )}
+      {asked.map((req) => (
+        <InputRequestView key={req.request} req={req} />
+      ))}
       {run?.error && <ErrorText message={run.error} />}
       {run?.result && <ResultView result={run.result} />}
     </div>

@@ -47,12 +47,24 @@ export function cursorParams(params: JsonObject): { cursor?: string } {
 }
 
 /** A list result as MCP shapes it, with the snapshot's etag in `_meta`. */
-export function mcpPage(key: string, items: readonly { definition: JsonObject }[], etag: string, nextCursor?: string): JsonObject {
+export function mcpPage(
+  key: string,
+  items: readonly { definition: JsonObject }[],
+  etag: string,
+  nextCursor?: string,
+  pending?: readonly string[],
+): JsonObject {
   const result: JsonObject = { [key]: items.map((i) => i.definition) };
   if (nextCursor) result.nextCursor = nextCursor;
-  result._meta = { 'mcpd/etag': etag };
+  const meta: JsonObject = { 'mcpd/etag': etag };
+  // Servers still starting when the listing budget ran out: their items come with list_changed.
+  if (pending?.length) meta[PENDING_META] = [...pending];
+  result._meta = meta;
   return result;
 }
+
+/** The first page's `_meta` key naming the servers a listing answered without (still starting). */
+export const PENDING_META = 'mcpd/pending';
 
 /** gRPC names the caller in every request; empty means the default caller. */
 export const callerOf = (caller: string): string => caller || 'default';

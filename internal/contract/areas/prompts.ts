@@ -28,7 +28,7 @@ export const promptsArea: Area = {
       admission: 'free',
       routed: false,
       invoke: (api, req, ctx) => api.prompts.list(ctx.caller, req.cursor, req.pageSize),
-      session: { fromMcp: cursorParams, toMcp: (page) => mcpPage('prompts', page.items, page.etag, page.nextCursor) },
+      session: { fromMcp: cursorParams, toMcp: (page) => mcpPage('prompts', page.items, page.etag, page.nextCursor, page.pending) },
       grpc: {
         rpc: 'listPrompts',
         fromPb: (r: pb.ListPromptsRequest) => ({
@@ -39,6 +39,7 @@ export const promptsArea: Area = {
           etag: page.etag,
           prompts: page.items.map(promptToPb),
           nextCursor: page.nextCursor ?? '',
+          pending: [...(page.pending ?? [])],
         }),
       },
       gateway: { schema: ListPromptsRequestSchema },

@@ -38,7 +38,7 @@ export const resourcesArea: Area = {
       invoke: (api, req, ctx) => api.resources.list(ctx.caller, req.cursor, req.pageSize),
       session: {
         fromMcp: cursorParams,
-        toMcp: (page) => mcpPage('resources', page.items, page.etag, page.nextCursor),
+        toMcp: (page) => mcpPage('resources', page.items, page.etag, page.nextCursor, page.pending),
       },
       grpc: {
         rpc: 'listResources',
@@ -47,6 +47,7 @@ export const resourcesArea: Area = {
           etag: page.etag,
           resources: page.items.map(resourceToPb),
           nextCursor: page.nextCursor ?? '',
+          pending: [...(page.pending ?? [])],
         }),
       },
       gateway: { schema: ListResourcesRequestSchema },
@@ -58,7 +59,7 @@ export const resourcesArea: Area = {
       invoke: (api, req, ctx) => api.resources.listTemplates(ctx.caller, req.cursor, req.pageSize),
       session: {
         fromMcp: cursorParams,
-        toMcp: (page) => mcpPage('resourceTemplates', page.items, page.etag, page.nextCursor),
+        toMcp: (page) => mcpPage('resourceTemplates', page.items, page.etag, page.nextCursor, page.pending),
       },
       grpc: {
         rpc: 'listResourceTemplates',
@@ -67,6 +68,7 @@ export const resourcesArea: Area = {
           etag: page.etag,
           templates: page.items.map(templateToPb),
           nextCursor: page.nextCursor ?? '',
+          pending: [...(page.pending ?? [])],
         }),
       },
       gateway: { schema: ListResourceTemplatesRequestSchema },

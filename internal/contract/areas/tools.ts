@@ -26,9 +26,6 @@ interface CallReq {
   progress?: boolean;
 }
 
-/** The first page's `_meta` key naming the servers a listing answered without (still starting). */
-export const PENDING_META = 'mcpd/pending';
-
 /** Tools: list (paged, with the snapshot's etag), watch, call (progress and cancellation pass through). */
 export const toolsArea: Area = {
   name: 'tools',
@@ -42,16 +39,11 @@ export const toolsArea: Area = {
         fromMcp: cursorParams,
         toMcp: async (page, req, ctx, api) => {
           warnListingFailures(page.failures ?? [], ctx);
-          const result = mcpPage('tools', page.tools, page.etag, page.nextCursor);
-          if (!req.cursor) {
-            // The first page holds the Finder's tool where the caller has documents (Core.listTools), and its
-            // etag covers it: the Session's list_changed watch uses the same one (tool-list-watch.ts).
-            const channels = await api.resources.channels(ctx.session.caller);
-            result._meta = { 'mcpd/etag': clientToolListEtag(page.etag, channels) };
-            // Servers still starting when the listing budget ran out: their tools come with list_changed.
-            if (page.pending?.length) result._meta[PENDING_META] = [...page.pending];
-          }
-          return result;
+          if (req.cursor) return mcpPage('tools', page.tools, page.etag, page.nextCursor);
+          // The first page holds the Finder's tool where the caller has documents (Core.listTools), and its
+          // etag covers it: the Session's list_changed watch uses the same one (tool-list-watch.ts).
+          const channels = await api.resources.channels(ctx.session.caller);
+          return mcpPage('tools', page.tools, clientToolListEtag(page.etag, channels), page.nextCursor, page.pending);
         },
       },
       grpc: {
@@ -135,12 +127,13 @@ function listToolsToPb(page: ToolPage, r: pb.ListToolsRequest): pb.ListToolsResp
       nextCursor: page.nextCursor ?? '',
       collisions: page.collisions.map(collisionToPb),
       failures: [],
+      pending: [],
     };
     pages.set(key, v);
     if (pages.size > 64) pages.delete(pages.keys().next().value as string);
   }
   // Failures come and go without the list changing: such a response is not memoised.
-  return page.failures?.length ? { ...v, failures: page.failures.map((f) => ({ ...f })) } : v;
+  return page.failures?.length ? { ...v, failures: page.failures.map((f) => ({ ...f })), pending: [...(page.pending ?? [])] } : v;
 }
 
 /** Per session: the "server: error" pairs its client was already warned about. */

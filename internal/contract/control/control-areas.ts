@@ -44,6 +44,8 @@ export interface Paged<T> {
   etag: string;
   items: readonly T[];
   nextCursor?: string;
+  /** First page only: servers still starting when the listing budget ran out (their items follow with list_changed). */
+  pending?: readonly string[];
 }
 
 export interface ResourcesApi {

@@ -81,6 +81,36 @@ export interface DashboardTool {
   definition: JsonObject;
 }
 
+/** The server→client requests a try-it call may bring to the page (2025 requests, or a 2026 InputRequiredResult's). */
+export type InputMethod = 'elicitation/create' | 'sampling/createMessage';
+
+/**
+ * A server needs input to finish a `call` of this page: the elicitation (its `message`, and a form built
+ * from `requestedSchema`, or a `url` to open) or the sampling request (`messages`, `systemPrompt`) as the
+ * server sent it. Only the page that made the call gets it.
+ */
+export interface InputRequest {
+  /** The page's call id. */
+  id: string;
+  /** This request's id, for `input-answer`. */
+  request: string;
+  method: InputMethod;
+  params: JsonObject;
+}
+
+/**
+ * The answer to an `input-request`. Elicitation: `accept` with `content` (checked against the request's
+ * requestedSchema), `decline` or `cancel`, given to the server as they are. Sampling: `accept` with
+ * `text` (the reply the server gets as the model's), or `decline`/`cancel` (the server gets the "user
+ * rejected" error, as from any client whose user refuses).
+ */
+export interface InputAnswer {
+  request: string;
+  action: 'accept' | 'decline' | 'cancel';
+  content?: JsonObject;
+  text?: string;
+}
+
 /** Every request a page may send: its arguments and the value of a successful answer. */
 export interface DashboardRequests {
   hello: { args: Record<string, never>; answer: { info: CoreInfo; status: StatusView; callers: CallerRow[] } };
@@ -106,6 +136,8 @@ export interface DashboardRequests {
   config: { args: Record<string, never>; answer: StoreFile[] };
   'connect-info': { args: Record<string, never>; answer: ConnectInfo };
   action: { args: OperatorAction; answer: unknown };
+  /** The person's answer to an `input-request` of one of this page's calls. */
+  'input-answer': { args: InputAnswer; answer: null };
 }
 
 export type DashboardRequest = keyof DashboardRequests;
@@ -142,6 +174,10 @@ export interface DashboardPushes {
   /** notifications/resources/updated of a subscribed URI. */
   updated: { caller: string; uri: string; params: JsonObject };
   'watch-error': { kind: WatchKind; error: string };
+  /** A server asks for input during one of this page's calls. */
+  'input-request': InputRequest;
+  /** An input request is over without the page's answer (the server withdrew it, it timed out, its call ended). */
+  'input-withdrawn': { id: string; request: string; reason: string };
   /** The core began a graceful stop: the page may renew with the next core. */
   'core-stopping': { coreId: string };
 }

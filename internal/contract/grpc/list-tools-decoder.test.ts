@@ -19,13 +19,21 @@ describe('ListToolsResponse decoder', () => {
     ],
     collisions: [{ name: 'dup', servers: ['a', 'b'], resolution: 'kept a' }],
     failures: [{ server: 'gone', error: 'cannot start server gone: "nodee" in /x: command not found (check "cmd" and PATH)' }],
+    pending: ['late', 'later'],
   };
 
   it('gives what the generated decoder gives', () => {
     const bytes = Buffer.from(ListToolsResponse.encode(sample).finish());
     expect(plain(decodeListToolsResponse(bytes))).toEqual(plain(ListToolsResponse.decode(bytes)));
     expect(plain(decodeListToolsResponse(bytes))).toEqual(plain(sample));
-    expect(decodeListToolsResponse(Buffer.alloc(0))).toEqual({ etag: '', tools: [], nextCursor: '', collisions: [], failures: [] });
+    expect(decodeListToolsResponse(Buffer.alloc(0))).toEqual({
+      etag: '',
+      tools: [],
+      nextCursor: '',
+      collisions: [],
+      failures: [],
+      pending: [],
+    });
   });
 
   it('skips fields it does not know, at both levels', () => {

@@ -10,7 +10,7 @@ import type * as pb from '../gen/mcpd/control/v1/control.js';
  */
 export function decodeListToolsResponse(bytes: Uint8Array): pb.ListToolsResponse {
   const c = new Cursor(Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-  const out: pb.ListToolsResponse = { etag: '', tools: [], nextCursor: '', collisions: [], failures: [] };
+  const out: pb.ListToolsResponse = { etag: '', tools: [], nextCursor: '', collisions: [], failures: [], pending: [] };
   const end = c.buf.length;
   for (let field = c.nextField(end); field !== 0; field = c.nextField(end)) {
     if (field === 2) out.tools.push(decodeTool(c));
@@ -18,6 +18,7 @@ export function decodeListToolsResponse(bytes: Uint8Array): pb.ListToolsResponse
     else if (field === 3) out.nextCursor = c.string();
     else if (field === 4) out.collisions.push(Collision.decode(c.bytes()));
     else if (field === 5) out.failures.push(ServerFailure.decode(c.bytes()));
+    else if (field === 6) out.pending.push(c.string());
   }
   return out;
 }
@@ -36,7 +37,7 @@ function decodeTool(c: Cursor): pb.ToolDefinition {
   return tool;
 }
 
-/** Reads length-delimited fields 1–5 (those the two messages have) and skips any other field. */
+/** Reads length-delimited fields 1–6 (those the two messages have) and skips any other field. */
 class Cursor {
   pos = 0;
   valueStart = 0;
@@ -56,7 +57,7 @@ class Cursor {
         this.valueEnd = this.pos + len;
         if (this.valueEnd > end) throw new RangeError('premature end of a ListToolsResponse field');
         this.pos = this.valueEnd;
-        if (field >= 1 && field <= 5) return field;
+        if (field >= 1 && field <= 6) return field;
       } else if (wire === 0) this.varint();
       else if (wire === 1) this.pos += 8;
       else if (wire === 5) this.pos += 4;

@@ -109,6 +109,11 @@ export interface ProfileStore {
   profiles: Map<string, Profile>;
   /** caller name → profile name */
   callers: Map<string, string>;
+  /**
+   * caller name → its own `reserve` (callers.yaml long form): replaces the profile's `namespace.reserve`
+   * in that caller's tool names, so clients with different prefixes can share a profile. Absent = none.
+   */
+  callerReserves?: ReadonlyMap<string, number>;
   runtime: RuntimeSettings;
   /** runtime.yaml `smcp:`: the core as A2C-SMCP Computers; absent = none. */
   smcp?: SmcpSettings;

@@ -3,7 +3,8 @@ import { dirname, extname, join, relative, resolve } from 'node:path';
 import type { ConfigIssue } from '../../shared/errors.js';
 import { DEFAULT_PROFILE, type Profile, type ProfileStore } from '../model/profile.js';
 import type { ServerSpec } from '../model/spec.js';
-import { parseCallers } from './callers-parse.js';
+import { parseCallers, type CallerRef } from './callers-parse.js';
+import { MIN_NAME_BUDGET } from '../model/naming.js';
 import { DEFERRED_INPUT, deferredInputs, inputResolver } from './input-resolver.js';
 import { foreignControl } from '../../shared/file-trust.js';
 import { NAME_HINT, isValidName } from './names.js';
@@ -163,18 +164,12 @@ async function loadProfile(name: string, file: string, o: ProfileLoad): Promise<
   return { name, file, servers, inputs, namespace: parsed.namespace, ...(parsed.toolSearch ? { toolSearch: parsed.toolSearch } : {}) };
 }
 
-async function loadCallers(
-  file: string,
-  profiles: ReadonlySet<string>,
-  issues: ConfigIssue[],
-  maxBytes: number,
-): Promise<Map<string, string>> {
-  const callers = new Map<string, string>();
-  if (!(await exists(file))) return callers;
+async function loadCallers(file: string, profiles: ReadonlySet<string>, issues: ConfigIssue[], maxBytes: number): Promise<CallerRef[]> {
+  if (!(await exists(file))) return [];
   const src = await readSource(file, issues, maxBytes);
-  if (!src) return callers;
-  for (const ref of src.broken ? [] : parseCallers(src)) {
-    callers.set(ref.caller, ref.profile);
+  if (!src) return [];
+  const refs = src.broken ? [] : parseCallers(src);
+  for (const ref of refs) {
     if (profiles.has(ref.profile)) continue;
     const known = [...profiles].sort();
     src.issues.push({
@@ -187,7 +182,32 @@ async function loadCallers(
     });
   }
   issues.push(...src.issues);
-  return callers;
+  return refs;
+}
+
+/**
+ * The callers' own reserves, each checked against its profile's maxLength: what is left for names
+ * must stay at least MIN_NAME_BUDGET, as for a profile's own reserve.
+ */
+function callerReserves(file: string, refs: readonly CallerRef[], profiles: ReadonlyMap<string, Profile>, issues: ConfigIssue[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const { caller, profile, reserve } of refs) {
+    if (!reserve) continue;
+    const max = profiles.get(profile)?.namespace.maxLength;
+    if (max !== undefined && max - reserve.value < MIN_NAME_BUDGET) {
+      issues.push({
+        file,
+        line: reserve.where.line,
+        column: reserve.where.column,
+        field: reserve.where.field,
+        message: `reserve ${reserve.value} leaves ${max - reserve.value} of profile "${profile}"'s maxLength ${max} characters for names; at least ${MIN_NAME_BUDGET} are needed`,
+        hint: `lower reserve to at most ${max - MIN_NAME_BUDGET} or raise namespace.maxLength in profiles/${profile}.yaml`,
+      });
+      continue;
+    }
+    out.set(caller, reserve.value);
+  }
+  return out;
 }
 
 async function loadRuntime(dir: string, issues: ConfigIssue[], maxBytes: number): Promise<ParsedRuntime> {
@@ -236,7 +256,8 @@ export async function loadStore(dir: string, opts: LoadOptions = {}): Promise<Lo
   if (dirTrust) return { ok: false, issues: [dirTrust] };
   const files = await listProfiles(abs, issues);
   const rt = await loadRuntime(abs, issues, maxBytes);
-  const callers = await loadCallers(callersFile, new Set(files.keys()), issues, maxBytes);
+  const callerRefs = await loadCallers(callersFile, new Set(files.keys()), issues, maxBytes);
+  const callers = new Map(callerRefs.map((r) => [r.caller, r.profile]));
   // Commands of profiles no caller can reach are not run.
   const used = new Set([DEFAULT_PROFILE, ...callers.values()]);
   const profiles = new Map<string, Profile>();
@@ -254,10 +275,18 @@ export async function loadStore(dir: string, opts: LoadOptions = {}): Promise<Lo
       ),
     );
   }
+  const reserves = callerReserves(callersFile, callerRefs, profiles, issues);
   const smcp = rt.smcp && (await resolveSmcp(rt.smcp, join(abs, 'runtime.yaml'), env, issues));
   // A store that does not load anyway reports everything at once, missing values included.
   if (issues.length) return { ok: false, issues: [...issues, ...unresolved].sort(byPosition) };
-  const store: ProfileStore = { dir: abs, profiles, callers, runtime: rt.runtime, ...(smcp ? { smcp } : {}) };
+  const store: ProfileStore = {
+    dir: abs,
+    profiles,
+    callers,
+    ...(reserves.size ? { callerReserves: reserves } : {}),
+    runtime: rt.runtime,
+    ...(smcp ? { smcp } : {}),
+  };
   return { ok: true, store, warnings: warnings.sort(byPosition), unresolved: unresolved.sort(byPosition) };
 }
 

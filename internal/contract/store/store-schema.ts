@@ -162,12 +162,34 @@ export function runtimeSchema(): Schema {
   };
 }
 
-function callersSchema(): Schema {
+export function callersSchema(): Schema {
   return {
     $schema: SCHEMA_DRAFT,
     title: 'mcpd callers (callers.yaml)',
     type: 'object',
-    properties: { callers: { type: 'object', additionalProperties: { type: 'string', pattern: NAME_RE.source } } },
+    properties: {
+      callers: {
+        type: 'object',
+        additionalProperties: {
+          oneOf: [
+            { type: 'string', pattern: NAME_RE.source, description: 'the profile this caller gets' },
+            {
+              type: 'object',
+              required: ['profile'],
+              properties: {
+                profile: { type: 'string', pattern: NAME_RE.source, description: 'the profile this caller gets' },
+                reserve: {
+                  type: 'integer',
+                  minimum: 0,
+                  description: "characters this caller's client keeps for its own tool-name prefix; replaces the profile's namespace.reserve for this caller",
+                },
+              },
+              additionalProperties: false,
+            },
+          ],
+        },
+      },
+    },
     additionalProperties: false,
   };
 }

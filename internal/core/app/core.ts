@@ -22,6 +22,7 @@ import { CallerHistories } from '../domain/history/tool-call-history.js';
 import { CallGate } from './call-gate.js';
 import { CallerRegistry, pidAlive } from './caller-registry.js';
 import { CallerViews } from './caller-views.js';
+import { toolViewOf, viewProfileName } from './caller-naming.js';
 import type { ClientRequests } from './client-requests.js';
 import type { ContextService } from './context-service.js';
 import { contextToolEntries, FINDER_TOOL } from './context-entries.js';
@@ -53,9 +54,9 @@ export class Core implements ControlApi {
   readonly tools: ToolService;
   /** Per-caller views, so a caller moved to another profile by a reload sees the new list. */
   private readonly callerViews = new CallerViews<ToolSnapshot>(
-    (caller) => this.tools.index(this.profileOf(caller)).snapshot(),
+    (caller) => this.tools.index(this.toolViewOf(caller)).snapshot(),
     // A watch's first snapshot comes within the listing budget, like a listing: what arrives later is a change.
-    (caller) => this.tools.loadWithin(this.profileOf(caller)),
+    (caller) => this.tools.loadWithin(this.toolViewOf(caller)),
   );
   private reaper?: NodeJS.Timeout;
   readonly history = new CallerHistories();
@@ -88,7 +89,7 @@ export class Core implements ControlApi {
       calls: this.calls,
       smcpStatus: () => this.smcp.status(),
     });
-    this.tools.onChange((profile) => this.callerViews.refresh((caller) => this.profileOf(caller) === profile));
+    this.tools.onChange((view) => this.callerViews.refresh((caller) => this.toolViewOf(caller) === view));
     o.pools.onStatusChange(() => this.publishStatus());
     // Built before the areas, which retry requests that raced a reload (prompts, resource reads) with it.
     this.reloads = new StoreReloads(o.pools, o.store, this.tools, {
@@ -118,7 +119,8 @@ export class Core implements ControlApi {
       tools: this.tools,
       history: this.history,
       reloads: this.reloads,
-      profileOf: (caller) => this.profileOf(caller),
+      // Tool names are per caller (its own reserve): calls resolve them in the caller's view.
+      profileOf: (caller) => this.toolViewOf(caller),
       log: o.log,
     });
     this.stopping = new CoreStop({
@@ -206,7 +208,7 @@ export class Core implements ControlApi {
   }
 
   async listTools(caller: string, cursor?: string, pageSize?: number): Promise<ToolPage> {
-    const profile = this.profileOf(caller);
+    const profile = this.toolViewOf(caller);
     // A continuation page comes from a pinned snapshot: loading must not block it.
     const pending = cursor ? [] : await this.waitForListing(caller, profile);
     const idx = this.tools.index(profile);
@@ -222,9 +224,10 @@ export class Core implements ControlApi {
    * Loads the profile's tool lists within the listing budget; returns the servers still starting then.
    * A wait for servers to start is logged with who and how long (it can take seconds).
    */
-  private async waitForListing(caller: string, profile: string): Promise<string[]> {
+  private async waitForListing(caller: string, view: string): Promise<string[]> {
     const t0 = Date.now();
-    const { waited, pending } = await this.tools.loadWithin(profile);
+    const { waited, pending } = await this.tools.loadWithin(view);
+    const profile = viewProfileName(view);
     const ms = Date.now() - t0;
     if (waited.length > 0 && ms >= SLOW_LISTING_MS)
       this.o.log('info', `first listing waited ${ms} ms for servers to start: ${waited.join(', ')}`, {
@@ -298,6 +301,11 @@ export class Core implements ControlApi {
 
   private profileOf(caller: string): string {
     return profileFor(this.o.store.current, caller).name;
+  }
+
+  /** The caller's tool view: its profile, named for its own reserve when callers.yaml gives one. */
+  private toolViewOf(caller: string): string {
+    return toolViewOf(this.o.store.current, caller);
   }
 
   /** Status watchers (mcpdctl, the dashboard) see a change: also called when an edit of the store is rejected. */

@@ -27,6 +27,8 @@ export function dashboardCore(core: Core, store: StoreState, pools: PoolPort, so
       toolsWithContext(core.watchTools(caller, etag), () => core.resources.channels(caller))
     ),
     callTool: (caller, name, args, opts) => core.callTool(caller, name, args, opts),
+    // Try-it calls take their server's input requests to the page that made them (elicitation, sampling).
+    clientRequests: core.clientRequests,
     // The core's own gated surface (reads, prompts and completions pass the stop's gate there, as
     // callTool does); only the watches add a first listing.
     resources: {

@@ -4,11 +4,13 @@ import { cappedTimeout } from '../../shared/timer-limit.js';
 /**
  * How long listings wait for servers still starting (runtime.yaml listingBudgetSeconds). Past it a
  * listing answers with what is ready; the loading goes on and what it brings joins the index later
- * (list_changed). While a profile has a loading that overran the budget, its other listings (the tools
- * page's context channels, resources, prompts) take what is ready at once instead of waiting the whole
- * budget again for the same late server.
+ * (list_changed). A server whose loading overran the budget is late: while that loading goes on, the
+ * other listings (the tools page's context channels, resources, prompts, other callers) take what is
+ * ready at once instead of waiting the whole budget again for it — and still wait for the servers that
+ * are merely slower to list.
  */
 export class ListingBudget {
+  /** Per spec fingerprint: the loading that overran the budget, until it settles. */
   private readonly overdue = new Map<string, Promise<unknown>>();
 
   constructor(private readonly budgetMs: () => number) {}
@@ -17,18 +19,28 @@ export class ListingBudget {
     return this.budgetMs();
   }
 
-  /** True when `loading` settled within the budget (it never rejects: failures are recorded by the caches). */
-  async wait(profile: string, loading: Promise<unknown>): Promise<boolean> {
-    const late = this.overdue.has(profile);
-    const inTime = await settlesWithin(loading, late ? 0 : this.budgetMs());
-    if (!inTime && !late) {
-      this.overdue.set(profile, loading);
-      const clear = () => {
-        if (this.overdue.get(profile) === loading) this.overdue.delete(profile);
-      };
-      loading.then(clear, clear);
+  /**
+   * Waits for each server's loading (by spec fingerprint; loadings never reject: failures are recorded
+   * by the caches) at most the budget, late servers not at all. Callers tell what is still loading from
+   * their own state afterwards.
+   */
+  async wait(loads: ReadonlyMap<string, Promise<unknown>>): Promise<void> {
+    const waited = [...loads].filter(([fp]) => !this.overdue.has(fp));
+    if (waited.length === 0) return;
+    const settled = new Set<string>();
+    for (const [fp, p] of waited) {
+      const done = () => settled.add(fp);
+      p.then(done, done);
     }
-    return inTime;
+    if (await settlesWithin(Promise.all(waited.map(([, p]) => p)), this.budgetMs())) return;
+    for (const [fp, p] of waited) {
+      if (settled.has(fp)) continue;
+      this.overdue.set(fp, p);
+      const clear = () => {
+        if (this.overdue.get(fp) === p) this.overdue.delete(fp);
+      };
+      p.then(clear, clear);
+    }
   }
 }
 

@@ -44,9 +44,10 @@ export class PromptService implements PromptsApi {
 
   async list(caller: string, cursor?: string, pageSize?: number): Promise<Paged<PromptEntry>> {
     const profile = this.deps.profileOf(caller);
-    if (!cursor) await this.listings.loadedForListing(profile);
+    // A continuation page comes from a pinned snapshot: loading must not block it.
+    const pending = cursor ? [] : await this.listings.loadedForListing(profile);
     const page = this.listings.index(profile.name).list(cursor, pageSize ?? this.deps.store.current.runtime.pageSize);
-    return { etag: page.etag, items: page.items, nextCursor: page.nextCursor };
+    return { etag: page.etag, items: page.items, nextCursor: page.nextCursor, pending };
   }
 
   watch(caller: string, lastEtag?: string): Subscription<PromptSnapshot> {

@@ -67,9 +67,14 @@ export class AreaListings<L, I extends AreaIndex<L>> {
   /**
    * ensureLoaded for a listing: waits at most runtime.yaml listingBudgetSeconds, then the listing
    * answers with what is ready; servers still starting join the index (list_changed) when they answer.
+   * Returns the names of those servers (the first page's `_meta["mcpd/pending"]`).
    */
-  async loadedForListing(profile: Profile): Promise<void> {
-    await this.deps.listingBudget.wait(profile.name, this.ensureLoaded(profile));
+  async loadedForListing(profile: Profile): Promise<string[]> {
+    this.sync();
+    const servers = enabled(profile);
+    const loads = this.cache.loads(servers.map((s) => specFingerprint(s)));
+    await this.deps.listingBudget.wait(loads);
+    return servers.filter((s) => loads.has(specFingerprint(s)) && this.cache.isLoading(specFingerprint(s))).map((s) => s.name);
   }
 
   /** `<server>: <why>` for servers of the profile whose listing failed. */

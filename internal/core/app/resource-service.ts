@@ -57,15 +57,15 @@ export class ResourceService implements ResourcesApi {
   }
 
   async list(caller: string, cursor?: string, pageSize?: number): Promise<Paged<ResourceEntry>> {
-    const profile = await this.loaded(caller, cursor);
+    const { profile, pending } = await this.loaded(caller, cursor);
     const page = this.listings.index(profile.name).listResources(cursor, pageSize ?? this.pageSize());
-    return { etag: page.etag, items: page.items, nextCursor: page.nextCursor };
+    return { etag: page.etag, items: page.items, nextCursor: page.nextCursor, pending };
   }
 
   async listTemplates(caller: string, cursor?: string, pageSize?: number): Promise<Paged<ResourceTemplateEntry>> {
-    const profile = await this.loaded(caller, cursor);
+    const { profile, pending } = await this.loaded(caller, cursor);
     const page = this.listings.index(profile.name).listTemplates(cursor, pageSize ?? this.pageSize());
-    return { etag: page.etag, items: page.items, nextCursor: page.nextCursor };
+    return { etag: page.etag, items: page.items, nextCursor: page.nextCursor, pending };
   }
 
   watch(caller: string, lastEtag?: string): Subscription<ResourceSnapshot> {
@@ -135,11 +135,12 @@ export class ResourceService implements ResourcesApi {
     this.views.close();
   }
 
-  private async loaded(caller: string, cursor: string | undefined): Promise<Profile> {
+  /** The caller's profile, loaded for a listing; `pending`: its servers still starting past the budget. */
+  private async loaded(caller: string, cursor: string | undefined): Promise<{ profile: Profile; pending: string[] }> {
     const profile = this.deps.profileOf(caller);
     // A continuation page comes from a pinned snapshot: loading must not block it.
-    if (!cursor) await this.listings.loadedForListing(profile);
-    return profile;
+    const pending = cursor ? [] : await this.listings.loadedForListing(profile);
+    return { profile, pending };
   }
 
   private listServer(fp: string, server: string): Promise<ResourceListing> {

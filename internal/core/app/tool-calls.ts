@@ -11,6 +11,7 @@ import type { PoolPort } from './pool-port.js';
 import type { StoreState } from './store-state.js';
 import type { ToolService } from './tool-service.js';
 import { isSearchModeTool, toolError, ToolSearchCalls } from './tool-search-calls.js';
+import { viewProfileName } from './caller-naming.js';
 import { afterReloads, markDispatched, type ReloadProgress } from './reload-retry.js';
 
 export interface ToolCallDeps {
@@ -19,6 +20,7 @@ export interface ToolCallDeps {
   tools: ToolService;
   history: CallerHistories;
   reloads: ReloadProgress;
+  /** The caller's tool view (caller-naming.ts): its profile's name, or a key of its own reserve. */
   profileOf(caller: string): string;
   /** Each finished call is logged at info: caller, tool, outcome, duration (never its arguments). */
   log: CoreLog;
@@ -104,9 +106,10 @@ export class ToolCalls {
 
   /** The search tool is answered here; the call tool becomes a call of the tool it names. */
   private searchModeCall(caller: string, profile: string, entry: ToolEntry, args: JsonObject, opts: CallOptions): Promise<JsonObject> {
-    const settings = this.d.store.current.profiles.get(profile)?.toolSearch;
+    const settings = this.d.tools.profile(profile)?.toolSearch;
     const snapshot = this.d.tools.index(profile).snapshot();
-    if (!settings) return Promise.resolve(toolError(`profile "${profile}" is not in tool search mode any more; list the tools again`));
+    if (!settings)
+      return Promise.resolve(toolError(`profile "${viewProfileName(profile)}" is not in tool search mode any more; list the tools again`));
     if (entry.name === SEARCH_TOOL) return Promise.resolve(this.toolSearch.search(snapshot, settings, args));
     const asked = this.toolSearch.target(args);
     if ('error' in asked) return Promise.resolve(asked.error);

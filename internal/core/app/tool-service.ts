@@ -6,6 +6,7 @@ import { definitionHash } from '../domain/aggregator/hash.js';
 import { PoolGoneError } from '../infra/scheduler/index.js';
 import { ListingBudget } from './listing-budget.js';
 import { needsSignIn } from '../../contract/model/sign-in.js';
+import { toolViews } from './caller-naming.js';
 
 /** What the tool service needs from the pools: the per-spec metadata cache. */
 export interface ToolSource {
@@ -22,7 +23,8 @@ interface Failure {
 const RETRY_FAILED_LISTING_MS = 10_000;
 
 /**
- * One ProfileIndex per profile, fed from the per-spec tool cache. Listing never waits on a server
+ * One ProfileIndex per view — a profile, or a profile as a caller with its own reserve names it
+ * (caller-naming.ts) — fed from the per-spec tool cache. Methods taking a profile name take a view key. Listing never waits on a server
  * that is known to be failing; such servers are left out and reported in status.
  */
 export class ToolService {
@@ -41,27 +43,32 @@ export class ToolService {
     readonly listingBudget = new ListingBudget(() => DEFAULT_RUNTIME.listingBudgetSeconds * 1000),
   ) {}
 
-  /** Adopts a (re)loaded store: new profiles get an index, changed ones are reconfigured, gone ones closed. */
+  /** Adopts a (re)loaded store: new views get an index, changed ones are reconfigured, gone ones closed. */
   applyStore(store: ProfileStore): void {
-    this.profiles = store.profiles;
-    for (const [name, idx] of this.indexes) {
-      if (!store.profiles.has(name)) {
+    this.profiles = toolViews(store);
+    for (const [key, idx] of this.indexes) {
+      if (!this.profiles.has(key)) {
         idx.close();
-        this.indexes.delete(name);
+        this.indexes.delete(key);
       }
     }
-    for (const profile of store.profiles.values()) {
+    for (const [key, profile] of this.profiles) {
       const fpOf = fingerprintLookup(profile);
-      const existing = this.indexes.get(profile.name);
+      const existing = this.indexes.get(key);
       if (existing) {
-        if (existing.reconfigure(profile, fpOf)) this.emit(profile.name);
+        if (existing.reconfigure(profile, fpOf)) this.emit(key);
       } else {
-        this.indexes.set(profile.name, new ProfileIndex({ profile, fingerprintOf: fpOf, retentionSeconds: this.retentionSeconds }));
+        this.indexes.set(key, new ProfileIndex({ profile, fingerprintOf: fpOf, retentionSeconds: this.retentionSeconds }));
       }
-      // A new profile may use only specs whose tools are already cached: nothing will load for it,
+      // A new view may use only specs whose tools are already cached: nothing will load for it,
       // so it is fed from the cache now, like a changed one (else its callers list no tools).
-      this.refresh(profile.name);
+      this.refresh(key);
     }
+  }
+
+  /** The profile behind a view key (for a caller's own view: with that caller's reserve). */
+  profile(key: string): Profile | undefined {
+    return this.profiles.get(key);
   }
 
   index(profile: string): ProfileIndex {
@@ -74,15 +81,17 @@ export class ToolService {
     this.changeListeners.push(cb);
   }
 
-  /** Makes sure every enabled server of the profile has its tools in the cache (starting servers once). */
-  /** Returns the names of the servers it had to wait for (none when everything was cached). */
+  /**
+   * Makes sure every enabled server of the profile has its tools in the cache (starting servers once).
+   * Returns the names of the servers it had to wait for (none when everything was cached).
+   */
   async ensureLoaded(profileName: string, opts: { retryFailed?: boolean } = {}): Promise<string[]> {
     const profile = this.profiles.get(profileName);
     if (!profile) return [];
-    const missing = enabledFingerprints(profile).filter((fp) => !this.cache.has(fp) && (opts.retryFailed || !this.recentlyFailed(fp)));
-    if (missing.length === 0) return [];
-    await Promise.all(missing.map((fp) => this.load(fp)));
-    return profile.servers.filter((s) => !s.disabled && missing.includes(specFingerprint(s))).map((s) => s.name);
+    const loads = this.missingLoads(profile, opts);
+    if (loads.size === 0) return [];
+    await Promise.all(loads.values());
+    return profile.servers.filter((s) => !s.disabled && loads.has(specFingerprint(s))).map((s) => s.name);
   }
 
   /**
@@ -91,11 +100,21 @@ export class ToolService {
    * keep loading, and their tools join the index (a list change, so list_changed) when they arrive.
    */
   async loadWithin(profileName: string): Promise<{ waited: string[]; pending: string[] }> {
-    const loading = this.ensureLoaded(profileName);
-    if (await this.listingBudget.wait(profileName, loading)) return { waited: await loading, pending: [] };
     const profile = this.profiles.get(profileName);
-    const pending = (profile?.servers ?? []).filter((s) => !s.disabled && this.loading.has(specFingerprint(s))).map((s) => s.name);
-    return { waited: [], pending };
+    if (!profile) return { waited: [], pending: [] };
+    const loads = this.missingLoads(profile, {});
+    if (loads.size === 0) return { waited: [], pending: [] };
+    await this.listingBudget.wait(loads);
+    const loaded = profile.servers.filter((s) => !s.disabled && loads.has(specFingerprint(s)));
+    const pending = loaded.filter((s) => this.loading.has(specFingerprint(s))).map((s) => s.name);
+    const waited = loaded.filter((s) => !this.loading.has(specFingerprint(s))).map((s) => s.name);
+    return { waited, pending };
+  }
+
+  /** The loads of the profile's servers whose tools are not cached (recent failures skipped unless retrying), by fingerprint. */
+  private missingLoads(profile: Profile, opts: { retryFailed?: boolean }): Map<string, Promise<void>> {
+    const missing = enabledFingerprints(profile).filter((fp) => !this.cache.has(fp) && (opts.retryFailed || !this.recentlyFailed(fp)));
+    return new Map(missing.map((fp) => [fp, this.load(fp)]));
   }
 
   /**
@@ -104,12 +123,12 @@ export class ToolService {
    */
   prime(): void {
     const touched = new Set<string>();
-    for (const profile of this.profiles.values()) {
+    for (const [key, profile] of this.profiles) {
       for (const fp of enabledFingerprints(profile)) {
-        const tools = this.cache.has(fp) ? undefined : this.source.cachedTools?.(fp);
+        const tools = this.cache.has(fp) ? this.cache.get(fp) : this.source.cachedTools?.(fp);
         if (!tools) continue;
         this.cache.set(fp, tools);
-        touched.add(profile.name);
+        touched.add(key);
       }
     }
     for (const name of touched) this.refresh(name);
@@ -193,8 +212,8 @@ export class ToolService {
   }
 
   private refreshAllUsing(fp: string): void {
-    for (const profile of this.profiles.values()) {
-      if (enabledFingerprints(profile).includes(fp)) this.refresh(profile.name);
+    for (const [key, profile] of this.profiles) {
+      if (enabledFingerprints(profile).includes(fp)) this.refresh(key);
     }
   }
 

@@ -45,10 +45,18 @@ export class ListingCache<L> {
 
   /** Loads the specs not cached yet (skipping recent failures unless asked), waiting for loads in flight. */
   async ensure(fingerprints: readonly string[], opts: { retryFailed?: boolean } = {}): Promise<void> {
-    const waits = fingerprints
-      .filter((fp) => !this.cache.has(fp) && (opts.retryFailed || !this.recentlyFailed(fp)))
-      .map((fp) => this.load(fp));
-    await Promise.all(waits);
+    await Promise.all(this.loads(fingerprints, opts).values());
+  }
+
+  /** ensure without the wait: the load of each spec not cached yet, by fingerprint (they never reject). */
+  loads(fingerprints: readonly string[], opts: { retryFailed?: boolean } = {}): Map<string, Promise<void>> {
+    const missing = fingerprints.filter((fp) => !this.cache.has(fp) && (opts.retryFailed || !this.recentlyFailed(fp)));
+    return new Map(missing.map((fp) => [fp, this.load(fp)]));
+  }
+
+  /** A load of the spec is in flight. */
+  isLoading(fingerprint: string): boolean {
+    return this.loading.has(fingerprint);
   }
 
   /** The server said its list changed. */

@@ -35,7 +35,7 @@ function profileKey(p: Profile): string {
   });
 }
 
-function sameMap(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): boolean {
+function sameMap<V>(a: ReadonlyMap<string, V>, b: ReadonlyMap<string, V>): boolean {
   return a.size === b.size && [...a].every(([k, v]) => b.get(k) === v);
 }
 
@@ -43,6 +43,8 @@ function sameRuntime(a: ProfileStore['runtime'], b: ProfileStore['runtime']): bo
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]) as Set<keyof ProfileStore['runtime']>;
   return [...keys].every((k) => a[k] === b[k]);
 }
+
+const NONE: ReadonlyMap<string, number> = new Map();
 
 /** The difference between two loaded stores, so the core can apply only what changed. */
 export function diffStores(prev: ProfileStore, next: ProfileStore): StoreDiff {
@@ -58,7 +60,7 @@ export function diffStores(prev: ProfileStore, next: ProfileStore): StoreDiff {
     addedFingerprints: [...after.keys()].filter((f) => !before.has(f)).sort(),
     removedFingerprints: [...before.keys()].filter((f) => !after.has(f)).sort(),
     changedProfiles: changedProfiles.sort(),
-    callersChanged: !sameMap(prev.callers, next.callers),
+    callersChanged: !sameMap(prev.callers, next.callers) || !sameMap(prev.callerReserves ?? NONE, next.callerReserves ?? NONE),
     runtimeChanged: !sameRuntime(prev.runtime, next.runtime),
   };
 }

@@ -10,7 +10,9 @@ import type {
   RequestAnswer,
   WatchKind,
 } from '../../../contract/dashboard/dashboard-events.js';
+import { randomUUID } from 'node:crypto';
 import { LogRelay } from './log-relay.js';
+import { PAGE_CAPABILITIES, PageInputRequests } from './page-input-requests.js';
 import { Args } from './socket-args.js';
 
 type Ack = (reply: Reply<unknown>) => void;
@@ -25,6 +27,9 @@ export class DashboardSession {
   private readonly calls = new Map<string, AbortController>();
   private readonly subscriptions = new Map<string, AbortController>();
   private readonly gone = new AbortController();
+  private readonly inputs = new PageInputRequests((event, payload) => this.push(event, payload));
+  /** This page's own routing namespace: no page can name another's call (or a gateway session). */
+  private readonly pageKey = randomUUID();
 
   constructor(
     private readonly socket: Socket,
@@ -83,6 +88,7 @@ export class DashboardSession {
     this.on('config', () => c.storeFiles());
     this.on('connect-info', () => c.connectInfo());
     this.on('action', (a) => c.act(actionOf(a)));
+    this.on('input-answer', (a) => this.inputs.answer(a));
   }
 
   /** Sends one event of the protocol to this page. */
@@ -152,17 +158,31 @@ export class DashboardSession {
     this.watches.delete(kind);
   }
 
+  /**
+   * A try-it call. Its own routing key, attached to the core's client-request router for as long as it
+   * runs, brings this page the server's requests of this call (elicitation, sampling) and no other's.
+   */
   private async call(a: Args): Promise<JsonObject> {
     const id = a.str('id');
+    const caller = a.str('caller');
+    if (this.calls.has(id)) throw new Error(`call: a call with id "${id}" is still running on this page; give each call its own id`);
     const ctl = new AbortController();
     this.calls.set(id, ctl);
+    const routingKey = `mcpd/dashboard:${this.pageKey}:${encodeURIComponent(id)}`;
+    const channel = this.inputs.channel(id);
+    const profile = this.core.callers().find((r) => r.caller === caller)?.profile ?? 'default';
+    const detach = this.core.clientRequests.attach({ id: routingKey, caller, profile }, channel, 'mcpd dashboard');
+    this.core.clientRequests.setCapabilities(routingKey, PAGE_CAPABILITIES, 'mcpd dashboard');
     try {
-      return await this.core.callTool(a.str('caller'), a.str('name'), a.object('args'), {
+      return await this.core.callTool(caller, a.str('name'), a.object('args'), {
+        routingKey,
         signal: ctl.signal,
         timeoutMs: a.optNum('timeoutMs'),
         onProgress: (p) => this.push('progress', { id, ...p }),
       });
     } finally {
+      channel.close('its call ended');
+      detach();
       this.calls.delete(id);
     }
   }
@@ -186,6 +206,7 @@ export class DashboardSession {
     this.gone.abort();
     // Calls in flight are cancelled downstream; subscriptions let go of their pins.
     for (const c of this.calls.values()) c.abort();
+    this.inputs.close();
     for (const c of this.subscriptions.values()) c.abort();
     this.subscriptions.clear();
     for (const stop of this.watches.values()) stop();

@@ -103,6 +103,11 @@ export interface ListToolsResponse {
   collisions: Collision[];
   /** Servers of the profile left out of this list because listing them failed (first page only). */
   failures: ServerFailure[];
+  /**
+   * Servers still starting when runtime.yaml listingBudgetSeconds ran out (first page only; also in
+   * failures): their tools follow, and WatchTools sends the new snapshot.
+   */
+  pending: string[];
 }
 
 export interface WatchToolsRequest {
@@ -284,6 +289,11 @@ export interface ListResourcesResponse {
   etag: string;
   resources: ResourceDefinition[];
   nextCursor: string;
+  /**
+   * Servers still starting when runtime.yaml listingBudgetSeconds ran out (first page only): their
+   * resources follow, and WatchResources sends the new snapshot.
+   */
+  pending: string[];
 }
 
 export interface ListResourceTemplatesRequest {
@@ -296,6 +306,8 @@ export interface ListResourceTemplatesResponse {
   etag: string;
   templates: ResourceTemplateDefinition[];
   nextCursor: string;
+  /** As ListResourcesResponse.pending. */
+  pending: string[];
 }
 
 export interface WatchResourcesRequest {
@@ -347,6 +359,11 @@ export interface ListPromptsResponse {
   etag: string;
   prompts: PromptDefinition[];
   nextCursor: string;
+  /**
+   * Servers still starting when runtime.yaml listingBudgetSeconds ran out (first page only): their
+   * prompts follow, and WatchPrompts sends the new snapshot.
+   */
+  pending: string[];
 }
 
 export interface WatchPromptsRequest {
@@ -1561,7 +1578,7 @@ export const ToolsSnapshot: MessageFns<ToolsSnapshot> = {
 };
 
 function createBaseListToolsResponse(): ListToolsResponse {
-  return { etag: "", tools: [], nextCursor: "", collisions: [], failures: [] };
+  return { etag: "", tools: [], nextCursor: "", collisions: [], failures: [], pending: [] };
 }
 
 export const ListToolsResponse: MessageFns<ListToolsResponse> = {
@@ -1580,6 +1597,9 @@ export const ListToolsResponse: MessageFns<ListToolsResponse> = {
     }
     for (const v of message.failures) {
       ServerFailure.encode(v!, writer.uint32(42).fork()).join();
+    }
+    for (const v of message.pending) {
+      writer.uint32(50).string(v!);
     }
     return writer;
   },
@@ -1637,6 +1657,14 @@ export const ListToolsResponse: MessageFns<ListToolsResponse> = {
             message.failures.push(ServerFailure.decode(reader, reader.uint32()));
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.pending.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1664,6 +1692,7 @@ export const ListToolsResponse: MessageFns<ListToolsResponse> = {
       failures: globalThis.Array.isArray(object?.failures)
         ? object.failures.map((e: any) => ServerFailure.fromJSON(e))
         : [],
+      pending: globalThis.Array.isArray(object?.pending) ? object.pending.map((e: any) => globalThis.String(e)) : [],
     };
   },
 
@@ -1684,6 +1713,9 @@ export const ListToolsResponse: MessageFns<ListToolsResponse> = {
     if (message.failures?.length) {
       obj.failures = message.failures.map((e) => ServerFailure.toJSON(e));
     }
+    if (message.pending?.length) {
+      obj.pending = message.pending;
+    }
     return obj;
   },
 
@@ -1697,6 +1729,7 @@ export const ListToolsResponse: MessageFns<ListToolsResponse> = {
     message.nextCursor = object.nextCursor ?? "";
     message.collisions = object.collisions?.map((e) => Collision.fromPartial(e)) || [];
     message.failures = object.failures?.map((e) => ServerFailure.fromPartial(e)) || [];
+    message.pending = object.pending?.map((e) => e) || [];
     return message;
   },
 };
@@ -4363,7 +4396,7 @@ export const ListResourcesRequest: MessageFns<ListResourcesRequest> = {
 };
 
 function createBaseListResourcesResponse(): ListResourcesResponse {
-  return { etag: "", resources: [], nextCursor: "" };
+  return { etag: "", resources: [], nextCursor: "", pending: [] };
 }
 
 export const ListResourcesResponse: MessageFns<ListResourcesResponse> = {
@@ -4376,6 +4409,9 @@ export const ListResourcesResponse: MessageFns<ListResourcesResponse> = {
     }
     if (message.nextCursor !== "") {
       writer.uint32(26).string(message.nextCursor);
+    }
+    for (const v of message.pending) {
+      writer.uint32(34).string(v!);
     }
     return writer;
   },
@@ -4417,6 +4453,14 @@ export const ListResourcesResponse: MessageFns<ListResourcesResponse> = {
             message.nextCursor = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.pending.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4440,6 +4484,7 @@ export const ListResourcesResponse: MessageFns<ListResourcesResponse> = {
         : isSet(object.next_cursor)
         ? globalThis.String(object.next_cursor)
         : "",
+      pending: globalThis.Array.isArray(object?.pending) ? object.pending.map((e: any) => globalThis.String(e)) : [],
     };
   },
 
@@ -4454,6 +4499,9 @@ export const ListResourcesResponse: MessageFns<ListResourcesResponse> = {
     if (message.nextCursor !== "") {
       obj.nextCursor = message.nextCursor;
     }
+    if (message.pending?.length) {
+      obj.pending = message.pending;
+    }
     return obj;
   },
 
@@ -4465,6 +4513,7 @@ export const ListResourcesResponse: MessageFns<ListResourcesResponse> = {
     message.etag = object.etag ?? "";
     message.resources = object.resources?.map((e) => ResourceDefinition.fromPartial(e)) || [];
     message.nextCursor = object.nextCursor ?? "";
+    message.pending = object.pending?.map((e) => e) || [];
     return message;
   },
 };
@@ -4575,7 +4624,7 @@ export const ListResourceTemplatesRequest: MessageFns<ListResourceTemplatesReque
 };
 
 function createBaseListResourceTemplatesResponse(): ListResourceTemplatesResponse {
-  return { etag: "", templates: [], nextCursor: "" };
+  return { etag: "", templates: [], nextCursor: "", pending: [] };
 }
 
 export const ListResourceTemplatesResponse: MessageFns<ListResourceTemplatesResponse> = {
@@ -4588,6 +4637,9 @@ export const ListResourceTemplatesResponse: MessageFns<ListResourceTemplatesResp
     }
     if (message.nextCursor !== "") {
       writer.uint32(26).string(message.nextCursor);
+    }
+    for (const v of message.pending) {
+      writer.uint32(34).string(v!);
     }
     return writer;
   },
@@ -4629,6 +4681,14 @@ export const ListResourceTemplatesResponse: MessageFns<ListResourceTemplatesResp
             message.nextCursor = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.pending.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4652,6 +4712,7 @@ export const ListResourceTemplatesResponse: MessageFns<ListResourceTemplatesResp
         : isSet(object.next_cursor)
         ? globalThis.String(object.next_cursor)
         : "",
+      pending: globalThis.Array.isArray(object?.pending) ? object.pending.map((e: any) => globalThis.String(e)) : [],
     };
   },
 
@@ -4666,6 +4727,9 @@ export const ListResourceTemplatesResponse: MessageFns<ListResourceTemplatesResp
     if (message.nextCursor !== "") {
       obj.nextCursor = message.nextCursor;
     }
+    if (message.pending?.length) {
+      obj.pending = message.pending;
+    }
     return obj;
   },
 
@@ -4677,6 +4741,7 @@ export const ListResourceTemplatesResponse: MessageFns<ListResourceTemplatesResp
     message.etag = object.etag ?? "";
     message.templates = object.templates?.map((e) => ResourceTemplateDefinition.fromPartial(e)) || [];
     message.nextCursor = object.nextCursor ?? "";
+    message.pending = object.pending?.map((e) => e) || [];
     return message;
   },
 };
@@ -5418,7 +5483,7 @@ export const ListPromptsRequest: MessageFns<ListPromptsRequest> = {
 };
 
 function createBaseListPromptsResponse(): ListPromptsResponse {
-  return { etag: "", prompts: [], nextCursor: "" };
+  return { etag: "", prompts: [], nextCursor: "", pending: [] };
 }
 
 export const ListPromptsResponse: MessageFns<ListPromptsResponse> = {
@@ -5431,6 +5496,9 @@ export const ListPromptsResponse: MessageFns<ListPromptsResponse> = {
     }
     if (message.nextCursor !== "") {
       writer.uint32(26).string(message.nextCursor);
+    }
+    for (const v of message.pending) {
+      writer.uint32(34).string(v!);
     }
     return writer;
   },
@@ -5472,6 +5540,14 @@ export const ListPromptsResponse: MessageFns<ListPromptsResponse> = {
             message.nextCursor = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.pending.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5495,6 +5571,7 @@ export const ListPromptsResponse: MessageFns<ListPromptsResponse> = {
         : isSet(object.next_cursor)
         ? globalThis.String(object.next_cursor)
         : "",
+      pending: globalThis.Array.isArray(object?.pending) ? object.pending.map((e: any) => globalThis.String(e)) : [],
     };
   },
 
@@ -5509,6 +5586,9 @@ export const ListPromptsResponse: MessageFns<ListPromptsResponse> = {
     if (message.nextCursor !== "") {
       obj.nextCursor = message.nextCursor;
     }
+    if (message.pending?.length) {
+      obj.pending = message.pending;
+    }
     return obj;
   },
 
@@ -5520,6 +5600,7 @@ export const ListPromptsResponse: MessageFns<ListPromptsResponse> = {
     message.etag = object.etag ?? "";
     message.prompts = object.prompts?.map((e) => PromptDefinition.fromPartial(e)) || [];
     message.nextCursor = object.nextCursor ?? "";
+    message.pending = object.pending?.map((e) => e) || [];
     return message;
   },
 };
