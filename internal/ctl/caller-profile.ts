@@ -76,7 +76,8 @@ export async function raiseReserve(p: CallerProfile, neededFor: (maxLength: numb
   const callers = parsed(p.callersFile, existsSync(p.callersFile) ? readFileSync(p.callersFile, 'utf8') : '');
   if (typeof callers === 'string') return { kind: 'failed', why: callers };
   const table = callers.get('callers');
-  if (table !== undefined && table !== null && !isMap(table)) return { kind: 'failed', why: `"callers" in ${p.callersFile} is not a mapping` };
+  if (table !== undefined && table !== null && !isMap(table))
+    return { kind: 'failed', why: `"callers" in ${p.callersFile} is not a mapping` };
   const entry = callers.getIn(['callers', p.caller]);
   const own = isMap(entry) ? entry.get('reserve') : undefined;
   const current = num(own, num(profile.getIn(['namespace', 'reserve']), 0));

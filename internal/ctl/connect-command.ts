@@ -117,7 +117,8 @@ async function reserveNote(client: ClientName, profile: CallerProfile, write: bo
     return `reserve: ${r.reserve}${r.own ? '' : ` (profile "${profile.name}"'s namespace.reserve)`} for ${who} already leaves room (${why})`;
   if (r.kind === 'raised') return `reserve: ${r.from} → ${r.to} for ${who}${write ? '' : ' (dry run, not written)'}: ${why}${mapped}`;
   const hand = `callers: { ${profile.caller}: { profile: ${profile.name}, reserve: ${reserveFor(rule, ENTRY_NAME, 64)} } }`;
-  if (r.kind === 'missing') return `note: profile "${profile.name}" (${profile.file}) does not exist; create it, then give the caller ${hand} (${why})`;
+  if (r.kind === 'missing')
+    return `note: profile "${profile.name}" (${profile.file}) does not exist; create it, then give the caller ${hand} (${why})`;
   return `note: the caller's reserve was not set (${r.why}); write ${hand} by hand (${why})`;
 }
 

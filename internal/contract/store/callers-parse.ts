@@ -44,7 +44,13 @@ function longForm(src: Source, caller: string, node: YNode, field: string): Call
   checkKeys(src, entries, CALLER_KEYS, `caller "${caller}"`);
   const p = entries.find((e) => e.key === 'profile');
   if (!p) {
-    report(src, node, field, `caller "${caller}" has no profile`, `write ${field}: { profile: default, reserve: N } (or just ${field}: default)`);
+    report(
+      src,
+      node,
+      field,
+      `caller "${caller}" has no profile`,
+      `write ${field}: { profile: default, reserve: N } (or just ${field}: default)`,
+    );
     return undefined;
   }
   const profile = readString(src, p.value, p.field, true);

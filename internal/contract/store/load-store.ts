@@ -189,7 +189,12 @@ async function loadCallers(file: string, profiles: ReadonlySet<string>, issues: 
  * The callers' own reserves, each checked against its profile's maxLength: what is left for names
  * must stay at least MIN_NAME_BUDGET, as for a profile's own reserve.
  */
-function callerReserves(file: string, refs: readonly CallerRef[], profiles: ReadonlyMap<string, Profile>, issues: ConfigIssue[]): Map<string, number> {
+function callerReserves(
+  file: string,
+  refs: readonly CallerRef[],
+  profiles: ReadonlyMap<string, Profile>,
+  issues: ConfigIssue[],
+): Map<string, number> {
   const out = new Map<string, number>();
   for (const { caller, profile, reserve } of refs) {
     if (!reserve) continue;

@@ -181,7 +181,8 @@ export function callersSchema(): Schema {
                 reserve: {
                   type: 'integer',
                   minimum: 0,
-                  description: "characters this caller's client keeps for its own tool-name prefix; replaces the profile's namespace.reserve for this caller",
+                  description:
+                    "characters this caller's client keeps for its own tool-name prefix; replaces the profile's namespace.reserve for this caller",
                 },
               },
               additionalProperties: false,
