@@ -1,5 +1,3 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
@@ -13,10 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PENDING_META } from '../../internal/contract/areas/params.js';
 import { callUnary } from '../../internal/contract/grpc/control-client.js';
 import type * as pb from '../../internal/contract/gen/mcpd/control/v1/control.js';
-import { TestWorld } from '../support/core-process.js';
+import type { TestWorld } from '../support/core-process.js';
+import { startLateWorld } from '../support/late-world.js';
 import { startWorldHttpGateway, stopProc, type HttpGatewayProc } from '../support/http-gateway.js';
-import { FIXTURES } from '../support/paths.js';
-import { everythingServer, profile, server } from '../support/profiles.js';
+import { everythingServer } from '../support/profiles.js';
 
 const LATE_URI = 'fixture://marker';
 
@@ -69,31 +67,11 @@ function expectWithLate(l: Lists): void {
  */
 describe('prompts and resources listings answer within their budget and name the servers still starting', () => {
   let world: TestWorld;
-  let release: string;
+  let release: () => void;
   let http: HttpGatewayProc | undefined;
 
   beforeAll(async () => {
-    world = new TestWorld({});
-    release = join(world.dir, 'release-late');
-    world.write(
-      'profiles/default.yaml',
-      profile(
-        everythingServer('healthy', { idleSeconds: 300 }),
-        server(
-          'late',
-          [process.execPath, join(FIXTURES, 'servers/late-init.mjs')],
-          { idleSeconds: 300 },
-          {
-            LATE_INIT_RELEASE: release,
-            LATE_INIT_SERVER: 'marker.mjs',
-          },
-        ),
-      ),
-    );
-    world.write('callers.yaml', 'callers: {}\n');
-    // Long enough for the healthy server to start on a loaded machine; the late one never does within it.
-    world.write('runtime.yaml', 'metricsAddress: ""\nlistingBudgetSeconds: 15\n');
-    await world.startCore();
+    ({ world, release } = await startLateWorld(everythingServer('healthy', { idleSeconds: 300 }), { lateServer: 'marker.mjs' }));
   });
   afterAll(async () => {
     if (http) await stopProc(http.proc);
@@ -124,7 +102,7 @@ describe('prompts and resources listings answer within their budget and name the
     expect(prompts.prompts.some((p) => p.server === 'late')).toBe(false);
     for (const page of [prompts, resources, templates]) expect(page.pending).toEqual(['late']);
 
-    writeFileSync(release, '');
+    release();
     await Promise.all([stdioChanged, httpChanged]);
     expectWithLate(await listAll(stdio));
     expectWithLate(await listAll(viaHttp));

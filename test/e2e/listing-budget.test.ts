@@ -1,13 +1,13 @@
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PENDING_META } from '../../internal/contract/areas/params.js';
-import { TestWorld } from '../support/core-process.js';
+import type { TestWorld } from '../support/core-process.js';
+import { startLateWorld } from '../support/late-world.js';
 import { FIXTURES, MCPDCTL } from '../support/paths.js';
-import { echoServer, profile, server } from '../support/profiles.js';
+import { echoServer, server } from '../support/profiles.js';
 
 const run = promisify(execFile);
 
@@ -19,23 +19,12 @@ const run = promisify(execFile);
  */
 describe('listings answer within their budget whatever one server does', () => {
   let world: TestWorld;
-  let release: string;
+  let release: () => void;
 
   beforeAll(async () => {
-    world = new TestWorld({});
-    release = join(world.dir, 'release-late');
-    world.write(
-      'profiles/default.yaml',
-      profile(
-        echoServer('healthy', { idleSeconds: 300 }),
-        server('late', [process.execPath, join(FIXTURES, 'servers/late-init.mjs')], { idleSeconds: 300 }, { LATE_INIT_RELEASE: release }),
-        server('junk', [process.execPath, join(FIXTURES, 'servers/junk.mjs')], { idleSeconds: 300 }),
-      ),
-    );
-    world.write('callers.yaml', 'callers: {}\n');
-    // Long enough for the healthy server to start on a loaded machine; the late one never does within it.
-    world.write('runtime.yaml', 'metricsAddress: ""\nlistingBudgetSeconds: 15\n');
-    await world.startCore();
+    ({ world, release } = await startLateWorld(echoServer('healthy', { idleSeconds: 300 }), {
+      others: [server('junk', [process.execPath, join(FIXTURES, 'servers/junk.mjs')], { idleSeconds: 300 })],
+    }));
   });
   afterAll(async () => world.cleanup());
 
@@ -64,7 +53,7 @@ describe('listings answer within their budget whatever one server does', () => {
       expect(ctl.stderr).toMatch(/server late could not be listed.*not ready yet/);
       expect(ctl.stderr).toMatch(/server junk could not be listed.*not JSON-RPC/);
 
-      writeFileSync(release, '');
+      release();
       await listChanged;
       const after = (await client.listTools()).tools.map((t) => t.name);
       expect(after).toContain('late__echo');

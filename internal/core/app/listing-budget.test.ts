@@ -8,6 +8,16 @@ function deferred(): { promise: Promise<void>; resolve: () => void } {
   return { promise, resolve };
 }
 
+/** `wait` has not returned by the next turn of the event loop, and returns once `settle` ran. */
+async function returnsOnlyAfter(wait: Promise<void>, settle: () => void): Promise<void> {
+  let returned = false;
+  void wait.then(() => (returned = true)); // observed below; a wait never rejects
+  await new Promise((r) => setImmediate(r));
+  expect(returned).toBe(false);
+  settle();
+  await wait;
+}
+
 describe('ListingBudget', () => {
   it('a server whose loading overran the budget is not waited for again; a slower one still is', { timeout: 30_000 }, async () => {
     // The first wait has a budget that runs out at once; every later one a budget no test outlives.
@@ -31,23 +41,13 @@ describe('ListingBudget', () => {
         ['slow', slow.promise],
       ]),
     );
-    let returned = false;
-    void waiting.then(() => (returned = true)); // observed below; the wait never rejects
-    await new Promise((r) => setImmediate(r));
-    expect(returned).toBe(false);
-    slow.resolve();
-    await waiting;
+    await returnsOnlyAfter(waiting, slow.resolve);
 
     // Once the late loading settled, a new loading of that server is waited for again.
     late.resolve();
     await late.promise;
     const again = deferred();
     const third = budget.wait(new Map([['late', again.promise]]));
-    let thirdReturned = false;
-    void third.then(() => (thirdReturned = true)); // observed below; the wait never rejects
-    await new Promise((r) => setImmediate(r));
-    expect(thirdReturned).toBe(false);
-    again.resolve();
-    await third;
+    await returnsOnlyAfter(third, again.resolve);
   });
 });
