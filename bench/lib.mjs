@@ -79,8 +79,8 @@ export function profileFlags(dir) {
   return [...extra, ...(dir ? ['--cpu-prof', '--cpu-prof-interval', '100', `--cpu-prof-dir=${dir}`] : [])];
 }
 
-/** A temp profile store and a core process on a private socket. */
-export async function startCore(profiles, callers = 'callers: {}\n', files = {}) {
+/** A temp profile store and a core process on a private socket (the core of `dist`, by default this checkout's). */
+export async function startCore(profiles, callers = 'callers: {}\n', files = {}, dist = join(REPO, 'dist')) {
   const dir = mkdtempSync(join(tmpdir(), 'mcpd-bench-'));
   const store = join(dir, 'store');
   for (const [name, text] of Object.entries(profiles)) {
@@ -90,12 +90,16 @@ export async function startCore(profiles, callers = 'callers: {}\n', files = {})
   writeFileSync(join(store, 'callers.yaml'), callers);
   for (const [name, text] of Object.entries(files)) writeFileSync(join(store, name), text);
   const socket = join(dir, 'run', 'control.sock');
-  const core = spawn(process.execPath, [...profileFlags(process.env.CORE_PROF), MCPD, '--config', store, '--socket', socket], {
-    stdio: ['ignore', process.env.CORE_STDOUT ? 'inherit' : 'ignore', 'pipe'],
-  });
+  const core = spawn(
+    process.execPath,
+    [...profileFlags(process.env.CORE_PROF), join(dist, 'cmd/mcpd/main.js'), '--config', store, '--socket', socket],
+    {
+      stdio: ['ignore', process.env.CORE_STDOUT ? 'inherit' : 'ignore', 'pipe'],
+    },
+  );
   let log = '';
   core.stderr.on('data', (d) => (log += d));
-  const { createControlClient, waitForReady } = await import(join(REPO, 'dist/internal/contract/grpc/control-client.js'));
+  const { createControlClient, waitForReady } = await import(join(dist, 'internal/contract/grpc/control-client.js'));
   const client = createControlClient(socket);
   const until = Date.now() + 20_000;
   for (;;) {

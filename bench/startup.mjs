@@ -3,7 +3,9 @@
 // against a floor run interleaved in the same process. One JSON line per case; numbers go to
 // docs/benchmarks.md ("Start-up"); nothing here asserts a time.
 //   gateway_initialize     mcpdmcp spawn → `initialize` answered, vs bench/floor-responder.mjs; RSS after
-//                          the first `tools/list` (median of the rounds)
+//                          the first `tools/list` and `initialize` → that listing answered (medians of the
+//                          rounds); `--compare=FILE` interleaves another tree's dist/cmd/mcpdmcp/main.js
+//                          (a "before") in the same rounds
 //   cli_*                  whole process (spawn → exit) of `mcpd --version`, `mcpdctl --help`, … vs `node -e 0`
 //   core_start             mcpd on a copy of the repository's store: spawn → Session connections accepted,
 //                          → first `tools/list` answered (cold, then from the on-disk metadata cache);
@@ -19,6 +21,7 @@ import { ECHO, MCPD, MCPDMCP, REPO, childrenMatching, emit, emitComparison, perc
 
 const smoke = process.argv.includes('--smoke');
 const only = process.argv.find((a) => a.startsWith('--case='))?.slice(7);
+const compare = process.argv.find((a) => a.startsWith('--compare='))?.slice(10);
 const ROUNDS = smoke ? 2 : 10;
 const FLOOR = join(REPO, 'bench/floor-responder.mjs');
 const MCPDCTL = join(REPO, 'dist/cmd/mcpdctl/main.js');
@@ -40,9 +43,10 @@ const INIT = {
 
 /**
  * Spawns a stdio MCP server, times spawn → `initialize` answered, then lists tools (or `list`) once and reads the
- * process's RSS; the process is stopped before this resolves. `rss` collects the RSS (KiB) of each run.
+ * process's RSS; the process is stopped before this resolves. `rss` collects the RSS (KiB) of each run,
+ * `listed` (when given) the time from `initialize` answered to the listing answered (ms).
  */
-function stdioStart(args, rss, env = process.env, list = 'tools') {
+function stdioStart(args, rss, env = process.env, list = 'tools', listed = undefined) {
   return async () => {
     const t0 = process.hrtime.bigint();
     const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'ignore'], env });
@@ -64,8 +68,9 @@ function stdioStart(args, rss, env = process.env, list = 'tools') {
     const ms = Number(process.hrtime.bigint() - t0) / 1e6;
     child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
     child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: `${list}/list`, params: {} })}\n`);
-    const listed = await answer(2);
-    if (!Array.isArray(listed[list])) throw new Error(`${args[0]}: ${list}/list answered no ${list} array`);
+    const result = await answer(2);
+    if (!Array.isArray(result[list])) throw new Error(`${args[0]}: ${list}/list answered no ${list} array`);
+    listed?.push(Number(process.hrtime.bigint() - t0) / 1e6 - ms);
     rss.push(rssKb(child.pid));
     child.kill('SIGTERM');
     await exited;
@@ -113,15 +118,28 @@ async function gateway() {
   try {
     const floorRss = [];
     const gwRss = [];
-    const gw = stdioStart([MCPDMCP, 'bench', '--socket', world.socket, '--no-autostart'], gwRss);
+    const gwListed = [];
+    const gw = stdioStart([MCPDMCP, 'bench', '--socket', world.socket, '--no-autostart'], gwRss, process.env, 'tools', gwListed);
     // Lists once so the core's metadata cache holds the server's tools: the rounds measure a cached store.
     await gw();
-    floorRss.length = gwRss.length = 0;
-    const [floor, t] = await rounds([stdioStart([FLOOR], floorRss), gw], ROUNDS, 1);
-    // The warm-up rounds pushed RSS too: the medians are of the timed rounds only.
+    floorRss.length = gwRss.length = gwListed.length = 0;
+    const other = { rss: [], listed: [] };
+    const fns = [stdioStart([FLOOR], floorRss), gw];
+    if (compare)
+      fns.push(stdioStart([compare, 'bench', '--socket', world.socket, '--no-autostart'], other.rss, process.env, 'tools', other.listed));
+    const [floor, t, before] = await rounds(fns, ROUNDS, 1);
+    // The warm-up rounds pushed RSS and listing times too: the medians are of the timed rounds only.
+    const listedMs = (xs) => round(median(xs.slice(-ROUNDS)));
     emitComparison('gateway_initialize', ROUNDS, 1, t, floor, {
       rss_after_tools_list_mb: mb(median(gwRss.slice(-ROUNDS))),
       floor_rss_mb: mb(median(floorRss.slice(-ROUNDS))),
+      first_tools_list_p50_ms: listedMs(gwListed),
+      ...(before && {
+        compared: compare,
+        compared_ratio: round(percentile(before, 50) / percentile(floor, 50)),
+        compared_rss_mb: mb(median(other.rss.slice(-ROUNDS))),
+        compared_first_tools_list_p50_ms: listedMs(other.listed),
+      }),
     });
   } finally {
     await world.stop();

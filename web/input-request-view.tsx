@@ -41,16 +41,20 @@ interface FormProps {
   send: (a: Omit<InputAnswer, 'request'>) => void;
 }
 
-function Refusals({ sending, send }: Pick<FormProps, 'sending' | 'send'>) {
+/** Accept submits the form; Decline and Cancel answer at once, whatever the form holds. */
+function Answers({ sending, send }: Pick<FormProps, 'sending' | 'send'>) {
   return (
-    <>
+    <div class="actions">
+      <button type="submit" disabled={sending}>
+        Accept
+      </button>
       <button type="button" disabled={sending} onClick={() => send({ action: 'decline' })}>
         Decline
       </button>
       <button type="button" disabled={sending} onClick={() => send({ action: 'cancel' })}>
         Cancel
       </button>
-    </>
+    </div>
   );
 }
 
@@ -97,12 +101,7 @@ function ElicitationForm({ req, sending, send }: FormProps) {
           ))}
         </ul>
       )}
-      <div class="actions">
-        <button type="submit" disabled={sending}>
-          Accept
-        </button>
-        <Refusals sending={sending} send={send} />
-      </div>
+      <Answers sending={sending} send={send} />
     </form>
   );
 }
@@ -228,12 +227,7 @@ function SamplingForm({ req, sending, send }: FormProps) {
           {problem}
         </p>
       )}
-      <div class="actions">
-        <button type="submit" disabled={sending}>
-          Accept
-        </button>
-        <Refusals sending={sending} send={send} />
-      </div>
+      <Answers sending={sending} send={send} />
     </form>
   );
 }

@@ -2,7 +2,7 @@
 export interface DocLimits {
   /** Files larger than this are not indexed (--max-file-bytes). */
   maxFileBytes: number;
-  /** XLSX (zip) files that unpack to more than this are not indexed (--max-unpacked-bytes). */
+  /** XLSX (zip) and PDF files that inflate to more than this are not indexed (--max-unpacked-bytes). */
   maxUnpackedBytes: number;
   /** A parse that takes longer is stopped (--parse-timeout-ms). */
   parseTimeoutMs: number;

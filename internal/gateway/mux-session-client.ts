@@ -4,7 +4,8 @@ import { connect, type Socket } from 'node:net';
 import { FrameReader } from '../contract/session/session-framing.js';
 import { MAX_CHANNEL_ID, MUX_PREFACE, MuxKind, muxFrame, parseMuxFrame, type MuxFrame } from '../contract/session/session-mux-framing.js';
 import type { SessionClientStream } from '../contract/session/session-client.js';
-import { SessionClientMessage, SessionServerMessage } from '../contract/gen/mcpd/control/v1/session.js';
+import { SessionClientMessage, type SessionServerMessage } from '../contract/gen/mcpd/control/v1/session.js';
+import { decodeServerMessage } from '../contract/session/session-wire.js';
 
 /**
  * The gateway's end of a MCPD-SESSION/2 connection: one socket to the core carrying one channel per
@@ -92,7 +93,7 @@ export class MuxConnection {
       this.sendClose(f.channel);
       c.closedByCore(f.payload.toString('utf8'));
     } else if (f.kind === MuxKind.message) {
-      c.receive(SessionServerMessage.decode(f.payload));
+      c.receive(decodeServerMessage(f.payload));
     }
   }
 

@@ -71,6 +71,19 @@ export class LineSplitter {
     return this.lineFromBuffer();
   }
 
+  /**
+   * The next complete line as bytes (a view into what was read, without its line end), or null: for a
+   * reader that passes lines on without decoding them.
+   */
+  nextBytes(): Buffer | null {
+    if (this.cut !== undefined) {
+      const line = this.next();
+      return line === null ? null : Buffer.from(line);
+    }
+    if (this.pending.length > 0 && this.pendingNewline) this.join();
+    return this.bytesFromBuffer();
+  }
+
   /** The unterminated rest as a last line (the stream ended), or null; the splitter is empty after. */
   rest(): string | null {
     if (this.pending.length > 0) this.join();
@@ -138,6 +151,11 @@ export class LineSplitter {
   }
 
   private lineFromBuffer(): string | null {
+    const bytes = this.bytesFromBuffer();
+    return bytes === null ? null : bytes.toString('utf8');
+  }
+
+  private bytesFromBuffer(): Buffer | null {
     for (;;) {
       const buf = this.buffer;
       if (!buf || !this.bufferNewline) return null;
@@ -149,8 +167,8 @@ export class LineSplitter {
       const stop = end > 0 && buf[end - 1] === CR ? end - 1 : end;
       this.buffer = end + 1 < buf.length ? buf.subarray(end + 1) : undefined;
       // A line that arrived whole in one chunk can still be over the bound (`throw` never holds one).
-      if (stop <= this.o.maxLineBytes) return buf.toString('utf8', 0, stop);
-      if (this.o.overLong === 'truncate') return `${buf.toString('utf8', 0, this.o.maxLineBytes)}…`;
+      if (stop <= this.o.maxLineBytes) return buf.subarray(0, stop);
+      if (this.o.overLong === 'truncate') return Buffer.from(`${buf.toString('utf8', 0, this.o.maxLineBytes)}…`);
       this.dropped++;
     }
   }

@@ -122,6 +122,18 @@ describe('input requests answered in the dashboard try-it', () => {
     expect(await result(page, /not summarized/)).toMatch(/not summarized: .*declined the sampling request/);
   }, 120_000);
 
+  it("a cancelled sampling request of a 2026 server fails its call with the person's refusal (the core has no answer to retry with)", async () => {
+    await runTool(page, 'modern__summarize', { topic: 'the tides' });
+    const q = question(page, 'sampling');
+    await q.getByText('Summarize the tides').waitFor();
+    await q.getByRole('button', { name: 'Cancel' }).click();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /cancelled the sampling request/ })
+      .waitFor();
+    expect(await page.getByTestId('result').count()).toBe(0);
+  }, 120_000);
+
   it('the question is reachable by keyboard, labelled, and passes the contrast check', async () => {
     await runTool(page, 'legacy__form');
     const q = question(page, 'input');

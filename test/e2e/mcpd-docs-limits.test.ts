@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { lyingWorkbook } from '../support/hostile-files.js';
+import { inflatingPdf, lyingWorkbook } from '../support/hostile-files.js';
 import { peakRssMiB } from '../support/memory.js';
 import { waitFor } from '../support/procs.js';
 
@@ -125,6 +125,28 @@ describe('mcpd-docs stays inside its folder and its budget', () => {
       /cannot index .*bomb\.xlsx: the XLSX workbook unpacks to more than 8388608 bytes \(stopped inside "xl\/worksheets\/sheet1\.xml"\), over the 8388608-byte limit \(--max-unpacked-bytes\)/,
     );
     // Unbounded, the worker held the 256 MiB entry (and its copies) in Buffers its heap limit does not cover.
+    expect(peak).toBeLessThan(200);
+  });
+
+  it('stops a PDF whose streams inflate far beyond its size, past --max-unpacked-bytes, stays small and serves the rest', async () => {
+    const dir = path.join(scratch, 'pdf-bomb');
+    mkdirSync(dir);
+    writeFileSync(path.join(dir, 'ok.txt'), 'fine');
+    // About 250 KB on disk, 256 MiB once its page content is inflated.
+    const bomb = await inflatingPdf(256 * 1024 * 1024);
+    expect(bomb.length).toBeLessThan(1024 * 1024);
+    writeFileSync(path.join(dir, 'bomb.pdf'), bomb);
+    let peak = 0;
+    const err = await withDocs(dir, ['--max-unpacked-bytes', String(8 * 1024 * 1024)], async (c, pid) => {
+      expect(await uris(c)).toEqual(['dpe://docs/ok.txt']);
+      const read = await c.readResource({ uri: 'dpe://docs/ok.txt' });
+      expect(JSON.stringify(read.contents)).toContain('fine');
+      peak = peakRssMiB(pid);
+    });
+    expect(err).toMatch(
+      /cannot index .*bomb\.pdf: the PDF inflates to more than 8388608 bytes \(stopped at the stream at byte \d+; counting the bytes its streams actually inflate to\), over the 8388608-byte limit \(--max-unpacked-bytes\)/,
+    );
+    // Unbounded, pdf.js grew one Uint8Array to the whole 256 MiB (and its doubling copy) outside the worker's heap limit.
     expect(peak).toBeLessThan(200);
   });
 });

@@ -1,4 +1,4 @@
-import { createDeflateRaw, deflateRawSync } from 'node:zlib';
+import { createDeflate, createDeflateRaw, deflateRawSync } from 'node:zlib';
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 
@@ -15,10 +15,13 @@ interface ZipEntry {
   declaredSize: number;
 }
 
-/** `total` bytes of `fill`, deflated as one raw stream, fed in 1 MiB pieces so the whole never sits in memory. */
-export async function deflatedFill(total: number, fill = ' '): Promise<Buffer> {
+/**
+ * `total` bytes of `fill`, deflated as one stream — raw (zip) or with a zlib header (PDF FlateDecode) —
+ * fed in 1 MiB pieces so the whole never sits in memory.
+ */
+export async function deflatedFill(total: number, fill = ' ', format: 'raw' | 'zlib' = 'raw'): Promise<Buffer> {
   const piece = Buffer.alloc(1024 * 1024, fill);
-  const z = createDeflateRaw({ level: 9 });
+  const z = format === 'raw' ? createDeflateRaw({ level: 9 }) : createDeflate({ level: 9 });
   const out: Buffer[] = [];
   z.on('data', (c: Buffer) => out.push(c));
   const ended = new Promise<void>((resolve, reject) => {
@@ -93,4 +96,38 @@ export async function lyingWorkbook(inflatedBytes: number): Promise<Buffer> {
     entries.push({ name: f.name, deflated: deflateRawSync(data), declaredSize: data.length });
   }
   return zipOf(entries);
+}
+
+/**
+ * A one-page PDF whose page content is a FlateDecode stream of `inflatedBytes` spaces (valid content,
+ * nothing to show): a few hundred KB on disk that pdf.js would inflate into one buffer of that size.
+ * The cross-reference table has the true offsets, so pdf.js reads it as a sound file.
+ */
+export async function inflatingPdf(inflatedBytes: number): Promise<Buffer> {
+  const content = await deflatedFill(inflatedBytes, ' ', 'zlib');
+  const parts: Buffer[] = [Buffer.from('%PDF-1.7\n')];
+  const offsets: number[] = [];
+  let at = parts[0]?.length ?? 0;
+  const add = (...chunks: Buffer[]) => {
+    offsets.push(at);
+    for (const c of chunks) {
+      parts.push(c);
+      at += c.length;
+    }
+  };
+  add(Buffer.from('1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n'));
+  add(Buffer.from('2 0 obj\n<< /Type /Pages /Kids [3 0 R] /Count 1 >>\nendobj\n'));
+  add(Buffer.from('3 0 obj\n<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>\nendobj\n'));
+  add(
+    Buffer.from(`4 0 obj\n<< /Length ${content.length} /Filter /FlateDecode >>\nstream\n`),
+    content,
+    Buffer.from('\nendstream\nendobj\n'),
+  );
+  const xref = [
+    `xref\n0 ${offsets.length + 1}\n`,
+    '0000000000 65535 f \n',
+    ...offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`),
+  ].join('');
+  parts.push(Buffer.from(`${xref}trailer\n<< /Size ${offsets.length + 1} /Root 1 0 R >>\nstartxref\n${at}\n%%EOF\n`));
+  return Buffer.concat(parts);
 }

@@ -9,11 +9,13 @@ export interface ProgressUpdate {
 }
 
 /**
- * Gets a successful tool result's JSON text as soon as the server's answer is read, once, before the
- * call's own bookkeeping (pool slot, metrics, history) runs; the call's promise still settles after,
- * with the same result. A caller that only forwards the result answers its client that much earlier.
+ * Gets a successful tool result's JSON bytes — exactly as the server wrote them, a view into what the
+ * core read (never decoded, parsed or copied) — as soon as the server's answer is read, once, before the
+ * call's own bookkeeping (pool slot, metrics, history) runs. The call then settles with the result's
+ * envelope only (`isError`, no content): a caller that gives a sink forwards the bytes and reads nothing
+ * else of the result.
  */
-export type ResultJsonSink = (resultJson: string) => void;
+export type ResultJsonSink = (resultJson: Uint8Array) => void;
 
 export interface RequestOptions {
   signal?: AbortSignal;

@@ -68,10 +68,10 @@ export class FramedSessionStream<In, Out> extends EventEmitter {
     return this.writes.write(frame(this.codec.encode(message)));
   }
 
-  /** Writes a frame already encoded (session-wire.ts), header included. */
-  writeFrame(bytes: Buffer): boolean {
+  /** Writes a frame already encoded (session-wire.ts), header included: one buffer, or its parts in order. */
+  writeFrame(bytes: Buffer | readonly Buffer[]): boolean {
     if (this.socket.destroyed || !this.socket.writable) return false;
-    return this.writes.write(bytes);
+    return Buffer.isBuffer(bytes) ? this.writes.write(bytes) : this.writes.writeParts(bytes);
   }
 
   /** No more messages from this side; the peer may still answer. */

@@ -5,7 +5,7 @@ import { isJsonObject, type JsonObject, type JsonValue } from '../../shared/json
 import { FramedSessionStream } from './framed-session-stream.js';
 import { encodeJson } from './json-bytes.js';
 import { SESSION_PREFACE } from './session-framing.js';
-import { requestFrame } from './session-wire.js';
+import { decodeServerMessage, requestFrame } from './session-wire.js';
 import { cappedTimeout } from '../../shared/timer-limit.js';
 import type { WriteBatcher } from '../../shared/jsonrpc/turn-writes.js';
 import { ChurnMap } from '../../shared/churn-map.js';
@@ -67,7 +67,7 @@ export type ErrorMapper = (err: Error) => McpdError;
 
 const CLIENT_CODEC = {
   encode: (m: SessionClientMessage) => SessionClientMessage.encode(m).finish(),
-  decode: (b: Uint8Array) => SessionServerMessage.decode(b),
+  decode: (b: Uint8Array) => decodeServerMessage(b),
 };
 
 const EMPTY = Buffer.alloc(0);

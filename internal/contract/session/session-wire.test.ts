@@ -2,7 +2,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
 import { frame } from './session-framing.js';
-import { requestFrame, responseFrame } from './session-wire.js';
+import {
+  COPY_RESULT_BELOW,
+  decodeServerMessage,
+  encodeServerMessage,
+  requestFrame,
+  responseFrame,
+  responseFrameParts,
+} from './session-wire.js';
 import { SessionClientMessage, SessionServerMessage } from '../gen/mcpd/control/v1/session.js';
 
 const id = fc.oneof(fc.integer({ min: 0, max: 300 }), fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }));
@@ -13,7 +20,7 @@ describe('session wire frames', () => {
     fc.assert(
       fc.property(id, text, (i, json) => {
         const generic = frame(SessionServerMessage.encode({ response: { id: i, resultJson: Buffer.from(json, 'utf8') } }).finish());
-        expect(responseFrame(i, json).equals(generic)).toBe(true);
+        expect(responseFrame(i, Buffer.from(json, 'utf8')).equals(generic)).toBe(true);
       }),
     );
   });
@@ -32,8 +39,38 @@ describe('session wire frames', () => {
   it('decodes back to the fields it was given', () => {
     const m = SessionClientMessage.decode(requestFrame(2 ** 40 + 3, 'tools/call', '{"name":"é"}', 1500).subarray(4));
     expect(m.request).toEqual({ id: 2 ** 40 + 3, method: 'tools/call', paramsJson: Buffer.from('{"name":"é"}'), timeoutMs: 1500 });
-    const r = SessionServerMessage.decode(responseFrame(7, '{"content":[]}').subarray(4));
+    const r = SessionServerMessage.decode(responseFrame(7, Buffer.from('{"content":[]}')).subarray(4));
     expect(r.response?.id).toBe(7);
     expect(Buffer.from(r.response?.resultJson ?? []).toString()).toBe('{"content":[]}');
+  });
+
+  it('a large result is written after its header as its own buffer, uncopied; the parts make the same frame', () => {
+    const result = Buffer.from(`{"content":[{"type":"text","text":"${'x'.repeat(COPY_RESULT_BELOW)}"}]}`);
+    const parts = responseFrameParts(9, result);
+    expect(Array.isArray(parts)).toBe(true);
+    const [head, body] = parts as Buffer[];
+    expect(body).toBe(result);
+    expect(Buffer.concat([head as Buffer, result]).equals(responseFrame(9, result))).toBe(true);
+    expect(Buffer.isBuffer(responseFrameParts(9, Buffer.from('{}')))).toBe(true);
+  });
+
+  it('encodes any server message as the generated encoder does, and decodes a result as a view of the frame', () => {
+    fc.assert(
+      fc.property(id, text, (i, json) => {
+        const msg = { response: { id: i, resultJson: Buffer.from(json, 'utf8') } };
+        const bytes = encodeServerMessage(msg);
+        expect(Buffer.from(SessionServerMessage.encode(msg).finish()).equals(bytes)).toBe(true);
+        const back = decodeServerMessage(bytes);
+        expect(back.response?.id).toBe(i);
+        expect(back.response?.resultJson?.equals(msg.response.resultJson)).toBe(true);
+        // A view: the result's bytes are the frame's own memory, not a copy.
+        expect(back.response?.resultJson?.buffer).toBe(bytes.buffer);
+      }),
+    );
+    const error = { response: { id: 3, error: { reason: 'NOT_FOUND', message: 'm', specCode: -32602, dataJson: Buffer.alloc(0) } } };
+    expect(encodeServerMessage(error).equals(Buffer.from(SessionServerMessage.encode(error).finish()))).toBe(true);
+    expect(decodeServerMessage(encodeServerMessage(error)).response?.error?.message).toBe('m');
+    const progress = { progress: { id: 4, progress: { progress: 1, total: 2, hasTotal: true, message: '' } } };
+    expect(decodeServerMessage(encodeServerMessage(progress)).progress?.id).toBe(4);
   });
 });

@@ -1,4 +1,5 @@
 import { MAX_FRAME_BYTES } from './session-framing.js';
+import { SessionServerMessage } from '../gen/mcpd/control/v1/session.js';
 
 /**
  * The two Session messages of every tool call, encoded straight into one framed buffer: the JSON text
@@ -29,21 +30,36 @@ function writeVarint(out: Buffer, at: number, v: number): number {
   return at;
 }
 
-function header(payload: number): Buffer {
+function checkSize(payload: number): void {
   if (payload > MAX_FRAME_BYTES) throw new Error(`session message of ${payload} bytes exceeds the ${MAX_FRAME_BYTES}-byte limit`);
+}
+
+function header(payload: number): Buffer {
+  checkSize(payload);
   const out = Buffer.allocUnsafe(4 + payload);
   out.writeUInt32BE(payload, 0);
   return out;
 }
 
-/** Frame of `SessionServerMessage{response: {id, result_json}}` (field 2 → SessionResponse fields 1, 2). */
-export function responseFrame(id: number, resultJson: string): Buffer {
-  const n = Buffer.byteLength(resultJson, 'utf8');
+/** Results smaller than this are copied into their frame (one buffer, one write); larger ones are not copied. */
+export const COPY_RESULT_BELOW = 64 * 1024;
+
+/**
+ * `SessionServerMessage{response: {id, result_json}}` up to the result's bytes: the buffer (with room for
+ * `room` more bytes after the head) and where the result goes. `framed` puts the 4-byte frame header first.
+ */
+function responseHead(id: number, n: number, framed: boolean, room: number): { out: Buffer; at: number } {
   // proto3 leaves a zero id out; ids start at 1, but the encoding stays exact either way.
   const idBytes = id === 0 ? 0 : 1 + varintSize(id);
   const inner = idBytes + 1 + varintSize(n) + n;
-  const out = header(1 + varintSize(inner) + inner);
-  let at = 4;
+  const payload = 1 + varintSize(inner) + inner;
+  checkSize(payload);
+  const out = Buffer.allocUnsafe((framed ? 4 : 0) + payload - n + room);
+  let at = 0;
+  if (framed) {
+    out.writeUInt32BE(payload, 0);
+    at = 4;
+  }
   out[at++] = tag(2, LEN);
   at = writeVarint(out, at, inner);
   if (id !== 0) {
@@ -52,8 +68,86 @@ export function responseFrame(id: number, resultJson: string): Buffer {
   }
   out[at++] = tag(2, LEN);
   at = writeVarint(out, at, n);
-  out.write(resultJson, at, 'utf8');
+  return { out, at };
+}
+
+/** Frame of `SessionServerMessage{response: {id, result_json}}` (field 2 → SessionResponse fields 1, 2), in one buffer. */
+export function responseFrame(id: number, resultJson: Buffer): Buffer {
+  const { out, at } = responseHead(id, resultJson.length, true, resultJson.length);
+  resultJson.copy(out, at);
   return out;
+}
+
+/**
+ * The same frame as parts to write in order: the header, then the result's own buffer, uncopied — or one
+ * buffer for a small result, where a copy is cheaper than a second write.
+ */
+export function responseFrameParts(id: number, resultJson: Buffer): Buffer | readonly Buffer[] {
+  if (resultJson.length < COPY_RESULT_BELOW) return responseFrame(id, resultJson);
+  const { out } = responseHead(id, resultJson.length, true, 0);
+  return [out, resultJson];
+}
+
+/** `SessionServerMessage{response: {id, result_json}}` unframed (a gRPC message, a /2 MESSAGE payload): one copy of the result. */
+function responseMessage(id: number, resultJson: Uint8Array): Buffer {
+  const { out, at } = responseHead(id, resultJson.length, false, resultJson.length);
+  out.set(resultJson, at);
+  return out;
+}
+
+/**
+ * `SessionServerMessage.encode(msg)`, with a successful response written by responseMessage: the generic
+ * writer grows a buffer by doubling and copies it out again, three times a large result's size. The
+ * bytes are the same (session-wire.test.ts).
+ */
+export function encodeServerMessage(msg: SessionServerMessage): Buffer {
+  const r = msg.response;
+  if (r?.resultJson && !r.error && Object.keys(msg).every((k) => k === 'response' || msg[k as keyof SessionServerMessage] === undefined)) {
+    return responseMessage(r.id, r.resultJson);
+  }
+  const bytes = SessionServerMessage.encode(msg).finish();
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/**
+ * `SessionServerMessage.decode(bytes)`, with a successful response read in place: its result is a view
+ * into `bytes` (the generated decoder copies a bytes field into a new Buffer). Anything else is decoded
+ * by the generated code.
+ */
+export function decodeServerMessage(bytes: Uint8Array): SessionServerMessage {
+  return decodeResponse(bytes) ?? SessionServerMessage.decode(bytes);
+}
+
+function decodeResponse(b: Uint8Array): SessionServerMessage | undefined {
+  if (b[0] !== tag(2, LEN)) return undefined;
+  const inner = readVarint(b, 1);
+  if (!inner || inner.next + inner.value !== b.length) return undefined;
+  let at = inner.next;
+  let id = 0;
+  if (b[at] === tag(1, 0)) {
+    const v = readVarint(b, at + 1);
+    if (!v) return undefined;
+    id = v.value;
+    at = v.next;
+  }
+  if (b[at] !== tag(2, LEN)) return undefined;
+  const n = readVarint(b, at + 1);
+  if (!n || n.next + n.value !== b.length) return undefined;
+  const view = Buffer.from(b.buffer, b.byteOffset + n.next, n.value);
+  return { response: { id, resultJson: view, error: undefined } };
+}
+
+/** A varint of up to 53 bits at `at`: its value and the index after it; undefined past the end or the range. */
+function readVarint(b: Uint8Array, at: number): { value: number; next: number } | undefined {
+  let value = 0;
+  let scale = 1;
+  for (let i = at; i < b.length && i < at + 8; i++) {
+    const byte = b[i] as number;
+    value += (byte & 127) * scale;
+    if (byte < 128) return Number.isSafeInteger(value) ? { value, next: i + 1 } : undefined;
+    scale *= 128;
+  }
+  return undefined;
 }
 
 /**

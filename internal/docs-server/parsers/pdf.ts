@@ -1,6 +1,8 @@
 import type * as PdfJs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { shorten, type DraftPage } from '../domain/document.js';
 import { ParseError, type DocParser } from './types.js';
+import { checkPdfInflation } from './pdf-budget.js';
+import { DEFAULT_DOC_LIMITS } from '../doc-limits.js';
 
 interface Line {
   text: string;
@@ -17,7 +19,9 @@ const loadPdfJs = (): Promise<typeof PdfJs> => (pdfjs ??= import('pdfjs-dist/leg
  * runs are joined into lines, and lines into paragraphs where the vertical gap exceeds 1.6 line
  * heights. Each paragraph is a text element. Title/Keywords/Subject come from the PDF info dict.
  */
-export const parsePdf: DocParser = async (bytes, stem) => {
+export const parsePdf: DocParser = async (bytes, stem, budget) => {
+  // pdf.js inflates streams into buffers the worker's heap limit does not cover: count them first.
+  await checkPdfInflation(bytes, budget?.maxUnpackedBytes ?? DEFAULT_DOC_LIMITS.maxUnpackedBytes);
   const { getDocument } = await loadPdfJs();
   // pdfjs takes ownership of (and detaches) the buffer it is given, so it gets a copy.
   const task = getDocument({

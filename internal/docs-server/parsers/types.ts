@@ -10,7 +10,7 @@ export interface ParsedContent {
 
 /** What a parser may spend beyond the file's own bytes. */
 export interface ParseBudget {
-  /** Bytes a zip-based file (XLSX) may actually inflate to (--max-unpacked-bytes). */
+  /** Bytes a zip-based file (XLSX) or a PDF's streams may actually inflate to (--max-unpacked-bytes). */
   maxUnpackedBytes: number;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitObjectMember, splitResultResponse } from './split-response.js';
+import { splitObjectMember, splitResultBytes } from './split-response.js';
 
 describe('splitting a JSON-RPC result response', () => {
   it('cuts out the result as written, whatever the member order and spacing', () => {
@@ -10,17 +10,16 @@ describe('splitting a JSON-RPC result response', () => {
       `{"jsonrpc":"2.0","id":7,"result":${text}}`,
       `{ "id" : 7 , "result" :  ${text} , "jsonrpc" : "2.0" }  `,
     ]) {
-      const split = splitResultResponse(line);
+      const split = splitResultBytes(Buffer.from(line));
       expect(split?.id).toBe(7);
-      expect(split?.resultText).toBe(text);
-      expect(split?.result).toEqual(result);
+      expect(split?.resultJson.toString()).toBe(text);
       expect(JSON.parse(line)).toEqual({ jsonrpc: '2.0', id: 7, result });
     }
   });
 
   it('keeps the server’s own spelling of the result (escapes, spacing, key order)', () => {
     const line = '{"jsonrpc":"2.0","id":1,"result":{ "b" : "\\u0041", "a" : [1.50, 2] }}';
-    expect(splitResultResponse(line)?.resultText).toBe('{ "b" : "\\u0041", "a" : [1.50, 2] }');
+    expect(splitResultBytes(Buffer.from(line))?.resultJson.toString()).toBe('{ "b" : "\\u0041", "a" : [1.50, 2] }');
   });
 
   it('declines what it cannot split soundly, so the caller parses it as usual', () => {
@@ -35,7 +34,7 @@ describe('splitting a JSON-RPC result response', () => {
       '{"jsonrpc":"1.0","id":1,"result":{}}',
       'not json "result":{}',
     ]) {
-      expect(splitResultResponse(line), line).toBeUndefined();
+      expect(splitResultBytes(Buffer.from(line)), line).toBeUndefined();
     }
   });
 
@@ -46,5 +45,43 @@ describe('splitting a JSON-RPC result response', () => {
     expect(split?.envelope).toEqual({ name: 'fx__echo', arguments: 0 });
     expect(splitObjectMember('{"arguments":{"a":1},"name":"x}"}', 'arguments')).toBeUndefined();
     expect(splitObjectMember('{"arguments":{"a":1},"arguments":5}', 'arguments')).toBeUndefined();
+  });
+
+  it('cuts a result on its bytes: a view of the line as written, bytes a decoder would replace included', () => {
+    const result = Buffer.concat([
+      Buffer.from('{ "content" : [{"type":"text","text":"'),
+      Buffer.from([0xc3, 0xa9, 0xff]),
+      Buffer.from('"}],"isError":false }'),
+    ]);
+    for (const [before, after] of [
+      ['{"jsonrpc":"2.0","id":7,"result":', '}'],
+      ['{ "result" : ', ' , "id" : 7, "jsonrpc":"2.0"}'],
+    ]) {
+      const line = Buffer.concat([Buffer.from(before as string), result, Buffer.from(after as string)]);
+      const split = splitResultBytes(line);
+      expect(split?.id).toBe(7);
+      expect(split?.isError).toBe(false);
+      expect(split?.resultJson.equals(result)).toBe(true);
+      expect(split?.resultJson.buffer).toBe(line.buffer);
+    }
+  });
+
+  it('reads isError from the result’s own members only, as JSON.parse would', () => {
+    const cut = (result: string) => splitResultBytes(Buffer.from(`{"jsonrpc":"2.0","id":1,"result":${result}}`))?.isError;
+    expect(cut('{"content":[],"isError":true}')).toBe(true);
+    expect(cut('{"is\u0045rror":true}')).toBe(true);
+    expect(cut('{"isError":true,"isError":false}')).toBe(false);
+    expect(cut('{"content":[{"isError":true}],"_meta":{"isError":true}}')).toBe(false);
+    expect(cut('{"isError":"true"}')).toBe(false);
+  });
+
+  it('declines a result that is not exactly one JSON object, or not the only one', () => {
+    for (const line of [
+      '{"result":{"a":1},"jsonrpc":"2.0","id":1,"result":0}', // JSON.parse keeps the last
+      '{"jsonrpc":"2.0","id":1,"result":{"a":tru}}',
+      '{"jsonrpc":"2.0","id":1,"result":{"a":1},"id":2,"x":{}}', // would write members into the envelope
+    ]) {
+      expect(splitResultBytes(Buffer.from(line)), line).toBeUndefined();
+    }
   });
 });

@@ -69,6 +69,21 @@ export class TurnWrites {
     return this.stream.write(chunk);
   }
 
+  /**
+   * Writes the parts of one message in order, leaving in one writev with the turn's other writes (so a
+   * large payload follows its header without being copied into one buffer with it).
+   */
+  writeParts(parts: readonly (Buffer | string)[]): boolean {
+    if (!this.batcher.holding(this) && !this.inTurn) {
+      this.inTurn = true;
+      process.nextTick(this.endTurn);
+    }
+    this.cork();
+    let ok = true;
+    for (const part of parts) ok = this.stream.write(part);
+    return ok;
+  }
+
   /** The end of a held read's work: what it wrote leaves now. */
   release(): void {
     if (!this.corked) return;

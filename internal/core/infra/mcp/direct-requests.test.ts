@@ -1,7 +1,7 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { withRawJson, rawJsonOf } from '../../../shared/jsonrpc/raw-json.js';
-import { splitResultResponse } from '../../../shared/jsonrpc/split-response.js';
+import { splitResultBytes } from '../../../shared/jsonrpc/split-response.js';
 import { DirectRequests } from './direct-requests.js';
 
 /** A DirectRequests whose lines are kept, as a server's stdin would receive them. */
@@ -107,13 +107,31 @@ describe('direct requests to a stdio server', () => {
     const read = d.request('resources/read', { uri: 'x://y' }, { timeoutMs: 5000 });
     const [callId, readId] = lines.map((l) => (l as { id: number }).id);
     const text = '{ "content" : [ {"type":"text","text":"\\u00fc"} ] }';
-    expect(d.acceptResult(splitResultResponse(`{"jsonrpc":"2.0","id":${callId},"result":${text}}`)!)).toBe(true);
-    expect(d.acceptResult(splitResultResponse(`{"jsonrpc":"2.0","id":${readId},"result":{"contents":[]}}`)!)).toBe(true);
-    expect(d.acceptResult(splitResultResponse('{"jsonrpc":"2.0","id":5,"result":{}}')!)).toBe(false);
+    expect(d.acceptResult(splitResultBytes(Buffer.from(`{"jsonrpc":"2.0","id":${callId},"result":${text}}`))!)).toBe(true);
+    expect(d.acceptResult(splitResultBytes(Buffer.from(`{"jsonrpc":"2.0","id":${readId},"result":{"contents":[]}}`))!)).toBe(true);
+    expect(d.acceptResult(splitResultBytes(Buffer.from('{"jsonrpc":"2.0","id":5,"result":{}}'))!)).toBe(false);
     const r = await call;
     expect(r).toEqual(JSON.parse(text));
     expect(rawJsonOf(r)).toBe(text);
     expect(rawJsonOf(await read)).toBeUndefined();
+  });
+
+  it('hands a tools/call result to its sink as the line’s own bytes, and settles with the envelope only', async () => {
+    const { d, lines } = setup();
+    const got: Uint8Array[] = [];
+    const ok = d.request('tools/call', { name: 'echo' }, { timeoutMs: 5000, onResultJson: (b) => void got.push(b) });
+    const failed = d.request('tools/call', { name: 'echo' }, { timeoutMs: 5000, onResultJson: (b) => void got.push(b) });
+    const [okId, failedId] = lines.map((l) => (l as { id: number }).id);
+    const text = '{ "content" : [ {"type":"text","text":"\\u00fc"} ] ,"isError":false}';
+    const line = Buffer.from(`{"jsonrpc":"2.0","id":${okId},"result":${text}}`);
+    expect(d.acceptResult(splitResultBytes(line)!)).toBe(true);
+    expect(
+      d.acceptResult(splitResultBytes(Buffer.from(`{"jsonrpc":"2.0","id":${failedId},"result":{"content":[],"isError":true}}`))!),
+    ).toBe(true);
+    expect(Buffer.from(got[0] ?? []).toString()).toBe(text);
+    expect(got[0]?.buffer).toBe(line.buffer);
+    expect(await ok).toEqual({});
+    expect(await failed).toEqual({ isError: true });
   });
 
   it('writes arguments whose text was kept as received, the other params serialised', () => {

@@ -3,7 +3,7 @@ import { McpdError } from '../../../shared/errors.js';
 import type { CallDone, RequestOptions, StartedCall } from '../../../contract/model/downstream.js';
 import type { JsonObject } from '../../../shared/json.js';
 import { withRawJson, rawJsonOf } from '../../../shared/jsonrpc/raw-json.js';
-import type { SplitResponse } from '../../../shared/jsonrpc/split-response.js';
+import type { ResultBytes } from '../../../shared/jsonrpc/split-response.js';
 import { cappedTimeout } from '../../../shared/timer-limit.js';
 import { ChurnMap } from '../../../shared/churn-map.js';
 
@@ -142,27 +142,44 @@ export class DirectRequests {
     return false;
   }
 
+  /** True while a request waits for its answer (only then is a line worth cutting on its bytes). */
+  get waiting(): boolean {
+    return this.pending.size > 0;
+  }
+
   /**
-   * Takes a success response already split by splitResultResponse; false = not ours. A tools/call
-   * result keeps the server's JSON text, so it is passed on without being serialised again.
+   * Takes a success response already cut by splitResultBytes; false = not ours. A tools/call result with
+   * a sink goes to it as the bytes the server wrote, and the call settles with its envelope only
+   * (forwardedResult); without a sink it is parsed once and keeps its text (raw-json.ts).
    */
-  acceptResult(response: SplitResponse): boolean {
+  acceptResult(response: ResultBytes): boolean {
     if (response.id < DIRECT_ID_BASE) return false;
     const p = this.pending.get(response.id);
     if (!p) return true;
-    if (p.method !== 'tools/call') {
-      p.resolve(response.result);
+    const sink = p.method === 'tools/call' ? p.opts.onResultJson : undefined;
+    if (!sink) {
+      const text = response.resultJson.toString('utf8');
+      let result: JsonObject;
+      try {
+        result = JSON.parse(text) as JsonObject;
+      } catch (e) {
+        p.reject(
+          new McpdError(
+            'DOWNSTREAM_ERROR',
+            `server ${this.serverName} sent a result for ${p.method} that is not JSON: ${(e as Error).message}`,
+          ),
+        );
+        return true;
+      }
+      p.resolve(p.method === 'tools/call' ? withRawJson(result, text) : result);
       return true;
     }
-    const sink = p.opts.onResultJson;
-    if (sink) {
-      try {
-        sink(response.resultText);
-      } catch {
-        // the sink only forwards bytes; the promise below still carries the result to the caller
-      }
+    try {
+      sink(response.resultJson);
+    } catch {
+      // the sink only forwards bytes; the call still settles below, for its slot, metrics and history
     }
-    p.resolve(withRawJson(response.result, response.resultText));
+    p.resolve(forwardedResult(response.isError));
     return true;
   }
 
@@ -214,6 +231,14 @@ function paramsJson(params: JsonObject, progressToken: number | undefined): stri
   if (progressToken !== undefined) out += `,"_meta":${JSON.stringify({ ...asObject(params._meta), progressToken })}`;
   if (params.arguments !== undefined) out += `,"arguments":${rawJsonOf(params.arguments) ?? JSON.stringify(params.arguments)}`;
   return out === '' ? '{}' : `{${out.slice(1)}}`;
+}
+
+/**
+ * What a tools/call settles with when its result went to a ResultJsonSink: the envelope the core's own
+ * bookkeeping reads (`isError`), not the content, which the sink has passed on.
+ */
+function forwardedResult(isError: boolean): JsonObject {
+  return isError ? { isError: true } : {};
 }
 
 function asObject(v: unknown): JsonObject {

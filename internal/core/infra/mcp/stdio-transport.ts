@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import { jsonRpcLines, MAX_LINE_BYTES, parseJsonRpc, severalLines } from '../../../shared/jsonrpc/line-reader.js';
-import { splitResultResponse } from '../../../shared/jsonrpc/split-response.js';
+import { splitResultBytes } from '../../../shared/jsonrpc/split-response.js';
 import { DirectRequests } from './direct-requests.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { LineSplitter } from '../../../shared/line-splitter.js';
@@ -71,7 +71,7 @@ export class ProcessStdioTransport implements Transport {
   /** Requests that bypass the SDK's Protocol; their answers are taken out of the stream before it sees them. */
   readonly direct: DirectRequests;
   /** SDK notifications are dispatched a microtask late: what follows one waits behind its handler. */
-  private readonly ordered = new NotificationsFirst<string>((line) => this.deliver(line));
+  private readonly ordered = new NotificationsFirst<Buffer>((line) => this.deliver(line));
 
   private readonly batcher: WriteBatcher;
 
@@ -237,7 +237,7 @@ export class ProcessStdioTransport implements Transport {
       return;
     }
     if (severalLines(chunk)) this.batcher.holdWritesOfThisRead();
-    for (let line = this.readBuffer.next(); line !== null; line = this.readBuffer.next()) this.ordered.push(line);
+    for (let line = this.readBuffer.nextBytes(); line !== null; line = this.readBuffer.nextBytes()) this.ordered.push(line);
   }
 
   /**
@@ -245,17 +245,19 @@ export class ProcessStdioTransport implements Transport {
    * dispatches late, so the lines after it wait). Direct answers pass through the same queue: a
    * direct request's progress read before its result must reach it first.
    */
-  private deliver(line: string): boolean {
+  private deliver(line: Buffer): boolean {
+    // Answers to direct requests are taken here on their bytes: a tool result is passed on as the server
+    // wrote it, never decoded or parsed whole (only its envelope is read).
+    const split = this.direct.waiting ? splitResultBytes(line) : undefined;
+    if (split && this.direct.acceptResult(split)) return false;
+    const text = line.toString('utf8');
     try {
-      // Answers to direct requests are taken here, their results kept as the server wrote them.
-      const split = splitResultResponse(line);
-      if (split && this.direct.acceptResult(split)) return false;
-      const message: JSONRPCMessage = split ? { jsonrpc: '2.0', id: split.id, result: split.result } : parseJsonRpc(line);
+      const message = parseJsonRpc(text);
       if (this.direct.accept(message)) return false;
       this.onmessage?.(message);
       return !('id' in message);
     } catch (err) {
-      this.junk(line, err as Error);
+      this.junk(text, err as Error);
       return false;
     }
   }

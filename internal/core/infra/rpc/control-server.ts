@@ -16,7 +16,8 @@ import { chmodSync, unlinkSync } from 'node:fs';
 import { AREAS } from '../../../contract/areas/all-areas.js';
 import { grpcAreaHandlers } from './grpc-areas.js';
 import { cappedTimeout } from '../../../shared/timer-limit.js';
-import { SessionClientMessage, SessionServerMessage } from '../../../contract/gen/mcpd/control/v1/session.js';
+import { SessionClientMessage, type SessionServerMessage } from '../../../contract/gen/mcpd/control/v1/session.js';
+import { encodeServerMessage } from '../../../contract/session/session-wire.js';
 
 const encodedResponses = new WeakMap<pb.ListToolsResponse, Buffer>();
 
@@ -34,6 +35,8 @@ const SERVICE = {
       return b;
     },
   },
+  // A Session answer's result is encoded once (session-wire.ts), not grown, copied out and copied again.
+  session: { ...ControlPlaneService.session, responseSerialize: encodeServerMessage },
 };
 
 /**
@@ -161,6 +164,6 @@ const FRAME_STALL_MS = 30_000;
 const GRPC_IDLE_MS = 120_000;
 
 const SERVER_CODEC = {
-  encode: (m: SessionServerMessage) => SessionServerMessage.encode(m).finish(),
+  encode: (m: SessionServerMessage) => encodeServerMessage(m),
   decode: (b: Uint8Array) => SessionClientMessage.decode(b),
 };

@@ -5,7 +5,8 @@ import { FrameReader } from '../../../contract/session/session-framing.js';
 import { MuxKind, MuxProtocolError, muxFrame, parseMuxFrame, type MuxFrame } from '../../../contract/session/session-mux-framing.js';
 import { MuxServerChannel, type ChannelCarrier } from './mux-server-channel.js';
 import type { SessionServerStream } from './session-server.js';
-import { SessionClientMessage, SessionServerMessage } from '../../../contract/gen/mcpd/control/v1/session.js';
+import { SessionClientMessage, type SessionServerMessage } from '../../../contract/gen/mcpd/control/v1/session.js';
+import { encodeServerMessage } from '../../../contract/session/session-wire.js';
 
 export interface MuxServeOptions {
   /** Serves one channel's Session (hello, requests, …), as a /1 connection's stream is served. */
@@ -65,7 +66,7 @@ export class MuxServerConnection implements ChannelCarrier {
   }
 
   sendMessage(channel: number, msg: SessionServerMessage, flushed: () => void): number {
-    const bytes = muxFrame(channel, MuxKind.message, SessionServerMessage.encode(msg).finish());
+    const bytes = muxFrame(channel, MuxKind.message, encodeServerMessage(msg));
     if (this.socket.writable) this.socket.write(bytes, () => flushed());
     else queueMicrotask(flushed);
     return bytes.length;

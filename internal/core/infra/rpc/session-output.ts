@@ -2,7 +2,7 @@ import type { JsonObject } from '../../../shared/json.js';
 import { encodeJson } from '../../../contract/session/json-bytes.js';
 import { OutboundGate, type GatedStream } from './outbound-gate.js';
 import { ReadingValve } from './reading-valve.js';
-import { responseFrame } from '../../../contract/session/session-wire.js';
+import { responseFrameParts } from '../../../contract/session/session-wire.js';
 import type { SessionServerMessage } from '../../../contract/gen/mcpd/control/v1/session.js';
 
 /** What SessionOutput writes to: a Session stream of either transport, or one channel of a /2 connection. */
@@ -10,8 +10,8 @@ export interface SessionSink extends GatedStream {
   /** 'drain': the peer took what was written (queued requests may start). */
   on(event: 'drain', listener: () => void): unknown;
   write(msg: SessionServerMessage): unknown;
-  /** /1 framed streams: writes a frame encoded by session-wire.ts. */
-  writeFrame?(frame: Buffer): unknown;
+  /** /1 framed streams: writes a frame encoded by session-wire.ts (its parts in order, in one write). */
+  writeFrame?(frame: Buffer | readonly Buffer[]): unknown;
 }
 
 export type SessionLog = (level: 'info' | 'warning', event: string, fields: Record<string, unknown>) => void;
@@ -82,11 +82,16 @@ export class SessionOutput {
     this.wrote();
   }
 
-  /** A successful answer whose result is JSON text already: framed in one buffer where the stream takes frames. */
-  sendResultJson(id: number, resultJson: string): void {
+  /**
+   * A successful answer whose result is JSON bytes already (a server's, as it wrote them): where the
+   * stream takes frames, a large result is written after its frame header as the very buffer it came in
+   * (responseFrameParts); on gRPC it is the message's bytes field, encoded once (serverMessageBytes).
+   */
+  sendResultJson(id: number, bytes: Uint8Array): void {
     if (this.closed) return;
-    if (!this.stream.writeFrame) return this.send({ response: { id, resultJson: Buffer.from(resultJson, 'utf8') } });
-    this.stream.writeFrame(responseFrame(id, resultJson));
+    const resultJson = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    if (!this.stream.writeFrame) return this.send({ response: { id, resultJson } });
+    this.stream.writeFrame(responseFrameParts(id, resultJson));
     this.wrote();
   }
 

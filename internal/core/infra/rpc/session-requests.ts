@@ -134,7 +134,7 @@ export class SessionRequests {
     const opts = {
       timeoutMs: req.timeoutMs > 0 ? req.timeoutMs : undefined,
       routingKey: session.id,
-      onResultJson: (json: string) => {
+      onResultJson: (json: Uint8Array) => {
         answered = true;
         output.sendResultJson(id, json);
         done(json.length);
