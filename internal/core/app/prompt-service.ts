@@ -25,8 +25,10 @@ export class PromptService implements PromptsApi {
     this.listings = new AreaListings<readonly JsonObject[], PromptIndex>(deps, {
       capability: 'prompts',
       empty: [],
-      list: (server, ask) =>
-        listAllPages(server, 'prompts/list', 'prompts', (cursor) => ask('prompts/list', cursor === undefined ? {} : { cursor })),
+      list: (fp, server) =>
+        listAllPages(server, 'prompts/list', 'prompts', (cursor) =>
+          deps.pools.request(fp, 'prompts/list', cursor === undefined ? {} : { cursor }, {}),
+        ),
       makeIndex: (profile, fingerprintOf) => new PromptIndex({ profile, fingerprintOf, retentionSeconds }),
       changed: (name) => this.views?.refresh((c) => deps.profileOf(c).name === name),
     });

@@ -1,13 +1,9 @@
 import { specFingerprint } from '../../contract/model/fingerprint.js';
 import type { JsonObject } from '../../shared/json.js';
 import type { Profile, ProfileStore } from '../../contract/model/profile.js';
-import { ListingCache, type Fetched } from '../domain/aggregator/listing-cache.js';
-import { ListingTtl } from '../domain/aggregator/listing-ttl.js';
+import { ListingCache } from '../domain/aggregator/listing-cache.js';
 import { PoolGoneError } from '../infra/scheduler/index.js';
 import type { AreaDeps } from './area-deps.js';
-
-/** One request to the server being listed. */
-export type AskServer = (method: string, params: JsonObject) => Promise<JsonObject>;
 
 /** What a per-profile index (resources, prompts) offers the listings plumbing. */
 export interface AreaIndex<L> {
@@ -21,8 +17,8 @@ export interface AreaListingsOptions<L, I extends AreaIndex<L>> {
   capability: 'resources' | 'prompts';
   /** What a server without the capability lists. */
   empty: L;
-  /** Lists one server's items (all downstream pages), each request through `ask`. */
-  list: (server: string, ask: AskServer) => Promise<L>;
+  /** Lists one server's items (all downstream pages). */
+  list: (fingerprint: string, server: string) => Promise<L>;
   makeIndex: (profile: Profile, fingerprintOf: (server: string) => string) => I;
   /** A profile's index got a new etag (per-caller watches re-read it). */
   changed?: (profileName: string) => void;
@@ -71,16 +67,12 @@ export class AreaListings<L, I extends AreaIndex<L>> {
   /**
    * ensureLoaded for a listing: waits at most runtime.yaml listingBudgetSeconds, then the listing
    * answers with what is ready; servers still starting join the index (list_changed) when they answer.
-   * Returns the names of those servers (the first page's `_meta["mcpd/pending"]`). A 2026-07-28 server's
-   * list whose `ttlMs` ran out is asked for again (`refreshStale`, what a client's listing does).
+   * Returns the names of those servers (the first page's `_meta["mcpd/pending"]`).
    */
-  async loadedForListing(profile: Profile, opts: { refreshStale?: boolean } = { refreshStale: true }): Promise<string[]> {
+  async loadedForListing(profile: Profile): Promise<string[]> {
     this.sync();
     const servers = enabled(profile);
-    const loads = this.cache.loads(
-      servers.map((s) => specFingerprint(s)),
-      opts,
-    );
+    const loads = this.cache.loads(servers.map((s) => specFingerprint(s)));
     await this.deps.listingBudget.wait(loads);
     return servers.filter((s) => loads.has(specFingerprint(s)) && this.cache.isLoading(specFingerprint(s))).map((s) => s.name);
   }
@@ -135,7 +127,7 @@ export class AreaListings<L, I extends AreaIndex<L>> {
     if (this.store !== this.deps.store.current) this.applyStore();
   }
 
-  private async fetch(fp: string): Promise<Fetched<L>> {
+  private async fetch(fp: string): Promise<L> {
     const server = this.serverName(fp);
     let caps = this.deps.pools.capabilities(fp);
     if (caps === undefined) {
@@ -149,11 +141,8 @@ export class AreaListings<L, I extends AreaIndex<L>> {
       if (caps === undefined)
         throw toolsError instanceof Error ? toolsError : new Error(`server ${server} did not start, so its capabilities are unknown`);
     }
-    if (!declares(caps, this.o.capability)) return { listing: this.o.empty };
-    // The shortest ttl of the results the listing is made of bounds how long it is served.
-    const ttl = new ListingTtl();
-    const listing = await this.o.list(server, async (method, params) => ttl.observe(await this.deps.pools.request(fp, method, params, {})));
-    return { listing, ttlMs: ttl.ms };
+    if (!declares(caps, this.o.capability)) return this.o.empty;
+    return this.o.list(fp, server);
   }
 
   private serverName(fp: string): string {

@@ -17,7 +17,7 @@ import { ResourceIndex, type ResourceRoute } from '../domain/aggregator/resource
 import type { ResourceListing } from '../domain/aggregator/resource-snapshot.js';
 import type { AreaDeps } from './area-deps.js';
 import { CallerViews } from './caller-views.js';
-import { AreaListings, type AskServer } from './resource-listings.js';
+import { AreaListings } from './resource-listings.js';
 import { ResourceSubscriptions, type SubscriptionInfo } from './resource-subscriptions.js';
 import { afterReloads, viaPool } from './reload-retry.js';
 import { contextChannelsOf, type ContextChannels } from '../../contract/control/context-channels.js';
@@ -40,7 +40,7 @@ export class ResourceService implements ResourcesApi {
     this.listings = new AreaListings<ResourceListing, ResourceIndex>(deps, {
       capability: 'resources',
       empty: EMPTY,
-      list: (server, ask) => listServer(server, ask),
+      list: (fp, server) => this.listServer(fp, server),
       makeIndex: (profile, fingerprintOf) => new ResourceIndex({ profile, fingerprintOf, retentionSeconds }),
       changed: (name) => this.views?.refresh((c) => deps.profileOf(c).name === name),
     });
@@ -74,8 +74,7 @@ export class ResourceService implements ResourcesApi {
 
   async channels(caller: string): Promise<ContextChannels> {
     const profile = this.deps.profileOf(caller);
-    // Asked on every tools listing: the resource lists it has do (a stale one is asked for by resource listings).
-    await this.listings.loadedForListing(profile, { refreshStale: false });
+    await this.listings.loadedForListing(profile);
     const snap = this.listings.index(profile.name).snapshot();
     return contextChannelsOf([...snap.resources.map((r) => r.uri), ...snap.templates.map((t) => t.uriTemplate)]);
   }
@@ -144,6 +143,19 @@ export class ResourceService implements ResourcesApi {
     return { profile, pending };
   }
 
+  private listServer(fp: string, server: string): Promise<ResourceListing> {
+    const page = (method: string) => (cursor: string | undefined) =>
+      this.deps.pools.request(fp, method, cursor === undefined ? {} : { cursor }, {});
+    return Promise.all([
+      listAllPages(server, 'resources/list', 'resources', page('resources/list')),
+      listAllPages(server, 'resources/templates/list', 'resourceTemplates', page('resources/templates/list')).catch((e: unknown) => {
+        // Templates are optional in practice: a server that lists resources but not templates still serves its resources.
+        if (e instanceof McpdError && e.reason === 'DOWNSTREAM_ERROR' && e.details.specCode === -32601) return [];
+        throw e;
+      }),
+    ]).then(([resources, templates]) => ({ resources, templates }));
+  }
+
   private notFound(profile: Profile, uri: string, dpeHost: string | undefined): McpdError {
     const failed = this.listings.failuresFor(profile);
     const also = failed.length > 0 ? `; servers that could not be listed: ${failed.join('; ')}` : '';
@@ -174,17 +186,4 @@ function validDpeHost(uri: string): string {
     if (isDpeError(e)) throw new McpdError('INVALID_ARGUMENT', e.message, { specCode: e.code, data: e.data });
     throw e;
   }
-}
-
-/** One server's resources and templates (all downstream pages of both). */
-function listServer(server: string, ask: AskServer): Promise<ResourceListing> {
-  const page = (method: string) => (cursor: string | undefined) => ask(method, cursor === undefined ? {} : { cursor });
-  return Promise.all([
-    listAllPages(server, 'resources/list', 'resources', page('resources/list')),
-    listAllPages(server, 'resources/templates/list', 'resourceTemplates', page('resources/templates/list')).catch((e: unknown) => {
-      // Templates are optional in practice: a server that lists resources but not templates still serves its resources.
-      if (e instanceof McpdError && e.reason === 'DOWNSTREAM_ERROR' && e.details.specCode === -32601) return [];
-      throw e;
-    }),
-  ]).then(([resources, templates]) => ({ resources, templates }));
 }

@@ -4,17 +4,11 @@ interface Failure {
   message: string;
 }
 
-/** A spec's listing as fetched, with how long it may be served (a 2026-07-28 server's `ttlMs`; absent = until it changes). */
-export interface Fetched<L> {
-  listing: L;
-  ttlMs?: number;
-}
-
 export interface ListingCacheOptions<L> {
   /** What is listed, for messages ("resources", "prompts"). */
   what: string;
   /** Lists one spec's items (may start its server once). */
-  fetch: (fingerprint: string) => Promise<Fetched<L>>;
+  fetch: (fingerprint: string) => Promise<L>;
   /** After every load attempt, successful or not: rebuild the indexes that use the spec. */
   settled: (fingerprint: string) => void;
   log: (msg: string, fields?: Record<string, unknown>) => void;
@@ -27,8 +21,7 @@ export interface ListingCacheOptions<L> {
 /**
  * The per-spec metadata cache behind resource and prompt listings: filled on first need, one load
  * per spec at a time, reloaded on the server's list_changed. A spec whose listing failed is left
- * out (and reported) for a while instead of stalling every listing. A listing a server gave a ttl
- * (2026-07-28 `ttlMs`) is stale once it ran out: the next listing that asks for fresh ones loads it again.
+ * out (and reported) for a while instead of stalling every listing.
  */
 export class ListingCache<L> {
   private readonly cache = new Map<string, L>();
@@ -36,8 +29,6 @@ export class ListingCache<L> {
   /** Specs told of a change while a load was in flight: that load may be stale, load again after it. */
   private readonly dirty = new Set<string>();
   private readonly failures = new Map<string, Failure>();
-  /** When a listing with a ttl goes stale (ms since the epoch); listings without one stay until they change. */
-  private readonly staleAt = new Map<string, number>();
   private readonly now: () => number;
 
   constructor(private readonly o: ListingCacheOptions<L>) {
@@ -57,15 +48,10 @@ export class ListingCache<L> {
     await Promise.all(this.loads(fingerprints, opts).values());
   }
 
-  /**
-   * ensure without the wait: the load of each spec not cached yet (with `refreshStale`, or whose ttl ran
-   * out), by fingerprint (they never reject). A stale listing is still served while it loads again.
-   */
-  loads(fingerprints: readonly string[], opts: { retryFailed?: boolean; refreshStale?: boolean } = {}): Map<string, Promise<void>> {
-    const wanted = fingerprints.filter((fp) =>
-      this.cache.has(fp) ? opts.refreshStale === true && this.stale(fp) : opts.retryFailed || !this.recentlyFailed(fp),
-    );
-    return new Map(wanted.map((fp) => [fp, this.load(fp)]));
+  /** ensure without the wait: the load of each spec not cached yet, by fingerprint (they never reject). */
+  loads(fingerprints: readonly string[], opts: { retryFailed?: boolean } = {}): Map<string, Promise<void>> {
+    const missing = fingerprints.filter((fp) => !this.cache.has(fp) && (opts.retryFailed || !this.recentlyFailed(fp)));
+    return new Map(missing.map((fp) => [fp, this.load(fp)]));
   }
 
   /** A load of the spec is in flight. */
@@ -85,13 +71,7 @@ export class ListingCache<L> {
       if (fingerprints.has(fp)) continue;
       this.cache.delete(fp);
       this.failures.delete(fp);
-      this.staleAt.delete(fp);
     }
-  }
-
-  private stale(fp: string): boolean {
-    const at = this.staleAt.get(fp);
-    return at !== undefined && this.now() >= at;
   }
 
   private recentlyFailed(fp: string): boolean {
@@ -105,11 +85,9 @@ export class ListingCache<L> {
     const p = this.o
       .fetch(fp)
       .then(
-        ({ listing, ttlMs }) => {
+        (listing) => {
           this.cache.set(fp, listing);
           this.failures.delete(fp);
-          if (ttlMs === undefined) this.staleAt.delete(fp);
-          else this.staleAt.set(fp, this.now() + ttlMs);
         },
         (e: unknown) => {
           if (this.o.notAFailure?.(e)) return;
