@@ -3,6 +3,7 @@
 // it runs, so `mcpd --version` or `mcpd validate` never compile the core (docs/benchmarks.md).
 import { packageVersion } from '../../internal/shared/version.js';
 import { isNoRoom } from '../../internal/shared/disk-full.js';
+import { mapStackTracesLazily } from '../../internal/shared/lazy-source-maps.js';
 import { COMMON_OPTIONS, configFrom, exitOnHelpOrVersion, parseOrExit, socketFrom } from '../../internal/contract/cli/common-flags.js';
 import { dashboardCommand, DASHBOARD_OPTIONS, DASHBOARD_USAGE } from '../../internal/ctl/dashboard-commands.js';
 
@@ -50,9 +51,10 @@ if (command === 'validate') {
 }
 
 try {
-  // The core runs for days and logs what fails: stack traces of everything loaded from here on point into
-  // the TypeScript sources (the bundles' .map files).
-  process.setSourceMapsEnabled(true);
+  // The core runs for days and logs what fails: its stack traces point into the TypeScript sources (the
+  // bundles' .map files), each map read only when a frame of its bundle is printed — Node's own source-map
+  // support parses every loaded module's map up front, some 8 MB of the core's idle RSS (docs/benchmarks.md).
+  mapStackTracesLazily();
   const { runCore } = await import('../../internal/core/app/bootstrap.js');
   const running = await runCore({
     configDir: configFrom(values.config),
