@@ -2,12 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ConformanceScript } from '../support/conformance-script.js';
 import { pidsWithTag } from '../support/procs.js';
 
-/** Every client scenario of @modelcontextprotocol/conformance 0.1.16 for spec 2025-11-25 (`conformance list --client`). */
-const SCENARIOS_2025_11_25 = [
-  'initialize',
-  'tools_call',
-  'elicitation-sep1034-client-defaults',
-  'sse-retry',
+/** The authorization scenarios both suite versions score (0.1.16 for 2025-11-25, 0.2.0-alpha.12 for 2026-07-28). */
+const AUTH_SCENARIOS = [
   'auth/metadata-default',
   'auth/metadata-var1',
   'auth/metadata-var2',
@@ -23,6 +19,9 @@ const SCENARIOS_2025_11_25 = [
   'auth/token-endpoint-auth-none',
   'auth/pre-registration',
 ];
+
+/** Every client scenario of @modelcontextprotocol/conformance 0.1.16 for spec 2025-11-25 (`conformance list --client`). */
+const SCENARIOS_2025_11_25 = ['initialize', 'tools_call', 'elicitation-sep1034-client-defaults', 'sse-retry', ...AUTH_SCENARIOS];
 
 /** The rest of `client --suite all`: older, draft and extension scenarios. */
 const OTHER_SCENARIOS = [
@@ -81,20 +80,7 @@ describe('official MCP conformance suite, client scenarios: mcpd as the client u
 const SCENARIOS_2026_07_28 = [
   'tools_call',
   'request-metadata',
-  'auth/metadata-default',
-  'auth/metadata-var1',
-  'auth/metadata-var2',
-  'auth/metadata-var3',
-  'auth/basic-cimd',
-  'auth/scope-from-www-authenticate',
-  'auth/scope-from-scopes-supported',
-  'auth/scope-omitted-when-undefined',
-  'auth/scope-step-up',
-  'auth/scope-retry-limit',
-  'auth/token-endpoint-auth-basic',
-  'auth/token-endpoint-auth-post',
-  'auth/token-endpoint-auth-none',
-  'auth/pre-registration',
+  ...AUTH_SCENARIOS,
   'auth/resource-mismatch',
   'auth/offline-access-scope',
   'auth/offline-access-not-supported',
