@@ -56,8 +56,16 @@ export interface DownstreamSession {
   readonly pid?: number;
   /** The MCP version the session speaks: 2026-07-28 (chosen by server/discover) or a 2025 one; unknown = undefined. */
   readonly protocolVersion?: string;
-  /** All pages of `tools/list`, with guards against cursor loops and runaway sizes. */
-  listTools(opts?: { signal?: AbortSignal }): Promise<DownstreamTool[]>;
+  /**
+   * The server's list_changed notifications reach the core: a 2025 session's always (pushed on it), a
+   * 2026-07-28 one's once its `subscriptions/listen` stream was acknowledged. Absent = unknown (false).
+   */
+  readonly hearsListChanges?: boolean;
+  /**
+   * All pages of `tools/list`, with guards against cursor loops and runaway sizes; `onPage` sees each
+   * page's request params and raw result as it arrives (its caching hints).
+   */
+  listTools(opts?: { signal?: AbortSignal; onPage?: (params: JsonObject, page: JsonObject) => void }): Promise<DownstreamTool[]>;
   callTool(name: string, args: JsonObject, opts: RequestOptions): Promise<JsonObject>;
   /**
    * The same call without a promise, where the session writes straight to its server (stdio); undefined

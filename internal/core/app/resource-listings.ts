@@ -2,8 +2,14 @@ import { specFingerprint } from '../../contract/model/fingerprint.js';
 import type { JsonObject } from '../../shared/json.js';
 import type { Profile, ProfileStore } from '../../contract/model/profile.js';
 import { ListingCache } from '../domain/aggregator/listing-cache.js';
-import { PoolGoneError } from '../infra/scheduler/index.js';
+import { PoolGoneError, type CachedList } from '../infra/scheduler/index.js';
 import type { AreaDeps } from './area-deps.js';
+
+/** The downstream lists behind each area's listing (their caching hints say when it is stale). */
+const LISTS: Record<'resources' | 'prompts', readonly CachedList[]> = {
+  resources: ['resources/list', 'resources/templates/list'],
+  prompts: ['prompts/list'],
+};
 
 /** What a per-profile index (resources, prompts) offers the listings plumbing. */
 export interface AreaIndex<L> {
@@ -45,6 +51,7 @@ export class AreaListings<L, I extends AreaIndex<L>> {
       log: (msg, fields) => deps.log('warning', msg, fields),
       // A reload removed the spec's pool meanwhile (as the tool cache treats it): the spec may come back.
       notAFailure: (e) => e instanceof PoolGoneError,
+      stale: (fp) => LISTS[o.capability].some((m) => deps.pools.listStale?.(fp, m) === true),
     });
   }
 
@@ -72,7 +79,11 @@ export class AreaListings<L, I extends AreaIndex<L>> {
   async loadedForListing(profile: Profile): Promise<string[]> {
     this.sync();
     const servers = enabled(profile);
-    const loads = this.cache.loads(servers.map((s) => specFingerprint(s)));
+    // A listing also lists again what went stale (a server's TTL ran out); routing a request never does.
+    const loads = this.cache.loads(
+      servers.map((s) => specFingerprint(s)),
+      { stale: true },
+    );
     await this.deps.listingBudget.wait(loads);
     return servers.filter((s) => loads.has(specFingerprint(s)) && this.cache.isLoading(specFingerprint(s))).map((s) => s.name);
   }

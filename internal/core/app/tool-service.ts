@@ -3,7 +3,7 @@ import { DEFAULT_RUNTIME, type Profile, type ProfileStore } from '../../contract
 import { specFingerprint } from '../../contract/model/fingerprint.js';
 import { ProfileIndex } from '../domain/aggregator/tool-index.js';
 import { definitionHash } from '../domain/aggregator/hash.js';
-import { PoolGoneError } from '../infra/scheduler/index.js';
+import { PoolGoneError, type CachedList } from '../infra/scheduler/index.js';
 import { ListingBudget } from './listing-budget.js';
 import { needsSignIn } from '../../contract/model/sign-in.js';
 import { toolViews } from './caller-naming.js';
@@ -13,6 +13,8 @@ export interface ToolSource {
   tools(fingerprint: string, opts?: { signal?: AbortSignal }): Promise<DownstreamTool[]>;
   /** Tools already known (e.g. restored from disk) without starting anything. */
   cachedTools?(fingerprint: string): DownstreamTool[] | undefined;
+  /** The spec's cached list ran out of its TTL (a 2026-07-28 server's caching hints): a listing lists it again. */
+  listStale?(fingerprint: string, method: CachedList): boolean;
 }
 
 interface Failure {
@@ -102,7 +104,8 @@ export class ToolService {
   async loadWithin(profileName: string): Promise<{ waited: string[]; pending: string[] }> {
     const profile = this.profiles.get(profileName);
     if (!profile) return { waited: [], pending: [] };
-    const loads = this.missingLoads(profile, {});
+    // A listing also lists again what went stale (a server's TTL ran out); a call's lookup never does.
+    const loads = this.missingLoads(profile, { stale: true });
     if (loads.size === 0) return { waited: [], pending: [] };
     await this.listingBudget.wait(loads);
     const loaded = profile.servers.filter((s) => !s.disabled && loads.has(specFingerprint(s)));
@@ -111,9 +114,13 @@ export class ToolService {
     return { waited, pending };
   }
 
-  /** The loads of the profile's servers whose tools are not cached (recent failures skipped unless retrying), by fingerprint. */
-  private missingLoads(profile: Profile, opts: { retryFailed?: boolean }): Map<string, Promise<void>> {
-    const missing = enabledFingerprints(profile).filter((fp) => !this.cache.has(fp) && (opts.retryFailed || !this.recentlyFailed(fp)));
+  /**
+   * The loads of the profile's servers whose tools are not cached — or, with `stale`, cached past their
+   * TTL — by fingerprint; recent failures are skipped unless retrying.
+   */
+  private missingLoads(profile: Profile, opts: { retryFailed?: boolean; stale?: boolean }): Map<string, Promise<void>> {
+    const needed = (fp: string) => !this.cache.has(fp) || (opts.stale === true && this.source.listStale?.(fp, 'tools/list') === true);
+    const missing = enabledFingerprints(profile).filter((fp) => needed(fp) && (opts.retryFailed || !this.recentlyFailed(fp)));
     return new Map(missing.map((fp) => [fp, this.load(fp)]));
   }
 

@@ -13,6 +13,8 @@ export interface ListingCacheOptions<L> {
   settled: (fingerprint: string) => void;
   log: (msg: string, fields?: Record<string, unknown>) => void;
   retryFailedMs?: number;
+  /** The spec's cached listing ran out of its TTL: a listing (loads with `stale`) lists it again. */
+  stale?: (fingerprint: string) => boolean;
   /** Errors that are not the server's failure (its pool was removed by a reload): not recorded, not logged. */
   notAFailure?: (e: unknown) => boolean;
   now?: () => number;
@@ -48,9 +50,13 @@ export class ListingCache<L> {
     await Promise.all(this.loads(fingerprints, opts).values());
   }
 
-  /** ensure without the wait: the load of each spec not cached yet, by fingerprint (they never reject). */
-  loads(fingerprints: readonly string[], opts: { retryFailed?: boolean } = {}): Map<string, Promise<void>> {
-    const missing = fingerprints.filter((fp) => !this.cache.has(fp) && (opts.retryFailed || !this.recentlyFailed(fp)));
+  /**
+   * ensure without the wait: the load of each spec not cached yet — or, with `stale`, cached past its
+   * TTL (the stale listing stays served until the new one lands) — by fingerprint (they never reject).
+   */
+  loads(fingerprints: readonly string[], opts: { retryFailed?: boolean; stale?: boolean } = {}): Map<string, Promise<void>> {
+    const needed = (fp: string) => !this.cache.has(fp) || (opts.stale === true && this.o.stale?.(fp) === true);
+    const missing = fingerprints.filter((fp) => needed(fp) && (opts.retryFailed || !this.recentlyFailed(fp)));
     return new Map(missing.map((fp) => [fp, this.load(fp)]));
   }
 

@@ -47,9 +47,12 @@ export class McpSession implements DownstreamSession {
 
   /** A 2026 server's subscriptions/listen streams (absent for 2025 sessions, which push notifications). */
   private readonly listens?: ModernListens;
+  /** The list-changes listen stream was acknowledged (or a 2025 session, whose notifications need none). */
+  private listening: boolean;
 
   constructor(private readonly opts: SessionOptions) {
     if (opts.sdk.era === 'modern') this.listens = new ModernListens(opts.sdk.client);
+    this.listening = opts.sdk.era === 'legacy';
     const client = opts.sdk.client;
     client.fallbackNotificationHandler = async (n) => this.notify(n.method, (n.params ?? {}) as JsonObject);
     client.onclose = () => this.ended();
@@ -88,15 +91,21 @@ export class McpSession implements DownstreamSession {
 
   /**
    * After the handshake: a 2026 server's list changes come on a subscriptions/listen stream, which the
-   * core opens here. A server that refuses it still serves calls; its listings then refresh on restart
-   * and reload only, and its log lines say why.
+   * core opens here. A server that refuses it still serves calls; its lists then go by their TTL alone
+   * (list-freshness.ts: a ttlMs of 0 is then stale at once), and its log lines say why.
    */
   async listen(): Promise<void> {
     try {
       await this.listens?.start(this.capabilities);
+      this.listening = true;
     } catch (err) {
       this.stderrLine(`[mcpd] subscriptions/listen for list changes failed: ${(err as Error)?.message ?? String(err)}`);
     }
+  }
+
+  /** See DownstreamSession.hearsListChanges: the metadata cache's freshness rule needs it (list-freshness.ts). */
+  get hearsListChanges(): boolean {
+    return this.listening;
   }
 
   get pid(): number | undefined {
@@ -107,13 +116,17 @@ export class McpSession implements DownstreamSession {
     return this.endedWhy !== undefined;
   }
 
-  listTools(opts: { signal?: AbortSignal } = {}): Promise<DownstreamTool[]> {
+  listTools(opts: { signal?: AbortSignal; onPage?: (params: JsonObject, page: JsonObject) => void } = {}): Promise<DownstreamTool[]> {
     // A server that does not declare `tools` (mcpd-docs serves only resources) has none: asking would
     // only earn "Method not found" and report a healthy server as failing.
     const tools = this.capabilities.tools;
     if (tools === undefined || tools === null || typeof tools !== 'object') return Promise.resolve([]);
-    const fetchPage = (cursor: string | undefined) =>
-      this.request('tools/list', cursor === undefined ? {} : { cursor }, { timeoutMs: this.opts.listTimeoutMs, signal: opts.signal });
+    const fetchPage = async (cursor: string | undefined) => {
+      const params: JsonObject = cursor === undefined ? {} : { cursor };
+      const page = await this.request('tools/list', params, { timeoutMs: this.opts.listTimeoutMs, signal: opts.signal });
+      opts.onPage?.(params, page);
+      return page;
+    };
     return listAllTools(this.opts.serverName, fetchPage, this.opts.guards ?? DEFAULT_LIST_GUARDS);
   }
 

@@ -7,6 +7,7 @@ import type { ServerSpec } from '../../../contract/model/spec.js';
 import type { DownstreamTool } from '../../../contract/model/tool.js';
 import { realClock, type Clock } from './clock.js';
 import { Pool } from './pool.js';
+import type { CachedList } from './list-freshness.js';
 import { PoolGoneError } from './messages.js';
 import type { MetadataStore } from './metadata-store.js';
 import { PoolEventHub, type NotificationListener, type StderrListener } from './pool-event-hub.js';
@@ -96,6 +97,11 @@ export class PoolManager {
 
   async tools(fp: string, opts: { signal?: AbortSignal } = {}): Promise<DownstreamTool[]> {
     return this.pool(fp).tools(opts.signal);
+  }
+
+  /** The pool's cached list ran out of its TTL and an instance runs to list it again (see Pool.listStale). */
+  listStale(fp: string, method: CachedList): boolean {
+    return this.pools.get(fp)?.listStale(method) ?? false;
   }
 
   /** Cached `tools` only: never starts anything. */

@@ -11,6 +11,7 @@ import type { CallEnd, Instance } from './instance.js';
 import { InstanceLifecycle } from './instance-lifecycle.js';
 import { InstanceSet } from './instance-set.js';
 import { KeyRouting } from './key-routing.js';
+import { ListFreshness, type CachedList } from './list-freshness.js';
 import { Liveness } from './liveness.js';
 import type { MetadataCache } from './metadata-cache.js';
 import { PoolHealth } from './pool-health.js';
@@ -37,6 +38,8 @@ export class Pool {
   private readonly liveness: Liveness;
   private readonly listing: ToolListing;
   private readonly traffic: ServerTraffic;
+  /** How long each cached list stays fresh, from the caching hints on the pages last listed. */
+  private readonly freshness = new ListFreshness();
   /** The MCP version the newest session spoke (status keeps it after the instances idle out). */
   private protocolVersion?: string;
 
@@ -55,7 +58,12 @@ export class Pool {
     const idle = (this.idle = new IdleReaper(scope, instances, routing, stop));
     const restarts = new RestartScheduler(scope, instances, health, () => this.lifecycle.ensureWarm('restart'));
     const admission = (this.admission = new Admission(scope, instances, routing, idle, (cause) => this.lifecycle.start(cause)));
-    const listing = (this.listing = new ToolListing(scope, () => this.call({ forCache: true }, 'metadata', (s) => s.listTools())));
+    const listing = (this.listing = new ToolListing(
+      scope,
+      () => this.call({ forCache: true }, 'metadata', (s) => s.listTools({ onPage: this.pageSeen('tools/list', s) })),
+      (s) => this.pageSeen('tools/list', s),
+      () => this.listStale('tools/list'),
+    ));
     this.lifecycle = new InstanceLifecycle(
       { scope, instances, health, routing, idle, restarts },
       {
@@ -182,9 +190,27 @@ export class Pool {
   }
 
   request(method: string, params: JsonObject, opts: CallOptions): Promise<JsonObject> {
-    return this.call(opts, 'call', (s, timeoutMs, deadlineMs) =>
-      s.request(method, params, { timeoutMs, deadlineMs, signal: opts.signal, onProgress: opts.onProgress }),
-    );
+    return this.call(opts, 'call', async (s, timeoutMs, deadlineMs) => {
+      const result = await s.request(method, params, { timeoutMs, deadlineMs, signal: opts.signal, onProgress: opts.onProgress });
+      this.pageSeen(method, s)(params, result);
+      return result;
+    });
+  }
+
+  /**
+   * The list's caching hints say it is stale (list-freshness.ts) and an instance runs to list it again.
+   * A pool at zero instances serves its stale list as it is: starting a server only to re-list would undo
+   * scale-to-zero; the next instance that starts lists its tools again (ToolListing.attached).
+   */
+  listStale(method: CachedList): boolean {
+    if (!this.freshness.stale(method, this.scope.now())) return false;
+    for (const inst of this.instances.values()) if (inst.usable) return true;
+    return false;
+  }
+
+  /** Records a listing page's caching hints, as the session that answered them speaks. */
+  private pageSeen(method: string, session: DownstreamSession): (params: JsonObject, page: JsonObject) => void {
+    return (params, page) => this.freshness.page(method, params, page, session, this.scope.now());
   }
 
   /** Cached tool list; on a miss one shared fetch starts an instance (cause 'metadata') if none runs. */

@@ -1,6 +1,7 @@
 import { McpdError } from '../../../shared/errors.js';
 import type { DownstreamSession } from '../../../contract/model/downstream.js';
 import type { DownstreamTool } from '../../../contract/model/tool.js';
+import type { JsonObject } from '../../../shared/json.js';
 import type { Instance } from './instance.js';
 import { suspendedError } from './messages.js';
 import { MetadataCache } from './metadata-cache.js';
@@ -19,12 +20,19 @@ export class ToolListing {
     private readonly scope: PoolScope,
     /** Lists the tools through an admitted call (starting an instance, cause 'metadata', if none runs). */
     private readonly listViaCall: () => Promise<DownstreamTool[]>,
+    /** Where a session's tools/list pages report their caching hints. */
+    private readonly pageSeen: (session: DownstreamSession) => (params: JsonObject, page: JsonObject) => void,
+    /** The cached list's caching hints say it is stale, and an instance runs to list it again. */
+    private readonly stale: () => boolean,
   ) {}
 
-  /** Cached tool list; on a miss one shared fetch starts an instance (cause 'metadata') if none runs. */
+  /**
+   * Cached tool list; on a miss one shared fetch starts an instance (cause 'metadata') if none runs. A list
+   * whose TTL ran out is listed again before it is served (list-freshness.ts says when).
+   */
   async tools(signal?: AbortSignal): Promise<DownstreamTool[]> {
     const { meta, scope } = this;
-    if (meta.tools) return meta.tools;
+    if (meta.tools && !this.stale()) return meta.tools;
     if (scope.suspendedReason) throw suspendedError(scope.spec, scope.suspendedReason);
     if (!meta.inflight) {
       const seq = meta.nextSeq();
@@ -51,7 +59,7 @@ export class ToolListing {
     const { meta } = this;
     meta.capabilities = session.capabilities;
     meta.serverInfo = session.serverInfo;
-    if ((!meta.tools || meta.restored) && !meta.inflight) this.refresh(inst);
+    if ((!meta.tools || meta.restored || this.stale()) && !meta.inflight) this.refresh(inst);
   }
 
   /**
@@ -71,7 +79,7 @@ export class ToolListing {
     const state = { again: false };
     this.refreshing.set(inst, state);
     const seq = meta.nextSeq();
-    const fetch = session.listTools().then(
+    const fetch = session.listTools({ onPage: this.pageSeen(session) }).then(
       (tools) => this.store(tools, seq),
       (err: Error) => {
         scope.log('warning', 'tools.refresh_failed', `listing tools of server ${scope.spec.name} failed: ${err.message}`, inst);
