@@ -6,7 +6,8 @@ import { MCPD } from '../support/paths.js';
 // What the core loads when it starts, read from the built bundle (scripts/build-bundles.mjs): `mcpd`'s entry
 // imports the core (bootstrap) lazily, and everything that chunk imports statically is loaded and evaluated
 // before the core serves, whatever its servers are. SDK v2 is needed only for a server that speaks
-// 2026-07-28; loaded at start it cost every core some 3 MB of RSS (docs/benchmarks.md, the density case).
+// 2026-07-28, socket.io-client only for runtime.yaml `smcp:` computers; loaded at start the two cost every
+// core some 3-4 MB of RSS (docs/benchmarks.md, the density case).
 
 const STATIC_IMPORT = /^import\s+(?:[^'"]*?from\s+)?["'](\.{1,2}\/[^"']+)["'];?$/gm;
 const DYNAMIC_IMPORT = /import\(["'](\.{1,2}\/[^"']+)["']\)/g;
@@ -43,5 +44,10 @@ describe('the core bundle', () => {
     expect(modules).not.toContain('internal/core/infra/mcp/modern-client.ts');
     const later = lazyImports(atStart).flatMap(modulesIn);
     expect(later, 'the launcher imports modern-client.ts when it needs it').toContain('internal/core/infra/mcp/modern-client.ts');
+  });
+
+  it('starts without socket.io-client, which an SMCP computer link loads when it connects', () => {
+    expect(modules).toContain('internal/core/infra/smcp-computer/computer-link.ts');
+    expect(modules.filter((m) => /^node_modules\/(socket\.io-client|engine\.io-client)\//.test(m))).toEqual([]);
   });
 });
