@@ -67,7 +67,10 @@ describe('a 2026-07-28 listen stream hears every tool list change, opened before
 
   /** A v2 client pinned to 2026-07-28 on `face`, counting the tools/list_changed it hears. */
   const connect = async (face: (typeof FACES)[number]) => {
-    const c = new ModernClient({ name: 'listener-2026', version: '1' }, { capabilities: {}, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    const c = new ModernClient(
+      { name: 'listener-2026', version: '1' },
+      { capabilities: {}, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
     const heard = new Heard();
     c.setNotificationHandler('notifications/tools/list_changed', () => heard.hear());
     const stdio = { command: process.execPath, args: [MCPDMCP, 'listener', '--socket', world.socket, '--no-autostart'], env: world.env() };
