@@ -33,9 +33,19 @@ export class FakeSession implements DownstreamSession {
     private readonly clock: Clock,
   ) {}
 
-  async listTools(): Promise<DownstreamTool[]> {
+  /** A 2026-07-28 session when the launcher gives list TTLs (its lists then carry `ttlMs`). */
+  get protocolVersion(): string | undefined {
+    return this.launcher.listTtlMs === undefined ? undefined : '2026-07-28';
+  }
+
+  readonly hearsListChanges = true;
+
+  async listTools(opts: { onPage?: (params: JsonObject, page: JsonObject) => void } = {}): Promise<DownstreamTool[]> {
     this.launcher.listCalls++;
-    return this.launcher.tools.map((name) => ({ name, definition: { name } }));
+    const tools = this.launcher.tools.map((name) => ({ name, definition: { name } }));
+    const ttl = this.launcher.listTtlMs;
+    opts.onPage?.({}, { tools: tools.map((t) => t.definition), ...(ttl === undefined ? {} : { ttlMs: ttl }) });
+    return tools;
   }
 
   callTool(name: string, args: JsonObject, opts: RequestOptions): Promise<JsonObject> {
@@ -112,6 +122,8 @@ export class FakeLauncher implements Launcher {
   starts: PendingStart[] = [];
   tools = ['a', 'b'];
   listCalls = 0;
+  /** The `ttlMs` on tools/list pages; set, the sessions speak 2026-07-28. */
+  listTtlMs?: number;
   autoReply = false;
   /** When true, launches wait for succeed()/fail() on `starts`. */
   manualStart = false;
