@@ -1,7 +1,3 @@
-import {
-  StreamableHTTPClientTransport as ModernHTTPClientTransport,
-  type StreamableHTTPClientTransportOptions as ModernHTTPOptions,
-} from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -24,7 +20,9 @@ import { McpSession, type SessionClient } from './session.js';
 import { ProcessStdioTransport } from './stdio-transport.js';
 import { probeHttp, probeStdio, type EraVerdict, type ProbeIdentity } from './era-probe.js';
 import type { WriteBatcher } from '../../../shared/jsonrpc/turn-writes.js';
-import { connectModern, createModernClient } from './modern-client.js';
+
+/** SDK v2, loaded the first time a server turns out to speak 2026-07-28 (modern-client.ts says why). */
+const modernSdk = () => import('./modern-client.js');
 
 /** A server→client request (sampling, roots, elicitation …) arriving on a downstream session. */
 /** `signal` aborts when the server cancels its request (notifications/cancelled) or the session ends. */
@@ -108,7 +106,7 @@ export function createLauncher(opts: LauncherOptions = {}): ManagedLauncher {
       throw startError(spec, undefined, err, ctx.signal);
     }
     const { transport, verdict } = prepared;
-    const sdk = sessionClient(spec, ctx, verdict);
+    const sdk = await sessionClient(spec, ctx, verdict);
     // Protocol problems (lines that are not JSON-RPC, an oversized answer) would vanish in the SDK's
     // unset onerror: they go to the server's log lines, where the caller's logs show them.
     sdk.client.onerror = (err) => session?.stderrLine(`[mcpd] ${err.message}`);
@@ -119,6 +117,7 @@ export function createLauncher(opts: LauncherOptions = {}): ManagedLauncher {
     session.onClose(() => live.delete(session as McpSession));
     try {
       if (sdk.era === 'modern' && verdict.era === 'modern') {
+        const { connectModern } = await modernSdk();
         await connectModern(sdk.client, transport, verdict.discover, { signal: ctx.signal, timeoutMs: connectTimeoutMs });
         await session.listen();
       } else if (sdk.era === 'legacy') {
@@ -155,15 +154,16 @@ export function createLauncher(opts: LauncherOptions = {}): ManagedLauncher {
     const target = httpTarget(spec);
     const known2 = known ?? (spec.transport === 'sse' ? { era: 'legacy' as const, why: 'SSE transport' } : undefined);
     const verdict = known2 ?? (await probeHttp({ ...httpProbeOf(spec, target), timeoutMs: probeMs, signal }, identity));
-    return { transport: httpTransport(spec, target, verdict.era === 'modern'), verdict };
+    return { transport: await httpTransport(spec, target, verdict.era === 'modern'), verdict };
   }
 
-  function sessionClient(spec: ServerSpec, ctx: LaunchContext, verdict: EraVerdict): SessionClient {
+  async function sessionClient(spec: ServerSpec, ctx: LaunchContext, verdict: EraVerdict): Promise<SessionClient> {
     const onReq = opts.onServerRequest;
     if (verdict.era === 'modern') {
       const onInputRequest = onReq
         ? (method: string, params: JsonObject, signal: AbortSignal) => onReq(spec, ctx.instanceId, method, params, signal)
         : undefined;
+      const { createModernClient } = await modernSdk();
       return { era: 'modern', client: createModernClient({ clientInfo, capabilities: identity.clientCapabilities, onInputRequest }) };
     }
     const client = new Client(clientInfo, { capabilities: identity.clientCapabilities as ClientCapabilities });
@@ -197,19 +197,14 @@ export function createLauncher(opts: LauncherOptions = {}): ManagedLauncher {
     return { url, headers, bearer, fetch: opts.oauth ? authFetch(opts.oauth, fp).fetch : undefined };
   }
 
-  function httpTransport(spec: ServerSpec, { url, headers }: HttpTarget, modern: boolean): Transport {
+  async function httpTransport(spec: ServerSpec, { url, headers }: HttpTarget, modern: boolean): Promise<Transport> {
     const requestInit = { headers };
     const fp = specFingerprint(spec);
     const observed = opts.oauth ? authFetch(opts.oauth, fp) : undefined;
     const authProvider =
       opts.oauth && observed ? new StoredOAuthProvider(spec, fp, opts.oauth, undefined, observed.lastRefresh) : undefined;
     const fetchFn = observed?.fetch;
-    if (modern) {
-      // SDK v2's transport speaks the 2026 HTTP rules (no session, Mcp-Method/Mcp-Name headers); the OAuth
-      // provider's interface is the same in both SDKs.
-      const authModern = authProvider as unknown as ModernHTTPOptions['authProvider'];
-      return new ModernHTTPClientTransport(url, { requestInit, authProvider: authModern, fetch: fetchFn }) as unknown as Transport;
-    }
+    if (modern) return (await modernSdk()).modernHttpTransport(url, { requestInit, authProvider, fetch: fetchFn });
     return spec.transport === 'sse'
       ? new SSEClientTransport(url, { requestInit, authProvider, fetch: fetchFn })
       : new StreamableHTTPClientTransport(url, { requestInit, authProvider, fetch: fetchFn });

@@ -1,4 +1,11 @@
-import { Client as ModernClient, type DiscoverResult, type Transport as ModernTransport } from '@modelcontextprotocol/client';
+import {
+  Client as ModernClient,
+  StreamableHTTPClientTransport as ModernHTTPClientTransport,
+  type DiscoverResult,
+  type StreamableHTTPClientTransportOptions as ModernHTTPOptions,
+  type Transport as ModernTransport,
+} from '@modelcontextprotocol/client';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JsonObject } from '../../../shared/json.js';
 
@@ -21,6 +28,10 @@ const INPUT_METHODS = [
   ['elicitation/create', 'elicitation'],
   ['roots/list', 'roots'],
 ] as const;
+
+// Everything of SDK v2 the core uses is here, and the launcher imports this module only when a server's
+// server/discover offered 2026-07-28: a core whose servers are all 2025-era never loads SDK v2 (about 4 MB
+// of its RSS, docs/benchmarks.md).
 
 /**
  * An SDK v2 client for a 2026-07-28 server. An InputRequiredResult is fulfilled inside the core: each embedded
@@ -59,4 +70,16 @@ export async function connectModern(
   // The core's stdio transport implements the v1 Transport interface, which v2's extends only with optional
   // members: the same object serves both clients.
   await client.connect(transport as ModernTransport, { prior: { kind: 'modern', discover }, signal: opts.signal, timeout: opts.timeoutMs });
+}
+
+/**
+ * SDK v2's Streamable HTTP transport, which speaks the 2026 HTTP rules (no session, Mcp-Method/Mcp-Name
+ * headers). The OAuth provider's interface is the same in both SDKs.
+ */
+export function modernHttpTransport(
+  url: URL,
+  o: { requestInit: RequestInit; authProvider?: OAuthClientProvider; fetch?: ModernHTTPOptions['fetch'] },
+): Transport {
+  const authProvider = o.authProvider as unknown as ModernHTTPOptions['authProvider'];
+  return new ModernHTTPClientTransport(url, { requestInit: o.requestInit, authProvider, fetch: o.fetch }) as unknown as Transport;
 }

@@ -1,5 +1,5 @@
 import { backoffDelayMs } from '../../../shared/backoff.js';
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import type { SmcpLinkState } from '../../../contract/model/smcp-computer-settings.js';
 import { errorPayload, SMCP_CODES } from '../../../contract/smcp/error-codes.js';
 import { API_KEY_HEADER, SERVER_EVENTS, SMCP_NAMESPACE } from '../../../contract/smcp/events.js';
@@ -30,54 +30,84 @@ export type RequestHandler = (data: unknown) => Promise<unknown>;
  * refuses or drops it.
  */
 export class ComputerLink {
-  private readonly socket: Socket;
+  /** Set once socket.io-client is loaded (start()); until then handlers wait in `pending`. */
+  private sock?: Socket;
+  private readonly pending: ((s: Socket) => void)[] = [];
   private retry?: NodeJS.Timeout;
   private attempt = 0;
   private closed = false;
   private joined = false;
 
-  constructor(private readonly o: LinkOptions) {
-    const base = o.url.replace(/\/+$/, '');
-    this.socket = io(`${base}${SMCP_NAMESPACE}`, {
-      extraHeaders: o.apiKey ? { [API_KEY_HEADER]: o.apiKey } : {},
+  constructor(private readonly o: LinkOptions) {}
+
+  /**
+   * Connects. socket.io-client is imported here, not at the top: a core that is no SMCP Computer (no
+   * runtime.yaml `smcp:`) never loads it (docs/benchmarks.md, the density case).
+   */
+  start(): void {
+    this.o.onState('connecting', {});
+    // Not awaited: the link reports how it goes through onState, a failure to load or open included.
+    void import('socket.io-client')
+      .then(({ io }) => this.open(io))
+      .catch((e: unknown) => {
+        if (!this.closed) this.o.onState('disconnected', { error: `cannot open the Socket.IO connection: ${(e as Error).message}` });
+      });
+  }
+
+  private open(io: typeof import('socket.io-client').io): void {
+    if (this.closed) return;
+    const base = this.o.url.replace(/\/+$/, '');
+    const socket = (this.sock = io(`${base}${SMCP_NAMESPACE}`, {
+      extraHeaders: this.o.apiKey ? { [API_KEY_HEADER]: this.o.apiKey } : {},
       // WebSocket from the start: no HTTP long-polling handshake and upgrade on every (re)connect, and
       // every request and ack is one WebSocket frame (the reference Servers accept it too).
       transports: ['websocket'],
       reconnectionDelay: RETRY_MIN_MS,
       reconnectionDelayMax: RETRY_MAX_MS,
       autoConnect: false,
-    });
+    }));
     // join() turns every failure into a state change (refused, retried later) and does not reject.
-    this.socket.on('connect', () => void this.join());
-    this.socket.on('disconnect', (reason) => this.dropped(reason));
-    this.socket.on('connect_error', (err) => {
+    socket.on('connect', () => void this.join());
+    socket.on('disconnect', (reason) => this.dropped(reason));
+    socket.on('connect_error', (err) => {
       // Inactive after a connect_error = the Server's middleware refused us (a wrong key): Socket.IO
       // does not retry that itself. Active = the Server is unreachable and Socket.IO keeps trying.
-      if (this.socket.active) return this.o.onState('disconnected', { error: err.message });
+      if (socket.active) return this.o.onState('disconnected', { error: err.message });
       this.o.onState('refused', { error: err.message });
-      this.later(() => this.socket.connect());
+      this.later(() => socket.connect());
     });
+    for (const add of this.pending.splice(0)) add(socket);
+    socket.connect();
   }
 
-  start(): void {
-    this.o.onState('connecting', {});
-    this.socket.connect();
+  /** The socket once start() has loaded socket.io-client; every event handler runs after that. */
+  private get socket(): Socket {
+    if (!this.sock) throw new Error('ComputerLink: the socket is used before start() opened it');
+    return this.sock;
+  }
+
+  /** Adds a handler now, or when the socket exists. */
+  private whenOpen(add: (s: Socket) => void): void {
+    if (this.sock) add(this.sock);
+    else this.pending.push(add);
   }
 
   /** Answers `event` requests; the ack is whatever the handler resolves to. */
   onRequest(event: string, handler: RequestHandler): void {
-    this.socket.on(event, (data: unknown, ack?: unknown) => {
-      const reply = typeof ack === 'function' ? (ack as (v: unknown) => void) : undefined;
-      // A handler that fails unexpectedly still answers (never a silent missing ack) and never takes the core down.
-      handler(data).then(
-        (v) => reply?.(v),
-        (e: unknown) => reply?.(errorPayload(SMCP_CODES.internal, e instanceof Error ? e.message : String(e))),
-      );
-    });
+    this.whenOpen((s) =>
+      s.on(event, (data: unknown, ack?: unknown) => {
+        const reply = typeof ack === 'function' ? (ack as (v: unknown) => void) : undefined;
+        // A handler that fails unexpectedly still answers (never a silent missing ack) and never takes the core down.
+        handler(data).then(
+          (v) => reply?.(v),
+          (e: unknown) => reply?.(errorPayload(SMCP_CODES.internal, e instanceof Error ? e.message : String(e))),
+        );
+      }),
+    );
   }
 
   onEvent(event: string, handler: (data: unknown) => void): void {
-    this.socket.on(event, handler);
+    this.whenOpen((s) => s.on(event, handler));
   }
 
   /** Fire-and-forget to the Server, only while in the office: a notice sent before the join would reach nobody. */
@@ -92,8 +122,8 @@ export class ComputerLink {
     this.closed = true;
     clearTimeout(this.retry);
     this.joined = false;
-    this.socket.removeAllListeners();
-    this.socket.disconnect();
+    this.sock?.removeAllListeners();
+    this.sock?.disconnect();
     this.o.onState('stopped', {});
   }
 
