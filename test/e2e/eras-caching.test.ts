@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ListRootsRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { TestWorld } from '../support/core-process.js';
 import { rawPost, startHttpGatewayProc, stopProc, type HttpGatewayProc } from '../support/http-gateway.js';
 import { FIXTURES } from '../support/paths.js';
@@ -142,5 +142,36 @@ describe('a 2026-07-28 server’s cacheScope, as mcpdmcp passes results on', () 
     ];
     expect(JSON.stringify(results[4])).toContain('fixture-era2026 speaks 2026-07-28');
     expect(results.map((r) => r.cacheScope)).toEqual(['private', 'private', 'private', 'private', 'private']);
+  });
+});
+
+// A listing the core makes for its cache (here prompts/list, held at the server) is no caller's call: a
+// server's input request during it is traced to the one caller with a call in flight, not refused as
+// "more than one caller session has a call in flight".
+describe('a listing for the core’s cache while a caller’s call asks for input', () => {
+  let world: TestWorld | undefined;
+  afterAll(async () => world?.cleanup());
+
+  it('the roots request reaches the caller, and the held listing then completes', async () => {
+    world = new TestWorld({
+      'profiles/default.yaml': profile(
+        server(
+          'held',
+          [process.execPath, `${FIXTURES}/servers/era2026.mjs`],
+          { idleSeconds: 300, maxInstances: 1, maxConcurrent: 4 },
+          { ERA2026_HOLD_LISTS: '1' },
+        ),
+      ),
+      'callers.yaml': 'callers: {}\n',
+    });
+    await world.startCore();
+    const client = await world.gateway('held', [], { roots: {} });
+    client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: 'file:///work/held' }] }));
+    expect(await client.listTools()).toBeDefined();
+    const prompts = client.listPrompts();
+    await world.waitForLogLine('the held prompts/list', /holding prompts\/list/);
+    expect(textOf(await client.callTool({ name: 'held__roots', arguments: {} }))).toBe('roots: file:///work/held');
+    expect(textOf(await client.callTool({ name: 'held__release', arguments: {} }))).toBe('released');
+    expect((await prompts).prompts.map((p) => p.name)).toContain('held__greet');
   });
 });
