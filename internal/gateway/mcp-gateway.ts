@@ -58,6 +58,9 @@ export class Gateway {
     }
   }
 
+  /** The core Session this gateway's requests go on (a 2026-07-28 lane sends `tools/call` on it directly). */
+  readonly coreSession = () => this.host.link.session(this.host.coreWaitMs);
+
   async close(): Promise<void> {
     this.host.link.close();
     await this.server.close();

@@ -20,7 +20,7 @@ export async function listAllResources(pools: Requester, fp: string, serverLabel
   const seen = new Set<string>();
   let cursor: string | undefined;
   for (let page = 0; page < MAX_LIST_PAGES; page++) {
-    const res = await pools.request(fp, 'resources/list', cursor === undefined ? {} : { cursor }, {});
+    const res = await pools.request(fp, 'resources/list', cursor === undefined ? {} : { cursor }, { forCache: true });
     const items = res.resources;
     if (!Array.isArray(items)) {
       throw new McpdError('DOWNSTREAM_ERROR', `server ${serverLabel} answered resources/list without a "resources" array`);

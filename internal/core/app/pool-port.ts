@@ -18,7 +18,14 @@ export interface PoolPort extends ToolSource {
     fingerprint: string,
     method: string,
     params: JsonObject,
-    opts: { routingKey?: string; signal?: AbortSignal; timeoutMs?: number; onProgress?: (p: ProgressUpdate) => void },
+    opts: {
+      routingKey?: string;
+      signal?: AbortSignal;
+      timeoutMs?: number;
+      onProgress?: (p: ProgressUpdate) => void;
+      /** A listing the core makes for its own cache: never counted as a caller's call in flight. */
+      forCache?: boolean;
+    },
   ): Promise<JsonObject>;
   capabilities(fingerprint: string): JsonObject | undefined;
   onNotification(cb: (fingerprint: string, instanceId: string, method: string, params: JsonObject) => void): void;

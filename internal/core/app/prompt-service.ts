@@ -27,7 +27,7 @@ export class PromptService implements PromptsApi {
       empty: [],
       list: (fp, server) =>
         listAllPages(server, 'prompts/list', 'prompts', (cursor) =>
-          deps.pools.request(fp, 'prompts/list', cursor === undefined ? {} : { cursor }, {}),
+          deps.pools.request(fp, 'prompts/list', cursor === undefined ? {} : { cursor }, { forCache: true }),
         ),
       makeIndex: (profile, fingerprintOf) => new PromptIndex({ profile, fingerprintOf, retentionSeconds }),
       changed: (name) => this.views?.refresh((c) => deps.profileOf(c).name === name),

@@ -145,7 +145,7 @@ export class ResourceService implements ResourcesApi {
 
   private listServer(fp: string, server: string): Promise<ResourceListing> {
     const page = (method: string) => (cursor: string | undefined) =>
-      this.deps.pools.request(fp, method, cursor === undefined ? {} : { cursor }, {});
+      this.deps.pools.request(fp, method, cursor === undefined ? {} : { cursor }, { forCache: true });
     return Promise.all([
       listAllPages(server, 'resources/list', 'resources', page('resources/list')),
       listAllPages(server, 'resources/templates/list', 'resourceTemplates', page('resources/templates/list')).catch((e: unknown) => {

@@ -1,6 +1,7 @@
 import type { JsonObject, JsonValue } from '../../shared/json.js';
 import { isJsonObject } from '../../shared/json.js';
 import type { Lane } from './lanes.js';
+import type { Downstream } from './downstream.js';
 import type { LoopResponse, LoopSink } from './loop-transport.js';
 import { capabilityFor, logLevelPasses, MISSING_REQUIRED_CLIENT_CAPABILITY, type LogLevel } from './protocol.js';
 
@@ -42,14 +43,21 @@ export class Call implements LoopSink {
   /** Cancelled by the client: its lane was dropped, and nothing more is sent for it. */
   cancelled = false;
 
+  private readonly response: Promise<LoopResponse>;
+
   constructor(
     readonly lane: Lane,
-    private readonly response: Promise<LoopResponse>,
-    readonly internalId: RequestId,
+    private readonly downstream: Downstream,
     public capabilities: JsonObject,
     public logLevel: LogLevel | undefined,
   ) {
+    this.response = downstream.response;
     lane.transport.sink = this;
+  }
+
+  /** Cancels the request toward the core (and the downstream server). */
+  cancelDownstream(reason: string): void {
+    this.downstream.cancel(reason);
   }
 
   notify(method: string, params: JsonObject): void {

@@ -7,6 +7,7 @@ import type { LanePool } from './lanes.js';
 import { decorateResult, mapError } from './results.js';
 import { RequestStateSeal } from './request-state.js';
 import { serveListen } from './listen.js';
+import { isPlainToolCall, rawToolCall, throughGateway } from './downstream.js';
 import {
   EraError,
   envelopeOf,
@@ -120,8 +121,12 @@ export class StatelessEndpoint {
       this.o.lanes.release(lane);
       throw e;
     }
-    const { id, response } = lane.transport.request(msg.method, forwardParams(msg.params));
-    const call = new Call(lane, response, id, envelope.clientCapabilities, envelope.logLevel);
+    const core = lane.gateway.coreSession;
+    const downstream =
+      msg.method === 'tools/call' && core && isPlainToolCall(msg.params)
+        ? rawToolCall(lane, core, forwardParams(msg.params))
+        : throughGateway(lane, msg.method, forwardParams(msg.params));
+    const call = new Call(lane, downstream, envelope.clientCapabilities, envelope.logLevel);
     await this.drive(call, msg, reply);
   }
 
@@ -213,7 +218,7 @@ export class StatelessEndpoint {
   private cancel(call: Call, reason: string): void {
     if (call.cancelled) return;
     call.cancelled = true;
-    call.lane.transport.notify('notifications/cancelled', { requestId: call.internalId, reason });
+    call.cancelDownstream(reason);
     // A cancelled request's late traffic must not reach the next request on that lane.
     this.o.lanes.discard(call.lane);
   }

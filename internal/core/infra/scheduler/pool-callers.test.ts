@@ -30,6 +30,22 @@ describe('PoolManager.callersOf and notifyServers', () => {
     expect(h.mgr.callersOf('no-such-instance')).toEqual([]);
   });
 
+  it('leaves out the listings the core makes for its own cache: a server request during one is still its caller\'s', async () => {
+    const h = await harness({ minReady: 1, maxConcurrent: 4, strategy: 'stateless' });
+    const id = must(instanceIds(h)[0], 'an instance');
+    track(h.mgr.callTool(FP, 't', {}, { routingKey: 'session-a' }));
+    track(h.mgr.request(FP, 'prompts/list', {}, { forCache: true }));
+    track(h.mgr.request(FP, 'resources/list', { cursor: 'c2' }, { forCache: true }));
+    await settle();
+    expect(h.launcher.calls.map((c) => c.method)).toEqual(['tools/call', 'prompts/list', 'resources/list']);
+    expect(h.mgr.callersOf(id)).toEqual(['session-a']);
+    // A listing the caller's call outlives ends without leaving anything behind either.
+    must(h.launcher.calls[1], 'the prompts listing').resolve({ prompts: [] });
+    must(h.launcher.calls[0], 'the call').resolve({});
+    await settle();
+    expect(h.mgr.callersOf(id)).toEqual([]);
+  });
+
   it('keeps a failed call from leaving its key behind', async () => {
     const h = await harness({ minReady: 1, strategy: 'stateless' });
     const id = must(instanceIds(h)[0], 'an instance');

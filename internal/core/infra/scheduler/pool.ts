@@ -55,7 +55,7 @@ export class Pool {
     const idle = (this.idle = new IdleReaper(scope, instances, routing, stop));
     const restarts = new RestartScheduler(scope, instances, health, () => this.lifecycle.ensureWarm('restart'));
     const admission = (this.admission = new Admission(scope, instances, routing, idle, (cause) => this.lifecycle.start(cause)));
-    const listing = (this.listing = new ToolListing(scope, () => this.call({}, 'metadata', (s) => s.listTools())));
+    const listing = (this.listing = new ToolListing(scope, () => this.call({ forCache: true }, 'metadata', (s) => s.listTools())));
     this.lifecycle = new InstanceLifecycle(
       { scope, instances, health, routing, idle, restarts },
       {
@@ -118,7 +118,8 @@ export class Pool {
     const deadline = this.scope.now() + budget;
     const inst = await this.admission.acquire(opts, deadline, cause);
     const remaining = deadline - this.scope.now();
-    const callEnded = inst.callStarted(opts.routingKey);
+    // The core's own listing is no caller's call: it must not count among the keys a server request may belong to.
+    const callEnded = opts.forCache ? noCaller : inst.callStarted(opts.routingKey);
     let ended: CallEnd = 'answered';
     try {
       return await fn(inst.session as DownstreamSession, remaining, budget);
@@ -261,6 +262,9 @@ export class Pool {
     };
   }
 }
+
+/** What a call that recorded no caller does when it ends: nothing. */
+function noCaller(): void {}
 
 /** A call its caller stopped waiting for (cancelled, deadline, caller gone) may still be running in the server. */
 function endOf(err: unknown): CallEnd {

@@ -22,6 +22,12 @@ export interface CallOptions {
   timeoutMs?: number;
   onProgress?: (p: ProgressUpdate) => void;
   onResultJson?: ResultJsonSink;
+  /**
+   * A listing the core makes for its own metadata cache, not a caller's request: it is not counted among
+   * the calls in flight that a server→client request may belong to (ServerTraffic.callersOf), so it never
+   * makes a caller's sampling / elicitation / roots request ambiguous.
+   */
+  forCache?: boolean;
 }
 
 /** What a pool reports upward to the manager. */
