@@ -429,7 +429,8 @@ async function mux() {
 /**
  * 2026-07-28 stateless HTTP: a 1 KB `tools/call` POSTed to `mcpdmcp --http` with no session
  * (protocol version and capabilities in `_meta`, routing headers set), against the same call made directly
- * on the echo server over stdio: the p50 the stateless gateway path adds.
+ * on the echo server over stdio: the p50 the stateless gateway path adds. The same call on a 2025-11-25
+ * HTTP session through the same gateway is measured beside it (`http_session_p50`): HTTP's own share.
  */
 async function stateless() {
   const payload = { data: 'x'.repeat(1024) };
@@ -460,10 +461,21 @@ async function stateless() {
       const answer = await res.json();
       if (!answer.result) throw new Error(`stateless tools/call failed: ${JSON.stringify(answer.error)}`);
     };
+    // The same call on a 2025-11-25 HTTP session through the same gateway: what HTTP itself costs.
+    const session = await connectHttp(http.url);
+    closers.push(() => session.close());
     const n = Math.max(20, Math.round(N / 2));
     const w = Math.max(20, Math.round(WARMUP / 6));
-    const [h, d] = await interleaved([post, () => direct.callTool({ name: 'echo', arguments: payload })], n, w);
-    emitComparison('stateless_http_2026_tools_call_1kb', n, w, h, d, { baseline: 'direct stdio' });
+    const [h, d, s] = await interleaved(
+      [post, () => direct.callTool({ name: 'echo', arguments: payload }), () => session.callTool({ name: 'fx__echo', arguments: payload })],
+      n,
+      w,
+    );
+    emitComparison('stateless_http_2026_tools_call_1kb', n, w, h, d, {
+      baseline: 'direct stdio',
+      http_session_p50: round(percentile(s, 50)),
+      http_session_p99: round(percentile(s, 99)),
+    });
   } finally {
     for (const close of closers.reverse()) await close();
     await world.stop();

@@ -73,7 +73,11 @@ describe('a 2026-07-28 listen stream hears every tool list change, opened before
     );
     const heard = new Heard();
     c.setNotificationHandler('notifications/tools/list_changed', () => heard.hear());
-    const stdio = { command: process.execPath, args: [MCPDMCP, 'listener', '--socket', world.socket, '--no-autostart'], env: world.env() };
+    const stdio = {
+      command: process.execPath,
+      args: [MCPDMCP, 'listener', '--socket', world.socket, '--no-autostart'],
+      env: world.env() as Record<string, string>,
+    };
     await c.connect(face === 'stdio' ? new ModernStdio({ ...stdio, stderr: 'ignore' }) : new ModernHttp(new URL(gw.url)));
     expect(c.getProtocolEra()).toBe('modern');
     const hasToggled = async (srv: string) =>

@@ -30,7 +30,7 @@ describe('PoolManager.callersOf and notifyServers', () => {
     expect(h.mgr.callersOf('no-such-instance')).toEqual([]);
   });
 
-  it('leaves out the listings the core makes for its own cache: a server request during one is still its caller\'s', async () => {
+  it("leaves out the listings the core makes for its own cache: a server request during one is still its caller's", async () => {
     const h = await harness({ minReady: 1, maxConcurrent: 4, strategy: 'stateless' });
     const id = must(instanceIds(h)[0], 'an instance');
     track(h.mgr.callTool(FP, 't', {}, { routingKey: 'session-a' }));
