@@ -56,6 +56,10 @@ export class CoreLink {
   private startFailure?: string;
   /** Requests waiting for a core: told at once when the core started for them fails. */
   private readonly waiting = new Set<(e: McpdError) => void>();
+  /** A connection attempt is under way (the socket is being opened or the core's welcome awaited). */
+  private attempting = false;
+  /** Requests past the never-reached wait, held only by the attempt under way: told when it fails. */
+  private readonly attemptWaiters = new Set<() => void>();
 
   constructor(private readonly opts: CoreLinkOptions) {}
 
@@ -75,8 +79,17 @@ export class CoreLink {
     const wait = neverReached ? Math.min(waitMs, NEVER_REACHED_WAIT_MS) : waitMs;
     let timer: NodeJS.Timeout | undefined;
     let failFast: ((e: McpdError) => void) | undefined;
+    let giveUp: (() => void) | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = cappedTimeout(() => reject(this.unreachable(wait, neverReached)), wait);
+      giveUp = () => reject(this.unreachable(wait, neverReached));
+      const give = giveUp;
+      timer = cappedTimeout(() => {
+        // A connection under way is a core that exists but is slow to answer (a loaded machine): it gets the
+        // request's whole wait, and the request fails at once if that attempt fails.
+        if (!neverReached || !this.attempting) return give();
+        this.attemptWaiters.add(give);
+        timer = cappedTimeout(give, waitMs - wait);
+      }, wait);
       // A core that exited instead of coming up will not come up in the time left: say why now.
       failFast = reject;
       this.waiting.add(reject);
@@ -86,6 +99,7 @@ export class CoreLink {
     } finally {
       clearTimeout(timer);
       if (failFast) this.waiting.delete(failFast);
+      if (giveUp) this.attemptWaiters.delete(giveUp);
     }
   }
 
@@ -152,11 +166,16 @@ export class CoreLink {
           clientName: this.opts.clientName ?? '',
           previousSessionId: this.lastSessionId,
         };
-        const session = await (this.opts.open
-          ? this.opts.open(hello)
-          : SessionClient.connect(this.opts.socket, hello, undefined, this.opts.batcher));
+        this.attempting = true;
+        const session = await (
+          this.opts.open ? this.opts.open(hello) : SessionClient.connect(this.opts.socket, hello, undefined, this.opts.batcher)
+        ).finally(() => {
+          this.attempting = false;
+        });
         return this.adopt(session);
       } catch (e) {
+        for (const giveUp of this.attemptWaiters) giveUp();
+        this.attemptWaiters.clear();
         if (this.demand) this.maybeStartCore((e as Error).message);
         else this.waitIdle((e as Error).message);
         await this.backoffSleep(backoffDelayMs(++attempt, RECONNECT));

@@ -6,8 +6,9 @@ import { MCPD } from '../support/paths.js';
 // What the core loads when it starts, read from the built bundle (scripts/build-bundles.mjs): `mcpd`'s entry
 // imports the core (bootstrap) lazily, and everything that chunk imports statically is loaded and evaluated
 // before the core serves, whatever its servers are. SDK v2 is needed only for a server that speaks
-// 2026-07-28, socket.io-client only for runtime.yaml `smcp:` computers; loaded at start the two cost every
-// core some 3-4 MB of RSS (docs/benchmarks.md, the density case).
+// 2026-07-28, socket.io-client only for runtime.yaml `smcp:` computers, Socket.IO's server only once a
+// dashboard page opens its socket; loaded at start the three cost every core some 13 MB of RSS
+// (docs/benchmarks.md, the density case).
 
 const STATIC_IMPORT = /^import\s+(?:[^'"]*?from\s+)?["'](\.{1,2}\/[^"']+)["'];?$/gm;
 const DYNAMIC_IMPORT = /import\(["'](\.{1,2}\/[^"']+)["']\)/g;
@@ -49,5 +50,10 @@ describe('the core bundle', () => {
   it('starts without socket.io-client, which an SMCP computer link loads when it connects', () => {
     expect(modules).toContain('internal/core/infra/smcp-computer/computer-link.ts');
     expect(modules.filter((m) => /^node_modules\/(socket\.io-client|engine\.io-client)\//.test(m))).toEqual([]);
+  });
+
+  it("starts without Socket.IO's server, which the dashboard loads when a page opens its socket", () => {
+    expect(modules).toContain('internal/core/infra/dashboard/dashboard.ts');
+    expect(modules.filter((m) => /^node_modules\/(socket\.io|engine\.io|socket\.io-adapter)\//.test(m))).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { Server as IoServer } from 'socket.io';
+import type { Duplex } from 'node:stream';
+import type { Server as IoServer } from 'socket.io';
 import { DashboardSession } from './dashboard-session.js';
 import { DashboardAssets } from './dashboard-assets.js';
 import {
@@ -52,6 +53,10 @@ export class Dashboard {
   private readonly handoff: { tokenSha256: string; until: number } | undefined;
   private readonly assets = new DashboardAssets();
   private io?: IoServer;
+  /** Socket.IO being loaded (the first dashboard socket asked for it); undefined after close. */
+  private ioLoad?: Promise<IoServer | undefined>;
+  private mounted = false;
+  private closed = false;
   private port = 0;
 
   constructor(private readonly o: DashboardOptions) {
@@ -63,27 +68,68 @@ export class Dashboard {
     return `mcpd_app_${this.port}`;
   }
 
-  /** Installs the routes and the socket on the listener (before it listens). */
+  /**
+   * Installs the routes on the listener (before it listens). Socket.IO is loaded when the first page opens
+   * its socket, not here: it is some 10 MB of the core's RSS, and most cores never serve a dashboard page
+   * (docs/benchmarks.md, the density case). Until then, this listener takes the upgrades itself.
+   */
   readonly mount = (server: Server): HttpMount => {
-    const io = (this.io = new IoServer(server, {
-      serveClient: false,
-      allowRequest: (req, cb) => {
-        // The handshake itself needs the cookie (or, for the renewal the /app namespace offers, the old core's).
-        const why = this.refusal(req) ?? this.socketRefusal(req);
-        if (why) this.o.log('warning', 'dashboard.refused', { reason: why, path: req.url?.split('?')[0] });
-        cb(why ?? null, why === undefined);
+    this.mounted = true;
+    const firstUpgrade: UpgradeListener = (req, socket, head) => {
+      // Nothing but Socket.IO upgrades here (as Socket.IO itself would, without waiting for a timeout).
+      if (!isSocketIoPath(req)) return void socket.destroy();
+      // Not awaited: the upgrade is answered (or the socket destroyed) when Socket.IO is there.
+      void this.socketServer(server, firstUpgrade).then((io) => (io ? io.engine.handleUpgrade(req, socket, head) : socket.destroy()));
+    };
+    server.on('upgrade', firstUpgrade);
+    return {
+      handle: (req, res) => {
+        if (this.io || !isSocketIoPath(req)) return this.handle(req, res);
+        // Not awaited: an HTTP request to Socket.IO's path before its first upgrade (long-polling) waits for it.
+        void this.socketServer(server, firstUpgrade).then((io) =>
+          io ? io.engine.handleRequest(req, res) : res.writeHead(503).end('the dashboard is closing\n'),
+        );
+        return true;
       },
-    }));
-    io.of('/').use((_s, next) => next(new Error('mcpd serves namespace /app only')));
-    io.of('/app').use((socket, next) => {
-      if (this.authed(socket.handshake.headers.cookie)) return next();
-      const err = new Error('unauthorized') as Error & { data?: unknown };
-      err.data = { renewable: this.renewable(socket.handshake.headers.cookie) };
-      next(err);
-    });
-    io.of('/app').on('connection', (socket) => new DashboardSession(socket, this.o.core));
-    return { handle: (req, res) => this.handle(req, res), close: () => this.closeIo() };
+      close: () => this.closeIo(),
+    };
   };
+
+  /**
+   * Socket.IO on the listener, loaded once. Attaching it installs its own upgrade and request handlers for
+   * every later socket; `firstUpgrade` leaves in the same turn, so no upgrade is handled twice.
+   */
+  private socketServer(server: Server, firstUpgrade: UpgradeListener): Promise<IoServer | undefined> {
+    this.ioLoad ??= import('socket.io')
+      .then(({ Server: SocketIo }) => {
+        server.off('upgrade', firstUpgrade);
+        if (this.closed) return undefined;
+        const io = (this.io = new SocketIo(server, {
+          serveClient: false,
+          allowRequest: (req, cb) => {
+            // The handshake itself needs the cookie (or, for the renewal the /app namespace offers, the old core's).
+            const why = this.refusal(req) ?? this.socketRefusal(req);
+            if (why) this.o.log('warning', 'dashboard.refused', { reason: why, path: req.url?.split('?')[0] });
+            cb(why ?? null, why === undefined);
+          },
+        }));
+        io.of('/').use((_s, next) => next(new Error('mcpd serves namespace /app only')));
+        io.of('/app').use((socket, next) => {
+          if (this.authed(socket.handshake.headers.cookie)) return next();
+          const err = new Error('unauthorized') as Error & { data?: unknown };
+          err.data = { renewable: this.renewable(socket.handshake.headers.cookie) };
+          next(err);
+        });
+        io.of('/app').on('connection', (socket) => new DashboardSession(socket, this.o.core));
+        return io;
+      })
+      .catch((e: unknown) => {
+        // The pages and /metrics keep working; the page's socket is refused and says so in the log.
+        this.o.log('warning', 'dashboard.socket_unavailable', { error: e instanceof Error ? e.message : String(e) });
+        return undefined;
+      });
+    return this.ioLoad;
+  }
 
   /** The listener is up: publish URL and token for `mcpd open`. */
   published(url: string): void {
@@ -93,9 +139,9 @@ export class Dashboard {
 
   /** The core stops gracefully: tell open pages, and let them renew with the next core. */
   stopping(): void {
-    if (!this.io) return;
+    if (!this.mounted) return;
     const notice: DashboardPushes['core-stopping'] = { coreId: this.o.core.info().coreId };
-    this.io.of('/app').emit('core-stopping', notice);
+    this.io?.of('/app').emit('core-stopping', notice);
     writeHandoff(this.o.stateDir, this.token);
   }
 
@@ -104,6 +150,7 @@ export class Dashboard {
   }
 
   private async closeIo(): Promise<void> {
+    this.closed = true;
     // Closing the engine drops the transports without a socket.io "disconnect": pages reconnect by themselves.
     this.io?.engine.close();
     await new Promise<void>((res) => (this.io ? this.io.close(() => res()) : res()));
@@ -196,4 +243,11 @@ export class Dashboard {
   private deny(res: ServerResponse, code: number, text: string): void {
     res.writeHead(code, { ...SECURITY_HEADERS, 'content-type': 'text/plain; charset=utf-8' }).end(text);
   }
+}
+
+type UpgradeListener = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
+
+/** Socket.IO's path (its default, which the dashboard page uses). */
+function isSocketIoPath(req: IncomingMessage): boolean {
+  return (req.url ?? '').startsWith('/socket.io/');
 }
