@@ -6,9 +6,9 @@ import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttp } from '@modelcontextprotocol/client';
 import { StdioClientTransport as ModernStdio } from '@modelcontextprotocol/client/stdio';
 import { TestWorld } from '../support/core-process.js';
-import { startWorldHttpGateway, stopProc, type HttpGatewayProc } from '../support/http-gateway.js';
-import { FIXTURES, MCPDMCP } from '../support/paths.js';
-import { profile, server } from '../support/profiles.js';
+import type { HttpGatewayProc } from '../support/http-gateway.js';
+import { startEraWorld, stopEraWorld, type EraWorld } from '../support/era-world.js';
+import { MCPDMCP } from '../support/paths.js';
 
 // The four pairings of client era × server era through `mcpdmcp` and the core, over --http and over stdio:
 // real SDK clients (v1 speaks 2025-11-25 sessions, v2 pinned to 2026-07-28 stateless requests) and two
@@ -93,27 +93,15 @@ const SERVERS = [
 const FACES = ['http', 'stdio'] as const;
 
 describe('every client era × every server era through mcpdmcp, over --http and stdio', () => {
+  let era: EraWorld | undefined;
   let world: TestWorld;
   let gw: HttpGatewayProc;
 
   beforeAll(async () => {
-    // One instance each, one call at a time: the cancellation count lives in that instance, and a 2025
-    // server's request does not say which call it serves (decision 20).
-    const opts = { maxInstances: 1, maxConcurrent: 1, idleSeconds: 300 };
-    world = new TestWorld({
-      'profiles/default.yaml': profile(
-        server('old', [process.execPath, `${FIXTURES}/servers/era2025.mjs`], opts),
-        server('new', [process.execPath, `${FIXTURES}/servers/era2026.mjs`], opts),
-      ),
-      'callers.yaml': 'callers: {}\n',
-    });
-    await world.startCore();
-    gw = await startWorldHttpGateway(world, 'pairings');
+    era = await startEraWorld('pairings');
+    ({ world, gw } = era);
   });
-  afterAll(async () => {
-    if (gw) await stopProc(gw.proc);
-    await world.cleanup();
-  });
+  afterAll(() => stopEraWorld(era));
 
   const target = (face: Target['face']): Target => ({
     face,

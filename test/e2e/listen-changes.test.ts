@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttp } from '@modelcontextprotocol/client';
 import { StdioClientTransport as ModernStdio } from '@modelcontextprotocol/client/stdio';
 import { TestWorld } from '../support/core-process.js';
-import { startWorldHttpGateway, stopProc, type HttpGatewayProc } from '../support/http-gateway.js';
-import { FIXTURES, MCPDMCP } from '../support/paths.js';
-import { profile, server } from '../support/profiles.js';
+import type { HttpGatewayProc } from '../support/http-gateway.js';
+import { startEraWorld, stopEraWorld, type EraWorld } from '../support/era-world.js';
+import { MCPDMCP } from '../support/paths.js';
 
 // A 2026-07-28 client's `subscriptions/listen` stream on mcpdmcp (--http and stdio) hears every change of
 // its tool list, however many follow one another and whenever the stream was opened: before the first
@@ -45,25 +45,15 @@ const SERVERS = [
 const FACES = ['http', 'stdio'] as const;
 
 describe('a 2026-07-28 listen stream hears every tool list change, opened before or after the first', () => {
+  let era: EraWorld | undefined;
   let world: TestWorld;
   let gw: HttpGatewayProc;
 
   beforeAll(async () => {
-    const opts = { maxInstances: 1, maxConcurrent: 1, idleSeconds: 300 };
-    world = new TestWorld({
-      'profiles/default.yaml': profile(
-        server('old', [process.execPath, `${FIXTURES}/servers/era2025.mjs`], opts),
-        server('new', [process.execPath, `${FIXTURES}/servers/era2026.mjs`], opts),
-      ),
-      'callers.yaml': 'callers: {}\n',
-    });
-    await world.startCore();
-    gw = await startWorldHttpGateway(world, 'listener');
+    era = await startEraWorld('listener');
+    ({ world, gw } = era);
   });
-  afterAll(async () => {
-    if (gw) await stopProc(gw.proc);
-    await world.cleanup();
-  });
+  afterAll(() => stopEraWorld(era));
 
   /** A v2 client pinned to 2026-07-28 on `face`, counting the tools/list_changed it hears. */
   const connect = async (face: (typeof FACES)[number]) => {
