@@ -39,7 +39,14 @@ export function rawToolCall(lane: Lane, session: () => Promise<SessionClient>, p
     const settle = (r: LoopResponse) => (progressed ? setImmediate(() => resolve(r)) : resolve(r));
     const fail = (e: unknown) => settle({ error: errorBody(e) as NonNullable<LoopResponse['error']> });
     const handlers: RawCallHandlers = {
-      result: (bytes: Buffer) => settle({ result: bytes.length > 0 ? (JSON.parse(bytes.toString('utf8')) as JsonObject) : {} }),
+      result: (bytes: Buffer) => {
+        // The core checked the result is one JSON value (json-scan.ts); a parse failure still fails only this call.
+        try {
+          settle({ result: bytes.length > 0 ? (JSON.parse(bytes.toString('utf8')) as JsonObject) : {} });
+        } catch (e) {
+          fail(e);
+        }
+      },
       error: (e: McpdError) => fail(e),
       progress: (p: ProgressUpdate) => {
         if (token === undefined) return;
@@ -50,7 +57,12 @@ export function rawToolCall(lane: Lane, session: () => Promise<SessionClient>, p
     // No Session to the core (yet, or any more): the call fails as the gateway's forward would fail it.
     session().then((s) => {
       if (cancelled) return fail(new Error('cancelled before it reached the core'));
-      core = { session: s, id: s.startRaw('tools/call', JSON.stringify(params), handlers) };
+      // A Session closing under the call makes startRaw throw: that fails this call, not the process.
+      try {
+        core = { session: s, id: s.startRaw('tools/call', JSON.stringify(params), handlers) };
+      } catch (e) {
+        fail(e);
+      }
     }, fail);
   });
   return {
