@@ -170,10 +170,14 @@ describe('every client era × every server era through mcpdmcp, over --http and 
           await withClient(face, connect, async (client) => {
             const before = Number(textOf(await client.callTool(`${srv}__cancelled`, {})));
             const abort = new AbortController();
-            const slow = client.callTool(`${srv}__slow`, {}, { signal: abort.signal });
+            let running = () => {};
+            const started = new Promise<void>((r) => (running = r));
+            // The server's first progress says its handler runs: the core counting the call in flight is not
+            // enough (an abort before the request reaches the server never reaches the handler).
+            const slow = client.callTool(`${srv}__slow`, {}, { signal: abort.signal, onprogress: () => running() });
             // Observed by the expect below; this only keeps an early rejection from being reported as unhandled.
             slow.catch(() => undefined);
-            await waitForInstanceBusy(world, srv);
+            await started;
             abort.abort();
             await expect(slow).rejects.toThrow();
             await until(
@@ -194,13 +198,4 @@ async function until(check: () => Promise<boolean>, what: string): Promise<void>
     if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
-}
-
-/** Waits until the core says the server's one instance is serving a call (the slow call arrived). */
-async function waitForInstanceBusy(world: TestWorld, srv: string): Promise<void> {
-  await until(async () => {
-    const status = await world.calls().status();
-    const pool = status.pools.find((p) => p.references.some((r) => r.endsWith(`/${srv}`)));
-    return (pool?.instances ?? []).some((i) => i.inFlight > 0);
-  }, `${srv} runs the slow call`);
 }
