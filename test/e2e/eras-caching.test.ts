@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ListRootsRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { TestWorld } from '../support/core-process.js';
@@ -25,6 +25,21 @@ function past(t: number): Promise<void> {
     const check = () => (Date.now() > t ? resolve() : setTimeout(check, Math.max(1, t - Date.now() + 1)));
     check();
   });
+}
+
+/** One 2026-07-28 request through `mcpdmcp --http` (stateless: the era's `_meta` and headers on it); its result. */
+async function ask2026(url: string, id: number, method: string, params: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': '2026-07-28',
+    'mcp-method': method,
+    ...(typeof params.uri === 'string' ? { 'mcp-name': params.uri } : {}),
+  };
+  const r = await rawPost(url, headers, { jsonrpc: '2.0', id, method, params: { ...params, _meta: meta } });
+  const body = r.body.startsWith('event:') ? (r.body.split('data: ').pop() ?? '') : r.body;
+  return (JSON.parse(body) as { result: Record<string, unknown> }).result;
 }
 
 describe('a 2026-07-28 server’s ttlMs on its lists, as the core keeps them', () => {
@@ -120,19 +135,7 @@ describe('a 2026-07-28 server’s cacheScope, as mcpdmcp passes results on', () 
     await world.startCore();
     gw = await startHttpGatewayProc('scope', ['--socket', world.socket, '--no-autostart', '--http', '127.0.0.1:0'], world.env());
     const url = gw.url;
-    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
-    const ask = async (id: number, method: string, params: Record<string, unknown> = {}) => {
-      const headers: Record<string, string> = {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': method,
-        ...(typeof params.uri === 'string' ? { 'mcp-name': params.uri } : {}),
-      };
-      const r = await rawPost(url, headers, { jsonrpc: '2.0', id, method, params: { ...params, _meta: meta } });
-      const body = r.body.startsWith('event:') ? (r.body.split('data: ').pop() ?? '') : r.body;
-      return (JSON.parse(body) as { result: Record<string, unknown> }).result;
-    };
+    const ask = (id: number, method: string, params: Record<string, unknown> = {}) => ask2026(url, id, method, params);
     const results = [
       await ask(1, 'tools/list'),
       await ask(2, 'prompts/list'),
@@ -142,6 +145,52 @@ describe('a 2026-07-28 server’s cacheScope, as mcpdmcp passes results on', () 
     ];
     expect(JSON.stringify(results[4])).toContain('fixture-era2026 speaks 2026-07-28');
     expect(results.map((r) => r.cacheScope)).toEqual(['private', 'private', 'private', 'private', 'private']);
+  });
+});
+
+// What mcpdmcp tells a 2026 client it may keep a list for never outlives the downstream lists it drew on:
+// a server with a 5 s TTL and no list_changed for its silent changes is seen by the client within 5 s, not
+// after the gateway's own minute (docs/eras.md, "Caching hints of 2026 servers").
+describe('mcpdmcp’s ttlMs for a 2026 client, bounded by the servers’ TTLs', () => {
+  const SERVER_TTL_MS = 5000;
+  let world: TestWorld | undefined;
+  let gw: HttpGatewayProc | undefined;
+  afterEach(async () => {
+    if (gw) await stopProc(gw.proc);
+    await world?.cleanup();
+    gw = undefined;
+    world = undefined;
+  });
+
+  /** A core with these servers and a 2026 client's gateway in front of it. */
+  async function start(servers: string[]): Promise<(id: number, method: string) => Promise<Record<string, unknown>>> {
+    world = new TestWorld({ 'profiles/default.yaml': profile(...servers), 'callers.yaml': 'callers: {}\n' });
+    await world.startCore();
+    gw = await startHttpGatewayProc('ttl', ['--socket', world.socket, '--no-autostart', '--http', '127.0.0.1:0'], world.env());
+    const url = gw.url;
+    return (id, method) => ask2026(url, id, method);
+  }
+
+  it('every list drawing on a server with a shorter TTL says at most that TTL', async () => {
+    const ask = await start([
+      era2026('short', { ERA2026_LIST_TTL_MS: String(SERVER_TTL_MS) }),
+      server('plain', [process.execPath, `${FIXTURES}/servers/echo.mjs`]),
+    ]);
+    const tools = await ask(1, 'tools/list');
+    expect((tools.tools as { name: string }[]).map((t) => t.name)).toEqual(expect.arrayContaining(['short__reveal', 'plain__echo']));
+    const lists = [tools, await ask(2, 'prompts/list'), await ask(3, 'resources/list'), await ask(4, 'resources/templates/list')];
+    for (const list of lists) {
+      expect(list.ttlMs).toEqual(expect.any(Number));
+      expect(list.ttlMs).toBeGreaterThanOrEqual(0);
+      expect(list.ttlMs).toBeLessThanOrEqual(SERVER_TTL_MS);
+    }
+  });
+
+  it('lists from servers without a TTL say the gateway’s minute', async () => {
+    const ask = await start([server('plain', [process.execPath, `${FIXTURES}/servers/echo.mjs`])]);
+    const tools = await ask(1, 'tools/list');
+    expect((tools.tools as { name: string }[]).map((t) => t.name)).toContain('plain__echo');
+    expect(tools.ttlMs).toBe(60_000);
   });
 });
 

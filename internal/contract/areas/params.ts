@@ -46,22 +46,29 @@ export function cursorParams(params: JsonObject): { cursor?: string } {
   return { cursor: optionalString(params, 'cursor') };
 }
 
-/** A list result as MCP shapes it, with the snapshot's etag in `_meta`. */
-export function mcpPage(
-  key: string,
-  items: readonly { definition: JsonObject }[],
-  etag: string,
-  nextCursor?: string,
-  pending?: readonly string[],
-): JsonObject {
+/** What a list page carries beside its items, into `_meta`. */
+export interface PageMeta {
+  etag: string;
+  nextCursor?: string;
+  pending?: readonly string[];
+  freshForMs?: number;
+}
+
+/** A list result as MCP shapes it, with the snapshot's etag (and its freshness) in `_meta`. */
+export function mcpPage(key: string, items: readonly { definition: JsonObject }[], page: PageMeta): JsonObject {
   const result: JsonObject = { [key]: items.map((i) => i.definition) };
-  if (nextCursor) result.nextCursor = nextCursor;
-  const meta: JsonObject = { 'mcpd/etag': etag };
+  if (page.nextCursor) result.nextCursor = page.nextCursor;
+  const meta: JsonObject = { 'mcpd/etag': page.etag };
   // Servers still starting when the listing budget ran out: their items come with list_changed.
-  if (pending?.length) meta[PENDING_META] = [...pending];
+  if (page.pending?.length) meta[PENDING_META] = [...page.pending];
+  // A downstream list's TTL (a 2026-07-28 server's ttlMs) bounds how long a caller may keep this page.
+  if (page.freshForMs !== undefined) meta[FRESH_FOR_META] = page.freshForMs;
   result._meta = meta;
   return result;
 }
+
+/** The `_meta` key with the milliseconds until a downstream list the page drew on goes stale (absent: none has a TTL). */
+export const FRESH_FOR_META = 'mcpd/freshForMs';
 
 /** The first page's `_meta` key naming the servers a listing answered without (still starting). */
 export const PENDING_META = 'mcpd/pending';

@@ -28,7 +28,7 @@ export const promptsArea: Area = {
       admission: 'free',
       routed: false,
       invoke: (api, req, ctx) => api.prompts.list(ctx.caller, req.cursor, req.pageSize),
-      session: { fromMcp: cursorParams, toMcp: (page) => mcpPage('prompts', page.items, page.etag, page.nextCursor, page.pending) },
+      session: { fromMcp: cursorParams, toMcp: (page) => mcpPage('prompts', page.items, page) },
       grpc: {
         rpc: 'listPrompts',
         fromPb: (r: pb.ListPromptsRequest) => ({

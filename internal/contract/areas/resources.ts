@@ -38,7 +38,7 @@ export const resourcesArea: Area = {
       invoke: (api, req, ctx) => api.resources.list(ctx.caller, req.cursor, req.pageSize),
       session: {
         fromMcp: cursorParams,
-        toMcp: (page) => mcpPage('resources', page.items, page.etag, page.nextCursor, page.pending),
+        toMcp: (page) => mcpPage('resources', page.items, page),
       },
       grpc: {
         rpc: 'listResources',
@@ -59,7 +59,7 @@ export const resourcesArea: Area = {
       invoke: (api, req, ctx) => api.resources.listTemplates(ctx.caller, req.cursor, req.pageSize),
       session: {
         fromMcp: cursorParams,
-        toMcp: (page) => mcpPage('resourceTemplates', page.items, page.etag, page.nextCursor, page.pending),
+        toMcp: (page) => mcpPage('resourceTemplates', page.items, page),
       },
       grpc: {
         rpc: 'listResourceTemplates',

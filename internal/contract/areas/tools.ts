@@ -39,11 +39,11 @@ export const toolsArea: Area = {
         fromMcp: cursorParams,
         toMcp: async (page, req, ctx, api) => {
           warnListingFailures(page.failures ?? [], ctx);
-          if (req.cursor) return mcpPage('tools', page.tools, page.etag, page.nextCursor);
+          if (req.cursor) return mcpPage('tools', page.tools, { ...page, pending: undefined });
           // The first page holds the Finder's tool where the caller has documents (Core.listTools), and its
           // etag covers it: the Session's list_changed watch uses the same one (tool-list-watch.ts).
           const channels = await api.resources.channels(ctx.session.caller);
-          return mcpPage('tools', page.tools, clientToolListEtag(page.etag, channels), page.nextCursor, page.pending);
+          return mcpPage('tools', page.tools, { ...page, etag: clientToolListEtag(page.etag, channels) });
         },
       },
       grpc: {

@@ -46,6 +46,8 @@ export interface Paged<T> {
   nextCursor?: string;
   /** First page only: servers still starting when the listing budget ran out (their items follow with list_changed). */
   pending?: readonly string[];
+  /** Milliseconds until the earliest downstream list it drew on goes stale by its TTL; absent when none has one. */
+  freshForMs?: number;
 }
 
 export interface ResourcesApi {

@@ -29,6 +29,8 @@ export interface ToolPage {
   failures?: readonly ServerFailure[];
   /** Of those, the servers still starting when the listing budget ran out (first page only). */
   pending?: readonly string[];
+  /** Milliseconds until the earliest downstream list it drew on goes stale by its TTL; absent when none has one. */
+  freshForMs?: number;
 }
 
 export interface ServerFailure {

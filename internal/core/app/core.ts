@@ -217,7 +217,8 @@ export class Core implements ControlApi {
     const failures = cursor ? undefined : [...pendingFailures(pending, this.tools.listingBudget.ms), ...this.tools.failureList(profile)];
     // The Finder's tool comes first on the first page where the caller's servers give it documents.
     const tools = cursor ? page.items : [...contextToolEntries(await this.resources.channels(caller)), ...page.items];
-    return { etag: page.etag, tools, nextCursor: page.nextCursor, collisions: snap.collisions, failures, pending };
+    const freshForMs = this.tools.freshForMs(profile);
+    return { etag: page.etag, tools, nextCursor: page.nextCursor, collisions: snap.collisions, failures, pending, freshForMs };
   }
 
   /**

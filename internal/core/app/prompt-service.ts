@@ -47,7 +47,7 @@ export class PromptService implements PromptsApi {
     // A continuation page comes from a pinned snapshot: loading must not block it.
     const pending = cursor ? [] : await this.listings.loadedForListing(profile);
     const page = this.listings.index(profile.name).list(cursor, pageSize ?? this.deps.store.current.runtime.pageSize);
-    return { etag: page.etag, items: page.items, nextCursor: page.nextCursor, pending };
+    return { etag: page.etag, items: page.items, nextCursor: page.nextCursor, pending, freshForMs: this.listings.freshForMs(profile) };
   }
 
   watch(caller: string, lastEtag?: string): Subscription<PromptSnapshot> {

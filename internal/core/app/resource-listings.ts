@@ -2,7 +2,7 @@ import { specFingerprint } from '../../contract/model/fingerprint.js';
 import type { JsonObject } from '../../shared/json.js';
 import type { Profile, ProfileStore } from '../../contract/model/profile.js';
 import { ListingCache } from '../domain/aggregator/listing-cache.js';
-import { PoolGoneError, type CachedList } from '../infra/scheduler/index.js';
+import { earliestFresh, PoolGoneError, type CachedList } from '../infra/scheduler/index.js';
 import type { AreaDeps } from './area-deps.js';
 
 /** The downstream lists behind each area's listing (their caching hints say when it is stale). */
@@ -86,6 +86,15 @@ export class AreaListings<L, I extends AreaIndex<L>> {
     );
     await this.deps.listingBudget.wait(loads);
     return servers.filter((s) => loads.has(specFingerprint(s)) && this.cache.isLoading(specFingerprint(s))).map((s) => s.name);
+  }
+
+  /**
+   * How long the profile's listing stays fresh: the earliest TTL of the downstream lists it draws on
+   * (undefined when none has one), so a caller's cache never outlives a server's.
+   */
+  freshForMs(profile: Profile): number | undefined {
+    const fps = enabled(profile).map((s) => specFingerprint(s));
+    return earliestFresh(fps.flatMap((fp) => LISTS[this.o.capability].map((m) => this.deps.pools.listFreshForMs?.(fp, m))));
   }
 
   /** `<server>: <why>` for servers of the profile whose listing failed. */

@@ -59,13 +59,13 @@ export class ResourceService implements ResourcesApi {
   async list(caller: string, cursor?: string, pageSize?: number): Promise<Paged<ResourceEntry>> {
     const { profile, pending } = await this.loaded(caller, cursor);
     const page = this.listings.index(profile.name).listResources(cursor, pageSize ?? this.pageSize());
-    return { etag: page.etag, items: page.items, nextCursor: page.nextCursor, pending };
+    return { etag: page.etag, items: page.items, nextCursor: page.nextCursor, pending, freshForMs: this.listings.freshForMs(profile) };
   }
 
   async listTemplates(caller: string, cursor?: string, pageSize?: number): Promise<Paged<ResourceTemplateEntry>> {
     const { profile, pending } = await this.loaded(caller, cursor);
     const page = this.listings.index(profile.name).listTemplates(cursor, pageSize ?? this.pageSize());
-    return { etag: page.etag, items: page.items, nextCursor: page.nextCursor, pending };
+    return { etag: page.etag, items: page.items, nextCursor: page.nextCursor, pending, freshForMs: this.listings.freshForMs(profile) };
   }
 
   watch(caller: string, lastEtag?: string): Subscription<ResourceSnapshot> {

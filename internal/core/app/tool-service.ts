@@ -3,7 +3,7 @@ import { DEFAULT_RUNTIME, type Profile, type ProfileStore } from '../../contract
 import { specFingerprint } from '../../contract/model/fingerprint.js';
 import { ProfileIndex } from '../domain/aggregator/tool-index.js';
 import { definitionHash } from '../domain/aggregator/hash.js';
-import { PoolGoneError, type CachedList } from '../infra/scheduler/index.js';
+import { earliestFresh, PoolGoneError, type CachedList } from '../infra/scheduler/index.js';
 import { ListingBudget } from './listing-budget.js';
 import { needsSignIn } from '../../contract/model/sign-in.js';
 import { toolViews } from './caller-naming.js';
@@ -15,6 +15,8 @@ export interface ToolSource {
   cachedTools?(fingerprint: string): DownstreamTool[] | undefined;
   /** The spec's cached list ran out of its TTL (a 2026-07-28 server's caching hints): a listing lists it again. */
   listStale?(fingerprint: string, method: CachedList): boolean;
+  /** How long the spec's cached list stays fresh by its TTL (0: stale); undefined when it has none. */
+  listFreshForMs?(fingerprint: string, method: CachedList): number | undefined;
 }
 
 interface Failure {
@@ -112,6 +114,17 @@ export class ToolService {
     const pending = loaded.filter((s) => this.loading.has(specFingerprint(s))).map((s) => s.name);
     const waited = loaded.filter((s) => !this.loading.has(specFingerprint(s))).map((s) => s.name);
     return { waited, pending };
+  }
+
+  /**
+   * How long the view's tool list stays fresh: the earliest TTL of the enabled servers' cached lists it
+   * draws on (undefined when none has one), so a caller's cache never outlives a server's.
+   */
+  freshForMs(profileName: string): number | undefined {
+    const profile = this.profiles.get(profileName);
+    if (!profile) return undefined;
+    const cached = enabledFingerprints(profile).filter((fp) => this.cache.has(fp));
+    return earliestFresh(cached.map((fp) => this.source.listFreshForMs?.(fp, 'tools/list')));
   }
 
   /**

@@ -4,4 +4,4 @@ export type { CallOptions, LogEntry, LogFn } from './types.js';
 export { MetadataStore, type SavedMetadata } from './metadata-store.js';
 export { PoolGoneError } from './messages.js';
 export { ABANDONED_CALL_KEY } from './instance.js';
-export type { CachedList } from './list-freshness.js';
+export { earliestFresh, type CachedList } from './list-freshness.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../../shared/json.js';
-import { freshUntil, ListFreshness, type AnsweringSession } from './list-freshness.js';
+import { earliestFresh, freshUntil, ListFreshness, type AnsweringSession } from './list-freshness.js';
 
 // The rule the metadata cache follows for a 2026-07-28 server's ttlMs (docs/eras.md).
 
@@ -46,10 +46,31 @@ describe('ListFreshness', () => {
     expect(f.stale('prompts/list', 10_000)).toBe(false);
   });
 
+  it('tells the time left until a list goes stale: none without a TTL, 0 once stale', () => {
+    const f = new ListFreshness();
+    f.page('tools/list', {}, { ttlMs: 1000 }, modern(), 0);
+    f.page('tools/list', { cursor: 'p2' }, { ttlMs: 300 }, modern(), 10);
+    expect(f.freshForMs('tools/list', 100)).toBe(210);
+    expect(f.freshForMs('tools/list', 310)).toBe(0);
+    expect(f.freshForMs('tools/list', 5000)).toBe(0);
+    expect(f.freshForMs('prompts/list', 100)).toBeUndefined();
+    f.page('tools/list', {}, { ttlMs: 0 }, modern(), 400);
+    expect(f.freshForMs('tools/list', 500)).toBeUndefined();
+  });
+
   it('ignores what is not a cached list', () => {
     const f = new ListFreshness();
     f.page('tools/call', {}, { ttlMs: 0 }, modern({ listChanged: false }), 0);
     f.page('resources/read', {}, { ttlMs: 0 }, modern({ listChanged: false }), 0);
     expect(f.stale('tools/list', 5)).toBe(false);
+  });
+});
+
+describe('earliestFresh', () => {
+  it('the least time left among the lists with a TTL; none when no list has one', () => {
+    expect(earliestFresh([undefined, 5000, 120, undefined, 0 + 900])).toBe(120);
+    expect(earliestFresh([3, 0])).toBe(0);
+    expect(earliestFresh([undefined, undefined])).toBeUndefined();
+    expect(earliestFresh([])).toBeUndefined();
   });
 });

@@ -50,6 +50,13 @@ function notifiesChanges(method: CachedList, session: AnsweringSession): boolean
   return session.hearsListChanges === true && isJsonObject(cap) && cap.listChanged === true;
 }
 
+/** The earliest of several lists' times left (undefined when none has a TTL): an answer drawing on them all is as fresh as that. */
+export function earliestFresh(times: Iterable<number | undefined>): number | undefined {
+  let min: number | undefined;
+  for (const t of times) if (t !== undefined && (min === undefined || t < min)) min = t;
+  return min;
+}
+
 /**
  * How fresh each of a pool's cached lists is, from the hints on the pages the core last listed. A list
  * is as fresh as its least fresh page (each page carries its own TTL); the first page of a listing
@@ -73,5 +80,11 @@ export class ListFreshness {
   stale(method: CachedList, now: number): boolean {
     const until = this.until.get(method);
     return until !== undefined && now >= until;
+  }
+
+  /** Milliseconds until the list goes stale (0 once it is); undefined = fresh until the server says it changed. */
+  freshForMs(method: CachedList, now: number): number | undefined {
+    const until = this.until.get(method);
+    return until === undefined ? undefined : Math.max(0, until - now);
   }
 }

@@ -12,6 +12,7 @@ describe('PoolManager metadata cache: list TTLs', () => {
     h.launcher.tools = ['a', 'b', 'c'];
     await h.clock.advance(999);
     expect(h.mgr.listStale(FP, 'tools/list')).toBe(false);
+    expect(h.mgr.listFreshForMs(FP, 'tools/list')).toBe(1);
     expect((await h.mgr.tools(FP)).map((t) => t.name)).toEqual(['a', 'b']);
     expect(h.launcher.listCalls).toBe(listed);
     await h.clock.advance(1);
@@ -19,6 +20,7 @@ describe('PoolManager metadata cache: list TTLs', () => {
     expect((await h.mgr.tools(FP)).map((t) => t.name)).toEqual(['a', 'b', 'c']);
     expect(h.launcher.listCalls).toBe(listed + 1);
     expect(h.mgr.listStale(FP, 'tools/list')).toBe(false);
+    expect(h.mgr.listFreshForMs(FP, 'tools/list')).toBe(1000);
   });
 
   it('ttlMs 0 with listChanged heard: kept until the server says it changed', async () => {
@@ -28,6 +30,7 @@ describe('PoolManager metadata cache: list TTLs', () => {
     const listed = h.launcher.listCalls;
     await h.clock.advance(60_000);
     expect(h.mgr.listStale(FP, 'tools/list')).toBe(false);
+    expect(h.mgr.listFreshForMs(FP, 'tools/list')).toBeUndefined();
     await h.mgr.tools(FP);
     expect(h.launcher.listCalls).toBe(listed);
   });

@@ -104,6 +104,11 @@ export class PoolManager {
     return this.pools.get(fp)?.listStale(method) ?? false;
   }
 
+  /** How long the pool's cached list stays fresh (see Pool.listFreshForMs); undefined without a TTL or a pool. */
+  listFreshForMs(fp: string, method: CachedList): number | undefined {
+    return this.pools.get(fp)?.listFreshForMs(method);
+  }
+
   /** Cached `tools` only: never starts anything. */
   cachedTools(fp: string): DownstreamTool[] | undefined {
     return this.pools.get(fp)?.meta.tools;

@@ -208,6 +208,14 @@ export class Pool {
     return false;
   }
 
+  /**
+   * How long the cached list stays fresh by its caching hints (0: stale already); undefined when only a
+   * change notification ends it. What a caller may cache the core's answer for (mcpdmcp's `ttlMs`).
+   */
+  listFreshForMs(method: CachedList): number | undefined {
+    return this.freshness.freshForMs(method, this.scope.now());
+  }
+
   /** Records a listing page's caching hints, as the session that answered them speaks. */
   private pageSeen(method: string, session: DownstreamSession): (params: JsonObject, page: JsonObject) => void {
     return (params, page) => this.freshness.page(method, params, page, session, this.scope.now());
