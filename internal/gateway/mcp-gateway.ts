@@ -37,7 +37,7 @@ export class Gateway {
     const link = this.host.link;
     if (transport instanceof StdioServerLineTransport) {
       const fast = new FastToolCalls({
-        session: () => link.session(this.host.coreWaitMs),
+        session: this.coreSession,
         liveSession: () => link.live(),
         write: (b, role) => {
           transport.writeRaw(b, role);
@@ -58,7 +58,7 @@ export class Gateway {
     }
   }
 
-  /** The core Session this gateway's requests go on (a 2026-07-28 lane sends `tools/call` on it directly). */
+  /** The core Session this gateway's requests go on (the stdio fast lane and a 2026-07-28 lane send `tools/call` on it directly). */
   readonly coreSession = () => this.host.link.session(this.host.coreWaitMs);
 
   async close(): Promise<void> {
