@@ -113,6 +113,11 @@ describe('a Session that pipelines calls with 4 MiB answers and stops reading', 
   it('gRPC Session: the same bound holds, counted in bytes although grpc-js streams count messages', { timeout: 180_000 }, async () => {
     const before = await sessionMetrics(url);
     const call = world.control().session();
+    // Any error ends the wait below with its reason; without a listener it would surface as an unhandled error.
+    let failed: Error | undefined;
+    call.on('error', (err: Error) => (failed = err));
+    let ended = false;
+    call.on('status', () => (ended = true));
     call.pause();
     call.write({ hello: { caller: 'sloth-grpc', pid: process.pid, clientName: 'sloth', previousSessionId: '' } });
     for (let id = 1; id <= CALLS; id++) call.write(bigCall(id));
@@ -125,8 +130,22 @@ describe('a Session that pipelines calls with 4 MiB answers and stops reading', 
       answers++;
     });
     call.resume();
-    await waitFor('every call to be answered once the client reads', () => answers === CALLS, 120_000);
+    const unlessFailed = (done: () => boolean) => () => {
+      if (failed) throw failed;
+      return done();
+    };
+    await waitFor(
+      'every call to be answered once the client reads',
+      unlessFailed(() => answers === CALLS),
+      120_000,
+    );
+    // The core ends the call once the client has; the test is over only then, so stopping the core at
+    // clean-up cannot drop a call still open.
     call.end();
+    await waitFor(
+      'the core to end the Session after the client did',
+      unlessFailed(() => ended),
+    );
 
     const after = await sessionMetrics(url);
     expect(after.peak).toBeLessThanOrEqual(MOST_UNREAD);
