@@ -47,11 +47,18 @@ export class McpSession implements DownstreamSession {
 
   /** A 2026 server's subscriptions/listen streams (absent for 2025 sessions, which push notifications). */
   private readonly listens?: ModernListens;
-  /** The list-changes listen stream was acknowledged (or a 2025 session, whose notifications need none). */
+  /** The list-changes listen stream is open (or a 2025 session, whose notifications need none). */
   private listening: boolean;
 
   constructor(private readonly opts: SessionOptions) {
-    if (opts.sdk.era === 'modern') this.listens = new ModernListens(opts.sdk.client);
+    if (opts.sdk.era === 'modern') {
+      this.listens = new ModernListens(opts.sdk.client, {
+        alive: () => !this.closing && this.endedWhy === undefined,
+        notify: (method, params) => this.notify(method, params),
+        log: (line) => this.stderrLine(line),
+        hearing: (on) => (this.listening = on),
+      });
+    }
     this.listening = opts.sdk.era === 'legacy';
     const client = opts.sdk.client;
     client.fallbackNotificationHandler = async (n) => this.notify(n.method, (n.params ?? {}) as JsonObject);
@@ -92,12 +99,12 @@ export class McpSession implements DownstreamSession {
   /**
    * After the handshake: a 2026 server's list changes come on a subscriptions/listen stream, which the
    * core opens here. A server that refuses it still serves calls; its lists then go by their TTL alone
-   * (list-freshness.ts: a ttlMs of 0 is then stale at once), and its log lines say why.
+   * (list-freshness.ts: a ttlMs of 0 is then stale at once), and its log lines say why. A stream the
+   * server ends later is opened again (modern-listens.ts); until then the session does not hear changes.
    */
   async listen(): Promise<void> {
     try {
       await this.listens?.start(this.capabilities);
-      this.listening = true;
     } catch (err) {
       this.stderrLine(`[mcpd] subscriptions/listen for list changes failed: ${(err as Error)?.message ?? String(err)}`);
     }
@@ -269,6 +276,8 @@ export class McpSession implements DownstreamSession {
             ? `connection failed (${this.failWhy})`
             : 'closed its connection';
     if (!this.closing) this.closeErr = new Error(`server ${this.opts.serverName} ${this.endedWhy}`);
+    // Fire and forget: stopping ends the streams' retries at once; closing them is best effort on a gone client.
+    void this.listens?.stop();
     const handlers = this.closeHandlers.splice(0);
     for (const h of handlers) h(this.closeErr);
   }
