@@ -30,12 +30,12 @@ if (userHome) {
   process.env.npm_config_userconfig ??= join(userHome, '.npmrc');
 }
 
-for (const k of Object.keys(process.env)) {
-  // The developer's own mcpd settings (a socket, a store, a state directory, HTTP tokens) are not the test's.
-  if (k.startsWith('MCPD_') && !k.startsWith('MCPD_TEST_') && k !== 'MCPD_UPDATE_SCREENSHOTS') delete process.env[k];
+// The places the developer's shell may name for mcpd (a store, its state directory; the socket is set below),
+// and the developer's desktop session (desktop tests start a private headless one: test/fixtures/desktop).
+// Test knobs (MCPD_TEST_*, MCPD_FUZZ_SEED, MCPD_CHURN_CYCLES …) pass through.
+for (const k of ['MCPD_CONFIG', 'MCPD_STATE_DIR', 'MCPD_STORE_DIR', 'DISPLAY', 'WAYLAND_DISPLAY', 'DBUS_SESSION_BUS_ADDRESS']) {
+  delete process.env[k];
 }
-// The developer's desktop session: desktop tests start a private headless one (test/fixtures/desktop).
-for (const k of ['DISPLAY', 'WAYLAND_DISPLAY', 'DBUS_SESSION_BUS_ADDRESS']) delete process.env[k];
 
 Object.assign(process.env, {
   // The default socket of this file: a core or client that names none meets only this file's.
