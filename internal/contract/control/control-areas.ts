@@ -11,6 +11,8 @@ import type { ContextChannels } from './context-channels.js';
 export type Subscription<T> = AsyncIterableIterator<T>;
 
 export interface RequestOpts {
+  /** The MCP client's name when the face knows it (CallOptions.client). */
+  client?: string;
   signal?: AbortSignal;
   timeoutMs?: number;
   onProgress?: (p: ProgressUpdate) => void;
