@@ -6,16 +6,7 @@ import type { JsonObject } from '../../../shared/json.js';
 import type { Core } from '../core.js';
 import { FaceView } from './face-view.js';
 import type { CallEnd, CallNote, DoorCall, Interceptor } from './interceptor.js';
-
-/** How a face names a call: the area method, its target and arguments, and who asks. */
-export interface CallSpec {
-  method: string;
-  caller: string;
-  target?: string;
-  args?: unknown;
-  client?: string;
-  timeoutMs?: number;
-}
+import type { CallSpec, Passage } from './passage.js';
 
 const DECLARED = new Map<string, Admission>(AREAS.flatMap((a) => a.methods.map((m) => [m.name, m.admission] as const)));
 
@@ -34,7 +25,7 @@ const NOTHING_TO_CANCEL: Cancellable = { cancel: () => {} };
  * callback (`pass`); the promise forms are wrappers on top. The happy path is synchronous: nothing here
  * allocates a promise or a signal for a tool call.
  */
-export class CoreDoor implements Door {
+export class CoreDoor implements Door, Passage {
   private readonly views = new Map<Face, ControlApi>();
   private readonly entering: readonly Interceptor[];
   private readonly filters: readonly Interceptor[];

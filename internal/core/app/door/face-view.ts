@@ -18,7 +18,8 @@ import type { CallDone, StartedCall } from '../../../contract/model/downstream.j
 import type { ToolSnapshot } from '../../../contract/model/tool.js';
 import type { JsonObject } from '../../../shared/json.js';
 import type { LogService } from '../log-service.js';
-import type { CoreDoor } from './door.js';
+import type { DoorCall } from './interceptor.js';
+import type { CallSpec, Passage } from './passage.js';
 
 /**
  * The door as one face sees it (`Door.for(face)`): each method names its call (the area method, its target)
@@ -34,7 +35,7 @@ export class FaceView implements ControlApi {
 
   constructor(
     readonly face: Face,
-    private readonly door: CoreDoor,
+    private readonly door: Passage,
   ) {
     const core = door.core;
     this.logs = core.logs;
@@ -92,11 +93,11 @@ export class FaceView implements ControlApi {
     return promiseOf((done) => this.toolCall(caller, name, args, opts, done), opts.signal);
   }
 
-  private call(spec: Parameters<CoreDoor['callOf']>[1]) {
+  private call(spec: CallSpec): DoorCall {
     return this.door.callOf(this.face, spec);
   }
 
-  private listed<T>(call: ReturnType<FaceView['call']>, page: Paged<T>, nameOf: (item: T) => string): Paged<T> {
+  private listed<T>(call: DoorCall, page: Paged<T>, nameOf: (item: T) => string): Paged<T> {
     return this.door.filtering ? { ...page, items: this.door.visible(call, page.items, nameOf) } : page;
   }
 
