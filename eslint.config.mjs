@@ -52,7 +52,8 @@ const purePattern = {
 // Faces are given the door, never Core (scripts/layers.mjs, DOOR): in app/, only the composition root imports core.ts.
 const corePattern = {
   regex: '^(\\./|\\.\\./)core\\.js$',
-  message: 'a face is given the door (Door.for(face)), never Core: only the composition root and the door import core.ts (docs/architecture.md, "The door")',
+  message:
+    'a face is given the door (Door.for(face)), never Core: only the composition root and the door import core.ts (docs/architecture.md, "The door")',
 };
 const testPattern = { regex: '^(\\.\\./)+test/', message: 'product code must not import test helpers (they live under test/)' };
 const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns: [...patterns, testPattern] }] });

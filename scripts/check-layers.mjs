@@ -36,7 +36,9 @@ function checkEdge(fromRel, toRel, spec) {
     problems.push(`${fromRel}: core ${fromLayer} must not import core ${toLayer} (${spec}); the direction is app → infra → domain`);
   }
   if (toRel === DOOR.core && !mayImportCore(fromRel)) {
-    problems.push(`${fromRel}: only the composition root and the door may import Core (${spec}); a face is given the door (Door.for(face))`);
+    problems.push(
+      `${fromRel}: only the composition root and the door may import Core (${spec}); a face is given the door (Door.for(face))`,
+    );
   }
   if (isPure(fromRel) && toRel.startsWith('internal/shared/')) sharedUsedByPure.set(toRel, fromRel);
   else if (isPure(fromRel) && !isPure(toRel)) problems.push(`${fromRel}: pure code must not import ${toRel} (${spec})`);

@@ -333,7 +333,10 @@ describe('graceful stop', () => {
     const router = await startSmcpProc([], world.env({ SMCP_API_KEY: key }));
     const release = join(world.dir, 'release-window-start');
     // `reader`'s window server holds its start until released: its desktop read stays in flight.
-    world.write('profiles/default.yaml', profile(windowServer('win', 'com.example.held', { idleSeconds: 300 }, { WINDOW_HOLD_START: release })));
+    world.write(
+      'profiles/default.yaml',
+      profile(windowServer('win', 'com.example.held', { idleSeconds: 300 }, { WINDOW_HOLD_START: release })),
+    );
     // `other`'s window server has not started: a refused read must not start it.
     world.write('profiles/other.yaml', profile(windowServer('win2', 'com.example.cold', { idleSeconds: 300 })));
     // The SMCP Computer's caller `pc` shares `reader`'s profile: its watches must not start `other`'s server either.
@@ -361,7 +364,11 @@ describe('graceful stop', () => {
         page!.once('connect_error', reject);
       });
       const desktop = (caller: string) =>
-        callUnary<pb.GetDesktopRequest, pb.GetDesktopResponse>((r, cb) => grpc.getDesktop(r, cb), { caller, desktopSize: undefined, window: '' });
+        callUnary<pb.GetDesktopRequest, pb.GetDesktopResponse>((r, cb) => grpc.getDesktop(r, cb), {
+          caller,
+          desktopSize: undefined,
+          window: '',
+        });
       const finder = (caller: string) =>
         callUnary<pb.GetFinderRequest, pb.GetFinderResponse>((r, cb) => grpc.getFinder(r, cb), {
           caller,

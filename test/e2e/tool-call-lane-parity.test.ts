@@ -42,7 +42,9 @@ function start(door: ControlApi, path: Path, name: string, args: JsonObject, opt
     return { outcome, cancel: (reason) => call.cancel(reason) };
   }
   const ac = new AbortController();
-  const outcome = door.callTool(caller, name, args, { ...opts, signal: ac.signal, onProgress: () => {} }).then((result) => ({ result }), errorOf);
+  const outcome = door
+    .callTool(caller, name, args, { ...opts, signal: ac.signal, onProgress: () => {} })
+    .then((result) => ({ result }), errorOf);
   return { outcome, cancel: (reason) => ac.abort(reason) };
 }
 

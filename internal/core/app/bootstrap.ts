@@ -175,7 +175,11 @@ async function serveCore(o: CoreRunOptions, { obs, store, log, unguard, socket, 
   // "core started" promises that the store is watched: an edit made after it is seen.
   await watcher.ready;
   // The web dashboard shares the metrics listener; its token lives beside the control socket (0700).
-  const dashboard = new Dashboard({ core: dashboardCore(door.for('dashboard'), core.logs, store, pools, socket), stateDir: dirname(socket), log });
+  const dashboard = new Dashboard({
+    core: dashboardCore(door.for('dashboard'), core.logs, store, pools, socket),
+    stateDir: dirname(socket),
+    log,
+  });
   const metrics = await obs.serve(runtime.metricsAddress, dashboard.mount);
   if (metrics) dashboard.published(metrics);
   // Clients of this store find this core by its record, whatever socket default their environment gives.

@@ -55,7 +55,9 @@ export class ToolCalls {
    * while edits keep coming — so it is answered against the configuration after the reload.
    */
   private call(caller: string, name: string, args: JsonObject, opts: CallOptions, note: ToolCallNote): Promise<JsonObject> {
-    return afterReloads(this.d.reloads, `tool ${JSON.stringify(name)}`, (last) => this.callResolvedTool(caller, name, args, opts, note, last));
+    return afterReloads(this.d.reloads, `tool ${JSON.stringify(name)}`, (last) =>
+      this.callResolvedTool(caller, name, args, opts, note, last),
+    );
   }
 
   private async callResolvedTool(

@@ -2,7 +2,7 @@ import type { CallGate } from '../call-gate.js';
 import type { Interceptor } from './interceptor.js';
 
 /**
- * The stop's gate, driven by each area method's declared `admission`: a `core` call (one that does work on
+ * The stop's gate, driven by each area method's declared `admission`. A `core` call (one that does work on
  * a server) is refused once a graceful stop began — with the same error on every face — and counted while
  * it runs, so the stop's drain waits for it; its grace period's end cancels it. `free` ones pass.
  */

@@ -85,7 +85,14 @@ export class FaceView implements ControlApi {
 
   toolCall(caller: string, name: string, args: JsonObject, opts: CallOptions, done: CallDone): StartedCall {
     const door = this.door;
-    const call = door.callOf(this.face, { method: 'tools/call', caller, target: name, args, client: opts.client, timeoutMs: opts.timeoutMs });
+    const call = door.callOf(this.face, {
+      method: 'tools/call',
+      caller,
+      target: name,
+      args,
+      client: opts.client,
+      timeoutMs: opts.timeoutMs,
+    });
     return door.pass(call, (d) => door.core.toolCall(caller, name, args, opts, call.note, d), done);
   }
 
@@ -120,7 +127,9 @@ export class FaceView implements ControlApi {
       watch: (caller, etag) => door.open(this.call({ method: 'resources/watch', caller }), () => inner.watch(caller, etag)),
       read,
       subscribe: (caller, uri, signal) =>
-        door.passAsync(this.call({ method: 'resources/subscribe', caller, target: uri }), undefined, () => inner.subscribe(caller, uri, signal)),
+        door.passAsync(this.call({ method: 'resources/subscribe', caller, target: uri }), undefined, () =>
+          inner.subscribe(caller, uri, signal),
+        ),
       channels: (caller) => inner.channels(caller),
     };
   }

@@ -3,9 +3,9 @@ import type { CoreLog } from '../area-deps.js';
 import type { CallEnd, DoorCall, Interceptor } from './interceptor.js';
 
 /**
- * The caller's tool-call history and the `tool call` log line (caller, tool, outcome, duration — never
- * the arguments): once per tools/call that reached a tool, whichever face it came by. Sequence numbers
- * are given when a record is made, so they have no gaps.
+ * The caller's tool-call history and the `tool call` log line. Once per tools/call that reached a tool,
+ * whichever face it came by: caller, tool, outcome, duration (the log never has the arguments). Sequence
+ * numbers are given when a record is made, so they have no gaps.
  */
 export function historyInterceptor(history: CallerHistories, log: CoreLog): Interceptor {
   let seq = 0;

@@ -148,7 +148,8 @@ export class McpSession implements DownstreamSession {
    */
   toolCall(name: string, args: JsonObject, opts: RequestOptions, done: CallDone): StartedCall {
     const t = this.directLane;
-    if (!t || this.endedWhy !== undefined || opts.timeoutMs <= 0) return viaPromise((signal) => this.callTool(name, args, { ...opts, signal }), done);
+    if (!t || this.endedWhy !== undefined || opts.timeoutMs <= 0)
+      return viaPromise((signal) => this.callTool(name, args, { ...opts, signal }), done);
     let cancelled = false;
     const call = t.direct.start('tools/call', { name, arguments: args }, opts, {
       result: (r) => done.result(r),
