@@ -45,8 +45,6 @@ export interface CallContext {
   routingKey?: string;
   /** Session tools/call only: the result's JSON text goes out as soon as the server answered (ResultJsonSink). */
   onResultJson?: ResultJsonSink;
-  /** Aborts `signal` (CallOptions.abort). */
-  abort?: (reason: Error) => void;
 }
 
 /** A gRPC request taken apart: whose it is, the method's request, and the call options it names. */

@@ -172,6 +172,6 @@ export function toolCallFromMcp(params: JsonObject): CallReq {
 }
 
 /** A call whose client asked for no progress asks none of the server either (see CallReq.progress). */
-export function toolCallOptions(req: CallReq, ctx: CallContext): CallContext {
+function toolCallOptions(req: CallReq, ctx: CallContext): CallContext {
   return req.progress === false ? { ...ctx, onProgress: undefined } : ctx;
 }

@@ -18,8 +18,6 @@ export interface RequestOpts {
   onProgress?: (p: ProgressUpdate) => void;
   /** The caller's session, for stateful routing and for server→client requests. */
   routingKey?: string;
-  /** Aborts `signal`: its owner lets a stop's cutoff use it (CallOptions.abort). */
-  abort?: (reason: Error) => void;
 }
 
 export interface ResourceEntry {

@@ -46,8 +46,6 @@ export interface CallOptions {
   timeoutMs?: number;
   onProgress?: (p: ProgressUpdate) => void;
   onResultJson?: ResultJsonSink;
-  /** Aborts `signal`: its owner lets a stop's cutoff use it, so the gate makes no signal of its own per call. */
-  abort?: (reason: Error) => void;
 }
 
 export interface ReloadOutcome {

@@ -77,17 +77,15 @@ export class ToolCalls {
     } catch (e) {
       // An attempt that will be retried on the new pool is not part of the caller's history.
       if (!last && e instanceof PoolGoneError) note.tool = undefined;
-      throw e;
+      // What the pool answered is the server's (or the pool's) error, never "raced a reload" (reload-retry.ts).
+      throw markDispatched(e);
     }
   }
 
   /** Sends the call to the entry's pool: the one place both the immediate and the resumed call go through. */
   private dispatch(entry: ToolEntry, args: JsonObject, opts: CallOptions, note: ToolCallNote, done: CallDone): StartedCall {
     note.tool = entry;
-    return this.d.pools.toolCall(entry.fingerprint, entry.downstreamName, args, opts, {
-      result: (r) => done.result(r),
-      error: (e) => done.error(markDispatched(e) as Error),
-    });
+    return this.d.pools.toolCall(entry.fingerprint, entry.downstreamName, args, opts, done);
   }
 
   /** The search tool is answered here; the call tool becomes a call of the tool it names. */

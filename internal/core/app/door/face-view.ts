@@ -112,7 +112,7 @@ export class FaceView implements ControlApi {
     const door = this.door;
     const read = (caller: string, uri: string, opts: RequestOpts) => {
       const call = this.call({ method: 'resources/read', caller, target: uri, client: opts.client, timeoutMs: opts.timeoutMs });
-      return door.passAsync(call, opts.signal, (signal) => inner.read(caller, uri, { ...opts, signal, abort: undefined }));
+      return door.passAsync(call, opts.signal, (signal) => inner.read(caller, uri, { ...opts, signal }));
     };
     return {
       list: async (caller, cursor, size) => {
@@ -144,11 +144,11 @@ export class FaceView implements ControlApi {
       watch: (caller, etag) => door.open(this.call({ method: 'prompts/watch', caller }), () => inner.watch(caller, etag)),
       get: (caller, name, args, opts) => {
         const call = this.call({ method: 'prompts/get', caller, target: name, args, client: opts.client, timeoutMs: opts.timeoutMs });
-        return door.passAsync(call, opts.signal, (signal) => inner.get(caller, name, args, { ...opts, signal, abort: undefined }));
+        return door.passAsync(call, opts.signal, (signal) => inner.get(caller, name, args, { ...opts, signal }));
       },
       complete: (caller, params, opts) => {
         const call = this.call({ method: 'completion/complete', caller, args: params, client: opts.client, timeoutMs: opts.timeoutMs });
-        return door.passAsync(call, opts.signal, (signal) => inner.complete(caller, params, { ...opts, signal, abort: undefined }));
+        return door.passAsync(call, opts.signal, (signal) => inner.complete(caller, params, { ...opts, signal }));
       },
     };
   }

@@ -1,4 +1,5 @@
 import type { CallerHistories } from '../../domain/history/tool-call-history.js';
+import type { JsonObject } from '../../../shared/json.js';
 import type { CoreLog } from '../area-deps.js';
 import type { CallEnd, DoorCall, Interceptor } from './interceptor.js';
 
@@ -19,7 +20,7 @@ export function historyInterceptor(history: CallerHistories, log: CoreLog): Inte
       req_id: `${++seq}`,
       server: tool.server,
       tool: tool.downstreamName,
-      parameters: call.args as never,
+      parameters: call.args as JsonObject, // a tools/call's arguments are an object (checked by every face)
       timeout: call.timeoutMs ?? null,
       success,
       error,

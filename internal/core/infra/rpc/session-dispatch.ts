@@ -29,7 +29,6 @@ function callHandler(m: AreaMethod, s: SessionCall<unknown, unknown>): SessionHa
       caller: ctx.session.caller,
       client: ctx.session.clientName,
       signal: ctx.signal,
-      abort: ctx.abort,
       timeoutMs: ctx.timeoutMs,
       onProgress: ctx.onProgress,
       routingKey: m.routed ? ctx.session.id : undefined,

@@ -1,11 +1,11 @@
-import type { CallerSession, ControlApi } from '../../../contract/control/control.js';
+import type { CallOptions, CallerSession, ControlApi } from '../../../contract/control/control.js';
 import type { JsonObject, JsonValue } from '../../../shared/json.js';
 import type { StartedCall } from '../../../contract/model/downstream.js';
 import { redactedError } from '../../../contract/session/status-map.js';
 import { decodeObject, encodeJson } from '../../../contract/session/json-bytes.js';
 import { dispatchSessionRequest } from './session-dispatch.js';
-import { toolCallFromMcp, toolCallOptions, type CallReq } from '../../../contract/areas/tools.js';
-import type { CallContext } from '../../../contract/areas/area.js';
+import { toolCallFromMcp, type CallReq } from '../../../contract/areas/tools.js';
+import type { ProgressUpdate } from '../../../contract/model/downstream.js';
 import type { SessionRequestContext } from '../../../contract/session/session-handler.js';
 import type { SessionOutput } from './session-output.js';
 import { ChurnMap } from '../../../shared/churn-map.js';
@@ -71,14 +71,10 @@ export class SessionRequests {
     const ctx: SessionRequestContext = {
       session,
       signal: ac.signal,
-      abort: (reason) => ac.abort(reason),
       timeoutMs: req.timeoutMs > 0 ? req.timeoutMs : undefined,
       onProgress: (p) =>
         output.send({
-          progress: {
-            id,
-            progress: { progress: p.progress, total: p.total ?? 0, hasTotal: p.total !== undefined, message: p.message ?? '' },
-          },
+          progress: { id, progress: progressOf(p) },
         }),
       notify: (method, params) => output.notify(method, params),
       onClose: this.onClose,
@@ -131,27 +127,18 @@ export class SessionRequests {
     let started: StartedCall | undefined;
     let over = false;
     this.inflight.set(id, { abort: (reason) => started?.cancel(reason) });
-    const ctx: CallContext = {
-      caller: session.caller,
+    const opts: CallOptions = {
       client: session.clientName,
-      // Unused on this path (cancel goes through the handle): the area's options type asks for one.
-      signal: NEVER_ABORTED,
       timeoutMs: req.timeoutMs > 0 ? req.timeoutMs : undefined,
       routingKey: session.id,
-      onProgress: (p) =>
-        output.send({
-          progress: {
-            id,
-            progress: { progress: p.progress, total: p.total ?? 0, hasTotal: p.total !== undefined, message: p.message ?? '' },
-          },
-        }),
+      // A client that sent no progress token is asked none of the server either (tools.ts, CallReq.progress).
+      onProgress: call.progress ? (p) => output.send({ progress: { id, progress: progressOf(p) } }) : undefined,
       onResultJson: (json: Uint8Array) => {
         answered = true;
         output.sendResultJson(id, json);
         done(json.length);
       },
     };
-    const { signal: _unused, ...opts } = toolCallOptions(call, ctx);
     started = this.api.toolCall(session.caller, call.name, call.args, opts, {
       result: (result) => {
         over = true;
@@ -199,5 +186,6 @@ function errorOf(e: unknown): ErrorInfo {
   return { reason: err.reason, message: err.message, specCode: err.details.specCode ?? 0, dataJson };
 }
 
-/** A signal no one aborts (the tools/call options' type asks for one; cancellation goes through the handle). */
-const NEVER_ABORTED = new AbortController().signal;
+function progressOf(p: ProgressUpdate) {
+  return { progress: p.progress, total: p.total ?? 0, hasTotal: p.total !== undefined, message: p.message ?? '' };
+}
