@@ -1,5 +1,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request, type ClientRequest, type IncomingMessage } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -128,6 +129,39 @@ describe('mcpdmcp --http, 2026-07-28: cancels are scoped, listens and waits are 
     expect(r.status).toBe(200);
     expect(r.message).toMatchObject({ id: 42, result: { content: [{ type: 'text', text: 'released' }] } });
     expect(serverSaw('fixture: cancelled wait')).toBe(0);
+  });
+
+  it('a cancel on the connection of the request (pipelined behind it) cancels it, and the request is still answered', async () => {
+    const u = new URL(gw.url);
+    const http = (body: Json, name?: string) => {
+      const text = JSON.stringify({ jsonrpc: '2.0', ...body });
+      const head = [
+        `POST ${u.pathname} HTTP/1.1`,
+        `Host: ${u.host}`,
+        'Content-Type: application/json',
+        'Accept: application/json, text/event-stream',
+        `Mcp-Protocol-Version: ${V}`,
+        `Mcp-Method: ${String(body.method)}`,
+        ...(name ? [`Mcp-Name: ${name}`] : []),
+        `Content-Length: ${Buffer.byteLength(text)}`,
+      ];
+      return `${head.join('\r\n')}\r\n\r\n${text}`;
+    };
+    const socket = connect(Number(u.port), u.hostname);
+    let read = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (d: string) => (read += d));
+    try {
+      socket.write(http(callTool(7, 'wait', { path: gate('p7') }, 'client-p'), 'wait'));
+      await waitFor('the call at the server', () => serverSaw(`fixture: waiting ${gate('p7')}`) > 0);
+      socket.write(http({ method: 'notifications/cancelled', params: { requestId: 7, reason: 'enough' } }));
+      await waitFor('both answers on the connection', () => read.includes('HTTP/1.1 202'));
+      expect(read).toMatch(/"id":7,"error":\{"code":-32000,"message":"Request cancelled: enough"\}/);
+      expect(read.indexOf('"id":7')).toBeLessThan(read.indexOf('HTTP/1.1 202'));
+      await waitFor('the server saw the cancel', () => serverSaw('fixture: cancelled wait') > 0);
+    } finally {
+      socket.destroy();
+    }
   });
 
   it('caps listen streams per client and in total, below the lanes, so other requests are still served', async () => {

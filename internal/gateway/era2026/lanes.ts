@@ -159,7 +159,7 @@ export class LanePool {
         reject(e);
       };
       const onAbort = () => {
-        this.o.log('a 2026-07-28 request\'s client left while waiting for a lane; dropped, it will not run');
+        this.o.log("a 2026-07-28 request's client left while waiting for a lane; dropped, it will not run");
         leave(new LeftWhileWaiting('the client left while the request waited for a lane'));
       };
       const timer = setTimeout(
