@@ -9,8 +9,8 @@ import { startWorldHttpGateway, stopProc, type HttpGatewayProc } from '../suppor
 import { waitFor } from '../support/procs.js';
 import { echoServer, profile } from '../support/profiles.js';
 
-// The 2026-07-28 HTTP face under clients that share it (issue 30, items 3 and 4; docs/security.md,
-// "The 2026-07-28 HTTP face: cancels and lanes"): a cancel reaches only its own client's request, and
+// The 2026-07-28 HTTP face under clients that share it (docs/security.md,
+// "The 2026-07-28 HTTP face: what each guard is tested by"): a cancel reaches only its own client's request, and
 // listen streams and waiting requests are bounded so that no client can take every lane.
 
 const V = '2026-07-28';

@@ -13,7 +13,7 @@ const NO_ROOM = -32000;
 /**
  * The listen streams a lane pool holds, counted in all and per client. A listen holds its lane for its
  * whole life, so without a cap a few clients' streams take every lane and every other request waits
- * (issue 30, item 4); a slot is reserved before the stream waits for a lane and freed when it ends.
+ *; a slot is reserved before the stream waits for a lane and freed when it ends.
  */
 export class ListenSlots {
   private total = 0;
