@@ -2,7 +2,7 @@
  * An area of the control plane (tools, resources, prompts, logs, context) is declared once, as a list
  * of methods; three projectors turn the declarations into the gRPC handlers (rpc/grpc-areas.ts), the
  * Session dispatch table (rpc/session-dispatch.ts) and the MCP gateway's request handlers
- * (gateway/gateway-areas.ts). See docs/architecture.md, "Areas".
+ * (gateway/mcp-dispatcher.ts, by the method list gateway/gateway-methods.ts). See docs/architecture.md, "Areas".
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { ControlApi } from '../control/control.js';
@@ -101,13 +101,13 @@ export interface SessionOwn {
 export type RequestSchema = Parameters<Server['setRequestHandler']>[0];
 
 /**
- * The gateway registers a handler for the MCP request; it forwards to the same Session method unless
- * a gateway adapter adapts it (gateway/gateway-areas.ts). `raw`: registered past the SDK Server's result
- * re-validation (the tools/call hot path, see mcp/sdk-internals.ts).
+ * The gateway serves the MCP request (its method list, gateway/gateway-methods.ts, is kept equal to the
+ * declarations by its test); it forwards to the same Session method unless a gateway adapter adapts it.
+ * `schema` is the SDK's schema for the request, by which the gateway checks the params of the methods it
+ * does not check by hand (gateway/stdio-params.ts).
  */
 export interface GatewayForward {
   schema: RequestSchema;
-  raw?: boolean;
 }
 
 export interface AreaMethod<Req = any, Res = any> {

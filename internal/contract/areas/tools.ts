@@ -77,8 +77,7 @@ export const toolsArea: Area = {
           progress: { progress: p.progress, total: p.total ?? 0, hasTotal: p.total !== undefined, message: p.message ?? '' },
         }),
       },
-      // The hottest path of the gateway: registered past Server's result re-validation (see sdk-internals).
-      gateway: { schema: CallToolRequestSchema, raw: true },
+      gateway: { schema: CallToolRequestSchema },
     }),
     method({
       name: 'tools/watch',
