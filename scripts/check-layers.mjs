@@ -73,7 +73,9 @@ for (const f of tests) {
     const to = productOf(toRel) ?? (toRel.startsWith('cmd/') ? 'cmd' : 'other');
     const own = toRel.startsWith('cmd/') && rel(f).split('/')[1] === toRel.split('/')[1];
     if (!own && !allowed.includes(to)) {
-      problems.push(`${rel(f)}: a test of ${productOf(rel(f)) ?? rel(f).split('/').slice(0, 2).join('/')} must not import ${to} (${spec}); move it to test/e2e/ or to that product`);
+      problems.push(
+        `${rel(f)}: a test of ${productOf(rel(f)) ?? rel(f).split('/').slice(0, 2).join('/')} must not import ${to} (${spec}); move it to test/e2e/ or to that product`,
+      );
     }
   }
 }
