@@ -26,15 +26,18 @@ export function isAbsent(x: unknown): x is Absent {
 
 /**
  * Admission during a graceful stop. `core`: a call that does work on a server (tools/call,
- * resources/read, prompts/get, completion/complete) — the core's ControlApi passes it through the stop's
- * gate itself, so every face (gRPC, the Session, the gateway, the dashboard, the SMCP Computer) is
- * refused alike; projectors add nothing. `free`: not a call (lists, watches, subscriptions).
+ * resources/read, prompts/get, completion/complete, the Desktop and Finder reads) — the core's door
+ * passes it through the stop's gate (core/app/door/admission.ts, which reads this declaration), so every
+ * face (gRPC, the Session, the gateway, the dashboard, the SMCP Computer) is refused alike; projectors
+ * add nothing. `free`: not a call (lists, watches, subscriptions).
  */
 type Admission = 'core' | 'free';
 
 /** What a method's core call gets, whichever projection brought it. */
 export interface CallContext {
   caller: string;
+  /** The MCP client's name when the projection knows it (the Session's hello). */
+  client?: string;
   signal: AbortSignal;
   timeoutMs?: number;
   onProgress?: (p: ProgressUpdate) => void;
@@ -42,8 +45,6 @@ export interface CallContext {
   routingKey?: string;
   /** Session tools/call only: the result's JSON text goes out as soon as the server answered (ResultJsonSink). */
   onResultJson?: ResultJsonSink;
-  /** Aborts `signal` (CallOptions.abort). */
-  abort?: (reason: Error) => void;
 }
 
 /** A gRPC request taken apart: whose it is, the method's request, and the call options it names. */

@@ -79,11 +79,18 @@ describe('control-plane areas in the core', () => {
     }
   });
 
-  it('leave admission to the core: every call that does work on a server is gated by ControlApi itself', async () => {
+  it("leave admission to the core's door: every call that does work on a server is declared `core`", async () => {
     const calls = methods.filter((m) => m.admission === 'core');
-    expect(calls.map((m) => m.name).sort()).toEqual(['completion/complete', 'prompts/get', 'resources/read', 'tools/call']);
-    // A projector adds no gate of its own: the Session's resources/read reaches the core's read at once
-    // (which is where the stop is checked, core/app/gated-calls.ts), with the request's own signal.
+    expect(calls.map((m) => m.name).sort()).toEqual([
+      'completion/complete',
+      'mcpd/desktop/read',
+      'mcpd/finder/query',
+      'prompts/get',
+      'resources/read',
+      'tools/call',
+    ]);
+    // A projector adds no gate of its own: the Session's resources/read reaches the door's read at once
+    // (which is where the stop is checked, from this declaration: core/app/door/admission.ts).
     const seen: string[] = [];
     const api = {
       resources: { read: (caller: string, uri: string) => (seen.push(`${caller} ${uri}`), Promise.resolve({ contents: [] })) },
