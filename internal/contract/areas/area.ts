@@ -31,7 +31,7 @@ export function isAbsent(x: unknown): x is Absent {
  * face (gRPC, the Session, the gateway, the dashboard, the SMCP Computer) is refused alike; projectors
  * add nothing. `free`: not a call (lists, watches, subscriptions).
  */
-type Admission = 'core' | 'free';
+export type Admission = 'core' | 'free';
 
 /** What a method's core call gets, whichever projection brought it. */
 export interface CallContext {
