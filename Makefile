@@ -60,7 +60,7 @@ lint: install proto-check
 	node scripts/check-links.mjs
 	node scripts/architecture-table.mjs --check
 	node scripts/door-table.mjs --check
-	npx knip --include files,exports,dependencies,unlisted,binaries
+	npx knip --include files,exports,types,dependencies,unlisted,binaries
 	npx prettier --check $(FORMATTED) --log-level warn || (echo "run 'make fmt' and commit the result"; exit 1)
 
 ## Formats the sources (generated code under internal/contract/gen is left as generated: .prettierignore).

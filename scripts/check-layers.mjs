@@ -8,11 +8,13 @@ import { CORE_LAYERS, DOMAIN_PACKAGES, DOOR, allowedFor, coreLayerOf, isPure, ma
 
 const root = resolve(new URL('..', import.meta.url).pathname);
 const files = [];
+const tests = [];
 const walk = (d) => {
   for (const name of readdirSync(d)) {
     const p = join(d, name);
     if (statSync(p).isDirectory()) walk(p);
-    else if (p.endsWith('.ts') && !p.endsWith('.test.ts')) files.push(p);
+    else if (p.endsWith('.test.ts')) tests.push(p);
+    else if (p.endsWith('.ts')) files.push(p);
   }
 };
 for (const top of ['cmd', 'internal']) walk(join(root, top));
@@ -63,6 +65,25 @@ for (const f of files) {
   }
   graph.set(f, deps);
 }
+// A unit test next to its code follows its product's room: it may use its own product, what the product
+// may use, and test/ (support and fixtures); a test that needs two products belongs to test/e2e.
+for (const f of tests) {
+  const allowed = allowedFor(rel(f));
+  if (!allowed) continue;
+  for (const m of readFileSync(f, 'utf8').matchAll(/(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)) {
+    const spec = m[1] ?? m[2];
+    if (!spec.startsWith('.')) continue;
+    const toRel = rel(resolve(dirname(f), spec).replace(/\.js$/, '.ts'));
+    if (toRel.startsWith('test/')) continue;
+    const to = productOf(toRel) ?? (toRel.startsWith('cmd/') ? 'cmd' : 'other');
+    const own = toRel.startsWith('cmd/') && rel(f).split('/')[1] === toRel.split('/')[1];
+    if (!own && !allowed.includes(to)) {
+      problems.push(
+        `${rel(f)}: a test of ${productOf(rel(f)) ?? rel(f).split('/').slice(0, 2).join('/')} must not import ${to} (${spec}); move it to test/e2e/ or to that product`,
+      );
+    }
+  }
+}
 for (const [shared, user] of sharedUsedByPure) {
   for (const pkg of packagesOf.get(shared) ?? []) problems.push(`${user}: pure code must not use ${shared}, which imports ${pkg}`);
 }
@@ -91,4 +112,6 @@ if (problems.length) {
   console.error(problems.join('\n'));
   process.exit(1);
 }
-console.log(`layers ok: ${files.length} files, products apart, core layers downward, faces given the door, pure folders pure, no cycles`);
+console.log(
+  `layers ok: ${files.length} files and ${tests.length} unit tests, products apart, core layers downward, faces given the door, pure folders pure, no cycles`,
+);

@@ -23,6 +23,6 @@ export function ErrorText({ message }: { message: string }) {
 }
 
 /** Says a repeated "MCP error N: " prefix once. */
-export function tidyError(message: string): string {
+function tidyError(message: string): string {
   return message.replace(/^(MCP error -?\d+: )(?:MCP error -?\d+: )+/, '$1');
 }

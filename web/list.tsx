@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 
-export const PAGE = 50;
+const PAGE = 50;
 
 interface Props<T> {
   label: string;

@@ -10,7 +10,7 @@ import { userStoreDir } from '../contract/cli/store-location.js';
 import { str, type CtlCommand, type Out } from './ctl-command.js';
 import { must } from '../shared/must.js';
 
-export interface AuthFlags {
+interface AuthFlags {
   caller?: string;
   /** Loopback port for the redirect (pre-registered clients need the registered one). */
   port?: string;

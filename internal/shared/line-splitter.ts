@@ -11,7 +11,7 @@ const CR = 0x0d;
  * `truncate` and `drop` skip the rest of the line and resume after its newline, so one long line neither
  * grows memory nor turns its tail into a second, bogus line.
  */
-export type OverLongLine = 'throw' | 'truncate' | 'drop';
+type OverLongLine = 'throw' | 'truncate' | 'drop';
 
 export interface LineSplitterOptions {
   /** The longest line kept, in bytes (its line end not counted). */

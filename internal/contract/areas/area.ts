@@ -48,7 +48,7 @@ export interface CallContext {
 }
 
 /** A gRPC request taken apart: whose it is, the method's request, and the call options it names. */
-export interface FromPb<Req> {
+interface FromPb<Req> {
   caller: string;
   req: Req;
   timeoutMs?: number;
@@ -67,14 +67,14 @@ export interface GrpcCall<Req, Res> {
   progressToPb?(p: ProgressUpdate): unknown;
 }
 
-export interface StreamContext {
+interface StreamContext {
   signal: AbortSignal;
   /** The first value of a request metadata key. */
   metadata(key: string): string | undefined;
 }
 
 /** What a stream is fed from: a subscription (ended by `return()` when the client goes), or a list. */
-export type StreamSource<T> = AsyncIterableIterator<T> | IterableIterator<T>;
+type StreamSource<T> = AsyncIterableIterator<T> | IterableIterator<T>;
 
 /**
  * A server-streaming RPC fed by a subscription; the projector maps each item with `itemToPb`, honours flow
@@ -94,11 +94,11 @@ export interface SessionCall<Req, Res> {
 }
 
 /** Methods that keep per-session state (subscriptions, the log level) bring their own handler. */
-export interface SessionOwn {
+interface SessionOwn {
   handle: SessionHandler;
 }
 
-export type RequestSchema = Parameters<Server['setRequestHandler']>[0];
+type RequestSchema = Parameters<Server['setRequestHandler']>[0];
 
 /**
  * The gateway serves the MCP request (its method list, gateway/gateway-methods.ts, is kept equal to the
@@ -106,7 +106,7 @@ export type RequestSchema = Parameters<Server['setRequestHandler']>[0];
  * `schema` is the SDK's schema for the request, by which the gateway checks the params of the methods it
  * does not check by hand (gateway/stdio-params.ts).
  */
-export interface GatewayForward {
+interface GatewayForward {
   schema: RequestSchema;
 }
 

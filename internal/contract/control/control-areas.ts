@@ -85,7 +85,7 @@ export interface PromptsApi {
   complete(caller: string, params: JsonObject, opts: RequestOpts): Promise<JsonObject>;
 }
 
-export type LogSource = 'core' | 'stderr' | 'notification';
+type LogSource = 'core' | 'stderr' | 'notification';
 
 export interface LogRecord {
   time: number;

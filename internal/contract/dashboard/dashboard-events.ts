@@ -27,7 +27,7 @@ export interface CallerRow {
 }
 
 /** One problem of a store file, at its line. */
-export interface StoreIssue {
+interface StoreIssue {
   line: number;
   field: string;
   message: string;
@@ -71,7 +71,7 @@ export interface WatchParams {
   logs: { caller?: string; minLevel?: LogLevel };
 }
 
-export type WatchArgs = { [K in WatchKind]: { kind: K } & WatchParams[K] }[WatchKind];
+type WatchArgs = { [K in WatchKind]: { kind: K } & WatchParams[K] }[WatchKind];
 
 /** A listed tool as the dashboard shows it (the caller's view, plus the context tool). */
 export interface DashboardTool {
@@ -112,7 +112,7 @@ export interface InputAnswer {
 }
 
 /** Every request a page may send: its arguments and the value of a successful answer. */
-export interface DashboardRequests {
+interface DashboardRequests {
   hello: { args: Record<string, never>; answer: { info: CoreInfo; status: StatusView; callers: CallerRow[] } };
   watch: { args: WatchArgs; answer: null };
   unwatch: { args: { kind: WatchKind }; answer: null };

@@ -6,9 +6,9 @@ import { isJsonObject, type JsonObject } from '../../shared/json.js';
  * is a client like any other), so a downstream server only ever gets content its schema allows.
  */
 
-export type ElicitKind = 'string' | 'number' | 'integer' | 'boolean' | 'enum';
+type ElicitKind = 'string' | 'number' | 'integer' | 'boolean' | 'enum';
 
-export interface ElicitOption {
+interface ElicitOption {
   value: string;
   label: string;
 }

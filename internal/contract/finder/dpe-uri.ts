@@ -1,9 +1,7 @@
 import { parseDpeQuery, type DpeQuery } from './dpe-query.js';
 import { HOST_RE, invalidUri, parseCanonicalInt, tryDecode } from './dpe-uri-rules.js';
 
-export type { DpeQuery } from './dpe-query.js';
-
-export type DpeLevel = 0 | 1 | 2 | 3;
+type DpeLevel = 0 | 1 | 2 | 3;
 
 /**
  * A validated `dpe://` URI. `docRef` and `elementId` are percent-decoded; `subPath` is the

@@ -7,7 +7,7 @@ export type InputDef =
   | { id: string; type: 'pickString'; description?: string; options: string[]; default?: string }
   | { id: string; type: 'command'; description?: string; command: string; args?: Record<string, string> };
 
-export type NamespaceMode = 'prefix' | 'never';
+type NamespaceMode = 'prefix' | 'never';
 
 export interface NamespacePolicy {
   mode: NamespaceMode;

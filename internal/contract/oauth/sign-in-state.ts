@@ -3,7 +3,7 @@
  * to hear it: never signed in, signed in but the token ran out, signed in but the authorization
  * server took it back, or signed in but renewing the token failed (which may pass by itself).
  */
-export type SignInState = 'not signed in yet' | 'expired' | 'revoked' | 'refresh failed';
+type SignInState = 'not signed in yet' | 'expired' | 'revoked' | 'refresh failed';
 
 /** How the last refresh request of this process went, as the token endpoint answered it. */
 export interface RefreshOutcome {

@@ -4,4 +4,4 @@ export { redactSpec, REDACTED, useStoreSecrets } from './redact.js';
 export { scaffoldStore } from './scaffold.js';
 export { profileSchema, runtimeSchema, writeStoreSchemas } from './store-schema.js';
 export { inputEnvName } from './input-resolver.js';
-export type { LoadOptions, LoadResult, StoreDiff } from './types.js';
+export type { LoadResult } from './types.js';

@@ -59,7 +59,7 @@ export interface PoolPort extends ToolSource {
 }
 
 /** What a tool call tells the pool. */
-export interface ToolCallOpts {
+interface ToolCallOpts {
   routingKey?: string;
   timeoutMs?: number;
   onProgress?: (p: ProgressUpdate) => void;

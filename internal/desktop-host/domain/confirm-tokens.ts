@@ -14,7 +14,7 @@ export interface TokenRecord {
   expiresAtMs: number;
 }
 
-export type ConfirmRejection = 'unknown-or-used' | 'expired' | 'method-mismatch' | 'params-mismatch' | 'other-connection';
+type ConfirmRejection = 'unknown-or-used' | 'expired' | 'method-mismatch' | 'params-mismatch' | 'other-connection';
 
 /**
  * Single-use confirm tokens (contract T8.6). A token is bound to the connection that asked for it,

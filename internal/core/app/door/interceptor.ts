@@ -48,7 +48,7 @@ export interface CallEnd {
  * interceptors after it and the use case never see the call); a function is called once when the call
  * ends; undefined: nothing to do for this call.
  */
-export type Entered = Error | ((end: CallEnd) => void) | undefined;
+type Entered = Error | ((end: CallEnd) => void) | undefined;
 
 /**
  * One concern applied to every call of every face, composed once in the composition root

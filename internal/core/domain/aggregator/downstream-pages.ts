@@ -1,7 +1,7 @@
 import { McpdError } from '../../../shared/errors.js';
 import type { JsonObject } from '../../../shared/json.js';
 
-export interface PageGuards {
+interface PageGuards {
   maxPages: number;
   maxItems: number;
 }

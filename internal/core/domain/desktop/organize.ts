@@ -23,7 +23,7 @@ export interface DesktopWindowInput {
   contents?: JsonValue;
 }
 
-export interface OrganizedWindow {
+interface OrganizedWindow {
   server: string;
   /** Position in the input list: the "original order" of the fullscreen and tie rules. */
   index: number;

@@ -23,10 +23,10 @@ export interface ContentsSummary {
   total: number;
 }
 
-export type PrioritySource = 'uri' | 'annotations' | 'default';
-export type FullscreenSource = 'uri' | 'meta' | 'default';
+type PrioritySource = 'uri' | 'annotations' | 'default';
+type FullscreenSource = 'uri' | 'meta' | 'default';
 
-export interface ResolvedWindow {
+interface ResolvedWindow {
   /** `Resource.uri` exactly as the server sent it: rendered and usable for `resources/read`. */
   uri: string;
   parsed: WindowUri;

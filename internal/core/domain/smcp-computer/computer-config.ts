@@ -9,7 +9,7 @@ interface WireToolMeta {
 }
 
 /** One MCPServerConfig (stdio / streamable / sse) plus the base fields. */
-export type WireServerConfig = Record<string, unknown> & { name: string; type: 'stdio' | 'streamable' | 'sse' };
+type WireServerConfig = Record<string, unknown> & { name: string; type: 'stdio' | 'streamable' | 'sse' };
 
 export interface ComputerConfig {
   inputs: Record<string, unknown>[];

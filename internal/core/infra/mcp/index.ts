@@ -1,3 +1,1 @@
-export { createLauncher, type LauncherOptions, type ManagedLauncher, type ServerRequestHandler } from './launcher.js';
-
-export { type ListGuards } from './list-tools.js';
+export { createLauncher } from './launcher.js';

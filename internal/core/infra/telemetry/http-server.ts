@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { isIP, type AddressInfo } from 'node:net';
 import { hostCheck } from './host-check.js';
 
-export interface HealthReport {
+interface HealthReport {
   /** 200 while serving, 503 while shutting down. */
   code: number;
   body: Record<string, unknown>;

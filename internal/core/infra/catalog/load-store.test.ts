@@ -3,15 +3,15 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { formatIssue } from '../../shared/errors.js';
-import { specFingerprint } from '../model/fingerprint.js';
-import { DEFAULT_NAMESPACE, DEFAULT_RUNTIME, profileFor } from '../model/profile.js';
-import { SPEC_DEFAULTS } from '../model/spec.js';
-import { loadStore, validateStoreDir } from './index.js';
-import { specsByFingerprint } from '../../core/infra/catalog/diff-stores.js';
-import { must } from '../../shared/must.js';
+import { formatIssue } from '../../../shared/errors.js';
+import { specFingerprint } from '../../../contract/model/fingerprint.js';
+import { DEFAULT_NAMESPACE, DEFAULT_RUNTIME, profileFor } from '../../../contract/model/profile.js';
+import { SPEC_DEFAULTS } from '../../../contract/model/spec.js';
+import { loadStore, validateStoreDir } from '../../../contract/store/index.js';
+import { specsByFingerprint } from './diff-stores.js';
+import { must } from '../../../shared/must.js';
 
-const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
 const dirs: string[] = [];
 
 async function store(files: Record<string, string>): Promise<string> {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ResourceSnapshot } from '../control/control-areas.js';
-import { LatestWins } from '../../core/domain/aggregator/newest-wins.js';
-import { ClientToolListWatch, clientToolListEtag } from './tool-list-watch.js';
+import type { ResourceSnapshot } from '../../../contract/control/control-areas.js';
+import { LatestWins } from './newest-wins.js';
+import { ClientToolListWatch, clientToolListEtag } from '../../../contract/session/tool-list-watch.js';
 
 const resources = (etag: string, ...uris: string[]): ResourceSnapshot =>
   ({ etag, resources: uris.map((uri) => ({ uri })), templates: [], collisions: [] }) as unknown as ResourceSnapshot;

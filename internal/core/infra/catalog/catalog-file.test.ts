@@ -1,9 +1,9 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadStore } from './index.js';
-import { store } from '../../../test/support/catalog-store.js';
-import { watchStore } from '../../core/infra/catalog/watch-store.js';
+import { loadStore } from '../../../contract/store/index.js';
+import { store } from '../../../../test/support/catalog-store.js';
+import { watchStore } from './watch-store.js';
 
 describe('a single catalog file given as the store', () => {
   it('loads as the default profile, every caller gets it, relative paths from its folder', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DpeError } from './dpe-error.js';
-import { buildDpeUri } from '../../docs-server/domain/dpe-uri-build.js';
-import { isValidDpeUri, parseDpeUri } from './dpe-uri.js';
+import { DpeError } from '../../contract/finder/dpe-error.js';
+import { buildDpeUri } from './dpe-uri-build.js';
+import { isValidDpeUri, parseDpeUri } from '../../contract/finder/dpe-uri.js';
 
 function ruleOf(uri: string): unknown {
   try {

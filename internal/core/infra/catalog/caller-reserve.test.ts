@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { formatIssue } from '../../shared/errors.js';
-import { diffStores } from '../../core/infra/catalog/diff-stores.js';
-import { toolViewOf, toolViews, viewProfileName } from '../../core/app/caller-naming.js';
-import { store } from '../../../test/support/catalog-store.js';
-import { CALLER_KEYS } from './callers-parse.js';
-import { loadStore } from './index.js';
-import { callersSchema } from './store-schema.js';
+import { formatIssue } from '../../../shared/errors.js';
+import { diffStores } from './diff-stores.js';
+import { toolViewOf, toolViews, viewProfileName } from '../../app/caller-naming.js';
+import { store } from '../../../../test/support/catalog-store.js';
+import { CALLER_KEYS } from '../../../contract/store/callers-parse.js';
+import { loadStore } from '../../../contract/store/index.js';
+import { callersSchema } from '../../../contract/store/store-schema.js';
 
 const PROFILES = {
   'profiles/default.yaml': ['servers: []'],

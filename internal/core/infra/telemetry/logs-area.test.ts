@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { LogRecord } from '../control/control-areas.js';
-import type { ControlApi } from '../control/control.js';
-import type { JsonObject } from '../../shared/json.js';
-import { LogBus } from '../../core/infra/telemetry/log-bus.js';
-import { levelRank } from '../model/log-level.js';
-import type { SessionRequestContext } from '../session/session-handler.js';
-import { forwardingSessions, logsArea } from './logs.js';
-import { must } from '../../shared/must.js';
+import type { LogRecord } from '../../../contract/control/control-areas.js';
+import type { ControlApi } from '../../../contract/control/control.js';
+import type { JsonObject } from '../../../shared/json.js';
+import { LogBus } from './log-bus.js';
+import { levelRank } from '../../../contract/model/log-level.js';
+import type { SessionRequestContext } from '../../../contract/session/session-handler.js';
+import { forwardingSessions, logsArea } from '../../../contract/areas/logs.js';
+import { must } from '../../../shared/must.js';
 
 describe('logging/setLevel on the Session', () => {
   it('forwards at the latest level only, as MCP notifications/message, and stops when the session ends', async () => {
