@@ -23,7 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'node:net';
 import { createInterface } from 'node:readline';
-import { ECHO, MCPD, MCPDMCP, REPO, childrenMatching, emit, emitComparison, percentile, round, rssKb, startCore } from './lib.mjs';
+import { ECHO, MCPD, MCPDMCP, REPO, childrenMatching, cpuMs, emit, emitComparison, percentile, round, rssKb, startCore } from './lib.mjs';
 
 const smoke = process.argv.includes('--smoke');
 const only = process.argv.find((a) => a.startsWith('--case='))?.slice(7);
@@ -370,20 +370,10 @@ async function coreAccepts(socket, core) {
   }
 }
 
-/** Server processes (the stores' servers) running now: the rounds must start none. */
-function serverProcs(store) {
-  return readdirSync('/proc').filter((p) => {
-    if (!/^\d+$/.test(p)) return false;
-    try {
-      const cmd = readFileSync(`/proc/${p}/cmdline`, 'utf8');
-      return (
-        (cmd.includes('echo.mjs') || cmd.includes('@modelcontextprotocol/server-') || cmd.includes('mcpd-docs')) &&
-        readFileSync(`/proc/${p}/environ`, 'utf8').includes(store)
-      );
-    } catch {
-      return false;
-    }
-  }).length;
+/** Server processes the core runs now (its children but the reaper): the rounds must start none. */
+function serverProcs(corePid) {
+  if (!corePid) return 0;
+  return ['echo.mjs', '@modelcontextprotocol/server-', 'mcpd-docs'].reduce((n, marker) => n + childrenMatching(corePid, marker).length, 0);
 }
 
 async function clientCase(label, { dir, store }) {
@@ -397,10 +387,13 @@ async function clientCase(label, { dir, store }) {
     await stopStartedCore(cold.corePid, socket);
     let started = 0;
     let tools = 0;
+    // CPU the started core had used once the listing was answered (its start and the listing): steadier than time under load.
+    const coreCpu = [];
     const autostart = async () => {
       const r = await clientFirstList(store, socket);
       tools = r.tools;
-      started = Math.max(started, serverProcs(store));
+      started = Math.max(started, serverProcs(r.corePid));
+      if (r.corePid) coreCpu.push(cpuMs(r.corePid));
       await stopStartedCore(r.corePid, socket);
       return r.ms;
     };
@@ -409,6 +402,7 @@ async function clientCase(label, { dir, store }) {
       tools,
       servers_started: started,
       cold_first_list_ms: round(cold.ms),
+      core_cpu_ms_p50: median(coreCpu.slice(-n)),
     });
 
     const core = spawn(process.execPath, [MCPD, '--config', store, '--socket', socket], { stdio: 'ignore', env: process.env });
@@ -417,7 +411,7 @@ async function clientCase(label, { dir, store }) {
       const running = async () => {
         const r = await clientFirstList(store, socket, ['--no-autostart']);
         tools = r.tools;
-        started = Math.max(started, serverProcs(store));
+        started = Math.max(started, serverProcs(core.pid));
         return r.ms;
       };
       const [base2, t2] = await rounds([wholeProcess(['-e', '0']), running], n, 2);
