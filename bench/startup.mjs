@@ -370,6 +370,26 @@ async function coreAccepts(socket, core) {
   }
 }
 
+/** Waits until every cache file holds the lists its server's capabilities call for (decision 32). */
+async function cacheComplete(dir) {
+  const until = Date.now() + 120_000;
+  for (;;) {
+    let complete = true;
+    for (const name of readdirSync(dir)) {
+      if (!name.endsWith('.json')) continue;
+      const f = JSON.parse(readFileSync(join(dir, name), 'utf8'));
+      const needs = [
+        ...(f.capabilities?.resources ? ['resources/list', 'resources/templates/list'] : []),
+        ...(f.capabilities?.prompts ? ['prompts/list'] : []),
+      ];
+      if (!needs.every((m) => Array.isArray(f.lists?.[m]))) complete = false;
+    }
+    if (complete) return;
+    if (Date.now() > until) throw new Error(`the metadata cache in ${dir} did not fill within 120 s`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 /** Server processes the core runs now (its children but the reaper): the rounds must start none. */
 function serverProcs(corePid) {
   if (!corePid) return 0;
@@ -384,6 +404,8 @@ async function clientCase(label, { dir, store }) {
   try {
     // The first start lists every server cold and writes the cache; the core is stopped so the rounds find none.
     const cold = await clientFirstList(store, socket);
+    // A server slower than the listing budget joins the cache after the first listing answered: wait for it.
+    await cacheComplete(join(env.MCPD_STATE_DIR, 'metadata-cache'));
     await stopStartedCore(cold.corePid, socket);
     let started = 0;
     let tools = 0;
