@@ -167,7 +167,7 @@ export async function startControlServer(api: ControlApi, socketPath: string, se
 /**
  * Adds the health and reflection services on the first gRPC connection, not at start: building them (their
  * modules parse .proto files when loaded, reflection encodes every descriptor) took about a fifth of the
- * core's start, which a client's gateway — a Session, never gRPC — waited for (docs/benchmarks.md, issue 37).
+ * core's start, which a client's gateway — a Session, never gRPC — waited for (docs/benchmarks.md, decision 54).
  */
 function healthAndReflectionOnce(server: Server): () => Promise<void> {
   let added: Promise<void> | undefined;

@@ -1,7 +1,7 @@
 export { PoolManager, type PoolManagerOptions, type DesiredSpecs } from './pool-manager.js';
 export { type Clock, type TimerHandle } from './clock.js';
 export type { CallOptions, LogEntry, LogFn } from './types.js';
-export { MetadataStore, SAVED_LISTS, type SavedList, type SavedMetadata } from './metadata-store.js';
+export { MetadataStore, type SavedList, type SavedMetadata } from './metadata-store.js';
 export { PoolGoneError } from './messages.js';
 export { ABANDONED_CALL_KEY } from './instance.js';
 export { earliestFresh, type CachedList } from './list-freshness.js';

@@ -4,7 +4,7 @@ import { isJsonObject, type JsonObject } from '../../../shared/json.js';
 import type { DownstreamTool } from '../../../contract/model/tool.js';
 
 /** The lists besides tools that a listing (or a client's first connection) needs without starting the server. */
-export const SAVED_LISTS = ['resources/list', 'resources/templates/list', 'prompts/list'] as const;
+const SAVED_LISTS = ['resources/list', 'resources/templates/list', 'prompts/list'] as const;
 export type SavedList = (typeof SAVED_LISTS)[number];
 
 /** What a pool knows about its server without running it. */
