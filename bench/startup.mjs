@@ -11,7 +11,7 @@
 //                          → first `tools/list` answered (cold, then from the on-disk metadata cache);
 //                          idle RSS of the core against the sum of its servers'
 //   docs_start / desktop_host_start   spawn → `initialize` answered, RSS after the first listing
-//   client_first_list_*    what a client feels (decision 54): spawn `mcpdmcp` → `initialize` → full `tools/list`
+//   client_first_list_*    what a client feels (decision 56): spawn `mcpdmcp` → `initialize` → full `tools/list`
 //                          answered, warm metadata cache, vs `node -e 0` interleaved; `_autostart` with no core
 //                          running (the gateway starts it; it is stopped after each round), `_running` with a
 //                          core already up; on a small store (three servers) and on the repository's store;

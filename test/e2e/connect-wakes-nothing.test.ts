@@ -18,7 +18,7 @@ import { TestAgent } from '../support/smcp-agent-peer.js';
 import { computerJoined } from '../support/smcp-core-computer.js';
 import { startSmcpProc } from '../support/smcp-server-proc.js';
 
-// With a warm metadata cache (decisions 32 and 54), a client that connects and lists — on any face, in either era —
+// With a warm metadata cache (decisions 32 and 56), a client that connects and lists — on any face, in either era —
 // starts no server; the context channels are decided from the cached lists too. Start causes in the core's
 // status say what started a server, so each face is checked by them on a fresh core.
 
