@@ -371,12 +371,17 @@ async function coreAccepts(socket, core) {
 }
 
 /** Waits until every cache file holds the lists its server's capabilities call for (decision 32). */
-async function cacheComplete(dir) {
-  const until = Date.now() + 120_000;
+async function cacheComplete(dir, servers) {
+  const until = Date.now() + 180_000;
   for (;;) {
-    let complete = true;
-    for (const name of readdirSync(dir)) {
-      if (!name.endsWith('.json')) continue;
+    let names = [];
+    try {
+      names = readdirSync(dir).filter((n) => n.endsWith('.json'));
+    } catch {
+      // not written yet: the first listing answered before any server did (the listing budget)
+    }
+    let complete = names.length === servers;
+    for (const name of names) {
       const f = JSON.parse(readFileSync(join(dir, name), 'utf8'));
       const needs = [
         ...(f.capabilities?.resources ? ['resources/list', 'resources/templates/list'] : []),
@@ -385,7 +390,7 @@ async function cacheComplete(dir) {
       if (!needs.every((m) => Array.isArray(f.lists?.[m]))) complete = false;
     }
     if (complete) return;
-    if (Date.now() > until) throw new Error(`the metadata cache in ${dir} did not fill within 120 s`);
+    if (Date.now() > until) throw new Error(`the metadata cache in ${dir} did not fill within 180 s`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -396,7 +401,7 @@ function serverProcs(corePid) {
   return ['echo.mjs', '@modelcontextprotocol/server-', 'mcpd-docs'].reduce((n, marker) => n + childrenMatching(corePid, marker).length, 0);
 }
 
-async function clientCase(label, { dir, store }) {
+async function clientCase(label, { dir, store }, servers) {
   const socket = join(dir, 'run', 'control.sock');
   const env = { MCPD_STATE_DIR: join(dir, 'state') };
   Object.assign(process.env, env);
@@ -405,7 +410,7 @@ async function clientCase(label, { dir, store }) {
     // The first start lists every server cold and writes the cache; the core is stopped so the rounds find none.
     const cold = await clientFirstList(store, socket);
     // A server slower than the listing budget joins the cache after the first listing answered: wait for it.
-    await cacheComplete(join(env.MCPD_STATE_DIR, 'metadata-cache'));
+    await cacheComplete(join(env.MCPD_STATE_DIR, 'metadata-cache'), servers);
     await stopStartedCore(cold.corePid, socket);
     let started = 0;
     let tools = 0;
@@ -449,8 +454,8 @@ async function clientCase(label, { dir, store }) {
 }
 
 async function client() {
-  await clientCase('small_store', smallStore());
-  await clientCase('repo_store', repoStore());
+  await clientCase('small_store', smallStore(), 3);
+  await clientCase('repo_store', repoStore(), 4);
 }
 
 const cases = { gateway, cli, core: coreStart, docs, desktop, client };
