@@ -11,13 +11,19 @@
 //                          → first `tools/list` answered (cold, then from the on-disk metadata cache);
 //                          idle RSS of the core against the sum of its servers'
 //   docs_start / desktop_host_start   spawn → `initialize` answered, RSS after the first listing
-// `--smoke` runs every case with tiny counts; `--case=NAME` runs one (gateway, cli, core, docs, desktop).
+//   client_first_list_*    what a client feels (decision 56): spawn `mcpdmcp` → `initialize` → full `tools/list`
+//                          answered, warm metadata cache, vs `node -e 0` interleaved; `_autostart` with no core
+//                          running (the gateway starts it; it is stopped after each round), `_running` with a
+//                          core already up; on a small store (three servers) and on the repository's store;
+//                          `servers_started` counts server processes the rounds started (must be 0)
+// `--smoke` runs every case with tiny counts; `--case=NAME` runs one (gateway, cli, core, docs, desktop, client).
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { connect } from 'node:net';
 import { createInterface } from 'node:readline';
-import { ECHO, MCPD, MCPDMCP, REPO, childrenMatching, emit, emitComparison, percentile, round, rssKb, startCore } from './lib.mjs';
+import { ECHO, MCPD, MCPDMCP, REPO, childrenMatching, cpuMs, emit, emitComparison, percentile, round, rssKb, startCore } from './lib.mjs';
 
 const smoke = process.argv.includes('--smoke');
 const only = process.argv.find((a) => a.startsWith('--case='))?.slice(7);
@@ -289,7 +295,170 @@ async function desktop() {
   }
 }
 
-const cases = { gateway, cli, core: coreStart, docs, desktop };
+/** A small store: three servers (tools only; tools, resources and prompts; a second tools-only spec). */
+function smallStore() {
+  const dir = mkdtempSync(join(tmpdir(), 'mcpd-bench-client-'));
+  const store = join(dir, 'store');
+  mkdirSync(join(store, 'profiles'), { recursive: true });
+  const node = JSON.stringify(process.execPath);
+  writeFileSync(
+    join(store, 'profiles/default.yaml'),
+    `servers:\n  - name: a\n    cmd: [${node}, ${JSON.stringify(ECHO)}]\n  - name: b\n    cmd: [${node}, ${JSON.stringify(ECHO)}]\n    env: { ECHO_TOOL_COUNT: "5" }\n` +
+      `  - name: every\n    cmd: [${node}, ${JSON.stringify(join(REPO, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'))}, stdio]\n`,
+  );
+  writeFileSync(join(store, 'callers.yaml'), 'callers: {}\n');
+  writeFileSync(join(store, 'runtime.yaml'), 'metricsAddress: ""\n');
+  return { dir, store };
+}
+
+/** Spawn → `initialize` → full `tools/list` answered, as a client does it; resolves with {ms, tools, corePid}. */
+async function clientFirstList(store, socket, extraArgs = []) {
+  const t0 = process.hrtime.bigint();
+  const child = spawn(process.execPath, [MCPDMCP, 'bench', '--config', store, '--socket', socket, ...extraArgs], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let err = '';
+  child.stderr.on('data', (d) => (err += d));
+  const exited = new Promise((r) => child.once('exit', r));
+  const answers = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const answer = async (id) => {
+    for (;;) {
+      const { value, done } = await answers.next();
+      if (done) throw new Error(`mcpdmcp closed stdout before answering ${id}: ${err}`);
+      const msg = JSON.parse(value);
+      if (msg.id === id) return msg.result ?? Promise.reject(new Error(`request ${id} failed: ${value}`));
+    }
+  };
+  child.stdin.write(`${JSON.stringify(INIT)}\n`);
+  await answer(1);
+  child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+  child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} })}\n`);
+  const { tools } = await answer(2);
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  child.kill('SIGTERM');
+  await exited;
+  const corePid = Number(/started core pid (\d+)/.exec(err)?.[1]) || undefined;
+  return { ms, tools: tools.length, corePid };
+}
+
+/** SIGTERM to a core this bench's gateway started, and the wait until it (and its socket) are gone. */
+async function stopStartedCore(pid, socket) {
+  if (!pid) return;
+  process.kill(pid, 'SIGTERM');
+  for (;;) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  rmSync(socket, { force: true });
+}
+
+/** Waits until the core's control socket accepts a connection. */
+async function coreAccepts(socket, core) {
+  for (;;) {
+    if (core.exitCode !== null) throw new Error(`the core exited with ${core.exitCode}`);
+    const ok = await new Promise((resolve) => {
+      const s = connect(socket);
+      s.once('connect', () => (s.destroy(), resolve(true)));
+      s.once('error', () => resolve(false));
+    });
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Waits until every cache file holds the lists its server's capabilities call for (decision 32). */
+async function cacheComplete(dir, servers) {
+  const until = Date.now() + 180_000;
+  for (;;) {
+    let names = [];
+    try {
+      names = readdirSync(dir).filter((n) => n.endsWith('.json'));
+    } catch {
+      // not written yet: the first listing answered before any server did (the listing budget)
+    }
+    let complete = names.length === servers;
+    for (const name of names) {
+      const f = JSON.parse(readFileSync(join(dir, name), 'utf8'));
+      const needs = [
+        ...(f.capabilities?.resources ? ['resources/list', 'resources/templates/list'] : []),
+        ...(f.capabilities?.prompts ? ['prompts/list'] : []),
+      ];
+      if (!needs.every((m) => Array.isArray(f.lists?.[m]))) complete = false;
+    }
+    if (complete) return;
+    if (Date.now() > until) throw new Error(`the metadata cache in ${dir} did not fill within 180 s`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Server processes the core runs now (its children but the reaper): the rounds must start none. */
+function serverProcs(corePid) {
+  if (!corePid) return 0;
+  return ['echo.mjs', '@modelcontextprotocol/server-', 'mcpd-docs'].reduce((n, marker) => n + childrenMatching(corePid, marker).length, 0);
+}
+
+async function clientCase(label, { dir, store }, servers) {
+  const socket = join(dir, 'run', 'control.sock');
+  const env = { MCPD_STATE_DIR: join(dir, 'state') };
+  Object.assign(process.env, env);
+  const n = smoke ? 2 : 10;
+  try {
+    // The first start lists every server cold and writes the cache; the core is stopped so the rounds find none.
+    const cold = await clientFirstList(store, socket);
+    // A server slower than the listing budget joins the cache after the first listing answered: wait for it.
+    await cacheComplete(join(env.MCPD_STATE_DIR, 'metadata-cache'), servers);
+    await stopStartedCore(cold.corePid, socket);
+    let started = 0;
+    let tools = 0;
+    // CPU the started core had used once the listing was answered (its start and the listing): steadier than time under load.
+    const coreCpu = [];
+    const autostart = async () => {
+      const r = await clientFirstList(store, socket);
+      tools = r.tools;
+      started = Math.max(started, serverProcs(r.corePid));
+      if (r.corePid) coreCpu.push(cpuMs(r.corePid));
+      await stopStartedCore(r.corePid, socket);
+      return r.ms;
+    };
+    const [base, t] = await rounds([wholeProcess(['-e', '0']), autostart], n, 1);
+    emitComparison(`client_first_list_autostart_${label}`, n, 1, t, base, {
+      tools,
+      servers_started: started,
+      cold_first_list_ms: round(cold.ms),
+      core_cpu_ms_p50: median(coreCpu.slice(-n)),
+    });
+
+    const core = spawn(process.execPath, [MCPD, '--config', store, '--socket', socket], { stdio: 'ignore', env: process.env });
+    try {
+      await coreAccepts(socket, core);
+      const running = async () => {
+        const r = await clientFirstList(store, socket, ['--no-autostart']);
+        tools = r.tools;
+        started = Math.max(started, serverProcs(core.pid));
+        return r.ms;
+      };
+      const [base2, t2] = await rounds([wholeProcess(['-e', '0']), running], n, 2);
+      emitComparison(`client_first_list_running_${label}`, n, 2, t2, base2, { tools, servers_started: started });
+    } finally {
+      core.kill('SIGTERM');
+      await new Promise((r) => (core.exitCode !== null ? r() : core.once('exit', r)));
+    }
+  } finally {
+    for (const k of Object.keys(env)) delete process.env[k];
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function client() {
+  await clientCase('small_store', smallStore(), 3);
+  await clientCase('repo_store', repoStore(), 4);
+}
+
+const cases = { gateway, cli, core: coreStart, docs, desktop, client };
 for (const [name, fn] of Object.entries(cases)) {
   if (only && only !== name) continue;
   await fn();

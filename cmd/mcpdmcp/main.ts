@@ -2,6 +2,7 @@
 import { assertSocketOwner } from '../../internal/contract/session/socket-path.js';
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
 import { StdioServerLineTransport } from '../../internal/gateway/stdio-server-transport.js';
 import { packageVersion } from '../../internal/shared/version.js';
 import { WriteBatcher } from '../../internal/shared/jsonrpc/turn-writes.js';
@@ -76,6 +77,9 @@ if ((values.token !== undefined || values['token-file'] !== undefined) && values
   process.stderr.write(`--token and --token-file only apply to --http HOST:PORT (stdio needs no token)\n\n${USAGE}\n`);
   process.exit(2);
 }
+// A stdio gateway is spawned by a client that is about to list: a missing core starts now, not after
+// `initialize` and the gateway's load (startCoreAtSpawn).
+const coreAtSpawn = values.http === undefined && !values['no-autostart'] ? startCoreAtSpawn() : undefined;
 // On stdio, `initialize` is answered while the rest loads (early-initialize.ts).
 // One write batcher for the process: a read from the core holds the stdout writes it causes, and back.
 const batcher = new WriteBatcher();
@@ -93,6 +97,9 @@ const gatewayOptions = {
   startCore: values['no-autostart']
     ? undefined
     : () => {
+        // The core started at spawn is this link's first start: it reports that core's failure and polls for it.
+        const early = coreAtSpawn?.take();
+        if (early) return early;
         // A core started before that is still running is still coming up (seconds on a loaded machine):
         // a second one would only be refused.
         if (lastCoreStarted?.pid !== undefined && processAlive(lastCoreStarted.pid)) return undefined;
@@ -148,6 +155,33 @@ async function serveStdioStateless(transport: StdioServerLineTransport): Promise
   process.stdin.on('end', exit);
   await gateway.start();
   if (process.stdin.readableEnded) exit();
+}
+
+/**
+ * Starts the core right after the gateway's first turn (its `initialize` answer, when the client's line is
+ * already there, goes first) when none can be running: its socket file is missing. A file that is there is a
+ * live core or a stale socket, which the core link finds out as before. The start is handed to the core
+ * link once (`take`), as if it had made it: it then reports that core's failure and polls its socket.
+ */
+function startCoreAtSpawn(): { take(): StartedCore | undefined } {
+  let started: StartedCore | undefined;
+  let taken = false;
+  setImmediate(() => {
+    if (taken || existsSync(socket)) return;
+    try {
+      started = lastCoreStarted = startCoreDaemon({ coreEntry, socket, configDir });
+      log(`no core's socket at ${socket}; started core pid ${started.pid}; its log is ${started.logFile}`);
+    } catch {
+      // Not startable here (e.g. a log directory it may not use): the core link tries again and says why.
+    }
+  });
+  return {
+    take: () => {
+      if (taken) return undefined;
+      taken = true;
+      return started;
+    },
+  };
 }
 
 function processAlive(pid: number): boolean {

@@ -29,6 +29,14 @@ export interface CoreLinkOptions {
 const RECONNECT = { baseMs: 50, maxMs: 2000, jitter: 0.2 };
 /** Do not start another core while the last one may still be coming up. */
 const RESTART_COOLDOWN_MS = 5000;
+/**
+ * While a core this gateway started comes up, its socket is tried this often instead of by the backoff: the
+ * client waits for the first listing, and the backoff's doubling (50, 100, 200, 400 ms …) found a core that
+ * was up in 300 ms only at 750 ms. A failed connect to a missing unix socket costs next to nothing.
+ */
+const COMING_UP_POLL_MS = 10;
+/** How long a started core is polled that way before the backoff takes over again. */
+const COMING_UP_MS = 30_000;
 /** How long a request waits when no core was ever reachable and none can be started (a core starting right now still gets found). */
 const NEVER_REACHED_WAIT_MS = 1000;
 
@@ -41,6 +49,8 @@ export class CoreLink {
   private connecting?: Promise<SessionClient>;
   private connectedOnce = false;
   private lastStartAt = 0;
+  /** Until then a core this gateway started may be coming up: connect attempts poll (COMING_UP_POLL_MS). */
+  private comingUpUntil = 0;
   private stopped = false;
   private lastSessionId = '';
   /** Ends the reconnect loop's current backoff sleep early. */
@@ -178,7 +188,7 @@ export class CoreLink {
         this.attemptWaiters.clear();
         if (this.demand) this.maybeStartCore((e as Error).message);
         else this.waitIdle((e as Error).message);
-        await this.backoffSleep(backoffDelayMs(++attempt, RECONNECT));
+        await this.backoffSleep(Date.now() < this.comingUpUntil ? COMING_UP_POLL_MS : backoffDelayMs(++attempt, RECONNECT));
       }
     }
   }
@@ -204,6 +214,7 @@ export class CoreLink {
     const reconnect = this.connectedOnce;
     this.connectedOnce = true;
     this.startFailure = undefined;
+    this.comingUpUntil = 0;
     this.demand = false;
     this.toldIdle = false;
     this.current = session;
@@ -234,8 +245,10 @@ export class CoreLink {
     this.lastStartAt = now;
     this.opts.log(`no core answered (${why}); starting one`);
     const started = this.opts.startCore();
+    if (started) this.comingUpUntil = now + COMING_UP_MS;
     // Fire-and-forget: `failed` never rejects; it settles only when the started core exits failing.
     void started?.failed.then((first) => {
+      this.comingUpUntil = 0;
       this.startFailure = `the core it started exited: ${first} — its log: ${started.logFile}`;
       this.opts.log(this.startFailure);
       const err = new McpdError('UNAVAILABLE', `no mcpd core reachable at ${this.opts.socket}: ${this.startFailure}`);

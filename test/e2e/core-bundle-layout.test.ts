@@ -52,6 +52,13 @@ describe('the core bundle', () => {
     expect(modules.filter((m) => /^node_modules\/(socket\.io-client|engine\.io-client)\//.test(m))).toEqual([]);
   });
 
+  it('starts without gRPC health and reflection, which the first gRPC connection loads (a gateway speaks a Session)', () => {
+    expect(modules).toContain('internal/core/infra/rpc/control-server.ts');
+    expect(modules).not.toContain('internal/core/infra/rpc/reflection.ts');
+    expect(modules.filter((m) => /^node_modules\/(@grpc\/reflection|grpc-health-check)\//.test(m))).toEqual([]);
+    expect(lazyImports(atStart).flatMap(modulesIn)).toContain('internal/core/infra/rpc/reflection.ts');
+  });
+
   it("starts without Socket.IO's server, which the dashboard loads when a page opens its socket", () => {
     expect(modules).toContain('internal/core/infra/dashboard/dashboard.ts');
     expect(modules.filter((m) => /^node_modules\/(socket\.io|engine\.io|socket\.io-adapter)\//.test(m))).toEqual([]);

@@ -53,6 +53,8 @@ export class ContextService implements ContextApi {
   constructor(
     private readonly deps: AreaDeps,
     subs?: ResourceSubscriptions,
+    /** What the resource listings know of a spec's URIs (ResourceService.knownUris): see SourceDeps.knownUris. */
+    private readonly knownUris?: (fp: string) => Promise<string[] | undefined>,
   ) {
     this.subs = subs ?? new ResourceSubscriptions(deps.pools, deps.log);
     this.desktops = new CallerChannels(
@@ -146,6 +148,7 @@ export class ContextService implements ContextApi {
         finder: this.finderDetector,
         log: this.deps.log,
         liveInstances: (f) => liveInstances(this.deps.pools.status(), f),
+        knownUris: this.knownUris,
       });
       this.sources.set(fp, s);
       s.watchWindows(this.desktopWatchedFingerprints().has(fp));

@@ -10,6 +10,7 @@ import { DesktopChangeDetector, supportsResourceSubscribe } from '../domain/desk
 import { isWindowUri, parseWindowUri, windowIdentity } from '../../contract/desktop/window-uri.js';
 import { FinderChangeDetector } from '../domain/finder/change-detect.js';
 import type { DPEDocumentSummary } from '../../contract/finder/types.js';
+import { contextChannelsOf } from '../../contract/control/context-channels.js';
 import type { JsonObject, JsonValue } from '../../shared/json.js';
 import type { CoreLog } from './area-deps.js';
 import { SourceDocuments } from './context-documents.js';
@@ -40,6 +41,11 @@ export interface SourceDeps {
   log: CoreLog;
   /** Ids of the pool's ready or busy instances right now. */
   liveInstances(fp: string): Set<string>;
+  /**
+   * The resource URIs the resource listings know for the spec (restored from disk while no instance ran);
+   * undefined when unknown. A server they show without window:// or dpe:// resources is not started to list them again.
+   */
+  knownUris?(fp: string): Promise<string[] | undefined>;
 }
 
 const NONE: SourceChange = { desktop: false, finder: false, reason: '' };
@@ -197,8 +203,7 @@ export class ContextSource {
         this.documents.clear();
         return;
       }
-      const list = await listAllResources(this.deps.pools, this.fingerprint, this.label);
-      await this.applyList(list, true);
+      await this.applyList(await this.resourceList(), true);
     } catch (e) {
       this.loadProblem = errorText(e);
     } finally {
@@ -211,12 +216,25 @@ export class ContextSource {
     }
   }
 
-  /** Known after any instance initialized; otherwise one is started (on demand) with a ping. */
+  /** Known after any instance initialized (or from disk); otherwise one is started (on demand, cause `metadata`) with a ping. */
   private async capabilities(): Promise<JsonObject | undefined> {
     const known = this.deps.pools.capabilities(this.fingerprint);
     if (known) return known;
-    await this.deps.pools.request(this.fingerprint, 'ping', {}, {});
+    await this.deps.pools.request(this.fingerprint, 'ping', {}, { forCache: true });
     return this.deps.pools.capabilities(this.fingerprint);
+  }
+
+  /**
+   * The server's resources: those the listings know when none of them is a window:// or dpe:// resource
+   * (no content to read: nothing is started for the channels), else listed from the server itself.
+   */
+  private async resourceList(): Promise<JsonObject[]> {
+    const known = await this.deps.knownUris?.(this.fingerprint);
+    if (known) {
+      const channels = contextChannelsOf(known);
+      if (!channels.desktop && !channels.finder) return known.map((uri) => ({ uri }));
+    }
+    return listAllResources(this.deps.pools, this.fingerprint, this.label);
   }
 
   /** Applies a full resource list; `fresh` re-reads everything, otherwise only what is new. */

@@ -74,7 +74,8 @@ export function wireAreas(o: CoreOptions, tools: ToolService, history: CallerHis
     prompts: new PromptService(deps, resources),
     // Downstream stderr and notifications/message become log entries there, attributed to the server.
     logs: new LogService(deps, o.telemetry),
-    context: new ContextService(deps, subscriptions),
+    // The channels decide a server by what the resource listings know of it (from disk after a restart).
+    context: new ContextService(deps, subscriptions, (fp) => resources.knownUris(fp)),
     clientRequests: new ClientRequests({
       callersOf: (instanceId) => o.pools.callersOf?.(instanceId) ?? [],
       notifyServers: (fps, method, params) => o.pools.notifyServers?.(fps, method, params) ?? 0,

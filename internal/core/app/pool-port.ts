@@ -3,6 +3,7 @@ import type { JsonObject } from '../../shared/json.js';
 import type { PoolStatus } from '../../contract/model/runtime.js';
 import type { ServerSpec } from '../../contract/model/spec.js';
 import type { ToolSource } from './tool-service.js';
+import type { SavedList } from '../infra/scheduler/index.js';
 
 export interface SpecRef {
   spec: ServerSpec;
@@ -28,6 +29,12 @@ export interface PoolPort extends ToolSource {
     },
   ): Promise<JsonObject>;
   capabilities(fingerprint: string): JsonObject | undefined;
+  /** A list restored from the on-disk metadata cache that no running instance has listed again yet (never starts anything). */
+  savedList?(fingerprint: string, method: SavedList): JsonObject[] | undefined;
+  /** A list the core listed: kept with the spec's metadata (on disk too), so the next core lists it without a server. */
+  keepList?(fingerprint: string, method: SavedList, items: JsonObject[]): void;
+  /** Lists restored from disk are to be listed again: an instance of the spec started (decision 32). */
+  onListsToVerify?(cb: (fingerprint: string) => void): void;
   onNotification(cb: (fingerprint: string, instanceId: string, method: string, params: JsonObject) => void): void;
   /**
    * A tool call on its one path (decision 46): `done` hears its end, the handle cancels it; a call that has

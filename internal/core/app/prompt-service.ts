@@ -29,6 +29,8 @@ export class PromptService implements PromptsApi {
         listAllPages(server, 'prompts/list', 'prompts', (cursor) =>
           deps.pools.request(fp, 'prompts/list', cursor === undefined ? {} : { cursor }, { forCache: true }),
         ),
+      restore: (fp) => deps.pools.savedList?.(fp, 'prompts/list'),
+      keep: (fp, l) => deps.pools.keepList?.(fp, 'prompts/list', [...l]),
       makeIndex: (profile, fingerprintOf) => new PromptIndex({ profile, fingerprintOf, retentionSeconds }),
       changed: (name) => this.views?.refresh((c) => deps.profileOf(c).name === name),
     });

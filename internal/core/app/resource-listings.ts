@@ -25,6 +25,10 @@ export interface AreaListingsOptions<L, I extends AreaIndex<L>> {
   empty: L;
   /** Lists one server's items (all downstream pages). */
   list: (fingerprint: string, server: string) => Promise<L>;
+  /** The server's items as an earlier core saved them, while no instance has listed them again (starts nothing). */
+  restore?: (fingerprint: string) => L | undefined;
+  /** Keeps what `list` returned with the spec's saved metadata, so the next core lists it without a server. */
+  keep?: (fingerprint: string, listing: L) => void;
   makeIndex: (profile: Profile, fingerprintOf: (server: string) => string) => I;
   /** A profile's index got a new etag (per-caller watches re-read it). */
   changed?: (profileName: string) => void;
@@ -52,6 +56,10 @@ export class AreaListings<L, I extends AreaIndex<L>> {
       // A reload removed the spec's pool meanwhile (as the tool cache treats it): the spec may come back.
       notAFailure: (e) => e instanceof PoolGoneError,
       stale: (fp) => LISTS[o.capability].some((m) => deps.pools.listStale?.(fp, m) === true),
+    });
+    // Saved lists answered until an instance ran; now one does, and it lists them again (only those in use).
+    deps.pools.onListsToVerify?.((fp) => {
+      if (this.cache.get(fp) !== undefined || this.cache.isLoading(fp)) this.invalidate(fp);
     });
   }
 
@@ -162,7 +170,20 @@ export class AreaListings<L, I extends AreaIndex<L>> {
         throw toolsError instanceof Error ? toolsError : new Error(`server ${server} did not start, so its capabilities are unknown`);
     }
     if (!declares(caps, this.o.capability)) return this.o.empty;
-    return this.o.list(fp, server);
+    const saved = this.o.restore?.(fp);
+    if (saved !== undefined) return saved;
+    const listing = await this.o.list(fp, server);
+    this.o.keep?.(fp, listing);
+    return listing;
+  }
+
+  /**
+   * The spec's listing as the listings hold it — from disk while no instance ran, else listed (which
+   * may start the server, cause `metadata`); undefined when it cannot be listed.
+   */
+  async known(fp: string): Promise<L | undefined> {
+    await this.cache.ensure([fp]);
+    return this.cache.get(fp);
   }
 
   private serverName(fp: string): string {

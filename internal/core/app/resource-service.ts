@@ -41,6 +41,15 @@ export class ResourceService implements ResourcesApi {
       capability: 'resources',
       empty: EMPTY,
       list: (fp, server) => this.listServer(fp, server),
+      restore: (fp) => {
+        const resources = deps.pools.savedList?.(fp, 'resources/list');
+        const templates = deps.pools.savedList?.(fp, 'resources/templates/list');
+        return resources && templates ? { resources, templates } : undefined;
+      },
+      keep: (fp, l) => {
+        deps.pools.keepList?.(fp, 'resources/list', [...l.resources]);
+        deps.pools.keepList?.(fp, 'resources/templates/list', [...l.templates]);
+      },
       makeIndex: (profile, fingerprintOf) => new ResourceIndex({ profile, fingerprintOf, retentionSeconds }),
       changed: (name) => this.views?.refresh((c) => deps.profileOf(c).name === name),
     });
@@ -77,6 +86,15 @@ export class ResourceService implements ResourcesApi {
     await this.listings.loadedForListing(profile);
     const snap = this.listings.index(profile.name).snapshot();
     return contextChannelsOf([...snap.resources.map((r) => r.uri), ...snap.templates.map((t) => t.uriTemplate)]);
+  }
+
+  /**
+   * The resource URIs the spec lists, as the listings know them (from disk while no instance ran: no server
+   * starts for it); undefined when its listing failed. What the context channels decide a source by.
+   */
+  async knownUris(fingerprint: string): Promise<string[] | undefined> {
+    const l = await this.listings.known(fingerprint);
+    return l?.resources.map((r) => r.uri as string);
   }
 
   async read(caller: string, uri: string, opts: RequestOpts): Promise<JsonObject> {

@@ -1,6 +1,3 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { LaunchContext, Launcher } from '../../../contract/model/downstream.js';
@@ -23,6 +20,8 @@ import type { WriteBatcher } from '../../../shared/jsonrpc/turn-writes.js';
 
 /** SDK v2, loaded the first time a server turns out to speak 2026-07-28 (modern-client.ts says why). */
 const modernSdk = () => import('./modern-client.js');
+/** SDK v1's client and HTTP transports, loaded when the first server starts (legacy-sdk.ts says why). */
+const legacySdk = () => import('./legacy-sdk.js');
 
 /** A server→client request (sampling, roots, elicitation …) arriving on a downstream session. */
 /** `signal` aborts when the server cancels its request (notifications/cancelled) or the session ends. */
@@ -166,6 +165,7 @@ export function createLauncher(opts: LauncherOptions = {}): ManagedLauncher {
       const { createModernClient } = await modernSdk();
       return { era: 'modern', client: createModernClient({ clientInfo, capabilities: identity.clientCapabilities, onInputRequest }) };
     }
+    const { Client } = await legacySdk();
     const client = new Client(clientInfo, { capabilities: identity.clientCapabilities as ClientCapabilities });
     if (onReq) {
       client.fallbackRequestHandler = async (req, extra) =>
@@ -205,6 +205,7 @@ export function createLauncher(opts: LauncherOptions = {}): ManagedLauncher {
       opts.oauth && observed ? new StoredOAuthProvider(spec, fp, opts.oauth, undefined, observed.lastRefresh) : undefined;
     const fetchFn = observed?.fetch;
     if (modern) return (await modernSdk()).modernHttpTransport(url, { requestInit, authProvider, fetch: fetchFn });
+    const { SSEClientTransport, StreamableHTTPClientTransport } = await legacySdk();
     return spec.transport === 'sse'
       ? new SSEClientTransport(url, { requestInit, authProvider, fetch: fetchFn })
       : new StreamableHTTPClientTransport(url, { requestInit, authProvider, fetch: fetchFn });

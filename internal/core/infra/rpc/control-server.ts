@@ -4,7 +4,6 @@ import type { ControlApi, Door } from '../../../contract/control/control.js';
 import { ControlPlaneService, type ControlPlaneServer } from '../../../contract/gen/mcpd/control/v1/control.js';
 import type * as pb from '../../../contract/gen/mcpd/control/v1/control.js';
 import { statusToPb } from '../../../contract/session/convert.js';
-import { addHealth, addReflection } from './reflection.js';
 import { GrpcSessionStream } from './grpc-session-stream.js';
 import { DEFAULT_CHANNELS_PER_CONNECTION, DEFAULT_HELLO_TIMEOUT_MS, serveSession, type SessionServeOptions } from './session-server.js';
 import { MuxServerConnection } from './mux-session-server.js';
@@ -107,13 +106,21 @@ export async function startControlServer(door: Door, socketPath: string, session
     'grpc.max_connection_idle_ms': GRPC_IDLE_MS,
   });
   server.addService(SERVICE, handlers(door.for('grpc'), api, session));
-  addHealth(server);
-  addReflection(server);
   const injector = server.createConnectionInjector(ServerCredentials.createInsecure());
+  const extras = healthAndReflectionOnce(server);
   const listener = await listenControlSocket(
     socketPath,
     {
-      grpc: (socket) => injector.injectConnection(socket),
+      grpc: (socket) => {
+        // Handled both ways: the sniffer paused the socket, so what the client sent waits in it until the
+        // connection is injected; extras that failed to load close it (the client sees the connection fail).
+        void extras().then(
+          () => {
+            if (!socket.destroyed) injector.injectConnection(socket);
+          },
+          () => socket.destroy(),
+        );
+      },
       session: (socket, rest) => {
         const stream = new FramedSessionStream<SessionClientMessage, SessionServerMessage>(
           socket,
@@ -157,6 +164,20 @@ export async function startControlServer(door: Door, socketPath: string, session
       }
     },
   };
+}
+
+/**
+ * Adds the health and reflection services on the first gRPC connection, not at start: building them (their
+ * modules parse .proto files when loaded, reflection encodes every descriptor) took about a fifth of the
+ * core's start, which a client's gateway — a Session, never gRPC — waited for (docs/benchmarks.md, decision 56).
+ */
+function healthAndReflectionOnce(server: Server): () => Promise<void> {
+  let added: Promise<void> | undefined;
+  return () =>
+    (added ??= import('./reflection.js').then(({ addHealth, addReflection }) => {
+      addHealth(server);
+      addReflection(server);
+    }));
 }
 
 const CLOSE_GRACE_MS = 2000;

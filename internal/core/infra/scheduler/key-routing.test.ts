@@ -24,6 +24,7 @@ function world(over: Partial<ServerSpec> = {}) {
       notification: () => {},
       stderr: () => {},
       toolsChanged: () => {},
+      listsToVerify: () => {},
       pinLost: (fp, key) => lost.push(`${fp} ${key}`),
       statusChanged: () => {},
     },

@@ -1,5 +1,6 @@
 import type { JsonObject } from '../../../shared/json.js';
 import type { DownstreamTool } from '../../../contract/model/tool.js';
+import type { SavedList, SavedMetadata } from './metadata-store.js';
 
 /**
  * Per-pool listing cache: lets tools/list answer while the pool is at zero instances.
@@ -13,6 +14,10 @@ export class MetadataCache {
   inflight?: Promise<DownstreamTool[]>;
   /** The tools came from disk (an earlier core): the first instance that starts lists them again. */
   restored = false;
+  /** The other lists the core listed (resources, templates, prompts), kept on disk beside the tools. */
+  lists: Partial<Record<SavedList, JsonObject[]>> = {};
+  /** `lists` came from disk and no instance has run since: they answer listings until one lists them again. */
+  listsRestored = false;
   private issued = 0;
   private applied = 0;
 
@@ -20,11 +25,19 @@ export class MetadataCache {
     return ++this.issued;
   }
 
-  restore(saved: { tools: DownstreamTool[]; capabilities?: JsonObject; serverInfo?: JsonObject }): void {
+  restore(saved: SavedMetadata): void {
     this.tools = saved.tools;
     this.capabilities = saved.capabilities;
     this.serverInfo = saved.serverInfo;
     this.restored = true;
+    this.lists = { ...saved.lists };
+    this.listsRestored = Object.keys(this.lists).length > 0;
+  }
+
+  /** What goes to disk (tools are needed: a file without them would list the server anyway). */
+  saved(): SavedMetadata | undefined {
+    if (!this.tools) return undefined;
+    return { tools: this.tools, capabilities: this.capabilities, serverInfo: this.serverInfo, lists: this.lists };
   }
 
   /** The tools are not to be offered: the next listing fetches them; an older fetch still running cannot put them back. */

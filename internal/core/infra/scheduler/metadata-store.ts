@@ -1,13 +1,22 @@
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { JsonObject } from '../../../shared/json.js';
+import { isJsonObject, type JsonObject } from '../../../shared/json.js';
 import type { DownstreamTool } from '../../../contract/model/tool.js';
+
+/** The lists besides tools that a listing (or a client's first connection) needs without starting the server. */
+const SAVED_LISTS = ['resources/list', 'resources/templates/list', 'prompts/list'] as const;
+export type SavedList = (typeof SAVED_LISTS)[number];
 
 /** What a pool knows about its server without running it. */
 export interface SavedMetadata {
   tools: DownstreamTool[];
   capabilities?: JsonObject;
   serverInfo?: JsonObject;
+  /**
+   * The items of each list the core has listed (all pages, as the server sent them); a list not here was
+   * never listed (its server is listed when it is first needed). Files of earlier cores have none.
+   */
+  lists?: Partial<Record<SavedList, JsonObject[]>>;
 }
 
 interface FileShape extends SavedMetadata {
@@ -42,7 +51,7 @@ export class MetadataStore {
       const data = JSON.parse(text) as Partial<FileShape>;
       if (data.version !== 1 || data.fingerprint !== fingerprint || !Array.isArray(data.tools)) throw new Error('unexpected content');
       for (const t of data.tools) if (typeof t?.name !== 'string' || typeof t.definition !== 'object') throw new Error('malformed tool');
-      return { tools: data.tools, capabilities: data.capabilities, serverInfo: data.serverInfo };
+      return { tools: data.tools, capabilities: data.capabilities, serverInfo: data.serverInfo, lists: checkedLists(data.lists) };
     } catch (e) {
       // A damaged cache only costs one server start: drop it and list afresh.
       this.warn('metadata cache file unreadable; it is removed and the server will be listed again', { file, error: (e as Error).message });
@@ -84,4 +93,18 @@ export class MetadataStore {
   private file(fingerprint: string): string {
     return join(this.dir, `${fingerprint}.json`);
   }
+}
+
+/** The saved lists as written; anything else in the file is damage (the caller drops the file). */
+function checkedLists(lists: unknown): SavedMetadata['lists'] {
+  if (lists === undefined) return undefined;
+  if (!isJsonObject(lists)) throw new Error('malformed lists');
+  const out: Partial<Record<SavedList, JsonObject[]>> = {};
+  for (const name of SAVED_LISTS) {
+    const items = lists[name];
+    if (items === undefined) continue;
+    if (!Array.isArray(items) || !items.every(isJsonObject)) throw new Error(`malformed ${name}`);
+    out[name] = items;
+  }
+  return out;
 }

@@ -19,6 +19,7 @@ export class PoolEventHub {
   private readonly notifyListeners = new Set<NotificationListener>();
   private readonly stderrListeners = new Set<StderrListener>();
   private readonly toolsListeners = new Set<(fingerprint: string) => void>();
+  private readonly verifyListeners = new Set<(fingerprint: string) => void>();
   private readonly pinListeners = new Set<(fingerprint: string, key: string) => void>();
   private readonly statusListeners = new Set<() => void>();
   private statusQueued = false;
@@ -33,6 +34,7 @@ export class PoolEventHub {
       this.hooks.toolsChanged(fp);
       this.toolsListeners.forEach((cb) => safe(() => cb(fp)));
     },
+    listsToVerify: (fp) => this.verifyListeners.forEach((cb) => safe(() => cb(fp))),
     // At shutdown nothing is re-established, so nobody needs to hear of it.
     pinLost: (fp, key) => {
       if (!this.hooks.down()) this.pinListeners.forEach((cb) => safe(() => cb(fp, key)));
@@ -50,6 +52,10 @@ export class PoolEventHub {
 
   onToolsChanged(cb: (fp: string) => void): () => void {
     return subscribe(this.toolsListeners, cb);
+  }
+
+  onListsToVerify(cb: (fp: string) => void): () => void {
+    return subscribe(this.verifyListeners, cb);
   }
 
   onPinLost(cb: (fp: string, key: string) => void): () => void {

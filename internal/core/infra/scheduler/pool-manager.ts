@@ -10,7 +10,7 @@ import { Pool } from './pool.js';
 import type { CachedList } from './list-freshness.js';
 import { PoolGoneError } from './messages.js';
 import { promiseOf } from '../../../contract/model/call-adapters.js';
-import type { MetadataStore } from './metadata-store.js';
+import type { MetadataStore, SavedList } from './metadata-store.js';
 import { PoolEventHub, type NotificationListener, type StderrListener } from './pool-event-hub.js';
 import type { CallOptions, LogFn } from './types.js';
 
@@ -119,6 +119,28 @@ export class PoolManager {
   /** Cached `tools` only: never starts anything. */
   cachedTools(fp: string): DownstreamTool[] | undefined {
     return this.pools.get(fp)?.meta.tools;
+  }
+
+  /**
+   * A list restored from disk, while no instance has run to list it again (see MetadataCache.listsRestored):
+   * what a listing serves without starting the server.
+   */
+  savedList(fp: string, method: SavedList): JsonObject[] | undefined {
+    const meta = this.pools.get(fp)?.meta;
+    return meta?.listsRestored ? meta.lists[method] : undefined;
+  }
+
+  /** A list the core has just listed: kept with the tools, on disk too, for the next core's listings. */
+  keepList(fp: string, method: SavedList, items: JsonObject[]): void {
+    const meta = this.pools.get(fp)?.meta;
+    if (!meta) return;
+    meta.lists[method] = items;
+    this.persistMetadata(fp);
+  }
+
+  /** Lists restored from disk are to be listed again (an instance of the spec started). */
+  onListsToVerify(cb: (fp: string) => void): () => void {
+    return this.hub.onListsToVerify(cb);
   }
 
   capabilities(fp: string): JsonObject | undefined {
@@ -231,11 +253,10 @@ export class PoolManager {
     throw new PoolGoneError(fp);
   }
 
-  /** A pool's tools changed (first listing, list_changed, a restart that found them different): keep them for the next core. */
+  /** A pool's tools or lists changed (first listing, list_changed, a restart that found them different): keep them for the next core. */
   private persistMetadata(fp: string): void {
-    const meta = this.pools.get(fp)?.meta;
-    if (!meta?.tools || !this.opts.metadataStore) return;
-    this.opts.metadataStore.save(fp, { tools: meta.tools, capabilities: meta.capabilities, serverInfo: meta.serverInfo });
+    const saved = this.pools.get(fp)?.meta.saved();
+    if (saved) this.opts.metadataStore?.save(fp, saved);
   }
 }
 

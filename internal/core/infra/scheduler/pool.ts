@@ -219,7 +219,8 @@ export class Pool {
   }
 
   request(method: string, params: JsonObject, opts: CallOptions): Promise<JsonObject> {
-    return this.call(opts, 'call', async (s, timeoutMs, deadlineMs) => {
+    // A listing for the core's own cache starts a server as a listing does (cause 'metadata'), not as a call.
+    return this.call(opts, opts.forCache ? 'metadata' : 'call', async (s, timeoutMs, deadlineMs) => {
       const result = await s.request(method, params, { timeoutMs, deadlineMs, signal: opts.signal, onProgress: opts.onProgress });
       this.pageSeen(method, s)(params, result);
       return result;

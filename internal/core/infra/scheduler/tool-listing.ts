@@ -56,10 +56,15 @@ export class ToolListing {
 
   /** A session attached: keep what it says about itself, and list it unless a fresh list is cached or coming. */
   attached(inst: Instance, session: DownstreamSession): void {
-    const { meta } = this;
+    const { meta, scope } = this;
     meta.capabilities = session.capabilities;
     meta.serverInfo = session.serverInfo;
     if ((!meta.tools || meta.restored || this.stale()) && !meta.inflight) this.refresh(inst);
+    if (meta.listsRestored) {
+      // The server may have changed since the lists were saved (decision 32): now that it runs, they are listed again.
+      meta.listsRestored = false;
+      scope.deps.events.listsToVerify(scope.fingerprint);
+    }
   }
 
   /**

@@ -35,6 +35,8 @@ export interface PoolEvents {
   notification(fingerprint: string, instanceId: string, method: string, params: JsonObject): void;
   stderr(fingerprint: string, instanceId: string, line: string): void;
   toolsChanged(fingerprint: string): void;
+  /** Lists restored from disk (resources, templates, prompts) are to be listed again: an instance of the spec now runs. */
+  listsToVerify(fingerprint: string): void;
   /** The instance a pinned key was placed on ended; the next request with the key picks a new one. */
   pinLost(fingerprint: string, key: string): void;
   statusChanged(): void;
