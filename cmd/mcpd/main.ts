@@ -18,7 +18,9 @@ ${DASHBOARD_USAGE}
   --config DIR   profile store (callers.yaml, profiles/*.yaml, runtime.yaml); env MCPD_CONFIG; default: the current
                  directory if it holds a store, else $XDG_CONFIG_HOME/mcpd (~/.config/mcpd), created on first run
   --socket PATH  control-plane unix socket; env MCPD_SOCKET; default: the socket the store's running core
-                 recorded, else /run/user/<uid>/mcpd/control.sock (/tmp/mcpd-<uid>/control.sock without it)`;
+                 recorded, else runtime.yaml's socket:, else /run/user/<uid>/mcpd/control.sock for the user's
+                 store (/tmp/mcpd-<uid>/… without that directory) and control-<hash of the store>.sock beside
+                 it for any other store`;
 
 const { values, positionals } = parseOrExit(
   {
@@ -40,7 +42,7 @@ if (command === 'validate') {
 } else if (command === 'open' || command === 'url-handler') {
   process.exit(
     await dashboardCommand(positionals, values, {
-      socket: socketFrom(values.socket, process.env, configFrom(values.config)),
+      socket: await socketFrom(values.socket, process.env, configFrom(values.config)),
       configDir: configFrom(values.config),
       usage: USAGE,
     }),

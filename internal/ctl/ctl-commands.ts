@@ -143,7 +143,7 @@ function connecting(name: 'connect' | 'disconnect', summary: string): CtlCommand
           place: placeFromProcess(),
           caller: str(flags.caller),
           move: flags.move === true,
-          socket: gatewaySocket(str(flags.socket), process.env, configFrom(str(flags.config))),
+          socket: gatewaySocket(str(flags.socket), process.env),
           gatewayScript: GATEWAY_SCRIPT,
           node: process.execPath,
         },

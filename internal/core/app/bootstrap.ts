@@ -7,7 +7,8 @@ import { MetadataStore, PoolManager } from '../infra/scheduler/index.js';
 import { watchStore } from '../infra/catalog/watch-store.js';
 import { SessionTally } from '../infra/rpc/session-tally.js';
 import { startControlServer, type ControlServer } from '../infra/rpc/control-server.js';
-import { defaultSocketPath, socketIsLive } from '../../contract/session/socket-path.js';
+import { socketIsLive } from '../../contract/session/socket-path.js';
+import { storeDefaultSocket } from '../../contract/store/store-socket.js';
 import { claimSocketPath, claimStore, type StartLock } from '../infra/rpc/start-lock.js';
 import { readCoreRecord, removeCoreRecord, writeCoreRecord } from '../../contract/store/core-record.js';
 import { createLogger } from '../infra/telemetry/logger.js';
@@ -78,7 +79,7 @@ async function openAndServe(o: CoreRunOptions, { obs, boot, env, stateDir, store
   const runtime = store.current.runtime;
   const log = obs.adopt(store, createLogger('core', runtime.logLevel));
   const unguard = keepRunningOnUnhandledRejections(log);
-  const socket = o.socket || runtime.socket || defaultSocketPath(env);
+  const socket = o.socket || runtime.socket || env.MCPD_SOCKET || storeDefaultSocket(o.configDir, env);
   // Refuse before starting anything when another core owns the socket, or is starting on it: the lock
   // is held until the socket is removed at stop (or this process dies).
   const lock = await claimSocketPath(socket);
@@ -206,7 +207,7 @@ async function serveCore(o: CoreRunOptions, { obs, store, log, unguard, socket, 
 async function refuseIfServed(o: CoreRunOptions, env: NodeJS.ProcessEnv): Promise<void> {
   const dir = storeFolder(o.configDir);
   const hasRuntime = existsSync(join(dir, 'runtime.yaml')) || existsSync(join(dir, 'runtime.yml'));
-  const socket = o.socket || (hasRuntime ? undefined : defaultSocketPath(env));
+  const socket = o.socket || (hasRuntime ? undefined : env.MCPD_SOCKET || storeDefaultSocket(o.configDir, env));
   if (socket && (await socketIsLive(socket)))
     throw new Error(`another mcpd is already serving ${socket}; stop it first (mcpdctl status shows its pid) or pass a different --socket`);
 }
