@@ -11,6 +11,8 @@ export interface ExpandContext {
   variable(name: string): string | undefined;
   /** Names whose values are never treated as secrets (e.g. MCPD_STORE_DIR). */
   publicVariables: ReadonlySet<string>;
+  /** Where `variable` looks, for the hint of an unset one (e.g. "runtime.yaml env, mcpd's environment and …"). */
+  lookedIn?: string;
   input(id: string): Promise<InputOutcome>;
   issues: ConfigIssue[];
   /**
@@ -106,7 +108,9 @@ async function evaluate(parts: Part[], loc: LocStr, ctx: ExpandContext, out: Exp
           loc.where,
           ctx.file,
           `environment variable "${p.name}" is not set`,
-          `set ${p.name} in the environment of mcpd, or write \${${p.name}:-default} to give a fallback`,
+          ctx.lookedIn
+            ? `looked for in ${ctx.lookedIn}; set ${p.name} in one of them (runtime.yaml env: or envFile:, or your shell profile), or write \${${p.name}:-default} to give a fallback`
+            : `set ${p.name} in the environment of mcpd, or write \${${p.name}:-default} to give a fallback`,
         );
         ok = missing(ctx, issue, out, `\${${p.name}}`) && ok;
       }
