@@ -1,5 +1,6 @@
 import type { ConfigIssue } from '../../shared/errors.js';
 import { issueAt, type LocStr } from './source.js';
+import { looksLikePath, secretName } from './secret-names.js';
 
 /** How one `${input:id}` resolved. */
 /** `missing`: no value is to be had now (none given, its command failed) — not a mistake in the file. */
@@ -24,7 +25,7 @@ export interface ExpandContext {
 
 export interface Expanded {
   value: string;
-  /** Substrings that came from environment variables or password inputs. */
+  /** Substrings that came from variables named like secrets or from password inputs. */
   secrets: string[];
 }
 
@@ -100,7 +101,9 @@ async function evaluate(parts: Part[], loc: LocStr, ctx: ExpandContext, out: Exp
       const v = ctx.variable(p.name);
       if (v !== undefined && (p.fallback === undefined || v !== '')) {
         out.value += v;
-        if (v.length >= MIN_ENV_SECRET && !ctx.publicVariables.has(p.name)) out.secrets.push(v);
+        // Only a variable named like a secret is one: `${HOME}` or a `LOG_LEVEL` of `info` must not mask
+        // every path and every log line.
+        if (v.length >= MIN_ENV_SECRET && !ctx.publicVariables.has(p.name) && secretName(p.name) && !looksLikePath(v)) out.secrets.push(v);
       } else if (p.fallback) {
         ok = (await evaluate(p.fallback, loc, ctx, out)) && ok;
       } else {
