@@ -9,8 +9,10 @@ import { dashboardCommand, DASHBOARD_OPTIONS, DASHBOARD_USAGE } from '../../inte
 
 const USAGE = `usage:
   mcpd [--config DIR] [--socket PATH]     run the core in the foreground
-  mcpd validate [--config DIR] [--json] [--run-commands]
-                                          check a profile store; exit 1 on any problem
+  mcpd validate [--config DIR] [--json] [--run-commands] [--strict]
+                                          check a profile store; exit 1 on any problem; a value not
+                                          to be had here (unset variable, input without a value) is a
+                                          warning, which fails only with --strict
                                           (command inputs run only with --run-commands)
   mcpd init [--config DIR]                create a starter store (default: ~/.config/mcpd) with JSON Schemas
 ${DASHBOARD_USAGE}
@@ -24,7 +26,13 @@ ${DASHBOARD_USAGE}
 
 const { values, positionals } = parseOrExit(
   {
-    options: { ...COMMON_OPTIONS, ...DASHBOARD_OPTIONS, json: { type: 'boolean' }, 'run-commands': { type: 'boolean' } },
+    options: {
+      ...COMMON_OPTIONS,
+      ...DASHBOARD_OPTIONS,
+      json: { type: 'boolean' },
+      'run-commands': { type: 'boolean' },
+      strict: { type: 'boolean' },
+    },
     allowPositionals: true,
   },
   USAGE,
@@ -35,7 +43,9 @@ exitOnHelpOrVersion(values, USAGE, packageVersion);
 const [command] = positionals;
 if (command === 'validate') {
   const { validateCommand } = await import('../../internal/ctl/validate-command.js');
-  process.exit(await validateCommand(configFrom(values.config), Boolean(values.json), Boolean(values['run-commands'])));
+  process.exit(
+    await validateCommand(configFrom(values.config), Boolean(values.json), Boolean(values['run-commands']), Boolean(values.strict)),
+  );
 } else if (command === 'init') {
   const { initCommand, initTarget } = await import('../../internal/ctl/init-command.js');
   process.exit(await initCommand(initTarget(values.config, process.env), (s) => process.stdout.write(s)));

@@ -27,7 +27,10 @@ function home(world: TestWorld): string {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, '.bash_profile'), '[ -f ~/.bashrc ] && . ~/.bashrc\n');
   // Debian's ~/.bashrc returns at once in a non-interactive shell: the token is set only in an interactive one.
-  writeFileSync(join(dir, '.bashrc'), 'case $- in *i*) ;; *) return;; esac\necho "welcome back"\nexport LOGIN_TOKEN=from-the-login-shell\n');
+  writeFileSync(
+    join(dir, '.bashrc'),
+    'case $- in *i*) ;; *) return;; esac\necho "welcome back"\nexport LOGIN_TOKEN=from-the-login-shell\n',
+  );
   return dir;
 }
 
@@ -56,9 +59,13 @@ describe("servers' environment does not depend on which client started the core"
     await w.waitForLogLine('the core to start', /"core started"/);
 
     const call = async (name: string) => {
-      const r = await run(process.execPath, [MCPDCTL, 'call', 'codex', 'echo__env', '--args', JSON.stringify({ name }), '--socket', w.socket], {
-        env,
-      });
+      const r = await run(
+        process.execPath,
+        [MCPDCTL, 'call', 'codex', 'echo__env', '--args', JSON.stringify({ name }), '--socket', w.socket],
+        {
+          env,
+        },
+      );
       return r.stdout.trim();
     };
     expect(await call('GOT_LOGIN')).toContain('from-the-login-shell');

@@ -60,7 +60,7 @@ export function startCoreDaemon(o: AutostartOptions): StartedCore {
  * `mcpd.log` beside `control.sock`; `control-<hash>.log` beside a store's own `control-<hash>.sock`: cores
  * of several stores in one directory each keep a log of their own (a failed start is read from it).
  */
-export function coreLogFile(socket: string): string {
+function coreLogFile(socket: string): string {
   const own = /^(control-[0-9a-f]+)\.sock$/.exec(basename(socket));
   return join(dirname(socket), own ? `${own[1]}.log` : 'mcpd.log');
 }

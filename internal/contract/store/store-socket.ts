@@ -37,7 +37,7 @@ function realFolder(configDir: string): string {
  * when there is none or the file does not parse (the core reports that when it loads the store). The
  * YAML parser is loaded only for a runtime.yaml that mentions a socket: a gateway's start stays lean.
  */
-export async function runtimeSocket(configDir: string): Promise<string | undefined> {
+async function runtimeSocket(configDir: string): Promise<string | undefined> {
   const folder = storeFolder(configDir);
   const file = ['runtime.yaml', 'runtime.yml'].map((f) => join(folder, f)).find((f) => existsSync(f));
   if (!file) return undefined;

@@ -21,7 +21,7 @@ export async function coreEnvironment(own: NodeJS.ProcessEnv): Promise<CoreEnvir
   return merged(own, await resolveLoginEnvironment(own));
 }
 
-export function merged(own: NodeJS.ProcessEnv, login: LoginEnvironment): CoreEnvironment {
+function merged(own: NodeJS.ProcessEnv, login: LoginEnvironment): CoreEnvironment {
   if (!login.env)
     return { env: own, lookedIn: `mcpd's environment (the login environment of ${login.shell} was not had: ${login.problem})` };
   const env: NodeJS.ProcessEnv = { ...login.env, ...own };

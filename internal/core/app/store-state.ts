@@ -27,7 +27,7 @@ export class StoreState {
     const r = await loadStore(dir, { env, envDescription, scaffold: true });
     if (!r.ok) throw new Error(`configuration in ${dir} is invalid:\n${r.issues.map(formatIssue).join('\n')}`);
     useStoreSecrets(r.store);
-    for (const w of r.warnings) log('warning', 'config warning', { issue: formatIssue(w) });
+    for (const w of r.warnings) log('warning', 'config warning', { issue: formatIssue(w), storeFile: w.file });
     const state = new StoreState(r.store, env, envDescription, log);
     state.noteUnresolved(r.unresolved);
     return state;
@@ -54,7 +54,7 @@ export class StoreState {
 
   private noteUnresolved(unresolved: ConfigIssue[]): void {
     this.unresolved = unresolved;
-    for (const u of unresolved) this.log('warning', 'server left out until its value is set', { issue: formatIssue(u) });
+    for (const u of unresolved) this.log('warning', 'server left out until its value is set', { issue: formatIssue(u), storeFile: u.file });
   }
 
   /** Takes a store that a watcher already loaded successfully. */

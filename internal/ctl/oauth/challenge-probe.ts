@@ -45,7 +45,7 @@ export async function probeChallenge(spec: ServerSpec, signal?: AbortSignal): Pr
  * fetch's own "fetch failed" names neither the URL nor the cause (ECONNREFUSED, ENOTFOUND, a TLS
  * error): say which server and URL could not be reached, and why (its query values masked).
  */
-export function unreachable(server: string, url: string, e: unknown): McpdError {
+function unreachable(server: string, url: string, e: unknown): McpdError {
   const err = e as Error & { cause?: { code?: string; message?: string } };
   const why = err.cause?.code ?? err.cause?.message ?? err.message;
   return new McpdError(

@@ -14,10 +14,10 @@ export interface LoginEnvironment {
 }
 
 /** As long as VS Code gives a login shell to print its environment before it gives up. */
-export const LOGIN_ENV_TIMEOUT_MS = 10_000;
+const LOGIN_ENV_TIMEOUT_MS = 10_000;
 
 /** The shell a login gives the user: $SHELL, else the passwd entry's, else /bin/sh. */
-export function loginShell(env: NodeJS.ProcessEnv): string {
+function loginShell(env: NodeJS.ProcessEnv): string {
   if (env.SHELL) return env.SHELL;
   try {
     return userInfo().shell || '/bin/sh';
