@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -9,6 +9,7 @@ import { TestWorld } from '../support/core-process.js';
 import { MCPD, MCPDCTL, MCPDMCP } from '../support/paths.js';
 import { cmdline } from '../support/procs.js';
 import { echoServer, profile } from '../support/profiles.js';
+import { storeDefaultSocket } from '../../internal/contract/store/store-socket.js';
 
 const run = promisify(execFile);
 
@@ -25,6 +26,7 @@ function store(world: TestWorld, dir: string, name: string, runtime = 'metricsAd
   mkdirSync(join(at, 'profiles'), { recursive: true });
   writeFileSync(join(at, 'profiles', 'default.yaml'), profile(echoServer(name, { idleSeconds: 300 })));
   writeFileSync(join(at, 'runtime.yaml'), runtime);
+  made.push(storeDefaultSocket(at, {}));
   return at;
 }
 
@@ -51,9 +53,18 @@ async function status(world: TestWorld, configDir: string): Promise<{ code: numb
 const coresOf = (world: TestWorld, configDir: string) =>
   world.pids().filter((p) => cmdline(p).includes(MCPD) && cmdline(p).includes(configDir));
 
+/** The default sockets of the stores the test made: they live in the per-user directory, so their leftovers are removed. */
+const made: string[] = [];
+
 describe('one store, one core, the right one', () => {
   let world: TestWorld | undefined;
-  afterEach(async () => world?.cleanup());
+  afterEach(async () => {
+    await world?.cleanup();
+    // What the stores' cores leave beside their sockets in the per-user directory (the start key, the log).
+    for (const sock of made.splice(0)) {
+      for (const f of [`${sock}.start-key`, sock.replace(/\.sock$/, '.log')]) rmSync(f, { force: true });
+    }
+  });
 
   it('a gateway with --config A never serves store B’s core: it starts A’s; mcpdctl --config A reaches A’s or none', async () => {
     const w = new TestWorld({});
