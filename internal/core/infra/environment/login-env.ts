@@ -80,9 +80,7 @@ export function resolveLoginEnvironment(env: NodeJS.ProcessEnv, timeoutMs = LOGI
  */
 function printEnvCommand(mark: string): string {
   const body =
-    process.platform === 'linux'
-      ? 'env -0'
-      : `${quote(process.execPath)} -e ${quote('process.stdout.write(JSON.stringify(process.env))')}`;
+    process.platform === 'linux' ? 'env -0' : `${quote(process.execPath)} -e ${quote('process.stdout.write(JSON.stringify(process.env))')}`;
   return `printf '%s' ${mark}; ${body}; printf '%s' ${mark}`;
 }
 
