@@ -9,8 +9,10 @@ import { dashboardCommand, DASHBOARD_OPTIONS, DASHBOARD_USAGE } from '../../inte
 
 const USAGE = `usage:
   mcpd [--config DIR] [--socket PATH]     run the core in the foreground
-  mcpd validate [--config DIR] [--json] [--run-commands]
-                                          check a profile store; exit 1 on any problem
+  mcpd validate [--config DIR] [--json] [--run-commands] [--strict]
+                                          check a profile store; exit 1 on any problem; a value not
+                                          to be had here (unset variable, input without a value) is a
+                                          warning, which fails only with --strict
                                           (command inputs run only with --run-commands)
   mcpd init [--config DIR]                create a starter store (default: ~/.config/mcpd) with JSON Schemas
 ${DASHBOARD_USAGE}
@@ -18,11 +20,19 @@ ${DASHBOARD_USAGE}
   --config DIR   profile store (callers.yaml, profiles/*.yaml, runtime.yaml); env MCPD_CONFIG; default: the current
                  directory if it holds a store, else $XDG_CONFIG_HOME/mcpd (~/.config/mcpd), created on first run
   --socket PATH  control-plane unix socket; env MCPD_SOCKET; default: the socket the store's running core
-                 recorded, else /run/user/<uid>/mcpd/control.sock (/tmp/mcpd-<uid>/control.sock without it)`;
+                 recorded, else runtime.yaml's socket:, else /run/user/<uid>/mcpd/control.sock for the user's
+                 store (/tmp/mcpd-<uid>/… without that directory) and control-<hash of the store>.sock beside
+                 it for any other store`;
 
 const { values, positionals } = parseOrExit(
   {
-    options: { ...COMMON_OPTIONS, ...DASHBOARD_OPTIONS, json: { type: 'boolean' }, 'run-commands': { type: 'boolean' } },
+    options: {
+      ...COMMON_OPTIONS,
+      ...DASHBOARD_OPTIONS,
+      json: { type: 'boolean' },
+      'run-commands': { type: 'boolean' },
+      strict: { type: 'boolean' },
+    },
     allowPositionals: true,
   },
   USAGE,
@@ -33,14 +43,16 @@ exitOnHelpOrVersion(values, USAGE, packageVersion);
 const [command] = positionals;
 if (command === 'validate') {
   const { validateCommand } = await import('../../internal/ctl/validate-command.js');
-  process.exit(await validateCommand(configFrom(values.config), Boolean(values.json), Boolean(values['run-commands'])));
+  process.exit(
+    await validateCommand(configFrom(values.config), Boolean(values.json), Boolean(values['run-commands']), Boolean(values.strict)),
+  );
 } else if (command === 'init') {
   const { initCommand, initTarget } = await import('../../internal/ctl/init-command.js');
   process.exit(await initCommand(initTarget(values.config, process.env), (s) => process.stdout.write(s)));
 } else if (command === 'open' || command === 'url-handler') {
   process.exit(
     await dashboardCommand(positionals, values, {
-      socket: socketFrom(values.socket, process.env, configFrom(values.config)),
+      socket: await socketFrom(values.socket, process.env, configFrom(values.config)),
       configDir: configFrom(values.config),
       usage: USAGE,
     }),

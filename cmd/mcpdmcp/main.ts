@@ -56,7 +56,7 @@ if (!caller || positionals.length > 1) {
 }
 
 const configDir = resolve(configFrom(values.config));
-const socket = socketFrom(values.socket, process.env, configDir);
+const socket = await socketFrom(values.socket, process.env, configDir);
 try {
   assertSocketOwner(socket);
 } catch (e) {

@@ -27,7 +27,11 @@ export async function mapCaller(storeDir: string, caller: string, profile: strin
   const existing = mappedProfile(isMap(node) ? { profile: node.get('profile') } : node);
   if (existing !== undefined) return { kind: 'kept', profile: existing };
   if (!isMap(callers)) doc.set('callers', doc.createNode({ [caller]: profile }));
-  else doc.setIn(['callers', caller], profile);
+  else {
+    // `callers: {}` (as a starter store may write it) would grow into one long line of every caller.
+    callers.flow = false;
+    doc.setIn(['callers', caller], profile);
+  }
   await writeFile(file, String(doc));
   return { kind: 'added' };
 }

@@ -88,8 +88,11 @@ export async function raiseReserve(p: CallerProfile, neededFor: (maxLength: numb
     else {
       const node = callers.createNode({ profile: p.name, reserve: needed });
       node.flow = true;
-      if (isMap(table)) table.set(p.caller, node);
-      else callers.set('callers', callers.createNode({ [p.caller]: node }));
+      if (isMap(table)) {
+        // A flow-style `callers: {}` stays readable: the table turns block style, one caller per line.
+        table.flow = false;
+        table.set(p.caller, node);
+      } else callers.set('callers', callers.createNode({ [p.caller]: node }));
     }
     await writeFile(p.callersFile, String(callers));
   }

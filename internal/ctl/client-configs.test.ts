@@ -47,3 +47,12 @@ describe('client config locations (docs/clients.md)', () => {
     ]);
   });
 });
+
+describe('the README names every client connect knows', () => {
+  it('its connect line lists all of them', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+    const line = /`mcpdctl connect <([^>]*)>`/.exec(readme)?.[1] ?? '';
+    expect(line.split('|').map((s) => s.trim())).toEqual([...CLIENTS]);
+  });
+});

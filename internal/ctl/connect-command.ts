@@ -1,7 +1,5 @@
 import { resolve } from 'node:path';
 import { McpdError } from '../shared/errors.js';
-import { recordedSocket } from '../contract/store/core-record.js';
-import { defaultSocketPath } from '../contract/session/socket-path.js';
 import { NAME_HINT, isValidName } from '../contract/store/names.js';
 import {
   clientConfigFile,
@@ -55,13 +53,13 @@ function entryFor(client: ClientName, f: ConnectFlags): Json {
 }
 
 /**
- * The socket a client's gateway must be told: --socket or MCPD_SOCKET of this shell (the client will not
- * have them), else the one the store's running core recorded — undefined when that is the default, which
- * every gateway finds on its own.
+ * The socket a client's gateway must be told: only --socket or MCPD_SOCKET of this shell (the client will
+ * not have them). Everything else the gateway finds from the store itself (its running core's record, its
+ * runtime.yaml, the store's own default socket), so the entry is the same whether or not a core runs.
  */
-export function gatewaySocket(flag: string | undefined, env: NodeJS.ProcessEnv, configDir: string): string | undefined {
-  const socket = flag || env.MCPD_SOCKET || recordedSocket(configDir, env);
-  return socket && resolve(socket) !== defaultSocketPath({}) ? resolve(socket) : undefined;
+export function gatewaySocket(flag: string | undefined, env: NodeJS.ProcessEnv): string | undefined {
+  const socket = flag || env.MCPD_SOCKET;
+  return socket ? resolve(socket) : undefined;
 }
 
 function serverTable(doc: Json, key: string, path: string): Json {

@@ -143,7 +143,7 @@ function connecting(name: 'connect' | 'disconnect', summary: string): CtlCommand
           place: placeFromProcess(),
           caller: str(flags.caller),
           move: flags.move === true,
-          socket: gatewaySocket(str(flags.socket), process.env, configFrom(str(flags.config))),
+          socket: gatewaySocket(str(flags.socket), process.env),
           gatewayScript: GATEWAY_SCRIPT,
           node: process.execPath,
         },
@@ -239,7 +239,11 @@ const validate: CtlCommand = {
   args: '',
   summary: 'check a profile store (--config DIR; no core needed)',
   offline: true,
-  run: async ({ flags, out }) => (await import('./validate-command.js')).validateCommand(configFrom(str(flags.config)), out.json),
+  flags: {
+    strict: { type: 'boolean', help: 'fail on warnings too (values not to be had here: an unset variable, an input without a value)' },
+  },
+  run: async ({ flags, out }) =>
+    (await import('./validate-command.js')).validateCommand(configFrom(str(flags.config)), out.json, false, flags.strict === true),
 };
 
 const smcp: CtlCommand = {

@@ -104,7 +104,7 @@ async function execute(cmd: CtlCommand, args: string[], flags: CtlRun['flags'], 
   // JSON output is escaped by JSON itself.
   const out: Out = { json, write: json ? io.out : (s) => io.out(escapeTerminal(s)), warn: (s) => io.err(escapeTerminal(s)) };
   // The store (flag, MCPD_CONFIG, the current directory's, ~/.config/mcpd) tells which core: its record names the socket.
-  const socket = socketFrom(
+  const socket = await socketFrom(
     typeof flags.socket === 'string' ? flags.socket : undefined,
     process.env,
     configFrom(typeof flags.config === 'string' ? flags.config : undefined),

@@ -52,7 +52,7 @@ function geminiEntry(e: Json): Json {
 /**
  * Codex (~/.codex/config.toml, `[mcp_servers.NAME]`): `url` is streamable HTTP with `http_headers`,
  * `bearer_token_env_var` and `env_http_headers` naming variables; `env_vars` passes variables through from
- * Codex's environment; `enabled = false` turns a server off; `enabled_tools` / `disabled_tools` filter.
+ * Codex's environment when set (imported as `${X:-}`); `enabled = false` turns a server off; `enabled_tools` / `disabled_tools` filter.
  */
 function codexEntry(e: Json): Json {
   const out: Json = without(e, [
@@ -73,7 +73,9 @@ function codexEntry(e: Json): Json {
   if (Object.keys(headers).length) out.headers = headers;
   if (Array.isArray(e.env_vars)) {
     const env: Json = isObj(e.env) ? { ...e.env } : {};
-    for (const name of e.env_vars) env[String(name)] ??= `\${${String(name)}}`;
+    // Codex passes each only when it is set: an optional value (empty when unset), never a required
+    // `${X}` that would leave the server out (and fail `mcpd validate`) wherever X is not set.
+    for (const name of e.env_vars) env[String(name)] ??= `\${${String(name)}:-}`;
     out.env = env;
   }
   return out;

@@ -1,20 +1,29 @@
 import { resolve } from 'node:path';
 import { formatIssue } from '../shared/errors.js';
-import { validateStoreDir } from '../contract/store/index.js';
+import { validateStore } from '../contract/store/index.js';
 
 /**
- * `validate`: every problem at once, with file, line and field; exit code 1 when there is any. Command
- * inputs run only with `runCommands` (`mcpd validate --run-commands`).
+ * `validate`: every problem at once, with file, line and field. Errors (the store would not load) give
+ * exit code 1; warnings (a value not to be had here: an unset variable, an input without a value — the
+ * core runs without that server) are printed as such and fail only with `strict`. Command inputs run
+ * only with `runCommands` (`mcpd validate --run-commands`).
  */
-export async function validateCommand(dir: string, json: boolean, runCommands = false): Promise<number> {
-  const issues = await validateStoreDir(resolve(dir), process.env, runCommands);
+export async function validateCommand(dir: string, json: boolean, runCommands = false, strict = false): Promise<number> {
+  const { errors, warnings } = await validateStore(resolve(dir), process.env, runCommands);
+  const failed = errors.length > 0 || (strict && warnings.length > 0);
   if (json) {
-    process.stdout.write(`${JSON.stringify({ ok: issues.length === 0, issues }, null, 2)}\n`);
-  } else if (issues.length === 0) {
-    process.stdout.write(`${resolve(dir)}: configuration is valid\n`);
+    process.stdout.write(`${JSON.stringify({ ok: !failed, issues: errors, warnings }, null, 2)}\n`);
   } else {
-    for (const i of issues) process.stdout.write(`${formatIssue(i)}\n`);
-    process.stdout.write(`${issues.length} problem${issues.length === 1 ? '' : 's'} found\n`);
+    for (const i of errors) process.stdout.write(`${formatIssue(i)}\n`);
+    for (const w of warnings) process.stdout.write(`warning: ${formatIssue(w)}\n`);
+    process.stdout.write(`${summary(resolve(dir), errors.length, warnings.length, strict)}\n`);
   }
-  return issues.length === 0 ? 0 : 1;
+  return failed ? 1 : 0;
+}
+
+function summary(dir: string, errors: number, warnings: number, strict: boolean): string {
+  const n = (k: number, what: string) => `${k} ${what}${k === 1 ? '' : 's'}`;
+  if (errors === 0 && warnings === 0) return `${dir}: configuration is valid`;
+  if (errors > 0) return `${n(errors, 'problem')} found${warnings ? `, ${n(warnings, 'warning')}` : ''}`;
+  return `${dir}: configuration is valid, ${n(warnings, 'warning')} (servers left out until their values are set)${strict ? '; --strict fails on warnings' : ''}`;
 }

@@ -115,7 +115,8 @@ describe('Codex as an import / connect target', () => {
         name: 'docs',
         command: 'npx',
         args: ['-y', 'mcp-docs', '--root', '/srv/docs'],
-        env: { LOG_LEVEL: 'warn', DOCS_TOKEN: '${DOCS_TOKEN}' },
+        // env_vars: passed when set, as Codex does — optional, not a required ${DOCS_TOKEN}.
+        env: { LOG_LEVEL: 'warn', DOCS_TOKEN: '${DOCS_TOKEN:-}' },
       },
       {
         name: 'tracker',

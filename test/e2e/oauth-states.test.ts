@@ -47,6 +47,10 @@ describe('OAuth sign-in states: not signed in, revoked, expired, refresh failed'
     const r = await call('revocable');
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('server revocable needs sign-in (not signed in yet): run `mcpdctl auth revocable`');
+    // What docs/auth.md shows a call print: the tool is not listed, and the error says why.
+    expect(r.stderr).toMatch(
+      /^mcpdctl: NOT_FOUND: no tool named "revocable__whoami" in profile "default"; list the tools to see the exposed names; servers that could not be listed: .*revocable: server revocable needs sign-in \(not signed in yet\): run `mcpdctl auth revocable`/,
+    );
     expect(await listed()).not.toContain('revocable__whoami');
   });
 

@@ -18,7 +18,7 @@ const leaks = (text: string) => SECRETS.filter((s) => text.includes(s));
 describe('secret values never leave the core', () => {
   let world: TestWorld;
   beforeAll(async () => {
-    process.env.MCPD_SEC_VAR = VAR_SECRET;
+    process.env.MCPD_SEC_TOKEN = VAR_SECRET;
     world = new TestWorld({
       'runtime.yaml': `metricsAddress: 127.0.0.1:0\ninputValues:\n  pw: ${PW_SECRET}\n`,
       'profiles/default.yaml': [
@@ -30,10 +30,10 @@ describe('secret values never leave the core', () => {
         '    type: promptString',
         '    password: true',
         'servers:',
-        echoServer('fx', { idleSeconds: 300 }, { CMD_TOKEN: '${input:cmdtok}', PW: '${input:pw}', VAR: '${MCPD_SEC_VAR}' }).trimEnd(),
+        echoServer('fx', { idleSeconds: 300 }, { CMD_TOKEN: '${input:cmdtok}', PW: '${input:pw}', VAR: '${MCPD_SEC_TOKEN}' }).trimEnd(),
         `    cwd: /tmp`,
         '  - name: web',
-        `    url: http://user:\${input:pw}@127.0.0.1:9/mcp?k=\${input:cmdtok}&v=\${MCPD_SEC_VAR}`,
+        `    url: http://user:\${input:pw}@127.0.0.1:9/mcp?k=\${input:cmdtok}&v=\${MCPD_SEC_TOKEN}`,
         '',
       ].join('\n'),
       'callers.yaml': 'callers: {}\n',
@@ -41,7 +41,7 @@ describe('secret values never leave the core', () => {
     await world.startCore();
   });
   afterAll(async () => {
-    delete process.env.MCPD_SEC_VAR;
+    delete process.env.MCPD_SEC_TOKEN;
     await world.cleanup();
   });
 

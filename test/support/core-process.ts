@@ -85,8 +85,19 @@ export class TestWorld {
     return hit as string;
   }
 
+  /**
+   * The test's environment. MCPD_LOGIN_ENV=0: its cores do not ask the login shell of whoever runs the
+   * tests (that user's profile is no part of a test); login-env.test.ts turns it on with a profile of its own.
+   */
   env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-    return { ...process.env, MCPD_TEST_TAG: this.tag, MCPD_SOCKET: this.socket, MCPD_CONFIG: this.configDir, ...extra };
+    return {
+      ...process.env,
+      MCPD_TEST_TAG: this.tag,
+      MCPD_SOCKET: this.socket,
+      MCPD_CONFIG: this.configDir,
+      MCPD_LOGIN_ENV: '0',
+      ...extra,
+    };
   }
 
   /**

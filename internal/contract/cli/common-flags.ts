@@ -1,7 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { defaultSocketPath } from '../session/socket-path.js';
 import { defaultStoreDir } from './store-location.js';
-import { recordedSocket } from '../store/core-record.js';
+import { storeSocket } from '../store/store-socket.js';
 
 /** Flags every binary shares: --socket (MCPD_SOCKET) and --config (MCPD_CONFIG). */
 export const COMMON_OPTIONS = {
@@ -12,11 +11,11 @@ export const COMMON_OPTIONS = {
 } as const satisfies ParseArgsConfig['options'];
 
 /**
- * --socket, else MCPD_SOCKET, else the socket the store's running core recorded (when the store is
- * known: a core on a runtime.yaml or --socket path is found without flags), else the default.
+ * --socket, else MCPD_SOCKET, else the store's socket: the one its running core recorded, its runtime.yaml
+ * `socket:`, else the store's own default (store-socket.ts). Never another store's core.
  */
-export function socketFrom(flag: string | undefined, env: NodeJS.ProcessEnv = process.env, configDir?: string): string {
-  return flag || env.MCPD_SOCKET || (configDir !== undefined ? recordedSocket(configDir, env) : undefined) || defaultSocketPath(env);
+export function socketFrom(flag: string | undefined, env: NodeJS.ProcessEnv, configDir: string): Promise<string> {
+  return storeSocket(flag, env, configDir);
 }
 
 export function configFrom(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {

@@ -1,14 +1,14 @@
 import { spawn } from 'node:child_process';
 import { closeSync, fstatSync, mkdirSync, readFileSync } from 'node:fs';
 import { assertPrivateDir, openOwnAppendFile } from '../../shared/file-trust.js';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 
 export interface AutostartOptions {
   /** Path to the mcpd entry script. */
   coreEntry: string;
   socket: string;
   configDir?: string;
-  /** Where the core's stdout/stderr go; defaults beside the socket. */
+  /** Where the core's stdout/stderr go; defaults beside the socket (coreLogFile). */
   logFile?: string;
 }
 
@@ -31,7 +31,7 @@ export interface StartedCore {
  * its output in a log file (the gateway's stdout belongs to MCP).
  */
 export function startCoreDaemon(o: AutostartOptions): StartedCore {
-  const logFile = o.logFile ?? join(dirname(o.socket), 'mcpd.log');
+  const logFile = o.logFile ?? coreLogFile(o.socket);
   mkdirSync(dirname(logFile), { recursive: true, mode: 0o700 });
   // A log in a directory another user controls could be a link to any file we can write.
   assertPrivateDir(dirname(logFile), 'the core log directory', 'use a --socket in a directory only you own and can write');
@@ -54,6 +54,15 @@ export function startCoreDaemon(o: AutostartOptions): StartedCore {
     });
   });
   return { pid: child.pid, logFile, failed };
+}
+
+/**
+ * `mcpd.log` beside `control.sock`; `control-<hash>.log` beside a store's own `control-<hash>.sock`: cores
+ * of several stores in one directory each keep a log of their own (a failed start is read from it).
+ */
+function coreLogFile(socket: string): string {
+  const own = /^(control-[0-9a-f]+)\.sock$/.exec(basename(socket));
+  return join(dirname(socket), own ? `${own[1]}.log` : 'mcpd.log');
 }
 
 /** The core's own account of a failed start: its `mcpd: …` message (with the lines that detail it), else its first error entry. */

@@ -1,5 +1,6 @@
 import type { ConfigIssue } from '../../shared/errors.js';
 import { issueAt, type LocStr } from './source.js';
+import { looksLikePath, secretName } from './secret-names.js';
 
 /** How one `${input:id}` resolved. */
 /** `missing`: no value is to be had now (none given, its command failed) — not a mistake in the file. */
@@ -11,6 +12,8 @@ export interface ExpandContext {
   variable(name: string): string | undefined;
   /** Names whose values are never treated as secrets (e.g. MCPD_STORE_DIR). */
   publicVariables: ReadonlySet<string>;
+  /** Where `variable` looks, for the hint of an unset one (e.g. "runtime.yaml env, mcpd's environment and …"). */
+  lookedIn?: string;
   input(id: string): Promise<InputOutcome>;
   issues: ConfigIssue[];
   /**
@@ -22,7 +25,7 @@ export interface ExpandContext {
 
 export interface Expanded {
   value: string;
-  /** Substrings that came from environment variables or password inputs. */
+  /** Substrings that came from variables named like secrets or from password inputs. */
   secrets: string[];
 }
 
@@ -98,7 +101,9 @@ async function evaluate(parts: Part[], loc: LocStr, ctx: ExpandContext, out: Exp
       const v = ctx.variable(p.name);
       if (v !== undefined && (p.fallback === undefined || v !== '')) {
         out.value += v;
-        if (v.length >= MIN_ENV_SECRET && !ctx.publicVariables.has(p.name)) out.secrets.push(v);
+        // Only a variable named like a secret is one: `${HOME}` or a `LOG_LEVEL` of `info` must not mask
+        // every path and every log line.
+        if (v.length >= MIN_ENV_SECRET && !ctx.publicVariables.has(p.name) && secretName(p.name) && !looksLikePath(v)) out.secrets.push(v);
       } else if (p.fallback) {
         ok = (await evaluate(p.fallback, loc, ctx, out)) && ok;
       } else {
@@ -106,7 +111,9 @@ async function evaluate(parts: Part[], loc: LocStr, ctx: ExpandContext, out: Exp
           loc.where,
           ctx.file,
           `environment variable "${p.name}" is not set`,
-          `set ${p.name} in the environment of mcpd, or write \${${p.name}:-default} to give a fallback`,
+          ctx.lookedIn
+            ? `looked for in ${ctx.lookedIn}; set ${p.name} in one of them (runtime.yaml env: or envFile:, or your shell profile), or write \${${p.name}:-default} to give a fallback`
+            : `set ${p.name} in the environment of mcpd, or write \${${p.name}:-default} to give a fallback`,
         );
         ok = missing(ctx, issue, out, `\${${p.name}}`) && ok;
       }

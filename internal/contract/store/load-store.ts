@@ -14,6 +14,7 @@ import { scaffoldStore } from './scaffold.js';
 import { resolveSmcp } from './smcp-load.js';
 import { buildServer } from './server-build.js';
 import { parseSource, type Source } from './source.js';
+import { storeVariables, type StoreVariables } from './store-variables.js';
 import { didYouMean } from '../model/did-you-mean.js';
 import type { LoadOptions, LoadResult } from './types.js';
 
@@ -107,6 +108,7 @@ interface ProfileLoad {
   dir: string;
   rt: ParsedRuntime;
   env: NodeJS.ProcessEnv;
+  vars: StoreVariables;
   issues: ConfigIssue[];
   warnings: ConfigIssue[];
   /** Servers left out because a value is missing (the store loads without them). */
@@ -128,8 +130,9 @@ async function loadProfile(name: string, file: string, o: ProfileLoad): Promise<
   const inputs = parsed.inputs.map((i) => i.def);
   const ctx = {
     file,
-    variable: (n: string) => (n === STORE_DIR_VARIABLE ? dir : env[n]),
+    variable: (n: string) => (n === STORE_DIR_VARIABLE ? dir : o.vars.variable(n)),
     publicVariables: new Set([STORE_DIR_VARIABLE]),
+    lookedIn: o.vars.lookedIn,
     input: inputResolver({ defs: inputs, values: rt.inputValues, env, cwd: dir, runCommands: o.runCommands }),
     issues: src.issues,
   };
@@ -261,6 +264,7 @@ export async function loadStore(dir: string, opts: LoadOptions = {}): Promise<Lo
   if (dirTrust) return { ok: false, issues: [dirTrust] };
   const files = await listProfiles(abs, issues);
   const rt = await loadRuntime(abs, issues, maxBytes);
+  const vars = await storeVariables(rt, join(abs, 'runtime.yaml'), env, opts.envDescription, issues);
   const callerRefs = await loadCallers(callersFile, new Set(files.keys()), issues, maxBytes);
   const callers = new Map(callerRefs.map((r) => [r.caller, r.profile]));
   // Commands of profiles no caller can reach are not run.
@@ -268,7 +272,7 @@ export async function loadStore(dir: string, opts: LoadOptions = {}): Promise<Lo
   const profiles = new Map<string, Profile>();
   for (const [name, file] of files) {
     const runCommands = opts.runCommands !== false && used.has(name);
-    const p = await loadProfile(name, file, { dir: abs, rt, env, issues, warnings, unresolved, maxBytes, runCommands });
+    const p = await loadProfile(name, file, { dir: abs, rt, env, vars, issues, warnings, unresolved, maxBytes, runCommands });
     if (p) profiles.set(name, p);
   }
   if (!files.has(DEFAULT_PROFILE)) {
@@ -315,7 +319,18 @@ async function loadCatalogFile(file: string, env: NodeJS.ProcessEnv, opts: LoadO
   const rt = parseRuntime(parseSource(join(base, 'runtime.yaml'), ''), base);
   const maxBytes = opts.maxFileBytes ?? maxFileBytesFrom(env);
   const runCommands = opts.runCommands !== false;
-  const profile = await loadProfile(DEFAULT_PROFILE, file, { dir: base, rt, env, issues, warnings, unresolved, maxBytes, runCommands });
+  const vars = await storeVariables(rt, join(base, 'runtime.yaml'), env, opts.envDescription, issues);
+  const profile = await loadProfile(DEFAULT_PROFILE, file, {
+    dir: base,
+    rt,
+    env,
+    vars,
+    issues,
+    warnings,
+    unresolved,
+    maxBytes,
+    runCommands,
+  });
   if (issues.length || !profile) return { ok: false, issues: [...issues, ...unresolved].sort(byPosition) };
   const store: ProfileStore = { dir: file, profiles: new Map([[DEFAULT_PROFILE, profile]]), callers: new Map(), runtime: rt.runtime };
   return { ok: true, store, warnings: warnings.sort(byPosition), unresolved: unresolved.sort(byPosition) };
@@ -332,6 +347,20 @@ function maxFileBytesFrom(env: NodeJS.ProcessEnv): number {
  * when asked (`--run-commands`): validating a store someone sent you must not run its commands.
  */
 export async function validateStoreDir(dir: string, env: NodeJS.ProcessEnv = process.env, runCommands = false): Promise<ConfigIssue[]> {
+  const r = await validateStore(dir, env, runCommands);
+  return [...r.errors, ...r.warnings];
+}
+
+/**
+ * The same, in two levels: `errors` keep the store from loading; `warnings` are values that are not to be
+ * had here (an unset variable, an input without a value) — the core runs without that server until they
+ * are, so CI checking an imported store need not fail on them (`mcpd validate --strict` does).
+ */
+export async function validateStore(
+  dir: string,
+  env: NodeJS.ProcessEnv = process.env,
+  runCommands = false,
+): Promise<{ errors: ConfigIssue[]; warnings: ConfigIssue[] }> {
   const r = await loadStore(dir, { env, scaffold: false, runCommands });
-  return r.ok ? r.unresolved : r.issues;
+  return r.ok ? { errors: [], warnings: r.unresolved } : { errors: r.issues, warnings: [] };
 }

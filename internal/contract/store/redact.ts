@@ -2,6 +2,7 @@ import { REDACTED, secretRedactor } from '../../shared/redactor.js';
 import type { ProfileStore } from '../model/profile.js';
 import type { ServerSpec } from '../model/spec.js';
 import { maskUrlSecrets, urlSecrets } from './url-secrets.js';
+import { looksLikePath, secretName } from './secret-names.js';
 
 export { REDACTED };
 
@@ -13,12 +14,14 @@ export function rememberSecrets(spec: ServerSpec, secrets: Iterable<string>): vo
   if (list.length) secretsOf.set(spec, list);
 }
 
-/** Literal env/header values shorter than this are not taken for secrets in free text (status masks them all). */
+/** Literal header values shorter than this are not taken for secrets in free text (status masks them all). */
 const MIN_LITERAL_SECRET = 8;
+/** A value under a name that says it is a secret is masked from this length on (short words are not). */
+const MIN_NAMED_SECRET = 4;
 
 /**
- * Every secret value the store knows: expanded variables and secret inputs (password and command), env
- * and header values (and a header's credentials after "Bearer "/"Basic "), URL userinfo and query values
+ * Every secret value the store knows: variables named like secrets and secret inputs (password and
+ * command), env values under such names, header values (and a header's credentials after "Bearer "/"Basic "), URL userinfo and query values
  * (url-secrets.ts) — each also
  * as it appears percent-encoded in a URL. Feeds the core's one redactor on every load.
  */
@@ -32,7 +35,9 @@ function storeSecrets(store: ProfileStore): string[] {
   for (const profile of store.profiles.values()) {
     for (const spec of profile.servers) {
       for (const s of secretsOf.get(spec) ?? []) add(s);
-      for (const v of Object.values(spec.env)) if (!v.startsWith('/')) add(v, MIN_LITERAL_SECRET);
+      // An env value is a secret when its name says so (GITHUB_TOKEN, DB_PASSWORD): `LOG_FORMAT: structured`
+      // is not, and masking it would hide that word in every log line.
+      for (const [k, v] of Object.entries(spec.env)) if (secretName(k) && !looksLikePath(v)) add(v, MIN_NAMED_SECRET);
       for (const v of Object.values(spec.headers)) {
         add(v, MIN_LITERAL_SECRET);
         add(v.split(' ').slice(1).join(' '), MIN_LITERAL_SECRET);

@@ -1,7 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { DEFAULT_RUNTIME, LOG_LEVELS, type RuntimeSettings } from '../model/profile.js';
 import { checkKeys, durationRule, mapEntries, readEnum, readNumber, readString, readStringMap, type NumberRule } from './fields.js';
-import { report, type Source, type YNode } from './source.js';
+import { report, whereOf, type LocStr, type Source, type YNode } from './source.js';
 import { parseSmcp, type RawSmcp } from './smcp-parse.js';
 
 type NumericKey =
@@ -38,11 +38,15 @@ export const NUMBER_RULES: Record<NumericKey, NumberRule> = {
   pingIntervalSeconds: durationRule(0),
 };
 
-export const RUNTIME_KEYS = [...Object.keys(DEFAULT_RUNTIME), 'inputValues', 'smcp'];
+export const RUNTIME_KEYS = [...Object.keys(DEFAULT_RUNTIME), 'inputValues', 'env', 'envFile', 'smcp'];
 
 export interface ParsedRuntime {
   runtime: RuntimeSettings;
   inputValues: Map<string, string>;
+  /** The store's own variables for `${VAR}` (`env:`), before every other source. */
+  env: Map<string, string>;
+  /** `envFile:`, a dotenv file of variables (absolute; relative ones are taken from the store's folder). */
+  envFile?: LocStr;
   /** The `smcp:` section, when present and valid. */
   smcp?: RawSmcp;
 }
@@ -64,9 +68,11 @@ function readAddress(src: Source, node: YNode, field: string): string | undefine
 export function parseRuntime(src: Source, storeDir: string): ParsedRuntime {
   const runtime: RuntimeSettings = { ...DEFAULT_RUNTIME };
   const inputValues = new Map<string, string>();
+  const env = new Map<string, string>();
+  let envFile: LocStr | undefined;
   let smcp: RawSmcp | undefined;
   const entries = mapEntries(src, src.doc.contents as YNode, '', 'a mapping of settings');
-  if (!entries) return { runtime, inputValues };
+  if (!entries) return { runtime, inputValues, env };
   checkKeys(src, entries, RUNTIME_KEYS, 'runtime.yaml');
   for (const e of entries) {
     if (e.key in NUMBER_RULES) {
@@ -81,9 +87,14 @@ export function parseRuntime(src: Source, storeDir: string): ParsedRuntime {
       if (v !== undefined) runtime.socket = v === '' || isAbsolute(v) ? v : resolve(storeDir, v);
     } else if (e.key === 'inputValues') {
       for (const [k, v] of readStringMap(src, e.value, e.field) ?? []) inputValues.set(k, v.text);
+    } else if (e.key === 'env') {
+      for (const [k, v] of readStringMap(src, e.value, e.field) ?? []) env.set(k, v.text);
+    } else if (e.key === 'envFile') {
+      const v = readString(src, e.value, e.field);
+      if (v) envFile = { text: isAbsolute(v) ? v : resolve(storeDir, v), where: whereOf(src, e.value, e.field) };
     } else if (e.key === 'smcp') {
       smcp = parseSmcp(src, e.value, e.field);
     }
   }
-  return { runtime, inputValues, ...(smcp ? { smcp } : {}) };
+  return { runtime, inputValues, env, ...(envFile ? { envFile } : {}), ...(smcp ? { smcp } : {}) };
 }

@@ -153,6 +153,8 @@ export function runtimeSchema(): Schema {
     metricsAddress: { type: 'string', description: 'host:port for /metrics and /healthz; "" disables' },
     logLevel: { enum: [...LOG_LEVELS] },
     inputValues: { type: 'object', additionalProperties: str },
+    env: { type: 'object', additionalProperties: str, description: 'variables for ${VAR}, before every other source' },
+    envFile: { type: 'string', description: 'a dotenv file (NAME=value lines) of variables for ${VAR}; relative to the store' },
     smcp: smcpSchema(),
   };
   return {

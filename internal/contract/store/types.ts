@@ -10,6 +10,8 @@ export type LoadResult =
 export interface LoadOptions {
   /** Environment for `${VAR}` and `MCPD_INPUT_*`; default process.env. */
   env?: NodeJS.ProcessEnv;
+  /** What `env` is, for the hint of an unset variable (default "mcpd's environment"). */
+  envDescription?: string;
   /** Create a starter store when the directory holds none. */
   scaffold?: boolean;
   /** Run `command` inputs (default true; `mcpd validate` runs them only with --run-commands). */

@@ -7,7 +7,9 @@ import { MetadataStore, PoolManager } from '../infra/scheduler/index.js';
 import { watchStore } from '../infra/catalog/watch-store.js';
 import { SessionTally } from '../infra/rpc/session-tally.js';
 import { startControlServer, type ControlServer } from '../infra/rpc/control-server.js';
-import { defaultSocketPath, socketIsLive } from '../../contract/session/socket-path.js';
+import { socketIsLive } from '../../contract/session/socket-path.js';
+import { storeDefaultSocket } from '../../contract/store/store-socket.js';
+import { coreEnvironment, type CoreEnvironment } from './core-environment.js';
 import { claimSocketPath, claimStore, type StartLock } from '../infra/rpc/start-lock.js';
 import { readCoreRecord, removeCoreRecord, writeCoreRecord } from '../../contract/store/core-record.js';
 import { createLogger } from '../infra/telemetry/logger.js';
@@ -51,6 +53,9 @@ export async function runCore(o: CoreRunOptions): Promise<RunningCore> {
   // the store's own messages (edits rejected, applied) included.
   const obs = new Observability({ env });
   const boot = obs.tee(createLogger('core'));
+  // The user's login environment is asked for at once (a shell's profile takes a moment), used from the
+  // store's first load on: servers get the same variables whichever client started this core.
+  const resolving = coreEnvironment(env);
   // A refused start must leave no trace: check for a running core before scaffolding a store.
   await refuseIfServed(o, env);
   // Servers keep state under the store's state directory (the default store points server-memory
@@ -59,7 +64,7 @@ export async function runCore(o: CoreRunOptions): Promise<RunningCore> {
   mkdirSync(stateDir, { recursive: true });
   const storeLock = await claimStore(stateDir, async () => secondCore(o.configDir, stateDir));
   try {
-    return await openAndServe(o, { obs, boot, env, stateDir, storeLock });
+    return await openAndServe(o, { obs, boot, env, serverEnv: await resolving, stateDir, storeLock });
   } catch (e) {
     await storeLock.release();
     throw e;
@@ -78,22 +83,24 @@ interface Opening {
   obs: Observability;
   boot: ReturnType<Observability['tee']>;
   env: NodeJS.ProcessEnv;
+  /** What `${VAR}` and servers' base variables come from (core-environment.ts). */
+  serverEnv: CoreEnvironment;
   stateDir: string;
   storeLock: StartLock;
 }
 
 /** With the store ours: load it, claim the socket, serve. */
-async function openAndServe(o: CoreRunOptions, { obs, boot, env, stateDir, storeLock }: Opening): Promise<RunningCore> {
-  const store = await StoreState.open(resolve(o.configDir), env, boot);
+async function openAndServe(o: CoreRunOptions, { obs, boot, env, serverEnv, stateDir, storeLock }: Opening): Promise<RunningCore> {
+  const store = await StoreState.open(resolve(o.configDir), serverEnv.env, boot, serverEnv.lookedIn);
   const runtime = store.current.runtime;
   const log = obs.adopt(store, createLogger('core', runtime.logLevel));
   const unguard = keepRunningOnUnhandledRejections(log);
-  const socket = o.socket || runtime.socket || defaultSocketPath(env);
+  const socket = o.socket || runtime.socket || env.MCPD_SOCKET || storeDefaultSocket(o.configDir, env);
   // Refuse before starting anything when another core owns the socket, or is starting on it: the lock
   // is held until the socket is removed at stop (or this process dies).
   const lock = await claimSocketPath(socket);
   try {
-    return await serveCore(o, { obs, store, log, unguard, socket, stateDir, lock: both(lock, storeLock) });
+    return await serveCore(o, { obs, store, log, unguard, socket, stateDir, serverEnv, lock: both(lock, storeLock) });
   } catch (e) {
     await lock.release();
     throw e;
@@ -112,11 +119,15 @@ interface Prepared {
   unguard: () => void;
   socket: string;
   stateDir: string;
+  serverEnv: CoreEnvironment;
   lock: StartLock;
 }
 
 /** Everything after the socket is ours: pools, core, control server, watcher, dashboard. */
-async function serveCore(o: CoreRunOptions, { obs, store, log, unguard, socket, stateDir, lock }: Prepared): Promise<RunningCore> {
+async function serveCore(
+  o: CoreRunOptions,
+  { obs, store, log, unguard, socket, stateDir, serverEnv, lock }: Prepared,
+): Promise<RunningCore> {
   const runtime = store.current.runtime;
   // Every server may ask for sampling, elicitation and roots; the core routes each such request to the
   // caller session it is serving, whose client answers or the server gets a clear error at once.
@@ -125,6 +136,8 @@ async function serveCore(o: CoreRunOptions, { obs, store, log, unguard, socket, 
   const launcher = createLauncher({
     batcher,
     clientCapabilities: { sampling: {}, elicitation: {}, roots: { listChanged: true } },
+    // PATH, HOME, LANG… of the user's login environment, not only of the client that started the core.
+    baseEnv: serverEnv.env,
     // HTTP servers' OAuth tokens, written by `mcpdctl auth` and refreshed here (docs/auth.md).
     oauth: OAuthStore.inStateDir(stateDir),
     // Servers are launched only from core.start() on, after `core` is assigned below.
@@ -164,14 +177,18 @@ async function serveCore(o: CoreRunOptions, { obs, store, log, unguard, socket, 
     batcher,
   });
   await core.start();
-  const watcher = watchStore(store.current.dir, (r) => {
-    if (!r.ok) {
-      store.reject(r.issues);
-      return core.publishStatus(); // status watchers see the problems at once
-    }
-    store.adopt(r.store, r.unresolved);
-    core.applyStore().catch((e: unknown) => log('error', 'applying the new configuration failed', { error: e }));
-  });
+  const watcher = watchStore(
+    store.current.dir,
+    (r) => {
+      if (!r.ok) {
+        store.reject(r.issues);
+        return core.publishStatus(); // status watchers see the problems at once
+      }
+      store.adopt(r.store, r.unresolved);
+      core.applyStore().catch((e: unknown) => log('error', 'applying the new configuration failed', { error: e }));
+    },
+    { env: serverEnv.env, envDescription: serverEnv.lookedIn },
+  );
   // "core started" promises that the store is watched: an edit made after it is seen.
   await watcher.ready;
   // The web dashboard shares the metrics listener; its token lives beside the control socket (0700).
@@ -232,7 +249,7 @@ function doorInterceptors(core: Core, log: CoreLog): Interceptor[] {
 async function refuseIfServed(o: CoreRunOptions, env: NodeJS.ProcessEnv): Promise<void> {
   const dir = storeFolder(o.configDir);
   const hasRuntime = existsSync(join(dir, 'runtime.yaml')) || existsSync(join(dir, 'runtime.yml'));
-  const socket = o.socket || (hasRuntime ? undefined : defaultSocketPath(env));
+  const socket = o.socket || (hasRuntime ? undefined : env.MCPD_SOCKET || storeDefaultSocket(o.configDir, env));
   if (socket && (await socketIsLive(socket)))
     throw new Error(`another mcpd is already serving ${socket}; stop it first (mcpdctl status shows its pid) or pass a different --socket`);
 }

@@ -19,7 +19,8 @@ function profileServers(profile: Profile): Map<string, string> {
 
 /**
  * What one caller may read: entries about servers of its profile (named as its profile names them),
- * entries about itself, and global core events; nothing about other profiles' servers or other callers.
+ * entries about itself, warnings about its profile's file, and global core events; nothing about other
+ * profiles' servers or files or other callers.
  * The profile is looked up per entry, so a reload that moves the caller changes the scope at once.
  */
 export function callerView(caller: string, minLevel: LogLevel, profileOf: (caller: string) => Profile): LogView {
@@ -27,9 +28,16 @@ export function callerView(caller: string, minLevel: LogLevel, profileOf: (calle
   return (e: BusEntry): LogRecord | undefined => {
     if (levelRank(e.record.level) < min) return undefined;
     if (e.caller !== undefined && e.caller !== caller) return undefined;
+    // A warning about one profile's file is for that profile's callers only (callers.yaml's and
+    // runtime.yaml's are for everyone).
+    if (e.storeFile !== undefined && isProfileFile(e.storeFile) && e.storeFile !== profileOf(caller).file) return undefined;
     if (e.fingerprint === undefined) return e.record;
     const server = profileServers(profileOf(caller)).get(e.fingerprint);
     if (server === undefined) return undefined;
     return { ...e.record, server };
   };
+}
+
+function isProfileFile(file: string): boolean {
+  return /[\\/]profiles[\\/][^\\/]+$/.test(file);
 }

@@ -25,7 +25,7 @@ const spec = (name: string, arg: string): ServerSpec => ({
 });
 const profile = (name: string, servers: ServerSpec[]): Profile => ({
   name,
-  file: `/x/${name}.yaml`,
+  file: `/x/profiles/${name}.yaml`,
   servers,
   inputs: [],
   namespace: DEFAULT_NAMESPACE,
@@ -89,6 +89,16 @@ describe('LogService', () => {
       'instance.crash:secret',
       'instance.start_failed:docs',
     ]);
+  });
+
+  it("shows a caller only its own profile's warnings; callers.yaml's and runtime.yaml's go to everyone", () => {
+    const w = setup();
+    w.coreLog('warning', 'server left out until its value is set', { issue: 'b needs TOKEN', storeFile: B.file });
+    w.coreLog('warning', 'config warning', { issue: 'a has an odd key', storeFile: A.file });
+    w.coreLog('warning', 'config warning', { issue: 'callers.yaml note', storeFile: '/x/callers.yaml' });
+    const seen = (caller: string) => w.svc.recent(caller, 'warning').map((r) => String(r.fields?.issue));
+    expect(seen('alice')).toEqual(['a has an odd key', 'callers.yaml note']);
+    expect(seen('bob')).toEqual(['b needs TOKEN', 'callers.yaml note']);
   });
 
   it('maps downstream notifications/message (level, logger, data) and ignores other notifications', () => {

@@ -18,16 +18,17 @@ export class StoreState {
   private constructor(
     public current: ProfileStore,
     private readonly env: NodeJS.ProcessEnv,
+    private readonly envDescription: string | undefined,
     private readonly log: (level: 'info' | 'warning' | 'error', event: string, fields?: Record<string, unknown>) => void,
   ) {}
 
   /** Loads (scaffolding an empty store); throws with every issue when it is invalid. */
-  static async open(dir: string, env: NodeJS.ProcessEnv, log: StoreState['log']): Promise<StoreState> {
-    const r = await loadStore(dir, { env, scaffold: true });
+  static async open(dir: string, env: NodeJS.ProcessEnv, log: StoreState['log'], envDescription?: string): Promise<StoreState> {
+    const r = await loadStore(dir, { env, envDescription, scaffold: true });
     if (!r.ok) throw new Error(`configuration in ${dir} is invalid:\n${r.issues.map(formatIssue).join('\n')}`);
     useStoreSecrets(r.store);
-    for (const w of r.warnings) log('warning', 'config warning', { issue: formatIssue(w) });
-    const state = new StoreState(r.store, env, log);
+    for (const w of r.warnings) log('warning', 'config warning', { issue: formatIssue(w), storeFile: w.file });
+    const state = new StoreState(r.store, env, envDescription, log);
     state.noteUnresolved(r.unresolved);
     return state;
   }
@@ -37,7 +38,7 @@ export class StoreState {
   }
 
   async reload(): Promise<ReloadOutcome> {
-    const r = await loadStore(this.current.dir, { env: this.env });
+    const r = await loadStore(this.current.dir, { env: this.env, envDescription: this.envDescription });
     if (!r.ok) {
       this.lastIssues = r.issues;
       this.log('error', 'reload rejected; the running configuration stays in force', { issues: r.issues.map(formatIssue) });
@@ -53,7 +54,7 @@ export class StoreState {
 
   private noteUnresolved(unresolved: ConfigIssue[]): void {
     this.unresolved = unresolved;
-    for (const u of unresolved) this.log('warning', 'server left out until its value is set', { issue: formatIssue(u) });
+    for (const u of unresolved) this.log('warning', 'server left out until its value is set', { issue: formatIssue(u), storeFile: u.file });
   }
 
   /** Takes a store that a watcher already loaded successfully. */

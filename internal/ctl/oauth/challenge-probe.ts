@@ -1,6 +1,8 @@
 import { extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerSpec } from '../../contract/model/spec.js';
+import { maskUrlSecrets } from '../../contract/store/url-secrets.js';
+import { McpdError } from '../../shared/errors.js';
 
 export interface Challenge {
   /** The server answered 401/403 (else it needs no sign-in for a first request). */
@@ -29,10 +31,25 @@ export async function probeChallenge(spec: ServerSpec, signal?: AbortSignal): Pr
           }),
           signal,
         };
-  const res = await fetch(url, init);
+  const res = await fetch(url, init).catch((e: unknown) => {
+    throw unreachable(spec.name, url, e);
+  });
   // Only the status and headers matter; a body that fails to cancel is dropped with the response.
   await res.body?.cancel().catch(() => {});
   if (res.status !== 401 && res.status !== 403) return { challenged: false };
   const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(res);
   return { challenged: true, resourceMetadataUrl, scope };
+}
+
+/**
+ * fetch's own "fetch failed" names neither the URL nor the cause (ECONNREFUSED, ENOTFOUND, a TLS
+ * error): say which server and URL could not be reached, and why (its query values masked).
+ */
+function unreachable(server: string, url: string, e: unknown): McpdError {
+  const err = e as Error & { cause?: { code?: string; message?: string } };
+  const why = err.cause?.code ?? err.cause?.message ?? err.message;
+  return new McpdError(
+    'UNAVAILABLE',
+    `cannot reach server "${server}" at ${maskUrlSecrets(url)}: ${why}; check that it is running and the url in its profile is right`,
+  );
 }

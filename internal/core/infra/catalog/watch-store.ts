@@ -5,7 +5,7 @@ import { loadStore } from '../../../contract/store/load-store.js';
 import type { LoadOptions, LoadResult } from '../../../contract/store/types.js';
 import { cappedTimeout } from '../../../shared/timer-limit.js';
 
-export interface WatchOptions extends Pick<LoadOptions, 'env'> {
+export interface WatchOptions extends Pick<LoadOptions, 'env' | 'envDescription'> {
   /** Quiet period before reloading; editors write several events per save. */
   debounceMs?: number;
 }
@@ -47,7 +47,7 @@ export function watchStore(dir: string, onResult: (r: LoadResult) => void, opts:
       dirty = false;
       stale = false;
       const before = await storeStamp(abs);
-      const r = await loadStore(abs, { env: opts.env, scaffold: false });
+      const r = await loadStore(abs, { env: opts.env, envDescription: opts.envDescription, scaffold: false });
       // A stale result is dropped, not delivered: an editor writing in place truncates first, and an
       // empty profile read then is valid — delivering it would stop that profile's servers. The
       // watcher's event for that write can come after the load, so the files' stamps are compared too;

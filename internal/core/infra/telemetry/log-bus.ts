@@ -8,6 +8,8 @@ export interface BusEntry {
   fingerprint?: string;
   /** The caller it concerns (e.g. "caller attached"); absent = not about one caller. */
   caller?: string;
+  /** The store file it concerns (a warning about a profile); absent = not about one file. */
+  storeFile?: string;
 }
 
 /** Decides, per reader, whether an entry is delivered and how it reads (server names differ per profile). */

@@ -31,6 +31,7 @@ export function coreEntry(level: LogRecord['level'], event: string, fields: Reco
     record,
     fingerprint: typeof fingerprint === 'string' ? fingerprint : undefined,
     caller: typeof caller === 'string' ? caller : undefined,
+    ...(typeof rest.storeFile === 'string' ? { storeFile: rest.storeFile } : {}),
   };
 }
 
