@@ -119,6 +119,8 @@ async function serveCore(o: CoreRunOptions, { obs, store, log, unguard, socket, 
     oauth: OAuthStore.inStateDir(stateDir),
     // Servers are launched only from core.start() on, after `core` is assigned below.
     onServerRequest: (spec, instanceId, method, params, signal) => core.clientRequests.handle(spec, instanceId, method, params, signal),
+    // A sandboxed server never sees the store, the state (tokens, caches) or the socket's folder (dashboard token).
+    sandboxProtectedPaths: () => [store.current.dir, stateDir, dirname(resolve(socket))],
   });
   const pools = obs.meter(
     new PoolManager({
