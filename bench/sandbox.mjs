@@ -47,7 +47,13 @@ const variants = {
 };
 if (srt) {
   const settings = join(dir, 'srt.json');
-  writeFileSync(settings, JSON.stringify({ network: { allowedDomains: ['example.com'], deniedDomains: [] }, filesystem: { denyRead: [], allowWrite: [dir], denyWrite: [] } }));
+  writeFileSync(
+    settings,
+    JSON.stringify({
+      network: { allowedDomains: ['example.com'], deniedDomains: [] },
+      filesystem: { denyRead: [], allowWrite: [dir], denyWrite: [] },
+    }),
+  );
   variants.srt = { ...base, name: 'srt', cmd: ['node', srt, '--settings', settings, '--', ...cmd] };
 }
 
@@ -87,8 +93,13 @@ const starts = await interleaved(
 keys.forEach((k, i) => {
   if (k !== 'none') emitComparison(`sandbox_start_${k}`, STARTS, 1, starts[i], starts[0]);
 });
-const median = (xs) => percentile([...xs].sort((a, b) => a - b), 50);
-for (const k of keys) emit({ case: `sandbox_rss_${k}`, n: rss[k].length, rss_kb_p50: median(rss[k]), added_kb_p50: round(median(rss[k]) - median(rss.none)) });
+const median = (xs) =>
+  percentile(
+    [...xs].sort((a, b) => a - b),
+    50,
+  );
+for (const k of keys)
+  emit({ case: `sandbox_rss_${k}`, n: rss[k].length, rss_kb_p50: median(rss[k]), added_kb_p50: round(median(rss[k]) - median(rss.none)) });
 
 const sessions = await Promise.all(keys.map((k) => launcher.launch(variants[k], { instanceId: `hop-${k}` })));
 const hops = await interleaved(

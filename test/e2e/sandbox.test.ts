@@ -103,7 +103,10 @@ describe('a sandboxed server (bubblewrap, docs/sandbox.md)', () => {
     const ok = `http://127.0.0.1:${portOf(allowed)}/a`;
     const no = `http://127.0.0.1:${portOf(denied)}/b`;
     expect(await call(one, 'boxed__fetch', { url: ok })).toEqual({ ok: true, detail: '200 allowed /a' });
-    expect(await call(one, 'boxed__fetch', { url: no })).toMatchObject({ ok: false, detail: expect.stringMatching(/^403 .*not in network\.allow/) });
+    expect(await call(one, 'boxed__fetch', { url: no })).toMatchObject({
+      ok: false,
+      detail: expect.stringMatching(/^403 .*not in network\.allow/),
+    });
     await world.waitForLogLine('the denial in the core log', new RegExp(`denied connection to 127\\.0\\.0\\.1:${portOf(denied)}`));
     expect(await call(one, 'boxed__connect', { host: '127.0.0.1', port: portOf(denied) })).toEqual({ ok: false, detail: 'ECONNREFUSED' });
     expect(await call(one, 'other__fetch', { url: ok })).toEqual({ ok: false, detail: 'ECONNREFUSED' }); // sandbox: true = no network

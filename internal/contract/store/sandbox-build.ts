@@ -27,7 +27,12 @@ export async function buildSandbox(
       const p = absolutePath(await one(loc), storeDir, home);
       if (writable && (p === '/' || p === home)) {
         ctx.issues.push(
-          issueAt(loc.where, ctx.file, `a write grant of ${p} gives the server the whole ${p === '/' ? 'filesystem' : 'home folder'}`, 'grant the folders it works in'),
+          issueAt(
+            loc.where,
+            ctx.file,
+            `a write grant of ${p} gives the server the whole ${p === '/' ? 'filesystem' : 'home folder'}`,
+            'grant the folders it works in',
+          ),
         );
         ok = false;
       }

@@ -72,7 +72,12 @@ describe('sandbox: a stdio server run in bubblewrap', () => {
       expect.arrayContaining([
         ['profiles/default.yaml', 7, 'servers[0].sandbox.filesystem.write[0]', expect.stringContaining('whole filesystem')],
         ['profiles/default.yaml', 8, 'servers[0].sandbox.filesystem.wirte', 'unknown key "wirte" in sandbox.filesystem'],
-        ['profiles/default.yaml', 10, 'servers[0].sandbox.network.allow[0]', expect.stringContaining('"http://api.example.com" is not a host')],
+        [
+          'profiles/default.yaml',
+          10,
+          'servers[0].sandbox.network.allow[0]',
+          expect.stringContaining('"http://api.example.com" is not a host'),
+        ],
         ['profiles/default.yaml', 10, 'servers[0].sandbox.network.allow[1]', expect.stringContaining('port 70000')],
         ['profiles/default.yaml', 13, 'servers[1].sandbox', expect.stringContaining('applies to stdio servers')],
         ['profiles/default.yaml', 16, 'servers[2].sandbox', expect.stringContaining('true, false or a mapping')],
@@ -81,7 +86,9 @@ describe('sandbox: a stdio server run in bubblewrap', () => {
   });
 
   it('refuses a write grant of the whole home folder', async () => {
-    const dir = await store({ 'profiles/default.yaml': ['servers:', '  - name: b', '    cmd: [node]', '    sandbox: { filesystem: { write: ["~"] } }'] });
+    const dir = await store({
+      'profiles/default.yaml': ['servers:', '  - name: b', '    cmd: [node]', '    sandbox: { filesystem: { write: ["~"] } }'],
+    });
     const r = await loadStore(dir, { env: { HOME: homedir() } });
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.issues.map(formatIssue).join('\n')).toMatch(/default\.yaml:4:.*sandbox\.filesystem\.write\[0\].*whole home folder/);

@@ -11,7 +11,13 @@ export const SANDBOX_NET_KEYS = ['allow'] as const;
 /** A path grant: absolute, `~/…`, or relative to the store folder; placeholders are checked after expansion. */
 function checkPath(src: Source, p: LocStr): boolean {
   if (p.text.trim() === '') {
-    src.issues.push({ file: src.file, line: p.where.line, column: p.where.column, field: p.where.field, message: 'a path grant must not be empty' });
+    src.issues.push({
+      file: src.file,
+      line: p.where.line,
+      column: p.where.column,
+      field: p.where.field,
+      message: 'a path grant must not be empty',
+    });
     return false;
   }
   return true;
@@ -67,5 +73,11 @@ export function parseSandbox(src: Source, node: YNode, field: string): RawSandbo
 
 /** Reports a sandbox on an HTTP server: mcpd does not run it, so it cannot confine it. */
 export function reportRemoteSandbox(src: Source, node: YNode, field: string, transport: string): void {
-  report(src, node, field, `"sandbox" applies to stdio servers; transport ${transport} connects to a server mcpd does not run`, 'remove "sandbox"');
+  report(
+    src,
+    node,
+    field,
+    `"sandbox" applies to stdio servers; transport ${transport} connects to a server mcpd does not run`,
+    'remove "sandbox"',
+  );
 }

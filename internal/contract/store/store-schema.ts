@@ -64,11 +64,22 @@ function oauthSchema(): Schema {
 }
 
 function sandboxSchema(): Schema {
-  const fs = object(SANDBOX_FS_KEYS, (k) => ({ ...strList, description: k === 'read' ? 'read-only path grants' : 'read-write path grants' }), 'sandbox.filesystem');
-  const net = object(SANDBOX_NET_KEYS, () => ({ ...strList, description: 'host, host:port, *.domain or *; [] = no network' }), 'sandbox.network');
+  const fs = object(
+    SANDBOX_FS_KEYS,
+    (k) => ({ ...strList, description: k === 'read' ? 'read-only path grants' : 'read-write path grants' }),
+    'sandbox.filesystem',
+  );
+  const net = object(
+    SANDBOX_NET_KEYS,
+    () => ({ ...strList, description: 'host, host:port, *.domain or *; [] = no network' }),
+    'sandbox.network',
+  );
   const types: Record<string, Schema> = { filesystem: fs, network: net };
   const o = object(SANDBOX_KEYS, (k) => types[k], 'sandbox');
-  return { oneOf: [{ type: 'boolean' }, o], description: 'run this stdio server in a bubblewrap sandbox (docs/sandbox.md); false = unsandboxed' };
+  return {
+    oneOf: [{ type: 'boolean' }, o],
+    description: 'run this stdio server in a bubblewrap sandbox (docs/sandbox.md); false = unsandboxed',
+  };
 }
 
 function serverSchema(): Schema {

@@ -101,7 +101,9 @@ export class SandboxProxy {
     if (isLoopbackName(host)) {
       const literal = this.rules.filter((r) => isLoopbackName(r.host));
       if (hostAllowed(literal, host, port)) return undefined;
-      return hostAllowed(this.rules, host, port) ? 'is loopback, which only a literal entry (127.0.0.1:PORT, localhost:PORT) allows' : 'is not in network.allow';
+      return hostAllowed(this.rules, host, port)
+        ? 'is loopback, which only a literal entry (127.0.0.1:PORT, localhost:PORT) allows'
+        : 'is not in network.allow';
     }
     if (!hostAllowed(this.rules, host, port)) return 'is not in network.allow';
     // A name that resolves to loopback would reach mcpd's own listeners: only literal loopback rules may.

@@ -57,7 +57,14 @@ function proxyPort(direct: number[]): number {
  */
 export async function sandboxedCommand(req: SandboxRequest): Promise<SandboxedCommand> {
   requireBwrap(req.serverName);
-  const base = { sandbox: req.sandbox, command: req.command, args: req.args, env: req.env, cwd: req.cwd, protectedPaths: req.protectedPaths };
+  const base = {
+    sandbox: req.sandbox,
+    command: req.command,
+    args: req.args,
+    env: req.env,
+    cwd: req.cwd,
+    protectedPaths: req.protectedPaths,
+  };
   if (req.sandbox.allow.length === 0) {
     const args = [...bwrapArgs({ ...base, execPath: process.execPath }), '--', req.command, ...req.args];
     return { command: BWRAP, args, env: req.env, release: () => {} };
