@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { SMCP_FLAGS } from './ctl-smcp-flags.js';
 import { completionCommand } from './completion-command.js';
 import { authCmd } from './auth-command.js';
+import { pinsCmd } from './pins-command.js';
 import { must } from '../shared/must.js';
 
 // Each command's code is imported when that command runs: `mcpdctl --help` compiles only this
@@ -280,6 +281,7 @@ export const CTL_COMMANDS: readonly CtlCommand[] = [
   smcp,
   desktopHost,
   authCmd,
+  pinsCmd,
   {
     name: 'completion',
     args: '<bash|zsh|fish|install> [shell]',

@@ -140,6 +140,7 @@ async function serveCore(o: CoreRunOptions, { obs, store, log, unguard, socket, 
     telemetry: obs.telemetry(),
     // The Stop RPC: the same graceful stop as SIGTERM; the process exits once it is done.
     requestStop: () => void stop().then(o.onStopped, o.onStopped),
+    stateDir,
   });
   const sessions = new SessionTally();
   obs.attach(core, sessions);

@@ -1,3 +1,4 @@
+import { ToolPins } from './tool-pins.js';
 import { ListingBudget } from './listing-budget.js';
 import { profileFor } from '../../contract/model/profile.js';
 import type { CallerHistories } from '../domain/history/tool-call-history.js';
@@ -23,6 +24,8 @@ export interface CoreOptions {
   telemetry?: LogTelemetry;
   /** Runs the process's graceful stop (the Stop RPC asks for it); absent = only `beginStop` happens. */
   requestStop?: () => void;
+  /** The store's state directory: tool pins live there; absent = tools are not pinned. */
+  stateDir?: string;
 }
 
 /** The tool cache over the pools, following the loaded store and every pool's tools/list_changed. */
@@ -35,6 +38,11 @@ export function wireTools(o: CoreOptions): ToolService {
     budget,
   );
   tools.applyStore(o.store.current);
+  if (o.stateDir) {
+    const pins = new ToolPins(o.stateDir, (server) => tools.pinsChanged(server), (msg, fields) => o.log('warning', msg, fields));
+    pins.watch();
+    tools.usePins(pins);
+  }
   // Fire-and-forget: the tool cache's loads never reject: a failed listing is recorded and logged.
   o.pools.onToolsChanged((fp) => void tools.invalidate(fp));
   return tools;
