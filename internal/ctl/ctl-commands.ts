@@ -13,6 +13,7 @@ import { SMCP_FLAGS } from './ctl-smcp-flags.js';
 import { completionCommand } from './completion-command.js';
 import { authCmd } from './auth-command.js';
 import { pinsCmd } from './pins-command.js';
+import { updateCmd } from './update-command.js';
 import { must } from '../shared/must.js';
 
 // Each command's code is imported when that command runs: `mcpdctl --help` compiles only this
@@ -282,6 +283,7 @@ export const CTL_COMMANDS: readonly CtlCommand[] = [
   desktopHost,
   authCmd,
   pinsCmd,
+  updateCmd,
   {
     name: 'completion',
     args: '<bash|zsh|fish|install> [shell]',

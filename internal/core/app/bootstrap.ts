@@ -121,6 +121,8 @@ async function serveCore(o: CoreRunOptions, { obs, store, log, unguard, socket, 
     onServerRequest: (spec, instanceId, method, params, signal) => core.clientRequests.handle(spec, instanceId, method, params, signal),
     // A sandboxed server never sees the store, the state (tokens, caches) or the socket's folder (dashboard token).
     sandboxProtectedPaths: () => [store.current.dir, stateDir, dirname(resolve(socket))],
+    // npx packages are pinned to the version and integrity they first resolved to (mcpdctl update accepts a change).
+    stateDir,
   });
   const pools = obs.meter(
     new PoolManager({

@@ -14,6 +14,7 @@ import { authFailure } from '../../../contract/oauth/sign-in-error.js';
 import type { OAuthStore } from '../../../contract/oauth/token-store.js';
 import { serverEnvironment } from './env.js';
 import { sandboxedCommand } from './sandbox/sandboxed-command.js';
+import { pinnedCmd } from './package-pinning.js';
 import { describeDenials, sandboxDenials } from './sandbox/denials.js';
 import type { ListGuards } from './list-tools.js';
 import { Reaper } from './reaper.js';
@@ -63,6 +64,8 @@ export interface LauncherOptions {
   batcher?: WriteBatcher;
   /** mcpd's own paths (store, state, control socket folder) that no sandboxed server sees, whatever its grants. */
   sandboxProtectedPaths?: () => string[];
+  /** Where npx packages are pinned (`<state dir>`); absent = started as written. */
+  stateDir?: string;
 }
 
 export interface ManagedLauncher extends Launcher {
@@ -183,7 +186,7 @@ export function createLauncher(opts: LauncherOptions = {}): ManagedLauncher {
   }
 
   async function stdioTransport(spec: ServerSpec, graceMs: number, onStderr: (line: string) => void): Promise<ProcessStdioTransport> {
-    const [program, ...rest] = spec.cmd;
+    const [program, ...rest] = await pinnedCmd(spec, opts.stateDir, opts.onEvent);
     if (!program) throw new McpdError('INVALID_ARGUMENT', `server ${spec.name}: stdio transport needs "cmd" (program and arguments)`);
     let transport: ProcessStdioTransport | undefined;
     const run = spec.sandbox
