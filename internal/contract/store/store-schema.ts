@@ -175,6 +175,11 @@ export function runtimeSchema(): Schema {
     logLevel: { enum: [...LOG_LEVELS] },
     inputValues: { type: 'object', additionalProperties: str },
     smcp: smcpSchema(),
+    registry: {
+      type: 'object',
+      properties: { url: { type: 'string', pattern: '^https?://', description: 'MCP Registry base URL (mcpdctl search / add)' } },
+      additionalProperties: false,
+    },
   };
   return {
     $schema: SCHEMA_DRAFT,
