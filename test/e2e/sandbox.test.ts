@@ -113,6 +113,15 @@ describe('a sandboxed server (bubblewrap, docs/sandbox.md)', () => {
     expect(await call(one, 'open__fetch', { url: no })).toEqual({ ok: true, detail: '200 denied /b' });
   });
 
+  it('status shows each sandboxed server its grants', async () => {
+    const pools = (await world.calls().status()).pools;
+    const boxed = pools.find((p) => p.references.some((r) => r.endsWith('/boxed')));
+    expect(boxed?.target).toContain(
+      `[sandbox read: ${world.dir}, ${path('granted-read')}; write: ${path('granted-write')}; network: 127.0.0.1:${portOf(allowed)}]`,
+    );
+    expect(pools.find((p) => p.references.some((r) => r.endsWith('/open')))?.target).not.toContain('[sandbox');
+  });
+
   it('a server that fails because the sandbox hid a path says which', async () => {
     await expect(two.callTool({ name: 'doomed__env', arguments: {} })).rejects.toThrow(
       new RegExp(`sandbox may have refused it: paths ${path('home/.ssh/id_rsa').replace(/[.]/g, '\\.')} \\(ENOENT\\)`),
