@@ -1,5 +1,6 @@
 import { ToolPins } from './tool-pins.js';
 import { ListingBudget } from './listing-budget.js';
+import type { ControlApi } from '../../contract/control/control.js';
 import { profileFor } from '../../contract/model/profile.js';
 import type { CallerHistories } from '../domain/history/tool-call-history.js';
 import type { AreaDeps, CoreLog } from './area-deps.js';
@@ -26,6 +27,8 @@ export interface CoreOptions {
   requestStop?: () => void;
   /** The store's state directory: tool pins live there; absent = tools are not pinned. */
   stateDir?: string;
+  /** The door as the SMCP Computers see it (built after the core, asked for when one starts). */
+  smcpFace: () => ControlApi;
 }
 
 /** The tool cache over the pools, following the loaded store and every pool's tools/list_changed. */
