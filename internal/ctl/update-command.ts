@@ -29,8 +29,8 @@ async function update(server: string, socket: string, flags: Record<string, stri
     import('./auth-command.js'),
     import('../contract/store/index.js'),
     import('../contract/store/state-dir.js'),
-    import('../contract/packages/package-command.js'),
-    import('../contract/packages/package-pins.js'),
+    import('../contract/package-pins/package-command.js'),
+    import('../contract/package-pins/package-pins.js'),
   ]);
   const configDir = (await coreConfigDir(socket)) ?? authConfigDir(str(flags.config));
   const loaded = await loadStore(configDir);

@@ -1,6 +1,6 @@
 import type { ServerSpec } from '../../../contract/model/spec.js';
-import { packageCommand, pinnedCommand } from '../../../contract/packages/package-command.js';
-import { packageChanged, readPackagePin, resolveNpm, writePackagePin } from '../../../contract/packages/package-pins.js';
+import { packageCommand, pinnedCommand } from '../../../contract/package-pins/package-command.js';
+import { packageChanged, readPackagePin, resolveNpm, writePackagePin } from '../../../contract/package-pins/package-pins.js';
 import { McpdError } from '../../../shared/errors.js';
 
 /**
