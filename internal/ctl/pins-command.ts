@@ -35,11 +35,18 @@ async function storeOf(socket: string, flag: string | undefined): Promise<string
 }
 
 async function show(stateDir: string, server: string | undefined, out: Out): Promise<number> {
-  const [{ readPins, pinnedServers }, { pinDiff }] = await Promise.all([import('../contract/pins/pin-files.js'), import('../contract/model/tool-pins.js')]);
+  const [{ readPins, pinnedServers }, { pinDiff }] = await Promise.all([
+    import('../contract/pins/pin-files.js'),
+    import('../contract/model/tool-pins.js'),
+  ]);
   const servers = server === undefined ? pinnedServers(stateDir) : [server];
   const rows = servers.map((s) => ({ server: s, pins: readPins(stateDir, s) }));
   if (out.json) {
-    const json = rows.map((r) => ({ server: r.server, pinned: Object.keys(r.pins.tools).sort(), withheld: Object.values(r.pins.withheld) }));
+    const json = rows.map((r) => ({
+      server: r.server,
+      pinned: Object.keys(r.pins.tools).sort(),
+      withheld: Object.values(r.pins.withheld),
+    }));
     out.write(`${JSON.stringify(json)}\n`);
     return 0;
   }
@@ -56,7 +63,10 @@ async function show(stateDir: string, server: string | undefined, out: Out): Pro
 }
 
 async function approve(stateDir: string, server: string, tool: string | undefined, out: Out): Promise<number> {
-  const [{ readPins, writePins }, { approvePins }] = await Promise.all([import('../contract/pins/pin-files.js'), import('../contract/model/tool-pins.js')]);
+  const [{ readPins, writePins }, { approvePins }] = await Promise.all([
+    import('../contract/pins/pin-files.js'),
+    import('../contract/model/tool-pins.js'),
+  ]);
   const { next, approved } = approvePins(readPins(stateDir, server), tool);
   if (approved.length === 0) {
     const what = tool === undefined ? `server ${server} has no withheld tool` : `tool ${tool} of server ${server} is not withheld`;

@@ -14,7 +14,7 @@ function canonicalJson(value: JsonValue | undefined): string {
 }
 
 /** What of a tool is pinned: what a model is told and what it may send. */
-export const PINNED_FIELDS = ['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations'] as const;
+const PINNED_FIELDS = ['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations'] as const;
 
 export interface PinnedDefinition {
   /** sha256 of the pinned fields' canonical JSON. */
@@ -41,7 +41,7 @@ export interface ServerPins {
 
 export const emptyPins = (): ServerPins => ({ tools: {}, withheld: {} });
 
-export function pinnedDefinition(definition: JsonObject): PinnedDefinition {
+function pinnedDefinition(definition: JsonObject): PinnedDefinition {
   const picked: JsonObject = {};
   for (const f of PINNED_FIELDS) if (definition[f] !== undefined) picked[f] = definition[f] as JsonValue;
   return { hash: sha256Hex(canonicalJson(picked)), definition: picked };

@@ -38,10 +38,17 @@ export function resolveNpm(p: PackageCommand, env: NodeJS.ProcessEnv = process.e
       }
       try {
         // One version: an object; a range matching several: an array of them, the last the highest.
-        const parsed = JSON.parse(stdout) as { version: string; 'dist.integrity': string } | { version: string; 'dist.integrity': string }[];
+        const parsed = JSON.parse(stdout) as
+          { version: string; 'dist.integrity': string } | { version: string; 'dist.integrity': string }[];
         const last = Array.isArray(parsed) ? parsed[parsed.length - 1] : parsed;
         if (!last?.version || !last['dist.integrity']) throw new Error('no version or integrity in the answer');
-        resolve({ name: p.name, requested: p.requested, version: last.version, integrity: last['dist.integrity'], resolvedAt: new Date().toISOString() });
+        resolve({
+          name: p.name,
+          requested: p.requested,
+          version: last.version,
+          integrity: last['dist.integrity'],
+          resolvedAt: new Date().toISOString(),
+        });
       } catch (e) {
         reject(new McpdError('UNAVAILABLE', `cannot resolve npm package ${spec}: ${(e as Error).message}`));
       }
@@ -51,6 +58,9 @@ export function resolveNpm(p: PackageCommand, env: NodeJS.ProcessEnv = process.e
 
 /** The refusal when what the profile asks for now is not what was approved. */
 export function packageChanged(server: string, pin: PackagePin, now: PackagePin): string {
-  const what = now.version !== pin.version ? `version ${pin.version} → ${now.version}` : `integrity of ${pin.version} ${pin.integrity} → ${now.integrity}`;
+  const what =
+    now.version !== pin.version
+      ? `version ${pin.version} → ${now.version}`
+      : `integrity of ${pin.version} ${pin.integrity} → ${now.integrity}`;
   return `cannot start server ${server}: its package ${pin.name} changed since it was approved (${what}); see and accept the change with "mcpdctl update ${server}"`;
 }

@@ -42,7 +42,11 @@ export function wireTools(o: CoreOptions): ToolService {
   );
   tools.applyStore(o.store.current);
   if (o.stateDir) {
-    const pins = new ToolPins(o.stateDir, (server) => tools.pinsChanged(server), (msg, fields) => o.log('warning', msg, fields));
+    const pins = new ToolPins(
+      o.stateDir,
+      (server) => tools.pinsChanged(server),
+      (msg, fields) => o.log('warning', msg, fields),
+    );
     pins.watch();
     tools.usePins(pins);
   }

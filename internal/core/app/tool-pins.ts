@@ -33,7 +33,9 @@ export class ToolPins {
     });
     // The core's stop does not wait for this handle.
     this.watcher.unref();
-    this.watcher.on('error', (e) => this.log('pins folder watch failed; approvals from mcpdctl apply on the next listing', { error: e.message }));
+    this.watcher.on('error', (e) =>
+      this.log('pins folder watch failed; approvals from mcpdctl apply on the next listing', { error: e.message }),
+    );
   }
 
   close(): void {
@@ -46,7 +48,8 @@ export class ToolPins {
     const r = checkPins(pins, tools);
     if (r.changed) {
       for (const w of Object.values(r.next.withheld)) {
-        if (!pins.withheld[w.name]) this.log('tool withheld: its definition changed since it was approved', { server, tool: w.name, kind: w.kind, from: w.from });
+        if (!pins.withheld[w.name])
+          this.log('tool withheld: its definition changed since it was approved', { server, tool: w.name, kind: w.kind, from: w.from });
       }
       this.save(server, r.next);
     }

@@ -4,7 +4,7 @@ import { parse } from 'yaml';
 import { McpdError } from '../../shared/errors.js';
 
 /** The official MCP Registry; runtime.yaml `registry: { url }` names another (a company's own). */
-export const DEFAULT_REGISTRY_URL = 'https://registry.modelcontextprotocol.io';
+const DEFAULT_REGISTRY_URL = 'https://registry.modelcontextprotocol.io';
 
 /** The parts of a v0.1 `server.json` that `mcpdctl add` uses. */
 export interface RegistryArgument {

@@ -40,7 +40,7 @@ const real = (p: string): string | undefined => {
 };
 
 /** `command` as the kernel will find it: on PATH, or relative to the server's cwd. */
-export function resolveCommand(command: string, env: Record<string, string>, cwd: string): string | undefined {
+function resolveCommand(command: string, env: Record<string, string>, cwd: string): string | undefined {
   if (command.includes('/')) return real(resolve(cwd, command));
   for (const dir of (env.PATH ?? '').split(delimiter).filter(Boolean)) {
     const hit = join(dir, command);
