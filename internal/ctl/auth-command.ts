@@ -59,7 +59,7 @@ export const authCmd: CtlCommand = {
  * --config, MCPD_CONFIG, else the user's own store — never the current directory's: a cloned repository
  * with a `profiles/` folder would otherwise have its `command` inputs run by a sign-in.
  */
-function authConfigDir(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+export function authConfigDir(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
   return flag || env.MCPD_CONFIG || userStoreDir(env);
 }
 
@@ -95,7 +95,7 @@ async function authCommand(server: string, f: AuthFlags, out: Out): Promise<numb
   return 0;
 }
 
-async function coreConfigDir(socket: string): Promise<string | undefined> {
+export async function coreConfigDir(socket: string): Promise<string | undefined> {
   const { ControlCalls, createControlClient, waitForReady } = await import('../contract/grpc/control-client.js');
   const client = createControlClient(socket);
   try {

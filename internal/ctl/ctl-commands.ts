@@ -12,6 +12,9 @@ import { fileURLToPath } from 'node:url';
 import { SMCP_FLAGS } from './ctl-smcp-flags.js';
 import { completionCommand } from './completion-command.js';
 import { authCmd } from './auth-command.js';
+import { pinsCmd } from './pins-command.js';
+import { updateCmd } from './update-command.js';
+import { addCmd, searchCmd } from './registry-commands.js';
 import { must } from '../shared/must.js';
 
 // Each command's code is imported when that command runs: `mcpdctl --help` compiles only this
@@ -284,6 +287,10 @@ export const CTL_COMMANDS: readonly CtlCommand[] = [
   smcp,
   desktopHost,
   authCmd,
+  pinsCmd,
+  updateCmd,
+  searchCmd,
+  addCmd,
   {
     name: 'completion',
     args: '<bash|zsh|fish|install> [shell]',

@@ -3,6 +3,7 @@ import { conn } from '../conn.js';
 import { useOnline } from '../hooks.js';
 import type { OperatorAction } from '../../internal/contract/dashboard/dashboard-events.js';
 import type { PoolStatus } from '../../internal/contract/model/runtime.js';
+import { describeSandbox } from '../../internal/contract/model/sandbox.js';
 
 type Note = { text: string; error?: boolean };
 type Pending = { label: string; action: OperatorAction };
@@ -60,6 +61,11 @@ export function PoolRow({ p, twins }: { p: PoolStatus; twins: boolean }) {
         )}
       </div>
       {twins && <Differs p={p} />}
+      {p.spec.sandbox && (
+        <p class="muted sandbox">
+          sandbox: <code>{describeSandbox(p.spec.sandbox)}</code>
+        </p>
+      )}
       {confirm && (
         <div class="actions confirm" role="group" aria-label={`confirm ${confirm.label}`}>
           <span>

@@ -45,6 +45,9 @@ const mutations: Record<Exclude<keyof ServerSpec, 'name'>, (s: ServerSpec) => vo
   disabled: (s) => {
     s.disabled = true;
   },
+  sandbox: (s) => {
+    s.sandbox = { read: [], write: [], allow: [] };
+  },
   unavailable: (s) => {
     s.unavailable = 'environment variable "X" is not set';
   },

@@ -1,3 +1,5 @@
+import type { SandboxSpec } from './sandbox.js';
+
 /** A downstream MCP server as configured in a profile, after defaults and `${…}` expansion. */
 export type Transport = 'stdio' | 'streamable_http' | 'sse';
 export type Strategy = 'stateless' | 'stateful' | 'persistent' | 'singleton';
@@ -44,6 +46,8 @@ export interface ServerSpec {
   /** streamable_http / sse: OAuth client settings; absent = defaults (sign-in still works). */
   oauth?: OAuthSettings;
   disabled: boolean;
+  /** stdio: the server runs in a bubblewrap sandbox with these grants; absent = unsandboxed. */
+  sandbox?: SandboxSpec;
   /**
    * Why the server cannot run with this store: an unset `${VAR}` or an input without a value. Such a
    * server is disabled; the rest of the store loads, and status, listings and calls name this reason.

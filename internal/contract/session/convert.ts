@@ -2,6 +2,9 @@ import type { StatusView } from '../control/control.js';
 import type { NameCollision, ToolEntry, ToolSnapshot } from '../model/tool.js';
 import type * as pb from '../gen/mcpd/control/v1/control.js';
 import { encodeJson } from './json-bytes.js';
+import { describeSandbox, type SandboxSpec } from '../model/sandbox.js';
+
+const sandboxNote = (s: SandboxSpec | undefined): string => (s ? `  [sandbox ${describeSandbox(s)}]` : '');
 
 /**
  * Snapshot entries are immutable and listed again and again (every page, every client): encode each
@@ -62,7 +65,8 @@ export function statusToPb(s: StatusView): pb.RuntimeStatus {
       references: p.references,
       transport: p.spec.transport,
       strategy: p.spec.strategy,
-      target: p.spec.transport === 'stdio' ? p.spec.cmd.join(' ') : (p.spec.url ?? ''),
+      // A sandboxed server's grants ride on its target: status and the dashboard's pools view show them.
+      target: p.spec.transport === 'stdio' ? p.spec.cmd.join(' ') + sandboxNote(p.spec.sandbox) : (p.spec.url ?? ''),
       waiting: p.waiting,
       suspended: p.suspended,
       suspendedReason: p.suspendedReason ?? '',

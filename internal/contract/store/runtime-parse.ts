@@ -38,7 +38,7 @@ export const NUMBER_RULES: Record<NumericKey, NumberRule> = {
   pingIntervalSeconds: durationRule(0),
 };
 
-export const RUNTIME_KEYS = [...Object.keys(DEFAULT_RUNTIME), 'inputValues', 'env', 'envFile', 'smcp'];
+export const RUNTIME_KEYS = [...Object.keys(DEFAULT_RUNTIME), 'inputValues', 'env', 'envFile', 'smcp', 'registry'];
 
 export interface ParsedRuntime {
   runtime: RuntimeSettings;
@@ -62,6 +62,25 @@ function readAddress(src: Source, node: YNode, field: string): string | undefine
     return undefined;
   }
   return v;
+}
+
+/** `registry: { url }`: the MCP Registry `mcpdctl search` and `add` ask (read by mcpdctl; checked here). */
+function checkRegistry(src: Source, node: YNode, field: string): void {
+  const entries = mapEntries(src, node, field, 'a mapping (url)');
+  if (!entries) return;
+  checkKeys(src, entries, ['url'], 'registry');
+  for (const e of entries) {
+    const v = readString(src, e.value, e.field, true);
+    if (v !== undefined && !/^https?:\/\/[^/]+/.test(v)) {
+      report(
+        src,
+        e.value,
+        e.field,
+        `"${v}" is not an http(s) URL`,
+        'write the registry base URL, e.g. https://registry.modelcontextprotocol.io',
+      );
+    }
+  }
 }
 
 /** runtime.yaml; a relative socket path is taken relative to the store directory. */
@@ -94,6 +113,8 @@ export function parseRuntime(src: Source, storeDir: string): ParsedRuntime {
       if (v) envFile = { text: isAbsolute(v) ? v : resolve(storeDir, v), where: whereOf(src, e.value, e.field) };
     } else if (e.key === 'smcp') {
       smcp = parseSmcp(src, e.value, e.field);
+    } else if (e.key === 'registry') {
+      checkRegistry(src, e.value, e.field);
     }
   }
   return { runtime, inputValues, env, ...(envFile ? { envFile } : {}), ...(smcp ? { smcp } : {}) };

@@ -2,6 +2,7 @@ import { isAbsolute, resolve } from 'node:path';
 import type { ServerSpec } from '../model/spec.js';
 import { expand, type ExpandContext } from './expand.js';
 import { buildOAuth } from './oauth-build.js';
+import { buildSandbox } from './sandbox-build.js';
 import { rememberSecrets } from './redact.js';
 import { issueAt, type LocStr } from './source.js';
 import type { RawServer } from './types.js';
@@ -43,7 +44,8 @@ export async function buildServer(raw: RawServer, ctx: ExpandContext, storeDir: 
   const cwdText = raw.cwd ? await one(raw.cwd) : undefined;
   const url = raw.url ? await one(raw.url) : undefined;
   const oauth = raw.oauth ? await buildOAuth(raw.oauth, one, ctx) : undefined;
-  if (!ok || oauth === null) return undefined;
+  const sandbox = raw.sandbox ? await buildSandbox(raw.sandbox, one, ctx, storeDir) : undefined;
+  if (!ok || oauth === null || (raw.sandbox && !sandbox)) return undefined;
   if (oauth?.clientSecret) secrets.push(oauth.clientSecret);
   if (raw.url && url !== undefined && !validHttpUrl(url)) {
     ctx.issues.push(
@@ -61,6 +63,7 @@ export async function buildServer(raw: RawServer, ctx: ExpandContext, storeDir: 
   if (raw.transport === 'stdio') spec.cwd = cwdText === undefined || !isAbsolute(cwdText) ? resolve(storeDir, cwdText ?? '.') : cwdText;
   if (url !== undefined) spec.url = url;
   if (oauth) spec.oauth = oauth;
+  if (sandbox) spec.sandbox = sandbox;
   rememberSecrets(spec, secrets);
   return spec;
 }

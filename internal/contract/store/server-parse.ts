@@ -18,6 +18,7 @@ import { NAME_HINT, isValidName } from './names.js';
 import { shellWords } from './shell-words.js';
 import { report, warn, whereOf, type LocStr, type Source, type YNode } from './source.js';
 import { parseOAuth } from './oauth-parse.js';
+import { parseSandbox, reportRemoteSandbox } from './sandbox-parse.js';
 import { parseToolMeta, parseToolMetaMap } from './tool-meta-parse.js';
 import type { FixedFields, RawServer } from './types.js';
 
@@ -32,6 +33,7 @@ export const SERVER_KEYS = [
   'url',
   'headers',
   'oauth',
+  'sandbox',
   'disabled',
   'exposeTools',
   'forbiddenTools',
@@ -147,6 +149,7 @@ function applyTransportFields(a: Acc, e: Entry): void {
   else if (e.key === 'cwd') raw.cwd = readLocString(src, e.value, e.field, true);
   else if (e.key === 'url') raw.url = readLocString(src, e.value, e.field, true);
   else if (e.key === 'oauth') raw.oauth = parseOAuth(src, e.value, e.field);
+  else if (e.key === 'sandbox') raw.sandbox = parseSandbox(src, e.value, e.field);
 }
 
 /** singleton ⇒ one instance; minReady cannot exceed the cap. */
@@ -210,6 +213,9 @@ function checkTransport(a: Acc, node: YNode): void {
       report(src, node, field, `server "${raw.name}" uses transport ${raw.transport} but has no url`, 'add url: http://host:port/path');
     }
     ignored(['cmd', 'command', 'args', 'env', 'cwd'], `transport ${raw.transport} connects to a running server`);
+    const sandbox = a.byKey.get('sandbox');
+    if (sandbox && raw.sandbox) reportRemoteSandbox(src, sandbox.keyNode, sandbox.field, raw.transport);
+    raw.sandbox = undefined;
     raw.cmd = [];
     raw.env = [];
     raw.cwd = undefined;

@@ -4,6 +4,7 @@ import { LOG_LEVELS } from '../model/profile.js';
 import { ACTIVATION_MODES, STRATEGIES, TRANSPORTS } from '../model/spec.js';
 import type { NumberRule } from './fields.js';
 import { OAUTH_KEYS } from './oauth-parse.js';
+import { SANDBOX_FS_KEYS, SANDBOX_KEYS, SANDBOX_NET_KEYS } from './sandbox-parse.js';
 import { INPUT_TYPES, KEYS_BY_TYPE } from './inputs-parse.js';
 import { NAME_RE } from './names.js';
 import { NAMESPACE_KEYS, PROFILE_KEYS } from './profile-parse.js';
@@ -62,6 +63,25 @@ function oauthSchema(): Schema {
   return { ...o, description: 'OAuth client settings of a streamable_http / sse server (docs/auth.md)' };
 }
 
+function sandboxSchema(): Schema {
+  const fs = object(
+    SANDBOX_FS_KEYS,
+    (k) => ({ ...strList, description: k === 'read' ? 'read-only path grants' : 'read-write path grants' }),
+    'sandbox.filesystem',
+  );
+  const net = object(
+    SANDBOX_NET_KEYS,
+    () => ({ ...strList, description: 'host, host:port, *.domain or *; [] = no network' }),
+    'sandbox.network',
+  );
+  const types: Record<string, Schema> = { filesystem: fs, network: net };
+  const o = object(SANDBOX_KEYS, (k) => types[k], 'sandbox');
+  return {
+    oneOf: [{ type: 'boolean' }, o],
+    description: 'run this stdio server in a bubblewrap sandbox (docs/sandbox.md); false = unsandboxed',
+  };
+}
+
 function serverSchema(): Schema {
   const numbers = SERVER_NUMBERS as Record<string, NumberRule>;
   const types: Record<string, Schema> = {
@@ -75,6 +95,7 @@ function serverSchema(): Schema {
     url: str,
     headers: scalarMap,
     oauth: oauthSchema(),
+    sandbox: sandboxSchema(),
     disabled: { type: 'boolean' },
     exposeTools: { ...strList, description: 'tool names or * / ? globs to expose (default: all)' },
     forbiddenTools: { ...strList, description: 'tool names or * / ? globs never exposed' },
@@ -156,6 +177,11 @@ export function runtimeSchema(): Schema {
     env: { type: 'object', additionalProperties: str, description: 'variables for ${VAR}, before every other source' },
     envFile: { type: 'string', description: 'a dotenv file (NAME=value lines) of variables for ${VAR}; relative to the store' },
     smcp: smcpSchema(),
+    registry: {
+      type: 'object',
+      properties: { url: { type: 'string', pattern: '^https?://', description: 'MCP Registry base URL (mcpdctl search / add)' } },
+      additionalProperties: false,
+    },
   };
   return {
     $schema: SCHEMA_DRAFT,

@@ -30,7 +30,7 @@ export interface StoreDiff {
 }
 
 /** Fields that need no expansion, already defaulted and checked. */
-export type FixedFields = Omit<ServerSpec, 'name' | 'transport' | 'cmd' | 'env' | 'cwd' | 'url' | 'headers' | 'oauth'>;
+export type FixedFields = Omit<ServerSpec, 'name' | 'transport' | 'cmd' | 'env' | 'cwd' | 'url' | 'headers' | 'oauth' | 'sandbox'>;
 
 /** A server as read from YAML, before `${…}` expansion. */
 export interface RawServer {
@@ -44,7 +44,17 @@ export interface RawServer {
   url?: LocStr;
   headers: Array<[string, LocStr]>;
   oauth?: RawOAuth;
+  /** `sandbox:` as written; false = `sandbox: false` (an explicit opt-out). */
+  sandbox?: RawSandbox | false;
   fixed: FixedFields;
+}
+
+/** A server's `sandbox:` as read, before expansion. */
+export interface RawSandbox {
+  where: Where;
+  read: LocStr[];
+  write: LocStr[];
+  allow: LocStr[];
 }
 
 /** A server's `oauth:` mapping as read, before expansion. */

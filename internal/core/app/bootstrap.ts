@@ -142,6 +142,10 @@ async function serveCore(
     oauth: OAuthStore.inStateDir(stateDir),
     // Servers are launched only from core.start() on, after `core` is assigned below.
     onServerRequest: (spec, instanceId, method, params, signal) => core.clientRequests.handle(spec, instanceId, method, params, signal),
+    // A sandboxed server never sees the store, the state (tokens, caches) or the socket's folder (dashboard token).
+    sandboxProtectedPaths: () => [store.current.dir, stateDir, dirname(resolve(socket))],
+    // npx packages are pinned to the version and integrity they first resolved to (mcpdctl update accepts a change).
+    stateDir,
   });
   const pools = obs.meter(
     new PoolManager({
@@ -162,6 +166,7 @@ async function serveCore(
     telemetry: obs.telemetry(),
     // The Stop RPC: the same graceful stop as SIGTERM; the process exits once it is done.
     requestStop: () => void stop().then(o.onStopped, o.onStopped),
+    stateDir,
     smcpFace: () => must(door, 'the door').for('smcp'),
   });
   door = new CoreDoor(core, doorInterceptors(core, log));

@@ -1,3 +1,4 @@
+import { ToolPins } from './tool-pins.js';
 import { ListingBudget } from './listing-budget.js';
 import type { ControlApi } from '../../contract/control/control.js';
 import { profileFor } from '../../contract/model/profile.js';
@@ -24,6 +25,8 @@ export interface CoreOptions {
   telemetry?: LogTelemetry;
   /** Runs the process's graceful stop (the Stop RPC asks for it); absent = only `beginStop` happens. */
   requestStop?: () => void;
+  /** The store's state directory: tool pins live there; absent = tools are not pinned. */
+  stateDir?: string;
   /** The door as the SMCP Computers see it (built after the core, asked for when one starts). */
   smcpFace: () => ControlApi;
 }
@@ -38,6 +41,15 @@ export function wireTools(o: CoreOptions): ToolService {
     budget,
   );
   tools.applyStore(o.store.current);
+  if (o.stateDir) {
+    const pins = new ToolPins(
+      o.stateDir,
+      (server) => tools.pinsChanged(server),
+      (msg, fields) => o.log('warning', msg, fields),
+    );
+    pins.watch();
+    tools.usePins(pins);
+  }
   // Fire-and-forget: the tool cache's loads never reject: a failed listing is recorded and logged.
   o.pools.onToolsChanged((fp) => void tools.invalidate(fp));
   return tools;

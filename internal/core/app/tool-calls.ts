@@ -121,6 +121,8 @@ export class ToolCalls {
     try {
       return idx.resolve(name);
     } catch (e) {
+      const withheld = this.d.tools.withheldRefusal(profile, name);
+      if (withheld) throw withheld;
       if (this.d.tools.failuresFor(profile).length === 0) throw e;
       await this.d.tools.ensureLoaded(profile, { retryFailed: true });
       try {

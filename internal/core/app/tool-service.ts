@@ -7,6 +7,8 @@ import { earliestFresh, PoolGoneError, type CachedList } from '../infra/schedule
 import { ListingBudget } from './listing-budget.js';
 import { needsSignIn } from '../../contract/model/sign-in.js';
 import { toolViews } from './caller-naming.js';
+import type { ToolPins } from './tool-pins.js';
+import type { McpdError } from '../../shared/errors.js';
 
 /** What the tool service needs from the pools: the per-spec metadata cache. */
 export interface ToolSource {
@@ -38,6 +40,8 @@ export class ToolService {
   private readonly failures = new Map<string, Failure>();
   private profiles = new Map<string, Profile>();
   private readonly changeListeners: ((profile: string, snap: ToolSnapshot) => void)[] = [];
+  /** Tool definitions pinned on first sight (tool-pins.ts); absent = nothing is pinned (tests without a state dir). */
+  private pins?: ToolPins;
 
   constructor(
     private readonly source: ToolSource,
@@ -68,6 +72,29 @@ export class ToolService {
       // so it is fed from the cache now, like a changed one (else its callers list no tools).
       this.refresh(key);
     }
+  }
+
+  /** Pins every server's tools from now on; the indexes are rebuilt through them. */
+  usePins(pins: ToolPins): void {
+    this.pins = pins;
+    for (const key of this.profiles.keys()) this.refresh(key);
+  }
+
+  /** A server's pins changed (an approval): its listings are rebuilt, and callers whose list changed are told. */
+  pinsChanged(server: string): void {
+    for (const [key, profile] of this.profiles) if (profile.servers.some((s) => s.name === server)) this.refresh(key);
+  }
+
+  /** Why a call to `name` is refused when it names a tool withheld by its pins (changed since approved). */
+  withheldRefusal(profileName: string, name: string): McpdError | undefined {
+    const profile = this.profiles.get(profileName);
+    if (!profile || !this.pins) return undefined;
+    for (const s of profile.servers) {
+      const prefix = `${s.name}__`;
+      const refusal = this.pins.refusal(s.name, name.startsWith(prefix) ? name.slice(prefix.length) : name);
+      if (refusal) return refusal;
+    }
+    return undefined;
   }
 
   /** The profile behind a view key (for a caller's own view: with that caller's reserve). */
@@ -245,7 +272,7 @@ export class ToolService {
     for (const s of profile.servers) {
       if (s.disabled) continue;
       const tools = this.cache.get(specFingerprint(s));
-      if (tools) byServer.set(s.name, tools);
+      if (tools) byServer.set(s.name, this.pins ? this.pins.admit(s.name, tools) : tools);
     }
     if (idx.update(byServer)) this.emit(profileName);
   }

@@ -10,6 +10,9 @@ import { StoredOAuthProvider } from '../../../contract/oauth/provider.js';
 import { authFailure } from '../../../contract/oauth/sign-in-error.js';
 import type { OAuthStore } from '../../../contract/oauth/token-store.js';
 import { serverEnvironment } from './env.js';
+import { sandboxedCommand } from './sandbox/sandboxed-command.js';
+import { pinnedCmd } from './package-pinning.js';
+import { describeDenials, sandboxDenials } from './sandbox/denials.js';
 import type { ListGuards } from './list-tools.js';
 import { Reaper } from './reaper.js';
 import { httpTarget, type HttpTarget } from './http-target.js';
@@ -58,6 +61,10 @@ export interface LauncherOptions {
   eraProbeTimeoutMs?: number;
   /** The process's write batcher (turn-writes.ts), shared with the core's Sessions. */
   batcher?: WriteBatcher;
+  /** mcpd's own paths (store, state, control socket folder) that no sandboxed server sees, whatever its grants. */
+  sandboxProtectedPaths?: () => string[];
+  /** Where npx packages are pinned (`<state dir>`); absent = started as written. */
+  stateDir?: string;
 }
 
 export interface ManagedLauncher extends Launcher {
@@ -141,14 +148,18 @@ export function createLauncher(opts: LauncherOptions = {}): ManagedLauncher {
     const known = verdicts.get(specFingerprint(spec));
     const probeMs = Math.min(opts.eraProbeTimeoutMs ?? DEFAULT_ERA_PROBE_TIMEOUT_MS, connectTimeoutMs);
     if (spec.transport === 'stdio') {
-      const transport = stdioTransport(spec, graceMs, onStderr);
+      const transport = await stdioTransport(spec, graceMs, onStderr);
       if (known) return { transport, verdict: known };
-      await transport.startEarly();
+      // A spawn that fails still releases what the transport holds (a sandbox's proxy).
+      await transport.startEarly().catch(async (err: unknown) => {
+        await transport.stop(0);
+        throw err;
+      });
       const verdict = await probeStdio(transport.direct, identity, probeMs);
       if (verdict.era !== 'exited') return { transport, verdict };
       await transport.stop(0);
       opts.onEvent?.(`server ${spec.name} ${verdict.why}; starting it again as a 2025-11-25 server`);
-      return { transport: stdioTransport(spec, graceMs, onStderr), verdict };
+      return { transport: await stdioTransport(spec, graceMs, onStderr), verdict };
     }
     const target = httpTarget(spec);
     const known2 = known ?? (spec.transport === 'sse' ? { era: 'legacy' as const, why: 'SSE transport' } : undefined);
@@ -174,21 +185,35 @@ export function createLauncher(opts: LauncherOptions = {}): ManagedLauncher {
     return { era: 'legacy', client };
   }
 
-  function stdioTransport(spec: ServerSpec, graceMs: number, onStderr: (line: string) => void): ProcessStdioTransport {
-    const [command, ...args] = spec.cmd;
-    if (!command) throw new McpdError('INVALID_ARGUMENT', `server ${spec.name}: stdio transport needs "cmd" (program and arguments)`);
-    const env = serverEnvironment(spec.env, opts.baseEnv);
-    return new ProcessStdioTransport({
+  async function stdioTransport(spec: ServerSpec, graceMs: number, onStderr: (line: string) => void): Promise<ProcessStdioTransport> {
+    const [program, ...rest] = await pinnedCmd(spec, opts.stateDir, opts.onEvent);
+    if (!program) throw new McpdError('INVALID_ARGUMENT', `server ${spec.name}: stdio transport needs "cmd" (program and arguments)`);
+    let transport: ProcessStdioTransport | undefined;
+    const run = spec.sandbox
+      ? await sandboxedCommand({
+          serverName: spec.name,
+          sandbox: spec.sandbox,
+          command: program,
+          args: rest,
+          env: serverEnvironment(spec.env, opts.baseEnv),
+          cwd: spec.cwd ?? process.cwd(),
+          protectedPaths: opts.sandboxProtectedPaths?.() ?? [],
+          onDenied: (d) => (transport ?? { note: onStderr }).note(`[mcpd sandbox] denied connection to ${d.host}:${d.port}: ${d.why}`),
+        })
+      : { command: program, args: rest, env: serverEnvironment(spec.env, opts.baseEnv), release: undefined };
+    transport = new ProcessStdioTransport({
       serverName: spec.name,
-      command,
-      args,
-      env,
+      command: run.command,
+      args: run.args,
+      env: run.env,
       cwd: spec.cwd,
       graceMs,
       onStderr,
       reaper,
       batcher: opts.batcher,
+      onGone: run.release,
     });
+    return transport;
   }
 
   function httpProbeOf(spec: ServerSpec, { url, headers }: HttpTarget) {
@@ -234,6 +259,7 @@ function startError(spec: ServerSpec, transport: Transport | undefined, err: unk
     if (transport.fatalReason) why = `it was stopped because ${transport.fatalReason}`;
     else if (transport.exitInfo) why = `it exited (${transport.describeExit()}) before completing the MCP handshake`;
     const tail = transport.recentStderr();
+    if (spec.sandbox) why += describeDenials(sandboxDenials(tail));
     if (tail.length) why += `; last stderr lines:\n  ${tail.slice(-5).join('\n  ')}`;
   }
   if (why.startsWith('cannot start server')) return new McpdError('UNAVAILABLE', why);

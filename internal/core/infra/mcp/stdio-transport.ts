@@ -25,6 +25,8 @@ export interface StdioTransportOptions {
   reaper?: Reaper;
   /** The process's write batcher, shared with the core's Sessions (default: this transport's own). */
   batcher?: WriteBatcher;
+  /** Called once when the transport is closed (a sandbox's proxy and socket are released). */
+  onGone?: () => void;
 }
 
 export interface ExitInfo {
@@ -182,13 +184,17 @@ export class ProcessStdioTransport implements Transport {
     this.notifyClose();
   }
 
+  /** A line about the server from mcpd itself (a sandbox denial): logged and kept like its own stderr. */
+  note(line: string): void {
+    this.stderrTail.push(line);
+    if (this.stderrTail.length > STDERR_TAIL) this.stderrTail.shift();
+    this.opts.onStderr(line);
+  }
+
   private wire(child: ChildProcess, pgid: number): void {
     const stderr = new LineSplitter({ maxLineBytes: STDERR_LINE_BYTES, overLong: 'truncate' });
     const onLine = (line: string | null): void => {
-      if (line === null) return;
-      this.stderrTail.push(line);
-      if (this.stderrTail.length > STDERR_TAIL) this.stderrTail.shift();
-      this.opts.onStderr(line);
+      if (line !== null) this.note(line);
     };
     child.stderr?.on('data', (d: Buffer) => {
       stderr.push(d);
@@ -279,6 +285,7 @@ export class ProcessStdioTransport implements Transport {
   private notifyClose(): void {
     if (this.closeNotified) return;
     this.closeNotified = true;
+    this.opts.onGone?.();
     this.readBuffer.clear();
     // The session learns why it ended first: a direct request fails in this turn and says why.
     this.onclose?.();

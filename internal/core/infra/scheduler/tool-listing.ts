@@ -54,12 +54,16 @@ export class ToolListing {
     this.scope.deps.events.toolsChanged(this.scope.fingerprint);
   }
 
-  /** A session attached: keep what it says about itself, and list it unless a fresh list is cached or coming. */
+  /**
+   * A session attached: keep what it says about itself, and list it unless a listing is coming. A new
+   * instance's own first listing replaces the cached one (the cache serves listings only while no instance
+   * runs): a restarted server that changed its tools without list_changed is seen, and its pins checked.
+   */
   attached(inst: Instance, session: DownstreamSession): void {
     const { meta, scope } = this;
     meta.capabilities = session.capabilities;
     meta.serverInfo = session.serverInfo;
-    if ((!meta.tools || meta.restored || this.stale()) && !meta.inflight) this.refresh(inst);
+    if (!meta.inflight) this.refresh(inst);
     if (meta.listsRestored) {
       // The server may have changed since the lists were saved (decision 32): now that it runs, they are listed again.
       meta.listsRestored = false;

@@ -1,0 +1,138 @@
+import { lookup } from 'node:dns/promises';
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { rmSync } from 'node:fs';
+import { hostAllowed, isLoopbackAddress, isLoopbackName, type HostRule } from '../../../../contract/model/sandbox.js';
+
+/** The most a client may send before its request head ends (CONNECT lines are short; a GET's head is bounded too). */
+const MAX_HEAD_BYTES = 16 * 1024;
+
+export interface ProxyDenial {
+  host: string;
+  port: number;
+  why: string;
+}
+
+/**
+ * The only way out of a sandboxed server's network namespace: an HTTP proxy (CONNECT, or a plain
+ * request in absolute form) on a unix socket bound into the sandbox. Every connection is checked
+ * against `network.allow`; a refused one gets 403 and is reported with its host.
+ */
+export class SandboxProxy {
+  private readonly server: Server;
+  private readonly open = new Set<Socket>();
+
+  constructor(
+    private readonly rules: HostRule[],
+    private readonly onDenied: (d: ProxyDenial) => void,
+  ) {
+    this.server = createServer((s) => this.accept(s));
+  }
+
+  listen(path: string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(path, () => {
+        this.server.off('error', reject);
+        resolve();
+      });
+    });
+  }
+
+  close(): void {
+    for (const s of this.open) s.destroy();
+    const address = this.server.address();
+    this.server.close();
+    // Ignored: the socket file may already be gone with its directory.
+    if (typeof address === 'string') rmSync(address, { force: true });
+  }
+
+  private track(s: Socket): void {
+    this.open.add(s);
+    s.once('close', () => this.open.delete(s));
+    s.on('error', () => s.destroy());
+  }
+
+  private accept(client: Socket): void {
+    this.track(client);
+    let head = Buffer.alloc(0);
+    const onData = (d: Buffer): void => {
+      head = Buffer.concat([head, d]);
+      const end = head.indexOf('\r\n\r\n');
+      if (end < 0) {
+        if (head.length > MAX_HEAD_BYTES) client.end('HTTP/1.1 431 Request Header Fields Too Large\r\n\r\n');
+        return;
+      }
+      client.off('data', onData);
+      client.pause();
+      void this.route(client, head.subarray(0, end + 4), head.subarray(end + 4)).catch(() => client.destroy()); // why: a failed route ends only this connection
+    };
+    client.on('data', onData);
+  }
+
+  private async route(client: Socket, head: Buffer, rest: Buffer): Promise<void> {
+    const lines = head.toString('latin1').split('\r\n');
+    const [method = '', target = ''] = (lines[0] ?? '').split(' ');
+    const dest = method === 'CONNECT' ? splitHostPort(target, 443) : absoluteTarget(target);
+    if (!dest) {
+      client.end('HTTP/1.1 400 Bad Request\r\n\r\n');
+      return;
+    }
+    const refusal = await this.refusal(dest.host, dest.port);
+    if (refusal) {
+      this.onDenied({ host: dest.host, port: dest.port, why: refusal });
+      client.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\n\r\nmcpd sandbox: ${dest.host}:${dest.port} ${refusal}\n`);
+      return;
+    }
+    const upstream = createConnection({ host: dest.host.replace(/^\[(.*)\]$/, '$1'), port: dest.port });
+    this.track(upstream);
+    upstream.once('error', () => client.end('HTTP/1.1 502 Bad Gateway\r\n\r\n'));
+    upstream.once('connect', () => {
+      if (method === 'CONNECT') client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      else upstream.write(originForm(lines, dest.path));
+      if (rest.length) upstream.write(rest);
+      client.pipe(upstream);
+      upstream.pipe(client);
+      client.resume();
+    });
+  }
+
+  /** Why host:port is refused, or undefined when it is allowed. */
+  private async refusal(host: string, port: number): Promise<string | undefined> {
+    if (isLoopbackName(host)) {
+      const literal = this.rules.filter((r) => isLoopbackName(r.host));
+      if (hostAllowed(literal, host, port)) return undefined;
+      return hostAllowed(this.rules, host, port)
+        ? 'is loopback, which only a literal entry (127.0.0.1:PORT, localhost:PORT) allows'
+        : 'is not in network.allow';
+    }
+    if (!hostAllowed(this.rules, host, port)) return 'is not in network.allow';
+    // A name that resolves to loopback would reach mcpd's own listeners: only literal loopback rules may.
+    const addresses = await lookup(host, { all: true }).catch(() => []);
+    if (addresses.some((a) => isLoopbackAddress(a.address))) return 'resolves to a loopback address';
+    return undefined;
+  }
+}
+
+function splitHostPort(text: string, defaultPort: number): { host: string; port: number; path?: string } | undefined {
+  const m = /^(\[[0-9a-fA-F:.]+\]|[^:/]+)(?::(\d+))?$/.exec(text);
+  if (!m?.[1]) return undefined;
+  const port = m[2] ? Number(m[2]) : defaultPort;
+  return port >= 1 && port <= 65535 ? { host: m[1].toLowerCase(), port } : undefined;
+}
+
+function absoluteTarget(target: string): { host: string; port: number; path: string } | undefined {
+  try {
+    const u = new URL(target);
+    if (u.protocol !== 'http:') return undefined;
+    return { host: u.hostname.toLowerCase(), port: Number(u.port || 80), path: `${u.pathname}${u.search}` };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The request head rewritten for the origin server: path only, and one request per connection. */
+function originForm(lines: string[], path: string | undefined): string {
+  const [method = 'GET', , version = 'HTTP/1.1'] = (lines[0] ?? '').split(' ');
+  const headers = lines.slice(1).filter((l) => l !== '' && !/^(proxy-connection|connection|proxy-authorization):/i.test(l));
+  return [`${method} ${path ?? '/'} ${version}`, ...headers, 'Connection: close', '', ''].join('\r\n');
+}
