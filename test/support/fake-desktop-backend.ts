@@ -1,9 +1,11 @@
 import { writeFile } from 'node:fs/promises';
+import { BridgeError } from '../../internal/contract/desktop-bridge/errors.js';
 import { axRole, fingerprintOf } from '../../internal/desktop-host/domain/selector.js';
 import type {
   ApplicationSummary,
   DesktopBackend,
   DoctorReport,
+  InputPlace,
   Route,
   TreeBounds,
   TreeNode,
@@ -108,6 +110,15 @@ export class FakeDesktopBackend implements DesktopBackend {
       truncated: truncatedBy !== undefined,
       ...(truncatedBy ? { truncatedBy } : {}),
     };
+  }
+
+  async place(elementId: string | undefined, route: Route | undefined): Promise<InputPlace> {
+    if (elementId !== undefined && !this.nodes.has(elementId)) {
+      throw new BridgeError('DESKTOP_ELEMENT_NOT_FOUND', `element ${elementId} is gone`, { elementId, reason: 'stale' });
+    }
+    if (route?.app?.name !== undefined && route.app.name !== 'fake-app' && elementId === undefined)
+      throw new Error(`no app ${route.app.name}`);
+    return { app: { name: 'fake-app', pid: 4242 }, windowTitle: 'Fake Window', ...(elementId ? { elementId } : {}) };
   }
 
   async press(elementId: string): Promise<boolean> {

@@ -80,6 +80,13 @@ export interface DoctorReport {
   healthy: boolean;
 }
 
+/** Where input will go: the application and window that receive it (and the element, when there is one). */
+export interface InputPlace {
+  app: { name: string; pid?: number };
+  windowTitle: string | null;
+  elementId?: string;
+}
+
 /**
  * What a platform must provide. The host core (transport, tokens, workspace, evidence, abort,
  * waitUntil) is platform-agnostic; Linux fills this with AT-SPI + xdotool + ImageMagick.
@@ -89,6 +96,11 @@ export interface DesktopBackend {
   doctor(): Promise<DoctorReport>;
   applications(): Promise<ApplicationSummary[]>;
   snapshot(route: Route | undefined, bounds: TreeBounds): Promise<TreeSnapshot>;
+  /**
+   * Where input for `elementId` (or, without one, for the route's window) goes. An element that is gone is
+   * DESKTOP_ELEMENT_NOT_FOUND with `reason: "stale"`; no application for the route, `reason: "no-application"`.
+   */
+  place(elementId: string | undefined, route: Route | undefined): Promise<InputPlace>;
   /** Presses (default action) the element; false when it has no action to press. */
   press(elementId: string): Promise<boolean>;
   /**

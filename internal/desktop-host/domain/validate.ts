@@ -113,11 +113,16 @@ export function parseTarget(v: unknown, required: boolean): Target | undefined {
 }
 
 /** Key names xdotool understands, plus the contract's macOS names (cmd → ctrl on Linux). */
-const KEY_RE = /^[A-Za-z0-9_+\-.,;:'"/\\[\]=`~!@#$%^&*()]{1,32}$/;
+/**
+ * A keysym name (letters, digits, `_`: "ctrl", "k", "Return", "F5", "KP_Add", "minus", "plus") or one
+ * punctuation character. Not "+" or "-" or anything holding them: "+" joins the keys of a combo for xdotool,
+ * and a leading "-" would be read as one of its options ("--help" printed help and answered sent:true).
+ */
+const KEY_RE = /^(?:[A-Za-z0-9_]{1,32}|[.,;:'"/\\[\]=`~!@#$%^&*()])$/;
 
 export function parseKeys(v: unknown): string[] {
   if (!Array.isArray(v) || v.length === 0 || v.length > 8) return fail('params.keys', 'an array of 1–8 key names', v);
   return v.map((k, i) =>
-    typeof k === 'string' && KEY_RE.test(k) ? k : fail(`params.keys[${i}]`, 'a key name such as "ctrl", "k", "enter"', k),
+    typeof k === 'string' && KEY_RE.test(k) ? k : fail(`params.keys[${i}]`, 'a key name such as "ctrl", "k", "enter", "F5" or "plus" (letters, digits and _), or one punctuation character other than "+" and "-"', k),
   );
 }

@@ -66,11 +66,16 @@ export async function pngSize(path: string): Promise<{ width: number; height: nu
   }
 }
 
-/** Gives the X input focus to the top-level window of `pid` (there is no window manager to ask). */
-export async function focusPid(pid: number, env: NodeJS.ProcessEnv): Promise<void> {
-  // xdotool search fails when nothing matches: no ids, and the next line says which pid has no window.
+/** The visible X windows of `pid` with their titles, oldest first (there is no window manager to ask). */
+export async function windowsOfPid(pid: number, env: NodeJS.ProcessEnv): Promise<{ id: string; title: string }[]> {
+  // xdotool search fails when nothing matches: no ids.
   const ids = (await run('xdotool', ['search', '--onlyvisible', '--pid', String(pid)], env).catch(() => '')).split('\n').filter(Boolean);
-  const last = ids.at(-1);
-  if (last === undefined) throw new Error(`no visible X window belongs to pid ${pid}`);
-  await run('xdotool', ['windowfocus', last], env);
+  return Promise.all(
+    ids.map(async (id) => ({ id, title: (await run('xdotool', ['getwindowname', id], env).catch(() => '')).replace(/\n$/, '') })),
+  );
+}
+
+/** Gives the X input focus to the window. */
+export async function focusWindow(id: string, env: NodeJS.ProcessEnv): Promise<void> {
+  await run('xdotool', ['windowfocus', '--sync', id], env);
 }
