@@ -131,6 +131,7 @@ export class Executions {
       controller.abort(new BridgeError('DESKTOP_ABORTED', 'the execution already ended'));
       this.byRequest.delete(meta.requestId);
       this.byExecution.delete(executionId);
+      await exec.evidence.close();
     }
   }
 

@@ -1,4 +1,3 @@
-import { writeFile } from 'node:fs/promises';
 import { BridgeError } from '../../internal/contract/desktop-bridge/errors.js';
 import { axRole, fingerprintOf } from '../../internal/desktop-host/domain/selector.js';
 import type {
@@ -145,9 +144,12 @@ export class FakeDesktopBackend implements DesktopBackend {
     this.log.push(`key:${keys.join('+')}`);
   }
 
-  async screenshot(path: string): Promise<{ width: number; height: number }> {
-    await writeFile(path, PNG_1X1);
-    return { width: 1, height: 1 };
+  /** Set to make the next screenshots fail (observe still returns the tree). */
+  screenshotError: Error | undefined;
+
+  async screenshot(): Promise<{ png: Buffer; width: number; height: number }> {
+    if (this.screenshotError) throw this.screenshotError;
+    return { png: PNG_1X1, width: 1, height: 1 };
   }
 
   async close(): Promise<void> {}

@@ -114,6 +114,10 @@ export interface DesktopBackend {
     opts?: { clearBefore?: boolean; signal?: AbortSignal },
   ): Promise<void>;
   key(keys: string[], route: Route | undefined): Promise<void>;
-  screenshot(path: string): Promise<{ width: number; height: number }>;
+  /**
+   * The screen as PNG bytes (the host writes them into the evidence folder itself). Bounded by `timeoutMs`;
+   * `signal` (abort, the request's deadline) stops it, and whatever process it started is killed.
+   */
+  screenshot(opts: { timeoutMs: number; signal?: AbortSignal }): Promise<{ png: Buffer; width: number; height: number }>;
   close(): Promise<void>;
 }

@@ -123,6 +123,12 @@ const KEY_RE = /^(?:[A-Za-z0-9_]{1,32}|[.,;:'"/\\[\]=`~!@#$%^&*()])$/;
 export function parseKeys(v: unknown): string[] {
   if (!Array.isArray(v) || v.length === 0 || v.length > 8) return fail('params.keys', 'an array of 1–8 key names', v);
   return v.map((k, i) =>
-    typeof k === 'string' && KEY_RE.test(k) ? k : fail(`params.keys[${i}]`, 'a key name such as "ctrl", "k", "enter", "F5" or "plus" (letters, digits and _), or one punctuation character other than "+" and "-"', k),
+    typeof k === 'string' && KEY_RE.test(k)
+      ? k
+      : fail(
+          `params.keys[${i}]`,
+          'a key name such as "ctrl", "k", "enter", "F5" or "plus" (letters, digits and _), or one punctuation character other than "+" and "-"',
+          k,
+        ),
   );
 }

@@ -1,4 +1,3 @@
-import { chmod } from 'node:fs/promises';
 import { typeInChunks } from './typing.js';
 import { BridgeError } from '../../contract/desktop-bridge/errors.js';
 import type {
@@ -13,7 +12,7 @@ import type {
 import { addrOf, AtspiBus, idOf, REGISTRY, ROOT_PATH, type NodeAddr } from './atspi-bus.js';
 import { actionsOf, walkTree } from './atspi-tree.js';
 import { linuxDoctor } from './linux-doctor.js';
-import { focusWindow, keyCombo, pngSize, run, windowsOfPid } from './x-tools.js';
+import { focusWindow, keyCombo, pngSize, run, runBytes, windowsOfPid } from './x-tools.js';
 
 const I = {
   accessible: 'org.a11y.atspi.Accessible',
@@ -205,13 +204,17 @@ export class LinuxBackend implements DesktopBackend {
     await run('xdotool', ['key', '--clearmodifiers', keyCombo(keys)], this.env);
   }
 
-  async screenshot(path: string): Promise<{ width: number; height: number }> {
+  async screenshot(opts: { timeoutMs: number; signal?: AbortSignal }): Promise<{ png: Buffer; width: number; height: number }> {
     const display = this.env.DISPLAY;
     if (!display) throw new BridgeError('DESKTOP_PERMISSION_MISSING', 'DISPLAY is not set: no X display to capture');
-    await run('import', ['-display', display, '-window', 'root', path], this.env, 30_000);
-    // Evidence is private (0600) whatever `import` did with the file it was given.
-    await chmod(path, 0o600);
-    return pngSize(path);
+    // To stdout, not to a path: `import` would follow a link planted at the path. The timeout and the signal
+    // kill it (a huge screen kept a 1 GiB `import` running into the next request).
+    const png = await runBytes('import', ['-display', display, '-window', 'root', 'png:-'], this.env, {
+      timeoutMs: Math.min(SCREENSHOT_TIMEOUT_MS, opts.timeoutMs),
+      signal: opts.signal,
+      maxBytes: MAX_SCREENSHOT_BYTES,
+    });
+    return { png, ...pngSize(png) };
   }
 
   async close(): Promise<void> {
@@ -266,6 +269,11 @@ export class LinuxBackend implements DesktopBackend {
     }
   }
 }
+
+/** A screenshot never takes longer than this, whatever the request's own timeout. */
+const SCREENSHOT_TIMEOUT_MS = 30_000;
+/** 8192×8192 RGBA uncompressed, well past any real screen's PNG: beyond it the capture fails, saying so. */
+const MAX_SCREENSHOT_BYTES = 256 * 1024 * 1024;
 
 /** AT-SPI's ATSPI_STATE_DEFUNCT: the object's widget is gone. */
 const STATE_DEFUNCT = 6;
