@@ -1,3 +1,4 @@
+import { cutText } from '../shared/unicode.js';
 import { BridgeError } from '../contract/desktop-bridge/errors.js';
 import type { InputPlace, Route } from '../contract/desktop-bridge/types.js';
 import { optionalBool, optionalObject, parseKeys, parseRoute, parseTarget, type Target } from './domain/validate.js';
@@ -90,7 +91,7 @@ export async function typeTextMethod(env: MethodEnv): Promise<Record<string, unk
   if (typeof text !== 'string' || text.length === 0 || text.length > 10_000)
     throw new BridgeError(
       'DESKTOP_INVALID_REQUEST',
-      `params.text must be a string of 1–10000 characters (got ${JSON.stringify(text ?? null)?.slice(0, 40)})`,
+      `params.text must be a string of 1–10000 characters (got ${cutText(JSON.stringify(text ?? null) ?? '', 40)})`,
       { field: 'params.text' },
     );
   const options = optionalObject(env.params.options, 'params.options') ?? {};

@@ -34,6 +34,9 @@ export interface ElementRef {
   role: string;
   title: string | null;
   value: string | null;
+  /** Present (true) when `value` holds only the first 4096 characters; `valueLength` is the whole text's. */
+  valueTruncated?: true;
+  valueLength?: number;
   frame: Frame | null;
 }
 

@@ -1,3 +1,4 @@
+import { cutText } from '../../shared/unicode.js';
 import { invalid } from '../../contract/desktop-bridge/errors.js';
 import type { Meta, Route, Selector } from '../../contract/desktop-bridge/types.js';
 
@@ -8,7 +9,7 @@ const MAX_TIMEOUT_MS = 10 * 60_000;
 type Obj = Record<string, unknown>;
 
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const shown = (v: unknown): string => (v === undefined ? 'nothing' : (JSON.stringify(v)?.slice(0, 80) ?? String(v)));
+const shown = (v: unknown): string => (v === undefined ? 'nothing' : cutText(JSON.stringify(v) ?? String(v), 80));
 const fail = (field: string, want: string, got: unknown): never => {
   throw invalid(`${field} must be ${want} (got ${shown(got)})`, { field });
 };
