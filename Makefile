@@ -6,7 +6,7 @@ BUF := node_modules/.bin/buf
 CONFIG ?= .
 ARGS ?=
 
-.PHONY: all install build run test test-unit lint fmt proto proto-check bench bench-smoke clean
+.PHONY: all install build run test test-deps test-unit lint fmt proto proto-check bench bench-smoke clean
 
 all: build
 
@@ -37,9 +37,14 @@ build: $(BUILD_STAMP)
 run: build
 	node dist/cmd/mcpd/main.js --config $(CONFIG) $(ARGS)
 
+## The Debian packages the tests and benchmarks use (scripts/test-packages.txt): installed when missing and
+## this user may (root, or sudo -n); else one message naming the command to run. Nothing happens when all are there.
+test-deps:
+	@scripts/test-deps.sh
+
 ## Every test (unit + real-process end to end), then a plain `N passed, N failed` line. `build` just ran, so
 ## the tests' global setup need not check dist/ again (MCPD_TEST_DIST_FRESH).
-test: build
+test: test-deps build
 	MCPD_TEST_DIST_FRESH=1 node scripts/run-tests.mjs $(ARGS)
 
 FORMATTED := "cmd/**/*.ts" "internal/**/*.ts" "test/**/*.ts" "bench/**/*.{ts,mjs}" "scripts/**/*.mjs" "web/**/*.{ts,tsx,css}"
@@ -54,6 +59,7 @@ lint: install proto-check
 	node scripts/check-layers.mjs
 	node scripts/check-links.mjs
 	node scripts/architecture-table.mjs --check
+	node scripts/door-table.mjs --check
 	npx knip --include files,exports,dependencies,unlisted,binaries
 	npx prettier --check $(FORMATTED) --log-level warn || (echo "run 'make fmt' and commit the result"; exit 1)
 
@@ -76,7 +82,7 @@ proto-check: install
 	fi; echo "internal/contract/gen is fresh"
 
 ## Every benchmark, one JSON line per case (numbers go to docs/benchmarks.md).
-bench: build
+bench: test-deps build
 	node bench/run.mjs $(ARGS)
 	node bench/context.mjs $(ARGS)
 	node bench/docs.mjs $(ARGS)
@@ -89,7 +95,7 @@ bench: build
 	node bench/churn-map-gc.mjs $(ARGS)
 
 ## The same with tiny counts: proves the benchmarks run (CI).
-bench-smoke: build
+bench-smoke: test-deps build
 	node bench/run.mjs --smoke
 	node bench/context.mjs --smoke
 	node bench/docs.mjs --smoke

@@ -3,7 +3,7 @@
 // in scripts/check-layers.mjs (ESLint core has no cycle rule and we add no import plugin for one check).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
-import { CORE_LAYERS, DOMAIN_PACKAGES, PURE_DIRS } from './scripts/layers.mjs';
+import { CORE_LAYERS, DOMAIN_PACKAGES, DOOR, PURE_DIRS } from './scripts/layers.mjs';
 import { explainedPlugin } from './scripts/eslint-explained.mjs';
 
 // Node globals the scripts and benches use (no `globals` package: one less dependency to keep in step).
@@ -49,6 +49,12 @@ const purePattern = {
   regex: `^(?!\\.|${DOMAIN_PACKAGES.join('|')}$)`,
   message: `pure code (no I/O) imports no package but ${DOMAIN_PACKAGES.join(', ')}; put I/O in an adapter`,
 };
+// Faces are given the door, never Core (scripts/layers.mjs, DOOR): in app/, only the composition root imports core.ts.
+const corePattern = {
+  regex: '^(\\./|\\.\\./)core\\.js$',
+  message:
+    'a face is given the door (Door.for(face)), never Core: only the composition root and the door import core.ts (docs/architecture.md, "The door")',
+};
 const testPattern = { regex: '^(\\.\\./)+test/', message: 'product code must not import test helpers (they live under test/)' };
 const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns: [...patterns, testPattern] }] });
 const layerRules = [
@@ -60,8 +66,13 @@ const layerRules = [
   ...Object.keys(CORE_LAYERS).map((layer) => ({
     files: [`${CORE_LAYERS[layer].dir}**/*.ts`],
     ignores: ['**/*.test.ts'],
-    rules: restrict([...layerPatterns(layer), ...(layer === 'domain' ? [purePattern] : [])]),
+    rules: restrict([...layerPatterns(layer), ...(layer === 'domain' ? [purePattern] : []), ...(layer === 'app' ? [corePattern] : [])]),
   })),
+  {
+    files: DOOR.mayImportCore.map((p) => (p.endsWith('/') ? `${p}**/*.ts` : p)),
+    ignores: ['**/*.test.ts'],
+    rules: restrict(layerPatterns('app')),
+  },
   ...PURE_DIRS.filter((d) => !d.startsWith('internal/core/')).map((d) => ({
     files: [d.endsWith('/') ? `${d}**/*.ts` : d],
     ignores: ['**/*.test.ts'],

@@ -4,6 +4,8 @@ import SlowFirstSequencer from './test/support/slow-first-sequencer.js';
 export default defineConfig({
   test: {
     globalSetup: ['test/support/global-setup.ts'],
+    // Each file's own socket, HOME, XDG and temp directories: no test sees another process's mcpd files.
+    setupFiles: ['test/support/isolated-env.ts'],
     include: ['internal/**/*.test.ts', 'cmd/**/*.test.ts', 'test/**/*.test.ts'],
     // Real-process tests spawn servers; two cores cannot take many files at once without timeouts.
     fileParallelism: true,

@@ -4,7 +4,7 @@
 // own product; and import cycles, which ESLint core cannot see without an import plugin.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { CORE_LAYERS, DOMAIN_PACKAGES, allowedFor, coreLayerOf, isPure, productOf } from './layers.mjs';
+import { CORE_LAYERS, DOMAIN_PACKAGES, DOOR, allowedFor, coreLayerOf, isPure, mayImportCore, productOf } from './layers.mjs';
 
 const root = resolve(new URL('..', import.meta.url).pathname);
 const files = [];
@@ -34,6 +34,11 @@ function checkEdge(fromRel, toRel, spec) {
   const toLayer = coreLayerOf(toRel);
   if (fromLayer && toLayer && fromLayer !== toLayer && !CORE_LAYERS[fromLayer].may.includes(toLayer)) {
     problems.push(`${fromRel}: core ${fromLayer} must not import core ${toLayer} (${spec}); the direction is app → infra → domain`);
+  }
+  if (toRel === DOOR.core && !mayImportCore(fromRel)) {
+    problems.push(
+      `${fromRel}: only the composition root and the door may import Core (${spec}); a face is given the door (Door.for(face))`,
+    );
   }
   if (isPure(fromRel) && toRel.startsWith('internal/shared/')) sharedUsedByPure.set(toRel, fromRel);
   else if (isPure(fromRel) && !isPure(toRel)) problems.push(`${fromRel}: pure code must not import ${toRel} (${spec})`);
@@ -86,4 +91,4 @@ if (problems.length) {
   console.error(problems.join('\n'));
   process.exit(1);
 }
-console.log(`layers ok: ${files.length} files, products apart, core layers downward, pure folders pure, no cycles`);
+console.log(`layers ok: ${files.length} files, products apart, core layers downward, faces given the door, pure folders pure, no cycles`);

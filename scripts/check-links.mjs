@@ -50,7 +50,65 @@ function missingCitations(file) {
   return missing;
 }
 
+// A source file named by part of its path (`rpc/session-requests.ts`, `pool.ts`) — in backticks
+// in the docs, and in backticks or after a folder the repository has in code comments — must be the end of
+// some file's path: a comment or a doc naming a file that moved or went sends its reader nowhere.
+const SOURCE_FILE = /^(?:[\w.-]+\/)*[\w.-]+\.(?:ts|tsx|mjs|proto)$/;
+const BACKTICKED = /`([^`\s]+)`/g;
+const BARE_PATH = /(?:^|[\s('"])((?:[\w.-]+\/)+[\w.-]+\.(?:ts|tsx|mjs|proto))(?=$|[\s'",;:)])/g;
+const repoFiles = [];
+const repoFolders = new Set();
+(function walk(dir) {
+  for (const name of readdirSync(dir)) {
+    if (['node_modules', '.git', 'dist', '.tmp'].includes(name)) continue;
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) {
+      repoFolders.add(name);
+      walk(p);
+    } else repoFiles.push(relative(repo, p));
+  }
+})(repo);
+const known = (path) => repoFiles.some((f) => f === path || f.endsWith(`/${path}`));
+
+function staleSourceNames(file, inComments) {
+  const stale = [];
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .forEach((line, i) => {
+      const text = inComments ? commentOf(line) : line;
+      if (!text) return;
+      const names = [...text.matchAll(BACKTICKED)].map((m) => m[1].replace(/[:#].*$/, ''));
+      if (inComments) names.push(...[...text.matchAll(BARE_PATH)].map((m) => m[1]).filter((p) => repoFolders.has(p.split('/')[0])));
+      for (const name of names) {
+        const path = name.replace(/^\.\//, '');
+        if (path.includes('...')) continue; // an elided path (`contract/gen/.../session.ts`)
+        // Another project's file (`packages/core/src/…` of a client) is not this repository's to check.
+        const foreign = path.includes('/') && !repoFolders.has(path.split('/')[0]);
+        if (!SOURCE_FILE.test(path) || path.startsWith('dist/') || foreign || known(path)) continue;
+        stale.push(`${relative(repo, file)}:${i + 1}: ${name}`);
+      }
+    });
+  return stale;
+}
+
+/** The comment part of a line of code (after `//`, or a `/* … *` block line). */
+function commentOf(line) {
+  const slashes = line.indexOf('// ');
+  if (slashes >= 0) return line.slice(slashes);
+  return /^\s*(\/\*|\*)/.test(line) ? line : '';
+}
+
 const files = [join(repo, 'README.md'), ...(existsSync(join(repo, 'docs')) ? markdownFiles(join(repo, 'docs')) : [])];
+const codeFiles = ['internal', 'cmd', 'web', 'scripts', 'bench', 'test']
+  .flatMap((d) => sourceFiles(join(repo, d)))
+  .filter((f) => /\.(ts|tsx|mjs)$/.test(f) && !f.includes('/fixtures/'));
+const staleNames = [...files.flatMap((f) => staleSourceNames(f, false)), ...codeFiles.flatMap((f) => staleSourceNames(f, true))];
+if (staleNames.length > 0) {
+  console.error(
+    `source files named in docs or comments that the repository does not have (fix the name or drop it):\n  ${staleNames.join('\n  ')}`,
+  );
+  process.exit(1);
+}
 const cited = files.flatMap(missingCitations);
 if (cited.length > 0) {
   console.error(`files named in the docs that the repository does not have (fix the path or drop the name):\n  ${cited.join('\n  ')}`);

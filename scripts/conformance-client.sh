@@ -5,8 +5,8 @@
 # where the scenario's server wants OAuth).
 #
 # Every scenario of `conformance list --client` (what `client --suite all` runs) is run, one after
-# the other: the suite would start them all at once, each with its own core, which on a small shared
-# machine only measures the machine.
+# the other (or CONFORMANCE_JOBS at a time): the suite would start them all at once, each with its own
+# core, which on a small shared machine only measures the machine.
 #
 # Environment:
 #   CONFORMANCE_OUT         results directory (default .tmp/conformance/client-results); emptied first
@@ -15,6 +15,7 @@
 #   CONFORMANCE_TAG         MCPD_TEST_TAG given to the client wrapper (and so to its core, gateway and
 #                           mcpdctl), so clean-up can find exactly them; default a fresh one
 #   CONFORMANCE_TIMEOUT_MS  per scenario (default 60000)
+#   CONFORMANCE_JOBS        scenarios run at once (default 1; the e2e test runs 2)
 #   CONFORMANCE_VERSION     the suite's version: 0.1.16 (default) or 0.2.0-alpha.12
 #   CONFORMANCE_REQUIREMENTS a spec revision (2026-07-28): run exactly the client scenarios it requires
 #                           (`list --client --requirements`), each at that revision's wire (--spec-version)
@@ -55,10 +56,20 @@ fi
 # The suite's CLI starts once per scenario: Node 22's on-disk compile cache spares it recompiling its
 # modules each time (CPU is what a loaded machine lacks). The Node 20 processes it starts ignore it.
 COMMAND="MCPD_TEST_TAG=$TAG $(printf '%q' "$(command -v node)") $(printf '%q' "$ROOT/scripts/conformance-client.mjs")"
+run_scenario() {
+  printf 'conformance: client scenario %s\n' "$1" >&2
+  NODE_COMPILE_CACHE="$TOOLS/compile-cache" "$NODE22" "$CLI" client --command "$COMMAND" --scenario "$1" "${WIRE[@]}" --timeout "$TIMEOUT_MS" -o "$OUT" >>"$OUT/suite.log" 2>&1 || true
+}
+# At most CONFORMANCE_JOBS scenarios at once (default 1). A scenario is a chain of processes that mostly wait
+# for each other (the suite's CLI, this wrapper, a core, a gateway, mcpdctl auth), so two at a time keep a
+# core busy where one leaves it idle; each has its own servers, ports, core and results directory.
+JOBS=${CONFORMANCE_JOBS:-1}
+[[ $JOBS =~ ^[1-9][0-9]*$ ]] || { printf 'conformance: CONFORMANCE_JOBS must be a positive number, got %s\n' "$JOBS" >&2; exit 2; }
 for s in "${SCENARIOS[@]}"; do
-  printf 'conformance: client scenario %s\n' "$s" >&2
-  NODE_COMPILE_CACHE="$TOOLS/compile-cache" "$NODE22" "$CLI" client --command "$COMMAND" --scenario "$s" "${WIRE[@]}" --timeout "$TIMEOUT_MS" -o "$OUT" >>"$OUT/suite.log" 2>&1 || true
+  while (($(jobs -rp | wc -l) >= JOBS)); do wait -n || true; done
+  run_scenario "$s" &
 done
+wait
 
 # A scenario passes when none of its checks is a FAILURE and the client did not time out (as the suite counts).
 node - "$OUT" "${SCENARIOS[@]}" <<'JS'

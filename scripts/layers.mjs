@@ -52,6 +52,19 @@ export const CORE_LAYERS = {
   domain: { dir: 'internal/core/domain/', may: [] },
 };
 
+// The door (docs/architecture.md, "The door"): faces reach the core's use cases only through it, so the
+// `Core` class of `internal/core/app/core.ts` may be imported only by the composition root and the door.
+// A face (gRPC, the Session, the dashboard, the SMCP Computer) is given `Door.for(face)`, a ControlApi.
+export const DOOR = {
+  core: 'internal/core/app/core.ts',
+  mayImportCore: ['internal/core/app/bootstrap.ts', 'internal/core/app/door/'],
+};
+
+/** Whether a file may import the Core class (a type import counts: a face typed as Core could be given it). */
+export function mayImportCore(relPath) {
+  return DOOR.mayImportCore.some((p) => relPath === p || (p.endsWith('/') && relPath.startsWith(p)));
+}
+
 // Pure folders and files (no I/O): they import no package but DOMAIN_PACKAGES, and only other pure code
 // (shared/ files they use are checked to import no package but DOMAIN_PACKAGES either).
 export const PURE_DIRS = [

@@ -2,9 +2,9 @@
 // Runs vitest with its normal console output plus a JSON report, then prints the plain
 // `N passed, N failed` line that CI reads (it does not parse vitest's own summary).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 
 const dir = mkdtempSync(join(tmpdir(), 'mcpd-test-report-'));
 const report = join(dir, 'report.json');
@@ -35,6 +35,7 @@ child.on('exit', (code, signal) => {
     for (const f of r.testResults ?? []) {
       if (f.status === 'failed' && !(f.assertionResults ?? []).some((a) => a.status === 'failed')) failed++;
     }
+    recordDurations(r.testResults ?? []);
   } catch (e) {
     console.error(`could not read the test report (${e.message}); vitest exited with ${code ?? signal}`);
     failed = Math.max(failed, 1);
@@ -43,3 +44,20 @@ child.on('exit', (code, signal) => {
   console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
   process.exit(code === 0 && failed === 0 ? 0 : 1);
 });
+
+/**
+ * Each file's wall time, longest first, into .tmp/test-durations.json, and the slowest named here: the data
+ * for test/support/slow-first-sequencer.ts's list and for finding what makes the suite slow.
+ */
+function recordDurations(files) {
+  const durations = files
+    .map((f) => ({ file: relative(process.cwd(), f.name), seconds: Math.round((f.endTime - f.startTime) / 100) / 10 }))
+    .filter((d) => Number.isFinite(d.seconds))
+    .sort((a, b) => b.seconds - a.seconds);
+  if (durations.length === 0) return;
+  mkdirSync('.tmp', { recursive: true });
+  writeFileSync('.tmp/test-durations.json', `${JSON.stringify(durations, null, 1)}\n`);
+  const total = durations.reduce((n, d) => n + d.seconds, 0);
+  console.log(`slowest files (of ${Math.round(total)} s of file time; all in .tmp/test-durations.json):`);
+  for (const d of durations.slice(0, 8)) console.log(`  ${String(d.seconds).padStart(7)} s  ${d.file}`);
+}

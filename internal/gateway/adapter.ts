@@ -15,9 +15,8 @@ export interface ForwardExtra {
 export type MethodAdapter = (params: JsonObject, extra: ForwardExtra, next: (params: JsonObject) => Promise<JsonValue>) => Promise<unknown>;
 
 /**
- * The MCP server side of one gateway session as the surface adapters use it: the SDK's Server behind `--http`
- * (gateway/sdk-gateway-server.ts), the gateway's own stdio dispatcher on stdio (gateway/stdio-gateway.ts),
- * which serves without loading the SDK's protocol schemas.
+ * The MCP server side of one gateway session as the surface adapters use it: the gateway's one dispatcher
+ * (gateway/mcp-dispatcher.ts), on stdio, over HTTP and on the 2026-07-28 lanes alike.
  */
 export interface GatewayServer {
   /** What the client declared in `initialize`; undefined before it. */

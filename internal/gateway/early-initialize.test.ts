@@ -7,6 +7,11 @@ import {
   LATEST_PROTOCOL_VERSION,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from './early-initialize.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { gatewayAdapters, mergeCapabilities } from './adapter-host.js';
+import { gatewayInstructions } from './early-initialize.js';
 import { Gateway } from './mcp-gateway.js';
 import { StdioServerLineTransport } from './stdio-server-transport.js';
 import { jsonLinePipes } from '../../test/support/json-line-pipes.js';
@@ -31,21 +36,41 @@ function gatewayOnPipes() {
   return { stdin, transport, gateway, lines, send, until };
 }
 
+/** What the SDK's Server answers, given the gateway's capabilities and instructions: the answer the gateway keeps. */
+async function sdkServerAnswer(message: JSONRPCMessage): Promise<unknown> {
+  const server = new Server(
+    { name: 'mcpd', version: info.version },
+    { capabilities: mergeCapabilities(gatewayAdapters()), instructions: gatewayInstructions(info.caller) },
+  );
+  const [client, side] = InMemoryTransport.createLinkedPair();
+  const answered = new Promise<unknown>((resolve) => (client.onmessage = resolve));
+  await server.connect(side);
+  await client.start();
+  await client.send(message);
+  const answer = await answered;
+  await server.close();
+  return answer;
+}
+
 describe('early initialize', () => {
   it('keeps the SDK’s protocol versions', () => {
     expect(LATEST_PROTOCOL_VERSION).toBe(SDK_LATEST);
     expect([...SUPPORTED_PROTOCOL_VERSIONS]).toEqual(SDK_SUPPORTED);
   });
 
-  it.each([...SUPPORTED_PROTOCOL_VERSIONS, '1999-01-01'])('answers %s exactly as the gateway’s SDK server does', async (version) => {
-    const g = gatewayOnPipes();
-    await g.gateway.connect(g.transport);
-    g.send(initialize(version, 7));
-    await g.until(1);
-    const early = JSON.parse(earlyInitializeAnswer(initialize(version, 7), info) ?? 'null') as unknown;
-    expect(early).toEqual(g.lines[0]);
-    await g.gateway.close();
-  });
+  it.each([...SUPPORTED_PROTOCOL_VERSIONS, '1999-01-01'])(
+    'answers %s early and later exactly as the SDK’s Server would',
+    async (version) => {
+      const g = gatewayOnPipes();
+      await g.gateway.connect(g.transport);
+      g.send(initialize(version, 7));
+      await g.until(1);
+      const early = JSON.parse(earlyInitializeAnswer(initialize(version, 7), info) ?? 'null') as unknown;
+      expect(early).toEqual(g.lines[0]);
+      expect(early).toEqual(await sdkServerAnswer(initialize(version, 7)));
+      await g.gateway.close();
+    },
+  );
 
   it('leaves a malformed initialize and other first messages to the server', () => {
     const bad = initialize('2025-06-18');
@@ -71,8 +96,8 @@ describe('early initialize', () => {
     await g.until(2);
     expect(g.lines[1]).toEqual({ jsonrpc: '2.0', id: 2, result: {} });
     expect(g.lines.filter((l) => l.id === 'init')).toHaveLength(1);
-    expect(g.gateway.server.getClientCapabilities()).toEqual({ roots: { listChanged: true }, sampling: {} });
-    expect(g.gateway.server.getClientVersion()).toEqual({ name: 'ed', version: '1' });
+    expect(g.gateway.dispatcher.getClientCapabilities()).toEqual({ roots: { listChanged: true }, sampling: {} });
+    expect(g.gateway.dispatcher.getClientVersion()).toEqual({ name: 'ed', version: '1' });
     await g.gateway.close();
   });
 
@@ -83,7 +108,7 @@ describe('early initialize', () => {
     await spoke;
     await g.gateway.connect(g.transport);
     await g.until(1);
-    // The SDK's own error for it, as before the early answer existed, and no success answer besides.
+    // The dispatcher's error for it, naming what is missing, and no success answer besides.
     expect(g.lines).toHaveLength(1);
     expect(g.lines[0]).toMatchObject({ id: 1, error: { message: expect.stringContaining('clientInfo') as unknown } });
     await g.gateway.close();

@@ -34,15 +34,22 @@ export function gatewayInstructions(caller: string): string {
 /** The answer to `message` when it is a well-formed initialize request; undefined for anything else. */
 export function earlyInitializeAnswer(message: JSONRPCMessage, info: { caller: string; version: string }): string | undefined {
   const m = message as JsonObject;
+  const result = initializeResult(message, info);
+  if (result === undefined) return undefined;
+  return `${JSON.stringify({ result, jsonrpc: '2.0', id: m.id as string | number })}\n`;
+}
+
+/** The result of a well-formed initialize request (as the SDK's Server words it); undefined for anything else. */
+export function initializeResult(message: JSONRPCMessage, info: { caller: string; version: string }): JsonObject | undefined {
+  const m = message as JsonObject;
   if (m.method !== 'initialize' || (typeof m.id !== 'string' && typeof m.id !== 'number') || !wellFormed(m.params)) return undefined;
   const requested = m.params.protocolVersion as string;
-  const result = {
+  return {
     protocolVersion: SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION,
     capabilities: GATEWAY_CAPABILITIES,
     serverInfo: { name: 'mcpd', version: info.version },
     instructions: gatewayInstructions(info.caller),
   };
-  return `${JSON.stringify({ result, jsonrpc: '2.0', id: m.id })}\n`;
 }
 
 /**

@@ -12,6 +12,12 @@ export interface HttpLimits {
   maxConnections: number;
   /** Bytes an SSE stream may leave unread before it is closed; the client resumes with Last-Event-ID. */
   sseUnreadBytes: number;
+  /** 2026-07-28 `subscriptions/listen` streams at most (MCPD_HTTP_MAX_LISTENS; default half the lanes, always fewer). */
+  maxListens: number;
+  /** Of those, per client: its address and the clientInfo name it gives (MCPD_HTTP_MAX_LISTENS_PER_CLIENT). */
+  maxListensPerClient: number;
+  /** How long a 2026-07-28 request waits for a lane before a 503 (MCPD_HTTP_LANE_WAIT_MS). */
+  laneWaitMs: number;
 }
 
 export const DEFAULT_HTTP_LIMITS: HttpLimits = {
@@ -21,6 +27,9 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = {
   headersTimeoutMs: 10_000,
   maxConnections: 256,
   sseUnreadBytes: 4 * 1024 * 1024,
+  maxListens: 32,
+  maxListensPerClient: 8,
+  laneWaitMs: 30_000,
 };
 
 const ENV: Partial<Record<keyof HttpLimits, string>> = {
@@ -30,6 +39,9 @@ const ENV: Partial<Record<keyof HttpLimits, string>> = {
   headersTimeoutMs: 'MCPD_HTTP_HEADERS_TIMEOUT_MS',
   maxConnections: 'MCPD_HTTP_MAX_CONNECTIONS',
   sseUnreadBytes: 'MCPD_HTTP_SSE_UNREAD_BYTES',
+  maxListens: 'MCPD_HTTP_MAX_LISTENS',
+  maxListensPerClient: 'MCPD_HTTP_MAX_LISTENS_PER_CLIENT',
+  laneWaitMs: 'MCPD_HTTP_LANE_WAIT_MS',
 };
 
 /** The defaults overridden by environment variables and flags; a bad value is an error naming it. */
@@ -39,6 +51,13 @@ export function httpLimits(env: NodeJS.ProcessEnv, flags: { maxSessions?: string
     if (env[name] !== undefined) out[key] = positive(env[name], name);
   }
   if (flags.maxSessions !== undefined) out.maxSessions = positive(flags.maxSessions, '--max-sessions');
+  // Listen streams hold their lanes for life: fewer of them than lanes, so other 2026-07-28 requests are always served.
+  if (env.MCPD_HTTP_MAX_LISTENS === undefined) out.maxListens = Math.floor(out.maxSessions / 2);
+  else if (out.maxListens >= out.maxSessions) {
+    throw new Error(
+      `MCPD_HTTP_MAX_LISTENS (${out.maxListens}) must be below --max-sessions (${out.maxSessions}), the lanes 2026-07-28 requests run on`,
+    );
+  }
   return out;
 }
 

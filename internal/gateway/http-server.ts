@@ -78,7 +78,15 @@ export async function startHttpGateway(o: HttpGatewayOptions): Promise<HttpGatew
   const limits = o.limits ?? DEFAULT_HTTP_LIMITS;
   // 2026-07-28 requests run on lanes: gateways like a session's, held one request at a time.
   const stateless = new HttpStatelessEndpoint({
-    lanes: new LanePool({ newSession: o.newSession, max: limits.maxSessions, version: o.version ?? '0' }),
+    lanes: new LanePool({
+      newSession: o.newSession,
+      max: limits.maxSessions,
+      waitMs: limits.laneWaitMs,
+      listens: { total: limits.maxListens, perClient: limits.maxListensPerClient },
+      raise: '--max-sessions or MCPD_HTTP_LANE_WAIT_MS',
+      version: o.version ?? '0',
+      log: o.log,
+    }),
     caller: o.caller ?? '',
     version: o.version ?? '0',
     log: o.log,

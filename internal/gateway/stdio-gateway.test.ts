@@ -1,8 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { AREAS } from '../contract/areas/all-areas.js';
-import { isAbsent } from '../contract/areas/area.js';
 import { answerInitializeEarly } from './early-initialize.js';
-import { GATEWAY_METHODS, StdioGateway } from './stdio-gateway.js';
+import { StdioGateway } from './stdio-gateway.js';
 import { StdioServerLineTransport } from './stdio-server-transport.js';
 import { jsonLinePipes } from '../../test/support/json-line-pipes.js';
 
@@ -42,22 +40,15 @@ async function stdioOnPipes() {
   return { gateway, lines, send, answer };
 }
 
-describe('the stdio gateway (its own dispatcher, no SDK Server)', () => {
-  it('serves every method the areas declare for the gateway', () => {
-    const declared = AREAS.flatMap((a) => a.methods)
-      .filter((m) => !isAbsent(m.gateway))
-      .map((m) => m.name);
-    expect([...GATEWAY_METHODS].sort()).toEqual(declared.sort());
-  });
-
+describe("the stdio gateway (the gateway's one dispatcher, no SDK Server)", () => {
   it('answers initialize once, learns the client from it, and answers ping', async () => {
     const g = await stdioOnPipes();
     expect(((await g.answer(1)).result as { serverInfo: unknown }).serverInfo).toEqual({ name: 'mcpd', version: '9.9.9' });
     g.send({ jsonrpc: '2.0', id: 2, method: 'ping' });
     expect(await g.answer(2)).toEqual({ jsonrpc: '2.0', id: 2, result: {} });
     expect(g.lines.filter((l) => l.id === 1)).toHaveLength(1);
-    expect(g.gateway.getClientCapabilities()).toEqual({ sampling: {} });
-    expect(g.gateway.getClientVersion()).toEqual({ name: 'ed', version: '1' });
+    expect(g.gateway.dispatcher.getClientCapabilities()).toEqual({ sampling: {} });
+    expect(g.gateway.dispatcher.getClientVersion()).toEqual({ name: 'ed', version: '1' });
   });
 
   it('refuses an unknown method with -32601 and bad params with -32602 naming what was wrong', async () => {

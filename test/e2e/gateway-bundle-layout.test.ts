@@ -41,9 +41,7 @@ describe('the stdio gateway bundle', () => {
     const modules = [...gateway].flatMap(modulesIn);
     expect(modules).toContain('internal/gateway/stdio-gateway.ts');
     const foreign = modules.filter((m) =>
-      /^internal\/gateway\/(http-|serve-http|mcp-gateway|sdk-gateway-server|era2026\/)|^node_modules\/(@modelcontextprotocol\/sdk|zod|ajv)\//.test(
-        m,
-      ),
+      /^internal\/gateway\/(http-|serve-http|mcp-gateway|era2026\/)|^node_modules\/(@modelcontextprotocol\/sdk|zod|ajv)\//.test(m),
     );
     expect(foreign).toEqual([]);
   });

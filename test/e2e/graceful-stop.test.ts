@@ -11,7 +11,7 @@ import { computerJoined } from '../support/smcp-core-computer.js';
 import { startSmcpProc } from '../support/smcp-server-proc.js';
 import { ECHO_SERVER, EVERYTHING, MCPDCTL } from '../support/paths.js';
 import { countProcs, pidsWithTag, waitFor } from '../support/procs.js';
-import { echoServer, everythingServer, profile } from '../support/profiles.js';
+import { echoServer, everythingServer, profile, WINDOW_SERVER, windowServer } from '../support/profiles.js';
 import { callUnary, collectStream, ControlCalls, createControlClient } from '../../internal/contract/grpc/control-client.js';
 import { McpdError } from '../../internal/shared/errors.js';
 import type * as pb from '../../internal/contract/gen/mcpd/control/v1/control.js';
@@ -322,6 +322,100 @@ describe('graceful stop', () => {
     } finally {
       agent?.close();
       control.close();
+      await router.stop();
+    }
+  });
+
+  it('refuses desktop and finder reads on every face during the grace period, starts no server for them, and waits for a desktop read in flight', async () => {
+    const port = await freePort();
+    const key = 'smcp-stop-key-0123456789';
+    world = stopWorld(60);
+    const router = await startSmcpProc([], world.env({ SMCP_API_KEY: key }));
+    const release = join(world.dir, 'release-window-start');
+    // `reader`'s window server holds its start until released: its desktop read stays in flight.
+    world.write(
+      'profiles/default.yaml',
+      profile(windowServer('win', 'com.example.held', { idleSeconds: 300 }, { WINDOW_HOLD_START: release })),
+    );
+    // `other`'s window server has not started: a refused read must not start it.
+    world.write('profiles/other.yaml', profile(windowServer('win2', 'com.example.cold', { idleSeconds: 300 })));
+    // The SMCP Computer's caller `pc` shares `reader`'s profile: its watches must not start `other`'s server either.
+    world.write('callers.yaml', 'callers:\n  other: other\n');
+    world.write(
+      'runtime.yaml',
+      `shutdownGraceSeconds: 60\nmetricsAddress: 127.0.0.1:${port}\nsmcp:\n  url: ${router.url}\n  apiKey: \${SMCP_API_KEY}\n  office: office-1\n  computers:\n    - { name: laptop, caller: pc }\n`,
+    );
+    const grpc = createControlClient(world.socket);
+    let agent: TestAgent | undefined;
+    let page: ReturnType<typeof ioClient> | undefined;
+    try {
+      const core = await world.startCore({ SMCP_API_KEY: key });
+      await computerJoined(grpc, 'laptop');
+      agent = await TestAgent.join(router.url, key, 'office-1');
+      const { token } = JSON.parse(readFileSync(join(dirname(world.socket), 'dashboard.json'), 'utf8')) as { token: string };
+      page = ioClient(`http://127.0.0.1:${port}/app`, {
+        transports: ['websocket'],
+        reconnection: false,
+        forceNew: true,
+        extraHeaders: { cookie: `mcpd_app_${port}=${token}` },
+      });
+      await new Promise<void>((resolve, reject) => {
+        page!.once('connect', resolve);
+        page!.once('connect_error', reject);
+      });
+      const desktop = (caller: string) =>
+        callUnary<pb.GetDesktopRequest, pb.GetDesktopResponse>((r, cb) => grpc.getDesktop(r, cb), {
+          caller,
+          desktopSize: undefined,
+          window: '',
+        });
+      const finder = (caller: string) =>
+        callUnary<pb.GetFinderRequest, pb.GetFinderResponse>((r, cb) => grpc.getFinder(r, cb), {
+          caller,
+          keywords: [],
+          fileType: '',
+          offset: 0,
+          limit: undefined,
+        });
+      const ask = (event: string) =>
+        page!.timeout(60_000).emitWithAck(event, { caller: 'other' }) as Promise<{ ok: boolean; value?: unknown; error?: string }>;
+
+      const held = desktop('reader');
+      held.catch(() => {});
+      await inFlightCalls(world, 1);
+      core.kill('SIGTERM');
+      await stoppingStatus(world);
+
+      const refused = async (what: string, method: string, read: () => Promise<unknown>) => {
+        const e = (await read().catch((x: unknown) => x)) as McpdError;
+        expect(e, what).toBeInstanceOf(McpdError);
+        expect(e.reason, what).toBe('UNAVAILABLE');
+        expect(e.message, what).toMatch(refusal(core.pid, method));
+      };
+      await refused('gRPC GetDesktop', 'mcpd/desktop/read', () => desktop('other'));
+      await refused('gRPC GetFinder', 'mcpd/finder/query', () => finder('other'));
+      for (const [event, method] of [
+        ['desktop', 'mcpd/desktop/read'],
+        ['finder', 'mcpd/finder/query'],
+      ] as const) {
+        const r = await ask(event);
+        expect(r.ok, `dashboard ${event}`).toBe(false);
+        expect(r.error, `dashboard ${event}`).toMatch(refusal(core.pid, method));
+      }
+      const smcp = await agent.request<{ code?: number; message?: string }>('client:get_desktop', 'laptop', {});
+      expect(smcp.message).toMatch(refusal(core.pid, 'mcpd/desktop/read'));
+      // None of the refused reads started `other`'s server; the held one is the only window server.
+      expect(countProcs(world.tag, WINDOW_SERVER)).toBe(1);
+      // The stop waits for the desktop read in flight: released, it answers with the held server's windows.
+      expect((await stoppingStatus(world)).inFlightCalls).toBe(1);
+      writeFileSync(release, '');
+      const view = await held;
+      expect(view.windows.join('')).toMatch(/com\.example\.held/);
+      expect(await exitOf(core)).toBe(0);
+    } finally {
+      page?.close();
+      agent?.close();
+      grpc.close();
       await router.stop();
     }
   });

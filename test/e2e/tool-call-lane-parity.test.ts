@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { CallOptions } from '../../internal/contract/control/control.js';
+import type { CallOptions, ControlApi } from '../../internal/contract/control/control.js';
 import type { JsonObject } from '../../internal/shared/json.js';
 import { McpdError } from '../../internal/shared/errors.js';
 import { runCore, type RunningCore } from '../../internal/core/app/bootstrap.js';
@@ -10,22 +10,21 @@ import { echoServer, profile } from '../support/profiles.js';
 import { waitFor } from '../support/procs.js';
 
 /**
- * The fast `tools/call` lane (decision 46, `ControlApi.startToolCall`) and the full path (`callTool`)
- * are one doorway: on every scenario below both give the caller the same result or error and leave the
- * same history record. The core runs in this process (real store, pools and server processes), so the
- * test sees which way each call went: a lane scenario that fell back to the full path would compare
- * nothing, and fails.
+ * A tool call has one path (decision 46, issue 29): the door's callback entry (`toolCall`, what the Session
+ * takes for every tools/call) and its promise wrapper (`callTool` with a signal and a progress callback,
+ * what gRPC and the SMCP Computer take) run the same code from the door down to the server's stdin. On
+ * every scenario below both give the caller the same result or error and leave the same history record,
+ * and the history's sequence numbers have no gaps (no attempt is ever started twice). The core runs in
+ * this process (real store, pools and server processes), entered through its door as a face would.
  */
 
 type Outcome = { result: JsonObject } | { error: { reason?: string; message: string } };
-type Path = 'lane' | 'full';
+type Path = 'callback' | 'promise';
 
 interface Run {
   /** Resolves with what the caller got. */
   outcome: Promise<Outcome>;
-  /** The lane took the call (always false for the full path). */
-  lane: boolean;
-  /** Cancels the call the way the Session does for its path. */
+  /** Cancels the call the way its face does. */
   cancel(reason: Error): void;
 }
 
@@ -33,27 +32,24 @@ const errorOf = (e: unknown): Outcome => ({
   error: { reason: e instanceof McpdError ? e.reason : undefined, message: e instanceof Error ? e.message : String(e) },
 });
 
-/** The same call on the lane (falling back to callTool as the Session does) or on the full path. */
-function start(core: RunningCore['core'], path: Path, name: string, args: JsonObject, opts: CallOptions = {}): Run {
+/** The same call through the door's callback entry (as the Session) or its promise wrapper (as gRPC). */
+function start(door: ControlApi, path: Path, name: string, args: JsonObject, opts: CallOptions = {}): Run {
   const caller = path; // each path its own caller: their histories are compared below
-  if (path === 'lane') {
+  if (path === 'callback') {
     let settle!: (o: Outcome) => void;
     const outcome = new Promise<Outcome>((resolve) => (settle = resolve));
-    const call = core.startToolCall(caller, name, args, opts, { result: (result) => settle({ result }), error: (e) => settle(errorOf(e)) });
-    if (call) return { outcome, lane: true, cancel: (reason) => call.cancel(reason) };
-    const fallback = core.callTool(caller, name, args, opts).then((result) => ({ result }), errorOf);
-    return { outcome: fallback, lane: false, cancel: () => {} };
+    const call = door.toolCall(caller, name, args, opts, { result: (result) => settle({ result }), error: (e) => settle(errorOf(e)) });
+    return { outcome, cancel: (reason) => call.cancel(reason) };
   }
-  // The full path as the Session takes it for a request with a progress token: its own signal and abort.
   const ac = new AbortController();
-  const outcome = core
-    .callTool(caller, name, args, { ...opts, signal: ac.signal, abort: (reason) => ac.abort(reason), onProgress: () => {} })
+  const outcome = door
+    .callTool(caller, name, args, { ...opts, signal: ac.signal, onProgress: () => {} })
     .then((result) => ({ result }), errorOf);
-  return { outcome, lane: false, cancel: (reason) => ac.abort(reason) };
+  return { outcome, cancel: (reason) => ac.abort(reason) };
 }
 
 /** The caller's last history record without what differs per call by design (time, sequence number). */
-function lastRecord(core: RunningCore['core'], caller: Path): unknown {
+function lastRecord(core: RunningCore['core'], caller: Path | 'warm'): unknown {
   const r = core.history.get(caller).recent(1)[0];
   if (!r) return undefined;
   const { timestamp: _t, req_id: _r, ...rest } = r;
@@ -64,9 +60,10 @@ function lastRecord(core: RunningCore['core'], caller: Path): unknown {
 const sameInstance = (o: Outcome): Outcome =>
   'error' in o ? { error: { ...o.error, message: o.error.message.replace(/\b(instance|pid)[ =]?[\w-]+/g, '$1 X') } } : o;
 
-describe('the tools/call lane and the full path give identical results', () => {
+describe('a tool call has one path: the callback entry and the promise wrapper give identical results', () => {
   let world: TestWorld;
   let running: RunningCore;
+  let door: ControlApi;
 
   beforeAll(async () => {
     world = new TestWorld({
@@ -79,8 +76,7 @@ describe('the tools/call lane and the full path give identical results', () => {
     });
     mkdirSync(dirname(world.socket), { recursive: true, mode: 0o700 });
     running = await runCore({ configDir: world.configDir, socket: world.socket, env: world.env() });
-    // Warm: the lane serves calls to a ready instance with a free slot.
-    await running.core.callTool('lane', 'fx__echo', {}, {});
+    door = running.door.for('grpc');
   });
 
   afterAll(async () => {
@@ -88,25 +84,41 @@ describe('the tools/call lane and the full path give identical results', () => {
     await world?.cleanup();
   });
 
-  /** Both paths on one scenario; the lane must really have taken its call. */
+  /** Both paths on one scenario. */
   async function both(scenario: (path: Path) => Promise<{ run: Run; outcome: Outcome }>): Promise<Record<Path, Outcome>> {
     const out = {} as Record<Path, Outcome>;
-    for (const path of ['lane', 'full'] as const) {
+    for (const path of ['callback', 'promise'] as const) {
       // A ready instance first (after a crash the pool starts a new one on demand).
-      await running.core.callTool('warm', 'fx__echo', {}, {});
-      const { run, outcome } = await scenario(path);
-      expect(run.lane, `${path} took the lane`).toBe(path === 'lane');
+      await door.callTool('warm', 'fx__echo', {}, {});
+      const { outcome } = await scenario(path);
       out[path] = outcome;
     }
-    expect(lastRecord(running.core, 'lane')).toEqual(lastRecord(running.core, 'full'));
+    expect(lastRecord(running.core, 'callback')).toEqual(lastRecord(running.core, 'promise'));
     return out;
+  }
+
+  /** Every record's sequence number, in the order the records were made, for all callers. */
+  function sequence(): number[] {
+    const all = (['warm', 'callback', 'promise'] as const).flatMap((c) => running.core.history.get(c).recent(1000));
+    return all.map((r) => Number(r.req_id)).sort((a, b) => a - b);
   }
 
   const scenarios: [string, (path: Path) => Promise<{ run: Run; outcome: Outcome }>, (o: Outcome) => void][] = [
     [
+      'a cold start: the call waits for the server to start and is resumed, not restarted',
+      async (path) => {
+        // The pool at zero instances: the call is parked until its server has started.
+        const [pool] = running.core.status().pools;
+        await running.pools.stopPool(pool!.fingerprint);
+        const run = start(door, path, 'fx__echo', { cold: true });
+        return { run, outcome: await run.outcome };
+      },
+      (o) => expect(o).toMatchObject({ result: { structuredContent: { cold: true } } }),
+    ],
+    [
       'success',
       async (path) => {
-        const run = start(running.core, path, 'fx__echo', { a: 1, text: 'é' });
+        const run = start(door, path, 'fx__echo', { a: 1, text: 'é' });
         return { run, outcome: await run.outcome };
       },
       (o) => expect(o).toMatchObject({ result: { structuredContent: { a: 1, text: 'é' } } }),
@@ -114,7 +126,7 @@ describe('the tools/call lane and the full path give identical results', () => {
     [
       'error from the server',
       async (path) => {
-        const run = start(running.core, path, 'fx__fail', { message: 'no such row' });
+        const run = start(door, path, 'fx__fail', { message: 'no such row' });
         return { run, outcome: await run.outcome };
       },
       (o) => expect(JSON.stringify(o)).toMatch(/no such row/),
@@ -122,7 +134,7 @@ describe('the tools/call lane and the full path give identical results', () => {
     [
       'cancel',
       async (path) => {
-        const run = start(running.core, path, 'fx__hang', {});
+        const run = start(door, path, 'fx__hang', {});
         await waitFor('the hang to reach the server', () => running.core.status().inFlightCalls === 1);
         run.cancel(new Error('cancelled by the client'));
         return { run, outcome: await run.outcome };
@@ -135,7 +147,7 @@ describe('the tools/call lane and the full path give identical results', () => {
     [
       'deadline',
       async (path) => {
-        const run = start(running.core, path, 'fx__hang', {}, { timeoutMs: 300 });
+        const run = start(door, path, 'fx__hang', {}, { timeoutMs: 300 });
         return { run, outcome: await run.outcome };
       },
       (o) => expect(o).toMatchObject({ error: { reason: 'DEADLINE_EXCEEDED' } }),
@@ -143,7 +155,7 @@ describe('the tools/call lane and the full path give identical results', () => {
     [
       'server death',
       async (path) => {
-        const run = start(running.core, path, 'fx__crash', {});
+        const run = start(door, path, 'fx__crash', {});
         return { run, outcome: sameInstance(await run.outcome) };
       },
       (o) => expect(o).toMatchObject({ error: { reason: expect.any(String) as unknown } }),
@@ -152,21 +164,21 @@ describe('the tools/call lane and the full path give identical results', () => {
 
   it.each(scenarios)('%s', async (_name, scenario, check) => {
     const out = await both(scenario);
-    check(out.lane);
-    expect(out.lane).toEqual(out.full);
+    check(out.callback);
+    expect(out.callback).toEqual(out.promise);
+    // One record per call that reached a tool, numbered without gaps.
+    const seq = sequence();
+    expect(seq).toEqual(seq.map((_, k) => k + 1));
   });
 
   it('stop: a new call is refused alike, and calls in flight are cut off alike at the end of the grace period', async () => {
-    await running.core.callTool('warm', 'fx__echo', {}, {});
-    const held = { lane: start(running.core, 'lane', 'fx__hang', {}), full: start(running.core, 'full', 'fx__hang', {}) };
-    expect(held.lane.lane).toBe(true);
+    await door.callTool('warm', 'fx__echo', {}, {});
+    const held = { lane: start(door, 'callback', 'fx__hang', {}), full: start(door, 'promise', 'fx__hang', {}) };
     await waitFor('both calls in flight', () => running.core.status().inFlightCalls === 2);
     const stopped = running.stop();
     await waitFor('the stop to begin', () => running.core.status().stopping);
 
-    const refused = { lane: start(running.core, 'lane', 'fx__echo', {}), full: start(running.core, 'full', 'fx__echo', {}) };
-    // The lane takes nothing during a stop; the call it hands back is refused by the same gate.
-    expect(refused.lane.lane).toBe(false);
+    const refused = { lane: start(door, 'callback', 'fx__echo', {}), full: start(door, 'promise', 'fx__echo', {}) };
     const [lane, full] = await Promise.all([refused.lane.outcome, refused.full.outcome]);
     expect(lane).toMatchObject({
       error: { reason: 'UNAVAILABLE', message: expect.stringMatching(/is stopping: new calls are refused \(tools\/call\)/) as unknown },
@@ -178,7 +190,7 @@ describe('the tools/call lane and the full path give identical results', () => {
       error: { reason: 'UNAVAILABLE', message: expect.stringMatching(/did not finish within the shutdown grace period/) as unknown },
     });
     expect(cutLane).toEqual(cutFull);
-    expect(lastRecord(running.core, 'lane')).toEqual(lastRecord(running.core, 'full'));
+    expect(lastRecord(running.core, 'callback')).toEqual(lastRecord(running.core, 'promise'));
     await stopped;
   });
 });

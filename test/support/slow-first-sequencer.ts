@@ -2,8 +2,8 @@ import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * The files that take longest, longest first (from a full run's JSON report; refresh when a file
- * moves far). They start before everything else so the two workers end together.
+ * The files that take longest, longest first (from a full run's .tmp/test-durations.json, written by
+ * scripts/run-tests.mjs; refresh when a file moves far). They start before everything else so the two workers end together.
  */
 export const SLOW_FIRST = [
   'test/e2e/conformance-client.test.ts',

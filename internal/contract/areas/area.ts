@@ -2,7 +2,7 @@
  * An area of the control plane (tools, resources, prompts, logs, context) is declared once, as a list
  * of methods; three projectors turn the declarations into the gRPC handlers (rpc/grpc-areas.ts), the
  * Session dispatch table (rpc/session-dispatch.ts) and the MCP gateway's request handlers
- * (gateway/gateway-areas.ts). See docs/architecture.md, "Areas".
+ * (gateway/mcp-dispatcher.ts, by the method list gateway/gateway-methods.ts). See docs/architecture.md, "Areas".
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { ControlApi } from '../control/control.js';
@@ -26,15 +26,18 @@ export function isAbsent(x: unknown): x is Absent {
 
 /**
  * Admission during a graceful stop. `core`: a call that does work on a server (tools/call,
- * resources/read, prompts/get, completion/complete) — the core's ControlApi passes it through the stop's
- * gate itself, so every face (gRPC, the Session, the gateway, the dashboard, the SMCP Computer) is
- * refused alike; projectors add nothing. `free`: not a call (lists, watches, subscriptions).
+ * resources/read, prompts/get, completion/complete, the Desktop and Finder reads) — the core's door
+ * passes it through the stop's gate (core/app/door/admission.ts, which reads this declaration), so every
+ * face (gRPC, the Session, the gateway, the dashboard, the SMCP Computer) is refused alike; projectors
+ * add nothing. `free`: not a call (lists, watches, subscriptions).
  */
 export type Admission = 'core' | 'free';
 
 /** What a method's core call gets, whichever projection brought it. */
 export interface CallContext {
   caller: string;
+  /** The MCP client's name when the projection knows it (the Session's hello). */
+  client?: string;
   signal: AbortSignal;
   timeoutMs?: number;
   onProgress?: (p: ProgressUpdate) => void;
@@ -42,8 +45,6 @@ export interface CallContext {
   routingKey?: string;
   /** Session tools/call only: the result's JSON text goes out as soon as the server answered (ResultJsonSink). */
   onResultJson?: ResultJsonSink;
-  /** Aborts `signal` (CallOptions.abort). */
-  abort?: (reason: Error) => void;
 }
 
 /** A gRPC request taken apart: whose it is, the method's request, and the call options it names. */
@@ -100,13 +101,13 @@ export interface SessionOwn {
 export type RequestSchema = Parameters<Server['setRequestHandler']>[0];
 
 /**
- * The gateway registers a handler for the MCP request; it forwards to the same Session method unless
- * a gateway adapter adapts it (gateway/gateway-areas.ts). `raw`: registered past the SDK Server's result
- * re-validation (the tools/call hot path, see mcp/sdk-internals.ts).
+ * The gateway serves the MCP request (its method list, gateway/gateway-methods.ts, is kept equal to the
+ * declarations by its test); it forwards to the same Session method unless a gateway adapter adapts it.
+ * `schema` is the SDK's schema for the request, by which the gateway checks the params of the methods it
+ * does not check by hand (gateway/stdio-params.ts).
  */
 export interface GatewayForward {
   schema: RequestSchema;
-  raw?: boolean;
 }
 
 export interface AreaMethod<Req = any, Res = any> {

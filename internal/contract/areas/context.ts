@@ -29,7 +29,8 @@ export const contextArea: Area = {
   methods: [
     method<DesktopReq, DesktopView>({
       name: 'mcpd/desktop/read',
-      admission: 'free',
+      // A read like any other: it can start servers and read their resources (the stop refuses it, drains it).
+      admission: 'core',
       routed: false,
       invoke: (api, req, ctx) => api.context.desktop(ctx.caller, req.size, req.window),
       session: {
@@ -46,7 +47,7 @@ export const contextArea: Area = {
     ...channelWatch('desktop'),
     method<FinderQuery, FinderView>({
       name: 'mcpd/finder/query',
-      admission: 'free',
+      admission: 'core',
       routed: false,
       invoke: (api, query, ctx) => api.context.finder(ctx.caller, query),
       session: {

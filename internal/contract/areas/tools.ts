@@ -7,7 +7,7 @@ import { decodeObject } from '../session/json-bytes.js';
 import { clientToolListEtag } from '../session/tool-list-watch.js';
 import { encodeJson } from '../session/json-bytes.js';
 import type { SessionRequestContext } from '../session/session-handler.js';
-import { absent, method, pageSizeOf, type Area } from './area.js';
+import { absent, method, pageSizeOf, type Area, type CallContext } from './area.js';
 import { callerOf, cursorParams, hasProgressToken, mcpPage, objectParam, requiredString } from './params.js';
 
 interface ListReq {
@@ -15,7 +15,7 @@ interface ListReq {
   pageSize?: number;
 }
 
-interface CallReq {
+export interface CallReq {
   name: string;
   args: JsonObject;
   /**
@@ -61,15 +61,9 @@ export const toolsArea: Area = {
       // Every tool call passes the stop's gate inside the core, whichever way it came (SMCP, dashboard too).
       admission: 'core',
       routed: true,
-      invoke: (api, req, ctx) =>
-        api.callTool(ctx.caller, req.name, req.args, req.progress === false ? { ...ctx, onProgress: undefined } : ctx),
-      session: {
-        fromMcp: (params) => ({
-          name: requiredString(params, 'name', 'tools/call'),
-          args: objectParam(params, 'arguments', 'tools/call'),
-          progress: hasProgressToken(params),
-        }),
-      },
+      invoke: (api, req, ctx) => api.callTool(ctx.caller, req.name, req.args, toolCallOptions(req, ctx)),
+      // The Session's own handler (rpc/session-requests.ts) enters the door with a callback: the same request and options.
+      session: { fromMcp: toolCallFromMcp },
       grpc: {
         rpc: 'callTool',
         fromPb: (r: pb.CallToolRequest) => ({
@@ -83,8 +77,7 @@ export const toolsArea: Area = {
           progress: { progress: p.progress, total: p.total ?? 0, hasTotal: p.total !== undefined, message: p.message ?? '' },
         }),
       },
-      // The hottest path of the gateway: registered past Server's result re-validation (see sdk-internals).
-      gateway: { schema: CallToolRequestSchema, raw: true },
+      gateway: { schema: CallToolRequestSchema },
     }),
     method({
       name: 'tools/watch',
@@ -166,4 +159,18 @@ function warnListingFailures(failures: readonly ServerFailure[], ctx: SessionReq
       },
     });
   }
+}
+
+/** A Session (MCP-shaped) tools/call request, its fields checked. */
+export function toolCallFromMcp(params: JsonObject): CallReq {
+  return {
+    name: requiredString(params, 'name', 'tools/call'),
+    args: objectParam(params, 'arguments', 'tools/call'),
+    progress: hasProgressToken(params),
+  };
+}
+
+/** A call whose client asked for no progress asks none of the server either (see CallReq.progress). */
+function toolCallOptions(req: CallReq, ctx: CallContext): CallContext {
+  return req.progress === false ? { ...ctx, onProgress: undefined } : ctx;
 }

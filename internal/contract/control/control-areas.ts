@@ -11,13 +11,13 @@ import type { ContextChannels } from './context-channels.js';
 export type Subscription<T> = AsyncIterableIterator<T>;
 
 export interface RequestOpts {
+  /** The MCP client's name when the face knows it (CallOptions.client). */
+  client?: string;
   signal?: AbortSignal;
   timeoutMs?: number;
   onProgress?: (p: ProgressUpdate) => void;
   /** The caller's session, for stateful routing and for server→client requests. */
   routingKey?: string;
-  /** Aborts `signal`: its owner lets a stop's cutoff use it (CallOptions.abort). */
-  abort?: (reason: Error) => void;
 }
 
 export interface ResourceEntry {

@@ -40,12 +40,12 @@ export interface ServerFailure {
 
 export interface CallOptions {
   routingKey?: string;
+  /** The MCP client's name (initialize's clientInfo) when the face knows it: what interceptors see. */
+  client?: string;
   signal?: AbortSignal;
   timeoutMs?: number;
   onProgress?: (p: ProgressUpdate) => void;
   onResultJson?: ResultJsonSink;
-  /** Aborts `signal`: its owner lets a stop's cutoff use it, so the gate makes no signal of its own per call. */
-  abort?: (reason: Error) => void;
 }
 
 export interface ReloadOutcome {
@@ -80,18 +80,18 @@ export interface StopOutcome {
   gatewayPids: number[];
 }
 
-/** Admission of calls: refused once a stop began, counted while they run, cancelled when its grace ends. */
-export interface CallAdmission {
-  /**
-   * Runs `fn` as one call; the signal `fn` gets also aborts when a stop's grace period ends. `abort`,
-   * when the caller owns `signal`, lets the gate abort that signal instead of combining it with its own.
-   */
-  run<T>(
-    what: string,
-    signal: AbortSignal | undefined,
-    fn: (signal: AbortSignal) => Promise<T>,
-    abort?: (reason: Error) => void,
-  ): Promise<T>;
+/**
+ * Which face of the core a call came through. Each face is given its own view of the door
+ * (`Door.for(face)`), so what the door applies (admission, history, later policy and audit) knows it.
+ */
+export type Face = 'grpc' | 'session' | 'dashboard' | 'smcp';
+
+/**
+ * The door into the core: the only way a face reaches the core's use cases (docs/architecture.md, "The
+ * door"). The core's composition root builds it once, with its interceptors; each face gets `for(face)`.
+ */
+export interface Door {
+  for(face: Face): ControlApi;
 }
 
 import type { ContextApi, LogsApi, PromptsApi, ResourcesApi, Subscription } from './control-areas.js';
@@ -99,7 +99,12 @@ import type { ClientRequestsApi } from './client-requests.js';
 
 export type { Subscription } from './control-areas.js';
 
+/**
+ * The door as one face sees it (`Door.for`): every call passes the door's interceptors. Only the door
+ * implements it — `face` is what a face's code can tell it by, and the core's use cases (`Core`) have none.
+ */
 export interface ControlApi {
+  readonly face: Face;
   info(): CoreInfo;
   registerCaller(caller: string, meta: CallerMeta): CallerSession;
   unregisterCaller(sessionId: string): void;
@@ -107,11 +112,12 @@ export interface ControlApi {
   watchTools(caller: string, lastEtag?: string): Subscription<ToolSnapshot>;
   callTool(caller: string, name: string, args: JsonObject, opts: CallOptions): Promise<JsonObject>;
   /**
-   * The same call without a promise (decision 46), when nothing in it has to wait: `done` hears its end.
-   * Undefined means nothing was started and `callTool` serves the call. Takes no progress (`onProgress`
-   * and `signal` are ignored): a call whose client asked for progress goes to `callTool`.
+   * The entry of a tool call: `done` hears its end, exactly once; the returned handle cancels it. The
+   * happy path is synchronous callbacks down to the server's stdin (decision 46); a call that must wait
+   * (cold start, saturated pool, reload) is parked and resumed where it waited. `callTool` is the promise
+   * wrapper on top; `opts.signal` and `opts.onProgress` are honoured by both.
    */
-  startToolCall?(caller: string, name: string, args: JsonObject, opts: CallOptions, done: CallDone): StartedCall | undefined;
+  toolCall(caller: string, name: string, args: JsonObject, opts: CallOptions, done: CallDone): StartedCall;
   status(): StatusView;
   watchStatus(): Subscription<StatusView>;
   reload(): Promise<ReloadOutcome>;

@@ -3,6 +3,8 @@ export interface CallerSession {
   id: string;
   caller: string;
   profile: string;
+  /** The MCP client's name, when its gateway said it. */
+  clientName?: string;
 }
 
 export interface CallerMeta {

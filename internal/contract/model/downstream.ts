@@ -33,7 +33,7 @@ export interface RequestOptions {
 }
 
 /**
- * How a tool call of the promise-free lane ends (decision 46): exactly one of the two, once, from the
+ * How a tool call ends, on its one path (decision 46): exactly one of the two, once, from the
  * turn that read the server's answer (or the timer's, or the cancel's). Nothing else is called after.
  */
 export interface CallDone {
@@ -41,7 +41,7 @@ export interface CallDone {
   error(err: Error): void;
 }
 
-/** A started call of the lane: `cancel` tells the server to stop and ends the call with `err` (once). */
+/** A started call: `cancel` tells the server to stop and ends the call with `err` (once). */
 export interface StartedCall {
   cancel(err: Error): void;
 }
@@ -68,11 +68,11 @@ export interface DownstreamSession {
   listTools(opts?: { signal?: AbortSignal; onPage?: (params: JsonObject, page: JsonObject) => void }): Promise<DownstreamTool[]>;
   callTool(name: string, args: JsonObject, opts: RequestOptions): Promise<JsonObject>;
   /**
-   * The same call without a promise, where the session writes straight to its server (stdio); undefined
-   * when it cannot (then callTool serves). `opts.signal` and `opts.onProgress` are not used: the lane
-   * takes calls without a progress token, and `cancel` replaces the signal.
+   * The same call with a completion callback instead of a promise (decision 46): where the session writes
+   * straight to its server (stdio) nothing else runs between the caller and the write. `opts.signal` is not
+   * used: `cancel` replaces it. Sessions without it (test fakes) are called through `callTool`.
    */
-  startToolCall?(name: string, args: JsonObject, opts: RequestOptions, done: CallDone): StartedCall | undefined;
+  toolCall?(name: string, args: JsonObject, opts: RequestOptions, done: CallDone): StartedCall;
   /** Any other MCP request (resources, prompts, completion …); result is the raw JSON result. */
   request(method: string, params: JsonObject, opts: RequestOptions): Promise<JsonObject>;
   /** A client notification to the server (`notifications/roots/list_changed` …). */

@@ -5,8 +5,6 @@ import type { JsonObject, JsonValue } from '../../shared/json.js';
 export interface SessionRequestContext {
   session: CallerSession;
   signal: AbortSignal;
-  /** Aborts `signal`: a stop's cutoff uses it instead of a signal of its own per call. */
-  abort: (reason: Error) => void;
   timeoutMs?: number;
   onProgress: (p: ProgressUpdate) => void;
   /** Answers the request with a tool result's JSON text at once (ResultJsonSink); the handler's result is then not sent. */

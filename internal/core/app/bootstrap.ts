@@ -12,6 +12,12 @@ import { claimSocketPath, claimStore, type StartLock } from '../infra/rpc/start-
 import { readCoreRecord, removeCoreRecord, writeCoreRecord } from '../../contract/store/core-record.js';
 import { createLogger } from '../infra/telemetry/logger.js';
 import { Core } from './core.js';
+import { CoreDoor } from './door/door.js';
+import type { Interceptor } from './door/interceptor.js';
+import { admissionInterceptor } from './door/admission.js';
+import { historyInterceptor } from './door/history.js';
+import type { CoreLog } from './area-deps.js';
+import { must } from '../../shared/must.js';
 import { keepRunningOnUnhandledRejections } from './last-resort.js';
 import { dashboardCore } from './dashboard-core.js';
 import { Dashboard } from '../infra/dashboard/dashboard.js';
@@ -22,6 +28,10 @@ import { packageVersion } from '../../shared/version.js';
 
 export interface RunningCore {
   core: Core;
+  /** The door every face is given (tests enter it as a face would). */
+  door: CoreDoor;
+  /** The pools, metered (operator actions, as the dashboard takes them). */
+  pools: PoolManager;
   server: ControlServer;
   stop(): Promise<void>;
 }
@@ -129,6 +139,7 @@ async function serveCore(o: CoreRunOptions, { obs, store, log, unguard, socket, 
       log: (e) => log(e.level, e.event, { fingerprint: e.fingerprint, instance: e.instance, message: e.message, ...e.fields }),
     }),
   );
+  let door: CoreDoor | undefined;
   const core = new Core({
     version: packageVersion(),
     socket,
@@ -138,10 +149,12 @@ async function serveCore(o: CoreRunOptions, { obs, store, log, unguard, socket, 
     telemetry: obs.telemetry(),
     // The Stop RPC: the same graceful stop as SIGTERM; the process exits once it is done.
     requestStop: () => void stop().then(o.onStopped, o.onStopped),
+    smcpFace: () => must(door, 'the door').for('smcp'),
   });
+  door = new CoreDoor(core, doorInterceptors(core, log));
   const sessions = new SessionTally();
   obs.attach(core, sessions);
-  const server = await startControlServer(core, socket, {
+  const server = await startControlServer(door, socket, {
     log,
     tally: sessions,
     maxOutboundBytes: runtime.sessionOutboundBytes,
@@ -162,7 +175,11 @@ async function serveCore(o: CoreRunOptions, { obs, store, log, unguard, socket, 
   // "core started" promises that the store is watched: an edit made after it is seen.
   await watcher.ready;
   // The web dashboard shares the metrics listener; its token lives beside the control socket (0700).
-  const dashboard = new Dashboard({ core: dashboardCore(core, store, pools, socket), stateDir: dirname(socket), log });
+  const dashboard = new Dashboard({
+    core: dashboardCore(door.for('dashboard'), core.logs, store, pools, socket),
+    stateDir: dirname(socket),
+    log,
+  });
   const metrics = await obs.serve(runtime.metricsAddress, dashboard.mount);
   if (metrics) dashboard.published(metrics);
   // Clients of this store find this core by its record, whatever socket default their environment gives.
@@ -195,7 +212,16 @@ async function serveCore(o: CoreRunOptions, { obs, store, log, unguard, socket, 
       // Only now, with the socket removed, may another core start on it.
       await lock.release();
     })());
-  return { core, server, stop };
+  return { core, door, pools, server, stop };
+}
+
+/**
+ * The door's interceptors, composed once, in the order a call meets them (docs/architecture.md, "The
+ * door"). Adding one is its file in door/ and its line here: an audit log goes first (it sees every call,
+ * refusals included), a per-caller policy after the stop's gate (a stopping core refuses before asking it).
+ */
+function doorInterceptors(core: Core, log: CoreLog): Interceptor[] {
+  return [admissionInterceptor(core.calls), historyInterceptor(core.history, log)];
 }
 
 /**

@@ -1,4 +1,3 @@
-import type { CallAdmission } from '../../contract/control/control.js';
 import { McpdError } from '../../shared/errors.js';
 import { cappedTimeout } from '../../shared/timer-limit.js';
 import { ChurnMap } from '../../shared/churn-map.js';
@@ -8,14 +7,12 @@ import { ChurnMap } from '../../shared/churn-map.js';
  * are refused with a clear error, and those in flight may finish until the grace period ends, when
  * they are cancelled (downstream too, through their signal).
  */
-export class CallGate implements CallAdmission {
+export class CallGate {
   private running = 0;
   /** When a stop began, the end of its grace period. */
   private deadline?: number;
-  /** Aborted when the grace period ends: every call still running is cancelled with its reason. */
-  private readonly cutoff = new AbortController();
   private readonly idleWaiters = new Set<() => void>();
-  /** The aborts of running calls whose callers own their signals (run's `abort`): the cutoff calls each. */
+  /** How to cancel each running call: the end of the grace period calls each. */
   private readonly owned = new ChurnMap<number, (reason: Error) => void>();
   private ownedSeq = 0;
 
@@ -29,29 +26,17 @@ export class CallGate implements CallAdmission {
     return this.deadline;
   }
 
-  async run<T>(
-    what: string,
-    signal: AbortSignal | undefined,
-    fn: (signal: AbortSignal) => Promise<T>,
-    abort?: (reason: Error) => void,
-  ): Promise<T> {
-    if (this.deadline !== undefined) {
-      throw new McpdError(
-        'UNAVAILABLE',
-        `${this.describeStop()}: new calls are refused (${what}); retry once a core runs again (a gateway with autostart starts one)`,
-      );
-    }
-    this.running++;
-    try {
-      return signal && abort ? await this.runOwned(signal, abort, fn) : await this.runCombined(signal, fn);
-    } finally {
-      this.ended();
-    }
+  /** The error a call gets once a stop began, the same on every face: `what` names the call's method. */
+  refusal(what: string): McpdError {
+    return new McpdError(
+      'UNAVAILABLE',
+      `${this.describeStop()}: new calls are refused (${what}); retry once a core runs again (a gateway with autostart starts one)`,
+    );
   }
 
   /**
-   * Counts a call that is no promise (the lane of decision 46) until `leave`; `abort` is how the cutoff
-   * ends it. Undefined once a stop began: the caller then takes `run`, which refuses with the reason.
+   * Counts a call until `leave`; `abort` is how the end of a stop's grace period cancels it. Undefined
+   * once a stop began: the call is refused (`refusal`).
    */
   enter(abort: (reason: Error) => void): number | undefined {
     if (this.deadline !== undefined) return undefined;
@@ -67,44 +52,6 @@ export class CallGate implements CallAdmission {
 
   private ended(): void {
     if (--this.running === 0) for (const wake of [...this.idleWaiters]) wake();
-  }
-
-  /**
-   * The caller owns the signal and lets the cutoff abort it: no signal of the gate's own per call
-   * (two listeners and a controller on the hottest path of the core).
-   */
-  private async runOwned<T>(signal: AbortSignal, abort: (reason: Error) => void, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
-    const token = ++this.ownedSeq;
-    this.owned.set(token, abort);
-    try {
-      return await fn(signal);
-    } catch (e) {
-      // A call cut off by the end of the grace period says so, whatever the layer below made of the abort.
-      if (this.cutoff.signal.aborted && signal.reason === this.cutoff.signal.reason) throw this.cutoff.signal.reason as Error;
-      throw e;
-    } finally {
-      this.owned.delete(token);
-    }
-  }
-
-  private async runCombined<T>(signal: AbortSignal | undefined, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
-    // One signal for both the caller's cancellation and the cutoff; listeners are removed after the
-    // call, so a long-lived cutoff signal does not collect one per call.
-    const combined = new AbortController();
-    const fromCaller = () => combined.abort(signal?.reason);
-    const fromCutoff = () => combined.abort(this.cutoff.signal.reason);
-    if (signal?.aborted) fromCaller();
-    signal?.addEventListener('abort', fromCaller, { once: true });
-    this.cutoff.signal.addEventListener('abort', fromCutoff, { once: true });
-    try {
-      return await fn(combined.signal);
-    } catch (e) {
-      if (this.cutoff.signal.aborted && !signal?.aborted) throw this.cutoff.signal.reason as Error;
-      throw e;
-    } finally {
-      signal?.removeEventListener('abort', fromCaller);
-      this.cutoff.signal.removeEventListener('abort', fromCutoff);
-    }
   }
 
   /**
@@ -133,8 +80,7 @@ export class CallGate implements CallAdmission {
       'UNAVAILABLE',
       `${this.describeStop()}: the call did not finish within the shutdown grace period and was cancelled`,
     );
-    this.cutoff.abort(reason);
-    for (const abort of this.owned.values()) abort(reason);
+    for (const abort of [...this.owned.values()]) abort(reason);
     await this.idleWithin(settleMs);
     return { cancelled };
   }

@@ -16,7 +16,7 @@ export class CallerRegistry {
   register(caller: string, profile: string, meta: CallerMeta): CallerSession {
     const s: Entry = { id: randomUUID(), caller, profile, meta, since: Date.now() };
     this.sessions.set(s.id, s);
-    return { id: s.id, caller, profile };
+    return { id: s.id, caller, profile, clientName: meta.clientName };
   }
 
   /** Removes a session; returns its caller's name, or undefined when there was none. */

@@ -1,4 +1,5 @@
 import { ListingBudget } from './listing-budget.js';
+import type { ControlApi } from '../../contract/control/control.js';
 import { profileFor } from '../../contract/model/profile.js';
 import type { CallerHistories } from '../domain/history/tool-call-history.js';
 import type { AreaDeps, CoreLog } from './area-deps.js';
@@ -23,6 +24,8 @@ export interface CoreOptions {
   telemetry?: LogTelemetry;
   /** Runs the process's graceful stop (the Stop RPC asks for it); absent = only `beginStop` happens. */
   requestStop?: () => void;
+  /** The door as the SMCP Computers see it (built after the core, asked for when one starts). */
+  smcpFace: () => ControlApi;
 }
 
 /** The tool cache over the pools, following the loaded store and every pool's tools/list_changed. */

@@ -4,7 +4,6 @@ import type {
   CallOptions,
   CallerMeta,
   CallerSession,
-  ControlApi,
   CoreInfo,
   ReloadOutcome,
   StatusView,
@@ -30,11 +29,12 @@ import { ContextSurface, withContextChannels } from './context-surface.js';
 import { CoreStatus } from './core-status.js';
 import { CoreStop, type CoreStopOutcome } from './core-stop.js';
 import { wireAreas, wireTools, type Areas, type CoreOptions } from './core-wiring.js';
-import { gatedPrompts, gatedResources } from './gated-calls.js';
 import type { LogService } from './log-service.js';
 import { SmcpComputers } from './smcp-computers.js';
 import { StoreReloads } from './store-reloads.js';
 import { ToolCalls } from './tool-calls.js';
+import { viaPromise } from '../../contract/model/call-adapters.js';
+import type { CallNote } from './door/interceptor.js';
 import type { ToolService } from './tool-service.js';
 
 export type { CoreOptions } from './core-wiring.js';
@@ -43,11 +43,12 @@ export type { CoreOptions } from './core-wiring.js';
 const SLOW_LISTING_MS = 500;
 
 /**
- * The control plane's use cases behind one surface (ControlApi): caller-aware listing and calling,
- * status, reload, stop. The work is done by the parts it composes — ToolCalls, StoreReloads,
- * CoreStatus, CoreStop and the area services wired in core-wiring.ts.
+ * The control plane's use cases: caller-aware listing and calling, status, reload, stop. The work is done
+ * by the parts it composes — ToolCalls, StoreReloads, CoreStatus, CoreStop and the area services wired in
+ * core-wiring.ts. Faces never get it: they get the door (door/door.ts), which passes every call through
+ * the interceptors (the stop's gate among them) to these use cases.
  */
-export class Core implements ControlApi {
+export class Core {
   private readonly coreId = randomUUID();
   private readonly startedAt = Date.now();
   private readonly callers = new CallerRegistry();
@@ -60,7 +61,7 @@ export class Core implements ControlApi {
   );
   private reaper?: NodeJS.Timeout;
   readonly history = new CallerHistories();
-  /** Resources and prompts as every face sees them: reads, prompts and completions pass the stop's gate. */
+  /** Resources (with the context channels) and prompts; the door gates their reads, prompts and completions. */
   readonly resources: ResourcesApi;
   readonly prompts: PromptsApi;
   readonly logs: LogService;
@@ -106,22 +107,20 @@ export class Core implements ControlApi {
     });
     const areas = (this.areas = wireAreas(o, this.tools, this.history, this.reloads));
     this.contextSurface = new ContextSurface(areas.context);
-    this.resources = gatedResources(withContextChannels(areas.resources, this.contextSurface), this.calls);
-    this.prompts = gatedPrompts(areas.prompts, this.calls);
+    this.resources = withContextChannels(areas.resources, this.contextSurface);
+    this.prompts = areas.prompts;
     this.logs = areas.logs;
     this.context = areas.context;
     this.clientRequests = areas.clientRequests;
     const profileOf = (caller: string) => profileFor(o.store.current, caller);
-    this.smcp = new SmcpComputers({ api: this, profileOf, log: o.log, onStatus: () => this.publishStatus() });
+    this.smcp = new SmcpComputers({ api: () => o.smcpFace(), profileOf, log: o.log, onStatus: () => this.publishStatus() });
     this.toolCalls = new ToolCalls({
       pools: o.pools,
       store: o.store,
       tools: this.tools,
-      history: this.history,
       reloads: this.reloads,
       // Tool names are per caller (its own reserve): calls resolve them in the caller's view.
       profileOf: (caller) => this.toolViewOf(caller),
-      log: o.log,
     });
     this.stopping = new CoreStop({
       calls: this.calls,
@@ -251,31 +250,13 @@ export class Core implements ControlApi {
     return this.callerViews.watch(caller, lastEtag);
   }
 
-  /** Every tool call, whichever way it came (Session, gRPC, SMCP, dashboard), passes the stop's gate. */
-  callTool(caller: string, name: string, args: JsonObject, opts: CallOptions): Promise<JsonObject> {
-    if (name === FINDER_TOOL)
-      return this.calls.run('tools/call', opts.signal, () => this.contextSurface.callFinder(caller, args), opts.abort);
-    return this.calls.run('tools/call', opts.signal, (signal) => this.toolCalls.call(caller, name, args, { ...opts, signal }), opts.abort);
-  }
-
-  /** callTool on the promise-free lane (decision 46): undefined — nothing started — means use callTool. */
-  startToolCall(caller: string, name: string, args: JsonObject, opts: CallOptions, done: CallDone): StartedCall | undefined {
-    if (name === FINDER_TOOL) return undefined; // the core answers it, no pool: callTool serves it
-    let call: StartedCall | undefined;
-    const token = this.calls.enter((reason) => call?.cancel(reason));
-    if (token === undefined) return undefined;
-    call = this.toolCalls.start(caller, name, args, opts, {
-      result: (r) => {
-        this.calls.leave(token);
-        done.result(r);
-      },
-      error: (e) => {
-        this.calls.leave(token);
-        done.error(e);
-      },
-    });
-    if (!call) this.calls.leave(token);
-    return call;
+  /**
+   * A tool call (decision 46): `done` hears its end. The Finder's tool is answered here; every other goes
+   * to its server on ToolCalls' one path. `note` tells the door what the call reached.
+   */
+  toolCall(caller: string, name: string, args: JsonObject, opts: CallOptions, note: CallNote, done: CallDone): StartedCall {
+    if (name === FINDER_TOOL) return viaPromise(() => this.contextSurface.callFinder(caller, args), done);
+    return this.toolCalls.toolCall(caller, name, args, opts, note, done);
   }
 
   status(): StatusView {

@@ -5,7 +5,8 @@ import type { LogRecord, Subscription } from '../../contract/control/control-are
 import type { LogLevel } from '../../contract/model/profile.js';
 import type { CallerRow, ConnectInfo, DashboardCore, OperatorAction, StoreFile } from '../infra/dashboard/dashboard-port.js';
 import { levelRank } from '../../contract/model/log-level.js';
-import type { Core } from './core.js';
+import type { ControlApi } from '../../contract/control/control.js';
+import type { LogService } from './log-service.js';
 import type { PoolPort } from './pool-port.js';
 import type { StoreState } from './store-state.js';
 import { resourcesWithContext, toolsWithContext } from './dashboard-context.js';
@@ -13,8 +14,11 @@ import { resourcesWithContext, toolsWithContext } from './dashboard-context.js';
 /** The gateway entry beside this build (dist/internal/core/app → dist/cmd/mcpdmcp). */
 const GATEWAY = fileURLToPath(new URL('../../../cmd/mcpdmcp/main.js', import.meta.url));
 
-/** Core, store and pools as the dashboard sees them: what the control plane offers, plus operator actions. */
-export function dashboardCore(core: Core, store: StoreState, pools: PoolPort, socket: string): DashboardCore {
+/**
+ * The door (as the dashboard's face), store and pools as the dashboard sees them: what the control plane
+ * offers, plus operator actions. `logs` is the core's log bus (the operator's page reads every entry).
+ */
+export function dashboardCore(core: ControlApi, logs: LogService, store: StoreState, pools: PoolPort, socket: string): DashboardCore {
   return {
     info: () => core.info(),
     status: () => core.status(),
@@ -29,8 +33,8 @@ export function dashboardCore(core: Core, store: StoreState, pools: PoolPort, so
     callTool: (caller, name, args, opts) => core.callTool(caller, name, args, opts),
     // Try-it calls take their server's input requests to the page that made them (elicitation, sampling).
     clientRequests: core.clientRequests,
-    // The core's own gated surface (reads, prompts and completions pass the stop's gate there, as
-    // callTool does); only the watches add a first listing.
+    // The door's surface (reads, prompts and completions pass the stop's gate there, as callTool and the
+    // desktop and finder reads do); only the watches add a first listing.
     resources: {
       ...core.resources,
       watch: (caller, etag) => (void core.resources.list(caller).catch(() => {}), resourcesWithContext(core.resources.watch(caller, etag))),
@@ -39,10 +43,10 @@ export function dashboardCore(core: Core, store: StoreState, pools: PoolPort, so
       ...core.prompts,
       watch: (caller, etag) => (void core.prompts.list(caller).catch(() => {}), core.prompts.watch(caller, etag)),
     },
-    logs: core.logs,
+    logs,
     context: core.context,
     callers: () => callerRows(core, store),
-    allLogs: (min, signal) => allLogs(core, store, min, signal),
+    allLogs: (min, signal) => allLogs(logs, store, min, signal),
     storeFiles: () => storeFiles(store),
     connectInfo: (): ConnectInfo => ({ node: process.execPath, gateway: GATEWAY, configDir: store.current.dir, socket }),
     act: (a) => act(core, pools, a),
@@ -50,16 +54,16 @@ export function dashboardCore(core: Core, store: StoreState, pools: PoolPort, so
 }
 
 /** callers.yaml's callers and the attached ones (unknown callers get "default"). */
-function callerRows(core: Core, store: StoreState): CallerRow[] {
+function callerRows(core: ControlApi, store: StoreState): CallerRow[] {
   const rows = new Map<string, CallerRow>();
   for (const [caller, profile] of store.current.callers) rows.set(caller, { caller, profile, sessions: 0 });
   for (const c of core.status().callers) rows.set(c.caller, { ...c });
   return [...rows.values()].sort((a, b) => a.caller.localeCompare(b.caller));
 }
 
-function allLogs(core: Core, store: StoreState, min: LogLevel, signal: AbortSignal): Subscription<LogRecord> {
+function allLogs(logs: LogService, store: StoreState, min: LogLevel, signal: AbortSignal): Subscription<LogRecord> {
   const rank = levelRank(min);
-  return core.logs.bus.subscribe(
+  return logs.bus.subscribe(
     (e) => {
       if (levelRank(e.record.level) < rank) return undefined;
       if (e.fingerprint === undefined || e.record.server) return e.record;
@@ -99,7 +103,7 @@ function sameFile(dir: string, issueFile: string, path: string): boolean {
   return relative(dir, abs) === path || (dirname(path) === '.' && basename(issueFile) === path);
 }
 
-async function act(core: Core, pools: PoolPort, a: OperatorAction): Promise<unknown> {
+async function act(core: ControlApi, pools: PoolPort, a: OperatorAction): Promise<unknown> {
   const missing = (what: string) => new Error(`this core's pools cannot ${what}`);
   switch (a.kind) {
     case 'reload':

@@ -19,7 +19,10 @@ function setup() {
     status: (): PoolStatus[] => [
       { fingerprint: 'fp1', spec: { name: 'echo' }, instances: [], waiting: 0, suspended } as unknown as PoolStatus,
     ],
-    callTool: async () => ({ content: [] }),
+    toolCall: (_fp: string, _n: string, _a: object, _o: object, done: { result(r: object): void }) => {
+      done.result({ content: [] });
+      return { cancel: () => {} };
+    },
   } as unknown as PoolPort;
   const pools = obs.meter(inner);
   const core: ObservedCore = {

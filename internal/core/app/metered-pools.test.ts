@@ -10,9 +10,10 @@ import type { PoolPort } from './pool-port.js';
 class FakePools {
   private calls = 0;
   next: () => Promise<JsonObject> = async () => ({ content: [] });
-  async callTool(): Promise<JsonObject> {
+  toolCall(_fp: string, _n: string, _a: JsonObject, _o: object, done: CallDone): StartedCall {
     this.calls++;
-    return this.next();
+    this.next().then(done.result, done.error);
+    return { cancel: () => {} };
   }
   async request(): Promise<JsonObject> {
     this.calls++;
@@ -60,11 +61,11 @@ describe('meteredPools', () => {
     expect(pools.count()).toBe(8);
   });
 
-  it("times calls of the lane by their end, a cancelled one (a stop's cutoff included) as cancelled", () => {
+  it("times callback calls by their end, a cancelled one (a stop's cutoff included) as cancelled", () => {
     const seen: CallOutcome[] = [];
     const ends: { done: CallDone }[] = [];
     const inner = {
-      startToolCall: (_fp: string, _n: string, _a: JsonObject, _o: object, done: CallDone): StartedCall => {
+      toolCall: (_fp: string, _n: string, _a: JsonObject, _o: object, done: CallDone): StartedCall => {
         const entry = { done };
         ends.push(entry);
         return { cancel: (err) => done.error(err) };
@@ -73,11 +74,11 @@ describe('meteredPools', () => {
     const pools = meteredPools(inner as unknown as PoolPort, (_fp, _m, outcome) => seen.push(outcome));
     const got: string[] = [];
     const done: CallDone = { result: (r) => got.push(`result ${JSON.stringify(r)}`), error: (e) => got.push(`error ${e.message}`) };
-    pools.startToolCall!('fp', 't', {}, {}, done);
+    pools.toolCall('fp', 't', {}, {}, done);
     ends[0]!.done.result({ isError: true });
-    pools.startToolCall!('fp', 't', {}, {}, done);
+    pools.toolCall('fp', 't', {}, {}, done);
     ends[1]!.done.error(new McpdError('DEADLINE_EXCEEDED', 'late'));
-    const cut = pools.startToolCall!('fp', 't', {}, {}, done)!;
+    const cut = pools.toolCall('fp', 't', {}, {}, done);
     cut.cancel(new McpdError('UNAVAILABLE', 'the core is stopping'));
     expect(seen).toEqual(['error', 'timeout', 'cancelled']);
     expect(got).toEqual(['result {"isError":true}', 'error late', 'error the core is stopping']);

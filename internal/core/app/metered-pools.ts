@@ -1,3 +1,4 @@
+import { promiseOf } from '../../contract/model/call-adapters.js';
 import { isMcpdError } from '../../shared/errors.js';
 import type { JsonObject } from '../../shared/json.js';
 import type { CallOutcome } from '../infra/telemetry/metrics.js';
@@ -12,42 +13,39 @@ export type CallObserver = (fingerprint: string, method: string, outcome: CallOu
  * port later pass through untouched.
  */
 export function meteredPools<T extends PoolPort>(inner: T, observe: CallObserver): T {
-  const callTool: PoolPort['callTool'] = (fingerprint, name, args, opts) =>
-    timed(observe, fingerprint, 'tools/call', opts.signal, () => inner.callTool(fingerprint, name, args, opts));
   const request: PoolPort['request'] = (fingerprint, method, params, opts) =>
     timed(observe, fingerprint, method, opts.signal, () => inner.request(fingerprint, method, params, opts));
-  const startToolCall: PoolPort['startToolCall'] = inner.startToolCall
-    ? (fingerprint, name, args, opts, done) => {
-        const t0 = performance.now();
-        const seconds = () => (performance.now() - t0) / 1000;
-        // A cancel (the client's, or a stop's cutoff) counts as 'cancelled', as an aborted signal does below.
-        let cancelled = false;
-        const call = inner.startToolCall?.(fingerprint, name, args, opts, {
-          result: (r) => {
-            safeObserve(observe, fingerprint, 'tools/call', r.isError === true ? 'error' : 'ok', seconds());
-            done.result(r);
-          },
-          error: (e) => {
-            safeObserve(observe, fingerprint, 'tools/call', outcomeOf(e, cancelled), seconds());
-            done.error(e);
-          },
-        });
-        return (
-          call && {
-            cancel: (err: Error) => {
-              cancelled = true;
-              call.cancel(err);
-            },
-          }
-        );
-      }
-    : undefined;
+  // Tool calls are timed on their one path; the promise wrapper goes through it.
+  const toolCall: PoolPort['toolCall'] = (fingerprint, name, args, opts, done) => {
+    const t0 = performance.now();
+    const seconds = () => (performance.now() - t0) / 1000;
+    // A cancel (the client's, or a stop's cutoff) counts as 'cancelled'.
+    let cancelled = false;
+    const call = inner.toolCall(fingerprint, name, args, opts, {
+      result: (r) => {
+        safeObserve(observe, fingerprint, 'tools/call', r.isError === true ? 'error' : 'ok', seconds());
+        done.result(r);
+      },
+      error: (e) => {
+        safeObserve(observe, fingerprint, 'tools/call', outcomeOf(e, cancelled), seconds());
+        done.error(e);
+      },
+    });
+    return {
+      cancel: (err: Error) => {
+        cancelled = true;
+        call.cancel(err);
+      },
+    };
+  };
+  const callTool: PoolPort['callTool'] = (fingerprint, name, args, opts) =>
+    promiseOf((done) => toolCall(fingerprint, name, args, opts, done), opts.signal);
   const bound = new Map<PropertyKey, unknown>();
   return new Proxy(inner, {
     get(target, prop, receiver) {
       if (prop === 'callTool') return callTool;
       if (prop === 'request') return request;
-      if (prop === 'startToolCall') return startToolCall;
+      if (prop === 'toolCall') return toolCall;
       const v: unknown = Reflect.get(target, prop, receiver);
       if (typeof v !== 'function') return v;
       // Methods run on the real object (its private state must not be read through the proxy), bound once.

@@ -29,29 +29,12 @@ export interface PoolPort extends ToolSource {
   ): Promise<JsonObject>;
   capabilities(fingerprint: string): JsonObject | undefined;
   onNotification(cb: (fingerprint: string, instanceId: string, method: string, params: JsonObject) => void): void;
-  callTool(
-    fingerprint: string,
-    name: string,
-    args: JsonObject,
-    opts: {
-      routingKey?: string;
-      signal?: AbortSignal;
-      timeoutMs?: number;
-      onProgress?: (p: ProgressUpdate) => void;
-      onResultJson?: ResultJsonSink;
-    },
-  ): Promise<JsonObject>;
   /**
-   * callTool without a promise (decision 46): started now on a free slot of a session that writes straight
-   * to its server, or undefined — nothing started — and callTool serves the call.
+   * A tool call on its one path (decision 46): `done` hears its end, the handle cancels it; a call that has
+   * to wait for a slot or a start is parked and resumed (Pool.toolCall). `callTool` is its promise wrapper.
    */
-  startToolCall?(
-    fingerprint: string,
-    name: string,
-    args: JsonObject,
-    opts: { routingKey?: string; timeoutMs?: number; onResultJson?: ResultJsonSink },
-    done: CallDone,
-  ): StartedCall | undefined;
+  toolCall(fingerprint: string, name: string, args: JsonObject, opts: ToolCallOpts, done: CallDone): StartedCall;
+  callTool(fingerprint: string, name: string, args: JsonObject, opts: ToolCallOpts & { signal?: AbortSignal }): Promise<JsonObject>;
   onToolsChanged(cb: (fingerprint: string) => void): void;
   /** Caller routing keys a server→client request from this instance may belong to, best match first. */
   callersOf?(instanceId: string): string[];
@@ -75,4 +58,12 @@ export interface PoolPort extends ToolSource {
   status(): PoolStatus[];
   onStatusChange(cb: () => void): void;
   shutdown(): Promise<void>;
+}
+
+/** What a tool call tells the pool. */
+export interface ToolCallOpts {
+  routingKey?: string;
+  timeoutMs?: number;
+  onProgress?: (p: ProgressUpdate) => void;
+  onResultJson?: ResultJsonSink;
 }

@@ -9,7 +9,8 @@ import { SmcpComputer, type ComputerDeps } from './smcp-computer.js';
 export class SmcpComputers {
   private readonly running = new Map<string, SmcpComputer>();
 
-  constructor(private readonly deps: ComputerDeps) {}
+  /** `api`: the door as the SMCP face sees it, asked for when the first computer starts (after the door is built). */
+  constructor(private readonly deps: Omit<ComputerDeps, 'api'> & { api: () => ComputerDeps['api'] }) {}
 
   apply(settings: SmcpSettings | undefined): void {
     const wanted = new Map((settings?.computers ?? []).map((c) => [computerKey(settings as SmcpSettings, c), c]));
@@ -24,7 +25,7 @@ export class SmcpComputers {
         have.configMayHaveChanged();
         continue;
       }
-      const computer = new SmcpComputer(settings as SmcpSettings, c, this.deps);
+      const computer = new SmcpComputer(settings as SmcpSettings, c, { ...this.deps, api: this.deps.api() });
       this.running.set(key, computer);
       computer.start();
     }

@@ -2,11 +2,10 @@ import type { CallOptions } from '../../contract/control/control.js';
 import { McpdError } from '../../shared/errors.js';
 import type { JsonObject } from '../../shared/json.js';
 import type { ToolEntry } from '../../contract/model/tool.js';
-import type { CallerHistories, ToolCallRecord } from '../domain/history/tool-call-history.js';
 import type { CallDone, StartedCall } from '../../contract/model/downstream.js';
+import { promiseOf, viaPromise } from '../../contract/model/call-adapters.js';
 import { SEARCH_TOOL } from '../domain/aggregator/tool-search-view.js';
 import { PoolGoneError } from '../infra/scheduler/index.js';
-import type { CoreLog } from './area-deps.js';
 import type { PoolPort } from './pool-port.js';
 import type { StoreState } from './store-state.js';
 import type { ToolService } from './tool-service.js';
@@ -18,20 +17,36 @@ export interface ToolCallDeps {
   pools: PoolPort;
   store: StoreState;
   tools: ToolService;
-  history: CallerHistories;
   reloads: ReloadProgress;
   /** The caller's tool view (caller-naming.ts): its profile's name, or a key of its own reserve. */
   profileOf(caller: string): string;
-  /** Each finished call is logged at info: caller, tool, outcome, duration (never its arguments). */
-  log: CoreLog;
 }
 
-/** A tool call from resolution to result: the caller's profile, reload races, search mode, the history record. */
+/** What a tool call reached, for what the door does when it ends (history, the log line, later audit). */
+export interface ToolCallNote {
+  /** The entry it was sent to; unset while it resolves, reset when a reload makes it try again. */
+  tool?: ToolEntry;
+}
+
+/** A tool call from resolution to result: the caller's profile, reload races, search mode. */
 export class ToolCalls {
-  private callSeq = 0;
   private readonly toolSearch = new ToolSearchCalls();
 
   constructor(private readonly d: ToolCallDeps) {}
+
+  /**
+   * A tool call on its one path (decision 46). The common case — the name is in the caller's index, no
+   * reload is being applied, no search-mode tool — goes to its pool in this turn. Otherwise the call is
+   * parked until what it waits for is done (a first listing, a reload) and resumed from there: the same
+   * `dispatch` sends it. `done` may be called before this returns.
+   */
+  toolCall(caller: string, name: string, args: JsonObject, opts: CallOptions, note: ToolCallNote, done: CallDone): StartedCall {
+    if (this.d.reloads.settled) {
+      const entry = this.d.tools.index(this.d.profileOf(caller)).find(name);
+      if (entry && !isSearchModeTool(entry)) return this.dispatch(entry, args, opts, note, done);
+    }
+    return viaPromise((signal) => this.call(caller, name, args, { ...opts, signal }, note), done);
+  }
 
   /**
    * A reload can replace the tool's server spec while a call resolves it: its pool is gone, or the
@@ -39,73 +54,49 @@ export class ToolCalls {
    * a call waits for the reload to be applied and resolves the name again — a few times at most
    * while edits keep coming — so it is answered against the configuration after the reload.
    */
-  call(caller: string, name: string, args: JsonObject, opts: CallOptions): Promise<JsonObject> {
-    return afterReloads(this.d.reloads, `tool ${JSON.stringify(name)}`, (last) => this.callResolvedTool(caller, name, args, opts, last));
+  private call(caller: string, name: string, args: JsonObject, opts: CallOptions, note: ToolCallNote): Promise<JsonObject> {
+    return afterReloads(this.d.reloads, `tool ${JSON.stringify(name)}`, (last) =>
+      this.callResolvedTool(caller, name, args, opts, note, last),
+    );
   }
 
-  private async callResolvedTool(caller: string, name: string, args: JsonObject, opts: CallOptions, last: boolean): Promise<JsonObject> {
+  private async callResolvedTool(
+    caller: string,
+    name: string,
+    args: JsonObject,
+    opts: CallOptions,
+    note: ToolCallNote,
+    last: boolean,
+  ): Promise<JsonObject> {
     const profile = this.d.profileOf(caller);
     // A name the index already knows needs no listing first: the common case, a client calling what it listed.
     const entry = this.d.tools.index(profile).find(name) ?? (await this.loadAndResolve(profile, name));
-    if (isSearchModeTool(entry)) return this.searchModeCall(caller, profile, entry, args, opts);
-    const started = this.started(entry, args, opts.timeoutMs);
+    if (isSearchModeTool(entry)) return this.searchModeCall(caller, profile, entry, args, opts, note);
     try {
-      const result = await this.d.pools.callTool(entry.fingerprint, entry.downstreamName, args, opts);
-      this.finished(caller, started, result.isError !== true, null);
-      return result;
+      return await promiseOf((done) => this.dispatch(entry, args, opts, note, done), opts.signal);
     } catch (e) {
       // An attempt that will be retried on the new pool is not part of the caller's history.
-      if (last || !(e instanceof PoolGoneError)) this.finished(caller, started, false, e instanceof Error ? e.message : String(e));
+      if (!last && e instanceof PoolGoneError) note.tool = undefined;
+      // What the pool answered is the server's (or the pool's) error, never "raced a reload" (reload-retry.ts).
       throw markDispatched(e);
     }
   }
 
-  /**
-   * The same call on the promise-free lane (decision 46), when nothing in it can wait: the name is in the
-   * index, no reload is being applied, the tool is no search-mode tool and its pool has a free slot on a
-   * session that writes straight to its server. Undefined — nothing started — sends the call to `call`.
-   */
-  start(caller: string, name: string, args: JsonObject, opts: CallOptions, done: CallDone): StartedCall | undefined {
-    const start = this.d.pools.startToolCall;
-    if (!start || !this.d.reloads.settled) return undefined;
-    const entry = this.d.tools.index(this.d.profileOf(caller)).find(name);
-    if (!entry || isSearchModeTool(entry)) return undefined;
-    const started = this.started(entry, args, opts.timeoutMs);
-    return start.call(this.d.pools, entry.fingerprint, entry.downstreamName, args, opts, {
-      result: (result) => {
-        this.finished(caller, started, result.isError !== true, null);
-        done.result(result);
-      },
-      error: (e) => {
-        this.finished(caller, started, false, e.message);
-        done.error(markDispatched(e) as Error);
-      },
-    });
-  }
-
-  /** The call's history record and its log line: one place for both lanes. */
-  private finished(caller: string, s: StartedRecord, success: boolean, error: string | null): void {
-    this.d.history.record(caller, recordOf(s, success, error));
-    // An error result (isError) is the tool's answer; a thrown error means no answer came.
-    const outcome = success ? 'ok' : error === null ? 'error result' : 'failed';
-    const durationMs = Date.now() - s.at;
-    this.d.log('info', 'tool call', {
-      caller,
-      tool: s.entry.name,
-      server: s.entry.server,
-      fingerprint: s.entry.fingerprint,
-      outcome,
-      durationMs,
-      message: `${caller} called ${s.entry.name}: ${outcome} in ${durationMs} ms`,
-    });
-  }
-
-  private started(entry: ToolEntry, args: JsonObject, timeoutMs: number | undefined): StartedRecord {
-    return { at: Date.now(), seq: ++this.callSeq, entry, args, timeoutMs };
+  /** Sends the call to the entry's pool: the one place both the immediate and the resumed call go through. */
+  private dispatch(entry: ToolEntry, args: JsonObject, opts: CallOptions, note: ToolCallNote, done: CallDone): StartedCall {
+    note.tool = entry;
+    return this.d.pools.toolCall(entry.fingerprint, entry.downstreamName, args, opts, done);
   }
 
   /** The search tool is answered here; the call tool becomes a call of the tool it names. */
-  private searchModeCall(caller: string, profile: string, entry: ToolEntry, args: JsonObject, opts: CallOptions): Promise<JsonObject> {
+  private searchModeCall(
+    caller: string,
+    profile: string,
+    entry: ToolEntry,
+    args: JsonObject,
+    opts: CallOptions,
+    note: ToolCallNote,
+  ): Promise<JsonObject> {
     const settings = this.d.tools.profile(profile)?.toolSearch;
     const snapshot = this.d.tools.index(profile).snapshot();
     if (!settings)
@@ -113,7 +104,7 @@ export class ToolCalls {
     if (entry.name === SEARCH_TOOL) return Promise.resolve(this.toolSearch.search(snapshot, settings, args));
     const asked = this.toolSearch.target(args);
     if ('error' in asked) return Promise.resolve(asked.error);
-    return this.call(caller, asked.target.name, asked.target.arguments, opts);
+    return this.call(caller, asked.target.name, asked.target.arguments, opts, note);
   }
 
   private async loadAndResolve(profile: string, name: string): Promise<ToolEntry> {
@@ -141,27 +132,4 @@ export class ToolCalls {
       }
     }
   }
-}
-
-/** What the history needs of a call when it starts; the record is made once, when the call ends. */
-interface StartedRecord {
-  at: number;
-  seq: number;
-  entry: ToolEntry;
-  args: JsonObject;
-  timeoutMs: number | undefined;
-}
-
-/** One object literal per call: spreading a record made at the start cost a few percent of the core's CPU. */
-function recordOf(s: StartedRecord, success: boolean, error: string | null): ToolCallRecord {
-  return {
-    timestamp: new Date(s.at).toISOString(),
-    req_id: `${s.seq}`,
-    server: s.entry.server,
-    tool: s.entry.downstreamName,
-    parameters: s.args,
-    timeout: s.timeoutMs ?? null,
-    success,
-    error,
-  };
 }

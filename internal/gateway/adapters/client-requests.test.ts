@@ -1,14 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ClientRequestError } from '../../contract/control/client-requests.js';
 import type { JsonObject } from '../../shared/json.js';
 import type { IncomingRequestHandler, SessionClient } from '../../contract/session/session-client.js';
 import type { AdapterContext } from '../adapter.js';
 import { clientRequestsAdapter } from './client-requests.js';
-import { sdkGatewayServer } from '../sdk-gateway-server.js';
+import { McpDispatcher } from '../mcp-dispatcher.js';
 
 /** Stands in for the Session to the core: records notifications, keeps the request handler. */
 class FakeSession {
@@ -29,10 +28,11 @@ afterEach(async () => {
 });
 
 async function setup(clientCaps: Record<string, unknown>, answer?: (signal: AbortSignal) => Promise<unknown>) {
-  const server = new Server({ name: 'mcpd', version: '1' }, { capabilities: {} });
+  // The gateway's dispatcher, with no core behind it: only what the adapter registered here is used.
+  const server = new McpDispatcher({ caller: 'alice', socket: '/nonexistent/mcpd-client-requests.sock', version: '1', log: () => {} });
   const connected: ((s: SessionClient, reconnect: boolean) => void)[] = [];
   const ctx = {
-    server: sdkGatewayServer(server),
+    server,
     caller: 'alice',
     forward: () => Promise.reject(new Error('unused')),
     onCoreNotification: () => {},
@@ -80,12 +80,10 @@ describe('gateway adapter: server→client requests', () => {
 
   it('cancels toward the client when the core cancels', async () => {
     let clientSignal: AbortSignal | undefined;
-    const { server, session } = await setup({ sampling: {} }, (signal) => {
+    const { session } = await setup({ sampling: {} }, (signal) => {
       clientSignal = signal;
       return new Promise(() => {});
     });
-    // The SDK ignores notifications/cancelled for request id 0 (a falsy-id check): use up id 0 first.
-    await server.ping();
     const ac = new AbortController();
     const p = session.handler!('sampling/createMessage', sampling, { signal: ac.signal, timeoutMs: 60_000 }).catch((x: unknown) => x);
     await expect.poll(() => clientSignal !== undefined).toBe(true);

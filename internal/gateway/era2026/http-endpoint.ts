@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { JsonObject } from '../../shared/json.js';
 import { isJsonObject } from '../../shared/json.js';
+import type { RequestId } from './channel.js';
 import { checkHeaders } from './headers.js';
 import type { RequestEnvelope } from './protocol.js';
 import { Reply } from './reply.js';
@@ -15,6 +17,12 @@ import { ToolParamHeaders } from './tool-param-headers.js';
 export class HttpStatelessEndpoint {
   private readonly endpoint: StatelessEndpoint;
   private readonly paramHeaders: ToolParamHeaders;
+  /**
+   * Requests not answered yet (listen streams too), per connection: what a `notifications/cancelled` can
+   * reach. Clients number their requests alike (SDK clients all count from 0), so a cancel reaches only
+   * its own connection's request of that id, never another client's.
+   */
+  private readonly open = new WeakMap<Socket, Map<RequestId, Reply>>();
 
   constructor(o: StatelessEndpointOptions) {
     this.endpoint = new StatelessEndpoint(o);
@@ -27,7 +35,7 @@ export class HttpStatelessEndpoint {
       return invalid(res, id, 'Invalid Request: the body must be one JSON-RPC 2.0 request object');
     }
     const params = isJsonObject(body.params) ? body.params : {};
-    if (body.id === undefined || body.id === null) return this.notification(res, body.method, params);
+    if (body.id === undefined || body.id === null) return this.notification(req, res, body.method, params);
     if (typeof body.id !== 'string' && typeof body.id !== 'number')
       return invalid(res, null, 'Invalid Request: id must be a string or a number');
     const msg: Incoming = { id: body.id, method: body.method, params };
@@ -35,24 +43,42 @@ export class HttpStatelessEndpoint {
     try {
       checkHeaders(req, msg.method, params);
       envelope = this.endpoint.check(msg);
+      // Who asks, for the per-client listen cap: the address and the clientInfo name it gives.
+      msg.client = `${req.socket.remoteAddress ?? ''} ${envelope.clientName ?? ''}`;
       if (msg.method === 'tools/call') await this.paramHeaders.check(req, params);
     } catch (e) {
       return this.endpoint.refuse(new Reply(res, msg.id, false), e);
     }
     // A request that may carry notifications (progress, log messages) is answered on an SSE stream.
     const stream = hasProgressToken(params) || envelope.logLevel !== undefined;
-    await this.endpoint.serve(msg, new Reply(res, msg.id, stream));
+    const reply = new Reply(res, msg.id, stream);
+    this.track(req.socket, msg.id, reply, res);
+    await this.endpoint.serve(msg, reply);
+  }
+
+  private track(socket: Socket, id: RequestId, reply: Reply, res: ServerResponse): void {
+    let mine = this.open.get(socket);
+    if (!mine) this.open.set(socket, (mine = new Map()));
+    const requests = mine;
+    requests.set(id, reply);
+    res.once('close', () => {
+      if (requests.get(id) === reply) requests.delete(id);
+    });
   }
 
   close(): Promise<void> {
     return this.endpoint.close();
   }
 
-  private notification(res: ServerResponse, method: string, params: JsonObject): void {
+  /**
+   * A notification is accepted (202). `notifications/cancelled` ends a request of this connection only
+   * (one pipelined behind it); a client cancels its other requests by closing them, as the spec has it.
+   */
+  private notification(req: IncomingMessage, res: ServerResponse, method: string, params: JsonObject): void {
     if (method === 'notifications/cancelled') {
       const id = params.requestId;
       const reason = typeof params.reason === 'string' ? params.reason : 'cancelled by the client';
-      if (typeof id === 'string' || typeof id === 'number') this.endpoint.cancelled(id, reason);
+      if (typeof id === 'string' || typeof id === 'number') this.open.get(req.socket)?.get(id)?.cancel(reason);
     }
     res.writeHead(202).end();
   }

@@ -11,6 +11,14 @@ const LIST_FLAGS: [flag: string, notification: string, list: string][] = [
   ['resourcesListChanged', 'notifications/resources/list_changed', 'resources/list'],
 ];
 
+export interface ListenOptions {
+  /** Who listens (the listen caps count per client). */
+  client: string;
+  /** Aborted when the client leaves before the stream is acknowledged (it then never takes a lane). */
+  signal: AbortSignal;
+  log: (m: string) => void;
+}
+
 /**
  * `subscriptions/listen`: a stream that holds a lane of its own (an SSE answer over HTTP; lines on stdout
  * over stdio, where the request is never answered while it listens). The lane lists what the filter asks
@@ -19,9 +27,9 @@ const LIST_FLAGS: [flag: string, notification: string, list: string][] = [
  * follows, tagged with the subscription id (the listen request's id). The client ends it by leaving
  * (HTTP) or by `notifications/cancelled` for that id (stdio).
  */
-export async function serveListen(lanes: LanePool, reply: ReplyChannel, params: JsonObject, log: (m: string) => void): Promise<void> {
+export async function serveListen(lanes: LanePool, reply: ReplyChannel, params: JsonObject, o: ListenOptions): Promise<void> {
   const filter = isJsonObject(params.notifications) ? params.notifications : {};
-  const lane = await lanes.acquire();
+  const lane = await lanes.acquireListen(o.client, o.signal);
   const allowed = new Set<string>();
   const honored: JsonObject = {};
   try {
@@ -48,6 +56,11 @@ export async function serveListen(lanes: LanePool, reply: ReplyChannel, params: 
     lanes.discard(lane);
     throw e;
   }
+  if (o.signal.aborted) {
+    // The client left while the stream was being set up: nothing will end it later.
+    lanes.discard(lane);
+    return;
+  }
   const tag = { [META_SUBSCRIPTION_ID]: reply.id };
   const send = (method: string, p: JsonObject) =>
     reply.notify(method, { ...p, _meta: { ...(isJsonObject(p._meta) ? p._meta : {}), ...tag } });
@@ -59,7 +72,7 @@ export async function serveListen(lanes: LanePool, reply: ReplyChannel, params: 
   };
   reply.onAbandon(() => {
     lane.transport.onUnrelated = undefined;
-    log(`subscriptions/listen ${String(reply.id)} closed`);
+    o.log(`subscriptions/listen ${String(reply.id)} closed`);
     // Its subscriptions and armed lists belong to this stream: the lane goes with it.
     lanes.discard(lane);
   });

@@ -3,6 +3,9 @@ import type { JsonObject, JsonValue } from '../../shared/json.js';
 import type { ReplyChannel, RequestId, RpcError } from './channel.js';
 import { HEADER_MISMATCH, METHOD_NOT_FOUND, MISSING_REQUIRED_CLIENT_CAPABILITY, UNSUPPORTED_PROTOCOL_VERSION } from './protocol.js';
 
+/** The code of the answer to a request its client cancelled (the SDK's generic server error). */
+const REQUEST_CANCELLED = -32000;
+
 /** The HTTP status 2026-07-28 gives a JSON-RPC error over HTTP (404 for unknown methods, 400 for bad requests). */
 function statusOf(code: number): number {
   if (code === METHOD_NOT_FOUND) return 404;
@@ -17,6 +20,7 @@ function statusOf(code: number): number {
 export class Reply implements ReplyChannel {
   private streaming = false;
   private ended = false;
+  private readonly abandonHandlers = new Set<() => void>();
 
   constructor(
     private readonly res: ServerResponse,
@@ -40,8 +44,23 @@ export class Reply implements ReplyChannel {
       // By the time 'close' fires for a client that left, the response is destroyed: only an answer sent counts.
       if (!this.answered) cb();
     };
+    this.abandonHandlers.add(cb);
     this.res.once('close', onClose);
-    return () => this.res.off('close', onClose);
+    return () => {
+      this.abandonHandlers.delete(cb);
+      this.res.off('close', onClose);
+    };
+  }
+
+  /**
+   * The client cancelled the request with `notifications/cancelled` on this connection: what waits for
+   * it is told, as when the client leaves, and the HTTP request is still answered (an HTTP/1.1 answer
+   * must end for the connection to carry anything else), with an error saying it was cancelled.
+   */
+  cancel(reason: string): void {
+    if (this.done) return;
+    for (const cb of [...this.abandonHandlers]) cb();
+    this.error({ code: REQUEST_CANCELLED, message: `Request cancelled: ${reason}` }, 200);
   }
 
   notify(method: string, params: JsonObject): void {

@@ -3,7 +3,7 @@ import type { JsonObject, JsonValue } from '../../shared/json.js';
 import { isJsonObject } from '../../shared/json.js';
 import { Call, type PendingInput } from './call.js';
 import type { ReplyChannel, RequestId } from './channel.js';
-import type { LanePool } from './lanes.js';
+import { LeftWhileWaiting, type LanePool } from './lanes.js';
 import { decorateResult, mapError } from './results.js';
 import { RequestStateSeal } from './request-state.js';
 import { serveListen } from './listen.js';
@@ -43,6 +43,8 @@ export interface Incoming {
   id: RequestId;
   method: string;
   params: JsonObject;
+  /** Who asked, as far as listen caps go (HTTP: the address and the clientInfo name); one client if absent. */
+  client?: string;
 }
 
 /**
@@ -55,7 +57,6 @@ export interface Incoming {
 export class StatelessEndpoint {
   private readonly seal = new RequestStateSeal();
   private readonly parked = new Map<string, Parked>();
-  private readonly inflight = new Map<RequestId, Call>();
 
   constructor(private readonly o: StatelessEndpointOptions) {}
 
@@ -64,23 +65,28 @@ export class StatelessEndpoint {
     return this.o.lanes;
   }
 
-  /** Serves one request; resolves once it is answered (or, for `subscriptions/listen`, acknowledged). */
+  /**
+   * Serves one request; resolves once it is answered (or, for `subscriptions/listen`, acknowledged). A
+   * request whose client leaves while it waits for a lane is dropped there and never runs.
+   */
   async serve(msg: Incoming, reply: ReplyChannel): Promise<void> {
+    const left = new AbortController();
+    const stopWatching = reply.onAbandon(() => left.abort());
     try {
       const envelope = this.check(msg);
-      if (msg.method === 'subscriptions/listen') return await serveListen(this.o.lanes, reply, msg.params, this.o.log);
+      if (msg.method === 'subscriptions/listen') {
+        return await serveListen(this.o.lanes, reply, msg.params, { client: msg.client ?? '', signal: left.signal, log: this.o.log });
+      }
       if (msg.method === 'server/discover') return reply.result(await this.discover());
       if (MRTR_METHODS.has(msg.method) && typeof msg.params.requestState === 'string') return await this.resume(msg, envelope, reply);
-      await this.start(msg, envelope, reply);
+      await this.start(msg, envelope, reply, left.signal);
     } catch (e) {
+      // Its client has gone: there is no one to answer.
+      if (e instanceof LeftWhileWaiting) return;
       this.refuse(reply, e);
+    } finally {
+      stopWatching();
     }
-  }
-
-  /** `notifications/cancelled` for a request in flight (HTTP: it came on a POST of its own). */
-  cancelled(id: RequestId, reason: string): void {
-    const call = this.inflight.get(id);
-    if (call) this.cancel(call, reason);
   }
 
   /** The envelope of a request the endpoint serves, or an EraError saying why it does not. */
@@ -110,8 +116,8 @@ export class StatelessEndpoint {
     };
   }
 
-  private async start(msg: Incoming, envelope: RequestEnvelope, reply: ReplyChannel): Promise<void> {
-    const lane = await this.o.lanes.acquire();
+  private async start(msg: Incoming, envelope: RequestEnvelope, reply: ReplyChannel, left: AbortSignal): Promise<void> {
+    const lane = await this.o.lanes.acquire(left);
     try {
       if (envelope.logLevel && lane.level !== envelope.logLevel) {
         const set = await lane.transport.request('logging/setLevel', { level: envelope.logLevel }).response;
@@ -157,7 +163,6 @@ export class StatelessEndpoint {
   /** Runs a call until it answers (lane released) or needs input (call parked). */
   private async drive(call: Call, msg: Incoming, reply: ReplyChannel): Promise<void> {
     call.out = (method, params) => reply.notify(method, params);
-    this.inflight.set(msg.id, call);
     const stopWatching = reply.onAbandon(() => this.cancel(call, 'the client gave the request up'));
     try {
       const step = await call.next();
@@ -183,7 +188,6 @@ export class StatelessEndpoint {
       reply.result(this.inputRequired(park, msg, step.inputs));
     } finally {
       stopWatching();
-      this.inflight.delete(msg.id);
     }
   }
 

@@ -12,6 +12,10 @@ import { StdioReply } from './stdio-reply.js';
  * Session); more wait for a lane. An MRTR request holds its lane until its retry, a listen stream for its life.
  */
 const STDIO_LANES = 16;
+/** Listen streams one stdio client holds at most: fewer than its lanes, so its other requests are always served. */
+const STDIO_LISTENS = 8;
+/** How long a stdio request waits for a lane before it is answered with an error. */
+const STDIO_LANE_WAIT_MS = 30_000;
 
 export interface StdioStatelessOptions {
   /** Builds the gateway behind a lane. */
@@ -40,7 +44,14 @@ export class StdioStatelessGateway {
     private readonly o: StdioStatelessOptions,
     private readonly transport: StdioServerLineTransport,
   ) {
-    const lanes = new LanePool({ newSession: o.newSession, max: STDIO_LANES, version: o.version });
+    const lanes = new LanePool({
+      newSession: o.newSession,
+      max: STDIO_LANES,
+      waitMs: STDIO_LANE_WAIT_MS,
+      listens: { total: STDIO_LISTENS, perClient: STDIO_LISTENS },
+      version: o.version,
+      log: o.log,
+    });
     this.endpoint = new StatelessEndpoint({ lanes, caller: o.caller, version: o.version, log: o.log });
   }
 

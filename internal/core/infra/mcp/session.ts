@@ -3,6 +3,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import * as z from 'zod';
 import type { CallDone, DownstreamSession, RequestOptions, StartedCall } from '../../../contract/model/downstream.js';
+import { viaPromise } from '../../../contract/model/call-adapters.js';
 import { McpdError } from '../../../shared/errors.js';
 import type { JsonObject } from '../../../shared/json.js';
 import type { DownstreamTool } from '../../../contract/model/tool.js';
@@ -141,9 +142,14 @@ export class McpSession implements DownstreamSession {
     return this.request('tools/call', { name, arguments: args }, opts);
   }
 
-  startToolCall(name: string, args: JsonObject, opts: RequestOptions, done: CallDone): StartedCall | undefined {
+  /**
+   * A tool call with a completion callback. A 2025 stdio session writes it straight to the server (the
+   * direct lane, no promise); any other session runs it as `request` and reports the promise's end.
+   */
+  toolCall(name: string, args: JsonObject, opts: RequestOptions, done: CallDone): StartedCall {
     const t = this.directLane;
-    if (!t || this.endedWhy !== undefined || opts.timeoutMs <= 0) return undefined;
+    if (!t || this.endedWhy !== undefined || opts.timeoutMs <= 0)
+      return viaPromise((signal) => this.callTool(name, args, { ...opts, signal }), done);
     let cancelled = false;
     const call = t.direct.start('tools/call', { name, arguments: args }, opts, {
       result: (r) => done.result(r),

@@ -1,6 +1,6 @@
 import { Server, ServerCredentials } from '@grpc/grpc-js';
 import { stream, unary } from './handler-kit.js';
-import type { ControlApi } from '../../../contract/control/control.js';
+import type { ControlApi, Door } from '../../../contract/control/control.js';
 import { ControlPlaneService, type ControlPlaneServer } from '../../../contract/gen/mcpd/control/v1/control.js';
 import type * as pb from '../../../contract/gen/mcpd/control/v1/control.js';
 import { statusToPb } from '../../../contract/session/convert.js';
@@ -43,7 +43,7 @@ const SERVICE = {
  * Core administration here; every area (tools, resources, prompts, logs, context) comes from its one
  * declaration (internal/contract/areas/) through the gRPC projector.
  */
-function handlers(api: ControlApi, session: SessionServeOptions): ControlPlaneServer {
+function handlers(api: ControlApi, sessions: ControlApi, session: SessionServeOptions): ControlPlaneServer {
   return {
     getInfo: unary(() => {
       const i = api.info();
@@ -79,7 +79,7 @@ function handlers(api: ControlApi, session: SessionServeOptions): ControlPlaneSe
       };
     }),
     stop: unary(() => api.requestStop()),
-    session: (call) => serveSession(api, new GrpcSessionStream(call), session),
+    session: (call) => serveSession(sessions, new GrpcSessionStream(call), session),
     // Typed per area declaration; areas.test.ts proves every ControlPlane RPC has its handler.
     ...grpcAreaHandlers(api, AREAS),
   } as ControlPlaneServer;
@@ -94,8 +94,10 @@ export interface ControlServer {
  * Binds the control plane (plus health and reflection) to a private unix socket. The same socket takes
  * framed Session connections from gateways (see control-listener.ts and decision 16).
  */
-export async function startControlServer(api: ControlApi, socketPath: string, session: SessionServeOptions = {}): Promise<ControlServer> {
+export async function startControlServer(door: Door, socketPath: string, session: SessionServeOptions = {}): Promise<ControlServer> {
   await prepareSocketPath(socketPath);
+  // Each face is given its view of the door: its calls pass the door's interceptors knowing where they came from.
+  const api = door.for('session');
   const server = new Server({
     'grpc.max_receive_message_length': 64 * 1024 * 1024,
     'grpc.max_send_message_length': 64 * 1024 * 1024,
@@ -104,7 +106,7 @@ export async function startControlServer(api: ControlApi, socketPath: string, se
     // A connection that sent only the HTTP/2 preface, or stopped mid-frame, holds no call: it goes.
     'grpc.max_connection_idle_ms': GRPC_IDLE_MS,
   });
-  server.addService(SERVICE, handlers(api, session));
+  server.addService(SERVICE, handlers(door.for('grpc'), api, session));
   addHealth(server);
   addReflection(server);
   const injector = server.createConnectionInjector(ServerCredentials.createInsecure());

@@ -27,8 +27,8 @@ function callHandler(m: AreaMethod, s: SessionCall<unknown, unknown>): SessionHa
     const req = s.fromMcp(params);
     const res = await invoke(api, req, {
       caller: ctx.session.caller,
+      client: ctx.session.clientName,
       signal: ctx.signal,
-      abort: ctx.abort,
       timeoutMs: ctx.timeoutMs,
       onProgress: ctx.onProgress,
       routingKey: m.routed ? ctx.session.id : undefined,

@@ -1,10 +1,11 @@
-import type { CallerSession, ControlApi } from '../../../contract/control/control.js';
-import { isJsonObject, type JsonObject, type JsonValue } from '../../../shared/json.js';
+import type { CallOptions, CallerSession, ControlApi } from '../../../contract/control/control.js';
+import type { JsonObject, JsonValue } from '../../../shared/json.js';
 import type { StartedCall } from '../../../contract/model/downstream.js';
 import { redactedError } from '../../../contract/session/status-map.js';
 import { decodeObject, encodeJson } from '../../../contract/session/json-bytes.js';
 import { dispatchSessionRequest } from './session-dispatch.js';
-import { hasProgressToken } from '../../../contract/areas/params.js';
+import { toolCallFromMcp, type CallReq } from '../../../contract/areas/tools.js';
+import type { ProgressUpdate } from '../../../contract/model/downstream.js';
 import type { SessionRequestContext } from '../../../contract/session/session-handler.js';
 import type { SessionOutput } from './session-output.js';
 import { ChurnMap } from '../../../shared/churn-map.js';
@@ -61,7 +62,7 @@ export class SessionRequests {
       this.output.send({ response: { id, error: errorOf(e) } });
       return done(0);
     }
-    if (req.method === 'tools/call' && this.startLaneCall(id, req, params, session, done)) return;
+    if (req.method === 'tools/call') return this.toolCall(id, req, params, session, done);
     const ac = new AbortController();
     this.inflight.set(id, ac);
     const output = this.output;
@@ -70,14 +71,10 @@ export class SessionRequests {
     const ctx: SessionRequestContext = {
       session,
       signal: ac.signal,
-      abort: (reason) => ac.abort(reason),
       timeoutMs: req.timeoutMs > 0 ? req.timeoutMs : undefined,
       onProgress: (p) =>
         output.send({
-          progress: {
-            id,
-            progress: { progress: p.progress, total: p.total ?? 0, hasTotal: p.total !== undefined, message: p.message ?? '' },
-          },
+          progress: { id, progress: progressOf(p) },
         }),
       notify: (method, params) => output.notify(method, params),
       onClose: this.onClose,
@@ -114,48 +111,51 @@ export class SessionRequests {
   }
 
   /**
-   * A plain tools/call (a name, object arguments, no progress token) on the core's promise-free lane
-   * (decision 46): no AbortController, no promise chain. False when the core left it to the full path.
+   * A tools/call enters the door with a completion callback (decision 46): no AbortController, no promise
+   * chain, with or without a progress token; a call that must wait is parked in the core, not here.
    */
-  private startLaneCall(
-    id: number,
-    req: SessionRequest,
-    params: JsonObject,
-    session: CallerSession,
-    done: (bytes: number) => void,
-  ): boolean {
-    const { name, arguments: args = {} } = params;
-    if (!this.api.startToolCall || typeof name !== 'string' || !isJsonObject(args) || hasProgressToken(params)) return false;
+  private toolCall(id: number, req: SessionRequest, params: JsonObject, session: CallerSession, done: (bytes: number) => void): void {
     const output = this.output;
+    let call: CallReq;
+    try {
+      call = toolCallFromMcp(params);
+    } catch (e) {
+      output.send({ response: { id, error: errorOf(e) } });
+      return done(0);
+    }
     let answered = false;
-    const release = () => this.inflight.delete(id);
-    let call: StartedCall | undefined;
-    this.inflight.set(id, { abort: (reason) => call?.cancel(reason) });
-    const opts = {
+    let started: StartedCall | undefined;
+    let over = false;
+    this.inflight.set(id, { abort: (reason) => started?.cancel(reason) });
+    const opts: CallOptions = {
+      client: session.clientName,
       timeoutMs: req.timeoutMs > 0 ? req.timeoutMs : undefined,
       routingKey: session.id,
+      // A client that sent no progress token is asked none of the server either (tools.ts, CallReq.progress).
+      onProgress: call.progress ? (p) => output.send({ progress: { id, progress: progressOf(p) } }) : undefined,
       onResultJson: (json: Uint8Array) => {
         answered = true;
         output.sendResultJson(id, json);
         done(json.length);
       },
     };
-    call = this.api.startToolCall(session.caller, name, args, opts, {
+    started = this.api.toolCall(session.caller, call.name, call.args, opts, {
       result: (result) => {
-        release();
+        over = true;
+        this.inflight.delete(id);
         if (answered) return;
         const resultJson = encodeJson(result);
         output.send({ response: { id, resultJson } });
         done(resultJson.length);
       },
       error: (e) => {
-        release();
+        over = true;
+        this.inflight.delete(id);
         output.send({ response: { id, error: errorOf(e) } });
         done(0);
       },
     });
-    if (!call) release();
-    return call !== undefined;
+    if (over) this.inflight.delete(id);
   }
 
   cancel(id: number, reason: string): void {
@@ -184,4 +184,8 @@ function errorOf(e: unknown): ErrorInfo {
     // data that cannot be encoded is left out; the message still says what went wrong
   }
   return { reason: err.reason, message: err.message, specCode: err.details.specCode ?? 0, dataJson };
+}
+
+function progressOf(p: ProgressUpdate) {
+  return { progress: p.progress, total: p.total ?? 0, hasTotal: p.total !== undefined, message: p.message ?? '' };
 }

@@ -9,6 +9,7 @@ import { realClock, type Clock } from './clock.js';
 import { Pool } from './pool.js';
 import type { CachedList } from './list-freshness.js';
 import { PoolGoneError } from './messages.js';
+import { promiseOf } from '../../../contract/model/call-adapters.js';
 import type { MetadataStore } from './metadata-store.js';
 import { PoolEventHub, type NotificationListener, type StderrListener } from './pool-event-hub.js';
 import type { CallOptions, LogFn } from './types.js';
@@ -80,15 +81,21 @@ export class PoolManager {
     await Promise.all(removals);
   }
 
-  async callTool(fp: string, name: string, args: JsonObject, opts: CallOptions = {}): Promise<JsonObject> {
-    return this.pool(fp).call(opts, 'call', (s, timeoutMs, deadlineMs) =>
-      s.callTool(name, args, { timeoutMs, deadlineMs, signal: opts.signal, onProgress: opts.onProgress, onResultJson: opts.onResultJson }),
-    );
+  /** The promise wrapper of `toolCall`; `opts.signal` cancels it. */
+  callTool(fp: string, name: string, args: JsonObject, opts: CallOptions = {}): Promise<JsonObject> {
+    return promiseOf((done) => this.toolCall(fp, name, args, opts, done), opts.signal);
   }
 
-  /** See Pool.startToolCall; undefined too when the pool is gone (callTool says so, or retries after a reload). */
-  startToolCall(fp: string, name: string, args: JsonObject, opts: CallOptions, done: CallDone): StartedCall | undefined {
-    return this.pools.get(fp)?.startToolCall(name, args, opts, done);
+  /** See Pool.toolCall: a pool that is gone fails the call at once (ToolCalls retries it after a reload). */
+  toolCall(fp: string, name: string, args: JsonObject, opts: CallOptions, done: CallDone): StartedCall {
+    let pool: Pool;
+    try {
+      pool = this.pool(fp);
+    } catch (e) {
+      done.error(e as Error);
+      return NOTHING_TO_CANCEL;
+    }
+    return pool.toolCall(name, args, opts, done);
   }
 
   async request(fp: string, method: string, params: JsonObject, opts: CallOptions = {}): Promise<JsonObject> {
@@ -236,3 +243,6 @@ export class PoolManager {
     this.opts.metadataStore.save(fp, { tools: meta.tools, capabilities: meta.capabilities, serverInfo: meta.serverInfo });
   }
 }
+
+/** A call that ended before it began has nothing to cancel. */
+const NOTHING_TO_CANCEL: StartedCall = { cancel: () => {} };

@@ -1,4 +1,5 @@
 import type { CallDone, DownstreamSession, StartedCall } from '../../../contract/model/downstream.js';
+import { viaPromise } from '../../../contract/model/call-adapters.js';
 import { isMcpdError, type McpdError } from '../../../shared/errors.js';
 import { needsSignIn } from '../../../contract/model/sign-in.js';
 import type { JsonObject } from '../../../shared/json.js';
@@ -161,43 +162,71 @@ export class Pool {
   }
 
   /**
-   * A tool call on the promise-free lane (decision 46): a slot now, on a session that writes straight to
-   * its server. Undefined, with nothing taken, when the call would wait or the session cannot: call() serves it.
+   * A tool call, on the pool's one path: with a slot free now, everything down to the write to the server
+   * runs in this turn (decision 46); otherwise the call is parked in the admission queue (cold start, a
+   * saturated pool) and resumed from there when it gets a slot — nothing runs twice. `done` may be called
+   * before this returns. What `call` does around a call (the deadline, sign-in loss, the slow-call probe,
+   * health) is done here the same way.
    */
-  startToolCall(name: string, args: JsonObject, opts: CallOptions, done: CallDone): StartedCall | undefined {
-    // Only stdio sessions write straight to their server: another transport would take a slot and give it back.
-    if (this.scope.spec.transport !== 'stdio') return undefined;
+  toolCall(name: string, args: JsonObject, opts: CallOptions, done: CallDone): StartedCall {
     const budget = opts.timeoutMs ?? this.scope.spec.callTimeoutSeconds * 1000;
     const deadline = this.scope.now() + budget;
-    const inst = this.admission.takeNow(opts.routingKey);
-    if (!inst) return undefined;
-    const callEnded = inst.callStarted(opts.routingKey, this.abandoned(inst));
     const mark = this.health.mark();
-    const end = (ended?: CallEnd) => {
-      callEnded(ended);
-      this.admission.release(inst);
-    };
-    const session = inst.session as DownstreamSession;
-    const call = session.startToolCall?.(
-      name,
-      args,
-      { timeoutMs: deadline - this.scope.now(), deadlineMs: budget, onResultJson: opts.onResultJson },
-      {
-        result: (r) => {
-          end();
-          this.health.recovered(mark);
-          done.result(r);
-        },
-        error: (err) => {
-          // As in call(): a request that was sent and went unanswered says something about the server.
-          if (isMcpdError(err) && err.reason === 'DEADLINE_EXCEEDED') this.liveness.probe(inst);
-          end(endOf(err));
-          done.error(err);
-        },
+    const inst = this.admission.takeNow(opts.routingKey);
+    if (inst) return this.toolCallOn(inst, name, args, opts, { budget, deadline, mark }, done);
+    return this.parkToolCall(name, args, opts, { budget, deadline, mark }, done);
+  }
+
+  /** The call waits for a slot (or its instance's start); `cancel` while it waits ends the wait. */
+  private parkToolCall(name: string, args: JsonObject, opts: CallOptions, at: CallClock, done: CallDone): StartedCall {
+    const wait = new AbortController();
+    let running: StartedCall | undefined;
+    let cancelled: Error | undefined;
+    this.admission.acquire({ ...opts, signal: wait.signal }, at.deadline, 'call').then(
+      (inst) => {
+        running = this.toolCallOn(inst, name, args, opts, at, done);
+        // Cancelled between getting the slot and this turn: the call was sent, so it is cancelled downstream.
+        if (cancelled) running.cancel(cancelled);
       },
+      (err: unknown) => this.callFailed(err as Error, done),
     );
-    if (!call) end();
-    return call;
+    return {
+      cancel: (err) => {
+        if (running) return running.cancel(err);
+        cancelled = err;
+        wait.abort(err);
+      },
+    };
+  }
+
+  private toolCallOn(inst: Instance, name: string, args: JsonObject, opts: CallOptions, at: CallClock, done: CallDone): StartedCall {
+    const remaining = at.deadline - this.scope.now();
+    const callEnded = inst.callStarted(opts.routingKey, this.abandoned(inst));
+    const session = inst.session as DownstreamSession;
+    const sessionOpts = { timeoutMs: remaining, deadlineMs: at.budget, onProgress: opts.onProgress, onResultJson: opts.onResultJson };
+    const ended: CallDone = {
+      result: (r) => {
+        callEnded('answered');
+        this.admission.release(inst);
+        this.health.recovered(at.mark);
+        done.result(r);
+      },
+      error: (err) => {
+        // Only a request that was actually sent and went unanswered says anything about the server.
+        if (remaining > 0 && isMcpdError(err) && err.reason === 'DEADLINE_EXCEEDED') this.liveness.probe(inst);
+        callEnded(endOf(err));
+        this.admission.release(inst);
+        this.callFailed(err, done);
+      },
+    };
+    if (session.toolCall) return session.toolCall(name, args, sessionOpts, ended);
+    return viaPromise((signal) => session.callTool(name, args, { ...sessionOpts, signal }), ended);
+  }
+
+  /** A missing sign-in leaves the server out of listings, however the call reached it. */
+  private callFailed(err: Error, done: CallDone): void {
+    if (needsSignIn(err)) this.signInLost(err as McpdError);
+    done.error(err);
   }
 
   request(method: string, params: JsonObject, opts: CallOptions): Promise<JsonObject> {
@@ -306,6 +335,13 @@ export class Pool {
       protocolVersion: this.protocolVersion,
     };
   }
+}
+
+/** When a call began and how long it may take, fixed once whether it ran at once or waited. */
+interface CallClock {
+  budget: number;
+  deadline: number;
+  mark: ReturnType<PoolHealth['mark']>;
 }
 
 /** What a call that recorded no caller does when it ends: nothing. */

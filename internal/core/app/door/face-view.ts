@@ -1,0 +1,170 @@
+import type { ContextApi, Paged, PromptsApi, RequestOpts, ResourcesApi } from '../../../contract/control/control-areas.js';
+import type { ClientRequestsApi } from '../../../contract/control/client-requests.js';
+import type {
+  CallOptions,
+  CallerMeta,
+  CallerSession,
+  ControlApi,
+  CoreInfo,
+  Face,
+  ReloadOutcome,
+  StatusView,
+  StopOutcome,
+  Subscription,
+  ToolPage,
+} from '../../../contract/control/control.js';
+import { promiseOf } from '../../../contract/model/call-adapters.js';
+import type { CallDone, StartedCall } from '../../../contract/model/downstream.js';
+import type { ToolSnapshot } from '../../../contract/model/tool.js';
+import type { JsonObject } from '../../../shared/json.js';
+import type { LogService } from '../log-service.js';
+import type { DoorCall } from './interceptor.js';
+import type { CallSpec, Passage } from './passage.js';
+
+/**
+ * The door as one face sees it (`Door.for(face)`): each method names its call (the area method, its target)
+ * and passes the door. Core administration (info, status, reload, stop, caller registration) is no area
+ * call and reaches the core as it is.
+ */
+export class FaceView implements ControlApi {
+  readonly resources: ResourcesApi;
+  readonly prompts: PromptsApi;
+  readonly context: ContextApi;
+  readonly logs: LogService;
+  readonly clientRequests: ClientRequestsApi;
+
+  constructor(
+    readonly face: Face,
+    private readonly door: Passage,
+  ) {
+    const core = door.core;
+    this.logs = core.logs;
+    this.clientRequests = core.clientRequests;
+    this.resources = this.resourcesView(core.resources);
+    this.prompts = this.promptsView(core.prompts);
+    this.context = this.contextView(core.context);
+  }
+
+  info(): CoreInfo {
+    return this.door.core.info();
+  }
+
+  registerCaller(caller: string, meta: CallerMeta): CallerSession {
+    return this.door.core.registerCaller(caller, meta);
+  }
+
+  unregisterCaller(sessionId: string): void {
+    this.door.core.unregisterCaller(sessionId);
+  }
+
+  status(): StatusView {
+    return this.door.core.status();
+  }
+
+  watchStatus(): Subscription<StatusView> {
+    return this.door.core.watchStatus();
+  }
+
+  reload(): Promise<ReloadOutcome> {
+    return this.door.core.reload();
+  }
+
+  requestStop(): StopOutcome {
+    return this.door.core.requestStop();
+  }
+
+  async listTools(caller: string, cursor?: string, pageSize?: number): Promise<ToolPage> {
+    const call = this.call({ method: 'tools/list', caller, target: cursor });
+    const page = await this.door.passAsync(call, undefined, () => this.door.core.listTools(caller, cursor, pageSize));
+    return this.door.filtering ? { ...page, tools: this.door.visible(call, page.tools, (t) => t.name) } : page;
+  }
+
+  watchTools(caller: string, lastEtag?: string): Subscription<ToolSnapshot> {
+    return this.door.open(this.call({ method: 'tools/watch', caller }), () => this.door.core.watchTools(caller, lastEtag));
+  }
+
+  toolCall(caller: string, name: string, args: JsonObject, opts: CallOptions, done: CallDone): StartedCall {
+    const door = this.door;
+    const call = door.callOf(this.face, {
+      method: 'tools/call',
+      caller,
+      target: name,
+      args,
+      client: opts.client,
+      timeoutMs: opts.timeoutMs,
+    });
+    return door.pass(call, (d) => door.core.toolCall(caller, name, args, opts, call.note, d), done);
+  }
+
+  callTool(caller: string, name: string, args: JsonObject, opts: CallOptions): Promise<JsonObject> {
+    return promiseOf((done) => this.toolCall(caller, name, args, opts, done), opts.signal);
+  }
+
+  private call(spec: CallSpec): DoorCall {
+    return this.door.callOf(this.face, spec);
+  }
+
+  private listed<T>(call: DoorCall, page: Paged<T>, nameOf: (item: T) => string): Paged<T> {
+    return this.door.filtering ? { ...page, items: this.door.visible(call, page.items, nameOf) } : page;
+  }
+
+  private resourcesView(inner: ResourcesApi): ResourcesApi {
+    const door = this.door;
+    const read = (caller: string, uri: string, opts: RequestOpts) => {
+      const call = this.call({ method: 'resources/read', caller, target: uri, client: opts.client, timeoutMs: opts.timeoutMs });
+      return door.passAsync(call, opts.signal, (signal) => inner.read(caller, uri, { ...opts, signal }));
+    };
+    return {
+      list: async (caller, cursor, size) => {
+        const call = this.call({ method: 'resources/list', caller, target: cursor });
+        return this.listed(call, await door.passAsync(call, undefined, () => inner.list(caller, cursor, size)), (r) => r.uri);
+      },
+      listTemplates: async (caller, cursor, size) => {
+        const call = this.call({ method: 'resources/templates/list', caller, target: cursor });
+        const page = await door.passAsync(call, undefined, () => inner.listTemplates(caller, cursor, size));
+        return this.listed(call, page, (t) => t.uriTemplate);
+      },
+      watch: (caller, etag) => door.open(this.call({ method: 'resources/watch', caller }), () => inner.watch(caller, etag)),
+      read,
+      subscribe: (caller, uri, signal) =>
+        door.passAsync(this.call({ method: 'resources/subscribe', caller, target: uri }), undefined, () =>
+          inner.subscribe(caller, uri, signal),
+        ),
+      channels: (caller) => inner.channels(caller),
+    };
+  }
+
+  private promptsView(inner: PromptsApi): PromptsApi {
+    const door = this.door;
+    return {
+      list: async (caller, cursor, size) => {
+        const call = this.call({ method: 'prompts/list', caller, target: cursor });
+        return this.listed(call, await door.passAsync(call, undefined, () => inner.list(caller, cursor, size)), (p) => p.name);
+      },
+      watch: (caller, etag) => door.open(this.call({ method: 'prompts/watch', caller }), () => inner.watch(caller, etag)),
+      get: (caller, name, args, opts) => {
+        const call = this.call({ method: 'prompts/get', caller, target: name, args, client: opts.client, timeoutMs: opts.timeoutMs });
+        return door.passAsync(call, opts.signal, (signal) => inner.get(caller, name, args, { ...opts, signal }));
+      },
+      complete: (caller, params, opts) => {
+        const call = this.call({ method: 'completion/complete', caller, args: params, client: opts.client, timeoutMs: opts.timeoutMs });
+        return door.passAsync(call, opts.signal, (signal) => inner.complete(caller, params, { ...opts, signal }));
+      },
+    };
+  }
+
+  /** The Desktop and the Finder are reads like any other: they pass the stop's gate (declared `core`). */
+  private contextView(inner: ContextApi): ContextApi {
+    const door = this.door;
+    return {
+      desktop: (caller, size, window) =>
+        door.passAsync(this.call({ method: 'mcpd/desktop/read', caller, target: window, args: { size } }), undefined, () =>
+          inner.desktop(caller, size, window),
+        ),
+      finder: (caller, query) =>
+        door.passAsync(this.call({ method: 'mcpd/finder/query', caller, args: query }), undefined, () => inner.finder(caller, query)),
+      watchDesktop: (caller) => door.open(this.call({ method: 'mcpd/desktop/watch', caller }), () => inner.watchDesktop(caller)),
+      watchFinder: (caller) => door.open(this.call({ method: 'mcpd/finder/watch', caller }), () => inner.watchFinder(caller)),
+    };
+  }
+}

@@ -1,0 +1,69 @@
+import type { Admission } from '../../../contract/areas/area.js';
+import type { Face } from '../../../contract/control/control.js';
+import type { ToolEntry } from '../../../contract/model/tool.js';
+
+/**
+ * One call as the door's interceptors see it: who asks (caller, face, client), what (the area method's
+ * name, its declared admission, the target: a tool's name, a resource's URI, a prompt's name, a desktop
+ * window), with which arguments — never changed by an interceptor.
+ */
+export interface DoorCall {
+  readonly face: Face;
+  readonly caller: string;
+  /** The MCP client's name, where the face knows it (the Session's hello). */
+  readonly client: string | undefined;
+  /** The area method (`tools/call`, `resources/read`, `mcpd/desktop/read` …; docs/architecture.md, "Areas"). */
+  readonly method: string;
+  /** From the method's declaration in `internal/contract/areas/`: `core` calls pass the stop's gate. */
+  readonly admission: Admission;
+  readonly target: string | undefined;
+  readonly args: unknown;
+  /** The deadline the face asked for (ms); undefined leaves it to the server's `callTimeoutSeconds`. */
+  readonly timeoutMs: number | undefined;
+  /** Epoch ms when the call entered the door. */
+  readonly startedAt: number;
+  /** What the use case found out on the way (the tool it reached), for what runs when the call ends. */
+  readonly note: CallNote;
+}
+
+/** Filled in by a use case as the call goes: read by interceptors when it ends. */
+export interface CallNote {
+  /** A tools/call: the entry (server, fingerprint, downstream name) it was sent to. */
+  tool?: ToolEntry;
+}
+
+/** How a call ended. */
+export interface CallEnd {
+  /** Thrown (refused, failed, cancelled); undefined when a result came. */
+  readonly error: Error | undefined;
+  /** A result that is an MCP error result (`isError: true`): the tool's answer, not a failure to answer. */
+  readonly isError: boolean;
+  /** Refused by an interceptor before anything ran. */
+  readonly refused: boolean;
+  readonly durationMs: number;
+}
+
+/**
+ * What an interceptor returns when a call enters: an Error refuses the call (the face gets that error;
+ * interceptors after it and the use case never see the call); a function is called once when the call
+ * ends; undefined: nothing to do for this call.
+ */
+export type Entered = Error | ((end: CallEnd) => void) | undefined;
+
+/**
+ * One concern applied to every call of every face, composed once in the composition root
+ * (`internal/core/app/bootstrap.ts`, `doorInterceptors`). Adding one is a file and a line there.
+ */
+export interface Interceptor {
+  readonly name: string;
+  /**
+   * Sees the call before it runs. `cancel` ends it early with a reason (the stop's cutoff); the face then
+   * gets that reason as the call's error.
+   */
+  enter?(call: DoorCall, cancel: (reason: Error) => void): Entered;
+  /**
+   * Lists (tools, resources, templates, prompts): whether an entry, by its name (a resource's URI), stays
+   * in what this call returns. Absent: everything stays.
+   */
+  visible?(call: DoorCall, name: string): boolean;
+}
