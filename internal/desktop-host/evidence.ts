@@ -67,6 +67,7 @@ export class Evidence {
 
   /** The execution is over: the folder's handle is let go. */
   async close(): Promise<void> {
+    // Ignored: a folder that never opened has no handle to close, and its error was the execution's to report.
     const f = await this.folder?.catch(() => undefined);
     this.folder = undefined;
     await f?.close();

@@ -1,5 +1,5 @@
 /**
- * Issue 31 on a real desktop (Xvfb + AT-SPI + two GTK apps), through both faces of the host: the socket and the
+ * Cancel, disconnect and route on a real desktop (Xvfb + AT-SPI + two GTK apps), through both faces of the host: the socket and the
  * MCP face behind the core. A cancelled call — while its question is open, or mid-typing — withdraws the
  * question, stops the input within one chunk and leaves the desk asking the next caller; closing a socket
  * connection stops its typing; the question names the application and window, and input never goes outside
@@ -238,7 +238,6 @@ describe('cancel, disconnect and route on a real Linux desktop, on both faces', 
 
   it('MCP: a window that appears while the user is asked does not get the keys', async () => {
     const popupLog = `${appLog}.popup`;
-    const start = current();
     alice.answer = async () => {
       app.kill('SIGUSR1'); // the app opens a window whose entry takes the focus
       await waitFor('the popup in the tree', async () =>

@@ -1,6 +1,6 @@
 import type { ConnectInfo } from '../../internal/contract/dashboard/dashboard-events.js';
 
-export interface Snippet {
+interface Snippet {
   title: string;
   text: string;
   /** The tool names the client's model sees and the budget that leaves (docs/clients.md). */

@@ -41,7 +41,7 @@ export type ClientPick = { ok: true; client: AttachedClient } | { ok: false; err
  * A stdio server's request does not say which call it belongs to, so when several sessions qualify it is
  * refused: sending it to one of them could show one caller another's prompt and hand back the wrong answer.
  * A call that ended unanswered (cancelled, deadline, disconnect) leaves ABANDONED_CALL_KEY behind until the
- * server answers the ping sent after its cancel (decision 54): till then the server may still ask on the
+ * server answers the ping sent after its cancel (decision 56): till then the server may still ask on the
  * call's behalf, and its caller is gone, so such a request goes to no one.
  * Capabilities are checked on the chosen session only.
  */

@@ -5,7 +5,7 @@ import { paramsDigest } from './canonical-json.js';
 export const DEFAULT_TOKEN_TTL_MS = 60_000;
 export const MAX_TOKEN_TTL_MS = 10 * 60_000;
 /** Unused tokens one connection may hold: each is meant to be spent at once, so more than this is a runaway client. */
-export const MAX_TOKENS_PER_CONNECTION = 64;
+const MAX_TOKENS_PER_CONNECTION = 64;
 
 export interface TokenRecord {
   token: string;

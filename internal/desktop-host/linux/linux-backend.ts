@@ -133,6 +133,7 @@ export class LinuxBackend implements DesktopBackend {
   private async windowOf(bus: AtspiBus, addr: NodeAddr, elementId: string): Promise<string | null> {
     let at = addr;
     for (let depth = 0; depth < 256; depth++) {
+      // Ignored: no parent to read means no way up to a window, which the loop below reports as stale.
       const parent = (await bus.prop(at, I.accessible, 'Parent').catch(() => undefined)) as [string, string] | undefined;
       const [pbus, ppath] = parent ?? ['', ''];
       if (ppath === ROOT_PATH && pbus === addr.bus) return at === addr ? null : String((await bus.prop(at, I.accessible, 'Name')) ?? '');

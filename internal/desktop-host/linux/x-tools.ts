@@ -97,6 +97,7 @@ export async function windowsOfPid(pid: number, env: NodeJS.ProcessEnv): Promise
   // xdotool search fails when nothing matches: no ids.
   const ids = (await run('xdotool', ['search', '--onlyvisible', '--pid', String(pid)], env).catch(() => '')).split('\n').filter(Boolean);
   return Promise.all(
+    // Ignored: a window that closed while we looked has no name; an empty title matches no title pattern.
     ids.map(async (id) => ({ id, title: (await run('xdotool', ['getwindowname', id], env).catch(() => '')).replace(/\n$/, '') })),
   );
 }

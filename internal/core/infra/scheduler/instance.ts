@@ -37,7 +37,7 @@ export class Instance {
    * Calls that ended here without the server's answer whose cancel the server has not yet been seen to
    * read. Until it has, a request from it may be theirs, and over stdio nothing says whose a request is,
    * so the instance's server requests are refused (decision 20). The pool pings after each cancel: the
-   * answer comes after the server read the cancel, and then the call can ask no more (decision 54).
+   * answer comes after the server read the cancel, and then the call can ask no more (decision 56).
    */
   private abandonedCalls = 0;
 

@@ -75,7 +75,7 @@ export class Liveness {
    * A call on `inst` ended without the server's answer, and its cancel is written: ping. The server reads
    * its input in order, so its answer comes after it read the cancel, and from then on the cancelled call
    * cannot ask (MCP's cancellation rule; the SDK refuses a cancelled handler's requests): the instance's
-   * questions go to their callers again (decision 54). No answer within the call timeout: hung, recycled,
+   * questions go to their callers again (decision 56). No answer within the call timeout: hung, recycled,
    * and status says so.
    */
   confirmCancel(inst: Instance): void {
@@ -106,6 +106,7 @@ export class Liveness {
           cause: 'hung',
           probe: 'cancel',
         });
+        // Fire-and-forget: stop() never rejects: a failed close is logged as instance.stop_error.
         void this.stop(inst, 'hung');
       },
     );
