@@ -135,10 +135,11 @@ function Dashboard() {
       </header>
       <Banner />
       <main>
-        <h2>
+        {/* The page's one top heading: the header holds the brand and the navigation, not a heading. */}
+        <h1 class="page-title">
           {PAGES.find(([p]) => p === page)?.[1] ?? 'Overview'}
           {PER_CALLER.has(page) && <span class="muted"> · {caller}</span>}
-        </h2>
+        </h1>
         {content()}
       </main>
     </>

@@ -1,5 +1,6 @@
+import { cutText } from '../shared/unicode.js';
 import { BridgeError } from '../contract/desktop-bridge/errors.js';
-import type { Route } from '../contract/desktop-bridge/types.js';
+import type { InputPlace, Route } from '../contract/desktop-bridge/types.js';
 import { optionalBool, optionalObject, parseKeys, parseRoute, parseTarget, type Target } from './domain/validate.js';
 import type { MethodEnv } from './method-env.js';
 import { findOnce } from './read-methods.js';
@@ -16,17 +17,50 @@ async function resolveTarget(env: MethodEnv, route: Route | undefined, target: T
   return first.elementId;
 }
 
-/** Lane, then confirmation consumed, then one last abort check: nothing is injected after an abort. */
+/** Why `place` is outside `route`, or undefined when the route allows it (no route allows anything). */
+export function outsideRoute(place: InputPlace, route: Route | undefined): string | undefined {
+  const want = route?.app;
+  if (want?.name !== undefined && place.app.name !== want.name) return `it belongs to application ${place.app.name}, not ${want.name}`;
+  if (want?.pid !== undefined && place.app.pid !== want.pid) return `it belongs to pid ${place.app.pid ?? 'unknown'}, not ${want.pid}`;
+  const pattern = route?.window?.titlePattern;
+  if (pattern !== undefined && !new RegExp(pattern).test(place.windowTitle ?? ''))
+    return `its window ${JSON.stringify(place.windowTitle)} does not match route.window.titlePattern ${JSON.stringify(pattern)}`;
+  return undefined;
+}
+
+/** Where the input goes, checked against the route: an element of another application is never acted on. */
+async function placeWithin(env: MethodEnv, elementId: string | undefined, route: Route | undefined): Promise<InputPlace> {
+  const place = await env.backend.place(elementId, route);
+  const why = outsideRoute(place, route);
+  if (why)
+    throw new BridgeError(
+      'DESKTOP_ELEMENT_NOT_FOUND',
+      `${elementId ? `element ${elementId}` : 'the input'} is outside the route ${JSON.stringify(route)}: ${why}; nothing was done`,
+      { elementId: elementId ?? null, reason: 'route-mismatch', app: place.app.name, windowTitle: place.windowTitle },
+    );
+  return place;
+}
+
+/**
+ * Lane, target and its place checked against the route, confirmation consumed, then the place checked again
+ * and one last abort check right before input: nothing is injected after an abort, into another application,
+ * or into an element that is gone.
+ */
 async function act<T>(
   env: MethodEnv,
+  route: Route | undefined,
   prepare: () => Promise<string | undefined>,
   effect: (elementId: string | undefined) => Promise<T>,
 ): Promise<T> {
   return env.lane.run(env.exec.signal, async () => {
     const elementId = await prepare();
+    const place = await placeWithin(env, elementId, route);
+    await env.exec.evidence.trace('target-placed', { elementId: elementId ?? null, app: place.app.name, windowTitle: place.windowTitle });
     env.exec.checkpoint();
     const { via } = env.gate();
     await env.exec.evidence.trace('confirmed', { via, elementId });
+    env.exec.checkpoint();
+    await placeWithin(env, elementId, route);
     env.exec.checkpoint();
     return effect(elementId);
   });
@@ -37,6 +71,7 @@ export async function clickMethod(env: MethodEnv): Promise<Record<string, unknow
   const target = parseTarget(env.params.target, true)!;
   const elementId = await act(
     env,
+    route,
     () => resolveTarget(env, route, target),
     async (id) => {
       const pressed = await env.backend.press(id!);
@@ -56,13 +91,14 @@ export async function typeTextMethod(env: MethodEnv): Promise<Record<string, unk
   if (typeof text !== 'string' || text.length === 0 || text.length > 10_000)
     throw new BridgeError(
       'DESKTOP_INVALID_REQUEST',
-      `params.text must be a string of 1–10000 characters (got ${JSON.stringify(text ?? null)?.slice(0, 40)})`,
+      `params.text must be a string of 1–10000 characters (got ${cutText(JSON.stringify(text ?? null) ?? '', 40)})`,
       { field: 'params.text' },
     );
   const options = optionalObject(env.params.options, 'params.options') ?? {};
   const clearBefore = optionalBool(options.clearBefore, 'params.options.clearBefore') ?? false;
   const elementId = await act(
     env,
+    route,
     async () => (target ? resolveTarget(env, route, target) : undefined),
     async (id) => {
       await env.backend.typeText(id, text, route, { clearBefore, signal: env.exec.signal });
@@ -79,6 +115,7 @@ export async function hotkeyMethod(env: MethodEnv): Promise<Record<string, unkno
   optionalObject(env.params.options, 'params.options');
   await act(
     env,
+    route,
     async () => undefined,
     () => env.backend.key(keys, route),
   );

@@ -8,6 +8,11 @@ import { Evidence } from './evidence.js';
 export interface CallContext {
   connectionId: string;
   peerPid?: number;
+  /**
+   * Aborts when the caller stops waiting — the connection closed, the MCP client cancelled the call — with
+   * the reason as a BridgeError: the execution stops as an abort would (no input after it).
+   */
+  signal?: AbortSignal;
 }
 
 /** One running execution: its ids, its evidence folder and the signal that abort / the deadline trip. */
@@ -90,6 +95,9 @@ export class Executions {
       },
     };
     const running = { exec, controller };
+    const callerGone = () => controller.abort(toBridgeError(ctx.signal?.reason ?? new BridgeError('DESKTOP_ABORTED', 'the caller left')));
+    if (ctx.signal?.aborted) callerGone();
+    ctx.signal?.addEventListener('abort', callerGone, { once: true });
     this.byRequest.set(meta.requestId, running);
     this.byExecution.set(executionId, running);
     const timer = setTimeout(
@@ -118,10 +126,12 @@ export class Executions {
         .catch(() => undefined); // a forbidden or vanished evidence folder must not hide the original error
       throw withId;
     } finally {
+      ctx.signal?.removeEventListener('abort', callerGone);
       clearTimeout(timer);
       controller.abort(new BridgeError('DESKTOP_ABORTED', 'the execution already ended'));
       this.byRequest.delete(meta.requestId);
       this.byExecution.delete(executionId);
+      await exec.evidence.close();
     }
   }
 

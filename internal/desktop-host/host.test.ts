@@ -1,5 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
@@ -348,8 +359,70 @@ describe('BridgeHost with a fake backend', () => {
     symlinkSync(outside, join(ws2, 'artifacts'));
     const e = await failure(host.handle('desktop.find', { meta: meta({ workspacePath: ws2 }), selector: { byRole: 'AXButton' } }, conn));
     expect(e.code).toBe('DESKTOP_WORKSPACE_FORBIDDEN');
-    expect(e.message).toContain(outside);
+    expect(e.message).toContain(`the evidence folder ${join(ws2, 'artifacts')} is a link`);
     expect(readdirSync(outside)).toEqual([]); // not even a folder was created there
+  });
+
+  it('the execution folder swapped for a link during a waitUntil: result.json stays in the folder the execution opened', async () => {
+    const ws3 = join(root, 'ws3');
+    const outside = join(base, 'outside3');
+    mkdirSync(ws3);
+    mkdirSync(outside);
+    const m = meta({ workspacePath: ws3, timeoutMs: 60_000 });
+    const waiting = failure(
+      host.handle(
+        'desktop.waitUntil',
+        { meta: m, condition: { selectorExists: { titleContains: 'never' } }, pollMs: 1000, timeoutMs: 50_000 },
+        conn,
+      ),
+    );
+    const day = join(ws3, 'artifacts/desktop/2026-02-09');
+    await waitFor('the execution folder', () => existsSync(day) && readdirSync(day).length === 1);
+    const [id] = readdirSync(day);
+    const opened = join(day, `${id}.moved`);
+    renameSync(join(day, id!), opened);
+    symlinkSync(outside, join(day, id!));
+    await host.handle('desktop.abort', { meta: meta(), requestId: m.requestId }, conn);
+    expect((await waiting).code).toBe('DESKTOP_ABORTED');
+    expect(readdirSync(outside)).toEqual([]);
+    expect(readdirSync(opened)).toContain('result.json');
+  });
+
+  it('a planted observe.png link is refused: the outside file is untouched', async () => {
+    const ws4 = join(root, 'ws4');
+    mkdirSync(ws4);
+    const victim = join(base, 'victim.txt');
+    writeFileSync(victim, 'keep me');
+    const day = join(ws4, 'artifacts/desktop/2026-02-09');
+    backend.gate = new Promise(() => undefined);
+    const m = meta({ workspacePath: ws4 });
+    const observing = failure(host.handle('desktop.observe', { meta: m }, conn));
+    await waitFor('the execution folder', () => existsSync(day) && readdirSync(day).length === 1);
+    symlinkSync(victim, join(day, readdirSync(day)[0]!, 'observe.png'));
+    backend.gate = undefined;
+    await host.handle('desktop.abort', { meta: meta(), requestId: m.requestId }, conn);
+    await observing;
+    expect(readFileSync(victim, 'utf8')).toBe('keep me');
+  });
+
+  it('observe returns the tree with the screenshot error when the screenshot fails', async () => {
+    backend.screenshotError = new Error('import failed: timed out after 30000 ms; it was killed');
+    try {
+      const r = await host.handle('desktop.observe', { meta: meta() }, conn);
+      expect(r).toMatchObject({ nodeCount: 5, screenshotError: { code: 'DESKTOP_INTERNAL_ERROR', message: /timed out/ } });
+      expect(r.screen).toBeUndefined();
+    } finally {
+      backend.screenshotError = undefined;
+    }
+  });
+
+  it('caps the unused confirm tokens one connection may hold', async () => {
+    const intent = { method: 'desktop.hotkey', params: { keys: ['a'] } };
+    const other = { connectionId: 'conn-cap', peerPid: 1 };
+    for (let i = 0; i < 64; i++) await host.handle('desktop.confirm.issue', { meta: meta(), intent }, other);
+    const e = await failure(host.handle('desktop.confirm.issue', { meta: meta(), intent }, other));
+    expect(e).toMatchObject({ code: 'DESKTOP_INVALID_REQUEST', message: /already holds 64 unused confirm tokens/ });
+    host.connectionClosed('conn-cap');
   });
 
   it('is not ready before start()', async () => {

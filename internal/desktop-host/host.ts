@@ -1,4 +1,4 @@
-import { realpath } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import { release } from 'node:os';
 import { BridgeError, invalid } from '../contract/desktop-bridge/errors.js';
 import { ConfirmTokens } from './domain/confirm-tokens.js';
@@ -58,11 +58,19 @@ export class BridgeHost {
 
   /** Resolves the workspace root once; a root that does not exist is a startup error. */
   async start(): Promise<void> {
+    let real: string;
     try {
-      this.rootReal = await realpath(this.opts.workspaceRoot);
+      real = await realpath(this.opts.workspaceRoot);
     } catch (e) {
       throw new Error(`--workspace-root ${this.opts.workspaceRoot} cannot be resolved: ${(e as Error).message}; create it first`);
     }
+    // Anyone could plant links and folders in a world-writable root (a shared /tmp): evidence has no safe home there.
+    const mode = (await stat(real)).mode;
+    if (mode & 0o002)
+      throw new Error(
+        `--workspace-root ${real} is writable by every user (mode ${(mode & 0o7777).toString(8)}); use a directory of your own (chmod o-w it, or pick another)`,
+      );
+    this.rootReal = real;
   }
 
   async handle(method: string, rawParams: unknown, ctx: CallContext): Promise<Record<string, unknown>> {

@@ -1,4 +1,4 @@
-import { BridgeError, invalid } from '../contract/desktop-bridge/errors.js';
+import { BridgeError, invalid, toBridgeError } from '../contract/desktop-bridge/errors.js';
 import { findIn } from './domain/selector.js';
 import type { Route, Selector, TreeBounds, TreeSnapshot } from '../contract/desktop-bridge/types.js';
 import { intAt, objectAt, optionalBool, optionalInt, optionalObject, parseRoute, parseSelector } from './domain/validate.js';
@@ -53,9 +53,21 @@ export async function observeMethod(env: MethodEnv): Promise<Record<string, unkn
   }
   exec.checkpoint();
   let screen: { width: number; height: number } | undefined;
+  let screenshotError: Record<string, unknown> | undefined;
   if (shot) {
-    screen = await env.backend.screenshot(await exec.evidence.pathFor('observe.png'));
-    evidence.screenshotPath = 'observe.png';
+    try {
+      const left = exec.startedAtMs + exec.meta.timeoutMs - env.clock.now();
+      const { png, width, height } = await env.backend.screenshot({ timeoutMs: Math.max(1, left), signal: exec.signal });
+      evidence.screenshotPath = await exec.evidence.writeBytes('observe.png', png);
+      screen = { width, height };
+    } catch (e) {
+      exec.checkpoint(); // an abort or the deadline ends the request as such
+      // The tree is still worth having: the screenshot's failure is part of the answer, not the end of it.
+      const err = toBridgeError(e);
+      if (err.code === 'DESKTOP_WORKSPACE_FORBIDDEN') throw err;
+      screenshotError = { code: err.code, message: err.message };
+      await exec.evidence.trace('screenshot-failed', screenshotError);
+    }
   }
   await exec.evidence.trace('observed', { nodes: snap?.nodes.length ?? 0, truncated: snap?.truncated ?? false });
   return {
@@ -64,6 +76,7 @@ export async function observeMethod(env: MethodEnv): Promise<Record<string, unkn
     truncated: snap?.truncated ?? false,
     ...(snap?.truncatedBy ? { truncatedBy: snap.truncatedBy } : {}),
     ...(screen ? { screen } : {}),
+    ...(screenshotError ? { screenshotError } : {}),
     evidence,
   };
 }

@@ -175,8 +175,8 @@ describe('the host over a real unix socket (JSON-RPC 2.0, NDJSON)', () => {
       [
         'desktop.click',
         { meta: meta(), confirm: { phrase: 'CONFIRM' }, target: { elementRef: { elementId: ':1.9/missing' } } },
-        'DESKTOP_INTERNAL_ERROR',
-        /no element :1.9\/missing/,
+        'DESKTOP_ELEMENT_NOT_FOUND',
+        /element :1.9\/missing is gone/,
       ],
       ['desktop.abort', { meta: meta(), requestId: 'not-running' }, 'DESKTOP_INVALID_REQUEST', /no running execution/],
       ['desktop.abort', { meta: meta() }, 'DESKTOP_INVALID_REQUEST', /needs params.requestId/],

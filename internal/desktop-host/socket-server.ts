@@ -5,6 +5,7 @@ import { dirname } from 'node:path';
 import { BridgeError, invalid, toBridgeError } from '../contract/desktop-bridge/errors.js';
 import type { BridgeHost } from './host.js';
 import { LineSplitter } from '../shared/line-splitter.js';
+import type { CallContext } from './execution.js';
 
 const MAX_LINE = 4 * 1024 * 1024;
 
@@ -52,6 +53,8 @@ export class BridgeSocketServer {
 
   private accept(socket: Socket): void {
     const connectionId = randomUUID();
+    // Closing the connection stops its executions: nobody is left to see what they do.
+    const gone = new AbortController();
     this.sockets.add(socket);
     // A line past MAX_LINE is dropped whole and answered with a parse error; the connection goes on.
     const reader = new LineSplitter({ maxLineBytes: MAX_LINE, overLong: 'drop' });
@@ -69,16 +72,17 @@ export class BridgeSocketServer {
         );
       // dispatch() answers every failure on the socket itself and does not reject; requests run side by side
       // (the lane orders side effects). No peer pid: Node exposes no SO_PEERCRED (decision 40).
-      for (const line of lines) void this.dispatch(socket, line, { connectionId });
+      for (const line of lines) void this.dispatch(socket, line, { connectionId, signal: gone.signal });
     });
     socket.on('error', () => undefined);
     socket.on('close', () => {
+      gone.abort(new BridgeError('DESKTOP_ABORTED', 'the client connection closed while the request ran'));
       this.sockets.delete(socket);
       this.host.connectionClosed(connectionId);
     });
   }
 
-  private async dispatch(socket: Socket, line: string, ctx: { connectionId: string; peerPid?: number }): Promise<void> {
+  private async dispatch(socket: Socket, line: string, ctx: CallContext): Promise<void> {
     let msg: unknown;
     try {
       msg = JSON.parse(line);

@@ -24,6 +24,25 @@ async function samplingClient(world: TestWorld, caller: string) {
   return { client, prompts };
 }
 
+/** A client that is shown sampling requests and never answers them: only a withdrawal ends one. */
+async function silentClient(world: TestWorld, caller: string) {
+  const prompts: string[] = [];
+  const withdrawn: string[] = [];
+  const client: Client = await world.gateway(caller, [], { sampling: {} });
+  client.setRequestHandler(CreateMessageRequestSchema, (req, extra) => {
+    const first = req.params.messages[0]?.content;
+    const prompt = first && 'text' in first ? String(first.text) : '';
+    prompts.push(prompt);
+    return new Promise((_resolve, reject) =>
+      extra.signal.addEventListener('abort', () => {
+        withdrawn.push(prompt);
+        reject(new Error('withdrawn'));
+      }),
+    );
+  });
+  return { client, prompts, withdrawn };
+}
+
 describe('a server→client request whose call ended goes to no one', () => {
   let world: TestWorld;
   beforeAll(async () => {
@@ -34,8 +53,8 @@ describe('a server→client request whose call ended goes to no one', () => {
   });
   afterAll(async () => world.cleanup());
 
-  it("refuses to the server, and shows no one, the sampling request of bob's cancelled call while alice's call runs there", async () => {
-    const bob = await samplingClient(world, 'bob');
+  it("withdraws bob's open sampling request when his call is cancelled: the server gets an error, alice is shown nothing", async () => {
+    const bob = await silentClient(world, 'bob');
     const alice = await samplingClient(world, 'alice');
     const bobGate = join(world.dir, 'bob-gate');
     const bobOut = join(world.dir, 'bob-out');
@@ -49,21 +68,19 @@ describe('a server→client request whose call ended goes to no one', () => {
         (e: unknown) => String(e),
       );
     await waitFor("bob's call to reach the server", () => existsSync(`${bobOut}.started`));
+    writeFileSync(bobGate, ''); // the server asks, on behalf of bob's call
+    await waitFor('bob to be asked', () => bob.prompts.length === 1);
     ac.abort();
     expect(await bobCall).toMatch(/abort/i);
+    await waitFor("bob's open request to be withdrawn", () => bob.withdrawn.length === 1);
+    await waitFor('the server to learn the outcome of its request', () => existsSync(bobOut));
+    expect(readFileSync(bobOut, 'utf8')).toMatch(/^error: .*withdrew the request: the call it was asked for ended/);
 
     const aliceGate = join(world.dir, 'alice-gate');
-    const aliceCall = alice.client.callTool({ name: 'late__wait', arguments: { gate: aliceGate } });
-    await waitFor("alice's call to run on the same instance", () => existsSync(`${aliceGate}.started`));
-
-    writeFileSync(bobGate, ''); // the server now asks, on behalf of bob's ended call
-    await waitFor('the server to learn the outcome of its request', () => existsSync(bobOut));
     writeFileSync(aliceGate, '');
-    await aliceCall;
-
+    await alice.client.callTool({ name: 'late__wait', arguments: { gate: aliceGate } });
     expect(alice.prompts).toEqual([]);
-    expect(bob.prompts).toEqual([]);
-    expect(readFileSync(bobOut, 'utf8')).toMatch(/^error: .*a call on that instance ended while the server was still working on it/);
+    expect(bob.prompts).toEqual(['bob-secret-prompt']);
   });
 });
 

@@ -167,9 +167,11 @@ describe('the dashboard in a real browser against a real core', () => {
       await page.setViewportSize({ width: w, height: h });
       for (const hash of PAGE_HASHES) {
         await page.evaluate(`location.hash = ${JSON.stringify(hash)}`);
-        await page.locator('main h2').waitFor();
+        await page.locator('main h1').waitFor();
         await page.locator('main').getByText('loading…').first().waitFor({ state: 'detached' });
         const where = `${hash} at ${w}×${h}`;
+        const h1s = await page.locator('h1').count();
+        if (h1s !== 1) problems.push(`${where}: ${h1s} <h1> elements, not one`);
         // Nothing wider than the window: no sideways scrolling of the page.
         const overflow = (await page.evaluate(`document.documentElement.scrollWidth - innerWidth`)) as number;
         if (overflow > 0) problems.push(`${where}: the page is ${overflow}px wider than the window`);
@@ -373,7 +375,7 @@ describe('the dashboard in a real browser against a real core', () => {
   it('keyboard alone reaches every action on every page', async () => {
     for (const hash of PAGE_HASHES) {
       await page.evaluate(`location.hash = ${JSON.stringify(hash)}`);
-      await page.locator('main h2').waitFor();
+      await page.locator('main h1').waitFor();
       await page.locator('main').getByText('loading…').first().waitFor({ state: 'detached' });
       const all = await markActions(page);
       expect(all, `${hash} has actions`).toBeGreaterThan(3);

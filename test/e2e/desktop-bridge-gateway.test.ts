@@ -3,28 +3,11 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ElicitRequestSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { LinuxBackend } from '../../internal/desktop-host/linux/linux-backend.js';
 import { TestWorld } from '../support/core-process.js';
-import { DESKTOP_HOST, DesktopSession, FIXTURE_APP } from '../support/desktop-session.js';
+import { DESKTOP_HOST, deskServer, DesktopSession, FIXTURE_APP } from '../support/desktop-session.js';
 import { countProcs, waitFor } from '../support/procs.js';
 
 type ToolResult = { content: { type: string; text: string }[]; isError?: boolean };
 const textOf = (r: unknown) => (r as ToolResult).content.map((c) => c.text).join('');
-
-/** The desktop host as a server of a profile, on the test's own headless desktop. */
-function hostServer(session: DesktopSession): string {
-  const env = session.env();
-  return [
-    '  - name: desk',
-    `    cmd: [${JSON.stringify(process.execPath)}, ${JSON.stringify(DESKTOP_HOST)}, --mcp, --workspace-root, ${JSON.stringify(session.dir)}, --poll-ms, "200"]`,
-    '    strategy: singleton',
-    // As docs/desktop-bridge.md says: the core's own window reads must not overlap a click, or the click's
-    // elicitation has two possible owners and is refused (decision 20).
-    '    maxConcurrent: 1',
-    '    idleSeconds: 300',
-    '    env:',
-    '      MCPD_TEST_TAG: ${MCPD_TEST_TAG}',
-    ...['DISPLAY', 'DBUS_SESSION_BUS_ADDRESS', 'HOME', 'XDG_RUNTIME_DIR'].map((k) => `      ${k}: ${JSON.stringify(env[k])}`),
-  ].join('\n');
-}
 
 describe('the desktop host behind mcpd: window:// on the caller Desktop, elicitation before side effects', () => {
   const session = new DesktopSession();
@@ -50,7 +33,7 @@ describe('the desktop host behind mcpd: window:// on the caller Desktop, elicita
     await session.start();
     await session.launchFixture();
     probe = new LinuxBackend(session.env());
-    world = new TestWorld({ 'profiles/default.yaml': `servers:\n${hostServer(session)}\n`, 'callers.yaml': 'callers: {}\n' });
+    world = new TestWorld({ 'profiles/default.yaml': `servers:\n${deskServer(session)}\n`, 'callers.yaml': 'callers: {}\n' });
     await world.startCore();
     capable = await world.gateway('capable', [], { elicitation: {} });
     capable.setRequestHandler(ElicitRequestSchema, async (req) => {

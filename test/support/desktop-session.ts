@@ -48,3 +48,20 @@ export async function startSocketHost(
   });
   return { child, stderr };
 }
+
+/** The desktop host as a server `desk` of a profile (MCP face), on the session's headless desktop. */
+export function deskServer(session: HeadlessDesktop, workspaceRoot: string = session.dir): string {
+  const env = session.env();
+  return [
+    '  - name: desk',
+    `    cmd: [${JSON.stringify(process.execPath)}, ${JSON.stringify(DESKTOP_HOST)}, --mcp, --workspace-root, ${JSON.stringify(workspaceRoot)}, --poll-ms, "200"]`,
+    '    strategy: singleton',
+    // As docs/desktop-bridge.md says: the core's own window reads must not overlap a click, or the click's
+    // elicitation has two possible owners and is refused (decision 20).
+    '    maxConcurrent: 1',
+    '    idleSeconds: 300',
+    '    env:',
+    '      MCPD_TEST_TAG: ${MCPD_TEST_TAG}',
+    ...['DISPLAY', 'DBUS_SESSION_BUS_ADDRESS', 'HOME', 'XDG_RUNTIME_DIR'].map((k) => `      ${k}: ${JSON.stringify(env[k])}`),
+  ].join('\n');
+}

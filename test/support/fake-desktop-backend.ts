@@ -1,9 +1,10 @@
-import { writeFile } from 'node:fs/promises';
+import { BridgeError } from '../../internal/contract/desktop-bridge/errors.js';
 import { axRole, fingerprintOf } from '../../internal/desktop-host/domain/selector.js';
 import type {
   ApplicationSummary,
   DesktopBackend,
   DoctorReport,
+  InputPlace,
   Route,
   TreeBounds,
   TreeNode,
@@ -110,6 +111,15 @@ export class FakeDesktopBackend implements DesktopBackend {
     };
   }
 
+  async place(elementId: string | undefined, route: Route | undefined): Promise<InputPlace> {
+    if (elementId !== undefined && !this.nodes.has(elementId)) {
+      throw new BridgeError('DESKTOP_ELEMENT_NOT_FOUND', `element ${elementId} is gone`, { elementId, reason: 'stale' });
+    }
+    if (route?.app?.name !== undefined && route.app.name !== 'fake-app' && elementId === undefined)
+      throw new Error(`no app ${route.app.name}`);
+    return { app: { name: 'fake-app', pid: 4242 }, windowTitle: 'Fake Window', ...(elementId ? { elementId } : {}) };
+  }
+
   async press(elementId: string): Promise<boolean> {
     const n = this.nodes.get(elementId);
     if (!n) throw new Error(`no element ${elementId}`);
@@ -134,9 +144,12 @@ export class FakeDesktopBackend implements DesktopBackend {
     this.log.push(`key:${keys.join('+')}`);
   }
 
-  async screenshot(path: string): Promise<{ width: number; height: number }> {
-    await writeFile(path, PNG_1X1);
-    return { width: 1, height: 1 };
+  /** Set to make the next screenshots fail (observe still returns the tree). */
+  screenshotError: Error | undefined;
+
+  async screenshot(): Promise<{ png: Buffer; width: number; height: number }> {
+    if (this.screenshotError) throw this.screenshotError;
+    return { png: PNG_1X1, width: 1, height: 1 };
   }
 
   async close(): Promise<void> {}

@@ -28,7 +28,7 @@ export function Config({ etag }: { etag: string }) {
                   .filter((x) => x.line === i + 1)
                   .map((x) => (
                     <span class="issue" role="note" data-issue-of={f.path}>
-                      {`    ▲ ${x.field}: ${x.message}${x.hint ? ` (${x.hint})` : ''}\n`}
+                      {`    ▲ ${x.field ? `${x.field}: ` : ''}${x.message}${x.hint ? ` (${x.hint})` : ''}\n`}
                     </span>
                   ))}
               </>
@@ -37,7 +37,7 @@ export function Config({ etag }: { etag: string }) {
           {f.issues
             .filter((x) => x.line < 1 || x.line > f.text.split('\n').length)
             .map((x) => (
-              <p class="error">{`${f.path}: ${x.field}: ${x.message}`}</p>
+              <p class="error">{`${f.path}: ${x.field ? `${x.field}: ` : ''}${x.message}`}</p>
             ))}
         </section>
       ))}

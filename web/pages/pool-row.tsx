@@ -70,8 +70,8 @@ export function PoolRow({ p, twins }: { p: PoolStatus; twins: boolean }) {
         <div class="actions confirm" role="group" aria-label={`confirm ${confirm.label}`}>
           <span>
             {confirm.action.kind === 'stop-pool'
-              ? `Stop every instance of ${p.spec.name}? Calls in flight are cancelled.`
-              : `Restart ${confirm.label.slice('restart '.length)}? Its calls in flight are cancelled.`}
+              ? `Stop every instance of ${p.spec.name}? ${drainNote(p.spec.drainTimeoutSeconds)}`
+              : `Restart ${confirm.label.slice('restart '.length)}? ${drainNote(p.spec.drainTimeoutSeconds)}`}
           </span>
           <button onClick={() => run(confirm)}>Confirm</button>
           <button onClick={() => setConfirm(undefined)}>Cancel</button>
@@ -135,4 +135,9 @@ function Differs({ p }: { p: PoolStatus }) {
       args: <code>{args || '(none)'}</code> · env keys: {env.length > 0 ? <code>{env.join(', ')}</code> : '(none)'}
     </p>
   );
+}
+
+/** What an operator stop does to calls in flight (instance-lifecycle.ts: 'operator' is a graceful stop). */
+function drainNote(seconds: number): string {
+  return `Calls in flight get up to ${seconds} s (drainTimeoutSeconds) to finish while it drains; any still running then fails with "stopped during the call".`;
 }

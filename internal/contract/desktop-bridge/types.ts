@@ -34,6 +34,9 @@ export interface ElementRef {
   role: string;
   title: string | null;
   value: string | null;
+  /** Present (true) when `value` holds only the first 4096 characters; `valueLength` is the whole text's. */
+  valueTruncated?: true;
+  valueLength?: number;
   frame: Frame | null;
 }
 
@@ -80,6 +83,13 @@ export interface DoctorReport {
   healthy: boolean;
 }
 
+/** Where input will go: the application and window that receive it (and the element, when there is one). */
+export interface InputPlace {
+  app: { name: string; pid?: number };
+  windowTitle: string | null;
+  elementId?: string;
+}
+
 /**
  * What a platform must provide. The host core (transport, tokens, workspace, evidence, abort,
  * waitUntil) is platform-agnostic; Linux fills this with AT-SPI + xdotool + ImageMagick.
@@ -89,6 +99,11 @@ export interface DesktopBackend {
   doctor(): Promise<DoctorReport>;
   applications(): Promise<ApplicationSummary[]>;
   snapshot(route: Route | undefined, bounds: TreeBounds): Promise<TreeSnapshot>;
+  /**
+   * Where input for `elementId` (or, without one, for the route's window) goes. An element that is gone is
+   * DESKTOP_ELEMENT_NOT_FOUND with `reason: "stale"`; no application for the route, `reason: "no-application"`.
+   */
+  place(elementId: string | undefined, route: Route | undefined): Promise<InputPlace>;
   /** Presses (default action) the element; false when it has no action to press. */
   press(elementId: string): Promise<boolean>;
   /**
@@ -102,6 +117,10 @@ export interface DesktopBackend {
     opts?: { clearBefore?: boolean; signal?: AbortSignal },
   ): Promise<void>;
   key(keys: string[], route: Route | undefined): Promise<void>;
-  screenshot(path: string): Promise<{ width: number; height: number }>;
+  /**
+   * The screen as PNG bytes (the host writes them into the evidence folder itself). Bounded by `timeoutMs`;
+   * `signal` (abort, the request's deadline) stops it, and whatever process it started is killed.
+   */
+  screenshot(opts: { timeoutMs: number; signal?: AbortSignal }): Promise<{ png: Buffer; width: number; height: number }>;
   close(): Promise<void>;
 }

@@ -144,7 +144,32 @@ describe('ClientRequests', () => {
     router.attach(session('s1'), ch);
     const ac = new AbortController();
     await router.handle(spec, 'every-1', 'roots/list', {}, ac.signal);
-    expect(asked[0]?.signal).toBe(ac.signal);
+    const handed = asked[0]?.signal;
+    expect(handed?.aborted).toBe(false);
+    ac.abort();
+    expect(handed?.aborted).toBe(true);
+  });
+
+  it("withdraws the question open at a session's client when that session's call on the instance ends unanswered", async () => {
+    const { router } = world({ 'every-1': ['s1'], 'every-2': ['s1'] });
+    // The client never answers: only a withdrawal ends the request.
+    const never = channel(() => new Promise(() => {}));
+    router.attach(session('s1'), {
+      request: (method, params, opts) =>
+        new Promise((resolve, reject) => {
+          opts.signal?.addEventListener('abort', () => reject(new Error('cancelled toward the client')));
+          void never.ch.request(method, params, opts).then(resolve);
+        }),
+    });
+    const open = router.handle(spec, 'every-1', 'elicitation/create', {});
+    const other = router.handle(spec, 'every-2', 'elicitation/create', {});
+    router.callAbandoned('every-1', 's2'); // another session's call: not this question
+    router.callAbandoned('every-9', 's1'); // another instance
+    router.callAbandoned('every-1', 's1');
+    expect((await failure(open)).message).toMatch(/withdrew the request: the call it was asked for ended/);
+    expect(never.asked.map((a) => a.signal?.aborted)).toEqual([true, false]);
+    router.callAbandoned('every-2', 's1');
+    await failure(other);
   });
 
   it("tells the servers of the session's profile that its roots changed", () => {

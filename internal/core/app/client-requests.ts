@@ -40,8 +40,9 @@ export type ClientPick = { ok: true; client: AttachedClient } | { ok: false; err
  * serving — the only session with calls in flight there or, with none in flight, the only one bound to it.
  * A stdio server's request does not say which call it belongs to, so when several sessions qualify it is
  * refused: sending it to one of them could show one caller another's prompt and hand back the wrong answer.
- * A call that ended unanswered (cancelled, deadline, disconnect) leaves ABANDONED_CALL_KEY behind: the
- * server may still ask on its behalf, and its caller is gone, so such a request goes to no one.
+ * A call that ended unanswered (cancelled, deadline, disconnect) leaves ABANDONED_CALL_KEY behind until the
+ * server answers the ping sent after its cancel (decision 58): till then the server may still ask on the
+ * call's behalf, and its caller is gone, so such a request goes to no one.
  * Capabilities are checked on the chosen session only.
  */
 export function pickClient(
@@ -60,7 +61,7 @@ export function pickClient(
   if (distinct.includes(ABANDONED_CALL_KEY)) {
     return fail(
       JSONRPC_INTERNAL_ERROR,
-      `mcpd cannot forward ${what}: a call on that instance ended while the server was still working on it (cancelled, past its deadline, or its caller left), and the request may be that call's; mcpd refuses it rather than show one caller another's request. That instance refuses such requests until it is replaced (it stops after "idleSeconds" idle); a short "idleSeconds" replaces it sooner`,
+      `mcpd cannot forward ${what}: a call on that instance just ended while the server was still working on it (cancelled, past its deadline, or its caller left), and the server has not yet answered the ping sent after its cancel, so the request may be that call's; mcpd refuses it rather than show one caller another's request. Requests sent after the server answers go to their callers again; ask again`,
     );
   }
   const [only] = distinct;
@@ -91,9 +92,17 @@ function fail(code: number, message: string): ClientPick {
   return { ok: false, error: new ClientRequestError(code, message) };
 }
 
+/** A request forwarded to a client and not yet answered: withdrawn when the call it was asked for ends unanswered. */
+interface OpenQuestion {
+  instanceId: string;
+  sessionId: string;
+  withdraw: AbortController;
+}
+
 /** Routes downstream servers' requests (sampling, elicitation, roots) to the caller sessions they serve. */
 export class ClientRequests implements ClientRequestsApi {
   private readonly clients = new Map<string, AttachedClient>();
+  private readonly open = new Set<OpenQuestion>();
 
   constructor(private readonly deps: ClientRequestDeps) {}
 
@@ -118,6 +127,23 @@ export class ClientRequests implements ClientRequestsApi {
     const fps = this.deps.fingerprintsOf(c.session.caller);
     const n = this.deps.notifyServers(fps, ROOTS_LIST_CHANGED, {});
     this.deps.log('debug', 'roots changed; servers told', { caller: c.session.caller, session: sessionId, instances: n });
+  }
+
+  /**
+   * A call of session `key` on the instance ended without the server's answer: the questions forwarded to
+   * that session for the instance are withdrawn — cancelled toward the client, an error to the server —
+   * since whoever would answer them is no longer waiting for the call they serve.
+   */
+  callAbandoned(instanceId: string, key: string): void {
+    for (const q of this.open) {
+      if (q.instanceId !== instanceId || q.sessionId !== key) continue;
+      q.withdraw.abort(
+        new ClientRequestError(
+          JSONRPC_INTERNAL_ERROR,
+          'mcpd withdrew the request: the call it was asked for ended before the client answered (cancelled, past its deadline, or its caller left)',
+        ),
+      );
+    }
   }
 
   /** The launcher's onServerRequest: answers with the client's result or throws a ClientRequestError. */
@@ -145,14 +171,30 @@ export class ClientRequests implements ClientRequestsApi {
       caller: session.caller,
       session: session.id,
     });
+    const q: OpenQuestion = { instanceId, sessionId: session.id, withdraw: new AbortController() };
+    const both = signal ? AbortSignal.any([signal, q.withdraw.signal]) : q.withdraw.signal;
+    this.open.add(q);
     try {
-      return await picked.client.channel.request(method, params, { signal, timeoutMs: spec.callTimeoutSeconds * 1000 });
+      return await picked.client.channel.request(method, params, { signal: both, timeoutMs: spec.callTimeoutSeconds * 1000 });
     } catch (e) {
+      const withdrawn: unknown = q.withdraw.signal.reason;
+      if (withdrawn instanceof ClientRequestError) {
+        this.deps.log('info', 'server request withdrawn', {
+          server: spec.name,
+          instance: instanceId,
+          method,
+          caller: session.caller,
+          session: session.id,
+        });
+        throw withdrawn;
+      }
       if (e instanceof ClientRequestError) throw e;
       throw new ClientRequestError(
         JSONRPC_INTERNAL_ERROR,
         `forwarding ${method} to the MCP client of caller "${session.caller}" failed: ${e instanceof Error ? e.message : String(e)}`,
       );
+    } finally {
+      this.open.delete(q);
     }
   }
 }

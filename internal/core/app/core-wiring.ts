@@ -88,13 +88,20 @@ export function wireAreas(o: CoreOptions, tools: ToolService, history: CallerHis
     logs: new LogService(deps, o.telemetry),
     // The channels decide a server by what the resource listings know of it (from disk after a restart).
     context: new ContextService(deps, subscriptions, (fp) => resources.knownUris(fp)),
-    clientRequests: new ClientRequests({
-      callersOf: (instanceId) => o.pools.callersOf?.(instanceId) ?? [],
-      notifyServers: (fps, method, params) => o.pools.notifyServers?.(fps, method, params) ?? 0,
-      fingerprintsOf: (caller) => fingerprintsOf(o.store, profileFor(o.store.current, caller).name),
-      log: o.log,
-    }),
+    clientRequests: clientRequestsOf(o),
   };
+}
+
+/** The router of servers' requests, told when a caller's call ends unanswered so it withdraws that call's questions. */
+function clientRequestsOf(o: CoreOptions): ClientRequests {
+  const router = new ClientRequests({
+    callersOf: (instanceId) => o.pools.callersOf?.(instanceId) ?? [],
+    notifyServers: (fps, method, params) => o.pools.notifyServers?.(fps, method, params) ?? 0,
+    fingerprintsOf: (caller) => fingerprintsOf(o.store, profileFor(o.store.current, caller).name),
+    log: o.log,
+  });
+  o.pools.onCallAbandoned?.((_fp, instanceId, key) => router.callAbandoned(instanceId, key));
+  return router;
 }
 
 /** Pools that serve a profile (a spec's references are "profile/server"). */

@@ -4,6 +4,8 @@ import { paramsDigest } from './canonical-json.js';
 
 export const DEFAULT_TOKEN_TTL_MS = 60_000;
 export const MAX_TOKEN_TTL_MS = 10 * 60_000;
+/** Unused tokens one connection may hold: each is meant to be spent at once, so more than this is a runaway client. */
+const MAX_TOKENS_PER_CONNECTION = 64;
 
 export interface TokenRecord {
   token: string;
@@ -28,6 +30,14 @@ export class ConfirmTokens {
 
   issue(method: string, params: Record<string, unknown>, connectionId: string, ttlMs: number, peerPid?: number): TokenRecord {
     this.sweep();
+    let held = 0;
+    for (const r of this.tokens.values()) if (r.connectionId === connectionId) held++;
+    if (held >= MAX_TOKENS_PER_CONNECTION)
+      throw new BridgeError(
+        'DESKTOP_INVALID_REQUEST',
+        `this connection already holds ${held} unused confirm tokens (at most ${MAX_TOKENS_PER_CONNECTION}); spend or let them expire before asking for more`,
+        { field: 'params.intent', held, max: MAX_TOKENS_PER_CONNECTION },
+      );
     const rec: TokenRecord = {
       token: randomUUID(),
       method,

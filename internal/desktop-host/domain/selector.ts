@@ -59,5 +59,6 @@ export function findIn(nodes: readonly TreeNode[], sel: Selector): { refs: Eleme
 }
 
 function toRef(n: ElementRef): ElementRef {
-  return { elementId: n.elementId, fingerprint: n.fingerprint, role: n.role, title: n.title, value: n.value, frame: n.frame };
+  const cut = n.valueTruncated ? { valueTruncated: n.valueTruncated, valueLength: n.valueLength } : {};
+  return { elementId: n.elementId, fingerprint: n.fingerprint, role: n.role, title: n.title, value: n.value, ...cut, frame: n.frame };
 }

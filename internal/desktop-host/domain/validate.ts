@@ -1,3 +1,4 @@
+import { cutText } from '../../shared/unicode.js';
 import { invalid } from '../../contract/desktop-bridge/errors.js';
 import type { Meta, Route, Selector } from '../../contract/desktop-bridge/types.js';
 
@@ -8,7 +9,7 @@ const MAX_TIMEOUT_MS = 10 * 60_000;
 type Obj = Record<string, unknown>;
 
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const shown = (v: unknown): string => (v === undefined ? 'nothing' : (JSON.stringify(v)?.slice(0, 80) ?? String(v)));
+const shown = (v: unknown): string => (v === undefined ? 'nothing' : cutText(JSON.stringify(v) ?? String(v), 80));
 const fail = (field: string, want: string, got: unknown): never => {
   throw invalid(`${field} must be ${want} (got ${shown(got)})`, { field });
 };
@@ -113,11 +114,22 @@ export function parseTarget(v: unknown, required: boolean): Target | undefined {
 }
 
 /** Key names xdotool understands, plus the contract's macOS names (cmd → ctrl on Linux). */
-const KEY_RE = /^[A-Za-z0-9_+\-.,;:'"/\\[\]=`~!@#$%^&*()]{1,32}$/;
+/**
+ * A keysym name (letters, digits, `_`: "ctrl", "k", "Return", "F5", "KP_Add", "minus", "plus") or one
+ * punctuation character. Not "+" or "-" or anything holding them: "+" joins the keys of a combo for xdotool,
+ * and a leading "-" would be read as one of its options ("--help" printed help and answered sent:true).
+ */
+const KEY_RE = /^(?:[A-Za-z0-9_]{1,32}|[.,;:'"/\\[\]=`~!@#$%^&*()])$/;
 
 export function parseKeys(v: unknown): string[] {
   if (!Array.isArray(v) || v.length === 0 || v.length > 8) return fail('params.keys', 'an array of 1–8 key names', v);
   return v.map((k, i) =>
-    typeof k === 'string' && KEY_RE.test(k) ? k : fail(`params.keys[${i}]`, 'a key name such as "ctrl", "k", "enter"', k),
+    typeof k === 'string' && KEY_RE.test(k)
+      ? k
+      : fail(
+          `params.keys[${i}]`,
+          'a key name such as "ctrl", "k", "enter", "F5" or "plus" (letters, digits and _), or one punctuation character other than "+" and "-"',
+          k,
+        ),
   );
 }

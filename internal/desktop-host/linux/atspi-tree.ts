@@ -19,9 +19,9 @@ async function readNode(bus: AtspiBus, a: NodeAddr, depth: number): Promise<Tree
     bus.prop(a, I.accessible, 'Name').then((v) => (typeof v === 'string' ? v : '')),
     bus.children(a),
   ]);
-  const [frame, value, actions] = await Promise.all([
+  const [frame, text, actions] = await Promise.all([
     ifaces.includes(I.component) ? extents(bus, a) : Promise.resolve(null),
-    ifaces.includes(I.text) ? textOf(bus, a) : Promise.resolve(null),
+    ifaces.includes(I.text) ? textOf(bus, a) : Promise.resolve<{ value: string | null; length?: number }>({ value: null }),
     ifaces.includes(I.action) ? actionsOf(bus, a) : Promise.resolve([] as string[]),
   ]);
   const role = axRole(roleName);
@@ -34,7 +34,9 @@ async function readNode(bus: AtspiBus, a: NodeAddr, depth: number): Promise<Tree
     role,
     nativeRole: roleName,
     title,
-    value,
+    value: text.value,
+    // A cut value says so: an agent must not take the first 4096 characters for the whole text.
+    ...(text.length !== undefined ? { valueTruncated: true, valueLength: text.length } : {}),
     frame,
     actions,
     depth,
@@ -49,11 +51,12 @@ async function extents(bus: AtspiBus, a: NodeAddr): Promise<Frame | null> {
   return x !== undefined && y !== undefined && width !== undefined && height !== undefined ? { x, y, width, height } : null;
 }
 
-async function textOf(bus: AtspiBus, a: NodeAddr): Promise<string | null> {
+/** The text, at most MAX_TEXT characters; `length` is the whole text's when it was cut. */
+async function textOf(bus: AtspiBus, a: NodeAddr): Promise<{ value: string | null; length?: number }> {
   const count = Number(await bus.prop(a, I.text, 'CharacterCount'));
-  if (!Number.isFinite(count) || count <= 0) return '';
+  if (!Number.isFinite(count) || count <= 0) return { value: '' };
   const [t] = await bus.call(a, I.text, 'GetText', 'ii', [0, Math.min(count, MAX_TEXT)]);
-  return typeof t === 'string' ? t : null;
+  return { value: typeof t === 'string' ? t : null, ...(count > MAX_TEXT ? { length: count } : {}) };
 }
 
 /** Action names; GetActions gives localized ones ("Click"), so matching elsewhere is case-insensitive. */

@@ -1,10 +1,10 @@
-import { chmod } from 'node:fs/promises';
 import { typeInChunks } from './typing.js';
 import { BridgeError } from '../../contract/desktop-bridge/errors.js';
 import type {
   ApplicationSummary,
   DesktopBackend,
   DoctorReport,
+  InputPlace,
   Route,
   TreeBounds,
   TreeSnapshot,
@@ -12,7 +12,7 @@ import type {
 import { addrOf, AtspiBus, idOf, REGISTRY, ROOT_PATH, type NodeAddr } from './atspi-bus.js';
 import { actionsOf, walkTree } from './atspi-tree.js';
 import { linuxDoctor } from './linux-doctor.js';
-import { focusPid, keyCombo, pngSize, run } from './x-tools.js';
+import { focusWindow, keyCombo, pngSize, run, runBytes, windowsOfPid } from './x-tools.js';
 
 const I = {
   accessible: 'org.a11y.atspi.Accessible',
@@ -98,20 +98,64 @@ export class LinuxBackend implements DesktopBackend {
     return hits[hits.length - 1];
   }
 
-  async snapshot(route: Route | undefined, bounds: TreeBounds): Promise<TreeSnapshot> {
+  /** The route's application, or DESKTOP_ELEMENT_NOT_FOUND (`no-application`). */
+  private async routed(route: Route | undefined): Promise<ApplicationEntry> {
     const app = await this.route(route);
     if (!app)
       throw new BridgeError('DESKTOP_ELEMENT_NOT_FOUND', `no application with a window matches the route ${JSON.stringify(route ?? {})}`, {
         route: route ?? null,
         reason: 'no-application',
       });
+    return app;
+  }
+
+  async snapshot(route: Route | undefined, bounds: TreeBounds): Promise<TreeSnapshot> {
+    const app = await this.routed(route);
     const walked = await walkTree(await this.atspi(), app.addr, bounds, Date.now);
     return { app: { name: app.name, pid: app.pid, elementId: idOf(app.addr) }, windowTitle: app.windows[0] ?? null, ...walked };
   }
 
+  async place(elementId: string | undefined, route: Route | undefined): Promise<InputPlace> {
+    if (elementId === undefined) {
+      const app = await this.routed(route);
+      const title = route?.window?.titlePattern !== undefined ? new RegExp(route.window.titlePattern) : undefined;
+      const windowTitle = app.windows.filter((w) => title === undefined || title.test(w)).at(-1) ?? null;
+      return { app: { name: app.name, pid: app.pid }, windowTitle };
+    }
+    const { bus, addr } = await this.element(elementId);
+    await this.live(bus, addr, elementId);
+    const appRoot = { bus: addr.bus, path: ROOT_PATH };
+    const [name, pid] = await Promise.all([bus.prop(appRoot, I.accessible, 'Name').then((v) => String(v ?? '')), bus.pidOf(addr.bus)]);
+    return { app: { name, pid }, windowTitle: await this.windowOf(bus, addr, elementId), elementId };
+  }
+
+  /** The title of the top-level window holding the element: its ancestor whose parent is the application. */
+  private async windowOf(bus: AtspiBus, addr: NodeAddr, elementId: string): Promise<string | null> {
+    let at = addr;
+    for (let depth = 0; depth < 256; depth++) {
+      // Ignored: no parent to read means no way up to a window, which the loop below reports as stale.
+      const parent = (await bus.prop(at, I.accessible, 'Parent').catch(() => undefined)) as [string, string] | undefined;
+      const [pbus, ppath] = parent ?? ['', ''];
+      if (ppath === ROOT_PATH && pbus === addr.bus) return at === addr ? null : String((await bus.prop(at, I.accessible, 'Name')) ?? '');
+      if (!pbus || ppath === '/org/a11y/atspi/null') break;
+      at = { bus: pbus, path: ppath };
+    }
+    // No way up to its application: the widget was destroyed (GTK keeps its object until the last reference).
+    throw stale(elementId, 'it is no longer part of a window');
+  }
+
+  /** Throws `stale` for an element whose object is gone or defunct (a destroyed widget). */
+  private async live(bus: AtspiBus, addr: NodeAddr, elementId: string): Promise<string[]> {
+    const ifaces = await this.interfaces(bus, addr, elementId);
+    const [state] = await bus.call(addr, I.accessible, 'GetState').catch(() => [[]]);
+    const low = Array.isArray(state) ? Number(state[0] ?? 0) : 0;
+    if (low & (1 << STATE_DEFUNCT)) throw stale(elementId, 'its widget was destroyed');
+    return ifaces;
+  }
+
   async press(elementId: string): Promise<boolean> {
     const { bus, addr } = await this.element(elementId);
-    const ifaces = await this.interfaces(bus, addr, elementId);
+    const ifaces = await this.live(bus, addr, elementId);
     if (!ifaces.includes(I.action)) return false;
     const names = (await actionsOf(bus, addr)).map((n) => n.toLowerCase());
     if (names.length === 0) return false;
@@ -148,24 +192,30 @@ export class LinuxBackend implements DesktopBackend {
       }
       if (ifaces.includes(I.component)) await bus.call(addr, I.component, 'GrabFocus');
     }
-    await this.focusRoute(route);
+    const win = await this.focusRoute(route);
+    const stillThere = () => this.checkFocus(win);
     // Without EditableText, "clear" is select-all in the focused widget: the typed text replaces it.
     if (opts.clearBefore) await run('xdotool', ['key', '--clearmodifiers', 'ctrl+a'], this.env);
-    await typeInChunks(text, this.env, opts.signal);
+    await typeInChunks(text, this.env, opts.signal, stillThere);
   }
 
   async key(keys: string[], route: Route | undefined): Promise<void> {
-    await this.focusRoute(route);
+    const win = await this.focusRoute(route);
+    await this.checkFocus(win);
     await run('xdotool', ['key', '--clearmodifiers', keyCombo(keys)], this.env);
   }
 
-  async screenshot(path: string): Promise<{ width: number; height: number }> {
+  async screenshot(opts: { timeoutMs: number; signal?: AbortSignal }): Promise<{ png: Buffer; width: number; height: number }> {
     const display = this.env.DISPLAY;
     if (!display) throw new BridgeError('DESKTOP_PERMISSION_MISSING', 'DISPLAY is not set: no X display to capture');
-    await run('import', ['-display', display, '-window', 'root', path], this.env, 30_000);
-    // Evidence is private (0600) whatever `import` did with the file it was given.
-    await chmod(path, 0o600);
-    return pngSize(path);
+    // To stdout, not to a path: `import` would follow a link planted at the path. The timeout and the signal
+    // kill it (a huge screen kept a 1 GiB `import` running into the next request).
+    const png = await runBytes('import', ['-display', display, '-window', 'root', 'png:-'], this.env, {
+      timeoutMs: Math.min(SCREENSHOT_TIMEOUT_MS, opts.timeoutMs),
+      signal: opts.signal,
+      maxBytes: MAX_SCREENSHOT_BYTES,
+    });
+    return { png, ...pngSize(png) };
   }
 
   async close(): Promise<void> {
@@ -175,9 +225,26 @@ export class LinuxBackend implements DesktopBackend {
     this.bus = undefined;
   }
 
-  private async focusRoute(route: Route | undefined): Promise<void> {
-    const app = await this.route(route);
-    if (app?.pid) await focusPid(app.pid, this.env);
+  /**
+   * Gives the X input focus to the route's window — of the route's application, its title matching the
+   * route's pattern — and returns it. Without a pid or a matching window nothing can be typed safely.
+   */
+  private async focusRoute(route: Route | undefined): Promise<{ id: string; pid: number; title: string }> {
+    const app = await this.routed(route);
+    if (!app.pid) throw outside(`application ${app.name} has no known pid, so its X window cannot be told apart`);
+    const title = route?.window?.titlePattern !== undefined ? new RegExp(route.window.titlePattern) : undefined;
+    const wins = (await windowsOfPid(app.pid, this.env)).filter((w) => title === undefined || title.test(w.title));
+    const win = wins.at(-1);
+    if (!win) throw outside(`no visible X window of ${app.name} (pid ${app.pid})${title ? ` has a title matching ${title}` : ''}`);
+    await focusWindow(win.id, this.env);
+    return { ...win, pid: app.pid };
+  }
+
+  /** Right before input: the X focus is still on the window chosen for it (a window that appeared since does not get the keys). */
+  private async checkFocus(win: { id: string; pid: number; title: string }): Promise<void> {
+    const focused = (await run('xdotool', ['getwindowfocus'], this.env)).trim();
+    if (focused !== win.id)
+      throw outside(`the X input focus moved from window "${win.title}" (${win.id}) to window ${focused}; no input was sent there`);
   }
 
   private async element(elementId: string): Promise<{ bus: AtspiBus; addr: NodeAddr }> {
@@ -202,4 +269,23 @@ export class LinuxBackend implements DesktopBackend {
       });
     }
   }
+}
+
+/** A screenshot never takes longer than this, whatever the request's own timeout. */
+const SCREENSHOT_TIMEOUT_MS = 30_000;
+/** 8192×8192 RGBA uncompressed, well past any real screen's PNG: beyond it the capture fails, saying so. */
+const MAX_SCREENSHOT_BYTES = 256 * 1024 * 1024;
+
+/** AT-SPI's ATSPI_STATE_DEFUNCT: the object's widget is gone. */
+const STATE_DEFUNCT = 6;
+
+function stale(elementId: string, why: string): BridgeError {
+  return new BridgeError('DESKTOP_ELEMENT_NOT_FOUND', `element ${elementId} is gone (${why}); find it again`, {
+    elementId,
+    reason: 'stale',
+  });
+}
+
+function outside(why: string): BridgeError {
+  return new BridgeError('DESKTOP_ELEMENT_NOT_FOUND', `input was not sent: ${why}`, { reason: 'route-mismatch' });
 }

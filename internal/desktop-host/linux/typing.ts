@@ -24,10 +24,20 @@ function chunks(text: string, size = CHUNK_CHARS): string[] {
   return out;
 }
 
-export async function typeInChunks(text: string, env: NodeJS.ProcessEnv, signal: AbortSignal | undefined): Promise<void> {
+/** `beforeChunk` runs right before each chunk and throws when the input must not go on (the focus moved). */
+export async function typeInChunks(
+  text: string,
+  env: NodeJS.ProcessEnv,
+  signal: AbortSignal | undefined,
+  beforeChunk: () => Promise<void> = async () => undefined,
+): Promise<void> {
   const total = Array.from(text).length;
   let typed = 0;
   for (const chunk of chunks(text)) {
+    if (signal?.aborted) throw partial(signal.reason, typed, total, 0);
+    await beforeChunk().catch((e: unknown) => {
+      throw partial(e, typed, total, 0);
+    });
     if (signal?.aborted) throw partial(signal.reason, typed, total, 0);
     const size = Array.from(chunk).length;
     try {

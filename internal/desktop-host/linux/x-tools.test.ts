@@ -1,8 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { keyCombo, pngSize, run } from './x-tools.js';
+import { keyCombo, pngSize, run, runBytes } from './x-tools.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mcpd-xtools-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -25,9 +25,19 @@ describe('x-tools', () => {
 
   it('reads a PNG size from its header and refuses what is not a PNG', async () => {
     const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
-    writeFileSync(join(dir, 'a.png'), png);
-    expect(await pngSize(join(dir, 'a.png'))).toEqual({ width: 1, height: 1 });
-    writeFileSync(join(dir, 'b.png'), 'not a png at all, really not');
-    await expect(pngSize(join(dir, 'b.png'))).rejects.toThrow(/is not a PNG/);
+    expect(pngSize(png)).toEqual({ width: 1, height: 1 });
+    expect(() => pngSize(Buffer.from('not a png at all, really not'))).toThrow(/is not a PNG/);
+  });
+
+  it('runBytes kills the command at its timeout and at the signal, and says so', async () => {
+    const env = { PATH: process.env.PATH };
+    const slow = await runBytes('sleep', ['30'], env, { timeoutMs: 100, maxBytes: 1024 }).catch((e: Error) => e);
+    expect(String(slow)).toMatch(/sleep failed: timed out after 100 ms; it was killed/);
+    const ac = new AbortController();
+    const stopped = runBytes('sleep', ['30'], env, { timeoutMs: 60_000, maxBytes: 1024, signal: ac.signal }).catch((e: Error) => e);
+    ac.abort();
+    expect(String(await stopped)).toMatch(/stopped \(the request was aborted or reached meta.timeoutMs\); it was killed/);
+    const big = await runBytes('head', ['-c', '5000', '/dev/zero'], env, { timeoutMs: 10_000, maxBytes: 1000 }).catch((e: Error) => e);
+    expect(String(big)).toMatch(/output passed 1000 bytes; it was killed/);
   });
 });

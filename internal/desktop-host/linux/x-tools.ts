@@ -1,5 +1,4 @@
 import { execFile } from 'node:child_process';
-import { open } from 'node:fs/promises';
 
 /**
  * Runs a command without a shell; its stderr is part of the error so doctor and failures say what broke.
@@ -54,23 +53,56 @@ export function keyCombo(keys: string[]): string {
 }
 
 /** Width and height from a PNG's IHDR chunk (bytes 16–23). */
-export async function pngSize(path: string): Promise<{ width: number; height: number }> {
-  const f = await open(path, 'r');
-  try {
-    const buf = Buffer.alloc(24);
-    await f.read(buf, 0, 24, 0);
-    if (buf.toString('latin1', 1, 4) !== 'PNG') throw new Error(`${path} is not a PNG`);
-    return { width: buf.readUInt32BE(16), height: buf.readUInt32BE(20) };
-  } finally {
-    await f.close();
-  }
+export function pngSize(buf: Buffer): { width: number; height: number } {
+  if (buf.length < 24 || buf.toString('latin1', 1, 4) !== 'PNG') throw new Error('the screenshot is not a PNG');
+  return { width: buf.readUInt32BE(16), height: buf.readUInt32BE(20) };
 }
 
-/** Gives the X input focus to the top-level window of `pid` (there is no window manager to ask). */
-export async function focusPid(pid: number, env: NodeJS.ProcessEnv): Promise<void> {
-  // xdotool search fails when nothing matches: no ids, and the next line says which pid has no window.
+/**
+ * Runs a command for its stdout bytes: killed (SIGKILL) at `timeoutMs`, at the signal, or when it writes more
+ * than `maxBytes`; the error says which.
+ */
+export function runBytes(
+  cmd: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  o: { timeoutMs: number; signal?: AbortSignal; maxBytes: number },
+): Promise<Buffer> {
+  return new Promise((resolve, reject) =>
+    execFile(
+      cmd,
+      args,
+      { env, timeout: o.timeoutMs, killSignal: 'SIGKILL', maxBuffer: o.maxBytes, encoding: 'buffer', signal: o.signal },
+      (err, stdout, stderr) => {
+        if (!err) return resolve(stdout);
+        const e = err as NodeJS.ErrnoException & { killed?: boolean; signal?: string | null };
+        const why =
+          e.code === 'ENOENT'
+            ? 'ENOENT: not found on PATH'
+            : e.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER'
+              ? `its output passed ${o.maxBytes} bytes; it was killed`
+              : o.signal?.aborted
+                ? 'stopped (the request was aborted or reached meta.timeoutMs); it was killed'
+                : e.killed
+                  ? `timed out after ${o.timeoutMs} ms; it was killed`
+                  : String(stderr).trim() || `exit ${e.code ?? e.signal}`;
+        reject(new Error(`${cmd} failed: ${why}`));
+      },
+    ),
+  );
+}
+
+/** The visible X windows of `pid` with their titles, oldest first (there is no window manager to ask). */
+export async function windowsOfPid(pid: number, env: NodeJS.ProcessEnv): Promise<{ id: string; title: string }[]> {
+  // xdotool search fails when nothing matches: no ids.
   const ids = (await run('xdotool', ['search', '--onlyvisible', '--pid', String(pid)], env).catch(() => '')).split('\n').filter(Boolean);
-  const last = ids.at(-1);
-  if (last === undefined) throw new Error(`no visible X window belongs to pid ${pid}`);
-  await run('xdotool', ['windowfocus', last], env);
+  return Promise.all(
+    // Ignored: a window that closed while we looked has no name; an empty title matches no title pattern.
+    ids.map(async (id) => ({ id, title: (await run('xdotool', ['getwindowname', id], env).catch(() => '')).replace(/\n$/, '') })),
+  );
+}
+
+/** Gives the X input focus to the window. */
+export async function focusWindow(id: string, env: NodeJS.ProcessEnv): Promise<void> {
+  await run('xdotool', ['windowfocus', '--sync', id], env);
 }

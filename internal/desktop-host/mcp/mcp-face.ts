@@ -15,7 +15,10 @@ import {
 import { toBridgeError } from '../../contract/desktop-bridge/errors.js';
 import type { BridgeHost } from '../host.js';
 import type { CallContext } from '../execution.js';
+import type { InputPlace } from '../../contract/desktop-bridge/types.js';
+import { BridgeError } from '../../contract/desktop-bridge/errors.js';
 import { describeAction, paramsFor, TOOL_METHODS, TOOLS } from './mcp-tools.js';
+import { pinTarget } from './pin-target.js';
 import { renderWindows, WINDOWS } from './window-resources.js';
 
 export interface McpFaceOptions {
@@ -128,15 +131,19 @@ export class DesktopMcpFace {
       return {};
     });
     s.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOLS.map((t) => ({ ...t })) }));
-    s.setRequestHandler(CallToolRequestSchema, (req) =>
-      this.callTool(req.params.name, (req.params.arguments ?? {}) as Record<string, unknown>),
+    s.setRequestHandler(CallToolRequestSchema, (req, extra) =>
+      this.callTool(req.params.name, (req.params.arguments ?? {}) as Record<string, unknown>, extra.signal),
     );
   }
 
-  private async callTool(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+  /**
+   * `signal` aborts when the MCP client cancels the call (or the session ends): an open question is withdrawn,
+   * an execution stops as an abort would, and an answer that comes after the cancel acts on nothing.
+   */
+  private async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
     const spec = TOOL_METHODS[name];
     if (!spec) throw new McpError(ErrorCode.InvalidParams, `unknown tool ${name}`);
-    const params = paramsFor(name, args);
+    const ctx: CallContext = { ...this.ctx, signal: cancelledBy(signal) };
     const meta = () => ({
       schemaVersion: 1,
       requestId: randomUUID(),
@@ -144,18 +151,25 @@ export class DesktopMcpFace {
       timeoutMs: this.opts.timeoutMs ?? TOOL_TIMEOUT_MS,
     });
     try {
+      let params = paramsFor(name, args);
       let confirm: Record<string, unknown> | undefined;
       if (spec.sideEffect) {
-        const refusal = await this.ask(name, params);
+        // The user is shown where the input will go, and the action is held to exactly that place.
+        const pinned = await pinTarget(this.host, params, (selector) =>
+          this.host.handle('desktop.find', { route: params.route, selector, meta: meta() }, ctx),
+        );
+        params = pinned.params;
+        const refusal = await this.ask(name, params, pinned.place, signal);
         if (refusal) return errorResult(refusal);
+        if (signal.aborted) return errorResult(`refused: the call was cancelled while the user was asked, so ${name} did not run`);
         const issued = await this.host.handle(
           'desktop.confirm.issue',
           { meta: meta(), intent: { method: spec.method, params }, ttlMs: 30_000 },
-          this.ctx,
+          ctx,
         );
         confirm = { token: issued.token, approver: 'user (MCP elicitation)', approvedAt: new Date().toISOString() };
       }
-      const result = await this.host.handle(spec.method, { ...params, meta: meta(), ...(confirm ? { confirm } : {}) }, this.ctx);
+      const result = await this.host.handle(spec.method, { ...params, meta: meta(), ...(confirm ? { confirm } : {}) }, ctx);
       // refresh() turns an unreadable desktop into window text and drops notices to gone clients: it does not reject, and the result need not wait for it.
       void this.refresh();
       return { content: [{ type: 'text', text: JSON.stringify(result, null, 2) }], structuredContent: result };
@@ -165,25 +179,38 @@ export class DesktopMcpFace {
     }
   }
 
-  /** Undefined when the user accepted; otherwise why the action was refused. */
-  private async ask(tool: string, params: Record<string, unknown>): Promise<string | undefined> {
+  /** Undefined when the user accepted; otherwise why the action was refused. A cancel withdraws the question. */
+  private async ask(tool: string, params: Record<string, unknown>, place: InputPlace, signal: AbortSignal): Promise<string | undefined> {
     if (!this.server.getClientCapabilities()?.elicitation)
       return `refused: ${tool} changes the desktop and needs the user's consent, but this MCP client does not support elicitation`;
+    const question = describeAction(tool, params, place);
     try {
-      const answer = await this.server.elicitInput({
-        message: describeAction(tool, params),
-        requestedSchema: {
-          type: 'object',
-          properties: { allow: { type: 'boolean', title: 'Allow this desktop action', description: describeAction(tool, params) } },
-          required: ['allow'],
+      const answer = await this.server.elicitInput(
+        {
+          message: question,
+          requestedSchema: {
+            type: 'object',
+            properties: { allow: { type: 'boolean', title: 'Allow this desktop action', description: question } },
+            required: ['allow'],
+          },
         },
-      });
+        { signal },
+      );
       if (answer.action === 'accept' && answer.content?.allow === true) return undefined;
       return `refused: the user did not allow ${tool} (${answer.action}${answer.action === 'accept' ? ', allow was not true' : ''})`;
     } catch (e) {
       return `refused: asking the user failed (${(e as Error).message}), so ${tool} did not run`;
     }
   }
+}
+
+/** The MCP call's signal as the host's caller signal: its reason says the client cancelled. */
+function cancelledBy(signal: AbortSignal): AbortSignal {
+  const c = new AbortController();
+  const stop = () => c.abort(new BridgeError('DESKTOP_ABORTED', 'the MCP client cancelled the call'));
+  if (signal.aborted) stop();
+  else signal.addEventListener('abort', stop, { once: true });
+  return c.signal;
 }
 
 /** Runs the MCP face on stdio; resolves with a function that stops it. */

@@ -1,3 +1,5 @@
+import type { InputPlace } from '../../contract/desktop-bridge/types.js';
+
 /** The MCP face's tools: flat, model-friendly arguments mapped onto contract params. */
 
 const selectorProps = {
@@ -103,7 +105,9 @@ export function paramsFor(tool: string, a: Args): Record<string, unknown> {
   }
 }
 
-/** What the user is asked before a side effect: the action in words. */
-export function describeAction(tool: string, p: Record<string, unknown>): string {
-  return `The desktop host wants to run ${TOOL_METHODS[tool]?.method ?? tool} with ${JSON.stringify(p)}. Allow it?`;
+/** What the user is asked before a side effect: the action in words, and the application and window that get the input. */
+export function describeAction(tool: string, p: Record<string, unknown>, place: InputPlace): string {
+  const app = `application ${place.app.name}${place.app.pid !== undefined ? ` (pid ${place.app.pid})` : ''}`;
+  const win = place.windowTitle !== null ? `, window ${JSON.stringify(place.windowTitle)}` : '';
+  return `The desktop host wants to run ${TOOL_METHODS[tool]?.method ?? tool} in ${app}${win} with ${JSON.stringify(p)}. Allow it?`;
 }

@@ -1,3 +1,4 @@
+import { cutText } from '../../shared/unicode.js';
 import type { ApplicationSummary, DesktopBackend, TreeNode } from '../../contract/desktop-bridge/types.js';
 
 const WINDOW_HOST = 'org.mcpd.desktop-host';
@@ -35,7 +36,7 @@ const appLine = (a: ApplicationSummary): string =>
 function nodeLine(n: TreeNode): string {
   const parts = [`${'  '.repeat(n.depth)}[${n.nativeRole}]`];
   if (n.title) parts.push(JSON.stringify(n.title));
-  if (n.value && n.value !== n.title) parts.push(`value=${JSON.stringify(n.value.slice(0, 80))}`);
+  if (n.value && n.value !== n.title) parts.push(`value=${JSON.stringify(cutText(n.value, 80))}`);
   if (n.actions.length) parts.push(`actions=${n.actions.join('|')}`);
   parts.push(`id=${n.elementId}`);
   return parts.join(' ');

@@ -14,6 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { LogRelay } from './log-relay.js';
 import { PAGE_CAPABILITIES, PageInputRequests } from './page-input-requests.js';
 import { Args } from './socket-args.js';
+import { outputSchemaBreach } from './output-check.js';
 
 type Ack = (reply: Reply<unknown>) => void;
 type Watch = WatchKind;
@@ -174,17 +175,34 @@ export class DashboardSession {
     const detach = this.core.clientRequests.attach({ id: routingKey, caller, profile }, channel, 'mcpd dashboard');
     this.core.clientRequests.setCapabilities(routingKey, PAGE_CAPABILITIES, 'mcpd dashboard');
     try {
-      return await this.core.callTool(caller, a.str('name'), a.object('args'), {
+      const name = a.str('name');
+      const result = await this.core.callTool(caller, name, a.object('args'), {
         routingKey,
         signal: ctl.signal,
         timeoutMs: a.optNum('timeoutMs'),
         onProgress: (p) => this.push('progress', { id, ...p }),
       });
+      // As docs/app.md promises: a result a stock client would refuse is an error here too, not a success.
+      const breach = outputSchemaBreach(name, await this.outputSchemaOf(caller, name), result);
+      if (breach) throw new Error(breach);
+      return result;
     } finally {
       channel.close('its call ended');
       detach();
       this.calls.delete(id);
     }
+  }
+
+  /** The tool's output schema as the caller's listing has it (undefined: none, or the tool left the list). */
+  private async outputSchemaOf(caller: string, name: string): Promise<unknown> {
+    let cursor: string | undefined;
+    do {
+      const page = await this.core.listTools(caller, cursor);
+      const hit = page.tools.find((t) => t.name === name);
+      if (hit) return hit.definition.outputSchema;
+      cursor = page.nextCursor;
+    } while (cursor);
+    return undefined;
   }
 
   private async subscribe(caller: string, uri: string): Promise<void> {

@@ -34,9 +34,10 @@ export class Instance {
   /** One entry per call in flight that carries a routing key, in the order the calls started. */
   private readonly callKeys: { key: string }[] = [];
   /**
-   * Calls that ended here without the server's answer. The server may still send requests for them,
-   * and over stdio nothing says whose a request is, so from then on none of its requests can be traced
-   * to a caller (decision 20): the instance's server requests are refused until it is replaced.
+   * Calls that ended here without the server's answer whose cancel the server has not yet been seen to
+   * read. Until it has, a request from it may be theirs, and over stdio nothing says whose a request is,
+   * so the instance's server requests are refused (decision 20). The pool pings after each cancel: the
+   * answer comes after the server read the cancel, and then the call can ask no more (decision 58).
    */
   private abandonedCalls = 0;
 
@@ -69,7 +70,7 @@ export class Instance {
   }
 
   /** Records whose call runs here, so a server→client request can be routed back to that caller. */
-  callStarted(key: string | undefined): (ended?: CallEnd) => void {
+  callStarted(key: string | undefined, onAbandoned?: (key: string) => void): (ended?: CallEnd) => void {
     // A call without a routing key still counts: a server request during it could be its caller's,
     // so it must make the request ambiguous rather than let it go to another session (decision 20).
     const entry = { key: key ?? `${ANONYMOUS_CALL_PREFIX}${++anonymousCalls}` };
@@ -78,8 +79,20 @@ export class Instance {
       const i = this.callKeys.indexOf(entry);
       if (i < 0) return;
       this.callKeys.splice(i, 1);
-      if (ended === 'abandoned') this.abandonedCalls++;
+      if (ended !== 'abandoned') return;
+      this.abandonedCalls++;
+      onAbandoned?.(entry.key);
     };
+  }
+
+  /** The server answered the ping sent after one abandoned call's cancel: that call can ask no more. */
+  cancelConfirmed(): void {
+    this.abandonedCalls = Math.max(0, this.abandonedCalls - 1);
+  }
+
+  /** Abandoned calls whose cancel the server has not been seen to read (status, logs). */
+  get unconfirmedCancels(): number {
+    return this.abandonedCalls;
   }
 
   /**

@@ -70,4 +70,45 @@ export class Liveness {
       },
     );
   }
+
+  /**
+   * A call on `inst` ended without the server's answer, and its cancel is written: ping. The server reads
+   * its input in order, so its answer comes after it read the cancel, and from then on the cancelled call
+   * cannot ask (MCP's cancellation rule; the SDK refuses a cancelled handler's requests): the instance's
+   * questions go to their callers again (decision 58). No answer within the call timeout: hung, recycled,
+   * and status says so.
+   */
+  confirmCancel(inst: Instance): void {
+    const session = inst.session;
+    const { scope } = this;
+    if (!session || !inst.usable) return;
+    const timeoutMs = Math.max(PROBE_TIMEOUT_MS, scope.spec.callTimeoutSeconds * 1000);
+    session.request('ping', {}, { timeoutMs }).then(
+      () => {
+        inst.cancelConfirmed();
+        scope.log(
+          'debug',
+          'instance.cancel_confirmed',
+          `server ${scope.spec.name} read the cancel of an ended call; its requests are routed again`,
+          inst,
+        );
+      },
+      (err: Error) => {
+        if (needsSignIn(err)) {
+          inst.cancelConfirmed();
+          return this.signInLost(err as McpdError);
+        }
+        if (!inst.usable) return;
+        this.health.noteError(
+          `a call was cancelled and the server did not answer ping after it (${err.message}): it is replaced, since its requests could not be told from the cancelled call's`,
+        );
+        scope.log('warning', 'instance.hung', `server ${scope.spec.name} does not answer ping after a cancelled call; recycling it`, inst, {
+          cause: 'hung',
+          probe: 'cancel',
+        });
+        // Fire-and-forget: stop() never rejects: a failed close is logged as instance.stop_error.
+        void this.stop(inst, 'hung');
+      },
+    );
+  }
 }

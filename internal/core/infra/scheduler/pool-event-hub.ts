@@ -22,6 +22,7 @@ export class PoolEventHub {
   private readonly verifyListeners = new Set<(fingerprint: string) => void>();
   private readonly pinListeners = new Set<(fingerprint: string, key: string) => void>();
   private readonly statusListeners = new Set<() => void>();
+  private readonly abandonListeners = new Set<(fingerprint: string, instanceId: string, key: string) => void>();
   private statusQueued = false;
 
   constructor(private readonly hooks: EventHubHooks) {}
@@ -40,6 +41,7 @@ export class PoolEventHub {
       if (!this.hooks.down()) this.pinListeners.forEach((cb) => safe(() => cb(fp, key)));
     },
     statusChanged: () => this.statusChanged(),
+    callAbandoned: (fp, id, key) => this.abandonListeners.forEach((cb) => safe(() => cb(fp, id, key))),
   };
 
   onNotification(cb: NotificationListener): () => void {
@@ -60,6 +62,10 @@ export class PoolEventHub {
 
   onPinLost(cb: (fp: string, key: string) => void): () => void {
     return subscribe(this.pinListeners, cb);
+  }
+
+  onCallAbandoned(cb: (fp: string, instanceId: string, key: string) => void): () => void {
+    return subscribe(this.abandonListeners, cb);
   }
 
   onStatusChange(cb: () => void): () => void {

@@ -181,6 +181,11 @@ export class PoolManager {
     this.pools.get(fp)?.unpin(key);
   }
 
+  /** A caller's call ended unanswered on an instance (see PoolEvents.callAbandoned). */
+  onCallAbandoned(cb: (fp: string, instanceId: string, key: string) => void): () => void {
+    return this.hub.onCallAbandoned(cb);
+  }
+
   /** The instance a pinned key was on ended (crash, hung, removal): whatever it held there is gone. */
   onPinLost(cb: (fp: string, key: string) => void): () => void {
     return this.hub.onPinLost(cb);

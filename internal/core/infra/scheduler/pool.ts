@@ -128,7 +128,7 @@ export class Pool {
     const inst = await this.admission.acquire(opts, deadline, cause);
     const remaining = deadline - this.scope.now();
     // The core's own listing is no caller's call: it must not count among the keys a server request may belong to.
-    const callEnded = opts.forCache ? noCaller : inst.callStarted(opts.routingKey);
+    const callEnded = opts.forCache ? noCaller : inst.callStarted(opts.routingKey, this.abandoned(inst));
     let ended: CallEnd = 'answered';
     try {
       return await fn(inst.session as DownstreamSession, remaining, budget);
@@ -141,6 +141,17 @@ export class Pool {
       callEnded(ended);
       this.admission.release(inst);
     }
+  }
+
+  /**
+   * What a caller's call that ends unanswered on `inst` does (its cancel is already written): the questions
+   * it left open are withdrawn (PoolEvents.callAbandoned), and a ping confirms the server read the cancel.
+   */
+  private abandoned(inst: Instance): (key: string) => void {
+    return (key) => {
+      this.scope.deps.events.callAbandoned?.(this.fingerprint, inst.id, key);
+      this.liveness.confirmCancel(inst);
+    };
   }
 
   /** The server wants (more) sign-in: status says which, and listings leave it out until it is back. */
@@ -190,7 +201,7 @@ export class Pool {
 
   private toolCallOn(inst: Instance, name: string, args: JsonObject, opts: CallOptions, at: CallClock, done: CallDone): StartedCall {
     const remaining = at.deadline - this.scope.now();
-    const callEnded = inst.callStarted(opts.routingKey);
+    const callEnded = inst.callStarted(opts.routingKey, this.abandoned(inst));
     const session = inst.session as DownstreamSession;
     const sessionOpts = { timeoutMs: remaining, deadlineMs: at.budget, onProgress: opts.onProgress, onResultJson: opts.onResultJson };
     const ended: CallDone = {

@@ -40,6 +40,11 @@ export interface PoolEvents {
   /** The instance a pinned key was placed on ended; the next request with the key picks a new one. */
   pinLost(fingerprint: string, key: string): void;
   statusChanged(): void;
+  /**
+   * A call of `key` on the instance ended without the server's answer (cancelled, deadline, caller gone):
+   * the server→client requests forwarded on its behalf are withdrawn.
+   */
+  callAbandoned?(fingerprint: string, instanceId: string, key: string): void;
 }
 
 export interface PoolDeps {

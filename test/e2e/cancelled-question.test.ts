@@ -1,0 +1,64 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { TestWorld } from '../support/core-process.js';
+import { sharedPoolWorld } from '../support/shared-pool-world.js';
+import { FIXTURES } from '../support/paths.js';
+import { waitFor } from '../support/procs.js';
+import { server } from '../support/profiles.js';
+
+const ASKING = join(FIXTURES, 'servers/asking.mjs');
+type ToolResult = { content: { type: string; text?: string }[] };
+const textOf = (r: unknown) => (r as ToolResult).content.map((c) => c.text ?? '').join('\n');
+
+/** A caller whose client either answers every question with `answer`, or (answer undefined) never answers. */
+async function asker(world: TestWorld, caller: string, answer?: string) {
+  const asked: string[] = [];
+  const withdrawn: string[] = [];
+  const client: Client = await world.gateway(caller, [], { elicitation: {} });
+  client.setRequestHandler(ElicitRequestSchema, (req, extra) => {
+    const message = String(req.params.message);
+    asked.push(message);
+    if (answer !== undefined) return Promise.resolve({ action: 'accept' as const, content: { answer } });
+    return new Promise((_resolve, reject) =>
+      extra.signal.addEventListener('abort', () => {
+        withdrawn.push(message);
+        reject(new Error('withdrawn'));
+      }),
+    );
+  });
+  return { client, asked, withdrawn };
+}
+
+describe('a call cancelled while its server asks its caller', () => {
+  let world: TestWorld;
+  beforeAll(async () => {
+    // One instance, one call at a time, shared by alice and bob: the setting of decision 20.
+    world = await sharedPoolWorld(server('ask', [process.execPath, ASKING], { idleSeconds: 300, maxInstances: 1, maxConcurrent: 1 }));
+  });
+  afterAll(async () => world.cleanup());
+
+  it("withdraws the open question from bob's client, and the instance asks alice her own next question", async () => {
+    const bob = await asker(world, 'bob');
+    const alice = await asker(world, 'alice', 'from-alice');
+    const ac = new AbortController();
+    const bobCall = bob.client.callTool({ name: 'ask__ask', arguments: { label: 'bob-question' } }, undefined, { signal: ac.signal }).then(
+      () => 'answered',
+      (e: unknown) => String(e),
+    );
+    await waitFor('the question to reach bob', () => bob.asked.length === 1);
+    ac.abort();
+    expect(await bobCall).toMatch(/abort/i);
+    await waitFor("bob's open question to be withdrawn (cancelled toward his client)", () => bob.withdrawn.length === 1);
+    expect(bob.withdrawn).toEqual(['bob-question']);
+
+    // Twice: the instance stays usable for questions, not just once.
+    for (const round of [1, 2]) {
+      const r = await alice.client.callTool({ name: 'ask__ask', arguments: { label: `alice-question-${round}` } });
+      expect(textOf(r)).toBe('from-alice');
+    }
+    expect(alice.asked).toEqual(['alice-question-1', 'alice-question-2']);
+    expect(bob.asked).toEqual(['bob-question']);
+  });
+});

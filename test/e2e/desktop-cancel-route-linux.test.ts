@@ -1,0 +1,261 @@
+/**
+ * Cancel, disconnect and route on a real desktop (Xvfb + AT-SPI + two GTK apps), through both faces of the host: the socket and the
+ * MCP face behind the core. A cancelled call — while its question is open, or mid-typing — withdraws the
+ * question, stops the input within one chunk and leaves the desk asking the next caller; closing a socket
+ * connection stops its typing; the question names the application and window, and input never goes outside
+ * the route (another app's element, a window that appeared while the user was asked). Counted from the apps'
+ * own logs and trees.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { BridgeCallError, BridgeClient } from '../../internal/contract/desktop-bridge/bridge-client.js';
+import { LinuxBackend } from '../../internal/desktop-host/linux/linux-backend.js';
+import { TestWorld } from '../support/core-process.js';
+import { deskServer, DesktopSession, exited, FIXTURE_APP, GTK_FIXTURE, startSocketHost } from '../support/desktop-session.js';
+import { waitFor } from '../support/procs.js';
+
+/** Characters per xdotool run (internal/desktop-host/linux/typing.ts): a stop may let the rest of one through. */
+const CHUNK = 512;
+const OTHER_APP = 'mcpd-other';
+type ToolResult = { content: { type: string; text: string }[]; isError?: boolean };
+const textOf = (r: unknown) => (r as ToolResult).content.map((c) => c.text).join('');
+const lines = (path: string): number[] => (existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter(Boolean).map(Number) : []);
+
+/** A caller whose client answers elicitations through `answer` (which may hold the question open). */
+async function caller(world: TestWorld, name: string) {
+  const c = {
+    asked: [] as string[],
+    withdrawn: 0,
+    answer: async (): Promise<ElicitResult> => ({ action: 'accept', content: { allow: true } }),
+    client: undefined as unknown as Client,
+  };
+  c.client = await world.gateway(name, [], { elicitation: {} });
+  c.client.setRequestHandler(ElicitRequestSchema, async (req, extra) => {
+    c.asked.push(req.params.message);
+    extra.signal.addEventListener('abort', () => c.withdrawn++);
+    return c.answer();
+  });
+  return c;
+}
+
+describe('cancel, disconnect and route on a real Linux desktop, on both faces', () => {
+  const session = new DesktopSession();
+  const ws = join(session.dir, 'workspace');
+  const socket = join(session.dir, 'run', 'bridge.sock');
+  const appLog = join(session.dir, 'app.log');
+  const otherLog = join(session.dir, 'other.log');
+  let app: ChildProcess;
+  let other: ChildProcess;
+  let host: ChildProcess;
+  let client: BridgeClient;
+  let world: TestWorld;
+  let probe: LinuxBackend;
+  let bob: Awaited<ReturnType<typeof caller>>;
+  let alice: Awaited<ReturnType<typeof caller>>;
+  const route = { app: { name: FIXTURE_APP } };
+  const meta = (timeoutMs = 30_000) => ({ schemaVersion: 1, requestId: randomUUID(), workspacePath: ws, timeoutMs });
+  const current = () => lines(appLog).at(-1) ?? 0;
+  const confirmed = async (c: BridgeClient, method: string, params: Record<string, unknown>, m = meta()) => {
+    const { token } = await c.call<{ token: string }>('desktop.confirm.issue', { meta: meta(), intent: { method, params } });
+    return c.call(method, { ...params, meta: m, confirm: { token } });
+  };
+  const failure = (p: Promise<unknown>) =>
+    p.then(
+      () => undefined,
+      (e: BridgeCallError) => e.error as { code: string; message: string; details?: Record<string, unknown> },
+    );
+  /** One more key through the socket face: once the app has it, everything sent before it has arrived too. */
+  const settle = async (): Promise<number> => {
+    const before = current();
+    await confirmed(client, 'desktop.typeText', { route, text: 'Z' });
+    await waitFor('the marker key in the app', () => current() > before);
+    return current() - 1;
+  };
+  const tree = async (appName: string) =>
+    (await probe.snapshot({ app: { name: appName } }, { maxDepth: 12, maxNodes: 200, deadlineMs: Date.now() + 10_000 })).nodes;
+  const countOf = async (appName: string) => (await tree(appName)).find((n) => n.title?.startsWith('count: '))?.title ?? null;
+  const find = async (appName: string, selector: Record<string, unknown>) =>
+    client.call<{ elementRefs: { elementId: string }[] }>('desktop.find', { meta: meta(), route: { app: { name: appName } }, selector });
+
+  beforeAll(async () => {
+    mkdirSync(ws, { recursive: true });
+    await session.start();
+    app = await session.launch('/usr/bin/python3', [GTK_FIXTURE, appLog], FIXTURE_APP);
+    other = await session.launch('/usr/bin/python3', [GTK_FIXTURE, otherLog], OTHER_APP, {
+      MCPD_FIXTURE_APP: OTHER_APP,
+      MCPD_FIXTURE_TITLE: 'mcpd other',
+    });
+    probe = new LinuxBackend(session.env());
+    ({ child: host } = await startSocketHost(session, socket, session.dir));
+    client = await BridgeClient.connect(socket);
+    world = new TestWorld({ 'profiles/default.yaml': `servers:\n${deskServer(session)}\n`, 'callers.yaml': 'callers: {}\n' });
+    await world.startCore();
+    bob = await caller(world, 'bob');
+    alice = await caller(world, 'alice');
+  });
+
+  afterAll(async () => {
+    client?.close();
+    await probe?.close();
+    await world?.cleanup();
+    if (host && host.exitCode === null) {
+      host.kill('SIGTERM');
+      expect(await exited(host)).toBe(0);
+    }
+    await session.stop();
+  });
+
+  it('socket: an elementRef of another application is refused under the route, and nothing is pressed or typed there', async () => {
+    const [button] = (await find(OTHER_APP, { byRole: 'AXButton', titleContains: 'Increment' })).elementRefs;
+    const [entry] = (await find(OTHER_APP, { byRole: 'AXTextField' })).elementRefs;
+    const click = await failure(confirmed(client, 'desktop.click', { route, target: { elementRef: { elementId: button!.elementId } } }));
+    expect(click).toMatchObject({ code: 'DESKTOP_ELEMENT_NOT_FOUND', details: { reason: 'route-mismatch', app: OTHER_APP } });
+    expect(click?.message).toMatch(/belongs to application mcpd-other, not mcpd-fixture; nothing was done/);
+    const typed = await failure(
+      confirmed(client, 'desktop.typeText', { route, target: { elementRef: { elementId: entry!.elementId } }, text: 'leak' }),
+    );
+    expect(typed).toMatchObject({ code: 'DESKTOP_ELEMENT_NOT_FOUND', details: { reason: 'route-mismatch' } });
+    expect(await countOf(OTHER_APP)).toBe('count: 0');
+    expect(lines(otherLog)).toEqual([]);
+  });
+
+  it('socket: closing the connection mid-typing stops the keys within one chunk', async () => {
+    const start = current();
+    const leaving = await BridgeClient.connect(socket);
+    const running = failure(confirmed(leaving, 'desktop.typeText', { route, text: 'w'.repeat(3000) }, meta(120_000)));
+    await waitFor('typing under way', () => current() >= start + 100, 60_000);
+    const atClose = current();
+    leaving.close();
+    await running;
+    const arrived = await settle();
+    expect(arrived - atClose).toBeLessThanOrEqual(CHUNK);
+    expect(arrived - start).toBeLessThan(3000);
+  }, 120_000);
+
+  it('socket: hotkey names that xdotool would read as options or combos are refused', async () => {
+    for (const keys of [['--help'], ['+'], ['ctrl+k'], ['ctrl', 'a+b']]) {
+      const e = await failure(client.call('desktop.hotkey', { meta: meta(), route, keys, confirm: { phrase: 'CONFIRM' } }));
+      expect(e).toMatchObject({ code: 'DESKTOP_INVALID_REQUEST' });
+      expect(e?.message).toMatch(/params\.keys\[\d\] must be a key name/);
+    }
+  });
+
+  it('MCP: the question names the application and window; a call cancelled while asked is withdrawn and never clicks; alice is asked next', async () => {
+    const before = await countOf(FIXTURE_APP);
+    let release: (r: ElicitResult) => void = () => undefined;
+    bob.answer = () => new Promise((r) => (release = r));
+    const ac = new AbortController();
+    const call = bob.client
+      .callTool({ name: 'desk__desktop_click', arguments: { role: 'AXButton', title: 'Increment', app: FIXTURE_APP } }, undefined, {
+        signal: ac.signal,
+      })
+      .then(
+        () => 'answered',
+        (e: unknown) => String(e),
+      );
+    await waitFor('bob to be asked', () => bob.asked.length === 1);
+    expect(bob.asked[0]).toContain(`in application ${FIXTURE_APP} (pid ${app.pid}), window "mcpd fixture"`);
+    ac.abort();
+    expect(await call).toMatch(/abort/i);
+    await waitFor("bob's question to be withdrawn", () => bob.withdrawn === 1);
+    release({ action: 'accept', content: { allow: true } }); // the user accepts after all: too late
+    for (const round of [1, 2]) {
+      const r = (await alice.client.callTool({
+        name: 'desk__desktop_click',
+        arguments: { role: 'AXButton', title: 'Increment', app: FIXTURE_APP },
+      })) as ToolResult;
+      expect(r.isError, textOf(r)).not.toBe(true);
+      expect(alice.asked).toHaveLength(round);
+    }
+    // Exactly alice's two clicks: bob's late accept pressed nothing.
+    expect(await countOf(FIXTURE_APP)).toBe(`count: ${Number(before?.slice('count: '.length)) + 2}`);
+  }, 120_000);
+
+  it('MCP: cancelling desktop_type mid-way stops the keys within one chunk, and the desk keeps asking', async () => {
+    const start = current();
+    const ac = new AbortController();
+    const call = alice.client
+      .callTool({ name: 'desk__desktop_type', arguments: { text: 'v'.repeat(3000), app: FIXTURE_APP } }, undefined, {
+        signal: ac.signal,
+        timeout: 120_000,
+      })
+      .then(
+        () => 'answered',
+        (e: unknown) => String(e),
+      );
+    await waitFor('typing under way', () => current() >= start + 100, 60_000);
+    const atCancel = current();
+    ac.abort();
+    expect(await call).toMatch(/abort/i);
+    const arrived = await settle();
+    expect(arrived - atCancel).toBeLessThanOrEqual(CHUNK);
+    expect(arrived - start).toBeLessThan(3000);
+    const n = alice.asked.length;
+    const r = (await alice.client.callTool({ name: 'desk__desktop_type', arguments: { text: 'ok', app: FIXTURE_APP } })) as ToolResult;
+    expect(r.isError, textOf(r)).not.toBe(true);
+    expect(alice.asked).toHaveLength(n + 1);
+  }, 180_000);
+
+  it("MCP: another application's element under the route is refused before anyone is asked", async () => {
+    const [button] = (await find(OTHER_APP, { byRole: 'AXButton', titleContains: 'Increment' })).elementRefs;
+    const n = alice.asked.length;
+    const r = (await alice.client.callTool({
+      name: 'desk__desktop_click',
+      arguments: { elementId: button!.elementId, app: FIXTURE_APP },
+    })) as ToolResult;
+    expect(r.isError).toBe(true);
+    expect(textOf(r)).toMatch(
+      /DESKTOP_ELEMENT_NOT_FOUND: the target is outside the route .*belongs to application mcpd-other.*the user was not asked/,
+    );
+    expect(alice.asked).toHaveLength(n);
+    expect(await countOf(OTHER_APP)).toBe('count: 0');
+  });
+
+  it("socket: a destroyed widget's elementRef is stale, not clicked", async () => {
+    other.kill('SIGUSR1');
+    await waitFor('the popup of the other app', async () => (await find(OTHER_APP, { titleContains: 'Doomed' })).elementRefs.length === 1);
+    const [doomed] = (await find(OTHER_APP, { titleContains: 'Doomed' })).elementRefs;
+    other.kill('SIGUSR2');
+    await waitFor(
+      'the button to leave the tree',
+      async () => (await find(OTHER_APP, { titleContains: 'Doomed' })).elementRefs.length === 0,
+    );
+    const e = await failure(
+      client.call('desktop.click', {
+        meta: meta(),
+        route: { app: { name: OTHER_APP } },
+        target: { elementRef: { elementId: doomed!.elementId } },
+        confirm: { phrase: 'CONFIRM' },
+      }),
+    );
+    expect(e).toMatchObject({ code: 'DESKTOP_ELEMENT_NOT_FOUND', details: { reason: 'stale' } });
+  });
+
+  it('MCP: a window that appears while the user is asked does not get the keys', async () => {
+    const popupLog = `${appLog}.popup`;
+    alice.answer = async () => {
+      app.kill('SIGUSR1'); // the app opens a window whose entry takes the focus
+      await waitFor('the popup in the tree', async () =>
+        (await probe.applications()).some((a) => a.name === FIXTURE_APP && a.windows.includes('mcpd popup')),
+      );
+      return { action: 'accept', content: { allow: true } };
+    };
+    const r = (await alice.client.callTool({
+      name: 'desk__desktop_type',
+      arguments: { text: 'to-the-asked-window', app: FIXTURE_APP },
+    })) as ToolResult;
+    expect(r.isError, textOf(r)).not.toBe(true);
+    // One marker key into the window named in the question: once it arrived, every key sent before it was
+    // delivered too (X and GTK keep their order), so the popup's log is final. Whether xdotool lost a key of
+    // the text on a loaded machine is not what this checks; where the keys went is.
+    const before = current();
+    await confirmed(client, 'desktop.typeText', { route: { ...route, window: { titlePattern: '^mcpd fixture$' } }, text: 'Z' });
+    await waitFor('the marker key in the window named in the question', () => current() > before);
+    expect(lines(popupLog)).toEqual([]);
+  }, 120_000);
+});
