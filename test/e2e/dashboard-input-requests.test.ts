@@ -194,7 +194,7 @@ describe('input requests answered in the dashboard try-it', () => {
       transports: ['websocket'],
       reconnection: false,
       forceNew: true,
-      extraHeaders: { cookie: `mcpd_app_${port}=${token()}`, origin: base() },
+      extraHeaders: { authorization: `Bearer ${token()}`, origin: base() },
     });
     try {
       await new Promise<void>((resolve, reject) => (s.once('connect', resolve), s.once('connect_error', reject)));
