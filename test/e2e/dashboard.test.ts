@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { request } from 'node:http';
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -535,14 +536,18 @@ describe('the dashboard in a real browser against a real core', () => {
     const [program = '', ...args] = desktopExec(exec, 'mcpd://start?caller=vscode');
     await run(program, args, { env: { ...env, BROWSER: browserScript } });
     await waitFor('the browser to be asked to open the page', () => readOr(opened) !== '');
-    const url = new URL(readOr(opened));
+    // The browser is handed a private page (never the login link: its argv is public) that leads on to the link.
+    const page2 = new URL(readOr(opened));
+    expect(page2.protocol).toBe('file:');
+    const html = readFileSync(fileURLToPath(page2), 'utf8');
+    const url = new URL((/url=([^"]+)"/.exec(html)?.[1] ?? '').replaceAll('&amp;', '&'));
     expect(url.hash).toBe('#/caller/vscode/tools');
     const rec = JSON.parse(readFileSync(join(world.dir, 'run2', 'dashboard.json'), 'utf8')) as Record_;
     expect(url.searchParams.get('login')).toBeTruthy();
     expect(url.toString()).not.toContain(rec.token);
     // It really is a core with a dashboard: the browser lands on the caller page.
     const p2 = await ctx.newPage();
-    await p2.goto(url.toString());
+    await p2.goto(page2.href);
     await p2
       .getByRole('button', { name: 'echo__echo', exact: true })
       .waitFor()

@@ -13,6 +13,7 @@ import type { ToolService } from './tool-service.js';
 import { isSearchModeTool, toolError, ToolSearchCalls } from './tool-search-calls.js';
 import { viewProfileName } from './caller-naming.js';
 import { afterReloads, markDispatched, type ReloadProgress } from './reload-retry.js';
+import { settledBeforeDeadline } from './call-deadline.js';
 
 export interface ToolCallDeps {
   pools: PoolPort;
@@ -46,7 +47,7 @@ export class ToolCalls {
   private async callResolvedTool(caller: string, name: string, args: JsonObject, opts: CallOptions, last: boolean): Promise<JsonObject> {
     const profile = this.d.profileOf(caller);
     // A name the index already knows needs no listing first: the common case, a client calling what it listed.
-    const entry = this.d.tools.index(profile).find(name) ?? (await this.loadAndResolve(profile, name));
+    const entry = this.d.tools.index(profile).find(name) ?? (await this.loadAndResolve(profile, name, opts));
     if (isSearchModeTool(entry)) return this.searchModeCall(caller, profile, entry, args, opts);
     const started = this.started(entry, args, opts.timeoutMs);
     try {
@@ -116,30 +117,46 @@ export class ToolCalls {
     return this.call(caller, asked.target.name, asked.target.arguments, opts);
   }
 
-  private async loadAndResolve(profile: string, name: string): Promise<ToolEntry> {
-    await this.d.tools.ensureLoaded(profile);
-    return this.resolveTool(profile, name);
+  /**
+   * A name the index does not know yet: the profile's servers are listed first, waiting as a listing does
+   * (the listing budget) and never past the call's deadline — a stalled server must not hold a call for a
+   * name no listing has. What is still being listed then is named in the NOT_FOUND.
+   */
+  private async loadAndResolve(profile: string, name: string, opts: CallOptions): Promise<ToolEntry> {
+    await settledBeforeDeadline(this.d.tools.loadWithin(profile), opts);
+    return this.resolveTool(profile, name, opts);
   }
 
   /**
    * A call is explicit demand: when the name is unknown and some server of the profile could not be
-   * listed, try those servers again before answering, and say which ones failed.
+   * listed, try those servers again (within the same bounds) before answering, and say which ones failed.
    */
-  private async resolveTool(profile: string, name: string): Promise<ToolEntry> {
+  private async resolveTool(profile: string, name: string, opts: CallOptions): Promise<ToolEntry> {
     const idx = this.d.tools.index(profile);
     try {
       return idx.resolve(name);
-    } catch (e) {
-      if (this.d.tools.failuresFor(profile).length === 0) throw e;
-      await this.d.tools.ensureLoaded(profile, { retryFailed: true });
+    } catch {
+      if (this.d.tools.failuresFor(profile).length > 0) {
+        await settledBeforeDeadline(this.d.tools.loadWithin(profile, { retryFailed: true }), opts);
+      }
       try {
         return idx.resolve(name);
       } catch (again) {
-        const failed = this.d.tools.failuresFor(profile);
-        if (failed.length === 0 || !(again instanceof McpdError)) throw again;
-        throw new McpdError(again.reason, `${again.message}; servers that could not be listed: ${failed.join('; ')}`);
+        throw this.notFound(profile, again);
       }
     }
+  }
+
+  /** The NOT_FOUND, with the servers that could not be listed and those still being listed. */
+  private notFound(profile: string, e: unknown): unknown {
+    if (!(e instanceof McpdError)) return e;
+    const failed = this.d.tools.failuresFor(profile);
+    const loading = this.d.tools.loadingServers(profile);
+    const notes = [
+      ...(failed.length > 0 ? [`servers that could not be listed: ${failed.join('; ')}`] : []),
+      ...(loading.length > 0 ? [`servers still being listed (their tools join with notifications/tools/list_changed): ${loading.join(', ')}`] : []),
+    ];
+    return notes.length === 0 ? e : new McpdError(e.reason, `${e.message}; ${notes.join('; ')}`);
   }
 }
 
