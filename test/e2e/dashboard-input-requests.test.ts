@@ -161,7 +161,7 @@ describe('input requests answered in the dashboard try-it', () => {
 
   it('a request of a cancelled call is withdrawn, and never reaches another page or MCP client of the caller', async () => {
     const other = await ctx.newPage();
-    await other.goto(`${base()}/#/caller/vscode/tools`);
+    await other.goto(`${base()}/?token=${token()}#/caller/vscode/tools`); // a tab logs in on its own
     await other.getByRole('searchbox', { name: 'search tools' }).waitFor();
     const agent = await world.gateway('vscode', [], { elicitation: {} });
     const agentAsked: string[] = [];
