@@ -39,7 +39,9 @@ function thief(): Promise<{ server: Server; port: number; seen: Seen[] }> {
       res.writeHead(200, { 'content-type': 'text/html' }).end(page);
     });
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as { port: number }).port, seen })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as { port: number }).port, seen })),
+  );
 }
 
 /** Whether a socket to /app opens with what a request carried (its cookie and authorization headers, a session query). */

@@ -104,11 +104,11 @@ describe('markdown from servers is sanitized with DOMPurify (in chromium, no CSP
       'http://0.0.0.0:7399/',
       'HTTP://LOCALHOST.:7399/',
     ];
-    const md = targets.map((t, i) => `[link ${i}](${t})`).join('\n\n') + '\n\n<a href="//127.0.0.1:7399/raw">raw</a> [away](https://example.org/) [here](#top)';
+    const md =
+      targets.map((t, i) => `[link ${i}](${t})`).join('\n\n') +
+      '\n\n<a href="//127.0.0.1:7399/raw">raw</a> [away](https://example.org/) [here](#top)';
     await render(md);
-    const links = (await page.evaluate(
-      `[...document.querySelectorAll('#out [href]')].map((a) => a.getAttribute('href'))`,
-    )) as string[];
+    const links = (await page.evaluate(`[...document.querySelectorAll('#out [href]')].map((a) => a.getAttribute('href'))`)) as string[];
     expect(links).toEqual(['https://example.org/', '#top']);
     const text = (await page.evaluate(`document.getElementById('out').textContent`)) as string;
     expect(text).toContain('link 0 (http://127.0.0.1:7399/)');

@@ -6,7 +6,7 @@ import { TestWorld } from '../support/core-process.js';
 import { FIXTURES } from '../support/paths.js';
 import { echoServer, profile, server } from '../support/profiles.js';
 
-const NOT_FOUND_STILL_LISTING = /^NOT_FOUND: no tool named "nosuch__x".*servers still being listed.*: late$/;
+const NOT_FOUND_STILL_LISTING = /^NOT_FOUND: no tool named "nosuch__x".*servers still being listed[^:]*: (.*, )?late$/;
 
 /**
  * A profile holding a server that never finishes starting (late-init.mjs, never released): a call to a name
