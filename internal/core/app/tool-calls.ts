@@ -14,6 +14,7 @@ import { isSearchModeTool, toolError, ToolSearchCalls } from './tool-search-call
 import { viewProfileName } from './caller-naming.js';
 import { afterReloads, markDispatched, type ReloadProgress } from './reload-retry.js';
 import { settledBeforeDeadline } from './call-deadline.js';
+import { secretRedactor } from '../../shared/redactor.js';
 
 export interface ToolCallDeps {
   pools: PoolPort;
@@ -53,7 +54,8 @@ export class ToolCalls {
     try {
       const result = await this.d.pools.callTool(entry.fingerprint, entry.downstreamName, args, opts);
       this.finished(caller, started, result.isError !== true, null);
-      return result;
+      // An error result echoing the server's credential is masked like a JSON-RPC error (forwarded bytes were, downstream).
+      return result.isError === true ? secretRedactor.value(result) : result;
     } catch (e) {
       // An attempt that will be retried on the new pool is not part of the caller's history.
       if (last || !(e instanceof PoolGoneError)) this.finished(caller, started, false, e instanceof Error ? e.message : String(e));
@@ -75,7 +77,7 @@ export class ToolCalls {
     return start.call(this.d.pools, entry.fingerprint, entry.downstreamName, args, opts, {
       result: (result) => {
         this.finished(caller, started, result.isError !== true, null);
-        done.result(result);
+        done.result(result.isError === true ? secretRedactor.value(result) : result);
       },
       error: (e) => {
         this.finished(caller, started, false, e.message);
@@ -154,7 +156,9 @@ export class ToolCalls {
     const loading = this.d.tools.loadingServers(profile);
     const notes = [
       ...(failed.length > 0 ? [`servers that could not be listed: ${failed.join('; ')}`] : []),
-      ...(loading.length > 0 ? [`servers still being listed (their tools join with notifications/tools/list_changed): ${loading.join(', ')}`] : []),
+      ...(loading.length > 0
+        ? [`servers still being listed (their tools join with notifications/tools/list_changed): ${loading.join(', ')}`]
+        : []),
     ];
     return notes.length === 0 ? e : new McpdError(e.reason, `${e.message}; ${notes.join('; ')}`);
   }
