@@ -84,7 +84,10 @@ class Connection {
     dropLogin();
     this.set('logged-out');
     this.socket.disconnect();
-    if (login) void fetch('/app/logout', { method: 'POST', headers: { 'x-mcpd-session': login }, credentials: 'omit' }).catch(() => {});
+    if (!login) return;
+    // Not awaited: the page is logged out already. A failed request (core down) is dropped on purpose: the
+    // value is forgotten here, and the login ends with that core or by its expiry anyway.
+    void fetch('/app/logout', { method: 'POST', headers: { 'x-mcpd-session': login }, credentials: 'omit' }).catch(() => undefined);
   }
 
   private later(fn: () => void): void {

@@ -67,7 +67,8 @@ describe("the browser's dashboard credential stays with the dashboard", () => {
   let page: Page;
   const base = () => `http://127.0.0.1:${port}`;
   const token = () => (JSON.parse(readFileSync(join(world.dir, 'run', 'dashboard.json'), 'utf8')) as { token: string }).token;
-  const pageSession = async () => (await page.evaluate(`sessionStorage.getItem('mcpd-session')`)) as string | null;
+  /** The page's login value; undefined when it holds none. */
+  const pageSession = async () => ((await page.evaluate(`sessionStorage.getItem('mcpd-session')`)) as string | null) ?? undefined;
   const online = () => page.getByRole('combobox', { name: 'caller' }).waitFor();
 
   beforeAll(async () => {
@@ -150,7 +151,7 @@ describe("the browser's dashboard credential stays with the dashboard", () => {
     // Logout: the page says so, and the value it held opens nothing and renews nothing.
     await page.getByRole('button', { name: 'Log out' }).click();
     await page.locator('[data-conn="logged-out"]').waitFor();
-    expect(await pageSession()).toBeNull();
+    expect(await pageSession()).toBeUndefined();
     expect(await socketOpens(base(), {}, renewed)).toBe(false);
     const after = await fetch(`${base()}/app/renew`, { method: 'POST', headers: { origin: base(), 'x-mcpd-session': renewed } });
     expect(after.status).toBe(401);
