@@ -11,7 +11,7 @@ import { LOGIN_CODE_TTL_MS } from './login-code.js';
  */
 const PREFIX = 'open-';
 
-export function loginPagePath(stateDir: string, nonce: string): string {
+function loginPagePath(stateDir: string, nonce: string): string {
   return join(stateDir, `${PREFIX}${nonce}.html`);
 }
 
