@@ -82,7 +82,8 @@ async function firstLoads({ browser, rec, agent }) {
   for (const [name, hash, ready] of cases) {
     const page = async () => {
       const p = await ctx.newPage();
-      await p.goto(`${rec.url}/${hash}`);
+      // A tab holds its own login (sessionStorage, no cookie): each load logs in with the token.
+      await p.goto(`${rec.url}/?token=${rec.token}${hash}`);
       await ready(p);
       await p.close();
     };

@@ -1,5 +1,6 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
+import { conn } from './conn.js';
 import { useConnState, useWatch } from './hooks.js';
 import { Config } from './pages/config.js';
 import { Connect } from './pages/connect.js';
@@ -42,7 +43,8 @@ function Banner() {
     stopping: 'the core is stopping: calls in flight finish; this page reconnects to the next core by itself',
     reconnecting: 'the core is not reachable: reconnecting…',
     stopped: 'the core stopped: this page reconnects to the next core by itself',
-    'locked-out': 'this page has no valid token for the running core: open it again with "mcpd open"',
+    'locked-out': 'this page has no valid login for the running core: open it again with "mcpd open"',
+    'logged-out': 'logged out: open the dashboard again with "mcpd open"',
   }[s];
   return (
     <div class={`banner banner-${s}`} role="status" data-conn={s}>
@@ -132,6 +134,9 @@ function Dashboard() {
             </select>
           </label>
         )}
+        <button type="button" class="logout" onClick={() => conn.logOut()}>
+          Log out
+        </button>
       </header>
       <Banner />
       <main>

@@ -14,12 +14,15 @@ const LIMIT_FLAGS = new Map<string, keyof DocLimits>([
   ['--max-file-bytes', 'maxFileBytes'],
   ['--max-unpacked-bytes', 'maxUnpackedBytes'],
   ['--parse-timeout-ms', 'parseTimeoutMs'],
+  ['--parse-memory-mb', 'parseMemoryMb'],
+  ['--parse-workers', 'parseWorkers'],
 ]);
 
 export const USAGE =
-  'usage: mcpd-docs [--host NAME] [--max-file-bytes N] [--max-unpacked-bytes N] [--parse-timeout-ms N] DIR...   (or --version)\n' +
+  'usage: mcpd-docs [--host NAME] [--max-file-bytes N] [--max-unpacked-bytes N] [--parse-timeout-ms N] [--parse-memory-mb N] [--parse-workers N] DIR...   (or --version)\n' +
   '  Serves the documents under DIR... as dpe://NAME/... MCP resources over stdio (default NAME: docs).\n' +
-  `  Files over ${DEFAULT_DOC_LIMITS.maxFileBytes} bytes, workbooks unpacking to over ${DEFAULT_DOC_LIMITS.maxUnpackedBytes} bytes and parses over ${DEFAULT_DOC_LIMITS.parseTimeoutMs} ms are skipped (defaults).`;
+  `  Files over ${DEFAULT_DOC_LIMITS.maxFileBytes} bytes, workbooks unpacking to over ${DEFAULT_DOC_LIMITS.maxUnpackedBytes} bytes and parses over ${DEFAULT_DOC_LIMITS.parseTimeoutMs} ms are skipped (defaults).\n` +
+  `  Files are parsed in at most ${DEFAULT_DOC_LIMITS.parseWorkers} workers at once (--parse-workers) of ${DEFAULT_DOC_LIMITS.parseMemoryMb} MB heap each (--parse-memory-mb).`;
 
 /** Parses argv (without node and script); throws an Error whose message says what to fix. */
 export function parseArgs(argv: readonly string[]): DocsArgs {

@@ -7,6 +7,10 @@ export interface SmcpArgs {
   /** The key itself, read from the environment variable named by --api-key-env (never logged). */
   apiKey?: string;
   redis?: string;
+  /** --node-secret-env: the variable holding the secret that seals the nodes' Redis messages. */
+  nodeSecretEnv: string;
+  /** The node secret itself (never logged). */
+  nodeSecret?: string;
   maxPayloadBytes?: number;
   /** --max-in-flight: routed requests one agent connection may have waiting for answers. */
   maxInFlightPerAgent?: number;
@@ -21,6 +25,9 @@ export const USAGE = `usage: mcpd-smcp [--listen HOST:PORT] [--api-key-env NAME]
   --api-key-env NAME     environment variable holding the API key clients must send as the "x-api-key"
                          header (default SMCP_API_KEY; unset or empty = no key, loopback only)
   --redis URL            share offices, names and routed calls with other mcpd-smcp nodes through this Redis
+  --node-secret-env NAME environment variable holding the secret (32+ characters, the same on every node, never
+                         the API key) that encrypts and authenticates what nodes exchange on Redis
+                         (default SMCP_NODE_SECRET; required with --redis)
   --max-payload BYTES    largest accepted event payload (default 1048576)
   --max-in-flight N      requests one agent may have waiting for answers (default 256; also 64 MiB of payload)
   --max-in-flight-computer N
@@ -36,6 +43,7 @@ export function parseSmcpArgs(argv: readonly string[], env: NodeJS.ProcessEnv): 
         listen: { type: 'string', default: '127.0.0.1:7800' },
         'api-key-env': { type: 'string', default: 'SMCP_API_KEY' },
         redis: { type: 'string' },
+        'node-secret-env': { type: 'string', default: 'SMCP_NODE_SECRET' },
         'max-payload': { type: 'string' },
         'max-in-flight': { type: 'string' },
         'max-in-flight-computer': { type: 'string' },
@@ -59,6 +67,9 @@ export function parseSmcpArgs(argv: readonly string[], env: NodeJS.ProcessEnv): 
   const redis = values.redis;
   if (redis !== undefined && !/^rediss?:\/\/[^/\s]+/.test(redis))
     throw new Error(`--redis needs a URL such as redis://127.0.0.1:6379, got ${JSON.stringify(redis)}`);
+  const nodeSecretEnv = values['node-secret-env'];
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(nodeSecretEnv))
+    throw new Error(`--node-secret-env needs an environment variable name such as SMCP_NODE_SECRET, got ${JSON.stringify(nodeSecretEnv)}`);
   let maxPayloadBytes: number | undefined;
   if (values['max-payload'] !== undefined) {
     maxPayloadBytes = Number(values['max-payload']);
@@ -68,7 +79,18 @@ export function parseSmcpArgs(argv: readonly string[], env: NodeJS.ProcessEnv): 
   const key = env[apiKeyEnv];
   const maxInFlightPerAgent = positiveCount('--max-in-flight', values['max-in-flight']);
   const maxInFlightPerComputer = positiveCount('--max-in-flight-computer', values['max-in-flight-computer']);
-  return { listen, apiKeyEnv, apiKey: key ? key : undefined, redis, maxPayloadBytes, maxInFlightPerAgent, maxInFlightPerComputer };
+  const nodeSecret = env[nodeSecretEnv] || undefined;
+  return {
+    listen,
+    apiKeyEnv,
+    apiKey: key ? key : undefined,
+    redis,
+    nodeSecretEnv,
+    nodeSecret,
+    maxPayloadBytes,
+    maxInFlightPerAgent,
+    maxInFlightPerComputer,
+  };
 }
 
 function positiveCount(flag: string, raw: string | undefined): number | undefined {

@@ -26,6 +26,8 @@ async function main(): Promise<void> {
       port: args.listen.port,
       apiKey: args.apiKey,
       redisUrl: args.redis,
+      nodeSecret: args.nodeSecret,
+      nodeSecretEnv: args.nodeSecretEnv,
       maxPayloadBytes: args.maxPayloadBytes,
       inFlight: {
         ...(args.maxInFlightPerAgent && { perAgent: args.maxInFlightPerAgent }),

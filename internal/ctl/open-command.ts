@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { dirname } from 'node:path';
 import { readDashboardRecord, type DashboardRecord } from '../contract/dashboard/access-token.js';
 import { mintLoginCode } from '../contract/dashboard/login-code.js';
+import { writeLoginPage } from '../contract/dashboard/login-page.js';
 import { startCoreDaemon } from '../contract/session/autostart.js';
 import { socketIsLive } from '../contract/session/socket-path.js';
 
@@ -61,9 +62,15 @@ export async function openCommand(o: OpenOptions): Promise<number> {
     o.write(`${url}\n`);
     return 0;
   }
-  openInBrowser(url, o.env);
+  // The browser gets a private file that leads on to the link, never the link (its argv is public).
+  openInBrowser(writeLoginPage(stateDir, loginNonce(url), url), o.env);
   o.write(`opened the mcpd dashboard${o.caller ? ` for caller ${o.caller}` : ''}\n`);
   return 0;
+}
+
+/** The nonce of the login code in a link dashboardUrl made (the code is `<nonce>.<expiry>.<mac>`). */
+function loginNonce(url: string): string {
+  return (new URL(url).searchParams.get('login') ?? '').split('.')[0] ?? '';
 }
 
 async function waitForRecord(stateDir: string, socket: string, logFile: string): Promise<void> {

@@ -6,8 +6,10 @@ export interface DocLimits {
   maxUnpackedBytes: number;
   /** A parse that takes longer is stopped (--parse-timeout-ms). */
   parseTimeoutMs: number;
-  /** Heap of the parse worker; a parse that needs more fails instead of growing the server. */
+  /** Heap of the parse worker; a parse that needs more fails instead of growing the server (--parse-memory-mb). */
   parseMemoryMb: number;
+  /** Parse workers running at once (--parse-workers): all parses together stay within this × parseMemoryMb. */
+  parseWorkers: number;
 }
 
 export const DEFAULT_DOC_LIMITS: DocLimits = {
@@ -15,4 +17,5 @@ export const DEFAULT_DOC_LIMITS: DocLimits = {
   maxUnpackedBytes: 128 * 1024 * 1024,
   parseTimeoutMs: 30_000,
   parseMemoryMb: 512,
+  parseWorkers: 2,
 };

@@ -1,5 +1,5 @@
 import { constants, type Stats } from 'node:fs';
-import { lstat, open, type FileHandle } from 'node:fs/promises';
+import { lstat, open, readlink, realpath, type FileHandle } from 'node:fs/promises';
 
 /**
  * An opened document file, checked to be a regular file on the descriptor itself. A FIFO, socket or
@@ -26,10 +26,24 @@ export async function openRegularFile(real: string): Promise<RegularFile> {
   try {
     const st = await fh.stat();
     if (!st.isFile()) throw notRegular(st);
+    // O_NOFOLLOW covers the last component only: a folder on the way swapped for a link (after the index
+    // resolved `real` and checked it against the served folders) would lead elsewhere. What was opened
+    // must be `real` itself.
+    const opened = await openedPath(fh, real);
+    if (opened !== real) throw new Error(`it resolved to ${opened} when opened, not ${real} (a folder on the way is a link): not read`);
     return { stat: st, read: () => readUpTo(fh, st.size), close: () => fh.close() };
   } catch (e) {
     await fh.close();
     throw e;
+  }
+}
+
+/** The real path of the opened file: the kernel's own record of it on Linux, else the path resolved again. */
+async function openedPath(fh: FileHandle, real: string): Promise<string> {
+  try {
+    return await readlink(`/proc/self/fd/${fh.fd}`);
+  } catch {
+    return realpath(real);
   }
 }
 

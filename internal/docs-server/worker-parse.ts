@@ -1,20 +1,42 @@
 import { Worker } from 'node:worker_threads';
 import type { DocLimits } from './doc-limits.js';
 import { ParseError, type ParsedContent } from './parsers/types.js';
+import { ParsePool } from './parse-pool.js';
 
 type Reply = { ok: true; content: ParsedContent } | { ok: false; message: string };
 
+/** One pool for the process: every folder's parses share it (--parse-workers). */
+const pool = new ParsePool();
+
 /**
- * Parses in a worker thread with a heap limit and a deadline: a file that takes too long or too much
- * memory fails with a clear error and the server stays responsive.
+ * Parses in a worker thread with a heap limit and a deadline, in one of --parse-workers slots: a file that
+ * takes too long or too much memory fails with a clear error, the server stays responsive, and many files
+ * at once wait for a slot instead of each growing the process by a worker.
  */
-export function parseInWorker(fileName: string, bytes: Uint8Array, stem: string, limits: DocLimits): Promise<ParsedContent> {
-  const worker = new Worker(new URL('./parse-worker.js', import.meta.url), {
-    workerData: { fileName, bytes, stem, budget: { maxUnpackedBytes: limits.maxUnpackedBytes } },
-    resourceLimits: { maxOldGenerationSizeMb: limits.parseMemoryMb },
-    // A library printing to stdout must not reach the MCP stream: read and dropped.
-    stdout: true,
-  });
+export async function parseInWorker(fileName: string, bytes: Uint8Array, stem: string, limits: DocLimits): Promise<ParsedContent> {
+  const release = await pool.acquire(limits.parseWorkers);
+  return parseInSlot(fileName, bytes, stem, limits, release);
+}
+
+/** `release` is called once the worker has exited (or could not start). */
+function parseInSlot(fileName: string, bytes: Uint8Array, stem: string, limits: DocLimits, release: () => void): Promise<ParsedContent> {
+  let worker: Worker;
+  try {
+    worker = new Worker(new URL('./parse-worker.js', import.meta.url), {
+      workerData: { fileName, bytes, stem, budget: { maxUnpackedBytes: limits.maxUnpackedBytes } },
+      resourceLimits: { maxOldGenerationSizeMb: limits.parseMemoryMb },
+      // A library printing to stdout must not reach the MCP stream: read and dropped.
+      stdout: true,
+    });
+  } catch (e) {
+    release();
+    return Promise.reject(e instanceof Error ? e : new Error(String(e)));
+  }
+  worker.once('exit', release);
+  return run(worker, limits);
+}
+
+function run(worker: Worker, limits: DocLimits): Promise<ParsedContent> {
   worker.stdout.resume();
   return new Promise<ParsedContent>((resolve, reject) => {
     const timer = setTimeout(() => {

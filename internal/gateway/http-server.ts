@@ -155,7 +155,7 @@ export async function startHttpGateway(o: HttpGatewayOptions): Promise<HttpGatew
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (loopback) {
-      const why = rebindingRejection(req.headers.host, header(req, 'origin'), allowed);
+      const why = rebindingRejection(req.headers.host, header(req, 'origin'), allowed, (http.address() as AddressInfo | null)?.port);
       if (why) return reply(res, 403, -32000, `Forbidden: ${why}`);
     }
     if (o.token && !bearerMatches(header(req, 'authorization'), o.token)) {

@@ -21,6 +21,11 @@ describe('rebindingRejection', () => {
     expect(rebindingRejection('127.0.0.1:8080', 'http://evil.example.com', allowed)).toMatch(/Origin "http:\/\/evil\.example\.com"/);
     expect(rebindingRejection('127.0.0.1:8080', 'null', allowed)).toMatch(/Origin "null"/);
     expect(rebindingRejection(undefined, undefined, allowed)).toMatch(/missing Host/);
+    // With the listener's port: another local server's page (or a Host of another port) is refused.
+    expect(rebindingRejection('127.0.0.1:8080', 'http://localhost:8080', allowed, 8080)).toBeUndefined();
+    expect(rebindingRejection('127.0.0.1:8080', 'http://localhost:3000', allowed, 8080)).toMatch(/another port than this listener's 8080/);
+    expect(rebindingRejection('127.0.0.1:3000', undefined, allowed, 8080)).toMatch(/names another port than this listener's 8080/);
+    expect(rebindingRejection('localhost', undefined, allowed, 8080)).toMatch(/another port/);
   });
   it('allows the bound address itself when it is another loopback address', () => {
     expect(rebindingRejection('127.0.0.2:1', undefined, allowedHostnames('127.0.0.2'))).toBeUndefined();

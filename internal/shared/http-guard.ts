@@ -25,22 +25,35 @@ export function allowedHostnames(boundHost: string): string[] {
   return [...new Set([...LOOPBACK_NAMES, urlHost(boundHost).toLowerCase()])];
 }
 
-function hostnameOf(hostOrUrl: string, isUrl: boolean): string | undefined {
+function parsedHost(hostOrUrl: string, isUrl: boolean): { name: string; port: number } | undefined {
   try {
-    return new URL(isUrl ? hostOrUrl : `http://${hostOrUrl}`).hostname.toLowerCase();
+    const u = new URL(isUrl ? hostOrUrl : `http://${hostOrUrl}`);
+    return { name: u.hostname.toLowerCase(), port: u.port ? Number(u.port) : u.protocol === 'https:' ? 443 : 80 };
   } catch {
     return undefined;
   }
 }
 
-/** Why the Host/Origin headers are refused, or undefined when they are fine. */
-export function rebindingRejection(host: string | undefined, origin: string | undefined, allowed: string[]): string | undefined {
+/**
+ * Why the Host/Origin headers are refused, or undefined when they are fine. With `port` (the listener's
+ * own), Host and Origin must name it too: a page of another local web server is "localhost" as well.
+ */
+export function rebindingRejection(
+  host: string | undefined,
+  origin: string | undefined,
+  allowed: string[],
+  port?: number,
+): string | undefined {
   if (!host) return 'missing Host header';
-  const h = hostnameOf(host, false);
-  if (!h || !allowed.includes(h)) return `Host header "${host}" is not this gateway's loopback address (allowed: ${allowed.join(', ')})`;
+  const h = parsedHost(host, false);
+  if (!h || !allowed.includes(h.name))
+    return `Host header "${host}" is not this gateway's loopback address (allowed: ${allowed.join(', ')})`;
+  if (port !== undefined && h.port !== port) return `Host header "${host}" names another port than this listener's ${port}`;
   if (origin !== undefined) {
-    const o = hostnameOf(origin, true);
-    if (!o || !allowed.includes(o)) return `Origin "${origin}" is not a loopback origin (allowed hosts: ${allowed.join(', ')})`;
+    const o = parsedHost(origin, true);
+    if (!o || !allowed.includes(o.name)) return `Origin "${origin}" is not a loopback origin (allowed hosts: ${allowed.join(', ')})`;
+    if (port !== undefined && o.port !== port)
+      return `Origin "${origin}" is another port than this listener's ${port} (another local web server's page)`;
   }
   return undefined;
 }

@@ -2,7 +2,7 @@
 import { createAdapter } from '@socket.io/redis-adapter';
 import { createClient, type RedisClientType } from 'redis';
 import type { Server } from 'socket.io';
-import { RedisMessageMac } from './redis-message-mac.js';
+import { RedisMessageSeal } from './redis-message-seal.js';
 import { backoffDelayMs, type Backoff } from '../shared/backoff.js';
 import { openSubscriber, sealPublisher } from './sealed-redis.js';
 
@@ -12,7 +12,7 @@ const REDIS_RECONNECT: Backoff = { baseMs: 100, maxMs: 3000, jitter: 0 };
 export class RedisUnreachableError extends Error {}
 
 export interface RedisClients {
-  /** Publishes sealed messages (redis-message-mac.ts). */
+  /** Publishes sealed messages (redis-message-seal.ts). */
   pub: RedisClientType;
   /** Delivers only authentic, fresh, first-seen messages. */
   sub: RedisClientType;
@@ -21,8 +21,8 @@ export interface RedisClients {
   raw: RedisClientType[];
 }
 
-/** `apiKey` keys the HMAC of every message the nodes exchange through Redis. */
-export async function connectRedis(url: string, io: Server, apiKey: string, log: (msg: string) => void): Promise<RedisClients> {
+/** `nodeSecret` keys the AEAD seal of every message the nodes exchange through Redis. */
+export async function connectRedis(url: string, io: Server, nodeSecret: string, log: (msg: string) => void): Promise<RedisClients> {
   // A Redis unreachable at start is a configuration error to report, not something to retry forever;
   // once connected, a lost connection is retried (backoff up to 3 s) and the node carries on meanwhile.
   let started = false;
@@ -42,7 +42,7 @@ export async function connectRedis(url: string, io: Server, apiKey: string, log:
     throw new RedisUnreachableError(`cannot reach Redis at ${withoutCredentials(url)}: ${(e as Error).message}`);
   }
   started = true;
-  const mac = new RedisMessageMac(apiKey);
+  const mac = new RedisMessageSeal(nodeSecret);
   const sealed = { pub: sealPublisher(pub, mac), sub: openSubscriber(sub, mac, log) };
   io.adapter(createAdapter(sealed.pub, sealed.sub, { requestsTimeout: 5000 }));
   return { ...sealed, data, raw: [pub, sub, data] };

@@ -1,10 +1,10 @@
 /**
  * The pub/sub clients a node hands to the Socket.IO Redis adapter and to its NodeLink, wrapped so that every
- * message published is sealed (redis-message-mac.ts) and every message received is opened before anyone sees
+ * message published is sealed (redis-message-seal.ts: encrypted and authenticated) and every message received is opened before anyone sees
  * it: a forged, altered, stale or replayed message is dropped (and counted in the log), never delivered.
  */
 import type { RedisClientType } from 'redis';
-import type { RedisMessageMac } from './redis-message-mac.js';
+import type { RedisMessageSeal } from './redis-message-seal.js';
 
 type Listener = (message: Buffer | string, channel: Buffer | string) => unknown;
 type Subscribe = (channels: string | string[], listener: Listener, bufferMode?: boolean) => Promise<unknown>;
@@ -24,7 +24,7 @@ function bound(target: object, prop: string | symbol): unknown {
   return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
 }
 
-export function sealPublisher(pub: RedisClientType, mac: RedisMessageMac): RedisClientType {
+export function sealPublisher(pub: RedisClientType, mac: RedisMessageSeal): RedisClientType {
   return new Proxy(pub, {
     get(target, prop) {
       if (prop === 'publish')
@@ -34,7 +34,7 @@ export function sealPublisher(pub: RedisClientType, mac: RedisMessageMac): Redis
   });
 }
 
-export function openSubscriber(sub: RedisClientType, mac: RedisMessageMac, log: (msg: string) => void): RedisClientType {
+export function openSubscriber(sub: RedisClientType, mac: RedisMessageSeal, log: (msg: string) => void): RedisClientType {
   const refused = refusalLog(log);
   const wrapped = new WeakMap<Listener, Listener>();
   const wrap = (listener: Listener, bufferMode?: boolean): Listener => {

@@ -18,6 +18,7 @@ import { MemoryRegistry } from './memory-registry.js';
 import { NodeLink } from './node-link.js';
 import { startHeartbeat } from './node-liveness.js';
 import { leave, onDisconnect } from './office-handlers.js';
+import { nodeSecretProblem } from './node-secret.js';
 import { connectRedis, RedisUnreachableError } from './redis-clients.js';
 import { RedisRegistry } from './redis-registry.js';
 import { SeatCache } from './seat-cache.js';
@@ -30,6 +31,10 @@ export interface SmcpServerOptions {
   /** Required for a non-loopback host. */
   apiKey?: string;
   redisUrl?: string;
+  /** Required with `redisUrl`: keys the seal of the nodes' messages on Redis (node-secret.ts). */
+  nodeSecret?: string;
+  /** Where the node secret came from, for error messages (default SMCP_NODE_SECRET). */
+  nodeSecretEnv?: string;
   log: (msg: string) => void;
   /** Largest accepted event payload (JSON bytes); bigger ones get a 400. Default 1 MiB. */
   maxPayloadBytes?: number;
@@ -66,6 +71,8 @@ export async function startSmcpServer(o: SmcpServerOptions): Promise<SmcpServer>
         'so that anyone who can reach Redis cannot route calls. Set the API key environment variable (see --api-key-env, default SMCP_API_KEY) ' +
         'to the same value on every node.',
     );
+  const secretProblem = o.redisUrl ? nodeSecretProblem(o.nodeSecret, o.apiKey, o.nodeSecretEnv ?? 'SMCP_NODE_SECRET') : undefined;
+  if (secretProblem) throw new SmcpConfigError(secretProblem);
   const http = createServer();
   const maxPayloadBytes = o.maxPayloadBytes ?? 1024 * 1024;
   const io = new Server(http, {
@@ -75,7 +82,7 @@ export async function startSmcpServer(o: SmcpServerOptions): Promise<SmcpServer>
   });
   const node = randomUUID();
   const redis = o.redisUrl
-    ? await connectRedis(o.redisUrl, io, o.apiKey ?? '', o.log).catch((e: unknown) => {
+    ? await connectRedis(o.redisUrl, io, o.nodeSecret ?? '', o.log).catch((e: unknown) => {
         throw e instanceof RedisUnreachableError ? new SmcpConfigError(e.message) : e;
       })
     : undefined;

@@ -99,7 +99,7 @@ describe('the /app socket under random and malformed arguments', () => {
     'runtime.yaml': 'metricsAddress: 127.0.0.1:0\n',
   });
   let base = '';
-  let cookie = '';
+  let authorization = '';
   const sockets: Socket[] = [];
 
   const connect = async (): Promise<Socket> => {
@@ -107,7 +107,7 @@ describe('the /app socket under random and malformed arguments', () => {
       transports: ['websocket'],
       reconnection: false,
       forceNew: true,
-      extraHeaders: { cookie, origin: base },
+      extraHeaders: { authorization, origin: base },
     });
     sockets.push(s);
     await new Promise<void>((resolve, reject) => {
@@ -140,7 +140,7 @@ describe('the /app socket under random and malformed arguments', () => {
     const metrics = metricsUrl(world) ?? '';
     base = new URL(metrics.includes('://') ? metrics : `http://${metrics}`).origin;
     const { token } = JSON.parse(readFileSync(join(world.dir, 'run', 'dashboard.json'), 'utf8')) as { token: string };
-    cookie = `mcpd_app_${new URL(base).port}=${token}`;
+    authorization = `Bearer ${token}`;
   });
   afterAll(() => {
     for (const s of sockets) s.close();

@@ -161,7 +161,7 @@ describe('input requests answered in the dashboard try-it', () => {
 
   it('a request of a cancelled call is withdrawn, and never reaches another page or MCP client of the caller', async () => {
     const other = await ctx.newPage();
-    await other.goto(`${base()}/#/caller/vscode/tools`);
+    await other.goto(`${base()}/?token=${token()}#/caller/vscode/tools`); // a tab logs in on its own
     await other.getByRole('searchbox', { name: 'search tools' }).waitFor();
     const agent = await world.gateway('vscode', [], { elicitation: {} });
     const agentAsked: string[] = [];
@@ -194,7 +194,7 @@ describe('input requests answered in the dashboard try-it', () => {
       transports: ['websocket'],
       reconnection: false,
       forceNew: true,
-      extraHeaders: { cookie: `mcpd_app_${port}=${token()}`, origin: base() },
+      extraHeaders: { authorization: `Bearer ${token()}`, origin: base() },
     });
     try {
       await new Promise<void>((resolve, reject) => (s.once('connect', resolve), s.once('connect_error', reject)));

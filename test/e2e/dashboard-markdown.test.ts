@@ -90,4 +90,28 @@ describe('markdown from servers is sanitized with DOMPurify (in chromium, no CSP
     expect(html).toContain('<a href="https://example.org/docs">docs</a>');
     expect(html).toContain('<strong>bold</strong>');
   });
+
+  it('links to loopback addresses (another local port) are shown as text, however the address is spelled', async () => {
+    const targets = [
+      'http://127.0.0.1:7399/',
+      'http://localhost:7399/x',
+      'http://mcpd.localhost:7399/',
+      'http://127.1:7399/',
+      'http://2130706433:7399/',
+      'http://0x7f000001:7399/',
+      'http://[::1]:7399/',
+      'http://[::ffff:127.0.0.1]:7399/',
+      'http://0.0.0.0:7399/',
+      'HTTP://LOCALHOST.:7399/',
+    ];
+    const md =
+      targets.map((t, i) => `[link ${i}](${t})`).join('\n\n') +
+      '\n\n<a href="//127.0.0.1:7399/raw">raw</a> [away](https://example.org/) [here](#top)';
+    await render(md);
+    const links = (await page.evaluate(`[...document.querySelectorAll('#out [href]')].map((a) => a.getAttribute('href'))`)) as string[];
+    expect(links).toEqual(['https://example.org/', '#top']);
+    const text = (await page.evaluate(`document.getElementById('out').textContent`)) as string;
+    expect(text).toContain('link 0 (http://127.0.0.1:7399/)');
+    expect(text).toContain('raw (http://127.0.0.1:7399/raw)');
+  });
 });

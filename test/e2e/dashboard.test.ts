@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { request } from 'node:http';
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -92,33 +93,37 @@ describe('the dashboard in a real browser against a real core', () => {
     expect(statMode(join(dir, 'dashboard.json'))).toBe(0o600);
   });
 
-  it('refuses pages without the token, with a wrong token, or with a foreign Host/Origin', async () => {
+  it('serves its static page but no login without the token, a wrong token, or with a foreign Host/Origin', async () => {
     const { token } = record();
-    expect((await fetch(`${base()}/`)).status).toBe(401);
-    expect((await fetch(`${base()}/app/app.js`)).status).toBe(401);
+    const login = (html: string) => /<meta name="mcpd-session"/.test(html);
+    // The page is the same code for everyone (what it may do needs a login), and sets no cookie.
+    const plain = await fetch(`${base()}/`);
+    expect(plain.status).toBe(200);
+    expect(login(await plain.text())).toBe(false);
+    expect((await fetch(`${base()}/app/app.js`)).status).toBe(200);
     expect((await fetch(`${base()}/?token=wrong`, { redirect: 'manual' })).status).toBe(401);
     const ok = await fetch(`${base()}/?token=${token}`, { redirect: 'manual' });
-    expect(ok.status).toBe(303);
-    const [cookie = ''] = (ok.headers.get('set-cookie') ?? '').split(';');
-    expect(ok.headers.get('set-cookie')).toMatch(/HttpOnly; SameSite=Strict/);
-    expect((await fetch(`${base()}/`, { headers: { cookie } })).status).toBe(200);
-    // DNS rebinding: the right cookie, but the page came from another name or origin.
-    expect((await rawGet(port, '/', { host: `evil.example:${port}`, cookie })).status).toBe(403);
-    expect((await rawGet(port, '/', { host: `127.0.0.1:${port}`, origin: 'http://evil.example', cookie })).status).toBe(403);
-    expect((await rawGet(port, '/', { host: `127.0.0.1:${port}`, origin: `http://localhost:${port + 1}`, cookie })).status).toBe(403);
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('set-cookie')).toBeNull();
+    expect(login(await ok.text())).toBe(true);
+    // DNS rebinding: the page (and so a login) asked for under another name or origin.
+    expect((await rawGet(port, `/?token=${token}`, { host: `evil.example:${port}` })).status).toBe(403);
+    expect((await rawGet(port, `/?token=${token}`, { host: `127.0.0.1:${port}`, origin: 'http://evil.example' })).status).toBe(403);
+    expect((await rawGet(port, '/', { host: `127.0.0.1:${port}`, origin: `http://localhost:${port + 1}` })).status).toBe(403);
     // /metrics stays where it was.
     expect((await fetch(`${base()}/metrics`)).status).toBe(200);
   }, 180_000);
 
-  it('refuses the socket without the token and from a foreign Origin; accepts it with the cookie', async () => {
+  it('refuses the socket without the token and from a foreign Origin; accepts it with the token as a bearer', async () => {
     const { token } = record();
-    const cookie = `mcpd_app_${port}=${token}`;
+    const authorization = `Bearer ${token}`;
     // Refused at the Socket.IO handshake already, before any namespace.
     expect(await socketOutcome(base(), {})).not.toBe('connected');
-    expect(await socketOutcome(base(), { cookie: `mcpd_app_${port}=wrong` })).not.toBe('connected');
-    expect(await socketOutcome(base(), { cookie, origin: 'http://evil.example' })).not.toBe('connected');
-    expect(await socketOutcome(base(), { cookie, host: `evil.example:${port}` })).not.toBe('connected');
-    expect(await socketOutcome(base(), { cookie, origin: base() })).toBe('connected');
+    expect(await socketOutcome(base(), { authorization: 'Bearer wrong' })).not.toBe('connected');
+    expect(await socketOutcome(base(), { cookie: `mcpd_app_${port}=${token}` })).not.toBe('connected'); // no cookie is a credential
+    expect(await socketOutcome(base(), { authorization, origin: 'http://evil.example' })).not.toBe('connected');
+    expect(await socketOutcome(base(), { authorization, host: `evil.example:${port}` })).not.toBe('connected');
+    expect(await socketOutcome(base(), { authorization, origin: base() })).toBe('connected');
   }, 180_000);
 
   it('every page loads without console errors, shows real content, and is screenshotted', async () => {
@@ -458,6 +463,7 @@ describe('the dashboard in a real browser against a real core', () => {
     await page.evaluate(`location.hash = '#/overview'`);
     await page.locator('[data-pool="echo"]').waitFor();
     const oldToken = record().token;
+    const oldLogin = (await page.evaluate(`sessionStorage.getItem('mcpd-session')`)) as string;
     const core = must(world.cores[0], 'the core');
     const exited = new Promise((r) => core.once('exit', r));
     core.kill('SIGTERM');
@@ -471,9 +477,11 @@ describe('the dashboard in a real browser against a real core', () => {
     expect(record().token).not.toBe(oldToken); // rotated on restart
     await page.locator('[data-conn]').waitFor({ state: 'detached', timeout: 30_000 });
     await page.locator('[data-pool="echo"]').waitFor();
-    // The page holds a cookie for the new core now: a fresh socket works.
-    const cookies = await ctx.cookies(base());
-    expect(cookies.find((c) => c.name === `mcpd_app_${port}`)?.value).toBe(encodeURIComponent(record().token));
+    // The page renewed its login with the new core (a new value, never a token, no cookie).
+    const login = (await page.evaluate(`sessionStorage.getItem('mcpd-session')`)) as string;
+    expect(login).toMatch(/^[\w-]{43}$/);
+    expect(login).not.toBe(oldLogin);
+    expect(await ctx.cookies(base())).toEqual([]);
   }, 180_000);
 
   it('after a crash there is no handoff: the page says to open it again, and a fresh link works', async () => {
@@ -530,14 +538,18 @@ describe('the dashboard in a real browser against a real core', () => {
     const [program = '', ...args] = desktopExec(exec, 'mcpd://start?caller=vscode');
     await run(program, args, { env: { ...env, BROWSER: browserScript } });
     await waitFor('the browser to be asked to open the page', () => readOr(opened) !== '');
-    const url = new URL(readOr(opened));
+    // The browser is handed a private page (never the login link: its argv is public) that leads on to the link.
+    const page2 = new URL(readOr(opened));
+    expect(page2.protocol).toBe('file:');
+    const html = readFileSync(fileURLToPath(page2), 'utf8');
+    const url = new URL((/url=([^"]+)"/.exec(html)?.[1] ?? '').replaceAll('&amp;', '&'));
     expect(url.hash).toBe('#/caller/vscode/tools');
     const rec = JSON.parse(readFileSync(join(world.dir, 'run2', 'dashboard.json'), 'utf8')) as Record_;
     expect(url.searchParams.get('login')).toBeTruthy();
     expect(url.toString()).not.toContain(rec.token);
     // It really is a core with a dashboard: the browser lands on the caller page.
     const p2 = await ctx.newPage();
-    await p2.goto(url.toString());
+    await p2.goto(page2.href);
     await p2
       .getByRole('button', { name: 'echo__echo', exact: true })
       .waitFor()

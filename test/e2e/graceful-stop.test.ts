@@ -241,7 +241,7 @@ describe('graceful stop', () => {
       transports: ['websocket'],
       reconnection: false,
       forceNew: true,
-      extraHeaders: { cookie: `mcpd_app_${port}=${token}` },
+      extraHeaders: { authorization: `Bearer ${token}` },
     });
     try {
       await new Promise<void>((resolve, reject) => {

@@ -115,6 +115,13 @@ describe('mcpdmcp --http (streamable HTTP gateway)', () => {
     expect(evilOrigin.status).toBe(403);
     expect(errorOf(evilOrigin.body)).toMatch(/Origin "http:\/\/evil\.example\.com" is not a loopback origin/);
 
+    // Another local web server's page: loopback, but not this listener's port (the /metrics rule).
+    const otherPort = await rawPost(gw.url, { host: `127.0.0.1:${port}`, origin: `http://localhost:${Number(port) + 1}` }, INITIALIZE);
+    expect(otherPort.status).toBe(403);
+    expect(errorOf(otherPort.body)).toMatch(/is another port than this listener's/);
+    const otherHostPort = await rawPost(gw.url, { host: `127.0.0.1:${Number(port) + 1}` }, INITIALIZE);
+    expect(otherHostPort.status).toBe(403);
+
     const good = await rawPost(gw.url, { host: `localhost:${port}`, origin: `http://localhost:${port}` }, INITIALIZE);
     expect(good.status).toBe(200);
     expect(good.headers['mcp-session-id']).toBeTruthy();

@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -149,4 +149,28 @@ describe('mcpd-docs stays inside its folder and its budget', () => {
     // Unbounded, pdf.js grew one Uint8Array to the whole 256 MiB (and its doubling copy) outside the worker's heap limit.
     expect(peak).toBeLessThan(200);
   });
+
+  it('parses with a bounded pool of workers: 40 workbooks at once stay within pool size × --parse-memory-mb', async () => {
+    const dir = path.join(scratch, 'many');
+    mkdirSync(dir);
+    const wb = new ExcelJS.Workbook();
+    const sheet = wb.addWorksheet('data');
+    for (let r = 1; r <= 200; r++) sheet.addRow([r, `row ${r}`, r * 2]);
+    const one = path.join(scratch, 'one.xlsx');
+    await wb.xlsx.writeFile(one);
+    const names = Array.from({ length: 40 }, (_, i) => `book-${String(i).padStart(2, '0')}.xlsx`);
+    for (const n of names) copyFileSync(one, path.join(dir, n));
+    const POOL = 2;
+    const HEAP_MB = 64;
+    let peak = 0;
+    await withDocs(dir, ['--parse-workers', String(POOL), '--parse-memory-mb', String(HEAP_MB)], async (c, pid) => {
+      // The first listing waits for the first scan: 40 parses, two at a time, on a loaded machine.
+      const listed = await c.listResources(undefined, { timeout: 200_000 });
+      expect(listed.resources.map((r) => r.uri).sort()).toEqual(names.map((n) => `dpe://docs/${n}`));
+      peak = peakRssMiB(pid);
+    });
+    // The server itself (about 100 MiB) plus at most POOL workers of HEAP_MB heap each. One worker per file at
+    // once (the probe: 4.7 GiB for 151 small workbooks) is far past it.
+    expect(peak).toBeLessThan(150 + POOL * HEAP_MB);
+  }, 300_000);
 });

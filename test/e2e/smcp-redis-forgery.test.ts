@@ -1,13 +1,15 @@
 /**
- * Redis is not a back door into an mcpd-smcp cluster: whoever can publish on the nodes'
- * Redis but lacks the API key cannot route a call to a computer, replay or alter a captured one, or fake a
- * computer's departure through the Socket.IO adapter's channels.
+ * Redis is not a back door into an mcpd-smcp cluster, nor a window onto it: whoever can read the nodes' Redis
+ * sees no call arguments or results, and whoever can publish there — a holder of the client API key included —
+ * cannot route a call to a computer, replay or alter a captured one, or fake a computer's departure through the
+ * Socket.IO adapter's channels.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type RedisClientType } from 'redis';
 import { startRedis, type RedisProc } from '../support/redis-proc.js';
 import { SmcpOffice, toolCall } from '../support/smcp-office.js';
 import { startSmcpProc, type SmcpProc } from '../support/smcp-server-proc.js';
+import { RedisMessageSeal } from '../../internal/smcp/redis-message-seal.js';
 
 const KEY = 'forgery-cluster-key';
 let redis: RedisProc;
@@ -75,10 +77,53 @@ describe('messages between mcpd-smcp nodes through Redis', () => {
       expect(messages).toEqual(['real', 'after']);
       expect(node2.stderr()).toMatch(/dropped a Redis message on smcp:link:.*: not a sealed message/);
       expect(node2.stderr()).toMatch(/replayed/);
-      expect(node2.stderr()).toMatch(/bad signature/);
+      expect(node2.stderr()).toMatch(/bad seal/);
     } finally {
       await spy.quit();
     }
+  });
+
+  it('a Redis reader sees no call arguments or results on any channel', async () => {
+    const { agent, c } = await crossNodeOffice();
+    const reader = attacker.duplicate();
+    await reader.connect();
+    const seen: Buffer[] = [];
+    await reader.pSubscribe('*', (m: Buffer) => void seen.push(m), true);
+    try {
+      const marker = `argument-${Date.now()}-secret`;
+      const answer = await agent.s.emitWithAck('client:tool_call', toolCall('far', { params: { message: marker } }));
+      expect(JSON.stringify(answer)).toContain(marker); // the echo came back: arguments and result crossed Redis
+      expect(c.received.map((r) => (r.payload.params as { message: string }).message)).toContain(marker);
+      expect(seen.length).toBeGreaterThan(0);
+      const wire = Buffer.concat(seen).toString('latin1');
+      expect(wire).not.toContain(marker);
+      expect(wire).not.toContain('client:tool_call');
+    } finally {
+      await reader.quit();
+    }
+  });
+
+  it('a holder of the client API key cannot forge a node message', async () => {
+    const { o, agent, c } = await crossNodeOffice();
+    const channel = `smcp:link:${node2.node}`;
+    const forged = {
+      kind: 'call',
+      id: 'evil-with-key',
+      from: node1.node,
+      sid: c.socket.id,
+      office: o,
+      name: 'far',
+      event: 'client:tool_call',
+      payload: toolCall('far', { params: { message: 'forged with the API key' } }),
+      timeoutMs: 5000,
+    };
+    // Sealed exactly as the nodes seal, but under the key every agent and computer holds.
+    await attacker.publish(channel, new RedisMessageSeal(KEY).seal(channel, JSON.stringify(forged)));
+    expect(await agent.s.emitWithAck('client:tool_call', toolCall('far', { params: { message: 'after' } }))).toMatchObject({
+      isError: false,
+    });
+    expect(c.received.map((r) => (r.payload.params as { message: string }).message)).toEqual(['after']);
+    expect(node2.stderr()).toMatch(/dropped a Redis message on smcp:link:.*: bad seal/);
   });
 
   it("ignores a forged adapter message announcing a computer's departure", async () => {

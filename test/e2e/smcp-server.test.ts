@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Socket } from 'socket.io-client';
 import { connected, connectRaw, Inbox, join, officeCall, type ComputerHandlers, type TestComputer } from '../support/smcp-peers.js';
 import { SmcpOffice, toolCall } from '../support/smcp-office.js';
-import { runSmcpExpectingExit, startSmcpProc, type SmcpProc } from '../support/smcp-server-proc.js';
+import { runSmcpExpectingExit, startSmcpProc, TEST_NODE_SECRET, type SmcpProc } from '../support/smcp-server-proc.js';
 
 let server: SmcpProc;
 const peers = new SmcpOffice('office');
@@ -418,6 +418,7 @@ describe('mcpd-smcp connection rules', () => {
     // Port 1 on loopback: nothing listens there. The password in the URL never reaches the message.
     const noRedis = await runSmcpExpectingExit(['--listen', '127.0.0.1:0', '--redis', 'redis://:pa55word@127.0.0.1:1'], {
       SMCP_API_KEY: 'k',
+      SMCP_NODE_SECRET: TEST_NODE_SECRET,
     });
     expect(noRedis.code).toBe(2);
     expect(noRedis.stderr).toMatch(/cannot reach Redis at redis:\/\/127\.0\.0\.1:1/);
@@ -426,5 +427,16 @@ describe('mcpd-smcp connection rules', () => {
     const unkeyed = await runSmcpExpectingExit(['--listen', '127.0.0.1:0', '--redis', 'redis://127.0.0.1:1'], { SMCP_API_KEY: '' });
     expect(unkeyed.code).toBe(2);
     expect(unkeyed.stderr).toMatch(/refusing to share offices through Redis without an API key/);
+    // Redis without a node secret, with a short one, or with the client API key as one: each named, with what to do.
+    const redisArgs = ['--listen', '127.0.0.1:0', '--redis', 'redis://127.0.0.1:1'];
+    const secretless = await runSmcpExpectingExit(redisArgs, { SMCP_API_KEY: 'k', SMCP_NODE_SECRET: '' });
+    expect(secretless.code).toBe(2);
+    expect(secretless.stderr).toMatch(/without a node secret: SMCP_NODE_SECRET is unset; set SMCP_NODE_SECRET to the same random value/);
+    const short = await runSmcpExpectingExit([...redisArgs, '--node-secret-env', 'MY_SECRET'], { SMCP_API_KEY: 'k', MY_SECRET: 'tiny' });
+    expect(short.stderr).toMatch(/the node secret in MY_SECRET is too short \(4 characters, at least 32\)/);
+    const same = await runSmcpExpectingExit(redisArgs, { SMCP_API_KEY: TEST_NODE_SECRET, SMCP_NODE_SECRET: TEST_NODE_SECRET });
+    expect(same.stderr).toMatch(/the node secret in SMCP_NODE_SECRET equals the client API key/);
+    const badName = await runSmcpExpectingExit([...redisArgs, '--node-secret-env', 'no-such name']);
+    expect(badName.stderr).toMatch(/--node-secret-env needs an environment variable name/);
   });
 });

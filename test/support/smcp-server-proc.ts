@@ -17,10 +17,13 @@ export interface SmcpProc {
   stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
+/** The node secret test nodes share on Redis unless a test gives its own (SMCP_NODE_SECRET). */
+export const TEST_NODE_SECRET = 'test-node-secret-0123456789abcdefghij';
+
 export async function startSmcpProc(args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<SmcpProc> {
   const child = spawn(process.execPath, [MCPD_SMCP, '--listen', '127.0.0.1:0', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, SMCP_API_KEY: '', ...env },
+    env: { ...process.env, SMCP_API_KEY: '', SMCP_NODE_SECRET: TEST_NODE_SECRET, ...env },
   });
   let err = '';
   child.stderr?.on('data', (b: Buffer) => (err += b.toString()));

@@ -58,13 +58,14 @@ describe('dashboard access token', () => {
     expect(() => readDashboardRecord(d)).toThrow(/is unreadable .*restart the core/);
   });
 
-  it('hands the old token hash to the next core once, within the window', () => {
+  it("hands the open pages' logins to the next core once, within the window", () => {
     const d = dir();
     writeDashboardRecord(d, { url: 'u', token: 'old', pid: 1 });
-    writeHandoff(d, 'old', 1000);
-    expect(takeHandoff(d, 2000)).toEqual({ tokenSha256: sha256('old'), until: 1000 + HANDOFF_WINDOW_MS });
+    const logins = [{ sha256: sha256('page'), expires: 5000 }];
+    writeHandoff(d, logins, 1000);
+    expect(takeHandoff(d, 2000)).toEqual({ logins, until: 1000 + HANDOFF_WINDOW_MS });
     expect(takeHandoff(d, 2000)).toBeUndefined(); // taken
-    writeHandoff(d, 'old', 1000);
+    writeHandoff(d, logins, 1000);
     expect(takeHandoff(d, 1000 + HANDOFF_WINDOW_MS + 1)).toBeUndefined(); // expired
   });
 });

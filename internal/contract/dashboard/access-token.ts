@@ -9,15 +9,21 @@ export interface DashboardRecord {
   pid: number;
 }
 
-/** A graceful stop leaves this for the next core: open pages holding the old token may renew once. */
+/** One browser login handed to the next core: the hash of the page's per-login value and when the login ends. */
+export interface HandedLogin {
+  sha256: string;
+  expires: number;
+}
+
+/** A graceful stop leaves this for the next core: each open page's login may be renewed there once. */
 interface Handoff {
-  tokenSha256: string;
+  logins: HandedLogin[];
   until: number;
 }
 
 const RECORD = 'dashboard.json';
 const HANDOFF = 'dashboard-handoff.json';
-/** How long after a graceful stop an open page may trade the old token for the new core's. */
+/** How long after a graceful stop an open page may trade its login's old value for one of the new core's. */
 export const HANDOFF_WINDOW_MS = 10 * 60_000;
 
 export function newAccessToken(): string {
@@ -81,19 +87,24 @@ export function removeDashboardRecord(stateDir: string, token: string): void {
   }
 }
 
-export function writeHandoff(stateDir: string, oldToken: string, now = Date.now()): void {
-  const h: Handoff = { tokenSha256: sha256(oldToken), until: now + HANDOFF_WINDOW_MS };
+export function writeHandoff(stateDir: string, logins: HandedLogin[], now = Date.now()): void {
+  const h: Handoff = { logins, until: now + HANDOFF_WINDOW_MS };
   writePrivate(join(stateDir, HANDOFF), `${JSON.stringify(h)}\n`);
 }
 
-/** Reads and deletes the predecessor's handoff; returns the old token's hash while the window is open. */
-export function takeHandoff(stateDir: string, now = Date.now()): { tokenSha256: string; until: number } | undefined {
+function handedLogin(l: unknown): l is HandedLogin {
+  const x = l as Partial<HandedLogin> | null;
+  return typeof x?.sha256 === 'string' && typeof x.expires === 'number';
+}
+
+/** Reads and deletes the predecessor's handoff; returns its logins while the window is open. */
+export function takeHandoff(stateDir: string, now = Date.now()): { logins: HandedLogin[]; until: number } | undefined {
   const path = join(stateDir, HANDOFF);
   try {
     const h = JSON.parse(readFileSync(path, 'utf8')) as Partial<Handoff>;
     rmSync(path, { force: true });
-    if (typeof h.tokenSha256 !== 'string' || typeof h.until !== 'number' || h.until < now) return undefined;
-    return { tokenSha256: h.tokenSha256, until: h.until };
+    if (!Array.isArray(h.logins) || typeof h.until !== 'number' || h.until < now) return undefined;
+    return { logins: h.logins.filter(handedLogin), until: h.until };
   } catch {
     return undefined;
   }

@@ -10,6 +10,7 @@ import type { LogService } from './log-service.js';
 import type { PoolPort } from './pool-port.js';
 import type { StoreState } from './store-state.js';
 import { resourcesWithContext, toolsWithContext } from './dashboard-context.js';
+import { secretRedactor } from '../../shared/redactor.js';
 
 /** The gateway entry beside this build (dist/internal/core/app → dist/cmd/mcpdmcp). */
 const GATEWAY = fileURLToPath(new URL('../../../cmd/mcpdmcp/main.js', import.meta.url));
@@ -93,7 +94,8 @@ function storeFiles(store: StoreState): StoreFile[] {
       .issuesNow()
       .filter((i) => sameFile(dir, i.file, path))
       .map((i) => ({ line: i.line, field: i.field, message: i.message, hint: i.hint }));
-    files.push({ path, text, issues });
+    // The page shows the files as written: literal secrets in them are masked as in status and logs.
+    files.push({ path, text: secretRedactor.text(text), issues });
   }
   return files;
 }

@@ -12,6 +12,8 @@ import type { ToolService } from './tool-service.js';
 import { isSearchModeTool, toolError, ToolSearchCalls } from './tool-search-calls.js';
 import { viewProfileName } from './caller-naming.js';
 import { afterReloads, markDispatched, type ReloadProgress } from './reload-retry.js';
+import { settledBeforeDeadline } from './call-deadline.js';
+import { secretRedactor } from '../../shared/redactor.js';
 
 export interface ToolCallDeps {
   pools: PoolPort;
@@ -70,7 +72,7 @@ export class ToolCalls {
   ): Promise<JsonObject> {
     const profile = this.d.profileOf(caller);
     // A name the index already knows needs no listing first: the common case, a client calling what it listed.
-    const entry = this.d.tools.index(profile).find(name) ?? (await this.loadAndResolve(profile, name));
+    const entry = this.d.tools.index(profile).find(name) ?? (await this.loadAndResolve(profile, name, opts));
     if (isSearchModeTool(entry)) return this.searchModeCall(caller, profile, entry, args, opts, note);
     try {
       return await promiseOf((done) => this.dispatch(entry, args, opts, note, done), opts.signal);
@@ -85,7 +87,11 @@ export class ToolCalls {
   /** Sends the call to the entry's pool: the one place both the immediate and the resumed call go through. */
   private dispatch(entry: ToolEntry, args: JsonObject, opts: CallOptions, note: ToolCallNote, done: CallDone): StartedCall {
     note.tool = entry;
-    return this.d.pools.toolCall(entry.fingerprint, entry.downstreamName, args, opts, done);
+    return this.d.pools.toolCall(entry.fingerprint, entry.downstreamName, args, opts, {
+      // An error result echoing the server's credential is masked like a JSON-RPC error (forwarded bytes were, downstream).
+      result: (result) => done.result(result.isError === true ? secretRedactor.value(result) : result),
+      error: (e) => done.error(e),
+    });
   }
 
   /** The search tool is answered here; the call tool becomes a call of the tool it names. */
@@ -107,31 +113,49 @@ export class ToolCalls {
     return this.call(caller, asked.target.name, asked.target.arguments, opts, note);
   }
 
-  private async loadAndResolve(profile: string, name: string): Promise<ToolEntry> {
-    await this.d.tools.ensureLoaded(profile);
-    return this.resolveTool(profile, name);
+  /**
+   * A name the index does not know yet: the profile's servers are listed first, waiting as a listing does
+   * (the listing budget) and never past the call's deadline — a stalled server must not hold a call for a
+   * name no listing has. What is still being listed then is named in the NOT_FOUND.
+   */
+  private async loadAndResolve(profile: string, name: string, opts: CallOptions): Promise<ToolEntry> {
+    await settledBeforeDeadline(this.d.tools.loadWithin(profile), opts);
+    return this.resolveTool(profile, name, opts);
   }
 
   /**
    * A call is explicit demand: when the name is unknown and some server of the profile could not be
    * listed, try those servers again before answering, and say which ones failed.
    */
-  private async resolveTool(profile: string, name: string): Promise<ToolEntry> {
+  private async resolveTool(profile: string, name: string, opts: CallOptions): Promise<ToolEntry> {
     const idx = this.d.tools.index(profile);
     try {
       return idx.resolve(name);
-    } catch (e) {
+    } catch {
       const withheld = this.d.tools.withheldRefusal(profile, name);
       if (withheld) throw withheld;
-      if (this.d.tools.failuresFor(profile).length === 0) throw e;
-      await this.d.tools.ensureLoaded(profile, { retryFailed: true });
+      if (this.d.tools.failuresFor(profile).length > 0) {
+        await settledBeforeDeadline(this.d.tools.loadWithin(profile, { retryFailed: true }), opts);
+      }
       try {
         return idx.resolve(name);
       } catch (again) {
-        const failed = this.d.tools.failuresFor(profile);
-        if (failed.length === 0 || !(again instanceof McpdError)) throw again;
-        throw new McpdError(again.reason, `${again.message}; servers that could not be listed: ${failed.join('; ')}`);
+        throw this.notFound(profile, again);
       }
     }
+  }
+
+  /** The NOT_FOUND, with the servers that could not be listed and those still being listed. */
+  private notFound(profile: string, e: unknown): unknown {
+    if (!(e instanceof McpdError)) return e;
+    const failed = this.d.tools.failuresFor(profile);
+    const loading = this.d.tools.loadingServers(profile);
+    const notes = [
+      ...(failed.length > 0 ? [`servers that could not be listed: ${failed.join('; ')}`] : []),
+      ...(loading.length > 0
+        ? [`servers still being listed (their tools join with notifications/tools/list_changed): ${loading.join(', ')}`]
+        : []),
+    ];
+    return notes.length === 0 ? e : new McpdError(e.reason, `${e.message}; ${notes.join('; ')}`);
   }
 }

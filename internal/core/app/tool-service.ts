@@ -130,17 +130,23 @@ export class ToolService {
    * on a server that never finishes starting. `pending` names the servers still loading then; they
    * keep loading, and their tools join the index (a list change, so list_changed) when they arrive.
    */
-  async loadWithin(profileName: string): Promise<{ waited: string[]; pending: string[] }> {
+  async loadWithin(profileName: string, opts: { retryFailed?: boolean } = {}): Promise<{ waited: string[]; pending: string[] }> {
     const profile = this.profiles.get(profileName);
     if (!profile) return { waited: [], pending: [] };
     // A listing also lists again what went stale (a server's TTL ran out); a call's lookup never does.
-    const loads = this.missingLoads(profile, { stale: true });
+    const loads = this.missingLoads(profile, { stale: true, ...opts });
     if (loads.size === 0) return { waited: [], pending: [] };
     await this.listingBudget.wait(loads);
     const loaded = profile.servers.filter((s) => !s.disabled && loads.has(specFingerprint(s)));
     const pending = loaded.filter((s) => this.loading.has(specFingerprint(s))).map((s) => s.name);
     const waited = loaded.filter((s) => !this.loading.has(specFingerprint(s))).map((s) => s.name);
     return { waited, pending };
+  }
+
+  /** The profile's servers whose tools are being listed right now (still starting, or slow to list). */
+  loadingServers(profileName: string): string[] {
+    const profile = this.profiles.get(profileName);
+    return (profile?.servers ?? []).filter((s) => !s.disabled && this.loading.has(specFingerprint(s))).map((s) => s.name);
   }
 
   /**

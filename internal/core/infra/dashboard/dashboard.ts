@@ -1,21 +1,23 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { Server as IoServer } from 'socket.io';
+import type { Server as IoServer, Socket } from 'socket.io';
 import { DashboardSession } from './dashboard-session.js';
 import { DashboardAssets } from './dashboard-assets.js';
 import {
   newAccessToken,
   removeDashboardRecord,
-  sha256,
   takeHandoff,
   tokenMatches,
   writeDashboardRecord,
   writeHandoff,
 } from '../../../contract/dashboard/access-token.js';
+import { removeLoginPage } from '../../../contract/dashboard/login-page.js';
 import type { DashboardCore } from './dashboard-port.js';
 import type { DashboardPushes } from '../../../contract/dashboard/dashboard-events.js';
 import { requestRejection } from './request-guard.js';
 import { LoginCodes } from './login-codes.js';
+import { LoginSessions } from './login-sessions.js';
+import { pageWithLogin, presented } from './page-credential.js';
 
 export interface DashboardOptions {
   core: DashboardCore;
@@ -42,15 +44,19 @@ const SECURITY_HEADERS = {
 
 /**
  * The web dashboard on the core's HTTP listener: pages at `/` and `/app/*`, Socket.IO namespace
- * `/app`. Every request, the Socket.IO handshake included, needs the access cookie (HttpOnly,
- * SameSite=Strict), got once for a single-use login code (`mcpd open`) or the token itself in the URL,
- * and a Host/Origin naming this listener. A new token each start; a page that saw the previous
- * core stop gracefully may trade its old token for the new one (decision in docs/decisions.md).
+ * `/app`. The page (static code) is served to any request whose Host/Origin name this listener; the
+ * socket, the handshake included, needs a login's own value, which the page got once for a single-use
+ * login code (`mcpd open`) or the token itself in the URL, and presents explicitly (never a cookie:
+ * browsers send 127.0.0.1 cookies to every port). Token holders may present the token as a bearer. A new
+ * token each start; a page that saw the previous core stop gracefully may renew its login once with the
+ * next one (decision in docs/decisions.md).
  */
 export class Dashboard {
   private readonly token = newAccessToken();
-  private readonly logins = new LoginCodes(this.token);
-  private readonly handoff: { tokenSha256: string; until: number } | undefined;
+  private readonly codes = new LoginCodes(this.token);
+  private readonly logins: LoginSessions;
+  /** The open sockets of each login, closed when it ends. */
+  private readonly sockets = new Map<string, Set<Socket>>();
   private readonly assets = new DashboardAssets();
   private io?: IoServer;
   /** Socket.IO being loaded (the first dashboard socket asked for it); undefined after close. */
@@ -60,12 +66,7 @@ export class Dashboard {
   private port = 0;
 
   constructor(private readonly o: DashboardOptions) {
-    this.handoff = takeHandoff(o.stateDir);
-  }
-
-  private get cookieName(): string {
-    // Cookies ignore ports: two cores on one host must not overwrite each other's.
-    return `mcpd_app_${this.port}`;
+    this.logins = new LoginSessions(takeHandoff(o.stateDir)?.logins ?? [], (hash) => this.closeSockets(hash));
   }
 
   /**
@@ -107,7 +108,7 @@ export class Dashboard {
         const io = (this.io = new SocketIo(server, {
           serveClient: false,
           allowRequest: (req, cb) => {
-            // The handshake itself needs the cookie (or, for the renewal the /app namespace offers, the old core's).
+            // The handshake itself needs a login (or, for the renewal the /app namespace offers, the old core's).
             const why = this.refusal(req) ?? this.socketRefusal(req);
             if (why) this.o.log('warning', 'dashboard.refused', { reason: why, path: req.url?.split('?')[0] });
             cb(why ?? null, why === undefined);
@@ -115,12 +116,16 @@ export class Dashboard {
         }));
         io.of('/').use((_s, next) => next(new Error('mcpd serves namespace /app only')));
         io.of('/app').use((socket, next) => {
-          if (this.authed(socket.handshake.headers.cookie)) return next();
+          const c = presented(socket.request);
+          if (this.authed(c)) return next();
           const err = new Error('unauthorized') as Error & { data?: unknown };
-          err.data = { renewable: this.renewable(socket.handshake.headers.cookie) };
+          err.data = { renewable: this.logins.renewable(c.session) };
           next(err);
         });
-        io.of('/app').on('connection', (socket) => new DashboardSession(socket, this.o.core));
+        io.of('/app').on('connection', (socket) => {
+          this.track(socket);
+          new DashboardSession(socket, this.o.core);
+        });
         return io;
       })
       .catch((e: unknown) => {
@@ -142,7 +147,7 @@ export class Dashboard {
     if (!this.mounted) return;
     const notice: DashboardPushes['core-stopping'] = { coreId: this.o.core.info().coreId };
     this.io?.of('/app').emit('core-stopping', notice);
-    writeHandoff(this.o.stateDir, this.token);
+    writeHandoff(this.o.stateDir, this.logins.handoff());
   }
 
   close(): void {
@@ -161,31 +166,33 @@ export class Dashboard {
   }
 
   private socketRefusal(req: IncomingMessage): string | undefined {
-    const cookie = req.headers.cookie;
-    return this.authed(cookie) || this.renewable(cookie)
+    const c = presented(req);
+    return this.authed(c) || this.logins.renewable(c.session)
       ? undefined
-      : 'the dashboard socket needs the access cookie: open the dashboard with "mcpd open"';
+      : 'the dashboard socket needs a login: open the dashboard with "mcpd open"';
   }
 
-  private cookie(header: string | undefined): string | undefined {
-    for (const part of (header ?? '').split(';')) {
-      const [k, ...v] = part.trim().split('=');
-      if (k === this.cookieName) return decodeURIComponent(v.join('='));
-    }
-    return undefined;
+  /** A live login's value, or (for whoever holds it, never a browser) the access token as a bearer. */
+  private authed(c: { session?: string; bearer?: string }): boolean {
+    return this.logins.check(c.session) !== undefined || tokenMatches(c.bearer, this.token);
   }
 
-  private authed(cookieHeader: string | undefined): boolean {
-    return tokenMatches(this.cookie(cookieHeader), this.token);
+  /** A socket of a login is closed when that login ends (logout, expiry). */
+  private track(socket: Socket): void {
+    const hash = this.logins.check(presented(socket.request).session);
+    if (!hash) return;
+    const set = this.sockets.get(hash) ?? new Set<Socket>();
+    this.sockets.set(hash, set.add(socket));
+    socket.on('disconnect', () => {
+      set.delete(socket);
+      if (set.size === 0 && this.sockets.get(hash) === set) this.sockets.delete(hash);
+    });
   }
 
-  private renewable(cookieHeader: string | undefined): boolean {
-    const old = this.cookie(cookieHeader);
-    return !!old && !!this.handoff && this.handoff.until > Date.now() && tokenMatches(sha256(old), this.handoff.tokenSha256);
-  }
-
-  private setCookie(): string {
-    return `${this.cookieName}=${encodeURIComponent(this.token)}; HttpOnly; SameSite=Strict; Path=/`;
+  private closeSockets(hash: string): void {
+    const set = this.sockets.get(hash);
+    this.sockets.delete(hash);
+    for (const s of set ?? []) s.disconnect(true);
   }
 
   private handle(req: IncomingMessage, res: ServerResponse): boolean {
@@ -195,49 +202,62 @@ export class Dashboard {
     const why = this.refusal(req);
     if (why) return (this.deny(res, 403, `${why}\n`), true);
     if (path === '/app/renew') return (this.renew(req, res), true);
+    if (path === '/app/logout') return (this.logout(req, res), true);
     if (req.method !== 'GET' && req.method !== 'HEAD') return (res.writeHead(405, { allow: 'GET, HEAD' }).end(), true);
     const login = url.searchParams.get('login');
-    if (path === '/' && login !== null) return (this.logIn(login, res), true);
+    if (path === '/' && login !== null) return (this.logIn(login, req, res), true);
     const given = url.searchParams.get('token');
     if (path === '/' && given !== null) {
       if (!tokenMatches(given, this.token))
         return (this.deny(res, 401, 'this link has an old or wrong token: run "mcpd open" for a fresh one\n'), true);
-      res.writeHead(303, { ...SECURITY_HEADERS, location: '/', 'set-cookie': this.setCookie() }).end();
-      return true;
+      return (this.servePage(req, res, this.logins.open()), true);
     }
-    if (!this.authed(req.headers.cookie)) {
-      return (
-        this.deny(
-          res,
-          401,
-          'the mcpd dashboard needs its access token: open it with "mcpd open" (it prints or opens a URL with the token)\n',
-        ),
-        true
-      );
-    }
+    // The page itself is static code, the same for everyone: what it may do needs a login's value.
     const asset = this.assets.get(path === '/' ? 'index.html' : path.slice('/app/'.length));
     if (!asset) return (this.deny(res, 404, `not found: ${path}\n`), true);
     res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': asset.type }).end(req.method === 'HEAD' ? undefined : asset.body);
     return true;
   }
 
-  /** A single-use login link (what `mcpd open` hands the browser): the code is traded once for the cookie. */
-  private logIn(code: string, res: ServerResponse): void {
-    const why = this.logins.redeem(code);
+  /** The page, carrying a new login's value for its script to keep (in its origin's sessionStorage). */
+  private servePage(req: IncomingMessage, res: ServerResponse, session: string): void {
+    const index = this.assets.get('index.html');
+    const body = index ? pageWithLogin(index.body, session) : Buffer.from('');
+    res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': index?.type ?? 'text/html' }).end(req.method === 'HEAD' ? undefined : body);
+  }
+
+  /** A single-use login link (what `mcpd open` leads the browser to): the code is traded once for a login. */
+  private logIn(code: string, req: IncomingMessage, res: ServerResponse): void {
+    const why = this.codes.redeem(code);
     if (why) {
       this.o.log('warning', 'dashboard.login_refused', { reason: why });
       return this.deny(res, 401, `${why}: run "mcpd open" for a fresh one\n`);
     }
-    res.writeHead(303, { ...SECURITY_HEADERS, location: '/', 'set-cookie': this.setCookie() }).end();
+    // The private page `mcpd open` wrote for this code has served its purpose.
+    removeLoginPage(this.o.stateDir, code.split('.')[0] ?? '');
+    this.servePage(req, res, this.logins.open());
   }
 
-  /** POST from a page whose core was replaced after a graceful stop: old token in, new cookie out. */
+  /**
+   * POST from a page whose core was replaced after a graceful stop: its login's old value in, a new one out
+   * (once; the login keeps its end). A value live here needs no renewal (204).
+   */
   private renew(req: IncomingMessage, res: ServerResponse): void {
     if (req.method !== 'POST') return void res.writeHead(405, { allow: 'POST' }).end();
     if (!req.headers.origin) return this.deny(res, 403, 'renewal needs an Origin header (only the dashboard page renews)\n');
-    if (this.authed(req.headers.cookie)) return void res.writeHead(204, SECURITY_HEADERS).end();
-    if (!this.renewable(req.headers.cookie)) return this.deny(res, 401, 'nothing to renew: open the dashboard again with "mcpd open"\n');
-    res.writeHead(204, { ...SECURITY_HEADERS, 'set-cookie': this.setCookie() }).end();
+    const { session } = presented(req);
+    if (this.logins.check(session)) return void res.writeHead(204, SECURITY_HEADERS).end();
+    const fresh = this.logins.renew(session);
+    if (!fresh) return this.deny(res, 401, 'nothing to renew: open the dashboard again with "mcpd open"\n');
+    res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'application/json' }).end(JSON.stringify({ session: fresh }));
+  }
+
+  /** POST from the page: its login ends, and its sockets with it. */
+  private logout(req: IncomingMessage, res: ServerResponse): void {
+    if (req.method !== 'POST') return void res.writeHead(405, { allow: 'POST' }).end();
+    if (!req.headers.origin) return this.deny(res, 403, 'logout needs an Origin header (only the dashboard page logs out)\n');
+    if (!this.logins.end(presented(req).session)) return this.deny(res, 401, 'no such login (it ended already)\n');
+    res.writeHead(204, SECURITY_HEADERS).end();
   }
 
   private deny(res: ServerResponse, code: number, text: string): void {

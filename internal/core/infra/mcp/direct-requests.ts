@@ -6,6 +6,7 @@ import { withRawJson, rawJsonOf } from '../../../shared/jsonrpc/raw-json.js';
 import type { ResultBytes } from '../../../shared/jsonrpc/split-response.js';
 import { cappedTimeout } from '../../../shared/timer-limit.js';
 import { ChurnMap } from '../../../shared/churn-map.js';
+import { secretRedactor } from '../../../shared/redactor.js';
 
 /** Our ids start far above the SDK Protocol's counter (which starts at 0), so the two never meet. */
 const DIRECT_ID_BASE = 2 ** 40;
@@ -157,8 +158,11 @@ export class DirectRequests {
     const p = this.pending.get(response.id);
     if (!p) return true;
     const sink = p.method === 'tools/call' ? p.opts.onResultJson : undefined;
+    // An error result is often where a server echoes what it was given (its credential): masked like a
+    // JSON-RPC error is. Successful results pass as the server wrote them.
+    const bytes = response.isError ? maskedJson(response.resultJson) : response.resultJson;
     if (!sink) {
-      const text = response.resultJson.toString('utf8');
+      const text = bytes.toString('utf8');
       let result: JsonObject;
       try {
         result = JSON.parse(text) as JsonObject;
@@ -175,7 +179,7 @@ export class DirectRequests {
       return true;
     }
     try {
-      sink(response.resultJson);
+      sink(bytes);
     } catch {
       // the sink only forwards bytes; the call still settles below, for its slot, metrics and history
     }
@@ -237,6 +241,13 @@ function paramsJson(params: JsonObject, progressToken: number | undefined): stri
  * What a tools/call settles with when its result went to a ResultJsonSink: the envelope the core's own
  * bookkeeping reads (`isError`), not the content, which the sink has passed on.
  */
+/** The JSON with every known secret masked (the same buffer when none occurs). */
+function maskedJson(json: Buffer): Buffer {
+  const text = json.toString('utf8');
+  const masked = secretRedactor.text(text);
+  return masked === text ? json : Buffer.from(masked);
+}
+
 function forwardedResult(isError: boolean): JsonObject {
   return isError ? { isError: true } : {};
 }

@@ -14,6 +14,7 @@ import { FramedSessionStream } from '../../../contract/session/framed-session-st
 import { chmodSync, unlinkSync } from 'node:fs';
 import { AREAS } from '../../../contract/areas/all-areas.js';
 import { grpcAreaHandlers } from './grpc-areas.js';
+import { GrpcCallOutputs } from './grpc-call-output.js';
 import { cappedTimeout } from '../../../shared/timer-limit.js';
 import { SessionClientMessage, type SessionServerMessage } from '../../../contract/gen/mcpd/control/v1/session.js';
 import { encodeServerMessage } from '../../../contract/session/session-wire.js';
@@ -80,7 +81,15 @@ function handlers(api: ControlApi, sessions: ControlApi, session: SessionServeOp
     stop: unary(() => api.requestStop()),
     session: (call) => serveSession(sessions, new GrpcSessionStream(call), session),
     // Typed per area declaration; areas.test.ts proves every ControlPlane RPC has its handler.
-    ...grpcAreaHandlers(api, AREAS),
+    ...grpcAreaHandlers(
+      api,
+      AREAS,
+      new GrpcCallOutputs(session.maxOutboundBytes ?? DEFAULT_SESSION_OUTBOUND_BYTES, (queued) =>
+        session.log?.('warning', 'gRPC call output over its budget; further calls on the connection wait until it is read', {
+          queued,
+        }),
+      ),
+    ),
   } as ControlPlaneServer;
 }
 

@@ -11,26 +11,33 @@ import {
   type RpcName,
 } from '../../../contract/areas/area.js';
 import { toServiceError } from '../../../contract/session/status-map.js';
+import { approxBytes, type CallOutput, GrpcCallOutputs } from './grpc-call-output.js';
+import { DEFAULT_SESSION_OUTBOUND_BYTES } from './outbound-gate.js';
 
 type AnyCall = ServerUnaryCall<unknown, unknown> | ServerWritableStream<unknown, unknown>;
 type Handler = (call: any, cb?: sendUnaryData<unknown>) => void;
 
 /** The gRPC projection of the areas: one ControlPlane handler per declared RPC. */
-export function grpcAreaHandlers(api: ControlApi, areas: readonly Area[]): Partial<ControlPlaneServer> {
+export function grpcAreaHandlers(
+  api: ControlApi,
+  areas: readonly Area[],
+  outputs = new GrpcCallOutputs(DEFAULT_SESSION_OUTBOUND_BYTES),
+): Partial<ControlPlaneServer> {
   const handlers: Partial<Record<RpcName, Handler>> = {};
   for (const m of areas.flatMap((a) => a.methods)) {
     if (isAbsent(m.grpc)) continue;
     if (handlers[m.grpc.rpc]) throw new Error(`RPC ${m.grpc.rpc} is declared twice`);
-    handlers[m.grpc.rpc] = 'open' in m.grpc ? streamHandler(api, m.grpc) : callHandler(api, m, m.grpc);
+    handlers[m.grpc.rpc] = 'open' in m.grpc ? streamHandler(api, m.grpc) : callHandler(api, m, m.grpc, outputs);
   }
   return handlers as Partial<ControlPlaneServer>;
 }
 
 /**
  * A unary RPC, or a server stream of progress events then the result. Cancelling the RPC cancels the
- * call; the shorter of the request's timeout and the gRPC deadline applies.
+ * call; the shorter of the request's timeout and the gRPC deadline applies. A stream starts only when its
+ * connection's output budget allows, and its progress is dropped while it or its connection is over it.
  */
-function callHandler(api: ControlApi, m: AreaMethod, g: GrpcCall<unknown, unknown>): Handler {
+function callHandler(api: ControlApi, m: AreaMethod, g: GrpcCall<unknown, unknown>, outputs: GrpcCallOutputs): Handler {
   const invoke = m.invoke;
   if (!invoke) throw new Error(`area method ${m.name} has a gRPC call but no core call`);
   const run = (ctx: CallContext, req: unknown) => invoke(api, req, ctx);
@@ -38,20 +45,29 @@ function callHandler(api: ControlApi, m: AreaMethod, g: GrpcCall<unknown, unknow
     const progressToPb = g.progressToPb;
     return (call: ServerWritableStream<unknown, unknown>) => {
       const signal = cancellation(call);
-      Promise.resolve()
-        .then(() => {
+      let out: CallOutput | undefined;
+      outputs
+        .admit(call, signal)
+        .then((o) => {
+          out = o;
           const { ctx, req } = contextOf(call, g, signal);
-          ctx.onProgress = (p) => call.write(progressToPb(p));
+          ctx.onProgress = (p) => {
+            const msg = progressToPb(p);
+            o.progress(msg, approxBytes(msg));
+          };
           return run(ctx, req);
         })
         // Encoding inside the chain: a result that cannot be encoded is answered as an error.
         .then((res) => g.toPb(res, call.request))
         .then(
           (msg) => {
-            call.write(msg);
+            out?.result(msg, approxBytes(msg));
             call.end();
           },
-          (e: unknown) => call.emit('error', toServiceError(e)),
+          (e: unknown) => {
+            out?.done();
+            call.emit('error', toServiceError(e));
+          },
         );
     };
   }
