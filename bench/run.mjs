@@ -26,7 +26,7 @@ import { MCP_HUB_VERSION, startMcpHub } from './mcp-hub.mjs';
 const smoke = process.argv.includes('--smoke');
 const only = process.argv.find((a) => a.startsWith('--case='))?.slice(7);
 const flag = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
-// `--n=` and `--warmup=` set the hop case's counts (issue 29 measures 10 rounds × 200 after 1,500 warm-up).
+// `--n=` and `--warmup=` set the hop case's counts (the door's target is measured at 10 rounds × 200 after 1,500 warm-up).
 const N = smoke ? 50 : Number(flag('n') ?? 1000);
 const WARMUP = smoke ? 50 : Number(flag('warmup') ?? 3000);
 

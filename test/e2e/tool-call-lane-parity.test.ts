@@ -10,7 +10,7 @@ import { echoServer, profile } from '../support/profiles.js';
 import { waitFor } from '../support/procs.js';
 
 /**
- * A tool call has one path (decision 46, issue 29): the door's callback entry (`toolCall`, what the Session
+ * A tool call has one path (decision 46, and the door of decision 54): the door's callback entry (`toolCall`, what the Session
  * takes for every tools/call) and its promise wrapper (`callTool` with a signal and a progress callback,
  * what gRPC and the SMCP Computer take) run the same code from the door down to the server's stdin. On
  * every scenario below both give the caller the same result or error and leave the same history record,
