@@ -16,7 +16,7 @@ function canonicalJson(value: JsonValue | undefined): string {
 /** What of a tool is pinned: what a model is told and what it may send. */
 const PINNED_FIELDS = ['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations'] as const;
 
-export interface PinnedDefinition {
+interface PinnedDefinition {
   /** sha256 of the pinned fields' canonical JSON. */
   hash: string;
   definition: JsonObject;

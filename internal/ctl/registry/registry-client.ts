@@ -26,7 +26,7 @@ export interface RegistryPackage {
   packageArguments?: RegistryArgument[];
   runtimeHint?: string;
 }
-export interface RegistryServer {
+interface RegistryServer {
   name: string;
   description?: string;
   version: string;
