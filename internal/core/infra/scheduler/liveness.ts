@@ -82,6 +82,12 @@ export class Liveness {
     const session = inst.session;
     const { scope } = this;
     if (!session || !inst.usable) return;
+    if (!speaksPing(session)) {
+      // A 2026-07-28 server asks its client only inside the call's own result (MRTR), never as a request of
+      // its own that could be mistaken for the cancelled call's; and that era has no ping to ask it with.
+      inst.cancelConfirmed();
+      return;
+    }
     const timeoutMs = Math.max(PROBE_TIMEOUT_MS, scope.spec.callTimeoutSeconds * 1000);
     session.request('ping', {}, { timeoutMs }).then(
       () => {
@@ -111,4 +117,9 @@ export class Liveness {
       },
     );
   }
+}
+
+/** Every 2025 version has `ping`; 2026-07-28 (and later: versions are dates) does not. Unknown: assume it does. */
+function speaksPing(session: { readonly protocolVersion?: string }): boolean {
+  return session.protocolVersion === undefined || session.protocolVersion < '2026-07-28';
 }
