@@ -281,7 +281,7 @@ describe('connecting and listing wake nothing (warm metadata cache)', () => {
       transports: ['websocket'],
       reconnection: false,
       forceNew: true,
-      extraHeaders: { cookie: `mcpd_app_${port}=${token}` },
+      extraHeaders: { authorization: `Bearer ${token}` },
     });
     try {
       const pushed = new Map<string, Pushed>();

@@ -357,7 +357,7 @@ describe('graceful stop', () => {
         transports: ['websocket'],
         reconnection: false,
         forceNew: true,
-        extraHeaders: { cookie: `mcpd_app_${port}=${token}` },
+        extraHeaders: { authorization: `Bearer ${token}` },
       });
       await new Promise<void>((resolve, reject) => {
         page!.once('connect', resolve);
