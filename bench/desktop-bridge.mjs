@@ -11,6 +11,7 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -97,7 +98,9 @@ try {
       () => client.call('desktop.observe', { meta: meta(), route: fixture }),
       async () => {
         await backend.snapshot(fixture, bounds());
-        await backend.screenshot(join(desk.dir, 'baseline.png'));
+        // The backend returns the PNG and the host writes it (evidence through folder handles): the baseline writes it too.
+        const { png } = await backend.screenshot({ timeoutMs: 30_000 });
+        await writeFile(join(desk.dir, 'baseline.png'), png);
       },
     ],
     N,
