@@ -10,7 +10,7 @@ import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { io } from 'socket.io-client';
 import {
   EVERYTHING,
@@ -33,6 +33,8 @@ const WARMUP = smoke ? 20 : 1000;
 const CONCURRENCY = 16;
 const THROUGHPUT_CALLS = smoke ? 200 : 20_000;
 const KEY = randomUUID();
+// The nodes' own secret for what they share through Redis (never the API key: mcpd-smcp refuses that).
+const NODE_SECRET = randomBytes(32).toString('base64');
 const SMCP = join(REPO, 'dist/cmd/mcpd-smcp/main.js');
 const PROF = profileFlags(process.env.SMCP_PROF);
 // One instance taking all 16 calls: a second server-everything would only compete for the same two
@@ -43,7 +45,7 @@ const children = [];
 async function startSmcp(extra = []) {
   const child = spawn(process.execPath, [...PROF, SMCP, '--listen', '127.0.0.1:0', ...extra], {
     stdio: ['ignore', 'pipe', 'ignore'],
-    env: { ...process.env, SMCP_API_KEY: KEY },
+    env: { ...process.env, SMCP_API_KEY: KEY, SMCP_NODE_SECRET: NODE_SECRET },
   });
   children.push(child);
   const [line] = await once(createInterface({ input: child.stdout }), 'line');

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { io } from 'socket.io-client';
 import { REPO, coresBusy, cpuPerCall, emit, emitComparison, interleaved, profileFlags, round, rssKb, startRedis } from './lib.mjs';
 
@@ -18,12 +18,17 @@ const CONCURRENCY = 16;
 const THROUGHPUT_CALLS = smoke ? 200 : 20_000;
 const IDLE = smoke ? 100 : 1000;
 const KEY = randomUUID();
+// The nodes' own secret for what they share through Redis (never the API key: mcpd-smcp refuses that).
+const NODE_SECRET = randomBytes(32).toString('base64');
 const SMCP = join(REPO, 'dist/cmd/mcpd-smcp/main.js');
 const MESSAGE = 'x'.repeat(1024);
 const children = [];
 
 async function child(args, env = {}) {
-  const c = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, SMCP_API_KEY: KEY, ...env } });
+  const c = spawn(process.execPath, args, {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, SMCP_API_KEY: KEY, SMCP_NODE_SECRET: NODE_SECRET, ...env },
+  });
   children.push(c);
   const [line] = await once(createInterface({ input: c.stdout }), 'line');
   return { child: c, ...JSON.parse(line) };
