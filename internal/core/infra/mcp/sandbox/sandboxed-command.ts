@@ -3,19 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { McpdError } from '../../../../shared/errors.js';
-import { isLoopbackName, parseHostRule, type HostRule, type SandboxSpec } from '../../../../contract/model/sandbox.js';
+import { isLoopbackName, parseHostRule, type HostRule } from '../../../../contract/model/sandbox.js';
 import { BRIDGE_SCRIPT } from './bridge-script.js';
-import { SANDBOX_SOCKET, bwrapArgs } from './bwrap-args.js';
+import { SANDBOX_SOCKET, bwrapArgs, type BwrapPlan } from './bwrap-args.js';
 import { SandboxProxy, type ProxyDenial } from './sandbox-proxy.js';
 
-export interface SandboxRequest {
+/** What bwrap's plan needs of the server, plus who it is and where its denied connections are reported. */
+export interface SandboxRequest extends Pick<BwrapPlan, 'sandbox' | 'command' | 'args' | 'env' | 'cwd' | 'protectedPaths'> {
   serverName: string;
-  sandbox: SandboxSpec;
-  command: string;
-  args: string[];
-  env: Record<string, string>;
-  cwd: string;
-  protectedPaths: string[];
   onDenied: (d: ProxyDenial) => void;
 }
 
