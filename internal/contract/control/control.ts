@@ -2,6 +2,7 @@ import type { CallDone, ProgressUpdate, ResultJsonSink, StartedCall } from '../m
 import type { JsonObject } from '../../shared/json.js';
 import type { RuntimeStatusView } from '../model/runtime.js';
 import type { SmcpComputerStatus } from '../model/smcp-computer-settings.js';
+import type { PolicyQuota } from '../model/policy.js';
 import type { NameCollision, ToolEntry, ToolSnapshot } from '../model/tool.js';
 
 /** What the control plane offers, independent of gRPC. The app implements it; rpc serves it. */
@@ -67,6 +68,8 @@ export interface StatusView extends RuntimeStatusView {
   stopDeadline?: number;
   /** runtime.yaml `smcp:` computers and their connection state. */
   smcpComputers?: SmcpComputerStatus[];
+  /** callers.yaml `policies:` quotas in use (docs/policy.md). */
+  policyQuotas?: PolicyQuota[];
 }
 
 export interface StopOutcome {

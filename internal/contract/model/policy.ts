@@ -33,6 +33,17 @@ export interface PolicyRate {
   readonly perMs: number;
 }
 
+/** One quota in use (a rule's `rate:` for one caller and target), as status shows it. */
+export interface PolicyQuota {
+  rule: string;
+  caller: string;
+  /** `tool:NAME`, `resource:URI` or `prompt:NAME`. */
+  target: string;
+  rate: string;
+  /** Calls left now. */
+  remaining: number;
+}
+
 /** One rule of `policies:` in callers.yaml, in the order written: the first that matches decides. */
 export interface PolicyRule {
   readonly name: string;

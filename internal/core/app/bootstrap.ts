@@ -18,6 +18,7 @@ import { CoreDoor } from './door/door.js';
 import type { Interceptor } from './door/interceptor.js';
 import { admissionInterceptor } from './door/admission.js';
 import { historyInterceptor } from './door/history.js';
+import { Policy } from './door/policy.js';
 import type { CoreLog } from './area-deps.js';
 import { must } from '../../shared/must.js';
 import { keepRunningOnUnhandledRejections } from './last-resort.js';
@@ -157,6 +158,8 @@ async function serveCore(
     }),
   );
   let door: CoreDoor | undefined;
+  // callers.yaml `policies:` (docs/policy.md): follows the running store, counted in the metrics.
+  const policy = new Policy({ store: () => store.current, decided: (rule, effect) => obs.metrics.policyDecision(rule, effect) });
   const core = new Core({
     version: packageVersion(),
     socket,
@@ -168,8 +171,9 @@ async function serveCore(
     requestStop: () => void stop().then(o.onStopped, o.onStopped),
     stateDir,
     smcpFace: () => must(door, 'the door').for('smcp'),
+    policyQuotas: () => policy.quotas(),
   });
-  door = new CoreDoor(core, doorInterceptors(core, log));
+  door = new CoreDoor(core, doorInterceptors(core, policy, log));
   const sessions = new SessionTally();
   obs.attach(core, sessions);
   const server = await startControlServer(door, socket, {
@@ -242,8 +246,8 @@ async function serveCore(
  * door"). Adding one is its file in door/ and its line here: an audit log goes first (it sees every call,
  * refusals included), a per-caller policy after the stop's gate (a stopping core refuses before asking it).
  */
-function doorInterceptors(core: Core, log: CoreLog): Interceptor[] {
-  return [admissionInterceptor(core.calls), historyInterceptor(core.history, log)];
+function doorInterceptors(core: Core, policy: Policy, log: CoreLog): Interceptor[] {
+  return [admissionInterceptor(core.calls), policy.interceptor, historyInterceptor(core.history, log)];
 }
 
 /**

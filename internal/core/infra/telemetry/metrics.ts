@@ -75,6 +75,13 @@ export class Metrics {
     buckets: CALL_BUCKETS,
     registers: [this.registry],
   });
+  private readonly policyDecisions = new Counter({
+    name: 'mcpd_policy_decisions_total',
+    help: 'Calls a policy rule (callers.yaml policies:) decided, by rule and effect (deny includes a used-up quota and a condition that could not be evaluated).',
+    labelNames: ['rule', 'effect'],
+    registers: [this.registry],
+  });
+  private readonly policySeries = new Map<string, Counter.Internal>();
   private readonly dropped = new Counter({
     name: 'mcpd_log_entries_dropped_total',
     help: 'Log entries a slow log reader lost (its oldest ones).',
@@ -180,6 +187,14 @@ export class Metrics {
     const id = this.idOf(fingerprint);
     this.requests.observe({ ...id, method, outcome }, seconds);
     if (outcome === 'saturated') this.saturations.inc(id);
+  }
+
+  /** `rule` is a rule's name from the store (bounded by it), never something a caller sent. */
+  policyDecision(rule: string, effect: 'allow' | 'deny'): void {
+    const key = `${effect}\0${rule}`;
+    let series = this.policySeries.get(key);
+    if (!series) this.policySeries.set(key, (series = this.policyDecisions.labels({ rule, effect })));
+    series.inc();
   }
 
   logsDropped(n: number): void {
