@@ -80,7 +80,12 @@ export class FaceView implements ControlApi {
   }
 
   watchTools(caller: string, lastEtag?: string): Subscription<ToolSnapshot> {
-    return this.door.open(this.call({ method: 'tools/watch', caller }), () => this.door.core.watchTools(caller, lastEtag));
+    const call = this.call({ method: 'tools/watch', caller });
+    const sub = this.door.open(call, () => this.door.core.watchTools(caller, lastEtag));
+    return this.snapshots(sub, (s) => {
+      const tools = this.door.visible(call, s.tools, (t) => t.name);
+      return s.catalog ? { ...s, tools, catalog: this.door.visible(call, s.catalog, (t) => t.name) } : { ...s, tools };
+    });
   }
 
   toolCall(caller: string, name: string, args: JsonObject, opts: CallOptions, done: CallDone): StartedCall {
@@ -104,6 +109,11 @@ export class FaceView implements ControlApi {
     return this.door.callOf(this.face, spec);
   }
 
+  /** A watch's snapshots with what an interceptor hides left out, as the lists leave it out. */
+  private snapshots<T>(sub: Subscription<T>, filter: (s: T) => T): Subscription<T> {
+    return this.door.filtering ? mapSubscription(sub, filter) : sub;
+  }
+
   private listed<T>(call: DoorCall, page: Paged<T>, nameOf: (item: T) => string): Paged<T> {
     return this.door.filtering ? { ...page, items: this.door.visible(call, page.items, nameOf) } : page;
   }
@@ -124,7 +134,13 @@ export class FaceView implements ControlApi {
         const page = await door.passAsync(call, undefined, () => inner.listTemplates(caller, cursor, size));
         return this.listed(call, page, (t) => t.uriTemplate);
       },
-      watch: (caller, etag) => door.open(this.call({ method: 'resources/watch', caller }), () => inner.watch(caller, etag)),
+      watch: (caller, etag) => {
+        const call = this.call({ method: 'resources/watch', caller });
+        return this.snapshots(
+          door.open(call, () => inner.watch(caller, etag)),
+          (s) => ({ ...s, resources: door.visible(call, s.resources, (r) => r.uri), templates: door.visible(call, s.templates, (t) => t.uriTemplate) }),
+        );
+      },
       read,
       subscribe: (caller, uri, signal) =>
         door.passAsync(this.call({ method: 'resources/subscribe', caller, target: uri }), undefined, () =>
@@ -141,7 +157,10 @@ export class FaceView implements ControlApi {
         const call = this.call({ method: 'prompts/list', caller, target: cursor });
         return this.listed(call, await door.passAsync(call, undefined, () => inner.list(caller, cursor, size)), (p) => p.name);
       },
-      watch: (caller, etag) => door.open(this.call({ method: 'prompts/watch', caller }), () => inner.watch(caller, etag)),
+      watch: (caller, etag) => {
+        const call = this.call({ method: 'prompts/watch', caller });
+        return this.snapshots(door.open(call, () => inner.watch(caller, etag)), (s) => ({ ...s, prompts: door.visible(call, s.prompts, (p) => p.name) }));
+      },
       get: (caller, name, args, opts) => {
         const call = this.call({ method: 'prompts/get', caller, target: name, args, client: opts.client, timeoutMs: opts.timeoutMs });
         return door.passAsync(call, opts.signal, (signal) => inner.get(caller, name, args, { ...opts, signal }));
@@ -167,4 +186,16 @@ export class FaceView implements ControlApi {
       watchFinder: (caller) => door.open(this.call({ method: 'mcpd/finder/watch', caller }), () => inner.watchFinder(caller)),
     };
   }
+}
+
+/** `sub` with each value passed through `fn`; ending it ends `sub`. */
+function mapSubscription<T>(sub: Subscription<T>, fn: (v: T) => T): Subscription<T> {
+  const step = (r: IteratorResult<T>): IteratorResult<T> => (r.done ? r : { done: false, value: fn(r.value) });
+  const it: Subscription<T> = {
+    next: () => sub.next().then(step),
+    return: (v?: unknown) => (sub.return ? sub.return(v) : Promise.resolve({ done: true, value: undefined })),
+    throw: (e?: unknown) => (sub.throw ? sub.throw(e) : Promise.reject(e as Error)),
+    [Symbol.asyncIterator]: () => it,
+  };
+  return it;
 }
