@@ -5,7 +5,8 @@ import type { PolicyCondition, PolicyVars } from '../model/policy.js';
 /** The variables a `when` expression may use (docs/policy.md, "CEL variables"). */
 export const POLICY_VARIABLES = ['caller', 'face', 'method', 'client', 'tool', 'uri', 'args'] as const;
 
-const DECLARED = new Set<string>(POLICY_VARIABLES);
+// The variables, and CEL's type names (`type(args.n) == int`), which are identifiers too.
+const DECLARED = new Set<string>([...POLICY_VARIABLES, 'bool', 'int', 'uint', 'double', 'string', 'bytes', 'list', 'map', 'null_type', 'type', 'dyn']);
 // Operators the evaluator plans itself (short-circuits, indexing, the ternary): not in the function table.
 const PLANNED = new Set(['_&&_', '_||_', '_?_:_', '_[_]', '_[?_]', '_?._', '@not_strictly_false', 'not_strictly_false']);
 
@@ -42,7 +43,7 @@ export function compileCondition(source: string): PolicyCondition | CelProblem {
     test(vars: PolicyVars): boolean | string {
       let r: unknown;
       try {
-        r = run({ ...vars, args: celValue(vars.args) } as Record<string, CelInput>);
+        r = run({ ...vars, args: celArgs(vars.args) } as Record<string, CelInput>);
       } catch (e) {
         return (e as Error).message;
       }
@@ -110,6 +111,18 @@ function firstIn(nodes: ReadonlyArray<AstNode | undefined>, bound: ReadonlySet<s
     if (u) return u;
   }
   return undefined;
+}
+
+// The rules of one call see the same arguments: converted once (evaluation is synchronous, so one entry does).
+let lastArgs: unknown;
+let lastConverted: unknown;
+
+function celArgs(args: unknown): unknown {
+  if (args !== lastArgs || lastConverted === undefined) {
+    lastConverted = celValue(args);
+    lastArgs = args;
+  }
+  return lastConverted;
 }
 
 /** JSON as CEL sees it: objects become maps (CEL reads a plain object as no map), lists stay lists. */
