@@ -111,8 +111,9 @@ export interface ControlApi {
   info(): CoreInfo;
   registerCaller(caller: string, meta: CallerMeta): CallerSession;
   unregisterCaller(sessionId: string): void;
-  listTools(caller: string, cursor?: string, pageSize?: number): Promise<ToolPage>;
-  watchTools(caller: string, lastEtag?: string): Subscription<ToolSnapshot>;
+  /** `client`: the MCP client's name where the face knows it (for the door's interceptors). */
+  listTools(caller: string, cursor?: string, pageSize?: number, client?: string): Promise<ToolPage>;
+  watchTools(caller: string, lastEtag?: string, client?: string): Subscription<ToolSnapshot>;
   callTool(caller: string, name: string, args: JsonObject, opts: CallOptions): Promise<JsonObject>;
   /**
    * The entry of a tool call: `done` hears its end, exactly once; the returned handle cancels it. The

@@ -73,14 +73,14 @@ export class FaceView implements ControlApi {
     return this.door.core.requestStop();
   }
 
-  async listTools(caller: string, cursor?: string, pageSize?: number): Promise<ToolPage> {
-    const call = this.call({ method: 'tools/list', caller, target: cursor });
+  async listTools(caller: string, cursor?: string, pageSize?: number, client?: string): Promise<ToolPage> {
+    const call = this.call({ method: 'tools/list', caller, target: cursor, client });
     const page = await this.door.passAsync(call, undefined, () => this.door.core.listTools(caller, cursor, pageSize));
     return this.door.filtering ? { ...page, tools: this.door.visible(call, page.tools, (t) => t.name) } : page;
   }
 
-  watchTools(caller: string, lastEtag?: string): Subscription<ToolSnapshot> {
-    const call = this.call({ method: 'tools/watch', caller });
+  watchTools(caller: string, lastEtag?: string, client?: string): Subscription<ToolSnapshot> {
+    const call = this.call({ method: 'tools/watch', caller, client });
     const sub = this.door.open(call, () => this.door.core.watchTools(caller, lastEtag));
     return this.snapshots(sub, (s) => {
       const tools = this.door.visible(call, s.tools, (t) => t.name);
@@ -125,17 +125,17 @@ export class FaceView implements ControlApi {
       return door.passAsync(call, opts.signal, (signal) => inner.read(caller, uri, { ...opts, signal }));
     };
     return {
-      list: async (caller, cursor, size) => {
-        const call = this.call({ method: 'resources/list', caller, target: cursor });
+      list: async (caller, cursor, size, client) => {
+        const call = this.call({ method: 'resources/list', caller, target: cursor, client });
         return this.listed(call, await door.passAsync(call, undefined, () => inner.list(caller, cursor, size)), (r) => r.uri);
       },
-      listTemplates: async (caller, cursor, size) => {
-        const call = this.call({ method: 'resources/templates/list', caller, target: cursor });
+      listTemplates: async (caller, cursor, size, client) => {
+        const call = this.call({ method: 'resources/templates/list', caller, target: cursor, client });
         const page = await door.passAsync(call, undefined, () => inner.listTemplates(caller, cursor, size));
         return this.listed(call, page, (t) => t.uriTemplate);
       },
-      watch: (caller, etag) => {
-        const call = this.call({ method: 'resources/watch', caller });
+      watch: (caller, etag, client) => {
+        const call = this.call({ method: 'resources/watch', caller, client });
         return this.snapshots(
           door.open(call, () => inner.watch(caller, etag)),
           (s) => ({ ...s, resources: door.visible(call, s.resources, (r) => r.uri), templates: door.visible(call, s.templates, (t) => t.uriTemplate) }),
@@ -153,12 +153,12 @@ export class FaceView implements ControlApi {
   private promptsView(inner: PromptsApi): PromptsApi {
     const door = this.door;
     return {
-      list: async (caller, cursor, size) => {
-        const call = this.call({ method: 'prompts/list', caller, target: cursor });
+      list: async (caller, cursor, size, client) => {
+        const call = this.call({ method: 'prompts/list', caller, target: cursor, client });
         return this.listed(call, await door.passAsync(call, undefined, () => inner.list(caller, cursor, size)), (p) => p.name);
       },
-      watch: (caller, etag) => {
-        const call = this.call({ method: 'prompts/watch', caller });
+      watch: (caller, etag, client) => {
+        const call = this.call({ method: 'prompts/watch', caller, client });
         return this.snapshots(door.open(call, () => inner.watch(caller, etag)), (s) => ({ ...s, prompts: door.visible(call, s.prompts, (p) => p.name) }));
       },
       get: (caller, name, args, opts) => {
