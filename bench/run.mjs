@@ -189,11 +189,44 @@ async function policy() {
     opened.push({ stop: () => a.close() }, { stop: () => b.close() });
     const [without, withRules] = await interleaved([() => echo1kb(a, 'everything__echo'), () => echo1kb(b, 'everything__echo')], N, WARMUP);
     emitComparison('hop_tools_call_1kb_20_policy_rules', N, WARMUP, withRules, without, { rules: 20, target_added_p50: 0.05 });
+    await policyInProcess(ruled.store);
   } catch (e) {
     failures.push(e);
   }
   for (const o of opened.reverse()) await o.stop().catch((e) => failures.push(e));
   if (failures.length > 0) throw failures[0];
+}
+
+/**
+ * The policy interceptor alone, in this process, on the rules the second core loaded: what the door spends
+ * on a 1 KB echo's decision (its share of the hop's added p50, without the machine's noise around it).
+ */
+async function policyInProcess(store) {
+  const { loadStore } = await import(join(REPO, 'dist/internal/contract/store/index.js'));
+  const { Policy } = await import(join(REPO, 'dist/internal/core/app/door/policy.js'));
+  const r = await loadStore(store, { env: process.env, runCommands: false });
+  if (!r.ok) throw new Error(`the policy store did not load: ${JSON.stringify(r.issues)}`);
+  const policy = new Policy({ store: () => r.store });
+  const call = (args) => ({
+    face: 'session',
+    caller: 'bench',
+    client: 'bench',
+    method: 'tools/call',
+    admission: 'core',
+    target: 'everything__echo',
+    args,
+    timeoutMs: undefined,
+    startedAt: Date.now(),
+    note: {},
+  });
+  const n = smoke ? 1000 : 200_000;
+  for (let i = 0; i < n; i++) policy.interceptor.enter(call({ message: 'x'.repeat(1024) }));
+  const t0 = process.hrtime.bigint();
+  for (let i = 0; i < n; i++) {
+    if (policy.interceptor.enter(call({ message: 'x'.repeat(1024) }))) throw new Error('the bench call was refused');
+  }
+  const perCallMs = Number(process.hrtime.bigint() - t0) / 1e6 / n;
+  emit({ case: 'policy_enter_20_rules_in_process', n, mean_ms: round(perCallMs), rules: r.store.policies.length });
 }
 
 /** Calls per second of `loops` concurrent loops on one client, `total` calls in all. */

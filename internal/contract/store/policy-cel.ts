@@ -1,4 +1,4 @@
-import { celEnv, isCelError, parse, plan, type CelInput } from '@bufbuild/cel';
+import { celEnv, celFunc, celMethod, CelScalar, isCelError, parse, plan, type CelInput } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
 import type { PolicyCondition, PolicyVars } from '../model/policy.js';
 
@@ -10,8 +10,32 @@ const DECLARED = new Set<string>([...POLICY_VARIABLES, 'bool', 'int', 'uint', 'd
 // Operators the evaluator plans itself (short-circuits, indexing, the ternary): not in the function table.
 const PLANNED = new Set(['_&&_', '_||_', '_?_:_', '_[_]', '_[?_]', '_?._', '@not_strictly_false', 'not_strictly_false']);
 
+/** Code points of `s` (CEL's string size), counted without building an array of them. */
+function codePoints(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length - 1; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
+}
+
+// The library's string size spreads the string into an array: 45 µs for a 1 KB argument, per rule.
+const SIZE = [
+  celFunc('size', [CelScalar.STRING], CelScalar.INT, (x) => BigInt(codePoints(x))),
+  celMethod('size', CelScalar.STRING, [], CelScalar.INT, function () {
+    return BigInt(codePoints(this));
+  }),
+];
+
 // The standard library plus the strings extension (lowerAscii, split, …), one environment for every rule.
-const ENV = celEnv({ funcs: strings });
+const ENV = celEnv({ funcs: [...strings, ...SIZE] });
 
 /** Why an expression was refused at load, and where in it (0-based offset into the expression). */
 export interface CelProblem {
