@@ -136,7 +136,7 @@ async function hop() {
 /**
  * Twenty rules of callers.yaml `policies:` as a user might write them (docs/policy.md): read-only clients,
  * path restrictions, quotas, a few rules for the bench caller itself with `when` (evaluated on every call)
- * and a quota it never reaches. The hop's tool passes through five of them.
+ * and a quota it never reaches. The hop's call meets four of them: three with `when` and a quota.
  */
 const POLICY_RULES = `policies:
   - { name: cursor-read-only, callers: [cursor], effect: deny, tools: ["fs__write_*", "fs__edit_*", "fs__move_*", "fs__create_*"] }

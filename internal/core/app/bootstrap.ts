@@ -18,7 +18,7 @@ import { CoreDoor } from './door/door.js';
 import type { Interceptor } from './door/interceptor.js';
 import { admissionInterceptor } from './door/admission.js';
 import { historyInterceptor } from './door/history.js';
-import { Policy } from './door/policy.js';
+import { Policy, policyInterceptor } from './door/policy.js';
 import type { CoreLog } from './area-deps.js';
 import { must } from '../../shared/must.js';
 import { keepRunningOnUnhandledRejections } from './last-resort.js';
@@ -247,7 +247,7 @@ async function serveCore(
  * refusals included), a per-caller policy after the stop's gate (a stopping core refuses before asking it).
  */
 function doorInterceptors(core: Core, policy: Policy, log: CoreLog): Interceptor[] {
-  return [admissionInterceptor(core.calls), policy.interceptor, historyInterceptor(core.history, log)];
+  return [admissionInterceptor(core.calls), policyInterceptor(policy), historyInterceptor(core.history, log)];
 }
 
 /**

@@ -48,6 +48,7 @@ export class Policy {
     return this.current().quotas();
   }
 
+  /** The interceptor of `policyInterceptor`, below. */
   readonly interceptor: Interceptor = {
     name: 'policy',
     enter: (call) => this.enter(call),
@@ -79,6 +80,14 @@ export class Policy {
     this.deps.decided?.(verdict.rule.name, verdict.effect);
     return verdict.effect === 'deny' ? refusal(call, t.kind, t.name, verdict) : undefined;
   }
+}
+
+/**
+ * Per-caller policy and quotas (callers.yaml `policies:`): lists leave out what a rule denies outright, calls meet the first rule that matches.
+ * `policy` holds the rules of the running store and the quotas (status reads them there).
+ */
+export function policyInterceptor(policy: Policy): Interceptor {
+  return policy.interceptor;
 }
 
 interface Target {
