@@ -79,8 +79,14 @@ function http2026Driver(url: string): FaceDriver {
   const META = { 'io.modelcontextprotocol/protocolVersion': V, 'io.modelcontextprotocol/clientCapabilities': {} };
   let id = 0;
   const post = async (method: string, params: Record<string, unknown>) => {
-    const name = typeof params.name === 'string' ? { 'mcp-name': params.name } : {};
-    const h = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': V, 'mcp-method': method, ...name };
+    const name: Record<string, string> = typeof params.name === 'string' ? { 'mcp-name': params.name } : {};
+    const h = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': V,
+      'mcp-method': method,
+      ...name,
+    };
     const r = await rawPost(url, h, { jsonrpc: '2.0', id: ++id, method, params: { ...params, _meta: META } });
     const body = r.body.startsWith('event:') ? r.body.split('data: ').pop()! : r.body;
     return JSON.parse(body) as { result?: { tools?: { name: string }[]; isError?: boolean }; error?: unknown };
@@ -136,7 +142,10 @@ async function dashboardDriver(base: string, token: string, caller: string): Pro
       return evTools((await snap).tools.map((t) => t.name));
     },
     call: async (name, args) => {
-      const r = (await page.timeout(60_000).emitWithAck('call', { caller, id: `c${++seq}`, name, args })) as { ok: boolean; error?: string };
+      const r = (await page.timeout(60_000).emitWithAck('call', { caller, id: `c${++seq}`, name, args })) as {
+        ok: boolean;
+        error?: string;
+      };
       return r.ok ? 'ok' : { rule: ruleIn(r.error ?? ''), reason: 'dashboard', message: r.error ?? '' };
     },
     close: () => void page.close(),
@@ -186,20 +195,29 @@ describe('policies: the same lists and refusals on every face', () => {
     base = new URL(metricsUrl(world)!).origin;
     const { token } = JSON.parse(readFileSync(join(dirname(world.socket), 'dashboard.json'), 'utf8')) as { token: string };
 
-    const both = async (make: (caller: string) => Promise<FaceDriver> | FaceDriver) => ({ alice: await make('alice'), carol: await make('carol') });
+    const both = async (make: (caller: string) => Promise<FaceDriver> | FaceDriver) => ({
+      alice: await make('alice'),
+      carol: await make('carol'),
+    });
     faces.set('MCP stdio gateway (Session)', await both(async (c) => sdkDriver(await world.gateway(c))));
-    faces.set('HTTP gateway 2025-11-25 (Session)', await both(async (c) => {
-      const gw = await startWorldHttpGateway(world, c);
-      gateways.push(gw);
-      const client = new Client({ name: `http-${c}`, version: '1.0.0' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(gw.url)));
-      return sdkDriver(client);
-    }));
-    faces.set('HTTP gateway 2026-07-28 (Session)', await both(async (c) => {
-      const gw = await startWorldHttpGateway(world, c);
-      gateways.push(gw);
-      return http2026Driver(gw.url);
-    }));
+    faces.set(
+      'HTTP gateway 2025-11-25 (Session)',
+      await both(async (c) => {
+        const gw = await startWorldHttpGateway(world, c);
+        gateways.push(gw);
+        const client = new Client({ name: `http-${c}`, version: '1.0.0' });
+        await client.connect(new StreamableHTTPClientTransport(new URL(gw.url)));
+        return sdkDriver(client);
+      }),
+    );
+    faces.set(
+      'HTTP gateway 2026-07-28 (Session)',
+      await both(async (c) => {
+        const gw = await startWorldHttpGateway(world, c);
+        gateways.push(gw);
+        return http2026Driver(gw.url);
+      }),
+    );
     faces.set('gRPC ListTools/CallTool', await both((c) => grpcDriver(world.socket, c)));
     faces.set('dashboard /app socket', await both((c) => dashboardDriver(base, token, c)));
     faces.set('SMCP agent', { alice: smcpDriver(agent, 'laptop'), carol: smcpDriver(agent, 'desk') });
@@ -226,7 +244,10 @@ describe('policies: the same lists and refusals on every face', () => {
         hello: await alice.call('ev__echo', { message: 'hello' }),
       });
       // The message says which rule and what was refused, on every face.
-      if (denied !== 'ok') expect(denied.message, face).toMatch(/denied by policy rule "no-sum-for-alice" \(callers\.yaml line 3\): alice may not use tool ev__get-sum/);
+      if (denied !== 'ok')
+        expect(denied.message, face).toMatch(
+          /denied by policy rule "no-sum-for-alice" \(callers\.yaml line 3\): alice may not use tool ev__get-sum/,
+        );
       if (secret !== 'ok') expect(secret.message, face).toMatch(/denied by policy rule "no-secret-echo"/);
       if (denied !== 'ok' && denied.reason !== 'dashboard') expect(denied.reason, face).toBe('PERMISSION_DENIED');
     }
@@ -251,7 +272,9 @@ describe('policies: the same lists and refusals on every face', () => {
       const r = await carol.call('ev__echo', { message: 'two' });
       expect(r, face).toMatchObject({ rule: 'carol-echo-quota' });
       if (r === 'ok') continue;
-      expect(r.message, face).toMatch(/quota of policy rule "carol-echo-quota" \(1\/hour, callers\.yaml line \d+\) is used up for carol on tool ev__echo: retry in \d+ s/);
+      expect(r.message, face).toMatch(
+        /quota of policy rule "carol-echo-quota" \(1\/hour, callers\.yaml line \d+\) is used up for carol on tool ev__echo: retry in \d+ s/,
+      );
       if (r.reason !== 'dashboard') expect(r.reason, face).toBe('RESOURCE_EXHAUSTED');
     }
     // Another target of the same caller is not limited by it.
@@ -260,7 +283,9 @@ describe('policies: the same lists and refusals on every face', () => {
     const control = createControlClient(world.socket);
     try {
       const st = await new ControlCalls(control).status();
-      expect(st.policyQuotas).toEqual([{ rule: 'carol-echo-quota', caller: 'carol', target: 'tool:ev__echo', rate: '1/hour', remaining: 0 }]);
+      expect(st.policyQuotas).toEqual([
+        { rule: 'carol-echo-quota', caller: 'carol', target: 'tool:ev__echo', rate: '1/hour', remaining: 0 },
+      ]);
     } finally {
       control.close();
     }

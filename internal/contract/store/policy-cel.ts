@@ -3,10 +3,23 @@ import { strings } from '@bufbuild/cel/ext';
 import type { PolicyCondition, PolicyVars } from '../model/policy.js';
 
 /** The variables a `when` expression may use (docs/policy.md, "CEL variables"). */
-export const POLICY_VARIABLES = ['caller', 'face', 'method', 'client', 'tool', 'uri', 'args'] as const;
+const POLICY_VARIABLES = ['caller', 'face', 'method', 'client', 'tool', 'uri', 'args'] as const;
 
 // The variables, and CEL's type names (`type(args.n) == int`), which are identifiers too.
-const DECLARED = new Set<string>([...POLICY_VARIABLES, 'bool', 'int', 'uint', 'double', 'string', 'bytes', 'list', 'map', 'null_type', 'type', 'dyn']);
+const DECLARED = new Set<string>([
+  ...POLICY_VARIABLES,
+  'bool',
+  'int',
+  'uint',
+  'double',
+  'string',
+  'bytes',
+  'list',
+  'map',
+  'null_type',
+  'type',
+  'dyn',
+]);
 // Operators the evaluator plans itself (short-circuits, indexing, the ternary): not in the function table.
 const PLANNED = new Set(['_&&_', '_||_', '_?_:_', '_[_]', '_[?_]', '_?._', '@not_strictly_false', 'not_strictly_false']);
 

@@ -10,7 +10,7 @@ export const POLICY_KEYS = ['name', 'callers', 'effect', 'tools', 'resources', '
 const UNIT_MS = { second: 1000, minute: 60_000, hour: 3_600_000 } as const;
 
 /** `policies:` of callers.yaml: the rules in order, each `when` compiled (a typo is reported where it is). */
-export function parsePolicies(src: Source, node: YNode, field = 'policies'): PolicyRule[] {
+function parsePolicies(src: Source, node: YNode, field = 'policies'): PolicyRule[] {
   if (!isSeq(node)) {
     report(src, node, field, `must be a list of rules, got ${describeNode(node)}`, 'write each rule as "- name: …" lines');
     return [];
@@ -22,7 +22,13 @@ export function parsePolicies(src: Source, node: YNode, field = 'policies'): Pol
     if (!rule) return;
     const first = names.get(rule.name);
     if (first !== undefined) {
-      report(src, item as YNode, join(field, i), `a rule named "${rule.name}" is already defined at line ${first}`, 'give every rule its own name');
+      report(
+        src,
+        item as YNode,
+        join(field, i),
+        `a rule named "${rule.name}" is already defined at line ${first}`,
+        'give every rule its own name',
+      );
       return;
     }
     names.set(rule.name, rule.where.line);
@@ -59,7 +65,13 @@ function parseRule(src: Source, node: YNode, field: string): PolicyRule | undefi
   const rateE = get('rate');
   const rate = rateE && readRate(src, rateE);
   if (rate && effect === 'deny')
-    report(src, rateE.value, rateE.field, 'a deny rule refuses every call it matches: a rate belongs on an allow rule', 'write effect: allow');
+    report(
+      src,
+      rateE.value,
+      rateE.field,
+      'a deny rule refuses every call it matches: a rate belongs on an allow rule',
+      'write effect: allow',
+    );
   if (src.issues.length > before || name === undefined || effect === undefined) return undefined;
   return {
     name,
@@ -82,7 +94,7 @@ function readWhen(src: Source, e: Entry): PolicyCondition | undefined {
   const at = whereOf(src, e.value, e.field);
   // On one line the column points at the character; a block scalar's lines start elsewhere.
   const quoted = isScalar(e.value) && (e.value.type === Scalar.QUOTE_DOUBLE || e.value.type === Scalar.QUOTE_SINGLE);
-  const oneLine = !text.slice(0, c.offset).includes('\n') && (isScalar(e.value) && (quoted || e.value.type === Scalar.PLAIN));
+  const oneLine = !text.slice(0, c.offset).includes('\n') && isScalar(e.value) && (quoted || e.value.type === Scalar.PLAIN);
   const caret = `${text.slice(0, c.offset)}⟨here⟩${text.slice(c.offset)}`;
   src.issues.push({
     file: src.file,
@@ -101,7 +113,13 @@ function readRate(src: Source, e: Entry): PolicyRate | undefined {
   const m = /^\s*(\d+)\s*\/\s*(second|minute|hour)s?\s*$/.exec(text);
   const tokens = m ? Number(m[1]) : 0;
   if (!m || tokens < 1 || !Number.isSafeInteger(tokens)) {
-    report(src, e.value, e.field, `must be "N/second", "N/minute" or "N/hour" with N ≥ 1, got ${JSON.stringify(text)}`, 'write for example rate: "10/minute"');
+    report(
+      src,
+      e.value,
+      e.field,
+      `must be "N/second", "N/minute" or "N/hour" with N ≥ 1, got ${JSON.stringify(text)}`,
+      'write for example rate: "10/minute"',
+    );
     return undefined;
   }
   return { text, tokens, perMs: UNIT_MS[m[2] as keyof typeof UNIT_MS] };

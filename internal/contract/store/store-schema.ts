@@ -227,14 +227,18 @@ export function callersSchema(): Schema {
 
 function policySchema(): Schema {
   const types: Record<string, Schema> = {
-    name: { type: 'string', minLength: 1, description: 'the rule\'s name: refusals, metrics and the audit log name it' },
+    name: { type: 'string', minLength: 1, description: "the rule's name: refusals, metrics and the audit log name it" },
     callers: { ...strList, description: 'caller globs; omitted = every caller' },
     effect: { enum: ['deny', 'allow'] },
     tools: { ...strList, description: 'globs over the tool names the caller sees' },
     resources: { ...strList, description: 'URI globs over resources and resource templates' },
     prompts: { ...strList, description: 'globs over the prompt names the caller sees' },
     when: { type: 'string', description: 'CEL over caller, face, method, client, tool, uri, args: the rule applies only when true' },
-    rate: { type: 'string', pattern: '^\\s*\\d+\\s*/\\s*(second|minute|hour)s?\\s*$', description: 'a quota per caller and target, e.g. "10/minute" (allow rules)' },
+    rate: {
+      type: 'string',
+      pattern: '^\\s*\\d+\\s*/\\s*(second|minute|hour)s?\\s*$',
+      description: 'a quota per caller and target, e.g. "10/minute" (allow rules)',
+    },
   };
   return object(POLICY_KEYS, (k) => types[k], 'a policy rule', ['name', 'effect']);
 }

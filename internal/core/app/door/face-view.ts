@@ -138,7 +138,11 @@ export class FaceView implements ControlApi {
         const call = this.call({ method: 'resources/watch', caller, client });
         return this.snapshots(
           door.open(call, () => inner.watch(caller, etag)),
-          (s) => ({ ...s, resources: door.visible(call, s.resources, (r) => r.uri), templates: door.visible(call, s.templates, (t) => t.uriTemplate) }),
+          (s) => ({
+            ...s,
+            resources: door.visible(call, s.resources, (r) => r.uri),
+            templates: door.visible(call, s.templates, (t) => t.uriTemplate),
+          }),
         );
       },
       read,
@@ -159,7 +163,10 @@ export class FaceView implements ControlApi {
       },
       watch: (caller, etag, client) => {
         const call = this.call({ method: 'prompts/watch', caller, client });
-        return this.snapshots(door.open(call, () => inner.watch(caller, etag)), (s) => ({ ...s, prompts: door.visible(call, s.prompts, (p) => p.name) }));
+        return this.snapshots(
+          door.open(call, () => inner.watch(caller, etag)),
+          (s) => ({ ...s, prompts: door.visible(call, s.prompts, (p) => p.name) }),
+        );
       },
       get: (caller, name, args, opts) => {
         const call = this.call({ method: 'prompts/get', caller, target: name, args, client: opts.client, timeoutMs: opts.timeoutMs });

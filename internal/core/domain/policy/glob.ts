@@ -8,7 +8,10 @@ export type Glob = (s: string) => boolean;
 export function compileGlob(pattern: string): Glob {
   if (pattern === '*') return () => true;
   if (!/[*?]/.test(pattern)) return (s) => s === pattern;
-  const body = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*+/g, '.*').replace(/\?/g, '.');
+  const body = pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*+/g, '.*')
+    .replace(/\?/g, '.');
   const re = new RegExp(`^${body}$`, 's');
   return (s) => re.test(s);
 }

@@ -35,7 +35,13 @@ describe('glob', () => {
 describe('PolicyEngine', () => {
   const rules = [
     rule({ name: 'no-sum-for-alice', callers: ['alice'], effect: 'deny', tools: ['ev__get-sum'] }),
-    rule({ name: 'no-secret-echo', callers: ['al*'], effect: 'deny', tools: ['ev__echo'], when: when((v) => (v.args as { message?: string }).message === 'secret') }),
+    rule({
+      name: 'no-secret-echo',
+      callers: ['al*'],
+      effect: 'deny',
+      tools: ['ev__echo'],
+      when: when((v) => (v.args as { message?: string }).message === 'secret'),
+    }),
     rule({ name: 'bob-all', callers: ['bob'], effect: 'deny' }),
     rule({ name: 'tmp-only', effect: 'deny', resources: ['file:///etc/*'] }),
   ];
@@ -84,7 +90,10 @@ describe('PolicyEngine', () => {
 
   it('an allow rule with a rate refuses past its quota, per caller and target, saying when to retry', () => {
     let now = 1_000_000;
-    const q = new PolicyEngine([rule({ name: 'q', effect: 'allow', tools: ['ev__*'], rate: { text: '2/minute', tokens: 2, perMs: 60_000 } })], () => now);
+    const q = new PolicyEngine(
+      [rule({ name: 'q', effect: 'allow', tools: ['ev__*'], rate: { text: '2/minute', tokens: 2, perMs: 60_000 } })],
+      () => now,
+    );
     const take = (caller: string, tool: string) => q.decide(caller, 'tool', tool, vars(tool));
     expect(take('alice', 'ev__echo')?.effect).toBe('allow');
     expect(take('alice', 'ev__echo')?.effect).toBe('allow');

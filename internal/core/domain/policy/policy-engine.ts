@@ -20,7 +20,6 @@ export type Verdict =
   | { readonly rule: PolicyRule; readonly effect: 'allow' }
   | { readonly rule: PolicyRule; readonly effect: 'deny'; readonly failed?: string; readonly retryAfterMs?: number };
 
-
 // Caches are per caller; a caller reading ever new URIs must not grow them without end.
 const MAX_CACHED_TARGETS = 4096;
 const MAX_BUCKETS = 10_000;

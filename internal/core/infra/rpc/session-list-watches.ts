@@ -14,7 +14,10 @@ export class ListChangeForwarder {
     // The client's tool list also holds mcpd_finder when the caller's resources give the Finder content.
     const { caller, clientName: client } = session;
     const watches = [
-      [new ClientToolListWatch(api.watchTools(caller, undefined, client), api.resources.watch(caller, undefined, client)), 'notifications/tools/list_changed'],
+      [
+        new ClientToolListWatch(api.watchTools(caller, undefined, client), api.resources.watch(caller, undefined, client)),
+        'notifications/tools/list_changed',
+      ],
       [api.resources.watch(caller, undefined, client), 'notifications/resources/list_changed'],
       [api.prompts.watch(caller, undefined, client), 'notifications/prompts/list_changed'],
     ] as const;
