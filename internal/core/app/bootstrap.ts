@@ -19,6 +19,8 @@ import type { Interceptor } from './door/interceptor.js';
 import { admissionInterceptor } from './door/admission.js';
 import { historyInterceptor } from './door/history.js';
 import { Policy, policyInterceptor } from './door/policy.js';
+import { metricsInterceptor } from './door/metrics.js';
+import type { Metrics } from '../infra/telemetry/metrics.js';
 import type { CoreLog } from './area-deps.js';
 import { must } from '../../shared/must.js';
 import { keepRunningOnUnhandledRejections } from './last-resort.js';
@@ -173,7 +175,7 @@ async function serveCore(
     smcpFace: () => must(door, 'the door').for('smcp'),
     policyQuotas: () => policy.quotas(),
   });
-  door = new CoreDoor(core, doorInterceptors(core, policy, log));
+  door = new CoreDoor(core, doorInterceptors(core, policy, log, obs.metrics));
   const sessions = new SessionTally();
   obs.attach(core, sessions);
   const server = await startControlServer(door, socket, {
@@ -243,11 +245,17 @@ async function serveCore(
 
 /**
  * The door's interceptors, composed once, in the order a call meets them (docs/architecture.md, "The
- * door"). Adding one is its file in door/ and its line here: an audit log goes first (it sees every call,
- * refusals included), a per-caller policy after the stop's gate (a stopping core refuses before asking it).
+ * door"). Adding one is its file in door/ and its line here. Metrics and an audit log go first (they see
+ * every call, refusals included), a per-caller policy after the stop's gate (a stopping core refuses before
+ * asking it).
  */
-function doorInterceptors(core: Core, policy: Policy, log: CoreLog): Interceptor[] {
-  return [admissionInterceptor(core.calls), policyInterceptor(policy), historyInterceptor(core.history, log)];
+function doorInterceptors(core: Core, policy: Policy, log: CoreLog, metrics: Metrics): Interceptor[] {
+  return [
+    metricsInterceptor((face, method, outcome, s) => metrics.observeDoorCall(face, method, outcome, s)),
+    admissionInterceptor(core.calls),
+    policyInterceptor(policy),
+    historyInterceptor(core.history, log),
+  ];
 }
 
 /**

@@ -4,6 +4,9 @@ import type { BusEntry } from './log-bus.js';
 
 export type CallOutcome = 'ok' | 'error' | 'timeout' | 'cancelled' | 'saturated';
 
+/** How a call through the door ended: `refused` by an interceptor (a stopping core, a policy) before it ran. */
+export type DoorOutcome = 'ok' | 'error' | 'timeout' | 'cancelled' | 'refused';
+
 /** Read at scrape time, so gauges are never stale and nothing polls. */
 export interface MetricsSources {
   pools(): PoolStatus[];
@@ -82,6 +85,14 @@ export class Metrics {
     registers: [this.registry],
   });
   private readonly policySeries = new Map<string, Counter.Internal>();
+  private readonly doorCalls = new Histogram({
+    name: 'mcpd_door_call_duration_seconds',
+    help: "Calls through the core's door (every face: gRPC, Session, dashboard, SMCP, context channels), by face, area method and outcome; refusals included. The _count series counts the calls.",
+    labelNames: ['face', 'method', 'outcome'],
+    buckets: CALL_BUCKETS,
+    registers: [this.registry],
+  });
+  private readonly doorSeriesCache = new Map<string, Histogram.Internal<'face' | 'method' | 'outcome'>>();
   private readonly dropped = new Counter({
     name: 'mcpd_log_entries_dropped_total',
     help: 'Log entries a slow log reader lost (its oldest ones).',
@@ -195,6 +206,14 @@ export class Metrics {
     let series = this.policySeries.get(key);
     if (!series) this.policySeries.set(key, (series = this.policyDecisions.labels({ rule, effect })));
     series.inc();
+  }
+
+  /** `face` and `method` are closed sets (the faces, the areas' declared methods): the series stay bounded. */
+  observeDoorCall(face: string, method: string, outcome: DoorOutcome, seconds: number): void {
+    const key = `${face}\0${method}\0${outcome}`;
+    let series = this.doorSeriesCache.get(key);
+    if (!series) this.doorSeriesCache.set(key, (series = this.doorCalls.labels({ face, method, outcome })));
+    series.observe(seconds);
   }
 
   logsDropped(n: number): void {
