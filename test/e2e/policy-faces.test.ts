@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io as ioClient, type Socket } from 'socket.io-client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { TestWorld } from '../support/core-process.js';
 import { metricsUrl } from '../support/core-metrics.js';
 import { rawPost, startWorldHttpGateway, stopProc, type HttpGatewayProc } from '../support/http-gateway.js';
@@ -45,6 +46,8 @@ interface FaceDriver {
   list(): Promise<string[]>;
   call(name: string, args: Record<string, unknown>): Promise<Outcome>;
   close?(): Promise<void> | void;
+  /** MCP clients: how many `notifications/tools/list_changed` arrived. */
+  listChanges?(): number;
 }
 
 const evTools = (names: string[]) => names.filter((n) => n.startsWith('ev__')).sort();
@@ -59,7 +62,12 @@ function mcpOutcome(e: unknown): Outcome {
 }
 
 function sdkDriver(client: Client): FaceDriver {
+  let changes = 0;
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    changes++;
+  });
   return {
+    listChanges: () => changes,
     list: async () => evTools((await client.listTools()).tools.map((t) => t.name)),
     call: async (name, args) => {
       try {
@@ -295,13 +303,24 @@ describe('policies: the same lists and refusals on every face', () => {
     expect(sampleValue(metrics, 'mcpd_policy_decisions_total', { rule: 'no-sum-for-alice', effect: 'deny' })).toBe(faces.size);
   });
 
-  it('rules follow the store: an edit of callers.yaml applies on every face', async () => {
+  it('rules follow the store: an edit of callers.yaml applies on every face, in calls, lists and list_changed', async () => {
+    const before = new Map([...faces].map(([face, { alice }]) => [face, alice.listChanges?.()]));
     world.write('callers.yaml', CALLERS_YAML.replace('tools: ["ev__get-sum"]', 'tools: ["ev__get-tiny-image"]'));
     const grpc = faces.get('gRPC ListTools/CallTool')!.alice;
     await waitFor('the edited rules to apply', async () => (await grpc.call('ev__get-sum', { a: 1, b: 2 })) === 'ok');
     for (const [face, { alice }] of faces) {
       expect(await alice.call('ev__get-sum', { a: 1, b: 2 }), face).toBe('ok');
       expect(await alice.call('ev__get-tiny-image', {}), face).toMatchObject({ rule: 'no-sum-for-alice' });
+    }
+    // MCP clients are told their list changed (the rules changed, not the servers' tools).
+    for (const [face, { alice }] of faces) {
+      const was = before.get(face);
+      if (was !== undefined) await waitFor(`${face}: tools/list_changed`, () => (alice.listChanges?.() ?? 0) > was);
+    }
+    for (const [face, { alice }] of faces) {
+      const list = await alice.list();
+      expect(list, face).toContain('ev__get-sum');
+      expect(list, face).not.toContain('ev__get-tiny-image');
     }
   });
 });

@@ -161,7 +161,11 @@ async function serveCore(
   );
   let door: CoreDoor | undefined;
   // callers.yaml `policies:` (docs/policy.md): follows the running store, counted in the metrics.
-  const policy = new Policy({ store: () => store.current, decided: (rule, effect) => obs.metrics.policyDecision(rule, effect) });
+  const policy = new Policy({
+    store: () => store.current,
+    onStoreChange: (listener) => store.onAdopt(listener),
+    decided: (rule, effect) => obs.metrics.policyDecision(rule, effect),
+  });
   const core = new Core({
     version: packageVersion(),
     socket,

@@ -19,6 +19,7 @@ import type { ToolSnapshot } from '../../../contract/model/tool.js';
 import type { JsonObject } from '../../../shared/json.js';
 import type { LogService } from '../log-service.js';
 import type { DoorCall } from './interceptor.js';
+import { RefilteredWatch } from './refiltered-watch.js';
 import type { CallSpec, Passage } from './passage.js';
 
 /**
@@ -76,7 +77,8 @@ export class FaceView implements ControlApi {
   async listTools(caller: string, cursor?: string, pageSize?: number, client?: string): Promise<ToolPage> {
     const call = this.call({ method: 'tools/list', caller, target: cursor, client });
     const page = await this.door.passAsync(call, undefined, () => this.door.core.listTools(caller, cursor, pageSize));
-    return this.door.filtering ? { ...page, tools: this.door.visible(call, page.tools, (t) => t.name) } : page;
+    if (!this.door.filtering) return page;
+    return { ...page, etag: page.etag + this.door.visibilityTag(), tools: this.door.visible(call, page.tools, (t) => t.name) };
   }
 
   watchTools(caller: string, lastEtag?: string, client?: string): Subscription<ToolSnapshot> {
@@ -110,12 +112,13 @@ export class FaceView implements ControlApi {
   }
 
   /** A watch's snapshots with what an interceptor hides left out, as the lists leave it out. */
-  private snapshots<T>(sub: Subscription<T>, filter: (s: T) => T): Subscription<T> {
-    return this.door.filtering ? mapSubscription(sub, filter) : sub;
+  private snapshots<T extends { etag: string }>(sub: Subscription<T>, filter: (s: T) => T): Subscription<T> {
+    return this.door.filtering ? new RefilteredWatch(sub, filter, this.door) : sub;
   }
 
   private listed<T>(call: DoorCall, page: Paged<T>, nameOf: (item: T) => string): Paged<T> {
-    return this.door.filtering ? { ...page, items: this.door.visible(call, page.items, nameOf) } : page;
+    if (!this.door.filtering) return page;
+    return { ...page, etag: page.etag + this.door.visibilityTag(), items: this.door.visible(call, page.items, nameOf) };
   }
 
   private resourcesView(inner: ResourcesApi): ResourcesApi {
@@ -193,16 +196,4 @@ export class FaceView implements ControlApi {
       watchFinder: (caller) => door.open(this.call({ method: 'mcpd/finder/watch', caller }), () => inner.watchFinder(caller)),
     };
   }
-}
-
-/** `sub` with each value passed through `fn`; ending it ends `sub`. */
-function mapSubscription<T>(sub: Subscription<T>, fn: (v: T) => T): Subscription<T> {
-  const step = (r: IteratorResult<T>): IteratorResult<T> => (r.done ? r : { done: false, value: fn(r.value) });
-  const it: Subscription<T> = {
-    next: () => sub.next().then(step),
-    return: (v?: unknown) => (sub.return ? sub.return(v) : Promise.resolve({ done: true, value: undefined })),
-    throw: (e?: unknown) => (sub.throw ? sub.throw(e) : Promise.reject(e as Error)),
-    [Symbol.asyncIterator]: () => it,
-  };
-  return it;
 }

@@ -22,6 +22,8 @@ const KIND_OF: Readonly<Record<string, TargetKind>> = {
 /** What the policy needs around it: the running store's rules, a clock, and where decisions are counted. */
 export interface PolicyDeps {
   store(): ProfileStore;
+  /** Hears each store taken into use, so a change of rules reaches watches at once (not at the next call). */
+  onStoreChange?(listener: () => void): void;
   now?: () => number;
   /** Every decision a rule made (mcpd_policy_decisions_total{rule,effect}). */
   decided?(rule: string, effect: 'allow' | 'deny'): void;
@@ -37,10 +39,17 @@ export interface PolicyDeps {
 export class Policy {
   private engine: PolicyEngine;
   private rulesOf: readonly PolicyRule[] | undefined;
+  private rulesKey: string;
+  /** Moves with each change of rules once there were any: tags list etags, so clients see the change. */
+  private generation: number;
+  private readonly listeners = new Set<() => void>();
 
   constructor(private readonly deps: PolicyDeps) {
     this.rulesOf = deps.store().policies;
     this.engine = new PolicyEngine(this.rulesOf ?? [], deps.now);
+    this.rulesKey = keyOf(this.rulesOf);
+    this.generation = this.rulesOf?.length ? 1 : 0;
+    deps.onStoreChange?.(() => this.current());
   }
 
   /** The quotas in use, for status. */
@@ -53,13 +62,28 @@ export class Policy {
     name: 'policy',
     enter: (call) => this.enter(call),
     visible: (call, name) => this.visible(call, name),
+    visibility: {
+      epoch: () => (this.current(), this.generation),
+      onChange: (listener) => {
+        this.listeners.add(listener);
+        return () => this.listeners.delete(listener);
+      },
+    },
   };
 
   private current(): PolicyEngine {
     const rules = this.deps.store().policies;
     if (rules !== this.rulesOf) {
       this.rulesOf = rules;
+      const had = !this.engine.empty;
       this.engine = new PolicyEngine(rules ?? [], this.deps.now).adoptQuotas(this.engine);
+      // An edit elsewhere in the store re-reads the same rules: what callers see did not change.
+      const key = keyOf(rules);
+      if (key !== this.rulesKey && (had || !this.engine.empty)) {
+        this.generation++;
+        for (const l of this.listeners) l();
+      }
+      this.rulesKey = key;
     }
     return this.engine;
   }
@@ -88,6 +112,11 @@ export class Policy {
  */
 export function policyInterceptor(policy: Policy): Interceptor {
   return policy.interceptor;
+}
+
+/** The rules as written (what decides), without where they are written. */
+function keyOf(rules: readonly PolicyRule[] | undefined): string {
+  return JSON.stringify((rules ?? []).map((r) => [r.name, r.callers, r.effect, r.tools, r.resources, r.prompts, r.when?.source, r.rate?.text]));
 }
 
 interface Target {
