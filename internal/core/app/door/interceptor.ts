@@ -73,7 +73,7 @@ export interface Interceptor {
   readonly visibility?: VisibilityEpoch;
 }
 
-export interface VisibilityEpoch {
+interface VisibilityEpoch {
   /** 0 until what is hidden first depends on anything; then moves with every change. */
   epoch(): number;
   onChange(listener: () => void): () => void;

@@ -116,7 +116,9 @@ export function policyInterceptor(policy: Policy): Interceptor {
 
 /** The rules as written (what decides), without where they are written. */
 function keyOf(rules: readonly PolicyRule[] | undefined): string {
-  return JSON.stringify((rules ?? []).map((r) => [r.name, r.callers, r.effect, r.tools, r.resources, r.prompts, r.when?.source, r.rate?.text]));
+  return JSON.stringify(
+    (rules ?? []).map((r) => [r.name, r.callers, r.effect, r.tools, r.resources, r.prompts, r.when?.source, r.rate?.text]),
+  );
 }
 
 interface Target {
