@@ -249,7 +249,8 @@ describe('cancel, disconnect and route on a real Linux desktop, on both faces', 
       name: 'desk__desktop_type',
       arguments: { text: 'to-the-asked-window', app: FIXTURE_APP },
     })) as ToolResult;
-    expect(r.isError, textOf(r)).not.toBe(true);
+    // A key xdotool lost on a loaded machine is said as such (the text read back differs); where keys went is what counts here.
+    if (r.isError) expect(textOf(r)).toMatch(/the typed text arrived different/);
     // One marker key into the window named in the question: once it arrived, every key sent before it was
     // delivered too (X and GTK keep their order), so the popup's log is final. Whether xdotool lost a key of
     // the text on a loaded machine is not what this checks; where the keys went is.
