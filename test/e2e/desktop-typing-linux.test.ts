@@ -172,4 +172,23 @@ describe('typeText on a real Linux desktop', () => {
     await waitFor('every key in the app', () => current() >= start + text.length, 30_000);
     expect(current()).toBe(start + text.length);
   }, 180_000);
+
+  it('an element value longer than 4,096 characters says it was cut, and how long it is', async () => {
+    const text = 'y'.repeat(5000);
+    const r = await confirmed('desktop.typeText', {
+      route,
+      target: { selector: { byRole: 'AXTextField' } },
+      text,
+      options: { clearBefore: true },
+    });
+    expect(r).toMatchObject({ typed: true, verified: true });
+    const found = await client.call<{ elementRefs: { value: string; valueTruncated?: boolean; valueLength?: number }[] }>('desktop.find', {
+      meta: meta(),
+      route,
+      selector: { byRole: 'AXTextField' },
+    });
+    const [entry] = found.elementRefs;
+    expect(entry?.value).toHaveLength(4096);
+    expect(entry).toMatchObject({ valueTruncated: true, valueLength: 5000 });
+  }, 60_000);
 });

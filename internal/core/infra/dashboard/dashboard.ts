@@ -209,7 +209,10 @@ export class Dashboard {
     const given = url.searchParams.get('token');
     if (path === '/' && given !== null) {
       if (!tokenMatches(given, this.token))
-        return (this.deny(res, 401, 'this link is not from this core (or the core restarted since): run "mcpd open" for a fresh login link\n'), true);
+        return (
+          this.deny(res, 401, 'this link is not from this core (or the core restarted since): run "mcpd open" for a fresh login link\n'),
+          true
+        );
       return (this.servePage(req, res, this.logins.open()), true);
     }
     // The page itself is static code, the same for everyone: what it may do needs a login's value.
