@@ -185,6 +185,7 @@ export class LinuxBackend implements DesktopBackend {
       if (ifaces.includes(I.editable)) {
         const before = await readField(bus, addr);
         const caret = before?.caret ?? -1;
+        // Ignored: no count (a password field, no Text) reads as empty, so nothing is cleared and the text goes at the start.
         const count = before ? Array.from(before.text).length : Number(await bus.prop(addr, I.text, 'CharacterCount').catch(() => 0));
         if (clearBefore && count > 0) {
           const [deleted] = await bus.call(addr, I.editable, 'DeleteText', 'ii', [0, count]);

@@ -54,6 +54,7 @@ export async function focusedField(
 
 async function searchFocused(bus: AtspiBus, app: NodeAddr, windowTitle: string): Promise<NodeAddr | undefined> {
   const windows = await bus.children(app);
+  // Ignored: a window that closed meanwhile has no name, so it is not the one looked for.
   const names = await Promise.all(windows.map((w) => bus.prop(w, I.accessible, 'Name').catch(() => undefined)));
   let level = windows.filter((_, i) => names[i] === windowTitle);
   let seen = 0;
