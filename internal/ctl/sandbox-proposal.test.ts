@@ -4,7 +4,16 @@ import { proposeSandbox } from './sandbox-proposal.js';
 describe('the sandbox proposed from an entry', () => {
   it('grants path arguments read-write, but not scripts, the whole home or /', () => {
     const p = proposeSandbox(
-      ['-y', '@modelcontextprotocol/server-filesystem', '/home/u/projects/', '~/notes', '--db=${HOME}/data.db', '/opt/srv/index.js', '~', '/'],
+      [
+        '-y',
+        '@modelcontextprotocol/server-filesystem',
+        '/home/u/projects/',
+        '~/notes',
+        '--db=${HOME}/data.db',
+        '/opt/srv/index.js',
+        '~',
+        '/',
+      ],
       {},
     );
     expect(p.sandbox).toEqual({

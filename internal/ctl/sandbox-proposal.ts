@@ -54,7 +54,10 @@ export function proposeSandbox(args: readonly string[], env: Readonly<Record<str
     }
     if (p.startsWith('.')) {
       if (cwd && isAbsolute(cwd)) add(write, resolve(cwd, p), `the path argument "${arg}" (in ${cwd})`);
-      else reasons.push(`not granted: "${p}" is relative to wherever the client started the server; write the absolute path in sandbox.filesystem`);
+      else
+        reasons.push(
+          `not granted: "${p}" is relative to wherever the client started the server; write the absolute path in sandbox.filesystem`,
+        );
       continue;
     }
     add(write, p.replace(/\/+$/, ''), `the path argument "${arg}"`);

@@ -53,7 +53,9 @@ describe('mcpdctl search and add against an MCP Registry (v0.1 API on loopback)'
     expect(dry.stdout).toContain('${input:server-filesystem-allowed-directory}');
     // The directory the user will give is the path the proposed sandbox grants, shown with why.
     expect(dry.stdout).toMatch(/\+ {8}write:\n\+ {10}- \$\{input:server-filesystem-allowed-directory\}/);
-    expect(dry.stdout).toContain('note: sandbox: filesystem.write ${input:server-filesystem-allowed-directory}: the path the server is given there');
+    expect(dry.stdout).toContain(
+      'note: sandbox: filesystem.write ${input:server-filesystem-allowed-directory}: the path the server is given there',
+    );
     expect(readFileSync(join(dir, 'profiles/default.yaml'), 'utf8')).toBe('# my servers\nservers: []\n');
 
     const r = await ctl('add', 'io.github.modelcontextprotocol/server-filesystem');

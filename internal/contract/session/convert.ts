@@ -67,7 +67,10 @@ export function statusToPb(s: StatusView): pb.RuntimeStatus {
       transport: p.spec.transport,
       strategy: p.spec.strategy,
       // A sandboxed server's grants ride on its target: status and the dashboard's pools view show them.
-      target: p.spec.transport === 'stdio' ? p.spec.cmd.join(' ') + sandboxNote(p.spec.sandbox, p.spec.sandboxOptOut === true) : (p.spec.url ?? ''),
+      target:
+        p.spec.transport === 'stdio'
+          ? p.spec.cmd.join(' ') + sandboxNote(p.spec.sandbox, p.spec.sandboxOptOut === true)
+          : (p.spec.url ?? ''),
       waiting: p.waiting,
       suspended: p.suspended,
       suspendedReason: p.suspendedReason ?? '',
