@@ -1,9 +1,10 @@
 import { pinDiff } from '../contract/model/tool-pins.js';
+import { AREA_NOUNS, AREA_SHAPES, PIN_AREAS } from '../contract/model/item-pins.js';
 import { pinnedServers, readPins } from '../contract/pins/pin-files.js';
 import { stateDirFor } from '../contract/store/state-dir.js';
 
 /**
- * What `mcpdctl status` says of tool pins: the tools withheld because their definition changed since it
+ * What `mcpdctl status` says of pins: the tools (prompts, resources) withheld because their definition changed since it
  * was approved, each as its diff. Read from the running core's store's state directory (the same files
  * `mcpdctl pins` reads), so it needs no call to the core.
  */
@@ -15,8 +16,15 @@ export function withheldSection(configDir: string): string {
       lines.push(`  ${server}: ${w.name}`, ...pinDiff(w).map((l) => `    ${l}`));
     }
   }
+  for (const area of PIN_AREAS) {
+    for (const server of pinnedServers(stateDir, area).sort()) {
+      for (const w of Object.values(readPins(stateDir, server, area).withheld)) {
+        lines.push(`  ${server}: ${AREA_NOUNS[area]} ${w.name}`, ...pinDiff(w, AREA_SHAPES[area]).map((l) => `    ${l}`));
+      }
+    }
+  }
   if (lines.length === 0) return '';
-  return `\nWITHHELD TOOLS (changed since approved; see "mcpdctl pins", accept with "mcpdctl pins approve SERVER [TOOL]")\n${lines.join('\n')}\n`;
+  return `\nWITHHELD TOOLS, PROMPTS, RESOURCES (changed since approved; see "mcpdctl pins", accept with "mcpdctl pins approve SERVER [NAME]")\n${lines.join('\n')}\n`;
 }
 
 /** One server's pins for `mcpdctl status SERVER`: how many are pinned, and each withheld tool's diff. */

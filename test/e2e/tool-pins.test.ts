@@ -64,7 +64,9 @@ describe('tool definitions pinned on first sight', () => {
     expect(shown.stdout).toContain('renamed: fetch → get');
     // mcpdctl status names every withheld tool with its diff; status SERVER says so for that server.
     const status = await runCtl(world, ['status']);
-    expect(status.stdout).toMatch(/WITHHELD TOOLS[^\n]*\n {2}p: lookup\n {4}changed: lookup\n {4}- description: "Look a word up\."/);
+    expect(status.stdout).toMatch(
+      /WITHHELD TOOLS, PROMPTS, RESOURCES[^\n]*\n {2}p: lookup\n {4}changed: lookup\n {4}- description: "Look a word up\."/,
+    );
     expect(status.stdout).toContain('  p: get\n    renamed: fetch → get');
     const one = await runCtl(world, ['status', 'p']);
     expect(one.stdout).toContain('  tool pins: 4 pinned, 2 withheld');

@@ -31,12 +31,12 @@ export function Pins() {
           {note.text}
         </p>
       )}
-      <h3>Withheld tools</h3>
+      <h3>Withheld tools, prompts and resources</h3>
       {servers === undefined ? (
         <p class="muted">loading…</p>
       ) : withheld.length === 0 ? (
         <p class="muted" data-pins="none">
-          no tool is withheld: every tool served is the one approved
+          nothing is withheld: every tool, prompt and resource served is the one approved
         </p>
       ) : (
         <ul class="list">

@@ -2,37 +2,45 @@ import { mkdirSync, watch } from 'node:fs';
 import type { Subscription } from '../../contract/control/control-areas.js';
 import type { ServerPinsView } from '../../contract/dashboard/dashboard-events.js';
 import { approvePins, pinDiff } from '../../contract/model/tool-pins.js';
+import { AREA_NOUNS, AREA_SHAPES, PIN_AREAS } from '../../contract/model/item-pins.js';
 import { pinnedServers, pinsDir, readPins, writePins } from '../../contract/pins/pin-files.js';
 import { McpdError } from '../../shared/errors.js';
 
 /**
- * Tool pins as the dashboard sees and approves them: through the pin files themselves, as `mcpdctl pins`
+ * Tool (prompt, resource) pins as the dashboard sees and approves them: through the pin files themselves, as `mcpdctl pins`
  * does. The core's ToolPins watches the same folder, so an approval here offers the tools again and
  * tells connected clients (list_changed), whichever process wrote it.
  */
 export function pinsViews(stateDir: string): ServerPinsView[] {
-  return pinnedServers(stateDir)
-    .sort()
-    .map((server) => {
-      const pins = readPins(stateDir, server);
-      return {
-        server,
-        pinned: Object.keys(pins.tools).length,
-        withheld: Object.values(pins.withheld).map((w) => ({ name: w.name, kind: w.kind, from: w.from, diff: pinDiff(w) })),
-      };
-    });
+  const servers = new Set([...pinnedServers(stateDir), ...PIN_AREAS.flatMap((a) => pinnedServers(stateDir, a))]);
+  return [...servers].sort().map((server) => {
+    const pins = readPins(stateDir, server);
+    const withheld = Object.values(pins.withheld).map((w) => ({ name: w.name, kind: w.kind, from: w.from, diff: pinDiff(w) }));
+    for (const area of PIN_AREAS) {
+      for (const w of Object.values(readPins(stateDir, server, area).withheld)) {
+        const diff = pinDiff(w, AREA_SHAPES[area]);
+        withheld.push({ name: w.name, kind: w.kind, from: w.from, diff: diff.map((l, i) => (i === 0 ? `${AREA_NOUNS[area]} ${l}` : l)) });
+      }
+    }
+    return { server, pinned: Object.keys(pins.tools).length, withheld };
+  });
 }
 
-/** Approves a server's withheld tools (one, or all); refuses when there is nothing to approve. */
+/** Approves a server's withheld tools, prompts and resources (one by name, or all); refuses when there is nothing to approve. */
 export function approveFromDashboard(stateDir: string, server: string, tool?: string): string[] {
-  const { next, approved } = approvePins(readPins(stateDir, server), tool);
+  const approved: string[] = [];
+  for (const area of [undefined, ...PIN_AREAS]) {
+    const r = approvePins(readPins(stateDir, server, area), tool);
+    if (r.approved.length === 0) continue;
+    writePins(stateDir, server, r.next, area);
+    approved.push(...r.approved);
+  }
   if (approved.length === 0) {
     throw new McpdError(
       'NOT_FOUND',
-      tool === undefined ? `server ${server} has no withheld tool` : `tool ${tool} of server ${server} is not withheld`,
+      tool === undefined ? `server ${server} has nothing withheld` : `${tool} of server ${server} is not withheld`,
     );
   }
-  writePins(stateDir, server, next);
   return approved;
 }
 
@@ -41,7 +49,7 @@ export function approveFromDashboard(stateDir: string, server: string, tool?: st
  * (a write is a temp file and a rename) collapse into one view, and an unchanged view is not repeated.
  */
 export function watchPinsViews(stateDir: string): Subscription<ServerPinsView[]> {
-  mkdirSync(pinsDir(stateDir), { recursive: true, mode: 0o700 });
+  for (const area of PIN_AREAS) mkdirSync(pinsDir(stateDir, area), { recursive: true, mode: 0o700 });
   let dirty = true;
   let done = false;
   let last = '';
@@ -50,14 +58,16 @@ export function watchPinsViews(stateDir: string): Subscription<ServerPinsView[]>
     dirty = true;
     wake?.();
   };
-  const watcher = watch(pinsDir(stateDir), poke);
-  // The core's stop does not wait for a page's watch.
-  watcher.unref();
-  // A failed watch ends the views: the page shows the watch error and asks again on reconnect.
-  watcher.on('error', () => finish());
+  const watchers = [pinsDir(stateDir), ...PIN_AREAS.map((a) => pinsDir(stateDir, a))].map((dir) => watch(dir, poke));
+  for (const w of watchers) {
+    // The core's stop does not wait for a page's watch.
+    w.unref();
+    // A failed watch ends the views: the page shows the watch error and asks again on reconnect.
+    w.on('error', () => finish());
+  }
   function finish(): void {
     done = true;
-    watcher.close();
+    for (const w of watchers) w.close();
     wake?.();
   }
   const it: Subscription<ServerPinsView[]> = {
