@@ -59,7 +59,7 @@ export type OperatorAction =
   | { kind: 'approve-pins'; server: string; tool?: string };
 
 /** A tool withheld because its definition changed since it was approved, with the change as diff lines. */
-export interface WithheldToolView {
+interface WithheldToolView {
   name: string;
   kind: 'changed' | 'renamed';
   /** The pinned name it replaces (renamed), else its own. */

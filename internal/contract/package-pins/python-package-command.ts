@@ -5,7 +5,7 @@
  */
 
 /** A PyPI requirement as written: `name[extras]` and what it asks for (`latest`, `==1.2`, `>=1,<2`). */
-export interface PythonRequirement {
+interface PythonRequirement {
   name: string;
   extras: string;
   requested: string;
@@ -110,7 +110,7 @@ function found(
  * `name`, `name[extra]`, `name==1.2`, `name>=1,<2`, and (uvx) `name@1.2`; undefined for paths, URLs, VCS
  * and file specs, environment markers, and anything else that is not a plain registry requirement.
  */
-export function parseRequirement(arg: string, atVersion = false): PythonRequirement | undefined {
+function parseRequirement(arg: string, atVersion = false): PythonRequirement | undefined {
   const m = /^([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)(\[[A-Za-z0-9._,-]+\])?\s*(.*)$/.exec(arg.trim());
   if (!m) return undefined;
   const [, name = '', extras = '', rest = ''] = m;

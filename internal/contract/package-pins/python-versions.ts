@@ -9,7 +9,7 @@ const FINAL = /^\d+(\.\d+)*$/;
 const parts = (v: string): number[] => v.split('.').map(Number);
 
 /** Negative, zero or positive as a is lower, equal or higher (trailing zeros do not count: 1.0 == 1). */
-export function compareVersions(a: string, b: string): number {
+function compareVersions(a: string, b: string): number {
   const x = parts(a);
   const y = parts(b);
   for (let i = 0; i < Math.max(x.length, y.length); i++) {

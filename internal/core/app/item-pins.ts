@@ -12,7 +12,7 @@ type Log = (msg: string, fields?: Record<string, unknown>) => void;
  * listing passes through `admit` before any caller's index sees it, and a changed or renamed item is
  * withheld until `mcpdctl pins approve` (watched here) accepts it.
  */
-export class ItemPins {
+class ItemPins {
   private watcher?: FSWatcher;
   private readonly own = new Map<string, string>();
 

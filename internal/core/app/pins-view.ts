@@ -11,7 +11,7 @@ import { McpdError } from '../../shared/errors.js';
  * does. The core's ToolPins watches the same folder, so an approval here offers the tools again and
  * tells connected clients (list_changed), whichever process wrote it.
  */
-export function pinsViews(stateDir: string): ServerPinsView[] {
+function pinsViews(stateDir: string): ServerPinsView[] {
   const servers = new Set([...pinnedServers(stateDir), ...PIN_AREAS.flatMap((a) => pinnedServers(stateDir, a))]);
   return [...servers].sort().map((server) => {
     const pins = readPins(stateDir, server);
