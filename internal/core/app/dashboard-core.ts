@@ -11,15 +11,25 @@ import type { PoolPort } from './pool-port.js';
 import type { StoreState } from './store-state.js';
 import { resourcesWithContext, toolsWithContext } from './dashboard-context.js';
 import { secretRedactor } from '../../shared/redactor.js';
+import { approveFromDashboard, watchPinsViews } from './pins-view.js';
 
 /** The gateway entry beside this build (dist/internal/core/app → dist/cmd/mcpdmcp). */
 const GATEWAY = fileURLToPath(new URL('../../../cmd/mcpdmcp/main.js', import.meta.url));
+
+/** Where the dashboard finds what it shows besides the door: the store, the pools, the sockets and state. */
+export interface DashboardSources {
+  store: StoreState;
+  pools: PoolPort;
+  socket: string;
+  /** The store's state directory: tool pins are read and approved there. */
+  stateDir: string;
+}
 
 /**
  * The door (as the dashboard's face), store and pools as the dashboard sees them: what the control plane
  * offers, plus operator actions. `logs` is the core's log bus (the operator's page reads every entry).
  */
-export function dashboardCore(core: ControlApi, logs: LogService, store: StoreState, pools: PoolPort, socket: string): DashboardCore {
+export function dashboardCore(core: ControlApi, logs: LogService, { store, pools, socket, stateDir }: DashboardSources): DashboardCore {
   return {
     info: () => core.info(),
     status: () => core.status(),
@@ -50,7 +60,8 @@ export function dashboardCore(core: ControlApi, logs: LogService, store: StoreSt
     allLogs: (min, signal) => allLogs(logs, store, min, signal),
     storeFiles: () => storeFiles(store),
     connectInfo: (): ConnectInfo => ({ node: process.execPath, gateway: GATEWAY, configDir: store.current.dir, socket }),
-    act: (a) => act(core, pools, a),
+    watchPins: () => watchPinsViews(stateDir),
+    act: async (a) => (a.kind === 'approve-pins' ? approveFromDashboard(stateDir, a.server, a.tool) : act(core, pools, a)),
   };
 }
 
@@ -105,7 +116,7 @@ function sameFile(dir: string, issueFile: string, path: string): boolean {
   return relative(dir, abs) === path || (dirname(path) === '.' && basename(issueFile) === path);
 }
 
-async function act(core: ControlApi, pools: PoolPort, a: OperatorAction): Promise<unknown> {
+async function act(core: ControlApi, pools: PoolPort, a: Exclude<OperatorAction, { kind: 'approve-pins' }>): Promise<unknown> {
   const missing = (what: string) => new Error(`this core's pools cannot ${what}`);
   switch (a.kind) {
     case 'reload':

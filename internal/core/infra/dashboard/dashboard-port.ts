@@ -1,7 +1,7 @@
 import type { ControlApi, CoreInfo, StatusView, Subscription } from '../../../contract/control/control.js';
 import type { LogRecord } from '../../../contract/control/control-areas.js';
 import type { LogLevel } from '../../../contract/model/profile.js';
-import type { CallerRow, ConnectInfo, OperatorAction, StoreFile } from '../../../contract/dashboard/dashboard-events.js';
+import type { CallerRow, ConnectInfo, OperatorAction, ServerPinsView, StoreFile } from '../../../contract/dashboard/dashboard-events.js';
 
 export type { CallerRow, ConnectInfo, OperatorAction, StoreFile };
 
@@ -16,6 +16,8 @@ export interface DashboardCore extends Pick<
   /** Every log entry, unscoped (the "all callers" view). */
   allLogs(minLevel: LogLevel, signal: AbortSignal): Subscription<LogRecord>;
   storeFiles(): StoreFile[];
+  /** Every server's tool pins, then again on each change (the Pins page). */
+  watchPins(): Subscription<ServerPinsView[]>;
   connectInfo(): ConnectInfo;
   act(a: OperatorAction): Promise<unknown>;
 }
