@@ -96,6 +96,7 @@ export function wireAreas(o: CoreOptions, tools: ToolService, history: CallerHis
 function clientRequestsOf(o: CoreOptions): ClientRequests {
   const router = new ClientRequests({
     callersOf: (instanceId) => o.pools.callersOf?.(instanceId) ?? [],
+    clientAsked: (instanceId) => o.pools.clientAsked?.(instanceId) ?? (() => {}),
     notifyServers: (fps, method, params) => o.pools.notifyServers?.(fps, method, params) ?? 0,
     fingerprintsOf: (caller) => fingerprintsOf(o.store, profileFor(o.store.current, caller).name),
     log: o.log,
