@@ -14,6 +14,7 @@ import { editTomlTables, parseTomlConfig, tomlBlock } from './toml-edit.js';
 import { editJsonEntries, parseJsonConfig } from './json-config-edit.js';
 import { callerProfile, raiseReserve, type CallerProfile } from './caller-profile.js';
 import { profileServers } from './runnable-servers.js';
+import { importedName } from './import-map.js';
 import { reserveFor, toolNameRule } from './client-tool-names.js';
 import type { Out } from './ctl-command.js';
 
@@ -94,9 +95,9 @@ function newText(file: ClientConfigFile, cur: ConfigText, changes: [string, unkn
   return file.format === 'toml' ? editTomlTables(cur.path, cur.text, file.key, changes) : editJsonEntries(cur.text, file.key, changes);
 }
 
-/** Entry names compared as import renames them ("brave search" → "brave-search"). */
+/** Entry names compared as import renames them ("brave search" → "brave-search", cut to 64 characters). */
 function simpleName(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9_-]+/g, '-');
+  return importedName(name).toLowerCase().replace(/-+/g, '-');
 }
 
 /**

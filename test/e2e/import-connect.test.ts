@@ -22,6 +22,21 @@ const profileOf = (store: string, name: string) =>
   parse(readFileSync(join(store, 'profiles', `${name}.yaml`), 'utf8')) as { servers: Servers; inputs?: unknown[] };
 
 describe('mcpdctl import', () => {
+  it('a name cut to 64 characters says so, and connect still knows the client entry runs twice', async () => {
+    const { home, store } = tempHome();
+    const long = `server-${'x'.repeat(70)}`;
+    const file = join(home, '.cursor', 'mcp.json');
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, JSON.stringify({ mcpServers: { [long]: { command: 'long-mcp' } } }, null, 2));
+    const r = await ctl(home, ['import', 'cursor', '--config', store]);
+    expect(r.code).toBe(0);
+    const cut = long.slice(0, 64);
+    expect(r.stdout).toContain(`server "${long}": renamed to "${cut}" (they are 64 characters at most)`);
+    expect(profileOf(store, 'cursor').servers.map((s) => s.name)).toEqual([cut]);
+    const c = await ctl(home, ['connect', 'cursor', '--config', store]);
+    expect(c.stdout).toContain(`note: ${long} is also in mcpd's profile for this caller`);
+  });
+
   it('imports Claude Desktop from its Linux location: args with spaces, env, renamed server, other keys ignored', async () => {
     const { home, store } = tempHome();
     place(home, '.config/Claude/claude_desktop_config.json', 'claude_desktop_config.json');
