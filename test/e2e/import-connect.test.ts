@@ -37,6 +37,31 @@ describe('mcpdctl import', () => {
     expect(c.stdout).toContain(`note: ${long} is also in mcpd's profile for this caller`);
   });
 
+  it("runs a project .mcp.json's stdio servers in the project folder, so relative paths keep working, and says so", async () => {
+    const { home, store } = tempHome();
+    const proj = join(home, 'proj');
+    mkdirSync(proj, { recursive: true });
+    const file = join(proj, '.mcp.json');
+    const servers = {
+      local: { command: 'node', args: ['./build/index.js'] },
+      pinned: { command: 'node', args: ['x.js'], cwd: '/opt/elsewhere' },
+      remote: { type: 'http', url: 'http://127.0.0.1:9/mcp' },
+    };
+    writeFileSync(file, JSON.stringify({ mcpServers: servers }));
+    const r = await ctl(home, ['import', file, '--profile', 'proj', '--config', store]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`server "local": runs in ${proj}, the project folder of .mcp.json, so its relative paths keep working`);
+    const p = profileOf(store, 'proj');
+    expect(p.servers.map((s) => [s.name, s.cwd])).toEqual([
+      ['local', proj],
+      ['pinned', '/opt/elsewhere'],
+      ['remote', undefined],
+    ]);
+    const loaded = await loadStore(store, { env: process.env, scaffold: false });
+    const local = loaded.ok ? loaded.store.profiles.get('proj')?.servers.find((s) => s.name === 'local') : undefined;
+    expect(local?.cwd).toBe(proj);
+  });
+
   it('imports Claude Desktop from its Linux location: args with spaces, env, renamed server, other keys ignored', async () => {
     const { home, store } = tempHome();
     place(home, '.config/Claude/claude_desktop_config.json', 'claude_desktop_config.json');
