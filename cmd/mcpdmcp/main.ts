@@ -163,6 +163,7 @@ async function serveStdioStateless(transport: StdioServerLineTransport): Promise
  */
 function logStart(core: StartedCore, why: string): void {
   log(`${why}starting core pid ${core.pid}; its log is ${core.logFile}`);
+  // lostRace never rejects (it settles only on that exit); nothing waits for this line.
   void core.lostRace.then(() => log(`core pid ${core.pid} gave way: another core of this store started at the same time serves`));
 }
 

@@ -34,6 +34,7 @@ function serial(socket: Socket, op: () => Promise<void>): boolean {
  */
 export function officeOpsDone(socket: Socket): Promise<void> | undefined {
   const q = queues.get(socket);
+  // An office operation that failed has acked its own error already; a request after it only needs it over.
   return q && q.depth > 0 ? q.tail.catch(() => undefined) : undefined;
 }
 

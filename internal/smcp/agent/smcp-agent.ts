@@ -239,6 +239,7 @@ export class SmcpAgent {
   cancel(reqId: string): void {
     const send = (): void => void this.socket.emit(SERVER_EVENTS.toolCallCancel, { agent: this.name, req_id: reqId });
     if (!this.rejoining) return send();
+    // afterRejoin never rejects (it resolves false on its timeout, and the cancel is sent anyway): fire-and-forget as above.
     void this.afterRejoin(DEFAULT_ROUTE_TIMEOUT_MS).then(send);
   }
 
