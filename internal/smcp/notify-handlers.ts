@@ -48,13 +48,9 @@ export async function onToolCallCancel(
       ctx,
       event,
       ack,
-      errorPayload(
-        SMCP_CODES.notFound,
-        `req_id: this connection made no tool call "${v.value.req_id}" lately; nothing was cancelled`,
-        {
-          field: 'req_id',
-        },
-      ),
+      errorPayload(SMCP_CODES.notFound, `req_id: this connection made no tool call "${v.value.req_id}" lately; nothing was cancelled`, {
+        field: 'req_id',
+      }),
     );
   // The computer got the call under the connection's joined name (route-handlers.ts), so the cancel names it too.
   socket.to(officeRoom(m.office_id)).emit(NOTIFY_EVENTS.toolCallCancel, { agent: m.name, req_id: v.value.req_id });

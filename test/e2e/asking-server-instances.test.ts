@@ -115,6 +115,9 @@ describe('a call parked for its client does not starve other callers', () => {
     expect(parked.result?.resultType).toBe('input_required');
     const other = await call(2, 'test_simple_text');
     expect(other.error).toBeUndefined();
-    expect(other.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'This is a simple text response for testing.' }] });
+    expect(other.result).toMatchObject({
+      resultType: 'complete',
+      content: [{ type: 'text', text: 'This is a simple text response for testing.' }],
+    });
   });
 });

@@ -38,7 +38,15 @@ describe('gateways racing to start a core', () => {
     const gaveWay = () => logs.map((l) => (l.match(/gave way: another core of this store/g) ?? []).length).reduce((a, b) => a + b, 0);
     await waitFor('both gateways to answer initialize', () => answered.every(Boolean));
     // Each gateway decided in the turn after its answer; a core serves once the status call answers.
-    await waitFor('a core to serve the store', () => world.calls().status().then(() => true, () => false));
+    await waitFor('a core to serve the store', () =>
+      world
+        .calls()
+        .status()
+        .then(
+          () => true,
+          () => false,
+        ),
+    );
     // Both started one (the race), or the second already found the first's socket: one core is left reported.
     await waitFor('the reported cores to settle on one', () => starts() >= 1 && starts() - gaveWay() === 1);
     expect(logs.join('')).not.toMatch(/started core pid/);

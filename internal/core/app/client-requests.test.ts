@@ -62,7 +62,9 @@ describe('pickClient (the routing rule)', () => {
     const one = pickClient(['s1', 's1'], clients, req);
     expect(one.ok && one.client.session.id).toBe('s1');
     const several = pickClient(['s1', 's2'], clients, req);
-    expect(!several.ok && several.error.message).toMatch(/more than one caller session has a call in flight.*each call to this server an instance of its own/);
+    expect(!several.ok && several.error.message).toMatch(
+      /more than one caller session has a call in flight.*each call to this server an instance of its own/,
+    );
     // A gRPC call (no gateway session) in flight beside a gateway session is just as ambiguous.
     expect(pickClient(['grpc-key', 's1'], clients, req).ok).toBe(false);
   });
