@@ -166,6 +166,20 @@ describe('MCP Apps in the dashboard try-it', () => {
     expect(errors).toEqual(['pageerror: the app exploded on purpose']);
   }, 180_000);
 
+  it("an app calls only its own server's tools that allow apps, as the page's caller", async () => {
+    await runTool('vscode', 'bad__prober');
+    const app = await appFrame('bad__prober');
+    const calls = app.locator('#calls li');
+    await expect.poll(() => calls.count(), { timeout: 20_000 }).toBe(3);
+    expect(await calls.allTextContents()).toEqual([
+      'app-only: app-only ran',
+      'model-only: refused: tool "model-only" is not callable by apps (its _meta.ui.visibility is ["model"])',
+      'get-time: refused: the app may call only tools of its server "bad"; the caller sees no tool "get-time" there',
+    ]);
+    // The call went through the door (its history interceptor logs it) as the page's caller.
+    await world.waitForLogLine('the door logs the app\'s call', /vscode called bad__app-only: ok/);
+  }, 120_000);
+
   it("an app reaches the origin its resource declares in connectDomains, and no other", async () => {
     await runTool('vscode', 'bad__fetcher');
     const el = page.locator('iframe[title="app of bad__fetcher"]');
