@@ -1,6 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { Browser, Frame, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectErrors, launchChromium } from '../support/browser.js';
@@ -14,6 +15,10 @@ import { profile, server } from '../support/profiles.js';
 // their server's tool from a button and ask for a resize; the bad-apps fixture's apps (a script that
 // throws, a message flood, an oversized message, a CSP that smuggles a directive) leave the page working,
 // and a declared connectDomains origin is reachable from the app while another is not.
+
+// docs/dashboard's screenshots of apps are rewritten only on request (MCPD_UPDATE_SCREENSHOTS=1), as in dashboard.test.ts.
+const UPDATE_SHOTS = process.env.MCPD_UPDATE_SCREENSHOTS === '1';
+const SHOTS = UPDATE_SHOTS ? resolve(REPO, 'docs/dashboard') : mkdtempSync(join(tmpdir(), 'mcpd-app-shots-'));
 
 const example = (pkg: string) => [process.execPath, join(REPO, 'node_modules/@modelcontextprotocol', pkg, 'dist/index.js'), '--stdio'];
 
@@ -67,6 +72,7 @@ describe('MCP Apps in the dashboard try-it', () => {
     await world?.cleanup();
     allowed?.server.close();
     other?.server.close();
+    if (!UPDATE_SHOTS) rmSync(SHOTS, { recursive: true, force: true });
   });
 
   /** Opens a tool's try-it on a caller's page and runs it; returns the app's section. */
@@ -104,6 +110,8 @@ describe('MCP Apps in the dashboard try-it', () => {
     const asked = (await app.evaluate('Math.ceil(document.documentElement.getBoundingClientRect().height)')) as number;
     await expect.poll(async () => Number(await iframe.getAttribute('height')), { timeout: 10_000 }).toBe(Math.min(asked, 900));
     expect(asked).not.toBe(160);
+    await iframe.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SHOTS, 'mcp-app.png') });
     // Sandboxed without the dashboard's origin: the app cannot reach the page.
     expect(await iframe.getAttribute('sandbox')).toBe('allow-scripts');
     expect(await app.evaluate('origin')).toBe('null');
@@ -145,6 +153,8 @@ describe('MCP Apps in the dashboard try-it', () => {
     const flood = await runTool('vscode', 'bad__flood');
     await flood.getByRole('alert').filter({ hasText: /The app was stopped: the app sent more than 50 messages a second/ }).waitFor();
     expect(await flood.locator('iframe').count()).toBe(0);
+    await flood.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SHOTS, 'mcp-app-stopped.png') });
 
     const big = await runTool('vscode', 'bad__oversized');
     await big.getByRole('alert').filter({ hasText: /The app was stopped: the app sent a message of \d+ characters; the limit is 524288/ }).waitFor();
@@ -189,6 +199,15 @@ describe('MCP Apps in the dashboard try-it', () => {
     await expect.poll(() => app.locator('#allowed').textContent(), { timeout: 20_000 }).toBe('allowed: reached allowed');
     await expect.poll(() => app.locator('#other').textContent(), { timeout: 20_000 }).toBe('other: blocked');
   }, 120_000);
+
+  it('an MCP client of mcpd gets the app as the server gave it: the tool keeps its _meta.ui, the ui:// resource reads', async () => {
+    const client = await world.gateway('vscode');
+    const tool = (await client.listTools()).tools.find((t) => t.name === 'vanilla__get-time');
+    expect(tool?._meta).toMatchObject({ ui: { resourceUri: 'ui://get-time/mcp-app.html' } });
+    const read = await client.readResource({ uri: 'ui://get-time/mcp-app.html' });
+    expect(read.contents[0]).toMatchObject({ mimeType: 'text/html;profile=mcp-app' });
+    expect(String((read.contents[0] as { text?: string }).text)).toContain('Get Server Time');
+  }, 60_000);
 
   it('with an app open, the page passes the contrast and naming checks', async () => {
     await runTool('vscode', 'vanilla__get-time');
