@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { conn } from './conn.js';
 import { AppHost } from './app-host.js';
 import { ErrorText } from './error-text.js';
+import { appUriOf } from './app-link.js';
 import type { AppFrame, DashboardTool } from '../internal/contract/dashboard/dashboard-events.js';
 import type { JsonObject } from '../internal/shared/json.js';
 import type { CallToolResult } from '@modelcontextprotocol/client';
@@ -10,13 +11,6 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 const CONNECT_TIMEOUT_MS = 20_000;
 /** The frame's height until the app asks for one. */
 const INITIAL_HEIGHT = 160;
-
-/** The MCP App a tool links (`_meta.ui.resourceUri`), or undefined. */
-export function appUriOf(tool: DashboardTool): string | undefined {
-  const meta = tool.definition._meta as { ui?: { resourceUri?: unknown }; 'ui/resourceUri'?: unknown } | undefined;
-  const uri = meta?.ui?.resourceUri ?? meta?.['ui/resourceUri'];
-  return typeof uri === 'string' && uri.startsWith('ui://') ? uri : undefined;
-}
 
 export interface AppViewProps {
   caller: string;

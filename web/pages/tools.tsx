@@ -10,7 +10,8 @@ import type { ProgressUpdate } from '../../internal/contract/model/downstream.js
 import { argsFrom, SchemaForm, useFormValues } from '../schema-form.js';
 import { inputRequests, useInputRequests } from '../input-requests.js';
 import { InputRequestView } from '../input-request-view.js';
-import { appUriOf, AppView } from '../app-frame.js';
+import { appUriOf } from '../app-link.js';
+import { LazyAppView } from '../lazy-app-view.js';
 
 type Json = Record<string, unknown>;
 
@@ -141,7 +142,7 @@ function ToolDetail({ caller, tool, tools }: { caller: string; tool: DashboardTo
       ))}
       {run?.error && <ErrorText message={run.error} />}
       {app && run?.args && (
-        <AppView
+        <LazyAppView
           key={run.id}
           caller={caller}
           tool={tool}
