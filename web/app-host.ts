@@ -7,11 +7,11 @@ import type { DashboardTool } from '../internal/contract/dashboard/dashboard-eve
 import type { JsonObject } from '../internal/shared/json.js';
 
 /** The tallest an app's frame gets, whatever it asks for. */
-export const MAX_FRAME_HEIGHT = 900;
+const MAX_FRAME_HEIGHT = 900;
 /** Tool calls one app may have running at once. */
 const MAX_APP_CALLS = 8;
 
-export interface AppHostEvents {
+interface AppHostEvents {
   /** The app asked for this height (already bounded). */
   resize(height: number): void;
   /** The app reported an error (its own log at level error or worse, or an uncaught error in its frame). */
@@ -22,7 +22,7 @@ export interface AppHostEvents {
   ready(): void;
 }
 
-export interface AppHostOptions {
+interface AppHostOptions {
   caller: string;
   tool: DashboardTool;
   /** The caller's tools, as its listing has them: the app may call those of its own server. */

@@ -1,7 +1,7 @@
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 
 /** What the bridge accepts from one app: messages of at most this many characters (as JSON)… */
-export const MAX_MESSAGE_CHARS = 512 * 1024;
+const MAX_MESSAGE_CHARS = 512 * 1024;
 /** …and this many in a burst, refilled at RATE_PER_SECOND (an app's tool calls, logs and resizes fit easily). */
 const BURST = 100;
 const RATE_PER_SECOND = 50;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
 /** One app page waiting for its frame to load it. */
-export interface PreparedFrame {
+interface PreparedFrame {
   html: string;
   csp: string;
 }
