@@ -65,6 +65,7 @@ export function AppView({ caller, tool, tools, args, result, error }: AppViewPro
     });
     host.current = h;
     let live = true;
+    // Not awaited (an effect): the frame gets its page once the bridge listens; a failure shows in the app's area.
     void h.connect().then(() => live && (el.src = frame.src), (e: Error) => live && setFailure(`the app bridge failed: ${e.message}`));
     return () => {
       live = false;
@@ -80,13 +81,15 @@ export function AppView({ caller, tool, tools, args, result, error }: AppViewPro
   }, [frame, ready, stopped]);
 
   useEffect(() => {
+    // Not awaited: a notification over postMessage; it fails only when the transport is closed (the app is gone).
     if (ready) void host.current?.bridge.sendToolInput({ arguments: args });
   }, [ready]);
   useEffect(() => {
     const b = host.current?.bridge;
     if (!ready || !b) return;
+    // Not awaited: notifications over postMessage; they fail only when the transport is closed (the app is gone).
     if (result) void b.sendToolResult(result as unknown as CallToolResult);
-    else if (error !== undefined) void b.sendToolCancelled({ reason: error });
+    else if (error !== undefined) void b.sendToolCancelled({ reason: error }); // as above
   }, [ready, result, error]);
 
   return (

@@ -77,7 +77,7 @@ export class AppHost {
   close(): void {
     // The app gets its teardown notice; the transport closes without waiting for its answer.
     void this.bridge.teardownResource({}).catch(() => {});
-    void this.transport.close();
+    void this.transport.close(); // not awaited: it only removes a listener, and cannot fail
   }
 
   private async callTool(name: string, args: JsonObject): Promise<CallToolResult> {

@@ -62,7 +62,7 @@ export class GuardedFrameTransport implements Transport {
   }
 
   private violate(why: string): void {
-    void this.close();
+    void this.close(); // not awaited: it only removes the listener, and cannot fail
     this.onViolation(why);
   }
 }
