@@ -66,7 +66,10 @@ export function AppView({ caller, tool, tools, args, result, error }: AppViewPro
     host.current = h;
     let live = true;
     // Not awaited (an effect): the frame gets its page once the bridge listens; a failure shows in the app's area.
-    void h.connect().then(() => live && (el.src = frame.src), (e: Error) => live && setFailure(`the app bridge failed: ${e.message}`));
+    void h.connect().then(
+      () => live && (el.src = frame.src),
+      (e: Error) => live && setFailure(`the app bridge failed: ${e.message}`),
+    );
     return () => {
       live = false;
       host.current = undefined;
@@ -76,7 +79,10 @@ export function AppView({ caller, tool, tools, args, result, error }: AppViewPro
 
   useEffect(() => {
     if (!frame || ready || stopped) return;
-    const t = setTimeout(() => setFailure(`the app did not connect within ${CONNECT_TIMEOUT_MS / 1000} s (it sent no ui/initialize)`), CONNECT_TIMEOUT_MS);
+    const t = setTimeout(
+      () => setFailure(`the app did not connect within ${CONNECT_TIMEOUT_MS / 1000} s (it sent no ui/initialize)`),
+      CONNECT_TIMEOUT_MS,
+    );
     return () => clearTimeout(t);
   }, [frame, ready, stopped]);
 

@@ -65,7 +65,8 @@ export class AppHost {
       if (typeof height === 'number' && Number.isFinite(height)) o.on.resize(Math.max(1, Math.min(MAX_FRAME_HEIGHT, Math.ceil(height))));
     };
     this.bridge.onloggingmessage = ({ level, data }) => {
-      if (['error', 'critical', 'alert', 'emergency'].includes(level)) o.on.appError(typeof data === 'string' ? data : JSON.stringify(data));
+      if (['error', 'critical', 'alert', 'emergency'].includes(level))
+        o.on.appError(typeof data === 'string' ? data : JSON.stringify(data));
     };
     this.bridge.oninitialized = () => o.on.ready();
   }

@@ -47,7 +47,9 @@ export class GuardedFrameTransport implements Transport {
     if (!this.take()) return this.violate(`the app sent more than ${RATE_PER_SECOND} messages a second (a burst of ${BURST} at most)`);
     const size = jsonSize(e.data);
     if (size > MAX_MESSAGE_CHARS)
-      return this.violate(`the app sent a message of ${size === Infinity ? 'unmeasurable' : size} characters; the limit is ${MAX_MESSAGE_CHARS}`);
+      return this.violate(
+        `the app sent a message of ${size === Infinity ? 'unmeasurable' : size} characters; the limit is ${MAX_MESSAGE_CHARS}`,
+      );
     if (!isJsonRpc(e.data)) return; // not MCP: dropped
     this.onmessage?.(e.data);
   };

@@ -50,10 +50,15 @@ describe('MCP Apps in the dashboard try-it', () => {
       // The official examples share one URI (ui://get-time/mcp-app.html): each gets a profile of its own.
       'profiles/default.yaml': profile(
         server('vanilla', example('server-basic-vanillajs'), { idleSeconds: 300, maxInstances: 1 }),
-        server('bad', [process.execPath, `${FIXTURES}/servers/bad-apps.mjs`], { idleSeconds: 300, maxInstances: 1 }, {
-          APP_ALLOWED_ORIGIN: allowed.origin,
-          APP_OTHER_ORIGIN: other.origin,
-        }),
+        server(
+          'bad',
+          [process.execPath, `${FIXTURES}/servers/bad-apps.mjs`],
+          { idleSeconds: 300, maxInstances: 1 },
+          {
+            APP_ALLOWED_ORIGIN: allowed.origin,
+            APP_OTHER_ORIGIN: other.origin,
+          },
+        ),
       ),
       'profiles/web.yaml': profile(server('preact', example('server-basic-preact'), { idleSeconds: 300, maxInstances: 1 })),
       'callers.yaml': 'callers: { vscode: default, web: web }\n',
@@ -104,7 +109,9 @@ describe('MCP Apps in the dashboard try-it', () => {
     await expect.poll(() => time.textContent(), { timeout: 20_000 }).toBe(first);
     // The button calls get-time through the bridge → the page's socket → the door, as caller vscode.
     await app.getByRole('button', { name: 'Get Server Time' }).click();
-    await expect.poll(async () => (await time.textContent()) !== first && /^\d{4}-/.test((await time.textContent()) ?? ''), { timeout: 20_000 }).toBe(true);
+    await expect
+      .poll(async () => (await time.textContent()) !== first && /^\d{4}-/.test((await time.textContent()) ?? ''), { timeout: 20_000 })
+      .toBe(true);
     // Its frame took the height the app asked for (its document's), not the initial 160 px.
     const iframe = page.locator('iframe[title="app of vanilla__get-time"]');
     const asked = (await app.evaluate('Math.ceil(document.documentElement.getBoundingClientRect().height)')) as number;
@@ -148,16 +155,25 @@ describe('MCP Apps in the dashboard try-it', () => {
 
   it('misbehaving apps are cut off or reported in their frame area, and the page goes on working', async () => {
     const thrown = await runTool('vscode', 'bad__throws');
-    await thrown.getByRole('alert').filter({ hasText: /The app reported an error: .*the app exploded on purpose/ }).waitFor();
+    await thrown
+      .getByRole('alert')
+      .filter({ hasText: /The app reported an error: .*the app exploded on purpose/ })
+      .waitFor();
 
     const flood = await runTool('vscode', 'bad__flood');
-    await flood.getByRole('alert').filter({ hasText: /The app was stopped: the app sent more than 50 messages a second/ }).waitFor();
+    await flood
+      .getByRole('alert')
+      .filter({ hasText: /The app was stopped: the app sent more than 50 messages a second/ })
+      .waitFor();
     expect(await flood.locator('iframe').count()).toBe(0);
     await flood.scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(SHOTS, 'mcp-app-stopped.png') });
 
     const big = await runTool('vscode', 'bad__oversized');
-    await big.getByRole('alert').filter({ hasText: /The app was stopped: the app sent a message of \d+ characters; the limit is 524288/ }).waitFor();
+    await big
+      .getByRole('alert')
+      .filter({ hasText: /The app was stopped: the app sent a message of \d+ characters; the limit is 524288/ })
+      .waitFor();
     expect(await big.locator('iframe').count()).toBe(0);
 
     const csp = await runTool('vscode', 'bad__bad-csp');
@@ -187,10 +203,10 @@ describe('MCP Apps in the dashboard try-it', () => {
       'get-time: refused: the app may call only tools of its server "bad"; the caller sees no tool "get-time" there',
     ]);
     // The call went through the door (its history interceptor logs it) as the page's caller.
-    await world.waitForLogLine('the door logs the app\'s call', /vscode called bad__app-only: ok/);
+    await world.waitForLogLine("the door logs the app's call", /vscode called bad__app-only: ok/);
   }, 120_000);
 
-  it("an app reaches the origin its resource declares in connectDomains, and no other", async () => {
+  it('an app reaches the origin its resource declares in connectDomains, and no other', async () => {
     await runTool('vscode', 'bad__fetcher');
     const el = page.locator('iframe[title="app of bad__fetcher"]');
     await el.waitFor();

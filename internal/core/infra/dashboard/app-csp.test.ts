@@ -10,7 +10,7 @@ describe('an MCP App frame CSP', () => {
     expect(csp).toContain("script-src 'unsafe-inline'");
     expect(csp).toContain("connect-src 'none'");
     expect(csp).toContain("frame-src 'none'");
-    expect(csp).toContain("img-src data:");
+    expect(csp).toContain('img-src data:');
     expect(csp).toContain('sandbox allow-scripts');
     expect(csp).not.toContain("'self' ");
   });
@@ -35,8 +35,14 @@ describe('an MCP App frame CSP', () => {
   });
 
   it.each([
-    [{ ui: { csp: { connectDomains: ['https://ok.example.com; script-src *'] } } }, /connectDomains\[0\] "https:\/\/ok.example.com; script-src \*" is not an origin/],
-    [{ ui: { csp: { resourceDomains: ["'unsafe-eval'"] } } }, /resourceDomains\[0\] .* is not an origin: the server must declare scheme:\/\/host/],
+    [
+      { ui: { csp: { connectDomains: ['https://ok.example.com; script-src *'] } } },
+      /connectDomains\[0\] "https:\/\/ok.example.com; script-src \*" is not an origin/,
+    ],
+    [
+      { ui: { csp: { resourceDomains: ["'unsafe-eval'"] } } },
+      /resourceDomains\[0\] .* is not an origin: the server must declare scheme:\/\/host/,
+    ],
     [{ ui: { csp: { frameDomains: 'https://x.example.com' } } }, /_meta\.ui\.csp\.frameDomains must be an array of origins/],
     [{ ui: { csp: { baseUriDomains: [42] } } }, /baseUriDomains\[0\] 42 is not an origin/],
     [{ ui: { csp: ['https://x.example.com'] } }, /_meta\.ui\.csp must be an object/],

@@ -37,7 +37,14 @@ export async function prepareAppFrame(
   const ui = (content._meta as { ui?: { permissions?: unknown; prefersBorder?: unknown } } | undefined)?.ui;
   const permissions = ui?.permissions && typeof ui.permissions === 'object' ? Object.keys(ui.permissions) : [];
   const src = frames.add({ html: framedHtml(html), csp: appCsp(csp) });
-  return { src, uri, server: tool.server, csp, permissions, ...(typeof ui?.prefersBorder === 'boolean' ? { prefersBorder: ui.prefersBorder } : {}) };
+  return {
+    src,
+    uri,
+    server: tool.server,
+    csp,
+    permissions,
+    ...(typeof ui?.prefersBorder === 'boolean' ? { prefersBorder: ui.prefersBorder } : {}),
+  };
 }
 
 async function findTool(core: DashboardCore, caller: string, name: string) {
