@@ -6,6 +6,9 @@ interface PreparedFrame {
   csp: string;
 }
 
+/** What the audit log gets of a prepared frame: whose app it is and the CSP it runs under, never its HTML. */
+type FrameAudit = (fields: { caller: string; tool: string; uri: string; server: string; csp: string }) => void;
+
 /** How long a prepared frame waits for its iframe, and how many may wait at once (the oldest go first). */
 const TTL_MS = 60_000;
 const MAX_WAITING = 64;
@@ -18,10 +21,14 @@ const MAX_WAITING = 64;
 export class AppFrames {
   private readonly waiting = new Map<string, PreparedFrame & { until: number }>();
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly audit: FrameAudit = () => {},
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** Keeps the page; its path for the frame's `src`. */
-  add(frame: PreparedFrame): string {
+  add(frame: PreparedFrame, whose: { caller: string; tool: string; uri: string; server: string }): string {
+    this.audit({ ...whose, csp: frame.csp });
     this.expire();
     while (this.waiting.size >= MAX_WAITING) this.waiting.delete(this.waiting.keys().next().value as string);
     const id = randomBytes(16).toString('base64url');

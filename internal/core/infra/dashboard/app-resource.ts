@@ -36,7 +36,7 @@ export async function prepareAppFrame(
   const csp = declaredCsp(uri, content._meta);
   const ui = (content._meta as { ui?: { permissions?: unknown; prefersBorder?: unknown } } | undefined)?.ui;
   const permissions = ui?.permissions && typeof ui.permissions === 'object' ? Object.keys(ui.permissions) : [];
-  const src = frames.add({ html: framedHtml(html), csp: appCsp(csp) });
+  const src = frames.add({ html: framedHtml(html), csp: appCsp(csp) }, { caller, tool: toolName, uri, server: tool.server });
   return {
     src,
     uri,

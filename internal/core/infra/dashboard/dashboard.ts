@@ -59,7 +59,7 @@ export class Dashboard {
   /** The open sockets of each login, closed when it ends. */
   private readonly sockets = new Map<string, Set<Socket>>();
   private readonly assets = new DashboardAssets();
-  private readonly frames = new AppFrames();
+  private readonly frames: AppFrames;
   private io?: IoServer;
   /** Socket.IO being loaded (the first dashboard socket asked for it); undefined after close. */
   private ioLoad?: Promise<IoServer | undefined>;
@@ -68,6 +68,8 @@ export class Dashboard {
   private port = 0;
 
   constructor(private readonly o: DashboardOptions) {
+    // Each app's CSP is logged when its frame is prepared, for review (as the MCP Apps spec asks of hosts).
+    this.frames = new AppFrames((fields) => o.log('info', 'dashboard.app_frame', fields));
     this.logins = new LoginSessions(takeHandoff(o.stateDir)?.logins ?? [], (hash) => this.closeSockets(hash));
   }
 
