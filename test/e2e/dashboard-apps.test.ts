@@ -139,6 +139,10 @@ describe('MCP Apps in the dashboard try-it', () => {
     const again = await fetch(r?.url() ?? '');
     expect(again.status).toBe(404);
     expect(await again.text()).toContain('used or has expired');
+    // Logged for review: whose app, and the CSP it ran under.
+    const line = await world.waitForLogLine('the prepared frame is logged', /dashboard\.app_frame/);
+    expect(line).toMatch(/ui:\/\/get-time\/mcp-app\.html/);
+    expect(line).toMatch(/connect-src 'none'/);
   }, 60_000);
 
   it('the Preact example renders its app for another caller, and its button works too', async () => {
