@@ -1,4 +1,6 @@
-import type { ProgressUpdate } from '../model/downstream.js';
+import type { CallDone, ProgressUpdate, StartedCall } from '../model/downstream.js';
+import type { TaskSupport, TaskView } from '../model/tasks.js';
+import type { CallOptions } from './control.js';
 import type { JsonObject } from '../../shared/json.js';
 import type { LogLevel } from '../model/profile.js';
 import type { NameCollision } from '../model/tool.js';
@@ -139,4 +141,32 @@ export interface ContextApi {
   watchDesktop(caller: string): Subscription<ContextChange>;
   finder(caller: string, query: FinderQuery): Promise<FinderView>;
   watchFinder(caller: string): Subscription<ContextChange>;
+}
+
+/** How a hosted task's tool call is started: through the door of the face that created the task. */
+export type TaskRunner = (caller: string, name: string, args: JsonObject, opts: CallOptions, done: CallDone) => StartedCall;
+
+export interface TaskStartOptions {
+  /** The MCP client's name, for the door's interceptors. */
+  client?: string;
+  /** What the creating client declared (`elicitation`, `sampling`, `roots`): the input requests the task may put. */
+  clientCapabilities?: JsonObject;
+}
+
+/**
+ * Tasks the core hosts (SEP-2663) for tools of classic servers: per caller, ids unguessable, kept `ttlMs`
+ * after they end. A caller reaches only its own tasks, from any session; another caller's id is unknown.
+ */
+export interface TasksApi {
+  /** How the caller's tool takes tasks; `forbidden` for a name the caller's index does not hold. */
+  supportOf(caller: string, tool: string): TaskSupport;
+  /** Creates the task and starts its call; the task can be fetched once this returns. */
+  start(caller: string, tool: string, args: JsonObject, opts: TaskStartOptions): TaskView;
+  get(caller: string, taskId: string): TaskView;
+  /** Answers (some of) the task's input requests, keyed as `inputRequests` names them. */
+  update(caller: string, taskId: string, inputResponses: JsonObject): void;
+  /** Cancels the task's call; a task that already ended is left as it is. */
+  cancel(caller: string, taskId: string): void;
+  /** The caller's tasks, newest first. */
+  list(caller: string): TaskView[];
 }

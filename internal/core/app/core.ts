@@ -32,6 +32,7 @@ import { wireAreas, wireTools, type Areas, type CoreOptions } from './core-wirin
 import type { LogService } from './log-service.js';
 import { SmcpComputers } from './smcp-computers.js';
 import { StoreReloads } from './store-reloads.js';
+import { TaskHost } from './tasks/task-host.js';
 import { ToolCalls } from './tool-calls.js';
 import { viaPromise } from '../../contract/model/call-adapters.js';
 import type { CallNote } from './door/interceptor.js';
@@ -67,6 +68,8 @@ export class Core {
   readonly logs: LogService;
   readonly context: ContextService;
   readonly clientRequests: ClientRequests;
+  /** Tasks hosted for task-supporting tools (SEP-2663); faces reach them through the door's view. */
+  readonly tasks: TaskHost;
   /** runtime.yaml `smcp:`: this core as A2C-SMCP Computers. */
   readonly smcp: SmcpComputers;
   /** Admission of calls: closed by a stop, which then waits for the calls in flight. */
@@ -112,6 +115,11 @@ export class Core {
     this.logs = areas.logs;
     this.context = areas.context;
     this.clientRequests = areas.clientRequests;
+    this.tasks = new TaskHost({
+      findTool: (caller, name) => this.tools.index(this.toolViewOf(caller)).find(name),
+      clientRequests: this.clientRequests,
+      log: o.log,
+    });
     const profileOf = (caller: string) => profileFor(o.store.current, caller);
     this.smcp = new SmcpComputers({ api: () => o.smcpFace(), profileOf, log: o.log, onStatus: () => this.publishStatus() });
     this.toolCalls = new ToolCalls({
@@ -131,6 +139,7 @@ export class Core {
       requestStop: o.requestStop,
       closers: [
         () => clearInterval(this.reaper),
+        () => this.tasks.failRunning(`the mcpd core (pid ${process.pid}) stopped while the task ran; call the tool again`),
         () => this.smcp.close(),
         () => areas.subscriptions.shutdown(),
         () => this.callerViews.close(),

@@ -11,6 +11,7 @@ import type { SessionOutput } from './session-output.js';
 import { ChurnMap } from '../../../shared/churn-map.js';
 import { McpdError } from '../../../shared/errors.js';
 import { RequestAdmission } from './request-admission.js';
+import { taskAnswer, taskModeOf } from './session-task-calls.js';
 import type { ErrorInfo, SessionRequest } from '../../../contract/gen/mcpd/control/v1/session.js';
 
 /**
@@ -122,6 +123,21 @@ export class SessionRequests {
     } catch (e) {
       output.send({ response: { id, error: errorOf(e) } });
       return done(0);
+    }
+    const mode = taskModeOf(params);
+    if (mode !== undefined) {
+      let task: JsonObject | undefined;
+      try {
+        task = taskAnswer(this.api, session, params, call, mode);
+      } catch (e) {
+        output.send({ response: { id, error: errorOf(e) } });
+        return done(0);
+      }
+      if (task) {
+        const resultJson = encodeJson(task);
+        output.send({ response: { id, resultJson } });
+        return done(resultJson.length);
+      }
     }
     let answered = false;
     let started: StartedCall | undefined;

@@ -1,0 +1,143 @@
+import { randomBytes } from 'node:crypto';
+import type { ClientRequestsApi } from '../../../contract/control/client-requests.js';
+import type { TaskRunner, TaskStartOptions } from '../../../contract/control/control-areas.js';
+import type { ToolEntry } from '../../../contract/model/tool.js';
+import { taskSupportOf, type TaskSupport, type TaskView } from '../../../contract/model/tasks.js';
+import { McpdError } from '../../../shared/errors.js';
+import type { JsonObject } from '../../../shared/json.js';
+import type { CoreLog } from '../area-deps.js';
+import { HostedTask } from './hosted-task.js';
+
+/** How long a task is kept once it ended (SEP-2663 `ttlMs`): a client that reconnects within it gets the result. */
+export const TASK_TTL_MS = 60 * 60_000;
+/** What a client is told to wait between two `tasks/get`. */
+export const TASK_POLL_INTERVAL_MS = 500;
+/** Unfinished tasks one caller may hold: past it a new one is refused, so no caller can exhaust the core. */
+export const MAX_RUNNING_TASKS_PER_CALLER = 64;
+
+export interface TaskHostDeps {
+  /** The caller's tool by the name it calls it (its index), if known. */
+  findTool(caller: string, name: string): ToolEntry | undefined;
+  clientRequests: ClientRequestsApi;
+  log: CoreLog;
+  ttlMs?: number;
+}
+
+/**
+ * The tasks the core hosts (SEP-2663), per caller: each runs one tool call through the door of the face
+ * that created it (its runner), so admission and the interceptors apply as to any call. The call's server
+ * requests go to the task (its `inputRequests`), not to a session: the task outlives the session that made
+ * it, and its caller fetches it from any session of its own, never another caller's.
+ */
+export class TaskHost {
+  private readonly byCaller = new Map<string, Map<string, HostedTask>>();
+  private readonly ttlMs: number;
+
+  constructor(private readonly d: TaskHostDeps) {
+    this.ttlMs = d.ttlMs ?? TASK_TTL_MS;
+  }
+
+  supportOf(caller: string, tool: string): TaskSupport {
+    const entry = this.d.findTool(caller, tool);
+    return entry ? taskSupportOf(entry.definition) : 'forbidden';
+  }
+
+  start(caller: string, tool: string, args: JsonObject, opts: TaskStartOptions, run: TaskRunner): TaskView {
+    const tasks = this.tasksOf(caller);
+    const open = [...tasks.values()].filter((t) => !t.ended).length;
+    if (open >= MAX_RUNNING_TASKS_PER_CALLER) {
+      throw new McpdError(
+        'POOL_SATURATED',
+        `caller "${caller}" has ${open} tasks running, the most mcpd hosts per caller; wait for some to end or cancel them (tasks/cancel)`,
+      );
+    }
+    const task = new HostedTask({
+      // 128 random bits: an id cannot be guessed, and is looked up under its caller anyway.
+      id: randomBytes(16).toString('base64url'),
+      caller,
+      tool,
+      ttlMs: this.ttlMs,
+      pollIntervalMs: TASK_POLL_INTERVAL_MS,
+      onEnd: (t) => this.ended(t),
+    });
+    tasks.set(task.id, task);
+    const routingKey = `task:${task.id}`;
+    const detach = this.d.clientRequests.attach({ id: routingKey, caller, profile: '', clientName: opts.client }, task, opts.client);
+    if (opts.clientCapabilities) this.d.clientRequests.setCapabilities(routingKey, opts.clientCapabilities, opts.client);
+    this.d.log('info', 'task started', { caller, task: task.id, tool });
+    const call = run(
+      caller,
+      tool,
+      args,
+      { client: opts.client, routingKey, onProgress: (p) => task.progress(p) },
+      {
+        result: (r) => {
+          detach();
+          task.completed(r);
+        },
+        error: (e) => {
+          detach();
+          task.failed(e);
+        },
+      },
+    );
+    task.running(call);
+    return task.view();
+  }
+
+  get(caller: string, taskId: string): TaskView {
+    return this.find(caller, taskId).view();
+  }
+
+  update(caller: string, taskId: string, inputResponses: JsonObject): void {
+    this.find(caller, taskId).answer(inputResponses);
+  }
+
+  cancel(caller: string, taskId: string): void {
+    const task = this.find(caller, taskId);
+    if (task.ended) return;
+    task.cancel('cancelled by its caller (tasks/cancel)');
+  }
+
+  list(caller: string): TaskView[] {
+    this.sweep(caller);
+    return [...(this.byCaller.get(caller)?.values() ?? [])].sort((a, b) => b.createdAt - a.createdAt).map((t) => t.view());
+  }
+
+  /** Every running task fails with `why` (the core stops): a client polling later learns why its task ended. */
+  failRunning(why: string): void {
+    for (const tasks of this.byCaller.values()) for (const t of tasks.values()) t.abandon(why);
+  }
+
+  private find(caller: string, taskId: string): HostedTask {
+    this.sweep(caller);
+    const task = this.byCaller.get(caller)?.get(taskId);
+    // Another caller's id is as unknown as one never made: no error says it exists.
+    if (!task) {
+      throw new McpdError('INVALID_ARGUMENT', `unknown task id ${JSON.stringify(taskId)} for caller "${caller}" (it ended more than its ttlMs ago, or was never this caller's)`, {
+        specCode: -32602,
+      });
+    }
+    return task;
+  }
+
+  private tasksOf(caller: string): Map<string, HostedTask> {
+    this.sweep(caller);
+    let m = this.byCaller.get(caller);
+    if (!m) this.byCaller.set(caller, (m = new Map()));
+    return m;
+  }
+
+  /** Forgets the caller's tasks whose ttlMs ran out. */
+  private sweep(caller: string): void {
+    const m = this.byCaller.get(caller);
+    if (!m) return;
+    const now = Date.now();
+    for (const [id, t] of m) if (t.expiresAt !== undefined && t.expiresAt <= now) m.delete(id);
+    if (m.size === 0) this.byCaller.delete(caller);
+  }
+
+  private ended(t: HostedTask): void {
+    this.d.log('info', 'task ended', { caller: t.init.caller, task: t.id, tool: t.init.tool, status: t.status });
+  }
+}
