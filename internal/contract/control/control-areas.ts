@@ -159,7 +159,7 @@ export interface TaskStartOptions {
  */
 export interface TasksApi {
   /** How the caller's tool takes tasks; `forbidden` for a name the caller's index does not hold. */
-  supportOf(caller: string, tool: string): TaskSupport;
+  supportOf(caller: string, tool: string): Promise<TaskSupport>;
   /** Creates the task and starts its call; the task can be fetched once this returns. */
   start(caller: string, tool: string, args: JsonObject, opts: TaskStartOptions): TaskView;
   get(caller: string, taskId: string): TaskView;

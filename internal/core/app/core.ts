@@ -117,6 +117,7 @@ export class Core {
     this.clientRequests = areas.clientRequests;
     this.tasks = new TaskHost({
       findTool: (caller, name) => this.tools.index(this.toolViewOf(caller)).find(name),
+      loadTools: (caller) => this.tools.loadWithin(this.toolViewOf(caller)),
       clientRequests: this.clientRequests,
       log: o.log,
     });

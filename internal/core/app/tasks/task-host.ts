@@ -18,6 +18,8 @@ export const MAX_RUNNING_TASKS_PER_CALLER = 64;
 export interface TaskHostDeps {
   /** The caller's tool by the name it calls it (its index), if known. */
   findTool(caller: string, name: string): ToolEntry | undefined;
+  /** Lists the caller's servers as a call would before resolving a name its index does not hold yet. */
+  loadTools(caller: string): Promise<unknown>;
   clientRequests: ClientRequestsApi;
   log: CoreLog;
   ttlMs?: number;
@@ -37,8 +39,13 @@ export class TaskHost {
     this.ttlMs = d.ttlMs ?? TASK_TTL_MS;
   }
 
-  supportOf(caller: string, tool: string): TaskSupport {
-    const entry = this.d.findTool(caller, tool);
+  /** A name not listed yet is looked up after the caller's listing (a first call on a cold core is no plain call by accident). */
+  async supportOf(caller: string, tool: string): Promise<TaskSupport> {
+    let entry = this.d.findTool(caller, tool);
+    if (!entry) {
+      await this.d.loadTools(caller);
+      entry = this.d.findTool(caller, tool);
+    }
     return entry ? taskSupportOf(entry.definition) : 'forbidden';
   }
 

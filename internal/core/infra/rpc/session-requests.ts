@@ -126,19 +126,26 @@ export class SessionRequests {
     }
     const mode = taskModeOf(params);
     if (mode !== undefined) {
-      let task: JsonObject | undefined;
-      try {
-        task = taskAnswer(this.api, session, params, call, mode);
-      } catch (e) {
-        output.send({ response: { id, error: errorOf(e) } });
-        return done(0);
-      }
-      if (task) {
-        const resultJson = encodeJson(task);
-        output.send({ response: { id, resultJson } });
-        return done(resultJson.length);
-      }
+      // Offered a task (or refused without one): decided once the tool is known, a plain call otherwise.
+      taskAnswer(this.api, session, params, call, mode).then(
+        (task) => {
+          if (!task) return this.plainToolCall(id, req, call, session, done);
+          const resultJson = encodeJson(task);
+          output.send({ response: { id, resultJson } });
+          done(resultJson.length);
+        },
+        (e: unknown) => {
+          output.send({ response: { id, error: errorOf(e) } });
+          done(0);
+        },
+      );
+      return;
     }
+    this.plainToolCall(id, req, call, session, done);
+  }
+
+  private plainToolCall(id: number, req: SessionRequest, call: CallReq, session: CallerSession, done: (bytes: number) => void): void {
+    const output = this.output;
     let answered = false;
     let started: StartedCall | undefined;
     let over = false;

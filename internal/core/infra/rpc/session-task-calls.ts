@@ -21,8 +21,14 @@ export function taskModeOf(params: JsonObject): TaskMode | undefined {
  * offered a task becomes one (the answer is its CreateTaskResult); a tool that requires a task, called by
  * a client without the extension, is refused with -32021. Undefined: a plain call.
  */
-export function taskAnswer(api: ControlApi, session: CallerSession, params: JsonObject, call: CallReq, mode: TaskMode): JsonObject | undefined {
-  const support = api.tasks.supportOf(session.caller, call.name);
+export async function taskAnswer(
+  api: ControlApi,
+  session: CallerSession,
+  params: JsonObject,
+  call: CallReq,
+  mode: TaskMode,
+): Promise<JsonObject | undefined> {
+  const support = await api.tasks.supportOf(session.caller, call.name);
   if (mode === 'none') {
     if (support !== 'required') return undefined;
     throw new McpdError(
