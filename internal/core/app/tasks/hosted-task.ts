@@ -111,8 +111,9 @@ export class HostedTask implements ClientChannel {
   cancel(why: string): void {
     if (this.ended) return;
     this.message = why;
+    const call = this.call;
     this.end('cancelled');
-    this.call?.cancel(new McpdError('CANCELLED', why));
+    call?.cancel(new McpdError('CANCELLED', why));
   }
 
   /** Ends the task `failed` with `why` without touching its call (the core is going away with it). */
@@ -120,8 +121,9 @@ export class HostedTask implements ClientChannel {
     if (this.ended) return;
     this.error = { code: JSONRPC_INTERNAL_ERROR, message: why };
     this.message = why;
+    const call = this.call;
     this.end('failed');
-    this.call?.cancel(new McpdError('UNAVAILABLE', why));
+    call?.cancel(new McpdError('UNAVAILABLE', why));
   }
 
   /** Answers the input requests named; unknown keys are ignored (SEP-2322 prefers that to an error). */
