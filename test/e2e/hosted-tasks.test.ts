@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestWorld } from '../support/core-process.js';
 import { rawPost, startWorldHttpGateway, stopProc, type HttpGatewayProc } from '../support/http-gateway.js';
@@ -57,6 +58,7 @@ describe('hosted tasks (SEP-2663) for a classic server', () => {
   let world: TestWorld;
   let alice: HttpGatewayProc;
   let bob: HttpGatewayProc;
+  let core: ChildProcess;
 
   beforeAll(async () => {
     // One instance, one call at a time: a call left running downstream would hold the only slot.
@@ -71,7 +73,7 @@ describe('hosted tasks (SEP-2663) for a classic server', () => {
       // A call that found the slot taken fails soon instead of waiting out the default.
       'runtime.yaml': 'metricsAddress: ""\npoolWaitSeconds: 5\n',
     });
-    await world.startCore();
+    core = await world.startCore();
     [alice, bob] = await Promise.all([startWorldHttpGateway(world, 'alice'), startWorldHttpGateway(world, 'bob')]);
   });
   afterAll(async () => {
@@ -153,5 +155,30 @@ describe('hosted tasks (SEP-2663) for a classic server', () => {
     const after = await rpc(alice, 'tools/call', { name: 'greet', arguments: { name: 'again' } });
     expect(after.result).toMatchObject({ content: [{ text: 'Hello, again!' }] });
     expect((await rpc(alice, 'tasks/cancel', { taskId: id })).result).toEqual({ resultType: 'complete' });
+  });
+
+  it('a core restart fails the running task with a clear error and keeps the outcome of one that ended', async () => {
+    const done = (await rpc(alice, 'tools/call', { name: 'greet', arguments: { name: 'x' } }, WITH_TASKS)).result;
+    expect(done?.resultType).toBe('complete');
+    const ended = (await rpc(alice, 'tools/call', { name: 'slow_compute', arguments: { seconds: 0, label: 'kept' } })).result?.taskId as string;
+    await until(alice, ended, 'completed');
+    const running = (await rpc(alice, 'tools/call', { name: 'confirm_delete', arguments: { filename: 'g.txt' } })).result?.taskId as string;
+    await until(alice, running, 'input_required');
+
+    const gone = new Promise((r) => core.once('exit', r));
+    core.kill('SIGKILL');
+    await gone;
+    core = await world.startCore();
+
+    // The gateway reconnects on its own; until it has, its requests fail (nothing else says when it is back).
+    let failed: Json = {};
+    await waitFor('the gateway to reach the new core', async () => {
+      const r = await rpc(alice, 'tasks/get', { taskId: running });
+      failed = r.result ?? {};
+      return r.result !== undefined;
+    }, 20_000);
+    expect(failed).toMatchObject({ status: 'failed', error: { code: -32603, message: expect.stringContaining('the mcpd core restarted while the task ran') } });
+    expect((await taskOf(alice, ended)).result).toMatchObject({ content: [{ text: 'computed kept after 0s' }] });
+    expect((await rpc(bob, 'tasks/get', { taskId: ended })).error?.code).toBe(-32602);
   });
 });

@@ -1,5 +1,6 @@
 import { pendingFailures } from './listing-budget.js';
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import type {
   CallOptions,
   CallerMeta,
@@ -33,6 +34,7 @@ import type { LogService } from './log-service.js';
 import { SmcpComputers } from './smcp-computers.js';
 import { StoreReloads } from './store-reloads.js';
 import { TaskHost } from './tasks/task-host.js';
+import { TaskJournal } from '../infra/tasks/task-journal.js';
 import { ToolCalls } from './tool-calls.js';
 import { viaPromise } from '../../contract/model/call-adapters.js';
 import type { CallNote } from './door/interceptor.js';
@@ -120,6 +122,7 @@ export class Core {
       loadTools: (caller) => this.tools.loadWithin(this.toolViewOf(caller)),
       clientRequests: this.clientRequests,
       log: o.log,
+      journal: o.stateDir ? new TaskJournal(join(o.stateDir, 'tasks'), (msg, fields) => o.log('warning', msg, fields)) : undefined,
     });
     const profileOf = (caller: string) => profileFor(o.store.current, caller);
     this.smcp = new SmcpComputers({ api: () => o.smcpFace(), profileOf, log: o.log, onStatus: () => this.publishStatus() });

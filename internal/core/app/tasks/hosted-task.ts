@@ -33,7 +33,7 @@ export interface HostedTaskInit {
  * `inputRequests` until `tasks/update` answers them.
  */
 export class HostedTask implements ClientChannel {
-  readonly createdAt = Date.now();
+  createdAt = Date.now();
   private updatedAt = this.createdAt;
   private state: TaskStatus = 'working';
   private message?: string;
@@ -46,6 +46,26 @@ export class HostedTask implements ClientChannel {
   expiresAt?: number;
 
   constructor(readonly init: HostedTaskInit) {}
+
+  /**
+   * A task a previous core saved: one that ended is as it ended; one that was still running when that core
+   * went away failed with it (its call died with the core's servers), and says so.
+   */
+  static restored(init: HostedTaskInit, view: TaskView, expiresAt: number | undefined, why: string): HostedTask {
+    const t = new HostedTask(init);
+    t.createdAt = Date.parse(view.createdAt) || t.createdAt;
+    t.updatedAt = Date.parse(view.lastUpdatedAt) || t.updatedAt;
+    t.message = view.statusMessage;
+    if (TERMINAL_STATUSES.has(view.status)) {
+      t.state = view.status;
+      t.result = view.result;
+      t.error = view.error;
+      t.expiresAt = expiresAt ?? t.updatedAt + init.ttlMs;
+      return t;
+    }
+    t.abandon(why);
+    return t;
+  }
 
   get id(): string {
     return this.init.id;

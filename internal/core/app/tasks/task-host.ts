@@ -23,6 +23,15 @@ export interface TaskHostDeps {
   clientRequests: ClientRequestsApi;
   log: CoreLog;
   ttlMs?: number;
+  /** Where tasks are kept across core restarts (the state directory); absent = in memory only. */
+  journal?: TaskJournalPort;
+}
+
+/** The task journal as the host uses it (infra/tasks/task-journal.ts). */
+export interface TaskJournalPort {
+  save(t: { caller: string; view: TaskView; expiresAt?: number }): void;
+  remove(taskId: string): void;
+  loadAll(): Array<{ caller: string; view: TaskView; expiresAt?: number }>;
 }
 
 /**
@@ -37,6 +46,20 @@ export class TaskHost {
 
   constructor(private readonly d: TaskHostDeps) {
     this.ttlMs = d.ttlMs ?? TASK_TTL_MS;
+    this.restore();
+  }
+
+  /** The tasks a previous core saved: those that ended keep their outcome, those that ran failed with that core. */
+  private restore(): void {
+    const why = `the mcpd core restarted while the task ran (now pid ${process.pid}); its call ended with the previous core, call the tool again`;
+    for (const saved of this.d.journal?.loadAll() ?? []) {
+      const task = HostedTask.restored(this.initOf(saved.view.taskId, saved.caller, saved.view.tool ?? ''), saved.view, saved.expiresAt, why);
+      this.tasksOf(saved.caller).set(task.id, task);
+    }
+  }
+
+  private initOf(id: string, caller: string, tool: string) {
+    return { id, caller, tool, ttlMs: this.ttlMs, pollIntervalMs: TASK_POLL_INTERVAL_MS, onEnd: (t: HostedTask) => this.ended(t) };
   }
 
   /** A name not listed yet is looked up after the caller's listing (a first call on a cold core is no plain call by accident). */
@@ -58,16 +81,10 @@ export class TaskHost {
         `caller "${caller}" has ${open} tasks running, the most mcpd hosts per caller; wait for some to end or cancel them (tasks/cancel)`,
       );
     }
-    const task = new HostedTask({
-      // 128 random bits: an id cannot be guessed, and is looked up under its caller anyway.
-      id: randomBytes(16).toString('base64url'),
-      caller,
-      tool,
-      ttlMs: this.ttlMs,
-      pollIntervalMs: TASK_POLL_INTERVAL_MS,
-      onEnd: (t) => this.ended(t),
-    });
+    // 128 random bits: an id cannot be guessed, and is looked up under its caller anyway.
+    const task = new HostedTask(this.initOf(randomBytes(16).toString('base64url'), caller, tool));
     tasks.set(task.id, task);
+    this.d.journal?.save({ caller, view: task.view() });
     const routingKey = `task:${task.id}`;
     const detach = this.d.clientRequests.attach({ id: routingKey, caller, profile: '', clientName: opts.client }, task, opts.client);
     if (opts.clientCapabilities) this.d.clientRequests.setCapabilities(routingKey, opts.clientCapabilities, opts.client);
@@ -140,11 +157,16 @@ export class TaskHost {
     const m = this.byCaller.get(caller);
     if (!m) return;
     const now = Date.now();
-    for (const [id, t] of m) if (t.expiresAt !== undefined && t.expiresAt <= now) m.delete(id);
+    for (const [id, t] of m) {
+      if (t.expiresAt === undefined || t.expiresAt > now) continue;
+      m.delete(id);
+      this.d.journal?.remove(id);
+    }
     if (m.size === 0) this.byCaller.delete(caller);
   }
 
   private ended(t: HostedTask): void {
+    this.d.journal?.save({ caller: t.init.caller, view: t.view(), expiresAt: t.expiresAt });
     this.d.log('info', 'task ended', { caller: t.init.caller, task: t.id, tool: t.init.tool, status: t.status });
   }
 }
