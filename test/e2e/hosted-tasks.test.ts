@@ -5,6 +5,7 @@ import { rawPost, startWorldHttpGateway, stopProc, type HttpGatewayProc } from '
 import { FIXTURES } from '../support/paths.js';
 import { waitFor } from '../support/procs.js';
 import { profile, server } from '../support/profiles.js';
+import { runCtl } from '../support/oauth-sign-in.js';
 
 const V = '2026-07-28';
 const TASKS = 'io.modelcontextprotocol/tasks';
@@ -155,6 +156,27 @@ describe('hosted tasks (SEP-2663) for a classic server', () => {
     const after = await rpc(alice, 'tools/call', { name: 'greet', arguments: { name: 'again' } });
     expect(after.result).toMatchObject({ content: [{ text: 'Hello, again!' }] });
     expect((await rpc(alice, 'tasks/cancel', { taskId: id })).result).toEqual({ resultType: 'complete' });
+  });
+
+  it('gRPC through mcpdctl tasks: lists, shows and cancels the caller\'s tasks, never another caller\'s', async () => {
+    const id = (await rpc(alice, 'tools/call', { name: 'slow_compute', arguments: { seconds: 600, label: 'ctl' } })).result?.taskId as string;
+    const listed = await runCtl(world, ['tasks', 'alice', '--json']);
+    expect(listed.code, listed.stderr).toBe(0);
+    const tasks = JSON.parse(listed.stdout) as Json[];
+    expect(tasks[0]).toMatchObject({ taskId: id, status: 'working', tool: 'slow_compute' });
+    expect(tasks.length).toBeGreaterThan(3);
+
+    const table = await runCtl(world, ['tasks', 'alice']);
+    expect(table.stdout).toMatch(new RegExp(`^${id}\\s+working\\s+slow_compute`, 'm'));
+    expect((await runCtl(world, ['tasks', 'bob'])).stdout).toBe('caller "bob" has no tasks (kept for their ttlMs after they end)\n');
+    const foreign = await runCtl(world, ['tasks', 'bob', id, '--cancel']);
+    expect([foreign.code, foreign.stderr]).toEqual([1, expect.stringContaining(`unknown task id "${id}" for caller "bob"`)]);
+
+    const cancelled = await runCtl(world, ['tasks', 'alice', id, '--cancel']);
+    expect(cancelled.stdout).toBe(`task ${id} cancelled\n`);
+    const shown = JSON.parse((await runCtl(world, ['tasks', 'alice', id])).stdout) as Json;
+    expect(shown).toMatchObject({ taskId: id, status: 'cancelled', statusMessage: 'cancelled by its caller (tasks/cancel)' });
+    expect((await taskOf(alice, id)).status).toBe('cancelled');
   });
 
   it('a core restart fails the running task with a clear error and keeps the outcome of one that ended', async () => {

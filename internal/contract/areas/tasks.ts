@@ -3,7 +3,9 @@ import { detailedTask } from '../model/tasks.js';
 import { isJsonObject, type JsonObject } from '../../shared/json.js';
 import { McpdError } from '../../shared/errors.js';
 import { absent, method, type Area } from './area.js';
-import { requiredString } from './params.js';
+import { callerOf, requiredString } from './params.js';
+import type * as pb from '../gen/mcpd/control/v1/control.js';
+import { encodeJson } from '../session/json-bytes.js';
 
 interface TaskReq {
   taskId: string;
@@ -37,7 +39,11 @@ export const tasksArea: Area = {
       routed: false,
       invoke: (api, req, ctx) => Promise.resolve(api.tasks.get(ctx.caller, req.taskId)),
       session: { fromMcp: (p) => taskReq(p, 'tasks/get'), toMcp: (t) => detailedTask(t) },
-      grpc: absent('added with the gRPC tasks RPCs'),
+      grpc: {
+        rpc: 'getTask',
+        fromPb: (r: pb.GetTaskRequest) => ({ caller: callerOf(r.caller), req: { taskId: r.taskId } }),
+        toPb: (t): pb.GetTaskResponse => ({ task: taskToPb(t) }),
+      },
       gateway: GATEWAY_OWN,
     }),
     method<UpdateReq, JsonObject>({
@@ -71,7 +77,11 @@ export const tasksArea: Area = {
         return Promise.resolve(ACK);
       },
       session: { fromMcp: (p) => taskReq(p, 'tasks/cancel') },
-      grpc: absent('added with the gRPC tasks RPCs'),
+      grpc: {
+        rpc: 'cancelTask',
+        fromPb: (r: pb.CancelTaskRequest) => ({ caller: callerOf(r.caller), req: { taskId: r.taskId } }),
+        toPb: (): pb.CancelTaskResponse => ({}),
+      },
       gateway: GATEWAY_OWN,
     }),
     method<object, TaskView[]>({
@@ -80,8 +90,25 @@ export const tasksArea: Area = {
       routed: false,
       invoke: (api, _req, ctx) => Promise.resolve(api.tasks.list(ctx.caller)),
       session: { fromMcp: () => ({}), toMcp: (tasks) => ({ tasks: tasks.map(detailedTask) }) },
-      grpc: absent('added with the gRPC tasks RPCs'),
+      grpc: {
+        rpc: 'listTasks',
+        fromPb: (r: pb.ListTasksRequest) => ({ caller: callerOf(r.caller), req: {} }),
+        toPb: (tasks): pb.ListTasksResponse => ({ tasks: tasks.map(taskToPb) }),
+      },
       gateway: absent('SEP-2663 has no tasks/list (removed): a client keeps the ids it was given'),
     }),
   ],
 };
+
+function taskToPb(t: TaskView): pb.TaskInfo {
+  return {
+    taskId: t.taskId,
+    status: t.status,
+    tool: t.tool ?? '',
+    statusMessage: t.statusMessage ?? '',
+    createdAtUnixMs: Date.parse(t.createdAt),
+    lastUpdatedAtUnixMs: Date.parse(t.lastUpdatedAt),
+    ttlMs: t.ttlMs,
+    taskJson: encodeJson(detailedTask(t)),
+  };
+}
