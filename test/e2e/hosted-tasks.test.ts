@@ -122,7 +122,9 @@ describe('hosted tasks (SEP-2663) for a classic server', () => {
     expect(tools.find((t) => t.name === 'test_simple_text')?.execution).toEqual({ taskSupport: 'optional' });
     expect(tools.find((t) => t.name === 'greet')?.execution).toBeUndefined();
     const id = (await rpc(alice, 'tools/call', { name: 'test_simple_text', arguments: {} })).result?.taskId as string;
-    expect((await until(alice, id, 'completed')).result).toMatchObject({ content: [{ text: 'This is a simple text response for testing.' }] });
+    expect((await until(alice, id, 'completed')).result).toMatchObject({
+      content: [{ text: 'This is a simple text response for testing.' }],
+    });
   });
 
   it('a task waiting for input survives its gateway: the same caller answers it from a new gateway, another caller never sees it', async () => {
@@ -142,7 +144,10 @@ describe('hosted tasks (SEP-2663) for a classic server', () => {
     expect((await rpc(bob, 'tasks/update', { taskId: id, inputResponses: { confirm: { action: 'accept' } } })).error?.code).toBe(-32602);
 
     expect((await taskOf(alice, id)).status).toBe('input_required');
-    const ack = await rpc(alice, 'tasks/update', { taskId: id, inputResponses: { confirm: { action: 'accept', content: { confirm: 'yes' } } } });
+    const ack = await rpc(alice, 'tasks/update', {
+      taskId: id,
+      inputResponses: { confirm: { action: 'accept', content: { confirm: 'yes' } } },
+    });
     expect(ack.result).toEqual({ resultType: 'complete' });
     expect((await until(alice, id, 'completed')).result).toMatchObject({ content: [{ text: 'deleted f.txt' }] });
   });
@@ -158,8 +163,9 @@ describe('hosted tasks (SEP-2663) for a classic server', () => {
     expect((await rpc(alice, 'tasks/cancel', { taskId: id })).result).toEqual({ resultType: 'complete' });
   });
 
-  it('gRPC through mcpdctl tasks: lists, shows and cancels the caller\'s tasks, never another caller\'s', async () => {
-    const id = (await rpc(alice, 'tools/call', { name: 'slow_compute', arguments: { seconds: 600, label: 'ctl' } })).result?.taskId as string;
+  it("gRPC through mcpdctl tasks: lists, shows and cancels the caller's tasks, never another caller's", async () => {
+    const id = (await rpc(alice, 'tools/call', { name: 'slow_compute', arguments: { seconds: 600, label: 'ctl' } })).result
+      ?.taskId as string;
     const listed = await runCtl(world, ['tasks', 'alice', '--json']);
     expect(listed.code, listed.stderr).toBe(0);
     const tasks = JSON.parse(listed.stdout) as Json[];
@@ -182,7 +188,8 @@ describe('hosted tasks (SEP-2663) for a classic server', () => {
   it('a core restart fails the running task with a clear error and keeps the outcome of one that ended', async () => {
     const done = (await rpc(alice, 'tools/call', { name: 'greet', arguments: { name: 'x' } }, WITH_TASKS)).result;
     expect(done?.resultType).toBe('complete');
-    const ended = (await rpc(alice, 'tools/call', { name: 'slow_compute', arguments: { seconds: 0, label: 'kept' } })).result?.taskId as string;
+    const ended = (await rpc(alice, 'tools/call', { name: 'slow_compute', arguments: { seconds: 0, label: 'kept' } })).result
+      ?.taskId as string;
     await until(alice, ended, 'completed');
     const running = (await rpc(alice, 'tools/call', { name: 'confirm_delete', arguments: { filename: 'g.txt' } })).result?.taskId as string;
     await until(alice, running, 'input_required');
@@ -194,12 +201,19 @@ describe('hosted tasks (SEP-2663) for a classic server', () => {
 
     // The gateway reconnects on its own; until it has, its requests fail (nothing else says when it is back).
     let failed: Json = {};
-    await waitFor('the gateway to reach the new core', async () => {
-      const r = await rpc(alice, 'tasks/get', { taskId: running });
-      failed = r.result ?? {};
-      return r.result !== undefined;
-    }, 20_000);
-    expect(failed).toMatchObject({ status: 'failed', error: { code: -32603, message: expect.stringContaining('the mcpd core restarted while the task ran') } });
+    await waitFor(
+      'the gateway to reach the new core',
+      async () => {
+        const r = await rpc(alice, 'tasks/get', { taskId: running });
+        failed = r.result ?? {};
+        return r.result !== undefined;
+      },
+      20_000,
+    );
+    expect(failed).toMatchObject({
+      status: 'failed',
+      error: { code: -32603, message: expect.stringContaining('the mcpd core restarted while the task ran') },
+    });
     expect((await taskOf(alice, ended)).result).toMatchObject({ content: [{ text: 'computed kept after 0s' }] });
     expect((await rpc(bob, 'tasks/get', { taskId: ended })).error?.code).toBe(-32602);
   });

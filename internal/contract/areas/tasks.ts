@@ -65,7 +65,7 @@ export const tasksArea: Area = {
           return { ...taskReq(p, 'tasks/update'), inputResponses: r };
         },
       },
-      grpc: absent('answering a task\'s input requests is an MCP client\'s part'),
+      grpc: absent("answering a task's input requests is an MCP client's part"),
       gateway: GATEWAY_OWN,
     }),
     method<TaskReq, JsonObject>({

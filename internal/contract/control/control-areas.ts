@@ -1,6 +1,5 @@
-import type { CallDone, ProgressUpdate, StartedCall } from '../model/downstream.js';
+import type { ProgressUpdate } from '../model/downstream.js';
 import type { TaskSupport, TaskView } from '../model/tasks.js';
-import type { CallOptions } from './control.js';
 import type { JsonObject } from '../../shared/json.js';
 import type { LogLevel } from '../model/profile.js';
 import type { NameCollision } from '../model/tool.js';
@@ -142,9 +141,6 @@ export interface ContextApi {
   finder(caller: string, query: FinderQuery): Promise<FinderView>;
   watchFinder(caller: string): Subscription<ContextChange>;
 }
-
-/** How a hosted task's tool call is started: through the door of the face that created the task. */
-export type TaskRunner = (caller: string, name: string, args: JsonObject, opts: CallOptions, done: CallDone) => StartedCall;
 
 export interface TaskStartOptions {
   /** The MCP client's name, for the door's interceptors. */

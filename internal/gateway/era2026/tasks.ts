@@ -12,7 +12,7 @@ export const TASK_METHODS = new Set(['tasks/get', 'tasks/update', 'tasks/cancel'
 const CLIENT_CAPABILITIES_META = 'io.modelcontextprotocol/clientCapabilities';
 
 /** The request's client declared the tasks extension (per request: 2026-07-28 has no session to remember it). */
-export function negotiatedTasks(envelope: RequestEnvelope): boolean {
+function negotiatedTasks(envelope: RequestEnvelope): boolean {
   const ext = envelope.clientCapabilities.extensions;
   return isJsonObject(ext) && ext[TASKS_EXTENSION] !== undefined;
 }

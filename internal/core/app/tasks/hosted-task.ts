@@ -210,7 +210,7 @@ function withoutMeta(result: JsonObject): JsonObject {
 }
 
 /** A failure as a JSON-RPC error (SEP-2663's `error`): a server's code is kept, secrets masked. */
-export function taskErrorOf(e: Error): TaskError {
+function taskErrorOf(e: Error): TaskError {
   const message = secretRedactor.text(e.message);
   if (e instanceof McpdError) {
     const code = e.details.specCode || codeOfReason(e.reason);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ClientRequestsApi } from '../../../contract/control/client-requests.js';
-import type { TaskRunner, TaskStartOptions } from '../../../contract/control/control-areas.js';
+import type { TaskStartOptions } from '../../../contract/control/control-areas.js';
+import type { ControlApi } from '../../../contract/control/control.js';
 import type { ToolEntry } from '../../../contract/model/tool.js';
 import { taskSupportOf, type TaskSupport, type TaskView } from '../../../contract/model/tasks.js';
 import { McpdError } from '../../../shared/errors.js';
@@ -8,12 +9,15 @@ import type { JsonObject } from '../../../shared/json.js';
 import type { CoreLog } from '../area-deps.js';
 import { HostedTask } from './hosted-task.js';
 
+/** How a task's tool call is started: the `toolCall` of the door's view for the face that created the task. */
+type TaskRunner = ControlApi['toolCall'];
+
 /** How long a task is kept once it ended (SEP-2663 `ttlMs`): a client that reconnects within it gets the result. */
-export const TASK_TTL_MS = 60 * 60_000;
+const TASK_TTL_MS = 60 * 60_000;
 /** What a client is told to wait between two `tasks/get`. */
-export const TASK_POLL_INTERVAL_MS = 500;
+const TASK_POLL_INTERVAL_MS = 500;
 /** Unfinished tasks one caller may hold: past it a new one is refused, so no caller can exhaust the core. */
-export const MAX_RUNNING_TASKS_PER_CALLER = 64;
+const MAX_RUNNING_TASKS_PER_CALLER = 64;
 
 export interface TaskHostDeps {
   /** The caller's tool by the name it calls it (its index), if known. */
@@ -28,7 +32,7 @@ export interface TaskHostDeps {
 }
 
 /** The task journal as the host uses it (infra/tasks/task-journal.ts). */
-export interface TaskJournalPort {
+interface TaskJournalPort {
   save(t: { caller: string; view: TaskView; expiresAt?: number }): void;
   remove(taskId: string): void;
   loadAll(): Array<{ caller: string; view: TaskView; expiresAt?: number }>;
@@ -53,7 +57,12 @@ export class TaskHost {
   private restore(): void {
     const why = `the mcpd core restarted while the task ran (now pid ${process.pid}); its call ended with the previous core, call the tool again`;
     for (const saved of this.d.journal?.loadAll() ?? []) {
-      const task = HostedTask.restored(this.initOf(saved.view.taskId, saved.caller, saved.view.tool ?? ''), saved.view, saved.expiresAt, why);
+      const task = HostedTask.restored(
+        this.initOf(saved.view.taskId, saved.caller, saved.view.tool ?? ''),
+        saved.view,
+        saved.expiresAt,
+        why,
+      );
       this.tasksOf(saved.caller).set(task.id, task);
     }
   }
@@ -138,9 +147,13 @@ export class TaskHost {
     const task = this.byCaller.get(caller)?.get(taskId);
     // Another caller's id is as unknown as one never made: no error says it exists.
     if (!task) {
-      throw new McpdError('INVALID_ARGUMENT', `unknown task id ${JSON.stringify(taskId)} for caller "${caller}" (it ended more than its ttlMs ago, or was never this caller's)`, {
-        specCode: -32602,
-      });
+      throw new McpdError(
+        'INVALID_ARGUMENT',
+        `unknown task id ${JSON.stringify(taskId)} for caller "${caller}" (it ended more than its ttlMs ago, or was never this caller's)`,
+        {
+          specCode: -32602,
+        },
+      );
     }
     return task;
   }

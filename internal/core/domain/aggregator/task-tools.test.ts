@@ -15,6 +15,8 @@ describe('taskTools: tools a profile entry runs as hosted tasks', () => {
       gh__quick: undefined,
       gh__own_task: { taskSupport: 'required' },
     });
-    expect(s.problems?.map((x) => x.message)).toEqual(['taskTools pattern "nothing_*" matches none of the 3 tools of server "gh"; check the pattern']);
+    expect(s.problems?.map((x) => x.message)).toEqual([
+      'taskTools pattern "nothing_*" matches none of the 3 tools of server "gh"; check the pattern',
+    ]);
   });
 });
