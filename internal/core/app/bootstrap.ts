@@ -18,6 +18,8 @@ import { CoreDoor } from './door/door.js';
 import type { Interceptor } from './door/interceptor.js';
 import { admissionInterceptor } from './door/admission.js';
 import { historyInterceptor } from './door/history.js';
+import { metricsInterceptor } from './door/metrics.js';
+import type { Metrics } from '../infra/telemetry/metrics.js';
 import type { CoreLog } from './area-deps.js';
 import { must } from '../../shared/must.js';
 import { keepRunningOnUnhandledRejections } from './last-resort.js';
@@ -169,7 +171,7 @@ async function serveCore(
     stateDir,
     smcpFace: () => must(door, 'the door').for('smcp'),
   });
-  door = new CoreDoor(core, doorInterceptors(core, log));
+  door = new CoreDoor(core, doorInterceptors(core, log, obs.metrics));
   const sessions = new SessionTally();
   obs.attach(core, sessions);
   const server = await startControlServer(door, socket, {
@@ -239,11 +241,16 @@ async function serveCore(
 
 /**
  * The door's interceptors, composed once, in the order a call meets them (docs/architecture.md, "The
- * door"). Adding one is its file in door/ and its line here: an audit log goes first (it sees every call,
- * refusals included), a per-caller policy after the stop's gate (a stopping core refuses before asking it).
+ * door"). Adding one is its file in door/ and its line here. Metrics and an audit log go first (they see
+ * every call, refusals included), a per-caller policy after the stop's gate (a stopping core refuses before
+ * asking it).
  */
-function doorInterceptors(core: Core, log: CoreLog): Interceptor[] {
-  return [admissionInterceptor(core.calls), historyInterceptor(core.history, log)];
+function doorInterceptors(core: Core, log: CoreLog, metrics: Metrics): Interceptor[] {
+  return [
+    metricsInterceptor((face, method, outcome, s) => metrics.observeDoorCall(face, method, outcome, s)),
+    admissionInterceptor(core.calls),
+    historyInterceptor(core.history, log),
+  ];
 }
 
 /**
