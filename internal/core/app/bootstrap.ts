@@ -18,6 +18,7 @@ import { CoreDoor } from './door/door.js';
 import type { Interceptor } from './door/interceptor.js';
 import { admissionInterceptor } from './door/admission.js';
 import { historyInterceptor } from './door/history.js';
+import { Policy, policyInterceptor } from './door/policy.js';
 import { metricsInterceptor } from './door/metrics.js';
 import type { Metrics } from '../infra/telemetry/metrics.js';
 import type { CoreLog } from './area-deps.js';
@@ -159,6 +160,12 @@ async function serveCore(
     }),
   );
   let door: CoreDoor | undefined;
+  // callers.yaml `policies:` (docs/policy.md): follows the running store, counted in the metrics.
+  const policy = new Policy({
+    store: () => store.current,
+    onStoreChange: (listener) => store.onAdopt(listener),
+    decided: (rule, effect) => obs.metrics.policyDecision(rule, effect),
+  });
   const core = new Core({
     version: packageVersion(),
     socket,
@@ -170,8 +177,9 @@ async function serveCore(
     requestStop: () => void stop().then(o.onStopped, o.onStopped),
     stateDir,
     smcpFace: () => must(door, 'the door').for('smcp'),
+    policyQuotas: () => policy.quotas(),
   });
-  door = new CoreDoor(core, doorInterceptors(core, log, obs.metrics));
+  door = new CoreDoor(core, doorInterceptors(core, policy, log, obs.metrics));
   const sessions = new SessionTally();
   obs.attach(core, sessions);
   const server = await startControlServer(door, socket, {
@@ -245,10 +253,11 @@ async function serveCore(
  * every call, refusals included), a per-caller policy after the stop's gate (a stopping core refuses before
  * asking it).
  */
-function doorInterceptors(core: Core, log: CoreLog, metrics: Metrics): Interceptor[] {
+function doorInterceptors(core: Core, policy: Policy, log: CoreLog, metrics: Metrics): Interceptor[] {
   return [
     metricsInterceptor((face, method, outcome, s) => metrics.observeDoorCall(face, method, outcome, s)),
     admissionInterceptor(core.calls),
+    policyInterceptor(policy),
     historyInterceptor(core.history, log),
   ];
 }
