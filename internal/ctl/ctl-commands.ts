@@ -71,6 +71,16 @@ const call: CtlCommand = {
     ),
 };
 
+const tasks: CtlCommand = {
+  name: 'tasks',
+  args: '<caller> [task]',
+  summary: 'the tasks the core hosts for the caller (newest first); with a task id: that task in full',
+  caller: true,
+  flags: { cancel: { type: 'boolean', help: 'cancel the task named (its tool call is cancelled downstream)' } },
+  run: async ({ client, args, flags, out }) =>
+    (await import('./ctl-tasks.js')).tasksCommand(client, must(args[0], '<caller>'), args[1], flags.cancel === true, out),
+};
+
 const reload: CtlCommand = {
   name: 'reload',
   args: '',
@@ -272,6 +282,7 @@ export const CTL_COMMANDS: readonly CtlCommand[] = [
   status,
   tools,
   call,
+  tasks,
   reload,
   stop,
   resources,

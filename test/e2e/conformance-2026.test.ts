@@ -62,19 +62,10 @@ const REQUIRED_2026 = [
   'tools-list',
 ];
 
-const TASKS =
-  'the tasks extension (SEP-2663) is not implemented: mcpd declares no tasks capability, tasks/get|update|cancel are unknown methods (404, -32601), and the fixture has no task tools; see docs/conformance.md';
 /** Kept in step with docs/conformance.md; one that starts passing fails the test, so the list cannot go stale. */
 const KNOWN_FAILURES: Record<string, string> = {
-  'tasks-capability-negotiation': TASKS,
-  'tasks-dispatch-and-envelope': TASKS,
-  'tasks-lifecycle': TASKS,
-  'tasks-mrtr-composition': TASKS,
-  'tasks-mrtr-input': TASKS,
-  'tasks-request-headers': TASKS,
-  'tasks-request-state-removal': TASKS,
-  'tasks-required-task-error': TASKS,
-  'tasks-wire-fields': TASKS,
+  'tasks-mrtr-composition':
+    'the core makes a task of a task-supporting call when the call starts, so a server that asks for input first gets it answered on the task (tasks/update), not as an InputRequiredResult before the task; see docs/eras.md',
 };
 
 function check(script: ConformanceScript, scenarios: string[], known: Record<string, string>): void {
@@ -98,7 +89,7 @@ describe('official MCP conformance suite 0.2.0-alpha.12 through mcpdmcp --http',
   });
 
   it(
-    'passes the 2026-07-28 requirements (stateless requests, MRTR, discover, listen, caching) but the tasks extension',
+    'passes the 2026-07-28 requirements (stateless requests, MRTR, discover, listen, caching, hosted tasks) but MRTR-then-task composition',
     { timeout: 240_000 },
     async () => {
       const { code, stdout, stderr } = await modern.run();

@@ -1,4 +1,5 @@
 import type { ProgressUpdate } from '../model/downstream.js';
+import type { TaskSupport, TaskView } from '../model/tasks.js';
 import type { JsonObject } from '../../shared/json.js';
 import type { LogLevel } from '../model/profile.js';
 import type { NameCollision } from '../model/tool.js';
@@ -141,4 +142,29 @@ export interface ContextApi {
   watchDesktop(caller: string): Subscription<ContextChange>;
   finder(caller: string, query: FinderQuery): Promise<FinderView>;
   watchFinder(caller: string): Subscription<ContextChange>;
+}
+
+export interface TaskStartOptions {
+  /** The MCP client's name, for the door's interceptors. */
+  client?: string;
+  /** What the creating client declared (`elicitation`, `sampling`, `roots`): the input requests the task may put. */
+  clientCapabilities?: JsonObject;
+}
+
+/**
+ * Tasks the core hosts (SEP-2663) for tools of classic servers: per caller, ids unguessable, kept `ttlMs`
+ * after they end. A caller reaches only its own tasks, from any session; another caller's id is unknown.
+ */
+export interface TasksApi {
+  /** How the caller's tool takes tasks; `forbidden` for a name the caller's index does not hold. */
+  supportOf(caller: string, tool: string): Promise<TaskSupport>;
+  /** Creates the task and starts its call; the task can be fetched once this returns. */
+  start(caller: string, tool: string, args: JsonObject, opts: TaskStartOptions): TaskView;
+  get(caller: string, taskId: string): TaskView;
+  /** Answers (some of) the task's input requests, keyed as `inputRequests` names them. */
+  update(caller: string, taskId: string, inputResponses: JsonObject): void;
+  /** Cancels the task's call; a task that already ended is left as it is. */
+  cancel(caller: string, taskId: string): void;
+  /** The caller's tasks, newest first. */
+  list(caller: string): TaskView[];
 }

@@ -97,7 +97,7 @@ export interface Door {
   for(face: Face): ControlApi;
 }
 
-import type { ContextApi, LogsApi, PromptsApi, ResourcesApi, Subscription } from './control-areas.js';
+import type { ContextApi, LogsApi, PromptsApi, ResourcesApi, Subscription, TasksApi } from './control-areas.js';
 import type { ClientRequestsApi } from './client-requests.js';
 
 export type { Subscription } from './control-areas.js';
@@ -133,4 +133,6 @@ export interface ControlApi {
   readonly context: ContextApi;
   /** Server→client requests (sampling, elicitation, roots) routed to caller sessions. */
   readonly clientRequests: ClientRequestsApi;
+  /** Tasks the core hosts for task-supporting tools (docs/eras.md, "Tasks"). */
+  readonly tasks: TasksApi;
 }

@@ -45,6 +45,9 @@ const mutations: Record<Exclude<keyof ServerSpec, 'name' | 'sandboxOptOut'>, (s:
   disabled: (s) => {
     s.disabled = true;
   },
+  taskTools: (s) => {
+    s.taskTools = ['slow_*'];
+  },
   sandbox: (s) => {
     s.sandbox = { read: [], write: [], allow: [] };
   },

@@ -5,7 +5,7 @@ import type { ServerSpec } from './spec.js';
  * Lists whose order carries no meaning. Sorting (and de-duplicating) them keeps two specs that
  * mean the same thing in one pool; `cmd` is argv and keeps its order.
  */
-const SET_LIKE_KEYS = new Set(['exposeTools', 'forbiddenTools', 'tags']);
+const SET_LIKE_KEYS = new Set(['exposeTools', 'forbiddenTools', 'taskTools', 'tags']);
 
 function canonical(value: unknown, key: string | undefined): unknown {
   if (Array.isArray(value)) {

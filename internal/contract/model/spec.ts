@@ -58,6 +58,11 @@ export interface ServerSpec {
   /** Allow-list of downstream tool names; undefined = all. */
   exposeTools?: string[];
   forbiddenTools: string[];
+  /**
+   * Downstream tool names (or `*`/`?` globs) the core runs as hosted tasks for clients that negotiated the
+   * tasks extension, as if the tool declared `execution: { taskSupport: "optional" }` (docs/eras.md, "Tasks").
+   */
+  taskTools?: string[];
   toolMeta: Record<string, ToolMeta>;
   defaultToolMeta?: ToolMeta;
   strategy: Strategy;

@@ -37,6 +37,7 @@ export const SERVER_KEYS = [
   'disabled',
   'exposeTools',
   'forbiddenTools',
+  'taskTools',
   'toolMeta',
   'defaultToolMeta',
   'strategy',
@@ -131,7 +132,7 @@ function applyFixed(a: Acc, e: Entry): void {
     f.strategy = readEnum(src, e.value, e.field, STRATEGIES) ?? f.strategy;
   } else if (e.key === 'activationMode') {
     f.activationMode = readEnum(src, e.value, e.field, ACTIVATION_MODES) ?? f.activationMode;
-  } else if (e.key === 'exposeTools' || e.key === 'forbiddenTools') {
+  } else if (e.key === 'exposeTools' || e.key === 'forbiddenTools' || e.key === 'taskTools') {
     const v = readStringList(src, e.value, e.field);
     if (v) f[e.key] = v.map((s) => s.text);
   } else if (e.key === 'toolMeta') {

@@ -100,6 +100,7 @@ function serverSchema(): Schema {
     disabled: { type: 'boolean' },
     exposeTools: { ...strList, description: 'tool names or * / ? globs to expose (default: all)' },
     forbiddenTools: { ...strList, description: 'tool names or * / ? globs never exposed' },
+    taskTools: { ...strList, description: 'tool names or * / ? globs the core runs as tasks (SEP-2663) for clients that negotiated them' },
     toolMeta: { type: 'object', additionalProperties: toolMetaSchema() },
     defaultToolMeta: toolMetaSchema(),
     strategy: { enum: [...STRATEGIES] },

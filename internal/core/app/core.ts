@@ -1,5 +1,6 @@
 import { pendingFailures } from './listing-budget.js';
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import type {
   CallOptions,
   CallerMeta,
@@ -32,6 +33,8 @@ import { wireAreas, wireTools, type Areas, type CoreOptions } from './core-wirin
 import type { LogService } from './log-service.js';
 import { SmcpComputers } from './smcp-computers.js';
 import { StoreReloads } from './store-reloads.js';
+import { TaskHost } from './tasks/task-host.js';
+import { TaskJournal } from '../infra/tasks/task-journal.js';
 import { ToolCalls } from './tool-calls.js';
 import { viaPromise } from '../../contract/model/call-adapters.js';
 import type { CallNote } from './door/interceptor.js';
@@ -67,6 +70,8 @@ export class Core {
   readonly logs: LogService;
   readonly context: ContextService;
   readonly clientRequests: ClientRequests;
+  /** Tasks hosted for task-supporting tools (SEP-2663); faces reach them through the door's view. */
+  readonly tasks: TaskHost;
   /** runtime.yaml `smcp:`: this core as A2C-SMCP Computers. */
   readonly smcp: SmcpComputers;
   /** Admission of calls: closed by a stop, which then waits for the calls in flight. */
@@ -113,6 +118,13 @@ export class Core {
     this.logs = areas.logs;
     this.context = areas.context;
     this.clientRequests = areas.clientRequests;
+    this.tasks = new TaskHost({
+      findTool: (caller, name) => this.tools.index(this.toolViewOf(caller)).find(name),
+      loadTools: (caller) => this.tools.loadWithin(this.toolViewOf(caller)),
+      clientRequests: this.clientRequests,
+      log: o.log,
+      journal: o.stateDir ? new TaskJournal(join(o.stateDir, 'tasks'), (msg, fields) => o.log('warning', msg, fields)) : undefined,
+    });
     const profileOf = (caller: string) => profileFor(o.store.current, caller);
     this.smcp = new SmcpComputers({ api: () => o.smcpFace(), profileOf, log: o.log, onStatus: () => this.publishStatus() });
     this.toolCalls = new ToolCalls({
@@ -132,6 +144,7 @@ export class Core {
       requestStop: o.requestStop,
       closers: [
         () => clearInterval(this.reaper),
+        () => this.tasks.failRunning(`the mcpd core (pid ${process.pid}) stopped while the task ran; call the tool again`),
         () => this.smcp.close(),
         () => areas.subscriptions.shutdown(),
         () => this.callerViews.close(),

@@ -4,7 +4,15 @@ import { isJsonObject } from '../../shared/json.js';
 import { EraError, HEADER_MISMATCH, META_PROTOCOL_VERSION } from './protocol.js';
 
 /** The method whose `Mcp-Name` header mirrors which body field (SEP-2243). */
-const NAME_FIELD: Record<string, string> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
+const NAME_FIELD: Record<string, string> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+  // SEP-2663's routing headers: a task's requests name the task.
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
+};
 
 function header(req: IncomingMessage, name: string): string | undefined {
   const v = req.headers[name];

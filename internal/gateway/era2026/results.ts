@@ -16,7 +16,9 @@ const LIST_TTL_MS = 60_000;
 
 /** A 2025-11-25 result as 2026-07-28 wants it: `resultType`, and caching hints where cacheable. */
 export function decorateResult(method: string, result: JsonObject): JsonObject {
-  const out: JsonObject = { ...result, resultType: 'complete' };
+  // A tools/call the core made a task of answers with its CreateTaskResult (resultType "task").
+  const kept = method === 'tools/call' && result.resultType === 'task';
+  const out: JsonObject = { ...result, resultType: kept ? 'task' : 'complete' };
   if (CACHEABLE_METHODS.has(method)) {
     out.ttlMs = method !== 'resources/read' && etagOf(result) !== undefined ? listTtlMs(result) : 0;
     // Lists and reads are the caller's profile: never shared across callers.

@@ -8,6 +8,7 @@ import { decorateResult, mapError } from './results.js';
 import { RequestStateSeal } from './request-state.js';
 import { serveListen } from './listen.js';
 import { isPlainToolCall, rawToolCall, throughGateway } from './downstream.js';
+import { serveTask, TASK_METHODS, toolCallForCore, withTasksExtension } from './tasks.js';
 import {
   EraError,
   envelopeOf,
@@ -78,6 +79,7 @@ export class StatelessEndpoint {
         return await serveListen(this.o.lanes, reply, msg.params, { client: msg.client ?? '', signal: left.signal, log: this.o.log });
       }
       if (msg.method === 'server/discover') return reply.result(await this.discover());
+      if (TASK_METHODS.has(msg.method)) return await serveTask(this.o.lanes, msg.method, msg.params, envelope, reply, left.signal);
       if (MRTR_METHODS.has(msg.method) && typeof msg.params.requestState === 'string') return await this.resume(msg, envelope, reply);
       await this.start(msg, envelope, reply, left.signal);
     } catch (e) {
@@ -108,7 +110,7 @@ export class StatelessEndpoint {
     return {
       resultType: 'complete',
       supportedVersions: SUPPORTED_VERSIONS,
-      capabilities: (init.capabilities ?? {}) as JsonValue,
+      capabilities: withTasksExtension(isJsonObject(init.capabilities) ? init.capabilities : {}),
       ...(typeof init.instructions === 'string' ? { instructions: init.instructions } : {}),
       ttlMs: 60_000,
       cacheScope: 'private',
@@ -130,7 +132,7 @@ export class StatelessEndpoint {
     const core = lane.gateway.coreSession;
     const downstream =
       msg.method === 'tools/call' && core && isPlainToolCall(msg.params)
-        ? rawToolCall(lane, core, forwardParams(msg.params))
+        ? rawToolCall(lane, core, toolCallForCore(forwardParams(msg.params), envelope))
         : throughGateway(lane, msg.method, forwardParams(msg.params));
     const call = new Call(lane, downstream, envelope.clientCapabilities, envelope.logLevel);
     await this.drive(call, msg, reply);

@@ -1,4 +1,4 @@
-import type { ContextApi, Paged, PromptsApi, RequestOpts, ResourcesApi } from '../../../contract/control/control-areas.js';
+import type { ContextApi, Paged, PromptsApi, RequestOpts, ResourcesApi, TasksApi } from '../../../contract/control/control-areas.js';
 import type { ClientRequestsApi } from '../../../contract/control/client-requests.js';
 import type {
   CallOptions,
@@ -33,6 +33,7 @@ export class FaceView implements ControlApi {
   readonly context: ContextApi;
   readonly logs: LogService;
   readonly clientRequests: ClientRequestsApi;
+  readonly tasks: TasksApi;
 
   constructor(
     readonly face: Face,
@@ -44,6 +45,7 @@ export class FaceView implements ControlApi {
     this.resources = this.resourcesView(core.resources);
     this.prompts = this.promptsView(core.prompts);
     this.context = this.contextView(core.context);
+    this.tasks = this.tasksView();
   }
 
   info(): CoreInfo {
@@ -179,6 +181,24 @@ export class FaceView implements ControlApi {
         const call = this.call({ method: 'completion/complete', caller, args: params, client: opts.client, timeoutMs: opts.timeoutMs });
         return door.passAsync(call, opts.signal, (signal) => inner.complete(caller, params, { ...opts, signal }));
       },
+    };
+  }
+
+  /**
+   * A task's tool call enters through this face's own `toolCall`: it is a tool call like any other to the
+   * interceptors (admission, history, policy), made by the face that created the task. Reading, answering
+   * and cancelling a task does no work on a server: it reaches the task host as it is.
+   */
+  private tasksView(): TasksApi {
+    const host = this.door.core.tasks;
+    const run = this.toolCall.bind(this);
+    return {
+      supportOf: (caller, tool) => host.supportOf(caller, tool),
+      start: (caller, tool, args, opts) => host.start(caller, tool, args, opts, run),
+      get: (caller, id) => host.get(caller, id),
+      update: (caller, id, responses) => host.update(caller, id, responses),
+      cancel: (caller, id) => host.cancel(caller, id),
+      list: (caller) => host.list(caller),
     };
   }
 

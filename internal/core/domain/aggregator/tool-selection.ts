@@ -64,5 +64,24 @@ export function selectTools(spec: ServerSpec, tools: readonly DownstreamTool[]):
     });
   }
   const kept = unique.filter((t) => (!allow || allow.matches(t.name)) && !forbidden.matches(t.name));
-  return { kept, problems };
+  if (!spec.taskTools?.length) return { kept, problems };
+  const tasks = new NamePatterns(spec.taskTools);
+  reportUnknown(spec.name, tasks, names, 'taskTools', problems);
+  return { kept: kept.map((t) => (tasks.matches(t.name) ? asTaskTool(t) : t)), problems };
 }
+
+/**
+ * A tool `taskTools` marks says it takes tasks (`execution.taskSupport: "optional"`), so clients see it in
+ * its definition and the core hosts its tasks; a tool that declares task support itself keeps its own.
+ */
+function asTaskTool(t: DownstreamTool): DownstreamTool {
+  const execution = t.definition.execution;
+  const own = typeof execution === 'object' && execution !== null && !Array.isArray(execution) ? execution : {};
+  if (own.taskSupport === 'optional' || own.taskSupport === 'required') return t;
+  let marked = MARKED.get(t.definition);
+  if (!marked) MARKED.set(t.definition, (marked = { ...t.definition, execution: { ...own, taskSupport: 'optional' } }));
+  return { name: t.name, definition: marked };
+}
+
+/** Marked definitions per downstream one: a rebuild from the same cache gives the same object (hash.ts memoises by it). */
+const MARKED = new WeakMap<DownstreamTool['definition'], DownstreamTool['definition']>();

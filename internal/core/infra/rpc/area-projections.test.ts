@@ -57,6 +57,10 @@ describe('control-plane areas in the core', () => {
       'mcpd/finder/query': [{}, 'context.finder'],
       'mcpd/finder/subscribe': [{}, 'context.watchFinder'],
       'mcpd/finder/unsubscribe': [{}, undefined],
+      'tasks/get': [{ taskId: 't' }, 'tasks.get'],
+      'tasks/update': [{ taskId: 't', inputResponses: {} }, 'tasks.update'],
+      'tasks/cancel': [{ taskId: 't' }, 'tasks.cancel'],
+      'mcpd/tasks/list': [{}, 'tasks.list'],
     };
     expect(Object.keys(expected).sort()).toEqual(sessionMethods().sort());
     class Reached extends Error {}

@@ -11,6 +11,7 @@ import type { SessionOutput } from './session-output.js';
 import { ChurnMap } from '../../../shared/churn-map.js';
 import { McpdError } from '../../../shared/errors.js';
 import { RequestAdmission } from './request-admission.js';
+import { taskAnswer, taskModeOf } from './session-task-calls.js';
 import type { ErrorInfo, SessionRequest } from '../../../contract/gen/mcpd/control/v1/session.js';
 
 /**
@@ -123,6 +124,28 @@ export class SessionRequests {
       output.send({ response: { id, error: errorOf(e) } });
       return done(0);
     }
+    const mode = taskModeOf(params);
+    if (mode !== undefined) {
+      // Offered a task (or refused without one): decided once the tool is known, a plain call otherwise.
+      taskAnswer(this.api, session, params, call, mode).then(
+        (task) => {
+          if (!task) return this.plainToolCall(id, req, call, session, done);
+          const resultJson = encodeJson(task);
+          output.send({ response: { id, resultJson } });
+          done(resultJson.length);
+        },
+        (e: unknown) => {
+          output.send({ response: { id, error: errorOf(e) } });
+          done(0);
+        },
+      );
+      return;
+    }
+    this.plainToolCall(id, req, call, session, done);
+  }
+
+  private plainToolCall(id: number, req: SessionRequest, call: CallReq, session: CallerSession, done: (bytes: number) => void): void {
+    const output = this.output;
     let answered = false;
     let started: StartedCall | undefined;
     let over = false;

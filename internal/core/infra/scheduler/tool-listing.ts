@@ -15,6 +15,8 @@ export class ToolListing {
   readonly meta = new MetadataCache();
   /** Instances with a tools refresh running, and whether another list_changed came in meanwhile. */
   private readonly refreshing = new Map<Instance, { again: boolean }>();
+  /** The extensions last reported for this pool (reportExtensions): a line per change, not per instance. */
+  private reportedExtensions = '';
 
   constructor(
     private readonly scope: PoolScope,
@@ -63,12 +65,35 @@ export class ToolListing {
     const { meta, scope } = this;
     meta.capabilities = session.capabilities;
     meta.serverInfo = session.serverInfo;
+    this.reportExtensions(inst, session.capabilities);
     if (!meta.inflight) this.refresh(inst);
     if (meta.listsRestored) {
       // The server may have changed since the lists were saved (decision 32): now that it runs, they are listed again.
       meta.listsRestored = false;
       scope.deps.events.listsToVerify(scope.fingerprint);
     }
+  }
+
+  /**
+   * Extensions a server declares (`capabilities.extensions`, e.g. skills) do not reach clients: the core
+   * routes no extension method to a server, so offering one would half-forward it. Said once per pool, at
+   * info: the server works without them, and the line says why they are missing. The tasks extension
+   * clients see is the core's own (hosted tasks), not the server's.
+   */
+  private reportExtensions(inst: Instance, capabilities: JsonObject): void {
+    const ext = capabilities.extensions;
+    const names = ext !== null && typeof ext === 'object' && !Array.isArray(ext) ? Object.keys(ext).sort() : [];
+    const key = names.join(',');
+    if (key === '' || key === this.reportedExtensions) return;
+    this.reportedExtensions = key;
+    const { scope } = this;
+    scope.log(
+      'info',
+      'extensions.dropped',
+      `server ${scope.spec.name} declares the extension${names.length > 1 ? 's' : ''} ${names.join(', ')}; mcpd does not route extension methods to servers, so clients are not offered ${names.length > 1 ? 'them' : 'it'} (tasks are hosted by the core itself)`,
+      inst,
+      { extensions: names },
+    );
   }
 
   /**

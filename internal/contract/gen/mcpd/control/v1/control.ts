@@ -478,6 +478,48 @@ export interface FinderChanged {
   reason: string;
 }
 
+/**
+ * A task the core hosts: its status and times, and the whole task as MCP's DetailedTask (result, error or
+ * input requests included) in task_json.
+ */
+export interface TaskInfo {
+  taskId: string;
+  status: string;
+  /** The tool the task runs, as the caller names it. */
+  tool: string;
+  statusMessage: string;
+  createdAtUnixMs: number;
+  lastUpdatedAtUnixMs: number;
+  ttlMs: number;
+  taskJson: Buffer;
+}
+
+export interface ListTasksRequest {
+  caller: string;
+}
+
+export interface ListTasksResponse {
+  /** Newest first. */
+  tasks: TaskInfo[];
+}
+
+export interface GetTaskRequest {
+  caller: string;
+  taskId: string;
+}
+
+export interface GetTaskResponse {
+  task?: TaskInfo | undefined;
+}
+
+export interface CancelTaskRequest {
+  caller: string;
+  taskId: string;
+}
+
+export interface CancelTaskResponse {
+}
+
 function createBaseGetInfoRequest(): GetInfoRequest {
   return {};
 }
@@ -7252,6 +7294,651 @@ export const FinderChanged: MessageFns<FinderChanged> = {
   },
 };
 
+function createBaseTaskInfo(): TaskInfo {
+  return {
+    taskId: "",
+    status: "",
+    tool: "",
+    statusMessage: "",
+    createdAtUnixMs: 0,
+    lastUpdatedAtUnixMs: 0,
+    ttlMs: 0,
+    taskJson: Buffer.alloc(0),
+  };
+}
+
+export const TaskInfo: MessageFns<TaskInfo> = {
+  encode(message: TaskInfo, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.taskId !== "") {
+      writer.uint32(10).string(message.taskId);
+    }
+    if (message.status !== "") {
+      writer.uint32(18).string(message.status);
+    }
+    if (message.tool !== "") {
+      writer.uint32(26).string(message.tool);
+    }
+    if (message.statusMessage !== "") {
+      writer.uint32(34).string(message.statusMessage);
+    }
+    if (message.createdAtUnixMs !== 0) {
+      writer.uint32(40).int64(message.createdAtUnixMs);
+    }
+    if (message.lastUpdatedAtUnixMs !== 0) {
+      writer.uint32(48).int64(message.lastUpdatedAtUnixMs);
+    }
+    if (message.ttlMs !== 0) {
+      writer.uint32(56).int64(message.ttlMs);
+    }
+    if (message.taskJson.length !== 0) {
+      writer.uint32(66).bytes(message.taskJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TaskInfo {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTaskInfo();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.taskId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.tool = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.statusMessage = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.createdAtUnixMs = longToNumber(reader.int64());
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.lastUpdatedAtUnixMs = longToNumber(reader.int64());
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.ttlMs = longToNumber(reader.int64());
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.taskJson = Buffer.from(reader.bytes());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TaskInfo {
+    return {
+      taskId: isSet(object.taskId)
+        ? globalThis.String(object.taskId)
+        : isSet(object.task_id)
+        ? globalThis.String(object.task_id)
+        : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      tool: isSet(object.tool) ? globalThis.String(object.tool) : "",
+      statusMessage: isSet(object.statusMessage)
+        ? globalThis.String(object.statusMessage)
+        : isSet(object.status_message)
+        ? globalThis.String(object.status_message)
+        : "",
+      createdAtUnixMs: isSet(object.createdAtUnixMs)
+        ? globalThis.Number(object.createdAtUnixMs)
+        : isSet(object.created_at_unix_ms)
+        ? globalThis.Number(object.created_at_unix_ms)
+        : 0,
+      lastUpdatedAtUnixMs: isSet(object.lastUpdatedAtUnixMs)
+        ? globalThis.Number(object.lastUpdatedAtUnixMs)
+        : isSet(object.last_updated_at_unix_ms)
+        ? globalThis.Number(object.last_updated_at_unix_ms)
+        : 0,
+      ttlMs: isSet(object.ttlMs)
+        ? globalThis.Number(object.ttlMs)
+        : isSet(object.ttl_ms)
+        ? globalThis.Number(object.ttl_ms)
+        : 0,
+      taskJson: isSet(object.taskJson)
+        ? Buffer.from(bytesFromBase64(object.taskJson))
+        : isSet(object.task_json)
+        ? Buffer.from(bytesFromBase64(object.task_json))
+        : Buffer.alloc(0),
+    };
+  },
+
+  toJSON(message: TaskInfo): unknown {
+    const obj: any = {};
+    if (message.taskId !== "") {
+      obj.taskId = message.taskId;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.tool !== "") {
+      obj.tool = message.tool;
+    }
+    if (message.statusMessage !== "") {
+      obj.statusMessage = message.statusMessage;
+    }
+    if (message.createdAtUnixMs !== 0) {
+      obj.createdAtUnixMs = Math.round(message.createdAtUnixMs);
+    }
+    if (message.lastUpdatedAtUnixMs !== 0) {
+      obj.lastUpdatedAtUnixMs = Math.round(message.lastUpdatedAtUnixMs);
+    }
+    if (message.ttlMs !== 0) {
+      obj.ttlMs = Math.round(message.ttlMs);
+    }
+    if (message.taskJson.length !== 0) {
+      obj.taskJson = base64FromBytes(message.taskJson);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<TaskInfo>): TaskInfo {
+    return TaskInfo.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<TaskInfo>): TaskInfo {
+    const message = createBaseTaskInfo();
+    message.taskId = object.taskId ?? "";
+    message.status = object.status ?? "";
+    message.tool = object.tool ?? "";
+    message.statusMessage = object.statusMessage ?? "";
+    message.createdAtUnixMs = object.createdAtUnixMs ?? 0;
+    message.lastUpdatedAtUnixMs = object.lastUpdatedAtUnixMs ?? 0;
+    message.ttlMs = object.ttlMs ?? 0;
+    message.taskJson = object.taskJson ?? Buffer.alloc(0);
+    return message;
+  },
+};
+
+function createBaseListTasksRequest(): ListTasksRequest {
+  return { caller: "" };
+}
+
+export const ListTasksRequest: MessageFns<ListTasksRequest> = {
+  encode(message: ListTasksRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== "") {
+      writer.uint32(10).string(message.caller);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListTasksRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListTasksRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListTasksRequest {
+    return { caller: isSet(object.caller) ? globalThis.String(object.caller) : "" };
+  },
+
+  toJSON(message: ListTasksRequest): unknown {
+    const obj: any = {};
+    if (message.caller !== "") {
+      obj.caller = message.caller;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ListTasksRequest>): ListTasksRequest {
+    return ListTasksRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListTasksRequest>): ListTasksRequest {
+    const message = createBaseListTasksRequest();
+    message.caller = object.caller ?? "";
+    return message;
+  },
+};
+
+function createBaseListTasksResponse(): ListTasksResponse {
+  return { tasks: [] };
+}
+
+export const ListTasksResponse: MessageFns<ListTasksResponse> = {
+  encode(message: ListTasksResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.tasks) {
+      TaskInfo.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListTasksResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListTasksResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.tasks.push(TaskInfo.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListTasksResponse {
+    return { tasks: globalThis.Array.isArray(object?.tasks) ? object.tasks.map((e: any) => TaskInfo.fromJSON(e)) : [] };
+  },
+
+  toJSON(message: ListTasksResponse): unknown {
+    const obj: any = {};
+    if (message.tasks?.length) {
+      obj.tasks = message.tasks.map((e) => TaskInfo.toJSON(e));
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ListTasksResponse>): ListTasksResponse {
+    return ListTasksResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListTasksResponse>): ListTasksResponse {
+    const message = createBaseListTasksResponse();
+    message.tasks = object.tasks?.map((e) => TaskInfo.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseGetTaskRequest(): GetTaskRequest {
+  return { caller: "", taskId: "" };
+}
+
+export const GetTaskRequest: MessageFns<GetTaskRequest> = {
+  encode(message: GetTaskRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== "") {
+      writer.uint32(10).string(message.caller);
+    }
+    if (message.taskId !== "") {
+      writer.uint32(18).string(message.taskId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetTaskRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetTaskRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.taskId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetTaskRequest {
+    return {
+      caller: isSet(object.caller) ? globalThis.String(object.caller) : "",
+      taskId: isSet(object.taskId)
+        ? globalThis.String(object.taskId)
+        : isSet(object.task_id)
+        ? globalThis.String(object.task_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetTaskRequest): unknown {
+    const obj: any = {};
+    if (message.caller !== "") {
+      obj.caller = message.caller;
+    }
+    if (message.taskId !== "") {
+      obj.taskId = message.taskId;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetTaskRequest>): GetTaskRequest {
+    return GetTaskRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetTaskRequest>): GetTaskRequest {
+    const message = createBaseGetTaskRequest();
+    message.caller = object.caller ?? "";
+    message.taskId = object.taskId ?? "";
+    return message;
+  },
+};
+
+function createBaseGetTaskResponse(): GetTaskResponse {
+  return { task: undefined };
+}
+
+export const GetTaskResponse: MessageFns<GetTaskResponse> = {
+  encode(message: GetTaskResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.task !== undefined) {
+      TaskInfo.encode(message.task, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetTaskResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetTaskResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.task = TaskInfo.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetTaskResponse {
+    return { task: isSet(object.task) ? TaskInfo.fromJSON(object.task) : undefined };
+  },
+
+  toJSON(message: GetTaskResponse): unknown {
+    const obj: any = {};
+    if (message.task !== undefined) {
+      obj.task = TaskInfo.toJSON(message.task);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetTaskResponse>): GetTaskResponse {
+    return GetTaskResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetTaskResponse>): GetTaskResponse {
+    const message = createBaseGetTaskResponse();
+    message.task = (object.task !== undefined && object.task !== null) ? TaskInfo.fromPartial(object.task) : undefined;
+    return message;
+  },
+};
+
+function createBaseCancelTaskRequest(): CancelTaskRequest {
+  return { caller: "", taskId: "" };
+}
+
+export const CancelTaskRequest: MessageFns<CancelTaskRequest> = {
+  encode(message: CancelTaskRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== "") {
+      writer.uint32(10).string(message.caller);
+    }
+    if (message.taskId !== "") {
+      writer.uint32(18).string(message.taskId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CancelTaskRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCancelTaskRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.taskId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CancelTaskRequest {
+    return {
+      caller: isSet(object.caller) ? globalThis.String(object.caller) : "",
+      taskId: isSet(object.taskId)
+        ? globalThis.String(object.taskId)
+        : isSet(object.task_id)
+        ? globalThis.String(object.task_id)
+        : "",
+    };
+  },
+
+  toJSON(message: CancelTaskRequest): unknown {
+    const obj: any = {};
+    if (message.caller !== "") {
+      obj.caller = message.caller;
+    }
+    if (message.taskId !== "") {
+      obj.taskId = message.taskId;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CancelTaskRequest>): CancelTaskRequest {
+    return CancelTaskRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CancelTaskRequest>): CancelTaskRequest {
+    const message = createBaseCancelTaskRequest();
+    message.caller = object.caller ?? "";
+    message.taskId = object.taskId ?? "";
+    return message;
+  },
+};
+
+function createBaseCancelTaskResponse(): CancelTaskResponse {
+  return {};
+}
+
+export const CancelTaskResponse: MessageFns<CancelTaskResponse> = {
+  encode(_: CancelTaskResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CancelTaskResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCancelTaskResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): CancelTaskResponse {
+    return {};
+  },
+
+  toJSON(_: CancelTaskResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create(base?: DeepPartial<CancelTaskResponse>): CancelTaskResponse {
+    return CancelTaskResponse.fromPartial(base ?? {});
+  },
+  fromPartial(_: DeepPartial<CancelTaskResponse>): CancelTaskResponse {
+    const message = createBaseCancelTaskResponse();
+    return message;
+  },
+};
+
 export type ControlPlaneService = typeof ControlPlaneService;
 export const ControlPlaneService = {
   getInfo: {
@@ -7502,6 +8189,34 @@ export const ControlPlaneService = {
     responseSerialize: (value: FinderChanged): Buffer => Buffer.from(FinderChanged.encode(value).finish()),
     responseDeserialize: (value: Buffer): FinderChanged => FinderChanged.decode(value),
   },
+  /** Tasks the core hosts for the caller (SEP-2663, docs/eras.md "Tasks"): its list, one task, cancelling one. */
+  listTasks: {
+    path: "/mcpd.control.v1.ControlPlane/ListTasks" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListTasksRequest): Buffer => Buffer.from(ListTasksRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListTasksRequest => ListTasksRequest.decode(value),
+    responseSerialize: (value: ListTasksResponse): Buffer => Buffer.from(ListTasksResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListTasksResponse => ListTasksResponse.decode(value),
+  },
+  getTask: {
+    path: "/mcpd.control.v1.ControlPlane/GetTask" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetTaskRequest): Buffer => Buffer.from(GetTaskRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetTaskRequest => GetTaskRequest.decode(value),
+    responseSerialize: (value: GetTaskResponse): Buffer => Buffer.from(GetTaskResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetTaskResponse => GetTaskResponse.decode(value),
+  },
+  cancelTask: {
+    path: "/mcpd.control.v1.ControlPlane/CancelTask" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CancelTaskRequest): Buffer => Buffer.from(CancelTaskRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CancelTaskRequest => CancelTaskRequest.decode(value),
+    responseSerialize: (value: CancelTaskResponse): Buffer => Buffer.from(CancelTaskResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CancelTaskResponse => CancelTaskResponse.decode(value),
+  },
   /**
    * The gateways' data path: one long-lived stream per gateway that multiplexes requests,
    * responses, progress, cancellation and notifications by request id. Requests use MCP method
@@ -7564,6 +8279,10 @@ export interface ControlPlaneServer extends UntypedServiceImplementation {
   watchDesktop: handleServerStreamingCall<WatchDesktopRequest, DesktopChanged>;
   getFinder: handleUnaryCall<GetFinderRequest, GetFinderResponse>;
   watchFinder: handleServerStreamingCall<WatchFinderRequest, FinderChanged>;
+  /** Tasks the core hosts for the caller (SEP-2663, docs/eras.md "Tasks"): its list, one task, cancelling one. */
+  listTasks: handleUnaryCall<ListTasksRequest, ListTasksResponse>;
+  getTask: handleUnaryCall<GetTaskRequest, GetTaskResponse>;
+  cancelTask: handleUnaryCall<CancelTaskRequest, CancelTaskResponse>;
   /**
    * The gateways' data path: one long-lived stream per gateway that multiplexes requests,
    * responses, progress, cancellation and notifications by request id. Requests use MCP method
@@ -7878,6 +8597,52 @@ export interface ControlPlaneClient extends Client {
     metadata?: Metadata,
     options?: Partial<CallOptions>,
   ): ClientReadableStream<FinderChanged>;
+  /** Tasks the core hosts for the caller (SEP-2663, docs/eras.md "Tasks"): its list, one task, cancelling one. */
+  listTasks(
+    request: ListTasksRequest,
+    callback: (error: ServiceError | null, response: ListTasksResponse) => void,
+  ): ClientUnaryCall;
+  listTasks(
+    request: ListTasksRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListTasksResponse) => void,
+  ): ClientUnaryCall;
+  listTasks(
+    request: ListTasksRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListTasksResponse) => void,
+  ): ClientUnaryCall;
+  getTask(
+    request: GetTaskRequest,
+    callback: (error: ServiceError | null, response: GetTaskResponse) => void,
+  ): ClientUnaryCall;
+  getTask(
+    request: GetTaskRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetTaskResponse) => void,
+  ): ClientUnaryCall;
+  getTask(
+    request: GetTaskRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetTaskResponse) => void,
+  ): ClientUnaryCall;
+  cancelTask(
+    request: CancelTaskRequest,
+    callback: (error: ServiceError | null, response: CancelTaskResponse) => void,
+  ): ClientUnaryCall;
+  cancelTask(
+    request: CancelTaskRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CancelTaskResponse) => void,
+  ): ClientUnaryCall;
+  cancelTask(
+    request: CancelTaskRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CancelTaskResponse) => void,
+  ): ClientUnaryCall;
   /**
    * The gateways' data path: one long-lived stream per gateway that multiplexes requests,
    * responses, progress, cancellation and notifications by request id. Requests use MCP method

@@ -1,0 +1,77 @@
+import type { JsonObject } from '../../shared/json.js';
+
+/** The tasks extension's name (SEP-2663), under `capabilities.extensions` and a client's declared extensions. */
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+
+/**
+ * What the gateway tells the core on a Session `tools/call` from a 2026-07-28 client, in
+ * `_meta["mcpd/taskMode"]`: `offer` — the client negotiated the tasks extension, so a task-supporting
+ * tool becomes a task; `none` — it did not, so a tool that requires a task is refused (-32021).
+ * Absent (2025 sessions, gRPC): every tool runs as a plain call.
+ */
+export const TASK_MODE_META = 'mcpd/taskMode';
+export type TaskMode = 'offer' | 'none';
+
+export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+
+export const TERMINAL_STATUSES: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled']);
+
+/** How a tool takes tasks: its definition's `execution.taskSupport` (absent = forbidden). */
+export type TaskSupport = 'forbidden' | 'optional' | 'required';
+
+export function taskSupportOf(definition: JsonObject): TaskSupport {
+  const execution = definition.execution;
+  if (typeof execution !== 'object' || execution === null || Array.isArray(execution)) return 'forbidden';
+  const s = (execution as JsonObject).taskSupport;
+  return s === 'optional' || s === 'required' ? s : 'forbidden';
+}
+
+/** A JSON-RPC error as a failed task carries it. */
+export interface TaskError {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+/**
+ * A task as its caller sees it (SEP-2663's DetailedTask without `resultType`): `result` once completed,
+ * `error` once failed, `inputRequests` while input_required. Times are ISO-8601.
+ */
+export interface TaskView {
+  taskId: string;
+  status: TaskStatus;
+  statusMessage?: string;
+  createdAt: string;
+  lastUpdatedAt: string;
+  /** How long the task is kept once it ended (integer ms). */
+  ttlMs: number;
+  pollIntervalMs: number;
+  /** The tool the task runs (the caller's name for it): for lists, not part of SEP-2663's envelope. */
+  tool?: string;
+  result?: JsonObject;
+  error?: TaskError;
+  inputRequests?: Record<string, JsonObject>;
+}
+
+/** The CreateTaskResult fields (SEP-2663): a flat task envelope with no result, error or input requests. */
+export function createTaskResult(t: TaskView): JsonObject {
+  return {
+    resultType: 'task',
+    taskId: t.taskId,
+    status: t.status,
+    ...(t.statusMessage !== undefined ? { statusMessage: t.statusMessage } : {}),
+    createdAt: t.createdAt,
+    lastUpdatedAt: t.lastUpdatedAt,
+    ttlMs: t.ttlMs,
+    pollIntervalMs: t.pollIntervalMs,
+  };
+}
+
+/** The tasks/get result (DetailedTask): the envelope plus what the status carries. */
+export function detailedTask(t: TaskView): JsonObject {
+  const out: JsonObject = { ...createTaskResult(t), resultType: 'complete' };
+  if (t.result !== undefined) out.result = t.result;
+  if (t.error !== undefined) out.error = t.error as unknown as JsonObject;
+  if (t.inputRequests !== undefined) out.inputRequests = t.inputRequests;
+  return out;
+}

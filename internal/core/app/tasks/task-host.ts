@@ -1,0 +1,185 @@
+import { randomBytes } from 'node:crypto';
+import type { ClientRequestsApi } from '../../../contract/control/client-requests.js';
+import type { TaskStartOptions } from '../../../contract/control/control-areas.js';
+import type { ControlApi } from '../../../contract/control/control.js';
+import type { ToolEntry } from '../../../contract/model/tool.js';
+import { taskSupportOf, type TaskSupport, type TaskView } from '../../../contract/model/tasks.js';
+import { McpdError } from '../../../shared/errors.js';
+import type { JsonObject } from '../../../shared/json.js';
+import type { CoreLog } from '../area-deps.js';
+import { HostedTask } from './hosted-task.js';
+
+/** How a task's tool call is started: the `toolCall` of the door's view for the face that created the task. */
+type TaskRunner = ControlApi['toolCall'];
+
+/** How long a task is kept once it ended (SEP-2663 `ttlMs`): a client that reconnects within it gets the result. */
+const TASK_TTL_MS = 60 * 60_000;
+/** What a client is told to wait between two `tasks/get`. */
+const TASK_POLL_INTERVAL_MS = 500;
+/** Unfinished tasks one caller may hold: past it a new one is refused, so no caller can exhaust the core. */
+const MAX_RUNNING_TASKS_PER_CALLER = 64;
+
+export interface TaskHostDeps {
+  /** The caller's tool by the name it calls it (its index), if known. */
+  findTool(caller: string, name: string): ToolEntry | undefined;
+  /** Lists the caller's servers as a call would before resolving a name its index does not hold yet. */
+  loadTools(caller: string): Promise<unknown>;
+  clientRequests: ClientRequestsApi;
+  log: CoreLog;
+  ttlMs?: number;
+  /** Where tasks are kept across core restarts (the state directory); absent = in memory only. */
+  journal?: TaskJournalPort;
+}
+
+/** The task journal as the host uses it (infra/tasks/task-journal.ts). */
+interface TaskJournalPort {
+  save(t: { caller: string; view: TaskView; expiresAt?: number }): void;
+  remove(taskId: string): void;
+  loadAll(): Array<{ caller: string; view: TaskView; expiresAt?: number }>;
+}
+
+/**
+ * The tasks the core hosts (SEP-2663), per caller: each runs one tool call through the door of the face
+ * that created it (its runner), so admission and the interceptors apply as to any call. The call's server
+ * requests go to the task (its `inputRequests`), not to a session: the task outlives the session that made
+ * it, and its caller fetches it from any session of its own, never another caller's.
+ */
+export class TaskHost {
+  private readonly byCaller = new Map<string, Map<string, HostedTask>>();
+  private readonly ttlMs: number;
+
+  constructor(private readonly d: TaskHostDeps) {
+    this.ttlMs = d.ttlMs ?? TASK_TTL_MS;
+    this.restore();
+  }
+
+  /** The tasks a previous core saved: those that ended keep their outcome, those that ran failed with that core. */
+  private restore(): void {
+    const why = `the mcpd core restarted while the task ran (now pid ${process.pid}); its call ended with the previous core, call the tool again`;
+    for (const saved of this.d.journal?.loadAll() ?? []) {
+      const task = HostedTask.restored(
+        this.initOf(saved.view.taskId, saved.caller, saved.view.tool ?? ''),
+        saved.view,
+        saved.expiresAt,
+        why,
+      );
+      this.tasksOf(saved.caller).set(task.id, task);
+    }
+  }
+
+  private initOf(id: string, caller: string, tool: string) {
+    return { id, caller, tool, ttlMs: this.ttlMs, pollIntervalMs: TASK_POLL_INTERVAL_MS, onEnd: (t: HostedTask) => this.ended(t) };
+  }
+
+  /** A name not listed yet is looked up after the caller's listing (a first call on a cold core is no plain call by accident). */
+  async supportOf(caller: string, tool: string): Promise<TaskSupport> {
+    let entry = this.d.findTool(caller, tool);
+    if (!entry) {
+      await this.d.loadTools(caller);
+      entry = this.d.findTool(caller, tool);
+    }
+    return entry ? taskSupportOf(entry.definition) : 'forbidden';
+  }
+
+  start(caller: string, tool: string, args: JsonObject, opts: TaskStartOptions, run: TaskRunner): TaskView {
+    const tasks = this.tasksOf(caller);
+    const open = [...tasks.values()].filter((t) => !t.ended).length;
+    if (open >= MAX_RUNNING_TASKS_PER_CALLER) {
+      throw new McpdError(
+        'POOL_SATURATED',
+        `caller "${caller}" has ${open} tasks running, the most mcpd hosts per caller; wait for some to end or cancel them (tasks/cancel)`,
+      );
+    }
+    // 128 random bits: an id cannot be guessed, and is looked up under its caller anyway.
+    const task = new HostedTask(this.initOf(randomBytes(16).toString('base64url'), caller, tool));
+    tasks.set(task.id, task);
+    this.d.journal?.save({ caller, view: task.view() });
+    const routingKey = `task:${task.id}`;
+    const detach = this.d.clientRequests.attach({ id: routingKey, caller, profile: '', clientName: opts.client }, task, opts.client);
+    if (opts.clientCapabilities) this.d.clientRequests.setCapabilities(routingKey, opts.clientCapabilities, opts.client);
+    this.d.log('info', 'task started', { caller, task: task.id, tool });
+    const call = run(
+      caller,
+      tool,
+      args,
+      { client: opts.client, routingKey, onProgress: (p) => task.progress(p) },
+      {
+        result: (r) => {
+          detach();
+          task.completed(r);
+        },
+        error: (e) => {
+          detach();
+          task.failed(e);
+        },
+      },
+    );
+    task.running(call);
+    return task.view();
+  }
+
+  get(caller: string, taskId: string): TaskView {
+    return this.find(caller, taskId).view();
+  }
+
+  update(caller: string, taskId: string, inputResponses: JsonObject): void {
+    this.find(caller, taskId).answer(inputResponses);
+  }
+
+  cancel(caller: string, taskId: string): void {
+    const task = this.find(caller, taskId);
+    if (task.ended) return;
+    task.cancel('cancelled by its caller (tasks/cancel)');
+  }
+
+  list(caller: string): TaskView[] {
+    this.sweep(caller);
+    return [...(this.byCaller.get(caller)?.values() ?? [])].sort((a, b) => b.createdAt - a.createdAt).map((t) => t.view());
+  }
+
+  /** Every running task fails with `why` (the core stops): a client polling later learns why its task ended. */
+  failRunning(why: string): void {
+    for (const tasks of this.byCaller.values()) for (const t of tasks.values()) t.abandon(why);
+  }
+
+  private find(caller: string, taskId: string): HostedTask {
+    this.sweep(caller);
+    const task = this.byCaller.get(caller)?.get(taskId);
+    // Another caller's id is as unknown as one never made: no error says it exists.
+    if (!task) {
+      throw new McpdError(
+        'INVALID_ARGUMENT',
+        `unknown task id ${JSON.stringify(taskId)} for caller "${caller}" (it ended more than its ttlMs ago, or was never this caller's)`,
+        {
+          specCode: -32602,
+        },
+      );
+    }
+    return task;
+  }
+
+  private tasksOf(caller: string): Map<string, HostedTask> {
+    this.sweep(caller);
+    let m = this.byCaller.get(caller);
+    if (!m) this.byCaller.set(caller, (m = new Map()));
+    return m;
+  }
+
+  /** Forgets the caller's tasks whose ttlMs ran out. */
+  private sweep(caller: string): void {
+    const m = this.byCaller.get(caller);
+    if (!m) return;
+    const now = Date.now();
+    for (const [id, t] of m) {
+      if (t.expiresAt === undefined || t.expiresAt > now) continue;
+      m.delete(id);
+      this.d.journal?.remove(id);
+    }
+    if (m.size === 0) this.byCaller.delete(caller);
+  }
+
+  private ended(t: HostedTask): void {
+    this.d.journal?.save({ caller: t.init.caller, view: t.view(), expiresAt: t.expiresAt });
+    this.d.log('info', 'task ended', { caller: t.init.caller, task: t.id, tool: t.init.tool, status: t.status });
+  }
+}
