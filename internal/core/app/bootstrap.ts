@@ -18,7 +18,11 @@ import { CoreDoor } from './door/door.js';
 import type { Interceptor } from './door/interceptor.js';
 import { admissionInterceptor } from './door/admission.js';
 import { historyInterceptor } from './door/history.js';
+import { auditInterceptor } from './door/audit.js';
+import { AuditWriter } from '../infra/audit/audit-writer.js';
+import { auditFileIn } from '../../contract/audit/audit-files.js';
 import type { CoreLog } from './area-deps.js';
+import type { AuditSettings } from '../../contract/model/audit-settings.js';
 import { must } from '../../shared/must.js';
 import { keepRunningOnUnhandledRejections } from './last-resort.js';
 import { dashboardCore } from './dashboard-core.js';
@@ -35,6 +39,8 @@ export interface RunningCore {
   /** The pools, metered (operator actions, as the dashboard takes them). */
   pools: PoolManager;
   server: ControlServer;
+  /** The audit log's writer; absent when runtime.yaml turns the log off. */
+  audit: AuditWriter | undefined;
   stop(): Promise<void>;
 }
 
@@ -169,7 +175,8 @@ async function serveCore(
     stateDir,
     smcpFace: () => must(door, 'the door').for('smcp'),
   });
-  door = new CoreDoor(core, doorInterceptors(core, log));
+  const audit = auditWriter(runtime.audit, stateDir, log);
+  door = new CoreDoor(core, doorInterceptors(core, log, audit));
   const sessions = new SessionTally();
   obs.attach(core, sessions);
   const server = await startControlServer(door, socket, {
@@ -198,7 +205,7 @@ async function serveCore(
   await watcher.ready;
   // The web dashboard shares the metrics listener; its token lives beside the control socket (0700).
   const dashboard = new Dashboard({
-    core: dashboardCore(door.for('dashboard'), core.logs, store, pools, socket),
+    core: dashboardCore(door.for('dashboard'), core.logs, store, pools, socket, audit),
     stateDir: dirname(socket),
     log,
   });
@@ -226,6 +233,8 @@ async function serveCore(
       await watcher.close();
       await server.close();
       await core.stop();
+      // After the control plane closed: the last calls' entries are in the queue, and are written.
+      await audit?.close();
       await launcher.shutdown();
       await obs.close();
       unguard();
@@ -234,7 +243,7 @@ async function serveCore(
       // Only now, with the socket removed, may another core start on it.
       await lock.release();
     })());
-  return { core, door, pools, server, stop };
+  return { core, door, pools, server, audit, stop };
 }
 
 /**
@@ -242,8 +251,20 @@ async function serveCore(
  * door"). Adding one is its file in door/ and its line here: an audit log goes first (it sees every call,
  * refusals included), a per-caller policy after the stop's gate (a stopping core refuses before asking it).
  */
-function doorInterceptors(core: Core, log: CoreLog): Interceptor[] {
-  return [admissionInterceptor(core.calls), historyInterceptor(core.history, log)];
+function doorInterceptors(core: Core, log: CoreLog, audit: AuditWriter | undefined): Interceptor[] {
+  return [...(audit ? [auditInterceptor(audit)] : []), admissionInterceptor(core.calls), historyInterceptor(core.history, log)];
+}
+
+/** The audit log (docs/audit.md): on unless runtime.yaml says `audit: { enabled: false }`; read at start. */
+function auditWriter(settings: AuditSettings, stateDir: string, log: CoreLog): AuditWriter | undefined {
+  if (!settings.enabled) return undefined;
+  return new AuditWriter({
+    file: auditFileIn(stateDir, settings.file),
+    arguments: settings.arguments,
+    maxBytes: settings.maxBytes,
+    keep: settings.keep,
+    warn: (message, fields) => log('warning', message, fields),
+  });
 }
 
 /**

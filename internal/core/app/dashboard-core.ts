@@ -3,7 +3,7 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LogRecord, Subscription } from '../../contract/control/control-areas.js';
 import type { LogLevel } from '../../contract/model/profile.js';
-import type { CallerRow, ConnectInfo, DashboardCore, OperatorAction, StoreFile } from '../infra/dashboard/dashboard-port.js';
+import type { AuditFeed, CallerRow, ConnectInfo, DashboardCore, OperatorAction, StoreFile } from '../infra/dashboard/dashboard-port.js';
 import { levelRank } from '../../contract/model/log-level.js';
 import type { ControlApi } from '../../contract/control/control.js';
 import type { LogService } from './log-service.js';
@@ -19,7 +19,14 @@ const GATEWAY = fileURLToPath(new URL('../../../cmd/mcpdmcp/main.js', import.met
  * The door (as the dashboard's face), store and pools as the dashboard sees them: what the control plane
  * offers, plus operator actions. `logs` is the core's log bus (the operator's page reads every entry).
  */
-export function dashboardCore(core: ControlApi, logs: LogService, store: StoreState, pools: PoolPort, socket: string): DashboardCore {
+export function dashboardCore(
+  core: ControlApi,
+  logs: LogService,
+  store: StoreState,
+  pools: PoolPort,
+  socket: string,
+  audit?: AuditFeed,
+): DashboardCore {
   return {
     info: () => core.info(),
     status: () => core.status(),
@@ -51,6 +58,7 @@ export function dashboardCore(core: ControlApi, logs: LogService, store: StoreSt
     storeFiles: () => storeFiles(store),
     connectInfo: (): ConnectInfo => ({ node: process.execPath, gateway: GATEWAY, configDir: store.current.dir, socket }),
     act: (a) => act(core, pools, a),
+    audit,
   };
 }
 
