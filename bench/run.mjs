@@ -5,6 +5,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { spawn } from 'node:child_process';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   ECHO,
@@ -131,6 +132,40 @@ async function hop() {
       mcpd_p99: round(percentile(g, 99)),
     });
   });
+}
+
+/**
+ * The hop (1 KB echo through mcpdmcp → core → server-everything) with the audit log on (the default) and
+ * off (`audit: { enabled: false }`): two cores on the same configuration, measured in interleaved rounds as
+ * `hop()` does. `added_p50` is what the audit interceptor and its writer cost a call.
+ */
+async function audit() {
+  const everything = `servers:\n  - name: everything\n    cmd: ${JSON.stringify(EVERYTHING_CMD)}\n    idleSeconds: 0\n    maxInstances: 1\n`;
+  const opened = [];
+  try {
+    const core = async (runtime) => {
+      const world = await startCore({ default: everything }, 'callers: {}\n', { 'runtime.yaml': `metricsAddress: ""\n${runtime}` });
+      opened.push(world);
+      const client = await connectStdio(process.execPath, [MCPDMCP, 'bench', '--socket', world.socket, '--no-autostart']);
+      opened.push({ stop: () => client.close() });
+      return { world, call: () => echo1kb(client, 'everything__echo') };
+    };
+    const on = await core('');
+    const off = await core('audit: { enabled: false }\n');
+    const [a, b] = await interleaved([off.call, on.call], N, WARMUP);
+    emitComparison('hop_audit_on_vs_off', N, WARMUP, b, a, { audit_file_bytes: auditBytes(on.world.store) });
+  } finally {
+    for (const o of opened.reverse()) await o.stop().catch(() => {});
+  }
+}
+
+/** The size of the audit log a bench core wrote: proof that the "on" core really logged every call. */
+function auditBytes(store) {
+  try {
+    return statSync(join(store, '.mcpd-state', 'audit.jsonl')).size;
+  } catch {
+    return 0;
+  }
 }
 
 /** Calls per second of `loops` concurrent loops on one client, `total` calls in all. */
@@ -518,7 +553,7 @@ async function startHttpGateway(socket) {
   };
 }
 
-const cases = { hop, throughput, listing, density, notify, logs, mux, stateless };
+const cases = { hop, audit, throughput, listing, density, notify, logs, mux, stateless };
 for (const [name, fn] of Object.entries(cases)) {
   if (only && only !== name) continue;
   await fn();

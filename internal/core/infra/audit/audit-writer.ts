@@ -230,7 +230,10 @@ export class AuditWriter {
     }
   }
 
-  /** One append; a failure (a full disk) takes back what it may have written and is reported once. */
+  /**
+   * One append; a failure (a full disk) takes back what it may have written and is reported once. The file is
+   * opened by its path for each batch, so a log moved, replaced or relinked by its operator is followed.
+   */
   private async append(text: string): Promise<boolean> {
     const file = this.o.file;
     // After a failure the file may be another one now (freed space, a new mount): measure it again.
