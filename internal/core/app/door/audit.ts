@@ -3,10 +3,10 @@ import type { AuditOutcome } from '../../../contract/audit/audit-entry.js';
 import type { AuditRecord, AuditWriter } from '../../infra/audit/audit-writer.js';
 import type { CallEnd, DoorCall, Interceptor } from './interceptor.js';
 
-/** What the log keeps besides refusals: the calls that do work on a server, and subscriptions. Lists are not logged. */
+// What the log keeps besides refusals: the calls that do work on a server, and subscriptions. Lists are not logged.
 const SUBSCRIPTIONS = new Set(['resources/subscribe', 'resources/unsubscribe']);
 
-/** Long error messages are cut: the log says what happened, the core's log has the rest. */
+// Long error messages are cut: the log says what happened, the core's log has the rest.
 const MAX_MESSAGE = 500;
 
 /**
