@@ -30,7 +30,7 @@ function recordOf(call: DoorCall, end: CallEnd): AuditRecord {
   const { outcome, message, rule, retryAfterMs } = outcomeOf(end);
   return {
     kind: 'call',
-    time: new Date(call.startedAt).toISOString(),
+    startedAt: call.startedAt,
     caller: call.caller,
     face: call.face,
     client: call.client ?? null,

@@ -21,7 +21,7 @@ function tmp(): string {
 
 const rec = (n: number, caller = 'alice'): AuditRecord => ({
   kind: 'call',
-  time: new Date(0).toISOString(),
+  startedAt: 0,
   caller,
   face: 'grpc',
   client: null,
