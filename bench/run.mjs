@@ -14,6 +14,7 @@ import {
   MCPDMCP,
   REPO,
   childrenMatching,
+  cpuMs,
   emit,
   emitComparison,
   interleaved,
@@ -152,8 +153,15 @@ async function audit() {
     };
     const on = await core('');
     const off = await core('audit: { enabled: false }\n');
+    // The cores' CPU per call is steadier than time on a loaded machine: it says what the audit costs the core.
+    const cpu0 = [cpuMs(off.world.core.pid), cpuMs(on.world.core.pid)];
     const [a, b] = await interleaved([off.call, on.call], N, WARMUP);
-    emitComparison('hop_audit_on_vs_off', N, WARMUP, b, a, { audit_file_bytes: auditBytes(on.world.store) });
+    const perCall = (pid, i) => round((cpuMs(pid) - cpu0[i]) / (N + WARMUP));
+    emitComparison('hop_audit_on_vs_off', N, WARMUP, b, a, {
+      core_cpu_ms_per_call_off: perCall(off.world.core.pid, 0),
+      core_cpu_ms_per_call_on: perCall(on.world.core.pid, 1),
+      audit_file_bytes: auditBytes(on.world.store),
+    });
   } finally {
     for (const o of opened.reverse()) await o.stop().catch(() => {});
   }
