@@ -1,5 +1,6 @@
 import DOMPurify from 'dompurify';
 import { marked } from 'marked';
+import { canonicalHtml } from './html-canonical.js';
 
 /**
  * What a server's markdown may keep: DOMPurify's defaults (no scripts, handlers, frames, script or
@@ -52,8 +53,12 @@ function unlinkLoopback(node: Element): void {
 
 DOMPurify.addHook('afterSanitizeAttributes', unlinkLoopback);
 
-/** Markdown to HTML for documents the servers wrote, sanitized by DOMPurify. */
+/**
+ * Markdown to HTML for documents the servers wrote: marked's HTML re-written in canonical form without
+ * handlers or styles (html-canonical.ts), so no document the browser builds — DOMPurify's inert one
+ * included — ever holds what the page's CSP would refuse; then sanitized by DOMPurify.
+ */
 export function renderMarkdown(md: string): string {
   const html = marked.parse(md, { async: false }) as string;
-  return DOMPurify.sanitize(html, POLICY);
+  return DOMPurify.sanitize(canonicalHtml(html), POLICY);
 }

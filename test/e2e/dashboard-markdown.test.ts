@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/browser.js';
+import { collectErrors, launchChromium } from '../support/browser.js';
 import { REPO } from '../support/paths.js';
 
 /**
@@ -20,6 +20,9 @@ const PAYLOADS: [string, string][] = [
   ['mutation XSS', '<math><mtext><table><mglyph><style><!--</style><img title="--&gt;&lt;img src=1 onerror=window.__pwned=1&gt;">'],
   ['mutation XSS (noscript)', '<noscript><p title="</noscript><img src=x onerror=window.__pwned=3>"></p></noscript>'],
   ['mutation XSS (form)', '<form><math><mtext></form><form><mglyph><style></math><img src onerror=window.__pwned=2>'],
+  ['inline handler', 'text <img src="x" onerror="window.__pwned=4"> <svg onload="window.__pwned=5"><circle r="1"/></svg>'],
+  ['inline style and stylesheet', '<p style="color:red">red</p><link rel="stylesheet" href="/evil.css"><style>p{color:red}</style>'],
+  ['meta refresh', '<meta http-equiv="refresh" content="0;url=https://evil.example/">'],
 ];
 
 interface Verdict {
@@ -113,5 +116,63 @@ describe('markdown from servers is sanitized with DOMPurify (in chromium, no CSP
     const text = (await page.evaluate(`document.getElementById('out').textContent`)) as string;
     expect(text).toContain('link 0 (http://127.0.0.1:7399/)');
     expect(text).toContain('raw (http://127.0.0.1:7399/raw)');
+  });
+});
+
+/**
+ * The same payloads on a page with the dashboard's own CSP (copied from the listener's headers): a payload
+ * whose handler or script reached a live document would be refused by the CSP, and chromium says so on
+ * the console. None may: the sanitizer works on an inert document (DOMParser), and what it returns
+ * carries no handler when the page puts it into its live DOM.
+ */
+describe('hostile markdown under the dashboard CSP: nothing even tries to run', () => {
+  let browser: Browser;
+  let page: Page;
+  let errors: string[];
+  const origin = 'http://mcpd.test';
+
+  beforeAll(async () => {
+    const { SECURITY_HEADERS } = await import('../../internal/core/infra/dashboard/dashboard.js');
+    const bundle = await build({
+      entryPoints: [join(REPO, 'web/markdown.ts')],
+      bundle: true,
+      format: 'iife',
+      globalName: 'md',
+      platform: 'browser',
+      write: false,
+      logLevel: 'silent',
+    });
+    browser = await launchChromium();
+    page = await browser.newPage();
+    errors = collectErrors(page);
+    const csp = SECURITY_HEADERS['content-security-policy'];
+    await page.route(`${origin}/`, (r) =>
+      r.fulfill({
+        contentType: 'text/html',
+        headers: { 'content-security-policy': csp },
+        body: '<!doctype html><html><head><script src="/md.js"></script></head><body><div id="out"></div></body></html>',
+      }),
+    );
+    await page.route(`${origin}/md.js`, (r) =>
+      r.fulfill({ contentType: 'text/javascript', headers: { 'content-security-policy': csp }, body: bundle.outputFiles[0]?.text ?? '' }),
+    );
+    await page.goto(`${origin}/`);
+    await page.waitForFunction('typeof md === "object"');
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it.each(PAYLOADS)('%s: no CSP violation, nothing ran', async (_name, payload) => {
+    errors.length = 0;
+    // A round trip through the page's event loop after the insert: an image's error handler fires by then.
+    await page.evaluate(`(async () => {
+      document.getElementById('out').innerHTML = md.renderMarkdown(${JSON.stringify(payload)});
+      await new Promise((r) => setTimeout(r, 0));
+      await new Promise((r) => requestAnimationFrame(() => r()));
+    })()`);
+    expect(errors.filter((e) => /Content Security Policy|Refused to/i.test(e))).toEqual([]);
+    expect(await page.evaluate('window.__pwned')).toBeUndefined();
   });
 });

@@ -47,6 +47,8 @@ describe('metrics and health over loopback HTTP', () => {
   it('moves the call histogram with calls and reports instances, starts and callers', async () => {
     const before = await scrape(url);
     const ok0 = sampleValue(before, 'mcpd_call_duration_seconds_count', { server: 'echo', outcome: 'ok' });
+    const door = { face: 'session', method: 'tools/call' };
+    const doorOk0 = sampleValue(before, 'mcpd_door_call_duration_seconds_count', { ...door, outcome: 'ok' });
     for (let i = 0; i < 3; i++) await client.callTool({ name: 'echo__echo', arguments: { i } });
     // A call past the spec's deadline is counted as a timeout, not as an error.
     await expect(client.callTool({ name: 'echo__hang', arguments: {} })).rejects.toThrow(/did not answer tools\/call within \d+ ms/);
@@ -56,6 +58,9 @@ describe('metrics and health over loopback HTTP', () => {
     expect(sampleValue(after, 'mcpd_call_duration_seconds_sum', { server: 'echo', outcome: 'ok' })).toBeGreaterThan(0);
     expect(sampleValue(after, 'mcpd_call_duration_seconds_count', { server: 'echo', outcome: 'timeout' })).toBe(1);
     expect(sampleValue(after, 'mcpd_call_duration_seconds_count', { server: 'echo', outcome: 'error' })).toBe(0);
+    // The door counts the same calls by face: the gateway reached the core over the Session.
+    expect(sampleValue(after, 'mcpd_door_call_duration_seconds_count', { ...door, outcome: 'ok' })).toBe(doorOk0 + 3);
+    expect(sampleValue(after, 'mcpd_door_call_duration_seconds_count', { ...door, outcome: 'timeout' })).toBe(1);
     expect(sampleValue(after, 'mcpd_instance_starts_total', { server: 'echo', cause: 'min-ready' })).toBeGreaterThanOrEqual(1);
     expect(sampleValue(after, 'mcpd_pool_instances', { server: 'echo' })).toBeGreaterThanOrEqual(1);
     expect(sampleValue(after, 'mcpd_active_callers')).toBe(1);

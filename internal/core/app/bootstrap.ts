@@ -21,6 +21,8 @@ import { historyInterceptor } from './door/history.js';
 import { auditInterceptor } from './door/audit.js';
 import { AuditWriter } from '../infra/audit/audit-writer.js';
 import { auditFileIn } from '../../contract/audit/audit-files.js';
+import { metricsInterceptor } from './door/metrics.js';
+import type { Metrics } from '../infra/telemetry/metrics.js';
 import type { CoreLog } from './area-deps.js';
 import type { AuditSettings } from '../../contract/model/audit-settings.js';
 import { must } from '../../shared/must.js';
@@ -176,7 +178,7 @@ async function serveCore(
     smcpFace: () => must(door, 'the door').for('smcp'),
   });
   const audit = auditWriter(runtime.audit, stateDir, log);
-  door = new CoreDoor(core, doorInterceptors(core, log, audit));
+  door = new CoreDoor(core, doorInterceptors(core, log, obs.metrics, audit));
   const sessions = new SessionTally();
   obs.attach(core, sessions);
   const server = await startControlServer(door, socket, {
@@ -248,11 +250,17 @@ async function serveCore(
 
 /**
  * The door's interceptors, composed once, in the order a call meets them (docs/architecture.md, "The
- * door"). Adding one is its file in door/ and its line here: an audit log goes first (it sees every call,
- * refusals included), a per-caller policy after the stop's gate (a stopping core refuses before asking it).
+ * door"). Adding one is its file in door/ and its line here. Metrics and an audit log go first (they see
+ * every call, refusals included), a per-caller policy after the stop's gate (a stopping core refuses before
+ * asking it).
  */
-function doorInterceptors(core: Core, log: CoreLog, audit: AuditWriter | undefined): Interceptor[] {
-  return [...(audit ? [auditInterceptor(audit)] : []), admissionInterceptor(core.calls), historyInterceptor(core.history, log)];
+function doorInterceptors(core: Core, log: CoreLog, metrics: Metrics, audit: AuditWriter | undefined): Interceptor[] {
+  return [
+    ...(audit ? [auditInterceptor(audit)] : []),
+    metricsInterceptor((face, method, outcome, s) => metrics.observeDoorCall(face, method, outcome, s)),
+    admissionInterceptor(core.calls),
+    historyInterceptor(core.history, log),
+  ];
 }
 
 /** The audit log (docs/audit.md): on unless runtime.yaml says `audit: { enabled: false }`; read at start. */

@@ -220,7 +220,12 @@ export class ContextSource {
   private async capabilities(): Promise<JsonObject | undefined> {
     const known = this.deps.pools.capabilities(this.fingerprint);
     if (known) return known;
-    await this.deps.pools.request(this.fingerprint, 'ping', {}, { forCache: true });
+    try {
+      await this.deps.pools.request(this.fingerprint, 'ping', {}, { forCache: true });
+    } catch (e) {
+      // The ping only starts an instance: a 2026-07-28 server has no ping and refuses it once it is up.
+      if (!this.deps.pools.capabilities(this.fingerprint)) throw e;
+    }
     return this.deps.pools.capabilities(this.fingerprint);
   }
 

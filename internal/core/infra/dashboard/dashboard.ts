@@ -32,7 +32,7 @@ export interface HttpMount {
   close(): Promise<void>;
 }
 
-const SECURITY_HEADERS = {
+export const SECURITY_HEADERS = {
   'cache-control': 'no-store',
   'x-content-type-options': 'nosniff',
   // The token arrives in the URL once: never leak it onwards.

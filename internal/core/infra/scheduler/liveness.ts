@@ -49,11 +49,13 @@ export class Liveness {
     if (!session || inst.probing || !inst.usable) return;
     const { scope } = this;
     inst.probing = true;
-    session.request('ping', {}, { timeoutMs: PROBE_TIMEOUT_MS }).then(
+    const [method, params] = livenessRequest(session);
+    session.request(method, params, { timeoutMs: PROBE_TIMEOUT_MS }).then(
       () => {
         inst.probing = false;
         if (why === 'deadline')
-          scope.log('info', 'instance.probe_ok', `server ${scope.spec.name} missed a deadline but answers ping; kept`, inst);
+          scope.log('info', 'instance.probe_ok', `server ${scope.spec.name} missed a deadline but answers ${method}; kept`, inst);
+        else scope.log('debug', 'instance.alive', `server ${scope.spec.name} answered the periodic ${method}`, inst);
       },
       (err: Error) => {
         inst.probing = false;
@@ -61,7 +63,7 @@ export class Liveness {
         if (needsSignIn(err)) return this.signInLost(err as McpdError);
         this.health.noteError(`hung: ${err.message}`);
         const after = why === 'deadline' ? 'after a missed deadline' : 'to the periodic ping (pingIntervalSeconds)';
-        scope.log('warning', 'instance.hung', `server ${scope.spec.name} does not answer ping ${after}; recycling it`, inst, {
+        scope.log('warning', 'instance.hung', `server ${scope.spec.name} does not answer ${method} ${after}; recycling it`, inst, {
           cause: 'hung',
           probe: why,
         });
@@ -122,4 +124,12 @@ export class Liveness {
 /** Every 2025 version has `ping`; 2026-07-28 (and later: versions are dates) does not. Unknown: assume it does. */
 function speaksPing(session: { readonly protocolVersion?: string }): boolean {
   return session.protocolVersion === undefined || session.protocolVersion < '2026-07-28';
+}
+
+/**
+ * What asks a server "are you there" in its era: `ping` for 2025 servers; 2026-07-28 has no ping, and every
+ * server of that era answers `server/discover` (it is how a client meets one), so that is the probe.
+ */
+function livenessRequest(session: { readonly protocolVersion?: string }): [string, Record<string, never>] {
+  return speaksPing(session) ? ['ping', {}] : ['server/discover', {}];
 }

@@ -4,6 +4,9 @@ import type { BusEntry } from './log-bus.js';
 
 export type CallOutcome = 'ok' | 'error' | 'timeout' | 'cancelled' | 'saturated';
 
+/** How a call through the door ended: `refused` by an interceptor (a stopping core, a policy) before it ran. */
+export type DoorOutcome = 'ok' | 'error' | 'timeout' | 'cancelled' | 'refused';
+
 /** Read at scrape time, so gauges are never stale and nothing polls. */
 export interface MetricsSources {
   pools(): PoolStatus[];
@@ -75,6 +78,14 @@ export class Metrics {
     buckets: CALL_BUCKETS,
     registers: [this.registry],
   });
+  private readonly doorCalls = new Histogram({
+    name: 'mcpd_door_call_duration_seconds',
+    help: "Calls through the core's door (every face: gRPC, Session, dashboard, SMCP, context channels), by face, area method and outcome; refusals included. The _count series counts the calls.",
+    labelNames: ['face', 'method', 'outcome'],
+    buckets: CALL_BUCKETS,
+    registers: [this.registry],
+  });
+  private readonly doorSeriesCache = new Map<string, Histogram.Internal<'face' | 'method' | 'outcome'>>();
   private readonly dropped = new Counter({
     name: 'mcpd_log_entries_dropped_total',
     help: 'Log entries a slow log reader lost (its oldest ones).',
@@ -180,6 +191,14 @@ export class Metrics {
     const id = this.idOf(fingerprint);
     this.requests.observe({ ...id, method, outcome }, seconds);
     if (outcome === 'saturated') this.saturations.inc(id);
+  }
+
+  /** `face` and `method` are closed sets (the faces, the areas' declared methods): the series stay bounded. */
+  observeDoorCall(face: string, method: string, outcome: DoorOutcome, seconds: number): void {
+    const key = `${face}\0${method}\0${outcome}`;
+    let series = this.doorSeriesCache.get(key);
+    if (!series) this.doorSeriesCache.set(key, (series = this.doorCalls.labels({ face, method, outcome })));
+    series.observe(seconds);
   }
 
   logsDropped(n: number): void {
