@@ -13,7 +13,9 @@ import type { Out } from './ctl-command.js';
 export function auditVerifyCommand(configDir: string, out: Out): number {
   const { file, settings } = auditOfStore(configDir);
   if (!existsSync(file) && !existsSync(rotatedFile(file, 1))) {
-    out.warn(`mcpdctl: there is no audit log at ${file}${settings.enabled ? '' : ' (runtime.yaml turns it off: audit.enabled is false)'}\n`);
+    out.warn(
+      `mcpdctl: there is no audit log at ${file}${settings.enabled ? '' : ' (runtime.yaml turns it off: audit.enabled is false)'}\n`,
+    );
     return 1;
   }
   const v = verifyAudit(file);
@@ -77,7 +79,7 @@ function entryCaller(line: string): string | undefined {
 }
 
 /** One line for a person: time, caller, face, method, target, outcome, duration. */
-export function formatEntry(e: AuditEntry): string {
+function formatEntry(e: AuditEntry): string {
   if (e.kind === 'gap') return `${e.time}  GAP  ${e.lost} entries lost between ${e.from} and ${e.to}: ${e.reason}`;
   const outcome = e.outcome === 'denied' && e.rule ? `denied by ${e.rule}` : e.outcome;
   const why = e.outcome !== 'ok' && e.message ? ` (${e.message})` : '';

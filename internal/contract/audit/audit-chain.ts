@@ -8,7 +8,7 @@ export const GENESIS = '0'.repeat(64);
  * JSON with object keys sorted at every level and no spaces: one text for one value, whoever writes it
  * (the hash is taken over it). `undefined` members are left out, as JSON.stringify does.
  */
-export function canonicalJson(v: unknown): string {
+function canonicalJson(v: unknown): string {
   if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null';
   if (Array.isArray(v)) return `[${v.map((x) => (x === undefined ? 'null' : canonicalJson(x))).join(',')}]`;
   const o = v as Record<string, unknown>;
@@ -20,7 +20,7 @@ export function canonicalJson(v: unknown): string {
   return `{${parts.join(',')}}`;
 }
 
-export function sha256Hex(text: string): string {
+function sha256Hex(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 

@@ -26,7 +26,7 @@ export interface AuditCallFields {
 }
 
 /** Entries that could not be written (a full queue, a failing disk), recorded once writing resumes. */
-export interface AuditGapFields {
+interface AuditGapFields {
   kind: 'gap';
   time: string;
   lost: number;

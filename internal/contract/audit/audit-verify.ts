@@ -78,7 +78,8 @@ export function verifyAudit(file: string): Verdict {
     const j = typeof e.prev === 'string' ? where.get(e.prev) : undefined;
     if (e.prev === GENESIS) return fail(i, `${at(l)} starts a new chain after ${at(before)}: the log was replaced from here on`);
     if (j !== undefined && j > i) return fail(i, `${at(l)} is out of order: it belongs after ${at(all[j] as Line)} (lines reordered)`);
-    if (j !== undefined) return fail(i, `${at(l)} belongs after ${at(all[j] as Line)}, not after ${at(before)} (lines reordered or duplicated)`);
+    if (j !== undefined)
+      return fail(i, `${at(l)} belongs after ${at(all[j] as Line)}, not after ${at(before)} (lines reordered or duplicated)`);
     const lost = typeof e.seq === 'number' && typeof before.entry?.seq === 'number' ? e.seq - before.entry.seq - 1 : undefined;
     const count = lost !== undefined && lost > 0 ? `${lost} ${lost === 1 ? 'entry was' : 'entries were'}` : 'entries were';
     return fail(i, `${at(l)}: ${count} removed between ${at(before)} and it (its prev is no hash in the log)`);

@@ -34,9 +34,12 @@ function answeringCore(): Core {
 const policy: Interceptor = {
   name: 'policy',
   enter(call) {
-    if (call.target === 'fx__secret') return new McpdError('FAILED_PRECONDITION', 'denied by rule no-secret', { data: { policyRule: 'no-secret' } });
+    if (call.target === 'fx__secret')
+      return new McpdError('FAILED_PRECONDITION', 'denied by rule no-secret', { data: { policyRule: 'no-secret' } });
     if (call.target === 'fx__busy')
-      return new McpdError('FAILED_PRECONDITION', 'quota of rule ten-a-minute spent', { data: { policyRule: 'ten-a-minute', retryAfterMs: 4200 } });
+      return new McpdError('FAILED_PRECONDITION', 'quota of rule ten-a-minute spent', {
+        data: { policyRule: 'ten-a-minute', retryAfterMs: 4200 },
+      });
     if (call.method === 'tools/list' && call.caller === 'mallory') return new Error('mallory may list nothing');
     return undefined;
   },
@@ -94,7 +97,12 @@ describe('the audit interceptor', () => {
       'grpc alice resources/subscribe file:///x ok',
       'grpc alice resources/unsubscribe file:///x ok',
     ]);
-    expect(lines[0]).toMatchObject({ client: 'vscode', argsDigest: argsDigestOf({ message: 'hello' }), seq: 1, durationMs: expect.any(Number) });
+    expect(lines[0]).toMatchObject({
+      client: 'vscode',
+      argsDigest: argsDigestOf({ message: 'hello' }),
+      seq: 1,
+      durationMs: expect.any(Number),
+    });
     expect(lines[0]).not.toHaveProperty('args');
     expect(JSON.stringify(lines)).not.toContain('hello');
     expect(lines[1]).toMatchObject({ outcome: 'error', message: 'the tool answered with an error result (isError)' });

@@ -262,8 +262,10 @@ export class AuditWriter {
       return true;
     } catch (e) {
       this.lastError = `writing the audit log failed: ${errorText(e)}`;
+      // Best effort: a device (/dev/full) or a vanished file cannot be truncated, and the failure is already reported.
       await truncate(file, this.size).catch(() => {});
-      if (!this.failing) this.o.warn?.(`${this.lastError}; calls go on, and the entries lost are recorded once writing works again`, { file });
+      if (!this.failing)
+        this.o.warn?.(`${this.lastError}; calls go on, and the entries lost are recorded once writing works again`, { file });
       this.failing = true;
       return false;
     }
@@ -330,7 +332,10 @@ async function lastLine(file: string): Promise<string | undefined> {
       const start = Math.max(0, size - window);
       const b = Buffer.alloc(size - start);
       await h.read(b, 0, b.length, start);
-      const lines = b.toString('utf8').split('\n').filter((l) => l !== '');
+      const lines = b
+        .toString('utf8')
+        .split('\n')
+        .filter((l) => l !== '');
       if (lines.length > 1 || start === 0) return lines.at(-1);
     }
   } finally {
