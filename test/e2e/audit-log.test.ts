@@ -1,11 +1,12 @@
 import { execFile, spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../internal/contract/audit/audit-entry.js';
 import { chainFiles } from '../../internal/contract/audit/audit-files.js';
 import { coreWorld } from '../support/core-world.js';
+import { TestWorld } from '../support/core-process.js';
 import { MCPDCTL } from '../support/paths.js';
 import { waitFor } from '../support/procs.js';
 import { everythingServer, profile } from '../support/profiles.js';
@@ -112,6 +113,53 @@ describe('the audit log: real calls through real faces, then mcpdctl audit verif
       expect(await exited).toBe(0);
     } finally {
       if (tail.exitCode === null) tail.kill('SIGKILL');
+    }
+  });
+});
+
+describe('the audit log on a full disk', () => {
+  it('lets calls go on while writes fail with ENOSPC, and records the gap in the chain once writing works again', async () => {
+    const world = new TestWorld({
+      'profiles/default.yaml': profile(everythingServer('ev')),
+      'callers.yaml': 'callers:\n  alice: default\n',
+      'runtime.yaml': 'metricsAddress: ""\naudit: { file: audit/audit.jsonl }\n',
+    });
+    try {
+      // The log's path is a link we can point at a full device (/dev/full: every write fails with ENOSPC) and back.
+      const link = join(world.configDir, 'audit', 'audit.jsonl');
+      const real = join(world.configDir, 'audit', 'real.jsonl');
+      mkdirSync(join(world.configDir, 'audit'));
+      symlinkSync('/dev/full', link);
+      await world.startCore();
+      const alice = await world.gateway('alice');
+      for (let i = 0; i < 3; i++) {
+        const r = await alice.callTool({ name: 'ev__echo', arguments: { message: `while full ${i}` } });
+        expect(r.isError).toBeFalsy();
+      }
+      await world.waitForLogLine('the failed write', /writing the audit log failed: ENOSPC/);
+      unlinkSync(link);
+      symlinkSync(real, link);
+      await alice.callTool({ name: 'ev__get-sum', arguments: { a: 1, b: 2 } });
+      await waitFor('the entry after the gap', () => {
+        try {
+          return readFileSync(real, 'utf8').includes('ev__get-sum');
+        } catch {
+          return false;
+        }
+      });
+      const entries = readFileSync(real, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as AuditEntry);
+      const [gap, ...calls] = entries;
+      expect(gap).toMatchObject({ kind: 'gap', seq: 1, reason: expect.stringMatching(/^writing the audit log failed: ENOSPC/) });
+      // Every call is accounted for: lost in the gap, or written after it.
+      expect((gap?.kind === 'gap' ? gap.lost : 0) + calls.length).toBe(4);
+      expect(calls.at(-1)).toMatchObject({ kind: 'call', target: 'ev__get-sum', outcome: 'ok' });
+      const r = await run(process.execPath, [MCPDCTL, '--config', world.configDir, 'audit', 'verify'], { env: world.env() });
+      expect(r.stdout).toBe(`ok: ${entries.length} ${entries.length === 1 ? 'entry' : 'entries'} in 1 file verified: ${link}\n`);
+    } finally {
+      await world.cleanup();
     }
   });
 });
