@@ -25,6 +25,20 @@ const PAYLOADS: [string, string][] = [
   ['meta refresh', '<meta http-equiv="refresh" content="0;url=https://evil.example/">'],
 ];
 
+/** web/markdown.ts bundled for the page, as `md.renderMarkdown`. */
+async function markdownBundle(): Promise<string> {
+  const out = await build({
+    entryPoints: [join(REPO, 'web/markdown.ts')],
+    bundle: true,
+    format: 'iife',
+    globalName: 'md',
+    platform: 'browser',
+    write: false,
+    logLevel: 'silent',
+  });
+  return out.outputFiles[0]?.text ?? '';
+}
+
 interface Verdict {
   bad: string[];
   baseURI: string;
@@ -37,22 +51,14 @@ describe('markdown from servers is sanitized with DOMPurify (in chromium, no CSP
   const origin = 'http://mcpd.test/page';
 
   beforeAll(async () => {
-    const bundle = await build({
-      entryPoints: [join(REPO, 'web/markdown.ts')],
-      bundle: true,
-      format: 'iife',
-      globalName: 'md',
-      platform: 'browser',
-      write: false,
-      logLevel: 'silent',
-    });
+    const bundle = await markdownBundle();
     browser = await launchChromium();
     page = await browser.newPage();
     await page.route(origin, (r) =>
       r.fulfill({ contentType: 'text/html', body: '<!doctype html><html><body><div id="out"></div></body></html>' }),
     );
     await page.goto(origin);
-    await page.addScriptTag({ content: bundle.outputFiles[0]?.text ?? '' });
+    await page.addScriptTag({ content: bundle });
   }, 60_000);
 
   afterAll(async () => {
@@ -133,15 +139,7 @@ describe('hostile markdown under the dashboard CSP: nothing even tries to run', 
 
   beforeAll(async () => {
     const { SECURITY_HEADERS } = await import('../../internal/core/infra/dashboard/dashboard.js');
-    const bundle = await build({
-      entryPoints: [join(REPO, 'web/markdown.ts')],
-      bundle: true,
-      format: 'iife',
-      globalName: 'md',
-      platform: 'browser',
-      write: false,
-      logLevel: 'silent',
-    });
+    const bundle = await markdownBundle();
     browser = await launchChromium();
     page = await browser.newPage();
     errors = collectErrors(page);
@@ -154,7 +152,7 @@ describe('hostile markdown under the dashboard CSP: nothing even tries to run', 
       }),
     );
     await page.route(`${origin}/md.js`, (r) =>
-      r.fulfill({ contentType: 'text/javascript', headers: { 'content-security-policy': csp }, body: bundle.outputFiles[0]?.text ?? '' }),
+      r.fulfill({ contentType: 'text/javascript', headers: { 'content-security-policy': csp }, body: bundle }),
     );
     await page.goto(`${origin}/`);
     await page.waitForFunction('typeof md === "object"');
