@@ -35,13 +35,13 @@ export function entryHash(entry: Omit<AuditEntry, 'hash'> | AuditEntry): string 
   return sha256Hex(canonicalJson(rest));
 }
 
-/** Chains `fields` after `prev` (the entry `seq - 1`'s hash). */
-export function chained(fields: AuditFields, seq: number, prev: string): AuditEntry {
+/**
+ * Chains `fields` after `prev` (the entry `seq - 1`'s hash), with the line written for it (no newline): the
+ * canonical JSON its hash is taken over, `hash` added last — one serialisation per entry.
+ */
+export function chained(fields: AuditFields, seq: number, prev: string): { entry: AuditEntry; line: string } {
   const body = { ...fields, seq, prev };
-  return { ...body, hash: entryHash(body) } as AuditEntry;
-}
-
-/** The line written for an entry (no newline). */
-export function lineOf(entry: AuditEntry): string {
-  return canonicalJson(entry);
+  const text = canonicalJson(body);
+  const hash = sha256Hex(text);
+  return { entry: { ...body, hash } as AuditEntry, line: `${text.slice(0, -1)},"hash":"${hash}"}` };
 }

@@ -1,6 +1,6 @@
 import { appendFile, mkdir, open, rename, rm, stat, truncate } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { GENESIS, argsDigestOf, chained, lineOf } from '../../../contract/audit/audit-chain.js';
+import { GENESIS, argsDigestOf, chained } from '../../../contract/audit/audit-chain.js';
 import type { AuditCallFields, AuditEntry, AuditFields } from '../../../contract/audit/audit-entry.js';
 import { rotatedFile } from '../../../contract/audit/audit-files.js';
 import { secretRedactor } from '../../../shared/redactor.js';
@@ -215,8 +215,9 @@ export class AuditWriter {
     let { prev, seq } = this;
     let i = from;
     for (; i < fields.length; i++) {
-      const e = chained(fields[i] as AuditFields, seq + 1, prev);
-      const line = `${lineOf(e)}\n`;
+      const c = chained(fields[i] as AuditFields, seq + 1, prev);
+      const e = c.entry;
+      const line = `${c.line}\n`;
       const b = Buffer.byteLength(line);
       if (this.size + bytes > 0 && this.size + bytes + b > this.o.maxBytes) break;
       entries.push(e);
