@@ -176,6 +176,102 @@ function auditBytes(store) {
   }
 }
 
+/**
+ * Twenty rules of callers.yaml `policies:` as a user might write them (docs/policy.md): read-only clients,
+ * path restrictions, quotas, a few rules for the bench caller itself with `when` (evaluated on every call)
+ * and a quota it never reaches. The hop's call meets four of them: three with `when` and a quota.
+ */
+const POLICY_RULES = `policies:
+  - { name: cursor-read-only, callers: [cursor], effect: deny, tools: ["fs__write_*", "fs__edit_*", "fs__move_*", "fs__create_*"] }
+  - { name: agents-tmp-only, callers: ["agent-*"], effect: deny, tools: ["fs__*"], when: '!has(args.path) || !args.path.startsWith("/tmp/")' }
+  - { name: no-env, effect: deny, tools: ["*__get-env", "*__printEnv"] }
+  - { name: no-secret-echo, effect: deny, tools: ["everything__echo"], when: 'has(args.message) && args.message == "secret"' }
+  - { name: guests-no-prompts, callers: ["guest-*"], effect: deny, prompts: ["*"] }
+  - { name: no-etc, effect: deny, resources: ["file:///etc/*"] }
+  - { name: ci-only-from-ci, callers: [ci], effect: deny, when: 'client != "github-actions"' }
+  - { name: bench-long-messages, callers: ["b*"], effect: deny, tools: ["everything__echo"], when: 'size(args.message) > 100000' }
+  - { name: vscode-no-shell, callers: [vscode], effect: deny, tools: ["shell__*", "exec__*"] }
+  - { name: memory-read-only, callers: ["claude-*"], effect: deny, tools: ["memory__create_*", "memory__delete_*"] }
+  - { name: grpc-no-sampling, effect: deny, tools: ["*__trigger-sampling-*"], when: 'face == "grpc"' }
+  - { name: desktop-typing, callers: ["agent-*"], effect: deny, tools: ["desktop__type*"], when: 'args.text.contains("sudo")' }
+  - { name: night-owl-quota, callers: [night-owl], effect: allow, tools: ["*"], rate: "100/hour" }
+  - { name: team-box-quota, callers: ["team-*"], effect: allow, rate: "60/minute" }
+  - { name: no-long-ops, callers: ["guest-*", "team-*"], effect: deny, tools: ["*__trigger-long-running-operation"] }
+  - { name: bench-no-zip, callers: [bench], effect: deny, tools: ["everything__gzip-file-as-resource"] }
+  - { name: echo-only-text, effect: deny, tools: ["everything__echo"], when: 'type(args.message) != string' }
+  - { name: bench-quota, callers: [bench], effect: allow, tools: ["everything__*"], rate: "1000000/second" }
+  - { name: remote-no-fs, callers: ["remote-*"], effect: deny, tools: ["fs__*"] }
+  - { name: guests-nothing, callers: ["guest-*"], effect: deny }
+`;
+
+/**
+ * What the second core of the policy case adds to runtime.yaml beyond the first's: extend it to measure
+ * another interceptor's cost with the rules (an audit log, say) against the bare core.
+ */
+const POLICY_CORE_RUNTIME = '';
+
+/**
+ * The hop (1 KB echo through mcpdmcp) interleaved against two cores on the same server: one without
+ * rules, one with the twenty of POLICY_RULES (and POLICY_CORE_RUNTIME). `added_p50` is what the rules cost.
+ */
+async function policy() {
+  const profiles = {
+    default: `servers:\n  - name: everything\n    cmd: ${JSON.stringify(EVERYTHING_CMD)}\n    idleSeconds: 0\n    maxInstances: 1\n    maxConcurrent: 16\n`,
+  };
+  const quiet = 'metricsAddress: ""\n';
+  const opened = [];
+  const failures = [];
+  try {
+    const bare = await startCore(profiles, 'callers: {}\n', { 'runtime.yaml': quiet });
+    opened.push(bare);
+    const ruled = await startCore(profiles, `callers: {}\n${POLICY_RULES}`, { 'runtime.yaml': quiet + POLICY_CORE_RUNTIME });
+    opened.push(ruled);
+    const [a, b] = await Promise.all(
+      [bare, ruled].map((w) => connectStdio(process.execPath, [MCPDMCP, 'bench', '--socket', w.socket, '--no-autostart'])),
+    );
+    opened.push({ stop: () => a.close() }, { stop: () => b.close() });
+    const [without, withRules] = await interleaved([() => echo1kb(a, 'everything__echo'), () => echo1kb(b, 'everything__echo')], N, WARMUP);
+    emitComparison('hop_tools_call_1kb_20_policy_rules', N, WARMUP, withRules, without, { rules: 20, target_added_p50: 0.05 });
+    await policyInProcess(ruled.store);
+  } catch (e) {
+    failures.push(e);
+  }
+  for (const o of opened.reverse()) await o.stop().catch((e) => failures.push(e));
+  if (failures.length > 0) throw failures[0];
+}
+
+/**
+ * The policy interceptor alone, in this process, on the rules the second core loaded: what the door spends
+ * on a 1 KB echo's decision (its share of the hop's added p50, without the machine's noise around it).
+ */
+async function policyInProcess(store) {
+  const { loadStore } = await import(join(REPO, 'dist/internal/contract/store/index.js'));
+  const { Policy } = await import(join(REPO, 'dist/internal/core/app/door/policy.js'));
+  const r = await loadStore(store, { env: process.env, runCommands: false });
+  if (!r.ok) throw new Error(`the policy store did not load: ${JSON.stringify(r.issues)}`);
+  const policy = new Policy({ store: () => r.store });
+  const call = (args) => ({
+    face: 'session',
+    caller: 'bench',
+    client: 'bench',
+    method: 'tools/call',
+    admission: 'core',
+    target: 'everything__echo',
+    args,
+    timeoutMs: undefined,
+    startedAt: Date.now(),
+    note: {},
+  });
+  const n = smoke ? 1000 : 200_000;
+  for (let i = 0; i < n; i++) policy.interceptor.enter(call({ message: 'x'.repeat(1024) }));
+  const t0 = process.hrtime.bigint();
+  for (let i = 0; i < n; i++) {
+    if (policy.interceptor.enter(call({ message: 'x'.repeat(1024) }))) throw new Error('the bench call was refused');
+  }
+  const perCallMs = Number(process.hrtime.bigint() - t0) / 1e6 / n;
+  emit({ case: 'policy_enter_20_rules_in_process', n, mean_ms: round(perCallMs), rules: r.store.policies.length });
+}
+
 /** Calls per second of `loops` concurrent loops on one client, `total` calls in all. */
 async function loopsThroughput(call, loops, total) {
   let next = 0;
@@ -561,7 +657,7 @@ async function startHttpGateway(socket) {
   };
 }
 
-const cases = { hop, audit, throughput, listing, density, notify, logs, mux, stateless };
+const cases = { hop, audit, policy, throughput, listing, density, notify, logs, mux, stateless };
 for (const [name, fn] of Object.entries(cases)) {
   if (only && only !== name) continue;
   await fn();

@@ -36,7 +36,8 @@ function interceptors() {
     const file = files.find((f) => new RegExp(`export function ${fn}\\(`).test(read(`${dir}/${f}`)));
     if (!file) fail(`${fn} (doorInterceptors) is defined in no file of ${dir}/`);
     const text = read(`${dir}/${file}`);
-    const doc = text.slice(0, text.indexOf(`export function ${fn}(`)).match(/\/\*\*([\s\S]*?)\*\/\s*$/);
+    // The doc comment right above the function (not one further up the file).
+    const doc = text.slice(0, text.indexOf(`export function ${fn}(`)).match(/\/\*\*((?:(?!\/\*\*)[\s\S])*?)\*\/\s*$/);
     const summary = (doc?.[1] ?? '')
       .replace(/\n\s*\* ?/g, ' ')
       .trim()

@@ -41,6 +41,15 @@ export async function statusCommand(client: ControlPlaneClient, out: Out): Promi
     ),
   );
   if (st.smcpComputers.length) out.write(smcpStatusTable(st.smcpComputers));
+  if (st.policyQuotas.length) {
+    out.write('\nQUOTAS (callers.yaml policies:)\n');
+    out.write(
+      renderTable(
+        ['RULE', 'CALLER', 'TARGET', 'RATE', 'LEFT'],
+        st.policyQuotas.map((q) => [q.rule, q.caller, q.target, q.rate, String(q.remaining)]),
+      ),
+    );
+  }
 }
 
 /**

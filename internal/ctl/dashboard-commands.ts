@@ -15,8 +15,9 @@ export const DASHBOARD_OPTIONS = {
 } as const satisfies ParseArgsConfig['options'];
 
 export const DASHBOARD_USAGE = `  mcpd open [--caller NAME] [--print-url] [--no-autostart]
-                                          open the dashboard (URL with the access token) in the browser;
-                                          --print-url only prints it; starts a core when none runs
+                                          open the dashboard in the browser through a single-use login
+                                          link; --print-url only prints the link; starts a core when
+                                          none runs
   mcpd url-handler install                register mcpd://start?caller=NAME links with the desktop (xdg)`;
 
 interface DashboardCommandValues {

@@ -96,17 +96,22 @@ export async function typeTextMethod(env: MethodEnv): Promise<Record<string, unk
     );
   const options = optionalObject(env.params.options, 'params.options') ?? {};
   const clearBefore = optionalBool(options.clearBefore, 'params.options.clearBefore') ?? false;
-  const elementId = await act(
+  const { elementId, check } = await act(
     env,
     route,
     async () => (target ? resolveTarget(env, route, target) : undefined),
-    async (id) => {
-      await env.backend.typeText(id, text, route, { clearBefore, signal: env.exec.signal });
-      return id;
-    },
+    async (id) => ({ elementId: id, check: await env.backend.typeText(id, text, route, { clearBefore, signal: env.exec.signal }) }),
   );
-  await env.exec.evidence.trace('typed', { elementId: elementId ?? null, length: text.length, clearBefore });
-  return { typed: true, elementId: elementId ?? null, evidence: { dir: `${env.exec.evidence.dir}/` } };
+  await env.exec.evidence.trace('typed', { elementId: elementId ?? null, length: text.length, clearBefore, ...check });
+  // `verified`: read back from the field and found whole; false says why it could not be checked.
+  const unverified = check.verified ? {} : { unverifiedReason: check.reason };
+  return {
+    typed: true,
+    verified: check.verified,
+    ...unverified,
+    elementId: elementId ?? null,
+    evidence: { dir: `${env.exec.evidence.dir}/` },
+  };
 }
 
 export async function hotkeyMethod(env: MethodEnv): Promise<Record<string, unknown>> {

@@ -9,6 +9,8 @@ export const JsonRpcCode = {
   MethodNotFound: -32601,
   InternalError: -32603,
   RequestTimeout: -32001,
+  /** Ours, in the implementation-defined range: a policy rule refused the call, or its quota is used up. */
+  PolicyRefused: -32003,
 } as const;
 
 /**
@@ -28,7 +30,7 @@ class JsonRpcError extends Error {
 /**
  * Core failures become JSON-RPC errors the client can act on: bad input and unknown names are
  * InvalidParams (as MCP prescribes for unknown tools), a downstream JSON-RPC error keeps its code,
- * a missed deadline is RequestTimeout, other runtime failures are InternalError with the reason in
+ * a missed deadline is RequestTimeout, a policy's refusal is PolicyRefused (the rule in `data.details`), other runtime failures are InternalError with the reason in
  * the message and in `data`.
  */
 export function toJsonRpcError(e: unknown): Error {
@@ -43,6 +45,9 @@ export function toJsonRpcError(e: unknown): Error {
       return new JsonRpcError(JsonRpcCode.InvalidParams, e.message, data);
     case 'DEADLINE_EXCEEDED':
       return new JsonRpcError(JsonRpcCode.RequestTimeout, e.message, data);
+    case 'PERMISSION_DENIED':
+    case 'RESOURCE_EXHAUSTED':
+      return new JsonRpcError(JsonRpcCode.PolicyRefused, e.message, data);
     default:
       return new JsonRpcError(JsonRpcCode.InternalError, `${e.reason}: ${e.message}`, data);
   }

@@ -30,6 +30,10 @@ export type ErrorReason =
   | 'CURSOR_EXPIRED'
   | 'FAILED_PRECONDITION'
   | 'UNIMPLEMENTED'
+  /** A policy rule (callers.yaml `policies:`) refused the call; `details.data.policyRule` names it. */
+  | 'PERMISSION_DENIED'
+  /** A policy rule's quota (`rate:`) is used up; `details.data` has `policyRule` and `retryAfterMs`. */
+  | 'RESOURCE_EXHAUSTED'
   | 'INTERNAL';
 
 export class McpdError extends Error {

@@ -12,23 +12,28 @@ const ASKING = join(FIXTURES, 'servers/asking.mjs');
 type ToolResult = { content: { type: string; text?: string }[] };
 const textOf = (r: unknown) => (r as ToolResult).content.map((c) => c.text ?? '').join('\n');
 
-/** A caller whose client either answers every question with `answer`, or (answer undefined) never answers. */
+/**
+ * A caller whose client either answers every question with `answer`, or (answer undefined) holds it open
+ * until `answerNow` is called or it is withdrawn.
+ */
 async function asker(world: TestWorld, caller: string, answer?: string) {
   const asked: string[] = [];
   const withdrawn: string[] = [];
+  let answerNow: (answer: string) => void = () => undefined;
   const client: Client = await world.gateway(caller, [], { elicitation: {} });
   client.setRequestHandler(ElicitRequestSchema, (req, extra) => {
     const message = String(req.params.message);
     asked.push(message);
     if (answer !== undefined) return Promise.resolve({ action: 'accept' as const, content: { answer } });
-    return new Promise((_resolve, reject) =>
+    return new Promise((resolve, reject) => {
+      answerNow = (a) => resolve({ action: 'accept' as const, content: { answer: a } });
       extra.signal.addEventListener('abort', () => {
         withdrawn.push(message);
         reject(new Error('withdrawn'));
-      }),
-    );
+      });
+    });
   });
-  return { client, asked, withdrawn };
+  return { client, asked, withdrawn, answer: (a: string) => answerNow(a) };
 }
 
 describe('a call cancelled while its server asks its caller', () => {
@@ -61,4 +66,22 @@ describe('a call cancelled while its server asks its caller', () => {
     expect(alice.asked).toEqual(['alice-question-1', 'alice-question-2']);
     expect(bob.asked).toEqual(['bob-question']);
   });
+
+  it("a question left open does not starve other callers' reads: read-only tools use its slot, others wait their turn", async () => {
+    const bob = await asker(world, 'bob');
+    const alice = await asker(world, 'alice', 'unused');
+    const bobCall = bob.client.callTool({ name: 'ask__ask', arguments: { label: 'held-open' } }).then(textOf);
+    await waitFor('the question to reach the asked client', () => bob.asked.length === 1);
+    // The instance's only slot is the asking call's; a read-only tool runs in it now, again and again.
+    for (const round of [1, 2])
+      expect(textOf(await alice.client.callTool({ name: 'ask__peek', arguments: {} })), `round ${round}`).toBe('peeked');
+    // A tool not marked read-only may ask, so it waits for the slot: it runs once the question is answered.
+    let poked = false;
+    const poke = alice.client.callTool({ name: 'ask__poke', arguments: {} }).then((r) => ((poked = true), textOf(r)));
+    expect(textOf(await alice.client.callTool({ name: 'ask__peek', arguments: {} }))).toBe('peeked');
+    expect(poked).toBe(false);
+    bob.answer('late but fine');
+    expect(await bobCall).toBe('late but fine');
+    expect(await poke).toBe('poked');
+  }, 60_000);
 });

@@ -108,7 +108,7 @@ describe('the dashboard login cannot be won by another user', () => {
     expect(sessionOf(await first.text())).toMatch(/^[\w-]{43}$/);
     const again = await fetch(link, { redirect: 'manual' });
     expect(again.status).toBe(401);
-    expect(await again.text()).toMatch(/already used.*run "mcpd open" for a fresh one/);
+    expect(await again.text()).toMatch(/already used.*run "mcpd open" for a fresh login link/);
   });
 
   it('refuses the Socket.IO handshake itself without a credential, from any uid', async () => {

@@ -201,6 +201,43 @@ describe('cancel, disconnect and route on a real Linux desktop, on both faces', 
     expect(alice.asked).toHaveLength(n + 1);
   }, 180_000);
 
+  it("MCP: while bob's question waits for him, alice's desktop_find still runs; her click waits for its turn", async () => {
+    const before = await countOf(FIXTURE_APP);
+    let release: (r: ElicitResult) => void = () => undefined;
+    bob.answer = () => new Promise((r) => (release = r));
+    const asked = bob.asked.length;
+    const bobClick = bob.client.callTool({
+      name: 'desk__desktop_click',
+      arguments: { role: 'AXButton', title: 'Increment', app: FIXTURE_APP },
+    });
+    await waitFor('bob to be asked', () => bob.asked.length === asked + 1);
+    for (const round of [1, 2]) {
+      const r = (await alice.client.callTool({
+        name: 'desk__desktop_find',
+        arguments: { role: 'AXButton', title: 'Increment', app: FIXTURE_APP },
+      })) as ToolResult;
+      expect(r.isError, `round ${round}: ${textOf(r)}`).not.toBe(true);
+      expect(textOf(r)).toContain('"matched": 1');
+    }
+    let aliceClicked = false;
+    const aliceAsked = alice.asked.length;
+    const aliceClick = alice.client
+      .callTool({ name: 'desk__desktop_click', arguments: { role: 'AXButton', title: 'Increment', app: FIXTURE_APP } })
+      .then((r) => ((aliceClicked = true), r as ToolResult));
+    // One more read after alice's click was sent: it runs, while her click has not been asked about.
+    expect(
+      ((await alice.client.callTool({ name: 'desk__desktop_find', arguments: { role: 'AXButton', app: FIXTURE_APP } })) as ToolResult)
+        .isError,
+    ).not.toBe(true);
+    expect(aliceClicked).toBe(false);
+    expect(alice.asked).toHaveLength(aliceAsked);
+    release({ action: 'accept', content: { allow: true } });
+    expect(((await bobClick) as ToolResult).isError).not.toBe(true);
+    expect((await aliceClick).isError).not.toBe(true);
+    expect(alice.asked).toHaveLength(aliceAsked + 1);
+    expect(await countOf(FIXTURE_APP)).toBe(`count: ${Number(before?.slice('count: '.length)) + 2}`);
+  }, 120_000);
+
   it("MCP: another application's element under the route is refused before anyone is asked", async () => {
     const [button] = (await find(OTHER_APP, { byRole: 'AXButton', titleContains: 'Increment' })).elementRefs;
     const n = alice.asked.length;
@@ -249,7 +286,8 @@ describe('cancel, disconnect and route on a real Linux desktop, on both faces', 
       name: 'desk__desktop_type',
       arguments: { text: 'to-the-asked-window', app: FIXTURE_APP },
     })) as ToolResult;
-    expect(r.isError, textOf(r)).not.toBe(true);
+    // A key xdotool lost on a loaded machine is said as such (the text read back differs); where keys went is what counts here.
+    if (r.isError) expect(textOf(r)).toMatch(/the typed text arrived different/);
     // One marker key into the window named in the question: once it arrived, every key sent before it was
     // delivered too (X and GTK keep their order), so the popup's log is final. Whether xdotool lost a key of
     // the text on a loaded machine is not what this checks; where the keys went is.

@@ -9,6 +9,7 @@ import type {
   TreeBounds,
   TreeNode,
   TreeSnapshot,
+  TypedCheck,
 } from '../../internal/contract/desktop-bridge/types.js';
 
 /** A 1×1 PNG, so evidence files are real images. */
@@ -131,12 +132,13 @@ export class FakeDesktopBackend implements DesktopBackend {
     return true;
   }
 
-  async typeText(elementId: string | undefined, text: string, _route?: Route, opts: { clearBefore?: boolean } = {}): Promise<void> {
+  async typeText(elementId: string | undefined, text: string, _route?: Route, opts: { clearBefore?: boolean } = {}): Promise<TypedCheck> {
     this.typed.push({ elementId, text });
     this.log.push(`type:${elementId ?? ''}`);
-    if (!elementId) return;
+    if (!elementId) return { verified: false, reason: 'the fake has no focused field' };
     const node = this.nodes.get(elementId)!;
     node.value = (opts.clearBefore ? '' : node.value) + text;
+    return { verified: true };
   }
 
   async key(keys: string[]): Promise<void> {

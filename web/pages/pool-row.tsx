@@ -6,6 +6,8 @@ import type { PoolStatus } from '../../internal/contract/model/runtime.js';
 import { describeSandbox } from '../../internal/contract/model/sandbox.js';
 
 type Note = { text: string; error?: boolean };
+
+const COLUMNS = ['instance', 'state', 'pid', 'start cause', 'in flight', 'action'];
 type Pending = { label: string; action: OperatorAction };
 
 /**
@@ -86,26 +88,36 @@ export function PoolRow({ p, twins }: { p: PoolStatus; twins: boolean }) {
       {p.lastError && <pre class="text error">last error: {p.lastError}</pre>}
       {p.instances.length > 0 && (
         <div class="table-scroll">
-          <table>
-            <thead>
-              <tr>
-                <th>instance</th>
-                <th>state</th>
-                <th>pid</th>
-                <th>start cause</th>
-                <th>in flight</th>
-                <th />
+          {/* Explicit roles: on a phone the rows are laid out as blocks (app.css), which would drop the table's semantics. */}
+          <table class="instances" role="table" aria-label={`instances of ${p.spec.name}`}>
+            <thead role="rowgroup">
+              <tr role="row">
+                {COLUMNS.map((c) => (
+                  <th role="columnheader" key={c}>
+                    {c}
+                  </th>
+                ))}
               </tr>
             </thead>
-            <tbody>
+            <tbody role="rowgroup">
               {p.instances.map((i) => (
-                <tr key={i.id}>
-                  <td>{i.id}</td>
-                  <td>{i.state}</td>
-                  <td>{i.pid ?? '-'}</td>
-                  <td>{i.startCause}</td>
-                  <td data-inflight>{i.inFlight}</td>
-                  <td>
+                <tr role="row" key={i.id}>
+                  <td role="cell" data-label="instance">
+                    {i.id}
+                  </td>
+                  <td role="cell" data-label="state">
+                    {i.state}
+                  </td>
+                  <td role="cell" data-label="pid">
+                    {i.pid ?? '-'}
+                  </td>
+                  <td role="cell" data-label="start cause">
+                    {i.startCause}
+                  </td>
+                  <td role="cell" data-label="in flight" data-inflight>
+                    {i.inFlight}
+                  </td>
+                  <td role="cell" data-label="action">
                     {/* A draining or stopped instance is already on its way out. */}
                     <button
                       disabled={!online || i.state === 'draining' || i.state === 'stopped'}

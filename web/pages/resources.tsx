@@ -4,6 +4,7 @@ import { useOnline, useWatch } from '../hooks.js';
 import { ErrorText } from '../error-text.js';
 import { SearchList } from '../list.js';
 import { ContentsView } from '../result-view.js';
+import { TemplateForm } from './template-form.js';
 
 type Json = Record<string, unknown>;
 
@@ -12,6 +13,8 @@ export function ResourcesTab({ caller }: { caller: string }) {
   const snap = useWatch('resources', { caller });
   const [open, setOpen] = useState<string | undefined>();
   const [uri, setUri] = useState('');
+  // The template whose form is open at its row, and the URI read from it there.
+  const [tpl, setTpl] = useState<{ template: string; uri?: string } | undefined>();
   const online = useOnline();
   const ok = snap && snap.caller === caller;
   return (
@@ -65,12 +68,22 @@ export function ResourcesTab({ caller }: { caller: string }) {
         render={(t) => (
           <li key={t.uriTemplate} class="item">
             <div class="item-head">
-              <button class="link" onClick={() => setUri(t.uriTemplate)}>
+              <button
+                class="link"
+                aria-expanded={tpl?.template === t.uriTemplate}
+                onClick={() => setTpl(tpl?.template === t.uriTemplate ? undefined : { template: t.uriTemplate })}
+              >
                 {String(t.definition.name ?? t.uriTemplate)}
               </button>
               <span class="badge">{t.server}</span>
               <code class="muted">{t.uriTemplate}</code>
             </div>
+            {tpl?.template === t.uriTemplate && (
+              <>
+                <TemplateForm uriTemplate={t.uriTemplate} onRead={(u) => setTpl({ template: t.uriTemplate, uri: u })} />
+                {tpl.uri !== undefined && <ResourceDetail key={tpl.uri} caller={caller} uri={tpl.uri} />}
+              </>
+            )}
           </li>
         )}
       />

@@ -27,7 +27,7 @@ export const promptsArea: Area = {
       name: 'prompts/list',
       admission: 'free',
       routed: false,
-      invoke: (api, req, ctx) => api.prompts.list(ctx.caller, req.cursor, req.pageSize),
+      invoke: (api, req, ctx) => api.prompts.list(ctx.caller, req.cursor, req.pageSize, ctx.client),
       session: { fromMcp: cursorParams, toMcp: (page) => mcpPage('prompts', page.items, page) },
       grpc: {
         rpc: 'listPrompts',

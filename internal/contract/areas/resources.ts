@@ -35,7 +35,7 @@ export const resourcesArea: Area = {
       name: 'resources/list',
       admission: 'free',
       routed: false,
-      invoke: (api, req, ctx) => api.resources.list(ctx.caller, req.cursor, req.pageSize),
+      invoke: (api, req, ctx) => api.resources.list(ctx.caller, req.cursor, req.pageSize, ctx.client),
       session: {
         fromMcp: cursorParams,
         toMcp: (page) => mcpPage('resources', page.items, page),
@@ -56,7 +56,7 @@ export const resourcesArea: Area = {
       name: 'resources/templates/list',
       admission: 'free',
       routed: false,
-      invoke: (api, req, ctx) => api.resources.listTemplates(ctx.caller, req.cursor, req.pageSize),
+      invoke: (api, req, ctx) => api.resources.listTemplates(ctx.caller, req.cursor, req.pageSize, ctx.client),
       session: {
         fromMcp: cursorParams,
         toMcp: (page) => mcpPage('resourceTemplates', page.items, page),

@@ -34,7 +34,7 @@ export const toolsArea: Area = {
       name: 'tools/list',
       admission: 'free',
       routed: false,
-      invoke: (api, req, ctx) => api.listTools(ctx.caller, req.cursor, req.pageSize),
+      invoke: (api, req, ctx) => api.listTools(ctx.caller, req.cursor, req.pageSize, ctx.client),
       session: {
         fromMcp: cursorParams,
         toMcp: async (page, req, ctx, api) => {

@@ -51,9 +51,10 @@ export interface Paged<T> {
 }
 
 export interface ResourcesApi {
-  list(caller: string, cursor?: string, pageSize?: number): Promise<Paged<ResourceEntry>>;
-  listTemplates(caller: string, cursor?: string, pageSize?: number): Promise<Paged<ResourceTemplateEntry>>;
-  watch(caller: string, lastEtag?: string): Subscription<ResourceSnapshot>;
+  /** `client` (lists and watches): the MCP client's name where the face knows it, for the door's interceptors. */
+  list(caller: string, cursor?: string, pageSize?: number, client?: string): Promise<Paged<ResourceEntry>>;
+  listTemplates(caller: string, cursor?: string, pageSize?: number, client?: string): Promise<Paged<ResourceTemplateEntry>>;
+  watch(caller: string, lastEtag?: string, client?: string): Subscription<ResourceSnapshot>;
   /** MCP ReadResourceResult. */
   read(caller: string, uri: string, opts: RequestOpts): Promise<JsonObject>;
   /** Params of each `notifications/resources/updated` for the URI. */
@@ -77,8 +78,9 @@ export interface PromptSnapshot {
 }
 
 export interface PromptsApi {
-  list(caller: string, cursor?: string, pageSize?: number): Promise<Paged<PromptEntry>>;
-  watch(caller: string, lastEtag?: string): Subscription<PromptSnapshot>;
+  /** `client` (list and watch): the MCP client's name where the face knows it, for the door's interceptors. */
+  list(caller: string, cursor?: string, pageSize?: number, client?: string): Promise<Paged<PromptEntry>>;
+  watch(caller: string, lastEtag?: string, client?: string): Subscription<PromptSnapshot>;
   /** MCP GetPromptResult. */
   get(caller: string, name: string, args: JsonObject, opts: RequestOpts): Promise<JsonObject>;
   /** MCP CompleteResult for `completion/complete` params (prompt refs use exposed names). */

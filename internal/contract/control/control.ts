@@ -2,6 +2,7 @@ import type { CallDone, ProgressUpdate, ResultJsonSink, StartedCall } from '../m
 import type { JsonObject } from '../../shared/json.js';
 import type { RuntimeStatusView } from '../model/runtime.js';
 import type { SmcpComputerStatus } from '../model/smcp-computer-settings.js';
+import type { PolicyQuota } from '../model/policy.js';
 import type { NameCollision, ToolEntry, ToolSnapshot } from '../model/tool.js';
 
 /** What the control plane offers, independent of gRPC. The app implements it; rpc serves it. */
@@ -67,6 +68,8 @@ export interface StatusView extends RuntimeStatusView {
   stopDeadline?: number;
   /** runtime.yaml `smcp:` computers and their connection state. */
   smcpComputers?: SmcpComputerStatus[];
+  /** callers.yaml `policies:` quotas in use (docs/policy.md). */
+  policyQuotas?: PolicyQuota[];
 }
 
 export interface StopOutcome {
@@ -108,8 +111,9 @@ export interface ControlApi {
   info(): CoreInfo;
   registerCaller(caller: string, meta: CallerMeta): CallerSession;
   unregisterCaller(sessionId: string): void;
-  listTools(caller: string, cursor?: string, pageSize?: number): Promise<ToolPage>;
-  watchTools(caller: string, lastEtag?: string): Subscription<ToolSnapshot>;
+  /** `client`: the MCP client's name where the face knows it (for the door's interceptors). */
+  listTools(caller: string, cursor?: string, pageSize?: number, client?: string): Promise<ToolPage>;
+  watchTools(caller: string, lastEtag?: string, client?: string): Subscription<ToolSnapshot>;
   callTool(caller: string, name: string, args: JsonObject, opts: CallOptions): Promise<JsonObject>;
   /**
    * The entry of a tool call: `done` hears its end, exactly once; the returned handle cancels it. The

@@ -91,6 +91,12 @@ export interface InputPlace {
 }
 
 /**
+ * Whether typed text was read back from the widget that received it and found as expected. A text that
+ * arrived different is an error, never an outcome; `verified: false` says why it could not be checked.
+ */
+export type TypedCheck = { verified: true } | { verified: false; reason: string };
+
+/**
  * What a platform must provide. The host core (transport, tokens, workspace, evidence, abort,
  * waitUntil) is platform-agnostic; Linux fills this with AT-SPI + xdotool + ImageMagick.
  */
@@ -108,14 +114,15 @@ export interface DesktopBackend {
   press(elementId: string): Promise<boolean>;
   /**
    * Inserts text into the element (or the focused widget when no element is given); clearBefore replaces its
-   * text. Once `signal` is aborted no more input is sent, and the error says how much was typed.
+   * text. Once `signal` is aborted no more input is sent, and the error says how much was typed. The text is
+   * then read back: one that arrived different (a character dropped or replaced) is an error saying where.
    */
   typeText(
     elementId: string | undefined,
     text: string,
     route: Route | undefined,
     opts?: { clearBefore?: boolean; signal?: AbortSignal },
-  ): Promise<void>;
+  ): Promise<TypedCheck>;
   key(keys: string[], route: Route | undefined): Promise<void>;
   /**
    * The screen as PNG bytes (the host writes them into the evidence folder itself). Bounded by `timeoutMs`;

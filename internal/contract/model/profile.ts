@@ -1,6 +1,7 @@
 import { DEFAULT_AUDIT, type AuditSettings } from './audit-settings.js';
 import type { SmcpSettings } from './smcp-computer-settings.js';
 import type { ServerSpec } from './spec.js';
+import type { PolicyRule } from './policy.js';
 
 /** A2C-SMCP input definitions: values for `${input:id}` placeholders. */
 export type InputDef =
@@ -121,6 +122,8 @@ export interface ProfileStore {
   runtime: RuntimeSettings;
   /** runtime.yaml `smcp:`: the core as A2C-SMCP Computers; absent = none. */
   smcp?: SmcpSettings;
+  /** callers.yaml `policies:`, in order (docs/policy.md); absent = none (everything allowed). */
+  policies?: readonly PolicyRule[];
 }
 
 export const DEFAULT_PROFILE = 'default';

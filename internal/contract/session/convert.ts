@@ -60,6 +60,7 @@ export function statusToPb(s: StatusView): pb.RuntimeStatus {
       sinceUnixMs: c.since,
       joins: c.joins,
     })),
+    policyQuotas: (s.policyQuotas ?? []).map((q) => ({ ...q })),
     pools: s.pools.map((p) => ({
       fingerprint: p.fingerprint,
       references: p.references,

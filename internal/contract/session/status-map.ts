@@ -14,6 +14,8 @@ const CODE_OF: Record<ErrorReason, status> = {
   CURSOR_EXPIRED: status.FAILED_PRECONDITION,
   FAILED_PRECONDITION: status.FAILED_PRECONDITION,
   UNIMPLEMENTED: status.UNIMPLEMENTED,
+  PERMISSION_DENIED: status.PERMISSION_DENIED,
+  RESOURCE_EXHAUSTED: status.RESOURCE_EXHAUSTED,
   INTERNAL: status.INTERNAL,
 };
 
@@ -73,6 +75,8 @@ function reasonForCode(code: status): ErrorReason {
       return 'FAILED_PRECONDITION';
     case status.UNIMPLEMENTED:
       return 'UNIMPLEMENTED';
+    case status.PERMISSION_DENIED:
+      return 'PERMISSION_DENIED';
     default:
       return 'INTERNAL';
   }

@@ -17,12 +17,12 @@ export const CALLER_KEYS = ['profile', 'reserve'] as const;
  * `callers: { caller: profile }`, or per caller the long form `{ profile, reserve }`: `reserve` is the
  * tool-name room this caller's client keeps for its own prefix (it replaces the profile's
  * `namespace.reserve` for this caller only). Existence of the profiles and the name budget left are
- * checked by the loader.
+ * checked by the loader. `policies:` beside it is read by policy-parse.ts.
  */
 export function parseCallers(src: Source): CallerRef[] {
   const entries = mapEntries(src, src.doc.contents as YNode, '', 'a mapping with a "callers" key');
   if (!entries) return [];
-  checkKeys(src, entries, ['callers'], 'callers.yaml');
+  checkKeys(src, entries, ['callers', 'policies'], 'callers.yaml');
   const callers = entries.find((e) => e.key === 'callers');
   if (!callers) return [];
   const out: CallerRef[] = [];

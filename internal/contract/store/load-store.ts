@@ -4,6 +4,8 @@ import type { ConfigIssue } from '../../shared/errors.js';
 import { DEFAULT_PROFILE, type Profile, type ProfileStore } from '../model/profile.js';
 import type { ServerSpec } from '../model/spec.js';
 import { parseCallers, type CallerRef } from './callers-parse.js';
+import { policiesOf } from './policy-parse.js';
+import type { PolicyRule } from '../model/policy.js';
 import { MIN_NAME_BUDGET } from '../model/naming.js';
 import { DEFERRED_INPUT, deferredInputs, inputResolver } from './input-resolver.js';
 import { foreignControl } from '../../shared/file-trust.js';
@@ -167,11 +169,17 @@ async function loadProfile(name: string, file: string, o: ProfileLoad): Promise<
   return { name, file, servers, inputs, namespace: parsed.namespace, ...(parsed.toolSearch ? { toolSearch: parsed.toolSearch } : {}) };
 }
 
-async function loadCallers(file: string, profiles: ReadonlySet<string>, issues: ConfigIssue[], maxBytes: number): Promise<CallerRef[]> {
-  if (!(await exists(file))) return [];
+interface CallersFile {
+  refs: CallerRef[];
+  policies: PolicyRule[];
+}
+
+async function loadCallers(file: string, profiles: ReadonlySet<string>, issues: ConfigIssue[], maxBytes: number): Promise<CallersFile> {
+  if (!(await exists(file))) return { refs: [], policies: [] };
   const src = await readSource(file, issues, maxBytes);
-  if (!src) return [];
+  if (!src) return { refs: [], policies: [] };
   const refs = src.broken ? [] : parseCallers(src);
+  const policies = policiesOf(src);
   for (const ref of refs) {
     if (profiles.has(ref.profile)) continue;
     const known = [...profiles].sort();
@@ -185,7 +193,7 @@ async function loadCallers(file: string, profiles: ReadonlySet<string>, issues: 
     });
   }
   issues.push(...src.issues);
-  return refs;
+  return { refs, policies };
 }
 
 /**
@@ -265,7 +273,7 @@ export async function loadStore(dir: string, opts: LoadOptions = {}): Promise<Lo
   const files = await listProfiles(abs, issues);
   const rt = await loadRuntime(abs, issues, maxBytes);
   const vars = await storeVariables(rt, join(abs, 'runtime.yaml'), env, opts.envDescription, issues);
-  const callerRefs = await loadCallers(callersFile, new Set(files.keys()), issues, maxBytes);
+  const { refs: callerRefs, policies } = await loadCallers(callersFile, new Set(files.keys()), issues, maxBytes);
   const callers = new Map(callerRefs.map((r) => [r.caller, r.profile]));
   // Commands of profiles no caller can reach are not run.
   const used = new Set([DEFAULT_PROFILE, ...callers.values()]);
@@ -295,6 +303,7 @@ export async function loadStore(dir: string, opts: LoadOptions = {}): Promise<Lo
     ...(reserves.size ? { callerReserves: reserves } : {}),
     runtime: rt.runtime,
     ...(smcp ? { smcp } : {}),
+    ...(policies.length ? { policies } : {}),
   };
   return { ok: true, store, warnings: warnings.sort(byPosition), unresolved: unresolved.sort(byPosition) };
 }

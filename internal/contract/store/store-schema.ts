@@ -8,6 +8,7 @@ import { SANDBOX_FS_KEYS, SANDBOX_KEYS, SANDBOX_NET_KEYS } from './sandbox-parse
 import { INPUT_TYPES, KEYS_BY_TYPE } from './inputs-parse.js';
 import { NAME_RE } from './names.js';
 import { NAMESPACE_KEYS, PROFILE_KEYS } from './profile-parse.js';
+import { POLICY_KEYS } from './policy-parse.js';
 import { NUMBER_RULES as RUNTIME_NUMBERS, RUNTIME_KEYS } from './runtime-parse.js';
 import { NUMBER_RULES as SERVER_NUMBERS, SERVER_KEYS } from './server-parse.js';
 import { TOOL_META_KEYS } from './tool-meta-parse.js';
@@ -231,9 +232,28 @@ export function callersSchema(): Schema {
           ],
         },
       },
+      policies: { type: 'array', items: policySchema(), description: 'per-caller rules and quotas, first match decides (docs/policy.md)' },
     },
     additionalProperties: false,
   };
+}
+
+function policySchema(): Schema {
+  const types: Record<string, Schema> = {
+    name: { type: 'string', minLength: 1, description: "the rule's name: refusals, metrics and the audit log name it" },
+    callers: { ...strList, description: 'caller globs; omitted = every caller' },
+    effect: { enum: ['deny', 'allow'] },
+    tools: { ...strList, description: 'globs over the tool names the caller sees' },
+    resources: { ...strList, description: 'URI globs over resources and resource templates' },
+    prompts: { ...strList, description: 'globs over the prompt names the caller sees' },
+    when: { type: 'string', description: 'CEL over caller, face, method, client, tool, uri, args: the rule applies only when true' },
+    rate: {
+      type: 'string',
+      pattern: '^\\s*\\d+\\s*/\\s*(second|minute|hour)s?\\s*$',
+      description: 'a quota per caller and target, e.g. "10/minute" (allow rules)',
+    },
+  };
+  return object(POLICY_KEYS, (k) => types[k], 'a policy rule', ['name', 'effect']);
 }
 
 /** Keys the parsers accept that the schemas do not describe yet (must be empty; see the test). */

@@ -136,7 +136,7 @@ describe('validation', () => {
     expect(caller.hint).toMatch(/^did you mean "dev"\?/);
     expect(find(r.issues, 'inputs[1].command').message).toMatch(/does not apply to a promptString input/);
     expect(find(r.issues, 'logLevel').message).toMatch(/debug \| info \| notice/);
-    expect(find(r.issues, 'extra').hint).toBe('known keys: callers');
+    expect(find(r.issues, 'extra').hint).toBe('known keys: callers, policies');
     const dup = r.issues.find((i) => i.file.endsWith('broken.yaml'));
     expect(dup?.message).toMatch(/^YAML syntax error: .*unique/);
     expect(formatIssue(unknown)).toBe(

@@ -21,6 +21,7 @@ import { historyInterceptor } from './door/history.js';
 import { auditInterceptor } from './door/audit.js';
 import { AuditWriter } from '../infra/audit/audit-writer.js';
 import { auditFileIn } from '../../contract/audit/audit-files.js';
+import { Policy, policyInterceptor } from './door/policy.js';
 import { metricsInterceptor } from './door/metrics.js';
 import type { Metrics } from '../infra/telemetry/metrics.js';
 import type { CoreLog } from './area-deps.js';
@@ -165,6 +166,12 @@ async function serveCore(
     }),
   );
   let door: CoreDoor | undefined;
+  // callers.yaml `policies:` (docs/policy.md): follows the running store, counted in the metrics.
+  const policy = new Policy({
+    store: () => store.current,
+    onStoreChange: (listener) => store.onAdopt(listener),
+    decided: (rule, effect) => obs.metrics.policyDecision(rule, effect),
+  });
   const core = new Core({
     version: packageVersion(),
     socket,
@@ -176,9 +183,10 @@ async function serveCore(
     requestStop: () => void stop().then(o.onStopped, o.onStopped),
     stateDir,
     smcpFace: () => must(door, 'the door').for('smcp'),
+    policyQuotas: () => policy.quotas(),
   });
   const audit = auditWriter(runtime.audit, stateDir, log);
-  door = new CoreDoor(core, doorInterceptors(core, log, obs.metrics, audit));
+  door = new CoreDoor(core, doorInterceptors(core, policy, log, obs.metrics, audit));
   const sessions = new SessionTally();
   obs.attach(core, sessions);
   const server = await startControlServer(door, socket, {
@@ -254,11 +262,12 @@ async function serveCore(
  * every call, refusals included), a per-caller policy after the stop's gate (a stopping core refuses before
  * asking it).
  */
-function doorInterceptors(core: Core, log: CoreLog, metrics: Metrics, audit: AuditWriter | undefined): Interceptor[] {
+function doorInterceptors(core: Core, policy: Policy, log: CoreLog, metrics: Metrics, audit: AuditWriter | undefined): Interceptor[] {
   return [
     ...(audit ? [auditInterceptor(audit)] : []),
     metricsInterceptor((face, method, outcome, s) => metrics.observeDoorCall(face, method, outcome, s)),
     admissionInterceptor(core.calls),
+    policyInterceptor(policy),
     historyInterceptor(core.history, log),
   ];
 }

@@ -17,6 +17,11 @@ import { ABANDONED_CALL_KEY } from '../infra/scheduler/index.js';
 export interface ClientRequestDeps {
   /** Routing keys (caller session ids) a request from this instance may belong to, best match first. */
   callersOf(instanceId: string): string[];
+  /**
+   * The call being served waits for its caller's answer: read-only calls may use its slot until the returned
+   * function runs (decision 64), so other callers' reads do not starve behind an unanswered question.
+   */
+  lendSlot?(instanceId: string): () => void;
   /** A client notification to every running instance of these pools; returns how many got it. */
   notifyServers(fingerprints: string[], method: string, params: JsonObject): number;
   /** Pool fingerprints of the servers in the caller's current profile. */
@@ -174,6 +179,7 @@ export class ClientRequests implements ClientRequestsApi {
     const q: OpenQuestion = { instanceId, sessionId: session.id, withdraw: new AbortController() };
     const both = signal ? AbortSignal.any([signal, q.withdraw.signal]) : q.withdraw.signal;
     this.open.add(q);
+    const lent = this.deps.lendSlot?.(instanceId);
     try {
       return await picked.client.channel.request(method, params, { signal: both, timeoutMs: spec.callTimeoutSeconds * 1000 });
     } catch (e) {
@@ -194,6 +200,7 @@ export class ClientRequests implements ClientRequestsApi {
         `forwarding ${method} to the MCP client of caller "${session.caller}" failed: ${e instanceof Error ? e.message : String(e)}`,
       );
     } finally {
+      lent?.();
       this.open.delete(q);
     }
   }

@@ -3,6 +3,7 @@ import { LatestWins } from '../domain/aggregator/newest-wins.js';
 import { formatIssue } from '../../shared/errors.js';
 import { secretRedactor } from '../../shared/redactor.js';
 import type { CallerStatusRow } from '../../contract/model/runtime.js';
+import type { PolicyQuota } from '../../contract/model/policy.js';
 import type { SmcpComputerStatus } from '../../contract/model/smcp-computer-settings.js';
 import type { ToolSnapshot } from '../../contract/model/tool.js';
 import { toolListTokens } from '../../contract/model/tool-tokens.js';
@@ -19,6 +20,7 @@ export interface StatusSources {
   tools: ToolService;
   calls: CallGate;
   smcpStatus(): SmcpComputerStatus[];
+  policyQuotas(): PolicyQuota[];
 }
 
 /** The core's status view (what `mcpdctl status` and the dashboard show) and its watchers, latest wins. */
@@ -39,6 +41,7 @@ export class CoreStatus {
       inFlightCalls: s.calls.inFlight,
       stopDeadline: s.calls.stopDeadline,
       smcpComputers: s.smcpStatus(),
+      policyQuotas: s.policyQuotas(),
     });
   }
 

@@ -1,6 +1,7 @@
 import { ToolPins } from './tool-pins.js';
 import { ListingBudget } from './listing-budget.js';
 import type { ControlApi } from '../../contract/control/control.js';
+import type { PolicyQuota } from '../../contract/model/policy.js';
 import { profileFor } from '../../contract/model/profile.js';
 import type { CallerHistories } from '../domain/history/tool-call-history.js';
 import type { AreaDeps, CoreLog } from './area-deps.js';
@@ -29,6 +30,8 @@ export interface CoreOptions {
   stateDir?: string;
   /** The door as the SMCP Computers see it (built after the core, asked for when one starts). */
   smcpFace: () => ControlApi;
+  /** The policy's quotas in use (callers.yaml `policies:` with `rate:`), for status; absent = none. */
+  policyQuotas?: () => PolicyQuota[];
 }
 
 /** The tool cache over the pools, following the loaded store and every pool's tools/list_changed. */
@@ -96,6 +99,7 @@ export function wireAreas(o: CoreOptions, tools: ToolService, history: CallerHis
 function clientRequestsOf(o: CoreOptions): ClientRequests {
   const router = new ClientRequests({
     callersOf: (instanceId) => o.pools.callersOf?.(instanceId) ?? [],
+    lendSlot: (instanceId) => o.pools.lendSlot?.(instanceId) ?? (() => undefined),
     notifyServers: (fps, method, params) => o.pools.notifyServers?.(fps, method, params) ?? 0,
     fingerprintsOf: (caller) => fingerprintsOf(o.store, profileFor(o.store.current, caller).name),
     log: o.log,

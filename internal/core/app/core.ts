@@ -89,6 +89,7 @@ export class Core {
       tools: this.tools,
       calls: this.calls,
       smcpStatus: () => this.smcp.status(),
+      policyQuotas: () => o.policyQuotas?.() ?? [],
     });
     this.tools.onChange((view) => this.callerViews.refresh((caller) => this.toolViewOf(caller) === view));
     o.pools.onStatusChange(() => this.publishStatus());

@@ -45,6 +45,8 @@ export interface PoolPort extends ToolSource {
   onToolsChanged(cb: (fingerprint: string) => void): void;
   /** Caller routing keys a server→client request from this instance may belong to, best match first. */
   callersOf?(instanceId: string): string[];
+  /** A call on the instance waits for its caller's answer: read-only calls may use its slot until the returned function runs. */
+  lendSlot?(instanceId: string): () => void;
   /** A caller's call (routing key `key`) ended on the instance without the server's answer. */
   onCallAbandoned?(cb: (fingerprint: string, instanceId: string, key: string) => void): void;
   /** A client notification to every running instance of these pools; returns how many got it. */

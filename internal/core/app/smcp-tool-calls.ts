@@ -21,6 +21,9 @@ const CANCELLED = Symbol('cancelled by the agent');
 function toolErrorCode(e: unknown): number {
   if (e instanceof McpdError && e.reason === 'NOT_FOUND') return SMCP_CODES.toolNotFound;
   if (e instanceof McpdError && e.reason === 'DEADLINE_EXCEEDED') return SMCP_CODES.toolTimeout;
+  // A policy's refusal (callers.yaml `policies:`): forbidden, or too many requests past a quota.
+  if (e instanceof McpdError && e.reason === 'PERMISSION_DENIED') return SMCP_CODES.forbidden;
+  if (e instanceof McpdError && e.reason === 'RESOURCE_EXHAUSTED') return SMCP_CODES.tooManyRequests;
   return SMCP_CODES.toolExecutionFailed;
 }
 
@@ -30,8 +33,20 @@ function failed(e: unknown): JsonObject {
   return {
     content: [{ type: 'text', text: message }],
     isError: true,
-    structuredContent: { error: message, error_type: e instanceof McpdError ? e.reason : 'Error', code: toolErrorCode(e) },
+    structuredContent: {
+      error: message,
+      error_type: e instanceof McpdError ? e.reason : 'Error',
+      code: toolErrorCode(e),
+      ...policyDetails(e),
+    },
   };
+}
+
+/** The rule that refused the call, and when to retry past a quota, as the agent's result carries them. */
+function policyDetails(e: unknown): JsonObject {
+  const d = e instanceof McpdError ? (e.details.data as { policyRule?: unknown; retryAfterMs?: unknown } | undefined) : undefined;
+  if (typeof d?.policyRule !== 'string') return {};
+  return { policy_rule: d.policyRule, ...(typeof d.retryAfterMs === 'number' ? { retry_after_ms: d.retryAfterMs } : {}) };
 }
 
 /**

@@ -14,6 +14,7 @@ export class StoreState {
   lastIssues: ConfigIssue[] = [];
   /** Servers of the running store left out because a value is missing (they are disabled, the rest runs). */
   unresolved: ConfigIssue[] = [];
+  private readonly adoptListeners = new Set<() => void>();
 
   private constructor(
     public current: ProfileStore,
@@ -57,10 +58,17 @@ export class StoreState {
     for (const u of unresolved) this.log('warning', 'server left out until its value is set', { issue: formatIssue(u), storeFile: u.file });
   }
 
+  /** Hears every store taken into use (a reload, an edit the watcher applied); returns how to stop. */
+  onAdopt(listener: () => void): () => void {
+    this.adoptListeners.add(listener);
+    return () => this.adoptListeners.delete(listener);
+  }
+
   /** Takes a store that a watcher already loaded successfully. */
   adopt(next: ProfileStore, unresolved: ConfigIssue[] = []): ReloadOutcome {
     const d = diffStores(this.current, next);
     this.current = next;
+    for (const l of this.adoptListeners) l();
     useStoreSecrets(next);
     this.lastIssues = [];
     this.noteUnresolved(unresolved);

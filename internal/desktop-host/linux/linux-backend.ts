@@ -8,10 +8,14 @@ import type {
   Route,
   TreeBounds,
   TreeSnapshot,
+  TypedCheck,
 } from '../../contract/desktop-bridge/types.js';
+import { realClock } from '../clock.js';
 import { addrOf, AtspiBus, idOf, REGISTRY, ROOT_PATH, type NodeAddr } from './atspi-bus.js';
 import { actionsOf, walkTree } from './atspi-tree.js';
 import { linuxDoctor } from './linux-doctor.js';
+import { focusedField, readField } from './text-field.js';
+import { awaitTyped, type FieldText } from './typed-check.js';
 import { focusWindow, keyCombo, pngSize, run, runBytes, windowsOfPid } from './x-tools.js';
 
 const I = {
@@ -172,31 +176,57 @@ export class LinuxBackend implements DesktopBackend {
     text: string,
     route: Route | undefined,
     opts: { clearBefore?: boolean; signal?: AbortSignal } = {},
-  ): Promise<void> {
+  ): Promise<TypedCheck> {
+    const clearBefore = opts.clearBefore ?? false;
+    let field: NodeAddr | undefined;
     if (elementId) {
       const { bus, addr } = await this.element(elementId);
       const ifaces = await this.interfaces(bus, addr, elementId);
       if (ifaces.includes(I.editable)) {
-        const caret = Number(await bus.prop(addr, I.text, 'CaretOffset').catch(() => -1));
-        // Likewise: no count reads as empty, so nothing is cleared and the text goes at the start.
-        const count = Number(await bus.prop(addr, I.text, 'CharacterCount').catch(() => 0));
-        if (opts.clearBefore && count > 0) {
+        const before = await readField(bus, addr);
+        const caret = before?.caret ?? -1;
+        // Ignored: no count (a password field, no Text) reads as empty, so nothing is cleared and the text goes at the start.
+        const count = before ? Array.from(before.text).length : Number(await bus.prop(addr, I.text, 'CharacterCount').catch(() => 0));
+        if (clearBefore && count > 0) {
           const [deleted] = await bus.call(addr, I.editable, 'DeleteText', 'ii', [0, count]);
           if (deleted !== true) throw new BridgeError('DESKTOP_INTERNAL_ERROR', `EditableText.DeleteText on ${elementId} returned false`);
         }
-        const at = opts.clearBefore ? 0 : caret >= 0 ? caret : count;
+        const at = clearBefore ? 0 : caret >= 0 ? caret : count;
         // The length is in UTF-8 bytes (GTK's insert_text); UTF-16 units cut non-ASCII text short.
         const [ok] = await bus.call(addr, I.editable, 'InsertText', 'isi', [at, text, Buffer.byteLength(text, 'utf8')]);
         if (ok !== true) throw new BridgeError('DESKTOP_INTERNAL_ERROR', `EditableText.InsertText on ${elementId} returned false`);
-        return;
+        return this.readBack(bus, addr, before ? { text: before.text, caret: at } : undefined, text, clearBefore, opts.signal);
       }
       if (ifaces.includes(I.component)) await bus.call(addr, I.component, 'GrabFocus');
+      if (ifaces.includes(I.text)) field = addr;
     }
     const win = await this.focusRoute(route);
+    const bus = await this.atspi();
+    field ??= await focusedField(bus, win.app, win.title, realClock, opts.signal);
+    const before = field && (await readField(bus, field));
     const stillThere = () => this.checkFocus(win);
     // Without EditableText, "clear" is select-all in the focused widget: the typed text replaces it.
-    if (opts.clearBefore) await run('xdotool', ['key', '--clearmodifiers', 'ctrl+a'], this.env);
+    if (clearBefore) await run('xdotool', ['key', '--clearmodifiers', 'ctrl+a'], this.env);
     await typeInChunks(text, this.env, opts.signal, stillThere);
+    return this.readBack(bus, field, before, text, clearBefore, opts.signal);
+  }
+
+  /** The typed text read back from its field: verified, an error saying where it differs, or why it was not checked. */
+  private async readBack(
+    bus: AtspiBus,
+    field: NodeAddr | undefined,
+    before: FieldText | undefined,
+    text: string,
+    clearBefore: boolean,
+    signal: AbortSignal | undefined,
+  ): Promise<TypedCheck> {
+    if (!field || !before)
+      return {
+        verified: false,
+        reason: 'the focused widget has no text that can be read (or is a password field), so the typed text was not checked',
+      };
+    const read = async () => (await readField(bus, field))?.text;
+    return awaitTyped(read, before, text, clearBefore, realClock, signal);
   }
 
   async key(keys: string[], route: Route | undefined): Promise<void> {
@@ -229,7 +259,7 @@ export class LinuxBackend implements DesktopBackend {
    * Gives the X input focus to the route's window — of the route's application, its title matching the
    * route's pattern — and returns it. Without a pid or a matching window nothing can be typed safely.
    */
-  private async focusRoute(route: Route | undefined): Promise<{ id: string; pid: number; title: string }> {
+  private async focusRoute(route: Route | undefined): Promise<{ id: string; pid: number; title: string; app: NodeAddr }> {
     const app = await this.routed(route);
     if (!app.pid) throw outside(`application ${app.name} has no known pid, so its X window cannot be told apart`);
     const title = route?.window?.titlePattern !== undefined ? new RegExp(route.window.titlePattern) : undefined;
@@ -237,7 +267,7 @@ export class LinuxBackend implements DesktopBackend {
     const win = wins.at(-1);
     if (!win) throw outside(`no visible X window of ${app.name} (pid ${app.pid})${title ? ` has a title matching ${title}` : ''}`);
     await focusWindow(win.id, this.env);
-    return { ...win, pid: app.pid };
+    return { ...win, pid: app.pid, app: app.addr };
   }
 
   /** Right before input: the X focus is still on the window chosen for it (a window that appeared since does not get the keys). */

@@ -102,6 +102,33 @@ describe('the MCP face of the desktop host (in-memory transport, fake backend)',
     expect(effectsWhenAsked).toEqual([0, 1]); // each time asked before acting
   });
 
+  it('an element that does not exist (or no longer does) fails before the user is asked', async () => {
+    const c = await connect({ elicitation: {} });
+    let asked = 0;
+    c.setRequestHandler(ElicitRequestSchema, async () => (asked++, { action: 'accept', content: { allow: true } }));
+    const gone = (await c.callTool({ name: 'desktop_click', arguments: { elementId: ':1.9/destroyed' } })) as ToolResult;
+    expect(gone.isError).toBe(true);
+    expect(gone.content[0]?.text).toMatch(/^DESKTOP_ELEMENT_NOT_FOUND: element :1.9\/destroyed is gone/);
+    const none = (await c.callTool({ name: 'desktop_click', arguments: { role: 'AXButton', title: 'No such button' } })) as ToolResult;
+    expect(none.content[0]?.text).toMatch(/^DESKTOP_ELEMENT_NOT_FOUND: no element matches the selector .*; the user was not asked/);
+    expect(asked).toBe(0);
+    expect(backend.log).toEqual([]);
+  });
+
+  it('reads are marked read-only and side effects not, so mcpd may run reads while a question waits for its user', async () => {
+    const c = await connect({});
+    const { tools } = await c.listTools();
+    const readOnly = Object.fromEntries(tools.map((t) => [t.name, t.annotations?.readOnlyHint]));
+    expect(readOnly).toEqual({
+      desktop_observe: true,
+      desktop_find: true,
+      desktop_wait_until: true,
+      desktop_click: false,
+      desktop_type: false,
+      desktop_hotkey: false,
+    });
+  });
+
   it('accept with allow=false, decline and cancel all refuse', async () => {
     const c = await connect({ elicitation: {} });
     const answers = [

@@ -13,21 +13,31 @@ const targetProps = {
   elementId: { type: 'string', description: 'An elementId returned by desktop_find (takes precedence over the selector)' },
 };
 
+/**
+ * Reads are marked read-only: behind mcpd they may run while a side effect's question waits for its user
+ * (the core lends that call's slot to read-only tools), so one unanswered question does not starve them.
+ */
+const READS = { readOnlyHint: true, openWorldHint: false } as const;
+const ACTS = { readOnlyHint: false, destructiveHint: true, openWorldHint: false } as const;
+
 export const TOOLS = [
   {
     name: 'desktop_observe',
     description: 'Screenshot + accessibility tree of the desktop, written as evidence into the workspace. Read-only.',
     inputSchema: { type: 'object', properties: { app: selectorProps.app, maxNodes: { type: 'integer', minimum: 1 } } },
+    annotations: READS,
   },
   {
     name: 'desktop_find',
     description: 'Find elements by role / title / value. Read-only.',
     inputSchema: { type: 'object', properties: { ...selectorProps, limit: { type: 'integer', minimum: 1 } } },
+    annotations: READS,
   },
   {
     name: 'desktop_click',
     description: 'Press an element. Asks the user (elicitation) before acting.',
     inputSchema: { type: 'object', properties: targetProps },
+    annotations: ACTS,
   },
   {
     name: 'desktop_type',
@@ -41,6 +51,7 @@ export const TOOLS = [
       },
       required: ['text'],
     },
+    annotations: ACTS,
   },
   {
     name: 'desktop_hotkey',
@@ -50,6 +61,7 @@ export const TOOLS = [
       properties: { keys: { type: 'array', items: { type: 'string' } }, app: selectorProps.app },
       required: ['keys'],
     },
+    annotations: ACTS,
   },
   {
     name: 'desktop_wait_until',
@@ -59,6 +71,7 @@ export const TOOLS = [
       properties: { ...selectorProps, timeoutMs: { type: 'integer', minimum: 1 }, pollMs: { type: 'integer', minimum: 10 } },
       required: ['timeoutMs'],
     },
+    annotations: READS,
   },
 ] as const;
 

@@ -23,11 +23,17 @@ function heldCore() {
       };
     },
     listTools: async () => ({ etag: 'e', tools: [{ name: 'a' }, { name: 'secret' }], collisions: [] }),
+    watchTools: () => snapshots({ etag: 'e', tools: [{ name: 'a' }, { name: 'secret' }], catalog: [{ name: 'secret' }], collisions: [] }),
     resources: { read: async () => ({ contents: [] }) },
     prompts: {},
     context: { desktop: async () => ({ windows: ['w'], warnings: [], etag: 'd' }), finder: async () => ({ documents: [], totalCount: 0 }) },
   };
   return { core: core as unknown as Core, calls };
+}
+
+/** A watch that yields `snap` once. */
+async function* snapshots<T>(snap: T): AsyncGenerator<T> {
+  yield snap;
 }
 
 const outcome = () => {
@@ -101,6 +107,20 @@ describe('the door', () => {
     const door = new CoreDoor(core, [hide]);
     expect((await door.for('grpc').listTools('bob')).tools.map((t) => t.name)).toEqual(['a']);
     expect((await door.for('grpc').listTools('alice')).tools.map((t) => t.name)).toEqual(['a', 'secret']);
+  });
+
+  it("filters a watch's snapshots as it filters lists (tools and the search catalog), and a list names the client", async () => {
+    const { core } = heldCore();
+    const clients: Array<string | undefined> = [];
+    const hide: Interceptor = {
+      name: 'policy',
+      visible: (call, name) => (clients.push(call.client), !(call.caller === 'bob' && name === 'secret')),
+    };
+    const door = new CoreDoor(core, [hide]);
+    const first = await door.for('session').watchTools('bob', undefined, 'vscode').next();
+    expect(first.value).toMatchObject({ tools: [{ name: 'a' }], catalog: [] });
+    await door.for('session').listTools('bob', undefined, undefined, 'cursor');
+    expect(new Set(clients)).toEqual(new Set(['vscode', 'cursor']));
   });
 
   it('passes only methods an area declares (their admission comes from the declaration)', () => {

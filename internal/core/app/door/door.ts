@@ -136,6 +136,20 @@ export class CoreDoor implements Door, Passage {
   get filtering(): boolean {
     return this.filters.length > 0;
   }
+
+  visibilityTag(): string {
+    let tag = '';
+    for (const f of this.filters) {
+      const e = f.visibility?.epoch() ?? 0;
+      if (e > 0) tag += `~${f.name}${e}`;
+    }
+    return tag;
+  }
+
+  onVisibilityChange(listener: () => void): () => void {
+    const offs = this.filters.map((f) => f.visibility?.onChange(listener) ?? (() => {}));
+    return () => offs.forEach((off) => off());
+  }
 }
 
 function endAll(exits: Array<(end: CallEnd) => void>, end: CallEnd): void {

@@ -19,6 +19,7 @@ import type { ToolSnapshot } from '../../../contract/model/tool.js';
 import type { JsonObject } from '../../../shared/json.js';
 import type { LogService } from '../log-service.js';
 import type { DoorCall } from './interceptor.js';
+import { RefilteredWatch } from './refiltered-watch.js';
 import type { CallSpec, Passage } from './passage.js';
 
 /**
@@ -73,14 +74,20 @@ export class FaceView implements ControlApi {
     return this.door.core.requestStop();
   }
 
-  async listTools(caller: string, cursor?: string, pageSize?: number): Promise<ToolPage> {
-    const call = this.call({ method: 'tools/list', caller, target: cursor });
+  async listTools(caller: string, cursor?: string, pageSize?: number, client?: string): Promise<ToolPage> {
+    const call = this.call({ method: 'tools/list', caller, target: cursor, client });
     const page = await this.door.passAsync(call, undefined, () => this.door.core.listTools(caller, cursor, pageSize));
-    return this.door.filtering ? { ...page, tools: this.door.visible(call, page.tools, (t) => t.name) } : page;
+    if (!this.door.filtering) return page;
+    return { ...page, etag: page.etag + this.door.visibilityTag(), tools: this.door.visible(call, page.tools, (t) => t.name) };
   }
 
-  watchTools(caller: string, lastEtag?: string): Subscription<ToolSnapshot> {
-    return this.door.open(this.call({ method: 'tools/watch', caller }), () => this.door.core.watchTools(caller, lastEtag));
+  watchTools(caller: string, lastEtag?: string, client?: string): Subscription<ToolSnapshot> {
+    const call = this.call({ method: 'tools/watch', caller, client });
+    const sub = this.door.open(call, () => this.door.core.watchTools(caller, lastEtag));
+    return this.snapshots(sub, (s) => {
+      const tools = this.door.visible(call, s.tools, (t) => t.name);
+      return s.catalog ? { ...s, tools, catalog: this.door.visible(call, s.catalog, (t) => t.name) } : { ...s, tools };
+    });
   }
 
   toolCall(caller: string, name: string, args: JsonObject, opts: CallOptions, done: CallDone): StartedCall {
@@ -104,8 +111,14 @@ export class FaceView implements ControlApi {
     return this.door.callOf(this.face, spec);
   }
 
+  /** A watch's snapshots with what an interceptor hides left out, as the lists leave it out. */
+  private snapshots<T extends { etag: string }>(sub: Subscription<T>, filter: (s: T) => T): Subscription<T> {
+    return this.door.filtering ? new RefilteredWatch(sub, filter, this.door) : sub;
+  }
+
   private listed<T>(call: DoorCall, page: Paged<T>, nameOf: (item: T) => string): Paged<T> {
-    return this.door.filtering ? { ...page, items: this.door.visible(call, page.items, nameOf) } : page;
+    if (!this.door.filtering) return page;
+    return { ...page, etag: page.etag + this.door.visibilityTag(), items: this.door.visible(call, page.items, nameOf) };
   }
 
   private resourcesView(inner: ResourcesApi): ResourcesApi {
@@ -115,16 +128,26 @@ export class FaceView implements ControlApi {
       return door.passAsync(call, opts.signal, (signal) => inner.read(caller, uri, { ...opts, signal }));
     };
     return {
-      list: async (caller, cursor, size) => {
-        const call = this.call({ method: 'resources/list', caller, target: cursor });
+      list: async (caller, cursor, size, client) => {
+        const call = this.call({ method: 'resources/list', caller, target: cursor, client });
         return this.listed(call, await door.passAsync(call, undefined, () => inner.list(caller, cursor, size)), (r) => r.uri);
       },
-      listTemplates: async (caller, cursor, size) => {
-        const call = this.call({ method: 'resources/templates/list', caller, target: cursor });
+      listTemplates: async (caller, cursor, size, client) => {
+        const call = this.call({ method: 'resources/templates/list', caller, target: cursor, client });
         const page = await door.passAsync(call, undefined, () => inner.listTemplates(caller, cursor, size));
         return this.listed(call, page, (t) => t.uriTemplate);
       },
-      watch: (caller, etag) => door.open(this.call({ method: 'resources/watch', caller }), () => inner.watch(caller, etag)),
+      watch: (caller, etag, client) => {
+        const call = this.call({ method: 'resources/watch', caller, client });
+        return this.snapshots(
+          door.open(call, () => inner.watch(caller, etag)),
+          (s) => ({
+            ...s,
+            resources: door.visible(call, s.resources, (r) => r.uri),
+            templates: door.visible(call, s.templates, (t) => t.uriTemplate),
+          }),
+        );
+      },
       read,
       subscribe: async (caller, uri, signal) => {
         const sub = await door.passAsync(this.call({ method: 'resources/subscribe', caller, target: uri }), undefined, () =>
@@ -149,11 +172,17 @@ export class FaceView implements ControlApi {
   private promptsView(inner: PromptsApi): PromptsApi {
     const door = this.door;
     return {
-      list: async (caller, cursor, size) => {
-        const call = this.call({ method: 'prompts/list', caller, target: cursor });
+      list: async (caller, cursor, size, client) => {
+        const call = this.call({ method: 'prompts/list', caller, target: cursor, client });
         return this.listed(call, await door.passAsync(call, undefined, () => inner.list(caller, cursor, size)), (p) => p.name);
       },
-      watch: (caller, etag) => door.open(this.call({ method: 'prompts/watch', caller }), () => inner.watch(caller, etag)),
+      watch: (caller, etag, client) => {
+        const call = this.call({ method: 'prompts/watch', caller, client });
+        return this.snapshots(
+          door.open(call, () => inner.watch(caller, etag)),
+          (s) => ({ ...s, prompts: door.visible(call, s.prompts, (p) => p.name) }),
+        );
+      },
       get: (caller, name, args, opts) => {
         const call = this.call({ method: 'prompts/get', caller, target: name, args, client: opts.client, timeoutMs: opts.timeoutMs });
         return door.passAsync(call, opts.signal, (signal) => inner.get(caller, name, args, { ...opts, signal }));

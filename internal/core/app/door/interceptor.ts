@@ -66,4 +66,15 @@ export interface Interceptor {
    * in what this call returns. Absent: everything stays.
    */
   visible?(call: DoorCall, name: string): boolean;
+  /**
+   * What `visible` hides can change while the lists do not (a reload of the rules): `epoch` moves when it
+   * does and `onChange` hears it, so watches send their snapshot again and clients get `list_changed`.
+   */
+  readonly visibility?: VisibilityEpoch;
+}
+
+interface VisibilityEpoch {
+  /** 0 until what is hidden first depends on anything; then moves with every change. */
+  epoch(): number;
+  onChange(listener: () => void): () => void;
 }

@@ -22,4 +22,8 @@ export interface Passage {
   passAsync<T>(call: DoorCall, signal: AbortSignal | undefined, run: (signal: AbortSignal) => Promise<T>): Promise<T>;
   open<T>(call: DoorCall, open: () => T): T;
   visible<T>(call: DoorCall, items: readonly T[], nameOf: (item: T) => string): T[];
+  /** Added to list and snapshot etags: moves when what interceptors hide changes ('' while it never did). */
+  visibilityTag(): string;
+  /** Hears such a change (a watch then sends its snapshot again); returns how to stop hearing it. */
+  onVisibilityChange(listener: () => void): () => void;
 }

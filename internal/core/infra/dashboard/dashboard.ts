@@ -209,7 +209,10 @@ export class Dashboard {
     const given = url.searchParams.get('token');
     if (path === '/' && given !== null) {
       if (!tokenMatches(given, this.token))
-        return (this.deny(res, 401, 'this link has an old or wrong token: run "mcpd open" for a fresh one\n'), true);
+        return (
+          this.deny(res, 401, 'this link is not from this core (or the core restarted since): run "mcpd open" for a fresh login link\n'),
+          true
+        );
       return (this.servePage(req, res, this.logins.open()), true);
     }
     // The page itself is static code, the same for everyone: what it may do needs a login's value.
@@ -231,7 +234,7 @@ export class Dashboard {
     const why = this.codes.redeem(code);
     if (why) {
       this.o.log('warning', 'dashboard.login_refused', { reason: why });
-      return this.deny(res, 401, `${why}: run "mcpd open" for a fresh one\n`);
+      return this.deny(res, 401, `${why}: run "mcpd open" for a fresh login link\n`);
     }
     // The private page `mcpd open` wrote for this code has served its purpose.
     removeLoginPage(this.o.stateDir, code.split('.')[0] ?? '');

@@ -12,10 +12,14 @@ export class ListChangeForwarder {
 
   start(api: ControlApi, session: CallerSession): void {
     // The client's tool list also holds mcpd_finder when the caller's resources give the Finder content.
+    const { caller, clientName: client } = session;
     const watches = [
-      [new ClientToolListWatch(api.watchTools(session.caller), api.resources.watch(session.caller)), 'notifications/tools/list_changed'],
-      [api.resources.watch(session.caller), 'notifications/resources/list_changed'],
-      [api.prompts.watch(session.caller), 'notifications/prompts/list_changed'],
+      [
+        new ClientToolListWatch(api.watchTools(caller, undefined, client), api.resources.watch(caller, undefined, client)),
+        'notifications/tools/list_changed',
+      ],
+      [api.resources.watch(caller, undefined, client), 'notifications/resources/list_changed'],
+      [api.prompts.watch(caller, undefined, client), 'notifications/prompts/list_changed'],
     ] as const;
     for (const [watch, method] of watches) {
       // Runs for the session's life; a LatestWins watch ends rather than rejects and send() only queues a frame.

@@ -36,13 +36,14 @@ export class Admission {
     if (scope.closed) return Promise.reject(new McpdError('UNAVAILABLE', `server ${scope.spec.name} is no longer available`));
     if (opts.signal?.aborted) return Promise.reject(cancelledWaitError(scope.spec));
     const key = this.routing.keyFor(opts.routingKey);
-    const ready = this.tryTake(key);
+    const ready = this.tryTake(key, opts.readOnly);
     if (ready) return Promise.resolve(ready);
     return new Promise<Instance>((resolve, reject) => {
       const now = scope.now();
       const onAbort = () => this.drop(w, cancelledWaitError(scope.spec), 'cancelled');
       const w: Waiter = {
         key,
+        readOnly: opts.readOnly,
         cause,
         enqueuedAt: now,
         deadline,
@@ -63,10 +64,18 @@ export class Admission {
    * A slot now, or undefined when the call would wait (no free slot, or others wait before it) or cannot
    * run here (suspended, closed): the lane then leaves the call to `acquire`, which waits or says why.
    */
-  takeNow(routingKey: string | undefined): Instance | undefined {
+  takeNow(routingKey: string | undefined, readOnly = false): Instance | undefined {
     const { scope } = this;
     if (scope.suspendedReason || scope.closed || this.waiters.length > 0) return undefined;
-    return this.tryTake(this.routing.keyFor(routingKey));
+    return this.tryTake(this.routing.keyFor(routingKey), readOnly);
+  }
+
+  /** A call on `inst` waits for its caller's answer: its slot serves read-only calls until the returned function runs. */
+  lend(inst: Instance): () => void {
+    const back = inst.lendSlot();
+    this.pump();
+    this.scope.changed();
+    return back;
   }
 
   release(inst: Instance): void {
@@ -81,7 +90,7 @@ export class Admission {
     const { scope, instances } = this;
     if (!scope.open) return;
     for (const w of this.waiters.snapshot()) {
-      const inst = this.tryTake(w.key);
+      const inst = this.tryTake(w.key, w.readOnly);
       if (!inst) continue;
       this.waiters.remove(w);
       this.settle(w, 'served');
@@ -108,9 +117,9 @@ export class Admission {
   }
 
   /** Takes a slot now if the routing rules allow; undefined means wait. */
-  private tryTake(key: string | undefined): Instance | undefined {
+  private tryTake(key: string | undefined, readOnly = false): Instance | undefined {
     const now = this.scope.now();
-    const inst = this.routing.choose(key, Math.max(1, this.scope.spec.maxConcurrent), now);
+    const inst = this.routing.choose(key, Math.max(1, this.scope.spec.maxConcurrent), now, readOnly);
     if (!inst) return undefined;
     inst.take(now);
     this.idle.disarm(inst);

@@ -55,9 +55,9 @@ export class InstanceSet {
   }
 
   /** Usable instances with a slot below `maxConcurrent`. */
-  withFreeSlot(maxConcurrent: number): Instance[] {
+  withFreeSlot(maxConcurrent: number, readOnly = false): Instance[] {
     const free: Instance[] = [];
-    for (const i of this.map.values()) if (i.usable && i.inFlight < maxConcurrent) free.push(i);
+    for (const i of this.map.values()) if (i.usable && i.hasRoom(maxConcurrent, readOnly)) free.push(i);
     return free;
   }
 

@@ -40,6 +40,11 @@ export class Instance {
    * answer comes after the server read the cancel, and then the call can ask no more (decision 58).
    */
   private abandonedCalls = 0;
+  /**
+   * Slots lent by calls whose server is asking their caller (a question open in a client): a read-only call
+   * may run in one meanwhile (decision 64), so an unanswered question does not starve other callers' reads.
+   */
+  private lent = 0;
 
   constructor(
     readonly id: string,
@@ -67,6 +72,29 @@ export class Instance {
       if (this.state === 'busy') this.state = 'ready';
       for (const w of this.drainWaiters.splice(0)) w();
     }
+  }
+
+  /**
+   * Whether a call fits: a free slot under `maxConcurrent`, or for a read-only call also a slot lent by a
+   * call waiting for its caller's answer.
+   */
+  hasRoom(maxConcurrent: number, readOnly = false): boolean {
+    return this.inFlight < maxConcurrent + (readOnly ? this.lent : 0);
+  }
+
+  /**
+   * A call here waits for its caller's answer to its server's question: its slot is lent to read-only calls
+   * until the returned function is called (the question answered or withdrawn). At most one per call in flight.
+   */
+  lendSlot(): () => void {
+    if (this.lent >= this.callKeys.length) return () => undefined;
+    this.lent++;
+    let back = false;
+    return () => {
+      if (back) return;
+      back = true;
+      this.lent--;
+    };
   }
 
   /** Records whose call runs here, so a server→client request can be routed back to that caller. */

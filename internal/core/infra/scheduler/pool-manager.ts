@@ -160,6 +160,15 @@ export class PoolManager {
     return [];
   }
 
+  /** See Pool.lendSlot: the returned function ends the loan. */
+  lendSlot(instanceId: string): () => void {
+    for (const p of this.pools.values()) {
+      const back = p.lendSlot(instanceId);
+      if (back) return back;
+    }
+    return () => undefined;
+  }
+
   /** Sends a client notification to every running instance of the given pools; returns how many got it. */
   notifyServers(fingerprints: Iterable<string>, method: string, params: JsonObject): number {
     let n = 0;

@@ -190,4 +190,40 @@ describe('PoolManager routing and waiting', () => {
     expect(n).toBeGreaterThan(0);
     expect(n).toBeLessThan(10);
   });
+
+  it('a call waiting for its caller lends its slot to read-only calls only, until the loan ends', async () => {
+    const h = await harness({ maxInstances: 1, maxConcurrent: 1 });
+    track(h.mgr.callTool(FP, 'asks', {}, { routingKey: 'bob' }));
+    await settle();
+    const id = must(h.mgr.status()[0]?.instances[0], 'the instance').id;
+    const write = track(h.mgr.callTool(FP, 'writes', {}, { routingKey: 'alice' }));
+    const back = h.mgr.lendSlot(id);
+    const read = track(h.mgr.callTool(FP, 'reads', {}, { routingKey: 'alice', readOnly: true }));
+    await settle();
+    // The read runs in the lent slot; the other call keeps waiting, first in line as it was.
+    expect(h.launcher.calls.map((c) => c.params.name)).toEqual(['asks', 'reads']);
+    expect(h.mgr.callersOf(id)).toEqual(['bob', 'alice']);
+    must(h.launcher.calls[1], 'the read').resolve({ ok: true });
+    await settle();
+    expect(read.done).toBe(true);
+    back();
+    // Loan over: a read waits like any call while the asking call holds the slot.
+    const late = track(h.mgr.callTool(FP, 'reads', {}, { routingKey: 'alice', readOnly: true }));
+    await settle();
+    expect(h.launcher.calls).toHaveLength(2);
+    must(h.launcher.calls[0], 'the asking call').resolve({});
+    await settle();
+    expect(h.launcher.calls.map((c) => c.params.name)).toEqual(['asks', 'reads', 'writes']);
+    expect(write.done || late.done).toBe(false);
+  });
+
+  it('an instance with no call in flight has no slot to lend', async () => {
+    const h = await harness({ minReady: 1, maxInstances: 1, maxConcurrent: 1 });
+    const id = must(h.mgr.status()[0]?.instances[0], 'the instance').id;
+    h.mgr.lendSlot(id);
+    track(h.mgr.callTool(FP, 'a', {}, { readOnly: true }));
+    track(h.mgr.callTool(FP, 'b', {}, { readOnly: true }));
+    await settle();
+    expect(h.launcher.calls).toHaveLength(1);
+  });
 });

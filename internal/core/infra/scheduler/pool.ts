@@ -172,9 +172,31 @@ export class Pool {
     const budget = opts.timeoutMs ?? this.scope.spec.callTimeoutSeconds * 1000;
     const deadline = this.scope.now() + budget;
     const mark = this.health.mark();
-    const inst = this.admission.takeNow(opts.routingKey);
+    const readOnly = opts.readOnly ?? this.readsOnly(name);
+    const inst = this.admission.takeNow(opts.routingKey, readOnly);
     if (inst) return this.toolCallOn(inst, name, args, opts, { budget, deadline, mark }, done);
-    return this.parkToolCall(name, args, opts, { budget, deadline, mark }, done);
+    return this.parkToolCall(name, args, { ...opts, readOnly }, { budget, deadline, mark }, done);
+  }
+
+  /** The server marks the tool read-only (`annotations.readOnlyHint`) in the listing at hand. */
+  private readsOnly(name: string): boolean {
+    const tool = this.listing.meta.tools?.find((t) => t.name === name);
+    const annotations = tool?.definition.annotations;
+    return typeof annotations === 'object' && annotations !== null && !Array.isArray(annotations) && annotations.readOnlyHint === true;
+  }
+
+  /**
+   * A call on the instance waits for its caller's answer to the server's question: read-only calls may use its
+   * slot until the returned function runs (decision 64). A no-op for an instance not of this pool.
+   */
+  lendSlot(instanceId: string): (() => void) | undefined {
+    const inst = this.instances.get(instanceId);
+    if (!inst) return undefined;
+    const back = this.admission.lend(inst);
+    return () => {
+      back();
+      this.scope.changed();
+    };
   }
 
   /** The call waits for a slot (or its instance's start); `cancel` while it waits ends the wait. */
@@ -231,7 +253,9 @@ export class Pool {
 
   request(method: string, params: JsonObject, opts: CallOptions): Promise<JsonObject> {
     // A listing for the core's own cache starts a server as a listing does (cause 'metadata'), not as a call.
-    return this.call(opts, opts.forCache ? 'metadata' : 'call', async (s, timeoutMs, deadlineMs) => {
+    // A resource read changes nothing: it may use a slot lent by a call waiting for its caller's answer.
+    const readOnly = opts.readOnly ?? method === 'resources/read';
+    return this.call({ ...opts, readOnly }, opts.forCache ? 'metadata' : 'call', async (s, timeoutMs, deadlineMs) => {
       const result = await s.request(method, params, { timeoutMs, deadlineMs, signal: opts.signal, onProgress: opts.onProgress });
       this.pageSeen(method, s)(params, result);
       return result;

@@ -28,6 +28,11 @@ export interface CallOptions {
    * makes a caller's sampling / elicitation / roots request ambiguous.
    */
   forCache?: boolean;
+  /**
+   * The call only reads (a tool its server marks `readOnlyHint`, a resource read): it may run in a slot lent by a
+   * call whose server is asking its caller, so an unanswered question does not starve reads (decision 64).
+   */
+  readOnly?: boolean;
 }
 
 /** What a pool reports upward to the manager. */

@@ -8,6 +8,8 @@ export type WaitOutcome = 'served' | 'saturated' | 'timeout' | 'cancelled' | 'fa
 /** A call waiting for a slot; served FIFO, bounded by its deadline and the pool-wait limit. */
 export interface Waiter {
   key?: string;
+  /** A read-only call: it may take a slot lent by a call whose server is asking its caller. */
+  readOnly?: boolean;
   cause: StartCause;
   enqueuedAt: number;
   deadline: number;

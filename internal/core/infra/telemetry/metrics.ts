@@ -78,6 +78,13 @@ export class Metrics {
     buckets: CALL_BUCKETS,
     registers: [this.registry],
   });
+  private readonly policyDecisions = new Counter({
+    name: 'mcpd_policy_decisions_total',
+    help: 'Calls a policy rule (callers.yaml policies:) decided, by rule and effect (deny includes a used-up quota and a condition that could not be evaluated).',
+    labelNames: ['rule', 'effect'],
+    registers: [this.registry],
+  });
+  private readonly policySeries = new Map<string, Counter.Internal>();
   private readonly doorCalls = new Histogram({
     name: 'mcpd_door_call_duration_seconds',
     help: "Calls through the core's door (every face: gRPC, Session, dashboard, SMCP, context channels), by face, area method and outcome; refusals included. The _count series counts the calls.",
@@ -191,6 +198,14 @@ export class Metrics {
     const id = this.idOf(fingerprint);
     this.requests.observe({ ...id, method, outcome }, seconds);
     if (outcome === 'saturated') this.saturations.inc(id);
+  }
+
+  /** `rule` is a rule's name from the store (bounded by it), never something a caller sent. */
+  policyDecision(rule: string, effect: 'allow' | 'deny'): void {
+    const key = `${effect}\0${rule}`;
+    let series = this.policySeries.get(key);
+    if (!series) this.policySeries.set(key, (series = this.policyDecisions.labels({ rule, effect })));
+    series.inc();
   }
 
   /** `face` and `method` are closed sets (the faces, the areas' declared methods): the series stay bounded. */

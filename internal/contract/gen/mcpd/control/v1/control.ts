@@ -232,6 +232,20 @@ export interface RuntimeStatus {
   /** When a stop began, the time its grace period ends (in-flight calls are then cancelled); else 0. */
   stopDeadlineUnixMs: number;
   smcpComputers: SmcpComputerStatus[];
+  /** callers.yaml `policies:` quotas in use (a rule's `rate:` for one caller and target). */
+  policyQuotas: PolicyQuotaStatus[];
+}
+
+/** One quota of a policy rule, for one caller and target. */
+export interface PolicyQuotaStatus {
+  rule: string;
+  caller: string;
+  /** tool:NAME, resource:URI or prompt:NAME */
+  target: string;
+  /** As written in callers.yaml, e.g. "10/minute". */
+  rate: string;
+  /** Calls left now. */
+  remaining: number;
 }
 
 export interface StopRequest {
@@ -3343,6 +3357,7 @@ function createBaseRuntimeStatus(): RuntimeStatus {
     inFlightCalls: 0,
     stopDeadlineUnixMs: 0,
     smcpComputers: [],
+    policyQuotas: [],
   };
 }
 
@@ -3371,6 +3386,9 @@ export const RuntimeStatus: MessageFns<RuntimeStatus> = {
     }
     for (const v of message.smcpComputers) {
       SmcpComputerStatus.encode(v!, writer.uint32(66).fork()).join();
+    }
+    for (const v of message.policyQuotas) {
+      PolicyQuotaStatus.encode(v!, writer.uint32(74).fork()).join();
     }
     return writer;
   },
@@ -3452,6 +3470,14 @@ export const RuntimeStatus: MessageFns<RuntimeStatus> = {
             message.smcpComputers.push(SmcpComputerStatus.decode(reader, reader.uint32()));
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.policyQuotas.push(PolicyQuotaStatus.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3496,6 +3522,11 @@ export const RuntimeStatus: MessageFns<RuntimeStatus> = {
         : globalThis.Array.isArray(object?.smcp_computers)
         ? object.smcp_computers.map((e: any) => SmcpComputerStatus.fromJSON(e))
         : [],
+      policyQuotas: globalThis.Array.isArray(object?.policyQuotas)
+        ? object.policyQuotas.map((e: any) => PolicyQuotaStatus.fromJSON(e))
+        : globalThis.Array.isArray(object?.policy_quotas)
+        ? object.policy_quotas.map((e: any) => PolicyQuotaStatus.fromJSON(e))
+        : [],
     };
   },
 
@@ -3525,6 +3556,9 @@ export const RuntimeStatus: MessageFns<RuntimeStatus> = {
     if (message.smcpComputers?.length) {
       obj.smcpComputers = message.smcpComputers.map((e) => SmcpComputerStatus.toJSON(e));
     }
+    if (message.policyQuotas?.length) {
+      obj.policyQuotas = message.policyQuotas.map((e) => PolicyQuotaStatus.toJSON(e));
+    }
     return obj;
   },
 
@@ -3541,6 +3575,140 @@ export const RuntimeStatus: MessageFns<RuntimeStatus> = {
     message.inFlightCalls = object.inFlightCalls ?? 0;
     message.stopDeadlineUnixMs = object.stopDeadlineUnixMs ?? 0;
     message.smcpComputers = object.smcpComputers?.map((e) => SmcpComputerStatus.fromPartial(e)) || [];
+    message.policyQuotas = object.policyQuotas?.map((e) => PolicyQuotaStatus.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBasePolicyQuotaStatus(): PolicyQuotaStatus {
+  return { rule: "", caller: "", target: "", rate: "", remaining: 0 };
+}
+
+export const PolicyQuotaStatus: MessageFns<PolicyQuotaStatus> = {
+  encode(message: PolicyQuotaStatus, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.rule !== "") {
+      writer.uint32(10).string(message.rule);
+    }
+    if (message.caller !== "") {
+      writer.uint32(18).string(message.caller);
+    }
+    if (message.target !== "") {
+      writer.uint32(26).string(message.target);
+    }
+    if (message.rate !== "") {
+      writer.uint32(34).string(message.rate);
+    }
+    if (message.remaining !== 0) {
+      writer.uint32(40).int32(message.remaining);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PolicyQuotaStatus {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePolicyQuotaStatus();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.rule = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.caller = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.target = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.rate = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.remaining = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PolicyQuotaStatus {
+    return {
+      rule: isSet(object.rule) ? globalThis.String(object.rule) : "",
+      caller: isSet(object.caller) ? globalThis.String(object.caller) : "",
+      target: isSet(object.target) ? globalThis.String(object.target) : "",
+      rate: isSet(object.rate) ? globalThis.String(object.rate) : "",
+      remaining: isSet(object.remaining) ? globalThis.Number(object.remaining) : 0,
+    };
+  },
+
+  toJSON(message: PolicyQuotaStatus): unknown {
+    const obj: any = {};
+    if (message.rule !== "") {
+      obj.rule = message.rule;
+    }
+    if (message.caller !== "") {
+      obj.caller = message.caller;
+    }
+    if (message.target !== "") {
+      obj.target = message.target;
+    }
+    if (message.rate !== "") {
+      obj.rate = message.rate;
+    }
+    if (message.remaining !== 0) {
+      obj.remaining = Math.round(message.remaining);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<PolicyQuotaStatus>): PolicyQuotaStatus {
+    return PolicyQuotaStatus.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<PolicyQuotaStatus>): PolicyQuotaStatus {
+    const message = createBasePolicyQuotaStatus();
+    message.rule = object.rule ?? "";
+    message.caller = object.caller ?? "";
+    message.target = object.target ?? "";
+    message.rate = object.rate ?? "";
+    message.remaining = object.remaining ?? 0;
     return message;
   },
 };
