@@ -163,3 +163,40 @@ describe('the audit log on a full disk', () => {
     }
   });
 });
+
+describe('the audit log and callers.yaml policies', () => {
+  const world = coreWorld({
+    'profiles/default.yaml': profile(everythingServer('ev')),
+    'callers.yaml': [
+      'callers:',
+      '  alice: default',
+      'policies:',
+      '  - name: no-secret-echo',
+      '    callers: [alice]',
+      '    effect: deny',
+      '    tools: ["ev__echo"]',
+      `    when: 'args.message == "secret"'`,
+      '',
+    ].join('\n'),
+  });
+
+  it('records a real policy refusal as denied, naming the rule', async () => {
+    const alice = await world.gateway('alice');
+    await expect(alice.callTool({ name: 'ev__echo', arguments: { message: 'secret' } })).rejects.toThrow(/no-secret-echo/);
+    await alice.callTool({ name: 'ev__echo', arguments: { message: 'public' } });
+    const file = join(world.configDir, '.mcpd-state', 'audit.jsonl');
+    await waitFor('both entries', () => {
+      try {
+        return readFileSync(file, 'utf8').trim().split('\n').length === 2;
+      } catch {
+        return false;
+      }
+    });
+    const [denied, ok] = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as AuditEntry);
+    expect(denied).toMatchObject({ caller: 'alice', target: 'ev__echo', outcome: 'denied', rule: 'no-secret-echo', durationMs: 0 });
+    expect(ok).toMatchObject({ caller: 'alice', target: 'ev__echo', outcome: 'ok' });
+  });
+});
