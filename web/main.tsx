@@ -9,6 +9,7 @@ import { Desktop } from './pages/desktop.js';
 import { Finder } from './pages/finder.js';
 import { Logs } from './pages/logs.js';
 import { Overview } from './pages/overview.js';
+import { Pins } from './pages/pins.js';
 import { PromptsTab } from './pages/prompts.js';
 import { ResourcesTab } from './pages/resources.js';
 import { ToolsTab } from './pages/tools.js';
@@ -32,6 +33,7 @@ const PAGES: [string, string][] = [
   ['audit', 'Audit'],
   ['desktop', 'Desktop'],
   ['finder', 'Finder'],
+  ['pins', 'Pins'],
   ['config', 'Config'],
   ['connect', 'Connect'],
 ];
@@ -99,6 +101,8 @@ function Dashboard() {
         return <Config etag={status?.status.configIssues.join('\n') ?? ''} />;
       case 'connect':
         return <Connect caller={caller} />;
+      case 'pins':
+        return <Pins />;
       default:
         return <Overview status={status} />;
     }

@@ -3,6 +3,7 @@ import { ControlCalls } from '../contract/grpc/control-client.js';
 import type { Out } from './ctl-command.js';
 import { ago, renderTable, truncate } from './table.js';
 import { smcpStatusTable } from './ctl-smcp-status.js';
+import { serverPinLines, withheldSection } from './ctl-pins-status.js';
 
 export async function statusCommand(client: ControlPlaneClient, out: Out): Promise<void> {
   const calls = new ControlCalls(client);
@@ -50,6 +51,7 @@ export async function statusCommand(client: ControlPlaneClient, out: Out): Promi
       ),
     );
   }
+  out.write(withheldSection(info.configDir));
 }
 
 /**
@@ -57,7 +59,8 @@ export async function statusCommand(client: ControlPlaneClient, out: Out): Promi
  * it), with its target, suspension, last error and recent error history — in full, never truncated.
  */
 export async function serverStatusCommand(client: ControlPlaneClient, server: string, out: Out): Promise<number> {
-  const st = await new ControlCalls(client).status();
+  const calls = new ControlCalls(client);
+  const [info, st] = await Promise.all([calls.getInfo(), calls.status()]);
   const pools = st.pools.filter((p) => p.fingerprint.startsWith(server) || p.references.some((r) => r.split('/')[1] === server));
   if (out.json) {
     out.write(`${JSON.stringify(pools, null, 2)}\n`);
@@ -81,5 +84,6 @@ export async function serverStatusCommand(client: ControlPlaneClient, server: st
       for (const e of p.errorHistory) out.write(`    ${new Date(Number(e.atUnixMs)).toISOString()}  ${e.message}\n`);
     }
   }
+  for (const line of serverPinLines(info.configDir, server)) out.write(`${line}\n`);
   return 0;
 }

@@ -18,6 +18,8 @@ import { missingValueLines, missingValues } from './import-missing-values.js';
 import { chooseStrategy } from './import-strategy.js';
 import { parse as parseToml } from 'smol-toml';
 import { escapeField, escapeTerminal } from './terminal-text.js';
+import { proposeSandbox } from './sandbox-proposal.js';
+import { describeSandbox } from '../contract/model/sandbox.js';
 
 export interface ImportFlags {
   configDir: string;
@@ -111,6 +113,22 @@ function mappingNote(m: MappingOutcome, caller: string, profile: string): string
   return `callers.yaml not changed (${m.why}); map the caller yourself: callers: { ${caller}: ${profile} }\n`;
 }
 
+/**
+ * Every imported stdio server runs sandboxed: the sandbox proposed from its arguments and env is written
+ * into its entry. Returns, per server, the grants in one line and why each is there.
+ */
+function proposeSandboxes(r: ImportResult): Record<string, { summary: string; reasons: string[] }> {
+  const out: Record<string, { summary: string; reasons: string[] }> = {};
+  for (const s of r.servers) {
+    if (s.command === undefined) continue;
+    const p = proposeSandbox(s.args ?? [], s.env ?? {}, s.cwd);
+    s.sandbox = p.sandbox;
+    const { read, write } = p.sandbox.filesystem;
+    out[s.name] = { summary: describeSandbox({ read, write, allow: p.sandbox.network.allow }), reasons: p.reasons };
+  }
+  return out;
+}
+
 /** `mcpdctl import <FILE | client> [--profile NAME] [--dry-run] [--force]` (the clients: CLIENTS). */
 export async function importCommand(source: string, flags: ImportFlags, out: Out): Promise<number> {
   const { file, profile: defaultName, client, dialect } = sourceOf(source, flags.place);
@@ -130,19 +148,25 @@ export async function importCommand(source: string, flags: ImportFlags, out: Out
   const r = mapClientConfig(doc, dialect);
   const strategies = Object.fromEntries(r.servers.map((s) => [s.name, chooseStrategy(s)]));
   for (const s of r.servers) if (strategies[s.name]?.strategy !== 'stateless') s.strategy = strategies[s.name]?.strategy;
+  const sandboxes = proposeSandboxes(r);
   const yaml = profileYaml(r, file);
   const target = join(resolve(flags.configDir), 'profiles', `${name}.yaml`);
   const issues = r.servers.length ? await structuralIssues(yaml, r, target) : [];
   const missing = missingValues(yaml, r.inputs, resolve(flags.configDir));
   if (out.json) {
     out.write(
-      `${JSON.stringify({ source: file, profile: name, target, servers: r.servers.map((s) => s.name), notes: r.notes, strategies, issues, missing, dryRun: Boolean(flags.dryRun) }, null, 2)}\n`,
+      `${JSON.stringify({ source: file, profile: name, target, servers: r.servers.map((s) => s.name), notes: r.notes, strategies, sandboxes, issues, missing, dryRun: Boolean(flags.dryRun) }, null, 2)}\n`,
     );
   } else {
     if (flags.dryRun) out.write(`${yaml}\n`);
     // Notes quote server names and keys from the imported file: escaped, one cannot forge a line of its own.
     for (const n of r.notes) out.write(`note: ${escapeField(n)}\n`);
     for (const [n, c] of Object.entries(strategies)) out.write(`strategy: ${escapeField(n)} → ${c.strategy} (${escapeField(c.rule)})\n`);
+    // Before anything is written: what each server will be allowed, and why.
+    for (const [n, p] of Object.entries(sandboxes)) {
+      out.write(`sandbox: ${escapeField(n)} → ${escapeField(p.summary)}\n`);
+      for (const why of p.reasons) out.write(`  ${escapeField(why)}\n`);
+    }
     for (const i of issues) out.write(`problem: ${escapeTerminal(i)}\n`);
   }
   if (r.servers.length === 0) {

@@ -2,6 +2,7 @@ import { basename } from 'node:path';
 import type { InputDef } from '../contract/model/profile.js';
 import type { Strategy } from '../contract/model/spec.js';
 import { serverTableOf, type Dialect } from './import-dialects.js';
+import type { ProposedSandbox } from './sandbox-proposal.js';
 
 /** A server entry as written in the mcpd profile (YAML), in the A2C-SMCP `command` + `args` spelling. */
 export interface ImportedServer {
@@ -18,6 +19,8 @@ export interface ImportedServer {
   forbiddenTools?: string[];
   /** Written when it is not mcpd's default (import-strategy.ts chooses it). */
   strategy?: Strategy;
+  /** stdio: the sandbox proposed from its arguments and env (sandbox-proposal.ts). */
+  sandbox?: ProposedSandbox;
 }
 
 export interface ImportResult {

@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { scaffoldStore, writeStoreSchemas } from '../contract/store/index.js';
 import { holdsStore, userStoreDir } from '../contract/cli/store-location.js';
 
@@ -19,6 +20,13 @@ export async function initCommand(dir: string, write: (s: string) => void): Prom
   }
   const created = await scaffoldStore(dir);
   write(`created a profile store in ${dir}:\n${created.map((f) => `  ${f}`).join('\n')}\n`);
+  const profile = join(dir, 'profiles', 'default.yaml');
+  const sandboxed = created.includes(profile) && /^sandbox: true$/m.test(readFileSync(profile, 'utf8'));
+  write(
+    sandboxed
+      ? 'servers you add to profiles/default.yaml run sandboxed (its "sandbox: true"; a server\'s own "sandbox: false" opts it out; docs/sandbox.md)\n'
+      : `servers run unsandboxed: ${profile} says why ("# sandbox: true")\n`,
+  );
   write(
     `next: add servers to profiles/default.yaml (or "mcpdctl import claude-desktop --config ${dir}"), ` +
       `then "mcpdctl connect <client>" and start your client\n`,

@@ -4,16 +4,16 @@ import { McpdError, formatIssue } from '../shared/errors.js';
 import { must } from '../shared/must.js';
 
 /**
- * `mcpdctl update SERVER [--dry-run]`: resolves the server's npx package again (what its profile entry asks
+ * `mcpdctl update SERVER [--dry-run]`: resolves the server's npx, uvx or pipx package again (what its profile entry asks
  * for, now), shows the change against the version and integrity it is pinned to, and accepts it. The
  * next instance the core starts runs the new version; running ones keep theirs until they stop.
  */
 export const updateCmd: CtlCommand = {
   name: 'update',
   args: '<server>',
-  summary: "show and accept a new version (or integrity) of a server's pinned npx package",
+  summary: "show and accept a new version (or integrity) of a server's pinned npx, uvx or pipx package",
   details:
-    'A server started through npx is pinned on its first start to the version and registry integrity its\n' +
+    'A server started through npx, uvx or pipx is pinned on its first start to the version and registry integrity its\n' +
     'package resolved to; a different one is refused until accepted here. Uses the store of the running core\n' +
     '(else --config, MCPD_CONFIG or the user store).',
   offline: true,
@@ -41,11 +41,11 @@ async function update(server: string, socket: string, flags: Record<string, stri
   if (!p)
     throw new McpdError(
       'INVALID_ARGUMENT',
-      `server ${server} is not started through npx with a registry package (cmd: ${spec.cmd.join(' ')}); nothing to update`,
+      `server ${server} is not started through npx, uvx or pipx with a registry package (cmd: ${spec.cmd.join(' ')}); nothing to update`,
     );
   const stateDir = stateDirFor(configDir);
   const before = pins.readPackagePin(stateDir, spec.name);
-  const now = await pins.resolveNpm(p);
+  const now = await pins.resolvePackage(p, { ...process.env, ...spec.env });
   const same = before && before.name === now.name && before.version === now.version && before.integrity === now.integrity;
   if (out.json)
     out.write(

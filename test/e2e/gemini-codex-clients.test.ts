@@ -6,6 +6,9 @@ import { parse } from 'yaml';
 import { MCPDMCP } from '../support/paths.js';
 import { ctl, removeHomes, tempHome, writeAt } from '../support/client-home.js';
 
+/** The sandbox mcpdctl import proposes (sandbox-proposal.ts): path arguments written, hosts allowed. */
+const box = (write: string[] = [], allow: string[] = []) => ({ filesystem: { read: [], write }, network: { allow } });
+
 afterEach(removeHomes);
 
 const profileOf = (store: string, name: string) =>
@@ -72,6 +75,7 @@ describe('Gemini CLI as an import / connect target', () => {
         command: 'python',
         args: ['-m', 'my_mcp_server'],
         env: { DATABASE_URL: '${DB_CONNECTION_STRING}', API_KEY: '${EXTERNAL_API_KEY}' },
+        sandbox: box(),
       },
       {
         name: 'remote',
@@ -117,6 +121,7 @@ describe('Codex as an import / connect target', () => {
         args: ['-y', 'mcp-docs', '--root', '/srv/docs'],
         // env_vars: passed when set, as Codex does — optional, not a required ${DOCS_TOKEN}.
         env: { LOG_LEVEL: 'warn', DOCS_TOKEN: '${DOCS_TOKEN:-}' },
+        sandbox: box(['/srv/docs']),
       },
       {
         name: 'tracker',
@@ -125,7 +130,7 @@ describe('Codex as an import / connect target', () => {
         headers: { 'X-Team': 'core', Authorization: 'Bearer ${TRACKER_TOKEN}' },
         exposeTools: ['list_issues'],
       },
-      { name: 'old', command: 'old-server', disabled: true },
+      { name: 'old', command: 'old-server', disabled: true, sandbox: box() },
     ]);
   });
 

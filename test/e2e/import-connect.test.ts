@@ -7,6 +7,9 @@ import { FIXTURES, MCPDMCP } from '../support/paths.js';
 import { ctl, removeHomes, tempHome } from '../support/client-home.js';
 import { must } from '../../internal/shared/must.js';
 
+/** The sandbox mcpdctl import proposes (sandbox-proposal.ts): path arguments written, hosts allowed. */
+const box = (write: string[] = [], allow: string[] = []) => ({ filesystem: { read: [], write }, network: { allow } });
+
 const SAMPLES = join(FIXTURES, 'client-configs');
 afterEach(removeHomes);
 
@@ -36,18 +39,21 @@ describe('mcpdctl import', () => {
         name: 'filesystem',
         command: 'npx',
         args: ['-y', '@modelcontextprotocol/server-filesystem', '/Users/jane/My Documents', '/Users/jane/Desktop'],
+        sandbox: box(['/Users/jane/My Documents', '/Users/jane/Desktop']),
       },
       {
         name: 'github',
         command: 'docker',
         args: ['run', '-i', '--rm', '-e', 'GITHUB_PERSONAL_ACCESS_TOKEN', 'ghcr.io/github/github-mcp-server'],
         env: { GITHUB_PERSONAL_ACCESS_TOKEN: '${GITHUB_TOKEN}' },
+        sandbox: box([], ['api.github.com']),
       },
       {
         name: 'brave-search',
         command: 'npx',
         args: ['-y', '@modelcontextprotocol/server-brave-search'],
         env: { BRAVE_API_KEY: 'BSA-example-key', DEBUG: '1' },
+        sandbox: box([], ['api.search.brave.com']),
       },
     ]);
     // The written profile is a valid one: the store loads with it once the variable is set.
@@ -79,6 +85,7 @@ describe('mcpdctl import', () => {
         command: 'npx',
         args: ['-y', '@modelcontextprotocol/server-postgres', 'postgresql://localhost/my db'],
         env: { PGPASSWORD: '${PGPASSWORD}' },
+        sandbox: box(),
       },
       { name: 'legacy-sse', transport: 'sse', url: 'http://127.0.0.1:8808/sse' },
     ]);

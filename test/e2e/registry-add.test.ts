@@ -51,6 +51,11 @@ describe('mcpdctl search and add against an MCP Registry (v0.1 API on loopback)'
     expect(dry.code).toBe(0);
     expect(dry.stdout).toContain('+      - "@modelcontextprotocol/server-filesystem@2026.8.31"');
     expect(dry.stdout).toContain('${input:server-filesystem-allowed-directory}');
+    // The directory the user will give is the path the proposed sandbox grants, shown with why.
+    expect(dry.stdout).toMatch(/\+ {8}write:\n\+ {10}- \$\{input:server-filesystem-allowed-directory\}/);
+    expect(dry.stdout).toContain(
+      'note: sandbox: filesystem.write ${input:server-filesystem-allowed-directory}: the path the server is given there',
+    );
     expect(readFileSync(join(dir, 'profiles/default.yaml'), 'utf8')).toBe('# my servers\nservers: []\n');
 
     const r = await ctl('add', 'io.github.modelcontextprotocol/server-filesystem');
@@ -68,7 +73,7 @@ describe('mcpdctl search and add against an MCP Registry (v0.1 API on loopback)'
     const spec = loaded.store.profiles.get('default')?.servers.find((s) => s.name === 'server-filesystem');
     expect(spec?.cmd).toEqual(['npx', '-y', '@modelcontextprotocol/server-filesystem@2026.8.31', '/srv/docs']);
     expect(spec?.env).toEqual({ FS_AUDIT_TOKEN: 's3cret' });
-    expect(spec?.sandbox).toEqual({ read: [], write: [], allow: [] });
+    expect(spec?.sandbox).toEqual({ read: [], write: ['/srv/docs'], allow: [] });
 
     const again = await ctl('add', 'io.github.modelcontextprotocol/server-filesystem');
     expect(again.stderr).toContain('already has a server named server-filesystem');

@@ -68,6 +68,11 @@ export function PoolRow({ p, twins }: { p: PoolStatus; twins: boolean }) {
           sandbox: <code>{describeSandbox(p.spec.sandbox)}</code>
         </p>
       )}
+      {p.spec.sandboxOptOut && (
+        <p class="muted sandbox">
+          unsandboxed: <code>sandbox: false</code>
+        </p>
+      )}
       {confirm && (
         <div class="actions confirm" role="group" aria-label={`confirm ${confirm.label}`}>
           <span>

@@ -55,14 +55,34 @@ export type OperatorAction =
   | { kind: 'restart'; fingerprint: string; instance: string }
   | { kind: 'stop-pool'; fingerprint: string }
   | { kind: 'resume'; fingerprint: string }
-  | { kind: 'reload' };
+  | { kind: 'reload' }
+  /** Accepts a server's withheld tool definitions (one tool, or all): `mcpdctl pins approve SERVER [TOOL]`. */
+  | { kind: 'approve-pins'; server: string; tool?: string };
+
+/** A tool withheld because its definition changed since it was approved, with the change as diff lines. */
+interface WithheldToolView {
+  name: string;
+  kind: 'changed' | 'renamed';
+  /** The pinned name it replaces (renamed), else its own. */
+  from: string;
+  /** `changed: NAME` / `renamed: A → B`, then `- field: before` / `+ field: after` lines. */
+  diff: string[];
+}
+
+/** One server's tool pins, as the Pins page shows them. */
+export interface ServerPinsView {
+  server: string;
+  pinned: number;
+  withheld: WithheldToolView[];
+}
 
 /** The live views a page can watch; each pushes its own event. */
-export type WatchKind = 'status' | 'tools' | 'resources' | 'prompts' | 'desktop' | 'finder' | 'logs' | 'audit';
+export type WatchKind = 'status' | 'tools' | 'resources' | 'prompts' | 'desktop' | 'finder' | 'logs' | 'pins' | 'audit';
 
 /** What each watch needs besides its kind. */
 export interface WatchParams {
   status: Record<string, never>;
+  pins: Record<string, never>;
   tools: { caller: string };
   resources: { caller: string };
   prompts: { caller: string };
@@ -185,6 +205,8 @@ export interface DashboardPushes {
   'input-withdrawn': { id: string; request: string; reason: string };
   /** The core began a graceful stop: the page may renew with the next core. */
   'core-stopping': { coreId: string };
+  /** Every pinned server's pins, again whenever a pin file changes (a withheld tool, an approval). */
+  pins: { servers: readonly ServerPinsView[] };
 }
 
 export type DashboardPush = keyof DashboardPushes;
@@ -198,5 +220,6 @@ export const WATCH_EVENTS = {
   desktop: 'desktop-changed',
   finder: 'finder-changed',
   logs: 'logs',
+  pins: 'pins',
   audit: 'audit',
 } as const satisfies Record<WatchKind, DashboardPush>;

@@ -19,8 +19,8 @@ function base(): ServerSpec {
   };
 }
 
-/** One mutation per ServerSpec field except name; each must change the fingerprint. */
-const mutations: Record<Exclude<keyof ServerSpec, 'name'>, (s: ServerSpec) => void> = {
+/** One mutation per ServerSpec field except name and sandboxOptOut; each must change the fingerprint. */
+const mutations: Record<Exclude<keyof ServerSpec, 'name' | 'sandboxOptOut'>, (s: ServerSpec) => void> = {
   transport: (s) => {
     s.transport = 'sse';
   },
@@ -95,6 +95,10 @@ const mutations: Record<Exclude<keyof ServerSpec, 'name'>, (s: ServerSpec) => vo
 describe('specFingerprint', () => {
   it('is a sha-256 hex digest', () => {
     expect(specFingerprint(base())).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('ignores sandbox: false as written (display only: nothing else runs differently)', () => {
+    expect(specFingerprint({ ...base(), sandboxOptOut: true })).toBe(specFingerprint(base()));
   });
 
   it('ignores the name', () => {

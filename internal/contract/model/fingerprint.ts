@@ -27,9 +27,12 @@ function canonical(value: unknown, key: string | undefined): unknown {
   return value;
 }
 
-/** Canonical JSON of everything but `name`: the identity of a pool. */
+/**
+ * Canonical JSON of everything but `name` and `sandboxOptOut` (how the profile said "no sandbox" does
+ * not change what runs): the identity of a pool.
+ */
 export function canonicalSpecJson(spec: ServerSpec): string {
-  const { name: _name, ...rest } = spec;
+  const { name: _name, sandboxOptOut: _optOut, ...rest } = spec;
   return JSON.stringify(canonical(rest, undefined));
 }
 

@@ -48,6 +48,8 @@ export interface ServerSpec {
   disabled: boolean;
   /** stdio: the server runs in a bubblewrap sandbox with these grants; absent = unsandboxed. */
   sandbox?: SandboxSpec;
+  /** stdio: `sandbox: false` written on the server (an opt-out status shows), not merely no sandbox. */
+  sandboxOptOut?: true;
   /**
    * Why the server cannot run with this store: an unset `${VAR}` or an input without a value. Such a
    * server is disabled; the rest of the store loads, and status, listings and calls name this reason.

@@ -16,6 +16,13 @@ function canonicalJson(value: JsonValue | undefined): string {
 /** What of a tool is pinned: what a model is told and what it may send. */
 const PINNED_FIELDS = ['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations'] as const;
 
+/** What is pinned of a listed item, and which field names it. Tools by default; prompts and resources in item-pins.ts. */
+export interface PinShape {
+  fields: readonly string[];
+  key: string;
+}
+const TOOL_SHAPE: PinShape = { fields: PINNED_FIELDS, key: 'name' };
+
 interface PinnedDefinition {
   /** sha256 of the pinned fields' canonical JSON. */
   hash: string;
@@ -41,20 +48,21 @@ export interface ServerPins {
 
 export const emptyPins = (): ServerPins => ({ tools: {}, withheld: {} });
 
-function pinnedDefinition(definition: JsonObject): PinnedDefinition {
+function pinnedDefinition(definition: JsonObject, shape: PinShape): PinnedDefinition {
   const picked: JsonObject = {};
-  for (const f of PINNED_FIELDS) if (definition[f] !== undefined) picked[f] = definition[f] as JsonValue;
+  for (const f of shape.fields) if (definition[f] !== undefined) picked[f] = definition[f] as JsonValue;
   return { hash: sha256Hex(canonicalJson(picked)), definition: picked };
 }
 
-/** The definition without its name: what a rename keeps. */
-function bodyHash(definition: JsonObject): string {
-  const { name: _n, ...body } = definition;
+/** The definition without what names it: what a rename keeps. */
+function bodyHash(definition: JsonObject, shape: PinShape): string {
+  const body = { ...definition };
+  delete body[shape.key];
   return sha256Hex(canonicalJson(body));
 }
 
-export interface PinCheck {
-  admitted: DownstreamTool[];
+export interface PinCheck<T> {
+  admitted: T[];
   /** The pins after this listing: new tools pinned on first sight, withheld ones recorded. */
   next: ServerPins;
   /** Whether `next` differs from what was given (something to write). */
@@ -67,16 +75,20 @@ export interface PinCheck {
  * a new name whose definition (name aside) is that of a pinned tool that is gone is a rename, withheld too
  * (hash pinning by name alone would take it for a new tool).
  */
-export function checkPins(pins: ServerPins, tools: readonly DownstreamTool[]): PinCheck {
+export function checkPins<T extends Pick<DownstreamTool, 'name' | 'definition'>>(
+  pins: ServerPins,
+  tools: readonly T[],
+  shape: PinShape = TOOL_SHAPE,
+): PinCheck<T> {
   const next: ServerPins = { tools: { ...pins.tools }, withheld: {} };
   const served = new Set(tools.map((t) => t.name));
   const goneByBody = new Map<string, string>();
-  for (const [name, p] of Object.entries(pins.tools)) if (!served.has(name)) goneByBody.set(bodyHash(p.definition), name);
-  const admitted: DownstreamTool[] = [];
+  for (const [name, p] of Object.entries(pins.tools)) if (!served.has(name)) goneByBody.set(bodyHash(p.definition, shape), name);
+  const admitted: T[] = [];
   for (const t of tools) {
-    const now = pinnedDefinition(t.definition);
+    const now = pinnedDefinition(t.definition, shape);
     const pinned = pins.tools[t.name];
-    const renamedFrom = pinned ? undefined : goneByBody.get(bodyHash(now.definition));
+    const renamedFrom = pinned ? undefined : goneByBody.get(bodyHash(now.definition, shape));
     if (pinned && pinned.hash === now.hash) admitted.push(t);
     else if (pinned) next.withheld[t.name] = { name: t.name, kind: 'changed', from: t.name, before: pinned.definition, ...now };
     else if (renamedFrom !== undefined) {
@@ -106,9 +118,9 @@ export function approvePins(pins: ServerPins, tool?: string): { next: ServerPins
 }
 
 /** A field-by-field diff of a withheld tool (`- field: before` / `+ field: after`), for status and `mcpdctl pins`. */
-export function pinDiff(w: Withheld): string[] {
+export function pinDiff(w: Withheld, shape: PinShape = TOOL_SHAPE): string[] {
   const lines: string[] = [w.kind === 'renamed' ? `renamed: ${w.from} → ${w.name} (same definition otherwise)` : `changed: ${w.name}`];
-  for (const f of PINNED_FIELDS) {
+  for (const f of shape.fields) {
     const a = w.before[f];
     const b = w.definition[f];
     const at = a === undefined ? undefined : JSON.stringify(a);

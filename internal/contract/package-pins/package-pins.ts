@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { McpdError } from '../../shared/errors.js';
 import type { PackageCommand, PackagePin } from './package-command.js';
+import { resolvePypi } from './pypi-resolve.js';
 
 /** `<state dir>/packages/<server>.json`: the version and integrity a server's npx package is started at. */
 const fileOf = (stateDir: string, server: string): string => join(stateDir, 'packages', `${encodeURIComponent(server)}.json`);
@@ -23,11 +24,16 @@ export function writePackagePin(stateDir: string, server: string, pin: PackagePi
   renameSync(`${file}.tmp`, file);
 }
 
+/** What the package's registry says `requested` means now: npm for npx, the PyPI JSON API for uvx and pipx. */
+export function resolvePackage(p: PackageCommand, env: NodeJS.ProcessEnv = process.env): Promise<PackagePin> {
+  return p.runner === 'npx' ? resolveNpm(p, env) : resolvePypi(p, env);
+}
+
 /**
  * Asks the npm registry (through npm itself, so .npmrc, the registry setting and its credentials apply)
  * which version `requested` means now and that version's integrity hash.
  */
-export function resolveNpm(p: PackageCommand, env: NodeJS.ProcessEnv = process.env): Promise<PackagePin> {
+function resolveNpm(p: Extract<PackageCommand, { runner: 'npx' }>, env: NodeJS.ProcessEnv = process.env): Promise<PackagePin> {
   const spec = `${p.name}@${p.requested}`;
   return new Promise((resolve, reject) => {
     execFile('npm', ['view', spec, 'version', 'dist.integrity', '--json'], { env, timeout: 60_000 }, (err, stdout, stderr) => {
@@ -43,6 +49,7 @@ export function resolveNpm(p: PackageCommand, env: NodeJS.ProcessEnv = process.e
         const last = Array.isArray(parsed) ? parsed[parsed.length - 1] : parsed;
         if (!last?.version || !last['dist.integrity']) throw new Error('no version or integrity in the answer');
         resolve({
+          registry: 'npm',
           name: p.name,
           requested: p.requested,
           version: last.version,

@@ -4,7 +4,8 @@ import type * as pb from '../gen/mcpd/control/v1/control.js';
 import { encodeJson } from './json-bytes.js';
 import { describeSandbox, type SandboxSpec } from '../model/sandbox.js';
 
-const sandboxNote = (s: SandboxSpec | undefined): string => (s ? `  [sandbox ${describeSandbox(s)}]` : '');
+const sandboxNote = (s: SandboxSpec | undefined, optOut: boolean): string =>
+  s ? `  [sandbox ${describeSandbox(s)}]` : optOut ? '  [unsandboxed: sandbox: false]' : '';
 
 /**
  * Snapshot entries are immutable and listed again and again (every page, every client): encode each
@@ -67,7 +68,10 @@ export function statusToPb(s: StatusView): pb.RuntimeStatus {
       transport: p.spec.transport,
       strategy: p.spec.strategy,
       // A sandboxed server's grants ride on its target: status and the dashboard's pools view show them.
-      target: p.spec.transport === 'stdio' ? p.spec.cmd.join(' ') + sandboxNote(p.spec.sandbox) : (p.spec.url ?? ''),
+      target:
+        p.spec.transport === 'stdio'
+          ? p.spec.cmd.join(' ') + sandboxNote(p.spec.sandbox, p.spec.sandboxOptOut === true)
+          : (p.spec.url ?? ''),
       waiting: p.waiting,
       suspended: p.suspended,
       suspendedReason: p.suspendedReason ?? '',

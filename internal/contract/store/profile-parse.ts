@@ -1,14 +1,14 @@
 import { isSeq } from 'yaml';
 import { MIN_NAME_BUDGET } from '../model/naming.js';
 import { DEFAULT_NAMESPACE, type NamespacePolicy, type ToolSearchSettings } from '../model/profile.js';
-import { checkKeys, mapEntries, readEnum, readNumber, readString } from './fields.js';
+import { checkKeys, mapEntries, readBool, readEnum, readNumber, readString } from './fields.js';
 import { parseInputs, type LocatedInput } from './inputs-parse.js';
 import { parseServer } from './server-parse.js';
 import { parseToolSearch } from './tool-search-parse.js';
-import { deref, describeNode, isNull, join, report, type Source, type YNode } from './source.js';
+import { deref, describeNode, isNull, join, report, whereOf, type Source, type YNode } from './source.js';
 import type { RawServer } from './types.js';
 
-export const PROFILE_KEYS = ['servers', 'inputs', 'namespace', 'toolSearch'] as const;
+export const PROFILE_KEYS = ['servers', 'inputs', 'namespace', 'toolSearch', 'sandbox'] as const;
 export const NAMESPACE_KEYS = ['mode', 'separator', 'maxLength', 'reserve'] as const;
 
 export interface ParsedProfile {
@@ -71,17 +71,29 @@ function parseServers(src: Source, node: YNode): RawServer[] {
   return out;
 }
 
+/**
+ * The profile's `sandbox: true`: every stdio server without a `sandbox:` key of its own runs sandboxed
+ * with no grants and no network (what `mcpd init` writes); `sandbox: false` on a server opts it out.
+ */
+function sandboxByDefault(src: Source, node: YNode, servers: RawServer[]): void {
+  if (readBool(src, node, 'sandbox') !== true) return;
+  const where = whereOf(src, node, 'sandbox');
+  for (const s of servers) if (s.transport === 'stdio' && s.sandbox === undefined) s.sandbox = { where, read: [], write: [], allow: [] };
+}
+
 /** Reads a whole profile file; problems accumulate in `src.issues`. */
 export function parseProfile(src: Source): ParsedProfile {
   const root = src.doc.contents as YNode;
   const empty: ParsedProfile = { servers: [], inputs: [], namespace: { ...DEFAULT_NAMESPACE } };
-  const entries = mapEntries(src, root, '', 'a mapping with servers / inputs / namespace / toolSearch');
+  const entries = mapEntries(src, root, '', 'a mapping with servers / inputs / namespace / toolSearch / sandbox');
   if (!entries) return empty;
   checkKeys(src, entries, PROFILE_KEYS, 'a profile');
   const get = (k: string): YNode => entries.find((e) => e.key === k)?.value;
   const has = (k: string): boolean => entries.some((e) => e.key === k);
+  const servers = parseServers(src, get('servers'));
+  if (has('sandbox')) sandboxByDefault(src, get('sandbox'), servers);
   return {
-    servers: parseServers(src, get('servers')),
+    servers,
     inputs: parseInputs(src, get('inputs'), 'inputs'),
     namespace: has('namespace') ? parseNamespace(src, get('namespace')) : empty.namespace,
     toolSearch: has('toolSearch') ? parseToolSearch(src, get('toolSearch'), 'toolSearch') : undefined,

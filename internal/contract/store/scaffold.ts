@@ -2,16 +2,21 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DEFAULT_RUNTIME } from '../model/profile.js';
 import { SCHEMA_DIR, SCHEMA_FILES, writeStoreSchemas } from './store-schema.js';
+import { starterSandboxLines } from './sandbox-default.js';
 
-const DEFAULT_PROFILE_TEXT = `# yaml-language-server: $schema=../${SCHEMA_DIR}/${SCHEMA_FILES.profile}
+const defaultProfileText = (): string => `# yaml-language-server: $schema=../${SCHEMA_DIR}/${SCHEMA_FILES.profile}
 # mcpd profile "default": used by every caller that callers.yaml does not map elsewhere.
 # Add MCP servers to the list below; docs/configuration.md describes every key. Example:
 #
 # servers:
-#   - name: everything
-#     cmd: [npx, -y, "@modelcontextprotocol/server-everything", stdio]
+#   - name: files
+#     cmd: [npx, -y, "@modelcontextprotocol/server-filesystem", ~/projects]
+#     sandbox: { filesystem: { write: [~/projects] } }
+#   - name: trusted
+#     cmd: [node, ./my-server.js]
+#     sandbox: false # runs with your full rights
 #
-servers: []
+${starterSandboxLines()}servers: []
 `;
 
 const CALLERS_TEXT = `# yaml-language-server: $schema=${SCHEMA_DIR}/${SCHEMA_FILES.callers}
@@ -53,7 +58,7 @@ export async function scaffoldStore(dir: string): Promise<string[]> {
   await mkdir(join(dir, 'profiles'), { recursive: true });
   const created: string[] = [];
   const files: Array<[string, string]> = [
-    [join(dir, 'profiles', 'default.yaml'), DEFAULT_PROFILE_TEXT],
+    [join(dir, 'profiles', 'default.yaml'), defaultProfileText()],
     [join(dir, 'callers.yaml'), CALLERS_TEXT],
     [join(dir, 'runtime.yaml'), runtimeText()],
   ];

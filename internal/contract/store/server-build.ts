@@ -64,6 +64,7 @@ export async function buildServer(raw: RawServer, ctx: ExpandContext, storeDir: 
   if (url !== undefined) spec.url = url;
   if (oauth) spec.oauth = oauth;
   if (sandbox) spec.sandbox = sandbox;
+  else if (raw.sandbox === false && raw.transport === 'stdio') spec.sandboxOptOut = true;
   rememberSecrets(spec, secrets);
   return spec;
 }

@@ -154,6 +154,10 @@ export function profileSchema(): Schema {
     inputs: { type: 'array', items: inputSchema() },
     namespace,
     toolSearch,
+    sandbox: {
+      type: 'boolean',
+      description: 'true: every stdio server without its own "sandbox" runs sandboxed with no grants (docs/sandbox.md)',
+    },
   };
   return { $schema: SCHEMA_DRAFT, title: 'mcpd profile (profiles/<name>.yaml)', ...object(PROFILE_KEYS, (k) => types[k], 'profile') };
 }

@@ -5,6 +5,7 @@ import type { PoolPort } from './pool-port.js';
 import type { StoreState } from './store-state.js';
 import type { ToolService } from './tool-service.js';
 import type { ListingBudget } from './listing-budget.js';
+import type { ItemPinsSet } from './item-pins.js';
 
 export type CoreLog = (level: 'debug' | 'info' | 'warning' | 'error', event: string, fields?: Record<string, unknown>) => void;
 
@@ -22,4 +23,6 @@ export interface AreaDeps {
   log: CoreLog;
   /** Requests resolving a name or URI that a reload overtook resolve again after it (absent: no retry). */
   reloads?: ReloadProgress;
+  /** Prompts', resources' and templates' pins (absent without a state directory: nothing pinned). */
+  itemPins?: ItemPinsSet;
 }

@@ -215,7 +215,7 @@ async function serveCore(
   await watcher.ready;
   // The web dashboard shares the metrics listener; its token lives beside the control socket (0700).
   const dashboard = new Dashboard({
-    core: dashboardCore(door.for('dashboard'), core.logs, store, pools, socket, audit),
+    core: dashboardCore(door.for('dashboard'), core.logs, { store, pools, socket, stateDir, audit }),
     stateDir: dirname(socket),
     log,
   });

@@ -1,4 +1,5 @@
 import { ToolPins } from './tool-pins.js';
+import { itemPinsSet } from './item-pins.js';
 import { ListingBudget } from './listing-budget.js';
 import type { ControlApi } from '../../contract/control/control.js';
 import type { PolicyQuota } from '../../contract/model/policy.js';
@@ -81,12 +82,22 @@ export function wireAreas(o: CoreOptions, tools: ToolService, history: CallerHis
     log: o.log,
     reloads,
   };
+  // Approvals made by mcpdctl or the dashboard re-admit a server's items; the services exist by then.
+  let prompts: PromptService | undefined;
+  let resources: ResourceService | undefined;
+  if (o.stateDir)
+    deps.itemPins = itemPinsSet(
+      o.stateDir,
+      (area) => (area === 'prompts' ? prompts?.pinsChanged() : resources?.pinsChanged()),
+      (msg, fields) => o.log('warning', msg, fields),
+    );
   const subscriptions = new ResourceSubscriptions(o.pools, o.log);
-  const resources = new ResourceService(deps, subscriptions);
+  resources = new ResourceService(deps, subscriptions);
+  prompts = new PromptService(deps, resources);
   return {
     subscriptions,
     resources,
-    prompts: new PromptService(deps, resources),
+    prompts,
     // Downstream stderr and notifications/message become log entries there, attributed to the server.
     logs: new LogService(deps, o.telemetry),
     // The channels decide a server by what the resource listings know of it (from disk after a restart).

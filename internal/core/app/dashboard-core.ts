@@ -11,9 +11,21 @@ import type { PoolPort } from './pool-port.js';
 import type { StoreState } from './store-state.js';
 import { resourcesWithContext, toolsWithContext } from './dashboard-context.js';
 import { secretRedactor } from '../../shared/redactor.js';
+import { approveFromDashboard, watchPinsViews } from './pins-view.js';
 
 /** The gateway entry beside this build (dist/internal/core/app → dist/cmd/mcpdmcp). */
 const GATEWAY = fileURLToPath(new URL('../../../cmd/mcpdmcp/main.js', import.meta.url));
+
+/** Where the dashboard finds what it shows besides the door: the store, the pools, the sockets and state. */
+export interface DashboardSources {
+  store: StoreState;
+  pools: PoolPort;
+  socket: string;
+  /** The store's state directory: tool pins are read and approved there. */
+  stateDir: string;
+  /** The audit log's writer; absent when it is off. */
+  audit?: AuditFeed;
+}
 
 /**
  * The door (as the dashboard's face), store and pools as the dashboard sees them: what the control plane
@@ -22,10 +34,7 @@ const GATEWAY = fileURLToPath(new URL('../../../cmd/mcpdmcp/main.js', import.met
 export function dashboardCore(
   core: ControlApi,
   logs: LogService,
-  store: StoreState,
-  pools: PoolPort,
-  socket: string,
-  audit?: AuditFeed,
+  { store, pools, socket, stateDir, audit }: DashboardSources,
 ): DashboardCore {
   return {
     info: () => core.info(),
@@ -57,7 +66,8 @@ export function dashboardCore(
     allLogs: (min, signal) => allLogs(logs, store, min, signal),
     storeFiles: () => storeFiles(store),
     connectInfo: (): ConnectInfo => ({ node: process.execPath, gateway: GATEWAY, configDir: store.current.dir, socket }),
-    act: (a) => act(core, pools, a),
+    watchPins: () => watchPinsViews(stateDir),
+    act: async (a) => (a.kind === 'approve-pins' ? approveFromDashboard(stateDir, a.server, a.tool) : act(core, pools, a)),
     audit,
   };
 }
@@ -113,7 +123,7 @@ function sameFile(dir: string, issueFile: string, path: string): boolean {
   return relative(dir, abs) === path || (dirname(path) === '.' && basename(issueFile) === path);
 }
 
-async function act(core: ControlApi, pools: PoolPort, a: OperatorAction): Promise<unknown> {
+async function act(core: ControlApi, pools: PoolPort, a: Exclude<OperatorAction, { kind: 'approve-pins' }>): Promise<unknown> {
   const missing = (what: string) => new Error(`this core's pools cannot ${what}`);
   switch (a.kind) {
     case 'reload':

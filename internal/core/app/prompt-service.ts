@@ -33,6 +33,7 @@ export class PromptService implements PromptsApi {
       keep: (fp, l) => deps.pools.keepList?.(fp, 'prompts/list', [...l]),
       makeIndex: (profile, fingerprintOf) => new PromptIndex({ profile, fingerprintOf, retentionSeconds }),
       changed: (name) => this.views?.refresh((c) => deps.profileOf(c).name === name),
+      admit: deps.itemPins ? (server, l) => (deps.itemPins as NonNullable<typeof deps.itemPins>).prompts.admit(server, l) : undefined,
     });
     this.views = new CallerViews(
       (caller) => this.listings.index(deps.profileOf(caller).name).snapshot(),
@@ -95,6 +96,11 @@ export class PromptService implements PromptsApi {
     );
   }
 
+  /** An approval of withheld prompts: what is admitted changed. */
+  pinsChanged(): void {
+    this.listings.refreshAll();
+  }
+
   /** After a reload: rebuild the indexes for the new store; watchers of callers that moved get their new profile's list. */
   applyStore(): void {
     this.listings.applyStoreFor(this.views);
@@ -114,17 +120,32 @@ export class PromptService implements PromptsApi {
     return viaPool(this.deps.pools.request(fp, method, params, opts));
   }
 
+  /** Why an exposed prompt name is not listed when it is a withheld one (`server<sep>prompt`, or bare without prefixes). */
+  private withheld(profile: Profile, name: string): McpdError | undefined {
+    const pins = this.deps.itemPins?.prompts;
+    if (!pins) return undefined;
+    const { mode, separator } = profile.namespace;
+    for (const s of profile.servers) {
+      const downstream =
+        mode === 'never' ? name : name.startsWith(`${s.name}${separator}`) ? name.slice(s.name.length + separator.length) : undefined;
+      const refusal = downstream === undefined ? undefined : pins.refusal(s.name, downstream);
+      if (refusal) return refusal;
+    }
+    return undefined;
+  }
+
   private async resolve(profile: Profile, name: string): Promise<PromptEntry> {
     await this.listings.ensureLoaded(profile);
     try {
       return this.listings.index(profile.name).resolve(name);
     } catch (e) {
-      if (this.listings.failuresFor(profile).length === 0) throw e;
+      if (this.listings.failuresFor(profile).length === 0) throw this.withheld(profile, name) ?? e;
       await this.listings.ensureLoaded(profile, { retryFailed: true });
       try {
         return this.listings.index(profile.name).resolve(name);
       } catch (again) {
         const failed = this.listings.failuresFor(profile);
+        if (failed.length === 0) throw this.withheld(profile, name) ?? again;
         if (failed.length === 0 || !(again instanceof McpdError)) throw again;
         throw new McpdError(again.reason, `${again.message}; servers that could not be listed: ${failed.join('; ')}`);
       }

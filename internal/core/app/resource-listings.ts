@@ -32,6 +32,8 @@ export interface AreaListingsOptions<L, I extends AreaIndex<L>> {
   makeIndex: (profile: Profile, fingerprintOf: (server: string) => string) => I;
   /** A profile's index got a new etag (per-caller watches re-read it). */
   changed?: (profileName: string) => void;
+  /** What of a server's listing callers may see (pinned items whose description changed are withheld). */
+  admit?: (server: string, listing: L) => L;
 }
 
 /**
@@ -194,6 +196,12 @@ export class AreaListings<L, I extends AreaIndex<L>> {
     return fp.slice(0, 12);
   }
 
+  /** Feeds every profile's index again (an approval changed what is admitted). */
+  refreshAll(): void {
+    this.sync();
+    for (const profile of this.deps.store.current.profiles.values()) this.refresh(profile);
+  }
+
   private refreshUsing(fp: string): void {
     for (const profile of this.deps.store.current.profiles.values()) {
       if (enabled(profile).some((s) => specFingerprint(s) === fp)) this.refresh(profile);
@@ -207,7 +215,7 @@ export class AreaListings<L, I extends AreaIndex<L>> {
     const byServer = new Map<string, L>();
     for (const s of enabled(profile)) {
       const l = this.cache.get(specFingerprint(s));
-      if (l !== undefined) byServer.set(s.name, l);
+      if (l !== undefined) byServer.set(s.name, this.o.admit ? this.o.admit(s.name, l) : l);
     }
     if (!idx.update(byServer)) return false;
     this.o.changed?.(profile.name);

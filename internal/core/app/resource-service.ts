@@ -18,11 +18,17 @@ import type { ResourceListing } from '../domain/aggregator/resource-snapshot.js'
 import type { AreaDeps } from './area-deps.js';
 import { CallerViews } from './caller-views.js';
 import { AreaListings } from './resource-listings.js';
+import type { ItemPinsSet } from './item-pins.js';
 import { ResourceSubscriptions, type SubscriptionInfo } from './resource-subscriptions.js';
 import { afterReloads, viaPool } from './reload-retry.js';
 import { contextChannelsOf, type ContextChannels } from '../../contract/control/context-channels.js';
 
 const EMPTY: ResourceListing = Object.freeze({ resources: [], templates: [] });
+
+/** A server's resources and templates as callers may see them: changed descriptions withheld (item-pins.ts). */
+function admitResources(pins: ItemPinsSet, server: string, l: ResourceListing): ResourceListing {
+  return { resources: pins.resources.admit(server, l.resources), templates: pins.templates.admit(server, l.templates) };
+}
 
 /** Resources and resource templates per profile, reads routed by URI, shared downstream subscriptions. */
 export class ResourceService implements ResourcesApi {
@@ -41,6 +47,7 @@ export class ResourceService implements ResourcesApi {
       capability: 'resources',
       empty: EMPTY,
       list: (fp, server) => this.listServer(fp, server),
+      admit: deps.itemPins ? (server, l) => admitResources(deps.itemPins as NonNullable<typeof deps.itemPins>, server, l) : undefined,
       restore: (fp) => {
         const resources = deps.pools.savedList?.(fp, 'resources/list');
         const templates = deps.pools.savedList?.(fp, 'resources/templates/list');
@@ -127,7 +134,16 @@ export class ResourceService implements ResourcesApi {
       route = find();
     }
     if (route) return route;
-    throw this.notFound(profile, uri, dpeHost);
+    const withheld = this.deps.itemPins?.resources.refusalAmong(
+      profile.servers.map((s) => s.name),
+      uri,
+    );
+    throw withheld ?? this.notFound(profile, uri, dpeHost);
+  }
+
+  /** An approval of withheld resources or templates: what is admitted changed. */
+  pinsChanged(): void {
+    this.listings.refreshAll();
   }
 
   /** Resolves a completion `ref/resource` (a template as listed, or a URI) to its server. */

@@ -1,4 +1,9 @@
+import { proposeSandbox } from '../sandbox-proposal.js';
 import type { RegistryArgument, RegistryEntry, RegistryPackage } from './registry-client.js';
+
+/** An argument the server reads as a path: its value becomes a filesystem grant once the user gives it. */
+const isPathArgument = (a: RegistryArgument): boolean =>
+  a.format === 'filepath' || /(^|[_\s-])(dir|directory|folder|path|file|root)s?($|[_\s-])/i.test(a.valueHint ?? a.name ?? '');
 
 /** A profile entry proposed from a registry entry, and the inputs it asks for. */
 export interface ProposedServer {
@@ -24,7 +29,8 @@ export function npmPackageOf(e: RegistryEntry): RegistryPackage | string {
 
 /**
  * The entry for a registry server's npm package: npx at the entry's exact version, every required
- * variable and argument asked for as `${input:…}` (secret ones as passwords), and a sandbox with no grants.
+ * variable and argument asked for as `${input:…}` (secret ones as passwords), and a proposed sandbox:
+ * path arguments (given or asked for) granted read-write, URLs and known credentials' API hosts allowed.
  */
 export function proposeServer(e: RegistryEntry, pkg: RegistryPackage, name: string): ProposedServer {
   const inputs: Record<string, unknown>[] = [];
@@ -44,9 +50,11 @@ export function proposeServer(e: RegistryEntry, pkg: RegistryPackage, name: stri
   };
   const version = pkg.version ?? e.server.version;
   const cmd: string[] = ['npx', '-y', `${pkg.identifier}@${version}`];
+  const asked: string[] = [];
   for (const a of pkg.packageArguments ?? []) {
     const value = a.value ?? a.default ?? (a.isRequired ? ask(a, 'argument') : undefined);
     if (value === undefined) continue;
+    if (value.startsWith('${input:') && isPathArgument(a)) asked.push(value);
     if (a.type === 'named' && a.name) cmd.push(a.name, value);
     else cmd.push(value);
   }
@@ -58,9 +66,16 @@ export function proposeServer(e: RegistryEntry, pkg: RegistryPackage, name: stri
     else notes.push(`optional variable ${v.name}${v.description ? ` (${v.description})` : ''} is not set`);
   }
   const entry: Record<string, unknown> = { name, cmd, ...(Object.keys(env).length ? { env } : {}) };
-  entry.sandbox = { filesystem: { read: [], write: [] }, network: { allow: [] } };
+  const proposal = proposeSandbox(cmd.slice(1), env);
+  const { sandbox } = proposal;
+  for (const value of asked) {
+    sandbox.filesystem.write.push(value);
+    proposal.reasons.push(`filesystem.write ${value}: the path the server is given there`);
+  }
+  entry.sandbox = sandbox;
+  for (const r of proposal.reasons) notes.push(`sandbox: ${r}`);
   notes.push(
-    'the proposed sandbox grants no files and no network: add what the server needs to sandbox.filesystem and sandbox.network.allow',
+    'the proposed sandbox grants only what the entry names: add what else the server needs to sandbox.filesystem and sandbox.network.allow',
   );
   return { entry, inputs, notes };
 }

@@ -12,6 +12,8 @@ export interface RegistryArgument {
   type?: 'named' | 'positional';
   value?: string;
   valueHint?: string;
+  /** `string`, `number`, `boolean` or `filepath`. */
+  format?: string;
   description?: string;
   isRequired?: boolean;
   isSecret?: boolean;

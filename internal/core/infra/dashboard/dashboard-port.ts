@@ -2,7 +2,7 @@ import type { ControlApi, CoreInfo, StatusView, Subscription } from '../../../co
 import type { LogRecord } from '../../../contract/control/control-areas.js';
 import type { LogLevel } from '../../../contract/model/profile.js';
 import type { AuditEntry } from '../../../contract/audit/audit-entry.js';
-import type { CallerRow, ConnectInfo, OperatorAction, StoreFile } from '../../../contract/dashboard/dashboard-events.js';
+import type { CallerRow, ConnectInfo, OperatorAction, ServerPinsView, StoreFile } from '../../../contract/dashboard/dashboard-events.js';
 
 export type { CallerRow, ConnectInfo, OperatorAction, StoreFile };
 
@@ -17,6 +17,8 @@ export interface DashboardCore extends Pick<
   /** Every log entry, unscoped (the "all callers" view). */
   allLogs(minLevel: LogLevel, signal: AbortSignal): Subscription<LogRecord>;
   storeFiles(): StoreFile[];
+  /** Every server's tool pins, then again on each change (the Pins page). */
+  watchPins(): Subscription<ServerPinsView[]>;
   connectInfo(): ConnectInfo;
   act(a: OperatorAction): Promise<unknown>;
   /** The audit log as it is written; absent when it is off. */

@@ -100,7 +100,8 @@ export class DashboardSession {
 
   private watch(a: Args): void {
     const kind = a.str('kind') as Watch;
-    const caller = kind === 'status' || ((kind === 'logs' || kind === 'audit') && !a.optStr('caller')) ? undefined : a.str('caller');
+    const caller =
+      kind === 'status' || kind === 'pins' || ((kind === 'logs' || kind === 'audit') && !a.optStr('caller')) ? undefined : a.str('caller');
     this.stopWatch(kind);
     const ctl = new AbortController();
     const c = this.core;
@@ -108,6 +109,8 @@ export class DashboardSession {
     switch (kind) {
       case 'status':
         return this.follow(kind, c.watchStatus(), (s) => this.push('status', { status: s, callers: c.callers() }));
+      case 'pins':
+        return this.follow(kind, c.watchPins(), (servers) => this.push('pins', { servers }));
       // The core's watches carry the context channels' entries (mcpd_finder, mcpd://desktop, mcpd://finder).
       case 'tools':
         return this.follow(kind, c.watchTools(who), (s) => this.push('tools', { caller: who, ...s }));
@@ -140,7 +143,7 @@ export class DashboardSession {
       case 'audit':
         return this.watchAudit(caller);
       default:
-        throw new Error(`watch: unknown kind "${String(kind)}" (status, tools, resources, prompts, desktop, finder, logs, audit)`);
+        throw new Error(`watch: unknown kind "${String(kind)}" (status, tools, resources, prompts, desktop, finder, logs, pins, audit)`);
     }
   }
 
@@ -253,5 +256,6 @@ function actionOf(a: Args): OperatorAction {
   if (kind === 'reload') return { kind };
   if (kind === 'restart') return { kind, fingerprint: a.str('fingerprint'), instance: a.str('instance') };
   if (kind === 'stop-pool' || kind === 'resume') return { kind, fingerprint: a.str('fingerprint') };
-  throw new Error(`action: unknown kind "${kind}" (restart, stop-pool, resume, reload)`);
+  if (kind === 'approve-pins') return { kind, server: a.str('server'), tool: a.optStr('tool') };
+  throw new Error(`action: unknown kind "${kind}" (restart, stop-pool, resume, reload, approve-pins)`);
 }
