@@ -1,15 +1,22 @@
 #!/usr/bin/env node
-// Bundles the dashboard (web/) into dist/dashboard: one script, one stylesheet, the page. No CDN: works offline.
+// Bundles the dashboard (web/) into dist/dashboard: the script, the stylesheet, the page, and the chunks the
+// script loads when it needs them (the MCP App bridge, four times the rest, only when a tool's app opens).
+// No CDN: works offline.
 import { build } from 'esbuild';
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 const root = resolve(new URL('..', import.meta.url).pathname);
 const out = resolve(root, 'dist/dashboard');
+// Chunk names carry a hash: the last build's must not linger beside this one's.
+rmSync(resolve(out, 'chunks'), { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 await build({
   entryPoints: [resolve(root, 'web/main.tsx')],
-  outfile: resolve(out, 'app.js'),
+  outdir: out,
+  entryNames: 'app',
+  chunkNames: 'chunks/[name]-[hash]',
+  splitting: true,
   bundle: true,
   format: 'esm',
   platform: 'browser',

@@ -83,11 +83,8 @@ cat >"$STORE/profiles/default.yaml" <<EOF
 namespace: { mode: never }
 servers:
   - name: conformance
-    # One call per instance: a server→client request of a stdio server says not whose call it serves, and a
-    # 2026-07-28 call waiting for its client's retry (MRTR) keeps its instance (docs/eras.md) — and several
-    # scenarios never retry, so their calls hold an instance each until the gateway drops them.
-    maxConcurrent: 1
-    maxInstances: 16
+    # A plain entry: mcpd gives each call an instance of its own once the server asked its client, and
+    # starts another instance for other calls while one waits for its client's retry (docs/eras.md).
     cmd: [$(node -p 'JSON.stringify(process.execPath)'), $(node -p 'JSON.stringify(process.argv[1])' "$ROOT/test/fixtures/servers/conformance.mjs")]
     env:
       MCPD_TEST_TAG: \${MCPD_TEST_TAG}

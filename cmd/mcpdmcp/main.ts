@@ -104,7 +104,7 @@ const gatewayOptions = {
         // a second one would only be refused.
         if (lastCoreStarted?.pid !== undefined && processAlive(lastCoreStarted.pid)) return undefined;
         lastCoreStarted = startCoreDaemon({ coreEntry, socket, configDir });
-        log(`started core pid ${lastCoreStarted.pid}; its log is ${lastCoreStarted.logFile}`);
+        logStart(lastCoreStarted, '');
         return lastCoreStarted;
       },
 };
@@ -158,6 +158,16 @@ async function serveStdioStateless(transport: StdioServerLineTransport): Promise
 }
 
 /**
+ * Says which core this gateway started, and when that core gave way to one another gateway started at the
+ * same moment: only the core that serves is reported as started.
+ */
+function logStart(core: StartedCore, why: string): void {
+  log(`${why}starting core pid ${core.pid}; its log is ${core.logFile}`);
+  // lostRace never rejects (it settles only on that exit); nothing waits for this line.
+  void core.lostRace.then(() => log(`core pid ${core.pid} gave way: another core of this store started at the same time serves`));
+}
+
+/**
  * Starts the core right after the gateway's first turn (its `initialize` answer, when the client's line is
  * already there, goes first) when none can be running: its socket file is missing. A file that is there is a
  * live core or a stale socket, which the core link finds out as before. The start is handed to the core
@@ -170,7 +180,7 @@ function startCoreAtSpawn(): { take(): StartedCore | undefined } {
     if (taken || existsSync(socket)) return;
     try {
       started = lastCoreStarted = startCoreDaemon({ coreEntry, socket, configDir });
-      log(`no core's socket at ${socket}; started core pid ${started.pid}; its log is ${started.logFile}`);
+      logStart(started, `no core's socket at ${socket}; `);
     } catch {
       // Not startable here (e.g. a log directory it may not use): the core link tries again and says why.
     }

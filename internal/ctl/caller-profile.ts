@@ -41,12 +41,6 @@ export function callerProfile(configDir: string, caller: string): CallerProfile 
   return { caller, name, file: join(dir, 'profiles', `${name}.yaml`), callersFile, shared: mapped === undefined };
 }
 
-/** The server names of the caller's profile. */
-export function profileServerNames(p: CallerProfile): string[] {
-  const doc = readYaml(p.file) as { servers?: { name?: unknown }[] } | undefined;
-  return (doc?.servers ?? []).flatMap((s) => (typeof s?.name === 'string' ? [s.name] : []));
-}
-
 export type ReserveOutcome =
   | { kind: 'kept'; reserve: number; own: boolean }
   | { kind: 'raised'; from: number; to: number }

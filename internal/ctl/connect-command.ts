@@ -12,7 +12,9 @@ import {
 import { editConfigFile, type ConfigText } from './client-config-write.js';
 import { editTomlTables, parseTomlConfig, tomlBlock } from './toml-edit.js';
 import { editJsonEntries, parseJsonConfig } from './json-config-edit.js';
-import { callerProfile, profileServerNames, raiseReserve, type CallerProfile } from './caller-profile.js';
+import { callerProfile, raiseReserve, type CallerProfile } from './caller-profile.js';
+import { profileServers } from './runnable-servers.js';
+import { importedName } from './import-map.js';
 import { reserveFor, toolNameRule } from './client-tool-names.js';
 import type { Out } from './ctl-command.js';
 
@@ -93,9 +95,9 @@ function newText(file: ClientConfigFile, cur: ConfigText, changes: [string, unkn
   return file.format === 'toml' ? editTomlTables(cur.path, cur.text, file.key, changes) : editJsonEntries(cur.text, file.key, changes);
 }
 
-/** Entry names compared as import renames them ("brave search" → "brave-search"). */
+/** Entry names compared as import renames them ("brave search" → "brave-search", cut to 64 characters). */
 function simpleName(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9_-]+/g, '-');
+  return importedName(name).toLowerCase().replace(/-+/g, '-');
 }
 
 /**
@@ -136,13 +138,18 @@ export async function connectCommand(name: string, connect: boolean, f: ConnectF
   const file = clientConfigFile(client, f.place);
   const after = connect ? entryFor(client, f) : undefined;
   const profile = callerProfile(f.configDir, callerOf(client, f.caller));
-  const imported = new Set(connect ? profileServerNames(profile).map(simpleName) : []);
+  const servers = connect ? profileServers(profile, resolve(f.configDir)) : [];
+  const imported = new Set(servers.map((s) => simpleName(s.name)));
+  const cannotRun = new Map(servers.flatMap((s) => (s.cannotRun ? [[simpleName(s.name), s.cannotRun] as const] : [])));
   let twice: string[] = [];
+  let held: string[] = [];
   let changes: [string, unknown, unknown][] = [];
   const plan = (cur: ConfigText): string | undefined => {
     const table = currentTable(file, cur);
     twice = Object.keys(table).filter((n) => n !== ENTRY_NAME && imported.has(simpleName(n)));
-    const moved = connect && f.move ? twice : [];
+    // Taken out of the client only when mcpd can run it: else the user would lose a working server.
+    held = f.move ? twice.filter((n) => cannotRun.has(simpleName(n))) : [];
+    const moved = connect && f.move ? twice.filter((n) => !held.includes(n)) : [];
     changes = [
       ...(JSON.stringify(table[ENTRY_NAME]) === JSON.stringify(after)
         ? []
@@ -172,7 +179,7 @@ export async function connectCommand(name: string, connect: boolean, f: ConnectF
   const reserve = connect ? await reserveNote(client, profile, !f.dryRun) : undefined;
   if (out.json) {
     out.write(
-      `${JSON.stringify({ client, file: before.path, status, before: entryBefore ?? null, after: after ?? null, moved: movedNames, backup: backup ?? null, reserve: reserve ?? null }, null, 2)}\n`,
+      `${JSON.stringify({ client, file: before.path, status, before: entryBefore ?? null, after: after ?? null, moved: movedNames, kept: held, backup: backup ?? null, reserve: reserve ?? null }, null, 2)}\n`,
     );
     return 0;
   }
@@ -181,6 +188,10 @@ export async function connectCommand(name: string, connect: boolean, f: ConnectF
   out.write(`${status}: ${before.path}\n`);
   if (backup) out.write(`backup: ${backup}\n`);
   if (movedNames.length && !f.dryRun) out.write(`moved to mcpd (removed from ${client}): ${movedNames.join(', ')}\n`);
+  for (const n of held)
+    out.write(
+      `note: ${n} stays in ${client}'s config: mcpd cannot run it yet (${cannotRun.get(simpleName(n))}); give it what it needs, then connect again with --move\n`,
+    );
   if (connect && !f.move && twice.length)
     out.write(
       `note: ${twice.join(', ')} ${twice.length > 1 ? 'are' : 'is'} also in mcpd's profile for this caller and stay${twice.length > 1 ? '' : 's'} in ${client}'s config, so ${twice.length > 1 ? 'they run' : 'it runs'} twice; connect again with --move to remove ${twice.length > 1 ? 'them' : 'it'} from ${client} (backed up, shown in the diff)\n`,

@@ -75,6 +75,7 @@ export async function serverStatusCommand(client: ControlPlaneClient, server: st
     out.write(`server ${p.references.join(', ')}  spec ${p.fingerprint.slice(0, 12)}  ${p.transport} ${p.target}\n`);
     if (p.protocolVersion)
       out.write(`  speaks MCP ${p.protocolVersion}${p.protocolVersion >= '2026-07-28' ? ' (2026 era: stateless requests, MRTR)' : ''}\n`);
+    if (p.asksClient) out.write('  asks its client (sampling, elicitation or roots): one call per instance\n');
     out.write(`  instances ${p.instances.filter((i) => i.state !== 'stopped').length}/${p.maxInstances}, restarts ${p.restarts}\n`);
     for (const i of p.instances) out.write(`    ${i.id} ${i.state}${i.pid ? ` pid ${i.pid}` : ''} (${i.startCause})\n`);
     if (p.suspended) out.write(`  SUSPENDED: ${p.suspendedReason}\n`);

@@ -12,6 +12,7 @@ import { isValidName } from '../contract/store/names.js';
 import { clientConfigFile, isClientName, unknownClientMessage, type ClientName, type ClientPlace } from './client-configs.js';
 import type { Dialect } from './import-dialects.js';
 import type { Out } from './ctl-command.js';
+import { runInProjectFolder } from './import-project-dir.js';
 import { mapClientConfig, type ImportResult } from './import-map.js';
 import { parseJsonc } from './jsonc.js';
 import { missingValueLines, missingValues } from './import-missing-values.js';
@@ -146,6 +147,7 @@ export async function importCommand(source: string, flags: ImportFlags, out: Out
   }
   const doc = parseSource(file, text, dialect);
   const r = mapClientConfig(doc, dialect);
+  runInProjectFolder(r, file);
   const strategies = Object.fromEntries(r.servers.map((s) => [s.name, chooseStrategy(s)]));
   for (const s of r.servers) if (strategies[s.name]?.strategy !== 'stateless') s.strategy = strategies[s.name]?.strategy;
   const sandboxes = proposeSandboxes(r);

@@ -69,16 +69,39 @@ function mapPlaceholders(text: string, vscode = false): { text: string; unknown:
   return { text: out, unknown };
 }
 
-function serverName(raw: string, taken: Set<string>, notes: string[], label = `server "${raw}"`): string {
-  let name =
+/** Longest server name mcpd takes (names.ts); a longer one is cut. */
+const MAX_SERVER_NAME = 64;
+
+/**
+ * The name import gives a client's entry before a clash is numbered: what mcpd's names allow, cut to
+ * their length. `connect` uses it too, to know a client's entry for a server the profile now runs.
+ */
+export function importedName(raw: string): string {
+  return (
     raw
       .replace(/[^A-Za-z0-9_-]/g, '-')
       .replace(/^[^A-Za-z0-9]+/, '')
-      .slice(0, 64) || 'server';
+      .slice(0, MAX_SERVER_NAME) || 'server'
+  );
+}
+
+function serverName(raw: string, taken: Set<string>, notes: string[], label = `server "${raw}"`): string {
+  let name = importedName(raw);
   for (let i = 2; taken.has(name); i++) name = `${name.replace(/-\d+$/, '')}-${i}`;
-  if (name !== raw) notes.push(`${label}: renamed to "${name}" (mcpd names use letters, digits, "-" and "_" only)`);
+  if (name !== raw) notes.push(`${label}: renamed to "${name}" (${renameReasons(raw, name).join('; ')})`);
   taken.add(name);
   return name;
+}
+
+/** Why an imported name differs from the client's: each rule that changed it. */
+function renameReasons(raw: string, name: string): string[] {
+  const reasons: string[] = [];
+  const allowed = raw.replace(/[^A-Za-z0-9_-]/g, '-');
+  if (allowed !== raw) reasons.push('mcpd names use letters, digits, "-" and "_" only');
+  if (!/^[A-Za-z0-9]/.test(allowed)) reasons.push('they start with a letter or digit');
+  if (allowed.replace(/^[^A-Za-z0-9]+/, '').length > MAX_SERVER_NAME) reasons.push(`they are ${MAX_SERVER_NAME} characters at most`);
+  if (name !== importedName(raw)) reasons.push('another imported server has that name');
+  return reasons.length ? reasons : ['mcpd names use letters, digits, "-" and "_" only'];
 }
 
 function transportOf(entry: Json): 'stdio' | 'streamable_http' | 'sse' | undefined {

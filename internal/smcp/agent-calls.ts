@@ -22,18 +22,21 @@ interface Load {
   count: number;
   bytes: number;
   toolCalls: Set<string>;
-  /** Tool calls this Server stopped waiting for (408) that the computer may still be running: still cancellable. */
-  timedOut: Set<string>;
+  /**
+   * Tool calls of this connection that ended here (answered, or 408 while the computer may still run them):
+   * a cancel for one is still relayed to the computer, as the reference server does and its SDK expects.
+   */
+  ended: Set<string>;
 }
 
-/** Timed-out tool calls remembered per connection for a late cancel; the oldest is forgotten first. */
-const MAX_TIMED_OUT = 256;
+/** Ended tool calls remembered per connection for a late cancel; the oldest is forgotten first. */
+const MAX_ENDED = 256;
 
 const loads = new WeakMap<Socket, Load>();
 
 function loadOf(socket: Socket): Load {
   let l = loads.get(socket);
-  if (!l) loads.set(socket, (l = { count: 0, bytes: 0, toolCalls: new Set(), timedOut: new Set() }));
+  if (!l) loads.set(socket, (l = { count: 0, bytes: 0, toolCalls: new Set(), ended: new Set() }));
   return l;
 }
 
@@ -75,17 +78,17 @@ export function tooMany(why: string, limit: string, value: number): ErrorPayload
 }
 
 /**
- * Marks `reqId` as a tool call of this connection until the returned function runs; `timedOut` there keeps
- * it cancellable (the agent sends its cancel after the timeout, while the computer may still be working).
+ * Marks `reqId` as a tool call in flight on this connection until the returned function runs; after that it
+ * stays cancellable (an agent's cancel may cross the answer, or follow a timeout while the computer works on).
  */
-export function ownToolCall(socket: Socket, reqId: string): (timedOut: boolean) => void {
+export function ownToolCall(socket: Socket, reqId: string): () => void {
   const l = loadOf(socket);
   l.toolCalls.add(reqId);
-  return (timedOut) => {
+  return () => {
     l.toolCalls.delete(reqId);
-    if (!timedOut) return;
-    l.timedOut.add(reqId);
-    if (l.timedOut.size > MAX_TIMED_OUT) l.timedOut.delete(l.timedOut.values().next().value as string);
+    l.ended.delete(reqId);
+    l.ended.add(reqId);
+    if (l.ended.size > MAX_ENDED) l.ended.delete(l.ended.values().next().value as string);
   };
 }
 
@@ -97,5 +100,5 @@ export function ownsToolCall(socket: Socket, reqId: string): boolean {
 /** Whether this connection (not merely an agent of that name) may cancel tool call `reqId`. */
 export function mayCancel(socket: Socket, reqId: string): boolean {
   const l = loads.get(socket);
-  return l !== undefined && (l.toolCalls.has(reqId) || l.timedOut.has(reqId));
+  return l !== undefined && (l.toolCalls.has(reqId) || l.ended.has(reqId));
 }

@@ -7,7 +7,7 @@ import type { Socket } from 'socket.io';
 import { errorPayload, SMCP_CODES, type ErrorPayload } from '../contract/smcp/error-codes.js';
 import { isClientEvent, isNotifyEvent, SERVER_EVENTS, UPDATE_TO_NOTIFY } from '../contract/smcp/events.js';
 import type { SmcpContext } from './context.js';
-import { onFindComputer, onJoin, onLeave, onListRoom } from './office-handlers.js';
+import { officeOpsDone, onFindComputer, onJoin, onLeave, onListRoom } from './office-handlers.js';
 import { onToolCallCancel, onUpdate } from './notify-handlers.js';
 import { onClientRequest } from './route-handlers.js';
 import type { Ack } from './session.js';
@@ -23,6 +23,10 @@ function payloadBytes(args: unknown[]): number {
   } catch {
     return Number.POSITIVE_INFINITY;
   }
+}
+
+function isOfficeOp(event: string): boolean {
+  return event === SERVER_EVENTS.joinOffice || event === SERVER_EVENTS.leaveOffice || event === SERVER_EVENTS.findComputer;
 }
 
 export function dispatcher(ctx: SmcpContext, limits: DispatchLimits): (socket: Socket) => void {
@@ -56,6 +60,10 @@ async function route(
   ack: Ack | undefined,
   reply: (e: ErrorPayload) => void,
 ): Promise<void> {
+  // Office operations queue among themselves; anything else sent after one waits for it, so it sees the
+  // membership its sender's earlier join or leave gives (the order the sender emitted them in).
+  const before = isOfficeOp(event) ? undefined : officeOpsDone(socket);
+  if (before) await before;
   if (isClientEvent(event)) {
     if (!ack) return reply(errorPayload(SMCP_CODES.badRequest, `${event} needs an ack callback: its answer is the ack`));
     return onClientRequest(ctx, socket, event, payload, size, ack);

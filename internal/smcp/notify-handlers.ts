@@ -38,7 +38,7 @@ export async function onToolCallCancel(
   const v = validateToolCallCancel(payload);
   if (!v.ok) return done(ctx, event, ack, v.error);
   // Any `agent` value is accepted (the reference SDK sends its agent_id); what may be cancelled is decided by
-  // the connection: only its own calls still in flight.
+  // the connection: only its own calls, in flight or ended lately (the computer may still be working on one).
   const m = requireMember(socket, ctx.node, 'agent', event);
   if (!isMember(m)) return done(ctx, event, ack, m);
   // Never overtake the call being cancelled: it may still be in its registry lookup.
@@ -48,13 +48,9 @@ export async function onToolCallCancel(
       ctx,
       event,
       ack,
-      errorPayload(
-        SMCP_CODES.notFound,
-        `req_id: this connection has no tool call "${v.value.req_id}" in flight (or timed out lately); nothing was cancelled`,
-        {
-          field: 'req_id',
-        },
-      ),
+      errorPayload(SMCP_CODES.notFound, `req_id: this connection made no tool call "${v.value.req_id}" lately; nothing was cancelled`, {
+        field: 'req_id',
+      }),
     );
   // The computer got the call under the connection's joined name (route-handlers.ts), so the cancel names it too.
   socket.to(officeRoom(m.office_id)).emit(NOTIFY_EVENTS.toolCallCancel, { agent: m.name, req_id: v.value.req_id });

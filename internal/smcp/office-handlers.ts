@@ -27,6 +27,17 @@ function serial(socket: Socket, op: () => Promise<void>): boolean {
   return true;
 }
 
+/**
+ * Settles once every office operation this connection sent so far is done; undefined when none is
+ * pending. A request an agent sends right after a join it did not wait for (the reference SDK does
+ * not wait) is checked against the membership that join gives, as the sender's order says.
+ */
+export function officeOpsDone(socket: Socket): Promise<void> | undefined {
+  const q = queues.get(socket);
+  // An office operation that failed has acked its own error already; a request after it only needs it over.
+  return q && q.depth > 0 ? q.tail.catch(() => undefined) : undefined;
+}
+
 function officeAck(ack: Ack | undefined, e?: ErrorPayload): void {
   if (!ack) return;
   if (e) ack(false, joinFailureMessage(e));

@@ -6,7 +6,7 @@
  * 30 s for the others.
  */
 import type { Socket } from 'socket.io';
-import { badField, errorPayload, isErrorPayload, SMCP_CODES, type ErrorPayload } from '../contract/smcp/error-codes.js';
+import { badField, errorPayload, SMCP_CODES, type ErrorPayload } from '../contract/smcp/error-codes.js';
 import { CLIENT_EVENTS, DEFAULT_ROUTE_TIMEOUT_MS, type ClientEvent } from '../contract/smcp/events.js';
 import { validateClientRequest, type RoutedRequest } from '../contract/smcp/validate.js';
 import type { SmcpContext } from './context.js';
@@ -45,16 +45,11 @@ export async function onClientRequest(
   const admitted = admitRequest(socket, bytes, ctx.limits);
   if (typeof admitted !== 'function') return ack(admitted);
   const disown = event === CLIENT_EVENTS.toolCall ? ownToolCall(socket, req.req_id) : undefined;
-  let timedOut = false;
-  const answer: Ack = (v) => {
-    timedOut = isErrorPayload(v) && v.code === SMCP_CODES.timeout;
-    ack(v);
-  };
   try {
-    await route(ctx, socket, event, req, m, answer);
+    await route(ctx, socket, event, req, m, ack);
   } finally {
     admitted();
-    disown?.(timedOut);
+    disown?.();
   }
 }
 

@@ -37,6 +37,7 @@ const EVENTS = [
   'connect-info',
   'action',
   'input-answer',
+  'app-frame',
 ] as const satisfies readonly DashboardRequest[];
 type Unfuzzed = Exclude<DashboardRequest, (typeof EVENTS)[number]>;
 const everyRequestFuzzed: [Unfuzzed] extends [never] ? true : never = true;
@@ -44,7 +45,21 @@ const everyRequestFuzzed: [Unfuzzed] extends [never] ? true : never = true;
 /** An error that leaked from the code instead of naming what was wrong. */
 const RAW_ERROR = /Cannot read propert|is not a function|is not iterable|undefined \(reading|Maximum call stack|\[object Object\]/;
 
-const FIELDS = ['kind', 'caller', 'id', 'name', 'args', 'uri', 'cursor', 'params', 'size', 'window', 'keywords', 'fileType'] as const;
+const FIELDS = [
+  'kind',
+  'caller',
+  'id',
+  'name',
+  'args',
+  'uri',
+  'cursor',
+  'params',
+  'size',
+  'window',
+  'keywords',
+  'fileType',
+  'tool',
+] as const;
 const MORE_FIELDS = [
   'offset',
   'limit',

@@ -88,4 +88,40 @@ describe('mcpdctl connect edits a client config as a person would', () => {
     expect(Object.keys(doc.mcpServers).sort()).toEqual(['keep', 'mcpd']);
     expect(JSON.parse(readFileSync(`${file}.mcpd-backup`, 'utf8')).mcpServers['my echo']).toEqual({ command: 'echo-server', args: ['x'] });
   });
+
+  it('--move leaves in the client a server mcpd cannot run yet (an unset variable, an input without a value, disabled)', async () => {
+    const { home, store } = tempHome();
+    const file = join(home, '.cursor', 'mcp.json');
+    mkdirSync(dirname(file), { recursive: true });
+    const entries = { gh: { command: 'gh-mcp' }, form: { command: 'form-mcp' }, off: { command: 'off-mcp' }, ok: { command: 'ok-mcp' } };
+    writeFileSync(file, JSON.stringify({ mcpServers: entries }, null, 2));
+    writeFileSync(join(store, 'callers.yaml'), 'callers:\n  cursor: cursor\n');
+    writeFileSync(
+      join(store, 'profiles', 'cursor.yaml'),
+      [
+        'inputs:',
+        '  - { id: pass, type: promptString, description: A password, password: true }',
+        'servers:',
+        '  - name: gh',
+        '    cmd: [gh-mcp]',
+        '    env: { GITHUB_TOKEN: "${MCPD_TEST_UNSET_TOKEN}" }',
+        '  - name: form',
+        '    cmd: [form-mcp, "${input:pass}"]',
+        '  - name: off',
+        '    cmd: [off-mcp]',
+        '    disabled: true',
+        '  - name: ok',
+        '    cmd: [ok-mcp, "${MCPD_TEST_OPTIONAL:-}"]',
+        '',
+      ].join('\n'),
+    );
+    const moved = await ctl(home, ['connect', 'cursor', '--move', '--config', store]);
+    expect(moved.code).toBe(0);
+    expect(moved.stdout).toContain('moved to mcpd (removed from cursor): ok');
+    expect(moved.stdout).toContain("note: gh stays in cursor's config: mcpd cannot run it yet (no value for ${MCPD_TEST_UNSET_TOKEN})");
+    expect(moved.stdout).toContain("note: form stays in cursor's config: mcpd cannot run it yet (no value for ${input:pass})");
+    expect(moved.stdout).toContain("note: off stays in cursor's config: mcpd cannot run it yet (it is disabled in the profile)");
+    const doc = JSON.parse(readFileSync(file, 'utf8')) as { mcpServers: Record<string, unknown> };
+    expect(Object.keys(doc.mcpServers).sort()).toEqual(['form', 'gh', 'mcpd', 'off']);
+  });
 });

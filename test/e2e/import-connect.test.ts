@@ -25,6 +25,46 @@ const profileOf = (store: string, name: string) =>
   parse(readFileSync(join(store, 'profiles', `${name}.yaml`), 'utf8')) as { servers: Servers; inputs?: unknown[] };
 
 describe('mcpdctl import', () => {
+  it('a name cut to 64 characters says so, and connect still knows the client entry runs twice', async () => {
+    const { home, store } = tempHome();
+    const long = `server-${'x'.repeat(70)}`;
+    const file = join(home, '.cursor', 'mcp.json');
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, JSON.stringify({ mcpServers: { [long]: { command: 'long-mcp' } } }, null, 2));
+    const r = await ctl(home, ['import', 'cursor', '--config', store]);
+    expect(r.code).toBe(0);
+    const cut = long.slice(0, 64);
+    expect(r.stdout).toContain(`server "${long}": renamed to "${cut}" (they are 64 characters at most)`);
+    expect(profileOf(store, 'cursor').servers.map((s) => s.name)).toEqual([cut]);
+    const c = await ctl(home, ['connect', 'cursor', '--config', store]);
+    expect(c.stdout).toContain(`note: ${long} is also in mcpd's profile for this caller`);
+  });
+
+  it("runs a project .mcp.json's stdio servers in the project folder, so relative paths keep working, and says so", async () => {
+    const { home, store } = tempHome();
+    const proj = join(home, 'proj');
+    mkdirSync(proj, { recursive: true });
+    const file = join(proj, '.mcp.json');
+    const servers = {
+      local: { command: 'node', args: ['./build/index.js'] },
+      pinned: { command: 'node', args: ['x.js'], cwd: '/opt/elsewhere' },
+      remote: { type: 'http', url: 'http://127.0.0.1:9/mcp' },
+    };
+    writeFileSync(file, JSON.stringify({ mcpServers: servers }));
+    const r = await ctl(home, ['import', file, '--profile', 'proj', '--config', store]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`server "local": runs in ${proj}, the project folder of .mcp.json, so its relative paths keep working`);
+    const p = profileOf(store, 'proj');
+    expect(p.servers.map((s) => [s.name, s.cwd])).toEqual([
+      ['local', proj],
+      ['pinned', '/opt/elsewhere'],
+      ['remote', undefined],
+    ]);
+    const loaded = await loadStore(store, { env: process.env, scaffold: false });
+    const local = loaded.ok ? loaded.store.profiles.get('proj')?.servers.find((s) => s.name === 'local') : undefined;
+    expect(local?.cwd).toBe(proj);
+  });
+
   it('imports Claude Desktop from its Linux location: args with spaces, env, renamed server, other keys ignored', async () => {
     const { home, store } = tempHome();
     place(home, '.config/Claude/claude_desktop_config.json', 'claude_desktop_config.json');

@@ -48,6 +48,13 @@ describe('installed package (npm pack → npm i -g)', () => {
     const quiet = ['--prefer-offline', '--no-audit', '--no-fund'];
     await run('npm', ['ci', ...quiet], { cwd: clone, timeout: INSTALL_TIMEOUT_MS });
     await run('npm', ['pack', '--silent'], { cwd: clone, timeout: INSTALL_TIMEOUT_MS });
+    // The npm build leaves the stamp make's build checks: `make run` after it compiles nothing.
+    expect(
+      await run('make', ['-q', 'dist/.build-stamp'], { cwd: clone }).then(
+        () => 0,
+        (e: { code?: number }) => e.code ?? 1,
+      ),
+    ).toBe(0);
     const tgz = readdirSync(clone).find((n) => /^mcpd-.*\.tgz$/.test(n));
     if (!tgz) throw new Error('npm pack wrote no mcpd-*.tgz');
     await run('npm', ['install', '-g', `./${tgz}`, '--prefix', prefix, ...quiet], { cwd: clone, timeout: INSTALL_TIMEOUT_MS });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SmcpAgent, SmcpError, type RefreshEvents } from 'mcpd/smcp';
 import type { ComputerHandlers, TestComputer } from '../support/smcp-peers.js';
 import { SmcpOffice } from '../support/smcp-office.js';
+import { waitFor } from '../support/procs.js';
 import { startSmcpProc, type SmcpProc } from '../support/smcp-server-proc.js';
 
 const KEY = 'agent-test-key';
@@ -124,9 +125,13 @@ describe('SmcpAgent reconnection', () => {
       const agent = track(await SmcpAgent.connect({ url: own.url, name: 'phoenix', apiKey: KEY, office: o }));
       const rejoined = nextRefresh(agent, 'rejoined');
       expect((await own.stop('SIGKILL')).signal).toBe('SIGKILL');
+      await waitFor('the agent to see its connection lost', () => !agent.connected);
+      // Made while the connection is down: sent only after the automatic re-join, so the Server knows us.
+      const meanwhile = agent.listRoom();
       // A new server on the same port: the agent's reconnect lands there with no session at all.
       replacement = await startSmcpProc(['--listen', `127.0.0.1:${own.port}`], { SMCP_API_KEY: KEY });
       expect(await rejoined).toEqual({ office: o });
+      expect((await meanwhile).map((s) => s.name)).toEqual(['phoenix']);
       expect((await agent.listRoom()).map((s) => s.name)).toEqual(['phoenix']);
       const rival = track(await SmcpAgent.connect({ url: replacement.url, name: 'rival', apiKey: KEY }));
       await expect(rival.joinOffice(o)).rejects.toMatchObject({ code: 4101 });

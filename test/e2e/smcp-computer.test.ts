@@ -299,6 +299,34 @@ describe('the core as an A2C-SMCP Computer (real mcpd-smcp, real core, real MCP 
     expect(toolNotices).toHaveLength(2);
   });
 
+  it('an env-only edit of a server whose tools stay the same sends no notify:update_tool_list', async () => {
+    // fx2 gets a spec of its own (until now it may share fx's pool, whose tools churn changed).
+    const fx2 = (mode: string) =>
+      ['  - name: fx2', `    cmd: [${node}, ${JSON.stringify(ECHO_SERVER)}]`, ...tagEnv, `      FX2_MODE: ${mode}`, ''].join('\n');
+    const fx2Pool = async () => {
+      const pools = (await status()).pools.filter((p) => p.references.includes('default/fx2'));
+      const [only] = pools;
+      return pools.length === 1 && only && !only.references.includes('default/fx') && only.instances.some((i) => i.state === 'ready')
+        ? only.fingerprint
+        : undefined;
+    };
+    const first = agent.notices.length;
+    world.write('profiles/default.yaml', PROFILE + fx2('first'));
+    await agent.notice('notify:update_tool_list', first, (d) => d.computer === 'laptop');
+    await waitFor('fx2 to run on a pool of its own', async () => (await fx2Pool()) !== undefined);
+    const before = await fx2Pool();
+
+    const since = agent.notices.length;
+    world.write('profiles/default.yaml', PROFILE + fx2('edited'));
+    // The new spec (another fingerprint) has run and listed its tools: the list the office gets has settled.
+    await waitFor('the edited fx2 to run', async () => ![undefined, before].includes(await fx2Pool()));
+    // A real change after it: its notice is the only one since the edit.
+    const mid = agent.notices.length;
+    await agent.request('client:tool_call', 'laptop', { tool_name: 'fx__churn', params: {}, timeout: 30 });
+    await agent.notice('notify:update_tool_list', mid, (d) => d.computer === 'laptop');
+    expect(agent.notices.slice(since).filter((n) => n.event === 'notify:update_tool_list')).toHaveLength(1);
+  });
+
   it('a config reload tells the office, and a reload adding or changing a computer reconnects only that one', async () => {
     const sidBefore = (await computer('laptop'))!.sid;
     const since = agent.notices.length;

@@ -197,6 +197,19 @@ describe('mcpd-smcp routing', () => {
     expect(await c.inbox.next('notify:tool_call_cancel')).toEqual({ agent: 'agent-1', req_id: req.req_id });
     expect(await pending).toEqual({ content: [], isError: true, _meta: { a2c_cancelled: true } });
   });
+
+  it('relays a cancel for a call of the connection that already finished (the computer decides), as the reference server does', async () => {
+    const o = office();
+    const { s } = await agentIn(o);
+    const c = computer('finisher');
+    await c.join(o);
+    const req = call('finisher', { params: { message: 'done' } });
+    expect(await s.emitWithAck('client:tool_call', req)).toEqual({ content: [{ type: 'text', text: 'done' }], isError: false });
+    expect(await s.emitWithAck('server:tool_call_cancel', { agent: 'agent-1', req_id: req.req_id })).toBeNull();
+    expect(await c.inbox.next('notify:tool_call_cancel')).toEqual({ agent: 'agent-1', req_id: req.req_id });
+    // A req_id this connection never used is still refused.
+    expect(await s.emitWithAck('server:tool_call_cancel', { agent: 'agent-1', req_id: 'never-made' })).toMatchObject({ code: 404 });
+  });
 });
 
 describe('mcpd-smcp identity of a request', () => {

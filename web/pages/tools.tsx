@@ -10,6 +10,8 @@ import type { ProgressUpdate } from '../../internal/contract/model/downstream.js
 import { argsFrom, SchemaForm, useFormValues } from '../schema-form.js';
 import { inputRequests, useInputRequests } from '../input-requests.js';
 import { InputRequestView } from '../input-request-view.js';
+import { appUriOf } from '../app-link.js';
+import { LazyAppView } from '../lazy-app-view.js';
 
 type Json = Record<string, unknown>;
 
@@ -20,6 +22,9 @@ export function ToolsTab({ caller }: { caller: string }) {
   const snap = useWatch('tools', { caller });
   const [open, setOpen] = useState<string | undefined>();
   const tools = snap && snap.caller === caller ? snap.tools : undefined;
+  // An app's tool calls look their tool up in the listing as it is then, not as it was when it opened.
+  const latest = useRef(tools);
+  latest.current = tools;
   return (
     <SearchList
       label="tools"
@@ -36,18 +41,19 @@ export function ToolsTab({ caller }: { caller: string }) {
             {t.downstreamName !== t.name && <span class="muted">downstream: {t.downstreamName}</span>}
           </div>
           <div class="muted">{String(t.definition.description ?? '')}</div>
-          {open === t.name && <ToolDetail caller={caller} tool={t} />}
+          {open === t.name && <ToolDetail caller={caller} tool={t} tools={() => latest.current} />}
         </li>
       )}
     />
   );
 }
 
-function ToolDetail({ caller, tool }: { caller: string; tool: DashboardTool }) {
+function ToolDetail({ caller, tool, tools }: { caller: string; tool: DashboardTool; tools: () => readonly DashboardTool[] | undefined }) {
   const schema = tool.definition.inputSchema as Json | undefined;
   const [values, setValues] = useFormValues(schema);
   const online = useOnline();
-  const [run, setRun] = useState<{ id: string; progress?: ProgressUpdate; result?: Json; error?: string } | undefined>();
+  const [run, setRun] = useState<{ id: string; args?: JsonObject; progress?: ProgressUpdate; result?: Json; error?: string } | undefined>();
+  const app = appUriOf(tool);
   useEffect(() => {
     if (!run || run.result || run.error) return;
     return conn.on('progress', (pe) => {
@@ -76,11 +82,11 @@ function ToolDetail({ caller, tool }: { caller: string; tool: DashboardTool }) {
       return setRun({ id: '', error: (err as Error).message });
     }
     const id = `call-${++callSeq}`;
-    setRun({ id });
+    setRun({ id, args });
     const ended = () => inputRequests.dropCall(id);
     conn.ask('call', { id, caller, name: tool.name, args }).then(
-      (result) => (ended(), setRun((r) => (r?.id === id ? { id, result } : r))),
-      (err: Error) => (ended(), setRun((r) => (r?.id === id ? { id, error: err.message } : r))),
+      (result) => (ended(), setRun((r) => (r?.id === id ? { id, args, result } : r))),
+      (err: Error) => (ended(), setRun((r) => (r?.id === id ? { id, args, error: err.message } : r))),
     );
   };
   const pct =
@@ -135,7 +141,26 @@ function ToolDetail({ caller, tool }: { caller: string; tool: DashboardTool }) {
         <InputRequestView key={req.request} req={req} />
       ))}
       {run?.error && <ErrorText message={run.error} />}
-      {run?.result && <ResultView result={run.result} />}
+      {app && run?.args && (
+        <LazyAppView
+          key={run.id}
+          caller={caller}
+          tool={tool}
+          tools={tools}
+          args={run.args}
+          result={run.result as JsonObject | undefined}
+          error={run.error}
+        />
+      )}
+      {run?.result &&
+        (app ? (
+          <details>
+            <summary>result as data</summary>
+            <ResultView result={run.result} />
+          </details>
+        ) : (
+          <ResultView result={run.result} />
+        ))}
     </div>
   );
 }

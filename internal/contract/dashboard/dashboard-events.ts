@@ -134,6 +134,29 @@ export interface InputAnswer {
   text?: string;
 }
 
+/** What an MCP App's UI resource declares it needs from the browser (`_meta.ui.csp` of its contents). */
+export interface AppCsp {
+  connectDomains: string[];
+  resourceDomains: string[];
+  frameDomains: string[];
+  baseUriDomains: string[];
+}
+
+/**
+ * A tool's MCP App, ready to show: its `ui://` resource (read through the door as the caller) is served
+ * once at `src`, a path of this listener, with the CSP built from `csp`; the page frames it sandboxed.
+ */
+export interface AppFrame {
+  /** Single-use path of the app's HTML (`/app/frame/<random>`), valid for a minute. */
+  src: string;
+  uri: string;
+  server: string;
+  csp: AppCsp;
+  /** The browser features the resource asks for (camera, microphone, geolocation, clipboardWrite): never granted. */
+  permissions: string[];
+  prefersBorder?: boolean;
+}
+
 /** Every request a page may send: its arguments and the value of a successful answer. */
 interface DashboardRequests {
   hello: { args: Record<string, never>; answer: { info: CoreInfo; status: StatusView; callers: CallerRow[] } };
@@ -159,6 +182,8 @@ interface DashboardRequests {
   config: { args: Record<string, never>; answer: StoreFile[] };
   'connect-info': { args: Record<string, never>; answer: ConnectInfo };
   action: { args: OperatorAction; answer: unknown };
+  /** The MCP App a tool of the caller links (`_meta.ui.resourceUri`), prepared for a sandboxed frame. */
+  'app-frame': { args: { caller: string; tool: string }; answer: AppFrame };
   /** The person's answer to an `input-request` of one of this page's calls. */
   'input-answer': { args: InputAnswer; answer: null };
 }

@@ -40,6 +40,8 @@ export interface PoolStatus {
   generation: number;
   /** The MCP version the pool's server speaks, from its newest session; undefined until one started. */
   protocolVersion?: string;
+  /** Its server asked a client (sampling, elicitation, roots): each call gets an instance of its own. */
+  asksClient?: boolean;
 }
 
 /** How many of a pool's recent errors its status keeps. */

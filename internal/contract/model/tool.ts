@@ -42,6 +42,11 @@ export interface ToolSnapshot {
    * `tools` holds only the search tool, the call tool and the pinned tools. Absent = `tools` is all.
    */
   catalog?: readonly ToolEntry[];
+  /**
+   * Servers of the profile whose tools are not listed yet (a new spec, being listed or about to be): they are
+   * not in this snapshot yet, so a list without them may be a passing state, not a change.
+   */
+  loading?: readonly string[];
 }
 
 /** Something the index could not do as configured: reported in snapshots, never silently dropped. */

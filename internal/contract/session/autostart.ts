@@ -24,6 +24,8 @@ export interface StartedCore {
    * stays pending while it runs or when it stops normally.
    */
   failed: Promise<string>;
+  /** Settles when the core exited because another core of the store serves or is starting (gateways racing). */
+  lostRace: Promise<void>;
 }
 
 /**
@@ -43,17 +45,19 @@ export function startCoreDaemon(o: AutostartOptions): StartedCore {
   const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', fd, fd], env: process.env });
   closeSync(fd);
   child.unref();
+  let lost = (): void => {};
+  const lostRace = new Promise<void>((resolve) => (lost = resolve));
   const failed = new Promise<string>((resolve) => {
     child.once('exit', (code, signal) => {
       if (code === 0) return;
       const first = firstError(logFile, from);
       // Refused because another core serves or is starting (gateways racing to start one): that core is
       // the one coming, so this is no failure to report.
-      if (first?.startsWith(ANOTHER_CORE)) return;
+      if (first?.startsWith(ANOTHER_CORE)) return lost();
       resolve(first ?? `it exited with ${signal ?? `code ${code}`}`);
     });
   });
-  return { pid: child.pid, logFile, failed };
+  return { pid: child.pid, logFile, failed, lostRace };
 }
 
 /**

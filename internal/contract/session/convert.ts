@@ -82,6 +82,7 @@ export function statusToPb(s: StatusView): pb.RuntimeStatus {
       maxInstances: p.spec.maxInstances,
       minReady: p.spec.minReady,
       protocolVersion: p.protocolVersion ?? '',
+      asksClient: p.asksClient === true,
       instances: p.instances.map((i) => ({
         id: i.id,
         state: i.state,

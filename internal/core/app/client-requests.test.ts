@@ -20,8 +20,15 @@ function channel(answer: (method: string, params: JsonObject) => Promise<JsonObj
 
 function world(callers: Record<string, string[]> = {}) {
   const notified: { fps: string[]; method: string }[] = [];
+  /** Per instance: questions asked during a caller's call, and how many of them are over. */
+  const questions: Record<string, { asked: number; over: number }> = {};
   const router = new ClientRequests({
     callersOf: (id) => callers[id] ?? [],
+    clientAsked: (id) => {
+      const q = (questions[id] ??= { asked: 0, over: 0 });
+      q.asked++;
+      return () => q.over++;
+    },
     notifyServers: (fps, method) => {
       notified.push({ fps, method });
       return fps.length;
@@ -29,7 +36,7 @@ function world(callers: Record<string, string[]> = {}) {
     fingerprintsOf: (caller) => (caller === 'alice' ? ['fp1', 'fp2'] : ['fp3']),
     log: () => {},
   });
-  return { router, notified };
+  return { router, notified, questions };
 }
 
 const session = (id: string, caller = 'alice') => ({ id, caller, profile: 'default' });
@@ -55,7 +62,9 @@ describe('pickClient (the routing rule)', () => {
     const one = pickClient(['s1', 's1'], clients, req);
     expect(one.ok && one.client.session.id).toBe('s1');
     const several = pickClient(['s1', 's2'], clients, req);
-    expect(!several.ok && several.error.message).toMatch(/more than one caller session has a call in flight.*maxConcurrent: 1/);
+    expect(!several.ok && several.error.message).toMatch(
+      /more than one caller session has a call in flight.*each call to this server an instance of its own/,
+    );
     // A gRPC call (no gateway session) in flight beside a gateway session is just as ambiguous.
     expect(pickClient(['grpc-key', 's1'], clients, req).ok).toBe(false);
   });
@@ -91,6 +100,23 @@ describe('ClientRequests', () => {
     const r = await router.handle(spec, 'every-1', 'sampling/createMessage', { messages: [] });
     expect(r).toEqual({ role: 'assistant', content: { type: 'text', text: 'canned' } });
     expect(asked.map((a) => [a.method, a.timeoutMs])).toEqual([['sampling/createMessage', 7000]]);
+  });
+
+  it("tells the pool its server asks its client while a caller's call is in flight, and when the question is over", async () => {
+    const { router, questions } = world({ 'every-1': ['s1'], 'every-2': ['s1', 's2'] });
+    let answer: (r: JsonObject) => void = () => {};
+    router.attach(session('s1'), channel(() => new Promise((r) => (answer = r))).ch);
+    const open = router.handle(spec, 'every-1', 'roots/list', {});
+    expect(questions['every-1']).toEqual({ asked: 1, over: 0 });
+    answer({ roots: [] });
+    await open;
+    expect(questions['every-1']).toEqual({ asked: 1, over: 1 });
+    // Refused as ambiguous: still marks the server as one that asks, so its next calls get instances of their own.
+    await failure(router.handle(spec, 'every-2', 'roots/list', {}));
+    expect(questions['every-2']).toEqual({ asked: 1, over: 1 });
+    // Nothing in flight (a server asking as it starts): not a caller's question.
+    await failure(router.handle(spec, 'every-3', 'roots/list', {}));
+    expect(questions['every-3']).toBeUndefined();
   });
 
   it('names the client in the capability error once the gateway reported it', async () => {

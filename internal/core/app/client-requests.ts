@@ -22,6 +22,11 @@ export interface ClientRequestDeps {
    * function runs (decision 64), so other callers' reads do not starve behind an unanswered question.
    */
   lendSlot?(instanceId: string): () => void;
+  /**
+   * The server asked on behalf of a caller's call: its pool serves one call per instance from now on, and
+   * the instance waits on the client until the returned function is called.
+   */
+  clientAsked(instanceId: string): () => void;
   /** A client notification to every running instance of these pools; returns how many got it. */
   notifyServers(fingerprints: string[], method: string, params: JsonObject): number;
   /** Pool fingerprints of the servers in the caller's current profile. */
@@ -73,7 +78,7 @@ export function pickClient(
   if (distinct.length > 1) {
     return fail(
       JSONRPC_INTERNAL_ERROR,
-      `mcpd cannot forward ${what}: more than one caller session has a call in flight on that instance, and the request does not say whose it is; give this server "maxConcurrent: 1" so each instance serves one call at a time`,
+      `mcpd cannot forward ${what}: more than one caller session has a call in flight on that instance, and the request does not say whose it is; mcpd now gives each call to this server an instance of its own, so the next call's requests reach its caller; call again`,
     );
   }
   const client = only === undefined ? undefined : clients.get(only);
@@ -160,8 +165,12 @@ export class ClientRequests implements ClientRequestsApi {
       );
     }
     const keys = this.deps.callersOf(instanceId);
+    // A request made during a caller's call tells that this server asks its client: from now on each call
+    // gets an instance of its own, so the next request has one caller to go to (decision 20).
+    const answered = keys.length > 0 ? this.deps.clientAsked(instanceId) : () => {};
     const picked = pickClient(keys, this.clients, { server: spec.name, instanceId, method });
     if (!picked.ok) {
+      answered();
       // With no caller request in flight (a server asking roots/list as it starts, for a listing) the
       // refusal is expected and the server copes: worth a line at info, not a warning on every cold start.
       const level = keys.length === 0 ? 'info' : 'warning';
@@ -202,6 +211,7 @@ export class ClientRequests implements ClientRequestsApi {
     } finally {
       lent?.();
       this.open.delete(q);
+      answered();
     }
   }
 }

@@ -111,6 +111,7 @@ function clientRequestsOf(o: CoreOptions): ClientRequests {
   const router = new ClientRequests({
     callersOf: (instanceId) => o.pools.callersOf?.(instanceId) ?? [],
     lendSlot: (instanceId) => o.pools.lendSlot?.(instanceId) ?? (() => undefined),
+    clientAsked: (instanceId) => o.pools.clientAsked?.(instanceId) ?? (() => {}),
     notifyServers: (fps, method, params) => o.pools.notifyServers?.(fps, method, params) ?? 0,
     fingerprintsOf: (caller) => fingerprintsOf(o.store, profileFor(o.store.current, caller).name),
     log: o.log,

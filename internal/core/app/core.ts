@@ -55,7 +55,7 @@ export class Core {
   readonly tools: ToolService;
   /** Per-caller views, so a caller moved to another profile by a reload sees the new list. */
   private readonly callerViews = new CallerViews<ToolSnapshot>(
-    (caller) => this.tools.index(this.toolViewOf(caller)).snapshot(),
+    (caller) => this.snapshotOf(this.toolViewOf(caller)),
     // A watch's first snapshot comes within the listing budget, like a listing: what arrives later is a change.
     (caller) => this.tools.loadWithin(this.toolViewOf(caller)),
   );
@@ -245,6 +245,13 @@ export class Core {
         servers: pending,
       });
     return pending;
+  }
+
+  /** The profile's tool snapshot, naming the servers whose tools are still being listed. */
+  private snapshotOf(profile: string): ToolSnapshot {
+    const snap = this.tools.index(profile).snapshot();
+    const loading = this.tools.unlistedServers(profile);
+    return loading.length > 0 ? { ...snap, loading } : snap;
   }
 
   watchTools(caller: string, lastEtag?: string): Subscription<ToolSnapshot> {

@@ -47,6 +47,11 @@ export interface PoolPort extends ToolSource {
   callersOf?(instanceId: string): string[];
   /** A call on the instance waits for its caller's answer: read-only calls may use its slot until the returned function runs. */
   lendSlot?(instanceId: string): () => void;
+  /**
+   * A server asked a client from this instance: its pool gives each call an instance of its own from now on
+   * (kept in the metadata cache), and the instance waits on its client until the returned function is called.
+   */
+  clientAsked?(instanceId: string): () => void;
   /** A caller's call (routing key `key`) ended on the instance without the server's answer. */
   onCallAbandoned?(cb: (fingerprint: string, instanceId: string, key: string) => void): void;
   /** A client notification to every running instance of these pools; returns how many got it. */

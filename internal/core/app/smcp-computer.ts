@@ -84,9 +84,11 @@ export class SmcpComputer {
     this.link.start();
     const caller = this.me.caller;
     // The etag also moves while a new server starts and its listing settles; the office hears only of a
-    // change to the tools it would get (one notice per real change, not three with the same list).
+    // change to the tools it would get (one notice per real change, not three with the same list). A
+    // snapshot taken while a server's tools are being listed lacks them for now (an env-only edit makes a
+    // new spec that lists the same tools again): it is no view to compare with.
     this.follow(this.deps.api.watchTools(caller), SERVER_EVENTS.updateToolList, (s) =>
-      JSON.stringify((s.catalog ?? s.tools).map((t) => t.definition)),
+      s.loading?.length ? undefined : JSON.stringify((s.catalog ?? s.tools).map((t) => t.definition)),
     );
     this.follow(this.deps.api.context.watchDesktop(caller), SERVER_EVENTS.updateDesktop);
     this.follow(this.deps.api.context.watchFinder(caller), SERVER_EVENTS.updateFinder);
@@ -142,7 +144,12 @@ export class SmcpComputer {
   }
 
   /** Same change detection as the gRPC watches: the first item is the current view, later ones are changes. */
-  private follow<T extends { etag: string }>(sub: Subscription<T>, event: string, key: (s: T) => string = (s) => s.etag): void {
+  private follow<T extends { etag: string }>(
+    sub: Subscription<T>,
+    event: string,
+    /** What a change is measured by; undefined: this item is a passing state, compared with nothing. */
+    key: (s: T) => string | undefined = (s) => s.etag,
+  ): void {
     this.watches.push(sub);
     // Runs for the link's life; a watch that fails is logged below, so this never rejects.
     void (async () => {
@@ -150,6 +157,7 @@ export class SmcpComputer {
       try {
         for await (const s of sub) {
           const k = key(s);
+          if (k === undefined) continue;
           if (last !== undefined && k !== last) this.notify(event);
           last = k;
         }

@@ -161,6 +161,22 @@ export class ToolService {
   }
 
   /**
+   * The profile's servers whose tools the index does not hold yet and will: being listed, or a new spec
+   * not listed so far (a reload publishes the index before its listing starts). Failed and left-out ones
+   * are not waited for.
+   */
+  unlistedServers(profileName: string): string[] {
+    const profile = this.profiles.get(profileName);
+    return (profile?.servers ?? [])
+      .filter((s) => {
+        if (s.disabled || s.unavailable) return false;
+        const fp = specFingerprint(s);
+        return this.loading.has(fp) || (!this.cache.has(fp) && !this.failures.has(fp));
+      })
+      .map((s) => s.name);
+  }
+
+  /**
    * The loads of the profile's servers whose tools are not cached — or, with `stale`, cached past their
    * TTL — by fingerprint; recent failures are skipped unless retrying.
    */

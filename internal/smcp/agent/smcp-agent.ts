@@ -59,6 +59,8 @@ export class SmcpAgent {
   private readonly graceMs: number;
   private currentOffice: string | undefined;
   private closed = false;
+  /** Set from a lost connection that will be re-established until the re-join after it is over. */
+  private rejoining?: { done: Promise<void>; settle: () => void };
 
   private constructor(o: SmcpAgentOptions) {
     this.name = o.name;
@@ -79,7 +81,15 @@ export class SmcpAgent {
     let connects = 0;
     this.socket.on('connect', () => {
       // rejoin() reports its failures as refresh events and does not reject; the connect handler cannot wait.
-      if (connects++ > 0) void this.rejoin();
+      if (connects++ > 0) void this.rejoin().finally(() => this.rejoinOver());
+    });
+    // Requests made from now on wait for the re-join: sent before it, the Server would not know us yet.
+    this.socket.on('disconnect', () => {
+      if (this.socket.active && this.currentOffice && !this.rejoining) {
+        let settle = (): void => {};
+        const done = new Promise<void>((r) => (settle = r));
+        this.rejoining = { done, settle };
+      }
     });
   }
 
@@ -211,6 +221,8 @@ export class SmcpAgent {
     const req_id = o.reqId ?? randomUUID().replace(/-/g, '');
     const payload = { agent: this.name, req_id, computer, tool_name: toolName, params, timeout };
     let answer: unknown;
+    if (!(await this.afterRejoin(timeout * 1000)))
+      return errorResult(errorPayload(SMCP_CODES.timeout, `not connected again within ${timeout} s`), req_id);
     try {
       answer = await this.socket.timeout(timeout * 1000 + this.graceMs).emitWithAck(CLIENT_EVENTS.toolCall, payload);
     } catch {
@@ -225,7 +237,10 @@ export class SmcpAgent {
 
   /** Asks the computer to cancel a call of ours (fire-and-forget, as the protocol defines). */
   cancel(reqId: string): void {
-    this.socket.emit(SERVER_EVENTS.toolCallCancel, { agent: this.name, req_id: reqId });
+    const send = (): void => void this.socket.emit(SERVER_EVENTS.toolCallCancel, { agent: this.name, req_id: reqId });
+    if (!this.rejoining) return send();
+    // afterRejoin never rejects (it resolves false on its timeout, and the cancel is sent anyway): fire-and-forget as above.
+    void this.afterRejoin(DEFAULT_ROUTE_TIMEOUT_MS).then(send);
   }
 
   /** Typed handler for a `notify:*` event. */
@@ -247,8 +262,30 @@ export class SmcpAgent {
 
   close(): void {
     this.closed = true;
+    this.rejoinOver();
     this.socket.disconnect();
     this.events.removeAllListeners();
+  }
+
+  private rejoinOver(): void {
+    this.rejoining?.settle();
+    this.rejoining = undefined;
+  }
+
+  /**
+   * Waits, at most `timeoutMs`, for the re-join after a reconnect; false when the time ran out first.
+   * Socket.IO would send a request made while disconnected as soon as it reconnects, before the re-join.
+   */
+  private async afterRejoin(timeoutMs: number): Promise<boolean> {
+    const pending = this.rejoining?.done;
+    if (!pending) return true;
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<false>((r) => (timer = setTimeout(() => r(false), timeoutMs)));
+    try {
+      return await Promise.race([pending.then(() => true), expired]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private requireOffice(): string {
@@ -270,6 +307,8 @@ export class SmcpAgent {
     const req_id = randomUUID().replace(/-/g, '');
     const timeoutMs = o.timeoutMs ?? DEFAULT_ROUTE_TIMEOUT_MS + this.graceMs;
     let answer: unknown;
+    if (!(await this.afterRejoin(timeoutMs)))
+      throw new SmcpError(errorPayload(SMCP_CODES.timeout, `no answer to ${event}: not connected again within ${timeoutMs} ms`));
     try {
       answer = await this.socket.timeout(timeoutMs).emitWithAck(event, { agent: this.name, req_id, ...extra });
     } catch {

@@ -16,6 +16,8 @@ import { LogRelay } from './log-relay.js';
 import { PAGE_CAPABILITIES, PageInputRequests } from './page-input-requests.js';
 import { Args } from './socket-args.js';
 import { outputSchemaBreach } from './output-check.js';
+import type { AppFrames } from './app-frames.js';
+import { prepareAppFrame } from './app-resource.js';
 
 type Ack = (reply: Reply<unknown>) => void;
 type Watch = WatchKind;
@@ -36,6 +38,7 @@ export class DashboardSession {
   constructor(
     private readonly socket: Socket,
     private readonly core: DashboardCore,
+    private readonly frames: AppFrames,
   ) {
     socket.on('disconnect', () => this.close());
     this.routes();
@@ -91,6 +94,7 @@ export class DashboardSession {
     this.on('connect-info', () => c.connectInfo());
     this.on('action', (a) => c.act(actionOf(a)));
     this.on('input-answer', (a) => this.inputs.answer(a));
+    this.on('app-frame', (a) => prepareAppFrame(c, this.frames, a.str('caller'), a.str('tool'), this.gone.signal));
   }
 
   /** Sends one event of the protocol to this page. */

@@ -18,6 +18,7 @@ import { requestRejection } from './request-guard.js';
 import { LoginCodes } from './login-codes.js';
 import { LoginSessions } from './login-sessions.js';
 import { pageWithLogin, presented } from './page-credential.js';
+import { AppFrames } from './app-frames.js';
 
 export interface DashboardOptions {
   core: DashboardCore;
@@ -58,6 +59,7 @@ export class Dashboard {
   /** The open sockets of each login, closed when it ends. */
   private readonly sockets = new Map<string, Set<Socket>>();
   private readonly assets = new DashboardAssets();
+  private readonly frames: AppFrames;
   private io?: IoServer;
   /** Socket.IO being loaded (the first dashboard socket asked for it); undefined after close. */
   private ioLoad?: Promise<IoServer | undefined>;
@@ -66,6 +68,8 @@ export class Dashboard {
   private port = 0;
 
   constructor(private readonly o: DashboardOptions) {
+    // Each app's CSP is logged when its frame is prepared, for review (as the MCP Apps spec asks of hosts).
+    this.frames = new AppFrames((fields) => o.log('info', 'dashboard.app_frame', fields));
     this.logins = new LoginSessions(takeHandoff(o.stateDir)?.logins ?? [], (hash) => this.closeSockets(hash));
   }
 
@@ -124,7 +128,7 @@ export class Dashboard {
         });
         io.of('/app').on('connection', (socket) => {
           this.track(socket);
-          new DashboardSession(socket, this.o.core);
+          new DashboardSession(socket, this.o.core, this.frames);
         });
         return io;
       })
@@ -204,6 +208,7 @@ export class Dashboard {
     if (path === '/app/renew') return (this.renew(req, res), true);
     if (path === '/app/logout') return (this.logout(req, res), true);
     if (req.method !== 'GET' && req.method !== 'HEAD') return (res.writeHead(405, { allow: 'GET, HEAD' }).end(), true);
+    if (path.startsWith(FRAME_PREFIX)) return (this.serveFrame(path.slice(FRAME_PREFIX.length), req, res), true);
     const login = url.searchParams.get('login');
     if (path === '/' && login !== null) return (this.logIn(login, req, res), true);
     const given = url.searchParams.get('token');
@@ -227,6 +232,24 @@ export class Dashboard {
     const index = this.assets.get('index.html');
     const body = index ? pageWithLogin(index.body, session) : Buffer.from('');
     res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': index?.type ?? 'text/html' }).end(req.method === 'HEAD' ? undefined : body);
+  }
+
+  /**
+   * An MCP App's page, prepared by an `app-frame` request of a logged-in page: served once, with the CSP
+   * built from what its resource declared (a sandbox directive included), never with the dashboard's origin.
+   */
+  private serveFrame(id: string, req: IncomingMessage, res: ServerResponse): void {
+    const frame = this.frames.take(id);
+    if (!frame) return this.deny(res, 404, 'this app frame was used or has expired: run the tool again\n');
+    res
+      .writeHead(200, {
+        'cache-control': 'no-store',
+        'x-content-type-options': 'nosniff',
+        'referrer-policy': 'no-referrer',
+        'content-security-policy': frame.csp,
+        'content-type': 'text/html; charset=utf-8',
+      })
+      .end(req.method === 'HEAD' ? undefined : frame.html);
   }
 
   /** A single-use login link (what `mcpd open` leads the browser to): the code is traded once for a login. */
@@ -267,6 +290,9 @@ export class Dashboard {
     res.writeHead(code, { ...SECURITY_HEADERS, 'content-type': 'text/plain; charset=utf-8' }).end(text);
   }
 }
+
+/** Where the MCP App pages are served (app-frames.ts). */
+const FRAME_PREFIX = '/app/frame/';
 
 type UpgradeListener = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
 

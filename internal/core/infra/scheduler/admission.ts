@@ -9,6 +9,9 @@ import type { PoolScope } from './pool-scope.js';
 import type { CallOptions } from './types.js';
 import { WaitQueue, type WaitOutcome, type Waiter } from './waiters.js';
 
+/** Instances started past the cap for callers while others wait on their clients (the gateway parks 32 calls at most). */
+const MAX_EXTRA_FOR_CLIENTS = 32;
+
 /**
  * Admission of calls to one pool: a slot now when routing finds one, otherwise a FIFO wait bounded by
  * the call deadline and `poolWaitSeconds` (then POOL_SATURATED), and the starts that demand calls for.
@@ -98,8 +101,8 @@ export class Admission {
     }
     const unserved = this.waiters.snapshot().filter((w) => !this.isBound(w));
     let starting = instances.startingCount();
-    const perInstance = Math.max(1, scope.spec.maxConcurrent);
-    while (unserved.length > starting * perInstance && instances.liveCount() < scope.cap) {
+    const perInstance = scope.perInstance;
+    while (unserved.length > starting * perInstance && instances.liveCount() < this.cap()) {
       const first = unserved[Math.min(starting * perInstance, unserved.length - 1)];
       const cause: StartCause = instances.liveCount() === 0 ? (first?.cause ?? 'call') : 'scale-out';
       this.start(cause);
@@ -119,7 +122,7 @@ export class Admission {
   /** Takes a slot now if the routing rules allow; undefined means wait. */
   private tryTake(key: string | undefined, readOnly = false): Instance | undefined {
     const now = this.scope.now();
-    const inst = this.routing.choose(key, Math.max(1, this.scope.spec.maxConcurrent), now, readOnly);
+    const inst = this.routing.choose(key, this.scope.perInstance, now, readOnly);
     if (!inst) return undefined;
     inst.take(now);
     this.idle.disarm(inst);
@@ -158,8 +161,19 @@ export class Admission {
   /** At the cap with every instance full (or, for a bound caller, its instance full). */
   private isSaturated(w: Waiter): boolean {
     if (this.isBound(w)) return true;
-    if (this.instances.liveCount() < this.scope.cap) return false;
+    if (this.instances.liveCount() < this.cap()) return false;
     return this.instances.noneLiveStarting();
+  }
+
+  /**
+   * How many instances may run: the spec's cap, plus one for each instance whose every call waits on its
+   * client (a parked MRTR call waits up to 120 s for the client's retry): such an instance does no work, and
+   * other callers must not wait behind it. A singleton stays one process; the extra is bounded.
+   */
+  private cap(): number {
+    const { scope } = this;
+    if (scope.spec.strategy === 'singleton') return scope.cap;
+    return scope.cap + Math.min(this.instances.waitingOnClientCount(), MAX_EXTRA_FOR_CLIENTS);
   }
 
   private drop(w: Waiter, err: Error, outcome: WaitOutcome): void {

@@ -54,6 +54,13 @@ export class InstanceSet {
     return false;
   }
 
+  /** Live instances each of whose calls waits on a question to its client (see Instance.waitingOnClient). */
+  waitingOnClientCount(): number {
+    let n = 0;
+    for (const i of this.map.values()) if (!i.stopping && i.waitingOnClient) n++;
+    return n;
+  }
+
   /** Usable instances with a slot below `maxConcurrent`. */
   withFreeSlot(maxConcurrent: number, readOnly = false): Instance[] {
     const free: Instance[] = [];

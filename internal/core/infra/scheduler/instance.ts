@@ -45,6 +45,8 @@ export class Instance {
    * may run in one meanwhile (decision 64), so an unanswered question does not starve other callers' reads.
    */
   private lent = 0;
+  /** Questions from this server to a client (sampling, elicitation, roots) not yet answered. */
+  private openQuestions = 0;
 
   constructor(
     readonly id: string,
@@ -111,6 +113,25 @@ export class Instance {
       this.abandonedCalls++;
       onAbandoned?.(entry.key);
     };
+  }
+
+  /** The server asked a client; the returned function says the answer came (or the question ended). */
+  asked(): () => void {
+    this.openQuestions++;
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      this.openQuestions--;
+    };
+  }
+
+  /**
+   * Every call here waits on an answer from its client (one question per call at most counts): the server
+   * does no work until the client answers, which for a parked 2026 call may take minutes.
+   */
+  get waitingOnClient(): boolean {
+    return this.inFlight > 0 && this.openQuestions >= this.inFlight;
   }
 
   /** The server answered the ping sent after one abandoned call's cancel: that call can ask no more. */

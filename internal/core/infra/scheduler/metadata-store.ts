@@ -28,6 +28,8 @@ export interface SavedMetadata {
    * never listed (its server is listed when it is first needed). Files of earlier cores have none.
    */
   lists?: Partial<Record<SavedList, JsonObject[]>>;
+  /** An instance asked its client (sampling, elicitation, roots): each call gets an instance of its own. */
+  asksClient?: boolean;
 }
 
 interface FileShape extends SavedMetadata {
@@ -84,7 +86,14 @@ export class MetadataStore {
       const data = JSON.parse(text) as Partial<FileShape>;
       if (data.version !== 1 || data.fingerprint !== fingerprint || !Array.isArray(data.tools)) throw new Error('unexpected content');
       for (const t of data.tools) if (typeof t?.name !== 'string' || typeof t.definition !== 'object') throw new Error('malformed tool');
-      return { tools: data.tools, capabilities: data.capabilities, serverInfo: data.serverInfo, lists: checkedLists(data.lists) };
+      if (data.asksClient !== undefined && typeof data.asksClient !== 'boolean') throw new Error('malformed asksClient');
+      return {
+        tools: data.tools,
+        capabilities: data.capabilities,
+        serverInfo: data.serverInfo,
+        lists: checkedLists(data.lists),
+        ...(data.asksClient ? { asksClient: true } : {}),
+      };
     } catch (e) {
       // A damaged cache only costs one server start: drop it and list afresh.
       this.warn('metadata cache file unreadable; it is removed and the server will be listed again', { file, error: (e as Error).message });

@@ -5,7 +5,7 @@ export type NotificationListener = (fingerprint: string, instanceId: string, met
 export type StderrListener = (fingerprint: string, instanceId: string, line: string) => void;
 
 export interface EventHubHooks {
-  /** A pool's tools changed: keep them for the next core (before listeners hear of it). */
+  /** A pool's tools (or other metadata) changed: keep them for the next core (before listeners hear of it). */
   toolsChanged(fingerprint: string): void;
   /** The runtime is shutting down: pin losses are not reported (nothing is re-established). */
   down(): boolean;
@@ -41,6 +41,7 @@ export class PoolEventHub {
       if (!this.hooks.down()) this.pinListeners.forEach((cb) => safe(() => cb(fp, key)));
     },
     statusChanged: () => this.statusChanged(),
+    metadataChanged: (fp) => this.hooks.toolsChanged(fp),
     callAbandoned: (fp, id, key) => this.abandonListeners.forEach((cb) => safe(() => cb(fp, id, key))),
   };
 

@@ -72,7 +72,7 @@ export class PoolManager {
       });
       this.pools.set(fp, pool);
       const saved = this.opts.metadataStore?.load(fp);
-      if (saved) pool.meta.restore(saved);
+      if (saved) pool.restore(saved);
       this.log({ level: 'info', event: 'pool.created', fingerprint: fp, message: `pool for server ${spec.name} created` });
       pool.ensureWarm(spec.activationMode === 'always-on' ? 'always-on' : 'min-ready');
     }
@@ -167,6 +167,18 @@ export class PoolManager {
       if (back) return back;
     }
     return () => undefined;
+  }
+
+  /**
+   * A server asked a client from this instance: its pool gives each call an instance of its own from now
+   * on, and the instance counts as waiting on its client until the returned function is called.
+   */
+  clientAsked(instanceId: string): () => void {
+    for (const p of this.pools.values()) {
+      const done = p.clientAsked(instanceId);
+      if (done) return done;
+    }
+    return () => {};
   }
 
   /** Sends a client notification to every running instance of the given pools; returns how many got it. */
@@ -269,7 +281,7 @@ export class PoolManager {
 
   /** A pool's tools or lists changed (first listing, list_changed, a restart that found them different): keep them for the next core. */
   private persistMetadata(fp: string): void {
-    const saved = this.pools.get(fp)?.meta.saved();
+    const saved = this.pools.get(fp)?.savedMetadata();
     if (saved) this.opts.metadataStore?.save(fp, saved);
   }
 }

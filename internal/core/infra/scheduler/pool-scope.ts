@@ -11,6 +11,12 @@ export class PoolScope {
   private isClosed = false;
   private suspension?: string;
   private gen = 0;
+  /**
+   * An instance of this spec asked its client (sampling, elicitation, roots): a stdio server's request does
+   * not say which call it serves, so from then on each call gets an instance of its own (decision 20).
+   * Kept in the metadata cache, so a restarted core knows before the server asks again.
+   */
+  asksClient = false;
 
   constructor(
     readonly fingerprint: string,
@@ -59,6 +65,11 @@ export class PoolScope {
 
   get cap(): number {
     return this.spec.strategy === 'singleton' ? 1 : Math.max(1, this.spec.maxInstances);
+  }
+
+  /** Calls one instance may serve at a time: one for a server that asks its client, else `maxConcurrent`. */
+  get perInstance(): number {
+    return this.asksClient ? 1 : Math.max(1, this.spec.maxConcurrent);
   }
 
   /** Instances kept warm: minReady, at least one for always-on. */

@@ -15,6 +15,7 @@ import { KeyRouting } from './key-routing.js';
 import { ListFreshness, type CachedList } from './list-freshness.js';
 import { Liveness } from './liveness.js';
 import type { MetadataCache } from './metadata-cache.js';
+import type { SavedMetadata } from './metadata-store.js';
 import { PoolHealth } from './pool-health.js';
 import { PoolScope } from './pool-scope.js';
 import { RestartScheduler } from './restart-scheduler.js';
@@ -91,6 +92,47 @@ export class Pool {
 
   get meta(): MetadataCache {
     return this.listing.meta;
+  }
+
+  /** What the metadata store had for this spec. */
+  restore(saved: SavedMetadata): void {
+    this.listing.meta.restore(saved);
+    if (saved.asksClient) this.scope.asksClient = true;
+  }
+
+  /** What goes to the metadata store (nothing before the tools were listed). */
+  savedMetadata(): SavedMetadata | undefined {
+    const saved = this.listing.meta.saved();
+    return saved && this.scope.asksClient ? { ...saved, asksClient: true } : saved;
+  }
+
+  /**
+   * The server asked a client from `instanceId` (undefined: not this pool's). The first time, the pool
+   * serves one call per instance from then on (PoolScope.asksClient); the instance waits on its client
+   * until the returned function is called, and meanwhile admission may start another for other callers.
+   */
+  clientAsked(instanceId: string): (() => void) | undefined {
+    const inst = this.instances.get(instanceId);
+    if (!inst) return undefined;
+    const { scope } = this;
+    if (!scope.asksClient) {
+      scope.asksClient = true;
+      scope.log(
+        'info',
+        'pool.asks_client',
+        `server ${scope.spec.name} asks its client (sampling, elicitation or roots): each call now gets an instance of its own`,
+        inst,
+      );
+      scope.deps.events.metadataChanged?.(this.fingerprint);
+    }
+    const answered = inst.asked();
+    this.admission.pump();
+    scope.changed();
+    return () => {
+      answered();
+      this.admission.pump();
+      scope.changed();
+    };
   }
 
   /** Instances that hold (or are starting) a server process. */
@@ -358,6 +400,7 @@ export class Pool {
       errorHistory: health.errorHistory(),
       generation: scope.generation,
       protocolVersion: this.protocolVersion,
+      asksClient: scope.asksClient,
     };
   }
 }

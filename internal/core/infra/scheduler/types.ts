@@ -50,6 +50,8 @@ export interface PoolEvents {
    * the server→client requests forwarded on its behalf are withdrawn.
    */
   callAbandoned?(fingerprint: string, instanceId: string, key: string): void;
+  /** What the pool knows without running its server changed beside its lists (it asks its client): keep it on disk. */
+  metadataChanged?(fingerprint: string): void;
 }
 
 export interface PoolDeps {

@@ -178,6 +178,8 @@ export interface PoolStatus {
   errorHistory: PoolError[];
   /** The MCP version the pool's server speaks (2026-07-28 or a 2025 one), from its newest session; empty until one started. */
   protocolVersion: string;
+  /** Its server asked a client (sampling, elicitation, roots): mcpd gives each call an instance of its own. */
+  asksClient: boolean;
 }
 
 export interface PoolError {
@@ -2447,6 +2449,7 @@ function createBasePoolStatus(): PoolStatus {
     minReady: 0,
     errorHistory: [],
     protocolVersion: "",
+    asksClient: false,
   };
 }
 
@@ -2499,6 +2502,9 @@ export const PoolStatus: MessageFns<PoolStatus> = {
     }
     if (message.protocolVersion !== "") {
       writer.uint32(130).string(message.protocolVersion);
+    }
+    if (message.asksClient !== false) {
+      writer.uint32(136).bool(message.asksClient);
     }
     return writer;
   },
@@ -2644,6 +2650,14 @@ export const PoolStatus: MessageFns<PoolStatus> = {
             message.protocolVersion = reader.string();
             continue;
           }
+          case 17: {
+            if (tag !== 136) {
+              break;
+            }
+
+            message.asksClient = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2706,6 +2720,11 @@ export const PoolStatus: MessageFns<PoolStatus> = {
         : isSet(object.protocol_version)
         ? globalThis.String(object.protocol_version)
         : "",
+      asksClient: isSet(object.asksClient)
+        ? globalThis.Boolean(object.asksClient)
+        : isSet(object.asks_client)
+        ? globalThis.Boolean(object.asks_client)
+        : false,
     };
   },
 
@@ -2759,6 +2778,9 @@ export const PoolStatus: MessageFns<PoolStatus> = {
     if (message.protocolVersion !== "") {
       obj.protocolVersion = message.protocolVersion;
     }
+    if (message.asksClient !== false) {
+      obj.asksClient = message.asksClient;
+    }
     return obj;
   },
 
@@ -2783,6 +2805,7 @@ export const PoolStatus: MessageFns<PoolStatus> = {
     message.minReady = object.minReady ?? 0;
     message.errorHistory = object.errorHistory?.map((e) => PoolError.fromPartial(e)) || [];
     message.protocolVersion = object.protocolVersion ?? "";
+    message.asksClient = object.asksClient ?? false;
     return message;
   },
 };
