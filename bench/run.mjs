@@ -5,6 +5,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { spawn } from 'node:child_process';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   ECHO,
@@ -13,6 +14,7 @@ import {
   MCPDMCP,
   REPO,
   childrenMatching,
+  cpuMs,
   emit,
   emitComparison,
   interleaved,
@@ -131,6 +133,47 @@ async function hop() {
       mcpd_p99: round(percentile(g, 99)),
     });
   });
+}
+
+/**
+ * The hop (1 KB echo through mcpdmcp → core → server-everything) with the audit log on (the default) and
+ * off (`audit: { enabled: false }`): two cores on the same configuration, measured in interleaved rounds as
+ * `hop()` does. `added_p50` is what the audit interceptor and its writer cost a call.
+ */
+async function audit() {
+  const everything = `servers:\n  - name: everything\n    cmd: ${JSON.stringify(EVERYTHING_CMD)}\n    idleSeconds: 0\n    maxInstances: 1\n`;
+  const opened = [];
+  try {
+    const core = async (runtime) => {
+      const world = await startCore({ default: everything }, 'callers: {}\n', { 'runtime.yaml': `metricsAddress: ""\n${runtime}` });
+      opened.push(world);
+      const client = await connectStdio(process.execPath, [MCPDMCP, 'bench', '--socket', world.socket, '--no-autostart']);
+      opened.push({ stop: () => client.close() });
+      return { world, call: () => echo1kb(client, 'everything__echo') };
+    };
+    const on = await core('');
+    const off = await core('audit: { enabled: false }\n');
+    // The cores' CPU per call is steadier than time on a loaded machine: it says what the audit costs the core.
+    const cpu0 = [cpuMs(off.world.core.pid), cpuMs(on.world.core.pid)];
+    const [a, b] = await interleaved([off.call, on.call], N, WARMUP);
+    const perCall = (pid, i) => round((cpuMs(pid) - cpu0[i]) / (N + WARMUP));
+    emitComparison('hop_audit_on_vs_off', N, WARMUP, b, a, {
+      core_cpu_ms_per_call_off: perCall(off.world.core.pid, 0),
+      core_cpu_ms_per_call_on: perCall(on.world.core.pid, 1),
+      audit_file_bytes: auditBytes(on.world.store),
+    });
+  } finally {
+    for (const o of opened.reverse()) await o.stop().catch(() => {});
+  }
+}
+
+/** The size of the audit log a bench core wrote: proof that the "on" core really logged every call. */
+function auditBytes(store) {
+  try {
+    return statSync(join(store, '.mcpd-state', 'audit.jsonl')).size;
+  } catch {
+    return 0;
+  }
 }
 
 /**
@@ -614,7 +657,7 @@ async function startHttpGateway(socket) {
   };
 }
 
-const cases = { hop, policy, throughput, listing, density, notify, logs, mux, stateless };
+const cases = { hop, audit, policy, throughput, listing, density, notify, logs, mux, stateless };
 for (const [name, fn] of Object.entries(cases)) {
   if (only && only !== name) continue;
   await fn();

@@ -2,6 +2,7 @@ import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { conn } from './conn.js';
 import { useConnState, useWatch } from './hooks.js';
+import { Audit } from './pages/audit.js';
 import { Config } from './pages/config.js';
 import { Connect } from './pages/connect.js';
 import { Desktop } from './pages/desktop.js';
@@ -29,6 +30,7 @@ const PAGES: [string, string][] = [
   ['overview', 'Overview'],
   ['caller', 'Caller'],
   ['logs', 'Logs'],
+  ['audit', 'Audit'],
   ['desktop', 'Desktop'],
   ['finder', 'Finder'],
   ['pins', 'Pins'],
@@ -89,6 +91,8 @@ function Dashboard() {
         );
       case 'logs':
         return <Logs callers={callers} initialCaller={routeCaller} />;
+      case 'audit':
+        return <Audit callers={callers} />;
       case 'desktop':
         return <Desktop caller={caller} />;
       case 'finder':

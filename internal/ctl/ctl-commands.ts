@@ -278,6 +278,28 @@ const desktopHost: CtlCommand = {
   passThrough: async (argv, io) => (await import('./ctl-desktop-host.js')).desktopHostCommand(argv, io.out, io.err),
 };
 
+const audit: CtlCommand = {
+  name: 'audit',
+  args: '<verify|tail>',
+  summary: "check the store's audit log's hash chain (verify), or follow it live (tail)",
+  details: 'verify exits 0 printing how many entries it checked, or 1 naming the first altered, removed or reordered line (docs/audit.md)',
+  offline: true,
+  flags: {
+    caller: { type: 'string', value: 'C', help: "tail: only this caller's entries" },
+    lines: { type: 'string', value: 'N', help: 'tail: how many existing entries to print first (default 10)' },
+  },
+  run: async ({ args, flags, out }) => {
+    const { auditTailCommand, auditVerifyCommand } = await import('./ctl-audit.js');
+    const configDir = configFrom(str(flags.config));
+    const sub = must(args[0], '<verify|tail>');
+    if (sub === 'verify') return auditVerifyCommand(configDir, out);
+    if (sub !== 'tail') throw new Error(`audit: unknown subcommand "${sub}"; use verify or tail`);
+    const lines = Number(str(flags.lines) ?? 10);
+    if (!Number.isInteger(lines) || lines < 0) throw new Error(`audit tail: --lines must be a whole number, got "${str(flags.lines)}"`);
+    return auditTailCommand(configDir, { caller: str(flags.caller), lines }, out);
+  },
+};
+
 export const CTL_COMMANDS: readonly CtlCommand[] = [
   status,
   tools,
@@ -292,6 +314,7 @@ export const CTL_COMMANDS: readonly CtlCommand[] = [
   desktop,
   finder,
   validate,
+  audit,
   importCmd,
   connecting('connect', 'make the client spawn mcpdmcp <caller> (backs up, shows the diff)'),
   connecting('disconnect', 'remove that entry again'),

@@ -12,6 +12,7 @@ import type {
 import type { ProgressUpdate } from '../model/downstream.js';
 import type { LogLevel } from '../model/profile.js';
 import type { NameCollision } from '../model/tool.js';
+import type { AuditEntry } from '../audit/audit-entry.js';
 
 /**
  * The dashboard's socket protocol (Socket.IO namespace `/app`), declared once: the core's side
@@ -76,7 +77,7 @@ export interface ServerPinsView {
 }
 
 /** The live views a page can watch; each pushes its own event. */
-export type WatchKind = 'status' | 'tools' | 'resources' | 'prompts' | 'desktop' | 'finder' | 'logs' | 'pins';
+export type WatchKind = 'status' | 'tools' | 'resources' | 'prompts' | 'desktop' | 'finder' | 'logs' | 'pins' | 'audit';
 
 /** What each watch needs besides its kind. */
 export interface WatchParams {
@@ -89,6 +90,8 @@ export interface WatchParams {
   finder: { caller: string };
   /** Without a caller: every entry of the core (the "all callers" view). */
   logs: { caller?: string; minLevel?: LogLevel };
+  /** Without a caller: every caller's entries. */
+  audit: { caller?: string };
 }
 
 type WatchArgs = { [K in WatchKind]: { kind: K } & WatchParams[K] }[WatchKind];
@@ -214,6 +217,8 @@ export interface DashboardPushes {
   'desktop-changed': ContextChange & { caller: string };
   'finder-changed': ContextChange & { caller: string };
   logs: LogBatch;
+  /** Audit log entries as written (the recent ones first, when the watch begins); `off` when runtime.yaml turned it off. */
+  audit: { caller: string | null; entries: readonly AuditEntry[]; off: boolean };
   /** Progress of a `call`, by the page's call id. */
   progress: ProgressUpdate & { id: string };
   /** notifications/resources/updated of a subscribed URI. */
@@ -241,4 +246,5 @@ export const WATCH_EVENTS = {
   finder: 'finder-changed',
   logs: 'logs',
   pins: 'pins',
+  audit: 'audit',
 } as const satisfies Record<WatchKind, DashboardPush>;

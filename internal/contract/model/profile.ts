@@ -1,3 +1,4 @@
+import { DEFAULT_AUDIT, type AuditSettings } from './audit-settings.js';
 import type { SmcpSettings } from './smcp-computer-settings.js';
 import type { ServerSpec } from './spec.js';
 import type { PolicyRule } from './policy.js';
@@ -80,6 +81,8 @@ export interface RuntimeSettings {
   sessionChannelsPerConnection: number;
   /** Every running instance is pinged this often; one that does not answer is recycled. 0 = off. */
   pingIntervalSeconds: number;
+  /** The audit log (docs/audit.md); read when the core starts. */
+  audit: AuditSettings;
 }
 
 export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
@@ -102,6 +105,7 @@ export const DEFAULT_RUNTIME: RuntimeSettings = {
   sessionFrameStallSeconds: 30,
   sessionChannelsPerConnection: 1024,
   pingIntervalSeconds: 30,
+  audit: DEFAULT_AUDIT,
 };
 
 /** The whole store: every profile, the caller mapping, runtime settings. */

@@ -3,6 +3,7 @@ import { DEFAULT_RUNTIME, LOG_LEVELS, type RuntimeSettings } from '../model/prof
 import { checkKeys, durationRule, mapEntries, readEnum, readNumber, readString, readStringMap, type NumberRule } from './fields.js';
 import { report, whereOf, type LocStr, type Source, type YNode } from './source.js';
 import { parseSmcp, type RawSmcp } from './smcp-parse.js';
+import { parseAudit } from './audit-parse.js';
 
 type NumericKey =
   | 'poolWaitSeconds'
@@ -111,6 +112,8 @@ export function parseRuntime(src: Source, storeDir: string): ParsedRuntime {
     } else if (e.key === 'envFile') {
       const v = readString(src, e.value, e.field);
       if (v) envFile = { text: isAbsolute(v) ? v : resolve(storeDir, v), where: whereOf(src, e.value, e.field) };
+    } else if (e.key === 'audit') {
+      runtime.audit = parseAudit(src, e.value, e.field, storeDir);
     } else if (e.key === 'smcp') {
       smcp = parseSmcp(src, e.value, e.field);
     } else if (e.key === 'registry') {

@@ -13,6 +13,7 @@ import { NUMBER_RULES as RUNTIME_NUMBERS, RUNTIME_KEYS } from './runtime-parse.j
 import { NUMBER_RULES as SERVER_NUMBERS, SERVER_KEYS } from './server-parse.js';
 import { TOOL_META_KEYS } from './tool-meta-parse.js';
 import { COMPUTER_KEYS, SMCP_KEYS } from './smcp-parse.js';
+import { AUDIT_KEYS, AUDIT_NUMBERS } from './audit-parse.js';
 import { TOOL_SEARCH_KEYS } from './tool-search-parse.js';
 
 /**
@@ -173,6 +174,17 @@ function smcpSchema(): Schema {
   return object(SMCP_KEYS, (k) => types[k], 'smcp', ['url', 'office', 'computers']);
 }
 
+function auditSchema(): Schema {
+  const types: Record<string, Schema> = {
+    enabled: { type: 'boolean', description: 'false turns the audit log off (default true)' },
+    file: { type: 'string', description: 'the audit log; relative to the store; "" = audit.jsonl in the state directory' },
+    arguments: { type: 'boolean', description: "write each call's arguments in clear (default: only their sha256)" },
+    maxBytes: { ...numberSchema(AUDIT_NUMBERS.maxBytes), description: 'rotate the file before it grows past this' },
+    keep: { ...numberSchema(AUDIT_NUMBERS.keep), description: 'rotated files kept' },
+  };
+  return object(AUDIT_KEYS, (k) => types[k], 'audit');
+}
+
 export function runtimeSchema(): Schema {
   const numbers = RUNTIME_NUMBERS as Record<string, NumberRule>;
   const types: Record<string, Schema> = {
@@ -183,6 +195,7 @@ export function runtimeSchema(): Schema {
     env: { type: 'object', additionalProperties: str, description: 'variables for ${VAR}, before every other source' },
     envFile: { type: 'string', description: 'a dotenv file (NAME=value lines) of variables for ${VAR}; relative to the store' },
     smcp: smcpSchema(),
+    audit: auditSchema(),
     registry: {
       type: 'object',
       properties: { url: { type: 'string', pattern: '^https?://', description: 'MCP Registry base URL (mcpdctl search / add)' } },

@@ -18,10 +18,14 @@ import { CoreDoor } from './door/door.js';
 import type { Interceptor } from './door/interceptor.js';
 import { admissionInterceptor } from './door/admission.js';
 import { historyInterceptor } from './door/history.js';
+import { auditInterceptor } from './door/audit.js';
+import { AuditWriter } from '../infra/audit/audit-writer.js';
+import { auditFileIn } from '../../contract/audit/audit-files.js';
 import { Policy, policyInterceptor } from './door/policy.js';
 import { metricsInterceptor } from './door/metrics.js';
 import type { Metrics } from '../infra/telemetry/metrics.js';
 import type { CoreLog } from './area-deps.js';
+import type { AuditSettings } from '../../contract/model/audit-settings.js';
 import { must } from '../../shared/must.js';
 import { keepRunningOnUnhandledRejections } from './last-resort.js';
 import { dashboardCore } from './dashboard-core.js';
@@ -38,6 +42,8 @@ export interface RunningCore {
   /** The pools, metered (operator actions, as the dashboard takes them). */
   pools: PoolManager;
   server: ControlServer;
+  /** The audit log's writer; absent when runtime.yaml turns the log off. */
+  audit: AuditWriter | undefined;
   stop(): Promise<void>;
 }
 
@@ -179,7 +185,8 @@ async function serveCore(
     smcpFace: () => must(door, 'the door').for('smcp'),
     policyQuotas: () => policy.quotas(),
   });
-  door = new CoreDoor(core, doorInterceptors(core, policy, log, obs.metrics));
+  const audit = auditWriter(runtime.audit, stateDir, log);
+  door = new CoreDoor(core, doorInterceptors(core, policy, log, obs.metrics, audit));
   const sessions = new SessionTally();
   obs.attach(core, sessions);
   const server = await startControlServer(door, socket, {
@@ -208,7 +215,7 @@ async function serveCore(
   await watcher.ready;
   // The web dashboard shares the metrics listener; its token lives beside the control socket (0700).
   const dashboard = new Dashboard({
-    core: dashboardCore(door.for('dashboard'), core.logs, { store, pools, socket, stateDir }),
+    core: dashboardCore(door.for('dashboard'), core.logs, { store, pools, socket, stateDir, audit }),
     stateDir: dirname(socket),
     log,
   });
@@ -236,6 +243,8 @@ async function serveCore(
       await watcher.close();
       await server.close();
       await core.stop();
+      // After the control plane closed: the last calls' entries are in the queue, and are written.
+      await audit?.close();
       await launcher.shutdown();
       await obs.close();
       unguard();
@@ -244,7 +253,7 @@ async function serveCore(
       // Only now, with the socket removed, may another core start on it.
       await lock.release();
     })());
-  return { core, door, pools, server, stop };
+  return { core, door, pools, server, audit, stop };
 }
 
 /**
@@ -253,13 +262,26 @@ async function serveCore(
  * every call, refusals included), a per-caller policy after the stop's gate (a stopping core refuses before
  * asking it).
  */
-function doorInterceptors(core: Core, policy: Policy, log: CoreLog, metrics: Metrics): Interceptor[] {
+function doorInterceptors(core: Core, policy: Policy, log: CoreLog, metrics: Metrics, audit: AuditWriter | undefined): Interceptor[] {
   return [
+    ...(audit ? [auditInterceptor(audit)] : []),
     metricsInterceptor((face, method, outcome, s) => metrics.observeDoorCall(face, method, outcome, s)),
     admissionInterceptor(core.calls),
     policyInterceptor(policy),
     historyInterceptor(core.history, log),
   ];
+}
+
+/** The audit log (docs/audit.md): on unless runtime.yaml says `audit: { enabled: false }`; read at start. */
+function auditWriter(settings: AuditSettings, stateDir: string, log: CoreLog): AuditWriter | undefined {
+  if (!settings.enabled) return undefined;
+  return new AuditWriter({
+    file: auditFileIn(stateDir, settings.file),
+    arguments: settings.arguments,
+    maxBytes: settings.maxBytes,
+    keep: settings.keep,
+    warn: (message, fields) => log('warning', message, fields),
+  });
 }
 
 /**

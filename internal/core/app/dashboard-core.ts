@@ -3,7 +3,7 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LogRecord, Subscription } from '../../contract/control/control-areas.js';
 import type { LogLevel } from '../../contract/model/profile.js';
-import type { CallerRow, ConnectInfo, DashboardCore, OperatorAction, StoreFile } from '../infra/dashboard/dashboard-port.js';
+import type { AuditFeed, CallerRow, ConnectInfo, DashboardCore, OperatorAction, StoreFile } from '../infra/dashboard/dashboard-port.js';
 import { levelRank } from '../../contract/model/log-level.js';
 import type { ControlApi } from '../../contract/control/control.js';
 import type { LogService } from './log-service.js';
@@ -23,13 +23,19 @@ export interface DashboardSources {
   socket: string;
   /** The store's state directory: tool pins are read and approved there. */
   stateDir: string;
+  /** The audit log's writer; absent when it is off. */
+  audit?: AuditFeed;
 }
 
 /**
  * The door (as the dashboard's face), store and pools as the dashboard sees them: what the control plane
  * offers, plus operator actions. `logs` is the core's log bus (the operator's page reads every entry).
  */
-export function dashboardCore(core: ControlApi, logs: LogService, { store, pools, socket, stateDir }: DashboardSources): DashboardCore {
+export function dashboardCore(
+  core: ControlApi,
+  logs: LogService,
+  { store, pools, socket, stateDir, audit }: DashboardSources,
+): DashboardCore {
   return {
     info: () => core.info(),
     status: () => core.status(),
@@ -62,6 +68,7 @@ export function dashboardCore(core: ControlApi, logs: LogService, { store, pools
     connectInfo: (): ConnectInfo => ({ node: process.execPath, gateway: GATEWAY, configDir: store.current.dir, socket }),
     watchPins: () => watchPinsViews(stateDir),
     act: async (a) => (a.kind === 'approve-pins' ? approveFromDashboard(stateDir, a.server, a.tool) : act(core, pools, a)),
+    audit,
   };
 }
 

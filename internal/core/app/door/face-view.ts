@@ -151,12 +151,24 @@ export class FaceView implements ControlApi {
         );
       },
       read,
-      subscribe: (caller, uri, signal) =>
-        door.passAsync(this.call({ method: 'resources/subscribe', caller, target: uri }), undefined, () =>
+      subscribe: async (caller, uri, signal) => {
+        const sub = await door.passAsync(this.call({ method: 'resources/subscribe', caller, target: uri }), undefined, () =>
           inner.subscribe(caller, uri, signal),
-        ),
+        );
+        signal.addEventListener('abort', () => this.unsubscribed(caller, uri), { once: true });
+        return sub;
+      },
       channels: (caller) => inner.channels(caller),
     };
+  }
+
+  /** A subscription's end passes the door too (its signal ends it; interceptors see that as an unsubscribe). */
+  private unsubscribed(caller: string, uri: string): void {
+    try {
+      this.door.open(this.call({ method: 'resources/unsubscribe', caller, target: uri }), () => undefined);
+    } catch {
+      // refused: the subscription has ended all the same
+    }
   }
 
   private promptsView(inner: PromptsApi): PromptsApi {

@@ -11,6 +11,7 @@ import type {
   WatchKind,
 } from '../../../contract/dashboard/dashboard-events.js';
 import { randomUUID } from 'node:crypto';
+import type { AuditEntry } from '../../../contract/audit/audit-entry.js';
 import { LogRelay } from './log-relay.js';
 import { PAGE_CAPABILITIES, PageInputRequests } from './page-input-requests.js';
 import { Args } from './socket-args.js';
@@ -103,7 +104,8 @@ export class DashboardSession {
 
   private watch(a: Args): void {
     const kind = a.str('kind') as Watch;
-    const caller = kind === 'status' || kind === 'pins' || (kind === 'logs' && !a.optStr('caller')) ? undefined : a.str('caller');
+    const caller =
+      kind === 'status' || kind === 'pins' || ((kind === 'logs' || kind === 'audit') && !a.optStr('caller')) ? undefined : a.str('caller');
     this.stopWatch(kind);
     const ctl = new AbortController();
     const c = this.core;
@@ -142,9 +144,24 @@ export class DashboardSession {
         });
         return;
       }
+      case 'audit':
+        return this.watchAudit(caller);
       default:
-        throw new Error(`watch: unknown kind "${String(kind)}" (status, tools, resources, prompts, desktop, finder, logs, pins)`);
+        throw new Error(`watch: unknown kind "${String(kind)}" (status, tools, resources, prompts, desktop, finder, logs, pins, audit)`);
     }
+  }
+
+  /** The audit log's recent entries, then each batch as it is written (one caller's, or all). */
+  private watchAudit(caller: string | undefined): void {
+    const feed = this.core.audit;
+    const send = (entries: readonly AuditEntry[]) => {
+      const shown = caller === undefined ? entries : entries.filter((e) => e.kind === 'gap' || e.caller === caller);
+      if (shown.length > 0) this.push('audit', { caller: caller ?? null, entries: shown, off: false });
+    };
+    if (!feed) return this.push('audit', { caller: caller ?? null, entries: [], off: true });
+    this.push('audit', { caller: caller ?? null, entries: [], off: false });
+    send(feed.recent());
+    this.watches.set('audit', feed.onWritten(send));
   }
 
   private follow<T>(kind: Watch, sub: Subscription<T>, send: (v: T) => void): void {

@@ -1,0 +1,136 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AuditEntry } from '../../../contract/audit/audit-entry.js';
+import { GENESIS } from '../../../contract/audit/audit-chain.js';
+import { rotatedFile } from '../../../contract/audit/audit-files.js';
+import { verifyAudit } from '../../../contract/audit/audit-verify.js';
+import { AuditWriter, type AuditRecord, type AuditWriterOptions } from './audit-writer.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function tmp(): string {
+  const d = mkdtempSync(join(tmpdir(), 'audit-writer-'));
+  dirs.push(d);
+  return d;
+}
+
+const rec = (n: number, caller = 'alice'): AuditRecord => ({
+  kind: 'call',
+  startedAt: 0,
+  caller,
+  face: 'grpc',
+  client: null,
+  method: 'tools/call',
+  target: `fx__t${n}`,
+  outcome: 'ok',
+  durationMs: 1,
+  args: { n },
+});
+
+const entriesOf = (file: string): AuditEntry[] =>
+  readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as AuditEntry);
+
+function writer(file: string, o: Partial<AuditWriterOptions> = {}): { w: AuditWriter; warnings: string[] } {
+  const warnings: string[] = [];
+  const w = new AuditWriter({ file, arguments: false, maxBytes: 1 << 20, keep: 3, warn: (m) => warnings.push(m), ...o });
+  return { w, warnings };
+}
+
+/** Resolves after the writer's next batch is written. */
+const written = (w: AuditWriter) =>
+  new Promise<readonly AuditEntry[]>((res) => {
+    const off = w.onWritten((e) => (off(), res(e)));
+  });
+
+describe('the audit writer', () => {
+  it('continues the chain across a restart: the new first line carries the last hash on disk', async () => {
+    const file = join(tmp(), 'state', 'audit.jsonl');
+    const first = writer(file).w;
+    for (let i = 0; i < 3; i++) first.record(rec(i));
+    await first.close();
+    const second = writer(file).w;
+    second.record(rec(3));
+    await second.close();
+    const lines = entriesOf(file);
+    expect(lines.map((e) => e.seq)).toEqual([1, 2, 3, 4]);
+    expect(lines[0]?.prev).toBe(GENESIS);
+    expect(lines[3]?.prev).toBe(lines[2]?.hash);
+    expect(verifyAudit(file)).toEqual({ ok: true, entries: 4, files: 1 });
+  });
+
+  it('rotates by size, keeps `keep` files, and chains the new file to the old one', async () => {
+    const file = join(tmp(), 'audit.jsonl');
+    const { w } = writer(file, { maxBytes: 4096, keep: 2 });
+    for (let i = 0; i < 60; i++) w.record(rec(i));
+    await w.close();
+    expect(existsSync(rotatedFile(file, 1)) && existsSync(rotatedFile(file, 2))).toBe(true);
+    expect(existsSync(rotatedFile(file, 3))).toBe(false);
+    for (const f of [file, rotatedFile(file, 1), rotatedFile(file, 2)]) expect(readFileSync(f).length).toBeLessThanOrEqual(4096);
+    const older = entriesOf(rotatedFile(file, 1));
+    const current = entriesOf(file);
+    expect(current[0]?.prev).toBe(older.at(-1)?.hash);
+    expect(current.at(-1)?.seq).toBe(60);
+    const v = verifyAudit(file);
+    expect(v).toMatchObject({ ok: true, files: 3 });
+    // The oldest file kept begins mid-chain: its predecessors were rotated away.
+    expect(v.ok && v.continuesFrom).toBeGreaterThan(1);
+  });
+
+  it('on a full disk drops entries without blocking, and writes a gap entry into the chain once the disk is back', async () => {
+    const dir = tmp();
+    const file = join(dir, 'audit.jsonl');
+    const real = join(dir, 'real.jsonl');
+    symlinkSync(real, file);
+    let failed: () => void = () => {};
+    const failure = new Promise<void>((res) => (failed = res));
+    const warnings: string[] = [];
+    const w = new AuditWriter({
+      file,
+      arguments: false,
+      maxBytes: 1 << 20,
+      keep: 3,
+      warn: (m) => (warnings.push(m), m.includes('failed') && failed()),
+    });
+    w.record(rec(0));
+    await written(w);
+    // The disk fills up (the link now leads to /dev/full: every write fails with ENOSPC).
+    unlinkSync(file);
+    symlinkSync('/dev/full', file);
+    for (let i = 1; i < 4; i++) w.record(rec(i)); // returns at once: nothing waits on the disk
+    await failure;
+    expect(warnings).toEqual([expect.stringMatching(/^writing the audit log failed: ENOSPC.*calls go on/)]);
+    // Space again.
+    unlinkSync(file);
+    symlinkSync(real, file);
+    w.record(rec(4));
+    await w.close();
+    const lines = entriesOf(real);
+    expect(lines.map((e) => (e.kind === 'gap' ? `gap ${e.lost}` : e.target))).toEqual(['fx__t0', 'gap 3', 'fx__t4']);
+    expect(lines[1]).toMatchObject({ kind: 'gap', seq: 2, prev: lines[0]?.hash, reason: expect.stringMatching(/ENOSPC/) });
+    expect(Date.parse((lines[1] as { from: string }).from)).toBeLessThanOrEqual(Date.parse((lines[1] as { to: string }).to));
+    expect(warnings.at(-1)).toBe('the audit log is written again');
+    expect(verifyAudit(file)).toEqual({ ok: true, entries: 3, files: 1 });
+  });
+
+  it('drops what does not fit in its queue, counted, and records the gap with the next batch', async () => {
+    const file = join(tmp(), 'audit.jsonl');
+    const { w } = writer(file, { capacity: 2 });
+    for (let i = 0; i < 5; i++) w.record(rec(i));
+    await w.close();
+    const lines = entriesOf(file);
+    expect(lines.map((e) => (e.kind === 'gap' ? `gap ${e.lost} ${e.reason}` : e.target))).toEqual([
+      'gap 3 the audit queue was full',
+      'fx__t0',
+      'fx__t1',
+    ]);
+    expect(verifyAudit(file)).toMatchObject({ ok: true, entries: 3 });
+  });
+});

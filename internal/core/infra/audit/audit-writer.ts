@@ -1,0 +1,345 @@
+import { appendFile, mkdir, open, rename, rm, stat, truncate } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { GENESIS, argsDigestOf, chained } from '../../../contract/audit/audit-chain.js';
+import type { AuditCallFields, AuditEntry, AuditFields } from '../../../contract/audit/audit-entry.js';
+import { rotatedFile } from '../../../contract/audit/audit-files.js';
+import { secretRedactor } from '../../../shared/redactor.js';
+
+/**
+ * A handled call as the door hands it over: its arguments as given (digested, or kept, when written) and
+ * its start in epoch ms (made ISO when written: the call path does no more than it must).
+ */
+export type AuditRecord = Omit<AuditCallFields, 'argsDigest' | 'args' | 'time'> & { args: unknown; startedAt: number };
+
+export interface AuditWriterOptions {
+  file: string;
+  /** Keep the arguments in clear beside their digest. */
+  arguments: boolean;
+  maxBytes: number;
+  keep: number;
+  /** Records waiting to be written; beyond it new ones are dropped (and the gap recorded). */
+  capacity?: number;
+  /** A problem worth a warning in the core's log (a failing disk, a log that does not continue). */
+  warn?: (message: string, fields: Record<string, unknown>) => void;
+}
+
+const DEFAULT_CAPACITY = 10_000;
+/** Entries per append: one write for many calls is what keeps the log cheap. */
+const BATCH = 512;
+/**
+ * How long a record may wait for the next append. Appending once per call would put a file write's
+ * callbacks between every two calls of a busy core; waiting a little makes one write of many entries.
+ */
+const FLUSH_MS = 20;
+/** Entries kept for a viewer that arrives later (the dashboard). */
+const RECENT = 500;
+
+interface Lost {
+  count: number;
+  from: number;
+  to: number;
+  reason: string;
+}
+
+/**
+ * The audit log's one writer. `record` only queues (bounded): a call never waits on the disk. The queue is
+ * drained after the current turn in batched appends, each entry chained to the one before it (docs/audit.md).
+ * Entries that cannot be queued or written are counted, and a `gap` entry saying how many and when goes
+ * into the chain once writing works again.
+ */
+export class AuditWriter {
+  private queue: AuditRecord[] = [];
+  private readonly capacity: number;
+  private prev = GENESIS;
+  private seq = 0;
+  private size = 0;
+  private opened = false;
+  private failing = false;
+  /** The file ends without a newline (a torn last line): the next append starts a line of its own. */
+  private torn = false;
+  private lost: Lost | undefined;
+  private scheduled = false;
+  private drained: Promise<void> = Promise.resolve();
+  private writing = false;
+  private closed = false;
+  private readonly recentEntries: AuditEntry[] = [];
+  private readonly listeners = new Set<(entries: readonly AuditEntry[]) => void>();
+
+  constructor(private readonly o: AuditWriterOptions) {
+    this.capacity = o.capacity ?? DEFAULT_CAPACITY;
+  }
+
+  get file(): string {
+    return this.o.file;
+  }
+
+  /** Queues one record; never waits, never throws. */
+  record(r: AuditRecord): void {
+    if (this.closed) return;
+    if (this.queue.length >= this.capacity) return this.lose(1, 'the audit queue was full');
+    this.queue.push(r);
+    if (this.writing) return; // the drain in progress takes it
+    if (this.queue.length >= BATCH) this.drainNow();
+    else if (!this.scheduled) {
+      this.scheduled = true;
+      // unref: a pending flush never keeps a process alive; close() writes what is left.
+      setTimeout(() => this.drainNow(), FLUSH_MS).unref();
+    }
+  }
+
+  /** The entries written last, oldest first. */
+  recent(): readonly AuditEntry[] {
+    return this.recentEntries;
+  }
+
+  /** Called with each batch once it is written. */
+  onWritten(fn: (entries: readonly AuditEntry[]) => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  /** Writes what is queued, then takes no more (the core's stop). */
+  async close(): Promise<void> {
+    // A drain in progress may hand over to another for what came meanwhile: wait until nothing is left.
+    while (this.writing || this.queue.length > 0) {
+      this.drainNow();
+      await this.drained;
+    }
+    this.closed = true;
+    this.listeners.clear();
+  }
+
+  private drainNow(): void {
+    if (this.writing) return;
+    this.scheduled = false;
+    this.writing = true;
+    this.drained = this.drain().finally(() => {
+      this.writing = false;
+      if (this.queue.length > 0 && !this.closed) this.drainNow();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    while (this.queue.length > 0) {
+      const batch = this.queue.splice(0, BATCH);
+      if (!(await this.ready())) {
+        this.lose(batch.length, this.lastError);
+        return;
+      }
+      await this.writeBatch(batch);
+    }
+  }
+
+  private lastError = '';
+
+  private lose(n: number, reason: string): void {
+    const now = Date.now();
+    if (!this.lost) this.lost = { count: 0, from: now, to: now, reason };
+    this.lost.count += n;
+    this.lost.to = now;
+  }
+
+  /** Opens the log (once it can): the chain continues from the last entry on disk. */
+  private async ready(): Promise<boolean> {
+    if (this.opened) return true;
+    try {
+      await mkdir(dirname(this.o.file), { recursive: true });
+      const last = (await lastLine(this.o.file)) ?? (await lastLine(rotatedFile(this.o.file, 1)));
+      this.size = await sizeOf(this.o.file);
+      this.torn = this.size > 0 && !(await endsWithNewline(this.o.file));
+      this.continueFrom(last);
+      this.opened = true;
+      return true;
+    } catch (e) {
+      this.lastError = `the audit log could not be opened: ${errorText(e)}`;
+      return false;
+    }
+  }
+
+  private continueFrom(last: string | undefined): void {
+    if (last === undefined) return;
+    try {
+      const e = JSON.parse(last) as Partial<AuditEntry>;
+      if (typeof e.hash === 'string' && typeof e.seq === 'number') {
+        this.prev = e.hash;
+        this.seq = e.seq;
+        return;
+      }
+    } catch {
+      // a torn or foreign last line: said below
+    }
+    this.o.warn?.('the audit log does not end with an entry; a new chain starts after it (mcpdctl audit verify names the line)', {
+      file: this.o.file,
+    });
+  }
+
+  private fieldsOf(r: AuditRecord): AuditCallFields {
+    const { args, startedAt, ...rest } = r;
+    const fields: AuditCallFields = { ...rest, time: new Date(startedAt).toISOString(), argsDigest: argsDigestOf(args) };
+    if (rest.message !== undefined) fields.message = secretRedactor.text(rest.message);
+    // Store secrets are masked even in arguments written in clear.
+    if (this.o.arguments && args !== undefined) fields.args = secretRedactor.value(args);
+    return fields;
+  }
+
+  private async writeBatch(batch: AuditRecord[]): Promise<void> {
+    const fields: AuditFields[] = batch.map((r) => this.fieldsOf(r));
+    const lost = this.lost;
+    if (lost) {
+      const iso = (t: number) => new Date(t).toISOString();
+      fields.unshift({ kind: 'gap', time: iso(Date.now()), lost: lost.count, from: iso(lost.from), to: iso(lost.to), reason: lost.reason });
+      this.lost = undefined;
+    }
+    let i = 0;
+    while (i < fields.length) {
+      const { entries, text, next } = this.chunk(fields, i);
+      if (entries.length > 0 && !(await this.append(text))) {
+        const unwritten = fields.slice(i);
+        const calls = unwritten.filter((f) => f.kind === 'call').length;
+        const gap = unwritten.find((f) => f.kind === 'gap');
+        this.lose(calls + (gap?.kind === 'gap' ? gap.lost : 0), this.lastError);
+        if (gap?.kind === 'gap' && this.lost) this.lost.from = Math.min(this.lost.from, Date.parse(gap.from));
+        return;
+      }
+      this.accept(entries);
+      i = next;
+      if (i < fields.length) await this.rotate();
+    }
+  }
+
+  /** The entries from `from` on that fit in the current file (at least one), chained. */
+  private chunk(fields: AuditFields[], from: number): { entries: AuditEntry[]; text: string; next: number } {
+    const entries: AuditEntry[] = [];
+    let text = '';
+    let bytes = 0;
+    let { prev, seq } = this;
+    let i = from;
+    for (; i < fields.length; i++) {
+      const c = chained(fields[i] as AuditFields, seq + 1, prev);
+      const e = c.entry;
+      const line = `${c.line}\n`;
+      const b = Buffer.byteLength(line);
+      if (this.size + bytes > 0 && this.size + bytes + b > this.o.maxBytes) break;
+      entries.push(e);
+      text += line;
+      bytes += b;
+      prev = e.hash;
+      seq = e.seq;
+    }
+    return { entries, text, next: i };
+  }
+
+  private accept(entries: AuditEntry[]): void {
+    const last = entries.at(-1);
+    if (!last) return;
+    this.prev = last.hash;
+    this.seq = last.seq;
+    this.recentEntries.push(...entries);
+    if (this.recentEntries.length > RECENT) this.recentEntries.splice(0, this.recentEntries.length - RECENT);
+    for (const fn of this.listeners) {
+      try {
+        fn(entries);
+      } catch {
+        // a viewer's failure must not stop the log
+      }
+    }
+  }
+
+  /**
+   * One append; a failure (a full disk) takes back what it may have written and is reported once. The file is
+   * opened by its path for each batch, so a log moved, replaced or relinked by its operator is followed.
+   */
+  private async append(text: string): Promise<boolean> {
+    const file = this.o.file;
+    // After a failure the file may be another one now (freed space, a new mount): measure it again.
+    if (this.failing) this.size = await sizeOf(file).catch(() => this.size);
+    const data = this.torn ? `\n${text}` : text;
+    try {
+      await appendFile(file, data);
+      this.size += Buffer.byteLength(data);
+      this.torn = false;
+      if (this.failing) this.o.warn?.('the audit log is written again', { file });
+      this.failing = false;
+      return true;
+    } catch (e) {
+      this.lastError = `writing the audit log failed: ${errorText(e)}`;
+      // Best effort: a device (/dev/full) or a vanished file cannot be truncated, and the failure is already reported.
+      await truncate(file, this.size).catch(() => {});
+      if (!this.failing)
+        this.o.warn?.(`${this.lastError}; calls go on, and the entries lost are recorded once writing works again`, { file });
+      this.failing = true;
+      return false;
+    }
+  }
+
+  /** audit.jsonl → audit.jsonl.1 → … → audit.jsonl.<keep>; the oldest beyond `keep` is deleted. */
+  private async rotate(): Promise<void> {
+    const file = this.o.file;
+    try {
+      await rm(rotatedFile(file, this.o.keep), { force: true });
+      for (let k = this.o.keep - 1; k >= 1; k--) await rename(rotatedFile(file, k), rotatedFile(file, k + 1)).catch(ignoreMissing);
+      await rename(file, rotatedFile(file, 1));
+      this.size = 0;
+    } catch (e) {
+      this.o.warn?.(`rotating the audit log failed: ${errorText(e)}; it grows past maxBytes until it can`, { file });
+      this.size = 0; // write on rather than retry the rotation for every entry
+    }
+  }
+}
+
+function ignoreMissing(e: unknown): void {
+  if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+}
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+async function sizeOf(file: string): Promise<number> {
+  return stat(file).then(
+    (s) => s.size,
+    (e: NodeJS.ErrnoException) => {
+      if (e.code === 'ENOENT') return 0;
+      throw e;
+    },
+  );
+}
+
+async function endsWithNewline(file: string): Promise<boolean> {
+  const h = await open(file, 'r');
+  try {
+    const { size } = await h.stat();
+    const b = Buffer.alloc(1);
+    await h.read(b, 0, 1, size - 1);
+    return b[0] === 0x0a;
+  } finally {
+    await h.close();
+  }
+}
+
+/** The last non-empty line of a file, or undefined when there is none (or no file). */
+async function lastLine(file: string): Promise<string | undefined> {
+  let h;
+  try {
+    h = await open(file, 'r');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw e;
+  }
+  try {
+    const { size } = await h.stat();
+    // Read backwards in growing windows until a whole line is in sight (arguments in clear make long lines).
+    for (let window = 64 * 1024; ; window *= 4) {
+      const start = Math.max(0, size - window);
+      const b = Buffer.alloc(size - start);
+      await h.read(b, 0, b.length, start);
+      const lines = b
+        .toString('utf8')
+        .split('\n')
+        .filter((l) => l !== '');
+      if (lines.length > 1 || start === 0) return lines.at(-1);
+    }
+  } finally {
+    await h.close();
+  }
+}
