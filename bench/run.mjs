@@ -250,7 +250,7 @@ async function policy() {
  * on a 1 KB echo's decision (its share of the hop's added p50, without the machine's noise around it).
  */
 async function policyInProcess(store) {
-  const { loadStore } = await import(join(REPO, 'dist/internal/contract/store/index.js'));
+  const { loadStore } = await import(join(REPO, 'dist/internal/store/index.js'));
   const { Policy } = await import(join(REPO, 'dist/internal/core/app/door/policy.js'));
   const r = await loadStore(store, { env: process.env, runCommands: false });
   if (!r.ok) throw new Error(`the policy store did not load: ${JSON.stringify(r.issues)}`);

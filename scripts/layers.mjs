@@ -4,14 +4,16 @@
 //
 // Products never import each other: a product imports itself, `contract` (what crosses process boundaries)
 // and `shared` (small common pieces). `contract` imports only `shared`; `shared` imports nothing else of
-// internal/. The one exception: `ctl` may use the published SMCP Agent library (`smcp-agent`).
+// internal/. Two libraries serve more than one product without crossing a process boundary: `launch`
+// (finding a store's core and starting it: gateway, ctl, core) and `store` (reading the YAML store and its
+// state files: core and ctl). The one other exception: `ctl` may use the published SMCP Agent library.
 // A folder listed earlier wins over a folder that contains it (smcp/agent before smcp).
 export const PRODUCTS = {
-  core: { dir: 'internal/core/', may: ['contract', 'shared'], what: 'mcpd, the core daemon' },
-  gateway: { dir: 'internal/gateway/', may: ['contract', 'shared'], what: 'mcpdmcp, the MCP gateway' },
+  core: { dir: 'internal/core/', may: ['store', 'launch', 'contract', 'shared'], what: 'mcpd, the core daemon' },
+  gateway: { dir: 'internal/gateway/', may: ['launch', 'contract', 'shared'], what: 'mcpdmcp, the MCP gateway' },
   ctl: {
     dir: 'internal/ctl/',
-    may: ['contract', 'shared', 'smcp-agent'],
+    may: ['store', 'launch', 'contract', 'shared', 'smcp-agent'],
     what: 'mcpdctl and the operator subcommands of mcpd (open, init, url-handler, validate)',
   },
   'smcp-agent': {
@@ -22,10 +24,20 @@ export const PRODUCTS = {
   smcp: { dir: 'internal/smcp/', may: ['contract', 'shared'], what: 'mcpd-smcp, the SMCP Server (Socket.IO router, Redis registry)' },
   'desktop-host': { dir: 'internal/desktop-host/', may: ['contract', 'shared'], what: 'mcpd-desktop-host, the Desktop Bridge host' },
   'docs-server': { dir: 'internal/docs-server/', may: ['contract', 'shared'], what: 'mcpd-docs, the dpe:// document server' },
+  store: {
+    dir: 'internal/store/',
+    may: ['launch', 'contract', 'shared'],
+    what: 'library: the YAML store (catalog, profiles, callers, runtime, inputs) read, validated and scaffolded, and its state files (tool and package pins)',
+  },
+  launch: {
+    dir: 'internal/launch/',
+    may: ['contract', 'shared'],
+    what: "library: how a program finds a store, its state directory and its core's socket, and starts that core (common flags, autostart)",
+  },
   contract: {
     dir: 'internal/contract/',
     may: ['shared'],
-    what: 'what crosses process boundaries: generated gRPC code, the control-plane areas, the Session wire and client, the store format, SMCP protocol types, window:// and dpe:// codecs, the Desktop Bridge contract',
+    what: 'what crosses process boundaries: generated gRPC code, the control-plane areas, the Session wire and client, the dashboard events, the audit log format, SMCP protocol types, window:// and dpe:// codecs, the Desktop Bridge contract',
   },
   shared: {
     dir: 'internal/shared/',
@@ -36,9 +48,9 @@ export const PRODUCTS = {
 
 // Each program's entry folder and the products it may use (contract and shared always).
 export const PROGRAMS = {
-  'cmd/mcpd/': ['core', 'ctl'],
-  'cmd/mcpdmcp/': ['gateway'],
-  'cmd/mcpdctl/': ['ctl'],
+  'cmd/mcpd/': ['core', 'ctl', 'launch'],
+  'cmd/mcpdmcp/': ['gateway', 'launch'],
+  'cmd/mcpdctl/': ['ctl', 'launch'],
   'cmd/mcpd-smcp/': ['smcp'],
   'cmd/mcpd-desktop-host/': ['desktop-host'],
   'cmd/mcpd-docs/': ['docs-server'],

@@ -4,7 +4,7 @@
 import { packageVersion } from '../../internal/shared/version.js';
 import { isNoRoom } from '../../internal/shared/disk-full.js';
 import { mapStackTracesLazily } from '../../internal/shared/lazy-source-maps.js';
-import { COMMON_OPTIONS, configFrom, exitOnHelpOrVersion, parseOrExit, socketFrom } from '../../internal/contract/cli/common-flags.js';
+import { COMMON_OPTIONS, configFrom, exitOnHelpOrVersion, parseOrExit, socketFrom } from '../../internal/launch/common-flags.js';
 import { dashboardCommand, DASHBOARD_OPTIONS, DASHBOARD_USAGE } from '../../internal/ctl/dashboard-commands.js';
 
 const USAGE = `usage:

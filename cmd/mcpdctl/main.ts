@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { packageVersion } from '../../internal/shared/version.js';
-import { exitQuietlyOnEpipe } from '../../internal/contract/cli/common-flags.js';
+import { exitQuietlyOnEpipe } from '../../internal/launch/common-flags.js';
 import { CTL_COMMANDS } from '../../internal/ctl/ctl-commands.js';
 import { runCtl } from '../../internal/ctl/ctl-driver.js';
 

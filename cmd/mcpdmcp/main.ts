@@ -6,8 +6,8 @@ import { existsSync } from 'node:fs';
 import { StdioServerLineTransport } from '../../internal/gateway/stdio-server-transport.js';
 import { packageVersion } from '../../internal/shared/version.js';
 import { WriteBatcher } from '../../internal/shared/jsonrpc/turn-writes.js';
-import { COMMON_OPTIONS, configFrom, exitOnHelpOrVersion, parseOrExit, socketFrom } from '../../internal/contract/cli/common-flags.js';
-import { startCoreDaemon, type StartedCore } from '../../internal/contract/session/autostart.js';
+import { COMMON_OPTIONS, configFrom, exitOnHelpOrVersion, parseOrExit, socketFrom } from '../../internal/launch/common-flags.js';
+import { startCoreDaemon, type StartedCore } from '../../internal/launch/autostart.js';
 import { answerInitializeEarly, isModernFirstMessage } from '../../internal/gateway/early-initialize.js';
 import { mapStackTracesLazily } from '../../internal/shared/lazy-source-maps.js';
 // Static imports are only what answering `initialize` needs; the gateway itself (the SDK server, the core

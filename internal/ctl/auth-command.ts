@@ -4,9 +4,9 @@ import { specFingerprint } from '../contract/model/fingerprint.js';
 import { profileFor, type ProfileStore } from '../contract/model/profile.js';
 import type { ServerSpec } from '../contract/model/spec.js';
 import { formatIssue } from '../shared/errors.js';
-import { stateDirFor } from '../contract/store/state-dir.js';
+import { stateDirFor } from '../launch/state-dir.js';
 import { assertSocketOwner } from '../contract/session/socket-path.js';
-import { userStoreDir } from '../contract/cli/store-location.js';
+import { userStoreDir } from '../launch/store-location.js';
 import { str, type CtlCommand, type Out } from './ctl-command.js';
 import { must } from '../shared/must.js';
 
@@ -68,7 +68,7 @@ async function authCommand(server: string, f: AuthFlags, out: Out): Promise<numb
   const err = out.warn;
   // Loaded when the command runs, so that `mcpdctl --help` does not compile the store, OAuth and gRPC code.
   const [{ loadStore }, { signIn }, { OAuthStore }] = await Promise.all([
-    import('../contract/store/index.js'),
+    import('../store/index.js'),
     import('./oauth/sign-in.js'),
     import('../contract/oauth/token-store.js'),
   ]);

@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isMap, parse as parseYaml, parseDocument, type Document } from 'yaml';
 import { DEFAULT_NAMESPACE } from '../contract/model/profile.js';
-import { storeFolder } from '../contract/store/state-dir.js';
+import { storeFolder } from '../launch/state-dir.js';
 
 /** The profile a caller gets: its callers.yaml mapping, else `default` (what the core does too). */
 export interface CallerProfile {

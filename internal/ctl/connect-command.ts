@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { McpdError } from '../shared/errors.js';
-import { NAME_HINT, isValidName } from '../contract/store/names.js';
+import { NAME_HINT, isValidName } from '../store/names.js';
 import {
   clientConfigFile,
   isClientName,

@@ -2,7 +2,7 @@ import { closeSync, existsSync, openSync, readSync, statSync, watch } from 'node
 import { basename, dirname } from 'node:path';
 import type { AuditEntry } from '../contract/audit/audit-entry.js';
 import { rotatedFile } from '../contract/audit/audit-files.js';
-import { auditOfStore } from '../contract/audit/audit-location.js';
+import { auditOfStore } from '../store/audit-location.js';
 import { verifyAudit } from '../contract/audit/audit-verify.js';
 import type { Out } from './ctl-command.js';
 

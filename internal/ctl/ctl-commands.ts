@@ -6,7 +6,7 @@
  */
 import type { CtlCommand } from './ctl-command.js';
 import { str } from './ctl-command.js';
-import { configFrom } from '../contract/cli/common-flags.js';
+import { configFrom } from '../launch/common-flags.js';
 import { CLIENTS, placeFromProcess } from './client-configs.js';
 import { fileURLToPath } from 'node:url';
 import { SMCP_FLAGS } from './ctl-smcp-flags.js';

@@ -3,7 +3,7 @@ import { isMcpdError } from '../shared/errors.js';
 import type { ControlCalls } from '../contract/grpc/control-client.js';
 import { assertSocketOwner } from '../contract/session/socket-path.js';
 import { closest } from '../contract/model/did-you-mean.js';
-import { COMMON_OPTIONS, configFrom, socketFrom } from '../contract/cli/common-flags.js';
+import { COMMON_OPTIONS, configFrom, socketFrom } from '../launch/common-flags.js';
 import { escapeTerminal } from './terminal-text.js';
 import { parseOptions, type CtlCommand, type CtlRun, type Out } from './ctl-command.js';
 import { must } from '../shared/must.js';

@@ -1,7 +1,7 @@
 import { pinDiff } from '../contract/model/tool-pins.js';
 import { AREA_NOUNS, AREA_SHAPES, PIN_AREAS } from '../contract/model/item-pins.js';
-import { pinnedServers, readPins } from '../contract/pins/pin-files.js';
-import { stateDirFor } from '../contract/store/state-dir.js';
+import { pinnedServers, readPins } from '../store/pin-files.js';
+import { stateDirFor } from '../launch/state-dir.js';
 
 /**
  * What `mcpdctl status` says of pins: the tools (prompts, resources) withheld because their definition changed since it

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import type { InputDef } from '../contract/model/profile.js';
-import { inputEnvName } from '../contract/store/index.js';
+import { inputEnvName } from '../store/index.js';
 
 /** What an imported profile uses that has no value yet: the user's to give before those servers can run. */
 export interface MissingValues {

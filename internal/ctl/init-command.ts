@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { scaffoldStore, writeStoreSchemas } from '../contract/store/index.js';
-import { holdsStore, userStoreDir } from '../contract/cli/store-location.js';
+import { scaffoldStore, writeStoreSchemas } from '../store/index.js';
+import { holdsStore, userStoreDir } from '../launch/store-location.js';
 
 /** Where `mcpd init` writes: --config, else MCPD_CONFIG, else the user's store (never just the current directory). */
 export function initTarget(flag: string | undefined, env: NodeJS.ProcessEnv): string {

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { readDashboardRecord, type DashboardRecord } from '../contract/dashboard/access-token.js';
 import { mintLoginCode } from '../contract/dashboard/login-code.js';
 import { writeLoginPage } from '../contract/dashboard/login-page.js';
-import { startCoreDaemon } from '../contract/session/autostart.js';
+import { startCoreDaemon } from '../launch/autostart.js';
 import { socketIsLive } from '../contract/session/socket-path.js';
 
 export interface OpenOptions {

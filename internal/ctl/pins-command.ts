@@ -19,7 +19,7 @@ export const pinsCmd: CtlCommand = {
   offline: true,
   run: async ({ args, flags, socket, out }) => {
     const configDir = await storeOf(socket, str(flags.config));
-    const { stateDirFor } = await import('../contract/store/state-dir.js');
+    const { stateDirFor } = await import('../launch/state-dir.js');
     const stateDir = stateDirFor(configDir);
     if (args[0] === 'approve') {
       const server = args[1];
@@ -37,7 +37,7 @@ async function storeOf(socket: string, flag: string | undefined): Promise<string
 
 async function show(stateDir: string, server: string | undefined, out: Out): Promise<number> {
   const [{ readPins, pinnedServers }, { pinDiff }, { AREA_NOUNS, AREA_SHAPES, PIN_AREAS }] = await Promise.all([
-    import('../contract/pins/pin-files.js'),
+    import('../store/pin-files.js'),
     import('../contract/model/tool-pins.js'),
     import('../contract/model/item-pins.js'),
   ]);
@@ -84,7 +84,7 @@ async function show(stateDir: string, server: string | undefined, out: Out): Pro
 
 async function approve(stateDir: string, server: string, tool: string | undefined, out: Out): Promise<number> {
   const [{ readPins, writePins }, { approvePins }, { PIN_AREAS }] = await Promise.all([
-    import('../contract/pins/pin-files.js'),
+    import('../store/pin-files.js'),
     import('../contract/model/tool-pins.js'),
     import('../contract/model/item-pins.js'),
   ]);

@@ -27,10 +27,10 @@ export const updateCmd: CtlCommand = {
 async function update(server: string, socket: string, flags: Record<string, string | boolean | undefined>, out: Out): Promise<number> {
   const [{ coreConfigDir, authConfigDir, pickServer }, { loadStore }, { stateDirFor }, cmd, pins] = await Promise.all([
     import('./auth-command.js'),
-    import('../contract/store/index.js'),
-    import('../contract/store/state-dir.js'),
-    import('../contract/package-pins/package-command.js'),
-    import('../contract/package-pins/package-pins.js'),
+    import('../store/index.js'),
+    import('../launch/state-dir.js'),
+    import('../store/package-command.js'),
+    import('../store/package-pins.js'),
   ]);
   const configDir = (await coreConfigDir(socket)) ?? authConfigDir(str(flags.config));
   const loaded = await loadStore(configDir);

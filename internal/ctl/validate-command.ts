@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { formatIssue } from '../shared/errors.js';
-import { validateStore } from '../contract/store/index.js';
+import { validateStore } from '../store/index.js';
 
 /**
  * `validate`: every problem at once, with file, line and field. Errors (the store would not load) give

@@ -2,7 +2,7 @@ import { backoffDelayMs } from '../shared/backoff.js';
 import { McpdError } from '../shared/errors.js';
 import { assertSocketOwner } from '../contract/session/socket-path.js';
 import { SessionClient } from '../contract/session/session-client.js';
-import type { StartedCore } from '../contract/session/autostart.js';
+import type { StartedCore } from '../launch/autostart.js';
 import type { WriteBatcher } from '../shared/jsonrpc/turn-writes.js';
 import { cappedTimeout } from '../shared/timer-limit.js';
 import type { SessionHello } from '../contract/gen/mcpd/control/v1/session.js';

@@ -2,7 +2,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFi
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { loadStore } from '../../internal/contract/store/index.js';
+import { loadStore } from '../../internal/store/index.js';
 import { FIXTURES, MCPDMCP } from '../support/paths.js';
 import { ctl, removeHomes, tempHome } from '../support/client-home.js';
 import { must } from '../../internal/shared/must.js';

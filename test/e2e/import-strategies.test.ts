@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { loadStore } from '../../internal/contract/store/index.js';
+import { loadStore } from '../../internal/store/index.js';
 import { ctl, removeHomes, tempHome, writeAt } from '../support/client-home.js';
 
 afterEach(removeHomes);

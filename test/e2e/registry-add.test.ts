@@ -4,7 +4,7 @@ import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FIXTURES, MCPDCTL } from '../support/paths.js';
-import { loadStore } from '../../internal/contract/store/index.js';
+import { loadStore } from '../../internal/store/index.js';
 import { formatIssue } from '../../internal/shared/errors.js';
 
 interface Registry {

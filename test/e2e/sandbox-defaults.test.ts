@@ -7,7 +7,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { TestWorld } from '../support/core-process.js';
 import { FIXTURES, MCPD, MCPDCTL } from '../support/paths.js';
 import { server } from '../support/profiles.js';
-import { loadStore } from '../../internal/contract/store/index.js';
+import { loadStore } from '../../internal/store/index.js';
 import { formatIssue } from '../../internal/shared/errors.js';
 
 const PROBE = join(FIXTURES, 'servers/sandbox-probe.mjs');

@@ -9,7 +9,7 @@ import { TestWorld } from '../support/core-process.js';
 import { MCPD, MCPDCTL, MCPDMCP } from '../support/paths.js';
 import { cmdline } from '../support/procs.js';
 import { echoServer, profile } from '../support/profiles.js';
-import { storeDefaultSocket } from '../../internal/contract/store/store-socket.js';
+import { storeDefaultSocket } from '../../internal/launch/store-socket.js';
 
 const run = promisify(execFile);
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { formatIssue } from '../../internal/shared/errors.js';
-import { loadStore } from '../../internal/contract/store/index.js';
+import { loadStore } from '../../internal/store/index.js';
 import { FUZZ, mutations } from './fuzz-support.js';
 
 /** A valid store that uses most of the grammar: every file the loader reads. */

@@ -8,7 +8,7 @@
  */
 import type { ContextChannels } from '../../contract/control/context-channels.js';
 import type { ResourceEntry, ResourceTemplateEntry } from '../../contract/control/control-areas.js';
-import { DESKTOP_URI, FINDER_URI } from '../../contract/context/context-uri.js';
+import { DESKTOP_URI, FINDER_URI } from '../domain/context-uri.js';
 import type { ToolEntry } from '../../contract/model/tool.js';
 import type { JsonObject } from '../../shared/json.js';
 

@@ -5,7 +5,7 @@
  * per change of the caller's view), `tools/call` of `mcpd_finder`, and the entries in the first page
  * of the caller's lists where its servers give them content.
  */
-import { contextKindOf, parseContextUri, renderDesktopText } from '../../contract/context/context-uri.js';
+import { contextKindOf, parseContextUri, renderDesktopText } from '../domain/context-uri.js';
 import type { ContextApi, ContextChange, FinderQuery, Paged, ResourcesApi, Subscription } from '../../contract/control/control-areas.js';
 import { optionalInt, optionalString, optionalStrings } from '../../contract/areas/params.js';
 import type { ContextChannels } from '../../contract/control/context-channels.js';

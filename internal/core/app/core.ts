@@ -36,7 +36,7 @@ import { StoreReloads } from './store-reloads.js';
 import { TaskHost } from './tasks/task-host.js';
 import { TaskJournal } from '../infra/tasks/task-journal.js';
 import { ToolCalls } from './tool-calls.js';
-import { viaPromise } from '../../contract/model/call-adapters.js';
+import { viaPromise } from '../domain/call-adapters.js';
 import type { CallNote } from './door/interceptor.js';
 import type { ToolService } from './tool-service.js';
 

@@ -1,7 +1,7 @@
 import { mkdirSync, watch, type FSWatcher } from 'node:fs';
 import { AREA_NOUNS, AREA_SHAPES, PIN_AREAS, itemWithheldMessage, type PinArea } from '../../contract/model/item-pins.js';
 import { checkPins } from '../../contract/model/tool-pins.js';
-import { pinsDir, readPins, writePins } from '../../contract/pins/pin-files.js';
+import { pinsDir, readPins, writePins } from '../../store/pin-files.js';
 import { McpdError } from '../../shared/errors.js';
 import type { JsonObject } from '../../shared/json.js';
 

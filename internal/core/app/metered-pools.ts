@@ -1,4 +1,4 @@
-import { promiseOf } from '../../contract/model/call-adapters.js';
+import { promiseOf } from '../domain/call-adapters.js';
 import { isMcpdError } from '../../shared/errors.js';
 import type { JsonObject } from '../../shared/json.js';
 import type { CallOutcome } from '../infra/telemetry/metrics.js';

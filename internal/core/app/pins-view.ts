@@ -3,7 +3,7 @@ import type { Subscription } from '../../contract/control/control-areas.js';
 import type { ServerPinsView } from '../../contract/dashboard/dashboard-events.js';
 import { approvePins, pinDiff } from '../../contract/model/tool-pins.js';
 import { AREA_NOUNS, AREA_SHAPES, PIN_AREAS } from '../../contract/model/item-pins.js';
-import { pinnedServers, pinsDir, readPins, writePins } from '../../contract/pins/pin-files.js';
+import { pinnedServers, pinsDir, readPins, writePins } from '../../store/pin-files.js';
 import { McpdError } from '../../shared/errors.js';
 
 /**

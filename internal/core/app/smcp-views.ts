@@ -4,7 +4,7 @@ import { computerConfig, type ComputerConfig } from '../domain/smcp-computer/com
 import { mergedToolMeta, toSmcpTool } from '../domain/smcp-computer/smcp-tool.js';
 import type { SMCPTool } from '../../contract/smcp/types.js';
 import type { ToolEntry } from '../../contract/model/tool.js';
-import { REDACTED, redactSpec } from '../../contract/store/index.js';
+import { REDACTED, redactSpec } from '../../store/index.js';
 import { CONTEXT_SERVER, FINDER_TOOL } from './context-entries.js';
 
 /** Every tool of the caller's view, all pages of one snapshot. */

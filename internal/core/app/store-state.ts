@@ -2,7 +2,7 @@ import type { ReloadOutcome } from '../../contract/control/control.js';
 import { formatIssue, type ConfigIssue } from '../../shared/errors.js';
 import type { ProfileStore } from '../../contract/model/profile.js';
 import type { PoolStatus } from '../../contract/model/runtime.js';
-import { loadStore, redactSpec, useStoreSecrets } from '../../contract/store/index.js';
+import { loadStore, redactSpec, useStoreSecrets } from '../../store/index.js';
 import { diffStores, specsByFingerprint } from '../infra/catalog/diff-stores.js';
 import type { SpecRef } from './pool-port.js';
 

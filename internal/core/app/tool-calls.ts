@@ -3,7 +3,7 @@ import { McpdError } from '../../shared/errors.js';
 import type { JsonObject } from '../../shared/json.js';
 import type { ToolEntry } from '../../contract/model/tool.js';
 import type { CallDone, StartedCall } from '../../contract/model/downstream.js';
-import { promiseOf, viaPromise } from '../../contract/model/call-adapters.js';
+import { promiseOf, viaPromise } from '../domain/call-adapters.js';
 import { SEARCH_TOOL } from '../domain/aggregator/tool-search-view.js';
 import { PoolGoneError } from '../infra/scheduler/index.js';
 import type { PoolPort } from './pool-port.js';

@@ -1,7 +1,7 @@
 import { mkdirSync, watch, type FSWatcher } from 'node:fs';
 import type { DownstreamTool } from '../../contract/model/tool.js';
 import { approvePins, checkPins, withheldMessage, type ServerPins, type Withheld } from '../../contract/model/tool-pins.js';
-import { pinsDir, readPins, serverOfPinFile, writePins } from '../../contract/pins/pin-files.js';
+import { pinsDir, readPins, serverOfPinFile, writePins } from '../../store/pin-files.js';
 import { McpdError } from '../../shared/errors.js';
 
 /**

@@ -1,7 +1,7 @@
 import { extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerSpec } from '../../contract/model/spec.js';
-import { maskUrlSecrets } from '../../contract/store/url-secrets.js';
+import { maskUrlSecrets } from '../../store/url-secrets.js';
 import { McpdError } from '../../shared/errors.js';
 
 export interface Challenge {

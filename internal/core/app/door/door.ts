@@ -1,7 +1,7 @@
 import { AREAS } from '../../../contract/areas/all-areas.js';
 import type { Admission } from '../../../contract/areas/area.js';
 import type { ControlApi, Door, Face } from '../../../contract/control/control.js';
-import { promiseOf, viaPromise, type Cancellable, type Done } from '../../../contract/model/call-adapters.js';
+import { promiseOf, viaPromise, type Cancellable, type Done } from '../../domain/call-adapters.js';
 import type { JsonObject } from '../../../shared/json.js';
 import type { Core } from '../core.js';
 import { FaceView } from './face-view.js';

@@ -13,7 +13,7 @@ import type {
   Subscription,
   ToolPage,
 } from '../../../contract/control/control.js';
-import { promiseOf } from '../../../contract/model/call-adapters.js';
+import { promiseOf } from '../../domain/call-adapters.js';
 import type { CallDone, StartedCall } from '../../../contract/model/downstream.js';
 import type { ToolSnapshot } from '../../../contract/model/tool.js';
 import type { JsonObject } from '../../../shared/json.js';

@@ -1,5 +1,5 @@
 import type { Face } from '../../../contract/control/control.js';
-import type { Cancellable, Done } from '../../../contract/model/call-adapters.js';
+import type { Cancellable, Done } from '../../domain/call-adapters.js';
 import type { Core } from '../core.js';
 import type { CallNote, DoorCall } from './interceptor.js';
 

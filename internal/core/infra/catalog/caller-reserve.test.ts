@@ -3,9 +3,9 @@ import { formatIssue } from '../../../shared/errors.js';
 import { diffStores } from './diff-stores.js';
 import { toolViewOf, toolViews, viewProfileName } from '../../app/caller-naming.js';
 import { store } from '../../../../test/support/catalog-store.js';
-import { CALLER_KEYS } from '../../../contract/store/callers-parse.js';
-import { loadStore } from '../../../contract/store/index.js';
-import { callersSchema } from '../../../contract/store/store-schema.js';
+import { CALLER_KEYS } from '../../../store/callers-parse.js';
+import { loadStore } from '../../../store/index.js';
+import { callersSchema } from '../../../store/store-schema.js';
 
 const PROFILES = {
   'profiles/default.yaml': ['servers: []'],

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadStore } from '../../../contract/store/index.js';
+import { loadStore } from '../../../store/index.js';
 import { store } from '../../../../test/support/catalog-store.js';
 import { watchStore } from './watch-store.js';
 

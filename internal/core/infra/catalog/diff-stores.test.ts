@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { formatIssue } from '../../../shared/errors.js';
 import { specFingerprint } from '../../../contract/model/fingerprint.js';
 import type { ProfileStore } from '../../../contract/model/profile.js';
-import { loadStore } from '../../../contract/store/index.js';
+import { loadStore } from '../../../store/index.js';
 import { diffStores, specsByFingerprint } from './diff-stores.js';
 
 const dirs: string[] = [];

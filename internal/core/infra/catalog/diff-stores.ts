@@ -1,7 +1,7 @@
 import { canonicalSpecJson, specFingerprint } from '../../../contract/model/fingerprint.js';
 import type { Profile, ProfileStore } from '../../../contract/model/profile.js';
 import type { ServerSpec } from '../../../contract/model/spec.js';
-import type { StoreDiff } from '../../../contract/store/types.js';
+import type { StoreDiff } from '../../../store/types.js';
 
 export interface SpecUse {
   spec: ServerSpec;

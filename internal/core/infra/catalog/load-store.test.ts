@@ -7,7 +7,7 @@ import { formatIssue } from '../../../shared/errors.js';
 import { specFingerprint } from '../../../contract/model/fingerprint.js';
 import { DEFAULT_NAMESPACE, DEFAULT_RUNTIME, profileFor } from '../../../contract/model/profile.js';
 import { SPEC_DEFAULTS } from '../../../contract/model/spec.js';
-import { loadStore, validateStoreDir } from '../../../contract/store/index.js';
+import { loadStore, validateStoreDir } from '../../../store/index.js';
 import { specsByFingerprint } from './diff-stores.js';
 import { must } from '../../../shared/must.js';
 

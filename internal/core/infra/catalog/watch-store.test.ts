@@ -2,7 +2,7 @@ import { mkdtemp, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { LoadResult } from '../../../contract/store/index.js';
+import type { LoadResult } from '../../../store/index.js';
 import { watchStore, type StoreWatcher } from './watch-store.js';
 import { must } from '../../../shared/must.js';
 

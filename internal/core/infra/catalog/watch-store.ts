@@ -1,8 +1,8 @@
 import { watch } from 'chokidar';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { loadStore } from '../../../contract/store/load-store.js';
-import type { LoadOptions, LoadResult } from '../../../contract/store/types.js';
+import { loadStore } from '../../../store/load-store.js';
+import type { LoadOptions, LoadResult } from '../../../store/types.js';
 import { cappedTimeout } from '../../../shared/timer-limit.js';
 
 export interface WatchOptions extends Pick<LoadOptions, 'env' | 'envDescription'> {

@@ -1,4 +1,4 @@
-import { basicCredential } from '../../../contract/store/url-secrets.js';
+import { basicCredential } from '../../../store/url-secrets.js';
 import type { ServerSpec } from '../../../contract/model/spec.js';
 import { McpdError } from '../../../shared/errors.js';
 

@@ -1,6 +1,6 @@
 import type { ServerSpec } from '../../../contract/model/spec.js';
-import { packageCommand, pinnedCommand } from '../../../contract/package-pins/package-command.js';
-import { packageChanged, readPackagePin, resolvePackage, writePackagePin } from '../../../contract/package-pins/package-pins.js';
+import { packageCommand, pinnedCommand } from '../../../store/package-command.js';
+import { packageChanged, readPackagePin, resolvePackage, writePackagePin } from '../../../store/package-pins.js';
 import { McpdError } from '../../../shared/errors.js';
 
 /**

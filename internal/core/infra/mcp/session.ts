@@ -3,7 +3,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import * as z from 'zod';
 import type { CallDone, DownstreamSession, RequestOptions, StartedCall } from '../../../contract/model/downstream.js';
-import { viaPromise } from '../../../contract/model/call-adapters.js';
+import { viaPromise } from '../../domain/call-adapters.js';
 import { McpdError } from '../../../shared/errors.js';
 import type { JsonObject } from '../../../shared/json.js';
 import type { DownstreamTool } from '../../../contract/model/tool.js';

@@ -9,7 +9,7 @@ import { realClock, type Clock } from './clock.js';
 import { Pool } from './pool.js';
 import type { CachedList } from './list-freshness.js';
 import { PoolGoneError } from './messages.js';
-import { promiseOf } from '../../../contract/model/call-adapters.js';
+import { promiseOf } from '../../domain/call-adapters.js';
 import type { MetadataStore, SavedList } from './metadata-store.js';
 import { PoolEventHub, type NotificationListener, type StderrListener } from './pool-event-hub.js';
 import type { CallOptions, LogFn } from './types.js';

@@ -1,5 +1,5 @@
 import type { CallDone, DownstreamSession, StartedCall } from '../../../contract/model/downstream.js';
-import { viaPromise } from '../../../contract/model/call-adapters.js';
+import { viaPromise } from '../../domain/call-adapters.js';
 import { isMcpdError, type McpdError } from '../../../shared/errors.js';
 import { needsSignIn } from '../../../contract/model/sign-in.js';
 import type { JsonObject } from '../../../shared/json.js';
