@@ -28,6 +28,8 @@ export interface ToolCallDeps {
 export interface ToolCallNote {
   /** The entry it was sent to; unset while it resolves, reset when a reload makes it try again. */
   tool?: ToolEntry;
+  /** Whether the caller may see a tool (the door's policy): search results leave out what lists leave out. */
+  visible?: (name: string) => boolean;
 }
 
 /** A tool call from resolution to result: the caller's profile, reload races, search mode. */
@@ -107,7 +109,7 @@ export class ToolCalls {
     const snapshot = this.d.tools.index(profile).snapshot();
     if (!settings)
       return Promise.resolve(toolError(`profile "${viewProfileName(profile)}" is not in tool search mode any more; list the tools again`));
-    if (entry.name === SEARCH_TOOL) return Promise.resolve(this.toolSearch.search(snapshot, settings, args));
+    if (entry.name === SEARCH_TOOL) return Promise.resolve(this.toolSearch.search(snapshot, settings, args, note.visible));
     const asked = this.toolSearch.target(args);
     if ('error' in asked) return Promise.resolve(asked.error);
     return this.call(caller, asked.target.name, asked.target.arguments, opts, note);

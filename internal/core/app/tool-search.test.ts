@@ -83,6 +83,21 @@ describe('tool search mode', () => {
     expect(good.length).toBeGreaterThanOrEqual(18);
   });
 
+  it("leaves out what the caller's policy hides: no hit, not counted, the limit filled from the rest", () => {
+    const query = 'create a GitHub issue about a crash';
+    const namesOf = (r: JsonObject) => ((r.structuredContent as JsonObject).tools as JsonObject[]).map((t) => String(t.name));
+    const open = calls.search(snap, profile.toolSearch!, { query, limit: 3 });
+    expect(namesOf(open)).toContain('github__create_issue');
+    const visible = (name: string) => !name.startsWith('github__');
+    const hiding = calls.search(snap, profile.toolSearch!, { query, limit: 3 }, visible);
+    expect(namesOf(hiding)).toHaveLength(3);
+    expect(namesOf(hiding).filter((n) => !visible(n))).toEqual([]);
+    const catalog = snap.catalog ?? snap.tools;
+    const github = catalog.filter((t) => !visible(t.name)).length;
+    expect(github).toBeGreaterThan(0);
+    expect((hiding.structuredContent as JsonObject).total).toBe(catalog.length - github);
+  });
+
   it('answers bad arguments with a tool error that says what to pass', () => {
     expect(calls.search(snap, profile.toolSearch!, {})).toMatchObject({ isError: true });
     const bad = calls.search(snap, profile.toolSearch!, { query: 'x', limit: 0 });

@@ -107,6 +107,10 @@ describe('the door', () => {
     const door = new CoreDoor(core, [hide]);
     expect((await door.for('grpc').listTools('bob')).tools.map((t) => t.name)).toEqual(['a']);
     expect((await door.for('grpc').listTools('alice')).tools.map((t) => t.name)).toEqual(['a', 'secret']);
+    // A use case answering with tool names of its own (tool search) gets the same judgement in the call's note.
+    const bob = door.callOf('grpc', { method: 'tools/call', caller: 'bob', target: 'mcpd__search' });
+    expect([bob.note.visible?.('a'), bob.note.visible?.('secret')]).toEqual([true, false]);
+    expect(new CoreDoor(core, []).callOf('grpc', { method: 'tools/call', caller: 'bob' }).note.visible).toBeUndefined();
   });
 
   it("filters a watch's snapshots as it filters lists (tools and the search catalog), and a list names the client", async () => {

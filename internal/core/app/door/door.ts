@@ -46,7 +46,7 @@ export class CoreDoor implements Door, Passage {
 
   /** The call as interceptors see it. */
   callOf(face: Face, spec: CallSpec, note: CallNote = {}): DoorCall {
-    return {
+    const call: DoorCall = {
       face,
       caller: spec.caller,
       client: spec.client,
@@ -58,6 +58,9 @@ export class CoreDoor implements Door, Passage {
       startedAt: Date.now(),
       note,
     };
+    // Only where something hides entries: the happy path allocates nothing more.
+    if (this.filters.length > 0) note.visible = (name) => this.filters.every((f) => f.visible?.(call, name) !== false);
+    return call;
   }
 
   /**

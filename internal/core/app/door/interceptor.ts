@@ -30,6 +30,11 @@ export interface DoorCall {
 export interface CallNote {
   /** A tools/call: the entry (server, fingerprint, downstream name) it was sent to. */
   tool?: ToolEntry;
+  /**
+   * Set by the door where an interceptor hides entries from this caller: whether a tool's name is visible.
+   * A use case that answers with tool names of its own (tool search) leaves out what the lists leave out.
+   */
+  visible?: (name: string) => boolean;
 }
 
 /** How a call ended. */

@@ -62,9 +62,9 @@ export class InstanceSet {
   }
 
   /** Usable instances with a slot below `maxConcurrent`. */
-  withFreeSlot(maxConcurrent: number, readOnly = false): Instance[] {
+  withFreeSlot(maxConcurrent: number, readOnly = false, callerCallsOnly = false): Instance[] {
     const free: Instance[] = [];
-    for (const i of this.map.values()) if (i.usable && i.hasRoom(maxConcurrent, readOnly)) free.push(i);
+    for (const i of this.map.values()) if (i.usable && i.hasRoom(maxConcurrent, readOnly, callerCallsOnly)) free.push(i);
     return free;
   }
 

@@ -78,10 +78,13 @@ export class Instance {
 
   /**
    * Whether a call fits: a free slot under `maxConcurrent`, or for a read-only call also a slot lent by a
-   * call waiting for its caller's answer.
+   * call waiting for its caller's answer. `callerCallsOnly`: only callers' calls take slots.
    */
-  hasRoom(maxConcurrent: number, readOnly = false): boolean {
-    return this.inFlight < maxConcurrent + (readOnly ? this.lent : 0);
+  hasRoom(maxConcurrent: number, readOnly = false, callerCallsOnly = false): boolean {
+    // A server that asks its client takes one caller's call at a time, so its questions have one caller to
+    // go to; the core's own requests (listings for the cache) ask nobody and do not count there.
+    const busy = callerCallsOnly ? this.callKeys.length : this.inFlight;
+    return busy < maxConcurrent + (readOnly ? this.lent : 0);
   }
 
   /**

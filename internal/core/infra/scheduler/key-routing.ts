@@ -38,11 +38,12 @@ export class KeyRouting {
 
   /** An instance with a free slot for `key` by the rules above; undefined means wait. */
   choose(key: string | undefined, maxConcurrent: number, now: number, readOnly = false): Instance | undefined {
+    const callerCallsOnly = this.scope.asksClient;
     if (key !== undefined) {
       const bound = this.boundInstance(key, now);
-      if (bound?.usable) return bound.hasRoom(maxConcurrent, readOnly) ? bound : undefined; // a caller session stays on its instance
+      if (bound?.usable) return bound.hasRoom(maxConcurrent, readOnly, callerCallsOnly) ? bound : undefined; // a caller session stays on its instance
     }
-    return pickLeastLoaded(this.instances.withFreeSlot(maxConcurrent, readOnly), this.turn++);
+    return pickLeastLoaded(this.instances.withFreeSlot(maxConcurrent, readOnly, callerCallsOnly), this.turn++);
   }
 
   /** A call with `key` took a slot on `inst`: a pinned key is placed there, a stateful session bound. */
