@@ -1,15 +1,5 @@
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  readdirSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
+import { readStateFile, writeStateFile } from '../state-file.js';
 import { join } from 'node:path';
 import { isJsonObject, type JsonObject } from '../../../shared/json.js';
 import type { DownstreamTool } from '../../../contract/model/tool.js';
@@ -44,22 +34,6 @@ const FINGERPRINT = /^[0-9a-f]{16,128}$/;
 export const METADATA_FILE_MAX_BYTES = 16 * 1024 * 1024;
 
 /**
- * A cache file's text: opened without following a link and without waiting (a FIFO planted there must not
- * hang the core's start), read only when it is a regular file within the cap.
- */
-function readCacheFile(file: string): string {
-  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) throw new Error('not a regular file');
-    if (st.size > METADATA_FILE_MAX_BYTES) throw new Error(`${st.size} bytes, over the ${METADATA_FILE_MAX_BYTES}-byte cap`);
-    return readFileSync(fd, 'utf8');
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/**
  * The metadata cache on disk, one file per spec fingerprint in the state directory, so the first
  * listing after a core restart starts no server. A changed spec has another fingerprint, so it never
  * sees the old file; files of specs no longer configured are deleted. Files are the user's own (0600).
@@ -75,7 +49,7 @@ export class MetadataStore {
     const file = this.file(fingerprint);
     let text: string;
     try {
-      text = readCacheFile(file);
+      text = readStateFile(file, METADATA_FILE_MAX_BYTES);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       this.warn('metadata cache file refused; it is removed and the server will be listed again', { file, error: (e as Error).message });
@@ -105,14 +79,10 @@ export class MetadataStore {
   save(fingerprint: string, meta: SavedMetadata): void {
     if (!FINGERPRINT.test(fingerprint)) return;
     const data: FileShape = { version: 1, fingerprint, savedAt: new Date().toISOString(), ...meta };
-    const tmp = `${this.file(fingerprint)}.${process.pid}.tmp`;
     try {
-      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-      writeFileSync(tmp, JSON.stringify(data), { mode: 0o600 });
-      renameSync(tmp, this.file(fingerprint));
-    } catch (e) {
       // A full disk (or a rename that cannot happen) leaves no partial file behind.
-      rmSync(tmp, { force: true });
+      writeStateFile(this.file(fingerprint), JSON.stringify(data));
+    } catch (e) {
       this.warn('saving the metadata cache failed; listings after a restart will start the server', {
         fingerprint,
         error: (e as Error).message,

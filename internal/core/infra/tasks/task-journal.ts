@@ -1,15 +1,5 @@
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  readdirSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
+import { readStateFile, writeStateFile } from '../state-file.js';
 import { join } from 'node:path';
 import { TERMINAL_STATUSES, type TaskView } from '../../../contract/model/tasks.js';
 import { isJsonObject } from '../../../shared/json.js';
@@ -40,11 +30,7 @@ export class TaskJournal {
 
   save(t: SavedTask): void {
     try {
-      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-      const file = this.file(t.view.taskId);
-      const tmp = `${file}.${process.pid}.tmp`;
-      writeFileSync(tmp, JSON.stringify({ version: 1, ...t }), { mode: 0o600 });
-      renameSync(tmp, file);
+      writeStateFile(this.file(t.view.taskId), JSON.stringify({ version: 1, ...t }));
     } catch (e) {
       // The task itself goes on; only what a restart could tell of it is lost.
       this.warn('task not saved; a core restart will not know it', { task: t.view.taskId, error: (e as Error).message });
@@ -80,16 +66,7 @@ export class TaskJournal {
   private read(id: string): SavedTask | undefined {
     const file = this.file(id);
     try {
-      const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
-      let text: string;
-      try {
-        const st = fstatSync(fd);
-        if (!st.isFile() || st.size > MAX_FILE_BYTES) throw new Error('not a regular file within the size cap');
-        text = readFileSync(fd, 'utf8');
-      } finally {
-        closeSync(fd);
-      }
-      const v: unknown = JSON.parse(text);
+      const v: unknown = JSON.parse(readStateFile(file, MAX_FILE_BYTES));
       if (!isJsonObject(v) || v.version !== 1 || typeof v.caller !== 'string' || !isJsonObject(v.view)) throw new Error('not a task file');
       const view = v.view as unknown as TaskView;
       if (view.taskId !== id || !(TERMINAL_STATUSES.has(view.status) || view.status === 'working' || view.status === 'input_required'))
