@@ -7,6 +7,7 @@ import type { PoolStatus, StartCause, StopCause } from '../../../contract/model/
 import type { ServerSpec } from '../../../contract/model/spec.js';
 import type { DownstreamTool } from '../../../contract/model/tool.js';
 import { Admission } from './admission.js';
+import { ClientQuestions } from './client-questions.js';
 import { IdleReaper } from './idle-reaper.js';
 import type { CallEnd, Instance } from './instance.js';
 import { InstanceLifecycle } from './instance-lifecycle.js';
@@ -37,6 +38,7 @@ export class Pool {
   private readonly idle: IdleReaper;
   private readonly lifecycle: InstanceLifecycle;
   private readonly admission: Admission;
+  private readonly questions: ClientQuestions;
   private readonly liveness: Liveness;
   private readonly listing: ToolListing;
   private readonly traffic: ServerTraffic;
@@ -60,6 +62,7 @@ export class Pool {
     const idle = (this.idle = new IdleReaper(scope, instances, routing, stop));
     const restarts = new RestartScheduler(scope, instances, health, () => this.lifecycle.ensureWarm('restart'));
     const admission = (this.admission = new Admission(scope, instances, routing, idle, (cause) => this.lifecycle.start(cause)));
+    this.questions = new ClientQuestions(scope, instances, admission);
     const listing = (this.listing = new ToolListing(
       scope,
       () => this.call({ forCache: true }, 'metadata', (s) => s.listTools({ onPage: this.pageSeen('tools/list', s) })),
@@ -106,33 +109,9 @@ export class Pool {
     return saved && this.scope.asksClient ? { ...saved, asksClient: true } : saved;
   }
 
-  /**
-   * The server asked a client from `instanceId` (undefined: not this pool's). The first time, the pool
-   * serves one call per instance from then on (PoolScope.asksClient); the instance waits on its client
-   * until the returned function is called, and meanwhile admission may start another for other callers.
-   */
+  /** See ClientQuestions.asked. */
   clientAsked(instanceId: string): (() => void) | undefined {
-    const inst = this.instances.get(instanceId);
-    if (!inst) return undefined;
-    const { scope } = this;
-    if (!scope.asksClient) {
-      scope.asksClient = true;
-      scope.log(
-        'info',
-        'pool.asks_client',
-        `server ${scope.spec.name} asks its client (sampling, elicitation or roots): each call now gets an instance of its own`,
-        inst,
-      );
-      scope.deps.events.metadataChanged?.(this.fingerprint);
-    }
-    const answered = inst.asked();
-    this.admission.pump();
-    scope.changed();
-    return () => {
-      answered();
-      this.admission.pump();
-      scope.changed();
-    };
+    return this.questions.asked(instanceId);
   }
 
   /** Instances that hold (or are starting) a server process. */
@@ -227,18 +206,9 @@ export class Pool {
     return typeof annotations === 'object' && annotations !== null && !Array.isArray(annotations) && annotations.readOnlyHint === true;
   }
 
-  /**
-   * A call on the instance waits for its caller's answer to the server's question: read-only calls may use its
-   * slot until the returned function runs (decision 64). A no-op for an instance not of this pool.
-   */
+  /** See ClientQuestions.lendSlot. */
   lendSlot(instanceId: string): (() => void) | undefined {
-    const inst = this.instances.get(instanceId);
-    if (!inst) return undefined;
-    const back = this.admission.lend(inst);
-    return () => {
-      back();
-      this.scope.changed();
-    };
+    return this.questions.lendSlot(instanceId);
   }
 
   /** The call waits for a slot (or its instance's start); `cancel` while it waits ends the wait. */
