@@ -36,6 +36,7 @@ child.on('exit', (code, signal) => {
       if (f.status === 'failed' && !(f.assertionResults ?? []).some((a) => a.status === 'failed')) failed++;
     }
     recordDurations(r.testResults ?? []);
+    listFailures(r.testResults ?? []);
   } catch (e) {
     console.error(`could not read the test report (${e.message}); vitest exited with ${code ?? signal}`);
     failed = Math.max(failed, 1);
@@ -44,6 +45,30 @@ child.on('exit', (code, signal) => {
   console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
   process.exit(code === 0 && failed === 0 ? 0 : 1);
 });
+
+/**
+ * The failed tests again, last, each with the first lines of its error: CI shows only the tail of the output,
+ * and vitest names its failures far above it.
+ */
+function listFailures(files) {
+  const lines = [];
+  for (const f of files) {
+    const file = relative(process.cwd(), f.name);
+    const failedTests = (f.assertionResults ?? []).filter((a) => a.status === 'failed');
+    if (f.status === 'failed' && failedTests.length === 0) lines.push(`  ${file}: ${firstLines(f.message)}`);
+    for (const a of failedTests) lines.push(`  ${file} > ${a.fullName}: ${firstLines(a.failureMessages?.[0])}`);
+  }
+  if (lines.length === 0) return;
+  console.log('failed:');
+  for (const l of lines.slice(0, 10)) console.log(l);
+  if (lines.length > 10) console.log(`  … and ${lines.length - 10} more`);
+}
+
+function firstLines(message) {
+  // eslint-disable-next-line no-control-regex -- vitest colours its messages; the tail must read plainly
+  const text = String(message ?? '(no message)').replace(/\x1b\[[0-9;]*m/g, '');
+  return text.split('\n').slice(0, 3).join(' | ').slice(0, 400);
+}
 
 /**
  * Each file's wall time, longest first, into .tmp/test-durations.json, and the slowest named here: the data
