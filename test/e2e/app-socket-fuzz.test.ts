@@ -38,6 +38,8 @@ const EVENTS = [
   'action',
   'input-answer',
   'app-frame',
+  'task',
+  'cancel-task',
 ] as const satisfies readonly DashboardRequest[];
 type Unfuzzed = Exclude<DashboardRequest, (typeof EVENTS)[number]>;
 const everyRequestFuzzed: [Unfuzzed] extends [never] ? true : never = true;
@@ -59,6 +61,7 @@ const FIELDS = [
   'keywords',
   'fileType',
   'tool',
+  'taskId',
 ] as const;
 const MORE_FIELDS = [
   'offset',

@@ -1,5 +1,5 @@
 import type { ProgressUpdate } from '../model/downstream.js';
-import type { TaskSupport, TaskView } from '../model/tasks.js';
+import type { CallerTask, TaskSupport, TaskView } from '../model/tasks.js';
 import type { JsonObject } from '../../shared/json.js';
 import type { LogLevel } from '../model/profile.js';
 import type { NameCollision } from '../model/tool.js';
@@ -167,4 +167,8 @@ export interface TasksApi {
   cancel(caller: string, taskId: string): void;
   /** The caller's tasks, newest first. */
   list(caller: string): TaskView[];
+  /** Every caller's tasks, newest first: the operator's view (the dashboard), which no caller's face offers. */
+  listAll(): CallerTask[];
+  /** Calls `fn` whenever a task of any caller starts, changes (status, progress, input) or ends; returns the unsubscribe. */
+  onChange(fn: () => void): () => void;
 }

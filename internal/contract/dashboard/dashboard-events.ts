@@ -13,6 +13,7 @@ import type { ProgressUpdate } from '../model/downstream.js';
 import type { LogLevel } from '../model/profile.js';
 import type { NameCollision } from '../model/tool.js';
 import type { AuditEntry } from '../audit/audit-entry.js';
+import type { TaskStatus, TaskView } from '../model/tasks.js';
 
 /**
  * The dashboard's socket protocol (Socket.IO namespace `/app`), declared once: the core's side
@@ -77,7 +78,7 @@ export interface ServerPinsView {
 }
 
 /** The live views a page can watch; each pushes its own event. */
-export type WatchKind = 'status' | 'tools' | 'resources' | 'prompts' | 'desktop' | 'finder' | 'logs' | 'pins' | 'audit';
+export type WatchKind = 'status' | 'tools' | 'resources' | 'prompts' | 'desktop' | 'finder' | 'logs' | 'pins' | 'audit' | 'tasks';
 
 /** What each watch needs besides its kind. */
 export interface WatchParams {
@@ -92,6 +93,8 @@ export interface WatchParams {
   logs: { caller?: string; minLevel?: LogLevel };
   /** Without a caller: every caller's entries. */
   audit: { caller?: string };
+  /** Without a caller: every caller's tasks. */
+  tasks: { caller?: string };
 }
 
 type WatchArgs = { [K in WatchKind]: { kind: K } & WatchParams[K] }[WatchKind];
@@ -157,6 +160,24 @@ export interface AppFrame {
   prefersBorder?: boolean;
 }
 
+/**
+ * A task the core hosts, as the Tasks page lists it: its envelope without the result, error or input
+ * requests (those come with `task`, for the one opened), so a list of many finished tasks stays small.
+ */
+export interface TaskRow {
+  caller: string;
+  taskId: string;
+  status: TaskStatus;
+  statusMessage?: string;
+  tool?: string;
+  server?: string;
+  createdAt: string;
+  lastUpdatedAt: string;
+  ttlMs: number;
+  /** How many input requests wait for an answer (input_required). */
+  inputs: number;
+}
+
 /** Every request a page may send: its arguments and the value of a successful answer. */
 interface DashboardRequests {
   hello: { args: Record<string, never>; answer: { info: CoreInfo; status: StatusView; callers: CallerRow[] } };
@@ -186,6 +207,10 @@ interface DashboardRequests {
   'app-frame': { args: { caller: string; tool: string }; answer: AppFrame };
   /** The person's answer to an `input-request` of one of this page's calls. */
   'input-answer': { args: InputAnswer; answer: null };
+  /** One task of the caller in full: its result, error or input requests (`mcpdctl tasks CALLER TASK`). */
+  task: { args: { caller: string; taskId: string }; answer: TaskView };
+  /** Cancels a task of the caller (`tasks/cancel`); a task that ended already is left as it ended. */
+  'cancel-task': { args: { caller: string; taskId: string }; answer: null };
 }
 
 export type DashboardRequest = keyof DashboardRequests;
@@ -232,6 +257,8 @@ export interface DashboardPushes {
   'core-stopping': { coreId: string };
   /** Every pinned server's pins, again whenever a pin file changes (a withheld tool, an approval). */
   pins: { servers: readonly ServerPinsView[] };
+  /** The tasks the core hosts (one caller's, or all: `caller` null), newest first, again after every change. */
+  tasks: { caller: string | null; tasks: readonly TaskRow[] };
 }
 
 export type DashboardPush = keyof DashboardPushes;
@@ -247,4 +274,5 @@ export const WATCH_EVENTS = {
   logs: 'logs',
   pins: 'pins',
   audit: 'audit',
+  tasks: 'tasks',
 } as const satisfies Record<WatchKind, DashboardPush>;

@@ -48,6 +48,8 @@ export interface TaskView {
   pollIntervalMs: number;
   /** The tool the task runs (the caller's name for it): for lists, not part of SEP-2663's envelope. */
   tool?: string;
+  /** The profile's server that runs the tool, when known at the start: for lists, as `tool`. */
+  server?: string;
   result?: JsonObject;
   error?: TaskError;
   inputRequests?: Record<string, JsonObject>;
@@ -74,4 +76,10 @@ export function detailedTask(t: TaskView): JsonObject {
   if (t.error !== undefined) out.error = t.error as unknown as JsonObject;
   if (t.inputRequests !== undefined) out.inputRequests = t.inputRequests;
   return out;
+}
+
+/** A task with the caller it belongs to: the operator's view of every caller's tasks (the dashboard). */
+export interface CallerTask {
+  caller: string;
+  task: TaskView;
 }

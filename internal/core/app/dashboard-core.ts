@@ -62,6 +62,8 @@ export function dashboardCore(
     },
     logs,
     context: core.context,
+    // Every caller's tasks: the dashboard is the operator's, as its Logs and Audit pages are.
+    tasks: core.tasks,
     callers: () => callerRows(core, store),
     allLogs: (min, signal) => allLogs(logs, store, min, signal),
     storeFiles: () => storeFiles(store),

@@ -211,6 +211,8 @@ export class FaceView implements ControlApi {
       update: (caller, id, responses) => host.update(caller, id, responses),
       cancel: (caller, id) => host.cancel(caller, id),
       list: (caller) => host.list(caller),
+      listAll: () => host.listAll(),
+      onChange: (fn) => host.onChange(fn),
     };
   }
 

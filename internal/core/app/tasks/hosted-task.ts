@@ -21,10 +21,14 @@ export interface HostedTaskInit {
   id: string;
   caller: string;
   tool: string;
+  /** The profile's server of the tool, when the caller's index knew it at the start. */
+  server?: string;
   ttlMs: number;
   pollIntervalMs: number;
   /** Told once, when the task reaches a terminal status. */
   onEnd(task: HostedTask): void;
+  /** Told on every change a `view()` shows (status, progress, input requests, outcome). */
+  onChange(task: HostedTask): void;
 }
 
 /**
@@ -94,6 +98,7 @@ export class HostedTask implements ClientChannel {
       pollIntervalMs: this.init.pollIntervalMs,
       tool: this.init.tool,
     };
+    if (this.init.server !== undefined) v.server = this.init.server;
     if (this.message !== undefined) v.statusMessage = this.message;
     if (this.result !== undefined) v.result = this.result;
     if (this.error !== undefined) v.error = this.error;
@@ -201,6 +206,7 @@ export class HostedTask implements ClientChannel {
 
   private touch(): void {
     this.updatedAt = Date.now();
+    this.init.onChange(this);
   }
 }
 

@@ -3,7 +3,7 @@ import type { ClientRequestsApi } from '../../../contract/control/client-request
 import type { TaskStartOptions } from '../../../contract/control/control-areas.js';
 import type { ControlApi } from '../../../contract/control/control.js';
 import type { ToolEntry } from '../../../contract/model/tool.js';
-import { taskSupportOf, type TaskSupport, type TaskView } from '../../../contract/model/tasks.js';
+import { taskSupportOf, type CallerTask, type TaskSupport, type TaskView } from '../../../contract/model/tasks.js';
 import { McpdError } from '../../../shared/errors.js';
 import type { JsonObject } from '../../../shared/json.js';
 import type { CoreLog } from '../area-deps.js';
@@ -47,6 +47,7 @@ interface TaskJournalPort {
 export class TaskHost {
   private readonly byCaller = new Map<string, Map<string, HostedTask>>();
   private readonly ttlMs: number;
+  private readonly changeListeners = new Set<() => void>();
 
   constructor(private readonly d: TaskHostDeps) {
     this.ttlMs = d.ttlMs ?? TASK_TTL_MS;
@@ -58,7 +59,7 @@ export class TaskHost {
     const why = `the mcpd core restarted while the task ran (now pid ${process.pid}); its call ended with the previous core, call the tool again`;
     for (const saved of this.d.journal?.loadAll() ?? []) {
       const task = HostedTask.restored(
-        this.initOf(saved.view.taskId, saved.caller, saved.view.tool ?? ''),
+        this.initOf(saved.view.taskId, saved.caller, saved.view.tool ?? '', saved.view.server),
         saved.view,
         saved.expiresAt,
         why,
@@ -67,8 +68,17 @@ export class TaskHost {
     }
   }
 
-  private initOf(id: string, caller: string, tool: string) {
-    return { id, caller, tool, ttlMs: this.ttlMs, pollIntervalMs: TASK_POLL_INTERVAL_MS, onEnd: (t: HostedTask) => this.ended(t) };
+  private initOf(id: string, caller: string, tool: string, server: string | undefined) {
+    return {
+      id,
+      caller,
+      tool,
+      server,
+      ttlMs: this.ttlMs,
+      pollIntervalMs: TASK_POLL_INTERVAL_MS,
+      onEnd: (t: HostedTask) => this.ended(t),
+      onChange: () => this.changed(),
+    };
   }
 
   /** A name not listed yet is looked up after the caller's listing (a first call on a cold core is no plain call by accident). */
@@ -91,8 +101,10 @@ export class TaskHost {
       );
     }
     // 128 random bits: an id cannot be guessed, and is looked up under its caller anyway.
-    const task = new HostedTask(this.initOf(randomBytes(16).toString('base64url'), caller, tool));
+    const server = this.d.findTool(caller, tool)?.server;
+    const task = new HostedTask(this.initOf(randomBytes(16).toString('base64url'), caller, tool, server));
     tasks.set(task.id, task);
+    this.changed();
     this.d.journal?.save({ caller, view: task.view() });
     const routingKey = `task:${task.id}`;
     const detach = this.d.clientRequests.attach({ id: routingKey, caller, profile: '', clientName: opts.client }, task, opts.client);
@@ -137,6 +149,24 @@ export class TaskHost {
     return [...(this.byCaller.get(caller)?.values() ?? [])].sort((a, b) => b.createdAt - a.createdAt).map((t) => t.view());
   }
 
+  listAll(): CallerTask[] {
+    const all: Array<CallerTask & { at: number }> = [];
+    for (const caller of [...this.byCaller.keys()]) {
+      this.sweep(caller);
+      for (const t of this.byCaller.get(caller)?.values() ?? []) all.push({ caller, task: t.view(), at: t.createdAt });
+    }
+    return all.sort((a, b) => b.at - a.at).map(({ caller, task }) => ({ caller, task }));
+  }
+
+  onChange(fn: () => void): () => void {
+    this.changeListeners.add(fn);
+    return () => this.changeListeners.delete(fn);
+  }
+
+  private changed(): void {
+    for (const fn of this.changeListeners) fn();
+  }
+
   /** Every running task fails with `why` (the core stops): a client polling later learns why its task ended. */
   failRunning(why: string): void {
     for (const tasks of this.byCaller.values()) for (const t of tasks.values()) t.abandon(why);
@@ -174,6 +204,7 @@ export class TaskHost {
       if (t.expiresAt === undefined || t.expiresAt > now) continue;
       m.delete(id);
       this.d.journal?.remove(id);
+      this.changed();
     }
     if (m.size === 0) this.byCaller.delete(caller);
   }

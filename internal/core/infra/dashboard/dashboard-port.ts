@@ -9,7 +9,7 @@ export type { CallerRow, ConnectInfo, OperatorAction, StoreFile };
 /** What the dashboard needs from the running core (the app layer adapts Core to it). */
 export interface DashboardCore extends Pick<
   ControlApi,
-  'listTools' | 'watchTools' | 'callTool' | 'watchStatus' | 'resources' | 'prompts' | 'logs' | 'context' | 'clientRequests'
+  'listTools' | 'watchTools' | 'callTool' | 'watchStatus' | 'resources' | 'prompts' | 'logs' | 'context' | 'clientRequests' | 'tasks'
 > {
   info(): CoreInfo;
   status(): StatusView;

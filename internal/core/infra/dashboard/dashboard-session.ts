@@ -18,6 +18,7 @@ import { Args } from './socket-args.js';
 import { outputSchemaBreach } from './output-check.js';
 import type { AppFrames } from './app-frames.js';
 import { prepareAppFrame } from './app-resource.js';
+import { watchTaskRows } from './task-rows.js';
 
 type Ack = (reply: Reply<unknown>) => void;
 type Watch = WatchKind;
@@ -95,6 +96,9 @@ export class DashboardSession {
     this.on('action', (a) => c.act(actionOf(a)));
     this.on('input-answer', (a) => this.inputs.answer(a));
     this.on('app-frame', (a) => prepareAppFrame(c, this.frames, a.str('caller'), a.str('tool'), this.gone.signal));
+    // As `mcpdctl tasks CALLER [TASK] [--cancel]`: the task is looked up under its caller.
+    this.on('task', (a) => c.tasks.get(a.str('caller'), a.str('taskId')));
+    this.on('cancel-task', (a) => c.tasks.cancel(a.str('caller'), a.str('taskId')));
   }
 
   /** Sends one event of the protocol to this page. */
@@ -105,7 +109,9 @@ export class DashboardSession {
   private watch(a: Args): void {
     const kind = a.str('kind') as Watch;
     const caller =
-      kind === 'status' || kind === 'pins' || ((kind === 'logs' || kind === 'audit') && !a.optStr('caller')) ? undefined : a.str('caller');
+      kind === 'status' || kind === 'pins' || ((kind === 'logs' || kind === 'audit' || kind === 'tasks') && !a.optStr('caller'))
+        ? undefined
+        : a.str('caller');
     this.stopWatch(kind);
     const ctl = new AbortController();
     const c = this.core;
@@ -146,8 +152,13 @@ export class DashboardSession {
       }
       case 'audit':
         return this.watchAudit(caller);
+      case 'tasks':
+        return void this.watches.set(
+          kind,
+          watchTaskRows(c.tasks, caller, (tasks) => this.push('tasks', { caller: caller ?? null, tasks })),
+        );
       default:
-        throw new Error(`watch: unknown kind "${String(kind)}" (status, tools, resources, prompts, desktop, finder, logs, pins, audit)`);
+        throw new Error(`watch: unknown kind "${String(kind)}" (status, tools, resources, prompts, desktop, finder, logs, pins, audit, tasks)`);
     }
   }
 
