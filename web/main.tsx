@@ -12,6 +12,7 @@ import { Overview } from './pages/overview.js';
 import { Pins } from './pages/pins.js';
 import { PromptsTab } from './pages/prompts.js';
 import { ResourcesTab } from './pages/resources.js';
+import { Tasks } from './pages/tasks.js';
 import { ToolsTab } from './pages/tools.js';
 
 /** #/page[/caller[/tab]] */
@@ -31,6 +32,7 @@ const PAGES: [string, string][] = [
   ['caller', 'Caller'],
   ['logs', 'Logs'],
   ['audit', 'Audit'],
+  ['tasks', 'Tasks'],
   ['desktop', 'Desktop'],
   ['finder', 'Finder'],
   ['pins', 'Pins'],
@@ -93,6 +95,8 @@ function Dashboard() {
         return <Logs callers={callers} initialCaller={routeCaller} />;
       case 'audit':
         return <Audit callers={callers} />;
+      case 'tasks':
+        return <Tasks callers={callers} initialCaller={routeCaller} />;
       case 'desktop':
         return <Desktop caller={caller} />;
       case 'finder':
@@ -121,7 +125,7 @@ function Dashboard() {
             </a>
           ))}
         </nav>
-        {/* One caller picker per page: Logs has its own (with "all callers"), the others need none. */}
+        {/* One caller picker per page: Logs, Audit and Tasks have their own (with "all callers"), the others need none. */}
         {PER_CALLER.has(page) && (
           <label class="picker">
             caller{' '}
