@@ -6,6 +6,7 @@ import type { Browser, Frame, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectErrors, launchChromium } from '../support/browser.js';
 import { TestWorld } from '../support/core-process.js';
+import { dashboardToken } from '../support/dashboard-page.js';
 import { freePort } from '../support/free-port.js';
 import { FIXTURES, REPO } from '../support/paths.js';
 import { profile, server } from '../support/profiles.js';
@@ -40,7 +41,7 @@ describe('MCP Apps in the dashboard try-it', () => {
   let allowed: { server: Server; origin: string };
   let other: { server: Server; origin: string };
   const frames: Response[] = [];
-  const token = () => (JSON.parse(readFileSync(join(world.dir, 'run', 'dashboard.json'), 'utf8')) as { token: string }).token;
+  const token = () => dashboardToken(world);
 
   beforeAll(async () => {
     port = await freePort();

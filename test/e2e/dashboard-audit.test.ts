@@ -1,9 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectErrors, launchChromium } from '../support/browser.js';
 import { TestWorld } from '../support/core-process.js';
+import { openDashboard } from '../support/dashboard-page.js';
 import { freePort } from '../support/free-port.js';
 import { everythingServer, profile } from '../support/profiles.js';
 
@@ -22,11 +20,7 @@ describe('the dashboard Audit page', () => {
       'runtime.yaml': `metricsAddress: 127.0.0.1:${port}\n`,
     });
     await world.startCore();
-    browser = await launchChromium(world.env());
-    page = await (await browser.newContext({ viewport: { width: 1366, height: 800 } })).newPage();
-    errors = collectErrors(page);
-    const { token } = JSON.parse(readFileSync(join(world.dir, 'run', 'dashboard.json'), 'utf8')) as { token: string };
-    await page.goto(`http://127.0.0.1:${port}/?token=${token}#/audit`);
+    ({ browser, page, errors } = await openDashboard(world, port, '#/audit'));
   }, 180_000);
 
   afterAll(async () => {

@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { io as ioClient } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestWorld } from '../support/core-process.js';
+import { dashboardToken } from '../support/dashboard-page.js';
 import { freePort } from '../support/free-port.js';
 import { echoServer, profile } from '../support/profiles.js';
 
@@ -28,7 +27,7 @@ describe("the dashboard's config event", () => {
   afterAll(async () => world.cleanup());
 
   it('masks literal env, header and URL secrets of the store files', async () => {
-    const { token } = JSON.parse(readFileSync(join(world.dir, 'run', 'dashboard.json'), 'utf8')) as { token: string };
+    const token = dashboardToken(world);
     const s = ioClient(`http://127.0.0.1:${port}/app`, {
       transports: ['websocket'],
       reconnection: false,

@@ -1,13 +1,12 @@
 import { execFile } from 'node:child_process';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { io as ioClient } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/browser.js';
 import { TestWorld } from '../support/core-process.js';
+import { dashboardToken } from '../support/dashboard-page.js';
 import { freePort } from '../support/free-port.js';
 import { MCPD } from '../support/paths.js';
 import { echoServer, profile } from '../support/profiles.js';
@@ -66,7 +65,7 @@ describe("the browser's dashboard credential stays with the dashboard", () => {
   let ctx: BrowserContext;
   let page: Page;
   const base = () => `http://127.0.0.1:${port}`;
-  const token = () => (JSON.parse(readFileSync(join(world.dir, 'run', 'dashboard.json'), 'utf8')) as { token: string }).token;
+  const token = () => dashboardToken(world);
   /** The page's login value; undefined when it holds none. */
   const pageSession = async () => ((await page.evaluate(`sessionStorage.getItem('mcpd-session')`)) as string | null) ?? undefined;
   const online = () => page.getByRole('combobox', { name: 'caller' }).waitFor();

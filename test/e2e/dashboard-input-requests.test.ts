@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { io as ioClient, type Socket } from 'socket.io-client';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -7,8 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InputRequest, Reply } from '../../internal/contract/dashboard/dashboard-events.js';
 import { collectErrors, launchChromium } from '../support/browser.js';
 import { TestWorld } from '../support/core-process.js';
+import { axeFindings, dashboardToken } from '../support/dashboard-page.js';
 import { freePort } from '../support/free-port.js';
-import { FIXTURES, REPO } from '../support/paths.js';
+import { FIXTURES } from '../support/paths.js';
 import { profile, server } from '../support/profiles.js';
 
 // A try-it call whose server needs input, answered in the dashboard (chromium against a real core): the
@@ -28,7 +27,7 @@ describe('input requests answered in the dashboard try-it', () => {
   let ctx: BrowserContext;
   let page: Page;
   let errors: string[];
-  const token = () => (JSON.parse(readFileSync(join(world.dir, 'run', 'dashboard.json'), 'utf8')) as { token: string }).token;
+  const token = () => dashboardToken(world);
   const base = () => `http://127.0.0.1:${port}`;
 
   beforeAll(async () => {
@@ -138,12 +137,7 @@ describe('input requests answered in the dashboard try-it', () => {
     await runTool(page, 'legacy__form');
     const q = question(page, 'input');
     await q.getByText('Tell us about you').waitFor();
-    const axe = readFileSync(join(REPO, 'node_modules/axe-core/axe.min.js'), 'utf8');
-    if ((await page.evaluate('typeof axe')) !== 'object') await page.evaluate(axe);
-    const violations = (await page.evaluate(
-      `axe.run(document.querySelector('.input-request'), { runOnly: ['color-contrast', 'label', 'button-name', 'select-name'] }).then((r) => r.violations.map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`,
-    )) as string[];
-    expect(violations).toEqual([]);
+    expect(await axeFindings(page, { selector: '.input-request', rules: ['color-contrast', 'label', 'button-name', 'select-name'] })).toEqual([]);
     // Tab from the call's own Cancel button reaches every control of the question, in order; Enter answers it.
     await page.getByRole('form', { name: 'try legacy__form' }).getByRole('button', { name: 'Cancel' }).focus();
     const reached: string[] = [];

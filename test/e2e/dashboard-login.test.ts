@@ -7,6 +7,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/browser.js';
 import { TestWorld } from '../support/core-process.js';
+import { dashboardToken } from '../support/dashboard-page.js';
 import { freePort } from '../support/free-port.js';
 import { MCPD } from '../support/paths.js';
 import { echoServer, profile } from '../support/profiles.js';
@@ -34,7 +35,7 @@ describe('the dashboard login cannot be won by another user', () => {
   let browser: Browser;
   let port: number;
   const base = () => `http://127.0.0.1:${port}`;
-  const token = () => (JSON.parse(readFileSync(join(world.dir, 'run', 'dashboard.json'), 'utf8')) as { token: string }).token;
+  const token = () => dashboardToken(world);
   /** The page's per-login credential, from a page served for a login link or the token. */
   const sessionOf = (html: string) => /<meta name="mcpd-session" content="([\w-]+)"/.exec(html)?.[1] ?? '';
 

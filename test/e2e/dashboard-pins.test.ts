@@ -1,11 +1,11 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectErrors, launchChromium } from '../support/browser.js';
 import { TestWorld } from '../support/core-process.js';
+import { openDashboard } from '../support/dashboard-page.js';
 import { freePort } from '../support/free-port.js';
 import { FIXTURES } from '../support/paths.js';
 import { profile, server } from '../support/profiles.js';
@@ -42,11 +42,7 @@ describe('the dashboard Pins page', () => {
     nextChange = () => new Promise((resolve) => (waiting = resolve));
     expect(await names()).toEqual(['p__exit', 'p__fetch', 'p__lookup', 'p__notify']); // pinned on first sight
 
-    browser = await launchChromium(world.env());
-    page = await (await browser.newContext({ viewport: { width: 1366, height: 800 } })).newPage();
-    errors = collectErrors(page);
-    const { token } = JSON.parse(readFileSync(join(world.dir, 'run', 'dashboard.json'), 'utf8')) as { token: string };
-    await page.goto(`http://127.0.0.1:${port}/?token=${token}#/pins`);
+    ({ browser, page, errors } = await openDashboard(world, port, '#/pins'));
   }, 180_000);
 
   afterAll(async () => {

@@ -7,16 +7,17 @@
  * `mcpd --help` speak of login links. Screenshots go to this test's temp dir.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectErrors, distinctColours, launchChromium } from '../support/browser.js';
+import { distinctColours } from '../support/browser.js';
 import { TestWorld } from '../support/core-process.js';
+import { axeFindings, openDashboard } from '../support/dashboard-page.js';
 import { freePort } from '../support/free-port.js';
-import { FIXTURES, MCPD, REPO } from '../support/paths.js';
+import { FIXTURES, MCPD } from '../support/paths.js';
 import { everythingServer, profile, server } from '../support/profiles.js';
 
 const run = promisify(execFile);
@@ -55,11 +56,7 @@ describe('the dashboard at 1366×800 and 390×844', () => {
       'runtime.yaml': `metricsAddress: 127.0.0.1:${port}\n`,
     });
     await world.startCore();
-    browser = await launchChromium(world.env());
-    page = await (await browser.newContext({ viewport: { width: 1366, height: 800 } })).newPage();
-    errors = collectErrors(page);
-    const { token } = JSON.parse(readFileSync(join(world.dir, 'run', 'dashboard.json'), 'utf8')) as { token: string };
-    await page.goto(`${base()}/?token=${token}#/overview`);
+    ({ browser, page, errors } = await openDashboard(world, port, '#/overview'));
   }, 180_000);
 
   afterAll(async () => {
@@ -150,16 +147,12 @@ describe('the dashboard at 1366×800 and 390×844', () => {
       }, 60_000);
 
       it('every page has one <h1> and no critical or serious axe-core finding', async () => {
-        const axe = readFileSync(join(REPO, 'node_modules/axe-core/axe.min.js'), 'utf8');
         const problems: string[] = [];
-        for (const hash of ['#/overview', '#/caller/vscode/tools', '#/caller/vscode/resources', '#/connect/vscode', '#/config', '#/logs']) {
+        for (const hash of ['#/overview', '#/caller/vscode/tools', '#/caller/vscode/resources', '#/connect/vscode', '#/config', '#/logs', '#/tasks']) {
           await go(hash);
           const h1s = await page.locator('h1').count();
           if (h1s !== 1) problems.push(`${hash}: ${h1s} <h1> elements`);
-          if ((await page.evaluate('typeof axe')) !== 'object') await page.evaluate(axe);
-          const found = (await page.evaluate(
-            `axe.run(document).then((r) => r.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious').map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`,
-          )) as string[];
+          const found = await axeFindings(page, { impacts: ['critical', 'serious'] });
           problems.push(...found.map((f) => `${hash}: ${f}`));
           await shoot(`${hash.replace(/[#/]+/g, '-').replace(/^-|-$/g, '')}-${tag}`);
         }

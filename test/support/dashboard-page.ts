@@ -40,16 +40,17 @@ export async function openDashboard(
 
 /**
  * axe-core's findings in the page, each `rule: targets`: under `selector` (default the whole document), only
- * the rules named (default all of them). axe's source is injected over the DevTools protocol, so the page's
+ * the rules named (default all of them), of the impacts named (default any). axe's source is injected over the DevTools protocol, so the page's
  * CSP stays on.
  */
-export async function axeFindings(page: Page, opts: { selector?: string; rules?: string[] } = {}): Promise<string[]> {
+export async function axeFindings(page: Page, opts: { selector?: string; rules?: string[]; impacts?: string[] } = {}): Promise<string[]> {
   if ((await page.evaluate('typeof axe')) !== 'object') {
     await page.evaluate(readFileSync(join(REPO, 'node_modules/axe-core/axe.min.js'), 'utf8'));
   }
   const context = opts.selector ? `document.querySelector(${JSON.stringify(opts.selector)})` : 'document';
   const options = opts.rules ? JSON.stringify({ runOnly: opts.rules }) : '{}';
+  const impacts = JSON.stringify(opts.impacts ?? null);
   return (await page.evaluate(
-    `axe.run(${context}, ${options}).then((r) => r.violations.map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`,
+    `axe.run(${context}, ${options}).then((r) => r.violations.filter((v) => ${impacts} === null || ${impacts}.includes(v.impact)).map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`,
   )) as string[];
 }
