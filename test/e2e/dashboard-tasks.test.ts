@@ -1,7 +1,9 @@
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { distinctColours } from '../support/browser.js';
 import { TestWorld } from '../support/core-process.js';
-import { axeFindings, openDashboard } from '../support/dashboard-page.js';
+import { axeFindings, openDashboard, screenshotDir } from '../support/dashboard-page.js';
 import { freePort } from '../support/free-port.js';
 import { startWorldHttpGateway, stopProc, type HttpGatewayProc } from '../support/http-gateway.js';
 import { runCtl } from '../support/oauth-sign-in.js';
@@ -20,6 +22,7 @@ describe('the dashboard Tasks page', () => {
   let browser: Browser;
   let page: Page;
   let errors: string[];
+  const shots = screenshotDir();
   /** The task the first test starts and the second cancels. */
   let running = '';
 
@@ -50,6 +53,7 @@ describe('the dashboard Tasks page', () => {
 
   afterAll(async () => {
     await browser?.close();
+    shots.remove();
     if (alice) await stopProc(alice.proc);
     await world?.cleanup();
   });
@@ -101,6 +105,8 @@ describe('the dashboard Tasks page', () => {
     const details = page.getByRole('region', { name: 'task details' });
     await opener(done).click();
     await details.getByTestId('result').getByText('computed quick after 0s').waitFor();
+    const png = await page.screenshot({ path: join(shots.dir, 'tasks.png') });
+    expect(await distinctColours(browser, png), 'the screenshot is blank').toBeGreaterThan(8);
 
     // The page's list follows the core's by a push: wait for it to say failed.
     await row(broken).locator('td', { hasText: /^failed$/ }).waitFor();

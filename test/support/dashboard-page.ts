@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { collectErrors, launchChromium } from './browser.js';
 import type { TestWorld } from './core-process.js';
@@ -53,4 +54,15 @@ export async function axeFindings(page: Page, opts: { selector?: string; rules?:
   return (await page.evaluate(
     `axe.run(${context}, ${options}).then((r) => r.violations.filter((v) => ${impacts} === null || ${impacts}.includes(v.impact)).map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`,
   )) as string[];
+}
+
+/**
+ * Where a test writes its screenshots: `docs/dashboard/`, which the docs show, only on request
+ * (MCPD_UPDATE_SCREENSHOTS=1), so a plain run leaves the working tree as it was; else a temporary
+ * directory that `remove()` deletes.
+ */
+export function screenshotDir(): { dir: string; remove(): void } {
+  if (process.env.MCPD_UPDATE_SCREENSHOTS === '1') return { dir: resolve(REPO, 'docs/dashboard'), remove: () => {} };
+  const dir = mkdtempSync(join(tmpdir(), 'mcpd-dashboard-shots-'));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }

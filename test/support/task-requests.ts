@@ -2,7 +2,7 @@
 import { rawPost, type HttpGatewayProc } from './http-gateway.js';
 import { waitFor } from './procs.js';
 
-export const V = '2026-07-28';
+const V = '2026-07-28';
 export const TASKS = 'io.modelcontextprotocol/tasks';
 export const WITH_TASKS = {
   'io.modelcontextprotocol/protocolVersion': V,
@@ -11,7 +11,7 @@ export const WITH_TASKS = {
 export const WITHOUT_TASKS = { 'io.modelcontextprotocol/protocolVersion': V, 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } };
 
 export type Json = Record<string, unknown>;
-export interface Answer {
+interface Answer {
   status: number;
   result?: Json;
   error?: { code: number; message: string; data?: Json };

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { CallerFilter } from '../caller-filter.js';
 import { conn } from '../conn.js';
 import type { AuditEntry } from '../../internal/contract/audit/audit-entry.js';
 import type { CallerRow, DashboardPushes } from '../../internal/contract/dashboard/dashboard-events.js';
@@ -39,15 +40,7 @@ export function Audit({ callers }: { callers: CallerRow[] }) {
   return (
     <div class="audit">
       <div class="list-bar">
-        <label>
-          caller{' '}
-          <select aria-label="audit caller" value={caller} onChange={(e) => setCaller((e.target as HTMLSelectElement).value)}>
-            <option value="">all callers</option>
-            {callers.map((c) => (
-              <option value={c.caller}>{c.caller}</option>
-            ))}
-          </select>
-        </label>
+        <CallerFilter label="audit caller" value={caller} names={callers.map((c) => c.caller)} onChange={setCaller} />
       </div>
       {off ? (
         <p class="empty">the audit log is off (runtime.yaml: audit.enabled is false)</p>

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { CallerRow, TaskRow } from '../../internal/contract/dashboard/dashboard-events.js';
 import type { TaskView } from '../../internal/contract/model/tasks.js';
+import { CallerFilter } from '../caller-filter.js';
 import { conn } from '../conn.js';
 import { ErrorText } from '../error-text.js';
 import { useOnline, useWatch } from '../hooks.js';
@@ -34,15 +35,7 @@ export function Tasks({ callers, initialCaller }: { callers: CallerRow[]; initia
   return (
     <div class="tasks">
       <div class="list-bar">
-        <label>
-          caller{' '}
-          <select aria-label="tasks caller" value={caller} onChange={(e) => setCaller((e.target as HTMLSelectElement).value)}>
-            <option value="">all callers</option>
-            {names.map((c) => (
-              <option value={c}>{c}</option>
-            ))}
-          </select>
-        </label>
+        <CallerFilter label="tasks caller" value={caller} names={names} onChange={setCaller} />
         {rows && <span class="muted">{rows.length} tasks</span>}
       </div>
       {watchError ? (
