@@ -1,39 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { TestWorld } from '../support/core-process.js';
-import { FIXTURES } from '../support/paths.js';
-import { profile, server } from '../support/profiles.js';
 import { runCtl } from '../support/oauth-sign-in.js';
 import { waitFor } from '../support/procs.js';
-
-const SHIFTING = join(FIXTURES, 'servers/shifting-tools.mjs');
-const schema = { type: 'object', properties: { q: { type: 'string' } } };
-const tool = (name: string, description: string) => ({ name, description, inputSchema: schema });
+import { shiftingTool as tool, startShiftingTools } from '../support/shifting-tools.js';
 
 describe('tool definitions pinned on first sight', () => {
   let world: TestWorld;
   let client: Client;
   let file: string;
+  let names: () => Promise<string[]>;
   /** Resolves on the client's next tools/list_changed. */
   let nextChange: () => Promise<void>;
-  const names = async () => (await client.listTools()).tools.map((t) => t.name).sort();
 
   beforeAll(async () => {
     world = new TestWorld({});
-    file = join(world.dir, 'tools.json');
-    writeFileSync(file, JSON.stringify([tool('lookup', 'Look a word up.'), tool('fetch', 'Fetch a page.')]));
-    world.write(
-      'profiles/default.yaml',
-      profile(server('p', [process.execPath, SHIFTING], { idleSeconds: 300 }, { SHIFTING_TOOLS_FILE: file })),
-    );
-    await world.startCore();
-    client = await world.gateway('one');
-    let waiting: (() => void) | undefined;
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => waiting?.());
-    nextChange = () => new Promise((resolve) => (waiting = resolve));
+    ({ client, file, names, nextChange } = await startShiftingTools(world));
   });
   afterAll(async () => world.cleanup());
 
