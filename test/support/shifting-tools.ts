@@ -21,6 +21,8 @@ export interface ShiftingTools {
   names(): Promise<string[]>;
   /** Resolves on the client's next tools/list_changed. */
   nextChange(): Promise<void>;
+  /** Writes the server's tools and has it announce them (`p__notify`); resolves once the client got its list_changed. */
+  shift(tools: ReturnType<typeof shiftingTool>[]): Promise<void>;
 }
 
 /**
@@ -39,10 +41,17 @@ export async function startShiftingTools(world: TestWorld): Promise<ShiftingTool
   const client = await world.gateway('one');
   let waiting: (() => void) | undefined;
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => waiting?.());
+  const nextChange = () => new Promise<void>((resolve) => (waiting = resolve));
   return {
     file,
     client,
     names: async () => (await client.listTools()).tools.map((t) => t.name).sort(),
-    nextChange: () => new Promise((resolve) => (waiting = resolve)),
+    nextChange,
+    shift: async (tools) => {
+      writeFileSync(file, JSON.stringify(tools));
+      const changed = nextChange();
+      await client.callTool({ name: 'p__notify', arguments: {} });
+      await changed;
+    },
   };
 }
