@@ -137,7 +137,9 @@ describe('input requests answered in the dashboard try-it', () => {
     await runTool(page, 'legacy__form');
     const q = question(page, 'input');
     await q.getByText('Tell us about you').waitFor();
-    expect(await axeFindings(page, { selector: '.input-request', rules: ['color-contrast', 'label', 'button-name', 'select-name'] })).toEqual([]);
+    expect(
+      await axeFindings(page, { selector: '.input-request', rules: ['color-contrast', 'label', 'button-name', 'select-name'] }),
+    ).toEqual([]);
     // Tab from the call's own Cancel button reaches every control of the question, in order; Enter answers it.
     await page.getByRole('form', { name: 'try legacy__form' }).getByRole('button', { name: 'Cancel' }).focus();
     const reached: string[] = [];

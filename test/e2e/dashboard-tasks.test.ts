@@ -34,7 +34,10 @@ describe('the dashboard Tasks page', () => {
   };
   const table = () => page.getByRole('table', { name: 'tasks' });
   /** The task's row: its first cell holds the id's first 8 characters, the whole id as its title. */
-  const row = (id: string) => table().locator('tbody tr').filter({ has: page.locator(`button[title="${id}"]`) });
+  const row = (id: string) =>
+    table()
+      .locator('tbody tr')
+      .filter({ has: page.locator(`button[title="${id}"]`) });
   /** The button that opens the task's details: its short id. */
   const opener = (id: string) => row(id).getByRole('button', { name: id.slice(0, 8), exact: true });
   const cells = async (id: string) => (await row(id).locator('td').allInnerTexts()).map((c) => c.trim());
@@ -78,8 +81,12 @@ describe('the dashboard Tasks page', () => {
 
   it('cancels a running task from the page: it settles cancelled, for mcpdctl tasks CALLER too', async () => {
     const id = running;
-    await row(id).getByRole('button', { name: `Cancel task ${id.slice(0, 8)}` }).click();
-    await row(id).locator('td', { hasText: /^cancelled$/ }).waitFor();
+    await row(id)
+      .getByRole('button', { name: `Cancel task ${id.slice(0, 8)}` })
+      .click();
+    await row(id)
+      .locator('td', { hasText: /^cancelled$/ })
+      .waitFor();
     const after = await cells(id);
     expect([after[3], after[4], after[8]]).toEqual(['cancelled', 'cancelled by its caller (tasks/cancel)', '']);
 
@@ -109,7 +116,9 @@ describe('the dashboard Tasks page', () => {
     expect(await distinctColours(browser, png), 'the screenshot is blank').toBeGreaterThan(8);
 
     // The page's list follows the core's by a push: wait for it to say failed.
-    await row(broken).locator('td', { hasText: /^failed$/ }).waitFor();
+    await row(broken)
+      .locator('td', { hasText: /^failed$/ })
+      .waitFor();
     await opener(broken).click();
     await details.getByRole('alert').getByText('error -32603: protocol_error_job fails on purpose').waitFor();
 

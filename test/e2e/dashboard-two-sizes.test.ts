@@ -148,7 +148,15 @@ describe('the dashboard at 1366×800 and 390×844', () => {
 
       it('every page has one <h1> and no critical or serious axe-core finding', async () => {
         const problems: string[] = [];
-        for (const hash of ['#/overview', '#/caller/vscode/tools', '#/caller/vscode/resources', '#/connect/vscode', '#/config', '#/logs', '#/tasks']) {
+        for (const hash of [
+          '#/overview',
+          '#/caller/vscode/tools',
+          '#/caller/vscode/resources',
+          '#/connect/vscode',
+          '#/config',
+          '#/logs',
+          '#/tasks',
+        ]) {
           await go(hash);
           const h1s = await page.locator('h1').count();
           if (h1s !== 1) problems.push(`${hash}: ${h1s} <h1> elements`);

@@ -8,7 +8,10 @@ export const WITH_TASKS = {
   'io.modelcontextprotocol/protocolVersion': V,
   'io.modelcontextprotocol/clientCapabilities': { elicitation: {}, extensions: { [TASKS]: {} } },
 };
-export const WITHOUT_TASKS = { 'io.modelcontextprotocol/protocolVersion': V, 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } };
+export const WITHOUT_TASKS = {
+  'io.modelcontextprotocol/protocolVersion': V,
+  'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
+};
 
 export type Json = Record<string, unknown>;
 interface Answer {

@@ -214,7 +214,11 @@ function TaskBody({ task }: { task: TaskView }) {
 function Time({ iso }: { iso: string }) {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return <span>?</span>;
-  return <time dateTime={iso} title={iso}>{d.toLocaleTimeString()}</time>;
+  return (
+    <time dateTime={iso} title={iso}>
+      {d.toLocaleTimeString()}
+    </time>
+  );
 }
 
 /** 3600000 → "1 h", 90000 → "1.5 min". */

@@ -158,7 +158,9 @@ export class DashboardSession {
           watchTaskRows(c.tasks, caller, (tasks) => this.push('tasks', { caller: caller ?? null, tasks })),
         );
       default:
-        throw new Error(`watch: unknown kind "${String(kind)}" (status, tools, resources, prompts, desktop, finder, logs, pins, audit, tasks)`);
+        throw new Error(
+          `watch: unknown kind "${String(kind)}" (status, tools, resources, prompts, desktop, finder, logs, pins, audit, tasks)`,
+        );
     }
   }
 
