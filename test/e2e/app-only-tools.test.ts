@@ -78,7 +78,7 @@ describe('app-only tools of MCP Apps', () => {
 
   it('in tool search mode, the search tool does not find the app-only tool and the call tool refuses it', async () => {
     const client = await world.gateway('finder');
-    const found = (await client.callTool({ name: 'mcpd_search_tools', arguments: { query: 'board refresh', limit: 10 } })) as {
+    const found = (await client.callTool({ name: 'mcpd_search_tools', arguments: { query: 'board refresh', limit: 10 } })) as unknown as {
       structuredContent: { total: number; tools: { name: string }[] };
     };
     // board-refresh is the best match for these words: its absence is the door's doing. Counted: board, plain.
@@ -93,7 +93,7 @@ describe('app-only tools of MCP Apps', () => {
     expect(board.content[0]?.text).toBe('board (2026)');
   }, 60_000);
 
-  it('gRPC, the operators\' face, lists the app-only tool with its visibility', async () => {
+  it("gRPC, the operators' face, lists the app-only tool with its visibility", async () => {
     const tools = await world.calls().listTools({ caller: 'vscode', cursor: '', pageSize: 0 });
     const refresh = tools.tools.find((t) => t.name === 'g26__board-refresh');
     expect(JSON.parse(refresh?.toolJson.toString('utf8') ?? '{}')).toMatchObject({ _meta: { ui: { visibility: ['app'] } } });

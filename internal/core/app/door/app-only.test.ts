@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Face } from '../../../contract/control/control.js';
 import type { CallDone, StartedCall } from '../../../contract/model/downstream.js';
 import type { ToolEntry } from '../../../contract/model/tool.js';
-import type { JsonObject } from '../../../shared/json.js';
+import type { JsonObject, JsonValue } from '../../../shared/json.js';
 import type { Core } from '../core.js';
 import { appOnlyInterceptor } from './app-only.js';
 import { CoreDoor } from './door.js';
@@ -11,7 +11,7 @@ import type { CallEnd, CallNote, Interceptor } from './interceptor.js';
 // The app-only interceptor on the door: which faces hide MCP Apps' app-only tools from their lists, and
 // refuse a call once it reached one (as ToolCalls asks the note's `admit`), and how the refusal ends.
 
-const tool = (name: string, visibility?: unknown): ToolEntry => ({
+const tool = (name: string, visibility?: JsonValue): ToolEntry => ({
   name,
   server: 'fx',
   fingerprint: 'f',
