@@ -22,6 +22,10 @@ import type { DoorCall } from './interceptor.js';
 import { RefilteredWatch } from './refiltered-watch.js';
 import type { CallSpec, Passage } from './passage.js';
 
+/** A listed tool's name and definition, as the door's filters see them. */
+const nameOf = (t: { name: string }) => t.name;
+const definitionOf = (t: { definition: JsonObject }) => t.definition;
+
 /**
  * The door as one face sees it (`Door.for(face)`): each method names its call (the area method, its target)
  * and passes the door. Core administration (info, status, reload, stop, caller registration) is no area
@@ -80,15 +84,15 @@ export class FaceView implements ControlApi {
     const call = this.call({ method: 'tools/list', caller, target: cursor, client });
     const page = await this.door.passAsync(call, undefined, () => this.door.core.listTools(caller, cursor, pageSize));
     if (!this.door.filtering) return page;
-    return { ...page, etag: page.etag + this.door.visibilityTag(), tools: this.door.visible(call, page.tools, (t) => t.name) };
+    return { ...page, etag: page.etag + this.door.visibilityTag(), tools: this.door.visible(call, page.tools, nameOf, definitionOf) };
   }
 
   watchTools(caller: string, lastEtag?: string, client?: string): Subscription<ToolSnapshot> {
     const call = this.call({ method: 'tools/watch', caller, client });
     const sub = this.door.open(call, () => this.door.core.watchTools(caller, lastEtag));
     return this.snapshots(sub, (s) => {
-      const tools = this.door.visible(call, s.tools, (t) => t.name);
-      return s.catalog ? { ...s, tools, catalog: this.door.visible(call, s.catalog, (t) => t.name) } : { ...s, tools };
+      const tools = this.door.visible(call, s.tools, nameOf, definitionOf);
+      return s.catalog ? { ...s, tools, catalog: this.door.visible(call, s.catalog, nameOf, definitionOf) } : { ...s, tools };
     });
   }
 
