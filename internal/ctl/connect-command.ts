@@ -59,7 +59,10 @@ function callerOf(client: ClientName, caller: string | undefined): string {
 function entryFor(client: ClientName, f: ConnectFlags): Json {
   if (f.http) return httpEntryFor(client, gatewayUrl(f.url), tokenEnvName(f.tokenEnv));
   if (f.url !== undefined || f.tokenEnv !== undefined)
-    throw new McpdError('INVALID_ARGUMENT', `${f.url !== undefined ? '--url' : '--token-env'} applies only with --http (the stdio entry needs neither)`);
+    throw new McpdError(
+      'INVALID_ARGUMENT',
+      `${f.url !== undefined ? '--url' : '--token-env'} applies only with --http (the stdio entry needs neither)`,
+    );
   const args = [f.gatewayScript, callerOf(client, f.caller), '--config', resolve(f.configDir), ...(f.socket ? ['--socket', f.socket] : [])];
   return client === 'vscode' ? { type: 'stdio', command: f.node, args } : { command: f.node, args };
 }

@@ -15,12 +15,21 @@ export function gatewayUrl(flag: string | undefined): string {
   try {
     url = new URL(text);
   } catch {
-    throw new McpdError('INVALID_ARGUMENT', `--url ${JSON.stringify(text)} is not a URL; give the one mcpdmcp --http printed, e.g. ${DEFAULT_GATEWAY_URL}`);
+    throw new McpdError(
+      'INVALID_ARGUMENT',
+      `--url ${JSON.stringify(text)} is not a URL; give the one mcpdmcp --http printed, e.g. ${DEFAULT_GATEWAY_URL}`,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new McpdError('INVALID_ARGUMENT', `--url ${text} is not an http(s) URL; give the one mcpdmcp --http printed, e.g. ${DEFAULT_GATEWAY_URL}`);
+    throw new McpdError(
+      'INVALID_ARGUMENT',
+      `--url ${text} is not an http(s) URL; give the one mcpdmcp --http printed, e.g. ${DEFAULT_GATEWAY_URL}`,
+    );
   if (url.username || url.password)
-    throw new McpdError('INVALID_ARGUMENT', `--url ${url.host} carries a user name or password; the client authenticates with the token variable (--token-env), which is never written into its file`);
+    throw new McpdError(
+      'INVALID_ARGUMENT',
+      `--url ${url.host} carries a user name or password; the client authenticates with the token variable (--token-env), which is never written into its file`,
+    );
   return url.href;
 }
 
@@ -28,7 +37,10 @@ export function gatewayUrl(flag: string | undefined): string {
 export function tokenEnvName(flag: string | undefined): string {
   const name = flag ?? DEFAULT_TOKEN_ENV;
   if (!ENV_NAME.test(name))
-    throw new McpdError('INVALID_ARGUMENT', `--token-env ${JSON.stringify(name)} is not an environment variable name (letters, digits, _; not starting with a digit)`);
+    throw new McpdError(
+      'INVALID_ARGUMENT',
+      `--token-env ${JSON.stringify(name)} is not an environment variable name (letters, digits, _; not starting with a digit)`,
+    );
   return name;
 }
 

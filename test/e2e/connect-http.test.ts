@@ -92,7 +92,9 @@ describe('a client connects over HTTP for real with what connect --http wrote', 
 
   /** An SDK client sending exactly the headers the entry gives, with `${VAR}` expanded from `env` as the client does. */
   async function clientFrom(url: string, headers: Record<string, string>, env: Record<string, string>): Promise<Client> {
-    const expanded = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, v.replace(/\$\{(\w+)\}/g, (_, n: string) => env[n] ?? '')]));
+    const expanded = Object.fromEntries(
+      Object.entries(headers).map(([k, v]) => [k, v.replace(/\$\{(\w+)\}/g, (_, n: string) => env[n] ?? '')]),
+    );
     const client = new Client({ name: 'connect-http-test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: expanded } }));
     clients.push(client);

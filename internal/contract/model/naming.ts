@@ -121,12 +121,7 @@ export function serverPrefix(server: string, fitLength: number, policy: Namespac
  * so every name of the server shares one prefix and the tool name — what a model reads to pick a tool —
  * stays whole. Only a tool name too long even behind the bare hash is cut, with a hash of the whole name.
  */
-export function prefixedName(
-  server: string,
-  tool: string,
-  policy: NamespacePolicy,
-  fitLength = prefixFitLength([tool], policy),
-): string {
+export function prefixedName(server: string, tool: string, policy: NamespacePolicy, fitLength = prefixFitLength([tool], policy)): string {
   const budget = nameBudget(policy);
   const name = `${serverPrefix(server, fitLength, policy)}${separatorOf(policy)}${sanitizeName(tool)}`;
   return name.length <= budget ? name : withHashSuffix(name, `${server}${policy.separator}${tool}`, budget);
@@ -140,13 +135,7 @@ export interface NameChoice {
 }
 
 /** The name a tool asks for before collisions among tools are resolved (`fitLength`: see prefixedName). */
-export function chooseToolName(
-  server: string,
-  tool: string,
-  policy: NamespacePolicy,
-  meta?: ToolMeta,
-  fitLength?: number,
-): NameChoice {
+export function chooseToolName(server: string, tool: string, policy: NamespacePolicy, meta?: ToolMeta, fitLength?: number): NameChoice {
   const fallback: NameChoice =
     policy.mode === 'never'
       ? { name: fitName(tool, nameBudget(policy)), source: 'raw' }

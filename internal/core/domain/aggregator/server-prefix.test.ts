@@ -41,7 +41,11 @@ describe('one server keeps one prefix across its names', () => {
 
   it('a tool too long for any prefix is cut behind the same prefix and does not shorten the others', () => {
     const huge = 'x'.repeat(70);
-    const s = buildToolSnapshot(profile([spec('github_enterprise')], claudeCode), fp, new Map([['github_enterprise', [tool(huge), tool('get_me')]]]));
+    const s = buildToolSnapshot(
+      profile([spec('github_enterprise')], claudeCode),
+      fp,
+      new Map([['github_enterprise', [tool(huge), tool('get_me')]]]),
+    );
     expect(s.tools.map((t) => t.name).sort()).toEqual([
       'github_enterprise__get_me',
       `github_enterprise__${'x'.repeat(53 - 19 - 9)}-${sha256Hex(`github_enterprise__${huge}`).slice(0, 8)}`,
@@ -49,7 +53,14 @@ describe('one server keeps one prefix across its names', () => {
   });
 
   it('a longer tool appearing re-fits the prefix of every tool of that server (and only that server)', () => {
-    const before = buildToolSnapshot(profile([spec(SERVER), spec('fs')], claudeCode), fp, new Map([[SERVER, [tool('echo')]], ['fs', [tool('read')]]]));
+    const before = buildToolSnapshot(
+      profile([spec(SERVER), spec('fs')], claudeCode),
+      fp,
+      new Map([
+        [SERVER, [tool('echo')]],
+        ['fs', [tool('read')]],
+      ]),
+    );
     const after = buildToolSnapshot(
       profile([spec(SERVER), spec('fs')], claudeCode),
       fp,
@@ -69,7 +80,14 @@ describe('one server keeps one prefix across its names', () => {
     const a = `${SERVER}-a`;
     const b = `${SERVER}-b`;
     const tools = [tool('echo'), tool('toggle-sidebar-section-visibility')];
-    const s = buildToolSnapshot(profile([spec(a), spec(b)], claudeCode), fp, new Map([[a, tools], [b, tools]]));
+    const s = buildToolSnapshot(
+      profile([spec(a), spec(b)], claudeCode),
+      fp,
+      new Map([
+        [a, tools],
+        [b, tools],
+      ]),
+    );
     const prefixes = new Map(s.tools.map((t) => [t.server, prefixOf(t.name)]));
     expect(prefixes.get(a)).not.toBe(prefixes.get(b));
     expect(new Set(s.tools.map((t) => t.name)).size).toBe(4);

@@ -57,7 +57,10 @@ function candidates(
     if (!tools) continue;
     const sel = selectTools(spec, tools);
     problems.push(...sel.problems);
-    const fit = prefixFitLength(sel.kept.map((t) => t.name), profile.namespace);
+    const fit = prefixFitLength(
+      sel.kept.map((t) => t.name),
+      profile.namespace,
+    );
     for (const tool of sel.kept) out.push({ spec, tool, fit });
   }
   return out;
