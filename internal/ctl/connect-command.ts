@@ -16,7 +16,7 @@ import { callerProfile, raiseReserve, type CallerProfile } from './caller-profil
 import { profileServers } from './runnable-servers.js';
 import { importedName } from './import-map.js';
 import { reserveFor, toolNameRule } from './client-tool-names.js';
-import { gatewayUrl, httpEntryFor, tokenEnvName } from './connect-http.js';
+import { DEFAULT_TOKEN_ENV, gatewayUrl, httpEntryFor, tokenEnvName } from './connect-http.js';
 import type { Out } from './ctl-command.js';
 
 /** The key mcpd's entry has in every client's server table. */
@@ -143,7 +143,7 @@ function httpGatewayNote(client: ClientName, caller: string, f: ConnectFlags): s
   const url = new URL(gatewayUrl(f.url));
   const env = tokenEnvName(f.tokenEnv);
   const port = url.port || (url.protocol === 'https:' ? '443' : '80');
-  const tokenFrom = env === 'MCPD_HTTP_TOKEN' ? '' : ` (the gateway reads MCPD_HTTP_TOKEN: MCPD_HTTP_TOKEN="$${env}")`;
+  const tokenFrom = env === DEFAULT_TOKEN_ENV ? '' : ` (the gateway reads MCPD_HTTP_TOKEN: MCPD_HTTP_TOKEN="$${env}")`;
   return [
     `${client} connects to ${url.href}; it does not start the gateway. Run it (keep it running):`,
     `  ${f.node} ${f.gatewayScript} ${caller} --config ${resolve(f.configDir)} --http ${url.hostname}:${port}`,

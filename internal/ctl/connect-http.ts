@@ -2,7 +2,7 @@ import { McpdError } from '../shared/errors.js';
 import type { ClientName } from './client-configs.js';
 
 /** What `mcpdmcp <caller> --http 127.0.0.1:8931` serves (the README's port): `connect --http` points here unless told. */
-export const DEFAULT_GATEWAY_URL = 'http://127.0.0.1:8931/mcp';
+const DEFAULT_GATEWAY_URL = 'http://127.0.0.1:8931/mcp';
 /** The variable the HTTP gateway reads its token from; the client's entry names it, never its value. */
 export const DEFAULT_TOKEN_ENV = 'MCPD_HTTP_TOKEN';
 
