@@ -146,7 +146,7 @@ function httpGatewayNote(client: ClientName, caller: string, f: ConnectFlags): s
   const tokenFrom = env === DEFAULT_TOKEN_ENV ? '' : ` (the gateway reads MCPD_HTTP_TOKEN: MCPD_HTTP_TOKEN="$${env}")`;
   return [
     `${client} connects to ${url.href}; it does not start the gateway. Run it (keep it running):`,
-    `  ${f.node} ${f.gatewayScript} ${caller} --config ${resolve(f.configDir)} --http ${url.hostname}:${port}`,
+    `  ${f.node} ${f.gatewayScript} ${caller} --config ${resolve(f.configDir)}${f.socket ? ` --socket ${f.socket}` : ''} --http ${url.hostname}:${port}`,
     `with ${env} set to the gateway's token in its environment${tokenFrom} and in the environment ${client} starts in (never written into ${client}'s file)`,
   ].join('\n');
 }
