@@ -14,7 +14,12 @@ export interface PassedTaskPools {
   /** Without a call slot, on the pinned instance (tasks/get, tasks/cancel); UNAVAILABLE once it is gone. */
   pinnedRequest(fingerprint: string, key: string, method: string, params: JsonObject, timeoutMs: number): Promise<JsonObject>;
   /** As a call (a slot, the caller's routing key): tasks/result, during which the server may ask its client. */
-  request(fingerprint: string, method: string, params: JsonObject, opts: { routingKey: string; signal: AbortSignal; timeoutMs: number }): Promise<JsonObject>;
+  request(
+    fingerprint: string,
+    method: string,
+    params: JsonObject,
+    opts: { routingKey: string; signal: AbortSignal; timeoutMs: number },
+  ): Promise<JsonObject>;
 }
 
 export interface PassedTaskInit {

@@ -11,7 +11,7 @@ import { PassedTask, type PassedTaskPools } from './passed-task.js';
 import { createdTaskOf, serverTaskEra } from './server-tasks.js';
 
 /** What pass-through needs of the pools: the server's capabilities, pins, and requests on a pinned instance. */
-export interface PassthroughPools extends PassedTaskPools {
+interface PassthroughPools extends PassedTaskPools {
   capabilities(fingerprint: string): JsonObject | undefined;
   pin(fingerprint: string, key: string): void;
   unpin(fingerprint: string, key: string): void;
