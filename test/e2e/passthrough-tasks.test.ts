@@ -1,52 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestWorld } from '../support/core-process.js';
-import { rawPost, startWorldHttpGateway, stopProc, type HttpGatewayProc } from '../support/http-gateway.js';
+import { startWorldHttpGateway, stopProc, type HttpGatewayProc } from '../support/http-gateway.js';
 import { EVERYTHING } from '../support/paths.js';
-import { cmdline, pidsWithTag, waitFor } from '../support/procs.js';
+import { cmdline, pidsWithTag } from '../support/procs.js';
 import { everythingServer, profile } from '../support/profiles.js';
+import { rpc, taskOf, untilTask, type Json } from '../support/tasks-2026.js';
 
-const V = '2026-07-28';
-const TASKS = 'io.modelcontextprotocol/tasks';
-const WITH_TASKS = {
-  'io.modelcontextprotocol/protocolVersion': V,
-  'io.modelcontextprotocol/clientCapabilities': { elicitation: {}, extensions: { [TASKS]: {} } },
-};
 const TOOL = 'simulate-research-query';
 
-type Json = Record<string, unknown>;
-interface Answer {
-  status: number;
-  result?: Json;
-  error?: { code: number; message: string; data?: Json };
-}
-
-let nextId = 1;
-/** One 2026-07-28 request with the routing headers a client sends. */
-async function rpc(gw: HttpGatewayProc, method: string, params: Json): Promise<Answer> {
-  const name = [params.name, params.taskId].find((v) => typeof v === 'string') as string | undefined;
-  const headers: Record<string, string> = {
-    'content-type': 'application/json',
-    accept: 'application/json, text/event-stream',
-    'mcp-protocol-version': V,
-    'mcp-method': method,
-    ...(name !== undefined ? { 'mcp-name': name } : {}),
-  };
-  const r = await rawPost(gw.url, headers, { jsonrpc: '2.0', id: nextId++, method, params: { ...params, _meta: WITH_TASKS } });
-  const body = r.body.startsWith('event:') ? r.body.split('data: ').pop()! : r.body;
-  return { status: r.status, ...(JSON.parse(body) as Json) };
-}
-
-async function taskOf(gw: HttpGatewayProc, taskId: string): Promise<Json> {
-  const r = await rpc(gw, 'tasks/get', { taskId });
-  if (!r.result) throw new Error(`tasks/get failed: ${JSON.stringify(r.error)}`);
-  return r.result;
-}
-
 /** Polls tasks/get, as a client does (each poll asks the server through the core), until `done` holds. */
-async function until(gw: HttpGatewayProc, taskId: string, what: string, done: (t: Json) => boolean): Promise<Json> {
-  let last: Json = {};
-  await waitFor(`task ${taskId} to be ${what}`, async () => done((last = await taskOf(gw, taskId))), 60_000);
-  return last;
+function until(gw: HttpGatewayProc, taskId: string, what: string, done: (t: Json) => boolean): Promise<Json> {
+  return untilTask(gw, taskId, what, done, 60_000);
 }
 
 const statusIs = (s: string) => (t: Json) => t.status === s;
