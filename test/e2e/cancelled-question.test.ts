@@ -37,6 +37,18 @@ async function asker(world: TestWorld, caller: string, answer?: string) {
   return { client, asked, withdrawn, answer: (a: string) => answerNow(a) };
 }
 
+/** Bob's call asks him `bob-question`, and he gives the call up while the question is open. */
+async function cancelWhileAsked(client: Client, asked: () => boolean): Promise<void> {
+  const ac = new AbortController();
+  const call = client.callTool({ name: 'ask__ask', arguments: { label: 'bob-question' } }, undefined, { signal: ac.signal }).then(
+    () => 'answered',
+    (e: unknown) => String(e),
+  );
+  await waitFor('the question to reach bob', asked);
+  ac.abort();
+  expect(await call).toMatch(/abort/i);
+}
+
 describe('a call cancelled while its server asks its caller', () => {
   let world: TestWorld;
   beforeAll(async () => {
@@ -48,14 +60,7 @@ describe('a call cancelled while its server asks its caller', () => {
   it("withdraws the open question from bob's client, and the instance asks alice her own next question", async () => {
     const bob = await asker(world, 'bob');
     const alice = await asker(world, 'alice', 'from-alice');
-    const ac = new AbortController();
-    const bobCall = bob.client.callTool({ name: 'ask__ask', arguments: { label: 'bob-question' } }, undefined, { signal: ac.signal }).then(
-      () => 'answered',
-      (e: unknown) => String(e),
-    );
-    await waitFor('the question to reach bob', () => bob.asked.length === 1);
-    ac.abort();
-    expect(await bobCall).toMatch(/abort/i);
+    await cancelWhileAsked(bob.client, () => bob.asked.length === 1);
     await waitFor("bob's open question to be withdrawn (cancelled toward his client)", () => bob.withdrawn.length === 1);
     expect(bob.withdrawn).toEqual(['bob-question']);
 
@@ -109,14 +114,7 @@ describe('a call that comes while the server has not yet read a cancel', () => {
   it("waits for the server to read bob's cancel, then alice's question reaches her (it was refused before)", async () => {
     const bob = await asker(world, 'bob');
     const alice = await asker(world, 'alice', 'from-alice');
-    const ac = new AbortController();
-    const bobCall = bob.client.callTool({ name: 'ask__ask', arguments: { label: 'bob-question' } }, undefined, { signal: ac.signal }).then(
-      () => 'answered',
-      (e: unknown) => String(e),
-    );
-    await waitFor('the question to reach bob', () => bob.asked.length === 1);
-    ac.abort();
-    expect(await bobCall).toMatch(/abort/i);
+    await cancelWhileAsked(bob.client, () => bob.asked.length === 1);
     await waitFor('the core to ping the server after the cancel', () => existsSync(`${gate()}.ping`));
 
     let settled = false;

@@ -195,21 +195,20 @@ export class SessionRequests {
   private askFirstToolCall(id: number, call: CallReq, session: CallerSession, opts: TaskStartOptions, done: (bytes: number) => void): void {
     const output = this.output;
     let over = false;
-    const answer = (result: JsonObject) => {
+    /** Answers once; `send` puts the answer on the output and says how many bytes it took. */
+    const end = (send: () => number) => {
       if (over) return;
       over = true;
       this.inflight.delete(id);
-      const resultJson = encodeJson(result);
-      output.send({ response: { id, resultJson } });
-      done(resultJson.length);
+      done(send());
     };
-    const fail = (e: unknown) => {
-      if (over) return;
-      over = true;
-      this.inflight.delete(id);
-      output.send({ response: { id, error: errorOf(e) } });
-      done(0);
-    };
+    const answer = (result: JsonObject) =>
+      end(() => {
+        const resultJson = encodeJson(result);
+        output.send({ response: { id, resultJson } });
+        return resultJson.length;
+      });
+    const fail = (e: unknown) => end(() => (output.send({ response: { id, error: errorOf(e) } }), 0));
     const ask = this.clientChannel();
     if (!ask) return fail(new McpdError('FAILED_PRECONDITION', `tool "${call.name}" asks its client before its task exists, and this session has no client to ask`));
     let started: StartedCall | undefined;
