@@ -118,7 +118,9 @@ describe('a call that comes while the server has not yet read a cancel', () => {
     await waitFor('the core to ping the server after the cancel', () => existsSync(`${gate()}.ping`));
 
     let settled = false;
-    const aliceCall = alice.client.callTool({ name: 'ask__ask', arguments: { label: 'alice-question' } }).then((r) => ((settled = true), textOf(r)));
+    const aliceCall = alice.client
+      .callTool({ name: 'ask__ask', arguments: { label: 'alice-question' } })
+      .then((r) => ((settled = true), textOf(r)));
     const status = world.calls();
     // The instance is the pool's only one, and it may still ask for bob's call: alice's call waits for it.
     await waitFor('alice’s call to wait for the instance (or, as before the fix, to be answered)', async () => {

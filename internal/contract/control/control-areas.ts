@@ -172,7 +172,14 @@ export interface TasksApi {
    * and `outcome.task` told. A call that ends before is no task: `outcome.result` or `outcome.error`.
    * The returned call cancels it until the task exists.
    */
-  startAfterAnswer(caller: string, tool: string, args: JsonObject, opts: TaskStartOptions, ask: ClientChannel, outcome: FirstAnswerOutcome): StartedCall;
+  startAfterAnswer(
+    caller: string,
+    tool: string,
+    args: JsonObject,
+    opts: TaskStartOptions,
+    ask: ClientChannel,
+    outcome: FirstAnswerOutcome,
+  ): StartedCall;
   get(caller: string, taskId: string): TaskView;
   /** Answers (some of) the task's input requests, keyed as `inputRequests` names them. */
   update(caller: string, taskId: string, inputResponses: JsonObject): void;

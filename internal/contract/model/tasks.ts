@@ -17,9 +17,9 @@ export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' |
 export const TERMINAL_STATUSES: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled']);
 
 /** How a tool takes tasks: its definition's `execution.taskSupport` (absent = forbidden). */
-export type TaskSupport = 'forbidden' | 'optional' | 'required';
+type TaskSupport = 'forbidden' | 'optional' | 'required';
 
-export function taskSupportOf(definition: JsonObject): TaskSupport {
+function taskSupportOf(definition: JsonObject): TaskSupport {
   const execution = definition.execution;
   if (typeof execution !== 'object' || execution === null || Array.isArray(execution)) return 'forbidden';
   const s = (execution as JsonObject).taskSupport;
@@ -32,7 +32,7 @@ export function taskSupportOf(definition: JsonObject): TaskSupport {
  * answers the server's first question (the MRTR retry), and becomes the task then. A classic server's
  * request cannot say it; its tool's definition can.
  */
-export const ASK_BEFORE_TASK_META = 'mcpd/askBeforeTask';
+const ASK_BEFORE_TASK_META = 'mcpd/askBeforeTask';
 
 /** How a tool takes tasks, as the core decides a task-offered call by it. */
 export interface TaskToolMode {
@@ -43,7 +43,8 @@ export interface TaskToolMode {
 
 export function taskToolModeOf(definition: JsonObject): TaskToolMode {
   const meta = definition._meta;
-  const asksFirst = typeof meta === 'object' && meta !== null && !Array.isArray(meta) && (meta as JsonObject)[ASK_BEFORE_TASK_META] === true;
+  const asksFirst =
+    typeof meta === 'object' && meta !== null && !Array.isArray(meta) && (meta as JsonObject)[ASK_BEFORE_TASK_META] === true;
   return { support: taskSupportOf(definition), asksFirst };
 }
 

@@ -39,7 +39,14 @@ function sessionClient() {
 
 function outcomes() {
   const seen: { task?: TaskView; result?: JsonObject; error?: Error } = {};
-  return { seen, outcome: { task: (v: TaskView) => (seen.task = v), result: (r: JsonObject) => (seen.result = r), error: (e: Error) => (seen.error = e) } };
+  return {
+    seen,
+    outcome: {
+      task: (v: TaskView) => (seen.task = v),
+      result: (r: JsonObject) => (seen.result = r),
+      error: (e: Error) => (seen.error = e),
+    },
+  };
 }
 
 describe('a task whose tool asks before it exists (startAfterAnswer)', () => {

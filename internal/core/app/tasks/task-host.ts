@@ -112,7 +112,8 @@ export class TaskHost {
       outcome.task(task.view());
     };
     const channel: ClientChannel = {
-      request: (method, params, o) => (exists ? task.request(method, params, o) : ask.request(method, params, o).then((r) => (answered(), r))),
+      request: (method, params, o) =>
+        exists ? task.request(method, params, o) : ask.request(method, params, o).then((r) => (answered(), r)),
     };
     const call = this.runTask(task, args, opts, run, channel, {
       result: (r) => (exists ? task.completed(r) : outcome.result(r)),
@@ -144,7 +145,14 @@ export class TaskHost {
   }
 
   /** Runs the task's call under its own routing key, its server's questions going to `channel`. */
-  private runTask(task: HostedTask, args: JsonObject, opts: TaskStartOptions, run: TaskRunner, channel: ClientChannel, end: CallDone): StartedCall {
+  private runTask(
+    task: HostedTask,
+    args: JsonObject,
+    opts: TaskStartOptions,
+    run: TaskRunner,
+    channel: ClientChannel,
+    end: CallDone,
+  ): StartedCall {
     const { caller, tool } = task.init;
     const routingKey = `task:${task.id}`;
     const detach = this.d.clientRequests.attach({ id: routingKey, caller, profile: '', clientName: opts.client }, channel, opts.client);

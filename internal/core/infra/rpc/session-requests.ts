@@ -210,7 +210,13 @@ export class SessionRequests {
       });
     const fail = (e: unknown) => end(() => (output.send({ response: { id, error: errorOf(e) } }), 0));
     const ask = this.clientChannel();
-    if (!ask) return fail(new McpdError('FAILED_PRECONDITION', `tool "${call.name}" asks its client before its task exists, and this session has no client to ask`));
+    if (!ask)
+      return fail(
+        new McpdError(
+          'FAILED_PRECONDITION',
+          `tool "${call.name}" asks its client before its task exists, and this session has no client to ask`,
+        ),
+      );
     let started: StartedCall | undefined;
     this.inflight.set(id, { abort: (reason) => started?.cancel(reason) });
     try {

@@ -28,7 +28,13 @@ export type TaskPlan = { kind: 'plain' } | { kind: 'task'; result: JsonObject } 
  * Decides a marked tools/call: a task-supporting tool offered a task becomes one; a tool that requires a
  * task, called by a client without the extension, is refused with -32021; anything else is a plain call.
  */
-export async function taskPlan(api: ControlApi, session: CallerSession, params: JsonObject, call: CallReq, mode: TaskMode): Promise<TaskPlan> {
+export async function taskPlan(
+  api: ControlApi,
+  session: CallerSession,
+  params: JsonObject,
+  call: CallReq,
+  mode: TaskMode,
+): Promise<TaskPlan> {
   const { support, asksFirst } = await api.tasks.modeOf(session.caller, call.name);
   if (mode === 'none') {
     if (support !== 'required') return { kind: 'plain' };
