@@ -209,8 +209,9 @@ export class FaceView implements ControlApi {
     const host = this.door.core.tasks;
     const run = this.toolCall.bind(this);
     return {
-      supportOf: (caller, tool) => host.supportOf(caller, tool),
+      modeOf: (caller, tool) => host.modeOf(caller, tool),
       start: (caller, tool, args, opts) => host.start(caller, tool, args, opts, run),
+      startAfterAnswer: (caller, tool, args, opts, ask, outcome) => host.startAfterAnswer(caller, tool, args, opts, run, ask, outcome),
       get: (caller, id) => host.get(caller, id),
       update: (caller, id, responses) => host.update(caller, id, responses),
       cancel: (caller, id) => host.cancel(caller, id),
