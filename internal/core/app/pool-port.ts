@@ -68,6 +68,8 @@ export interface PoolPort extends ToolSource {
   resume?(fingerprint: string): void;
   restartInstance?(fingerprint: string, instanceId: string): Promise<void>;
   stopPool?(fingerprint: string): Promise<void>;
+  /** Waits for the pool's starts and stops in progress (what a restart started is ready or failed after it). */
+  settlePool?(fingerprint: string): Promise<void>;
   onStderr(cb: (fingerprint: string, instanceId: string, line: string) => void): void;
   status(): PoolStatus[];
   onStatusChange(cb: () => void): void;
