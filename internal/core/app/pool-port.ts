@@ -64,7 +64,7 @@ export interface PoolPort extends ToolSource {
   unpin?(fingerprint: string, key: string): void;
   /** The pinned instance ended (crash, hung, spec removed by a reload): its state is gone; the next request with the key picks a new instance. */
   onPinLost?(cb: (fingerprint: string, key: string) => void): void;
-  /** Operator actions (the dashboard): resume a suspended pool, restart one instance, stop a pool's instances. */
+  /** Operator actions (the dashboard, `mcpdctl restart`): resume a suspended pool, restart one instance, stop a pool's instances. */
   resume?(fingerprint: string): void;
   restartInstance?(fingerprint: string, instanceId: string): Promise<void>;
   stopPool?(fingerprint: string): Promise<void>;

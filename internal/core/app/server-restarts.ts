@@ -68,9 +68,11 @@ export class ServerRestarts implements ServersApi {
     const pool = pools.find((p) => p.instances.some((i) => i.id === instance));
     if (pool) return pool;
     const ids = pools.flatMap((p) => p.instances.map((i) => i.id));
+    // Named as the operator knows it (the dashboard names the pool by its fingerprint).
+    const names = [...new Set(pools.flatMap((p) => p.references.map(nameOf)))].join(', ') || server;
     throw new McpdError(
       'NOT_FOUND',
-      `server ${server} has no instance ${instance} (it may have stopped already); ` +
+      `server ${names} has no instance ${instance} (it may have stopped already); ` +
         (ids.length > 0 ? `its instances: ${ids.join(', ')}` : 'it has no instance running'),
     );
   }
