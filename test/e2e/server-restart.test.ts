@@ -42,7 +42,7 @@ describe('mcpdctl restart SERVER: a real core restarts a real stdio server’s i
       .split('\n')
       .filter(Boolean)
       .map((l) => JSON.parse(l) as AuditEntry);
-  const restarts = () => audit().filter((e) => e.kind === 'call' && e.method === 'mcpd/servers/restart');
+  const restarts = () => audit().flatMap((e) => (e.kind === 'call' && e.method === 'mcpd/servers/restart' ? [e] : []));
   const echo = async (message: string) => {
     const alice = await world.gateway('alice');
     return alice.callTool({ name: 'ev__echo', arguments: { message } });
@@ -86,7 +86,9 @@ describe('mcpdctl restart SERVER: a real core restarts a real stdio server’s i
     expect(r.err).toBe('mcpdctl: NOT_FOUND: no server named "evv" in the running store (did you mean "ev"?); servers: ev, fx, idle\n');
     const bad = await ctl('restart', 'ev', '--instance', 'ev-999');
     expect(bad.code).toBe(1);
-    expect(bad.err).toMatch(/^mcpdctl: NOT_FOUND: server ev has no instance ev-999 \(it may have stopped already\); its instances: ev-\d+\n$/);
+    expect(bad.err).toMatch(
+      /^mcpdctl: NOT_FOUND: server ev has no instance ev-999 \(it may have stopped already\); its instances: ev-\d+\n$/,
+    );
     await waitFor('both refusals in the audit log', () => restarts().filter((e) => e.outcome === 'error').length === 2);
     expect(restarts().filter((e) => e.outcome === 'error')).toMatchObject([
       { target: 'evv', message: expect.stringContaining('no server named "evv"') },
@@ -98,7 +100,9 @@ describe('mcpdctl restart SERVER: a real core restarts a real stdio server’s i
     expect(await instancesOf('idle')).toEqual([]);
     const r = await ctl('restart', 'spare/idle');
     expect(r).toMatchObject({ code: 0, err: '' });
-    expect(r.out).toMatch(/^server spare\/idle {2}spec [0-9a-f]{12}: no instance running, nothing to restart \(it starts on its next call\)\n$/);
+    expect(r.out).toMatch(
+      /^server spare\/idle {2}spec [0-9a-f]{12}: no instance running, nothing to restart \(it starts on its next call\)\n$/,
+    );
     expect(await instancesOf('idle')).toEqual([]);
   });
 

@@ -23,7 +23,8 @@ export const serversArea: Area = {
       grpc: {
         rpc: 'restartServer',
         fromPb: (r: pb.RestartServerRequest) => {
-          if (!r.server) throw new McpdError('INVALID_ARGUMENT', 'RestartServer needs "server": a server name, profile/server, or a fingerprint');
+          if (!r.server)
+            throw new McpdError('INVALID_ARGUMENT', 'RestartServer needs "server": a server name, profile/server, or a fingerprint');
           return { caller: r.caller || OPERATOR, req: { server: r.server, instance: r.instance || undefined } };
         },
         toPb: (pools): pb.RestartServerResponse => ({ pools: pools.map(poolToPb) }),

@@ -1,4 +1,12 @@
-import type { ContextApi, Paged, PromptsApi, RequestOpts, ResourcesApi, ServersApi, TasksApi } from '../../../contract/control/control-areas.js';
+import type {
+  ContextApi,
+  Paged,
+  PromptsApi,
+  RequestOpts,
+  ResourcesApi,
+  ServersApi,
+  TasksApi,
+} from '../../../contract/control/control-areas.js';
 import type { ClientRequestsApi } from '../../../contract/control/client-requests.js';
 import type {
   CallOptions,
