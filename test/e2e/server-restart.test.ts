@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../internal/contract/audit/audit-entry.js';
 import { coreWorld } from '../support/core-world.js';
-import { EVERYTHING, MCPDCTL } from '../support/paths.js';
+import { ECHO_SERVER, EVERYTHING, MCPDCTL } from '../support/paths.js';
 import { pidsWithTag, waitFor } from '../support/procs.js';
 import { echoServer, everythingServer, profile, server } from '../support/profiles.js';
 
@@ -25,16 +26,25 @@ describe('mcpdctl restart SERVER: a real core restarts a real stdio server’s i
     ),
     // No caller uses this profile: nothing ever starts its server.
     'profiles/spare.yaml': profile(server('idle', [process.execPath, EVERYTHING, 'stdio'], { idleSeconds: 300 }, { SPARE: '1' })),
-    'callers.yaml': 'callers:\n  alice: default\n',
+    // Starts until the file FLAG names exists, then exits at once: its replacement fails to start.
+    'profiles/flaky.yaml': profile(
+      server(
+        'flaky',
+        ['/bin/sh', '-c', 'test -e "$FLAG" && exit 3; exec "$0" "$1"', process.execPath, ECHO_SERVER],
+        {},
+        { FLAG: join(tmpdir(), `mcpd-restart-flag-\${MCPD_TEST_TAG}`) },
+      ),
+    ),
+    'callers.yaml': 'callers:\n  alice: default\n  carol: flaky\n',
   });
   const ctl = (...args: string[]): Promise<Ran> =>
     run(process.execPath, [MCPDCTL, '--config', world.configDir, ...args], { env: world.env() }).then(
       (r) => ({ code: 0, out: r.stdout, err: r.stderr }),
       (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, out: e.stdout, err: e.stderr }),
     );
-  const instancesOf = async (name: string) => {
+  const instancesOf = async (name: string, inProfile = name === 'idle' ? 'spare' : 'default') => {
     const st = await world.calls().status();
-    return st.pools.find((p) => p.references.includes(`default/${name}`) || p.references.includes(`spare/${name}`))?.instances ?? [];
+    return st.pools.find((p) => p.references.includes(`${inProfile}/${name}`))?.instances ?? [];
   };
   const auditFile = () => join(world.configDir, '.mcpd-state', 'audit.jsonl');
   const audit = (): AuditEntry[] =>
@@ -83,7 +93,9 @@ describe('mcpdctl restart SERVER: a real core restarts a real stdio server’s i
   it('an unknown server fails naming the servers that exist; an unknown instance names the running ones', async () => {
     const r = await ctl('restart', 'evv');
     expect(r.code).toBe(1);
-    expect(r.err).toBe('mcpdctl: NOT_FOUND: no server named "evv" in the running store (did you mean "ev"?); servers: ev, fx, idle\n');
+    expect(r.err).toBe(
+      'mcpdctl: NOT_FOUND: no server named "evv" in the running store (did you mean "ev"?); servers: ev, flaky, fx, idle\n',
+    );
     const bad = await ctl('restart', 'ev', '--instance', 'ev-999');
     expect(bad.code).toBe(1);
     expect(bad.err).toMatch(
@@ -130,5 +142,18 @@ describe('mcpdctl restart SERVER: a real core restarts a real stdio server’s i
     expect(r.pools[0]?.started[0]?.pid).not.toBe(old?.pid);
     expect(pidsWithTag(world.tag)).not.toContain(old?.pid);
     expect(existsSync(release)).toBe(true);
+  });
+
+  it('a replacement that fails to start: exit 1, with the start’s error', async () => {
+    const carol = await world.gateway('carol');
+    expect(await carol.callTool({ name: 'flaky__echo', arguments: { text: 'up' } })).toMatchObject({ structuredContent: { text: 'up' } });
+    const [old] = await instancesOf('flaky', 'flaky');
+    const flag = join(tmpdir(), `mcpd-restart-flag-${world.tag}`);
+    writeFileSync(flag, '');
+    const r = await ctl('restart', 'flaky').finally(() => rmSync(flag, { force: true }));
+    expect(r.code, r.err).toBe(1);
+    expect(r.out).toContain(`\n  stopped ${old?.id} pid ${old?.pid} (ready)\n`);
+    expect(r.out).toMatch(/\n {2}no replacement runs: .*\S.*\n$/);
+    expect(pidsWithTag(world.tag)).not.toContain(old?.pid);
   });
 });

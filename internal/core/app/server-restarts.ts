@@ -10,6 +10,9 @@ const MIN_FINGERPRINT_PREFIX = 12;
 /** Instances a restart replaces: those running or starting (a draining one is on its way out already). */
 const RUNNING: ReadonlySet<InstanceStatus['state']> = new Set(['starting', 'ready', 'busy']);
 
+/** A pool with one of these after a restart runs a replacement. */
+const SERVING: ReadonlySet<InstanceStatus['state']> = new Set(['ready', 'busy']);
+
 /**
  * `mcpdctl restart SERVER [--instance ID]` (the RestartServer RPC): the dashboard's per-instance restart,
  * applied to each running instance of the server's pools one after the other, so a pool with several
@@ -82,7 +85,8 @@ export class ServerRestarts implements ServersApi {
     const now = this.pools.status().find((p) => p.fingerprint === was.fingerprint);
     const started = (now?.instances ?? []).filter((i) => !before.has(i.id)).map(instanceOf);
     const result: RestartedPool = { fingerprint: was.fingerprint, references: was.references, stopped, started };
-    if (stopped.length > 0 && !(now?.instances ?? []).some((i) => RUNNING.has(i.state))) {
+    // Every start the restart made is over (settled): one still starting was begun since, by a call or the backoff.
+    if (stopped.length > 0 && !(now?.instances ?? []).some((i) => SERVING.has(i.state))) {
       result.error = now?.suspendedReason ?? now?.lastError ?? (now ? 'no instance started' : 'the server was removed meanwhile');
     }
     return result;
