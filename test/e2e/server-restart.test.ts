@@ -23,6 +23,7 @@ describe('mcpdctl restart SERVER: a real core restarts a real stdio server’s i
     'profiles/default.yaml': profile(
       everythingServer('ev', { idleSeconds: 300 }),
       echoServer('fx', { idleSeconds: 300, drainTimeoutSeconds: 300 }, { FIXTURE_FAULT_TOOLS: '1' }),
+      echoServer('short', { idleSeconds: 300, drainTimeoutSeconds: 1 }, { FIXTURE_FAULT_TOOLS: '1', SHORT: '1' }),
     ),
     // No caller uses this profile: nothing ever starts its server.
     'profiles/spare.yaml': profile(server('idle', [process.execPath, EVERYTHING, 'stdio'], { idleSeconds: 300 }, { SPARE: '1' })),
@@ -94,7 +95,7 @@ describe('mcpdctl restart SERVER: a real core restarts a real stdio server’s i
     const r = await ctl('restart', 'evv');
     expect(r.code).toBe(1);
     expect(r.err).toBe(
-      'mcpdctl: NOT_FOUND: no server named "evv" in the running store (did you mean "ev"?); servers: ev, flaky, fx, idle\n',
+      'mcpdctl: NOT_FOUND: no server named "evv" in the running store (did you mean "ev"?); servers: ev, flaky, fx, idle, short\n',
     );
     const bad = await ctl('restart', 'ev', '--instance', 'ev-999');
     expect(bad.code).toBe(1);
@@ -142,6 +143,24 @@ describe('mcpdctl restart SERVER: a real core restarts a real stdio server’s i
     expect(r.pools[0]?.started[0]?.pid).not.toBe(old?.pid);
     expect(pidsWithTag(world.tag)).not.toContain(old?.pid);
     expect(existsSync(release)).toBe(true);
+  });
+
+  it('a call still running when the drain time is up ends with the process, as UNAVAILABLE; the restart goes on', async () => {
+    const alice = await world.gateway('alice');
+    const never = join(world.dir, 'never-released');
+    const call = alice.callTool({ name: 'short__wait', arguments: { path: never } }).then(
+      (r) => ({ result: r, error: undefined }),
+      (e: Error) => ({ result: undefined, error: e.message }),
+    );
+    await waitFor('the call in flight', async () => (await instancesOf('short'))[0]?.inFlight === 1);
+    const [old] = await instancesOf('short');
+    const r = await ctl('restart', 'short');
+    expect(r).toMatchObject({ code: 0, err: '' });
+    expect(r.out).toContain(`\n  stopped ${old?.id} pid ${old?.pid} (busy)\n`);
+    expect(await call).toMatchObject({ result: undefined, error: expect.stringMatching(/server short .*during the call/) });
+    expect(await alice.callTool({ name: 'short__echo', arguments: { text: 'again' } })).toMatchObject({
+      structuredContent: { text: 'again' },
+    });
   });
 
   it('a replacement that fails to start: exit 1, with the start’s error', async () => {
