@@ -1,5 +1,6 @@
 /** The profile store's format: loading, validation, expansion, schemas (the core watches and diffs it: core/infra/catalog). */
-export { loadStore, validateStore, validateStoreDir } from './load-store.js';
+export { loadStore } from './load-store.js';
+export { validateStore, validateStoreDir } from './validate-store.js';
 export { redactSpec, REDACTED, useStoreSecrets } from './redact.js';
 export { scaffoldStore } from './scaffold.js';
 export { profileSchema, runtimeSchema, writeStoreSchemas } from './store-schema.js';

@@ -1,11 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TestWorld } from '../support/core-process.js';
+import { ctl as runCtl, packageRecord, startError as startErrorOf } from '../support/package-pins.js';
 import { FIXTURES } from '../support/paths.js';
-import { waitFor } from '../support/procs.js';
-import { execFile } from 'node:child_process';
-import { MCPDCTL } from '../support/paths.js';
 
 const PKG = '@modelcontextprotocol/server-everything';
 const A = 'sha512-' + 'A'.repeat(86) + '==';
@@ -23,32 +20,9 @@ describe('an npx package pinned to a version and its registry integrity', () => 
   const entry = (spec: string) =>
     `servers:\n  - name: ev\n    cmd: [npx, -y, "${spec}"]\n    env: { npm_config_registry: "${registry.url}", MCPD_TEST_TAG: "\${MCPD_TEST_TAG}" }\n`;
   /** mcpdctl with the loopback registry, as a user with that registry in .npmrc would run it. */
-  const ctl = (args: string[]) =>
-    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      const env = { ...world.env(), npm_config_registry: registry.url };
-      execFile(process.execPath, [MCPDCTL, '--socket', world.socket, ...args], { env, timeout: 120_000 }, (err, stdout, stderr) =>
-        resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }),
-      );
-    });
-  const record = () => JSON.parse(readFileSync(join(world.configDir, '.mcpd-state/packages/ev.json'), 'utf8')) as Record<string, string>;
-  /** Lists (which starts the server) and returns the pool's newest error. */
-  const startError = async (after: number): Promise<string> => {
-    let error = '';
-    await waitFor(
-      'the start to fail',
-      async () => {
-        const gw = await world.gateway('one');
-        await gw.listTools();
-        const pool = (await world.calls().status()).pools.find((p) => p.references.some((r) => r.endsWith('/ev')));
-        const last = pool?.errorHistory.at(-1);
-        error = last && Number(last.atUnixMs) > after ? last.message : '';
-        return error !== '';
-      },
-      120_000,
-      500,
-    );
-    return error;
-  };
+  const ctl = (args: string[]) => runCtl(world, args, { npm_config_registry: registry.url });
+  const record = () => packageRecord(world, 'ev');
+  const startError = (after: number) => startErrorOf(world, 'ev', after);
 
   beforeAll(async () => {
     const { startNpmRegistry } = (await import(join(FIXTURES, 'registries/npm-registry.mjs'))) as {

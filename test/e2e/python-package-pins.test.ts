@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TestWorld } from '../support/core-process.js';
-import { FIXTURES, MCPDCTL } from '../support/paths.js';
-import { waitFor } from '../support/procs.js';
+import { ctl as runCtl, packageRecord, startError as startErrorOf } from '../support/package-pins.js';
+import { FIXTURES } from '../support/paths.js';
 
 // uv and pipx are not installed on the test machines: the servers' commands name stand-ins
 // (test/fixtures/python-runners) that say how they were started and fail, so the start error shows
@@ -28,35 +26,10 @@ describe('uvx and pipx packages pinned to a version and their files sha256 diges
     `    env: { UV_DEFAULT_INDEX: "${index.indexUrl}" }\n${tuExtra}` +
     `  - name: tp\n    cmd: ["${RUNNERS}/pipx", "run", "${pipx}"]\n` +
     `    env: { PIP_INDEX_URL: "${index.indexUrl}" }\n`;
-  const ctl = (args: string[]) =>
-    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(
-        process.execPath,
-        [MCPDCTL, '--socket', world.socket, ...args],
-        { env: world.env(), timeout: 120_000 },
-        (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }),
-      );
-    });
-  const record = (server: string) =>
-    JSON.parse(readFileSync(join(world.configDir, `.mcpd-state/packages/${server}.json`), 'utf8')) as Record<string, unknown>;
+  const ctl = (args: string[]) => runCtl(world, args);
+  const record = (server: string) => packageRecord(world, server);
   /** Lists (which starts both servers) and returns the named pool's newest error after `after`. */
-  const startError = async (server: string, after: number): Promise<string> => {
-    let error = '';
-    await waitFor(
-      `${server}'s start to fail`,
-      async () => {
-        const gw = await world.gateway('one');
-        await gw.listTools();
-        const pool = (await world.calls().status()).pools.find((p) => p.references.some((r) => r.endsWith(`/${server}`)));
-        const last = pool?.errorHistory.at(-1);
-        error = last && Number(last.atUnixMs) > after ? last.message : '';
-        return error !== '';
-      },
-      120_000,
-      500,
-    );
-    return error;
-  };
+  const startError = (server: string, after: number) => startErrorOf(world, server, after);
 
   beforeAll(async () => {
     const { startPypiIndex } = (await import(join(FIXTURES, 'registries/pypi-index.mjs'))) as { startPypiIndex: () => Promise<Index> };

@@ -1,4 +1,15 @@
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname } from 'node:path';
 
 /**
@@ -31,4 +42,15 @@ export function writeStateFile(file: string, text: string): void {
     rmSync(tmp, { force: true });
     throw e;
   }
+}
+
+/** The ids of a state folder's `<id>.json` files that `id` accepts (others are not ours); none without the folder. */
+export function stateFileIds(dir: string, id: RegExp): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return names.map((n) => (n.endsWith('.json') ? n.slice(0, -5) : '')).filter((i) => id.test(i));
 }

@@ -27,6 +27,9 @@ import { backoffDelayMs, type Backoff } from '../../shared/backoff.js';
 import { SmcpError } from './smcp-error.js';
 import type { NotifyPayloads, RefreshEvents } from './notify-types.js';
 import { wireRefresh } from './agent-refresh.js';
+import { RejoinGate } from './rejoin-gate.js';
+import { requestAnswer } from './request-answer.js';
+import { toolCallError } from './tool-call-error.js';
 
 /** Re-joining while the Server still holds our old seat: 250 ms doubling to 5 s, in step (one agent, one seat). */
 const REJOIN: Backoff = { baseMs: 250, maxMs: 5000, jitter: 0 };
@@ -59,8 +62,7 @@ export class SmcpAgent {
   private readonly graceMs: number;
   private currentOffice: string | undefined;
   private closed = false;
-  /** Set from a lost connection that will be re-established until the re-join after it is over. */
-  private rejoining?: { done: Promise<void>; settle: () => void };
+  private readonly gate = new RejoinGate();
 
   private constructor(o: SmcpAgentOptions) {
     this.name = o.name;
@@ -81,15 +83,11 @@ export class SmcpAgent {
     let connects = 0;
     this.socket.on('connect', () => {
       // rejoin() reports its failures as refresh events and does not reject; the connect handler cannot wait.
-      if (connects++ > 0) void this.rejoin().finally(() => this.rejoinOver());
+      if (connects++ > 0) void this.rejoin().finally(() => this.gate.release());
     });
     // Requests made from now on wait for the re-join: sent before it, the Server would not know us yet.
     this.socket.on('disconnect', () => {
-      if (this.socket.active && this.currentOffice && !this.rejoining) {
-        let settle = (): void => {};
-        const done = new Promise<void>((r) => (settle = r));
-        this.rejoining = { done, settle };
-      }
+      if (this.socket.active && this.currentOffice) this.gate.hold();
     });
   }
 
@@ -221,8 +219,8 @@ export class SmcpAgent {
     const req_id = o.reqId ?? randomUUID().replace(/-/g, '');
     const payload = { agent: this.name, req_id, computer, tool_name: toolName, params, timeout };
     let answer: unknown;
-    if (!(await this.afterRejoin(timeout * 1000)))
-      return errorResult(errorPayload(SMCP_CODES.timeout, `not connected again within ${timeout} s`), req_id);
+    if (!(await this.gate.wait(timeout * 1000)))
+      return toolCallError(errorPayload(SMCP_CODES.timeout, `not connected again within ${timeout} s`), req_id);
     try {
       answer = await this.socket.timeout(timeout * 1000 + this.graceMs).emitWithAck(CLIENT_EVENTS.toolCall, payload);
     } catch {
@@ -230,7 +228,7 @@ export class SmcpAgent {
     }
     if (isErrorPayload(answer)) {
       if (answer.code === SMCP_CODES.timeout) this.cancel(req_id);
-      return errorResult(answer, req_id);
+      return toolCallError(answer, req_id);
     }
     return answer as CallToolResult;
   }
@@ -238,9 +236,9 @@ export class SmcpAgent {
   /** Asks the computer to cancel a call of ours (fire-and-forget, as the protocol defines). */
   cancel(reqId: string): void {
     const send = (): void => void this.socket.emit(SERVER_EVENTS.toolCallCancel, { agent: this.name, req_id: reqId });
-    if (!this.rejoining) return send();
-    // afterRejoin never rejects (it resolves false on its timeout, and the cancel is sent anyway): fire-and-forget as above.
-    void this.afterRejoin(DEFAULT_ROUTE_TIMEOUT_MS).then(send);
+    if (!this.gate.held) return send();
+    // The wait never rejects (it resolves false on its timeout, and the cancel is sent anyway): fire-and-forget as above.
+    void this.gate.wait(DEFAULT_ROUTE_TIMEOUT_MS).then(send);
   }
 
   /** Typed handler for a `notify:*` event. */
@@ -262,30 +260,9 @@ export class SmcpAgent {
 
   close(): void {
     this.closed = true;
-    this.rejoinOver();
+    this.gate.release();
     this.socket.disconnect();
     this.events.removeAllListeners();
-  }
-
-  private rejoinOver(): void {
-    this.rejoining?.settle();
-    this.rejoining = undefined;
-  }
-
-  /**
-   * Waits, at most `timeoutMs`, for the re-join after a reconnect; false when the time ran out first.
-   * Socket.IO would send a request made while disconnected as soon as it reconnects, before the re-join.
-   */
-  private async afterRejoin(timeoutMs: number): Promise<boolean> {
-    const pending = this.rejoining?.done;
-    if (!pending) return true;
-    let timer: NodeJS.Timeout | undefined;
-    const expired = new Promise<false>((r) => (timer = setTimeout(() => r(false), timeoutMs)));
-    try {
-      return await Promise.race([pending.then(() => true), expired]);
-    } finally {
-      clearTimeout(timer);
-    }
   }
 
   private requireOffice(): string {
@@ -307,27 +284,14 @@ export class SmcpAgent {
     const req_id = randomUUID().replace(/-/g, '');
     const timeoutMs = o.timeoutMs ?? DEFAULT_ROUTE_TIMEOUT_MS + this.graceMs;
     let answer: unknown;
-    if (!(await this.afterRejoin(timeoutMs)))
+    if (!(await this.gate.wait(timeoutMs)))
       throw new SmcpError(errorPayload(SMCP_CODES.timeout, `no answer to ${event}: not connected again within ${timeoutMs} ms`));
     try {
       answer = await this.socket.timeout(timeoutMs).emitWithAck(event, { agent: this.name, req_id, ...extra });
     } catch {
       throw new SmcpError(errorPayload(SMCP_CODES.timeout, `no answer to ${event} within ${timeoutMs} ms`));
     }
-    if (isErrorPayload(answer)) throw new SmcpError(answer);
-    // python-socketio acks an event it has no handler for at once and empty: that is no answer, not a bad one.
-    if (answer === undefined)
-      throw new SmcpError(
-        errorPayload(SMCP_CODES.timeout, `no answer to ${event}: the Server acknowledged it empty (it does not handle this event)`, {
-          reason: 'empty_ack',
-        }),
-      );
-    if (typeof answer !== 'object' || answer === null)
-      throw new SmcpError(errorPayload(SMCP_CODES.internal, `${event}: expected an object answer, got ${JSON.stringify(answer)}`));
-    const got = (answer as { req_id?: unknown }).req_id;
-    if ((o.checkReqId ?? true) && got !== undefined && got !== req_id)
-      throw new SmcpError(errorPayload(SMCP_CODES.internal, `${event}: answer is for req_id ${String(got)}, not ${req_id}`));
-    return answer as T;
+    return requestAnswer<T>(event, answer, req_id, o.checkReqId ?? true);
   }
 
   /** After a reconnect the Server knows nothing of us: join again, retrying while our old seat is still held. */
@@ -349,14 +313,4 @@ export class SmcpAgent {
       await new Promise((r) => setTimeout(r, backoffDelayMs(attempt, REJOIN)));
     }
   }
-}
-
-function errorResult(e: { code: number; message: string; details?: Record<string, unknown> }, reqId: string): CallToolResult {
-  const text =
-    e.code === SMCP_CODES.timeout ? `Tool call timeout, req_id=${reqId}: ${e.message}` : `Tool call failed: [${e.code}] ${e.message}`;
-  return {
-    content: [{ type: 'text', text }],
-    isError: true,
-    _meta: { a2c_error: JSON.parse(JSON.stringify(e)) as JsonObject },
-  };
 }

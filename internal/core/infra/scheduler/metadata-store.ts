@@ -1,5 +1,5 @@
-import { readdirSync, rmSync } from 'node:fs';
-import { readStateFile, writeStateFile } from '../state-file.js';
+import { rmSync } from 'node:fs';
+import { readStateFile, stateFileIds, writeStateFile } from '../state-file.js';
 import { join } from 'node:path';
 import { isJsonObject, type JsonObject } from '../../../shared/json.js';
 import type { DownstreamTool } from '../../../contract/model/tool.js';
@@ -92,16 +92,7 @@ export class MetadataStore {
 
   /** Deletes the files of specs not in `keep`. */
   retain(keep: ReadonlySet<string>): void {
-    let names: string[];
-    try {
-      names = readdirSync(this.dir);
-    } catch {
-      return;
-    }
-    for (const n of names) {
-      const fp = n.endsWith('.json') ? n.slice(0, -5) : '';
-      if (FINGERPRINT.test(fp) && !keep.has(fp)) rmSync(join(this.dir, n), { force: true });
-    }
+    for (const fp of stateFileIds(this.dir, FINGERPRINT)) if (!keep.has(fp)) rmSync(this.file(fp), { force: true });
   }
 
   private file(fingerprint: string): string {

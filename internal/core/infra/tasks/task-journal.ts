@@ -1,5 +1,5 @@
-import { readdirSync, rmSync } from 'node:fs';
-import { readStateFile, writeStateFile } from '../state-file.js';
+import { rmSync } from 'node:fs';
+import { readStateFile, stateFileIds, writeStateFile } from '../state-file.js';
 import { join } from 'node:path';
 import { TERMINAL_STATUSES, type TaskView } from '../../../contract/model/tasks.js';
 import { isJsonObject } from '../../../shared/json.js';
@@ -43,16 +43,8 @@ export class TaskJournal {
 
   /** Every saved task still within its ttlMs; expired and unreadable files are removed. */
   loadAll(now = Date.now()): SavedTask[] {
-    let names: string[];
-    try {
-      names = readdirSync(this.dir);
-    } catch {
-      return [];
-    }
     const out: SavedTask[] = [];
-    for (const name of names) {
-      const id = name.endsWith('.json') ? name.slice(0, -5) : '';
-      if (!TASK_ID.test(id)) continue;
+    for (const id of stateFileIds(this.dir, TASK_ID)) {
       const saved = this.read(id);
       if (!saved || (saved.expiresAt !== undefined && saved.expiresAt <= now)) {
         this.remove(id);
