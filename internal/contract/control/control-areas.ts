@@ -189,3 +189,34 @@ export interface TasksApi {
   /** The caller's tasks, newest first. */
   list(caller: string): TaskView[];
 }
+
+/** `mcpdctl restart`: which server (name, "profile/server" or fingerprint), and optionally one instance. */
+export interface RestartRequest {
+  server: string;
+  instance?: string;
+}
+
+export interface RestartedInstance {
+  id: string;
+  /** Absent when the instance had no process (still starting, or an HTTP server). */
+  pid?: number;
+  state: string;
+}
+
+/** What a restart did to one pool of the server. */
+export interface RestartedPool {
+  fingerprint: string;
+  references: string[];
+  /** The instances stopped; empty when none ran (nothing to restart). */
+  stopped: RestartedInstance[];
+  /** The pool's instances started since, once each is ready or failed. */
+  started: RestartedInstance[];
+  /** Why no replacement runs (its start failed, the pool is suspended); absent when one does. */
+  error?: string;
+}
+
+/** Operator actions on the servers' pools, as the dashboard's pool actions (docs/operations.md). */
+export interface ServersApi {
+  /** Restarts the server's running instances (or the one named); answers once the replacements are up. */
+  restart(caller: string, req: RestartRequest): Promise<RestartedPool[]>;
+}
