@@ -38,7 +38,8 @@ const socket = join(work, 'run', 'control.sock');
 mkdirSync(join(store, 'profiles'), { recursive: true });
 writeFileSync(join(store, 'callers.yaml'), 'callers: {}\n');
 // No metrics listener: its default is a fixed port (127.0.0.1:9464) that parallel runs would race for.
-writeFileSync(join(store, 'runtime.yaml'), 'metricsAddress: ""\n');
+// A first listing waits for the scenario's server however loaded the machine (the default budget is 3 s).
+writeFileSync(join(store, 'runtime.yaml'), 'metricsAddress: ""\nlistingBudgetSeconds: 60\n');
 writeFileSync(join(store, 'profiles', 'default.yaml'), profileYaml());
 
 const children = [];
@@ -130,15 +131,18 @@ async function drive(c) {
 async function listServerTools(c, signedInAt) {
   let changed = () => {};
   c.setNotificationHandler(listChangedSchema, () => changed());
-  const until = Date.now() + 20_000;
+  const until = Date.now() + 90_000;
   for (;;) {
     const next = new Promise((resolve) => (changed = resolve));
-    const listed = (await c.listTools()).tools.filter((t) => !t.name.startsWith('mcpd_'));
+    const page = await c.listTools();
+    const listed = page.tools.filter((t) => !t.name.startsWith('mcpd_'));
     if (listed.length > 0) return listed;
     const why = await whyEmpty(signedInAt());
     if (why) throw new Error(why);
-    // No sign-in yet and no error: the server has no tools.
-    if (signedInAt() === 0 || Date.now() > until) return listed;
+    // Still starting past the listing budget: the core names it pending, and list_changed follows.
+    const pending = (page._meta?.['mcpd/pending'] ?? []).length > 0;
+    // No sign-in yet, nothing pending and no error: the server has no tools.
+    if ((signedInAt() === 0 && !pending) || Date.now() > until) return listed;
     // No error since the sign-in: the core is listing the server. Wait for that (or look again shortly).
     await Promise.race([next, sleep(500)]);
   }

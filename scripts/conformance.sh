@@ -91,7 +91,9 @@ servers:
 EOF
 printf 'callers: {}\n' >"$STORE/callers.yaml"
 # No metrics listener: its default is a fixed port (127.0.0.1:9464) that parallel runs would race for.
-printf 'metricsAddress: ""\n' >"$STORE/runtime.yaml"
+# A first listing waits for the fixture however loaded the machine: the suite lists once, then calls, and
+# past the default 3 s budget it would get a list without the fixture's tools.
+printf 'metricsAddress: ""\nlistingBudgetSeconds: 60\n' >"$STORE/runtime.yaml"
 
 MCPD_TEST_TAG=$TAG node "$ROOT/dist/cmd/mcpd/main.js" --config "$STORE" --socket "$SOCKET" >"$WORK/core.log" 2>&1 &
 CORE_PID=$!

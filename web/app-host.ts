@@ -5,6 +5,7 @@ import { conn } from './conn.js';
 import { GuardedFrameTransport } from './app-transport.js';
 import type { DashboardTool } from '../internal/contract/dashboard/dashboard-events.js';
 import type { JsonObject } from '../internal/shared/json.js';
+import { toolAudience } from '../internal/contract/model/mcp-apps.js';
 
 /** The tallest an app's frame gets, whatever it asks for. */
 const MAX_FRAME_HEIGHT = 900;
@@ -84,9 +85,10 @@ export class AppHost {
   private async callTool(name: string, args: JsonObject): Promise<CallToolResult> {
     const own = this.o.tools()?.find((t) => t.server === this.o.tool.server && t.downstreamName === name);
     if (!own) throw new Error(`the app may call only tools of its server "${this.o.tool.server}"; the caller sees no tool "${name}" there`);
-    const visibility = (own.definition._meta as { ui?: { visibility?: unknown } } | undefined)?.ui?.visibility;
-    if (Array.isArray(visibility) && !visibility.includes('app'))
+    if (!toolAudience(own.definition).app) {
+      const visibility = (own.definition._meta as { ui?: { visibility?: unknown } }).ui?.visibility;
       throw new Error(`tool "${name}" is not callable by apps (its _meta.ui.visibility is ${JSON.stringify(visibility)})`);
+    }
     if (this.running >= MAX_APP_CALLS) throw new Error(`the app has ${MAX_APP_CALLS} tool calls running already; wait for one to end`);
     this.running++;
     try {

@@ -98,6 +98,20 @@ const stop: CtlCommand = {
   run: async ({ client, flags, out }) => (await import('./ctl-stop.js')).stopCommand(client, out, { all: flags.all === true }),
 };
 
+const restart: CtlCommand = {
+  name: 'restart',
+  args: '<server>',
+  summary: "restart a server's running instances (as the dashboard's pool action): prints the old and new pids",
+  details:
+    'server: its name in a profile, profile/server, or its spec fingerprint (12+ hex digits, as status shows it).\n' +
+    'One after the other, each instance drains its calls in flight (the server’s drainTimeoutSeconds) and stops;\n' +
+    'the pool starts a replacement when it would run fewer than its warm target (at least one). A server with no\n' +
+    'instance running has nothing to restart (exit 0). Exit 1: an unknown server or instance, or a failed start.',
+  flags: { instance: { type: 'string', value: 'ID', help: 'only this instance (an id `mcpdctl status SERVER` shows)' } },
+  run: async ({ client, args, flags, out }) =>
+    (await import('./ctl-restart.js')).restartCommand(client, must(args[0], '<server>'), str(flags.instance), out),
+};
+
 const importCmd: CtlCommand = {
   name: 'import',
   args: '<FILE|client>',
@@ -141,6 +155,16 @@ function connecting(name: 'connect' | 'disconnect', summary: string): CtlCommand
               type: 'boolean',
               help: 'remove the client’s entries that mcpd now runs (imported into the caller’s profile), so they do not run twice',
             } as const,
+            http: {
+              type: 'boolean',
+              help: 'write a streamable HTTP entry for `mcpdmcp <caller> --http` (which you run) instead of a stdio one',
+            } as const,
+            url: { type: 'string', value: 'URL', help: 'with --http: the gateway’s URL (default http://127.0.0.1:8931/mcp)' } as const,
+            'token-env': {
+              type: 'string',
+              value: 'NAME',
+              help: 'with --http: the variable holding the gateway’s token, referenced by the entry (default MCPD_HTTP_TOKEN)',
+            } as const,
           }
         : {}),
       'dry-run': { type: 'boolean', help: 'show the diff, change nothing' },
@@ -156,6 +180,9 @@ function connecting(name: 'connect' | 'disconnect', summary: string): CtlCommand
           place: placeFromProcess(),
           caller: str(flags.caller),
           move: flags.move === true,
+          http: flags.http === true,
+          url: str(flags.url),
+          tokenEnv: str(flags['token-env']),
           socket: gatewaySocket(str(flags.socket), process.env),
           gatewayScript: GATEWAY_SCRIPT,
           node: process.execPath,
@@ -306,6 +333,7 @@ export const CTL_COMMANDS: readonly CtlCommand[] = [
   call,
   tasks,
   reload,
+  restart,
   stop,
   resources,
   read,

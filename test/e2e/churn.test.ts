@@ -179,9 +179,17 @@ describe('churn: gateway connect/disconnect cycles', () => {
 
     // Memory: the first round grows the heap to its working size (a JIT, buffers and caches that stay), so a
     // leak is judged on the second, identical round: 1,000 cycles × even 20 KB kept per cycle would be +20 MiB.
+    // RSS also holds garbage a busy machine has not collected yet; a leak grows again on a third identical
+    // round while such noise does not, so a second round over the bound is judged on a third.
     const first = await round();
-    const { after, heldMax, stdioSeconds, httpSeconds } = await round();
-    const growth = after.rss - first.after.rss;
+    let { after, heldMax, stdioSeconds, httpSeconds } = await round();
+    let growth = after.rss - first.after.rss;
+    if (growth >= 20) {
+      const second = after;
+      ({ after, heldMax, stdioSeconds, httpSeconds } = await round());
+      process.stdout.write(`churn: the second round grew RSS by ${growth.toFixed(1)} MiB; a third round judges it\n`);
+      growth = after.rss - second.rss;
+    }
     expect(growth).toBeLessThan(20);
     const seconds = (Date.now() - began) / 1000;
     process.stdout.write(
@@ -189,5 +197,5 @@ describe('churn: gateway connect/disconnect cycles', () => {
         `core RSS ${base.rss.toFixed(1)} → ${first.after.rss.toFixed(1)} → ${after.rss.toFixed(1)} MiB; servers ${base.servers} → ${after.servers}; sessions ${base.sessions} → ${after.sessions}; ` +
         `pins ${base.pinned} → ${after.pinned}; watches ${base.watchers} → ${after.watchers}\n`,
     );
-  }, 400_000);
+  }, 600_000);
 });

@@ -9,7 +9,7 @@ import { startWorldHttpGateway, stopProc, type HttpGatewayProc } from '../suppor
 import { runCtl } from '../support/oauth-sign-in.js';
 import { FIXTURES } from '../support/paths.js';
 import { profile, server } from '../support/profiles.js';
-import { rpc, until, type Json } from '../support/task-requests.js';
+import { rpc, untilTask, type Json } from '../support/tasks-2026.js';
 
 /**
  * docs/app.md, Tasks: the tasks the core hosts, as the dashboard shows them — created by a real 2026-07-28
@@ -40,6 +40,8 @@ describe('the dashboard Tasks page', () => {
       .filter({ has: page.locator(`button[title="${id}"]`) });
   /** The button that opens the task's details: its short id. */
   const opener = (id: string) => row(id).getByRole('button', { name: id.slice(0, 8), exact: true });
+  /** Polls tasks/get, as alice's client would, until the task is in `status`. */
+  const until = (id: string, status: string) => untilTask(alice, id, status, (t) => t.status === status, 30_000);
   const cells = async (id: string) => (await row(id).locator('td').allInnerTexts()).map((c) => c.trim());
 
   beforeAll(async () => {
@@ -103,11 +105,11 @@ describe('the dashboard Tasks page', () => {
 
   it('opens a task in full: a result, an error, the input requests a task waits on', async () => {
     const done = await startTask('slow_compute', { seconds: 0, label: 'quick' });
-    await until(alice, done, 'completed');
+    await until(done, 'completed');
     const broken = await startTask('protocol_error_job', {});
-    await until(alice, broken, 'failed');
+    await until(broken, 'failed');
     const asking = await startTask('confirm_delete', { filename: 'f.txt' });
-    await until(alice, asking, 'input_required');
+    await until(asking, 'input_required');
 
     const details = page.getByRole('region', { name: 'task details' });
     await opener(done).click();

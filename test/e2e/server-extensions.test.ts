@@ -6,6 +6,8 @@ import { echoServer, profile } from '../support/profiles.js';
 const V = '2026-07-28';
 const META = { 'io.modelcontextprotocol/protocolVersion': V, 'io.modelcontextprotocol/clientCapabilities': {} };
 const SKILLS = 'io.modelcontextprotocol/skills';
+/** MCP Apps' extension has no methods: the server's tools and ui:// resources pass through, nothing is dropped. */
+const UI = 'io.modelcontextprotocol/ui';
 
 /**
  * An extension a downstream server declares is dropped whole, with a log line that says why: 2026 clients
@@ -17,7 +19,7 @@ describe('extensions a downstream server declares', () => {
 
   beforeAll(async () => {
     world = new TestWorld({
-      'profiles/default.yaml': profile(echoServer('ext', {}, { ECHO_EXTENSIONS: SKILLS })),
+      'profiles/default.yaml': profile(echoServer('ext', {}, { ECHO_EXTENSIONS: `${SKILLS},${UI}` })),
       'callers.yaml': 'callers: {}\n',
     });
     await world.startCore();
@@ -47,6 +49,7 @@ describe('extensions a downstream server declares', () => {
     const list = await rpc(1, 'tools/list');
     expect(list.result?.tools).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'ext__echo' })]));
     const line = await world.waitForLogLine('the dropped-extension line', /extensions\.dropped/);
+    // The line names skills alone: the UI extension is not dropped.
     expect(line).toContain(
       `server ext declares the extension ${SKILLS}; mcpd does not route extension methods to servers, so clients are not offered it`,
     );

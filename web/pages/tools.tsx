@@ -12,12 +12,16 @@ import { inputRequests, useInputRequests } from '../input-requests.js';
 import { InputRequestView } from '../input-request-view.js';
 import { appUriOf } from '../app-link.js';
 import { LazyAppView } from '../lazy-app-view.js';
+import { toolAudience } from '../../internal/contract/model/mcp-apps.js';
 
 type Json = Record<string, unknown>;
 
 let callSeq = 0;
 
-/** Live tool list of a caller (exactly what its MCP client sees), with a try-it form per tool. */
+/**
+ * Live tool list of a caller (what its MCP client sees, and the MCP Apps' app-only tools, marked: its
+ * client's model does not get those), with a try-it form per tool.
+ */
 export function ToolsTab({ caller }: { caller: string }) {
   const snap = useWatch('tools', { caller });
   const [open, setOpen] = useState<string | undefined>();
@@ -38,6 +42,11 @@ export function ToolsTab({ caller }: { caller: string }) {
               {t.name}
             </button>
             <span class="badge">{t.server}</span>
+            {!toolAudience(t.definition).model && (
+              <span class="badge" title="an MCP App's own tool: its app calls it; MCP clients' models do not get it">
+                app only
+              </span>
+            )}
             {t.downstreamName !== t.name && <span class="muted">downstream: {t.downstreamName}</span>}
           </div>
           <div class="muted">{String(t.definition.description ?? '')}</div>

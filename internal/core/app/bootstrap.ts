@@ -34,6 +34,8 @@ import { Observability } from './log-observability.js';
 import { StoreState } from './store-state.js';
 import { WriteBatcher } from '../../shared/jsonrpc/turn-writes.js';
 import { packageVersion } from '../../shared/version.js';
+import { UI_EXTENSION, UI_EXTENSION_SETTINGS } from '../../contract/model/mcp-apps.js';
+import { appOnlyInterceptor } from './door/app-only.js';
 
 export interface RunningCore {
   core: Core;
@@ -140,11 +142,18 @@ async function serveCore(
   const runtime = store.current.runtime;
   // Every server may ask for sampling, elicitation and roots; the core routes each such request to the
   // caller session it is serving, whose client answers or the server gets a clear error at once.
+  // They also hear that mcpd hosts MCP Apps (its dashboard renders them; decision 71): a server that registers
+  // its app tools only for such hosts registers them, and the door hides the app-only ones from models.
   // One batcher for the process: a read from a server's stdout holds the Session writes it causes, and back.
   const batcher = new WriteBatcher();
   const launcher = createLauncher({
     batcher,
-    clientCapabilities: { sampling: {}, elicitation: {}, roots: { listChanged: true } },
+    clientCapabilities: {
+      sampling: {},
+      elicitation: {},
+      roots: { listChanged: true },
+      extensions: { [UI_EXTENSION]: UI_EXTENSION_SETTINGS },
+    },
     // PATH, HOME, LANG… of the user's login environment, not only of the client that started the core.
     baseEnv: serverEnv.env,
     // HTTP servers' OAuth tokens, written by `mcpdctl auth` and refreshed here (docs/auth.md).
@@ -268,6 +277,7 @@ function doorInterceptors(core: Core, policy: Policy, log: CoreLog, metrics: Met
     metricsInterceptor((face, method, outcome, s) => metrics.observeDoorCall(face, method, outcome, s)),
     admissionInterceptor(core.calls),
     policyInterceptor(policy),
+    appOnlyInterceptor(),
     historyInterceptor(core.history, log),
   ];
 }

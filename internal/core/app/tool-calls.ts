@@ -28,9 +28,13 @@ export interface ToolCallDeps {
 export interface ToolCallNote {
   /** The entry it was sent to; unset while it resolves, reset when a reload makes it try again. */
   tool?: ToolEntry;
-  /** Whether the caller may see a tool (the door's policy): search results leave out what lists leave out. */
-  visible?: (name: string) => boolean;
+  /** Whether the caller may see a tool (the door's filters): search results leave out what lists leave out. */
+  visible?: (name: string, definition?: JsonObject) => boolean;
+  /** The door's word on the tool a call reached (an app-only tool, to a model): an Error refuses the call. */
+  admit?: (tool: ToolEntry) => Error | undefined;
 }
+
+const NOTHING_SENT: StartedCall = { cancel: () => {} };
 
 /** A tool call from resolution to result: the caller's profile, reload races, search mode. */
 export class ToolCalls {
@@ -86,8 +90,16 @@ export class ToolCalls {
     }
   }
 
-  /** Sends the call to the entry's pool: the one place both the immediate and the resumed call go through. */
+  /**
+   * Sends the call to the entry's pool: the one place the immediate and the resumed call, and the call
+   * tool's, go through — so the door's `admit` sees every tool a call reaches.
+   */
   private dispatch(entry: ToolEntry, args: JsonObject, opts: CallOptions, note: ToolCallNote, done: CallDone): StartedCall {
+    const refused = note.admit?.(entry);
+    if (refused) {
+      done.error(refused);
+      return NOTHING_SENT;
+    }
     note.tool = entry;
     return this.d.pools.toolCall(entry.fingerprint, entry.downstreamName, args, opts, {
       // An error result echoing the server's credential is masked like a JSON-RPC error (forwarded bytes were, downstream).
@@ -109,7 +121,9 @@ export class ToolCalls {
     const snapshot = this.d.tools.index(profile).snapshot();
     if (!settings)
       return Promise.resolve(toolError(`profile "${viewProfileName(profile)}" is not in tool search mode any more; list the tools again`));
-    if (entry.name === SEARCH_TOOL) return Promise.resolve(this.toolSearch.search(snapshot, settings, args, note.visible));
+    const visible = note.visible;
+    const shown = visible && ((t: ToolEntry) => visible(t.name, t.definition));
+    if (entry.name === SEARCH_TOOL) return Promise.resolve(this.toolSearch.search(snapshot, settings, args, shown));
     const asked = this.toolSearch.target(args);
     if ('error' in asked) return Promise.resolve(asked.error);
     return this.call(caller, asked.target.name, asked.target.arguments, opts, note);

@@ -48,7 +48,7 @@ export class ToolSearchCalls {
   }
 
   /** The best matches, full definitions, as JSON text (and structured content for clients that read it). */
-  search(snapshot: ToolSnapshot, settings: ToolSearchSettings, args: JsonObject, visible?: (name: string) => boolean): JsonObject {
+  search(snapshot: ToolSnapshot, settings: ToolSearchSettings, args: JsonObject, visible?: (tool: ToolEntry) => boolean): JsonObject {
     const query = args.query;
     if (typeof query !== 'string' || query.trim() === '')
       return toolError(`${SEARCH_TOOL} needs "query": a few words describing the task, e.g. {"query": "create an issue"}`);
@@ -56,16 +56,16 @@ export class ToolSearchCalls {
     if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > 50)
       return toolError(`${SEARCH_TOOL} "limit" must be a whole number from 1 to 50, got ${JSON.stringify(args.limit)}`);
     const catalog = snapshot.catalog ?? snapshot.tools;
-    // Hits index the catalog the search index was built from. A tool the caller's policy hides is no hit:
+    // Hits index the catalog the search index was built from. A tool the door hides from the caller is no hit:
     // the index is shared by the profile's callers, so it is searched whole and the hidden ones left out.
     const hits = visible
       ? this.indexFor(catalog)
           .search(query, catalog.length)
-          .filter((h) => visible(must(catalog[h.index], 'a search hit').name))
+          .filter((h) => visible(must(catalog[h.index], 'a search hit')))
           .slice(0, limit)
       : this.indexFor(catalog).search(query, limit);
     const tools = hits.map((h) => must(catalog[h.index], 'a search hit').definition as JsonValue);
-    const total = visible ? catalog.filter((t) => visible(t.name)).length : catalog.length;
+    const total = visible ? catalog.filter(visible).length : catalog.length;
     const body: JsonObject = { query, total, tools };
     const hint = tools.length ? `call one with ${CALL_TOOL} {"name": …, "arguments": {…}}` : 'no tool matched; try other words';
     return { content: [{ type: 'text', text: `${JSON.stringify(body)}\n${hint}` }], structuredContent: body };

@@ -88,12 +88,12 @@ describe('tool search mode', () => {
     const namesOf = (r: JsonObject) => ((r.structuredContent as JsonObject).tools as JsonObject[]).map((t) => String(t.name));
     const open = calls.search(snap, profile.toolSearch!, { query, limit: 3 });
     expect(namesOf(open)).toContain('github__create_issue');
-    const visible = (name: string) => !name.startsWith('github__');
-    const hiding = calls.search(snap, profile.toolSearch!, { query, limit: 3 }, visible);
+    const visibleName = (name: string) => !name.startsWith('github__');
+    const hiding = calls.search(snap, profile.toolSearch!, { query, limit: 3 }, (t) => visibleName(t.name));
     expect(namesOf(hiding)).toHaveLength(3);
-    expect(namesOf(hiding).filter((n) => !visible(n))).toEqual([]);
+    expect(namesOf(hiding).filter((n) => !visibleName(n))).toEqual([]);
     const catalog = snap.catalog ?? snap.tools;
-    const github = catalog.filter((t) => !visible(t.name)).length;
+    const github = catalog.filter((t) => !visibleName(t.name)).length;
     expect(github).toBeGreaterThan(0);
     expect((hiding.structuredContent as JsonObject).total).toBe(catalog.length - github);
   });

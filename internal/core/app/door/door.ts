@@ -3,6 +3,7 @@ import type { Admission } from '../../../contract/areas/area.js';
 import type { ControlApi, Door, Face } from '../../../contract/control/control.js';
 import { promiseOf, viaPromise, type Cancellable, type Done } from '../../domain/call-adapters.js';
 import type { JsonObject } from '../../../shared/json.js';
+import type { ToolEntry } from '../../../contract/model/tool.js';
 import type { Core } from '../core.js';
 import { FaceView } from './face-view.js';
 import type { CallEnd, CallNote, DoorCall, Interceptor } from './interceptor.js';
@@ -29,6 +30,7 @@ export class CoreDoor implements Door, Passage {
   private readonly views = new Map<Face, ControlApi>();
   private readonly entering: readonly Interceptor[];
   private readonly filters: readonly Interceptor[];
+  private readonly admitting: readonly Interceptor[];
 
   constructor(
     readonly core: Core,
@@ -36,6 +38,7 @@ export class CoreDoor implements Door, Passage {
   ) {
     this.entering = interceptors.filter((i) => i.enter);
     this.filters = interceptors.filter((i) => i.visible);
+    this.admitting = interceptors.filter((i) => i.admit);
   }
 
   for(face: Face): ControlApi {
@@ -59,8 +62,17 @@ export class CoreDoor implements Door, Passage {
       note,
     };
     // Only where something hides entries: the happy path allocates nothing more.
-    if (this.filters.length > 0) note.visible = (name) => this.filters.every((f) => f.visible?.(call, name) !== false);
+    if (this.filters.length > 0) note.visible = (name, def) => this.filters.every((f) => f.visible?.(call, name, def) !== false);
+    if (this.admitting.length > 0) note.admit = (tool) => this.admit(call, tool);
     return call;
+  }
+
+  private admit(call: DoorCall, tool: ToolEntry): Error | undefined {
+    for (const i of this.admitting) {
+      const refused = i.admit?.(call, tool);
+      if (refused) return (call.note.refused = refused);
+    }
+    return undefined;
   }
 
   /**
@@ -92,7 +104,8 @@ export class CoreDoor implements Door, Passage {
     const finish = (error: Error | undefined, value?: T) => {
       if (over) return;
       over = true;
-      if (exits) endAll(exits, { error, isError: isErrorResult(value), refused: false, durationMs: Date.now() - call.startedAt });
+      const refused = error !== undefined && error === call.note.refused;
+      if (exits) endAll(exits, { error, isError: isErrorResult(value), refused, durationMs: Date.now() - call.startedAt });
       if (error) done.error(error);
       else done.result(value as T);
     };
@@ -131,9 +144,13 @@ export class CoreDoor implements Door, Passage {
   }
 
   /** A list, with what an interceptor hides from this caller left out. */
-  visible<T>(call: DoorCall, items: readonly T[], nameOf: (item: T) => string): T[] {
+  visible<T>(call: DoorCall, items: readonly T[], nameOf: (item: T) => string, definitionOf?: (item: T) => JsonObject): T[] {
     if (this.filters.length === 0) return items as T[];
-    return items.filter((item) => this.filters.every((f) => f.visible?.(call, nameOf(item)) !== false));
+    return items.filter((item) => {
+      const name = nameOf(item);
+      const def = definitionOf?.(item);
+      return this.filters.every((f) => f.visible?.(call, name, def) !== false);
+    });
   }
 
   get filtering(): boolean {

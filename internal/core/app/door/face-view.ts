@@ -1,4 +1,12 @@
-import type { ContextApi, Paged, PromptsApi, RequestOpts, ResourcesApi, TasksApi } from '../../../contract/control/control-areas.js';
+import type {
+  ContextApi,
+  Paged,
+  PromptsApi,
+  RequestOpts,
+  ResourcesApi,
+  ServersApi,
+  TasksApi,
+} from '../../../contract/control/control-areas.js';
 import type { ClientRequestsApi } from '../../../contract/control/client-requests.js';
 import type {
   CallOptions,
@@ -22,6 +30,10 @@ import type { DoorCall } from './interceptor.js';
 import { RefilteredWatch } from './refiltered-watch.js';
 import type { CallSpec, Passage } from './passage.js';
 
+/** A listed tool's name and definition, as the door's filters see them. */
+const nameOf = (t: { name: string }) => t.name;
+const definitionOf = (t: { definition: JsonObject }) => t.definition;
+
 /**
  * The door as one face sees it (`Door.for(face)`): each method names its call (the area method, its target)
  * and passes the door. Core administration (info, status, reload, stop, caller registration) is no area
@@ -34,6 +46,7 @@ export class FaceView implements ControlApi {
   readonly logs: LogService;
   readonly clientRequests: ClientRequestsApi;
   readonly tasks: TasksApi;
+  readonly servers: ServersApi;
 
   constructor(
     readonly face: Face,
@@ -46,6 +59,7 @@ export class FaceView implements ControlApi {
     this.prompts = this.promptsView(core.prompts);
     this.context = this.contextView(core.context);
     this.tasks = this.tasksView();
+    this.servers = this.serversView();
   }
 
   info(): CoreInfo {
@@ -80,15 +94,15 @@ export class FaceView implements ControlApi {
     const call = this.call({ method: 'tools/list', caller, target: cursor, client });
     const page = await this.door.passAsync(call, undefined, () => this.door.core.listTools(caller, cursor, pageSize));
     if (!this.door.filtering) return page;
-    return { ...page, etag: page.etag + this.door.visibilityTag(), tools: this.door.visible(call, page.tools, (t) => t.name) };
+    return { ...page, etag: page.etag + this.door.visibilityTag(), tools: this.door.visible(call, page.tools, nameOf, definitionOf) };
   }
 
   watchTools(caller: string, lastEtag?: string, client?: string): Subscription<ToolSnapshot> {
     const call = this.call({ method: 'tools/watch', caller, client });
     const sub = this.door.open(call, () => this.door.core.watchTools(caller, lastEtag));
     return this.snapshots(sub, (s) => {
-      const tools = this.door.visible(call, s.tools, (t) => t.name);
-      return s.catalog ? { ...s, tools, catalog: this.door.visible(call, s.catalog, (t) => t.name) } : { ...s, tools };
+      const tools = this.door.visible(call, s.tools, nameOf, definitionOf);
+      return s.catalog ? { ...s, tools, catalog: this.door.visible(call, s.catalog, nameOf, definitionOf) } : { ...s, tools };
     });
   }
 
@@ -205,14 +219,27 @@ export class FaceView implements ControlApi {
     const host = this.door.core.tasks;
     const run = this.toolCall.bind(this);
     return {
-      supportOf: (caller, tool) => host.supportOf(caller, tool),
+      modeOf: (caller, tool) => host.modeOf(caller, tool),
       start: (caller, tool, args, opts) => host.start(caller, tool, args, opts, run),
+      startAfterAnswer: (caller, tool, args, opts, ask, outcome) => host.startAfterAnswer(caller, tool, args, opts, run, ask, outcome),
       get: (caller, id) => host.get(caller, id),
       update: (caller, id, responses) => host.update(caller, id, responses),
       cancel: (caller, id) => host.cancel(caller, id),
       list: (caller) => host.list(caller),
       listAll: () => host.listAll(),
       onChange: (fn) => host.onChange(fn),
+    };
+  }
+
+  /** A restart is an operator's call on a server: the audit log records it, the stop's gate applies (declared `core`). */
+  private serversView(): ServersApi {
+    const door = this.door;
+    return {
+      restart: (caller, req) => {
+        const args = req.instance !== undefined ? { instance: req.instance } : undefined;
+        const call = this.call({ method: 'mcpd/servers/restart', caller, target: req.server, args });
+        return door.passAsync(call, undefined, () => door.core.servers.restart(caller, req));
+      },
     };
   }
 

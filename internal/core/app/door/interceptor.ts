@@ -1,6 +1,7 @@
 import type { Admission } from '../../../contract/areas/area.js';
 import type { Face } from '../../../contract/control/control.js';
 import type { ToolEntry } from '../../../contract/model/tool.js';
+import type { JsonObject } from '../../../shared/json.js';
 
 /**
  * One call as the door's interceptors see it: who asks (caller, face, client), what (the area method's
@@ -31,10 +32,19 @@ export interface CallNote {
   /** A tools/call: the entry (server, fingerprint, downstream name) it was sent to. */
   tool?: ToolEntry;
   /**
-   * Set by the door where an interceptor hides entries from this caller: whether a tool's name is visible.
-   * A use case that answers with tool names of its own (tool search) leaves out what the lists leave out.
+   * Set by the door where an interceptor hides entries from this caller: whether a tool (its name, and its
+   * definition where the use case has it) is visible. A use case that answers with tool names of its own
+   * (tool search) leaves out what the lists leave out.
    */
-  visible?: (name: string) => boolean;
+  visible?: (name: string, definition?: JsonObject) => boolean;
+  /**
+   * Set by the door where an interceptor looks at the tool a call reached: the use case asks it once the
+   * name is resolved to an entry, before anything is sent (also for the tool search mode's call tool, whose
+   * target the door never saw). An Error refuses the call.
+   */
+  admit?: (tool: ToolEntry) => Error | undefined;
+  /** The refusal `admit` gave, so the call's end says it was refused (not failed). */
+  refused?: Error;
 }
 
 /** How a call ended. */
@@ -68,9 +78,15 @@ export interface Interceptor {
   enter?(call: DoorCall, cancel: (reason: Error) => void): Entered;
   /**
    * Lists (tools, resources, templates, prompts): whether an entry, by its name (a resource's URI), stays
-   * in what this call returns. Absent: everything stays.
+   * in what this call returns; `definition` is the entry as listed where the list has one (a tool's MCP
+   * definition). Absent: everything stays.
    */
-  visible?(call: DoorCall, name: string): boolean;
+  visible?(call: DoorCall, name: string, definition?: JsonObject): boolean;
+  /**
+   * A tools/call once its name is resolved to the tool it reaches, before anything is sent: an Error
+   * refuses it. For what only the tool's definition says; a name alone is `enter`'s.
+   */
+  admit?(call: DoorCall, tool: ToolEntry): Error | undefined;
   /**
    * What `visible` hides can change while the lists do not (a reload of the rules): `epoch` moves when it
    * does and `onChange` hears it, so watches send their snapshot again and clients get `list_changed`.

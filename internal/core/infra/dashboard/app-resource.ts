@@ -4,9 +4,7 @@ import type { DashboardCore } from './dashboard-port.js';
 import type { AppFrames } from './app-frames.js';
 import { appCsp, declaredCsp } from './app-csp.js';
 import { framedHtml } from './app-html.js';
-
-/** The MIME type of an MCP App's HTML (MCP Apps specification, "UI Resource Format"). */
-const APP_MIME = 'text/html;profile=mcp-app';
+import { APP_MIME_TYPE as APP_MIME } from '../../../contract/model/mcp-apps.js';
 /** Larger than any single-file app we know of (the official examples are about 230 kB). */
 const MAX_HTML_BYTES = 5 * 1024 * 1024;
 

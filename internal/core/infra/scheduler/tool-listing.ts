@@ -6,6 +6,7 @@ import type { Instance } from './instance.js';
 import { suspendedError } from './messages.js';
 import { MetadataCache } from './metadata-cache.js';
 import type { PoolScope } from './pool-scope.js';
+import { UI_EXTENSION } from '../../../contract/model/mcp-apps.js';
 
 /**
  * The pool's listing: tools, capabilities and server info kept in a cache that answers while no
@@ -78,11 +79,13 @@ export class ToolListing {
    * Extensions a server declares (`capabilities.extensions`, e.g. skills) do not reach clients: the core
    * routes no extension method to a server, so offering one would half-forward it. Said once per pool, at
    * info: the server works without them, and the line says why they are missing. The tasks extension
-   * clients see is the core's own (hosted tasks), not the server's.
+   * clients see is the core's own (hosted tasks), not the server's. MCP Apps' is not one of them: it has
+   * no methods (an app talks to its host), and its tools and `ui://` resources pass through as they are.
    */
   private reportExtensions(inst: Instance, capabilities: JsonObject): void {
     const ext = capabilities.extensions;
-    const names = ext !== null && typeof ext === 'object' && !Array.isArray(ext) ? Object.keys(ext).sort() : [];
+    const declared = ext !== null && typeof ext === 'object' && !Array.isArray(ext) ? Object.keys(ext).sort() : [];
+    const names = declared.filter((n) => n !== UI_EXTENSION);
     const key = names.join(',');
     if (key === '' || key === this.reportedExtensions) return;
     this.reportedExtensions = key;

@@ -1,27 +1,23 @@
-// 2026-07-28 requests about tasks (SEP-2663) to an `mcpdmcp --http` gateway, as a client sends them.
-import { rawPost, type HttpGatewayProc } from './http-gateway.js';
 import { waitFor } from './procs.js';
+import { rawPost, type HttpGatewayProc } from './http-gateway.js';
 
-const V = '2026-07-28';
+export const V = '2026-07-28';
 export const TASKS = 'io.modelcontextprotocol/tasks';
+/** A 2026-07-28 request's `_meta` from a client that negotiated the tasks extension (and elicitation). */
 export const WITH_TASKS = {
   'io.modelcontextprotocol/protocolVersion': V,
   'io.modelcontextprotocol/clientCapabilities': { elicitation: {}, extensions: { [TASKS]: {} } },
 };
-export const WITHOUT_TASKS = {
-  'io.modelcontextprotocol/protocolVersion': V,
-  'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
-};
 
 export type Json = Record<string, unknown>;
-interface Answer {
+export interface Answer {
   status: number;
   result?: Json;
   error?: { code: number; message: string; data?: Json };
 }
 
 let nextId = 1;
-/** One 2026-07-28 request with the routing headers a client sends. */
+/** One 2026-07-28 request to `mcpdmcp --http` with the routing headers a client sends. */
 export async function rpc(gw: HttpGatewayProc, method: string, params: Json, meta: Json = WITH_TASKS): Promise<Answer> {
   const name = [params.name, params.taskId].find((v) => typeof v === 'string') as string | undefined;
   const headers: Record<string, string> = {
@@ -36,15 +32,22 @@ export async function rpc(gw: HttpGatewayProc, method: string, params: Json, met
   return { status: r.status, ...(JSON.parse(body) as Json) };
 }
 
+/** tasks/get's DetailedTask; an error answer throws. */
 export async function taskOf(gw: HttpGatewayProc, taskId: string): Promise<Json> {
   const r = await rpc(gw, 'tasks/get', { taskId });
   if (!r.result) throw new Error(`tasks/get failed: ${JSON.stringify(r.error)}`);
   return r.result;
 }
 
-/** Polls tasks/get (the client's way: there is nothing else to wait on) until the task is in `status`. */
-export async function until(gw: HttpGatewayProc, taskId: string, status: string): Promise<Json> {
+/** Polls tasks/get (the client's way: there is nothing else to wait on) until `done` holds of the task. */
+export async function untilTask(
+  gw: HttpGatewayProc,
+  taskId: string,
+  what: string,
+  done: (t: Json) => boolean,
+  timeoutMs: number,
+): Promise<Json> {
   let last: Json = {};
-  await waitFor(`task ${taskId} to be ${status}`, async () => (last = await taskOf(gw, taskId)).status === status, 20_000);
+  await waitFor(`task ${taskId} to be ${what}`, async () => done((last = await taskOf(gw, taskId))), timeoutMs);
   return last;
 }
