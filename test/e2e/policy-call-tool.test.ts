@@ -46,6 +46,7 @@ const echoed = (r: unknown) => (r as { content: { text: string }[] }).content[0]
 
 describe('policy on the tool that tool search’s mcpd_call_tool names (mcpdmcp, a real core and server-everything)', () => {
   const world = coreWorld({
+    'profiles/default.yaml': 'servers: []\n',
     'profiles/search.yaml': `toolSearch: true\n${profile(everythingServer('ev', { idleSeconds: 300 }))}`,
     'callers.yaml': CALLERS_YAML,
     // A loaded machine may take a while to start the server: the first listing waits for it.
@@ -68,9 +69,10 @@ describe('policy on the tool that tool search’s mcpd_call_tool names (mcpdmcp,
           structuredContent: { total: number; tools: { name: string }[] };
         }
       ).structuredContent;
+    // The search answers from what is listed: carol finds the tool once the server was listed.
+    let theirs = await search(carol);
+    await waitFor('server-everything listed', async () => (theirs = await search(carol)).tools.some((t) => t.name === 'ev__get-sum'));
     const mine = await search(alice);
-    const theirs = await search(carol);
-    expect(theirs.tools.map((t) => t.name)).toContain('ev__get-sum');
     expect(mine.tools.map((t) => t.name)).not.toContain('ev__get-sum');
     expect(mine.total).toBe(theirs.total - 1);
   }, 120_000);
