@@ -16,6 +16,7 @@ import { callerProfile, raiseReserve, type CallerProfile } from './caller-profil
 import { profileServers } from './runnable-servers.js';
 import { importedName } from './import-map.js';
 import { reserveFor, toolNameRule } from './client-tool-names.js';
+import { DEFAULT_TOKEN_ENV, gatewayUrl, httpEntryFor, tokenEnvName } from './connect-http.js';
 import type { Out } from './ctl-command.js';
 
 /** The key mcpd's entry has in every client's server table. */
@@ -34,6 +35,12 @@ export interface ConnectFlags {
   gatewayScript: string;
   /** The Node.js binary: clients often start without the user's PATH, so it is spelled out. */
   node: string;
+  /** Write a streamable HTTP entry for `mcpdmcp <caller> --http` instead of a stdio one (connect-http.ts). */
+  http?: boolean;
+  /** --url: where that gateway listens (default DEFAULT_GATEWAY_URL). */
+  url?: string;
+  /** --token-env: the variable holding the gateway's token, which the entry names (default MCPD_HTTP_TOKEN). */
+  tokenEnv?: string;
 }
 
 type Json = Record<string, unknown>;
@@ -50,6 +57,12 @@ function callerOf(client: ClientName, caller: string | undefined): string {
 }
 
 function entryFor(client: ClientName, f: ConnectFlags): Json {
+  if (f.http) return httpEntryFor(client, gatewayUrl(f.url), tokenEnvName(f.tokenEnv));
+  if (f.url !== undefined || f.tokenEnv !== undefined)
+    throw new McpdError(
+      'INVALID_ARGUMENT',
+      `${f.url !== undefined ? '--url' : '--token-env'} applies only with --http (the stdio entry needs neither)`,
+    );
   const args = [f.gatewayScript, callerOf(client, f.caller), '--config', resolve(f.configDir), ...(f.socket ? ['--socket', f.socket] : [])];
   return client === 'vscode' ? { type: 'stdio', command: f.node, args } : { command: f.node, args };
 }
@@ -122,6 +135,22 @@ async function reserveNote(client: ClientName, profile: CallerProfile, write: bo
   return `note: the caller's reserve was not set (${r.why}); write ${hand} by hand (${why})`;
 }
 
+/**
+ * What to run so the HTTP entry has a gateway to reach: the client does not start it (it only connects), and
+ * it serves the caller named on its command line, with the token from the variable the entry names.
+ */
+function httpGatewayNote(client: ClientName, caller: string, f: ConnectFlags): string {
+  const url = new URL(gatewayUrl(f.url));
+  const env = tokenEnvName(f.tokenEnv);
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  const tokenFrom = env === DEFAULT_TOKEN_ENV ? '' : ` (the gateway reads MCPD_HTTP_TOKEN: MCPD_HTTP_TOKEN="$${env}")`;
+  return [
+    `${client} connects to ${url.href}; it does not start the gateway. Run it (keep it running):`,
+    `  ${f.node} ${f.gatewayScript} ${caller} --config ${resolve(f.configDir)}${f.socket ? ` --socket ${f.socket}` : ''} --http ${url.hostname}:${port}`,
+    `with ${env} set to the gateway's token in its environment${tokenFrom} and in the environment ${client} starts in (never written into ${client}'s file)`,
+  ].join('\n');
+}
+
 function clientOf(name: string): ClientName {
   if (!isClientName(name)) throw new McpdError('INVALID_ARGUMENT', unknownClientMessage(name));
   return name;
@@ -177,15 +206,17 @@ export async function connectCommand(name: string, connect: boolean, f: ConnectF
           : 'disconnected';
   const movedNames = changes.filter(([n]) => n !== ENTRY_NAME).map(([n]) => n);
   const reserve = connect ? await reserveNote(client, profile, !f.dryRun) : undefined;
+  const gateway = connect && f.http ? httpGatewayNote(client, profile.caller, f) : undefined;
   if (out.json) {
     out.write(
-      `${JSON.stringify({ client, file: before.path, status, before: entryBefore ?? null, after: after ?? null, moved: movedNames, kept: held, backup: backup ?? null, reserve: reserve ?? null }, null, 2)}\n`,
+      `${JSON.stringify({ client, file: before.path, status, before: entryBefore ?? null, after: after ?? null, moved: movedNames, kept: held, backup: backup ?? null, reserve: reserve ?? null, gateway: gateway ?? null }, null, 2)}\n`,
     );
     return 0;
   }
   if (changes.length) out.write(`${diffLines(file, changes)}\n`);
   if (reserve) out.write(`${reserve}\n`);
   out.write(`${status}: ${before.path}\n`);
+  if (gateway) out.write(`${gateway}\n`);
   if (backup) out.write(`backup: ${backup}\n`);
   if (movedNames.length && !f.dryRun) out.write(`moved to mcpd (removed from ${client}): ${movedNames.join(', ')}\n`);
   for (const n of held)

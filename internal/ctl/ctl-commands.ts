@@ -141,6 +141,16 @@ function connecting(name: 'connect' | 'disconnect', summary: string): CtlCommand
               type: 'boolean',
               help: 'remove the client’s entries that mcpd now runs (imported into the caller’s profile), so they do not run twice',
             } as const,
+            http: {
+              type: 'boolean',
+              help: 'write a streamable HTTP entry for `mcpdmcp <caller> --http` (which you run) instead of a stdio one',
+            } as const,
+            url: { type: 'string', value: 'URL', help: 'with --http: the gateway’s URL (default http://127.0.0.1:8931/mcp)' } as const,
+            'token-env': {
+              type: 'string',
+              value: 'NAME',
+              help: 'with --http: the variable holding the gateway’s token, referenced by the entry (default MCPD_HTTP_TOKEN)',
+            } as const,
           }
         : {}),
       'dry-run': { type: 'boolean', help: 'show the diff, change nothing' },
@@ -156,6 +166,9 @@ function connecting(name: 'connect' | 'disconnect', summary: string): CtlCommand
           place: placeFromProcess(),
           caller: str(flags.caller),
           move: flags.move === true,
+          http: flags.http === true,
+          url: str(flags.url),
+          tokenEnv: str(flags['token-env']),
           socket: gatewaySocket(str(flags.socket), process.env),
           gatewayScript: GATEWAY_SCRIPT,
           node: process.execPath,

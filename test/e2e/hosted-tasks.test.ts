@@ -1,54 +1,18 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestWorld } from '../support/core-process.js';
-import { rawPost, startWorldHttpGateway, stopProc, type HttpGatewayProc } from '../support/http-gateway.js';
+import { startWorldHttpGateway, stopProc, type HttpGatewayProc } from '../support/http-gateway.js';
 import { FIXTURES } from '../support/paths.js';
 import { waitFor } from '../support/procs.js';
 import { profile, server } from '../support/profiles.js';
 import { runCtl } from '../support/oauth-sign-in.js';
+import { rpc, taskOf, TASKS, untilTask, V, WITH_TASKS, type Json } from '../support/tasks-2026.js';
 
-const V = '2026-07-28';
-const TASKS = 'io.modelcontextprotocol/tasks';
-const WITH_TASKS = {
-  'io.modelcontextprotocol/protocolVersion': V,
-  'io.modelcontextprotocol/clientCapabilities': { elicitation: {}, extensions: { [TASKS]: {} } },
-};
 const WITHOUT_TASKS = { 'io.modelcontextprotocol/protocolVersion': V, 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } };
 
-type Json = Record<string, unknown>;
-interface Answer {
-  status: number;
-  result?: Json;
-  error?: { code: number; message: string; data?: Json };
-}
-
-let nextId = 1;
-/** One 2026-07-28 request with the routing headers a client sends. */
-async function rpc(gw: HttpGatewayProc, method: string, params: Json, meta: Json = WITH_TASKS): Promise<Answer> {
-  const name = [params.name, params.taskId].find((v) => typeof v === 'string') as string | undefined;
-  const headers: Record<string, string> = {
-    'content-type': 'application/json',
-    accept: 'application/json, text/event-stream',
-    'mcp-protocol-version': V,
-    'mcp-method': method,
-    ...(name !== undefined ? { 'mcp-name': name } : {}),
-  };
-  const r = await rawPost(gw.url, headers, { jsonrpc: '2.0', id: nextId++, method, params: { ...params, _meta: meta } });
-  const body = r.body.startsWith('event:') ? r.body.split('data: ').pop()! : r.body;
-  return { status: r.status, ...(JSON.parse(body) as Json) };
-}
-
-async function taskOf(gw: HttpGatewayProc, taskId: string): Promise<Json> {
-  const r = await rpc(gw, 'tasks/get', { taskId });
-  if (!r.result) throw new Error(`tasks/get failed: ${JSON.stringify(r.error)}`);
-  return r.result;
-}
-
-/** Polls tasks/get (the client's way: there is nothing else to wait on) until the task is in `status`. */
-async function until(gw: HttpGatewayProc, taskId: string, status: string): Promise<Json> {
-  let last: Json = {};
-  await waitFor(`task ${taskId} to be ${status}`, async () => (last = await taskOf(gw, taskId)).status === status, 20_000);
-  return last;
+/** Polls tasks/get until the task is in `status`. */
+function until(gw: HttpGatewayProc, taskId: string, status: string): Promise<Json> {
+  return untilTask(gw, taskId, status, (t) => t.status === status, 20_000);
 }
 
 /**

@@ -72,9 +72,9 @@ export const tasksArea: Area = {
       name: 'tasks/cancel',
       admission: 'free',
       routed: false,
-      invoke: (api, req, ctx) => {
-        api.tasks.cancel(ctx.caller, req.taskId);
-        return Promise.resolve(ACK);
+      invoke: async (api, req, ctx) => {
+        await api.tasks.cancel(ctx.caller, req.taskId);
+        return ACK;
       },
       session: { fromMcp: (p) => taskReq(p, 'tasks/cancel') },
       grpc: {

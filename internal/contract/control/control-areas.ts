@@ -159,12 +159,13 @@ export interface TasksApi {
   /** How the caller's tool takes tasks; `forbidden` for a name the caller's index does not hold. */
   supportOf(caller: string, tool: string): Promise<TaskSupport>;
   /** Creates the task and starts its call; the task can be fetched once this returns. */
-  start(caller: string, tool: string, args: JsonObject, opts: TaskStartOptions): TaskView;
-  get(caller: string, taskId: string): TaskView;
+  start(caller: string, tool: string, args: JsonObject, opts: TaskStartOptions): TaskView | Promise<TaskView>;
+  /** A task of a server that runs tasks itself is asked of its server first (a promise then). */
+  get(caller: string, taskId: string): TaskView | Promise<TaskView>;
   /** Answers (some of) the task's input requests, keyed as `inputRequests` names them. */
   update(caller: string, taskId: string, inputResponses: JsonObject): void;
   /** Cancels the task's call; a task that already ended is left as it is. */
-  cancel(caller: string, taskId: string): void;
+  cancel(caller: string, taskId: string): void | Promise<void>;
   /** The caller's tasks, newest first. */
   list(caller: string): TaskView[];
 }

@@ -47,6 +47,8 @@ export interface CallOptions {
   timeoutMs?: number;
   onProgress?: (p: ProgressUpdate) => void;
   onResultJson?: ResultJsonSink;
+  /** tools/call params beside name and arguments: a task pass-through's augmentation (RequestOptions.taskParams). */
+  taskParams?: JsonObject;
 }
 
 export interface ReloadOutcome {

@@ -30,6 +30,11 @@ export interface RequestOptions {
   onProgress?: (p: ProgressUpdate) => void;
   /** tools/call to a stdio server only (the direct lane, which keeps the result's text). */
   onResultJson?: ResultJsonSink;
+  /**
+   * tools/call only: params sent beside `name` and `arguments` — the task augmentation (`task: {ttl}`) that
+   * makes a server implementing 2025-11-25 tasks answer with a CreateTaskResult (docs/eras.md, pass-through).
+   */
+  taskParams?: JsonObject;
 }
 
 /**

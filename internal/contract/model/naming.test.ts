@@ -1,7 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { McpdError } from '../../shared/errors.js';
-import { aliasProblem, chooseToolName, exposedToolName, fitName, prefixedName, sanitizeName, sha256Hex } from './naming.js';
+import {
+  aliasProblem,
+  chooseToolName,
+  exposedToolName,
+  fitName,
+  prefixedName,
+  prefixFitLength,
+  sanitizeName,
+  serverPrefix,
+  sha256Hex,
+} from './naming.js';
 import type { NamespacePolicy } from './profile.js';
 
 const prefix: NamespacePolicy = { mode: 'prefix', separator: '__', maxLength: 64 };
@@ -120,6 +130,27 @@ describe('prefixedName shortens the server prefix before the tool name', () => {
         else if (t.length + sep.length + 8 <= p.maxLength - p.reserve) {
           expect(name.endsWith(`${sep}${t}`)).toBe(true);
           expect(name.slice(0, -(sep.length + t.length))).toMatch(new RegExp(`(^|-)${sha256Hex(s).slice(0, 8)}$`));
+        }
+      }),
+    );
+  });
+
+  it('fitted to a server’s whole list, every name of it shares one prefix, without a cut left dangling', () => {
+    fc.assert(
+      fc.property(policy, server, fc.uniqueArray(tool, { minLength: 1, maxLength: 12 }), (p, s, tools) => {
+        const fit = prefixFitLength(tools, p);
+        const prefix = serverPrefix(s, fit, p);
+        const sep = p.separator.replace('.', '_');
+        expect(prefix === s || !/[-_]-[0-9a-f]{8}$/.test(prefix)).toBe(true);
+        const budget = p.maxLength - p.reserve;
+        for (const t of tools) {
+          const name = prefixedName(s, t, p, fit);
+          // A cut name keeps the prefix whenever the budget holds the bare hash, the separator and a cut
+          // name's least (a character and `-` + 8 hex): 20 with `__`. Below that the cut reaches into it.
+          if (budget >= 8 + sep.length + 10 || name === `${prefix}${sep}${t}`) expect(name.startsWith(`${prefix}${sep}`)).toBe(true);
+          expect(name.length).toBeLessThanOrEqual(budget);
+          // Whole whenever the name fits behind the bare hash.
+          if (t.length + sep.length + 8 <= budget) expect(name).toBe(`${prefix}${sep}${t}`);
         }
       }),
     );

@@ -72,29 +72,59 @@ export function nameBudget(policy: NamespacePolicy): number {
   return policy.maxLength - (policy.reserve ?? 0);
 }
 
+/** The separator as it appears in names (sanitised like the rest; an empty one stays empty). */
+function separatorOf(policy: NamespacePolicy): string {
+  return policy.separator.replace(OUTSIDE_CHARSET, '_');
+}
+
 /** 8 hex characters standing for a server name shortened in a prefix. */
 const SERVER_HASH_LENGTH = 8;
 
 /**
- * `<server><separator><tool>`, sanitised and within budget, regardless of the namespace mode. Over budget,
- * the server prefix gives way first: it becomes a readable head of the server name plus `-` and 8 hex of
- * sha256(server) (just the hash when no head fits), so the tool name — what a model reads to pick a tool —
- * stays whole, and every tool of one server keeps the same short prefix. Only a tool name too long even
- * for that is cut, with a hash of the whole name (fitName).
+ * The name length a server's one prefix is fitted to: its longest name that can stay whole behind the bare
+ * 8-hex hash. A longer name is cut anyway (with a hash of its own), so it does not shorten the prefix of
+ * every other name of the server; it only needs room behind the prefix for a head and its hash.
  */
-export function prefixedName(server: string, tool: string, policy: NamespacePolicy): string {
+export function prefixFitLength(names: Iterable<string>, policy: NamespacePolicy): number {
+  const wholeAtMost = nameBudget(policy) - separatorOf(policy).length - SERVER_HASH_LENGTH;
+  let longest = 0;
+  let cut = false;
+  for (const n of names) {
+    if (n.length <= wholeAtMost) longest = Math.max(longest, n.length);
+    else cut = true;
+  }
+  return cut ? Math.max(longest, HASH_SUFFIX_LENGTH + 1) : longest;
+}
+
+/**
+ * The prefix every name of one server gets (before the separator), from the server's name and its
+ * prefixFitLength: the whole (sanitised) server name when a name of that length fits behind it, else a
+ * readable head plus `-` and 8 hex of sha256(server), short enough that it does (just the hash when no
+ * head fits). One prefix per server and list, so a model sees one server under one name; it changes only
+ * when that length changes while the whole server name does not fit. A head ending in `-` or `_` loses
+ * it, so a cut never leaves `--` or `_-` in the prefix.
+ */
+export function serverPrefix(server: string, fitLength: number, policy: NamespacePolicy): string {
   const budget = nameBudget(policy);
   checkBudget(budget);
-  const full = `${server}${policy.separator}${tool}`;
-  const clean = sanitizeName(full);
-  if (clean.length <= budget) return clean;
-  const separator = policy.separator.replace(OUTSIDE_CHARSET, '_');
-  const toolPart = sanitizeName(tool);
-  const room = budget - separator.length - toolPart.length;
-  if (room < SERVER_HASH_LENGTH) return withHashSuffix(clean, full, budget);
+  const whole = sanitizeName(server);
+  const room = budget - separatorOf(policy).length - fitLength;
+  if (whole.length <= room) return whole;
   const hash = sha256Hex(server).slice(0, SERVER_HASH_LENGTH);
-  const head = sanitizeName(server).slice(0, Math.max(0, room - SERVER_HASH_LENGTH - 1));
-  return `${head ? `${head}-` : ''}${hash}${separator}${toolPart}`;
+  const head = whole.slice(0, Math.max(0, room - SERVER_HASH_LENGTH - 1)).replace(/[-_]+$/, '');
+  return head ? `${head}-${hash}` : hash;
+}
+
+/**
+ * `<prefix><separator><tool>`, sanitised and within budget, regardless of the namespace mode. `fitLength`
+ * comes from all the names the server lists beside this one (prefixFitLength; default: this name alone),
+ * so every name of the server shares one prefix and the tool name — what a model reads to pick a tool —
+ * stays whole. Only a tool name too long even behind the bare hash is cut, with a hash of the whole name.
+ */
+export function prefixedName(server: string, tool: string, policy: NamespacePolicy, fitLength = prefixFitLength([tool], policy)): string {
+  const budget = nameBudget(policy);
+  const name = `${serverPrefix(server, fitLength, policy)}${separatorOf(policy)}${sanitizeName(tool)}`;
+  return name.length <= budget ? name : withHashSuffix(name, `${server}${policy.separator}${tool}`, budget);
 }
 
 export interface NameChoice {
@@ -104,12 +134,12 @@ export interface NameChoice {
   aliasRejected?: string;
 }
 
-/** The name a tool asks for before collisions among tools are resolved. */
-export function chooseToolName(server: string, tool: string, policy: NamespacePolicy, meta?: ToolMeta): NameChoice {
+/** The name a tool asks for before collisions among tools are resolved (`fitLength`: see prefixedName). */
+export function chooseToolName(server: string, tool: string, policy: NamespacePolicy, meta?: ToolMeta, fitLength?: number): NameChoice {
   const fallback: NameChoice =
     policy.mode === 'never'
       ? { name: fitName(tool, nameBudget(policy)), source: 'raw' }
-      : { name: prefixedName(server, tool, policy), source: 'prefixed' };
+      : { name: prefixedName(server, tool, policy, fitLength), source: 'prefixed' };
   if (meta?.alias === undefined) return fallback;
   const problem = aliasProblem(meta.alias, nameBudget(policy));
   return problem ? { ...fallback, aliasRejected: problem } : { name: meta.alias, source: 'alias' };

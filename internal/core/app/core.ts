@@ -34,6 +34,7 @@ import type { LogService } from './log-service.js';
 import { SmcpComputers } from './smcp-computers.js';
 import { StoreReloads } from './store-reloads.js';
 import { TaskHost } from './tasks/task-host.js';
+import { passthroughTasks } from './tasks/passthrough-wiring.js';
 import { TaskJournal } from '../infra/tasks/task-journal.js';
 import { ToolCalls } from './tool-calls.js';
 import { viaPromise } from '../domain/call-adapters.js';
@@ -124,6 +125,7 @@ export class Core {
       clientRequests: this.clientRequests,
       log: o.log,
       journal: o.stateDir ? new TaskJournal(join(o.stateDir, 'tasks'), (msg, fields) => o.log('warning', msg, fields)) : undefined,
+      passthrough: passthroughTasks(o.pools, this.clientRequests, o.log),
     });
     const profileOf = (caller: string) => profileFor(o.store.current, caller);
     this.smcp = new SmcpComputers({ api: () => o.smcpFace(), profileOf, log: o.log, onStatus: () => this.publishStatus() });

@@ -62,6 +62,8 @@ export interface PoolPort extends ToolSource {
    */
   pin?(fingerprint: string, key: string): void;
   unpin?(fingerprint: string, key: string): void;
+  /** A request to the instance a pinned key is on, without a call slot (Pool.pinnedRequest); UNAVAILABLE once it is gone. */
+  pinnedRequest?(fingerprint: string, key: string, method: string, params: JsonObject, timeoutMs: number): Promise<JsonObject>;
   /** The pinned instance ended (crash, hung, spec removed by a reload): its state is gone; the next request with the key picks a new instance. */
   onPinLost?(cb: (fingerprint: string, key: string) => void): void;
   /** Operator actions (the dashboard): resume a suspended pool, restart one instance, stop a pool's instances. */
@@ -80,4 +82,5 @@ interface ToolCallOpts {
   timeoutMs?: number;
   onProgress?: (p: ProgressUpdate) => void;
   onResultJson?: ResultJsonSink;
+  taskParams?: JsonObject;
 }

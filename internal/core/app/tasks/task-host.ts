@@ -8,6 +8,7 @@ import { McpdError } from '../../../shared/errors.js';
 import type { JsonObject } from '../../../shared/json.js';
 import type { CoreLog } from '../area-deps.js';
 import { HostedTask } from './hosted-task.js';
+import type { PassthroughTasks } from './passthrough-tasks.js';
 
 /** How a task's tool call is started: the `toolCall` of the door's view for the face that created the task. */
 type TaskRunner = ControlApi['toolCall'];
@@ -29,6 +30,8 @@ export interface TaskHostDeps {
   ttlMs?: number;
   /** Where tasks are kept across core restarts (the state directory); absent = in memory only. */
   journal?: TaskJournalPort;
+  /** Tasks of servers that run tasks themselves (passthrough-tasks.ts); absent: every task is hosted. */
+  passthrough?: PassthroughTasks;
 }
 
 /** The task journal as the host uses it (infra/tasks/task-journal.ts). */
@@ -81,7 +84,7 @@ export class TaskHost {
     return entry ? taskSupportOf(entry.definition) : 'forbidden';
   }
 
-  start(caller: string, tool: string, args: JsonObject, opts: TaskStartOptions, run: TaskRunner): TaskView {
+  start(caller: string, tool: string, args: JsonObject, opts: TaskStartOptions, run: TaskRunner): TaskView | Promise<TaskView> {
     const tasks = this.tasksOf(caller);
     const open = [...tasks.values()].filter((t) => !t.ended).length;
     if (open >= MAX_RUNNING_TASKS_PER_CALLER) {
@@ -90,6 +93,8 @@ export class TaskHost {
         `caller "${caller}" has ${open} tasks running, the most mcpd hosts per caller; wait for some to end or cancel them (tasks/cancel)`,
       );
     }
+    const entry = this.d.findTool(caller, tool);
+    if (this.d.passthrough?.routes(entry)) return this.startPassed(this.d.passthrough, caller, entry, args, opts, run);
     // 128 random bits: an id cannot be guessed, and is looked up under its caller anyway.
     const task = new HostedTask(this.initOf(randomBytes(16).toString('base64url'), caller, tool));
     tasks.set(task.id, task);
@@ -118,18 +123,45 @@ export class TaskHost {
     return task.view();
   }
 
-  get(caller: string, taskId: string): TaskView {
-    return this.find(caller, taskId).view();
+  /** The task as it is now; a passed-through one as its server says (passed-task.ts). */
+  get(caller: string, taskId: string): TaskView | Promise<TaskView> {
+    const task = this.find(caller, taskId);
+    const passed = this.d.passthrough?.of(taskId);
+    return passed ? passed.refresh().then(() => task.view()) : task.view();
   }
 
   update(caller: string, taskId: string, inputResponses: JsonObject): void {
     this.find(caller, taskId).answer(inputResponses);
   }
 
-  cancel(caller: string, taskId: string): void {
+  cancel(caller: string, taskId: string): void | Promise<void> {
     const task = this.find(caller, taskId);
     if (task.ended) return;
-    task.cancel('cancelled by its caller (tasks/cancel)');
+    const why = 'cancelled by its caller (tasks/cancel)';
+    const passed = this.d.passthrough?.of(taskId);
+    if (passed) return passed.cancel(why);
+    task.cancel(why);
+  }
+
+  /**
+   * A task of a server that runs tasks itself: kept here (ids, caller, journal, ttl) once its server made
+   * it, so a call refused before that leaves no task behind.
+   */
+  private async startPassed(
+    passthrough: PassthroughTasks,
+    caller: string,
+    entry: ToolEntry,
+    args: JsonObject,
+    opts: TaskStartOptions,
+    run: TaskRunner,
+  ): Promise<TaskView> {
+    const task = new HostedTask(this.initOf(randomBytes(16).toString('base64url'), caller, entry.name));
+    const made = await passthrough.start(entry, task, args, opts, run);
+    this.tasksOf(caller).set(task.id, task);
+    this.d.journal?.save({ caller, view: task.view() });
+    if ('plain' in made) task.completed(made.plain);
+    else if (made.created) made.apply(made.created);
+    return task.view();
   }
 
   list(caller: string): TaskView[] {
@@ -174,11 +206,13 @@ export class TaskHost {
       if (t.expiresAt === undefined || t.expiresAt > now) continue;
       m.delete(id);
       this.d.journal?.remove(id);
+      this.d.passthrough?.forget(id);
     }
     if (m.size === 0) this.byCaller.delete(caller);
   }
 
   private ended(t: HostedTask): void {
+    this.d.passthrough?.ended(t.id);
     this.d.journal?.save({ caller: t.init.caller, view: t.view(), expiresAt: t.expiresAt });
     this.d.log('info', 'task ended', { caller: t.init.caller, task: t.id, tool: t.init.tool, status: t.status });
   }

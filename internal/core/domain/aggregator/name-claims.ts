@@ -1,4 +1,5 @@
-import { compareNames } from '../../../contract/model/naming.js';
+import { compareNames, nameBudget, withHashSuffix } from '../../../contract/model/naming.js';
+import type { NamespacePolicy } from '../../../contract/model/profile.js';
 import type { NameCollision } from '../../../contract/model/tool.js';
 import { must } from '../../../shared/must.js';
 
@@ -21,6 +22,15 @@ export interface NameClaim {
  * reported.
  */
 export type Disambiguate = (claim: NameClaim, attempt: number) => string | undefined;
+
+/**
+ * The last resort for tools and prompts: the claim's prefixed name (`prefixedOf`, the server's one prefix)
+ * cut to make room for a hash of server, key and attempt.
+ */
+export function renamedOnClash(policy: NamespacePolicy, prefixedOf: (claim: NameClaim) => string): Disambiguate {
+  return (claim, attempt) =>
+    withHashSuffix(prefixedOf(claim), `${claim.server}\u0000${claim.key}${attempt > 0 ? `\u0000${attempt}` : ''}`, nameBudget(policy));
+}
 
 export interface ClaimResolution {
   /** Exposed name per claim, in input order; undefined = left out (reported in `collisions`). */

@@ -1,9 +1,9 @@
 import type { PromptEntry, PromptSnapshot } from '../../../contract/control/control-areas.js';
 import type { JsonObject } from '../../../shared/json.js';
-import { chooseToolName, compareNames, nameBudget, prefixedName, withHashSuffix } from '../../../contract/model/naming.js';
+import { chooseToolName, compareNames, prefixedName, prefixFitLength } from '../../../contract/model/naming.js';
 import type { Profile } from '../../../contract/model/profile.js';
 import { definitionHash, etagOf } from './hash.js';
-import { resolveNameClaims, type NameClaim } from './name-claims.js';
+import { renamedOnClash, resolveNameClaims, type NameClaim } from './name-claims.js';
 
 /** MCP Prompt objects per server name, unchanged. */
 export type PromptsByServer = ReadonlyMap<string, readonly JsonObject[]>;
@@ -42,17 +42,19 @@ export function buildPromptSnapshot(
 ): PromptSnapshot {
   const policy = profile.namespace;
   const cands = candidates(profile, byServer);
+  // One prefix per server across its prompts, fitted to its prompt names (as tools are to theirs).
+  const namesOf = new Map<string, string[]>();
+  for (const c of cands) namesOf.set(c.server, [...(namesOf.get(c.server) ?? []), c.name]);
+  const fit = new Map([...namesOf].map(([server, names]) => [server, prefixFitLength(names, policy)]));
+  const prefixedOf = (server: string, name: string) => prefixedName(server, name, policy, fit.get(server));
   const claims: NameClaim[] = cands.map((c) => {
-    const preferred = chooseToolName(c.server, c.name, policy).name;
-    const prefixed = prefixedName(c.server, c.name, policy);
+    const preferred = chooseToolName(c.server, c.name, policy, undefined, fit.get(c.server)).name;
+    const prefixed = prefixedOf(c.server, c.name);
     return { server: c.server, key: c.name, preferred, explicit: false, alternatives: prefixed === preferred ? [] : [prefixed] };
   });
-  const { names, collisions } = resolveNameClaims(claims, (claim, attempt) =>
-    withHashSuffix(
-      prefixedName(claim.server, claim.key, policy),
-      `${claim.server}\u0000${claim.key}${attempt > 0 ? `\u0000${attempt}` : ''}`,
-      nameBudget(policy),
-    ),
+  const { names, collisions } = resolveNameClaims(
+    claims,
+    renamedOnClash(policy, (claim) => prefixedOf(claim.server, claim.key)),
   );
   const prompts: PromptEntry[] = [];
   cands.forEach((c, i) => {

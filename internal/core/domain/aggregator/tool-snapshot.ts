@@ -1,10 +1,10 @@
-import { nameBudget, chooseToolName, compareNames, prefixedName, withHashSuffix } from '../../../contract/model/naming.js';
+import { chooseToolName, compareNames, prefixFitLength, prefixedName } from '../../../contract/model/naming.js';
 import type { ListingProblem } from '../../../contract/model/naming.js';
 import type { NamespacePolicy, Profile } from '../../../contract/model/profile.js';
 import type { ServerSpec } from '../../../contract/model/spec.js';
 import type { DownstreamTool, ToolEntry, ToolSnapshot } from '../../../contract/model/tool.js';
 import { definitionHash, etagOf } from './hash.js';
-import { resolveNameClaims } from './name-claims.js';
+import { renamedOnClash, resolveNameClaims } from './name-claims.js';
 import type { NameClaim } from './name-claims.js';
 import { selectTools } from './tool-selection.js';
 import { toolSearchView } from './tool-search-view.js';
@@ -12,11 +12,13 @@ import { toolSearchView } from './tool-search-view.js';
 interface Candidate {
   spec: ServerSpec;
   tool: DownstreamTool;
+  /** What the server's one prefix is fitted to: prefixFitLength of the tools it exposes. */
+  fit: number;
 }
 
 function claimFor(c: Candidate, policy: NamespacePolicy, problems: ListingProblem[]): NameClaim {
-  const { spec, tool } = c;
-  const choice = chooseToolName(spec.name, tool.name, policy, spec.toolMeta[tool.name]);
+  const { spec, tool, fit } = c;
+  const choice = chooseToolName(spec.name, tool.name, policy, spec.toolMeta[tool.name], fit);
   if (choice.aliasRejected) {
     problems.push({
       kind: 'invalid-alias',
@@ -25,8 +27,8 @@ function claimFor(c: Candidate, policy: NamespacePolicy, problems: ListingProble
       message: `toolMeta.${tool.name}.alias on server "${spec.name}" was not used: ${choice.aliasRejected}; the tool is exposed as "${choice.name}"`,
     });
   }
-  const plain = chooseToolName(spec.name, tool.name, policy).name;
-  const prefixed = prefixedName(spec.name, tool.name, policy);
+  const plain = chooseToolName(spec.name, tool.name, policy, undefined, fit).name;
+  const prefixed = prefixedName(spec.name, tool.name, policy, fit);
   const alternatives = [...new Set([plain, prefixed])].filter((n) => n !== choice.name);
   return { server: spec.name, key: tool.name, preferred: choice.name, explicit: choice.source === 'alias', alternatives };
 }
@@ -55,7 +57,11 @@ function candidates(
     if (!tools) continue;
     const sel = selectTools(spec, tools);
     problems.push(...sel.problems);
-    for (const tool of sel.kept) out.push({ spec, tool });
+    const fit = prefixFitLength(
+      sel.kept.map((t) => t.name),
+      profile.namespace,
+    );
+    for (const tool of sel.kept) out.push({ spec, tool, fit });
   }
   return out;
 }
@@ -73,12 +79,10 @@ export function buildToolSnapshot(
   const problems: ListingProblem[] = [];
   const cands = candidates(profile, toolsByServer, problems);
   const claims = cands.map((c) => claimFor(c, policy, problems));
-  const { names, collisions } = resolveNameClaims(claims, (claim, attempt) =>
-    withHashSuffix(
-      prefixedName(claim.server, claim.key, policy),
-      `${claim.server}\u0000${claim.key}${attempt > 0 ? `\u0000${attempt}` : ''}`,
-      nameBudget(policy),
-    ),
+  const fit = new Map(cands.map((c) => [c.spec.name, c.fit]));
+  const { names, collisions } = resolveNameClaims(
+    claims,
+    renamedOnClash(policy, (claim) => prefixedName(claim.server, claim.key, policy, fit.get(claim.server))),
   );
   const tools: ToolEntry[] = [];
   cands.forEach((c, i) => {

@@ -139,7 +139,7 @@ export class McpSession implements DownstreamSession {
   }
 
   callTool(name: string, args: JsonObject, opts: RequestOptions): Promise<JsonObject> {
-    return this.request('tools/call', { name, arguments: args }, opts);
+    return this.request('tools/call', { name, arguments: args, ...opts.taskParams }, opts);
   }
 
   /**
@@ -151,7 +151,7 @@ export class McpSession implements DownstreamSession {
     if (!t || this.endedWhy !== undefined || opts.timeoutMs <= 0)
       return viaPromise((signal) => this.callTool(name, args, { ...opts, signal }), done);
     let cancelled = false;
-    const call = t.direct.start('tools/call', { name, arguments: args }, opts, {
+    const call = t.direct.start('tools/call', { name, arguments: args, ...opts.taskParams }, opts, {
       result: (r) => done.result(r),
       error: (err) => {
         const ctx = {

@@ -40,7 +40,7 @@ export async function taskAnswer(
   if (support === 'forbidden') return undefined;
   const meta = params._meta;
   const caps = isJsonObject(meta) ? meta[CLIENT_CAPABILITIES_META] : undefined;
-  const task = api.tasks.start(session.caller, call.name, call.args, {
+  const task = await api.tasks.start(session.caller, call.name, call.args, {
     client: session.clientName,
     clientCapabilities: isJsonObject(caps) ? caps : undefined,
   });

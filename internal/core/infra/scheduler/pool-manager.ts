@@ -197,6 +197,11 @@ export class PoolManager {
     this.pool(fp).pin(key);
   }
 
+  /** See Pool.pinnedRequest. */
+  pinnedRequest(fp: string, key: string, method: string, params: JsonObject, timeoutMs: number): Promise<JsonObject> {
+    return this.pool(fp).pinnedRequest(key, method, params, timeoutMs);
+  }
+
   /** Releases one pin() of `key`; the last one lets its instance be reaped again. Unknown pools: no-op. */
   unpin(fp: string, key: string): void {
     this.pools.get(fp)?.unpin(key);

@@ -1,6 +1,6 @@
 import type { CallDone, DownstreamSession, StartedCall } from '../../../contract/model/downstream.js';
 import { viaPromise } from '../../domain/call-adapters.js';
-import { isMcpdError, type McpdError } from '../../../shared/errors.js';
+import { isMcpdError, McpdError } from '../../../shared/errors.js';
 import { needsSignIn } from '../../../contract/model/sign-in.js';
 import type { JsonObject } from '../../../shared/json.js';
 import type { PoolStatus, StartCause, StopCause } from '../../../contract/model/runtime.js';
@@ -237,7 +237,13 @@ export class Pool {
     const remaining = at.deadline - this.scope.now();
     const callEnded = inst.callStarted(opts.routingKey, this.abandoned(inst));
     const session = inst.session as DownstreamSession;
-    const sessionOpts = { timeoutMs: remaining, deadlineMs: at.budget, onProgress: opts.onProgress, onResultJson: opts.onResultJson };
+    const sessionOpts = {
+      timeoutMs: remaining,
+      deadlineMs: at.budget,
+      onProgress: opts.onProgress,
+      onResultJson: opts.onResultJson,
+      taskParams: opts.taskParams,
+    };
     const ended: CallDone = {
       result: (r) => {
         callEnded('answered');
@@ -272,6 +278,22 @@ export class Pool {
       this.pageSeen(method, s)(params, result);
       return result;
     });
+  }
+
+  /**
+   * A request about a task the server holds (tasks/get, tasks/cancel), sent to the instance its pinned key
+   * is on without taking a call slot: it is bookkeeping of a call already admitted, and waiting behind the
+   * task's own work would keep its caller from ever cancelling it. No instance holds the key any more:
+   * UNAVAILABLE (the task went with its instance).
+   */
+  pinnedRequest(key: string, method: string, params: JsonObject, timeoutMs: number): Promise<JsonObject> {
+    const inst = this.routing.boundInstance(key, this.scope.now());
+    if (!inst?.usable || !inst.session) {
+      return Promise.reject(
+        new McpdError('UNAVAILABLE', `the instance of server ${this.scope.spec.name} that holds ${key} is not running any more`),
+      );
+    }
+    return inst.session.request(method, params, { timeoutMs });
   }
 
   /**

@@ -22,6 +22,8 @@ export interface CallOptions {
   timeoutMs?: number;
   onProgress?: (p: ProgressUpdate) => void;
   onResultJson?: ResultJsonSink;
+  /** Extra params of a tools/call (a 2025-11-25 task augmentation, `task: {ttl}`): see RequestOptions.taskParams. */
+  taskParams?: JsonObject;
   /**
    * A listing the core makes for its own metadata cache, not a caller's request: it is not counted among
    * the calls in flight that a server→client request may belong to (ServerTraffic.callersOf), so it never

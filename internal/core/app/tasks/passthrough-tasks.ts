@@ -1,0 +1,114 @@
+import type { ClientRequestsApi } from '../../../contract/control/client-requests.js';
+import type { TaskStartOptions } from '../../../contract/control/control-areas.js';
+import type { ControlApi } from '../../../contract/control/control.js';
+import { taskSupportOf } from '../../../contract/model/tasks.js';
+import type { ToolEntry } from '../../../contract/model/tool.js';
+import { promiseOf } from '../../domain/call-adapters.js';
+import type { JsonObject } from '../../../shared/json.js';
+import type { CoreLog } from '../area-deps.js';
+import type { HostedTask } from './hosted-task.js';
+import { PassedTask, type PassedTaskPools } from './passed-task.js';
+import { createdTaskOf, serverTaskEra } from './server-tasks.js';
+
+/** What pass-through needs of the pools: the server's capabilities, pins, and requests on a pinned instance. */
+interface PassthroughPools extends PassedTaskPools {
+  capabilities(fingerprint: string): JsonObject | undefined;
+  pin(fingerprint: string, key: string): void;
+  unpin(fingerprint: string, key: string): void;
+}
+
+export interface PassthroughDeps {
+  pools: PassthroughPools;
+  clientRequests: ClientRequestsApi;
+  log: CoreLog;
+}
+
+/**
+ * Tasks of servers that implement tasks themselves (2025-11-25 experimental tasks), passed through: the
+ * creating tools/call goes through the door task-augmented, on a routing key pinned to the instance it
+ * lands on, so every later request about the task reaches that instance. The client gets the core's own
+ * task id, looked up under its caller (the server's id never leaves the core, so two instances' or
+ * servers' ids cannot collide); the instance ending fails the task.
+ */
+export class PassthroughTasks {
+  private readonly byId = new Map<string, PassedTask>();
+  private readonly byKey = new Map<string, PassedTask>();
+
+  constructor(private readonly d: PassthroughDeps) {}
+
+  /** The instance a pinned task key was on ended (PoolPort.onPinLost). */
+  pinLost(_fingerprint: string, key: string): void {
+    this.byKey.get(key)?.lost();
+  }
+
+  /** The tool's server runs its tasks itself and the tool takes tasks: the call is passed through. */
+  routes(entry: ToolEntry | undefined): entry is ToolEntry {
+    if (!entry || taskSupportOf(entry.definition) === 'forbidden') return false;
+    return serverTaskEra(this.d.pools.capabilities(entry.fingerprint)) !== undefined;
+  }
+
+  /**
+   * Sends the task-augmented call for `state` (a task the host keeps once this returns) and answers with
+   * the server's task, or with the plain result a server may answer with after all. The call's own failure
+   * (refused by policy, the server's error) is thrown: it is the tools/call's, as for a plain call.
+   */
+  async start(
+    entry: ToolEntry,
+    state: HostedTask,
+    args: JsonObject,
+    opts: TaskStartOptions,
+    run: ControlApi['toolCall'],
+  ): Promise<PassedTask | { plain: JsonObject }> {
+    const { fingerprint } = entry;
+    const key = `task:${state.id}`;
+    const caller = state.init.caller;
+    this.d.pools.pin(fingerprint, key);
+    let created: JsonObject;
+    try {
+      // The ttl asked is the one the core keeps ended tasks for, whatever the server keeps them for: the core keeps the result.
+      const taskParams = { task: { ttl: state.init.ttlMs } };
+      created = await promiseOf((done) => run(caller, entry.name, args, { client: opts.client, routingKey: key, taskParams }, done));
+    } catch (e) {
+      this.d.pools.unpin(fingerprint, key);
+      throw e;
+    }
+    const told = createdTaskOf(created);
+    if (!told) {
+      this.d.pools.unpin(fingerprint, key);
+      return { plain: created };
+    }
+    const task = new PassedTask(state, {
+      fingerprint,
+      key,
+      serverTaskId: told.taskId,
+      server: entry.server,
+      opts,
+      pools: this.d.pools,
+      clientRequests: this.d.clientRequests,
+      log: this.d.log,
+    });
+    this.byId.set(state.id, task);
+    this.byKey.set(key, task);
+    this.d.log('info', 'task passed through', { caller, task: state.id, tool: entry.name, server: entry.server });
+    task.created = told;
+    return task;
+  }
+
+  /** The passed-through task of this id, if it is one. */
+  of(taskId: string): PassedTask | undefined {
+    return this.byId.get(taskId);
+  }
+
+  /** The task ended (the host's onEnd): its instance need not be held for it any more. */
+  ended(taskId: string): void {
+    const task = this.byId.get(taskId);
+    if (!task || !this.byKey.delete(task.init.key)) return;
+    this.d.pools.unpin(task.init.fingerprint, task.init.key);
+  }
+
+  /** The host forgot the task (its ttlMs ran out). */
+  forget(taskId: string): void {
+    this.ended(taskId);
+    this.byId.delete(taskId);
+  }
+}
