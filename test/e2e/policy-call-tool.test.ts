@@ -58,7 +58,8 @@ describe('policy on the tool that tool search’s mcpd_call_tool names (mcpdmcp,
       .filter(Boolean)
       .map((l) => JSON.parse(l) as AuditEntry)
       .filter((e): e is AuditEntry & AuditCallFields => e.kind === 'call');
-  const entry = (want: Partial<AuditCallFields>) => audit().find((e) => Object.entries(want).every(([k, v]) => e[k as keyof AuditCallFields] === v));
+  const entry = (want: Partial<AuditCallFields>) =>
+    audit().find((e) => Object.entries(want).every(([k, v]) => e[k as keyof AuditCallFields] === v));
 
   it('the search tool neither finds nor counts a tool policy hides', async () => {
     const alice = await world.gateway('alice');
@@ -81,7 +82,9 @@ describe('policy on the tool that tool search’s mcpd_call_tool names (mcpdmcp,
     const alice = await world.gateway('alice');
     const hidden = await refusalOf(alice, 'ev__get-sum', { a: 1, b: 2 });
     expect(hidden).toMatchObject({ code: -32003, data: { details: { policyRule: 'no-sum-for-alice' } } });
-    expect(hidden.message).toMatch(/denied by policy rule "no-sum-for-alice" \(callers\.yaml line \d+\): alice may not use tool ev__get-sum/);
+    expect(hidden.message).toMatch(
+      /denied by policy rule "no-sum-for-alice" \(callers\.yaml line \d+\): alice may not use tool ev__get-sum/,
+    );
     // The same words as a direct call of it.
     const direct = await alice.callTool({ name: 'ev__get-sum', arguments: { a: 1, b: 2 } }).then(
       () => undefined,
@@ -96,14 +99,19 @@ describe('policy on the tool that tool search’s mcpd_call_tool names (mcpdmcp,
       'Echo: hi',
     );
 
-    await waitFor('the three calls through mcpd_call_tool in the audit log', () => audit().filter((e) => e.via === 'mcpd_call_tool').length === 3);
+    await waitFor(
+      'the three calls through mcpd_call_tool in the audit log',
+      () => audit().filter((e) => e.via === 'mcpd_call_tool').length === 3,
+    );
     expect(entry({ caller: 'alice', target: 'ev__get-sum', via: 'mcpd_call_tool' })).toMatchObject({
       method: 'tools/call',
       face: 'session',
       outcome: 'denied',
       rule: 'no-sum-for-alice',
     });
-    expect(entry({ caller: 'alice', target: 'ev__echo', via: 'mcpd_call_tool', outcome: 'denied' })).toMatchObject({ rule: 'no-secret-echo' });
+    expect(entry({ caller: 'alice', target: 'ev__echo', via: 'mcpd_call_tool', outcome: 'denied' })).toMatchObject({
+      rule: 'no-secret-echo',
+    });
     expect(entry({ caller: 'alice', target: 'ev__echo', via: 'mcpd_call_tool', outcome: 'ok' })).toBeDefined();
     // The direct refusal is recorded without `via`; nothing is recorded as a call of mcpd_call_tool itself.
     expect(entry({ caller: 'alice', target: 'ev__get-sum', outcome: 'denied', via: undefined })).toBeDefined();
@@ -118,11 +126,19 @@ describe('policy on the tool that tool search’s mcpd_call_tool names (mcpdmcp,
     const spent = await refusalOf(carol, 'ev__echo', { message: 'two' });
     expect(spent).toMatchObject({ code: -32003, data: { details: { policyRule: 'carol-echo-quota' } } });
     expect(spent.data?.details?.retryAfterMs).toBeGreaterThan(0);
-    expect(spent.message).toMatch(/quota of policy rule "carol-echo-quota" \(1\/hour, callers\.yaml line \d+\) is used up for carol on tool ev__echo/);
+    expect(spent.message).toMatch(
+      /quota of policy rule "carol-echo-quota" \(1\/hour, callers\.yaml line \d+\) is used up for carol on tool ev__echo/,
+    );
     await expect(carol.callTool({ name: 'ev__echo', arguments: { message: 'three' } })).rejects.toThrow(/carol-echo-quota/);
 
-    await waitFor('the quota refusal in the audit log', () => entry({ caller: 'carol', outcome: 'denied', via: 'mcpd_call_tool' }) !== undefined);
-    expect(entry({ caller: 'carol', outcome: 'denied', via: 'mcpd_call_tool' })).toMatchObject({ target: 'ev__echo', rule: 'carol-echo-quota' });
+    await waitFor(
+      'the quota refusal in the audit log',
+      () => entry({ caller: 'carol', outcome: 'denied', via: 'mcpd_call_tool' }) !== undefined,
+    );
+    expect(entry({ caller: 'carol', outcome: 'denied', via: 'mcpd_call_tool' })).toMatchObject({
+      target: 'ev__echo',
+      rule: 'carol-echo-quota',
+    });
     expect(entry({ caller: 'carol', outcome: 'ok', via: 'mcpd_call_tool' })).toMatchObject({ target: 'ev__echo' });
   }, 120_000);
 });

@@ -53,7 +53,7 @@ export interface CallNote {
 }
 
 /** The tool a call tool's call names, as its caller named it, and the arguments for it. */
-export interface NamedCall {
+interface NamedCall {
   readonly tool: string;
   readonly args: JsonObject;
 }
