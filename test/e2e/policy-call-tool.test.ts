@@ -4,27 +4,9 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { describe, expect, it } from 'vitest';
 import type { AuditCallFields, AuditEntry } from '../../internal/contract/audit/audit-entry.js';
 import { coreWorld } from '../support/core-world.js';
+import { callersWithRules } from '../support/policy-rules.js';
 import { waitFor } from '../support/procs.js';
 import { everythingServer, profile } from '../support/profiles.js';
-
-/** alice may not see ev__get-sum nor echo "secret"; carol may echo once an hour. */
-const CALLERS_YAML = `callers: { alice: search, carol: search }
-policies:
-  - name: no-sum-for-alice
-    callers: [alice]
-    effect: deny
-    tools: ["ev__get-sum"]
-  - name: no-secret-echo
-    callers: [alice]
-    effect: deny
-    tools: ["ev__echo"]
-    when: 'args.message == "secret"'
-  - name: carol-echo-quota
-    callers: [carol]
-    effect: allow
-    tools: ["ev__echo"]
-    rate: "1/hour"
-`;
 
 interface Refusal {
   code?: number;
@@ -48,7 +30,7 @@ describe('policy on the tool that tool search’s mcpd_call_tool names (mcpdmcp,
   const world = coreWorld({
     'profiles/default.yaml': 'servers: []\n',
     'profiles/search.yaml': `toolSearch: true\n${profile(everythingServer('ev', { idleSeconds: 300 }))}`,
-    'callers.yaml': CALLERS_YAML,
+    'callers.yaml': callersWithRules('search'),
     // A loaded machine may take a while to start the server: the first listing waits for it.
     'runtime.yaml': 'metricsAddress: ""\nlistingBudgetSeconds: 60\n',
   });
