@@ -98,6 +98,20 @@ const stop: CtlCommand = {
   run: async ({ client, flags, out }) => (await import('./ctl-stop.js')).stopCommand(client, out, { all: flags.all === true }),
 };
 
+const restart: CtlCommand = {
+  name: 'restart',
+  args: '<server>',
+  summary: "restart a server's running instances (as the dashboard's pool action): prints the old and new pids",
+  details:
+    'server: its name in a profile, profile/server, or its spec fingerprint (12+ hex digits, as status shows it).\n' +
+    'One after the other, each instance drains its calls in flight (the server’s drainTimeoutSeconds) and stops;\n' +
+    'the pool starts a replacement when it would run fewer than its warm target (at least one). A server with no\n' +
+    'instance running has nothing to restart (exit 0). Exit 1: an unknown server or instance, or a failed start.',
+  flags: { instance: { type: 'string', value: 'ID', help: 'only this instance (an id `mcpdctl status SERVER` shows)' } },
+  run: async ({ client, args, flags, out }) =>
+    (await import('./ctl-restart.js')).restartCommand(client, must(args[0], '<server>'), str(flags.instance), out),
+};
+
 const importCmd: CtlCommand = {
   name: 'import',
   args: '<FILE|client>',
@@ -319,6 +333,7 @@ export const CTL_COMMANDS: readonly CtlCommand[] = [
   call,
   tasks,
   reload,
+  restart,
   stop,
   resources,
   read,

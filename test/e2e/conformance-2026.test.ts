@@ -63,10 +63,7 @@ const REQUIRED_2026 = [
 ];
 
 /** Kept in step with docs/conformance.md; one that starts passing fails the test, so the list cannot go stale. */
-const KNOWN_FAILURES: Record<string, string> = {
-  'tasks-mrtr-composition':
-    'the core makes a task of a task-supporting call when the call starts, so a server that asks for input first gets it answered on the task (tasks/update), not as an InputRequiredResult before the task; see docs/eras.md',
-};
+const KNOWN_FAILURES: Record<string, string> = {};
 
 function check(script: ConformanceScript, scenarios: string[], known: Record<string, string>): void {
   const summary = script.summary<Outcome>();
@@ -89,7 +86,7 @@ describe('official MCP conformance suite 0.2.0-alpha.12 through mcpdmcp --http',
   });
 
   it(
-    'passes the 2026-07-28 requirements (stateless requests, MRTR, discover, listen, caching, hosted tasks) but MRTR-then-task composition',
+    'passes every 2026-07-28 requirement (stateless requests, MRTR, discover, listen, caching, hosted tasks, MRTR-then-task composition)',
     { timeout: 240_000 },
     async () => {
       const { code, stdout, stderr } = await modern.run();

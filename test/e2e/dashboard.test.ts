@@ -429,6 +429,13 @@ describe('the dashboard in a real browser against a real core', () => {
       .waitFor();
     await echoPool.locator('tbody tr', { hasText: 'restart' }).waitFor(); // start cause of the new instance
     expect(await pidCell.first().innerText()).not.toBe(before);
+    // The page's restart passed the core's door, as `mcpdctl restart` does: the audit log records it.
+    const restarts = () =>
+      readFileSync(join(world.configDir, '.mcpd-state', 'audit.jsonl'), 'utf8')
+        .split('\n')
+        .filter((l) => l.includes('"method":"mcpd/servers/restart"'));
+    await waitFor('the restart in the audit log', () => restarts().length === 1);
+    expect(JSON.parse(must(restarts()[0], 'an entry'))).toMatchObject({ caller: 'operator', face: 'dashboard', outcome: 'ok' });
 
     await echoPool.getByRole('button', { name: 'Stop pool' }).click();
     await echoPool.getByRole('button', { name: 'Confirm' }).click();

@@ -116,6 +116,31 @@ describe('hosted tasks (SEP-2663) for a classic server', () => {
     expect((await until(alice, id, 'completed')).result).toMatchObject({ content: [{ text: 'deleted f.txt' }] });
   });
 
+  it('a tool that asks before its task (mcpd/askBeforeTask): the question is MRTR on the call, the retry that answers it makes the task', async () => {
+    const first = await rpc(alice, 'tools/call', { name: 'test_tool_with_task', arguments: {} });
+    expect(first.result).toMatchObject({
+      resultType: 'input_required',
+      inputRequests: { user_name: { method: 'elicitation/create', params: expect.objectContaining({ message: 'What is your name?' }) } },
+      requestState: expect.any(String),
+    });
+    expect(first.result).not.toHaveProperty('taskId');
+    const before = await runCtl(world, ['tasks', 'alice', '--json']);
+    expect((JSON.parse(before.stdout) as Json[]).filter((t) => t.tool === 'test_tool_with_task')).toEqual([]);
+
+    const second = await rpc(alice, 'tools/call', {
+      name: 'test_tool_with_task',
+      arguments: {},
+      inputResponses: { user_name: { action: 'accept', content: { name: 'Alice' } } },
+      requestState: first.result?.requestState,
+    });
+    expect(second.result).toMatchObject({ resultType: 'task', taskId: expect.any(String) });
+    expect(second.result).not.toHaveProperty('requestState');
+    expect(second.result).not.toHaveProperty('inputRequests');
+    const id = second.result?.taskId as string;
+    expect((await until(alice, id, 'completed')).result).toMatchObject({ content: [{ type: 'text', text: 'Hello, Alice!' }] });
+    expect((await rpc(bob, 'tasks/get', { taskId: id })).error?.code).toBe(-32602);
+  });
+
   it('tasks/cancel cancels the downstream call: the task settles cancelled and the only slot is free again', async () => {
     const id = (await rpc(alice, 'tools/call', { name: 'slow_compute', arguments: { seconds: 600 } })).result?.taskId as string;
     expect((await taskOf(alice, id)).status).toBe('working');

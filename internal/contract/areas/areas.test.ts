@@ -17,6 +17,6 @@ describe('control-plane areas', () => {
       // The gateway forwards to the Session method of the same name.
       if (!isAbsent(m.gateway)) expect(isAbsent(m.session), `${m.name}: the gateway forwards to the Session`).toBe(false);
     }
-    expect(AREAS.map((a) => a.name)).toEqual(['tools', 'resources', 'prompts', 'logs', 'context', 'tasks']);
+    expect(AREAS.map((a) => a.name)).toEqual(['tools', 'resources', 'prompts', 'logs', 'context', 'tasks', 'servers']);
   });
 });

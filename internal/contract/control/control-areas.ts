@@ -1,8 +1,9 @@
-import type { ProgressUpdate } from '../model/downstream.js';
-import type { TaskSupport, TaskView } from '../model/tasks.js';
+import type { CallDone, ProgressUpdate, StartedCall } from '../model/downstream.js';
+import type { TaskToolMode, TaskView } from '../model/tasks.js';
 import type { JsonObject } from '../../shared/json.js';
 import type { LogLevel } from '../model/profile.js';
 import type { NameCollision } from '../model/tool.js';
+import type { ClientChannel } from './client-requests.js';
 import type { ContextChannels } from './context-channels.js';
 
 /**
@@ -151,15 +152,34 @@ export interface TaskStartOptions {
   clientCapabilities?: JsonObject;
 }
 
+/** How a call started by `TasksApi.startAfterAnswer` went: a task once its client answered, or a plain call's end. */
+export interface FirstAnswerOutcome extends CallDone {
+  task(view: TaskView): void;
+}
+
 /**
  * Tasks the core hosts (SEP-2663) for tools of classic servers: per caller, ids unguessable, kept `ttlMs`
  * after they end. A caller reaches only its own tasks, from any session; another caller's id is unknown.
  */
 export interface TasksApi {
   /** How the caller's tool takes tasks; `forbidden` for a name the caller's index does not hold. */
-  supportOf(caller: string, tool: string): Promise<TaskSupport>;
+  modeOf(caller: string, tool: string): Promise<TaskToolMode>;
   /** Creates the task and starts its call; the task can be fetched once this returns. */
   start(caller: string, tool: string, args: JsonObject, opts: TaskStartOptions): TaskView | Promise<TaskView>;
+  /**
+   * Starts the call of a tool that asks before its task exists (TaskToolMode.asksFirst): its server's
+   * questions go to `ask` (the creating request's client) until one is answered; the task is created then,
+   * and `outcome.task` told. A call that ends before is no task: `outcome.result` or `outcome.error`.
+   * The returned call cancels it until the task exists.
+   */
+  startAfterAnswer(
+    caller: string,
+    tool: string,
+    args: JsonObject,
+    opts: TaskStartOptions,
+    ask: ClientChannel,
+    outcome: FirstAnswerOutcome,
+  ): StartedCall;
   /** A task of a server that runs tasks itself is asked of its server first (a promise then). */
   get(caller: string, taskId: string): TaskView | Promise<TaskView>;
   /** Answers (some of) the task's input requests, keyed as `inputRequests` names them. */
@@ -168,4 +188,35 @@ export interface TasksApi {
   cancel(caller: string, taskId: string): void | Promise<void>;
   /** The caller's tasks, newest first. */
   list(caller: string): TaskView[];
+}
+
+/** `mcpdctl restart`: which server (name, "profile/server" or fingerprint), and optionally one instance. */
+export interface RestartRequest {
+  server: string;
+  instance?: string;
+}
+
+export interface RestartedInstance {
+  id: string;
+  /** Absent when the instance had no process (still starting, or an HTTP server). */
+  pid?: number;
+  state: string;
+}
+
+/** What a restart did to one pool of the server. */
+export interface RestartedPool {
+  fingerprint: string;
+  references: string[];
+  /** The instances stopped; empty when none ran (nothing to restart). */
+  stopped: RestartedInstance[];
+  /** The pool's instances started since, once each is ready or failed. */
+  started: RestartedInstance[];
+  /** Why no replacement runs (its start failed, the pool is suspended); absent when one does. */
+  error?: string;
+}
+
+/** Operator actions on the servers' pools, as the dashboard's pool actions (docs/operations.md). */
+export interface ServersApi {
+  /** Restarts the server's running instances (or the one named); answers once the replacements are up. */
+  restart(caller: string, req: RestartRequest): Promise<RestartedPool[]>;
 }

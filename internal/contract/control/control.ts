@@ -99,7 +99,7 @@ export interface Door {
   for(face: Face): ControlApi;
 }
 
-import type { ContextApi, LogsApi, PromptsApi, ResourcesApi, Subscription, TasksApi } from './control-areas.js';
+import type { ContextApi, LogsApi, PromptsApi, ResourcesApi, ServersApi, Subscription, TasksApi } from './control-areas.js';
 import type { ClientRequestsApi } from './client-requests.js';
 
 export type { Subscription } from './control-areas.js';
@@ -137,4 +137,6 @@ export interface ControlApi {
   readonly clientRequests: ClientRequestsApi;
   /** Tasks the core hosts for task-supporting tools (docs/eras.md, "Tasks"). */
   readonly tasks: TasksApi;
+  /** Operator actions on the servers' pools (restart), which pass the door like calls. */
+  readonly servers: ServersApi;
 }

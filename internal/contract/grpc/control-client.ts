@@ -71,6 +71,9 @@ export class ControlCalls {
   stop(): Promise<pb.StopResponse> {
     return callUnary<pb.StopRequest, pb.StopResponse>((r, cb) => this.client.stop(r, cb), {});
   }
+  restartServer(req: pb.RestartServerRequest): Promise<pb.RestartServerResponse> {
+    return callUnary<pb.RestartServerRequest, pb.RestartServerResponse>((r, cb) => this.client.restartServer(r, cb), req);
+  }
   registerCaller(req: pb.RegisterCallerRequest): Promise<pb.RegisterCallerResponse> {
     return callUnary<pb.RegisterCallerRequest, pb.RegisterCallerResponse>((r, cb) => this.client.registerCaller(r, cb), req);
   }

@@ -17,13 +17,35 @@ export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' |
 export const TERMINAL_STATUSES: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled']);
 
 /** How a tool takes tasks: its definition's `execution.taskSupport` (absent = forbidden). */
-export type TaskSupport = 'forbidden' | 'optional' | 'required';
+type TaskSupport = 'forbidden' | 'optional' | 'required';
 
-export function taskSupportOf(definition: JsonObject): TaskSupport {
+function taskSupportOf(definition: JsonObject): TaskSupport {
   const execution = definition.execution;
   if (typeof execution !== 'object' || execution === null || Array.isArray(execution)) return 'forbidden';
   const s = (execution as JsonObject).taskSupport;
   return s === 'optional' || s === 'required' ? s : 'forbidden';
+}
+
+/**
+ * A tool definition's `_meta` key by which a server says the tool asks its client before its task exists
+ * (SEP-2663's MRTR-then-task composition): offered a task, the call runs as a plain call until the client
+ * answers the server's first question (the MRTR retry), and becomes the task then. A classic server's
+ * request cannot say it; its tool's definition can.
+ */
+const ASK_BEFORE_TASK_META = 'mcpd/askBeforeTask';
+
+/** How a tool takes tasks, as the core decides a task-offered call by it. */
+export interface TaskToolMode {
+  support: TaskSupport;
+  /** ASK_BEFORE_TASK_META is true in the definition's `_meta`. */
+  asksFirst: boolean;
+}
+
+export function taskToolModeOf(definition: JsonObject): TaskToolMode {
+  const meta = definition._meta;
+  const asksFirst =
+    typeof meta === 'object' && meta !== null && !Array.isArray(meta) && (meta as JsonObject)[ASK_BEFORE_TASK_META] === true;
+  return { support: taskSupportOf(definition), asksFirst };
 }
 
 /** A JSON-RPC error as a failed task carries it. */

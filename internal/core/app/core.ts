@@ -37,6 +37,7 @@ import { TaskHost } from './tasks/task-host.js';
 import { passthroughTasks } from './tasks/passthrough-wiring.js';
 import { TaskJournal } from '../infra/tasks/task-journal.js';
 import { ToolCalls } from './tool-calls.js';
+import { ServerRestarts } from './server-restarts.js';
 import { viaPromise } from '../domain/call-adapters.js';
 import type { CallNote } from './door/interceptor.js';
 import type { ToolService } from './tool-service.js';
@@ -73,6 +74,8 @@ export class Core {
   readonly clientRequests: ClientRequests;
   /** Tasks hosted for task-supporting tools (SEP-2663); faces reach them through the door's view. */
   readonly tasks: TaskHost;
+  /** Operator actions on the servers' pools (`mcpdctl restart`); faces reach them through the door. */
+  readonly servers: ServerRestarts;
   /** runtime.yaml `smcp:`: this core as A2C-SMCP Computers. */
   readonly smcp: SmcpComputers;
   /** Admission of calls: closed by a stop, which then waits for the calls in flight. */
@@ -127,6 +130,7 @@ export class Core {
       journal: o.stateDir ? new TaskJournal(join(o.stateDir, 'tasks'), (msg, fields) => o.log('warning', msg, fields)) : undefined,
       passthrough: passthroughTasks(o.pools, this.clientRequests, o.log),
     });
+    this.servers = new ServerRestarts(o.pools);
     const profileOf = (caller: string) => profileFor(o.store.current, caller);
     this.smcp = new SmcpComputers({ api: () => o.smcpFace(), profileOf, log: o.log, onStatus: () => this.publishStatus() });
     this.toolCalls = new ToolCalls({

@@ -12,6 +12,7 @@ import type { StoreState } from './store-state.js';
 import { resourcesWithContext, toolsWithContext } from './dashboard-context.js';
 import { secretRedactor } from '../../shared/redactor.js';
 import { approveFromDashboard, watchPinsViews } from './pins-view.js';
+import { OPERATOR } from '../../contract/areas/servers.js';
 
 /** The gateway entry beside this build (dist/internal/core/app → dist/cmd/mcpdmcp). */
 const GATEWAY = fileURLToPath(new URL('../../../cmd/mcpdmcp/main.js', import.meta.url));
@@ -132,8 +133,9 @@ async function act(core: ControlApi, pools: PoolPort, a: Exclude<OperatorAction,
       if (!pools.resume) throw missing('resume');
       return pools.resume(a.fingerprint);
     case 'restart':
-      if (!pools.restartInstance) throw missing('restart an instance');
-      return pools.restartInstance(a.fingerprint, a.instance);
+      // Through the door, as `mcpdctl restart --instance` goes: the audit log records it (face `dashboard`).
+      await core.servers.restart(OPERATOR, { server: a.fingerprint, instance: a.instance });
+      return undefined;
     case 'stop-pool':
       if (!pools.stopPool) throw missing('stop a pool');
       return pools.stopPool(a.fingerprint);

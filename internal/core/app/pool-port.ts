@@ -66,10 +66,12 @@ export interface PoolPort extends ToolSource {
   pinnedRequest?(fingerprint: string, key: string, method: string, params: JsonObject, timeoutMs: number): Promise<JsonObject>;
   /** The pinned instance ended (crash, hung, spec removed by a reload): its state is gone; the next request with the key picks a new instance. */
   onPinLost?(cb: (fingerprint: string, key: string) => void): void;
-  /** Operator actions (the dashboard): resume a suspended pool, restart one instance, stop a pool's instances. */
+  /** Operator actions (the dashboard, `mcpdctl restart`): resume a suspended pool, restart one instance, stop a pool's instances. */
   resume?(fingerprint: string): void;
   restartInstance?(fingerprint: string, instanceId: string): Promise<void>;
   stopPool?(fingerprint: string): Promise<void>;
+  /** Waits for the pool's starts and stops in progress (what a restart started is ready or failed after it). */
+  settlePool?(fingerprint: string): Promise<void>;
   onStderr(cb: (fingerprint: string, instanceId: string, line: string) => void): void;
   status(): PoolStatus[];
   onStatusChange(cb: () => void): void;

@@ -1,4 +1,12 @@
-import type { ContextApi, Paged, PromptsApi, RequestOpts, ResourcesApi, TasksApi } from '../../../contract/control/control-areas.js';
+import type {
+  ContextApi,
+  Paged,
+  PromptsApi,
+  RequestOpts,
+  ResourcesApi,
+  ServersApi,
+  TasksApi,
+} from '../../../contract/control/control-areas.js';
 import type { ClientRequestsApi } from '../../../contract/control/client-requests.js';
 import type {
   CallOptions,
@@ -38,6 +46,7 @@ export class FaceView implements ControlApi {
   readonly logs: LogService;
   readonly clientRequests: ClientRequestsApi;
   readonly tasks: TasksApi;
+  readonly servers: ServersApi;
 
   constructor(
     readonly face: Face,
@@ -50,6 +59,7 @@ export class FaceView implements ControlApi {
     this.prompts = this.promptsView(core.prompts);
     this.context = this.contextView(core.context);
     this.tasks = this.tasksView();
+    this.servers = this.serversView();
   }
 
   info(): CoreInfo {
@@ -209,12 +219,25 @@ export class FaceView implements ControlApi {
     const host = this.door.core.tasks;
     const run = this.toolCall.bind(this);
     return {
-      supportOf: (caller, tool) => host.supportOf(caller, tool),
+      modeOf: (caller, tool) => host.modeOf(caller, tool),
       start: (caller, tool, args, opts) => host.start(caller, tool, args, opts, run),
+      startAfterAnswer: (caller, tool, args, opts, ask, outcome) => host.startAfterAnswer(caller, tool, args, opts, run, ask, outcome),
       get: (caller, id) => host.get(caller, id),
       update: (caller, id, responses) => host.update(caller, id, responses),
       cancel: (caller, id) => host.cancel(caller, id),
       list: (caller) => host.list(caller),
+    };
+  }
+
+  /** A restart is an operator's call on a server: the audit log records it, the stop's gate applies (declared `core`). */
+  private serversView(): ServersApi {
+    const door = this.door;
+    return {
+      restart: (caller, req) => {
+        const args = req.instance !== undefined ? { instance: req.instance } : undefined;
+        const call = this.call({ method: 'mcpd/servers/restart', caller, target: req.server, args });
+        return door.passAsync(call, undefined, () => door.core.servers.restart(caller, req));
+      },
     };
   }
 

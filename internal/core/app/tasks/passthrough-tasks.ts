@@ -1,7 +1,7 @@
 import type { ClientRequestsApi } from '../../../contract/control/client-requests.js';
 import type { TaskStartOptions } from '../../../contract/control/control-areas.js';
 import type { ControlApi } from '../../../contract/control/control.js';
-import { taskSupportOf } from '../../../contract/model/tasks.js';
+import { taskToolModeOf } from '../../../contract/model/tasks.js';
 import type { ToolEntry } from '../../../contract/model/tool.js';
 import { promiseOf } from '../../domain/call-adapters.js';
 import type { JsonObject } from '../../../shared/json.js';
@@ -43,7 +43,7 @@ export class PassthroughTasks {
 
   /** The tool's server runs its tasks itself and the tool takes tasks: the call is passed through. */
   routes(entry: ToolEntry | undefined): entry is ToolEntry {
-    if (!entry || taskSupportOf(entry.definition) === 'forbidden') return false;
+    if (!entry || taskToolModeOf(entry.definition).support === 'forbidden') return false;
     return serverTaskEra(this.d.pools.capabilities(entry.fingerprint)) !== undefined;
   }
 

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { ClientRequestsApi } from '../../../contract/control/client-requests.js';
-import type { TaskStartOptions } from '../../../contract/control/control-areas.js';
+import type { ClientChannel, ClientRequestsApi } from '../../../contract/control/client-requests.js';
+import type { FirstAnswerOutcome, TaskStartOptions } from '../../../contract/control/control-areas.js';
 import type { ControlApi } from '../../../contract/control/control.js';
+import type { CallDone, StartedCall } from '../../../contract/model/downstream.js';
 import type { ToolEntry } from '../../../contract/model/tool.js';
-import { taskSupportOf, type TaskSupport, type TaskView } from '../../../contract/model/tasks.js';
+import { taskToolModeOf, type TaskToolMode, type TaskView } from '../../../contract/model/tasks.js';
 import { McpdError } from '../../../shared/errors.js';
 import type { JsonObject } from '../../../shared/json.js';
 import type { CoreLog } from '../area-deps.js';
@@ -75,35 +76,98 @@ export class TaskHost {
   }
 
   /** A name not listed yet is looked up after the caller's listing (a first call on a cold core is no plain call by accident). */
-  async supportOf(caller: string, tool: string): Promise<TaskSupport> {
+  async modeOf(caller: string, tool: string): Promise<TaskToolMode> {
     let entry = this.d.findTool(caller, tool);
     if (!entry) {
       await this.d.loadTools(caller);
       entry = this.d.findTool(caller, tool);
     }
-    return entry ? taskSupportOf(entry.definition) : 'forbidden';
+    return entry ? taskToolModeOf(entry.definition) : { support: 'forbidden', asksFirst: false };
   }
 
   start(caller: string, tool: string, args: JsonObject, opts: TaskStartOptions, run: TaskRunner): TaskView | Promise<TaskView> {
-    const tasks = this.tasksOf(caller);
-    const open = [...tasks.values()].filter((t) => !t.ended).length;
+    const entry = this.d.findTool(caller, tool);
+    if (this.d.passthrough?.routes(entry)) return this.startPassed(this.d.passthrough, caller, entry, args, opts, run);
+    const task = this.newTask(caller, tool);
+    this.publish(task);
+    task.running(this.runTask(task, args, opts, run, task, { result: (r) => task.completed(r), error: (e) => task.failed(e) }));
+    return task.view();
+  }
+
+  /**
+   * See TasksApi.startAfterAnswer. The call runs under the task's routing key from the start, so its server's
+   * questions reach the task once it exists, and the creating session's client before: no question is
+   * routed by a session that may serve another request by then.
+   */
+  startAfterAnswer(
+    caller: string,
+    tool: string,
+    args: JsonObject,
+    opts: TaskStartOptions,
+    run: TaskRunner,
+    ask: ClientChannel,
+    outcome: FirstAnswerOutcome,
+  ): StartedCall {
+    const task = this.newTask(caller, tool);
+    let exists = false;
+    const answered = () => {
+      if (exists) return;
+      exists = true;
+      this.publish(task);
+      outcome.task(task.view());
+    };
+    const channel: ClientChannel = {
+      request: (method, params, o) =>
+        exists ? task.request(method, params, o) : ask.request(method, params, o).then((r) => (answered(), r)),
+    };
+    const call = this.runTask(task, args, opts, run, channel, {
+      result: (r) => (exists ? task.completed(r) : outcome.result(r)),
+      error: (e) => (exists ? task.failed(e) : outcome.error(e)),
+    });
+    task.running(call);
+    return call;
+  }
+
+  /** A task not yet known to its caller; refused past the caller's limit of running tasks. */
+  private newTask(caller: string, tool: string): HostedTask {
+    this.checkRoom(caller);
+    // 128 random bits: an id cannot be guessed, and is looked up under its caller anyway.
+    return new HostedTask(this.initOf(randomBytes(16).toString('base64url'), caller, tool));
+  }
+
+  /** Refuses a task past the caller's limit of running tasks. */
+  private checkRoom(caller: string): void {
+    const open = [...this.tasksOf(caller).values()].filter((t) => !t.ended).length;
     if (open >= MAX_RUNNING_TASKS_PER_CALLER) {
       throw new McpdError(
         'POOL_SATURATED',
         `caller "${caller}" has ${open} tasks running, the most mcpd hosts per caller; wait for some to end or cancel them (tasks/cancel)`,
       );
     }
-    const entry = this.d.findTool(caller, tool);
-    if (this.d.passthrough?.routes(entry)) return this.startPassed(this.d.passthrough, caller, entry, args, opts, run);
-    // 128 random bits: an id cannot be guessed, and is looked up under its caller anyway.
-    const task = new HostedTask(this.initOf(randomBytes(16).toString('base64url'), caller, tool));
-    tasks.set(task.id, task);
+  }
+
+  /** The caller can fetch the task from now on. */
+  private publish(task: HostedTask): void {
+    const { caller, tool } = task.init;
+    this.tasksOf(caller).set(task.id, task);
     this.d.journal?.save({ caller, view: task.view() });
-    const routingKey = `task:${task.id}`;
-    const detach = this.d.clientRequests.attach({ id: routingKey, caller, profile: '', clientName: opts.client }, task, opts.client);
-    if (opts.clientCapabilities) this.d.clientRequests.setCapabilities(routingKey, opts.clientCapabilities, opts.client);
     this.d.log('info', 'task started', { caller, task: task.id, tool });
-    const call = run(
+  }
+
+  /** Runs the task's call under its own routing key, its server's questions going to `channel`. */
+  private runTask(
+    task: HostedTask,
+    args: JsonObject,
+    opts: TaskStartOptions,
+    run: TaskRunner,
+    channel: ClientChannel,
+    end: CallDone,
+  ): StartedCall {
+    const { caller, tool } = task.init;
+    const routingKey = `task:${task.id}`;
+    const detach = this.d.clientRequests.attach({ id: routingKey, caller, profile: '', clientName: opts.client }, channel, opts.client);
+    if (opts.clientCapabilities) this.d.clientRequests.setCapabilities(routingKey, opts.clientCapabilities, opts.client);
+    return run(
       caller,
       tool,
       args,
@@ -111,16 +175,14 @@ export class TaskHost {
       {
         result: (r) => {
           detach();
-          task.completed(r);
+          end.result(r);
         },
         error: (e) => {
           detach();
-          task.failed(e);
+          end.error(e);
         },
       },
     );
-    task.running(call);
-    return task.view();
   }
 
   /** The task as it is now; a passed-through one as its server says (passed-task.ts). */
@@ -155,7 +217,7 @@ export class TaskHost {
     opts: TaskStartOptions,
     run: TaskRunner,
   ): Promise<TaskView> {
-    const task = new HostedTask(this.initOf(randomBytes(16).toString('base64url'), caller, entry.name));
+    const task = this.newTask(caller, entry.name);
     const made = await passthrough.start(entry, task, args, opts, run);
     this.tasksOf(caller).set(task.id, task);
     this.d.journal?.save({ caller, view: task.view() });

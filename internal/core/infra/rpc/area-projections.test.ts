@@ -89,6 +89,8 @@ describe('control-plane areas in the core', () => {
       'completion/complete',
       'mcpd/desktop/read',
       'mcpd/finder/query',
+      // An operator's restart of a server's instances: the stop's gate and the audit log apply to it too.
+      'mcpd/servers/restart',
       'prompts/get',
       'resources/read',
       'tools/call',

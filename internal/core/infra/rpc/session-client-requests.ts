@@ -104,6 +104,8 @@ function cancelledError(method: string): ClientRequestError {
 }
 
 export interface ClientLink {
+  /** Puts a request to the session's MCP client, through its gateway. */
+  readonly channel: ClientChannel;
   onResponse(r: SessionResponse): void;
   onNotification(n: SessionNotification): void;
   close(): void;
@@ -119,6 +121,7 @@ export function linkClient(
   const channel = new GatewayChannel(send, `caller "${session.caller}"`);
   const detach = api.clientRequests?.attach(session, channel, clientName) ?? (() => {});
   return {
+    channel,
     onResponse: (r) => channel.onResponse(r),
     onNotification: (n) => {
       let params: JsonObject;

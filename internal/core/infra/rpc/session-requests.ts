@@ -11,7 +11,10 @@ import type { SessionOutput } from './session-output.js';
 import { ChurnMap } from '../../../shared/churn-map.js';
 import { McpdError } from '../../../shared/errors.js';
 import { RequestAdmission } from './request-admission.js';
-import { taskAnswer, taskModeOf } from './session-task-calls.js';
+import { taskModeOf, taskPlan } from './session-task-calls.js';
+import type { TaskStartOptions } from '../../../contract/control/control-areas.js';
+import type { ClientChannel } from '../../../contract/control/client-requests.js';
+import { createTaskResult } from '../../../contract/model/tasks.js';
 import type { ErrorInfo, SessionRequest } from '../../../contract/gen/mcpd/control/v1/session.js';
 
 /**
@@ -28,6 +31,8 @@ export class SessionRequests {
     private readonly output: SessionOutput,
     private readonly onClose: (cb: () => void) => void,
     outputBudget: number,
+    /** The session's gateway, able to ask its client (set once the session said hello). */
+    private readonly clientChannel: () => ClientChannel | undefined = () => undefined,
   ) {
     this.admission = new RequestAdmission(outputBudget, output);
     output.onDrain(() => this.admission.pump());
@@ -127,10 +132,11 @@ export class SessionRequests {
     const mode = taskModeOf(params);
     if (mode !== undefined) {
       // Offered a task (or refused without one): decided once the tool is known, a plain call otherwise.
-      taskAnswer(this.api, session, params, call, mode).then(
-        (task) => {
-          if (!task) return this.plainToolCall(id, req, call, session, done);
-          const resultJson = encodeJson(task);
+      taskPlan(this.api, session, params, call, mode).then(
+        (plan) => {
+          if (plan.kind === 'plain') return this.plainToolCall(id, req, call, session, done);
+          if (plan.kind === 'askFirst') return this.askFirstToolCall(id, call, session, plan.opts, done);
+          const resultJson = encodeJson(plan.result);
           output.send({ response: { id, resultJson } });
           done(resultJson.length);
         },
@@ -179,6 +185,49 @@ export class SessionRequests {
       },
     });
     if (over) this.inflight.delete(id);
+  }
+
+  /**
+   * A tool that asks before its task exists: its server's questions reach this session's client (MRTR on
+   * this request) until one is answered, and this request is answered with the task then. Until that, the
+   * request is the call's: cancelling it (or the session's end) cancels the call; after, the task owns it.
+   */
+  private askFirstToolCall(id: number, call: CallReq, session: CallerSession, opts: TaskStartOptions, done: (bytes: number) => void): void {
+    const output = this.output;
+    let over = false;
+    /** Answers once; `send` puts the answer on the output and says how many bytes it took. */
+    const end = (send: () => number) => {
+      if (over) return;
+      over = true;
+      this.inflight.delete(id);
+      done(send());
+    };
+    const answer = (result: JsonObject) =>
+      end(() => {
+        const resultJson = encodeJson(result);
+        output.send({ response: { id, resultJson } });
+        return resultJson.length;
+      });
+    const fail = (e: unknown) => end(() => (output.send({ response: { id, error: errorOf(e) } }), 0));
+    const ask = this.clientChannel();
+    if (!ask)
+      return fail(
+        new McpdError(
+          'FAILED_PRECONDITION',
+          `tool "${call.name}" asks its client before its task exists, and this session has no client to ask`,
+        ),
+      );
+    let started: StartedCall | undefined;
+    this.inflight.set(id, { abort: (reason) => started?.cancel(reason) });
+    try {
+      started = this.api.tasks.startAfterAnswer(session.caller, call.name, call.args, opts, ask, {
+        task: (view) => answer(createTaskResult(view)),
+        result: answer,
+        error: fail,
+      });
+    } catch (e) {
+      fail(e);
+    }
   }
 
   cancel(id: number, reason: string): void {

@@ -72,7 +72,13 @@ class ServedSession implements TalliedSession {
     const who = () => ({ caller: this.session?.caller, session: this.session?.id });
     const budget = opts.maxOutboundBytes ?? DEFAULT_SESSION_OUTBOUND_BYTES;
     this.output = new SessionOutput(stream, budget, who, opts.log);
-    this.requests = new SessionRequests(api, this.output, (cb) => (this.closed ? cb() : void this.closeHooks.push(cb)), budget);
+    this.requests = new SessionRequests(
+      api,
+      this.output,
+      (cb) => (this.closed ? cb() : void this.closeHooks.push(cb)),
+      budget,
+      () => this.client?.channel,
+    );
     opts.tally?.add(this);
     this.watches = new ListChangeForwarder(this.output);
     // A connection that opened a Session but never says who it is would be held forever.

@@ -82,8 +82,10 @@ export class Instance {
    */
   hasRoom(maxConcurrent: number, readOnly = false, callerCallsOnly = false): boolean {
     // A server that asks its client takes one caller's call at a time, so its questions have one caller to
-    // go to; the core's own requests (listings for the cache) ask nobody and do not count there.
-    const busy = callerCallsOnly ? this.callKeys.length : this.inFlight;
+    // go to; the core's own requests (listings for the cache) ask nobody and do not count there. A cancelled
+    // call the server has not yet been seen to drop still counts: a call put here meanwhile would have its
+    // questions refused, as they might be the cancelled call's (decision 58).
+    const busy = callerCallsOnly ? this.callKeys.length + this.abandonedCalls : this.inFlight;
     return busy < maxConcurrent + (readOnly ? this.lent : 0);
   }
 

@@ -78,9 +78,9 @@ export class Liveness {
    * its input in order, so its answer comes after it read the cancel, and from then on the cancelled call
    * cannot ask (MCP's cancellation rule; the SDK refuses a cancelled handler's requests): the instance's
    * questions go to their callers again (decision 58). No answer within the call timeout: hung, recycled,
-   * and status says so.
+   * and status says so. `confirmed` runs once the instance may take such a call again.
    */
-  confirmCancel(inst: Instance): void {
+  confirmCancel(inst: Instance, confirmed: () => void): void {
     const session = inst.session;
     const { scope } = this;
     if (!session || !inst.usable) return;
@@ -88,12 +88,14 @@ export class Liveness {
       // A 2026-07-28 server asks its client only inside the call's own result (MRTR), never as a request of
       // its own that could be mistaken for the cancelled call's; and that era has no ping to ask it with.
       inst.cancelConfirmed();
+      confirmed();
       return;
     }
     const timeoutMs = Math.max(PROBE_TIMEOUT_MS, scope.spec.callTimeoutSeconds * 1000);
     session.request('ping', {}, { timeoutMs }).then(
       () => {
         inst.cancelConfirmed();
+        confirmed();
         scope.log(
           'debug',
           'instance.cancel_confirmed',
@@ -104,6 +106,7 @@ export class Liveness {
       (err: Error) => {
         if (needsSignIn(err)) {
           inst.cancelConfirmed();
+          confirmed();
           return this.signInLost(err as McpdError);
         }
         if (!inst.usable) return;

@@ -225,6 +225,11 @@ export class PoolManager {
     return this.pool(fp).restartInstance(instanceId);
   }
 
+  /** Waits for the pool's starts and stops in progress (a restart's replacement among them); a pool gone is settled. */
+  settlePool(fp: string): Promise<void> {
+    return this.pools.get(fp)?.settle() ?? Promise.resolve();
+  }
+
   stopPool(fp: string): Promise<void> {
     return this.pool(fp).stopInstances();
   }

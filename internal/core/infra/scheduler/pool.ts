@@ -171,7 +171,8 @@ export class Pool {
   private abandoned(inst: Instance): (key: string) => void {
     return (key) => {
       this.scope.deps.events.callAbandoned?.(this.fingerprint, inst.id, key);
-      this.liveness.confirmCancel(inst);
+      // An asking server's instance takes no call until then (Instance.hasRoom): a waiting call may go now.
+      this.liveness.confirmCancel(inst, () => this.admission.pump());
     };
   }
 

@@ -264,6 +264,41 @@ export interface StopResponse {
   gatewayPids: number[];
 }
 
+export interface RestartServerRequest {
+  /**
+   * A server's name as in its profile ("everything"), "profile/server", or its spec fingerprint (at
+   * least 12 hex digits, as status shows it). A name several profiles use restarts each of its pools.
+   */
+  server: string;
+  /** Only this instance (an id status shows); empty: every running instance of the server. */
+  instance: string;
+  /** Who asks, as the audit log records it; empty: "operator". */
+  caller: string;
+}
+
+export interface RestartServerResponse {
+  /** One per pool the server names; a pool with no running instance has empty stopped and started. */
+  pools: RestartedPool[];
+}
+
+export interface RestartedPool {
+  fingerprint: string;
+  /** The "profile/server" names that use the pool. */
+  references: string[];
+  stopped: RestartedInstance[];
+  /** The pool's new instances, once started (or failed). */
+  started: RestartedInstance[];
+  /** Set when no replacement is running: why (the start's error, the suspension's reason). */
+  error: string;
+}
+
+export interface RestartedInstance {
+  id: string;
+  /** 0 when the instance had no process (still starting, or an HTTP server). */
+  pid: number;
+  state: string;
+}
+
 export interface ReloadRequest {
 }
 
@@ -3985,6 +4020,416 @@ export const StopResponse: MessageFns<StopResponse> = {
     message.pid = object.pid ?? 0;
     message.started = object.started ?? false;
     message.gatewayPids = object.gatewayPids?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseRestartServerRequest(): RestartServerRequest {
+  return { server: "", instance: "", caller: "" };
+}
+
+export const RestartServerRequest: MessageFns<RestartServerRequest> = {
+  encode(message: RestartServerRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.server !== "") {
+      writer.uint32(10).string(message.server);
+    }
+    if (message.instance !== "") {
+      writer.uint32(18).string(message.instance);
+    }
+    if (message.caller !== "") {
+      writer.uint32(26).string(message.caller);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RestartServerRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRestartServerRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.server = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.instance = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.caller = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RestartServerRequest {
+    return {
+      server: isSet(object.server) ? globalThis.String(object.server) : "",
+      instance: isSet(object.instance) ? globalThis.String(object.instance) : "",
+      caller: isSet(object.caller) ? globalThis.String(object.caller) : "",
+    };
+  },
+
+  toJSON(message: RestartServerRequest): unknown {
+    const obj: any = {};
+    if (message.server !== "") {
+      obj.server = message.server;
+    }
+    if (message.instance !== "") {
+      obj.instance = message.instance;
+    }
+    if (message.caller !== "") {
+      obj.caller = message.caller;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<RestartServerRequest>): RestartServerRequest {
+    return RestartServerRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RestartServerRequest>): RestartServerRequest {
+    const message = createBaseRestartServerRequest();
+    message.server = object.server ?? "";
+    message.instance = object.instance ?? "";
+    message.caller = object.caller ?? "";
+    return message;
+  },
+};
+
+function createBaseRestartServerResponse(): RestartServerResponse {
+  return { pools: [] };
+}
+
+export const RestartServerResponse: MessageFns<RestartServerResponse> = {
+  encode(message: RestartServerResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.pools) {
+      RestartedPool.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RestartServerResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRestartServerResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.pools.push(RestartedPool.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RestartServerResponse {
+    return {
+      pools: globalThis.Array.isArray(object?.pools) ? object.pools.map((e: any) => RestartedPool.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: RestartServerResponse): unknown {
+    const obj: any = {};
+    if (message.pools?.length) {
+      obj.pools = message.pools.map((e) => RestartedPool.toJSON(e));
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<RestartServerResponse>): RestartServerResponse {
+    return RestartServerResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RestartServerResponse>): RestartServerResponse {
+    const message = createBaseRestartServerResponse();
+    message.pools = object.pools?.map((e) => RestartedPool.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseRestartedPool(): RestartedPool {
+  return { fingerprint: "", references: [], stopped: [], started: [], error: "" };
+}
+
+export const RestartedPool: MessageFns<RestartedPool> = {
+  encode(message: RestartedPool, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.fingerprint !== "") {
+      writer.uint32(10).string(message.fingerprint);
+    }
+    for (const v of message.references) {
+      writer.uint32(18).string(v!);
+    }
+    for (const v of message.stopped) {
+      RestartedInstance.encode(v!, writer.uint32(26).fork()).join();
+    }
+    for (const v of message.started) {
+      RestartedInstance.encode(v!, writer.uint32(34).fork()).join();
+    }
+    if (message.error !== "") {
+      writer.uint32(42).string(message.error);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RestartedPool {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRestartedPool();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.fingerprint = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.references.push(reader.string());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.stopped.push(RestartedInstance.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.started.push(RestartedInstance.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.error = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RestartedPool {
+    return {
+      fingerprint: isSet(object.fingerprint) ? globalThis.String(object.fingerprint) : "",
+      references: globalThis.Array.isArray(object?.references)
+        ? object.references.map((e: any) => globalThis.String(e))
+        : [],
+      stopped: globalThis.Array.isArray(object?.stopped)
+        ? object.stopped.map((e: any) => RestartedInstance.fromJSON(e))
+        : [],
+      started: globalThis.Array.isArray(object?.started)
+        ? object.started.map((e: any) => RestartedInstance.fromJSON(e))
+        : [],
+      error: isSet(object.error) ? globalThis.String(object.error) : "",
+    };
+  },
+
+  toJSON(message: RestartedPool): unknown {
+    const obj: any = {};
+    if (message.fingerprint !== "") {
+      obj.fingerprint = message.fingerprint;
+    }
+    if (message.references?.length) {
+      obj.references = message.references;
+    }
+    if (message.stopped?.length) {
+      obj.stopped = message.stopped.map((e) => RestartedInstance.toJSON(e));
+    }
+    if (message.started?.length) {
+      obj.started = message.started.map((e) => RestartedInstance.toJSON(e));
+    }
+    if (message.error !== "") {
+      obj.error = message.error;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<RestartedPool>): RestartedPool {
+    return RestartedPool.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RestartedPool>): RestartedPool {
+    const message = createBaseRestartedPool();
+    message.fingerprint = object.fingerprint ?? "";
+    message.references = object.references?.map((e) => e) || [];
+    message.stopped = object.stopped?.map((e) => RestartedInstance.fromPartial(e)) || [];
+    message.started = object.started?.map((e) => RestartedInstance.fromPartial(e)) || [];
+    message.error = object.error ?? "";
+    return message;
+  },
+};
+
+function createBaseRestartedInstance(): RestartedInstance {
+  return { id: "", pid: 0, state: "" };
+}
+
+export const RestartedInstance: MessageFns<RestartedInstance> = {
+  encode(message: RestartedInstance, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.pid !== 0) {
+      writer.uint32(16).int32(message.pid);
+    }
+    if (message.state !== "") {
+      writer.uint32(26).string(message.state);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RestartedInstance {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRestartedInstance();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.pid = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.state = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RestartedInstance {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      pid: isSet(object.pid) ? globalThis.Number(object.pid) : 0,
+      state: isSet(object.state) ? globalThis.String(object.state) : "",
+    };
+  },
+
+  toJSON(message: RestartedInstance): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.pid !== 0) {
+      obj.pid = Math.round(message.pid);
+    }
+    if (message.state !== "") {
+      obj.state = message.state;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<RestartedInstance>): RestartedInstance {
+    return RestartedInstance.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RestartedInstance>): RestartedInstance {
+    const message = createBaseRestartedInstance();
+    message.id = object.id ?? "";
+    message.pid = object.pid ?? 0;
+    message.state = object.state ?? "";
     return message;
   },
 };
@@ -8048,6 +8493,22 @@ export const ControlPlaneService = {
     responseSerialize: (value: StopResponse): Buffer => Buffer.from(StopResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): StopResponse => StopResponse.decode(value),
   },
+  /**
+   * Restarts a server's running instances (`mcpdctl restart`), as the dashboard's pool action restarts
+   * one: each drains its calls in flight (the server's drainTimeoutSeconds), stops, and the pool starts
+   * its replacement. Answers when the replacements are ready (or failed to start). An operator action
+   * that passes the core's door like a tool call: the audit log records it.
+   */
+  restartServer: {
+    path: "/mcpd.control.v1.ControlPlane/RestartServer" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RestartServerRequest): Buffer => Buffer.from(RestartServerRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RestartServerRequest => RestartServerRequest.decode(value),
+    responseSerialize: (value: RestartServerResponse): Buffer =>
+      Buffer.from(RestartServerResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RestartServerResponse => RestartServerResponse.decode(value),
+  },
   /** Resources and resource templates of the caller's profile (URIs are not namespaced). */
   listResources: {
     path: "/mcpd.control.v1.ControlPlane/ListResources" as const,
@@ -8256,6 +8717,13 @@ export interface ControlPlaneServer extends UntypedServiceImplementation {
    * begun; RuntimeStatus.stopping shows it, the socket closing shows its end.
    */
   stop: handleUnaryCall<StopRequest, StopResponse>;
+  /**
+   * Restarts a server's running instances (`mcpdctl restart`), as the dashboard's pool action restarts
+   * one: each drains its calls in flight (the server's drainTimeoutSeconds), stops, and the pool starts
+   * its replacement. Answers when the replacements are ready (or failed to start). An operator action
+   * that passes the core's door like a tool call: the audit log records it.
+   */
+  restartServer: handleUnaryCall<RestartServerRequest, RestartServerResponse>;
   /** Resources and resource templates of the caller's profile (URIs are not namespaced). */
   listResources: handleUnaryCall<ListResourcesRequest, ListResourcesResponse>;
   listResourceTemplates: handleUnaryCall<ListResourceTemplatesRequest, ListResourceTemplatesResponse>;
@@ -8425,6 +8893,27 @@ export interface ControlPlaneClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: StopResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Restarts a server's running instances (`mcpdctl restart`), as the dashboard's pool action restarts
+   * one: each drains its calls in flight (the server's drainTimeoutSeconds), stops, and the pool starts
+   * its replacement. Answers when the replacements are ready (or failed to start). An operator action
+   * that passes the core's door like a tool call: the audit log records it.
+   */
+  restartServer(
+    request: RestartServerRequest,
+    callback: (error: ServiceError | null, response: RestartServerResponse) => void,
+  ): ClientUnaryCall;
+  restartServer(
+    request: RestartServerRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RestartServerResponse) => void,
+  ): ClientUnaryCall;
+  restartServer(
+    request: RestartServerRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RestartServerResponse) => void,
   ): ClientUnaryCall;
   /** Resources and resource templates of the caller's profile (URIs are not namespaced). */
   listResources(
