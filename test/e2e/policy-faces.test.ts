@@ -14,29 +14,14 @@ import { parsePromText, sampleValue } from '../support/prom-text.js';
 import { TestAgent } from '../support/smcp-agent-peer.js';
 import { computerJoined } from '../support/smcp-core-computer.js';
 import { startSmcpProc } from '../support/smcp-server-proc.js';
+import { callersWithRules } from '../support/policy-rules.js';
 import { collectStream, ControlCalls, createControlClient } from '../../internal/contract/grpc/control-client.js';
 import type { McpdError } from '../../internal/shared/errors.js';
 
 const KEY = 'policy-faces-key-0123456789';
 
 /** The rules of the issue, and a quota for carol. */
-const CALLERS_YAML = `callers: { alice: default, carol: default }
-policies:
-  - name: no-sum-for-alice
-    callers: [alice]
-    effect: deny
-    tools: ["ev__get-sum"]
-  - name: no-secret-echo
-    callers: [alice]
-    effect: deny
-    tools: ["ev__echo"]
-    when: 'args.message == "secret"'
-  - name: carol-echo-quota
-    callers: [carol]
-    effect: allow
-    tools: ["ev__echo"]
-    rate: "1/hour"
-`;
+const CALLERS_YAML = callersWithRules('default');
 
 /** How a face answered a call, the same words for every face: ok, or which rule refused it and how. */
 type Outcome = 'ok' | { rule: string; reason: string; message: string };

@@ -11,6 +11,8 @@ export interface AuditCallFields {
   client: string | null;
   method: string;
   target: string | null;
+  /** A tool named through tool search's call tool (then `target`): the call tool's name. */
+  via?: string;
   outcome: AuditOutcome;
   /** outcome error or denied: the error the face was given. */
   message?: string;

@@ -32,6 +32,8 @@ export interface ToolCallNote {
   visible?: (name: string, definition?: JsonObject) => boolean;
   /** The door's word on the tool a call reached (an app-only tool, to a model): an Error refuses the call. */
   admit?: (tool: ToolEntry) => Error | undefined;
+  /** A call of the call tool: the tool it names and its arguments (what policy judges and the audit log records). */
+  through?: { tool: string; args: JsonObject };
 }
 
 const NOTHING_SENT: StartedCall = { cancel: () => {} };
@@ -126,6 +128,7 @@ export class ToolCalls {
     if (entry.name === SEARCH_TOOL) return Promise.resolve(this.toolSearch.search(snapshot, settings, args, shown));
     const asked = this.toolSearch.target(args);
     if ('error' in asked) return Promise.resolve(asked.error);
+    note.through = { tool: asked.target.name, args: asked.target.arguments };
     return this.call(caller, asked.target.name, asked.target.arguments, opts, note);
   }
 

@@ -26,8 +26,10 @@ export function auditInterceptor(writer: Pick<AuditWriter, 'record'>): Intercept
   };
 }
 
+/** A call of tool search's call tool is recorded as the call of the tool it names, `via` the call tool. */
 function recordOf(call: DoorCall, end: CallEnd): AuditRecord {
   const { outcome, message, rule, retryAfterMs } = outcomeOf(end);
+  const through = call.note.through;
   return {
     kind: 'call',
     startedAt: call.startedAt,
@@ -35,13 +37,14 @@ function recordOf(call: DoorCall, end: CallEnd): AuditRecord {
     face: call.face,
     client: call.client ?? null,
     method: call.method,
-    target: call.target ?? null,
+    target: through?.tool ?? call.target ?? null,
+    ...(through !== undefined && call.target !== undefined ? { via: call.target } : {}),
     outcome,
     ...(message !== undefined ? { message: message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE)}…` : message } : {}),
     ...(rule !== undefined ? { rule } : {}),
     ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
     durationMs: end.durationMs,
-    args: call.args,
+    args: through ? through.args : call.args,
   };
 }
 

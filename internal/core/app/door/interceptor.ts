@@ -43,8 +43,19 @@ export interface CallNote {
    * target the door never saw). An Error refuses the call.
    */
   admit?: (tool: ToolEntry) => Error | undefined;
+  /**
+   * A call of tool search mode's call tool: the tool it names and that tool's arguments, set by the use case
+   * before resolving it. Policy judges that tool as it judges a direct call; the audit log records it.
+   */
+  through?: NamedCall;
   /** The refusal `admit` gave, so the call's end says it was refused (not failed). */
   refused?: Error;
+}
+
+/** The tool a call tool's call names, as its caller named it, and the arguments for it. */
+interface NamedCall {
+  readonly tool: string;
+  readonly args: JsonObject;
 }
 
 /** How a call ended. */
@@ -84,7 +95,8 @@ export interface Interceptor {
   visible?(call: DoorCall, name: string, definition?: JsonObject): boolean;
   /**
    * A tools/call once its name is resolved to the tool it reaches, before anything is sent: an Error
-   * refuses it. For what only the tool's definition says; a name alone is `enter`'s.
+   * refuses it. For what only the tool's definition says, and for the tool a call tool's call names
+   * (`call.note.through`), whose name `enter` never saw.
    */
   admit?(call: DoorCall, tool: ToolEntry): Error | undefined;
   /**

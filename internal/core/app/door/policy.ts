@@ -1,5 +1,6 @@
 import type { PolicyQuota, PolicyRule, PolicyVars } from '../../../contract/model/policy.js';
 import type { ProfileStore } from '../../../contract/model/profile.js';
+import type { ToolEntry } from '../../../contract/model/tool.js';
 import { McpdError } from '../../../shared/errors.js';
 import { PolicyEngine, type TargetKind, type Verdict } from '../../domain/policy/policy-engine.js';
 import type { DoorCall, Interceptor } from './interceptor.js';
@@ -61,6 +62,7 @@ export class Policy {
   readonly interceptor: Interceptor = {
     name: 'policy',
     enter: (call) => this.enter(call),
+    admit: (call, tool) => this.admit(call, tool),
     visible: (call, name) => this.visible(call, name),
     visibility: {
       epoch: () => (this.current(), this.generation),
@@ -95,11 +97,23 @@ export class Policy {
   }
 
   private enter(call: DoorCall): McpdError | undefined {
+    const t = targetOf(call);
+    return t ? this.judge(call, t, call.args) : undefined;
+  }
+
+  /**
+   * The tool a call of tool search's call tool names, judged (rules, conditions, quotas) as a direct call
+   * of it is: `enter` saw only the call tool's name. A direct call was judged when it entered.
+   */
+  private admit(call: DoorCall, tool: ToolEntry): McpdError | undefined {
+    const through = call.note.through;
+    return through ? this.judge(call, { kind: 'tool', name: tool.name }, through.args) : undefined;
+  }
+
+  private judge(call: DoorCall, t: Target, args: unknown): McpdError | undefined {
     const engine = this.current();
     if (engine.empty) return undefined;
-    const t = targetOf(call);
-    if (!t) return undefined;
-    const verdict = engine.decide(call.caller, t.kind, t.name, () => varsOf(call, t.kind, t.name));
+    const verdict = engine.decide(call.caller, t.kind, t.name, () => varsOf(call, t.kind, t.name, args));
     if (!verdict) return undefined;
     this.deps.decided?.(verdict.rule.name, verdict.effect);
     return verdict.effect === 'deny' ? refusal(call, t.kind, t.name, verdict) : undefined;
@@ -138,7 +152,7 @@ function targetOf(call: DoorCall): Target | undefined {
   return kind && call.target !== undefined ? { kind, name: call.target } : undefined;
 }
 
-function varsOf(call: DoorCall, kind: TargetKind, name: string): PolicyVars {
+function varsOf(call: DoorCall, kind: TargetKind, name: string, args: unknown): PolicyVars {
   return {
     caller: call.caller,
     face: call.face,
@@ -146,7 +160,7 @@ function varsOf(call: DoorCall, kind: TargetKind, name: string): PolicyVars {
     client: call.client ?? '',
     tool: kind === 'tool' ? name : '',
     uri: kind === 'resource' ? name : '',
-    args: call.args ?? {},
+    args: args ?? {},
   };
 }
 
