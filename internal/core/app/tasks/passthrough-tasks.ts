@@ -8,7 +8,11 @@ import type { JsonObject } from '../../../shared/json.js';
 import type { CoreLog } from '../area-deps.js';
 import type { HostedTask } from './hosted-task.js';
 import { PassedTask, type PassedTaskPools } from './passed-task.js';
+import { ModernPassedTask } from './passed-task-2026.js';
 import { createdTaskOf, serverTaskEra } from './server-tasks.js';
+
+/** A server's task passed through: a 2025-11-25 one, or a 2026-07-28 one (SEP-2663). */
+export type ServerTaskHandle = PassedTask | ModernPassedTask;
 
 /** What pass-through needs of the pools: the server's capabilities, pins, and requests on a pinned instance. */
 interface PassthroughPools extends PassedTaskPools {
@@ -24,15 +28,16 @@ export interface PassthroughDeps {
 }
 
 /**
- * Tasks of servers that implement tasks themselves (2025-11-25 experimental tasks), passed through: the
+ * Tasks of servers that implement tasks themselves (2025-11-25 experimental tasks, or SEP-2663's
+ * extension of 2026-07-28), passed through: the
  * creating tools/call goes through the door task-augmented, on a routing key pinned to the instance it
  * lands on, so every later request about the task reaches that instance. The client gets the core's own
  * task id, looked up under its caller (the server's id never leaves the core, so two instances' or
  * servers' ids cannot collide); the instance ending fails the task.
  */
 export class PassthroughTasks {
-  private readonly byId = new Map<string, PassedTask>();
-  private readonly byKey = new Map<string, PassedTask>();
+  private readonly byId = new Map<string, ServerTaskHandle>();
+  private readonly byKey = new Map<string, ServerTaskHandle>();
 
   constructor(private readonly d: PassthroughDeps) {}
 
@@ -58,26 +63,28 @@ export class PassthroughTasks {
     args: JsonObject,
     opts: TaskStartOptions,
     run: ControlApi['toolCall'],
-  ): Promise<PassedTask | { plain: JsonObject }> {
+  ): Promise<ServerTaskHandle | { plain: JsonObject }> {
     const { fingerprint } = entry;
+    const era = serverTaskEra(this.d.pools.capabilities(fingerprint)) ?? '2025';
     const key = `task:${state.id}`;
     const caller = state.init.caller;
     this.d.pools.pin(fingerprint, key);
     let created: JsonObject;
     try {
       // The ttl asked is the one the core keeps ended tasks for, whatever the server keeps them for: the core keeps the result.
-      const taskParams = { task: { ttl: state.init.ttlMs } };
+      // A 2026 server is asked by the tasks extension in the request's clientCapabilities (the session adds it).
+      const taskParams: JsonObject = era === '2026' ? {} : { task: { ttl: state.init.ttlMs } };
       created = await promiseOf((done) => run(caller, entry.name, args, { client: opts.client, routingKey: key, taskParams }, done));
     } catch (e) {
       this.d.pools.unpin(fingerprint, key);
       throw e;
     }
-    const told = createdTaskOf(created);
+    const told = createdTaskOf(created, era);
     if (!told) {
       this.d.pools.unpin(fingerprint, key);
       return { plain: created };
     }
-    const task = new PassedTask(state, {
+    const init = {
       fingerprint,
       key,
       serverTaskId: told.taskId,
@@ -86,7 +93,8 @@ export class PassthroughTasks {
       pools: this.d.pools,
       clientRequests: this.d.clientRequests,
       log: this.d.log,
-    });
+    };
+    const task = era === '2026' ? new ModernPassedTask(state, init) : new PassedTask(state, init);
     this.byId.set(state.id, task);
     this.byKey.set(key, task);
     this.d.log('info', 'task passed through', { caller, task: state.id, tool: entry.name, server: entry.server });
@@ -95,7 +103,7 @@ export class PassthroughTasks {
   }
 
   /** The passed-through task of this id, if it is one. */
-  of(taskId: string): PassedTask | undefined {
+  of(taskId: string): ServerTaskHandle | undefined {
     return this.byId.get(taskId);
   }
 

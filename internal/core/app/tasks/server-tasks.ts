@@ -1,14 +1,16 @@
-import { TERMINAL_STATUSES, type TaskStatus } from '../../../contract/model/tasks.js';
+import { TASKS_EXTENSION, TERMINAL_STATUSES, type TaskStatus } from '../../../contract/model/tasks.js';
 import { isJsonObject, type JsonObject } from '../../../shared/json.js';
 
 /**
  * How a downstream server implements tasks itself, from its capabilities: `2025` — the 2025-11-25
- * experimental tasks (`capabilities.tasks.requests.tools.call`); undefined — it does not (or only in a way
- * the core cannot pass through yet, as SEP-2663's extension: docs/eras.md, "Tasks of servers").
+ * experimental tasks (`capabilities.tasks.requests.tools.call`); `2026` — SEP-2663's extension
+ * (`capabilities.extensions["io.modelcontextprotocol/tasks"]`); undefined — it does not.
  */
-export type ServerTaskEra = '2025';
+export type ServerTaskEra = '2025' | '2026';
 
 export function serverTaskEra(capabilities: JsonObject | undefined): ServerTaskEra | undefined {
+  const extensions = capabilities?.extensions;
+  if (isJsonObject(extensions) && isJsonObject(extensions[TASKS_EXTENSION])) return '2026';
   const tasks = capabilities?.tasks;
   const requests = isJsonObject(tasks) ? tasks.requests : undefined;
   const tools = isJsonObject(requests) ? requests.tools : undefined;
@@ -36,7 +38,8 @@ export function serverTaskOf(raw: unknown): ServerTask | undefined {
   return t;
 }
 
-/** The CreateTaskResult of a task-augmented tools/call: its `task`. */
-export function createdTaskOf(result: JsonObject): ServerTask | undefined {
+/** The CreateTaskResult of a task-augmented tools/call: its `task` (2025), or itself when `resultType: "task"` (2026). */
+export function createdTaskOf(result: JsonObject, era: ServerTaskEra): ServerTask | undefined {
+  if (era === '2026') return result.resultType === 'task' ? serverTaskOf(result) : undefined;
   return serverTaskOf(result.task);
 }

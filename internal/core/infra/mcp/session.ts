@@ -13,6 +13,7 @@ import { ProcessStdioTransport } from './stdio-transport.js';
 import { timerDelay } from '../../../shared/timer-limit.js';
 import type { ProtocolEra } from './era-probe.js';
 import { ModernListens } from './modern-listens.js';
+import { isTaskRequest, modernTaskRequest } from './modern-task-request.js';
 
 /** Results stay opaque: validate only that they are objects, keep every field. */
 const RawResult = z.looseObject({});
@@ -199,9 +200,12 @@ export class McpSession implements DownstreamSession {
           : undefined,
       };
       const sdk = this.opts.sdk;
+      // A 2026 server's own task (SEP-2663) is asked for, and answered, past what SDK v2's request accepts.
       const result =
         sdk.era === 'modern'
-          ? await sdk.client.request({ method, params }, RawResult, sdkOpts)
+          ? isTaskRequest(method, opts.taskParams)
+            ? await modernTaskRequest(sdk.client, method, params, RawResult, sdkOpts)
+            : await sdk.client.request({ method, params }, RawResult, sdkOpts)
           : await sdk.client.request({ method, params }, RawResult, sdkOpts);
       return result as JsonObject;
     } catch (err) {

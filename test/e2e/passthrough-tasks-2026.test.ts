@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestWorld } from '../support/core-process.js';
+import { startWorldHttpGateway, stopProc, type HttpGatewayProc } from '../support/http-gateway.js';
+import { FIXTURES } from '../support/paths.js';
+import { cmdline, pidsWithTag } from '../support/procs.js';
+import { profile, server } from '../support/profiles.js';
+import { rpc, taskOf, untilTask, type Json } from '../support/tasks-2026.js';
+
+const FIXTURE = `${FIXTURES}/servers/tasks2026.mjs`;
+
+function until(gw: HttpGatewayProc, taskId: string, what: string, done: (t: Json) => boolean): Promise<Json> {
+  return untilTask(gw, taskId, what, done, 60_000);
+}
+
+const statusIs = (s: string) => (t: Json) => t.status === s;
+
+async function startTask(gw: HttpGatewayProc, args: Json): Promise<string> {
+  const created = await rpc(gw, 'tools/call', { name: 'job', arguments: args });
+  expect(created.result).toMatchObject({ resultType: 'task', status: 'working' });
+  return created.result?.taskId as string;
+}
+
+/**
+ * Tasks of a 2026-07-28 server that runs them itself (SEP-2663's extension; the hand-written fixture
+ * tasks2026.mjs, whose task moves one step per tasks/get it receives), passed through `mcpdmcp --http`.
+ */
+describe('tasks of a 2026-07-28 server passed through to 2026-07-28 clients', () => {
+  let world: TestWorld;
+  let alice: HttpGatewayProc;
+  let bob: HttpGatewayProc;
+
+  beforeAll(async () => {
+    world = new TestWorld({
+      'profiles/default.yaml': `namespace: { mode: never }\n${profile(server('t26', [process.execPath, FIXTURE], { maxInstances: 1 }))}`,
+      'callers.yaml': 'callers: {}\n',
+    });
+    await world.startCore();
+    [alice, bob] = await Promise.all([startWorldHttpGateway(world, 'alice'), startWorldHttpGateway(world, 'bob')]);
+  });
+  afterAll(async () => {
+    for (const gw of [alice, bob]) if (gw) await stopProc(gw.proc);
+    await world.cleanup();
+  });
+
+  it("runs as the server's task (its tasks/get drive it) under an id of the core's", async () => {
+    const id = await startTask(alice, { topic: 'tides' });
+    expect(id).toMatch(/^[\w-]{22}$/);
+    const done = await until(alice, id, 'completed', statusIs('completed'));
+    expect(done).toMatchObject({ resultType: 'complete', taskId: id, result: { content: [{ type: 'text' }] } });
+    // The server made a task (a plain call would answer "plain tides") and the polls reached it.
+    expect(((done.result as Json).content as Json[])[0]?.text).toBe('task on tides, after 2 tasks/get');
+    expect(JSON.stringify(done)).not.toContain('srv-');
+  });
+
+  it("passes the server's inputRequests on, answered by tasks/update; another caller never sees the task", async () => {
+    const id = await startTask(alice, { topic: 'python', ask: true });
+    const waiting = await until(alice, id, 'input_required with a request', (t) => t.inputRequests !== undefined);
+    expect(waiting.status).toBe('input_required');
+    expect(waiting.inputRequests).toEqual({
+      choice: expect.objectContaining({ method: 'elicitation/create', params: expect.objectContaining({ message: 'which python?' }) }),
+    });
+
+    for (const method of ['tasks/get', 'tasks/cancel']) expect((await rpc(bob, method, { taskId: id })).error?.code).toBe(-32602);
+
+    const ack = await rpc(alice, 'tasks/update', { taskId: id, inputResponses: { choice: { action: 'accept', content: { pick: 'programming' } } } });
+    expect(ack.result).toEqual({ resultType: 'complete' });
+    const done = await until(alice, id, 'completed', statusIs('completed'));
+    expect(JSON.stringify(done.result)).toContain('python (programming)');
+  });
+
+  it('tasks/cancel reaches the server: the task is cancelled and stays so', async () => {
+    const id = await startTask(alice, { topic: 'moss', hold: true });
+    expect((await rpc(alice, 'tasks/cancel', { taskId: id })).result).toEqual({ resultType: 'complete' });
+    expect(await taskOf(alice, id)).toMatchObject({ status: 'cancelled', statusMessage: 'cancelled by its caller (tasks/cancel)' });
+  });
+
+  it('the instance that held the task ending fails it with a clear error', async () => {
+    const id = await startTask(alice, { topic: 'fog', hold: true });
+    await until(alice, id, 'working', statusIs('working'));
+    const pids = pidsWithTag(world.tag).filter((p) => cmdline(p).includes(FIXTURE));
+    expect(pids).toHaveLength(1);
+    process.kill(pids[0]!, 'SIGKILL');
+    const failed = await until(alice, id, 'failed', statusIs('failed'));
+    expect(failed.error).toMatchObject({ code: -32603, message: expect.stringContaining('that ran the task ended') });
+  });
+});
