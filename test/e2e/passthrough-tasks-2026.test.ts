@@ -62,7 +62,10 @@ describe('tasks of a 2026-07-28 server passed through to 2026-07-28 clients', ()
 
     for (const method of ['tasks/get', 'tasks/cancel']) expect((await rpc(bob, method, { taskId: id })).error?.code).toBe(-32602);
 
-    const ack = await rpc(alice, 'tasks/update', { taskId: id, inputResponses: { choice: { action: 'accept', content: { pick: 'programming' } } } });
+    const ack = await rpc(alice, 'tasks/update', {
+      taskId: id,
+      inputResponses: { choice: { action: 'accept', content: { pick: 'programming' } } },
+    });
     expect(ack.result).toEqual({ resultType: 'complete' });
     const done = await until(alice, id, 'completed', statusIs('completed'));
     expect(JSON.stringify(done.result)).toContain('python (programming)');

@@ -56,7 +56,11 @@ export class ModernPassedTask {
     try {
       await this.control('tasks/cancel', {});
     } catch (e) {
-      this.init.log('info', 'task cancel not acknowledged by its server', { task: this.state.id, server: this.init.server, error: (e as Error).message });
+      this.init.log('info', 'task cancel not acknowledged by its server', {
+        task: this.state.id,
+        server: this.init.server,
+        error: (e as Error).message,
+      });
     }
     this.withdraw.abort(new Error(why));
     this.state.cancel(why);
@@ -77,10 +81,13 @@ export class ModernPassedTask {
       const params = isJsonObject(req.params) ? req.params : {};
       const meta = isJsonObject(params._meta) ? params._meta : {};
       const named = { ...params, _meta: { ...meta, [INPUT_KEY_META]: key } };
-      this.state.request(req.method, named, { signal: this.withdraw.signal }).then(
-        (response) => this.control('tasks/update', { inputResponses: { [key]: response } }),
-        () => undefined,
-      ).catch((e: unknown) => this.controlFailed('tasks/update', e));
+      this.state
+        .request(req.method, named, { signal: this.withdraw.signal })
+        .then(
+          (response) => this.control('tasks/update', { inputResponses: { [key]: response } }),
+          () => undefined,
+        )
+        .catch((e: unknown) => this.controlFailed('tasks/update', e));
     }
   }
 

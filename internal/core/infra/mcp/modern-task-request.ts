@@ -19,7 +19,12 @@ interface WireCodec {
 interface ClientInternals {
   _capabilities?: JsonObject;
   _resolveOutboundCodec?(method: string): WireCodec;
-  _requestWithSchemaViaCodec?(codec: WireCodec, request: { method: string; params: JsonObject }, schema: unknown, opts: unknown): Promise<unknown>;
+  _requestWithSchemaViaCodec?(
+    codec: WireCodec,
+    request: { method: string; params: JsonObject },
+    schema: unknown,
+    opts: unknown,
+  ): Promise<unknown>;
 }
 
 /**
@@ -33,7 +38,13 @@ export function isTaskRequest(method: string, taskParams: JsonObject | undefined
 }
 
 /** Sends a task request on `client`, a CreateTaskResult (`resultType: "task"`) answered as it came. */
-export async function modernTaskRequest(client: ModernClient, method: string, params: JsonObject, schema: unknown, opts: unknown): Promise<JsonObject> {
+export async function modernTaskRequest(
+  client: ModernClient,
+  method: string,
+  params: JsonObject,
+  schema: unknown,
+  opts: unknown,
+): Promise<JsonObject> {
   const c = client as unknown as ClientInternals;
   if (typeof c._resolveOutboundCodec !== 'function' || typeof c._requestWithSchemaViaCodec !== 'function') {
     throw new Error(`this SDK v2 client cannot send ${method} for a server's task (its request internals changed)`);
