@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestWorld } from '../support/core-process.js';
-import { startWorldHttpGateway, stopProc, type HttpGatewayProc } from '../support/http-gateway.js';
+import type { TestWorld } from '../support/core-process.js';
+import type { HttpGatewayProc } from '../support/http-gateway.js';
 import { FIXTURES } from '../support/paths.js';
 import { cmdline, pidsWithTag } from '../support/procs.js';
-import { profile, server } from '../support/profiles.js';
+import { server } from '../support/profiles.js';
 import { rpc, taskOf, untilTask, type Json } from '../support/tasks-2026.js';
+import { stopTwoCallers, twoCallers, type TwoCallers } from '../support/two-callers.js';
 
 const FIXTURE = `${FIXTURES}/servers/tasks2026.mjs`;
 
@@ -25,22 +26,16 @@ async function startTask(gw: HttpGatewayProc, args: Json): Promise<string> {
  * tasks2026.mjs, whose task moves one step per tasks/get it receives), passed through `mcpdmcp --http`.
  */
 describe('tasks of a 2026-07-28 server passed through to 2026-07-28 clients', () => {
+  let w: TwoCallers;
   let world: TestWorld;
   let alice: HttpGatewayProc;
   let bob: HttpGatewayProc;
 
   beforeAll(async () => {
-    world = new TestWorld({
-      'profiles/default.yaml': `namespace: { mode: never }\n${profile(server('t26', [process.execPath, FIXTURE], { maxInstances: 1 }))}`,
-      'callers.yaml': 'callers: {}\n',
-    });
-    await world.startCore();
-    [alice, bob] = await Promise.all([startWorldHttpGateway(world, 'alice'), startWorldHttpGateway(world, 'bob')]);
+    w = await twoCallers(server('t26', [process.execPath, FIXTURE], { maxInstances: 1 }));
+    ({ world, alice, bob } = w);
   });
-  afterAll(async () => {
-    for (const gw of [alice, bob]) if (gw) await stopProc(gw.proc);
-    await world.cleanup();
-  });
+  afterAll(() => stopTwoCallers(w));
 
   it("runs as the server's task (its tasks/get drive it) under an id of the core's", async () => {
     const id = await startTask(alice, { topic: 'tides' });

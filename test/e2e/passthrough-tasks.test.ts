@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestWorld } from '../support/core-process.js';
-import { startWorldHttpGateway, stopProc, type HttpGatewayProc } from '../support/http-gateway.js';
+import type { TestWorld } from '../support/core-process.js';
+import type { HttpGatewayProc } from '../support/http-gateway.js';
 import { EVERYTHING } from '../support/paths.js';
 import { cmdline, pidsWithTag } from '../support/procs.js';
-import { everythingServer, profile } from '../support/profiles.js';
+import { everythingServer } from '../support/profiles.js';
 import { rpc, taskOf, untilTask, type Json } from '../support/tasks-2026.js';
+import { stopTwoCallers, twoCallers, type TwoCallers } from '../support/two-callers.js';
 
 const TOOL = 'simulate-research-query';
 
@@ -31,22 +32,16 @@ function everythingPids(world: TestWorld): number[] {
  * simulate-research-query, `taskSupport: "required"`), passed through `mcpdmcp --http` to 2026-07-28 clients.
  */
 describe('tasks of a 2025-11-25 server passed through to 2026-07-28 clients', () => {
+  let w: TwoCallers;
   let world: TestWorld;
   let alice: HttpGatewayProc;
   let bob: HttpGatewayProc;
 
   beforeAll(async () => {
-    world = new TestWorld({
-      'profiles/default.yaml': `namespace: { mode: never }\n${profile(everythingServer('ev', { maxInstances: 1 }))}`,
-      'callers.yaml': 'callers: {}\n',
-    });
-    await world.startCore();
-    [alice, bob] = await Promise.all([startWorldHttpGateway(world, 'alice'), startWorldHttpGateway(world, 'bob')]);
+    w = await twoCallers(everythingServer('ev', { maxInstances: 1 }));
+    ({ world, alice, bob } = w);
   });
-  afterAll(async () => {
-    for (const gw of [alice, bob]) if (gw) await stopProc(gw.proc);
-    await world.cleanup();
-  });
+  afterAll(() => stopTwoCallers(w));
 
   it("runs as the server's task: the server's status messages, then its result, under an id of the core's", async () => {
     const id = await startTask(alice, { topic: 'tides' });

@@ -1,7 +1,7 @@
 import { isMcpdError } from '../../../shared/errors.js';
 import { isJsonObject, type JsonObject } from '../../../shared/json.js';
 import type { HostedTask } from './hosted-task.js';
-import type { PassedTaskInit } from './passed-task.js';
+import { instanceLost, type PassedTaskInit } from './passed-task.js';
 import { serverTaskOf, type ServerTask } from './server-tasks.js';
 
 /** How long a server's tasks/get, tasks/update or tasks/cancel may take: bookkeeping, answered at once. */
@@ -29,14 +29,8 @@ export class ModernPassedTask {
 
   async refresh(): Promise<void> {
     if (this.state.ended) return;
-    let answer: JsonObject;
-    try {
-      answer = await this.control('tasks/get', {});
-    } catch (e) {
-      this.controlFailed('tasks/get', e);
-      return;
-    }
-    const told = serverTaskOf(answer);
+    const answer = await this.control('tasks/get', {}).catch((e: unknown) => void this.controlFailed('tasks/get', e));
+    const told = answer && serverTaskOf(answer);
     if (told) this.apply(told, answer);
   }
 
@@ -68,9 +62,7 @@ export class ModernPassedTask {
 
   lost(): void {
     this.withdraw.abort(new Error('instance lost'));
-    this.state.abandon(
-      `the instance of server ${this.init.server} that ran the task ended (it crashed, was restarted or was stopped), and the task ended with it; call the tool again`,
-    );
+    this.state.abandon(instanceLost(this.init.server));
   }
 
   /** Puts each new input request to the client; its answer goes to the server as tasks/update. */

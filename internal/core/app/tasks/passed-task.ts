@@ -94,9 +94,7 @@ export class PassedTask {
 
   /** The instance that held the server's task ended: so did the task. */
   lost(): void {
-    this.state.abandon(
-      `the instance of server ${this.init.server} that ran the task ended (it crashed, was restarted or was stopped), and the task ended with it; call the tool again`,
-    );
+    this.state.abandon(instanceLost(this.init.server));
   }
 
   private control(method: 'tasks/get' | 'tasks/cancel'): Promise<JsonObject> {
@@ -137,4 +135,9 @@ export class PassedTask {
       },
     );
   }
+}
+
+/** Why a server's task failed when the instance holding it went. */
+export function instanceLost(server: string): string {
+  return `the instance of server ${server} that ran the task ended (it crashed, was restarted or was stopped), and the task ended with it; call the tool again`;
 }
