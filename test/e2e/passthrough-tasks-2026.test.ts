@@ -66,7 +66,7 @@ describe('tasks of a 2026-07-28 server passed through to 2026-07-28 clients', ()
     expect(JSON.stringify(done.result)).toContain('python (programming)');
   });
 
-  it('tasks/cancel: the task is cancelled (the server is told) and stays so', async () => {
+  it('tasks/cancel: the task is cancelled and stays so', async () => {
     const id = await startTask(alice, { topic: 'moss', hold: true });
     expect((await rpc(alice, 'tasks/cancel', { taskId: id })).result).toEqual({ resultType: 'complete' });
     expect(await taskOf(alice, id)).toMatchObject({ status: 'cancelled', statusMessage: 'cancelled by its caller (tasks/cancel)' });
