@@ -70,6 +70,12 @@ export function mcpPage(key: string, items: readonly { definition: JsonObject }[
 /** The `_meta` key with the milliseconds until a downstream list the page drew on goes stale (absent: none has a TTL). */
 export const FRESH_FOR_META = 'mcpd/freshForMs';
 
+/**
+ * The `_meta` key of a server's input request naming the key its answer goes under (MRTR `inputRequests`,
+ * a task's `inputRequests`); a request without one is keyed `<method>_<n>` (docs/eras.md).
+ */
+export const INPUT_KEY_META = 'mcpd/inputKey';
+
 /** The first page's `_meta` key naming the servers a listing answered without (still starting). */
 export const PENDING_META = 'mcpd/pending';
 

@@ -1,5 +1,6 @@
 import type { JsonObject, JsonValue } from '../../shared/json.js';
 import { isJsonObject } from '../../shared/json.js';
+import { INPUT_KEY_META } from '../../contract/areas/params.js';
 import type { Lane } from './lanes.js';
 import type { Downstream } from './downstream.js';
 import type { LoopResponse, LoopSink } from './loop-transport.js';
@@ -14,9 +15,6 @@ type RequestId = string | number;
  */
 const GATHER_QUIET_MS = 25;
 const GATHER_MAX_MS = 250;
-
-/** A 2025-11-25 server may name the key of its request in the InputRequiredResult (else the gateway does). */
-const INPUT_KEY_META = 'mcpd/inputKey';
 
 /** A server→client request waiting for the 2026 client's `inputResponses`. */
 export interface PendingInput {

@@ -2,14 +2,13 @@ import type { ClientChannel } from '../../../contract/control/client-requests.js
 import { ClientRequestError, JSONRPC_INTERNAL_ERROR } from '../../../contract/control/client-requests.js';
 import type { ProgressUpdate, StartedCall } from '../../../contract/model/downstream.js';
 import { TERMINAL_STATUSES, type TaskError, type TaskStatus, type TaskView } from '../../../contract/model/tasks.js';
+import { INPUT_KEY_META } from '../../../contract/areas/params.js';
 import { McpdError } from '../../../shared/errors.js';
 import { isJsonObject, type JsonObject } from '../../../shared/json.js';
 import { secretRedactor } from '../../../shared/redactor.js';
 
 /** SEP-2663's v1 key for the task a result belongs to: redundant on tasks/get, where `taskId` is the root's. */
 const RELATED_TASK_META = 'io.modelcontextprotocol/related-task';
-/** A server's name for its input request (as for plain calls, docs/eras.md "MRTR"). */
-const INPUT_KEY_META = 'mcpd/inputKey';
 
 interface PendingInput {
   request: JsonObject;

@@ -1,13 +1,9 @@
+import { INPUT_KEY_META } from '../../../contract/areas/params.js';
 import { isMcpdError } from '../../../shared/errors.js';
 import { isJsonObject, type JsonObject } from '../../../shared/json.js';
 import type { HostedTask } from './hosted-task.js';
-import { instanceLost, type PassedTaskInit } from './passed-task.js';
+import { CONTROL_TIMEOUT_MS, instanceLost, type PassedTaskInit } from './passed-task.js';
 import { serverTaskOf, type ServerTask } from './server-tasks.js';
-
-/** How long a server's tasks/get, tasks/update or tasks/cancel may take: bookkeeping, answered at once. */
-const CONTROL_TIMEOUT_MS = 30_000;
-/** The key HostedTask names an input request by, so the client answers under the server's own key. */
-const INPUT_KEY_META = 'mcpd/inputKey';
 
 /**
  * A 2026-07-28 server's task (SEP-2663) as the core passes it on: every tasks/get asks the server, whose

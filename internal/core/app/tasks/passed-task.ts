@@ -6,8 +6,8 @@ import type { CoreLog } from '../area-deps.js';
 import type { HostedTask } from './hosted-task.js';
 import { serverTaskOf, type ServerTask } from './server-tasks.js';
 
-/** How long a server's tasks/get or tasks/cancel may take: bookkeeping, answered at once by a live server. */
-const CONTROL_TIMEOUT_MS = 30_000;
+/** How long a server's tasks/get, tasks/update or tasks/cancel may take: bookkeeping, answered at once by a live server. */
+export const CONTROL_TIMEOUT_MS = 30_000;
 
 /** What a passed task needs of the pools: requests on the instance its key is pinned to. */
 export interface PassedTaskPools {
