@@ -1,5 +1,4 @@
 import type { CallDone, DownstreamSession, StartedCall } from '../../../contract/model/downstream.js';
-import { viaPromise } from '../../domain/call-adapters.js';
 import { isMcpdError, McpdError } from '../../../shared/errors.js';
 import { needsSignIn } from '../../../contract/model/sign-in.js';
 import type { JsonObject } from '../../../shared/json.js';
@@ -21,14 +20,15 @@ import { PoolHealth } from './pool-health.js';
 import { PoolScope } from './pool-scope.js';
 import { RestartScheduler } from './restart-scheduler.js';
 import { ServerTraffic } from './server-traffic.js';
+import { endOf, ToolCallLane } from './tool-call-lane.js';
 import { ToolListing } from './tool-listing.js';
 import type { CallOptions, PoolDeps } from './types.js';
 
 /**
  * A fingerprint-keyed pool, as the manager sees it. It only composes the parts, each owning its own
  * state: which instances run (InstanceLifecycle, IdleReaper, RestartScheduler, PoolHealth), where a
- * call goes (KeyRouting), who waits (Admission), hung detection (Liveness), listings (ToolListing) and
- * server→client traffic (ServerTraffic).
+ * call goes (KeyRouting), who waits (Admission), a caller's tool call (ToolCallLane), hung detection
+ * (Liveness), listings (ToolListing) and server→client traffic (ServerTraffic).
  */
 export class Pool {
   private readonly scope: PoolScope;
@@ -42,6 +42,7 @@ export class Pool {
   private readonly liveness: Liveness;
   private readonly listing: ToolListing;
   private readonly traffic: ServerTraffic;
+  private readonly lane: ToolCallLane;
   /** How long each cached list stays fresh, from the caching hints on the pages last listed. */
   private readonly freshness = new ListFreshness();
   /** The MCP version the newest session spoke (status keeps it after the instances idle out). */
@@ -81,6 +82,15 @@ export class Pool {
     );
     this.liveness = new Liveness(scope, instances, health, stop, (err) => this.signInLost(err));
     this.traffic = new ServerTraffic(scope, instances, routing);
+    this.lane = new ToolCallLane({
+      scope,
+      admission,
+      health,
+      liveness: this.liveness,
+      listing,
+      abandoned: (inst) => this.abandoned(inst),
+      signInLost: (err) => this.signInLost(err),
+    });
     this.liveness.armPing();
   }
 
@@ -191,83 +201,12 @@ export class Pool {
    * health) is done here the same way.
    */
   toolCall(name: string, args: JsonObject, opts: CallOptions, done: CallDone): StartedCall {
-    const budget = opts.timeoutMs ?? this.scope.spec.callTimeoutSeconds * 1000;
-    const deadline = this.scope.now() + budget;
-    const mark = this.health.mark();
-    const readOnly = opts.readOnly ?? this.readsOnly(name);
-    const inst = this.admission.takeNow(opts.routingKey, readOnly);
-    if (inst) return this.toolCallOn(inst, name, args, opts, { budget, deadline, mark }, done);
-    return this.parkToolCall(name, args, { ...opts, readOnly }, { budget, deadline, mark }, done);
-  }
-
-  /** The server marks the tool read-only (`annotations.readOnlyHint`) in the listing at hand. */
-  private readsOnly(name: string): boolean {
-    const tool = this.listing.meta.tools?.find((t) => t.name === name);
-    const annotations = tool?.definition.annotations;
-    return typeof annotations === 'object' && annotations !== null && !Array.isArray(annotations) && annotations.readOnlyHint === true;
+    return this.lane.toolCall(name, args, opts, done);
   }
 
   /** See ClientQuestions.lendSlot. */
   lendSlot(instanceId: string): (() => void) | undefined {
     return this.questions.lendSlot(instanceId);
-  }
-
-  /** The call waits for a slot (or its instance's start); `cancel` while it waits ends the wait. */
-  private parkToolCall(name: string, args: JsonObject, opts: CallOptions, at: CallClock, done: CallDone): StartedCall {
-    const wait = new AbortController();
-    let running: StartedCall | undefined;
-    let cancelled: Error | undefined;
-    this.admission.acquire({ ...opts, signal: wait.signal }, at.deadline, 'call').then(
-      (inst) => {
-        running = this.toolCallOn(inst, name, args, opts, at, done);
-        // Cancelled between getting the slot and this turn: the call was sent, so it is cancelled downstream.
-        if (cancelled) running.cancel(cancelled);
-      },
-      (err: unknown) => this.callFailed(err as Error, done),
-    );
-    return {
-      cancel: (err) => {
-        if (running) return running.cancel(err);
-        cancelled = err;
-        wait.abort(err);
-      },
-    };
-  }
-
-  private toolCallOn(inst: Instance, name: string, args: JsonObject, opts: CallOptions, at: CallClock, done: CallDone): StartedCall {
-    const remaining = at.deadline - this.scope.now();
-    const callEnded = inst.callStarted(opts.routingKey, this.abandoned(inst));
-    const session = inst.session as DownstreamSession;
-    const sessionOpts = {
-      timeoutMs: remaining,
-      deadlineMs: at.budget,
-      onProgress: opts.onProgress,
-      onResultJson: opts.onResultJson,
-      taskParams: opts.taskParams,
-    };
-    const ended: CallDone = {
-      result: (r) => {
-        callEnded('answered');
-        this.admission.release(inst);
-        this.health.recovered(at.mark);
-        done.result(r);
-      },
-      error: (err) => {
-        // Only a request that was actually sent and went unanswered says anything about the server.
-        if (remaining > 0 && isMcpdError(err) && err.reason === 'DEADLINE_EXCEEDED') this.liveness.probe(inst);
-        callEnded(endOf(err));
-        this.admission.release(inst);
-        this.callFailed(err, done);
-      },
-    };
-    if (session.toolCall) return session.toolCall(name, args, sessionOpts, ended);
-    return viaPromise((signal) => session.callTool(name, args, { ...sessionOpts, signal }), ended);
-  }
-
-  /** A missing sign-in leaves the server out of listings, however the call reached it. */
-  private callFailed(err: Error, done: CallDone): void {
-    if (needsSignIn(err)) this.signInLost(err as McpdError);
-    done.error(err);
   }
 
   request(method: string, params: JsonObject, opts: CallOptions): Promise<JsonObject> {
@@ -398,17 +337,5 @@ export class Pool {
   }
 }
 
-/** When a call began and how long it may take, fixed once whether it ran at once or waited. */
-interface CallClock {
-  budget: number;
-  deadline: number;
-  mark: ReturnType<PoolHealth['mark']>;
-}
-
 /** What a call that recorded no caller does when it ends: nothing. */
 function noCaller(): void {}
-
-/** A call its caller stopped waiting for (cancelled, deadline, caller gone) may still be running in the server. */
-function endOf(err: unknown): CallEnd {
-  return isMcpdError(err) && (err.reason === 'CANCELLED' || err.reason === 'DEADLINE_EXCEEDED') ? 'abandoned' : 'answered';
-}
