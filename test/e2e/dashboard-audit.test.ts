@@ -50,6 +50,8 @@ describe('the dashboard Audit page', () => {
     await bob.callTool({ name: 'ev__get-sum', arguments: { a: 1, b: 2 } });
     await rows().filter({ hasText: 'ev__get-sum' }).waitFor();
     await page.getByRole('combobox', { name: 'audit caller' }).selectOption('bob');
+    // The page re-renders after the select: the old table (both rows) is still there until alice's row leaves.
+    await rows().filter({ hasText: 'ev__echo' }).waitFor({ state: 'detached' });
     await rows().filter({ hasText: 'ev__get-sum' }).waitFor();
     expect(await rows().count()).toBe(1);
     expect(errors).toEqual([]);
