@@ -47,7 +47,9 @@ function gatewayFace(client: Client): Face {
       const err = e as { code?: number; message: string; data?: { reason?: string; details?: { policyRule?: string } } };
       expect(err.code, err.message).toBe(-32003);
       expect(err.data?.details?.policyRule, err.message).toBe(ruleIn(err.message));
-      return { rule: err.data?.details?.policyRule ?? '', reason: err.data?.reason ?? '', message: err.message };
+      // The SDK puts "MCP error -32003: " before the words the gateway sent.
+      const message = err.message.replace(/^MCP error -?\d+: /, '');
+      return { rule: err.data?.details?.policyRule ?? '', reason: err.data?.reason ?? '', message };
     }
   };
   return {
@@ -213,7 +215,7 @@ describe('policy on resources, templates, prompts and completions (a real core, 
       const refused = await alice.callTool('ev__echo', { message: 'no path' });
       expect(refused, face).toMatchObject({ rule: 'echo-under-tmp', reason: 'PERMISSION_DENIED' });
       expect(refused === 'ok' ? '' : refused.message, face).toMatch(
-        /^denied by policy rule "echo-under-tmp" \(callers\.yaml line \d+\): its condition could not be evaluated for tool ev__echo \(.*path.*\), and a rule that cannot be evaluated denies$/,
+        /^denied by policy rule "echo-under-tmp" \(callers\.yaml line \d+\): its condition could not be evaluated for tool ev__echo \(field not found: path\), and a rule that cannot be evaluated denies$/,
       );
       // With the field it evaluates: refused under /tmp, allowed elsewhere.
       expect(await alice.callTool('ev__echo', { message: 'x', path: '/tmp/a' }), face).toMatchObject({ rule: 'echo-under-tmp' });
