@@ -35,13 +35,12 @@ export function auditVerifyCommand(configDir: string, out: Out): number {
 /** Why a log is missing, where that can be told: turned off, or deleted (its anchor says entries were written). */
 function whyNoLog(file: string, enabled: boolean): string {
   if (!enabled) return ' (runtime.yaml turns it off: audit.enabled is false)';
-  const anchor = (() => {
-    try {
-      return readAnchor(file);
-    } catch {
-      return undefined;
-    }
-  })();
+  let anchor;
+  try {
+    anchor = readAnchor(file);
+  } catch {
+    return ''; // an anchor that is no anchor says nothing about the log
+  }
   return anchor && anchor.seq > 0 ? ` (it was deleted: its anchor says entries ${anchor.firstSeq} to ${anchor.seq} were written)` : '';
 }
 

@@ -125,6 +125,16 @@ describe('the audit log: real calls through real faces, then mcpdctl audit verif
       renameSync(`${oldest}.aside`, oldest);
     }
     expect(anchor().firstSeq).toBe(1);
+    // Every file goes: the anchor still says what was written.
+    for (const f of all) renameSync(f, `${f}.aside`);
+    try {
+      expect(await verify()).toMatchObject({
+        code: 1,
+        err: `mcpdctl: there is no audit log at ${current} (it was deleted: its anchor says entries 1 to 23 were written)\n`,
+      });
+    } finally {
+      for (const f of all) renameSync(`${f}.aside`, f);
+    }
     expect(await verify()).toMatchObject({ code: 0 });
   });
 
