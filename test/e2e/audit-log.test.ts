@@ -105,10 +105,14 @@ describe('the audit log: real calls through real faces, then mcpdctl audit verif
     expect(statSync(anchorFile(current)).mode & 0o777).toBe(0o600);
 
     expect(await tampered(current, (ls) => ls.slice(0, -2))).toMatchObject(
-      fails(`2 entries (seq 22 to 23) removed from the end: the log ends at entry 21, its anchor says 23 (its last line: audit.jsonl line ${last - 2})`),
+      fails(
+        `2 entries (seq 22 to 23) removed from the end: the log ends at entry 21, its anchor says 23 (its last line: audit.jsonl line ${last - 2})`,
+      ),
     );
     expect(await tampered(current, (ls) => ls.slice(0, -1))).toMatchObject(
-      fails(`1 entry (seq 23) removed from the end: the log ends at entry 22, its anchor says 23 (its last line: audit.jsonl line ${last - 1})`),
+      fails(
+        `1 entry (seq 23) removed from the end: the log ends at entry 22, its anchor says 23 (its last line: audit.jsonl line ${last - 1})`,
+      ),
     );
     // The oldest file goes (as rotation would delete it, but the anchor did not move).
     const oldest = all[0] as string;

@@ -86,9 +86,9 @@ function grpcFace(grpc: ControlPlaneClient, caller: string): Face {
   return {
     resources: async () =>
       demo(
-        (
-          await callUnary<pb.ListResourcesRequest, pb.ListResourcesResponse>((r, cb) => grpc.listResources(r, cb), page)
-        ).resources.map((r) => r.uri),
+        (await callUnary<pb.ListResourcesRequest, pb.ListResourcesResponse>((r, cb) => grpc.listResources(r, cb), page)).resources.map(
+          (r) => r.uri,
+        ),
       ),
     templates: async () =>
       demo(
@@ -100,7 +100,11 @@ function grpcFace(grpc: ControlPlaneClient, caller: string): Face {
         ).templates.map((t) => t.uriTemplate),
       ),
     prompts: async () =>
-      ev((await callUnary<pb.ListPromptsRequest, pb.ListPromptsResponse>((r, cb) => grpc.listPrompts(r, cb), page)).prompts.map((p) => p.name)),
+      ev(
+        (await callUnary<pb.ListPromptsRequest, pb.ListPromptsResponse>((r, cb) => grpc.listPrompts(r, cb), page)).prompts.map(
+          (p) => p.name,
+        ),
+      ),
     read: (uri) =>
       outcome(() => callUnary<pb.ReadResourceRequest, pb.ReadResourceResponse>((r, cb) => grpc.readResource(r, cb), { caller, uri })),
     subscribe: (uri) =>
@@ -113,11 +117,11 @@ function grpcFace(grpc: ControlPlaneClient, caller: string): Face {
         callUnary<pb.GetPromptRequest, pb.GetPromptResponse>((r, cb) => grpc.getPrompt(r, cb), { caller, name, argumentsJson: json(args) }),
       ),
     complete: (params) =>
-      outcome(() => callUnary<pb.CompleteRequest, pb.CompleteResponse>((r, cb) => grpc.complete(r, cb), { caller, paramsJson: json(params) })),
-    callTool: (name, args) =>
-      outcome(
-        () => collectStream(grpc.callTool({ caller, name, argumentsJson: json(args), routingKey: '', timeoutMs: 0 }), () => {}),
+      outcome(() =>
+        callUnary<pb.CompleteRequest, pb.CompleteResponse>((r, cb) => grpc.complete(r, cb), { caller, paramsJson: json(params) }),
       ),
+    callTool: (name, args) =>
+      outcome(() => collectStream(grpc.callTool({ caller, name, argumentsJson: json(args), routingKey: '', timeoutMs: 0 }), () => {})),
   };
 }
 
@@ -198,7 +202,9 @@ describe('policy on resources, templates, prompts and completions (a real core, 
       expect(await alice.read('demo://resource/dynamic/blob/3'), face).toBe('ok');
       expect(await alice.read('demo://resource/dynamic/blob/2'), face).toMatchObject({
         rule: 'no-blob-2',
-        message: expect.stringMatching(/^denied by policy rule "no-blob-2" \(callers\.yaml line \d+\): alice may not use resource/) as unknown,
+        message: expect.stringMatching(
+          /^denied by policy rule "no-blob-2" \(callers\.yaml line \d+\): alice may not use resource/,
+        ) as unknown,
       });
 
       expect(await alice.prompts(), face).toContain('ev__args-prompt');
@@ -249,4 +255,3 @@ describe('policy on resources, templates, prompts and completions (a real core, 
     }
   });
 });
-

@@ -50,7 +50,8 @@ export function readAnchor(file: string): AuditAnchor | undefined {
     throw e;
   }
   const a = parseAnchor(text);
-  if (!a) throw new Error(`${basename(path)} is not an audit anchor (altered?): it should be one JSON line with seq, hash, time and firstSeq`);
+  if (!a)
+    throw new Error(`${basename(path)} is not an audit anchor (altered?): it should be one JSON line with seq, hash, time and firstSeq`);
   return a;
 }
 

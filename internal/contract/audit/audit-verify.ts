@@ -102,7 +102,11 @@ export function verifyAudit(file: string): Verdict {
 }
 
 /** The chain's ends against the anchor (every line already checked): where it is wrong, or undefined. */
-function checkEnds(file: string, all: Line[], anchor: AuditAnchor | undefined): { file: string; line: number; problem: string } | undefined {
+function checkEnds(
+  file: string,
+  all: Line[],
+  anchor: AuditAnchor | undefined,
+): { file: string; line: number; problem: string } | undefined {
   const first = all[0];
   const last = all.at(-1);
   const lastAt = last ? { file: last.file, line: last.line } : { file, line: 0 };

@@ -150,7 +150,8 @@ describe('the audit anchor', () => {
     expect(verifyAudit(file)).toMatchObject({
       ok: false,
       line: 3,
-      problem: '2 entries (seq 4 to 5) removed from the end: the log ends at entry 3, its anchor says 5 (its last line: audit.jsonl line 3)',
+      problem:
+        '2 entries (seq 4 to 5) removed from the end: the log ends at entry 3, its anchor says 5 (its last line: audit.jsonl line 3)',
     });
     const { w, warnings } = writer(file);
     w.record(rec(5));
@@ -181,6 +182,9 @@ describe('the audit anchor', () => {
       problem: `${Number(kept) - Number(from)} entries (seq ${from} to ${Number(kept) - 1}) removed from the start: the log begins at entry ${kept}, its anchor says ${from} (older files deleted) (its first line: audit.jsonl.2 line 1)`,
     });
     rmSync(anchorFile(file));
-    expect(verifyAudit(file)).toMatchObject({ ok: false, problem: expect.stringMatching(/^there is no anchor beside it \(audit\.jsonl\.anchor\)/) });
+    expect(verifyAudit(file)).toMatchObject({
+      ok: false,
+      problem: expect.stringMatching(/^there is no anchor beside it \(audit\.jsonl\.anchor\)/),
+    });
   });
 });

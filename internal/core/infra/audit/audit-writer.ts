@@ -396,7 +396,7 @@ async function firstSeqIn(file: string | undefined): Promise<number | undefined>
     // Up to the size it has: a device (/dev/full) reads on for ever.
     const { size } = await h.stat();
     let text = '';
-    for (let pos = 0; pos < size && !text.includes('\n'); ) {
+    for (let pos = 0; pos < size && !text.includes('\n');) {
       const b = Buffer.alloc(Math.min(64 * 1024, size - pos));
       const { bytesRead } = await h.read(b, 0, b.length, pos);
       if (bytesRead === 0) break;
