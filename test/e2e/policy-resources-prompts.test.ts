@@ -125,133 +125,141 @@ function grpcFace(grpc: ControlPlaneClient, caller: string): Face {
   };
 }
 
-describe('policy on resources, templates, prompts and completions (a real core, server-everything, the gateway and gRPC)', () => {
-  const world = coreWorld({
-    'profiles/default.yaml': profile(everythingServer('ev', { idleSeconds: 300 })),
-    'callers.yaml': callersWithResourceRules(),
-    // A loaded machine may take a while to start the server: the first listing waits for it.
-    'runtime.yaml': 'metricsAddress: ""\nlistingBudgetSeconds: 60\n',
-  });
-  const faces = new Map<string, { alice: Face; bob: Face }>();
-  let gateway: Client;
-  let grpc: ControlPlaneClient;
-  const changed = { resources: 0, prompts: 0 };
+// Generous: every test goes through both faces in turn, and a loaded machine is slow.
+describe(
+  'policy on resources, templates, prompts and completions (a real core, server-everything, the gateway and gRPC)',
+  { timeout: 180_000 },
+  () => {
+    const world = coreWorld({
+      'profiles/default.yaml': profile(everythingServer('ev', { idleSeconds: 300 })),
+      'callers.yaml': callersWithResourceRules(),
+      // A loaded machine may take a while to start the server: the first listing waits for it.
+      'runtime.yaml': 'metricsAddress: ""\nlistingBudgetSeconds: 60\n',
+    });
+    const faces = new Map<string, { alice: Face; bob: Face }>();
+    let gateway: Client;
+    let grpc: ControlPlaneClient;
+    const changed = { resources: 0, prompts: 0 };
 
-  beforeAll(async () => {
-    gateway = await world.gateway('alice');
-    gateway.setNotificationHandler(ResourceListChangedNotificationSchema, () => void changed.resources++);
-    gateway.setNotificationHandler(PromptListChangedNotificationSchema, () => void changed.prompts++);
-    grpc = createControlClient(world.socket);
-    faces.set('MCP gateway (stdio)', { alice: gatewayFace(gateway), bob: gatewayFace(await world.gateway('bob')) });
-    faces.set('gRPC', { alice: grpcFace(grpc, 'alice'), bob: grpcFace(grpc, 'bob') });
-    // The server is started by the first listing; wait until bob sees what the rules are about.
-    await waitFor('server-everything listed', async () => (await faces.get('gRPC')!.bob.templates()).includes(TEXT_TEMPLATE));
-  }, 120_000);
-  afterAll(() => grpc?.close());
+    beforeAll(async () => {
+      gateway = await world.gateway('alice');
+      gateway.setNotificationHandler(ResourceListChangedNotificationSchema, () => void changed.resources++);
+      gateway.setNotificationHandler(PromptListChangedNotificationSchema, () => void changed.prompts++);
+      grpc = createControlClient(world.socket);
+      faces.set('MCP gateway (stdio)', { alice: gatewayFace(gateway), bob: gatewayFace(await world.gateway('bob')) });
+      faces.set('gRPC', { alice: grpcFace(grpc, 'alice'), bob: grpcFace(grpc, 'bob') });
+      // The server is started by the first listing; wait until bob sees what the rules are about.
+      await waitFor('server-everything listed', async () => (await faces.get('gRPC')!.bob.templates()).includes(TEXT_TEMPLATE));
+    }, 120_000);
+    afterAll(() => grpc?.close());
 
-  it('an unconditional resources: deny hides the resource and its template, and refuses read, subscribe and completion', async () => {
-    for (const [face, { alice, bob }] of faces) {
-      expect(await bob.resources(), face).toContain(STATIC);
-      expect(await bob.templates(), face).toEqual(expect.arrayContaining([TEXT_TEMPLATE, BLOB_TEMPLATE]));
-      expect(await alice.resources(), face).not.toContain(STATIC);
-      expect((await alice.resources()).length, face).toBe((await bob.resources()).length - 1);
-      expect(await alice.templates(), face).toEqual([BLOB_TEMPLATE]);
+    it('an unconditional resources: deny hides the resource and its template, and refuses read, subscribe and completion', async () => {
+      for (const [face, { alice, bob }] of faces) {
+        expect(await bob.resources(), face).toContain(STATIC);
+        expect(await bob.templates(), face).toEqual(expect.arrayContaining([TEXT_TEMPLATE, BLOB_TEMPLATE]));
+        expect(await alice.resources(), face).not.toContain(STATIC);
+        expect((await alice.resources()).length, face).toBe((await bob.resources()).length - 1);
+        expect(await alice.templates(), face).toEqual([BLOB_TEMPLATE]);
 
-      for (const [what, refused] of [
-        ['read of the static resource', await alice.read(STATIC)],
-        ['read through the template', await alice.read('demo://resource/dynamic/text/42')],
-        ['subscription', await alice.subscribe('demo://resource/dynamic/text/1')],
-        ['completion of the template', await alice.complete(COMPLETE_TEXT)],
-      ] as const) {
-        expect(refused, `${face}: ${what}`).toMatchObject({ rule: 'no-text-resources', reason: 'PERMISSION_DENIED' });
-        expect(refused === 'ok' ? '' : refused.message, `${face}: ${what}`).toMatch(
-          /^denied by policy rule "no-text-resources" \(callers\.yaml line 3\): alice may not use resource demo:\/\/resource\//,
-        );
+        for (const [what, refused] of [
+          ['read of the static resource', await alice.read(STATIC)],
+          ['read through the template', await alice.read('demo://resource/dynamic/text/42')],
+          ['subscription', await alice.subscribe('demo://resource/dynamic/text/1')],
+          ['completion of the template', await alice.complete(COMPLETE_TEXT)],
+        ] as const) {
+          expect(refused, `${face}: ${what}`).toMatchObject({ rule: 'no-text-resources', reason: 'PERMISSION_DENIED' });
+          expect(refused === 'ok' ? '' : refused.message, `${face}: ${what}`).toMatch(
+            /^denied by policy rule "no-text-resources" \(callers\.yaml line 3\): alice may not use resource demo:\/\/resource\//,
+          );
+        }
+        // The same requests are bob's to make.
+        expect(await bob.read(STATIC), face).toBe('ok');
+        expect(await bob.read('demo://resource/dynamic/text/42'), face).toBe('ok');
+        expect(await bob.complete(COMPLETE_TEXT), face).toBe('ok');
       }
-      // The same requests are bob's to make.
-      expect(await bob.read(STATIC), face).toBe('ok');
-      expect(await bob.read('demo://resource/dynamic/text/42'), face).toBe('ok');
-      expect(await bob.complete(COMPLETE_TEXT), face).toBe('ok');
-    }
-    expect(await faces.get('MCP gateway (stdio)')!.bob.subscribe('demo://resource/dynamic/text/1')).toBe('ok');
-  });
+      expect(await faces.get('MCP gateway (stdio)')!.bob.subscribe('demo://resource/dynamic/text/1')).toBe('ok');
+    });
 
-  it('a prompts: deny hides the prompt and refuses prompts/get and the completion of its arguments', async () => {
-    for (const [face, { alice, bob }] of faces) {
-      expect(await bob.prompts(), face).toContain('ev__completable-prompt');
-      const listed = await alice.prompts();
-      expect(listed, face).not.toContain('ev__completable-prompt');
-      expect(listed, face).toContain('ev__args-prompt');
+    it('a prompts: deny hides the prompt and refuses prompts/get and the completion of its arguments', async () => {
+      for (const [face, { alice, bob }] of faces) {
+        expect(await bob.prompts(), face).toContain('ev__completable-prompt');
+        const listed = await alice.prompts();
+        expect(listed, face).not.toContain('ev__completable-prompt');
+        expect(listed, face).toContain('ev__args-prompt');
 
-      const get = await alice.getPrompt('ev__completable-prompt', { department: 'Sales', name: 'Alice' });
-      const complete = await alice.complete(COMPLETE_PROMPT);
-      for (const refused of [get, complete]) {
-        expect(refused, face).toMatchObject({ rule: 'no-completable-prompt', reason: 'PERMISSION_DENIED' });
+        const get = await alice.getPrompt('ev__completable-prompt', { department: 'Sales', name: 'Alice' });
+        const complete = await alice.complete(COMPLETE_PROMPT);
+        for (const refused of [get, complete]) {
+          expect(refused, face).toMatchObject({ rule: 'no-completable-prompt', reason: 'PERMISSION_DENIED' });
+          expect(refused === 'ok' ? '' : refused.message, face).toMatch(
+            /^denied by policy rule "no-completable-prompt" \(callers\.yaml line \d+\): alice may not use prompt ev__completable-prompt$/,
+          );
+        }
+        expect(await bob.getPrompt('ev__completable-prompt', { department: 'Sales', name: 'Alice' }), face).toBe('ok');
+        expect(await bob.complete(COMPLETE_PROMPT), face).toBe('ok');
+      }
+    });
+
+    it('a rule with `when` keeps the resource or prompt listed and refuses only the requests it matches, naming the rule', async () => {
+      for (const [face, { alice }] of faces) {
+        expect(await alice.templates(), face).toContain(BLOB_TEMPLATE);
+        expect(await alice.read('demo://resource/dynamic/blob/3'), face).toBe('ok');
+        expect(await alice.read('demo://resource/dynamic/blob/2'), face).toMatchObject({
+          rule: 'no-blob-2',
+          message: expect.stringMatching(
+            /^denied by policy rule "no-blob-2" \(callers\.yaml line \d+\): alice may not use resource/,
+          ) as unknown,
+        });
+
+        expect(await alice.prompts(), face).toContain('ev__args-prompt');
+        expect(await alice.getPrompt('ev__args-prompt', { city: 'Lyon' }), face).toBe('ok');
+        expect(await alice.getPrompt('ev__args-prompt', { city: 'Paris' }), face).toMatchObject({
+          rule: 'no-paris',
+          reason: 'PERMISSION_DENIED',
+        });
+      }
+    });
+
+    it('a condition that cannot be evaluated refuses (fails closed), saying why', async () => {
+      for (const [face, { alice }] of faces) {
+        const refused = await alice.callTool('ev__echo', { message: 'no path' });
+        expect(refused, face).toMatchObject({ rule: 'echo-under-tmp', reason: 'PERMISSION_DENIED' });
         expect(refused === 'ok' ? '' : refused.message, face).toMatch(
-          /^denied by policy rule "no-completable-prompt" \(callers\.yaml line \d+\): alice may not use prompt ev__completable-prompt$/,
+          /^denied by policy rule "echo-under-tmp" \(callers\.yaml line \d+\): its condition could not be evaluated for tool ev__echo \(field not found: path\), and a rule that cannot be evaluated denies$/,
         );
+        // With the field it evaluates: refused under /tmp, allowed elsewhere.
+        expect(await alice.callTool('ev__echo', { message: 'x', path: '/tmp/a' }), face).toMatchObject({ rule: 'echo-under-tmp' });
+        expect(await alice.callTool('ev__echo', { message: 'x', path: '/home/a' }), face).toBe('ok');
       }
-      expect(await bob.getPrompt('ev__completable-prompt', { department: 'Sales', name: 'Alice' }), face).toBe('ok');
-      expect(await bob.complete(COMPLETE_PROMPT), face).toBe('ok');
-    }
-  });
+    });
 
-  it('a rule with `when` keeps the resource or prompt listed and refuses only the requests it matches, naming the rule', async () => {
-    for (const [face, { alice }] of faces) {
-      expect(await alice.templates(), face).toContain(BLOB_TEMPLATE);
-      expect(await alice.read('demo://resource/dynamic/blob/3'), face).toBe('ok');
-      expect(await alice.read('demo://resource/dynamic/blob/2'), face).toMatchObject({
-        rule: 'no-blob-2',
-        message: expect.stringMatching(
-          /^denied by policy rule "no-blob-2" \(callers\.yaml line \d+\): alice may not use resource/,
-        ) as unknown,
-      });
-
-      expect(await alice.prompts(), face).toContain('ev__args-prompt');
-      expect(await alice.getPrompt('ev__args-prompt', { city: 'Lyon' }), face).toBe('ok');
-      expect(await alice.getPrompt('ev__args-prompt', { city: 'Paris' }), face).toMatchObject({
-        rule: 'no-paris',
-        reason: 'PERMISSION_DENIED',
-      });
-    }
-  });
-
-  it('a condition that cannot be evaluated refuses (fails closed), saying why', async () => {
-    for (const [face, { alice }] of faces) {
-      const refused = await alice.callTool('ev__echo', { message: 'no path' });
-      expect(refused, face).toMatchObject({ rule: 'echo-under-tmp', reason: 'PERMISSION_DENIED' });
-      expect(refused === 'ok' ? '' : refused.message, face).toMatch(
-        /^denied by policy rule "echo-under-tmp" \(callers\.yaml line \d+\): its condition could not be evaluated for tool ev__echo \(field not found: path\), and a rule that cannot be evaluated denies$/,
+    it('an edit of callers.yaml sends resources and prompts list_changed, and the lists and refusals follow it', async () => {
+      const alice = faces.get('MCP gateway (stdio)')!.alice;
+      // The gateway tells a client of a change to a list it holds: take both lists first.
+      await alice.resources();
+      await alice.templates();
+      await alice.prompts();
+      const before = { ...changed };
+      world.write(
+        'callers.yaml',
+        callersWithResourceRules()
+          .replace(`"${STATIC}", `, '')
+          .replace('prompts: ["ev__completable-prompt"]', 'prompts: ["ev__simple-prompt"]'),
       );
-      // With the field it evaluates: refused under /tmp, allowed elsewhere.
-      expect(await alice.callTool('ev__echo', { message: 'x', path: '/tmp/a' }), face).toMatchObject({ rule: 'echo-under-tmp' });
-      expect(await alice.callTool('ev__echo', { message: 'x', path: '/home/a' }), face).toBe('ok');
-    }
-  });
-
-  it('an edit of callers.yaml sends resources and prompts list_changed, and the lists and refusals follow it', async () => {
-    const alice = faces.get('MCP gateway (stdio)')!.alice;
-    // The gateway tells a client of a change to a list it holds: take both lists first.
-    await alice.resources();
-    await alice.templates();
-    await alice.prompts();
-    const before = { ...changed };
-    world.write(
-      'callers.yaml',
-      callersWithResourceRules()
-        .replace(`"${STATIC}", `, '')
-        .replace('prompts: ["ev__completable-prompt"]', 'prompts: ["ev__simple-prompt"]'),
-    );
-    await waitFor('resources/list_changed', () => changed.resources > before.resources);
-    await waitFor('prompts/list_changed', () => changed.prompts > before.prompts);
-    for (const [face, f] of faces) {
-      expect(await f.alice.resources(), face).toContain(STATIC);
-      expect(await f.alice.read(STATIC), face).toBe('ok');
-      expect(await f.alice.templates(), face).toEqual([BLOB_TEMPLATE]);
-      const prompts = await f.alice.prompts();
-      expect(prompts, face).toContain('ev__completable-prompt');
-      expect(prompts, face).not.toContain('ev__simple-prompt');
-      expect(await f.alice.getPrompt('ev__simple-prompt', {}), face).toMatchObject({ rule: 'no-completable-prompt' });
-    }
-  });
-});
+      // The core applies the edit (seen on gRPC, not through the gateway), then the gateway's client is told.
+      const grpcAlice = faces.get('gRPC')!.alice;
+      await waitFor('the edited rules to apply', async () => (await grpcAlice.read(STATIC)) === 'ok');
+      await waitFor('resources/list_changed', () => changed.resources > before.resources);
+      await waitFor('prompts/list_changed', () => changed.prompts > before.prompts);
+      for (const [face, f] of faces) {
+        expect(await f.alice.resources(), face).toContain(STATIC);
+        expect(await f.alice.read(STATIC), face).toBe('ok');
+        expect(await f.alice.templates(), face).toEqual([BLOB_TEMPLATE]);
+        const prompts = await f.alice.prompts();
+        expect(prompts, face).toContain('ev__completable-prompt');
+        expect(prompts, face).not.toContain('ev__simple-prompt');
+        expect(await f.alice.getPrompt('ev__simple-prompt', {}), face).toMatchObject({ rule: 'no-completable-prompt' });
+      }
+    });
+  },
+);
