@@ -15,7 +15,8 @@ import { everythingServer, profile } from '../support/profiles.js';
 const run = promisify(execFile);
 const SECRET = 'secret-arg-5150';
 
-describe('the audit log: real calls through real faces, then mcpdctl audit verify and tail', () => {
+// Generous: the first test spawns mcpdctl ten times, which a loaded machine makes slow.
+describe('the audit log: real calls through real faces, then mcpdctl audit verify and tail', { timeout: 180_000 }, () => {
   const world = coreWorld({
     'profiles/default.yaml': profile(everythingServer('ev')),
     'callers.yaml': 'callers:\n  alice: default\n  bob: default\n',
