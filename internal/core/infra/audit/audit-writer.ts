@@ -186,7 +186,7 @@ export class AuditWriter {
    */
   private async checkAnchor(): Promise<void> {
     const first = await firstSeqIn(chainFiles(this.o.file)[0]);
-    this.firstSeq = first ?? (this.seq > 0 ? this.seq : undefined);
+    this.firstSeq = first;
     const path = anchorFile(this.o.file);
     const text = await readFile(path, 'utf8').catch((e: NodeJS.ErrnoException) => {
       if (e.code === 'ENOENT') return undefined;
@@ -194,6 +194,8 @@ export class AuditWriter {
     });
     if (text === undefined) return this.writeAnchor();
     const anchor = parseAnchor(text);
+    // An oldest file whose first line says nothing: the anchor knows where the log starts.
+    this.firstSeq ??= anchor?.firstSeq;
     const m = anchor
       ? anchorMismatch(anchor, { first: first ?? this.seq + 1, last: { seq: this.seq, hash: this.prev } })
       : { lost: 0, problem: `${basename(path)} was no audit anchor (altered?)` };
