@@ -13,7 +13,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { CLIENT_CAPABILITIES_NOTIFICATION } from '../../internal/contract/control/client-requests.js';
 import { BridgeCallError, BridgeClient } from '../../internal/contract/desktop-bridge/bridge-client.js';
+import { SessionClient } from '../../internal/contract/session/session-client.js';
 import { LinuxBackend } from '../../internal/desktop-host/linux/linux-backend.js';
 import { TestWorld } from '../support/core-process.js';
 import { deskServer, DesktopSession, exited, FIXTURE_APP, GTK_FIXTURE, startSocketHost } from '../support/desktop-session.js';
@@ -75,6 +77,17 @@ describe('cancel, disconnect and route on a real Linux desktop, on both faces', 
     await confirmed(client, 'desktop.typeText', { route, text: 'Z' });
     await waitFor('the marker key in the app', () => current() > before);
     return current() - 1;
+  };
+  /**
+   * Alice types through the MCP face and is asked once. The desk's lane runs her input only after the stopped
+   * call's typing has ended, so the field's length once she is answered is final: nothing of the stopped text
+   * can arrive later.
+   */
+  const aliceTypesNext = async (text: string) => {
+    const n = alice.asked.length;
+    const r = (await alice.client.callTool({ name: 'desk__desktop_type', arguments: { text, app: FIXTURE_APP } })) as ToolResult;
+    expect(r.isError, textOf(r)).not.toBe(true);
+    expect(alice.asked).toHaveLength(n + 1);
   };
   const tree = async (appName: string) =>
     (await probe.snapshot({ app: { name: appName } }, { maxDepth: 12, maxNodes: 200, deadlineMs: Date.now() + 10_000 })).nodes;
@@ -201,6 +214,68 @@ describe('cancel, disconnect and route on a real Linux desktop, on both faces', 
     expect(alice.asked).toHaveLength(n + 1);
   }, 180_000);
 
+  it("MCP: closing a caller's MCP client mid-desktop_type stops the keys within one chunk, and the desk asks the next caller", async () => {
+    const carol = await caller(world, 'carol');
+    const start = current();
+    const call = carol.client
+      .callTool({ name: 'desk__desktop_type', arguments: { text: 'x'.repeat(3000), app: FIXTURE_APP } }, undefined, { timeout: 120_000 })
+      .then(
+        () => 'answered',
+        (e: unknown) => String(e),
+      );
+    await waitFor('typing under way', () => current() >= start + 100, 60_000);
+    const atClose = current();
+    await carol.client.close(); // its gateway goes, and with it the Session the call came on
+    expect(await call).toMatch(/closed/i);
+    expect(carol.asked).toHaveLength(1);
+    const arrived = await settle();
+    expect(arrived - atClose).toBeLessThanOrEqual(CHUNK);
+    expect(arrived - start).toBeLessThan(3000);
+    await aliceTypesNext('ok');
+    // The marker and alice's two keys, and no more of carol's text.
+    expect(current()).toBeLessThanOrEqual(arrived + 1 + 2);
+  }, 180_000);
+
+  it("MCP: the core's deadline (the call's timeoutMs) expiring mid-desktop_type stops the keys within one chunk, and the desk asks the next caller", async () => {
+    // A Session as a gateway opens it, answering the question itself: its request carries the deadline.
+    const erin = await SessionClient.connect(world.socket, {
+      caller: 'erin',
+      pid: process.pid,
+      clientName: 'deadline-test',
+      previousSessionId: '',
+    });
+    const asked: string[] = [];
+    erin.onRequest(async (method, params) => {
+      asked.push(`${method}: ${String(params.message)}`);
+      return { action: 'accept', content: { allow: true } };
+    });
+    erin.notify(CLIENT_CAPABILITIES_NOTIFICATION, { capabilities: { elicitation: {} }, clientName: 'deadline-test' });
+    const start = current();
+    // Far more text than fits in the deadline (xdotool types at most ~200 keys/s), and a deadline long enough for
+    // the find and the question before any key on a loaded machine.
+    const deadlineMs = 30_000;
+    const text = 'y'.repeat(12_000);
+    const outcome = await erin
+      .request('tools/call', { name: 'desk__desktop_type', arguments: { text, app: FIXTURE_APP } }, { timeoutMs: deadlineMs })
+      .then(
+        () => 'answered',
+        (e: Error & { code?: string }) => `${e.code}: ${e.message}`,
+      );
+    const atDeadline = current();
+    try {
+      expect(outcome).toMatch(/^DEADLINE_EXCEEDED/);
+      expect(asked).toEqual([expect.stringMatching(/^elicitation\/create: .*desktop\.typeText in application mcpd-fixture/)]);
+      expect(atDeadline - start, 'typing had begun when the deadline came').toBeGreaterThan(0);
+      const arrived = await settle();
+      expect(arrived - atDeadline).toBeLessThanOrEqual(CHUNK);
+      expect(arrived - start).toBeLessThan(text.length);
+      await aliceTypesNext('ok');
+      expect(current()).toBeLessThanOrEqual(arrived + 1 + 2);
+    } finally {
+      erin.close();
+    }
+  }, 240_000);
+
   it("MCP: while bob's question waits for him, alice's desktop_find still runs; her click waits for its turn", async () => {
     const before = await countOf(FIXTURE_APP);
     let release: (r: ElicitResult) => void = () => undefined;
@@ -238,19 +313,27 @@ describe('cancel, disconnect and route on a real Linux desktop, on both faces', 
     expect(await countOf(FIXTURE_APP)).toBe(`count: ${Number(before?.slice('count: '.length)) + 2}`);
   }, 120_000);
 
-  it("MCP: another application's element under the route is refused before anyone is asked", async () => {
+  it("MCP: another application's element under the route is refused before anyone is asked: a click, and a typeText", async () => {
     const [button] = (await find(OTHER_APP, { byRole: 'AXButton', titleContains: 'Increment' })).elementRefs;
+    const [entry] = (await find(OTHER_APP, { byRole: 'AXTextField' })).elementRefs;
     const n = alice.asked.length;
-    const r = (await alice.client.callTool({
+    const refusal =
+      /DESKTOP_ELEMENT_NOT_FOUND: the target is outside the route .*belongs to application mcpd-other.*the user was not asked/;
+    const click = (await alice.client.callTool({
       name: 'desk__desktop_click',
       arguments: { elementId: button!.elementId, app: FIXTURE_APP },
     })) as ToolResult;
-    expect(r.isError).toBe(true);
-    expect(textOf(r)).toMatch(
-      /DESKTOP_ELEMENT_NOT_FOUND: the target is outside the route .*belongs to application mcpd-other.*the user was not asked/,
-    );
+    expect(click.isError).toBe(true);
+    expect(textOf(click)).toMatch(refusal);
+    const typed = (await alice.client.callTool({
+      name: 'desk__desktop_type',
+      arguments: { elementId: entry!.elementId, text: 'leak', app: FIXTURE_APP },
+    })) as ToolResult;
+    expect(typed.isError).toBe(true);
+    expect(textOf(typed)).toMatch(refusal);
     expect(alice.asked).toHaveLength(n);
     expect(await countOf(OTHER_APP)).toBe('count: 0');
+    expect(lines(otherLog)).toEqual([]);
   });
 
   it("socket: a destroyed widget's elementRef is stale, not clicked", async () => {
