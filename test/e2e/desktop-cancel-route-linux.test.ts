@@ -1,10 +1,10 @@
 /**
- * Cancel, disconnect and route on a real desktop (Xvfb + AT-SPI + two GTK apps), through both faces of the host: the socket and the
- * MCP face behind the core. A cancelled call — while its question is open, or mid-typing — withdraws the
- * question, stops the input within one chunk and leaves the desk asking the next caller; closing a socket
- * connection stops its typing; the question names the application and window, and input never goes outside
- * the route (another app's element, a window that appeared while the user was asked). Counted from the apps'
- * own logs and trees.
+ * Cancel, disconnect and route on a real desktop (Xvfb + AT-SPI + two GTK apps), through both faces of the host:
+ * the socket and the MCP face behind the core. A cancelled call — while its question is open, or mid-typing —
+ * withdraws the question, stops the input within one chunk and leaves the desk asking the next caller; so do
+ * closing the connection (a socket's, or a caller's MCP client) and the core's deadline mid-typing. The question
+ * names the application and window, and input never goes outside the route (another app's element, a window
+ * that appeared while the user was asked). Counted from the apps' own logs and trees.
  */
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
