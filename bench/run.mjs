@@ -162,7 +162,14 @@ async function hopCpu() {
       const client = new Client({ name: 'bench', version: '1' });
       await client.connect(transport);
       opened.push({ stop: () => client.close() });
-      paths.push({ label, dist, pids: { core: world.core.pid, gateway: transport.pid }, call: () => echo1kb(client, 'everything__echo'), core: [], gateway: [] });
+      paths.push({
+        label,
+        dist,
+        pids: { core: world.core.pid, gateway: transport.pid },
+        call: () => echo1kb(client, 'everything__echo'),
+        core: [],
+        gateway: [],
+      });
     }
     for (const p of paths) {
       await untilListed(p.call);
@@ -174,7 +181,11 @@ async function hopCpu() {
         for (let i = 0; i < perRound; i++) await p.call();
         for (const k of ['core', 'gateway']) p[k].push(((cpuMs(p.pids[k]) - before[k]) * 1000) / perRound);
       }
-    const median = (xs) => percentile([...xs].sort((a, b) => a - b), 50);
+    const median = (xs) =>
+      percentile(
+        [...xs].sort((a, b) => a - b),
+        50,
+      );
     const [mine, theirs] = paths;
     emit({
       case: 'hop_cpu_per_call',

@@ -23,7 +23,9 @@ describe('audit chain: canonical JSON', () => {
   });
 
   it('leaves undefined members out, writes null for undefined in arrays and for functions and symbols', () => {
-    expect(argsDigestOf({ b: undefined, a: [undefined, 1] })).toBe('sha256:eb57380fc77099e358c30ebd17391cd25523428864604405a58cb4b2944f8562');
+    expect(argsDigestOf({ b: undefined, a: [undefined, 1] })).toBe(
+      'sha256:eb57380fc77099e358c30ebd17391cd25523428864604405a58cb4b2944f8562',
+    );
     expect(argsDigestOf({ f: () => 1, d: new Date(0), s: Symbol('s') })).toBe(
       'sha256:d857d05b5e9c3ec4fbbf854ea2739dca6ee6f777ab61d6049b3d258f72cdd02f',
     );
