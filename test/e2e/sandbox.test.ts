@@ -127,7 +127,7 @@ describe('a sandboxed server (bubblewrap, docs/sandbox.md)', () => {
     expect(pools.find((p) => p.references.some((r) => r.endsWith('/open')))?.target).not.toContain('[sandbox');
   });
 
-  it('mcpdctl status SERVER and the dashboard's pool card show its grants', async () => {
+  it("mcpdctl status SERVER and the dashboard's pool card show its grants", async () => {
     const grants = `read: ${world.dir}, ${path('granted-read')}; write: ${path('granted-write')}; network: 127.0.0.1:${portOf(allowed)}`;
     const text = await ctl(world, ['status', 'boxed']);
     expect(text.code).toBe(0);
