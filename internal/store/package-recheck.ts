@@ -8,10 +8,7 @@ import { resolvePackage } from './package-pins.js';
  * answer at all (decision 74 says why that one starts anyway).
  */
 export type Recheck =
-  | { kind: 'same' }
-  | { kind: 'changed'; now: PackagePin }
-  | { kind: 'gone'; why: string }
-  | { kind: 'unreachable'; why: string };
+  { kind: 'same' } | { kind: 'changed'; now: PackagePin } | { kind: 'gone'; why: string } | { kind: 'unreachable'; why: string };
 
 export async function recheckPackage(p: PackageCommand, pin: PackagePin, env: NodeJS.ProcessEnv): Promise<Recheck> {
   const exact: PackageCommand = { ...p, requested: p.runner === 'npx' ? pin.version : `==${pin.version}` };

@@ -38,7 +38,11 @@ async function getJson(url: string, what: string, opts: ResolveOptions): Promise
   } catch (e) {
     throw new McpdError('UNAVAILABLE', `cannot resolve PyPI package ${what}: ${url}: ${(e as Error).message}`);
   }
-  if (!res.ok) throw new McpdError(res.status === 404 ? 'NOT_FOUND' : 'UNAVAILABLE', `cannot resolve PyPI package ${what}: ${url} answered ${res.status}`);
+  if (!res.ok)
+    throw new McpdError(
+      res.status === 404 ? 'NOT_FOUND' : 'UNAVAILABLE',
+      `cannot resolve PyPI package ${what}: ${url} answered ${res.status}`,
+    );
   try {
     return (await res.json()) as PypiProject;
   } catch (e) {

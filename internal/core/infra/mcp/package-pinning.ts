@@ -62,11 +62,16 @@ async function checkOnce(checked: CheckedPins, key: string, check: () => Promise
  * Asks the registry again about the recorded version. True when it answered the recorded integrity; false
  * when it could not be asked (the recorded pin starts, and the next instance asks again: decision 74).
  */
-async function recheck(server: string, p: PackageCommand, pin: PackagePin, env: NodeJS.ProcessEnv, onEvent?: (m: string) => void): Promise<boolean> {
+async function recheck(
+  server: string,
+  p: PackageCommand,
+  pin: PackagePin,
+  env: NodeJS.ProcessEnv,
+  onEvent?: (m: string) => void,
+): Promise<boolean> {
   const r = await recheckPackage(p, pin, env);
   if (r.kind === 'same') return true;
-  if (r.kind === 'changed')
-    throw new McpdError('FAILED_PRECONDITION', `${packageChanged(server, pin, r.now)}${filesChanged(pin, r.now)}`);
+  if (r.kind === 'changed') throw new McpdError('FAILED_PRECONDITION', `${packageChanged(server, pin, r.now)}${filesChanged(pin, r.now)}`);
   if (r.kind === 'gone')
     throw new McpdError(
       'FAILED_PRECONDITION',

@@ -54,7 +54,11 @@ describe('SandboxProxy', () => {
     const denied: ProxyDenial[] = [];
     const asked: string[] = [];
     const rules = allow.map((a) => parseHostRule(a) as HostRule);
-    proxy = new SandboxProxy(rules, (d) => denied.push(d), async (name) => (asked.push(name), answers(name)));
+    proxy = new SandboxProxy(
+      rules,
+      (d) => denied.push(d),
+      async (name) => (asked.push(name), answers(name)),
+    );
     const socket = join(dir, `p${Math.random().toString(36).slice(2)}.sock`);
     await proxy.listen(socket);
     /** Sends `head` to the proxy and reads until `done(text)` or the end: what came back. */
