@@ -1,5 +1,5 @@
 import { lookup } from 'node:dns/promises';
-import { createConnection, createServer, isIP, type Server, type Socket } from 'node:net';
+import { createConnection, createServer, isIP, type LookupFunction, type Server, type Socket } from 'node:net';
 import { rmSync } from 'node:fs';
 import { hostAllowed, type HostRule } from '../../../../contract/model/sandbox.js';
 import { isLoopbackAddress, isLoopbackName } from './loopback.js';
@@ -18,8 +18,8 @@ export type ResolveHost = (host: string) => Promise<string[]>;
 
 const systemResolve: ResolveHost = async (host) => (await lookup(host, { all: true })).map((a) => a.address);
 
-/** Where an allowed connection goes (the address that was checked), or why it is refused. */
-type Verdict = { address: string } | { refusal: string } | { unresolved: true };
+/** Where an allowed connection goes (a loopback literal, or the addresses that were checked), or why it is refused. */
+type Verdict = { literal: string } | { addresses: string[] } | { refusal: string } | { unresolved: true };
 
 /**
  * The only way out of a sandboxed server's network namespace: an HTTP proxy (CONNECT, or a plain
@@ -97,7 +97,10 @@ export class SandboxProxy {
       client.end(`HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain\r\n\r\nmcpd sandbox: ${dest.host} does not resolve\n`);
       return;
     }
-    const upstream = createConnection({ host: verdict.address, port: dest.port });
+    const upstream =
+      'literal' in verdict
+        ? createConnection({ host: verdict.literal, port: dest.port })
+        : createConnection({ host: dest.host.replace(/^\[(.*)\]$/, '$1'), port: dest.port, lookup: checkedLookup(verdict.addresses) });
     this.track(upstream);
     upstream.once('error', () => client.end('HTTP/1.1 502 Bad Gateway\r\n\r\n'));
     upstream.once('connect', () => {
@@ -111,14 +114,14 @@ export class SandboxProxy {
   }
 
   /**
-   * Whether host:port is allowed, and then the address to connect to: the one that was checked, so a name
+   * Whether host:port is allowed, and then where to connect: the addresses that were checked, so a name
    * that resolves elsewhere a moment later (DNS rebinding) cannot reach loopback.
    */
   private async verdict(host: string, port: number): Promise<Verdict> {
     const bare = host.replace(/^\[(.*)\]$/, '$1');
     if (isLoopbackName(host)) {
       const literal = this.rules.filter((r) => isLoopbackName(r.host));
-      if (hostAllowed(literal, host, port)) return { address: bare };
+      if (hostAllowed(literal, host, port)) return { literal: bare };
       return hostAllowed(this.rules, host, port)
         ? { refusal: 'is loopback, which only a literal entry (127.0.0.1:PORT, localhost:PORT) allows' }
         : { refusal: 'is not in network.allow' };
@@ -128,8 +131,20 @@ export class SandboxProxy {
     const addresses = isIP(bare) ? [bare] : await this.resolve(bare).catch(() => []);
     // A name that resolves to loopback would reach mcpd's own listeners: only literal loopback rules may.
     if (addresses.some(isLoopbackAddress)) return { refusal: 'resolves to a loopback address' };
-    return addresses[0] ? { address: addresses[0] } : { unresolved: true };
+    return addresses.length ? { addresses } : { unresolved: true };
   }
+}
+
+/**
+ * A lookup that answers only the addresses already checked, so the connection cannot go elsewhere, while
+ * node still tries each of them in turn (IPv6 and IPv4, autoSelectFamily) as it would after its own lookup.
+ */
+function checkedLookup(addresses: string[]): LookupFunction {
+  const all = addresses.map((address) => ({ address, family: isIP(address) }));
+  return (_host, opts, callback) => {
+    if (opts.all) callback(null, all);
+    else callback(null, all[0]?.address ?? '', all[0]?.family);
+  };
 }
 
 function splitHostPort(text: string, defaultPort: number): { host: string; port: number; path?: string } | undefined {
