@@ -29,6 +29,7 @@ import type { LogService } from '../log-service.js';
 import type { DoorCall } from './interceptor.js';
 import { RefilteredWatch } from './refiltered-watch.js';
 import type { CallSpec, Passage } from './passage.js';
+import { whileVisible } from './visible-updates.js';
 
 /** A listed tool's name and definition, as the door's filters see them. */
 const nameOf = (t: { name: string }) => t.name;
@@ -166,11 +167,10 @@ export class FaceView implements ControlApi {
       },
       read,
       subscribe: async (caller, uri, signal) => {
-        const sub = await door.passAsync(this.call({ method: 'resources/subscribe', caller, target: uri }), undefined, () =>
-          inner.subscribe(caller, uri, signal),
-        );
+        const call = this.call({ method: 'resources/subscribe', caller, target: uri });
+        const sub = await door.passAsync(call, undefined, () => inner.subscribe(caller, uri, signal));
         signal.addEventListener('abort', () => this.unsubscribed(caller, uri), { once: true });
-        return sub;
+        return whileVisible(sub, () => door.visible(call, [uri], (u) => u).length > 0);
       },
       channels: (caller) => inner.channels(caller),
     };
