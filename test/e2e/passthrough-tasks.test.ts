@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestWorld } from '../support/core-process.js';
-import { sse, type HttpGatewayProc } from '../support/http-gateway.js';
+import type { HttpGatewayProc } from '../support/http-gateway.js';
 import { EVERYTHING } from '../support/paths.js';
 import { cmdline, pidsWithTag } from '../support/procs.js';
 import { everythingServer } from '../support/profiles.js';
-import { rpc, taskOf, TASKS, untilTask, V, WITH_TASKS, type Json } from '../support/tasks-2026.js';
+import { listenTasks, rpc, taskOf, TASKS, untilTask, V, type Json } from '../support/tasks-2026.js';
 import { stopTwoCallers, twoCallers, type TwoCallers } from '../support/two-callers.js';
 
 const TOOL = 'simulate-research-query';
@@ -20,23 +20,6 @@ async function startTask(gw: HttpGatewayProc, args: Json): Promise<string> {
   const created = await rpc(gw, 'tools/call', { name: TOOL, arguments: args });
   expect(created.result).toMatchObject({ resultType: 'task', status: 'working' });
   return created.result?.taskId as string;
-}
-
-interface Note {
-  method: string;
-  params: Json;
-}
-
-/**
- * A `subscriptions/listen` stream of `gw` that names `taskIds` (SEP-2663's task notifications), read until
- * `enough` holds of what it carried: the acknowledgement first, then the notifications.
- */
-async function listenTasks(gw: HttpGatewayProc, id: string, taskIds: string[], enough: (notes: Note[]) => boolean): Promise<Note[]> {
-  const headers = { accept: 'text/event-stream', 'mcp-protocol-version': V, 'mcp-method': 'subscriptions/listen' };
-  const body = { jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { notifications: { taskIds }, _meta: WITH_TASKS } };
-  const notes = (events: { data: string }[]) => events.map((e) => JSON.parse(e.data) as Note);
-  const { events } = await sse(gw.url, 'POST', headers, body, (events) => enough(notes(events)));
-  return notes(events);
 }
 
 /** The running server-everything processes of the world. */
