@@ -153,7 +153,9 @@ describe('hosted tasks (SEP-2663) for a classic server', () => {
     expect((await cancelled!).result).toEqual({ resultType: 'complete' });
     expect(notes[0]).toMatchObject({ params: { notifications: { taskIds: [id] } } });
     expect(notes[1]).toMatchObject({ method: 'notifications/tasks', params: { taskId: id, status: 'working' } });
-    expect(notes.at(-1)).toMatchObject({ params: { taskId: id, status: 'cancelled', statusMessage: 'cancelled by its caller (tasks/cancel)' } });
+    expect(notes.at(-1)).toMatchObject({
+      params: { taskId: id, status: 'cancelled', statusMessage: 'cancelled by its caller (tasks/cancel)' },
+    });
     expect((await taskOf(alice, id)).status).toBe('cancelled');
     // One instance, one call: this answers only because the cancelled call left the server.
     const after = await rpc(alice, 'tools/call', { name: 'greet', arguments: { name: 'again' } });

@@ -91,7 +91,9 @@ export const tasksArea: Area = {
       routed: false,
       session: { handle: watchTasksSession },
       grpc: absent('GetTask answers a task as it is now; a watch is the 2026-07-28 listen stream of mcpdmcp'),
-      gateway: absent('the 2026-07-28 layer watches tasks for a subscriptions/listen stream that names taskIds (gateway/era2026/listen.ts)'),
+      gateway: absent(
+        'the 2026-07-28 layer watches tasks for a subscriptions/listen stream that names taskIds (gateway/era2026/listen.ts)',
+      ),
     }),
     method<object, TaskView[]>({
       name: 'mcpd/tasks/list',
