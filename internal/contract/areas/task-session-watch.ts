@@ -1,6 +1,6 @@
 import type { ControlApi } from '../control/control.js';
 import { detailedTask, TASK_NOTIFICATION, type TaskView } from '../model/tasks.js';
-import { McpdError } from '../../shared/errors.js';
+import { isMcpdError, McpdError } from '../../shared/errors.js';
 import type { JsonObject } from '../../shared/json.js';
 import type { SessionRequestContext } from '../session/session-handler.js';
 
@@ -29,19 +29,19 @@ function taskIdsOf(params: JsonObject): string[] {
  * ids (another caller's id is left out, as unknown as one never made). Each task's present state goes
  * first (TasksApi.watch), so a change between the client's CreateTaskResult and its watch is not missed.
  */
-export function watchTasksSession(api: ControlApi, params: JsonObject, ctx: SessionRequestContext): Promise<JsonObject> {
+export async function watchTasksSession(api: ControlApi, params: JsonObject, ctx: SessionRequestContext): Promise<JsonObject> {
   const watched: string[] = [];
   const stops: (() => void)[] = [];
   const push = (view: TaskView) => ctx.notify(TASK_NOTIFICATION, taskNotification(view));
+  ctx.onClose(() => stops.forEach((stop) => stop()));
   for (const id of taskIdsOf(params)) {
     try {
       stops.push(api.tasks.watch(ctx.session.caller, id, push));
       watched.push(id);
-    } catch {
+    } catch (e) {
       // Not the caller's task (or forgotten): not watched, and the answer says so by leaving it out.
-      continue;
+      if (!isMcpdError(e) || e.reason !== 'INVALID_ARGUMENT') throw e;
     }
   }
-  ctx.onClose(() => stops.forEach((stop) => stop()));
-  return Promise.resolve({ taskIds: watched });
+  return { taskIds: watched };
 }
