@@ -219,7 +219,7 @@ interface DashboardRequests {
   'answer-task': { args: TaskAnswer; answer: null };
 }
 
-export interface TaskAnswer {
+interface TaskAnswer {
   caller: string;
   taskId: string;
   /** The input request's key in the task's `inputRequests`. */
