@@ -36,7 +36,8 @@ export function InputRequestView({ req }: { req: InputRequest }) {
 }
 
 interface FormProps {
-  req: InputRequest;
+  /** The request: `request` names its form's elements, `params` are the server's. */
+  req: Pick<InputRequest, 'request' | 'params'>;
   sending: boolean;
   send: (a: Omit<InputAnswer, 'request'>) => void;
 }
@@ -58,7 +59,8 @@ function Answers({ sending, send }: Pick<FormProps, 'sending' | 'send'>) {
   );
 }
 
-function ElicitationForm({ req, sending, send }: FormProps) {
+/** An elicitation's form (or its URL) with Accept / Decline / Cancel: a try-it call's, or a task's (pages/tasks.tsx). */
+export function ElicitationForm({ req, sending, send }: FormProps) {
   const p = req.params;
   const fields = elicitFields(p.requestedSchema);
   const [values, setValues] = useState<Record<string, string | boolean>>(() => initialValues(fields));

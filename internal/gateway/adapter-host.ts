@@ -8,6 +8,7 @@ import { promptsAdapter } from './adapters/prompts.js';
 import { resourcesAdapter } from './adapters/resources.js';
 import { toolsAdapter } from './adapters/tools.js';
 import { clientRequestsAdapter } from './adapters/client-requests.js';
+import { tasksAdapter } from './adapters/tasks.js';
 import { CoreLink, type CoreLinkOptions } from './core-link.js';
 
 export interface GatewayOptions {
@@ -26,7 +27,7 @@ export interface GatewayOptions {
 
 /** The gateway's surface adapters, one per slice of the MCP surface (adapters/). */
 export function gatewayAdapters(): SurfaceAdapter[] {
-  return [toolsAdapter(), resourcesAdapter(), promptsAdapter(), logsAdapter(), clientRequestsAdapter()];
+  return [toolsAdapter(), resourcesAdapter(), promptsAdapter(), logsAdapter(), clientRequestsAdapter(), tasksAdapter()];
 }
 
 /** What the adapters declare, merged: the gateway's server capabilities. */

@@ -40,6 +40,7 @@ const EVENTS = [
   'app-frame',
   'task',
   'cancel-task',
+  'answer-task',
 ] as const satisfies readonly DashboardRequest[];
 type Unfuzzed = Exclude<DashboardRequest, (typeof EVENTS)[number]>;
 const everyRequestFuzzed: [Unfuzzed] extends [never] ? true : never = true;
@@ -73,6 +74,7 @@ const MORE_FIELDS = [
   'request',
   'action',
   'content',
+  'key',
   'text',
   '__proto__',
   'constructor',

@@ -135,6 +135,33 @@ describe('the dashboard Tasks page', () => {
     expect(errors).toEqual([]);
   }, 90_000);
 
+  it("answers a task's elicitation from the page, as its caller: the form checks the schema, the task goes on and completes", async () => {
+    const asking = await startTask('confirm_delete', { filename: 'g.txt' });
+    await row(asking).locator('td', { hasText: 'input required (1 waiting)' }).waitFor();
+    await opener(asking).click();
+    const details = page.getByRole('region', { name: 'task details' });
+    const form = details.getByRole('form', { name: 'answer: Delete g.txt?' });
+    await form.getByRole('button', { name: 'Accept' }).click();
+    // The schema requires the field: the page says so and sends nothing.
+    await form.getByRole('alert').waitFor();
+    expect((await rpc(alice, 'tasks/get', { taskId: asking })).result).toMatchObject({ status: 'input_required' });
+
+    await form.getByLabel('confirm').fill('yes');
+    await form.getByRole('button', { name: 'Accept' }).click();
+    await row(asking)
+      .locator('td', { hasText: /^completed$/ })
+      .waitFor();
+    await details.getByTestId('result').getByText('deleted g.txt').waitFor();
+    await form.waitFor({ state: 'detached' });
+    expect((await rpc(alice, 'tasks/get', { taskId: asking })).result).toMatchObject({
+      status: 'completed',
+      result: { content: [{ text: 'deleted g.txt' }] },
+    });
+    await details.getByRole('button', { name: 'Close' }).click();
+    await details.waitFor({ state: 'detached' });
+    expect(errors).toEqual([]);
+  }, 90_000);
+
   it("filters by caller: bob's view is empty, all callers shows alice's again; the page stays accessible on a phone", async () => {
     const picker = page.getByRole('combobox', { name: 'tasks caller' });
     await picker.selectOption('bob');

@@ -6,7 +6,7 @@ import { FIXTURES } from '../support/paths.js';
 import { waitFor } from '../support/procs.js';
 import { profile, server } from '../support/profiles.js';
 import { runCtl } from '../support/oauth-sign-in.js';
-import { rpc, taskOf, TASKS, untilTask, V, WITH_TASKS, type Json } from '../support/tasks-2026.js';
+import { listenTasks, rpc, taskOf, TASKS, untilTask, V, WITH_TASKS, type Answer, type Json } from '../support/tasks-2026.js';
 
 const WITHOUT_TASKS = { 'io.modelcontextprotocol/protocolVersion': V, 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } };
 
@@ -141,10 +141,21 @@ describe('hosted tasks (SEP-2663) for a classic server', () => {
     expect((await rpc(bob, 'tasks/get', { taskId: id })).error?.code).toBe(-32602);
   });
 
-  it('tasks/cancel cancels the downstream call: the task settles cancelled and the only slot is free again', async () => {
+  it('tasks/cancel cancels the downstream call: the task settles cancelled (pushed to a listen stream) and the only slot is free again', async () => {
     const id = (await rpc(alice, 'tools/call', { name: 'slow_compute', arguments: { seconds: 600 } })).result?.taskId as string;
     expect((await taskOf(alice, id)).status).toBe('working');
-    expect((await rpc(alice, 'tasks/cancel', { taskId: id })).result).toEqual({ resultType: 'complete' });
+    let cancelled: Promise<Answer> | undefined;
+    // Once the stream is acknowledged, the cancel; the stream then carries the task's end.
+    const notes = await listenTasks(alice, 'hosted-1', [id], (ns) => {
+      cancelled ??= ns.length > 0 ? rpc(alice, 'tasks/cancel', { taskId: id }) : undefined;
+      return ns.some((n) => n.params.status === 'cancelled');
+    });
+    expect((await cancelled!).result).toEqual({ resultType: 'complete' });
+    expect(notes[0]).toMatchObject({ params: { notifications: { taskIds: [id] } } });
+    expect(notes[1]).toMatchObject({ method: 'notifications/tasks', params: { taskId: id, status: 'working' } });
+    expect(notes.at(-1)).toMatchObject({
+      params: { taskId: id, status: 'cancelled', statusMessage: 'cancelled by its caller (tasks/cancel)' },
+    });
     expect((await taskOf(alice, id)).status).toBe('cancelled');
     // One instance, one call: this answers only because the cancelled call left the server.
     const after = await rpc(alice, 'tools/call', { name: 'greet', arguments: { name: 'again' } });

@@ -21,6 +21,14 @@ async function startTask(gw: HttpGatewayProc, args: Json): Promise<string> {
   return created.result?.taskId as string;
 }
 
+/** The tasks/* requests the fixture server received (its `received` tool, a plain call on the one instance). */
+async function receivedBy(gw: HttpGatewayProc): Promise<Json[]> {
+  const r = await rpc(gw, 'tools/call', { name: 'received', arguments: {} });
+  const text = ((r.result?.content as Json[] | undefined)?.[0]?.text ?? '') as string;
+  if (!text) throw new Error(`the fixture's received tool answered ${JSON.stringify(r)}`);
+  return JSON.parse(text) as Json[];
+}
+
 /**
  * Tasks of a 2026-07-28 server that runs them itself (SEP-2663's extension; the hand-written fixture
  * tasks2026.mjs, whose task moves one step per tasks/get it receives), passed through `mcpdmcp --http`.
@@ -66,10 +74,12 @@ describe('tasks of a 2026-07-28 server passed through to 2026-07-28 clients', ()
     expect(JSON.stringify(done.result)).toContain('python (programming)');
   });
 
-  it('tasks/cancel: the task is cancelled and stays so', async () => {
+  it('tasks/cancel reaches the server as its tasks/cancel of that task; the task is cancelled and stays so', async () => {
     const id = await startTask(alice, { topic: 'moss', hold: true });
     expect((await rpc(alice, 'tasks/cancel', { taskId: id })).result).toEqual({ resultType: 'complete' });
     expect(await taskOf(alice, id)).toMatchObject({ status: 'cancelled', statusMessage: 'cancelled by its caller (tasks/cancel)' });
+    // The core acknowledged only after its server did, so the server's record holds the cancel by now.
+    expect(await receivedBy(alice)).toContainEqual({ method: 'tasks/cancel', topic: 'moss' });
   });
 
   it('the instance that held the task ending fails it with a clear error', async () => {

@@ -4,7 +4,7 @@ import type { HttpGatewayProc } from '../support/http-gateway.js';
 import { EVERYTHING } from '../support/paths.js';
 import { cmdline, pidsWithTag } from '../support/procs.js';
 import { everythingServer } from '../support/profiles.js';
-import { rpc, taskOf, untilTask, type Json } from '../support/tasks-2026.js';
+import { listenTasks, rpc, taskOf, TASKS, untilTask, V, type Json } from '../support/tasks-2026.js';
 import { stopTwoCallers, twoCallers, type TwoCallers } from '../support/two-callers.js';
 
 const TOOL = 'simulate-research-query';
@@ -54,6 +54,37 @@ describe('tasks of a 2025-11-25 server passed through to 2026-07-28 clients', ()
     expect(text).toContain('tides');
     // The server's related-task key is its own id: the client is never told it.
     expect(JSON.stringify(done)).not.toContain('io.modelcontextprotocol/related-task');
+  });
+
+  it("pushes the server's status notifications to its caller's listen stream, under the core's id, with no tasks/get", async () => {
+    const id = await startTask(alice, { topic: 'tides' });
+    // Nothing polls: the core hears of the task's stages only from the server's notifications/tasks/status.
+    const notes = await listenTasks(alice, 'watch-1', [id], (ns) => ns.some((n) => n.params.status === 'completed'));
+    const [ack, ...pushed] = notes;
+    expect(ack).toMatchObject({ method: 'notifications/subscriptions/acknowledged', params: { notifications: { taskIds: [id] } } });
+    for (const n of pushed) {
+      expect(n).toMatchObject({ method: 'notifications/tasks', params: { taskId: id } });
+      expect((n.params._meta as Json)['io.modelcontextprotocol/subscriptionId']).toBe('watch-1');
+    }
+    // Stages after the first are announced only by the server's notifications (each a second apart).
+    const messages = pushed.map((n) => n.params.statusMessage);
+    expect(messages).toContain('Analyzing content...');
+    expect(messages).toContain('Generating report...');
+    const done = pushed.at(-1)!.params;
+    expect(done).toMatchObject({ status: 'completed', result: { content: [{ type: 'text' }] } });
+    expect(JSON.stringify(done.result)).toContain('tides');
+    expect(JSON.stringify(notes)).not.toContain('io.modelcontextprotocol/related-task');
+  });
+
+  it("another caller's listen stream is not given the task; one without the tasks extension is refused (-32021)", async () => {
+    const id = await startTask(alice, { topic: 'reefs' });
+    const [ack] = await listenTasks(bob, 'watch-2', [id], (ns) => ns.length >= 1);
+    expect(ack).toMatchObject({ method: 'notifications/subscriptions/acknowledged', params: { notifications: { taskIds: [] } } });
+    const plainMeta = { 'io.modelcontextprotocol/protocolVersion': V, 'io.modelcontextprotocol/clientCapabilities': {} };
+    const refused = await rpc(alice, 'subscriptions/listen', { notifications: { taskIds: [id] } }, plainMeta);
+    expect(refused.status).toBe(400);
+    expect(refused.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { extensions: { [TASKS]: {} } } } });
+    await until(alice, id, 'completed', statusIs('completed'));
   });
 
   it("passes the server's input request on as inputRequests, answered by tasks/update; another caller never sees the task", async () => {

@@ -1,5 +1,5 @@
 import { waitFor } from './procs.js';
-import { rawPost, type HttpGatewayProc } from './http-gateway.js';
+import { rawPost, sse, type HttpGatewayProc } from './http-gateway.js';
 
 export const V = '2026-07-28';
 export const TASKS = 'io.modelcontextprotocol/tasks';
@@ -50,4 +50,22 @@ export async function untilTask(
   let last: Json = {};
   await waitFor(`task ${taskId} to be ${what}`, async () => done((last = await taskOf(gw, taskId))), timeoutMs);
   return last;
+}
+
+/** A notification as a listen stream carries it. */
+export interface Note {
+  method: string;
+  params: Json;
+}
+
+/**
+ * A `subscriptions/listen` stream of `gw` that names `taskIds` (SEP-2663's task notifications), read until
+ * `enough` holds of what it carried: the acknowledgement first, then the notifications.
+ */
+export async function listenTasks(gw: HttpGatewayProc, id: string, taskIds: string[], enough: (notes: Note[]) => boolean): Promise<Note[]> {
+  const headers = { accept: 'text/event-stream', 'mcp-protocol-version': V, 'mcp-method': 'subscriptions/listen' };
+  const body = { jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { notifications: { taskIds }, _meta: WITH_TASKS } };
+  const notes = (events: { data: string }[]) => events.map((e) => JSON.parse(e.data) as Note);
+  const { events } = await sse(gw.url, 'POST', headers, body, (events) => enough(notes(events)));
+  return notes(events);
 }

@@ -5,6 +5,8 @@ import { CallerFilter } from '../caller-filter.js';
 import { conn } from '../conn.js';
 import { ErrorText } from '../error-text.js';
 import { useOnline, useWatch } from '../hooks.js';
+import { ElicitationForm } from '../input-request-view.js';
+import type { JsonObject } from '../../internal/shared/json.js';
 import { ResultView } from '../result-view.js';
 
 /** Statuses a task leaves no more: no Cancel for them. */
@@ -172,13 +174,13 @@ function TaskDetail({ row, onClose }: { row: TaskRow; onClose: () => void }) {
       ) : !task || task.taskId !== row.taskId ? (
         <p class="muted">loading…</p>
       ) : (
-        <TaskBody task={task} />
+        <TaskBody task={task} caller={row.caller} />
       )}
     </section>
   );
 }
 
-function TaskBody({ task }: { task: TaskView }) {
+function TaskBody({ task, caller }: { task: TaskView; caller: string }) {
   const inputs = Object.entries(task.inputRequests ?? {});
   return (
     <>
@@ -191,7 +193,8 @@ function TaskBody({ task }: { task: TaskView }) {
       {inputs.length > 0 && (
         <div class="task-inputs">
           <p>
-            Waiting for its caller's answer ({inputs.length}); the client that created the task answers with <code>tasks/update</code>:
+            Waiting for its caller's answer ({inputs.length}): the client that created the task answers with <code>tasks/update</code>, and
+            so can this page, as that caller, an elicitation:
           </p>
           {inputs.map(([key, req]) => (
             <details key={key} open>
@@ -199,6 +202,7 @@ function TaskBody({ task }: { task: TaskView }) {
                 <code>{key}</code> {String(req.method ?? '')}
               </summary>
               <pre class="text">{JSON.stringify(req.params ?? req, null, 2)}</pre>
+              {req.method === 'elicitation/create' && <TaskInput caller={caller} taskId={task.taskId} inputKey={key} params={req.params} />}
             </details>
           ))}
         </div>
@@ -207,6 +211,30 @@ function TaskBody({ task }: { task: TaskView }) {
         <p class="empty">{ENDED.has(task.status) ? 'it ended with no result' : 'no result yet: the task runs'}</p>
       )}
     </>
+  );
+}
+
+/**
+ * The form of one elicitation a task waits on, answered as the task's caller (`answer-task`, i.e.
+ * `tasks/update`); once taken, the task moves on and its detail, asked again, no longer holds it.
+ */
+function TaskInput({ caller, taskId, inputKey, params }: { caller: string; taskId: string; inputKey: string; params: unknown }) {
+  const [sending, setSending] = useState(false);
+  const [error, setError] = useState<string | undefined>();
+  const req = { request: `task-${taskId}-${inputKey}`, params: (params ?? {}) as JsonObject };
+  const send = (answer: { action: 'accept' | 'decline' | 'cancel'; content?: JsonObject }) => {
+    setSending(true);
+    setError(undefined);
+    conn.ask('answer-task', { caller, taskId, key: inputKey, ...answer }).catch((e: Error) => {
+      setSending(false);
+      setError(e.message);
+    });
+  };
+  return (
+    <section class="input-request" aria-label={`answer ${inputKey}`} data-input-request="elicitation/create">
+      <ElicitationForm req={req} sending={sending} send={send} />
+      {error && <ErrorText message={error} />}
+    </section>
   );
 }
 

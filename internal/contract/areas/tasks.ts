@@ -6,6 +6,7 @@ import { absent, method, type Area } from './area.js';
 import { callerOf, requiredString } from './params.js';
 import type * as pb from '../gen/mcpd/control/v1/control.js';
 import { encodeJson } from '../session/json-bytes.js';
+import { watchTasksSession } from './task-session-watch.js';
 
 interface TaskReq {
   taskId: string;
@@ -28,7 +29,7 @@ function taskReq(params: JsonObject, m: string): TaskReq {
 
 /**
  * Tasks the core hosts (SEP-2663), per caller: get, update (answers to a task's input requests), cancel,
- * and the caller's list (mcpd's own: SEP-2663 has no tasks/list).
+ * watch (the changes of some, pushed) and the caller's list (mcpd's own: SEP-2663 has no tasks/list).
  */
 export const tasksArea: Area = {
   name: 'tasks',
@@ -83,6 +84,16 @@ export const tasksArea: Area = {
         toPb: (): pb.CancelTaskResponse => ({}),
       },
       gateway: GATEWAY_OWN,
+    }),
+    method({
+      name: 'mcpd/tasks/watch',
+      admission: 'free',
+      routed: false,
+      session: { handle: watchTasksSession },
+      grpc: absent('GetTask answers a task as it is now; a watch is the 2026-07-28 listen stream of mcpdmcp'),
+      gateway: absent(
+        'the 2026-07-28 layer watches tasks for a subscriptions/listen stream that names taskIds (gateway/era2026/listen.ts)',
+      ),
     }),
     method<object, TaskView[]>({
       name: 'mcpd/tasks/list',

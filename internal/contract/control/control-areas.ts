@@ -192,6 +192,11 @@ export interface TasksApi {
   listAll(): CallerTask[];
   /** Calls `fn` whenever a task of any caller starts, changes (status, progress, input) or ends; returns the unsubscribe. */
   onChange(fn: () => void): () => void;
+  /**
+   * Calls `fn` with the caller's task as it is now, then after each of its changes (status, progress, input,
+   * outcome), until the returned function is called; an id the caller does not own throws as `get` does.
+   */
+  watch(caller: string, taskId: string, fn: (view: TaskView) => void): () => void;
 }
 
 /** `mcpdctl restart`: which server (name, "profile/server" or fingerprint), and optionally one instance. */

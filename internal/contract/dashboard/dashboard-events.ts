@@ -211,6 +211,21 @@ interface DashboardRequests {
   task: { args: { caller: string; taskId: string }; answer: TaskView };
   /** Cancels a task of the caller (`tasks/cancel`); a task that ended already is left as it ended. */
   'cancel-task': { args: { caller: string; taskId: string }; answer: null };
+  /**
+   * Answers one elicitation the task of the caller waits on (`inputRequests[key]`), as its caller's
+   * `tasks/update` would: `accept` with `content` checked against the request's requestedSchema, or
+   * `decline` / `cancel`.
+   */
+  'answer-task': { args: TaskAnswer; answer: null };
+}
+
+interface TaskAnswer {
+  caller: string;
+  taskId: string;
+  /** The input request's key in the task's `inputRequests`. */
+  key: string;
+  action: 'accept' | 'decline' | 'cancel';
+  content?: JsonObject;
 }
 
 export type DashboardRequest = keyof DashboardRequests;

@@ -12,6 +12,9 @@ export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 export const TASK_MODE_META = 'mcpd/taskMode';
 export type TaskMode = 'offer' | 'none';
 
+/** SEP-2663's push of a task's state (its DetailedTask) to a client listening for it (`subscriptions/listen` with `taskIds`). */
+export const TASK_NOTIFICATION = 'notifications/tasks';
+
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 
 export const TERMINAL_STATUSES: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled']);

@@ -64,6 +64,8 @@ export interface PoolPort extends ToolSource {
   unpin?(fingerprint: string, key: string): void;
   /** A request to the instance a pinned key is on, without a call slot (Pool.pinnedRequest); UNAVAILABLE once it is gone. */
   pinnedRequest?(fingerprint: string, key: string, method: string, params: JsonObject, timeoutMs: number): Promise<JsonObject>;
+  /** The id of the instance a pinned key is placed on, if it is placed (the id its notifications come with). */
+  pinnedInstance?(fingerprint: string, key: string): string | undefined;
   /** The pinned instance ended (crash, hung, spec removed by a reload): its state is gone; the next request with the key picks a new instance. */
   onPinLost?(cb: (fingerprint: string, key: string) => void): void;
   /** Operator actions (the dashboard, `mcpdctl restart`): resume a suspended pool, restart one instance, stop a pool's instances. */

@@ -76,7 +76,12 @@ export class StatelessEndpoint {
     try {
       const envelope = this.check(msg);
       if (msg.method === 'subscriptions/listen') {
-        return await serveListen(this.o.lanes, reply, msg.params, { client: msg.client ?? '', signal: left.signal, log: this.o.log });
+        return await serveListen(this.o.lanes, reply, msg.params, {
+          client: msg.client ?? '',
+          signal: left.signal,
+          log: this.o.log,
+          envelope,
+        });
       }
       if (msg.method === 'server/discover') return reply.result(await this.discover());
       if (TASK_METHODS.has(msg.method)) return await serveTask(this.o.lanes, msg.method, msg.params, envelope, reply, left.signal);

@@ -2,7 +2,7 @@ import { TASK_MODE_META, TASKS_EXTENSION } from '../../contract/model/tasks.js';
 import { isJsonObject, type JsonObject } from '../../shared/json.js';
 import { errorBody } from '../fast-tool-calls.js';
 import type { ReplyChannel } from './channel.js';
-import type { LanePool } from './lanes.js';
+import type { Lane, LanePool } from './lanes.js';
 import { EraError, MISSING_REQUIRED_CLIENT_CAPABILITY, type RequestEnvelope } from './protocol.js';
 import { mapError } from './results.js';
 
@@ -15,6 +15,29 @@ const CLIENT_CAPABILITIES_META = 'io.modelcontextprotocol/clientCapabilities';
 function negotiatedTasks(envelope: RequestEnvelope): boolean {
   const ext = envelope.clientCapabilities.extensions;
   return isJsonObject(ext) && ext[TASKS_EXTENSION] !== undefined;
+}
+
+/** Refuses (-32021, SEP-2663) what only a client that declared the tasks extension may ask: `what` names it. */
+export function requireTasks(envelope: RequestEnvelope, what: string): void {
+  if (negotiatedTasks(envelope)) return;
+  throw new EraError(
+    400,
+    MISSING_REQUIRED_CLIENT_CAPABILITY,
+    `${what} needs the ${TASKS_EXTENSION} extension: declare it in _meta["${CLIENT_CAPABILITIES_META}"].extensions`,
+    { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
+  );
+}
+
+/**
+ * Has the lane's core Session push the changes of those of `taskIds` that are its caller's (as
+ * `notifications/tasks`, each task's present state first); resolves with the ids the core watches.
+ */
+export async function watchTasks(lane: Lane, taskIds: string[]): Promise<string[]> {
+  const core = lane.gateway.coreSession;
+  if (!core) throw new Error('the lane has no core Session');
+  const r = await (await core()).request('mcpd/tasks/watch', { taskIds });
+  const watched = isJsonObject(r) && Array.isArray(r.taskIds) ? r.taskIds : [];
+  return watched.filter((id): id is string => typeof id === 'string');
 }
 
 /** What `server/discover` adds to the lanes' capabilities: the tasks extension, hosted by the core. */
@@ -52,14 +75,7 @@ export async function serveTask(
   reply: ReplyChannel,
   left: AbortSignal,
 ): Promise<void> {
-  if (!negotiatedTasks(envelope)) {
-    throw new EraError(
-      400,
-      MISSING_REQUIRED_CLIENT_CAPABILITY,
-      `${method} needs the ${TASKS_EXTENSION} extension: declare it in _meta["${CLIENT_CAPABILITIES_META}"].extensions`,
-      { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
-    );
-  }
+  requireTasks(envelope, method);
   const { _meta: _dropped, ...rest } = params;
   const lane = await lanes.acquire(left);
   let answer: JsonObject;

@@ -228,6 +228,7 @@ export class FaceView implements ControlApi {
       list: (caller) => host.list(caller),
       listAll: () => host.listAll(),
       onChange: (fn) => host.onChange(fn),
+      watch: (caller, id, fn) => host.watch(caller, id, fn),
     };
   }
 

@@ -9,7 +9,12 @@ import type { CoreLog } from '../area-deps.js';
 import type { HostedTask } from './hosted-task.js';
 import { PassedTask, type PassedTaskPools } from './passed-task.js';
 import { ModernPassedTask } from './passed-task-2026.js';
-import { createdTaskOf, serverTaskEra } from './server-tasks.js';
+import { createdTaskOf, serverTaskEra, serverTaskOf, type ServerTask } from './server-tasks.js';
+
+/** A 2025-11-25 server's push of its task's status (the `Task`), sent as its status changes. */
+const TASK_STATUS_NOTIFICATION = 'notifications/tasks/status';
+/** Status notifications kept for tasks not known yet (latest per task): beyond it the oldest is dropped. */
+const MAX_EARLY_STATUSES = 32;
 
 /** A server's task passed through: a 2025-11-25 one, or a 2026-07-28 one (SEP-2663). */
 export type ServerTaskHandle = PassedTask | ModernPassedTask;
@@ -19,6 +24,8 @@ interface PassthroughPools extends PassedTaskPools {
   capabilities(fingerprint: string): JsonObject | undefined;
   pin(fingerprint: string, key: string): void;
   unpin(fingerprint: string, key: string): void;
+  /** The instance a pinned key is placed on: the one whose notifications speak of the task. */
+  pinnedInstance(fingerprint: string, key: string): string | undefined;
 }
 
 export interface PassthroughDeps {
@@ -38,8 +45,44 @@ export interface PassthroughDeps {
 export class PassthroughTasks {
   private readonly byId = new Map<string, ServerTaskHandle>();
   private readonly byKey = new Map<string, ServerTaskHandle>();
+  /**
+   * Status a server pushed for a task of its own before the core knew the task: it runs the task as soon
+   * as it made it, so its first status may come before its CreateTaskResult is handled. Keyed by
+   * fingerprint, instance and the server's id.
+   */
+  private readonly early = new Map<string, ServerTask>();
 
   constructor(private readonly d: PassthroughDeps) {}
+
+  /**
+   * A server's notification (PoolPort.onNotification): a 2025-11-25 server's `notifications/tasks/status`
+   * moves the task the core passes on for it as a `tasks/get` answer would, so its caller hears of it
+   * without polling. The task is found by the instance that sent it: server ids are unique only there.
+   */
+  notified(fingerprint: string, instanceId: string, method: string, params: JsonObject): void {
+    if (method !== TASK_STATUS_NOTIFICATION) return;
+    const told = serverTaskOf(params);
+    if (!told) return;
+    const task = this.onInstance(fingerprint, instanceId, told.taskId);
+    if (task instanceof PassedTask) return task.apply(told);
+    if (task) return;
+    const key = earlyKey(fingerprint, instanceId, told.taskId);
+    this.early.delete(key);
+    this.early.set(key, told);
+    if (this.early.size > MAX_EARLY_STATUSES) this.early.delete(this.early.keys().next().value!);
+  }
+
+  private onInstance(fingerprint: string, instanceId: string, serverTaskId: string): ServerTaskHandle | undefined {
+    for (const t of this.byKey.values()) {
+      const { init } = t;
+      if (init.fingerprint === fingerprint && init.serverTaskId === serverTaskId && this.instanceOf(init) === instanceId) return t;
+    }
+    return undefined;
+  }
+
+  private instanceOf(init: { fingerprint: string; key: string }): string | undefined {
+    return this.d.pools.pinnedInstance(init.fingerprint, init.key);
+  }
 
   /** The instance a pinned task key was on ended (PoolPort.onPinLost). */
   pinLost(_fingerprint: string, key: string): void {
@@ -98,8 +141,18 @@ export class PassthroughTasks {
     this.byId.set(state.id, task);
     this.byKey.set(key, task);
     this.d.log('info', 'task passed through', { caller, task: state.id, tool: entry.name, server: entry.server });
-    task.created = told;
+    task.created = this.takeEarly(init, told) ?? told;
     return task;
+  }
+
+  /** A status the server pushed before its CreateTaskResult was handled: newer than that result, so it wins. */
+  private takeEarly(init: { fingerprint: string; key: string }, told: ServerTask): ServerTask | undefined {
+    const instance = this.instanceOf(init);
+    if (instance === undefined) return undefined;
+    const key = earlyKey(init.fingerprint, instance, told.taskId);
+    const early = this.early.get(key);
+    this.early.delete(key);
+    return early;
   }
 
   /** The passed-through task of this id, if it is one. */
@@ -119,4 +172,8 @@ export class PassthroughTasks {
     this.ended(taskId);
     this.byId.delete(taskId);
   }
+}
+
+function earlyKey(fingerprint: string, instanceId: string, serverTaskId: string): string {
+  return JSON.stringify([fingerprint, instanceId, serverTaskId]);
 }

@@ -8,19 +8,21 @@ import { PassthroughTasks } from './passthrough-tasks.js';
  * a pinned instance: the scheduler's PoolManager can; absent, every task is hosted by the core).
  */
 export function passthroughTasks(pools: PoolPort, clientRequests: ClientRequestsApi, log: CoreLog): PassthroughTasks | undefined {
-  const { pin, unpin, pinnedRequest, onPinLost } = pools;
-  if (!pin || !unpin || !pinnedRequest || !onPinLost) return undefined;
+  const { pin, unpin, pinnedRequest, onPinLost, pinnedInstance } = pools;
+  if (!pin || !unpin || !pinnedRequest || !onPinLost || !pinnedInstance) return undefined;
   const tasks = new PassthroughTasks({
     pools: {
       capabilities: (fp) => pools.capabilities(fp),
       pin: pin.bind(pools),
       unpin: unpin.bind(pools),
       pinnedRequest: pinnedRequest.bind(pools),
+      pinnedInstance: pinnedInstance.bind(pools),
       request: (fp, method, params, opts) => pools.request(fp, method, params, opts),
     },
     clientRequests,
     log,
   });
   onPinLost.call(pools, (fp, key) => tasks.pinLost(fp, key));
+  pools.onNotification((fp, instance, method, params) => tasks.notified(fp, instance, method, params));
   return tasks;
 }

@@ -93,3 +93,29 @@ describe('a task whose tool asks before it exists (startAfterAnswer)', () => {
     expect(host.list('alice')).toEqual([]);
   });
 });
+
+describe('watching a task (TasksApi.watch)', () => {
+  it('tells its present state, then each change, to its caller only, until unwatched', async () => {
+    const { host, run, calls, ask } = world();
+    const view = (await host.start('alice', 'tool', {}, {}, run)) as TaskView;
+    expect(() => host.watch('bob', view.taskId, () => undefined)).toThrow(/unknown task id/);
+
+    const seen: TaskView[] = [];
+    host.watch('alice', view.taskId, (v) => seen.push(v));
+    expect(seen.map((v) => v.status)).toEqual(['working']);
+    void ask(calls[0]?.routingKey, 'pick');
+    expect(seen.at(-1)).toMatchObject({ status: 'input_required', inputRequests: { pick: { method: 'elicitation/create' } } });
+    host.update('alice', view.taskId, { pick: { action: 'accept' } });
+    expect(seen.at(-1)?.status).toBe('working');
+    calls[0]?.done.result({ content: [{ type: 'text', text: 'done' }] });
+    expect(seen.at(-1)).toMatchObject({ status: 'completed', result: { content: [{ text: 'done' }] } });
+
+    const other = (await host.start('alice', 'tool', {}, {}, run)) as TaskView;
+    const heard: TaskView[] = [];
+    const stop = host.watch('alice', other.taskId, (v) => heard.push(v));
+    stop();
+    calls[1]?.done.result({ content: [] });
+    expect(heard.map((v) => v.status)).toEqual(['working']);
+    expect(host.get('alice', other.taskId)).toMatchObject({ status: 'completed' });
+  });
+});

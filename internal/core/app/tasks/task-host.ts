@@ -52,6 +52,8 @@ export class TaskHost {
   private readonly byCaller = new Map<string, Map<string, HostedTask>>();
   private readonly ttlMs: number;
   private readonly changeListeners = new Set<() => void>();
+  /** Who hears each task's changes (TasksApi.watch), by task id. */
+  private readonly watchers = new Map<string, Set<(view: TaskView) => void>>();
 
   constructor(private readonly d: TaskHostDeps) {
     this.ttlMs = d.ttlMs ?? TASK_TTL_MS;
@@ -81,7 +83,7 @@ export class TaskHost {
       ttlMs: this.ttlMs,
       pollIntervalMs: TASK_POLL_INTERVAL_MS,
       onEnd: (t: HostedTask) => this.ended(t),
-      onChange: () => this.changed(),
+      onChange: (t: HostedTask) => this.changed(t),
     };
   }
 
@@ -258,8 +260,26 @@ export class TaskHost {
     return () => this.changeListeners.delete(fn);
   }
 
-  private changed(): void {
+  watch(caller: string, taskId: string, fn: (view: TaskView) => void): () => void {
+    const task = this.find(caller, taskId);
+    const id = task.id;
+    fn(task.view());
+    let fns = this.watchers.get(id);
+    if (!fns) this.watchers.set(id, (fns = new Set()));
+    const mine = fns;
+    mine.add(fn);
+    return () => {
+      mine.delete(fn);
+      if (mine.size === 0 && this.watchers.get(id) === mine) this.watchers.delete(id);
+    };
+  }
+
+  private changed(task?: HostedTask): void {
     for (const fn of this.changeListeners) fn();
+    const fns = task && this.watchers.get(task.id);
+    if (!fns) return;
+    const view = task.view();
+    for (const fn of fns) fn(view);
   }
 
   /** Every running task fails with `why` (the core stops): a client polling later learns why its task ended. */
@@ -298,6 +318,7 @@ export class TaskHost {
     for (const [id, t] of m) {
       if (t.expiresAt === undefined || t.expiresAt > now) continue;
       m.delete(id);
+      this.watchers.delete(id);
       this.d.journal?.remove(id);
       this.d.passthrough?.forget(id);
       this.changed();

@@ -19,6 +19,7 @@ import { outputSchemaBreach } from './output-check.js';
 import type { AppFrames } from './app-frames.js';
 import { prepareAppFrame } from './app-resource.js';
 import { watchTaskRows } from './task-rows.js';
+import { answerTask } from './task-answers.js';
 
 type Ack = (reply: Reply<unknown>) => void;
 type Watch = WatchKind;
@@ -99,6 +100,7 @@ export class DashboardSession {
     // As `mcpdctl tasks CALLER [TASK] [--cancel]`: the task is looked up under its caller.
     this.on('task', (a) => c.tasks.get(a.str('caller'), a.str('taskId')));
     this.on('cancel-task', (a) => c.tasks.cancel(a.str('caller'), a.str('taskId')));
+    this.on('answer-task', (a) => answerTask(c.tasks, a));
   }
 
   /** Sends one event of the protocol to this page. */

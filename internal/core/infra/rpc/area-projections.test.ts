@@ -61,6 +61,7 @@ describe('control-plane areas in the core', () => {
       'tasks/update': [{ taskId: 't', inputResponses: {} }, 'tasks.update'],
       'tasks/cancel': [{ taskId: 't' }, 'tasks.cancel'],
       'mcpd/tasks/list': [{}, 'tasks.list'],
+      'mcpd/tasks/watch': [{ taskIds: ['t'] }, 'tasks.watch'],
     };
     expect(Object.keys(expected).sort()).toEqual(sessionMethods().sort());
     class Reached extends Error {}

@@ -72,6 +72,10 @@ export class KeyRouting {
     this.pins.add(key);
   }
 
+  pinnedInstance(key: string): string | undefined {
+    return this.pins.instanceOf(key);
+  }
+
   /** Drops one holder; returns the instance the key was on when that was its last holder and no other pin holds it. */
   unpin(key: string): Instance | undefined {
     const { gone, instanceId } = this.pins.remove(key);

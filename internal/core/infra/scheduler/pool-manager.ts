@@ -202,6 +202,11 @@ export class PoolManager {
     return this.pool(fp).pinnedRequest(key, method, params, timeoutMs);
   }
 
+  /** See Pool.pinnedInstance. */
+  pinnedInstance(fp: string, key: string): string | undefined {
+    return this.pools.get(fp)?.pinnedInstance(key);
+  }
+
   /** Releases one pin() of `key`; the last one lets its instance be reaped again. Unknown pools: no-op. */
   unpin(fp: string, key: string): void {
     this.pools.get(fp)?.unpin(key);

@@ -283,6 +283,11 @@ export class Pool {
     this.routing.pin(key);
   }
 
+  /** The id of the instance a pinned key is placed on (none before its first call took a slot, or once it is gone). */
+  pinnedInstance(key: string): string | undefined {
+    return this.routing.pinnedInstance(key);
+  }
+
   /** The last holder of a key let go: its instance may be reaped for idleness again. */
   unpin(key: string): void {
     const freed = this.routing.unpin(key);
