@@ -14,7 +14,7 @@ import { FramedSessionStream } from '../../../contract/session/framed-session-st
 import { chmodSync, unlinkSync } from 'node:fs';
 import { AREAS } from '../../../contract/areas/all-areas.js';
 import { grpcAreaHandlers } from './grpc-areas.js';
-import { GrpcCallOutputs } from './grpc-call-output.js';
+import { GrpcOutputBudget } from './grpc-output-budget.js';
 import { cappedTimeout } from '../../../shared/timer-limit.js';
 import { SessionClientMessage, type SessionServerMessage } from '../../../contract/gen/mcpd/control/v1/session.js';
 import { encodeServerMessage } from '../../../contract/session/session-wire.js';
@@ -84,11 +84,18 @@ function handlers(api: ControlApi, sessions: ControlApi, session: SessionServeOp
     ...grpcAreaHandlers(
       api,
       AREAS,
-      new GrpcCallOutputs(session.maxOutboundBytes ?? DEFAULT_SESSION_OUTBOUND_BYTES, (queued) =>
-        session.log?.('warning', 'gRPC call output over its budget; further calls on the connection wait until it is read', {
-          queued,
-        }),
-      ),
+      new GrpcOutputBudget(session.maxOutboundBytes ?? DEFAULT_SESSION_OUTBOUND_BYTES, {
+        callsHeld: (queued) =>
+          session.log?.('warning', 'gRPC call output over its budget; further calls on the connection wait until it is read', {
+            queued,
+          }),
+        streamsHeld: () =>
+          session.log?.(
+            'warning',
+            'gRPC stream output over its budget; watches keep only their newest snapshot and logs drop their oldest entries until it is read',
+            {},
+          ),
+      }),
     ),
   } as ControlPlaneServer;
 }
