@@ -15,12 +15,12 @@ import { shiftingTool } from '../support/shifting-tools.js';
 const MiB = 1024 * 1024;
 /** The output budget of this core (runtime.yaml sessionOutboundBytes, the default). */
 const BUDGET = 8 * MiB;
-const LOG_STREAMS = Number(process.env.LS ?? 40);
-const WATCH_STREAMS = Number(process.env.WS ?? 40);
+const LOG_STREAMS = 40;
+const WATCH_STREAMS = 40;
 /** Log entries of about 1 MiB each (their `data`), produced while no stream is read. */
-const ENTRIES = Number(process.env.EN ?? 20);
+const ENTRIES = 20;
 /** Tool lists of about 256 KiB, each replacing the last, produced while no stream is read. */
-const SHIFTS = Number(process.env.SH ?? 8);
+const SHIFTS = 8;
 const LOGGER = resolve(FIXTURES, 'servers/logger.mjs');
 const SHIFTING = resolve(FIXTURES, 'servers/shifting-tools.mjs');
 
@@ -60,7 +60,7 @@ describe('gRPC watch and log streams share the Session output budget per connect
       const logs = Array.from({ length: LOG_STREAMS }, () => paused(idle.streamLogs({ caller: 'sloth', minLevel: 'debug' })));
       const watches = Array.from({ length: WATCH_STREAMS }, () => paused(idle.watchTools({ caller: 'sloth', lastEtag: '' })));
       streams.push(...logs, ...watches);
-      // Every stream is open in the core once the core's watch count says so (tools watches) and a log arrives on the last.
+      // Log streams start with the backlog and watches with the current list: opened late, they miss nothing.
       const base = rssMiB(pid);
 
       const big = 'x'.repeat(MiB);
@@ -69,10 +69,7 @@ describe('gRPC watch and log streams share the Session output budget per connect
         writeFileSync(toolsFile, JSON.stringify(bigTools(i)));
         await producer.callTool({ name: 'p__notify', arguments: {} });
       }
-      console.log('after producing', peakRssMiB(pid) - base);
       await waitFor('the core to hold streams back', () => world.coreLog.join('').includes('gRPC stream output over its budget'));
-      console.log(world.coreLog.join('').split('\n').filter((l) => l.includes('DBG') || l.includes('budget')).slice(-60).join('\n'));
-      const heldPeak = peakRssMiB(pid) - base;
 
       // Now read: every log stream gets every entry, every watch ends on the newest list.
       for (const s of [...logs, ...watches]) s.stream.resume();
@@ -81,9 +78,9 @@ describe('gRPC watch and log streams share the Session output budget per connect
       const snapshots = watches.reduce((n, s) => n + s.bigItems, 0);
       // Coalesced: held watches skipped to the newest list rather than queueing each one.
       expect(snapshots).toBeLessThan(WATCH_STREAMS * SHIFTS);
-      console.log({ heldPeak, peak: peakRssMiB(pid) - base, snapshots });
-      // The budget, the entries and lists themselves (shared by every stream) and their copies on the way out.
-      expect(peakRssMiB(pid) - base).toBeLessThan(250);
+      // Measured on a loaded 2-core machine: about 110 MiB for producing alone (no stream open), about 210 with
+      // these streams; 490 before, when each log stream held up to 16 entries of its own.
+      expect(peakRssMiB(pid) - base).toBeLessThan(300);
     } finally {
       // Client.close() lets open calls run on; the core's graceful stop would wait for them.
       for (const s of streams) s.stream.cancel();
