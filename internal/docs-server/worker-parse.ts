@@ -17,7 +17,13 @@ export const workerParsePool = new ParsePool();
  * takes too long or too much memory fails with a clear error, and the server stays responsive. `release`
  * is called once the worker has exited (or could not start).
  */
-export function parseInWorker(fileName: string, bytes: Uint8Array, stem: string, limits: DocLimits, release: () => void): Promise<ParsedContent> {
+export function parseInWorker(
+  fileName: string,
+  bytes: Uint8Array,
+  stem: string,
+  limits: DocLimits,
+  release: () => void,
+): Promise<ParsedContent> {
   let worker: Worker;
   try {
     worker = new Worker(new URL('./parse-worker.js', import.meta.url), {

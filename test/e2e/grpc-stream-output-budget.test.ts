@@ -49,44 +49,48 @@ describe('gRPC watch and log streams share the Session output budget per connect
   });
   afterAll(async () => world.cleanup());
 
-  it('holds what a non-reading client would get, keeps the newest snapshot and every entry, RSS bounded', { timeout: 300_000 }, async () => {
-    const pid = world.cores[0]?.pid ?? 0;
-    // Calls that produce go through mcpdmcp (a connection of its own); the idle client has its own too.
-    const producer = await world.gateway('sloth');
-    await producer.callTool({ name: 'lg__log', arguments: { level: 'debug', data: 'warm' } });
-    const idle = ownConnection(world.socket);
-    const streams: Tracked[] = [];
-    try {
-      const logs = Array.from({ length: LOG_STREAMS }, () => paused(idle.streamLogs({ caller: 'sloth', minLevel: 'debug' })));
-      const watches = Array.from({ length: WATCH_STREAMS }, () => paused(idle.watchTools({ caller: 'sloth', lastEtag: '' })));
-      streams.push(...logs, ...watches);
-      // Log streams start with the backlog and watches with the current list: opened late, they miss nothing.
-      const base = rssMiB(pid);
+  it(
+    'holds what a non-reading client would get, keeps the newest snapshot and every entry, RSS bounded',
+    { timeout: 300_000 },
+    async () => {
+      const pid = world.cores[0]?.pid ?? 0;
+      // Calls that produce go through mcpdmcp (a connection of its own); the idle client has its own too.
+      const producer = await world.gateway('sloth');
+      await producer.callTool({ name: 'lg__log', arguments: { level: 'debug', data: 'warm' } });
+      const idle = ownConnection(world.socket);
+      const streams: Tracked[] = [];
+      try {
+        const logs = Array.from({ length: LOG_STREAMS }, () => paused(idle.streamLogs({ caller: 'sloth', minLevel: 'debug' })));
+        const watches = Array.from({ length: WATCH_STREAMS }, () => paused(idle.watchTools({ caller: 'sloth', lastEtag: '' })));
+        streams.push(...logs, ...watches);
+        // Log streams start with the backlog and watches with the current list: opened late, they miss nothing.
+        const base = rssMiB(pid);
 
-      const big = 'x'.repeat(MiB);
-      for (let i = 1; i <= ENTRIES; i++) await producer.callTool({ name: 'lg__log', arguments: { level: 'debug', data: `${i}:${big}` } });
-      for (let i = 1; i <= SHIFTS; i++) {
-        writeFileSync(toolsFile, JSON.stringify(bigTools(i)));
-        await producer.callTool({ name: 'p__notify', arguments: {} });
+        const big = 'x'.repeat(MiB);
+        for (let i = 1; i <= ENTRIES; i++) await producer.callTool({ name: 'lg__log', arguments: { level: 'debug', data: `${i}:${big}` } });
+        for (let i = 1; i <= SHIFTS; i++) {
+          writeFileSync(toolsFile, JSON.stringify(bigTools(i)));
+          await producer.callTool({ name: 'p__notify', arguments: {} });
+        }
+        await waitFor('the core to hold streams back', () => world.coreLog.join('').includes('gRPC stream output over its budget'));
+
+        // Now read: every log stream gets every entry, every watch ends on the newest list.
+        for (const s of [...logs, ...watches]) s.stream.resume();
+        await waitFor('every log stream to get every entry', () => logs.every((s) => s.bigItems >= ENTRIES), 240_000);
+        await waitFor('every watch to reach the newest list', () => watches.every((s) => s.last.includes(`v${SHIFTS}_0`)), 240_000);
+        const snapshots = watches.reduce((n, s) => n + s.bigItems, 0);
+        // Coalesced: held watches skipped to the newest list rather than queueing each one.
+        expect(snapshots).toBeLessThan(WATCH_STREAMS * SHIFTS);
+        // Measured on a loaded 2-core machine: about 110 MiB for producing alone (no stream open), about 210 with
+        // these streams; 490 before, when each log stream held up to 16 entries of its own.
+        expect(peakRssMiB(pid) - base).toBeLessThan(300);
+      } finally {
+        // Client.close() lets open calls run on; the core's graceful stop would wait for them.
+        for (const s of streams) s.stream.cancel();
+        idle.close();
       }
-      await waitFor('the core to hold streams back', () => world.coreLog.join('').includes('gRPC stream output over its budget'));
-
-      // Now read: every log stream gets every entry, every watch ends on the newest list.
-      for (const s of [...logs, ...watches]) s.stream.resume();
-      await waitFor('every log stream to get every entry', () => logs.every((s) => s.bigItems >= ENTRIES), 240_000);
-      await waitFor('every watch to reach the newest list', () => watches.every((s) => s.last.includes(`v${SHIFTS}_0`)), 240_000);
-      const snapshots = watches.reduce((n, s) => n + s.bigItems, 0);
-      // Coalesced: held watches skipped to the newest list rather than queueing each one.
-      expect(snapshots).toBeLessThan(WATCH_STREAMS * SHIFTS);
-      // Measured on a loaded 2-core machine: about 110 MiB for producing alone (no stream open), about 210 with
-      // these streams; 490 before, when each log stream held up to 16 entries of its own.
-      expect(peakRssMiB(pid) - base).toBeLessThan(300);
-    } finally {
-      // Client.close() lets open calls run on; the core's graceful stop would wait for them.
-      for (const s of streams) s.stream.cancel();
-      idle.close();
-    }
-  });
+    },
+  );
 });
 
 /** A client on a connection of its own (grpc-js shares one between clients of the same target and options). */

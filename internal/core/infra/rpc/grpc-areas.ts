@@ -154,12 +154,7 @@ function streamHandler(api: ControlApi, g: GrpcStream, outputs: GrpcOutputBudget
         source = it;
         // Cancelled while opening: end the watch at once (return() settles immediately); the loop below then ends.
         if (ac.signal.aborted) void it.return?.();
-        for (;;) {
-          // Nothing is taken from the subscription while over the budget: it keeps what it keeps.
-          await out.room(ac.signal);
-          const next = await it.next();
-          if (next.done || !(await out.send(() => g.itemToPb(next.value, call.request), ac.signal))) break;
-        }
+        await out.pipe(it, (item) => g.itemToPb(item, call.request), ac.signal);
         call.end();
       } catch (e) {
         ac.abort();

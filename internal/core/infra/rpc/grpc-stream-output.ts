@@ -32,4 +32,16 @@ export class StreamOutput extends WeighedStream {
     this.write(msg, approxBytes(msg));
     return true;
   }
+
+  /**
+   * Writes each item of `source` until it ends or `signal` aborts. Nothing is taken from the source while
+   * over the budget: it keeps what it keeps (the newest snapshot, the newest log entries).
+   */
+  async pipe<T>(source: AsyncIterator<T> | Iterator<T>, toMessage: (item: T) => unknown, signal: AbortSignal): Promise<void> {
+    for (;;) {
+      await this.room(signal);
+      const next = await source.next();
+      if (next.done || !(await this.send(() => toMessage(next.value), signal))) return;
+    }
+  }
 }
