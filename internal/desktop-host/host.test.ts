@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  chmodSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -428,6 +429,23 @@ describe('BridgeHost with a fake backend', () => {
   it('is not ready before start()', async () => {
     const cold = new BridgeHost({ backend, workspaceRoot: root, hostVersion: '1', clock });
     expect((await failure(cold.handle('desktop.health', { meta: meta() }, conn))).code).toBe('DESKTOP_HOST_NOT_READY');
+  });
+
+  it.each([
+    ['0777', 0o777],
+    ['1777 (sticky, like /tmp)', 0o1777],
+  ])('a world-writable workspace root (mode %s) is refused at start with what to do', async (_label, mode) => {
+    const shared = join(base, `shared-${mode.toString(8)}`);
+    mkdirSync(shared);
+    chmodSync(shared, mode); // mkdir's mode is cut by the umask
+    const open = new BridgeHost({ backend, workspaceRoot: shared, hostVersion: '1', clock });
+    await expect(open.start()).rejects.toThrow(
+      `--workspace-root ${shared} is writable by every user (mode ${mode.toString(8)}); use a directory of your own (chmod o-w it, or pick another)`,
+    );
+    // Refused means not started: nothing is served from there.
+    expect((await failure(open.handle('desktop.health', { meta: meta() }, conn))).code).toBe('DESKTOP_HOST_NOT_READY');
+    chmodSync(shared, 0o755);
+    await open.start(); // the same root, once private, is accepted
   });
 
   it('health and doctor report the host, the backend and the peer', async () => {

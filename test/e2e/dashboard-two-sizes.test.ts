@@ -2,7 +2,7 @@
  * The dashboard in chromium at a laptop's 1366×800 and a phone's 390×844: a resource template opens a form for
  * its variables at its own row; each pool's actions stay inside the pool's card under a header; the Restart
  * confirmation says what happens to calls in flight; Connect offers Claude Code, Gemini CLI and Codex with their
- * name budgets and quotes paths; a YAML syntax error reads without an empty field prefix; a result that breaks its
+ * name budgets and quotes paths (the store's path has a space and a quote); a YAML syntax error reads without an empty field prefix; a result that breaks its
  * outputSchema is an error; one <h1> per page and no critical or serious axe-core finding. The 401 page and
  * `mcpd --help` speak of login links. Screenshots go to this test's temp dir.
  */
@@ -26,6 +26,8 @@ const SIZES = [
   [390, 844, 'phone'],
 ] as const;
 const TEMPLATE = 'demo://resource/dynamic/text/{resourceId}';
+/** The store's folder: a space and a quote, which a shell line must quote. */
+const STORE = "my store's";
 
 describe('the dashboard at 1366×800 and 390×844', () => {
   const shots = mkdtempSync(join(tmpdir(), 'mcpd-dashboard-two-sizes-'));
@@ -47,14 +49,17 @@ describe('the dashboard at 1366×800 and 390×844', () => {
 
   beforeAll(async () => {
     port = await freePort();
-    world = new TestWorld({
-      'profiles/default.yaml': profile(
-        everythingServer('everything', { strategy: 'singleton', idleSeconds: 300 }),
-        server('out', [process.execPath, join(FIXTURES, 'servers/bad-output.mjs')], { strategy: 'singleton', idleSeconds: 300 }),
-      ),
-      'callers.yaml': 'callers: { vscode: default }\n',
-      'runtime.yaml': `metricsAddress: 127.0.0.1:${port}\n`,
-    });
+    world = new TestWorld(
+      {
+        'profiles/default.yaml': profile(
+          everythingServer('everything', { strategy: 'singleton', idleSeconds: 300 }),
+          server('out', [process.execPath, join(FIXTURES, 'servers/bad-output.mjs')], { strategy: 'singleton', idleSeconds: 300 }),
+        ),
+        'callers.yaml': 'callers: { vscode: default }\n',
+        'runtime.yaml': `metricsAddress: 127.0.0.1:${port}\n`,
+      },
+      { storeName: STORE },
+    );
     await world.startCore();
     ({ browser, page, errors } = await openDashboard(world, port, '#/overview'));
   }, 180_000);
@@ -123,11 +128,20 @@ describe('the dashboard at 1366×800 and 390×844', () => {
         expect(await section(/^Claude Code/).innerText()).toMatch(/mcp__mcpd__<tool>, at most 64 characters/);
         expect(await section(/^Gemini CLI/).innerText()).toMatch(/mcp_mcpd_<tool>, at most 63 characters/);
         expect(await section(/^Codex/).innerText()).toMatch(/\[mcp_servers\.mcpd\]/);
-        // The test's store lives under a temp dir without spaces; the line still names it as one shell word.
-        const http = await section(/^Streamable HTTP/)
-          .locator('pre')
-          .innerText();
-        expect(http).toContain(`--config ${world.configDir}`);
+        expect(await section(/^Codex/).innerText()).toContain(JSON.stringify(world.configDir)); // a TOML string, quote and all
+        // The store's path has a space and a quote: the shell line single-quotes it, the quote closed and escaped.
+        const line =
+          (
+            await section(/^Streamable HTTP/)
+              .locator('pre')
+              .innerText()
+          ).split('\n')[0] ?? '';
+        expect(world.configDir).toBe(`${world.dir}/${STORE}`);
+        expect(line).toContain(`--config '${world.dir}/my store'\\''s' --socket ${world.socket}`);
+        // And a POSIX shell reads it back as the path itself, one word.
+        const { stdout } = await run('/bin/sh', ['-c', `printf '%s\\n' ${line}`]);
+        const words = stdout.split('\n');
+        expect(words[words.indexOf('--config') + 1]).toBe(world.configDir);
         await shoot(`connect-${tag}`);
       }, 60_000);
 

@@ -1,10 +1,10 @@
 /**
- * Cancel, disconnect and route on a real desktop (Xvfb + AT-SPI + two GTK apps), through both faces of the host: the socket and the
- * MCP face behind the core. A cancelled call — while its question is open, or mid-typing — withdraws the
- * question, stops the input within one chunk and leaves the desk asking the next caller; closing a socket
- * connection stops its typing; the question names the application and window, and input never goes outside
- * the route (another app's element, a window that appeared while the user was asked). Counted from the apps'
- * own logs and trees.
+ * Cancel, disconnect and route on a real desktop (Xvfb + AT-SPI + two GTK apps), through both faces of the host:
+ * the socket and the MCP face behind the core. A cancelled call — while its question is open, or mid-typing —
+ * withdraws the question, stops the input within one chunk and leaves the desk asking the next caller; so do
+ * closing the connection (a socket's, or a caller's MCP client) and the core's deadline mid-typing. The question
+ * names the application and window, and input never goes outside the route (another app's element, a window
+ * that appeared while the user was asked). Counted from the apps' own logs and trees.
  */
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -13,7 +13,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { CLIENT_CAPABILITIES_NOTIFICATION } from '../../internal/contract/control/client-requests.js';
 import { BridgeCallError, BridgeClient } from '../../internal/contract/desktop-bridge/bridge-client.js';
+import { SessionClient } from '../../internal/contract/session/session-client.js';
+import type { McpdError } from '../../internal/shared/errors.js';
 import { LinuxBackend } from '../../internal/desktop-host/linux/linux-backend.js';
 import { TestWorld } from '../support/core-process.js';
 import { deskServer, DesktopSession, exited, FIXTURE_APP, GTK_FIXTURE, startSocketHost } from '../support/desktop-session.js';
@@ -75,6 +78,22 @@ describe('cancel, disconnect and route on a real Linux desktop, on both faces', 
     await confirmed(client, 'desktop.typeText', { route, text: 'Z' });
     await waitFor('the marker key in the app', () => current() > before);
     return current() - 1;
+  };
+  /**
+   * The keys of a typing on the MCP face stopped when the field held `atStop` characters: those that arrived after
+   * the stop, and all of them since `start`. Alice types next through the same desk and is asked once; the desk's
+   * lane runs her input only after the stopped typing has ended, and a marker key through the socket follows
+   * hers, so whatever of the stopped text will ever arrive has arrived when this counts.
+   */
+  const stoppedTyping = async (start: number, atStop: number) => {
+    const n = alice.asked.length;
+    const r = (await alice.client.callTool({ name: 'desk__desktop_type', arguments: { text: 'ok', app: FIXTURE_APP } }, undefined, {
+      timeout: 180_000,
+    })) as ToolResult;
+    expect(r.isError, `alice's typing after the stop: ${textOf(r)}`).not.toBe(true);
+    expect(alice.asked).toHaveLength(n + 1);
+    const stopped = (await settle()) - 'ok'.length;
+    return { afterStop: stopped - atStop, typed: stopped - start };
   };
   const tree = async (appName: string) =>
     (await probe.snapshot({ app: { name: appName } }, { maxDepth: 12, maxNodes: 200, deadlineMs: Date.now() + 10_000 })).nodes;
@@ -192,14 +211,69 @@ describe('cancel, disconnect and route on a real Linux desktop, on both faces', 
     const atCancel = current();
     ac.abort();
     expect(await call).toMatch(/abort/i);
-    const arrived = await settle();
-    expect(arrived - atCancel).toBeLessThanOrEqual(CHUNK);
-    expect(arrived - start).toBeLessThan(3000);
-    const n = alice.asked.length;
-    const r = (await alice.client.callTool({ name: 'desk__desktop_type', arguments: { text: 'ok', app: FIXTURE_APP } })) as ToolResult;
-    expect(r.isError, textOf(r)).not.toBe(true);
-    expect(alice.asked).toHaveLength(n + 1);
-  }, 180_000);
+    const { afterStop, typed } = await stoppedTyping(start, atCancel);
+    expect(afterStop).toBeLessThanOrEqual(CHUNK);
+    expect(typed).toBeLessThan(3000);
+  }, 240_000);
+
+  it("MCP: closing a caller's MCP client mid-desktop_type stops the keys within one chunk, and the desk asks the next caller", async () => {
+    const carol = await caller(world, 'carol');
+    const start = current();
+    const call = carol.client
+      .callTool({ name: 'desk__desktop_type', arguments: { text: 'x'.repeat(3000), app: FIXTURE_APP } }, undefined, { timeout: 120_000 })
+      .then(
+        () => 'answered',
+        (e: unknown) => String(e),
+      );
+    await waitFor('typing under way', () => current() >= start + 100, 60_000);
+    const atClose = current();
+    await carol.client.close(); // its gateway goes, and with it the Session the call came on
+    expect(await call).toMatch(/closed/i);
+    expect(carol.asked).toHaveLength(1);
+    const { afterStop, typed } = await stoppedTyping(start, atClose);
+    expect(afterStop).toBeLessThanOrEqual(CHUNK);
+    expect(typed).toBeLessThan(3000);
+  }, 240_000);
+
+  it("MCP: the core's deadline (the call's timeoutMs) expiring mid-desktop_type stops the keys within one chunk, and the desk asks the next caller", async () => {
+    // A Session as a gateway opens it, answering the question itself: its request carries the deadline.
+    const erin = await SessionClient.connect(world.socket, {
+      caller: 'erin',
+      pid: process.pid,
+      clientName: 'deadline-test',
+      previousSessionId: '',
+    });
+    const asked: string[] = [];
+    erin.onRequest(async (method, params) => {
+      asked.push(`${method}: ${String(params.message)}`);
+      return { action: 'accept', content: { allow: true } };
+    });
+    erin.notify(CLIENT_CAPABILITIES_NOTIFICATION, { capabilities: { elicitation: {} }, clientName: 'deadline-test' });
+    const start = current();
+    // More text than fits in the deadline (xdotool types at most ~200 keys/s, so 10,000 take 50 s or more), and a
+    // deadline long enough for the find and the question before the first key on a loaded machine.
+    const deadlineMs = 40_000;
+    const text = 'y'.repeat(10_000); // the most one typeText takes
+    const outcome = await erin
+      .request('tools/call', { name: 'desk__desktop_type', arguments: { text, app: FIXTURE_APP } }, { timeoutMs: deadlineMs })
+      .then(
+        (r) => `answered: ${JSON.stringify(r)}`,
+        (e: McpdError) => `${e.reason}: ${e.message}`,
+      );
+    const atDeadline = current();
+    try {
+      expect(outcome).toMatch(
+        new RegExp(`^DEADLINE_EXCEEDED: server desk did not answer tools/call within ${deadlineMs} ms; the request was cancelled downstream`),
+      );
+      expect(asked).toEqual([expect.stringMatching(/^elicitation\/create: .*desktop\.typeText in application mcpd-fixture/)]);
+      expect(atDeadline - start, 'typing had begun when the deadline came').toBeGreaterThan(0);
+      const { afterStop, typed } = await stoppedTyping(start, atDeadline);
+      expect(afterStop).toBeLessThanOrEqual(CHUNK);
+      expect(typed).toBeLessThan(text.length);
+    } finally {
+      erin.close();
+    }
+  }, 240_000);
 
   it("MCP: while bob's question waits for him, alice's desktop_find still runs; her click waits for its turn", async () => {
     const before = await countOf(FIXTURE_APP);
@@ -238,19 +312,27 @@ describe('cancel, disconnect and route on a real Linux desktop, on both faces', 
     expect(await countOf(FIXTURE_APP)).toBe(`count: ${Number(before?.slice('count: '.length)) + 2}`);
   }, 120_000);
 
-  it("MCP: another application's element under the route is refused before anyone is asked", async () => {
+  it("MCP: another application's element under the route is refused before anyone is asked: a click, and a typeText", async () => {
     const [button] = (await find(OTHER_APP, { byRole: 'AXButton', titleContains: 'Increment' })).elementRefs;
+    const [entry] = (await find(OTHER_APP, { byRole: 'AXTextField' })).elementRefs;
     const n = alice.asked.length;
-    const r = (await alice.client.callTool({
+    const refusal =
+      /DESKTOP_ELEMENT_NOT_FOUND: the target is outside the route .*belongs to application mcpd-other.*the user was not asked/;
+    const click = (await alice.client.callTool({
       name: 'desk__desktop_click',
       arguments: { elementId: button!.elementId, app: FIXTURE_APP },
     })) as ToolResult;
-    expect(r.isError).toBe(true);
-    expect(textOf(r)).toMatch(
-      /DESKTOP_ELEMENT_NOT_FOUND: the target is outside the route .*belongs to application mcpd-other.*the user was not asked/,
-    );
+    expect(click.isError).toBe(true);
+    expect(textOf(click)).toMatch(refusal);
+    const typed = (await alice.client.callTool({
+      name: 'desk__desktop_type',
+      arguments: { elementId: entry!.elementId, text: 'leak', app: FIXTURE_APP },
+    })) as ToolResult;
+    expect(typed.isError).toBe(true);
+    expect(textOf(typed)).toMatch(refusal);
     expect(alice.asked).toHaveLength(n);
     expect(await countOf(OTHER_APP)).toBe('count: 0');
+    expect(lines(otherLog)).toEqual([]);
   });
 
   it("socket: a destroyed widget's elementRef is stale, not clicked", async () => {

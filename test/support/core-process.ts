@@ -35,14 +35,16 @@ export class TestWorld {
   readonly tag = randomUUID();
   readonly dir = mkdtempSync(join(tmpdir(), 'mcpd-e2e-'));
   readonly socket = join(this.dir, 'run', 'control.sock');
-  readonly configDir = join(this.dir, 'store');
+  /** The profile store: `store` unless the test names it (a name with spaces or quotes, say). */
+  readonly configDir: string;
   readonly cores: ChildProcess[] = [];
   readonly clients: Client[] = [];
   readonly coreLog: string[] = [];
 
   private controlClient: ControlPlaneClient | undefined;
 
-  constructor(files: Record<string, string>) {
+  constructor(files: Record<string, string>, opts: { storeName?: string } = {}) {
+    this.configDir = join(this.dir, opts.storeName ?? 'store');
     for (const [rel, text] of Object.entries({ 'runtime.yaml': TEST_RUNTIME_YAML, ...files })) this.write(rel, text);
   }
 

@@ -8,6 +8,7 @@ import { ElicitRequestSchema, ResourceUpdatedNotificationSchema } from '@modelco
 import { FakeDesktopBackend } from '../../../test/support/fake-desktop-backend.js';
 import { waitFor } from '../../../test/support/procs.js';
 import { BridgeHost } from '../host.js';
+import { realClock } from '../clock.js';
 import { DesktopMcpFace } from './mcp-face.js';
 import { WINDOWS } from './window-resources.js';
 
@@ -156,5 +157,48 @@ describe('the MCP face of the desktop host (in-memory transport, fake backend)',
       arguments: { title: 'never', timeoutMs: 30, pollMs: 10 },
     })) as ToolResult;
     expect(timeout.structuredContent).toMatchObject({ error: { code: 'DESKTOP_TIMEOUT' } });
+  });
+});
+
+describe('an approved action that waits for the desk', () => {
+  it("keeps the user's yes while another caller's input holds the desk past the old 30 s token", async () => {
+    let now = Date.now();
+    const backend = new FakeDesktopBackend(() => now);
+    const host = new BridgeHost({ backend, workspaceRoot: root, hostVersion: 't', clock: { now: () => now, sleep: realClock.sleep } });
+    await host.start();
+    const face = new DesktopMcpFace(host, { pollMs: 50, log: () => undefined, onClose: () => undefined }, root);
+    face.start();
+    // The core multiplexes its callers' calls on one session to the face.
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    const core = new Client({ name: 'face-test', version: '1' }, { capabilities: { elicitation: {} } });
+    await Promise.all([face.server.connect(b), core.connect(a)]);
+    core.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { allow: true } }));
+    try {
+      // The first caller's typing holds the desk until released; the second caller's click is approved meanwhile.
+      let release: () => void = () => undefined;
+      let held = false;
+      const typing = backend.typeText.bind(backend);
+      backend.typeText = async (...args) => {
+        await new Promise<void>((r) => {
+          release = r;
+          held = true;
+        });
+        return typing(...args);
+      };
+      const slow = core.callTool({ name: 'desktop_type', arguments: { elementId: ':1.9/entry', text: 'long' } });
+      await waitFor('the typing to hold the desk', () => held);
+      const click = core.callTool({ name: 'desktop_click', arguments: { elementId: ':1.9/button' } });
+      await waitFor('the click to wait for its turn, approved', () => host.tokens.size() === 1);
+      now += 90_000;
+      release();
+      expect(((await slow) as ToolResult).isError).not.toBe(true);
+      const clicked = (await click) as ToolResult;
+      expect(clicked.content[0]?.text, 'the approved click ran after the wait').not.toMatch(/expired/);
+      expect(clicked.isError).not.toBe(true);
+      expect(backend.log).toEqual(['type::1.9/entry', 'press::1.9/button']);
+    } finally {
+      face.stop();
+      await core.close();
+    }
   });
 });

@@ -19,6 +19,7 @@ import type { InputPlace } from '../../contract/desktop-bridge/types.js';
 import { BridgeError } from '../../contract/desktop-bridge/errors.js';
 import { describeAction, paramsFor, TOOL_METHODS, TOOLS } from './mcp-tools.js';
 import { pinTarget } from './pin-target.js';
+import { MAX_TOKEN_TTL_MS } from '../domain/confirm-tokens.js';
 import { renderWindows, WINDOWS } from './window-resources.js';
 
 export interface McpFaceOptions {
@@ -162,11 +163,10 @@ export class DesktopMcpFace {
         const refusal = await this.ask(name, params, pinned.place, signal);
         if (refusal) return errorResult(refusal);
         if (signal.aborted) return errorResult(`refused: the call was cancelled while the user was asked, so ${name} did not run`);
-        const issued = await this.host.handle(
-          'desktop.confirm.issue',
-          { meta: meta(), intent: { method: spec.method, params }, ttlMs: 30_000 },
-          ctx,
-        );
+        // The token lives as long as the call may: the desk runs one input at a time, so an approved action can
+        // wait behind another caller's long typing, and the user's yes must not expire in that queue.
+        const ttlMs = Math.min(MAX_TOKEN_TTL_MS, this.opts.timeoutMs ?? TOOL_TIMEOUT_MS);
+        const issued = await this.host.handle('desktop.confirm.issue', { meta: meta(), intent: { method: spec.method, params }, ttlMs }, ctx);
         confirm = { token: issued.token, approver: 'user (MCP elicitation)', approvedAt: new Date().toISOString() };
       }
       const result = await this.host.handle(spec.method, { ...params, meta: meta(), ...(confirm ? { confirm } : {}) }, ctx);

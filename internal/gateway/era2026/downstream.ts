@@ -13,7 +13,7 @@ export interface Downstream {
 }
 
 /**
- * Sends a request through the lane's gateway (its SDK Server, adapters and core link), as a session's
+ * Sends a request through the lane's gateway (the one MCP dispatcher, adapters and core link), as a session's
  * request goes: every method but `tools/call` (see `rawToolCall`).
  */
 export function throughGateway(lane: Lane, method: string, params: JsonObject): Downstream {
@@ -23,7 +23,7 @@ export function throughGateway(lane: Lane, method: string, params: JsonObject): 
 
 /**
  * `tools/call` straight on the lane's core Session, as the stdio fast lane sends it (decision 17): the
- * SDK Server's dispatch and schema checks are skipped (isPlainToolCall lets only calls they would pass
+ * dispatcher's parameter checks are skipped (isPlainToolCall lets only calls they would pass
  * come here; the core judges the rest, an unknown tool included), while whatever the core sends on that
  * Session during the call — server→client requests (MRTR), log messages — still reaches the lane's
  * gateway and so the request holding the lane. Progress comes with the call and goes to that request.
