@@ -25,9 +25,9 @@ export function stream<Req, Item, Out>(open: (req: Req) => AsyncIterableIterator
       return;
     }
     const ac = new AbortController();
-    // return() only marks the watch done and settles at once; the pipe below then ends.
     const stop = () => {
       ac.abort();
+      // return() only marks the watch done and settles at once; the pipe below then ends.
       void it.return?.();
     };
     call.on('cancelled', stop);
