@@ -136,6 +136,92 @@ async function hop() {
 }
 
 /**
+ * What the hop's work costs in CPU: the 1 KB echo through a gateway and a core of this checkout, against a
+ * gateway and a core of another build (`MCPD_BENCH_DIST=/path/to/dist`, e.g. a worktree of an earlier
+ * commit; without it, this checkout alone), on the same store (audit log on, as by default), in alternating
+ * rounds. Time on a loaded machine carries the other work's noise; CPU per call (/proc, 10 ms ticks: hence
+ * many calls per round) is what mcpd's own work costs. Reports the median of the rounds, in µs per call.
+ */
+async function hopCpu() {
+  const other = process.env.MCPD_BENCH_DIST;
+  const builds = [['this', join(REPO, 'dist')], ...(other ? [['other', other]] : [])];
+  const rounds = smoke ? 2 : 10;
+  const perRound = smoke ? 50 : N;
+  const profile = `servers:\n  - name: everything\n    cmd: ${JSON.stringify(EVERYTHING_CMD)}\n    idleSeconds: 0\n    maxInstances: 1\n    maxConcurrent: 16\n`;
+  const opened = [];
+  try {
+    const paths = [];
+    for (const [label, dist] of builds) {
+      const world = await startCore({ default: profile }, 'callers: {}\n', { 'runtime.yaml': 'metricsAddress: ""\n' }, dist);
+      opened.push(world);
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [join(dist, 'cmd/mcpdmcp/main.js'), 'bench', '--socket', world.socket, '--no-autostart'],
+        stderr: 'ignore',
+      });
+      const client = new Client({ name: 'bench', version: '1' });
+      await client.connect(transport);
+      opened.push({ stop: () => client.close() });
+      paths.push({
+        label,
+        dist,
+        pids: { core: world.core.pid, gateway: transport.pid },
+        call: () => echo1kb(client, 'everything__echo'),
+        core: [],
+        gateway: [],
+      });
+    }
+    for (const p of paths) {
+      await untilListed(p.call);
+      for (let i = 0; i < WARMUP; i++) await p.call();
+    }
+    for (let r = 0; r < rounds; r++)
+      for (const p of paths) {
+        const before = { core: cpuMs(p.pids.core), gateway: cpuMs(p.pids.gateway) };
+        for (let i = 0; i < perRound; i++) await p.call();
+        for (const k of ['core', 'gateway']) p[k].push(((cpuMs(p.pids[k]) - before[k]) * 1000) / perRound);
+      }
+    const median = (xs) =>
+      percentile(
+        [...xs].sort((a, b) => a - b),
+        50,
+      );
+    const [mine, theirs] = paths;
+    emit({
+      case: 'hop_cpu_per_call',
+      n: rounds * perRound,
+      warmup: WARMUP,
+      core_cpu_us: Math.round(median(mine.core)),
+      gateway_cpu_us: Math.round(median(mine.gateway)),
+      ...(theirs
+        ? {
+            other_dist: theirs.dist,
+            other_core_cpu_us: Math.round(median(theirs.core)),
+            other_gateway_cpu_us: Math.round(median(theirs.gateway)),
+            // Round by round (the same minute of load): this build's core minus the other's.
+            core_cpu_us_diff_median: Math.round(median(mine.core.map((c, i) => c - theirs.core[i]))),
+          }
+        : {}),
+    });
+  } finally {
+    for (const o of opened.reverse()) await o.stop().catch(() => {});
+  }
+}
+
+/** The first call, retried while the core is still listing the server (a loaded machine starts it slowly). */
+async function untilListed(call) {
+  const until = Date.now() + 60_000;
+  for (;;) {
+    try {
+      return await call();
+    } catch (e) {
+      if (Date.now() > until || !/still being listed/.test(String(e?.message))) throw e;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}
+
+/**
  * The hop (1 KB echo through mcpdmcp → core → server-everything) with the audit log on (the default) and
  * off (`audit: { enabled: false }`): two cores on the same configuration, measured in interleaved rounds as
  * `hop()` does. `added_p50` is what the audit interceptor and its writer cost a call.
@@ -662,7 +748,7 @@ async function startHttpGateway(socket) {
   };
 }
 
-const cases = { hop, audit, policy, throughput, listing, density, notify, logs, mux, stateless };
+const cases = { hop, hopcpu: hopCpu, audit, policy, throughput, listing, density, notify, logs, mux, stateless };
 for (const [name, fn] of Object.entries(cases)) {
   if (only && only !== name) continue;
   await fn();

@@ -263,7 +263,9 @@ describe('cancel, disconnect and route on a real Linux desktop, on both faces', 
     const atDeadline = current();
     try {
       expect(outcome).toMatch(
-        new RegExp(`^DEADLINE_EXCEEDED: server desk did not answer tools/call within ${deadlineMs} ms; the request was cancelled downstream`),
+        new RegExp(
+          `^DEADLINE_EXCEEDED: server desk did not answer tools/call within ${deadlineMs} ms; the request was cancelled downstream`,
+        ),
       );
       expect(asked).toEqual([expect.stringMatching(/^elicitation\/create: .*desktop\.typeText in application mcpd-fixture/)]);
       expect(atDeadline - start, 'typing had begun when the deadline came').toBeGreaterThan(0);

@@ -21,7 +21,7 @@ const INSTALL_TIMEOUT_MS = 400_000;
  * `npm install -g ./mcpd-*.tgz` into a temporary prefix, then the installed binaries from an empty
  * directory with an empty HOME (`mcpd init`, `mcpd`, `mcpdctl status`): only production dependencies exist there.
  */
-describe('installed package (npm pack → npm i -g)', () => {
+describe('installed package (npm pack → npm i -g)', { timeout: INSTALL_TIMEOUT_MS }, () => {
   const root = mkdtempSync(join(tmpdir(), 'mcpd-install-'));
   const prefix = join(root, 'prefix');
   const home = join(root, 'home');
@@ -142,7 +142,7 @@ describe('installed package (npm pack → npm i -g)', () => {
     core.kill('SIGTERM');
     await new Promise((res) => core?.once('exit', res));
     await waitFor('the core and its servers to exit', () => pidsWithTag(tag).filter((p) => p !== process.pid).length === 0);
-  }, INSTALL_TIMEOUT_MS);
+  });
   it('mcpd/smcp: a TypeScript program importing it type-checks against the installed .d.ts (node16 and bundler) and runs', async () => {
     const app = join(root, 'consumer');
     mkdirSync(join(app, 'node_modules'), { recursive: true });
@@ -211,5 +211,5 @@ describe('installed package (npm pack → npm i -g)', () => {
       if (smcp.exitCode === null) await once(smcp, 'exit');
     }
     expect(smcp.exitCode).toBe(0);
-  }, INSTALL_TIMEOUT_MS);
+  });
 });

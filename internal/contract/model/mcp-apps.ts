@@ -21,10 +21,13 @@ export interface ToolAudience {
   app: boolean;
 }
 
+/** Most tools say nothing: one shared answer, since the door asks for every call. */
+const EVERYONE: Readonly<ToolAudience> = Object.freeze({ model: true, app: true });
+
 /** A `visibility` that is not an array of strings is taken as absent: the tool stays as every client had it. */
-export function toolAudience(definition: JsonObject): ToolAudience {
+export function toolAudience(definition: JsonObject): Readonly<ToolAudience> {
   const meta = definition._meta as { ui?: { visibility?: unknown } } | undefined;
   const v = meta?.ui?.visibility;
-  if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) return { model: true, app: true };
+  if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) return EVERYONE;
   return { model: v.includes('model'), app: v.includes('app') };
 }

@@ -166,7 +166,11 @@ export class DesktopMcpFace {
         // The token lives as long as the call may: the desk runs one input at a time, so an approved action can
         // wait behind another caller's long typing, and the user's yes must not expire in that queue.
         const ttlMs = Math.min(MAX_TOKEN_TTL_MS, this.opts.timeoutMs ?? TOOL_TIMEOUT_MS);
-        const issued = await this.host.handle('desktop.confirm.issue', { meta: meta(), intent: { method: spec.method, params }, ttlMs }, ctx);
+        const issued = await this.host.handle(
+          'desktop.confirm.issue',
+          { meta: meta(), intent: { method: spec.method, params }, ttlMs },
+          ctx,
+        );
         confirm = { token: issued.token, approver: 'user (MCP elicitation)', approvedAt: new Date().toISOString() };
       }
       const result = await this.host.handle(spec.method, { ...params, meta: meta(), ...(confirm ? { confirm } : {}) }, ctx);

@@ -26,11 +26,14 @@ export function auditInterceptor(writer: Pick<AuditWriter, 'record'>): Intercept
   };
 }
 
-/** A call of tool search's call tool is recorded as the call of the tool it names, `via` the call tool. */
+/**
+ * A call of tool search's call tool is recorded as the call of the tool it names, `via` the call tool.
+ * Optional fields are set only when present (no spread of empty objects: this runs for every call).
+ */
 function recordOf(call: DoorCall, end: CallEnd): AuditRecord {
   const { outcome, message, rule, retryAfterMs } = outcomeOf(end);
   const through = call.note.through;
-  return {
+  const r: AuditRecord = {
     kind: 'call',
     startedAt: call.startedAt,
     caller: call.caller,
@@ -38,14 +41,15 @@ function recordOf(call: DoorCall, end: CallEnd): AuditRecord {
     client: call.client ?? null,
     method: call.method,
     target: through?.tool ?? call.target ?? null,
-    ...(through !== undefined && call.target !== undefined ? { via: call.target } : {}),
     outcome,
-    ...(message !== undefined ? { message: message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE)}…` : message } : {}),
-    ...(rule !== undefined ? { rule } : {}),
-    ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
     durationMs: end.durationMs,
     args: through ? through.args : call.args,
   };
+  if (through !== undefined && call.target !== undefined) r.via = call.target;
+  if (message !== undefined) r.message = message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE)}…` : message;
+  if (rule !== undefined) r.rule = rule;
+  if (retryAfterMs !== undefined) r.retryAfterMs = retryAfterMs;
+  return r;
 }
 
 interface Outcome {
@@ -55,10 +59,13 @@ interface Outcome {
   retryAfterMs?: number;
 }
 
+const OK: Outcome = { outcome: 'ok' };
+const ERROR_RESULT: Outcome = { outcome: 'error', message: 'the tool answered with an error result (isError)' };
+
 /** A policy's or quota's refusal carries `{ policyRule, retryAfterMs? }` as its error's data (docs/audit.md). */
 function outcomeOf(end: CallEnd): Outcome {
   const e = end.error;
-  if (!e) return end.isError ? { outcome: 'error', message: 'the tool answered with an error result (isError)' } : { outcome: 'ok' };
+  if (!e) return end.isError ? ERROR_RESULT : OK;
   const data = isMcpdError(e) ? (e.details.data as { policyRule?: unknown; retryAfterMs?: unknown } | undefined) : undefined;
   const rule = typeof data?.policyRule === 'string' ? data.policyRule : undefined;
   if (rule === undefined) return { outcome: end.refused ? 'denied' : 'error', message: e.message };

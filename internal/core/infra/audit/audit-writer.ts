@@ -1,4 +1,5 @@
-import { appendFile, mkdir, open, rename, rm, stat, truncate } from 'node:fs/promises';
+import { close, open as openFd, write } from 'node:fs';
+import { mkdir, open, rename, rm, stat, truncate } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { GENESIS, argsDigestOf, chained } from '../../../contract/audit/audit-chain.js';
 import type { AuditCallFields, AuditEntry, AuditFields } from '../../../contract/audit/audit-entry.js';
@@ -29,8 +30,10 @@ const BATCH = 512;
 /**
  * How long a record may wait for the next append. Appending once per call would put a file write's
  * callbacks between every two calls of a busy core; waiting a little makes one write of many entries.
+ * Each append opens and closes the file (an operator's move is followed), three trips to libuv's thread
+ * pool: at 20 ms they were a tenth of the audit's CPU on a core answering ~1,500 calls a second.
  */
-const FLUSH_MS = 20;
+const FLUSH_MS = 100;
 /** Entries kept for a viewer that arrives later (the dashboard). */
 const RECENT = 500;
 
@@ -173,12 +176,26 @@ export class AuditWriter {
     });
   }
 
+  /** Field by field rather than by rest and spread: this runs once per entry, and copying by name is cheaper. */
   private fieldsOf(r: AuditRecord): AuditCallFields {
-    const { args, startedAt, ...rest } = r;
-    const fields: AuditCallFields = { ...rest, time: new Date(startedAt).toISOString(), argsDigest: argsDigestOf(args) };
-    if (rest.message !== undefined) fields.message = secretRedactor.text(rest.message);
+    const fields: AuditCallFields = {
+      kind: 'call',
+      time: new Date(r.startedAt).toISOString(),
+      caller: r.caller,
+      face: r.face,
+      client: r.client,
+      method: r.method,
+      target: r.target,
+      outcome: r.outcome,
+      durationMs: r.durationMs,
+      argsDigest: argsDigestOf(r.args),
+    };
+    if (r.via !== undefined) fields.via = r.via;
+    if (r.message !== undefined) fields.message = secretRedactor.text(r.message);
+    if (r.rule !== undefined) fields.rule = r.rule;
+    if (r.retryAfterMs !== undefined) fields.retryAfterMs = r.retryAfterMs;
     // Store secrets are masked even in arguments written in clear.
-    if (this.o.arguments && args !== undefined) fields.args = secretRedactor.value(args);
+    if (this.o.arguments && r.args !== undefined) fields.args = secretRedactor.value(r.args);
     return fields;
   }
 
@@ -253,10 +270,10 @@ export class AuditWriter {
     const file = this.o.file;
     // After a failure the file may be another one now (freed space, a new mount): measure it again.
     if (this.failing) this.size = await sizeOf(file).catch(() => this.size);
-    const data = this.torn ? `\n${text}` : text;
+    const data = Buffer.from(this.torn ? `\n${text}` : text);
     try {
-      await appendFile(file, data);
-      this.size += Buffer.byteLength(data);
+      await appendBytes(file, data);
+      this.size += data.length;
       this.torn = false;
       if (this.failing) this.o.warn?.('the audit log is written again', { file });
       this.failing = false;
@@ -285,6 +302,23 @@ export class AuditWriter {
       this.size = 0; // write on rather than retry the rotation for every entry
     }
   }
+}
+
+/**
+ * Appends `bytes` to `file`, opened by its path (a log moved or replaced is followed) and closed after.
+ * By callbacks: fs/promises' appendFile costs a FileHandle, its events and a promise per step, per batch.
+ */
+function appendBytes(file: string, bytes: Buffer): Promise<void> {
+  return new Promise((resolve, reject) => {
+    openFd(file, 'a', (e, fd) => {
+      if (e) return reject(e);
+      const finish = (err: Error | null) => close(fd, (closing) => ((err ?? closing) ? reject(err ?? closing) : resolve()));
+      // A short write (rare on a file) goes on from where it stopped, as appendFile does.
+      const from = (at: number): void =>
+        write(fd, bytes, at, bytes.length - at, null, (we, n) => (we ? finish(we) : at + n < bytes.length ? from(at + n) : finish(null)));
+      from(0);
+    });
+  });
 }
 
 function ignoreMissing(e: unknown): void {
