@@ -49,6 +49,19 @@ describe('gRPC watch and log streams share the Session output budget per connect
   });
   afterAll(async () => world.cleanup());
 
+  it('WatchRuntimeStatus, piped the same way, sends the current status to a client that reads', { timeout: 120_000 }, async () => {
+    const s = world.control().watchRuntimeStatus({});
+    try {
+      const first = await new Promise<pb.RuntimeStatus>((resolve, reject) => {
+        s.once('data', resolve);
+        s.once('error', reject);
+      });
+      expect(first.configDir).toBe(world.configDir);
+    } finally {
+      s.cancel();
+    }
+  });
+
   it(
     'holds what a non-reading client would get, keeps the newest snapshot and every entry, RSS bounded',
     { timeout: 300_000 },
