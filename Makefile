@@ -93,6 +93,7 @@ bench: test-deps build
 	node bench/catalog.mjs $(ARGS)
 	node bench/uri-template.mjs $(ARGS)
 	node bench/churn-map-gc.mjs $(ARGS)
+	node bench/sandbox.mjs $(ARGS)
 
 ## The same with tiny counts: proves the benchmarks run (CI).
 bench-smoke: test-deps build

@@ -1,6 +1,7 @@
 import { closeSync, existsSync, openSync, readSync, statSync, watch } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type { AuditEntry } from '../contract/audit/audit-entry.js';
+import { readAnchor } from '../contract/audit/audit-anchor.js';
 import { rotatedFile } from '../contract/audit/audit-files.js';
 import { auditOfStore } from '../store/audit-location.js';
 import { verifyAudit } from '../contract/audit/audit-verify.js';
@@ -13,9 +14,7 @@ import type { Out } from './ctl-command.js';
 export function auditVerifyCommand(configDir: string, out: Out): number {
   const { file, settings } = auditOfStore(configDir);
   if (!existsSync(file) && !existsSync(rotatedFile(file, 1))) {
-    out.warn(
-      `mcpdctl: there is no audit log at ${file}${settings.enabled ? '' : ' (runtime.yaml turns it off: audit.enabled is false)'}\n`,
-    );
+    out.warn(`mcpdctl: there is no audit log at ${file}${whyNoLog(file, settings.enabled)}\n`);
     return 1;
   }
   const v = verifyAudit(file);
@@ -31,6 +30,18 @@ export function auditVerifyCommand(configDir: string, out: Out): number {
   const from = v.continuesFrom !== undefined ? ` (from entry ${v.continuesFrom}: older files were rotated away)` : '';
   out.write(`ok: ${v.entries} ${v.entries === 1 ? 'entry' : 'entries'} in ${files} verified${from}: ${file}\n`);
   return 0;
+}
+
+/** Why a log is missing, where that can be told: turned off, or deleted (its anchor says entries were written). */
+function whyNoLog(file: string, enabled: boolean): string {
+  if (!enabled) return ' (runtime.yaml turns it off: audit.enabled is false)';
+  let anchor;
+  try {
+    anchor = readAnchor(file);
+  } catch {
+    return ''; // an anchor that is no anchor says nothing about the log
+  }
+  return anchor && anchor.seq > 0 ? ` (it was deleted: its anchor says entries ${anchor.firstSeq} to ${anchor.seq} were written)` : '';
 }
 
 export interface TailFlags {

@@ -1,9 +1,8 @@
-import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { McpdError } from '../shared/errors.js';
 import type { PackageCommand, PackagePin } from './package-command.js';
-import { resolvePypi } from './pypi-resolve.js';
+import { resolveNpm } from './npm-resolve.js';
+import { resolvePypi, type ResolveOptions } from './pypi-resolve.js';
 
 /** `<state dir>/packages/<server>.json`: the version and integrity a server's npx package is started at. */
 const fileOf = (stateDir: string, server: string): string => join(stateDir, 'packages', `${encodeURIComponent(server)}.json`);
@@ -25,42 +24,8 @@ export function writePackagePin(stateDir: string, server: string, pin: PackagePi
 }
 
 /** What the package's registry says `requested` means now: npm for npx, the PyPI JSON API for uvx and pipx. */
-export function resolvePackage(p: PackageCommand, env: NodeJS.ProcessEnv = process.env): Promise<PackagePin> {
-  return p.runner === 'npx' ? resolveNpm(p, env) : resolvePypi(p, env);
-}
-
-/**
- * Asks the npm registry (through npm itself, so .npmrc, the registry setting and its credentials apply)
- * which version `requested` means now and that version's integrity hash.
- */
-function resolveNpm(p: Extract<PackageCommand, { runner: 'npx' }>, env: NodeJS.ProcessEnv = process.env): Promise<PackagePin> {
-  const spec = `${p.name}@${p.requested}`;
-  return new Promise((resolve, reject) => {
-    execFile('npm', ['view', spec, 'version', 'dist.integrity', '--json'], { env, timeout: 60_000 }, (err, stdout, stderr) => {
-      if (err) {
-        const why = stderr.split('\n').find((l) => /error/i.test(l)) ?? err.message;
-        reject(new McpdError('UNAVAILABLE', `cannot resolve npm package ${spec}: ${why.trim()}`));
-        return;
-      }
-      try {
-        // One version: an object; a range matching several: an array of them, the last the highest.
-        const parsed = JSON.parse(stdout) as
-          { version: string; 'dist.integrity': string } | { version: string; 'dist.integrity': string }[];
-        const last = Array.isArray(parsed) ? parsed[parsed.length - 1] : parsed;
-        if (!last?.version || !last['dist.integrity']) throw new Error('no version or integrity in the answer');
-        resolve({
-          registry: 'npm',
-          name: p.name,
-          requested: p.requested,
-          version: last.version,
-          integrity: last['dist.integrity'],
-          resolvedAt: new Date().toISOString(),
-        });
-      } catch (e) {
-        reject(new McpdError('UNAVAILABLE', `cannot resolve npm package ${spec}: ${(e as Error).message}`));
-      }
-    });
-  });
+export function resolvePackage(p: PackageCommand, env: NodeJS.ProcessEnv = process.env, opts: ResolveOptions = {}): Promise<PackagePin> {
+  return p.runner === 'npx' ? resolveNpm(p, env, opts) : resolvePypi(p, env, opts);
 }
 
 /** The refusal when what the profile asks for now is not what was approved. */

@@ -1,9 +1,10 @@
 import { execFile, spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, renameSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../internal/contract/audit/audit-entry.js';
+import { anchorFile } from '../../internal/contract/audit/audit-anchor.js';
 import { chainFiles } from '../../internal/contract/audit/audit-files.js';
 import { coreWorld } from '../support/core-world.js';
 import { TestWorld } from '../support/core-process.js';
@@ -14,7 +15,8 @@ import { everythingServer, profile } from '../support/profiles.js';
 const run = promisify(execFile);
 const SECRET = 'secret-arg-5150';
 
-describe('the audit log: real calls through real faces, then mcpdctl audit verify and tail', () => {
+// Generous: the first test spawns mcpdctl ten times, which a loaded machine makes slow.
+describe('the audit log: real calls through real faces, then mcpdctl audit verify and tail', { timeout: 180_000 }, () => {
   const world = coreWorld({
     'profiles/default.yaml': profile(everythingServer('ev')),
     'callers.yaml': 'callers:\n  alice: default\n  bob: default\n',
@@ -90,6 +92,54 @@ describe('the audit log: real calls through real faces, then mcpdctl audit verif
     expect(await tampered(older, (ls) => ls.map((l, i) => (i === 0 ? l.replace('"caller":"alice"', '"caller":"bob"') : l)))).toMatchObject(
       fails('audit.jsonl.1 line 1 was altered: its content does not match its hash'),
     );
+    expect(await verify()).toMatchObject({ code: 0 });
+  });
+
+  it('names entries cut from the end of the newest file, and the oldest file deleted, against the anchor', async () => {
+    const current = file();
+    const all = chainFiles(current);
+    const last = lines(current).length;
+    const fails = (problem: string) => ({ code: 1, err: `mcpdctl: audit log ${current} fails verification: ${problem}\n` });
+    // The writer moves the anchor after each append: wait until it names the last entry.
+    const anchor = () => JSON.parse(readFileSync(anchorFile(current), 'utf8')) as { seq: number; firstSeq: number };
+    await waitFor('the anchor at the last entry', () => anchor().seq === 23);
+    expect(statSync(anchorFile(current)).mode & 0o777).toBe(0o600);
+
+    expect(await tampered(current, (ls) => ls.slice(0, -2))).toMatchObject(
+      fails(
+        `2 entries (seq 22 to 23) removed from the end: the log ends at entry 21, its anchor says 23 (its last line: audit.jsonl line ${last - 2})`,
+      ),
+    );
+    expect(await tampered(current, (ls) => ls.slice(0, -1))).toMatchObject(
+      fails(
+        `1 entry (seq 23) removed from the end: the log ends at entry 22, its anchor says 23 (its last line: audit.jsonl line ${last - 1})`,
+      ),
+    );
+    // The oldest file goes (as rotation would delete it, but the anchor did not move).
+    const oldest = all[0] as string;
+    const next = all[1] as string;
+    const kept = (JSON.parse(lines(next)[0] as string) as AuditEntry).seq;
+    renameSync(oldest, `${oldest}.aside`);
+    try {
+      expect(await verify()).toMatchObject(
+        fails(
+          `${kept - 1} entries (seq 1 to ${kept - 1}) removed from the start: the log begins at entry ${kept}, its anchor says 1 (older files deleted) (its first line: ${basename(next)} line 1)`,
+        ),
+      );
+    } finally {
+      renameSync(`${oldest}.aside`, oldest);
+    }
+    expect(anchor().firstSeq).toBe(1);
+    // Every file goes: the anchor still says what was written.
+    for (const f of all) renameSync(f, `${f}.aside`);
+    try {
+      expect(await verify()).toMatchObject({
+        code: 1,
+        err: `mcpdctl: there is no audit log at ${current} (it was deleted: its anchor says entries 1 to 23 were written)\n`,
+      });
+    } finally {
+      for (const f of all) renameSync(`${f}.aside`, f);
+    }
     expect(await verify()).toMatchObject({ code: 0 });
   });
 

@@ -82,4 +82,25 @@ describe('uvx and pipx packages pinned to a version and their files sha256 diges
     world.write('profiles/default.yaml', profile('"mcp-server-time@0.7.0"', '    idleSeconds: 302\n'));
     expect(await startError('tu', Date.now())).toContain('"mcp-server-time@0.7.0"');
   });
+
+  it('refuses the approved release once its files change on the index, until mcpdctl update accepts it', async () => {
+    const approved = String(record('tu').integrity);
+    index.publish('mcp-server-time', '0.7.0', [wheel('0.7.0', 'e'), sdist('0.7.0', 'f')]); // a file added to 0.7.0
+    world.write('profiles/default.yaml', profile('"mcp-server-time@0.7.0"', '    idleSeconds: 303\n')); // a new pool: checked again
+    const refused = await startError('tu', Date.now());
+    expect(refused).toContain(
+      `cannot start server tu: its package mcp-server-time changed since it was approved (integrity of 0.7.0 ${approved} → sha256-`,
+    );
+    expect(refused).toContain('see and accept the change with "mcpdctl update tu"; files: + mcp_server_time-0.7.0.tar.gz');
+
+    const accepted = await ctl(['update', 'tu']);
+    expect(accepted.stdout).toContain(`- mcp-server-time@0.7.0 (${approved})`);
+    expect(accepted.stdout).toContain('accepted: new instances of tu start mcp-server-time@0.7.0');
+    expect(record('tu').files).toEqual({
+      'mcp_server_time-0.7.0-py3-none-any.whl': 'e'.repeat(64),
+      'mcp_server_time-0.7.0.tar.gz': 'f'.repeat(64),
+    });
+    // The same pool's next start is checked again and starts the accepted release.
+    expect(await startError('tu', Date.now())).toContain('uvx started as: ["--python","3.12","mcp-server-time@0.7.0"');
+  }, 180_000);
 });

@@ -5,6 +5,9 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { TestWorld } from '../support/core-process.js';
+import { openDashboard } from '../support/dashboard-page.js';
+import { freePort } from '../support/free-port.js';
+import { ctl } from '../support/package-pins.js';
 import { FIXTURES } from '../support/paths.js';
 import { profile, server } from '../support/profiles.js';
 
@@ -27,12 +30,14 @@ describe('a sandboxed server (bubblewrap, docs/sandbox.md)', () => {
   let two: Client;
   let allowed: Server;
   let denied: Server;
+  let dashboardPort: number;
   const path = (...p: string[]) => join(world.dir, ...p);
 
   beforeAll(async () => {
     allowed = await listener('allowed');
     denied = await listener('denied');
-    world = new TestWorld({});
+    dashboardPort = await freePort();
+    world = new TestWorld({ 'runtime.yaml': `metricsAddress: 127.0.0.1:${dashboardPort}\n` });
     const home = path('home');
     mkdirSync(join(home, '.ssh'), { recursive: true });
     writeFileSync(join(home, '.ssh/id_rsa'), 'SECRET KEY');
@@ -71,7 +76,8 @@ describe('a sandboxed server (bubblewrap, docs/sandbox.md)', () => {
 
   it('cannot read the home folder, the store, the state or the control socket; the unsandboxed server can', async () => {
     const state = path('store/.mcpd-state');
-    const stateFiles = readdirSync(state);
+    // A `.tmp` file is one being renamed into place (the audit anchor's, moved after each batch): it may be gone by the read.
+    const stateFiles = readdirSync(state).filter((f) => !f.endsWith('.tmp'));
     expect(stateFiles.length).toBeGreaterThan(0);
     const secrets = [path('home/.ssh/id_rsa'), path('store/profiles/default.yaml'), ...stateFiles.map((f) => join(state, f)), world.socket];
     for (const p of secrets) {
@@ -121,6 +127,27 @@ describe('a sandboxed server (bubblewrap, docs/sandbox.md)', () => {
     );
     expect(pools.find((p) => p.references.some((r) => r.endsWith('/open')))?.target).not.toContain('[sandbox');
   });
+
+  it("mcpdctl status SERVER and the dashboard's pool card show its grants", async () => {
+    const grants = `read: ${world.dir}, ${path('granted-read')}; write: ${path('granted-write')}; network: 127.0.0.1:${portOf(allowed)}`;
+    const text = await ctl(world, ['status', 'boxed']);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(`[sandbox ${grants}]`);
+    expect((await ctl(world, ['status', 'open'])).stdout).not.toContain('[sandbox');
+
+    const { browser, page, errors } = await openDashboard(world, dashboardPort, '#/overview');
+    try {
+      // boxed and boxed2 are one pool; its card is named by whichever spec started it.
+      const card = page.locator('li.pool').filter({ hasText: 'default/boxed' });
+      await expect.poll(() => card.locator('.sandbox').innerText(), { timeout: 60_000 }).toBe(`sandbox: ${grants}`);
+      const open = page.locator('[data-pool="open"]');
+      await open.waitFor();
+      expect(await open.locator('.sandbox').count()).toBe(0);
+      expect(errors).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  }, 120_000);
 
   it('a server that fails because the sandbox hid a path says which', async () => {
     await expect(two.callTool({ name: 'doomed__env', arguments: {} })).rejects.toThrow(

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
+import { anchorFile, anchorMismatch, readAnchor, type AuditAnchor } from './audit-anchor.js';
 import { GENESIS, entryHash } from './audit-chain.js';
 import { chainFiles } from './audit-files.js';
 
@@ -11,6 +12,8 @@ export type Verdict =
       files: number;
       /** The oldest kept file continues a chain whose start was rotated away (its first `seq`). */
       continuesFrom?: number;
+      /** The anchor the log's ends were checked against. */
+      anchor: AuditAnchor;
     }
   | { ok: false; entries: number; files: number; file: string; line: number; problem: string };
 
@@ -43,9 +46,12 @@ const at = (l: Line) => `${basename(l.file)} line ${l.line}`;
 /**
  * Checks the hash chain over every file of the log (rotated ones first) and names the first line that was
  * altered (its content no longer matches its hash), removed (a line's `prev` is no hash in the log) or
- * reordered (its `prev` is the hash of a line that comes after it).
+ * reordered (its `prev` is the hash of a line that comes after it); then the chain's ends against the
+ * anchor beside the log: entries cut from the end, or the oldest files deleted.
  */
 export function verifyAudit(file: string): Verdict {
+  // The anchor first: a core writing meanwhile appends before it moves the anchor, so this one is never ahead of what is read next.
+  const anchor = readAnchor(file);
   const files = chainFiles(file);
   if (files.length === 0) throw new Error(`there is no audit log at ${file}`);
   const all = files.flatMap(linesOf);
@@ -84,5 +90,41 @@ export function verifyAudit(file: string): Verdict {
     const count = lost !== undefined && lost > 0 ? `${lost} ${lost === 1 ? 'entry was' : 'entries were'}` : 'entries were';
     return fail(i, `${at(l)}: ${count} removed between ${at(before)} and it (its prev is no hash in the log)`);
   }
-  return { ok: true, entries: all.length, files: files.length, ...(continuesFrom !== undefined ? { continuesFrom } : {}) };
+  const ends = checkEnds(file, all, anchor);
+  if (ends) return { ok: false, entries: all.length, files: files.length, ...ends };
+  return {
+    ok: true,
+    entries: all.length,
+    files: files.length,
+    anchor: anchor as AuditAnchor,
+    ...(continuesFrom !== undefined ? { continuesFrom } : {}),
+  };
+}
+
+/** The chain's ends against the anchor (every line already checked): where it is wrong, or undefined. */
+function checkEnds(
+  file: string,
+  all: Line[],
+  anchor: AuditAnchor | undefined,
+): { file: string; line: number; problem: string } | undefined {
+  const first = all[0];
+  const last = all.at(-1);
+  const lastAt = last ? { file: last.file, line: last.line } : { file, line: 0 };
+  if (!anchor) {
+    const name = basename(anchorFile(file));
+    return {
+      ...lastAt,
+      problem: `there is no anchor beside it (${name}), so entries cut from its end would not show: a core writes the anchor with each batch of entries; it was deleted, or no core has written to this log since mcpd began to keep one`,
+    };
+  }
+  const seqOf = (l: Line | undefined) => l?.entry?.seq as number | undefined;
+  const hashes = new Map(all.map((l) => [seqOf(l), l.entry?.hash as string]));
+  const m = anchorMismatch(anchor, {
+    first: seqOf(first) ?? anchor.firstSeq,
+    last: last ? { seq: seqOf(last) as number, hash: last.entry?.hash as string } : { seq: anchor.firstSeq - 1, hash: GENESIS },
+    hashOf: (seq) => hashes.get(seq),
+  });
+  if (!m) return undefined;
+  if (m.where === 'start' && first) return { file: first.file, line: first.line, problem: `${m.problem} (its first line: ${at(first)})` };
+  return { ...lastAt, problem: last ? `${m.problem} (its last line: ${at(last)})` : m.problem };
 }

@@ -44,18 +44,6 @@ export function hostAllowed(rules: HostRule[], host: string, port: number): bool
   });
 }
 
-const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1']);
-
-/** Loopback hosts are reached only when a rule names one of them literally (not through `*` or a name that resolves there). */
-export function isLoopbackName(host: string): boolean {
-  const h = host.toLowerCase().replace(/^\[(.*)\]$/, '$1');
-  return LOOPBACK_NAMES.has(h) || h.startsWith('127.');
-}
-
-export function isLoopbackAddress(address: string): boolean {
-  return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
-}
-
 /** A one-line summary of the grants, for status lines. */
 export function describeSandbox(s: SandboxSpec): string {
   const list = (xs: string[]) => (xs.length ? xs.join(', ') : 'none');

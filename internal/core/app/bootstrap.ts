@@ -164,6 +164,8 @@ async function serveCore(
     sandboxProtectedPaths: () => [store.current.dir, stateDir, dirname(resolve(socket))],
     // npx packages are pinned to the version and integrity they first resolved to (mcpdctl update accepts a change).
     stateDir,
+    // A package pinned or started unchecked, a server restarted as a 2025-11-25 one, the reaper restarted.
+    onEvent: (message) => log('info', message),
   });
   const pools = obs.meter(
     new PoolManager({

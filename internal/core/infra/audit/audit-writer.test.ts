@@ -1,8 +1,9 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../../contract/audit/audit-entry.js';
+import { anchorFile } from '../../../contract/audit/audit-anchor.js';
 import { GENESIS } from '../../../contract/audit/audit-chain.js';
 import { rotatedFile } from '../../../contract/audit/audit-files.js';
 import { verifyAudit } from '../../../contract/audit/audit-verify.js';
@@ -63,7 +64,7 @@ describe('the audit writer', () => {
     expect(lines.map((e) => e.seq)).toEqual([1, 2, 3, 4]);
     expect(lines[0]?.prev).toBe(GENESIS);
     expect(lines[3]?.prev).toBe(lines[2]?.hash);
-    expect(verifyAudit(file)).toEqual({ ok: true, entries: 4, files: 1 });
+    expect(verifyAudit(file)).toMatchObject({ ok: true, entries: 4, files: 1, anchor: { seq: 4, firstSeq: 1 } });
   });
 
   it('rotates by size, keeps `keep` files, and chains the new file to the old one', async () => {
@@ -80,8 +81,10 @@ describe('the audit writer', () => {
     expect(current.at(-1)?.seq).toBe(60);
     const v = verifyAudit(file);
     expect(v).toMatchObject({ ok: true, files: 3 });
-    // The oldest file kept begins mid-chain: its predecessors were rotated away.
+    // The oldest file kept begins mid-chain: its predecessors were rotated away, and the anchor says where it starts.
     expect(v.ok && v.continuesFrom).toBeGreaterThan(1);
+    expect(v.ok && v.anchor).toMatchObject({ seq: 60, hash: current.at(-1)?.hash, firstSeq: v.ok ? v.continuesFrom : -1 });
+    expect(statSync(anchorFile(file)).mode & 0o777).toBe(0o600);
   });
 
   it('on a full disk drops entries without blocking, and writes a gap entry into the chain once the disk is back', async () => {
@@ -117,7 +120,7 @@ describe('the audit writer', () => {
     expect(lines[1]).toMatchObject({ kind: 'gap', seq: 2, prev: lines[0]?.hash, reason: expect.stringMatching(/ENOSPC/) });
     expect(Date.parse((lines[1] as { from: string }).from)).toBeLessThanOrEqual(Date.parse((lines[1] as { to: string }).to));
     expect(warnings.at(-1)).toBe('the audit log is written again');
-    expect(verifyAudit(file)).toEqual({ ok: true, entries: 3, files: 1 });
+    expect(verifyAudit(file)).toMatchObject({ ok: true, entries: 3, files: 1, anchor: { seq: 3, firstSeq: 1 } });
   });
 
   it('drops what does not fit in its queue, counted, and records the gap with the next batch', async () => {
@@ -132,5 +135,56 @@ describe('the audit writer', () => {
       'fx__t1',
     ]);
     expect(verifyAudit(file)).toMatchObject({ ok: true, entries: 3 });
+  });
+});
+
+describe('the audit anchor', () => {
+  const cut = (f: string, n: number) => writeFileSync(f, `${readFileSync(f, 'utf8').trim().split('\n').slice(0, -n).join('\n')}\n`);
+
+  it('shows lines cut from the end of the newest file; a writer opening the log records the cut as a gap', async () => {
+    const file = join(tmp(), 'audit.jsonl');
+    const first = writer(file).w;
+    for (let i = 0; i < 5; i++) first.record(rec(i));
+    await first.close();
+    cut(file, 2);
+    expect(verifyAudit(file)).toMatchObject({
+      ok: false,
+      line: 3,
+      problem:
+        '2 entries (seq 4 to 5) removed from the end: the log ends at entry 3, its anchor says 5 (its last line: audit.jsonl line 3)',
+    });
+    const { w, warnings } = writer(file);
+    w.record(rec(5));
+    await w.close();
+    expect(entriesOf(file).map((e) => (e.kind === 'gap' ? `gap ${e.lost}: ${e.reason}` : e.seq))).toEqual([
+      1,
+      2,
+      3,
+      'gap 2: when a core opened it, the audit log did not match its anchor: 2 entries (seq 4 to 5) removed from the end: the log ends at entry 3, its anchor says 5',
+      5,
+    ]);
+    expect(warnings).toEqual([expect.stringMatching(/^the audit log does not match its anchor: 2 entries/)]);
+    expect(verifyAudit(file)).toMatchObject({ ok: true, entries: 5, anchor: { seq: 5 } });
+  });
+
+  it('shows the oldest files deleted, and a log with no anchor beside it', async () => {
+    const file = join(tmp(), 'audit.jsonl');
+    const { w } = writer(file, { maxBytes: 4096, keep: 3 });
+    for (let i = 0; i < 40; i++) w.record(rec(i));
+    await w.close();
+    const firstSeq = (f: string) => entriesOf(f)[0]?.seq;
+    const kept = firstSeq(rotatedFile(file, 2));
+    const from = firstSeq(rotatedFile(file, 3));
+    rmSync(rotatedFile(file, 3));
+    expect(verifyAudit(file)).toMatchObject({
+      ok: false,
+      line: 1,
+      problem: `${Number(kept) - Number(from)} entries (seq ${from} to ${Number(kept) - 1}) removed from the start: the log begins at entry ${kept}, its anchor says ${from} (older files deleted) (its first line: audit.jsonl.2 line 1)`,
+    });
+    rmSync(anchorFile(file));
+    expect(verifyAudit(file)).toMatchObject({
+      ok: false,
+      problem: expect.stringMatching(/^there is no anchor beside it \(audit\.jsonl\.anchor\)/),
+    });
   });
 });

@@ -1,9 +1,10 @@
-import { close, open as openFd, write } from 'node:fs';
-import { mkdir, open, rename, rm, stat, truncate } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { close, open as openFd, rename as renameCb, write, writeFile as writeFileCb } from 'node:fs';
+import { mkdir, open, readFile, rename, rm, stat, truncate } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
+import { anchorFile, anchorMismatch, anchorText, parseAnchor, type AuditAnchor } from '../../../contract/audit/audit-anchor.js';
 import { GENESIS, argsDigestOf, chained } from '../../../contract/audit/audit-chain.js';
 import type { AuditCallFields, AuditEntry, AuditFields } from '../../../contract/audit/audit-entry.js';
-import { rotatedFile } from '../../../contract/audit/audit-files.js';
+import { chainFiles, rotatedFile } from '../../../contract/audit/audit-files.js';
 import { secretRedactor } from '../../../shared/redactor.js';
 
 /**
@@ -55,6 +56,11 @@ export class AuditWriter {
   private readonly capacity: number;
   private prev = GENESIS;
   private seq = 0;
+  /** The oldest kept entry (the anchor's `firstSeq`): undefined until there is one. */
+  private firstSeq: number | undefined;
+  /** What the anchor on disk says now, to write it only when it moves. */
+  private anchored = '';
+  private anchorFailing = false;
   private size = 0;
   private opened = false;
   private failing = false;
@@ -151,6 +157,7 @@ export class AuditWriter {
       this.size = await sizeOf(this.o.file);
       this.torn = this.size > 0 && !(await endsWithNewline(this.o.file));
       this.continueFrom(last);
+      await this.checkAnchor();
       this.opened = true;
       return true;
     } catch (e) {
@@ -174,6 +181,49 @@ export class AuditWriter {
     this.o.warn?.('the audit log does not end with an entry; a new chain starts after it (mcpdctl audit verify names the line)', {
       file: this.o.file,
     });
+  }
+
+  /**
+   * The log as found against its anchor: what is missing (cut from the end, the oldest files deleted while
+   * no core wrote it) goes into the chain as a gap, since the anchor is about to move past it.
+   */
+  private async checkAnchor(): Promise<void> {
+    const first = await firstSeqIn(chainFiles(this.o.file)[0]);
+    this.firstSeq = first;
+    const path = anchorFile(this.o.file);
+    const text = await readFile(path, 'utf8').catch((e: NodeJS.ErrnoException) => {
+      if (e.code === 'ENOENT') return undefined;
+      throw e;
+    });
+    if (text === undefined) return this.writeAnchor();
+    const anchor = parseAnchor(text);
+    // An oldest file whose first line says nothing: the anchor knows where the log starts.
+    this.firstSeq ??= anchor?.firstSeq;
+    const m = anchor
+      ? anchorMismatch(anchor, { first: first ?? this.seq + 1, last: { seq: this.seq, hash: this.prev } })
+      : { lost: 0, problem: `${basename(path)} was no audit anchor (altered?)` };
+    if (m) {
+      this.o.warn?.(`the audit log does not match its anchor: ${m.problem}; a gap entry records it`, { file: this.o.file });
+      this.lose(m.lost, `when a core opened it, the audit log did not match its anchor: ${m.problem}`);
+    }
+    await this.writeAnchor();
+  }
+
+  /** Moves the anchor to the chain's end (written aside, then renamed over: never half a line). */
+  private async writeAnchor(): Promise<void> {
+    const a: AuditAnchor = { seq: this.seq, hash: this.prev, time: new Date().toISOString(), firstSeq: this.firstSeq ?? this.seq + 1 };
+    const key = `${a.seq} ${a.firstSeq}`;
+    if (key === this.anchored) return;
+    const path = anchorFile(this.o.file);
+    try {
+      await replaceFile(path, anchorText(a));
+      this.anchored = key;
+      this.anchorFailing = false;
+    } catch (e) {
+      // The anchor stays behind the log, which verify accepts; it moves with the next batch that can write it.
+      if (!this.anchorFailing) this.o.warn?.(`writing the audit anchor failed: ${errorText(e)}`, { file: path });
+      this.anchorFailing = true;
+    }
   }
 
   /** Field by field rather than by rest and spread: this runs once per entry, and copying by name is cheaper. */
@@ -207,6 +257,7 @@ export class AuditWriter {
       fields.unshift({ kind: 'gap', time: iso(Date.now()), lost: lost.count, from: iso(lost.from), to: iso(lost.to), reason: lost.reason });
       this.lost = undefined;
     }
+    const done: AuditEntry[] = [];
     let i = 0;
     while (i < fields.length) {
       const { entries, text, next } = this.chunk(fields, i);
@@ -216,12 +267,16 @@ export class AuditWriter {
         const gap = unwritten.find((f) => f.kind === 'gap');
         this.lose(calls + (gap?.kind === 'gap' ? gap.lost : 0), this.lastError);
         if (gap?.kind === 'gap' && this.lost) this.lost.from = Math.min(this.lost.from, Date.parse(gap.from));
-        return;
+        break;
       }
       this.accept(entries);
+      done.push(...entries);
       i = next;
       if (i < fields.length) await this.rotate();
     }
+    // Appended, then anchored: the anchor is never ahead of the log (a stop between leaves it behind).
+    await this.writeAnchor();
+    this.tell(done);
   }
 
   /** The entries from `from` on that fit in the current file (at least one), chained. */
@@ -251,6 +306,12 @@ export class AuditWriter {
     if (!last) return;
     this.prev = last.hash;
     this.seq = last.seq;
+    this.firstSeq ??= entries[0]?.seq;
+  }
+
+  /** The batch's entries to the viewers, once they and the anchor are on disk. */
+  private tell(entries: AuditEntry[]): void {
+    if (entries.length === 0) return;
     this.recentEntries.push(...entries);
     if (this.recentEntries.length > RECENT) this.recentEntries.splice(0, this.recentEntries.length - RECENT);
     for (const fn of this.listeners) {
@@ -293,10 +354,14 @@ export class AuditWriter {
   private async rotate(): Promise<void> {
     const file = this.o.file;
     try {
-      await rm(rotatedFile(file, this.o.keep), { force: true });
+      const oldest = rotatedFile(file, this.o.keep);
+      const deletes = await sizeOf(oldest).then((n) => n > 0);
+      await rm(oldest, { force: true });
       for (let k = this.o.keep - 1; k >= 1; k--) await rename(rotatedFile(file, k), rotatedFile(file, k + 1)).catch(ignoreMissing);
       await rename(file, rotatedFile(file, 1));
       this.size = 0;
+      // The log now starts with the file that was next to the deleted one: the anchor says so.
+      if (deletes) this.firstSeq = (await firstSeqIn(oldest)) ?? this.firstSeq;
     } catch (e) {
       this.o.warn?.(`rotating the audit log failed: ${errorText(e)}; it grows past maxBytes until it can`, { file });
       this.size = 0; // write on rather than retry the rotation for every entry
@@ -318,6 +383,17 @@ function appendBytes(file: string, bytes: Buffer): Promise<void> {
         write(fd, bytes, at, bytes.length - at, null, (we, n) => (we ? finish(we) : at + n < bytes.length ? from(at + n) : finish(null)));
       from(0);
     });
+  });
+}
+
+/**
+ * Writes `text` (mode 0600) beside `path`, then renames it over `path`: a reader sees the old file or the new
+ * one, never half of it. By callbacks, as `appendBytes`: this runs once per batch.
+ */
+function replaceFile(path: string, text: string): Promise<void> {
+  const aside = `${path}.tmp`;
+  return new Promise((resolve, reject) => {
+    writeFileCb(aside, text, { mode: 0o600 }, (e) => (e ? reject(e) : renameCb(aside, path, (r) => (r ? reject(r) : resolve()))));
   });
 }
 
@@ -346,6 +422,37 @@ async function endsWithNewline(file: string): Promise<boolean> {
     const b = Buffer.alloc(1);
     await h.read(b, 0, 1, size - 1);
     return b[0] === 0x0a;
+  } finally {
+    await h.close();
+  }
+}
+
+/** The seq of a file's first entry, or undefined when it has none (or there is no file). */
+async function firstSeqIn(file: string | undefined): Promise<number | undefined> {
+  if (file === undefined) return undefined;
+  let h;
+  try {
+    h = await open(file, 'r');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw e;
+  }
+  try {
+    // The keys are sorted and `seq` comes late: read on until the first line is whole (arguments in clear make long lines).
+    // Up to the size it has: a device (/dev/full) reads on for ever.
+    const { size } = await h.stat();
+    let text = '';
+    for (let pos = 0; pos < size && !text.includes('\n');) {
+      const b = Buffer.alloc(Math.min(64 * 1024, size - pos));
+      const { bytesRead } = await h.read(b, 0, b.length, pos);
+      if (bytesRead === 0) break;
+      text += b.toString('utf8', 0, bytesRead);
+      pos += bytesRead;
+    }
+    const seq = (JSON.parse(text.split('\n')[0] ?? '') as { seq?: unknown }).seq;
+    return typeof seq === 'number' ? seq : undefined;
+  } catch {
+    return undefined; // a torn or foreign first line: verify names it
   } finally {
     await h.close();
   }

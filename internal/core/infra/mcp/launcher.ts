@@ -11,8 +11,8 @@ import { authFailure } from '../../../contract/oauth/sign-in-error.js';
 import type { OAuthStore } from '../../../contract/oauth/token-store.js';
 import { serverEnvironment } from './env.js';
 import { sandboxedCommand } from './sandbox/sandboxed-command.js';
-import { pinnedCmd } from './package-pinning.js';
-import { describeDenials, sandboxDenials } from './sandbox/denials.js';
+import { pinnedCmd, type CheckedPins } from './package-pinning.js';
+import { denialLine, describeDenials, sandboxDenials } from './sandbox/denials.js';
 import type { ListGuards } from './list-tools.js';
 import { Reaper } from './reaper.js';
 import { httpTarget, type HttpTarget } from './http-target.js';
@@ -97,6 +97,8 @@ export function createLauncher(opts: LauncherOptions = {}): ManagedLauncher {
   // What server/discover said per spec fingerprint: a pool's next instances skip the probe (the SDK's
   // "prior discovery"); a new spec (new fingerprint) is probed again, so an upgraded server is seen.
   const verdicts = new Map<string, EraVerdict>();
+  // Which pools' package pins the registry confirmed in this run (package-pinning.ts).
+  const checkedPins: CheckedPins = new Map();
 
   async function launch(spec: ServerSpec, ctx: LaunchContext): Promise<McpSession> {
     if (down) throw new McpdError('UNAVAILABLE', `cannot start server ${spec.name}: the launcher is shutting down`);
@@ -186,7 +188,7 @@ export function createLauncher(opts: LauncherOptions = {}): ManagedLauncher {
   }
 
   async function stdioTransport(spec: ServerSpec, graceMs: number, onStderr: (line: string) => void): Promise<ProcessStdioTransport> {
-    const [program, ...rest] = await pinnedCmd(spec, opts.stateDir, opts.onEvent);
+    const [program, ...rest] = await pinnedCmd(spec, opts.stateDir, checkedPins, opts.onEvent);
     if (!program) throw new McpdError('INVALID_ARGUMENT', `server ${spec.name}: stdio transport needs "cmd" (program and arguments)`);
     let transport: ProcessStdioTransport | undefined;
     const run = spec.sandbox
@@ -198,7 +200,7 @@ export function createLauncher(opts: LauncherOptions = {}): ManagedLauncher {
           env: serverEnvironment(spec.env, opts.baseEnv),
           cwd: spec.cwd ?? process.cwd(),
           protectedPaths: opts.sandboxProtectedPaths?.() ?? [],
-          onDenied: (d) => (transport ?? { note: onStderr }).note(`[mcpd sandbox] denied connection to ${d.host}:${d.port}: ${d.why}`),
+          onDenied: (d) => (transport ?? { note: onStderr }).note(denialLine(d)),
         })
       : { command: program, args: rest, env: serverEnvironment(spec.env, opts.baseEnv), release: undefined };
     transport = new ProcessStdioTransport({

@@ -6,7 +6,12 @@
 const PATH_ERR = /\b(ENOENT|EACCES|EROFS|EPERM)\b[^'"\n]*?['"](\/[^'"\n]+)['"]/;
 const PY_PATH_ERR = /\[Errno \d+\] ([^:]+): '(\/[^']+)'/;
 const HOST_ERR = /\b(ECONNREFUSED|ENETUNREACH|EHOSTUNREACH|EAI_AGAIN|ENOTFOUND)\b\s+([^\s,;)]+)/;
-const PROXY_DENIAL = /^\[mcpd sandbox\] denied connection to (\S+)/;
+const PROXY_DENIAL = /^\[mcpd sandbox\] denied connection to (\S+):/;
+
+/** The log line of a connection mcpd's proxy refused (sandbox-proxy.ts), among the server's own lines. */
+export function denialLine(d: { host: string; port: number; why: string }): string {
+  return `[mcpd sandbox] denied connection to ${d.host}:${d.port}: ${d.why}`;
+}
 
 export interface SandboxDenials {
   paths: string[];

@@ -1,7 +1,8 @@
 import { lookup } from 'node:dns/promises';
-import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { createConnection, createServer, isIP, type LookupFunction, type Server, type Socket } from 'node:net';
 import { rmSync } from 'node:fs';
-import { hostAllowed, isLoopbackAddress, isLoopbackName, type HostRule } from '../../../../contract/model/sandbox.js';
+import { hostAllowed, type HostRule } from '../../../../contract/model/sandbox.js';
+import { isLoopbackAddress, isLoopbackName } from './loopback.js';
 
 /** The most a client may send before its request head ends (CONNECT lines are short; a GET's head is bounded too). */
 const MAX_HEAD_BYTES = 16 * 1024;
@@ -11,6 +12,14 @@ export interface ProxyDenial {
   port: number;
   why: string;
 }
+
+/** A host name's addresses; the system's resolver unless a test gives its own. */
+export type ResolveHost = (host: string) => Promise<string[]>;
+
+const systemResolve: ResolveHost = async (host) => (await lookup(host, { all: true })).map((a) => a.address);
+
+/** Where an allowed connection goes (a loopback literal, or the addresses that were checked), or why it is refused. */
+type Verdict = { literal: string } | { addresses: string[] } | { refusal: string } | { unresolved: true };
 
 /**
  * The only way out of a sandboxed server's network namespace: an HTTP proxy (CONNECT, or a plain
@@ -24,6 +33,7 @@ export class SandboxProxy {
   constructor(
     private readonly rules: HostRule[],
     private readonly onDenied: (d: ProxyDenial) => void,
+    private readonly resolve: ResolveHost = systemResolve,
   ) {
     this.server = createServer((s) => this.accept(s));
   }
@@ -77,13 +87,20 @@ export class SandboxProxy {
       client.end('HTTP/1.1 400 Bad Request\r\n\r\n');
       return;
     }
-    const refusal = await this.refusal(dest.host, dest.port);
-    if (refusal) {
-      this.onDenied({ host: dest.host, port: dest.port, why: refusal });
-      client.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\n\r\nmcpd sandbox: ${dest.host}:${dest.port} ${refusal}\n`);
+    const verdict = await this.verdict(dest.host, dest.port);
+    if ('refusal' in verdict) {
+      this.onDenied({ host: dest.host, port: dest.port, why: verdict.refusal });
+      client.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\n\r\nmcpd sandbox: ${dest.host}:${dest.port} ${verdict.refusal}\n`);
       return;
     }
-    const upstream = createConnection({ host: dest.host.replace(/^\[(.*)\]$/, '$1'), port: dest.port });
+    if ('unresolved' in verdict) {
+      client.end(`HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain\r\n\r\nmcpd sandbox: ${dest.host} does not resolve\n`);
+      return;
+    }
+    const upstream =
+      'literal' in verdict
+        ? createConnection({ host: verdict.literal, port: dest.port })
+        : createConnection({ host: dest.host.replace(/^\[(.*)\]$/, '$1'), port: dest.port, lookup: checkedLookup(verdict.addresses) });
     this.track(upstream);
     upstream.once('error', () => client.end('HTTP/1.1 502 Bad Gateway\r\n\r\n'));
     upstream.once('connect', () => {
@@ -96,21 +113,38 @@ export class SandboxProxy {
     });
   }
 
-  /** Why host:port is refused, or undefined when it is allowed. */
-  private async refusal(host: string, port: number): Promise<string | undefined> {
+  /**
+   * Whether host:port is allowed, and then where to connect: the addresses that were checked, so a name
+   * that resolves elsewhere a moment later (DNS rebinding) cannot reach loopback.
+   */
+  private async verdict(host: string, port: number): Promise<Verdict> {
+    const bare = host.replace(/^\[(.*)\]$/, '$1');
     if (isLoopbackName(host)) {
       const literal = this.rules.filter((r) => isLoopbackName(r.host));
-      if (hostAllowed(literal, host, port)) return undefined;
+      if (hostAllowed(literal, host, port)) return { literal: bare };
       return hostAllowed(this.rules, host, port)
-        ? 'is loopback, which only a literal entry (127.0.0.1:PORT, localhost:PORT) allows'
-        : 'is not in network.allow';
+        ? { refusal: 'is loopback, which only a literal entry (127.0.0.1:PORT, localhost:PORT) allows' }
+        : { refusal: 'is not in network.allow' };
     }
-    if (!hostAllowed(this.rules, host, port)) return 'is not in network.allow';
+    if (!hostAllowed(this.rules, host, port)) return { refusal: 'is not in network.allow' };
+    // Ignored: a name that does not resolve is answered 502, as a failed connection would be.
+    const addresses = isIP(bare) ? [bare] : await this.resolve(bare).catch(() => []);
     // A name that resolves to loopback would reach mcpd's own listeners: only literal loopback rules may.
-    const addresses = await lookup(host, { all: true }).catch(() => []);
-    if (addresses.some((a) => isLoopbackAddress(a.address))) return 'resolves to a loopback address';
-    return undefined;
+    if (addresses.some(isLoopbackAddress)) return { refusal: 'resolves to a loopback address' };
+    return addresses.length ? { addresses } : { unresolved: true };
   }
+}
+
+/**
+ * A lookup that answers only the addresses already checked, so the connection cannot go elsewhere, while
+ * node still tries each of them in turn (IPv6 and IPv4, autoSelectFamily) as it would after its own lookup.
+ */
+function checkedLookup(addresses: string[]): LookupFunction {
+  const all = addresses.map((address) => ({ address, family: isIP(address) }));
+  return (_host, opts, callback) => {
+    if (opts.all) callback(null, all);
+    else callback(null, all[0]?.address ?? '', all[0]?.family);
+  };
 }
 
 function splitHostPort(text: string, defaultPort: number): { host: string; port: number; path?: string } | undefined {
