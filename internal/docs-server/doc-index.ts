@@ -9,19 +9,30 @@ import type { ParsedContent } from './parsers/types.js';
 import { DEFAULT_DOC_LIMITS, type DocLimits } from './doc-limits.js';
 import { declaredUnpackedBytes } from './zip-size.js';
 import { openRegularFile } from './regular-file.js';
+import { ParsePool } from './parse-pool.js';
 
-/** How a file's bytes become content: in this thread (default) or in a worker (worker-parse.ts). */
-export type ParseFn = (fileName: string, bytes: Uint8Array, stem: string, limits: DocLimits) => Promise<ParsedContent>;
+/**
+ * How a file's bytes become content: in this thread (default) or in a worker (worker-parse.ts). It runs
+ * in a slot of the index's pool, taken before the file was read; `release` gives the slot back once the
+ * parse holds nothing any more (for a worker: once it has exited), and is called exactly once.
+ */
+export type ParseFn = (fileName: string, bytes: Uint8Array, stem: string, limits: DocLimits, release: () => void) => Promise<ParsedContent>;
 
-const parseHere: ParseFn = (fileName, bytes, stem, limits) => {
-  const fmt = formatFor(fileName);
-  if (!fmt) return Promise.reject(new Error(`no parser for ${fileName}`));
-  return fmt.parse(bytes, stem, { maxUnpackedBytes: limits.maxUnpackedBytes });
+const parseHere: ParseFn = async (fileName, bytes, stem, limits, release) => {
+  try {
+    const fmt = formatFor(fileName);
+    if (!fmt) throw new Error(`no parser for ${fileName}`);
+    return await fmt.parse(bytes, stem, { maxUnpackedBytes: limits.maxUnpackedBytes });
+  } finally {
+    release();
+  }
 };
 
 export interface DocIndexOptions {
   limits?: DocLimits;
   parse?: ParseFn;
+  /** Slots for reading and parsing a file, --parse-workers at once; shared by every index of the process. */
+  pool?: ParsePool;
 }
 
 export interface DocRoot {
@@ -51,6 +62,7 @@ export class DocIndex implements DpeDocumentSource {
 
   private readonly limits: DocLimits;
   private readonly parse: ParseFn;
+  private readonly pool: ParsePool;
 
   constructor(
     readonly roots: readonly DocRoot[],
@@ -59,6 +71,7 @@ export class DocIndex implements DpeDocumentSource {
   ) {
     this.limits = opts.limits ?? DEFAULT_DOC_LIMITS;
     this.parse = opts.parse ?? parseHere;
+    this.pool = opts.pool ?? new ParsePool();
   }
 
   static rootsFor(dirs: readonly string[]): DocRoot[] {
@@ -92,6 +105,10 @@ export class DocIndex implements DpeDocumentSource {
     const docRef = this.docRefFor(absPath);
     if (!fmt || docRef === undefined) return 'unsupported';
     const prev = this.byPath.get(absPath);
+    // The slot comes before the read: files waiting for one hold no bytes (all of a folder's files used to
+    // be read at once, each then waiting with its bytes for a worker).
+    const release = await this.pool.acquire(this.limits.parseWorkers);
+    let handedOver = false;
     try {
       // A link out of the folder (to a key file, say) is not a document of this folder.
       const real = await realpath(absPath);
@@ -104,7 +121,8 @@ export class DocIndex implements DpeDocumentSource {
       if (read === 'unchanged') return 'unchanged';
       const { bytes, st } = read;
       if (fmt.fileType === 'xlsx') this.checkDeclaredSize(bytes);
-      const content = await this.parse(path.basename(absPath), bytes, path.basename(absPath, path.extname(absPath)), this.limits);
+      handedOver = true;
+      const content = await this.parse(path.basename(absPath), bytes, path.basename(absPath, path.extname(absPath)), this.limits, release);
       const doc: DpeDocument = {
         doc_ref: docRef,
         file_uri: pathToFileURL(absPath).href,
@@ -121,6 +139,8 @@ export class DocIndex implements DpeDocumentSource {
     } catch (e) {
       this.log(`cannot index ${absPath}: ${(e as Error).message}${prev ? ' (keeping the previous version)' : ''}`);
       return 'failed';
+    } finally {
+      if (!handedOver) release();
     }
   }
 

@@ -1,6 +1,6 @@
 import { DocIndex } from './doc-index.js';
 import type { DocLimits } from './doc-limits.js';
-import { parseInWorker } from './worker-parse.js';
+import { parseInWorker, workerParsePool } from './worker-parse.js';
 import { DocsMcpServer } from './docs-server.js';
 import { watchFolders, type FolderEvent } from './folder-watcher.js';
 
@@ -26,7 +26,7 @@ export class DocsService {
 
   constructor(private readonly opts: DocsServiceOptions) {
     // Files are parsed in a worker with a deadline and a heap limit.
-    this.index = new DocIndex(DocIndex.rootsFor(opts.dirs), opts.log, { limits: opts.limits, parse: parseInWorker });
+    this.index = new DocIndex(DocIndex.rootsFor(opts.dirs), opts.log, { limits: opts.limits, parse: parseInWorker, pool: workerParsePool });
     this.mcp = new DocsMcpServer(opts.host, this.index, opts.log, this.scan.promise);
     // A failed scan fails start() (below) for its caller; listings waiting on it fail with it.
     this.scan.promise.catch(() => undefined);

@@ -5,21 +5,25 @@ import { ParsePool } from './parse-pool.js';
 
 type Reply = { ok: true; content: ParsedContent } | { ok: false; message: string };
 
-/** One pool for the process: every folder's parses share it (--parse-workers). */
-const pool = new ParsePool();
+/**
+ * One pool for the process: every folder's reads and parses share it (--parse-workers). The index takes a
+ * slot before it reads a file, so many files at once wait for a slot instead of each holding its bytes
+ * and growing the process by a worker.
+ */
+export const workerParsePool = new ParsePool();
 
 /**
- * Parses in a worker thread with a heap limit and a deadline, in one of --parse-workers slots: a file that
- * takes too long or too much memory fails with a clear error, the server stays responsive, and many files
- * at once wait for a slot instead of each growing the process by a worker.
+ * Parses in a worker thread with a heap limit and a deadline, in a slot of `workerParsePool`: a file that
+ * takes too long or too much memory fails with a clear error, and the server stays responsive. `release`
+ * is called once the worker has exited (or could not start).
  */
-export async function parseInWorker(fileName: string, bytes: Uint8Array, stem: string, limits: DocLimits): Promise<ParsedContent> {
-  const release = await pool.acquire(limits.parseWorkers);
-  return parseInSlot(fileName, bytes, stem, limits, release);
-}
-
-/** `release` is called once the worker has exited (or could not start). */
-function parseInSlot(fileName: string, bytes: Uint8Array, stem: string, limits: DocLimits, release: () => void): Promise<ParsedContent> {
+export function parseInWorker(
+  fileName: string,
+  bytes: Uint8Array,
+  stem: string,
+  limits: DocLimits,
+  release: () => void,
+): Promise<ParsedContent> {
   let worker: Worker;
   try {
     worker = new Worker(new URL('./parse-worker.js', import.meta.url), {

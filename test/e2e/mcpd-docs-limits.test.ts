@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -172,5 +172,32 @@ describe('mcpd-docs stays inside its folder and its budget', () => {
     // The server itself (about 100 MiB) plus at most POOL workers of HEAP_MB heap each. One worker per file at
     // once (the probe: 4.7 GiB for 151 small workbooks) is far past it.
     expect(peak).toBeLessThan(150 + POOL * HEAP_MB);
+  }, 300_000);
+
+  it('reads a file only once it has a parse slot: 30 files of 20 MiB at once stay within the pool', async () => {
+    const dir = path.join(scratch, 'big-files');
+    mkdirSync(dir);
+    const FILES = 30;
+    const FILE_MIB = 20;
+    // Sparse (600 MiB that take no disk), and no zip: each is read whole, then refused before a worker starts.
+    for (let i = 0; i < FILES; i++) {
+      const f = path.join(dir, `big-${String(i).padStart(2, '0')}.xlsx`);
+      writeFileSync(f, 'x');
+      truncateSync(f, FILE_MIB * 1024 * 1024);
+    }
+    writeFileSync(path.join(dir, 'ok.txt'), 'fine');
+    const POOL = 2;
+    const HEAP_MB = 64;
+    let peak = 0;
+    const err = await withDocs(dir, ['--parse-workers', String(POOL), '--parse-memory-mb', String(HEAP_MB)], async (c, pid) => {
+      const listed = await c.listResources(undefined, { timeout: 200_000 });
+      expect(listed.resources.map((r) => r.uri)).toEqual(['dpe://docs/ok.txt']);
+      peak = peakRssMiB(pid);
+    });
+    expect(err.match(/cannot index .*big-\d+\.xlsx: not a zip archive/g)).toHaveLength(FILES);
+    // The server (about 100 MiB) plus, per slot, a worker's heap and the file's bytes twice (read, then
+    // copied to the worker): 146 MiB measured. Reading every file before waiting for a slot held
+    // FILES × FILE_MIB = 600 MiB at once (670 MiB measured).
+    expect(peak).toBeLessThan(150 + POOL * (HEAP_MB + 2 * FILE_MIB));
   }, 300_000);
 });

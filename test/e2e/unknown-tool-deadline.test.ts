@@ -55,13 +55,19 @@ describe('a call to a name not in the listing honours its deadline', () => {
 
   it('the request deadline bounds the lookup (a listing budget of 10 minutes never ends it)', { timeout: 120_000 }, async () => {
     world = await stalledWorld(600);
+    const started = Date.now();
     expect(await callUnknown(world, 5000)).toMatch(NOT_FOUND_STILL_LISTING);
+    // Near the 5 s deadline, far from the 600 s budget (generous for a loaded machine; a stock client gives up at 60 s).
+    expect(Date.now() - started).toBeLessThan(60_000);
     await stillStalled(world);
   });
 
   it('without a deadline, the listing budget bounds the lookup', { timeout: 120_000 }, async () => {
     world = await stalledWorld(2);
+    const started = Date.now();
     expect(await callUnknown(world, 0)).toMatch(NOT_FOUND_STILL_LISTING);
+    // Near the 2 s budget, far from the stalled start's 600 s.
+    expect(Date.now() - started).toBeLessThan(60_000);
     await stillStalled(world);
   });
 });

@@ -14,7 +14,7 @@ import { FramedSessionStream } from '../../../contract/session/framed-session-st
 import { chmodSync, unlinkSync } from 'node:fs';
 import { AREAS } from '../../../contract/areas/all-areas.js';
 import { grpcAreaHandlers } from './grpc-areas.js';
-import { GrpcCallOutputs } from './grpc-call-output.js';
+import { GrpcOutputBudget } from './grpc-output-budget.js';
 import { cappedTimeout } from '../../../shared/timer-limit.js';
 import { SessionClientMessage, type SessionServerMessage } from '../../../contract/gen/mcpd/control/v1/session.js';
 import { encodeServerMessage } from '../../../contract/session/session-wire.js';
@@ -44,6 +44,7 @@ const SERVICE = {
  * declaration (internal/contract/areas/) through the gRPC projector.
  */
 function handlers(api: ControlApi, sessions: ControlApi, session: SessionServeOptions): ControlPlaneServer {
+  const outputs = outputBudget(session);
   return {
     getInfo: unary(() => {
       const i = api.info();
@@ -67,7 +68,7 @@ function handlers(api: ControlApi, sessions: ControlApi, session: SessionServeOp
       return {};
     }),
     getRuntimeStatus: unary(() => statusToPb(api.status())),
-    watchRuntimeStatus: stream(() => api.watchStatus(), statusToPb),
+    watchRuntimeStatus: stream(() => api.watchStatus(), statusToPb, outputs),
     reload: unary(async () => {
       const r = await api.reload();
       return {
@@ -81,16 +82,22 @@ function handlers(api: ControlApi, sessions: ControlApi, session: SessionServeOp
     stop: unary(() => api.requestStop()),
     session: (call) => serveSession(sessions, new GrpcSessionStream(call), session),
     // Typed per area declaration; areas.test.ts proves every ControlPlane RPC has its handler.
-    ...grpcAreaHandlers(
-      api,
-      AREAS,
-      new GrpcCallOutputs(session.maxOutboundBytes ?? DEFAULT_SESSION_OUTBOUND_BYTES, (queued) =>
-        session.log?.('warning', 'gRPC call output over its budget; further calls on the connection wait until it is read', {
-          queued,
-        }),
-      ),
-    ),
+    ...grpcAreaHandlers(api, AREAS, outputs),
   } as ControlPlaneServer;
+}
+
+/** One budget for every server stream of the control plane (its connections are shared by all of them). */
+function outputBudget(session: SessionServeOptions): GrpcOutputBudget {
+  return new GrpcOutputBudget(session.maxOutboundBytes ?? DEFAULT_SESSION_OUTBOUND_BYTES, {
+    callsHeld: (queued) =>
+      session.log?.('warning', 'gRPC call output over its budget; further calls on the connection wait until it is read', { queued }),
+    streamsHeld: () =>
+      session.log?.(
+        'warning',
+        'gRPC stream output over its budget; watches keep only their newest snapshot and logs drop their oldest entries until it is read',
+        {},
+      ),
+  });
 }
 
 export interface ControlServer {

@@ -11,7 +11,9 @@ import {
   type RpcName,
 } from '../../../contract/areas/area.js';
 import { toServiceError } from '../../../contract/session/status-map.js';
-import { approxBytes, type CallOutput, GrpcCallOutputs } from './grpc-call-output.js';
+import type { CallOutput } from './grpc-call-output.js';
+import { approxBytes } from './grpc-connection-output.js';
+import { GrpcOutputBudget } from './grpc-output-budget.js';
 import { DEFAULT_SESSION_OUTBOUND_BYTES } from './outbound-gate.js';
 
 type AnyCall = ServerUnaryCall<unknown, unknown> | ServerWritableStream<unknown, unknown>;
@@ -21,13 +23,13 @@ type Handler = (call: any, cb?: sendUnaryData<unknown>) => void;
 export function grpcAreaHandlers(
   api: ControlApi,
   areas: readonly Area[],
-  outputs = new GrpcCallOutputs(DEFAULT_SESSION_OUTBOUND_BYTES),
+  outputs = new GrpcOutputBudget(DEFAULT_SESSION_OUTBOUND_BYTES),
 ): Partial<ControlPlaneServer> {
   const handlers: Partial<Record<RpcName, Handler>> = {};
   for (const m of areas.flatMap((a) => a.methods)) {
     if (isAbsent(m.grpc)) continue;
     if (handlers[m.grpc.rpc]) throw new Error(`RPC ${m.grpc.rpc} is declared twice`);
-    handlers[m.grpc.rpc] = 'open' in m.grpc ? streamHandler(api, m.grpc) : callHandler(api, m, m.grpc, outputs);
+    handlers[m.grpc.rpc] = 'open' in m.grpc ? streamHandler(api, m.grpc, outputs) : callHandler(api, m, m.grpc, outputs);
   }
   return handlers as Partial<ControlPlaneServer>;
 }
@@ -37,7 +39,7 @@ export function grpcAreaHandlers(
  * call; the shorter of the request's timeout and the gRPC deadline applies. A stream starts only when its
  * connection's output budget allows, and its progress is dropped while it or its connection is over it.
  */
-function callHandler(api: ControlApi, m: AreaMethod, g: GrpcCall<unknown, unknown>, outputs: GrpcCallOutputs): Handler {
+function callHandler(api: ControlApi, m: AreaMethod, g: GrpcCall<unknown, unknown>, outputs: GrpcOutputBudget): Handler {
   const invoke = m.invoke;
   if (!invoke) throw new Error(`area method ${m.name} has a gRPC call but no core call`);
   const run = (ctx: CallContext, req: unknown) => invoke(api, req, ctx);
@@ -123,8 +125,13 @@ function deadlineMs(call: AnyCall): number | undefined {
   return Number.isFinite(at) && at > 0 ? Math.max(1, at - Date.now()) : undefined;
 }
 
-/** Pipes a subscription into a server stream until the client goes away, honouring flow control. */
-function streamHandler(api: ControlApi, g: GrpcStream): Handler {
+/**
+ * Pipes a subscription into a server stream until the client goes away. The next item is taken only
+ * while the stream and its connection are within the output budget: until the client reads, items wait
+ * in the subscription (newest-wins for watches, oldest-dropped with a count for logs) instead of piling
+ * up in the transport's buffers.
+ */
+function streamHandler(api: ControlApi, g: GrpcStream, outputs: GrpcOutputBudget): Handler {
   return (call: ServerWritableStream<unknown, unknown>) => {
     const ac = new AbortController();
     let source: AsyncIterator<unknown> | Iterator<unknown> | undefined;
@@ -139,6 +146,7 @@ function streamHandler(api: ControlApi, g: GrpcStream): Handler {
       const v = call.metadata.get(key)[0];
       return v === undefined ? undefined : String(v);
     };
+    const out = outputs.stream(call);
     // Lives as long as the call; every failure is sent to the client as the call's error below, so this never rejects.
     void (async () => {
       try {
@@ -146,11 +154,7 @@ function streamHandler(api: ControlApi, g: GrpcStream): Handler {
         source = it;
         // Cancelled while opening: end the watch at once (return() settles immediately); the loop below then ends.
         if (ac.signal.aborted) void it.return?.();
-        for await (const item of it) {
-          // While the client does not read, items wait in the subscription (bounded, newest-wins or
-          // oldest-dropped) instead of piling up in the transport's buffers.
-          if (!call.write(g.itemToPb(item, call.request))) await drained(call, ac.signal);
-        }
+        await out.pipe(it, (item) => g.itemToPb(item, call.request), ac.signal);
         call.end();
       } catch (e) {
         ac.abort();
@@ -158,16 +162,4 @@ function streamHandler(api: ControlApi, g: GrpcStream): Handler {
       }
     })();
   };
-}
-
-function drained(call: ServerWritableStream<unknown, unknown>, signal: AbortSignal): Promise<void> {
-  return new Promise((res) => {
-    const done = () => {
-      call.off('drain', done);
-      signal.removeEventListener('abort', done);
-      res();
-    };
-    call.once('drain', done);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

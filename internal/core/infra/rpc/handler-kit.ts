@@ -1,5 +1,6 @@
 import type { sendUnaryData, ServerUnaryCall, ServerWritableStream } from '@grpc/grpc-js';
 import { toServiceError } from '../../../contract/session/status-map.js';
+import type { GrpcOutputBudget } from './grpc-output-budget.js';
 
 /** Wraps an async unary handler: result or a mapped gRPC status, never an unhandled rejection. */
 export function unary<Req, Res>(fn: (req: Req, call: ServerUnaryCall<Req, Res>) => Promise<Res> | Res) {
@@ -13,8 +14,8 @@ export function unary<Req, Res>(fn: (req: Req, call: ServerUnaryCall<Req, Res>) 
   };
 }
 
-/** Pipes a subscription into a server stream until the client goes away. */
-export function stream<Req, Item, Out>(open: (req: Req) => AsyncIterableIterator<Item>, map: (i: Item) => Out) {
+/** Pipes a subscription into a server stream until the client goes away, within the output budget. */
+export function stream<Req, Item, Out>(open: (req: Req) => AsyncIterableIterator<Item>, map: (i: Item) => Out, outputs: GrpcOutputBudget) {
   return (call: ServerWritableStream<Req, Out>) => {
     let it: AsyncIterableIterator<Item>;
     try {
@@ -23,14 +24,19 @@ export function stream<Req, Item, Out>(open: (req: Req) => AsyncIterableIterator
       call.emit('error', toServiceError(e));
       return;
     }
-    // return() only marks the watch done and settles at once; the loop below then ends.
-    const stop = () => void it.return?.();
+    const ac = new AbortController();
+    const stop = () => {
+      ac.abort();
+      // return() only marks the watch done and settles at once; the pipe below then ends.
+      void it.return?.();
+    };
     call.on('cancelled', stop);
     call.on('close', stop);
+    const out = outputs.stream(call as ServerWritableStream<unknown, unknown>);
     // Lives as long as the call; every failure is sent to the client as the call's error, so this never rejects.
     void (async () => {
       try {
-        for await (const item of it) call.write(map(item));
+        await out.pipe(it, map, ac.signal);
         call.end();
       } catch (e) {
         call.emit('error', toServiceError(e));
