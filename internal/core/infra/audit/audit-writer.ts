@@ -1,5 +1,5 @@
 import { close, open as openFd, rename as renameCb, write, writeFile as writeFileCb } from 'node:fs';
-import { mkdir, open, readFile, rename, rm, stat, truncate } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm, stat, truncate, type FileHandle } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { anchorFile, anchorMismatch, anchorText, parseAnchor, type AuditAnchor } from '../../../contract/audit/audit-anchor.js';
 import { GENESIS, argsDigestOf, chained } from '../../../contract/audit/audit-chain.js';
@@ -429,14 +429,8 @@ async function endsWithNewline(file: string): Promise<boolean> {
 
 /** The seq of a file's first entry, or undefined when it has none (or there is no file). */
 async function firstSeqIn(file: string | undefined): Promise<number | undefined> {
-  if (file === undefined) return undefined;
-  let h;
-  try {
-    h = await open(file, 'r');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw e;
-  }
+  const h = file === undefined ? undefined : await openIfThere(file);
+  if (!h) return undefined;
   try {
     // The keys are sorted and `seq` comes late: read on until the first line is whole (arguments in clear make long lines).
     // Up to the size it has: a device (/dev/full) reads on for ever.
@@ -460,13 +454,8 @@ async function firstSeqIn(file: string | undefined): Promise<number | undefined>
 
 /** The last non-empty line of a file, or undefined when there is none (or no file). */
 async function lastLine(file: string): Promise<string | undefined> {
-  let h;
-  try {
-    h = await open(file, 'r');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw e;
-  }
+  const h = await openIfThere(file);
+  if (!h) return undefined;
   try {
     const { size } = await h.stat();
     // Read backwards in growing windows until a whole line is in sight (arguments in clear make long lines).
@@ -482,5 +471,15 @@ async function lastLine(file: string): Promise<string | undefined> {
     }
   } finally {
     await h.close();
+  }
+}
+
+/** The file opened for reading, or undefined when it does not exist. */
+async function openIfThere(file: string): Promise<FileHandle | undefined> {
+  try {
+    return await open(file, 'r');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw e;
   }
 }
