@@ -11,7 +11,7 @@ const MiB = 1024 * 1024;
 /** The output budget of this core (runtime.yaml sessionOutboundBytes, the default). */
 const BUDGET = 8 * MiB;
 const RESULT_MIB = 4;
-const CALLS = 60;
+const CALLS = 100;
 
 /**
  * gRPC CallTool streams pipelined on one connection by a client that reads none of them: the core starts
