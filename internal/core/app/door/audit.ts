@@ -1,6 +1,7 @@
 import { isMcpdError } from '../../../shared/errors.js';
 import type { AuditOutcome } from '../../../contract/audit/audit-entry.js';
-import type { AuditRecord, AuditWriter } from '../../infra/audit/audit-writer.js';
+import type { AuditRecord } from '../../infra/audit/audit-record.js';
+import type { AuditWriter } from '../../infra/audit/audit-writer.js';
 import type { CallEnd, DoorCall, Interceptor } from './interceptor.js';
 
 // What the log keeps besides refusals: the calls that do work on a server, and subscriptions. Lists are not logged.

@@ -7,7 +7,8 @@ import { anchorFile } from '../../../contract/audit/audit-anchor.js';
 import { GENESIS } from '../../../contract/audit/audit-chain.js';
 import { rotatedFile } from '../../../contract/audit/audit-files.js';
 import { verifyAudit } from '../../../contract/audit/audit-verify.js';
-import { AuditWriter, type AuditRecord, type AuditWriterOptions } from './audit-writer.js';
+import type { AuditRecord } from './audit-record.js';
+import { AuditWriter, type AuditWriterOptions } from './audit-writer.js';
 
 const dirs: string[] = [];
 afterEach(() => {
