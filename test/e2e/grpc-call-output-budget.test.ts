@@ -49,8 +49,9 @@ describe('gRPC CallTool streams share the Session output budget per connection',
       );
       const sizes = await Promise.all(streams.map((s) => collect(s)));
       expect(sizes.every((n) => n > RESULT_MIB * MiB)).toBe(true);
-      // The budget, a first window of 8 answers (4 MiB each) and their copies on the way out — not 60 answers.
-      expect(peakRssMiB(pid) - base).toBeLessThan(200);
+      // The budget, a first window of answers (4 MiB each) and their copies on the way out: 190–217 MiB here,
+      // whatever the number of calls; unbounded, 100 answers took the core up by 591 MiB (the probe).
+      expect(peakRssMiB(pid) - base).toBeLessThan(300);
     } finally {
       grpc.close();
     }
