@@ -71,7 +71,13 @@ export function useAsk<E extends DashboardRequest>(
 
 export function useConnState(): ConnState {
   const [s, setS] = useState(conn.state);
-  useEffect(() => conn.onState(() => setS(conn.state)), []);
+  useEffect(() => {
+    const off = conn.onState(() => setS(conn.state));
+    // The socket may have connected between the first render and this effect (effects run after paint):
+    // without this the banner would say "connecting" for good on a page that works.
+    setS(conn.state);
+    return off;
+  }, []);
   return s;
 }
 

@@ -22,6 +22,7 @@ function useRoute(): string[] {
   useEffect(() => {
     const on = () => setR(parse());
     addEventListener('hashchange', on);
+    on(); // a hash set between the first render and this effect (effects run after paint) is not missed
     return () => removeEventListener('hashchange', on);
   }, []);
   return r;

@@ -410,6 +410,40 @@ describe('the dashboard in a real browser against a real core', () => {
     await page.getByRole('form', { name: 'try everything__get-sum' }).waitFor();
   }, 180_000);
 
+  it('a socket that connects before the page runs its first effects still shows the page online', async () => {
+    // The race CI once lost: the socket connected between the first render and the effect that listens for
+    // state changes, and "connecting to the core…" stayed on a working page. Here it is forced: the page's
+    // after-paint work (animation frames and short timers) is held until the socket has joined /app.
+    const held = await ctx.newPage();
+    await held.addInitScript(() => {
+      const w = window as unknown as { __release: () => void };
+      const queue: (() => void)[] = [];
+      let holding = true;
+      const raf = window.requestAnimationFrame.bind(window);
+      const timeout = window.setTimeout.bind(window);
+      window.requestAnimationFrame = (cb) => (holding ? (queue.push(() => raf(cb)), 0) : raf(cb));
+      window.setTimeout = ((fn: () => void, ms?: number, ...rest: unknown[]) =>
+        holding && ms !== undefined && ms > 0 && ms < 1000
+          ? (queue.push(() => timeout(fn, ms, ...rest)), 0)
+          : timeout(fn, ms, ...rest)) as typeof window.setTimeout;
+      w.__release = () => {
+        holding = false;
+        for (const go of queue.splice(0)) go();
+      };
+    });
+    const joined = new Promise<void>((resolve) =>
+      held.on('websocket', (ws) =>
+        ws.on('framereceived', (f) => typeof f.payload === 'string' && f.payload.startsWith('40/app') && resolve()),
+      ),
+    );
+    await held.goto(`${base()}/?token=${record().token}#/overview`);
+    await joined;
+    await held.evaluate('window.__release()');
+    await held.locator('[data-pool="echo"]').waitFor();
+    expect(await held.locator('[data-conn]').count()).toBe(0);
+    await held.close();
+  }, 180_000);
+
   it('operator actions work from the overview; store problems show with file:line, inline in Config', async () => {
     await page.evaluate(`location.hash = '#/overview'`);
     const echoPool = page.locator('[data-pool="echo"]');
