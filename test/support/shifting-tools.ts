@@ -28,16 +28,16 @@ export interface ShiftingTools {
 /**
  * The setting of the tool pins tests: `world`'s core started with server p of the shifting-tools fixture
  * (lookup and fetch from the file, beside its own notify and exit) in the default profile, and caller one
- * connected through mcpdmcp.
+ * connected through mcpdmcp; `coreEnv` is added to the core's environment.
  */
-export async function startShiftingTools(world: TestWorld): Promise<ShiftingTools> {
+export async function startShiftingTools(world: TestWorld, coreEnv: Record<string, string> = {}): Promise<ShiftingTools> {
   const file = join(world.dir, 'tools.json');
   writeFileSync(file, JSON.stringify([shiftingTool('lookup', 'Look a word up.'), shiftingTool('fetch', 'Fetch a page.')]));
   world.write(
     'profiles/default.yaml',
     profile(server('p', [process.execPath, SHIFTING], { idleSeconds: 300 }, { SHIFTING_TOOLS_FILE: file })),
   );
-  await world.startCore();
+  await world.startCore(coreEnv);
   const client = await world.gateway('one');
   let waiting: (() => void) | undefined;
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => waiting?.());

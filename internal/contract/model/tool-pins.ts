@@ -85,6 +85,7 @@ export function checkPins<T extends Pick<DownstreamTool, 'name' | 'definition'>>
   const goneByBody = new Map<string, string>();
   for (const [name, p] of Object.entries(pins.tools)) if (!served.has(name)) goneByBody.set(bodyHash(p.definition, shape), name);
   const admitted: T[] = [];
+  let pinnedNew = false;
   for (const t of tools) {
     const now = pinnedDefinition(t.definition, shape);
     const pinned = pins.tools[t.name];
@@ -96,10 +97,14 @@ export function checkPins<T extends Pick<DownstreamTool, 'name' | 'definition'>>
       next.withheld[t.name] = { name: t.name, kind: 'renamed', from: renamedFrom, before, ...now };
     } else {
       next.tools[t.name] = now;
+      pinnedNew = true;
       admitted.push(t);
     }
   }
-  const changed = canonicalJson(next as unknown as JsonValue) !== canonicalJson(pins as unknown as JsonValue);
+  // next.tools only ever gains names here, so only the withheld part needs comparing as text: the
+  // approved definitions are every tool ever pinned, too many to serialise twice per listing.
+  const changed =
+    pinnedNew || canonicalJson(next.withheld as unknown as JsonValue) !== canonicalJson(pins.withheld as unknown as JsonValue);
   return { admitted, next, changed };
 }
 

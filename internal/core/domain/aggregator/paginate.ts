@@ -37,7 +37,10 @@ export function page<S extends { etag: string }, T>(
   }
   const end = Math.min(offset + pageSize, all.length);
   const result: Page<T> = { items: all.slice(offset, end), etag: snapshot.etag };
-  if (end < all.length) result.nextCursor = encodeCursor({ etag: snapshot.etag, offset: end, kind });
+  if (end < all.length) {
+    result.nextCursor = encodeCursor({ etag: snapshot.etag, offset: end, kind });
+    history.named(snapshot.etag);
+  }
   return result;
 }
 

@@ -18,6 +18,7 @@ describe('SnapshotHistory', () => {
     h.push({ etag: 'a', n: 1 });
     c.advance(60_000); // the latest never expires
     expect(h.get('a')?.n).toBe(1);
+    h.named('a');
     h.push({ etag: 'b', n: 2 });
     c.advance(9_999);
     expect(h.get('a')?.n).toBe(1);
@@ -30,12 +31,16 @@ describe('SnapshotHistory', () => {
 
   it('is bounded in count and evicts the oldest superseded first, never the latest', () => {
     const h = new SnapshotHistory<Snap>({ retentionSeconds: 3600, maxCount: 3 });
-    for (let i = 0; i < 10; i++) h.push({ etag: `e${i}`, n: i });
+    for (let i = 0; i < 10; i++) {
+      h.push({ etag: `e${i}`, n: i });
+      h.named(`e${i}`);
+    }
     expect(h.size).toBe(3);
     expect(['e7', 'e8', 'e9'].map((e) => h.get(e)?.n)).toEqual([7, 8, 9]);
     expect(h.get('e6')).toBeUndefined();
     const one = new SnapshotHistory<Snap>({ retentionSeconds: 3600, maxCount: 1 });
     one.push({ etag: 'x', n: 0 });
+    one.named('x');
     one.push({ etag: 'y', n: 1 });
     expect(one.latest()?.etag).toBe('y');
     expect(one.get('y')?.n).toBe(1);
@@ -46,6 +51,7 @@ describe('SnapshotHistory', () => {
     const c = clock();
     const h = new SnapshotHistory<Snap>({ retentionSeconds: 10, now: c.now });
     h.push({ etag: 'a', n: 1 });
+    h.named('a');
     h.push({ etag: 'a', n: 2 });
     expect(h.size).toBe(1);
     expect(h.get('a')?.n).toBe(2);
@@ -55,6 +61,25 @@ describe('SnapshotHistory', () => {
     expect(h.latest()?.n).toBe(4);
     expect(h.get('a')?.n).toBe(4);
     expect(h.get('b')).toBeUndefined();
+  });
+
+  it('drops a superseded snapshot no cursor names at once, and keeps the ones a cursor names', () => {
+    const h = new SnapshotHistory<Snap>({ retentionSeconds: 3600 });
+    h.push({ etag: 'a', n: 1 });
+    h.push({ etag: 'b', n: 2 });
+    expect(h.get('a')).toBeUndefined();
+    h.named('b');
+    h.push({ etag: 'c', n: 3 });
+    h.push({ etag: 'd', n: 4 });
+    expect(h.get('b')?.n).toBe(2);
+    expect(h.get('c')).toBeUndefined();
+    expect(h.size).toBe(2);
+    // A named snapshot that comes back as the latest stays named: its cursors still work after the next change.
+    h.push({ etag: 'b', n: 5 });
+    h.push({ etag: 'e', n: 6 });
+    expect(h.get('b')?.n).toBe(5);
+    h.named('gone');
+    expect(h.size).toBe(2);
   });
 
   it('rejects nonsense options', () => {

@@ -11,13 +11,17 @@ interface Kept<T> {
   snapshot: T;
   /** When a newer snapshot replaced it; undefined for the latest. */
   supersededAt?: number;
+  /** Whether a cursor naming it was handed out: only then can anyone ask for it once superseded. */
+  named?: boolean;
 }
 
 const DEFAULT_HISTORY_COUNT = 32;
 
 /**
  * The latest snapshot plus recently superseded ones, by etag, so cursors keep paging the snapshot
- * they started on. Memory is bounded by `maxCount` whatever the retention.
+ * they started on. Memory is bounded by `maxCount` whatever the retention. A superseded snapshot no
+ * cursor names is dropped at once: a server whose list changes often, with nobody paging it, would
+ * otherwise keep `maxCount` whole lists alive for the retention.
  */
 export class SnapshotHistory<T extends { etag: string }> {
   private readonly kept = new Map<string, Kept<T>>();
@@ -46,12 +50,22 @@ export class SnapshotHistory<T extends { etag: string }> {
   push(snapshot: T): void {
     const t = this.now();
     const prev = this.newest;
-    if (prev && prev.etag !== snapshot.etag) this.kept.set(prev.etag, { snapshot: prev, supersededAt: t });
+    const named = this.kept.get(snapshot.etag)?.named;
+    if (prev && prev.etag !== snapshot.etag) {
+      if (this.kept.get(prev.etag)?.named) this.kept.set(prev.etag, { snapshot: prev, supersededAt: t, named: true });
+      else this.kept.delete(prev.etag);
+    }
     // Re-inserting moves the etag to the end of the Map's order, which is the eviction order.
     this.kept.delete(snapshot.etag);
-    this.kept.set(snapshot.etag, { snapshot });
+    this.kept.set(snapshot.etag, { snapshot, named });
     this.newest = snapshot;
     this.prune(t);
+  }
+
+  /** Records that a cursor naming this snapshot was handed out, so it outlives being superseded. */
+  named(etag: string): void {
+    const k = this.kept.get(etag);
+    if (k) k.named = true;
   }
 
   /** The snapshot with this etag, if it is the latest or was superseded less than the retention ago. */
