@@ -1,6 +1,7 @@
 import type { JsonObject } from '../../../shared/json.js';
 import type { DownstreamTool } from '../../../contract/model/tool.js';
 import type { SavedList, SavedMetadata } from './metadata-store.js';
+import { reuseUnchanged } from '../../domain/aggregator/unchanged-tools.js';
 
 /**
  * Per-pool listing cache: lets tools/list answer while the pool is at zero instances.
@@ -52,13 +53,14 @@ export class MetadataCache {
     if (seq < this.applied) return false;
     this.applied = seq;
     this.restored = false;
-    const changed = !this.tools || !sameTools(this.tools, tools);
-    this.tools = tools;
-    return changed;
+    const before = this.tools;
+    // Unchanged tools keep their earlier objects: the snapshots and pins built from them share one copy.
+    this.tools = reuseUnchanged(before, tools);
+    return !before || !sameObjects(before, this.tools);
   }
 }
 
-function sameTools(a: DownstreamTool[], b: DownstreamTool[]): boolean {
-  if (a.length !== b.length) return false;
-  return JSON.stringify(a) === JSON.stringify(b);
+/** Same tools in the same order: after reuseUnchanged an unchanged list is the very same objects. */
+function sameObjects(a: readonly DownstreamTool[], b: readonly DownstreamTool[]): boolean {
+  return a.length === b.length && a.every((t, i) => t === b[i]);
 }
