@@ -13,7 +13,7 @@ describe('coreEntry', () => {
   });
 
   it('still turns Errors, bigints and non-finite numbers into JSON', () => {
-    const { record } = coreEntry('warn', 'failed', { error: new Error('boom'), big: 10n, ratio: Number.NaN, nested: { at: 'x' } });
+    const { record } = coreEntry('warning', 'failed', { error: new Error('boom'), big: 10n, ratio: Number.NaN, nested: { at: 'x' } });
     expect(record.fields).toStrictEqual({ error: 'boom', big: '10', ratio: null, nested: { at: 'x' } });
   });
 });
