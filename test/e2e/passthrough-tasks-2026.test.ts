@@ -90,7 +90,7 @@ describe('tasks of a 2026-07-28 server passed through to 2026-07-28 clients', ()
   it("the server's own notifications/tasks move the task: its caller's listen stream hears the end, and nothing polls", async () => {
     const id = await startTask(alice, { topic: 'kelp', push: true });
     // The core listens to the server for the task it holds, whether or not a client watches it.
-    await waitFor('the core to listen to the server for the kelp task', async () => (await listenedFor(alice)).includes('kelp'), 60_000);
+    await waitFor('the core to listen to the server for the kelp task', async () => (await listenedFor(alice)).includes('kelp'), 50_000);
     let advanced: Promise<unknown> | undefined;
     const forTask = (ns: Note[]) => ns.filter((n) => n.method === 'notifications/tasks');
     const notes = await listenTasks(alice, 'watch-kelp', [id], (ns) => {
@@ -111,8 +111,8 @@ describe('tasks of a 2026-07-28 server passed through to 2026-07-28 clients', ()
     const gets = (await receivedBy(alice)).filter((r) => r.method === 'tasks/get' && r.topic === 'kelp');
     expect(gets.length).toBeLessThanOrEqual(1);
     // No live task is left on the instance: the core closes its stream.
-    await waitFor('the core to stop listening for the kelp task', async () => !(await listenedFor(alice)).includes('kelp'), 60_000);
-  });
+    await waitFor('the core to stop listening for the kelp task', async () => !(await listenedFor(alice)).includes('kelp'), 50_000);
+  }, 180_000);
 
   it('the instance that held the task ending fails it with a clear error', async () => {
     const id = await startTask(alice, { topic: 'fog', hold: true });

@@ -74,34 +74,53 @@ export class ServerTaskListens {
   }
 
   private sync(id: string, on: InstanceTasks): Promise<void> {
-    on.syncing ??= this.converge(on).finally(() => {
-      on.syncing = undefined;
-      if (on.live.size === 0 && this.instances.get(id) === on) this.instances.delete(id);
-    });
+    if (on.syncing) return on.syncing;
+    if (sameIds(on.named, on.live)) {
+      this.settled(id, on);
+      return Promise.resolve();
+    }
+    on.syncing = this.converge(id, on);
     return on.syncing;
   }
 
-  /** Sends the instance's list until what its stream names is what is live (lists change while one is sent). */
-  private async converge(on: InstanceTasks): Promise<void> {
-    while (!sameIds(on.named, on.live)) {
-      const ids = [...on.live.keys()];
-      const key = on.live.values().next().value?.init.key ?? on.lastKey;
-      try {
-        await this.pools.pinnedRequest(on.fingerprint, key, SERVER_TASK_LISTEN, { taskIds: ids }, CONTROL_TIMEOUT_MS);
-      } catch (e) {
-        // An instance that is gone fails its tasks on its own (onPinLost); a refusal leaves them moving when polled.
-        if (!isMcpdError(e) || e.reason !== 'UNAVAILABLE') {
-          this.log('info', "listening for a server's task notifications failed; its tasks move when polled", {
-            error: (e as Error).message,
-          });
-        }
-        on.named = new Set(ids);
-        continue;
-      }
-      const fresh = ids.filter((sid) => !on.named.has(sid));
-      on.named = new Set(ids);
-      for (const sid of fresh) void on.live.get(sid)?.refresh();
+  /**
+   * Sends the instance's list until what its stream names is what is live (lists change while one is
+   * sent). `syncing` is cleared in the very turn the lists are found equal, so a change after that
+   * starts a new round (sync checks first, so the loop always awaits before it ends).
+   */
+  private async converge(id: string, on: InstanceTasks): Promise<void> {
+    try {
+      while (!sameIds(on.named, on.live)) await this.round(on);
+    } finally {
+      on.syncing = undefined;
+      this.settled(id, on);
     }
+  }
+
+  /** An instance with no live task is forgotten (its stream was closed). */
+  private settled(id: string, on: InstanceTasks): void {
+    if (on.live.size === 0 && this.instances.get(id) === on) this.instances.delete(id);
+  }
+
+  /** One list sent; the tasks it names first are asked for once it is acknowledged. */
+  private async round(on: InstanceTasks): Promise<void> {
+    const ids = [...on.live.keys()];
+    const key = on.live.values().next().value?.init.key ?? on.lastKey;
+    try {
+      await this.pools.pinnedRequest(on.fingerprint, key, SERVER_TASK_LISTEN, { taskIds: ids }, CONTROL_TIMEOUT_MS);
+    } catch (e) {
+      // An instance that is gone fails its tasks on its own (onPinLost); a refusal leaves them moving when polled.
+      if (!isMcpdError(e) || e.reason !== 'UNAVAILABLE') {
+        this.log('info', "listening for a server's task notifications failed; its tasks move when polled", {
+          error: (e as Error).message,
+        });
+      }
+      on.named = new Set(ids);
+      return;
+    }
+    const fresh = ids.filter((sid) => !on.named.has(sid));
+    on.named = new Set(ids);
+    for (const sid of fresh) void on.live.get(sid)?.refresh();
   }
 }
 
