@@ -53,6 +53,7 @@ export class ServerTaskListens {
       this.instances.set(id, on);
     }
     on.live.set(serverTaskId, task);
+    // Fire and forget: a sync never rejects (a refused list is logged, and the task moves when polled).
     void this.sync(id, on);
   }
 
@@ -70,6 +71,7 @@ export class ServerTaskListens {
   /** The instance's stream was opened again: its tasks may have changed unheard meanwhile. */
   relistened(fingerprint: string, instance: string): void {
     const on = this.instances.get(JSON.stringify([fingerprint, instance]));
+    // Fire and forget: refresh never rejects; a failed tasks/get settles the task itself (passed-task-2026.ts).
     for (const task of on?.live.values() ?? []) void task.refresh();
   }
 
@@ -120,6 +122,7 @@ export class ServerTaskListens {
     }
     const fresh = ids.filter((sid) => !on.named.has(sid));
     on.named = new Set(ids);
+    // Fire and forget: refresh never rejects; a failed tasks/get settles the task itself (passed-task-2026.ts).
     for (const sid of fresh) void on.live.get(sid)?.refresh();
   }
 }

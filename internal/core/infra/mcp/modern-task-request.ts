@@ -70,7 +70,8 @@ export async function modernTaskRequest(
  */
 export function listenForTasks(client: ModernClient, taskIds: string[], opts: { timeout: number }): ReturnType<ModernClient['listen']> {
   const c = client as unknown as ClientInternals;
-  if (c._capabilities === undefined) return Promise.reject(new Error('this SDK v2 client cannot listen for tasks (its capabilities moved)'));
+  if (c._capabilities === undefined)
+    return Promise.reject(new Error('this SDK v2 client cannot listen for tasks (its capabilities moved)'));
   const own = c._capabilities;
   const extensions = isJsonObject(own.extensions) ? own.extensions : {};
   c._capabilities = { ...own, extensions: { ...extensions, [TASKS_EXTENSION]: {} } };
