@@ -1,6 +1,6 @@
 // Shared pieces of the benchmarks: timing, percentiles, a core in a child process, clean-up.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, cpus } from 'node:os';
 import { createServer } from 'node:net';
 import { once } from 'node:events';
@@ -90,25 +90,29 @@ export async function startCore(profiles, callers = 'callers: {}\n', files = {},
   writeFileSync(join(store, 'callers.yaml'), callers);
   for (const [name, text] of Object.entries(files)) writeFileSync(join(store, name), text);
   const socket = join(dir, 'run', 'control.sock');
+  // The core's log goes to a file, as an autostarted core's does (launch/autostart.ts): a pipe into this
+  // process would have the measuring client read a log line per call, and the core wait on it.
+  const logFile = join(dir, 'core.log');
+  const logFd = openSync(logFile, 'a');
   const core = spawn(
     process.execPath,
     [...profileFlags(process.env.CORE_PROF), join(dist, 'cmd/mcpd/main.js'), '--config', store, '--socket', socket],
     {
-      stdio: ['ignore', process.env.CORE_STDOUT ? 'inherit' : 'ignore', 'pipe'],
+      stdio: ['ignore', process.env.CORE_STDOUT ? 'inherit' : 'ignore', logFd],
     },
   );
-  let log = '';
-  core.stderr.on('data', (d) => (log += d));
+  closeSync(logFd);
+  const log = () => readFileSync(logFile, 'utf8');
   const { createControlClient, waitForReady } = await import(join(dist, 'internal/contract/grpc/control-client.js'));
   const client = createControlClient(socket);
   const until = Date.now() + 20_000;
   for (;;) {
-    if (core.exitCode !== null) throw new Error(`core exited: ${log}`);
+    if (core.exitCode !== null) throw new Error(`core exited: ${log()}`);
     try {
       await waitForReady(client, 200);
       break;
     } catch {
-      if (Date.now() > until) throw new Error(`core did not come up: ${log}`);
+      if (Date.now() > until) throw new Error(`core did not come up: ${log()}`);
     }
   }
   return {

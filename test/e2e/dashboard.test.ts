@@ -415,22 +415,21 @@ describe('the dashboard in a real browser against a real core', () => {
     // state changes, and "connecting to the core…" stayed on a working page. Here it is forced: the page's
     // after-paint work (animation frames and short timers) is held until the socket has joined /app.
     const held = await ctx.newPage();
-    await held.addInitScript(() => {
-      const w = window as unknown as { __release: () => void };
-      const queue: (() => void)[] = [];
+    // A script for the page (its own window, not this process's): animation frames and timers under 1 s are
+    // queued while `holding`, and run in order by `__release()`.
+    await held.addInitScript(`{
+      const queue = [];
       let holding = true;
       const raf = window.requestAnimationFrame.bind(window);
       const timeout = window.setTimeout.bind(window);
       window.requestAnimationFrame = (cb) => (holding ? (queue.push(() => raf(cb)), 0) : raf(cb));
-      window.setTimeout = ((fn: () => void, ms?: number, ...rest: unknown[]) =>
-        holding && ms !== undefined && ms > 0 && ms < 1000
-          ? (queue.push(() => timeout(fn, ms, ...rest)), 0)
-          : timeout(fn, ms, ...rest)) as typeof window.setTimeout;
-      w.__release = () => {
+      window.setTimeout = (fn, ms, ...rest) =>
+        holding && ms > 0 && ms < 1000 ? (queue.push(() => timeout(fn, ms, ...rest)), 0) : timeout(fn, ms, ...rest);
+      window.__release = () => {
         holding = false;
         for (const go of queue.splice(0)) go();
       };
-    });
+    }`);
     const joined = new Promise<void>((resolve) =>
       held.on('websocket', (ws) =>
         ws.on('framereceived', (f) => typeof f.payload === 'string' && f.payload.startsWith('40/app') && resolve()),

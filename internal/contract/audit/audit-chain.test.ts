@@ -55,3 +55,51 @@ describe('audit chain: canonical JSON', () => {
     expect(entryHash(JSON.parse(line))).toBe(entry.hash);
   });
 });
+
+describe('audit chain: a call entry written field by field', () => {
+  /** The canonical form by the plainest means: every object's keys sorted, then JSON.stringify. */
+  const sortedDeep = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(sortedDeep)
+      : v !== null && typeof v === 'object'
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .map((k) => [k, sortedDeep((v as Record<string, unknown>)[k])]),
+          )
+        : v;
+
+  // Required<…>: a field added to AuditCallFields must be added here, or this does not compile.
+  const every: Required<AuditCallFields> = {
+    kind: 'call',
+    time: '2026-11-29T08:00:00.000Z',
+    caller: 'al"ice\\',
+    face: 'grpc',
+    client: 'claude-code',
+    method: 'tools/call',
+    target: 'fs__read_file',
+    via: 'call_tool',
+    outcome: 'denied',
+    message: 'refused: "x" \u2028 é\n',
+    rule: 'no-writes',
+    retryAfterMs: 1500,
+    durationMs: 0.5,
+    argsDigest: IN_ORDER_DIGEST,
+    args: { z: [1, { b: 2, a: null }], a: 'é' },
+  };
+  const optional = ['via', 'message', 'rule', 'retryAfterMs', 'args'] as const;
+
+  it('gives every combination of the optional fields, and nulls, the text and hash of the generic form', () => {
+    for (let mask = 0; mask < 1 << optional.length; mask++) {
+      const fields: AuditCallFields = { ...every, client: mask & 1 ? null : every.client, target: mask & 2 ? null : every.target };
+      optional.forEach((k, i) => {
+        if (mask & (1 << i)) delete fields[k];
+      });
+      const { entry, line } = chained(fields, 41 + mask, GENESIS);
+      const text = JSON.stringify(sortedDeep({ ...fields, seq: 41 + mask, prev: GENESIS }));
+      expect(line).toBe(`${text.slice(0, -1)},"hash":"${createHash('sha256').update(text).digest('hex')}"}`);
+      expect(entryHash(JSON.parse(line))).toBe(entry.hash);
+      expect(entry).toStrictEqual({ ...fields, seq: 41 + mask, prev: GENESIS, hash: entry.hash });
+    }
+  });
+});

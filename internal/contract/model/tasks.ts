@@ -15,6 +15,20 @@ export type TaskMode = 'offer' | 'none';
 /** SEP-2663's push of a task's state (its DetailedTask) to a client listening for it (`subscriptions/listen` with `taskIds`). */
 export const TASK_NOTIFICATION = 'notifications/tasks';
 
+/**
+ * What the core asks a 2026-07-28 server's session for, never sent as is: `{ taskIds }` — the server's
+ * own ids of the tasks it holds for the core — names the one `subscriptions/listen` stream the session
+ * keeps for that server's `notifications/tasks` (an empty list closes it). Answered once the server
+ * acknowledged the stream.
+ */
+export const SERVER_TASK_LISTEN = 'mcpd/tasks/listen';
+
+/**
+ * What such a session tells the core, never a server's: the task stream ended and was opened again, so
+ * a change to its tasks (`{ taskIds }`) may have gone unheard meanwhile.
+ */
+export const SERVER_TASK_RELISTENED = 'mcpd/tasks/relistened';
+
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 
 export const TERMINAL_STATUSES: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled']);

@@ -77,8 +77,9 @@ export class CoreDoor implements Door, Passage {
 
   /**
    * The one entry: the interceptors see `call` enter (any may refuse it), `run` starts the use case with a
-   * completion callback, and the interceptors see how it ended before `done` does. `done` is called once,
-   * possibly before this returns.
+   * completion callback, and `done` hears how it ended first, then the interceptors (in the same turn): the
+   * answer is on its way before the bookkeeping (history, log line, audit record, metrics) is done, which
+   * takes that work off the hop's latency. `done` is called once, possibly before this returns.
    */
   pass<T>(call: DoorCall, run: (done: Done<T>) => Cancellable, done: Done<T>): Cancellable {
     let exits: Array<(end: CallEnd) => void> | undefined;
@@ -95,8 +96,8 @@ export class CoreDoor implements Door, Passage {
       if (r === undefined) continue;
       if (r instanceof Error) {
         over = true;
-        if (exits) endAll(exits, { error: r, isError: false, refused: true, durationMs: 0 });
-        done.error(r);
+        const end: CallEnd = { error: r, isError: false, refused: true, durationMs: 0 };
+        answerThenEnd(exits, end, () => done.error(r));
         return NOTHING_TO_CANCEL;
       }
       (exits ??= []).push(r);
@@ -105,9 +106,8 @@ export class CoreDoor implements Door, Passage {
       if (over) return;
       over = true;
       const refused = error !== undefined && error === call.note.refused;
-      if (exits) endAll(exits, { error, isError: isErrorResult(value), refused, durationMs: Date.now() - call.startedAt });
-      if (error) done.error(error);
-      else done.result(value as T);
+      const end: CallEnd = { error, isError: isErrorResult(value), refused, durationMs: Date.now() - call.startedAt };
+      answerThenEnd(exits, end, error ? () => done.error(error) : () => done.result(value as T));
     };
     inner = run({
       result: (v) => finish(undefined, v),
@@ -169,6 +169,16 @@ export class CoreDoor implements Door, Passage {
   onVisibilityChange(listener: () => void): () => void {
     const offs = this.filters.map((f) => f.visibility?.onChange(listener) ?? (() => {}));
     return () => offs.forEach((off) => off());
+  }
+}
+
+/** The face's callback, then the interceptors' ends — also when the callback throws (the stop's gate must be left). */
+function answerThenEnd(exits: Array<(end: CallEnd) => void> | undefined, end: CallEnd, answer: () => void): void {
+  if (!exits) return answer();
+  try {
+    answer();
+  } finally {
+    endAll(exits, end);
   }
 }
 

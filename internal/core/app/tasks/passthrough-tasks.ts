@@ -1,7 +1,7 @@
 import type { ClientRequestsApi } from '../../../contract/control/client-requests.js';
 import type { TaskStartOptions } from '../../../contract/control/control-areas.js';
 import type { ControlApi } from '../../../contract/control/control.js';
-import { taskToolModeOf } from '../../../contract/model/tasks.js';
+import { SERVER_TASK_RELISTENED, TASK_NOTIFICATION, taskToolModeOf } from '../../../contract/model/tasks.js';
 import type { ToolEntry } from '../../../contract/model/tool.js';
 import { promiseOf } from '../../domain/call-adapters.js';
 import type { JsonObject } from '../../../shared/json.js';
@@ -9,6 +9,7 @@ import type { CoreLog } from '../area-deps.js';
 import type { HostedTask } from './hosted-task.js';
 import { PassedTask, type PassedTaskPools } from './passed-task.js';
 import { ModernPassedTask } from './passed-task-2026.js';
+import { ServerTaskListens } from './server-task-listens.js';
 import { createdTaskOf, serverTaskEra, serverTaskOf, type ServerTask } from './server-tasks.js';
 
 /** A 2025-11-25 server's push of its task's status (the `Task`), sent as its status changes. */
@@ -51,15 +52,23 @@ export class PassthroughTasks {
    * fingerprint, instance and the server's id.
    */
   private readonly early = new Map<string, ServerTask>();
+  /** The streams on which 2026-07-28 servers tell their tasks' changes. */
+  private readonly listens: ServerTaskListens;
 
-  constructor(private readonly d: PassthroughDeps) {}
+  constructor(private readonly d: PassthroughDeps) {
+    this.listens = new ServerTaskListens(d.pools, d.log);
+  }
 
   /**
-   * A server's notification (PoolPort.onNotification): a 2025-11-25 server's `notifications/tasks/status`
-   * moves the task the core passes on for it as a `tasks/get` answer would, so its caller hears of it
-   * without polling. The task is found by the instance that sent it: server ids are unique only there.
+   * A server's notification (PoolPort.onNotification): a 2025-11-25 server's `notifications/tasks/status`,
+   * or a 2026-07-28 one's `notifications/tasks` (its DetailedTask, on the stream the core keeps for its
+   * tasks: server-task-listens.ts), moves the task the core passes on for it as a `tasks/get` answer
+   * would, so its caller hears of it without polling. The task is found by the instance that sent it:
+   * server ids are unique only there.
    */
   notified(fingerprint: string, instanceId: string, method: string, params: JsonObject): void {
+    if (method === TASK_NOTIFICATION) return this.notifiedModern(fingerprint, instanceId, params);
+    if (method === SERVER_TASK_RELISTENED) return this.listens.relistened(fingerprint, instanceId);
     if (method !== TASK_STATUS_NOTIFICATION) return;
     const told = serverTaskOf(params);
     if (!told) return;
@@ -70,6 +79,14 @@ export class PassthroughTasks {
     this.early.delete(key);
     this.early.set(key, told);
     if (this.early.size > MAX_EARLY_STATUSES) this.early.delete(this.early.keys().next().value!);
+  }
+
+  /** A 2026 server tells only of tasks the core listens for, so only of tasks the core knows. */
+  private notifiedModern(fingerprint: string, instanceId: string, params: JsonObject): void {
+    const told = serverTaskOf(params);
+    if (!told) return;
+    const task = this.onInstance(fingerprint, instanceId, told.taskId);
+    if (task instanceof ModernPassedTask) task.apply(told, params);
   }
 
   private onInstance(fingerprint: string, instanceId: string, serverTaskId: string): ServerTaskHandle | undefined {
@@ -142,6 +159,7 @@ export class PassthroughTasks {
     this.byKey.set(key, task);
     this.d.log('info', 'task passed through', { caller, task: state.id, tool: entry.name, server: entry.server });
     task.created = this.takeEarly(init, told) ?? told;
+    if (task instanceof ModernPassedTask) this.listens.add(task);
     return task;
   }
 
@@ -164,7 +182,10 @@ export class PassthroughTasks {
   ended(taskId: string): void {
     const task = this.byId.get(taskId);
     if (!task || !this.byKey.delete(task.init.key)) return;
-    this.d.pools.unpin(task.init.fingerprint, task.init.key);
+    const unpin = () => this.d.pools.unpin(task.init.fingerprint, task.init.key);
+    // The key reaches the instance to close (or narrow) its task stream: it is let go once that is done.
+    if (task instanceof ModernPassedTask) void this.listens.remove(task).finally(unpin);
+    else unpin();
   }
 
   /** The host forgot the task (its ttlMs ran out). */

@@ -142,6 +142,21 @@ describe('the audit writer', () => {
 describe('the audit anchor', () => {
   const cut = (f: string, n: number) => writeFileSync(f, `${readFileSync(f, 'utf8').trim().split('\n').slice(0, -n).join('\n')}\n`);
 
+  it('catches up with the log by itself once entries stop coming, with no stop to move it', async () => {
+    const file = join(tmp(), 'audit.jsonl');
+    const { w } = writer(file);
+    const anchorSeq = () => (JSON.parse(readFileSync(anchorFile(file), 'utf8')) as { seq: number }).seq;
+    for (let i = 0; i < 3; i++) {
+      const batch = written(w);
+      w.record(rec(i));
+      await batch;
+    }
+    // Moved at most once a second while the batches came: it names the last entry within a few seconds.
+    await expect.poll(anchorSeq, { timeout: 15_000, interval: 100 }).toBe(3);
+    expect(verifyAudit(file)).toMatchObject({ ok: true, entries: 3, anchor: { seq: 3 } });
+    await w.close();
+  });
+
   it('shows lines cut from the end of the newest file; a writer opening the log records the cut as a gap', async () => {
     const file = join(tmp(), 'audit.jsonl');
     const first = writer(file).w;

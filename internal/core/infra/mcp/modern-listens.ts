@@ -1,7 +1,9 @@
 import type { Client as ModernClient } from '@modelcontextprotocol/client';
+import { SERVER_TASK_LISTEN } from '../../../contract/model/tasks.js';
 import type { JsonObject } from '../../../shared/json.js';
 import { isJsonObject } from '../../../shared/json.js';
 import { KeptListen, type ListenStream } from './kept-listen.js';
+import { TaskListen } from './task-listen.js';
 
 /** How long a server may take to acknowledge a listen stream before the core gives up on it. */
 const LISTEN_ACK_MS = 10_000;
@@ -35,7 +37,8 @@ interface ResourceListen {
  * What the core hears from a 2026-07-28 server outside its calls. That era has no session to push
  * notifications on: a client opens `subscriptions/listen` streams instead. The core keeps one stream for
  * list changes (the kinds the server declares `listChanged` for) and one per subscribed resource URI,
- * which is how the core's own `resources/subscribe` / `resources/unsubscribe` reach such a server. The
+ * which is how the core's own `resources/subscribe` / `resources/unsubscribe` reach such a server, and
+ * one for the server's own tasks the core passes on (task-listen.ts). The
  * notifications arrive through the SDK client's notification handlers, the same path as a 2025 server's.
  * A stream the server ends is opened again (kept-listen.ts); what may have been missed meanwhile is
  * delivered as the notification that would have said so.
@@ -43,11 +46,14 @@ interface ResourceListen {
 export class ModernListens {
   private readonly resources = new Map<string, ResourceListen>();
   private changes?: KeptListen;
+  private readonly tasks: TaskListen;
 
   constructor(
     private readonly client: ModernClient,
     private readonly hooks: ListenHooks,
-  ) {}
+  ) {
+    this.tasks = new TaskListen(client, hooks, LISTEN_ACK_MS);
+  }
 
   /** Opens the list-changes stream, if the server declares any list that changes. */
   async start(capabilities: JsonObject): Promise<void> {
@@ -97,8 +103,12 @@ export class ModernListens {
     return {};
   }
 
-  /** Routes the 2025 subscribe methods (removed in 2026-07-28) to listen streams; undefined for the rest. */
+  /**
+   * Routes the 2025 subscribe methods (removed in 2026-07-28) and the core's SERVER_TASK_LISTEN to listen
+   * streams; undefined for the rest.
+   */
   route(method: string, params: JsonObject): Promise<JsonObject> | undefined {
+    if (method === SERVER_TASK_LISTEN) return this.tasks.name(taskIdsOf(params));
     const uri = typeof params.uri === 'string' ? params.uri : undefined;
     if (uri === undefined) return undefined;
     if (method === 'resources/subscribe') return this.subscribe(uri);
@@ -111,7 +121,7 @@ export class ModernListens {
     const kept = [this.changes, ...[...this.resources.values()].map((r) => r.kept)];
     this.changes = undefined;
     this.resources.clear();
-    await Promise.all(kept.map((k) => k?.stop()));
+    await Promise.all([...kept.map((k) => k?.stop()), this.tasks.stop()]);
   }
 
   private openResource(uri: string): ResourceListen {
@@ -154,4 +164,9 @@ export class ModernListens {
       first,
     );
   }
+}
+
+function taskIdsOf(params: JsonObject): string[] {
+  const ids = params.taskIds;
+  return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : [];
 }

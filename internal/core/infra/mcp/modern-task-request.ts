@@ -60,3 +60,25 @@ export async function modernTaskRequest(
   const request = { method, params: { ...params, _meta: { ...meta, [CLIENT_CAPABILITIES_META]: withTasks } } };
   return (await c._requestWithSchemaViaCodec.call(client, codec, request, schema, opts)) as JsonObject;
 }
+
+/**
+ * `subscriptions/listen` naming a server's own tasks (`notifications.taskIds`), which a server refuses
+ * (-32021) unless the listen's per-request clientCapabilities carry the tasks extension. SDK v2's `listen`
+ * builds that envelope from the client's capabilities, which must not carry the extension for other
+ * requests (a plain call would become a task): the extension is there only while `listen` builds and
+ * sends its request, which it does before its first await.
+ */
+export function listenForTasks(client: ModernClient, taskIds: string[], opts: { timeout: number }): ReturnType<ModernClient['listen']> {
+  const c = client as unknown as ClientInternals;
+  if (c._capabilities === undefined)
+    return Promise.reject(new Error('this SDK v2 client cannot listen for tasks (its capabilities moved)'));
+  const own = c._capabilities;
+  const extensions = isJsonObject(own.extensions) ? own.extensions : {};
+  c._capabilities = { ...own, extensions: { ...extensions, [TASKS_EXTENSION]: {} } };
+  try {
+    // SDK v2's filter type predates SEP-2663's taskIds; the SDK passes the filter on as it is given.
+    return client.listen({ taskIds } as Parameters<ModernClient['listen']>[0], opts);
+  } finally {
+    c._capabilities = own;
+  }
+}

@@ -2,6 +2,7 @@ import type { LogRecord } from '../../../contract/control/control-areas.js';
 import type { JsonObject } from '../../../shared/json.js';
 import type { BusEntry, LogBus } from './log-bus.js';
 import type { LogFn } from './logger.js';
+import { plainFields } from './plain-fields.js';
 
 /**
  * The core's log function, teed: each entry still goes to `write` (JSON lines on stderr, filtered by the
@@ -25,7 +26,7 @@ export function coreEntry(level: LogRecord['level'], event: string, fields: Reco
     message: typeof message === 'string' ? message : event,
   };
   if (typeof instance === 'string') record.instance = instance;
-  const json = toJsonObject(caller === undefined ? rest : { caller, ...rest });
+  const json = plainFields(fields) ? definedOnly(caller, rest) : toJsonObject(caller === undefined ? rest : { caller, ...rest });
   if (Object.keys(json).length > 0) record.fields = json;
   return {
     record,
@@ -33,6 +34,14 @@ export function coreEntry(level: LogRecord['level'], event: string, fields: Reco
     caller: typeof caller === 'string' ? caller : undefined,
     ...(typeof rest.storeFile === 'string' ? { storeFile: rest.storeFile } : {}),
   };
+}
+
+/** Plain fields as they are, undefined left out (as JSON leaves it out): no round trip through JSON text. */
+function definedOnly(caller: unknown, rest: Record<string, unknown>): JsonObject {
+  const out: Record<string, unknown> = {};
+  if (caller !== undefined) out.caller = caller;
+  for (const k in rest) if (rest[k] !== undefined) out[k] = rest[k];
+  return out as JsonObject;
 }
 
 /** Log fields may hold Errors, undefined or bigints; the wire needs plain JSON. */

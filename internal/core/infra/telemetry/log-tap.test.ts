@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { coreEntry } from './log-tap.js';
+
+describe('coreEntry', () => {
+  it('gives plain fields the JSON form a round trip through JSON gives, without the round trip', () => {
+    const fields = { caller: 'alice', tool: 'echo', durationMs: 3, ok: true, none: null, gone: undefined, message: 'alice called echo' };
+    const { record, caller } = coreEntry('info', 'tool call', fields);
+    const { message: _, ...rest } = fields;
+    expect(record.fields).toStrictEqual(JSON.parse(JSON.stringify(rest)));
+    expect(Object.keys(record.fields ?? {})).toEqual(['caller', 'tool', 'durationMs', 'ok', 'none']);
+    expect(record.message).toBe('alice called echo');
+    expect(caller).toBe('alice');
+  });
+
+  it('still turns Errors, bigints and non-finite numbers into JSON', () => {
+    const { record } = coreEntry('warning', 'failed', { error: new Error('boom'), big: 10n, ratio: Number.NaN, nested: { at: 'x' } });
+    expect(record.fields).toStrictEqual({ error: 'boom', big: '10', ratio: null, nested: { at: 'x' } });
+  });
+});
