@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { emptyPins, type ServerPins } from '../contract/model/tool-pins.js';
@@ -23,13 +24,32 @@ export function readPins(stateDir: string, server: string, area?: PinArea): Serv
   }
 }
 
-/** Written whole through a rename, so a reader never sees half a file. */
-export function writePins(stateDir: string, server: string, pins: ServerPins, area?: PinArea): void {
+const digestOf = (text: string | Buffer): string => createHash('sha256').update(text).digest('hex');
+
+/**
+ * Written whole through a rename, so a reader never sees half a file. Returns the file's digest
+ * (pinFileDigest's), by which the core tells its own writes from approvals made by others.
+ */
+export function writePins(stateDir: string, server: string, pins: ServerPins, area?: PinArea): string {
   mkdirSync(pinsDir(stateDir, area), { recursive: true, mode: 0o700 });
   const file = fileOf(stateDir, server, area);
   const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(pins, null, 2)}\n`, { mode: 0o600 });
+  const text = `${JSON.stringify(pins, null, 2)}\n`;
+  writeFileSync(tmp, text, { mode: 0o600 });
   renameSync(tmp, file);
+  return digestOf(text);
+}
+
+/**
+ * The digest of a server's pin file as it is now ('' when there is none), without parsing it: the file
+ * holds every definition ever pinned, and a folder watch event comes with each write.
+ */
+export function pinFileDigest(stateDir: string, server: string, area?: PinArea): string {
+  try {
+    return digestOf(readFileSync(fileOf(stateDir, server, area)));
+  } catch {
+    return '';
+  }
 }
 
 /** Server names with a pin file. */

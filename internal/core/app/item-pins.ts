@@ -1,7 +1,7 @@
 import { mkdirSync, watch, type FSWatcher } from 'node:fs';
 import { AREA_NOUNS, AREA_SHAPES, PIN_AREAS, itemWithheldMessage, type PinArea } from '../../contract/model/item-pins.js';
 import { checkPins } from '../../contract/model/tool-pins.js';
-import { pinsDir, readPins, writePins } from '../../store/pin-files.js';
+import { pinFileDigest, pinsDir, readPins, writePins } from '../../store/pin-files.js';
 import { McpdError } from '../../shared/errors.js';
 import type { JsonObject } from '../../shared/json.js';
 
@@ -14,6 +14,7 @@ type Log = (msg: string, fields?: Record<string, unknown>) => void;
  */
 class ItemPins {
   private watcher?: FSWatcher;
+  /** Digest of each server's pin file as last written or seen (pin-files.ts): our own writes are not approvals. */
   private readonly own = new Map<string, string>();
 
   constructor(
@@ -28,7 +29,7 @@ class ItemPins {
     this.watcher = watch(pinsDir(this.stateDir, this.area), (_event, file) => {
       if (!file?.endsWith('.json')) return;
       const server = decodeURIComponent(file.slice(0, -5));
-      const now = JSON.stringify(readPins(this.stateDir, server, this.area));
+      const now = pinFileDigest(this.stateDir, server, this.area);
       if (this.own.get(server) === now) return; // our own write
       this.own.set(server, now);
       this.onChange();
@@ -59,9 +60,8 @@ class ItemPins {
             kind: w.kind,
           });
       }
-      this.own.set(server, JSON.stringify(r.next));
       try {
-        writePins(this.stateDir, server, r.next, this.area);
+        this.own.set(server, writePins(this.stateDir, server, r.next, this.area));
       } catch (e) {
         this.log(`could not write ${this.area} pins`, { server, error: (e as Error).message });
       }

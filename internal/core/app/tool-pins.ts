@@ -1,12 +1,8 @@
 import { mkdirSync, watch, type FSWatcher } from 'node:fs';
 import type { DownstreamTool } from '../../contract/model/tool.js';
 import { approvePins, checkPins, withheldMessage, type ServerPins, type Withheld } from '../../contract/model/tool-pins.js';
-import { pinsDir, readPins, serverOfPinFile, writePins } from '../../store/pin-files.js';
+import { pinFileDigest, pinsDir, readPins, serverOfPinFile, writePins } from '../../store/pin-files.js';
 import { McpdError } from '../../shared/errors.js';
-import { sha256Hex } from '../../contract/model/naming.js';
-
-/** What `known` remembers of a server's pins: their hash, not their text, which grows with every tool ever pinned. */
-const pinsDigest = (pins: ServerPins): string => sha256Hex(JSON.stringify(pins));
 
 /**
  * Tool definitions pinned on first sight, per server name, in the state directory. A server's listing
@@ -15,7 +11,10 @@ const pinsDigest = (pins: ServerPins): string => sha256Hex(JSON.stringify(pins))
  * core through a watch on the pins folder; `onChange` then rebuilds the listings of that server.
  */
 export class ToolPins {
-  /** Digest of each server's pins as last written or read: tells our own writes from approvals by others. */
+  /**
+   * Digest of each server's pin file as last written or seen: tells our own writes from approvals by
+   * others (a digest, not the text, which grows with every tool ever pinned).
+   */
   private readonly known = new Map<string, string>();
   private watcher?: FSWatcher;
 
@@ -31,7 +30,7 @@ export class ToolPins {
     this.watcher = watch(pinsDir(this.stateDir), (_event, file) => {
       const server = file ? serverOfPinFile(file) : undefined;
       if (server === undefined) return;
-      const now = pinsDigest(readPins(this.stateDir, server));
+      const now = pinFileDigest(this.stateDir, server);
       if (this.known.get(server) === now) return; // our own write
       this.known.set(server, now);
       this.onChange(server);
@@ -82,9 +81,8 @@ export class ToolPins {
   }
 
   private save(server: string, pins: ServerPins): void {
-    this.known.set(server, pinsDigest(pins));
     try {
-      writePins(this.stateDir, server, pins);
+      this.known.set(server, writePins(this.stateDir, server, pins));
     } catch (e) {
       this.log('could not write tool pins', { server, error: (e as Error).message });
     }
