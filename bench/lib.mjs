@@ -48,6 +48,12 @@ export async function interleaved(fns, n, warmup, rounds = 10) {
   return out.map((a) => a.sort((x, y) => x - y));
 }
 
+// A reader that stops early (`| head`) must not kill the bench between its cases: an EPIPE thrown here would
+// end it before it stops the cores, gateways and servers it started, which then skew every later run.
+process.stdout.on('error', (e) => {
+  if (e.code !== 'EPIPE') throw e;
+});
+
 export function emit(record) {
   const machine = `${cpus().length}x ${cpus()[0]?.model ?? 'cpu'}; node ${process.version}`;
   process.stdout.write(`${JSON.stringify({ ...record, machine })}\n`);

@@ -79,9 +79,17 @@ async function echo1kb(client, name) {
  * pool is capped at one instance taking 16 calls at once, as the other paths have one process each.
  */
 async function withHopPaths(fn) {
-  const world = await startCore({
-    default: `servers:\n  - name: everything\n    cmd: ${JSON.stringify(EVERYTHING_CMD)}\n    idleSeconds: 0\n    maxInstances: 1\n    maxConcurrent: 16\n`,
-  });
+  // `--case=hop` and `--case=throughput` measure another build's gateway and core with MCPD_BENCH_DIST (the
+  // same harness, servers and floor: for A/B runs against an earlier commit).
+  const dist = process.env.MCPD_BENCH_DIST ?? join(REPO, 'dist');
+  const world = await startCore(
+    {
+      default: `servers:\n  - name: everything\n    cmd: ${JSON.stringify(EVERYTHING_CMD)}\n    idleSeconds: 0\n    maxInstances: 1\n    maxConcurrent: 16\n`,
+    },
+    'callers: {}\n',
+    {},
+    dist,
+  );
   const opened = [world];
   const failures = [];
   try {
@@ -91,7 +99,8 @@ async function withHopPaths(fn) {
     opened.push(hub);
     const direct = await connectStdio(EVERYTHING_CMD[0], EVERYTHING_CMD.slice(1));
     opened.push({ stop: () => direct.close() });
-    const viaGateway = await connectStdio(process.execPath, [MCPDMCP, 'bench', '--socket', world.socket, '--no-autostart']);
+    const gateway = join(dist, 'cmd/mcpdmcp/main.js');
+    const viaGateway = await connectStdio(process.execPath, [gateway, 'bench', '--socket', world.socket, '--no-autostart']);
     opened.push({ stop: () => viaGateway.close() });
     const viaHub = await hub.connect();
     opened.push({ stop: () => viaHub.close() });
@@ -169,6 +178,7 @@ async function hopCpu() {
         call: () => echo1kb(client, 'everything__echo'),
         core: [],
         gateway: [],
+        ms: [],
       });
     }
     for (const p of paths) {
@@ -178,7 +188,11 @@ async function hopCpu() {
     for (let r = 0; r < rounds; r++)
       for (const p of paths) {
         const before = { core: cpuMs(p.pids.core), gateway: cpuMs(p.pids.gateway) };
-        for (let i = 0; i < perRound; i++) await p.call();
+        for (let i = 0; i < perRound; i++) {
+          const t = performance.now();
+          await p.call();
+          p.ms.push(performance.now() - t);
+        }
         for (const k of ['core', 'gateway']) p[k].push(((cpuMs(p.pids[k]) - before[k]) * 1000) / perRound);
       }
     const median = (xs) =>
@@ -191,11 +205,13 @@ async function hopCpu() {
       case: 'hop_cpu_per_call',
       n: rounds * perRound,
       warmup: WARMUP,
+      p50: round(median(mine.ms)),
       core_cpu_us: Math.round(median(mine.core)),
       gateway_cpu_us: Math.round(median(mine.gateway)),
       ...(theirs
         ? {
             other_dist: theirs.dist,
+            other_p50: round(median(theirs.ms)),
             other_core_cpu_us: Math.round(median(theirs.core)),
             other_gateway_cpu_us: Math.round(median(theirs.gateway)),
             // Round by round (the same minute of load): this build's core minus the other's.
