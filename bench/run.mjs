@@ -87,7 +87,8 @@ async function withHopPaths(fn) {
       default: `servers:\n  - name: everything\n    cmd: ${JSON.stringify(EVERYTHING_CMD)}\n    idleSeconds: 0\n    maxInstances: 1\n    maxConcurrent: 16\n`,
     },
     'callers: {}\n',
-    {},
+    // MCPD_BENCH_RUNTIME: a runtime.yaml for the core (e.g. `audit: { enabled: false }`, to see what a feature costs).
+    process.env.MCPD_BENCH_RUNTIME ? { 'runtime.yaml': `${process.env.MCPD_BENCH_RUNTIME}\n` } : {},
     dist,
   );
   const opened = [world];
