@@ -1,4 +1,3 @@
-import { writeSync } from 'node:fs';
 import { LOG_LEVELS, type LogLevel } from '../../../contract/model/profile.js';
 import { secretRedactor } from '../../../shared/redactor.js';
 import { plainFields } from './plain-fields.js';
@@ -9,7 +8,11 @@ export type LogFn = (level: LogLevel, event: string, fields?: Record<string, unk
  * Structured JSON lines on stderr (stdout may belong to MCP). One object per line:
  * time, level, component, event, then the fields.
  */
-export function createLogger(component: string, minLevel: LogLevel = 'info', write: (line: string) => void = stderrLines()): LogFn {
+export function createLogger(
+  component: string,
+  minLevel: LogLevel = 'info',
+  write: (line: string) => void = (l) => process.stderr.write(l),
+): LogFn {
   const min = LOG_LEVELS.indexOf(minLevel);
   return (level, event, fields) => {
     if (LOG_LEVELS.indexOf(level) < min) return;
@@ -22,34 +25,4 @@ export function createLogger(component: string, minLevel: LogLevel = 'info', wri
 
 function errorsAsText(_key: string, value: unknown): unknown {
   return value instanceof Error ? value.message : value;
-}
-
-let shared: ((line: string) => void) | undefined;
-
-/**
- * Lines to stderr, written once per turn of the event loop. A busy core logs a line per tool call, and
- * stderr on a pipe is a blocking system call per write: one write of the turn's lines costs one. What is
- * still pending when the process exits is written out then, synchronously.
- */
-function stderrLines(): (line: string) => void {
-  if (shared) return shared;
-  let pending = '';
-  const flush = () => {
-    const text = pending;
-    pending = '';
-    if (text !== '') process.stderr.write(text);
-  };
-  process.once('exit', () => {
-    try {
-      if (pending !== '') writeSync(2, pending);
-    } catch {
-      // stderr is gone (a closed pipe): nothing left to tell
-    }
-    pending = '';
-  });
-  shared = (line) => {
-    if (pending === '') setImmediate(flush);
-    pending += line;
-  };
-  return shared;
 }
