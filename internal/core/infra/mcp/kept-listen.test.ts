@@ -1,30 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { KeptListen, RELISTEN_BACKOFF, type ListenEnd, type ListenStream } from './kept-listen.js';
+import { KeptListen, RELISTEN_BACKOFF } from './kept-listen.js';
+import { FakeListenStream } from '../../../../test/support/fake-listen-stream.js';
 
 // The retry state machine on its own, on a fake clock: the streams stand in for SDK v2's McpSubscription
 // (test/e2e/listen-lost.test.ts runs the real one against a 2026-07-28 server).
 
-/** A listen stream the test ends as the server would (or the core, by close). */
-class Stream implements ListenStream {
-  closedBy?: ListenEnd;
-  private resolve!: (why: ListenEnd) => void;
-  readonly closed = new Promise<ListenEnd>((r) => (this.resolve = r));
-
-  end(why: ListenEnd): void {
-    this.closedBy ??= why;
-    this.resolve(why);
-  }
-
-  close(): Promise<void> {
-    this.end('local');
-    return Promise.resolve();
-  }
-}
-
 /** A KeptListen over scripted opens, recording what it reports. */
 function harness() {
   const events: string[] = [];
-  const opened: Stream[] = [];
+  const opened: FakeListenStream[] = [];
   /** What each open does, in turn: 'ok' acknowledges, 'fail' is refused, a promise waits for the test. */
   const script: ('ok' | 'fail' | Promise<void>)[] = [];
   let alive = true;
@@ -32,11 +16,11 @@ function harness() {
     const step = script.shift() ?? 'ok';
     if (step === 'fail') throw new Error('refused');
     if (step !== 'ok') await step;
-    const s = new Stream();
+    const s = new FakeListenStream();
     opened.push(s);
     return s;
   });
-  const first = new Stream();
+  const first = new FakeListenStream();
   const kept = new KeptListen(
     {
       open,

@@ -1,31 +1,19 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Client as ModernClient } from '@modelcontextprotocol/client';
 import type { JsonObject } from '../../../shared/json.js';
-import type { ListenEnd, ListenStream } from './kept-listen.js';
 import { ModernListens } from './modern-listens.js';
+import { FakeListenStream } from '../../../../test/support/fake-listen-stream.js';
 
 // What the session hears when a listen stream ends and comes back, on a fake clock: the client stands in
 // for SDK v2's (only `listen`); test/e2e/listen-lost.test.ts runs the real one against a 2026-07-28 server.
 
-class Stream implements ListenStream {
-  private resolve!: (why: ListenEnd) => void;
-  readonly closed = new Promise<ListenEnd>((r) => (this.resolve = r));
-  end(why: ListenEnd): void {
-    this.resolve(why);
-  }
-  close(): Promise<void> {
-    this.end('local');
-    return Promise.resolve();
-  }
-}
-
 function harness() {
-  const streams: { filter: JsonObject; stream: Stream }[] = [];
+  const streams: { filter: JsonObject; stream: FakeListenStream }[] = [];
   let refuse = false;
   const client = {
     listen: vi.fn(async (filter: JsonObject) => {
       if (refuse) throw new Error('Subscription limit reached');
-      const stream = new Stream();
+      const stream = new FakeListenStream();
       streams.push({ filter, stream });
       return stream;
     }),

@@ -2,33 +2,21 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Client as ModernClient } from '@modelcontextprotocol/client';
 import { SERVER_TASK_RELISTENED, TASKS_EXTENSION } from '../../../contract/model/tasks.js';
 import type { JsonObject } from '../../../shared/json.js';
-import type { ListenEnd, ListenStream } from './kept-listen.js';
 import { TaskListen } from './task-listen.js';
+import { FakeListenStream } from '../../../../test/support/fake-listen-stream.js';
 
 // The session's one stream for its server's tasks, with a client standing in for SDK v2's (its `listen`
 // and the capabilities it builds each request's envelope from); test/e2e/passthrough-tasks-2026.test.ts
 // runs the real one against a 2026-07-28 server.
 
-class Stream implements ListenStream {
-  private resolve!: (why: ListenEnd) => void;
-  readonly closed = new Promise<ListenEnd>((r) => (this.resolve = r));
-  end(why: ListenEnd): void {
-    this.resolve(why);
-  }
-  close(): Promise<void> {
-    this.end('local');
-    return Promise.resolve();
-  }
-}
-
 function harness() {
   const events: string[] = [];
-  const streams: Stream[] = [];
+  const streams: FakeListenStream[] = [];
   const client = {
     _capabilities: { elicitation: {} } as JsonObject,
     listen: vi.fn(async (filter: JsonObject) => {
       const caps = JSON.stringify(client._capabilities);
-      const stream = new Stream();
+      const stream = new FakeListenStream();
       const n = streams.push(stream);
       events.push(`open ${n} ${JSON.stringify(filter)} ${caps}`);
       void stream.closed.then((why) => events.push(`closed ${n} ${why}`));
