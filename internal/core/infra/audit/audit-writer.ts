@@ -5,6 +5,7 @@ import { GENESIS, chained } from '../../../contract/audit/audit-chain.js';
 import type { AuditEntry, AuditFields } from '../../../contract/audit/audit-entry.js';
 import { chainFiles, rotatedFile } from '../../../contract/audit/audit-files.js';
 import { fieldsOf, type AuditRecord } from './audit-record.js';
+import { AuditViewers } from './audit-viewers.js';
 import { appendBytes, endsWithNewline, errorText, firstSeqIn, ignoreMissing, lastLine, replaceFile, sizeOf } from './log-file-io.js';
 
 export interface AuditWriterOptions {
@@ -36,8 +37,6 @@ const FLUSH_MS = 100;
  * goes quiet and when the core stops.
  */
 const ANCHOR_MS = 1000;
-/** Entries kept for a viewer that arrives later (the dashboard). */
-const RECENT = 500;
 
 interface Lost {
   count: number;
@@ -75,8 +74,7 @@ export class AuditWriter {
   private drained: Promise<void> = Promise.resolve();
   private writing = false;
   private closed = false;
-  private readonly recentEntries: AuditEntry[] = [];
-  private readonly listeners = new Set<(entries: readonly AuditEntry[]) => void>();
+  private readonly viewers = new AuditViewers();
 
   constructor(private readonly o: AuditWriterOptions) {
     this.capacity = o.capacity ?? DEFAULT_CAPACITY;
@@ -102,13 +100,12 @@ export class AuditWriter {
 
   /** The entries written last, oldest first. */
   recent(): readonly AuditEntry[] {
-    return this.recentEntries;
+    return this.viewers.recent();
   }
 
   /** Called with each batch once it is written. */
   onWritten(fn: (entries: readonly AuditEntry[]) => void): () => void {
-    this.listeners.add(fn);
-    return () => this.listeners.delete(fn);
+    return this.viewers.onWritten(fn);
   }
 
   /** Writes what is queued, then takes no more (the core's stop). */
@@ -122,7 +119,7 @@ export class AuditWriter {
     this.closed = true;
     this.drainNow();
     await this.drained;
-    this.listeners.clear();
+    this.viewers.clear();
   }
 
   private drainNow(): void {
@@ -273,7 +270,7 @@ export class AuditWriter {
       if (i < fields.length) await this.rotate();
     }
     // Appended, then anchored (by the drain, see anchorWhenDue): the anchor is never ahead of the log.
-    this.tell(done);
+    this.viewers.tell(done);
   }
 
   /** The entries from `from` on that fit in the current file (at least one), chained. */
@@ -304,20 +301,6 @@ export class AuditWriter {
     this.prev = last.hash;
     this.seq = last.seq;
     this.firstSeq ??= entries[0]?.seq;
-  }
-
-  /** The batch's entries to the viewers, once they and the anchor are on disk. */
-  private tell(entries: AuditEntry[]): void {
-    if (entries.length === 0) return;
-    this.recentEntries.push(...entries);
-    if (this.recentEntries.length > RECENT) this.recentEntries.splice(0, this.recentEntries.length - RECENT);
-    for (const fn of this.listeners) {
-      try {
-        fn(entries);
-      } catch {
-        // a viewer's failure must not stop the log
-      }
-    }
   }
 
   /**
