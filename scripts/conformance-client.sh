@@ -5,8 +5,9 @@
 # where the scenario's server wants OAuth).
 #
 # Every scenario of `conformance list --client` (what `client --suite all` runs) is run, one after
-# the other (or CONFORMANCE_JOBS at a time): the suite would start them all at once, each with its own
-# core, which on a small shared machine only measures the machine.
+# the other (or CONFORMANCE_JOBS at a time). The suite's CLI runs once and starts every scenario's
+# servers and client at once; the clients are thin: each hands its scenario to this run's driver
+# (scripts/conformance-client-driver.mjs), which runs them in turn, each with its own core.
 #
 # Environment:
 #   CONFORMANCE_OUT         results directory (default .tmp/conformance/client-results); emptied first
@@ -14,8 +15,8 @@
 #   CONFORMANCE_SCENARIO    run only this scenario
 #   CONFORMANCE_TAG         MCPD_TEST_TAG given to the client wrapper (and so to its core, gateway and
 #                           mcpdctl), so clean-up can find exactly them; default a fresh one
-#   CONFORMANCE_TIMEOUT_MS  per scenario (default 60000)
-#   CONFORMANCE_JOBS        scenarios run at once (default 1; the e2e test runs 2)
+#   CONFORMANCE_TIMEOUT_MS  per scenario, from its start (default 60000)
+#   CONFORMANCE_JOBS        scenarios run at once (default 1)
 #   CONFORMANCE_VERSION     the suite's version: 0.1.16 (default) or 0.2.0-alpha.12
 #   CONFORMANCE_REQUIREMENTS a spec revision (2026-07-28): run exactly the client scenarios it requires
 #                           (`list --client --requirements`), each at that revision's wire (--spec-version)
@@ -53,23 +54,38 @@ else
 fi
 [[ ${#SCENARIOS[@]} -gt 0 ]] || { printf 'conformance: the suite lists no client scenarios\n' >&2; exit 1; }
 
-# The suite's CLI starts once per scenario: Node 22's on-disk compile cache spares it recompiling its
-# modules each time (CPU is what a loaded machine lacks). The Node 20 processes it starts ignore it.
-COMMAND="MCPD_TEST_TAG=$TAG $(printf '%q' "$(command -v node)") $(printf '%q' "$ROOT/scripts/conformance-client.mjs")"
-run_scenario() {
-  printf 'conformance: client scenario %s\n' "$1" >&2
-  NODE_COMPILE_CACHE="$TOOLS/compile-cache" "$NODE22" "$CLI" client --command "$COMMAND" --scenario "$1" "${WIRE[@]}" --timeout "$TIMEOUT_MS" -o "$OUT" >>"$OUT/suite.log" 2>&1 || true
-}
-# At most CONFORMANCE_JOBS scenarios at once (default 1). A scenario is a chain of processes that mostly wait
-# for each other (the suite's CLI, this wrapper, a core, a gateway, mcpdctl auth), so two at a time keep a
-# core busy where one leaves it idle; each has its own servers, ports, core and results directory.
+# The driver runs the scenarios the suite hands it, JOBS at a time; it carries the tag, and so do the
+# cores, gateways and mcpdctl it starts.
 JOBS=${CONFORMANCE_JOBS:-1}
 [[ $JOBS =~ ^[1-9][0-9]*$ ]] || { printf 'conformance: CONFORMANCE_JOBS must be a positive number, got %s\n' "$JOBS" >&2; exit 2; }
-for s in "${SCENARIOS[@]}"; do
-  while (($(jobs -rp | wc -l) >= JOBS)); do wait -n || true; done
-  run_scenario "$s" &
-done
-wait
+DRIVER_DIR=$(mktemp -d "${TMPDIR:-/tmp}/mcpd-conformance-driver-XXXXXX")
+DRIVER_SOCKET=$DRIVER_DIR/driver.sock
+exec {DRIVER_OUT}< <(MCPD_TEST_TAG=$TAG exec node "$ROOT/scripts/conformance-client-driver.mjs" "$DRIVER_SOCKET" "$JOBS" "$TIMEOUT_MS" "${SCENARIOS[@]}" 2>>"$OUT/driver.log")
+DRIVER_PID=$!
+stop_driver() {
+  { kill -TERM "$DRIVER_PID" && wait "$DRIVER_PID"; } 2>/dev/null || true
+  rm -rf "$DRIVER_DIR"
+}
+trap stop_driver EXIT
+read -r -u "$DRIVER_OUT" READY || true
+[[ ${READY:-} == ready ]] || { printf 'conformance: the scenario driver did not start (see %s)\n' "$OUT/driver.log" >&2; exit 1; }
+
+# One CLI for the run (each start of it costs Node 22 most of a second of CPU). It starts every
+# scenario's client at once, and a client waits for its turn at the driver, so its timeout (which
+# counts that wait) only catches a run that no longer moves; the driver times each scenario itself.
+if [[ -n ${CONFORMANCE_SCENARIO:-} ]]; then
+  SELECT=(--scenario "$CONFORMANCE_SCENARIO" "${WIRE[@]}")
+elif [[ -n ${CONFORMANCE_REQUIREMENTS:-} ]]; then
+  SELECT=(--requirements "$CONFORMANCE_REQUIREMENTS") # also runs unscored scenarios, which the driver refuses
+else
+  SELECT=(--suite all)
+fi
+COMMAND="MCPD_TEST_TAG=$TAG CONFORMANCE_CLIENT_DRIVER=$(printf '%q' "$DRIVER_SOCKET") $(printf '%q' "$(command -v node)") $(printf '%q' "$ROOT/scripts/conformance-client.mjs")"
+printf 'conformance: %d client scenarios, %d at a time\n' "${#SCENARIOS[@]}" "$JOBS" >&2
+NODE_COMPILE_CACHE="$TOOLS/compile-cache" "$NODE22" "$CLI" client --command "$COMMAND" "${SELECT[@]}" \
+  --timeout $((TIMEOUT_MS * (${#SCENARIOS[@]} + 1))) -o "$OUT" >>"$OUT/suite.log" 2>&1 || true
+stop_driver
+trap - EXIT
 
 # A scenario passes when none of its checks is a FAILURE and the client did not time out (as the suite counts).
 node - "$OUT" "${SCENARIOS[@]}" <<'JS'
