@@ -9,7 +9,8 @@
 // At most <jobs> scenarios run at once; the others wait their turn. <timeout-ms> bounds each scenario
 // from its start (the suite's own timeout also counts the wait). Scenarios not in the list (when one is
 // given) are refused at once: `client --requirements` also starts scenarios that revision does not
-// score. Prints "ready" once it listens; SIGTERM stops every scenario, then the driver.
+// score. Prints "ready" on stdout once it listens, and each scenario's name on stderr as it starts;
+// SIGTERM stops every scenario, then the driver.
 import { createServer } from 'node:net';
 import { runScenario } from './conformance-client-scenario.mjs';
 
@@ -59,19 +60,23 @@ function next() {
   while (running.size < jobs && queue.length > 0) {
     const { request, socket, answer } = queue.shift();
     if (socket.destroyed) continue; // the suite gave up on it while it waited
+    process.stderr.write(`conformance: client scenario ${request.scenario}\n`);
     const stop = new AbortController();
     const timer = setTimeout(() => stop.abort(`timed out after ${timeoutMs} ms`), timeoutMs);
     socket.once('close', () => stop.abort('the client under test ended'));
     const run = { stop };
-    run.done = runScenario({ url: request.url, context: request.context, output: (text) => answer({ stderr: text }), signal: stop.signal }).then(
-      (exit) => {
-        clearTimeout(timer);
-        answer({ exit });
-        socket.end();
-        running.delete(run);
-        next();
-      },
-    );
+    run.done = runScenario({
+      url: request.url,
+      context: request.context,
+      output: (text) => answer({ stderr: text }),
+      signal: stop.signal,
+    }).then((exit) => {
+      clearTimeout(timer);
+      answer({ exit });
+      socket.end();
+      running.delete(run);
+      next();
+    });
     running.add(run);
   }
 }

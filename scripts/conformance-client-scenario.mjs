@@ -48,16 +48,18 @@ export async function runScenario({ url, context, output, signal }) {
   const scenario = new Scenario(url, context ? JSON.parse(context) : {}, output, log);
   const onAbort = () => void scenario.stop();
   signal?.addEventListener('abort', onAbort, { once: true });
+  let failure;
   try {
-    if (signal?.aborted) return 1;
-    return await scenario.run();
+    if (!signal?.aborted) return await scenario.run();
   } catch (e) {
-    log(signal?.aborted ? `stopped: ${signal.reason}` : `failed: ${e?.stack ?? e}`);
-    return 1;
+    failure = e;
   } finally {
     signal?.removeEventListener('abort', onAbort);
     await scenario.stop();
   }
+  // Last, after the core's and gateway's farewells: the suite's summary quotes the last lines.
+  log(signal?.aborted ? `stopped: ${signal.reason}` : `failed: ${failure?.stack ?? failure}`);
+  return 1;
 }
 
 class Scenario {
