@@ -30,6 +30,9 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 OUT=${CONFORMANCE_OUT:-$ROOT/.tmp/conformance/client-results}
 TAG=${CONFORMANCE_TAG:-conformance-client-$$-$RANDOM-$RANDOM}
 TIMEOUT_MS=${CONFORMANCE_TIMEOUT_MS:-60000}
+JOBS=${CONFORMANCE_JOBS:-1}
+[[ $JOBS =~ ^[1-9][0-9]*$ ]] || { printf 'conformance: CONFORMANCE_JOBS must be a positive number, got %s\n' "$JOBS" >&2; exit 2; }
+[[ $TIMEOUT_MS =~ ^[1-9][0-9]*$ ]] || { printf 'conformance: CONFORMANCE_TIMEOUT_MS must be a positive number, got %s\n' "$TIMEOUT_MS" >&2; exit 2; }
 
 # shellcheck source=scripts/conformance-install.sh
 source "$ROOT/scripts/conformance-install.sh"
@@ -56,8 +59,6 @@ fi
 
 # The driver runs the scenarios the suite hands it, JOBS at a time; it carries the tag, and so do the
 # cores, gateways and mcpdctl it starts.
-JOBS=${CONFORMANCE_JOBS:-1}
-[[ $JOBS =~ ^[1-9][0-9]*$ ]] || { printf 'conformance: CONFORMANCE_JOBS must be a positive number, got %s\n' "$JOBS" >&2; exit 2; }
 DRIVER_DIR=$(mktemp -d "${TMPDIR:-/tmp}/mcpd-conformance-driver-XXXXXX")
 DRIVER_SOCKET=$DRIVER_DIR/driver.sock
 exec {DRIVER_OUT}< <(MCPD_TEST_TAG=$TAG exec node "$ROOT/scripts/conformance-client-driver.mjs" "$DRIVER_SOCKET" "$JOBS" "$TIMEOUT_MS" "${SCENARIOS[@]}")
