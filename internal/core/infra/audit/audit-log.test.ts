@@ -150,7 +150,7 @@ describe('the audit log (records written by its worker thread)', () => {
     expect(warnings).toEqual([expect.stringMatching(/worker failed: died; the audit log goes on/)]);
     expect(verifyAudit(file)).toMatchObject({ ok: true });
     const entries = entriesOf(file);
-    const calls = entries.flatMap((e) => (e.kind === 'call' ? [Number(e.target.slice(5))] : []));
+    const calls = entries.flatMap((e) => (e.kind === 'call' ? [Number(e.target?.slice(5))] : []));
     const lost = entries.reduce((n, e) => n + (e.kind === 'gap' ? e.lost : 0), 0);
     expect(calls).toEqual([...new Set(calls)].sort((a, b) => a - b));
     expect(calls.slice(0, 3)).toEqual([0, 1, 2]);
