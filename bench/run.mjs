@@ -38,9 +38,15 @@ const echoSpec = (name, env = '') =>
   (env ? `    env:\n${env}` : '');
 
 async function connectStdio(command, args, env = {}) {
+  return (await spawnStdioClient(command, args, env)).client;
+}
+
+/** A client of a stdio server it starts, and that server's pid (for CPU per call). */
+async function spawnStdioClient(command, args, env = {}) {
   const client = new Client({ name: 'bench', version: '1' });
-  await client.connect(new StdioClientTransport({ command, args, env: { ...process.env, ...env }, stderr: 'ignore' }));
-  return client;
+  const transport = new StdioClientTransport({ command, args, env: { ...process.env, ...env }, stderr: 'ignore' });
+  await client.connect(transport);
+  return { client, pid: transport.pid };
 }
 
 /** Starts the byte-forwarding chain of bench/forwarder.mjs in front of `server` (a command line). */
@@ -78,11 +84,9 @@ async function echo1kb(client, name) {
  * mcp-hub 4.2.1 (MCP client → its SSE `/mcp` endpoint → server). One server process per path: the mcpd
  * pool is capped at one instance taking 16 calls at once, as the other paths have one process each.
  */
-async function withHopPaths(fn) {
-  // `--case=hop` and `--case=throughput` measure another build's gateway and core with MCPD_BENCH_DIST (the
-  // same harness, servers and floor: for A/B runs against an earlier commit).
-  const dist = process.env.MCPD_BENCH_DIST ?? join(REPO, 'dist');
-  const world = await startCore(
+/** A core of `dist` with one pooled server-everything (at most one instance taking 16 calls at once). */
+function startHopCore(dist) {
+  return startCore(
     {
       default: `servers:\n  - name: everything\n    cmd: ${JSON.stringify(EVERYTHING_CMD)}\n    idleSeconds: 0\n    maxInstances: 1\n    maxConcurrent: 16\n`,
     },
@@ -91,6 +95,21 @@ async function withHopPaths(fn) {
     process.env.MCPD_BENCH_RUNTIME ? { 'runtime.yaml': `${process.env.MCPD_BENCH_RUNTIME}\n` } : {},
     dist,
   );
+}
+
+/** An SDK client through `dist`'s gateway to `world`'s core, with both pids (for CPU per call). */
+async function viaGatewayOf(dist, world) {
+  const gateway = join(dist, 'cmd/mcpdmcp/main.js');
+  const { client, pid } = await spawnStdioClient(process.execPath, [gateway, 'bench', '--socket', world.socket, '--no-autostart']);
+  return { client, pids: { core: world.core.pid, gateway: pid } };
+}
+
+async function withHopPaths(fn) {
+  // `--case=hop` and `--case=throughput` measure another build's gateway and core with MCPD_BENCH_DIST (the
+  // same harness, servers and floor: for A/B runs against an earlier commit). MCPD_BENCH_ALSO=/path/to/dist
+  // adds that build as one more path of the same run (`--case=throughput`), its rounds interleaved with the others'.
+  const dist = process.env.MCPD_BENCH_DIST ?? join(REPO, 'dist');
+  const world = await startHopCore(dist);
   const opened = [world];
   const failures = [];
   try {
@@ -100,9 +119,16 @@ async function withHopPaths(fn) {
     opened.push(hub);
     const direct = await connectStdio(EVERYTHING_CMD[0], EVERYTHING_CMD.slice(1));
     opened.push({ stop: () => direct.close() });
-    const gateway = join(dist, 'cmd/mcpdmcp/main.js');
-    const viaGateway = await connectStdio(process.execPath, [gateway, 'bench', '--socket', world.socket, '--no-autostart']);
+    const { client: viaGateway, pids: mcpdPids } = await viaGatewayOf(dist, world);
     opened.push({ stop: () => viaGateway.close() });
+    let also;
+    if (process.env.MCPD_BENCH_ALSO) {
+      const alsoWorld = await startHopCore(process.env.MCPD_BENCH_ALSO);
+      opened.push(alsoWorld);
+      also = await viaGatewayOf(process.env.MCPD_BENCH_ALSO, alsoWorld);
+      opened.push({ stop: () => also.client.close() });
+      await untilListed(() => echo1kb(also.client, 'everything__echo'));
+    }
     const viaHub = await hub.connect();
     opened.push({ stop: () => viaHub.close() });
     await fn({
@@ -110,6 +136,8 @@ async function withHopPaths(fn) {
       mcpd: () => echo1kb(viaGateway, 'everything__echo'),
       floor: () => echo1kb(floor.client, 'echo'),
       hub: () => echo1kb(viaHub, 'everything__echo'),
+      mcpdPids,
+      ...(also ? { also: () => echo1kb(also.client, 'everything__echo'), alsoPids: also.pids } : {}),
     });
   } catch (e) {
     failures.push(e);
@@ -405,14 +433,23 @@ async function throughput() {
   const perRound = smoke ? 64 : 1000;
   await withHopPaths(async (p) => {
     // floor: the same process chain that only forwards bytes — what any gateway in this topology costs.
-    const paths = { direct: p.direct, floor: p.floor, mcpd: p.mcpd, mcp_hub: p.hub };
+    const paths = { direct: p.direct, floor: p.floor, mcpd: p.mcpd, mcp_hub: p.hub, ...(p.also ? { also: p.also } : {}) };
+    const pidsOf = { mcpd: p.mcpdPids, also: p.alsoPids };
     // Warm-up of five rounds per path: after one round (1,000 calls) the first timed rounds still ran
     // at a third of their steady rate while the JIT optimised the gateway and the core.
     const warmup = smoke ? perRound : 5 * perRound;
     for (const call of Object.values(paths)) await loopsThroughput(call, LOOPS, warmup);
-    const seconds = { direct: 0, floor: 0, mcpd: 0, mcp_hub: 0 };
+    const seconds = { direct: 0, floor: 0, mcpd: 0, mcp_hub: 0, also: 0 };
+    // The core's and the gateway's CPU over mcpd's timed rounds: unlike the rate, robust to other load on the machine.
+    const cpu = { mcpd: { core: 0, gateway: 0 }, also: { core: 0, gateway: 0 } };
     for (let r = 0; r < rounds; r++)
-      for (const [name, call] of Object.entries(paths)) seconds[name] += perRound / (await loopsThroughput(call, LOOPS, perRound));
+      for (const [name, call] of Object.entries(paths)) {
+        const pids = pidsOf[name];
+        const before = pids && { core: cpuMs(pids.core), gateway: cpuMs(pids.gateway) };
+        seconds[name] += perRound / (await loopsThroughput(call, LOOPS, perRound));
+        if (before) for (const k of ['core', 'gateway']) cpu[name][k] += cpuMs(pids[k]) - before[k];
+      }
+    const perCall = (ms) => Math.round((ms * 1000) / (rounds * perRound));
     const rate = (name) => (rounds * perRound) / seconds[name];
     emit({
       case: 'hop_throughput_16_loops',
@@ -426,6 +463,17 @@ async function throughput() {
       floor_ratio: round(rate('floor') / rate('direct')),
       mcpd_ratio: round(rate('mcpd') / rate('direct')),
       mcp_hub_ratio: round(rate('mcp_hub') / rate('direct')),
+      mcpd_core_cpu_us: perCall(cpu.mcpd.core),
+      mcpd_gateway_cpu_us: perCall(cpu.mcpd.gateway),
+      ...(p.also
+        ? {
+            also_dist: process.env.MCPD_BENCH_ALSO,
+            also_calls_per_s: Math.round(rate('also')),
+            also_ratio: round(rate('also') / rate('direct')),
+            also_core_cpu_us: perCall(cpu.also.core),
+            also_gateway_cpu_us: perCall(cpu.also.gateway),
+          }
+        : {}),
     });
   });
 }

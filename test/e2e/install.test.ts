@@ -131,6 +131,20 @@ describe('installed package (npm pack → npm i -g)', { timeout: INSTALL_TIMEOUT
     });
     expect(r.stdout).toContain('from the installed package');
     expect(readdirSync(empty)).toEqual([]);
+    // The installed core's audit log, written by its worker thread (a module of the installed package), holds the call.
+    let verified = '';
+    await waitFor(
+      "the call in the installed core's audit log",
+      async () => {
+        const v = await run(bin('mcpdctl'), ['audit', 'verify'], { cwd: empty, env: env() }).catch((e: unknown) => ({ stdout: String(e) }));
+        verified = v.stdout;
+        return /^ok: 1 entr(y|ies) in 1 file/m.test(v.stdout);
+      },
+      60_000,
+    ).catch((e: unknown) => {
+      throw new Error(`${String(e)}; mcpdctl audit verify said: ${verified}; the core's log: ${log}`);
+    });
+    expect(log).not.toMatch(/audit log's worker/);
 
     const completion = await run(bin('mcpdctl'), ['completion', 'bash'], { cwd: empty, env: env() });
     const script = join(root, 'mcpdctl.bash');

@@ -1,5 +1,6 @@
 import type { CallerHistories } from '../../domain/history/tool-call-history.js';
 import type { JsonObject } from '../../../shared/json.js';
+import { isoTime } from '../../../shared/iso-time.js';
 import type { CoreLog } from '../area-deps.js';
 import type { CallEnd, DoorCall, Interceptor } from './interceptor.js';
 
@@ -16,7 +17,7 @@ export function historyInterceptor(history: CallerHistories, log: CoreLog): Inte
     const success = end.error === undefined && !end.isError;
     const error = end.error ? end.error.message : null;
     history.record(call.caller, {
-      timestamp: new Date(call.startedAt).toISOString(),
+      timestamp: isoTime(call.startedAt),
       req_id: `${++seq}`,
       server: tool.server,
       tool: tool.downstreamName,

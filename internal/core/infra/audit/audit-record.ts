@@ -1,5 +1,6 @@
 import { argsDigestOf } from '../../../contract/audit/audit-chain.js';
 import type { AuditCallFields } from '../../../contract/audit/audit-entry.js';
+import { isoTime } from '../../../shared/iso-time.js';
 import { secretRedactor } from '../../../shared/redactor.js';
 
 /**
@@ -15,7 +16,7 @@ export type AuditRecord = Omit<AuditCallFields, 'argsDigest' | 'args' | 'time'> 
 export function fieldsOf(r: AuditRecord, withArguments: boolean): AuditCallFields {
   const fields: AuditCallFields = {
     kind: 'call',
-    time: new Date(r.startedAt).toISOString(),
+    time: isoTime(r.startedAt),
     caller: r.caller,
     face: r.face,
     client: r.client,

@@ -18,6 +18,8 @@ export interface AuditWriterOptions {
   capacity?: number;
   /** A problem worth a warning in the core's log (a failing disk, a log that does not continue). */
   warn?: (message: string, fields: Record<string, unknown>) => void;
+  /** How long a record may wait for the next append (FLUSH_MS); 0 where records already arrive in batches. */
+  flushMs?: number;
 }
 
 const DEFAULT_CAPACITY = 10_000;
@@ -91,11 +93,14 @@ export class AuditWriter {
     this.queue.push(r);
     if (this.writing) return; // the drain in progress takes it
     if (this.queue.length >= BATCH) this.drainNow();
-    else if (!this.scheduled) {
-      this.scheduled = true;
-      // unref: a pending flush never keeps a process alive; close() writes what is left.
-      setTimeout(() => this.drainNow(), FLUSH_MS).unref();
-    }
+    else this.drainSoon();
+  }
+
+  private drainSoon(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    // unref: a pending flush never keeps a process alive; close() writes what is left.
+    setTimeout(() => this.drainNow(), this.o.flushMs ?? FLUSH_MS).unref();
   }
 
   /** The entries written last, oldest first. */
@@ -133,7 +138,10 @@ export class AuditWriter {
   }
 
   private async drain(): Promise<void> {
-    while (this.queue.length > 0) {
+    // A gap recorded with nothing queued (recordLost) is written on its own, once per drain.
+    let gapAlone = this.queue.length === 0 && this.lost !== undefined;
+    while (this.queue.length > 0 || gapAlone) {
+      gapAlone = false;
       const batch = this.queue.splice(0, BATCH);
       if (!(await this.ready())) {
         this.lose(batch.length, this.lastError);
@@ -157,6 +165,13 @@ export class AuditWriter {
   }
 
   private lastError = '';
+
+  /** Entries lost before they reached this writer: the next batch records the gap. */
+  recordLost(n: number, reason: string): void {
+    if (this.closed) return;
+    this.lose(n, reason);
+    if (!this.writing) this.drainSoon();
+  }
 
   private lose(n: number, reason: string): void {
     const now = Date.now();

@@ -25,8 +25,7 @@ export interface DashboardCore extends Pick<
   audit: AuditFeed | undefined;
 }
 
-/** The audit log's writer as the dashboard reads it. */
+/** The audit log as the dashboard reads it: the entries written last, then each batch as it is written. */
 export interface AuditFeed {
-  recent(): readonly AuditEntry[];
-  onWritten(fn: (entries: readonly AuditEntry[]) => void): () => void;
+  watch(fn: (entries: readonly AuditEntry[]) => void): () => void;
 }

@@ -175,8 +175,7 @@ export class DashboardSession {
     };
     if (!feed) return this.push('audit', { caller: caller ?? null, entries: [], off: true });
     this.push('audit', { caller: caller ?? null, entries: [], off: false });
-    send(feed.recent());
-    this.watches.set('audit', feed.onWritten(send));
+    this.watches.set('audit', feed.watch(send));
   }
 
   private follow<T>(kind: Watch, sub: Subscription<T>, send: (v: T) => void): void {

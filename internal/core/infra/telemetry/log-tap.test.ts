@@ -12,6 +12,25 @@ describe('coreEntry', () => {
     expect(caller).toBe('alice');
   });
 
+  it('lifts fingerprint, instance and message out of the fields, keeps the caller first, and says which store file', () => {
+    for (const extra of [{}, { error: new Error('boom') }]) {
+      const e = coreEntry('info', 'x', {
+        n: 1,
+        fingerprint: 'fp',
+        instance: 'i-1',
+        message: 'said',
+        storeFile: 'a.yaml',
+        caller: 'bob',
+        ...extra,
+      });
+      expect(Object.keys(e.record.fields ?? {})).toEqual(['caller', 'n', 'storeFile', ...Object.keys(extra)]);
+      expect([e.fingerprint, e.caller, e.storeFile, e.record.instance, e.record.message]).toEqual(['fp', 'bob', 'a.yaml', 'i-1', 'said']);
+    }
+    const none = coreEntry('info', 'y', { fingerprint: 'fp' });
+    expect(none.record.fields).toBeUndefined();
+    expect('storeFile' in none).toBe(false);
+  });
+
   it('still turns Errors, bigints and non-finite numbers into JSON', () => {
     const { record } = coreEntry('warning', 'failed', { error: new Error('boom'), big: 10n, ratio: Number.NaN, nested: { at: 'x' } });
     expect(record.fields).toStrictEqual({ error: 'boom', big: '10', ratio: null, nested: { at: 'x' } });

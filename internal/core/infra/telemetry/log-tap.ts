@@ -15,9 +15,12 @@ export function tapLog(write: LogFn, bus: LogBus): LogFn {
   };
 }
 
-/** A core log call as a bus entry: fingerprint/instance/caller lifted out for scoping and attribution. */
+/**
+ * A core log call as a bus entry: fingerprint/instance/caller lifted out for scoping and attribution. Plain
+ * fields (every tool call's line) are copied by name: a rest destructuring cost as much as the rest of it.
+ */
 export function coreEntry(level: LogRecord['level'], event: string, fields: Record<string, unknown> = {}): BusEntry {
-  const { fingerprint, instance, caller, message, ...rest } = fields;
+  const { fingerprint, instance, caller, message } = fields;
   const record: LogRecord = {
     time: Date.now(),
     level,
@@ -26,21 +29,33 @@ export function coreEntry(level: LogRecord['level'], event: string, fields: Reco
     message: typeof message === 'string' ? message : event,
   };
   if (typeof instance === 'string') record.instance = instance;
-  const json = plainFields(fields) ? definedOnly(caller, rest) : toJsonObject(caller === undefined ? rest : { caller, ...rest });
+  const json = plainFields(fields) ? plainCopy(fields) : toJsonObject(jsonable(fields));
   if (Object.keys(json).length > 0) record.fields = json;
-  return {
+  const entry: BusEntry = {
     record,
     fingerprint: typeof fingerprint === 'string' ? fingerprint : undefined,
     caller: typeof caller === 'string' ? caller : undefined,
-    ...(typeof rest.storeFile === 'string' ? { storeFile: rest.storeFile } : {}),
   };
+  if (typeof fields.storeFile === 'string') entry.storeFile = fields.storeFile;
+  return entry;
+}
+
+/** Names lifted out of an entry's fields (the record or the entry carries them). */
+const LIFTED = new Set(['fingerprint', 'instance', 'caller', 'message']);
+
+/** The fields a record keeps, `caller` first: the ones not lifted out, with the caller kept too. */
+function jsonable(fields: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (fields.caller !== undefined) out.caller = fields.caller;
+  for (const k in fields) if (!LIFTED.has(k)) out[k] = fields[k];
+  return out;
 }
 
 /** Plain fields as they are, undefined left out (as JSON leaves it out): no round trip through JSON text. */
-function definedOnly(caller: unknown, rest: Record<string, unknown>): JsonObject {
+function plainCopy(fields: Record<string, unknown>): JsonObject {
   const out: Record<string, unknown> = {};
-  if (caller !== undefined) out.caller = caller;
-  for (const k in rest) if (rest[k] !== undefined) out[k] = rest[k];
+  if (fields.caller !== undefined) out.caller = fields.caller;
+  for (const k in fields) if (fields[k] !== undefined && !LIFTED.has(k)) out[k] = fields[k];
   return out as JsonObject;
 }
 

@@ -1,4 +1,5 @@
 import { LOG_LEVELS, type LogLevel } from '../../../contract/model/profile.js';
+import { isoTime } from '../../../shared/iso-time.js';
 import { secretRedactor } from '../../../shared/redactor.js';
 import { plainFields } from './plain-fields.js';
 
@@ -14,13 +15,54 @@ export function createLogger(
   write: (line: string) => void = (l) => process.stderr.write(l),
 ): LogFn {
   const min = LOG_LEVELS.indexOf(minLevel);
+  const componentJson = JSON.stringify(secretRedactor.text(component));
   return (level, event, fields) => {
     if (LOG_LEVELS.indexOf(level) < min) return;
-    const entry = { time: new Date().toISOString(), level, component, event, ...fields };
-    const masked = secretRedactor.value(entry);
+    const time = isoTime(Date.now());
+    if (fields === undefined || plainLine(fields)) {
+      const head = `{"time":${maskedJson(time)},"level":${maskedJson(level)},"component":${componentJson},"event":${maskedJson(event)}`;
+      write(`${head}${fields ? plainMembers(fields) : ''}}\n`);
+      return;
+    }
+    const masked = secretRedactor.value({ time, level, component, event, ...fields });
     // A replacer makes JSON.stringify call back for every key: needed only where a field may hold an Error.
-    write(`${fields === undefined || plainFields(fields) ? JSON.stringify(masked) : JSON.stringify(masked, errorsAsText)}\n`);
+    write(`${JSON.stringify(masked, errorsAsText)}\n`);
   };
+}
+
+/** The names the line's head writes: a field of that name takes the general path (it replaces the head's value there). */
+const HEAD = new Set(['time', 'level', 'component', 'event']);
+
+/**
+ * Fields written member by member: plain values (plain-fields.ts) under names the head does not use and that
+ * are not index-like (an object puts those first, before the head).
+ */
+function plainLine(fields: Record<string, unknown>): boolean {
+  if (!plainFields(fields)) return false;
+  for (const k in fields) {
+    const c = k.charCodeAt(0);
+    if (HEAD.has(k) || (c >= 48 && c <= 57)) return false;
+  }
+  return true;
+}
+
+/**
+ * `,"name":value` for each plain field, masked as secretRedactor.value masks (names too), undefined left out:
+ * the text JSON.stringify gives the spread entry, without building and walking it — this runs for every
+ * tool call (logger.test.ts holds the two to the same text).
+ */
+function plainMembers(fields: Record<string, unknown>): string {
+  let s = '';
+  for (const k in fields) {
+    const v = fields[k];
+    if (v === undefined) continue;
+    s += `,${maskedJson(k)}:${typeof v === 'string' ? maskedJson(v) : JSON.stringify(v)}`;
+  }
+  return s;
+}
+
+function maskedJson(text: string): string {
+  return JSON.stringify(secretRedactor.text(text));
 }
 
 function errorsAsText(_key: string, value: unknown): unknown {
