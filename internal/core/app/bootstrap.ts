@@ -19,7 +19,7 @@ import type { Interceptor } from './door/interceptor.js';
 import { admissionInterceptor } from './door/admission.js';
 import { historyInterceptor } from './door/history.js';
 import { auditInterceptor } from './door/audit.js';
-import { AuditLog } from '../infra/audit/audit-log.js';
+import { AuditWriter } from '../infra/audit/audit-writer.js';
 import { auditFileIn } from '../../contract/audit/audit-files.js';
 import { Policy, policyInterceptor } from './door/policy.js';
 import { metricsInterceptor } from './door/metrics.js';
@@ -45,7 +45,7 @@ export interface RunningCore {
   pools: PoolManager;
   server: ControlServer;
   /** The audit log's writer; absent when runtime.yaml turns the log off. */
-  audit: AuditLog | undefined;
+  audit: AuditWriter | undefined;
   stop(): Promise<void>;
 }
 
@@ -196,7 +196,7 @@ async function serveCore(
     smcpFace: () => must(door, 'the door').for('smcp'),
     policyQuotas: () => policy.quotas(),
   });
-  const audit = auditLog(runtime.audit, stateDir, log);
+  const audit = auditWriter(runtime.audit, stateDir, log);
   door = new CoreDoor(core, doorInterceptors(core, policy, log, obs.metrics, audit));
   const sessions = new SessionTally();
   obs.attach(core, sessions);
@@ -273,7 +273,7 @@ async function serveCore(
  * every call, refusals included), a per-caller policy after the stop's gate (a stopping core refuses before
  * asking it).
  */
-function doorInterceptors(core: Core, policy: Policy, log: CoreLog, metrics: Metrics, audit: AuditLog | undefined): Interceptor[] {
+function doorInterceptors(core: Core, policy: Policy, log: CoreLog, metrics: Metrics, audit: AuditWriter | undefined): Interceptor[] {
   return [
     ...(audit ? [auditInterceptor(audit)] : []),
     metricsInterceptor((face, method, outcome, s) => metrics.observeDoorCall(face, method, outcome, s)),
@@ -285,9 +285,9 @@ function doorInterceptors(core: Core, policy: Policy, log: CoreLog, metrics: Met
 }
 
 /** The audit log (docs/audit.md): on unless runtime.yaml says `audit: { enabled: false }`; read at start. */
-function auditLog(settings: AuditSettings, stateDir: string, log: CoreLog): AuditLog | undefined {
+function auditWriter(settings: AuditSettings, stateDir: string, log: CoreLog): AuditWriter | undefined {
   if (!settings.enabled) return undefined;
-  return new AuditLog({
+  return new AuditWriter({
     file: auditFileIn(stateDir, settings.file),
     arguments: settings.arguments,
     maxBytes: settings.maxBytes,

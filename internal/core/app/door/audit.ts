@@ -1,6 +1,7 @@
 import { isMcpdError } from '../../../shared/errors.js';
 import type { AuditOutcome } from '../../../contract/audit/audit-entry.js';
 import type { AuditRecord } from '../../infra/audit/audit-record.js';
+import type { AuditWriter } from '../../infra/audit/audit-writer.js';
 import type { CallEnd, DoorCall, Interceptor } from './interceptor.js';
 
 // What the log keeps besides refusals: the calls that do work on a server, and subscriptions. Lists are not logged.
@@ -14,7 +15,7 @@ const MAX_MESSAGE = 500;
  * refusal of any method, whichever face it came by. First of the interceptors, so it sees every refusal.
  * Entering costs a closure; the entry is only queued when the call ends (the writer does the rest later).
  */
-export function auditInterceptor(writer: { record(r: AuditRecord): void }): Interceptor {
+export function auditInterceptor(writer: Pick<AuditWriter, 'record'>): Interceptor {
   return {
     name: 'audit',
     enter(call) {

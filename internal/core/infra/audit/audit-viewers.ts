@@ -33,16 +33,6 @@ export class AuditViewers {
     }
   }
 
-  /** Whether anyone is told of batches. */
-  listening(): boolean {
-    return this.listeners.size > 0;
-  }
-
-  /** Drops the entries kept (they are sent again when someone watches next). */
-  forget(): void {
-    this.recentEntries.length = 0;
-  }
-
   clear(): void {
     this.listeners.clear();
   }

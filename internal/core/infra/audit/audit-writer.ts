@@ -18,8 +18,6 @@ export interface AuditWriterOptions {
   capacity?: number;
   /** A problem worth a warning in the core's log (a failing disk, a log that does not continue). */
   warn?: (message: string, fields: Record<string, unknown>) => void;
-  /** How long a record may wait for the next append (FLUSH_MS); 0 where records already arrive in batches. */
-  flushMs?: number;
 }
 
 const DEFAULT_CAPACITY = 10_000;
@@ -93,14 +91,11 @@ export class AuditWriter {
     this.queue.push(r);
     if (this.writing) return; // the drain in progress takes it
     if (this.queue.length >= BATCH) this.drainNow();
-    else this.drainSoon();
-  }
-
-  private drainSoon(): void {
-    if (this.scheduled) return;
-    this.scheduled = true;
-    // unref: a pending flush never keeps a process alive; close() writes what is left.
-    setTimeout(() => this.drainNow(), this.o.flushMs ?? FLUSH_MS).unref();
+    else if (!this.scheduled) {
+      this.scheduled = true;
+      // unref: a pending flush never keeps a process alive; close() writes what is left.
+      setTimeout(() => this.drainNow(), FLUSH_MS).unref();
+    }
   }
 
   /** The entries written last, oldest first. */
@@ -138,10 +133,7 @@ export class AuditWriter {
   }
 
   private async drain(): Promise<void> {
-    // A gap recorded with nothing queued (recordLost) is written on its own, once per drain.
-    let gapAlone = this.queue.length === 0 && this.lost !== undefined;
-    while (this.queue.length > 0 || gapAlone) {
-      gapAlone = false;
+    while (this.queue.length > 0) {
       const batch = this.queue.splice(0, BATCH);
       if (!(await this.ready())) {
         this.lose(batch.length, this.lastError);
@@ -165,13 +157,6 @@ export class AuditWriter {
   }
 
   private lastError = '';
-
-  /** Entries lost before they reached this writer: the next batch records the gap. */
-  recordLost(n: number, reason: string): void {
-    if (this.closed) return;
-    this.lose(n, reason);
-    if (!this.writing) this.drainSoon();
-  }
 
   private lose(n: number, reason: string): void {
     const now = Date.now();

@@ -25,7 +25,8 @@ export interface DashboardCore extends Pick<
   audit: AuditFeed | undefined;
 }
 
-/** The audit log as the dashboard reads it: the entries written last, then each batch as it is written. */
+/** The audit log's writer as the dashboard reads it. */
 export interface AuditFeed {
-  watch(fn: (entries: readonly AuditEntry[]) => void): () => void;
+  recent(): readonly AuditEntry[];
+  onWritten(fn: (entries: readonly AuditEntry[]) => void): () => void;
 }

@@ -175,7 +175,8 @@ export class DashboardSession {
     };
     if (!feed) return this.push('audit', { caller: caller ?? null, entries: [], off: true });
     this.push('audit', { caller: caller ?? null, entries: [], off: false });
-    this.watches.set('audit', feed.watch(send));
+    send(feed.recent());
+    this.watches.set('audit', feed.onWritten(send));
   }
 
   private follow<T>(kind: Watch, sub: Subscription<T>, send: (v: T) => void): void {
