@@ -50,6 +50,15 @@ describe('createLogger', () => {
     if (secrets.length > 0) expect(got.join('')).not.toContain('sk-secret-token');
   });
 
+  it('masks a secret learnt after the logger was made, in the component too', () => {
+    const out: string[] = [];
+    const log = createLogger('core-x', 'info', (l) => out.push(l));
+    secretRedactor.use(['core-x', 'hunter2']);
+    log('info', 'said', { pw: 'hunter2' });
+    expect(out[0]).not.toMatch(/core-x|hunter2/);
+    expect(JSON.parse(out[0] ?? '')).toMatchObject({ component: '***', pw: '***' });
+  });
+
   it('leaves out levels below its minimum', () => {
     const out: string[] = [];
     const log = createLogger('core', 'warning', (l) => out.push(l));

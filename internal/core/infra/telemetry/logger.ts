@@ -15,12 +15,11 @@ export function createLogger(
   write: (line: string) => void = (l) => process.stderr.write(l),
 ): LogFn {
   const min = LOG_LEVELS.indexOf(minLevel);
-  const componentJson = JSON.stringify(secretRedactor.text(component));
   return (level, event, fields) => {
     if (LOG_LEVELS.indexOf(level) < min) return;
     const time = isoTime(Date.now());
     if (fields === undefined || plainLine(fields)) {
-      const head = `{"time":${maskedJson(time)},"level":${maskedJson(level)},"component":${componentJson},"event":${maskedJson(event)}`;
+      const head = `{"time":${maskedJson(time)},"level":${maskedJson(level)},"component":${maskedJson(component)},"event":${maskedJson(event)}`;
       write(`${head}${fields ? plainMembers(fields) : ''}}\n`);
       return;
     }
