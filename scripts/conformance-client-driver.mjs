@@ -31,7 +31,20 @@ const server = createServer((socket) => {
     const i = buf.indexOf('\n');
     if (i < 0) return;
     socket.off('data', onData); // one request per connection
-    admit(JSON.parse(buf.slice(0, i)), socket);
+    let request;
+    try {
+      request = JSON.parse(buf.slice(0, i));
+    } catch (e) {
+      // Only this run's clients connect (the socket's folder is the runner's alone); a bad line ends that connection.
+      socket.end(
+        JSON.stringify({ stderr: `conformance-client-driver: the request is not JSON (${e.message})\n` }) +
+          '\n' +
+          JSON.stringify({ exit: 2 }) +
+          '\n',
+      );
+      return;
+    }
+    admit(request, socket);
   };
   socket.setEncoding('utf8').on('data', onData);
   socket.on('error', () => {}); // the client went away: its close stops the scenario
