@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { ClientChannel, ClientRequestsApi } from '../../../contract/control/client-requests.js';
 import type { FirstAnswerOutcome, TaskStartOptions } from '../../../contract/control/control-areas.js';
 import type { ControlApi } from '../../../contract/control/control.js';
@@ -9,6 +8,7 @@ import { McpdError } from '../../../shared/errors.js';
 import type { JsonObject } from '../../../shared/json.js';
 import type { CoreLog } from '../area-deps.js';
 import { HostedTask } from './hosted-task.js';
+import { newTaskId } from './task-id.js';
 import type { PassthroughTasks } from './passthrough-tasks.js';
 
 /** How a task's tool call is started: the `toolCall` of the door's view for the face that created the task. */
@@ -143,9 +143,8 @@ export class TaskHost {
   /** A task not yet known to its caller; refused past the caller's limit of running tasks. */
   private newTask(caller: string, tool: string): HostedTask {
     this.checkRoom(caller);
-    // 128 random bits: an id cannot be guessed, and is looked up under its caller anyway.
     const server = this.d.findTool(caller, tool)?.server;
-    return new HostedTask(this.initOf(randomBytes(16).toString('base64url'), caller, tool, server));
+    return new HostedTask(this.initOf(newTaskId(), caller, tool, server));
   }
 
   /** Refuses a task past the caller's limit of running tasks. */
