@@ -36,13 +36,7 @@ const server = createServer((socket) => {
       request = JSON.parse(buf.slice(0, i));
     } catch (e) {
       // Only this run's clients connect (the socket's folder is the runner's alone); a bad line ends that connection.
-      socket.end(
-        JSON.stringify({ stderr: `conformance-client-driver: the request is not JSON (${e.message})\n` }) +
-          '\n' +
-          JSON.stringify({ exit: 2 }) +
-          '\n',
-      );
-      return;
+      return refuse(socket, `conformance-client-driver: the request is not JSON (${e.message})\n`, 2);
     }
     admit(request, socket);
   };
@@ -57,15 +51,20 @@ process.once('SIGTERM', () => {
   void Promise.allSettled([...running].map((r) => r.done)).then(() => process.exit(143));
 });
 
+const answerer = (socket) => (m) => socket.writable && socket.write(JSON.stringify(m) + '\n');
+
+/** Answers a request the driver does not run: why, on the client's stderr, and its exit code. */
+function refuse(socket, stderr, exit) {
+  const answer = answerer(socket);
+  answer({ stderr });
+  answer({ exit });
+  socket.end();
+}
+
 function admit(request, socket) {
-  const answer = (m) => socket.writable && socket.write(JSON.stringify(m) + '\n');
-  if (wanted.length > 0 && !wanted.includes(request.scenario)) {
-    answer({ stderr: `conformance-client: ${request.scenario} is not one of this run's scenarios: not run\n` });
-    answer({ exit: 1 });
-    socket.end();
-    return;
-  }
-  queue.push({ request, socket, answer });
+  if (wanted.length > 0 && !wanted.includes(request.scenario))
+    return refuse(socket, `conformance-client: ${request.scenario} is not one of this run's scenarios: not run\n`, 1);
+  queue.push({ request, socket, answer: answerer(socket) });
   next();
 }
 

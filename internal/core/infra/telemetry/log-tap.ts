@@ -29,7 +29,8 @@ export function coreEntry(level: LogRecord['level'], event: string, fields: Reco
     message: typeof message === 'string' ? message : event,
   };
   if (typeof instance === 'string') record.instance = instance;
-  const json = plainFields(fields) ? plainCopy(fields) : toJsonObject(jsonable(fields));
+  const kept = keptFields(fields);
+  const json = plainFields(fields) ? (kept as JsonObject) : toJsonObject(kept);
   if (Object.keys(json).length > 0) record.fields = json;
   const entry: BusEntry = {
     record,
@@ -43,20 +44,15 @@ export function coreEntry(level: LogRecord['level'], event: string, fields: Reco
 /** Names lifted out of an entry's fields (the record or the entry carries them). */
 const LIFTED = new Set(['fingerprint', 'instance', 'caller', 'message']);
 
-/** The fields a record keeps, `caller` first: the ones not lifted out, with the caller kept too. */
-function jsonable(fields: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  if (fields.caller !== undefined) out.caller = fields.caller;
-  for (const k in fields) if (!LIFTED.has(k)) out[k] = fields[k];
-  return out;
-}
-
-/** Plain fields as they are, undefined left out (as JSON leaves it out): no round trip through JSON text. */
-function plainCopy(fields: Record<string, unknown>): JsonObject {
+/**
+ * The fields a record keeps, `caller` first: the ones not lifted out, with the caller kept too; undefined left
+ * out (as JSON leaves it out), so plain fields need no round trip through JSON text.
+ */
+function keptFields(fields: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (fields.caller !== undefined) out.caller = fields.caller;
   for (const k in fields) if (fields[k] !== undefined && !LIFTED.has(k)) out[k] = fields[k];
-  return out as JsonObject;
+  return out;
 }
 
 /** Log fields may hold Errors, undefined or bigints; the wire needs plain JSON. */
