@@ -6,6 +6,7 @@ import { isNoRoom } from '../../internal/shared/disk-full.js';
 import { mapStackTracesLazily } from '../../internal/shared/lazy-source-maps.js';
 import { COMMON_OPTIONS, configFrom, exitOnHelpOrVersion, parseOrExit, socketFrom } from '../../internal/launch/common-flags.js';
 import { dashboardCommand, DASHBOARD_OPTIONS, DASHBOARD_USAGE } from '../../internal/ctl/dashboard-commands.js';
+import { stderrLines } from '../../internal/core/infra/telemetry/stderr-lines.js';
 
 const USAGE = `usage:
   mcpd [--config DIR] [--socket PATH]     run the core in the foreground
@@ -76,7 +77,7 @@ try {
   let signals = 0;
   const shutdown = (sig: string) => {
     if (++signals > 1) process.exit(1);
-    process.stderr.write(`mcpd: ${sig}, stopping\n`);
+    stderrLines().line(`mcpd: ${sig}, stopping\n`, true); // after the core's pending log lines
     running.stop().then(
       () => process.exit(0),
       () => process.exit(1),
@@ -85,7 +86,7 @@ try {
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 } catch (e) {
-  process.stderr.write(`mcpd: ${startFailure(e, configFrom(values.config))}\n`);
+  stderrLines().line(`mcpd: ${startFailure(e, configFrom(values.config))}\n`, true);
   process.exit(1);
 }
 

@@ -72,6 +72,8 @@ describe('secret values never leave the core', () => {
     } finally {
       control.close();
     }
+    // The core writes info lines in batches (stderr-lines.ts): the echoed stderr line may still be on its way.
+    await world.waitForLogLine('the masked stderr line', /--pw=\*\*\*/);
     const coreLog = world.coreLog.join('');
     // The outputs say something: the stderr line and the failure are there, masked.
     expect(logs.join('\n')).toContain('--pw=***');

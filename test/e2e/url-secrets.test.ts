@@ -112,6 +112,7 @@ describe('credentials in a server URL', () => {
       await callUnary<pb.GetRuntimeStatusRequest, pb.RuntimeStatus>((q, cb) => control.getRuntimeStatus(q, cb), {}),
     );
     const config = JSON.stringify(await agent.request('client:get_config', 'laptop'));
+    await world.waitForLogLine('a core log line about leaky', /leaky/);
     const coreLog = world.coreLog.join('');
     // Each output does show the server and its URL, with the values masked.
     expect(errors.join('\n')).toMatch(/leaky/);

@@ -13,6 +13,7 @@ import { coreEnvironment, type CoreEnvironment } from './core-environment.js';
 import { claimSocketPath, claimStore, type StartLock } from '../infra/rpc/start-lock.js';
 import { readCoreRecord, removeCoreRecord, writeCoreRecord } from '../../launch/core-record.js';
 import { createLogger } from '../infra/telemetry/logger.js';
+import { stderrLines } from '../infra/telemetry/stderr-lines.js';
 import { Core } from './core.js';
 import { CoreDoor } from './door/door.js';
 import type { Interceptor } from './door/interceptor.js';
@@ -241,6 +242,8 @@ async function serveCore(
     profiles: [...store.current.profiles.keys()],
     metrics: metrics ?? 'off',
   });
+  // Whoever waits for the core (a supervisor, a test) watches for that line: it is not held for the window.
+  stderrLines().flush();
 
   let stopping: Promise<void> | undefined;
   const stop = () =>

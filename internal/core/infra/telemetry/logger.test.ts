@@ -67,4 +67,12 @@ describe('createLogger', () => {
     log('error', 'loud', { n: 1 });
     expect(out.map((l) => (JSON.parse(l) as { event: string }).event)).toEqual(['loud']);
   });
+
+  it('marks a warning or worse urgent (never held back by the batched stderr), and lower levels not', () => {
+    const urgent: Record<string, boolean> = {};
+    const log = createLogger('core', 'debug', (l, u) => (urgent[(JSON.parse(l) as { level: string }).level] = u));
+    for (const level of ['debug', 'info', 'notice', 'warning', 'error', 'critical'] as const) log(level, 'e', { n: 1 });
+    log('error', 'not plain', { error: new Error('x') });
+    expect(urgent).toEqual({ debug: false, info: false, notice: false, warning: true, error: true, critical: true });
+  });
 });

@@ -2,30 +2,37 @@ import { LOG_LEVELS, type LogLevel } from '../../../contract/model/profile.js';
 import { isoTime } from '../../../shared/iso-time.js';
 import { secretRedactor } from '../../../shared/redactor.js';
 import { plainFields } from './plain-fields.js';
+import { stderrLines } from './stderr-lines.js';
 
 export type LogFn = (level: LogLevel, event: string, fields?: Record<string, unknown>) => void;
 
+/** Where a logger's lines go; `urgent` (a warning or worse) must not be held back. */
+export type LineWriter = (line: string, urgent: boolean) => void;
+
+const URGENT = LOG_LEVELS.indexOf('warning');
+
 /**
- * Structured JSON lines on stderr (stdout may belong to MCP). One object per line:
- * time, level, component, event, then the fields.
+ * Structured JSON lines on stderr (stdout may belong to MCP), batched while they come fast
+ * (stderr-lines.ts). One object per line: time, level, component, event, then the fields.
  */
 export function createLogger(
   component: string,
   minLevel: LogLevel = 'info',
-  write: (line: string) => void = (l) => process.stderr.write(l),
+  write: LineWriter = (l, urgent) => stderrLines().line(l, urgent),
 ): LogFn {
   const min = LOG_LEVELS.indexOf(minLevel);
   return (level, event, fields) => {
-    if (LOG_LEVELS.indexOf(level) < min) return;
+    const rank = LOG_LEVELS.indexOf(level);
+    if (rank < min) return;
     const time = isoTime(Date.now());
     if (fields === undefined || plainLine(fields)) {
       const head = `{"time":${maskedJson(time)},"level":${maskedJson(level)},"component":${maskedJson(component)},"event":${maskedJson(event)}`;
-      write(`${head}${fields ? plainMembers(fields) : ''}}\n`);
+      write(`${head}${fields ? plainMembers(fields) : ''}}\n`, rank >= URGENT);
       return;
     }
     const masked = secretRedactor.value({ time, level, component, event, ...fields });
     // A replacer makes JSON.stringify call back for every key: needed only where a field may hold an Error.
-    write(`${JSON.stringify(masked, errorsAsText)}\n`);
+    write(`${JSON.stringify(masked, errorsAsText)}\n`, rank >= URGENT);
   };
 }
 
