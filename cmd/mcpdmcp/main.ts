@@ -10,6 +10,7 @@ import { COMMON_OPTIONS, configFrom, exitOnHelpOrVersion, parseOrExit, socketFro
 import { startCoreDaemon, type StartedCore } from '../../internal/launch/autostart.js';
 import { answerInitializeEarly, isModernFirstMessage } from '../../internal/gateway/early-initialize.js';
 import { mapStackTracesLazily } from '../../internal/shared/lazy-source-maps.js';
+import { tierUpSooner } from '../../internal/shared/jit-tiering.js';
 // Static imports are only what answering `initialize` needs; the gateway itself (the SDK server, the core
 // Session) is imported once the client has spoken, so its code never delays the first answer.
 
@@ -55,6 +56,8 @@ if (!caller || positionals.length > 1) {
   process.exit(2);
 }
 
+// This process forwards every call of its client's session: its per-call code is optimized sooner.
+tierUpSooner();
 const configDir = resolve(configFrom(values.config));
 const socket = await socketFrom(values.socket, process.env, configDir);
 try {
