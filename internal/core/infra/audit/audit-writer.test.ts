@@ -53,6 +53,38 @@ const written = (w: AuditWriter) =>
   });
 
 describe('the audit writer', () => {
+  it('digests a large batch a slice at a time, letting the event loop run between slices, and still appends it once', async () => {
+    const file = join(tmp(), 'state', 'audit.jsonl');
+    const { w } = writer(file);
+    // A turn counter, and records whose arguments note the turn they were digested in.
+    let turn = 0;
+    let ticking = true;
+    const tick = () => {
+      turn++;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const digestedIn: number[] = [];
+    const n = 200;
+    const appended = written(w);
+    for (let i = 0; i < n; i++) {
+      const args = {};
+      let seen = false; // the digest may read a value more than once
+      const note = () => seen || ((seen = true), digestedIn.push(turn));
+      Object.defineProperty(args, 'n', { enumerable: true, get: () => (note(), i) });
+      w.record({ ...rec(i), args });
+    }
+    await w.close();
+    ticking = false;
+    const batch = await appended;
+    expect(batch).toHaveLength(n);
+    expect(digestedIn).toHaveLength(n);
+    const perTurn = new Map<number, number>();
+    for (const t of digestedIn) perTurn.set(t, (perTurn.get(t) ?? 0) + 1);
+    expect(Math.max(...perTurn.values())).toBeLessThanOrEqual(16);
+    expect(verifyAudit(file).ok).toBe(true);
+  });
+
   it('continues the chain across a restart: the new first line carries the last hash on disk', async () => {
     const file = join(tmp(), 'state', 'audit.jsonl');
     const first = writer(file).w;

@@ -37,6 +37,15 @@ const FLUSH_MS = 100;
  * goes quiet and when the core stops.
  */
 const ANCHOR_MS = 1000;
+/**
+ * Entries digested and chained in one turn of the event loop. A batch of a busy core (a few hundred
+ * entries, 10–20 µs each) done in one go held every call that arrived meanwhile for 3–5 ms: the hop's p99.
+ * Between slices calls go on; the batch is still one append.
+ */
+const SLICE = 16;
+
+/** Resolves in a later turn of the event loop, after the I/O that is ready (a call that came in). */
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 interface Lost {
   count: number;
@@ -245,7 +254,11 @@ export class AuditWriter {
   }
 
   private async writeBatch(batch: AuditRecord[]): Promise<void> {
-    const fields: AuditFields[] = batch.map((r) => fieldsOf(r, this.o.arguments));
+    const fields: AuditFields[] = [];
+    for (let i = 0; i < batch.length; i++) {
+      if (i > 0 && i % SLICE === 0) await nextTurn();
+      fields.push(fieldsOf(batch[i] as AuditRecord, this.o.arguments));
+    }
     const lost = this.lost;
     if (lost) {
       const iso = (t: number) => new Date(t).toISOString();
@@ -255,7 +268,7 @@ export class AuditWriter {
     const done: AuditEntry[] = [];
     let i = 0;
     while (i < fields.length) {
-      const { entries, text, next } = this.chunk(fields, i);
+      const { entries, text, next } = await this.chunk(fields, i);
       if (entries.length > 0 && !(await this.append(text))) {
         const unwritten = fields.slice(i);
         const calls = unwritten.filter((f) => f.kind === 'call').length;
@@ -273,14 +286,15 @@ export class AuditWriter {
     this.viewers.tell(done);
   }
 
-  /** The entries from `from` on that fit in the current file (at least one), chained. */
-  private chunk(fields: AuditFields[], from: number): { entries: AuditEntry[]; text: string; next: number } {
+  /** The entries from `from` on that fit in the current file (at least one), chained, SLICE a turn. */
+  private async chunk(fields: AuditFields[], from: number): Promise<{ entries: AuditEntry[]; text: string; next: number }> {
     const entries: AuditEntry[] = [];
     let text = '';
     let bytes = 0;
     let { prev, seq } = this;
     let i = from;
     for (; i < fields.length; i++) {
+      if (i > from && (i - from) % SLICE === 0) await nextTurn();
       const c = chained(fields[i] as AuditFields, seq + 1, prev);
       const e = c.entry;
       const line = `${c.line}\n`;
