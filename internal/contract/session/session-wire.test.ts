@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { frame } from './session-framing.js';
 import {
   COPY_RESULT_BELOW,
+  decodeClientMessage,
   decodeServerMessage,
   encodeServerMessage,
   requestFrame,
@@ -72,5 +73,58 @@ describe('session wire frames', () => {
     expect(decodeServerMessage(encodeServerMessage(error)).response?.error?.message).toBe('m');
     const progress = { progress: { id: 4, progress: { progress: 1, total: 2, hasTotal: true, message: '' } } };
     expect(decodeServerMessage(encodeServerMessage(progress)).progress?.id).toBe(4);
+  });
+
+  /** What a decoder gives, or the error it throws: the fast path and the generated code must agree on both. */
+  const outcome = (decode: () => SessionClientMessage) => {
+    try {
+      return { ok: decode() };
+    } catch (e) {
+      return { threw: (e as Error).message };
+    }
+  };
+
+  it('decodes every request frame as the generated decoder does, its params a view of the frame', () => {
+    fc.assert(
+      fc.property(id, fc.string(), text, fc.integer({ min: 0, max: 2 ** 31 - 1 }), (i, method, params, timeoutMs) => {
+        const bytes = requestFrame(i, method, params, timeoutMs).subarray(4);
+        const fast = decodeClientMessage(bytes);
+        const generic = SessionClientMessage.decode(bytes);
+        // Buffers compared by equals(): a deep comparison of a 70 KB one element by element takes seconds.
+        expect(fast.request?.paramsJson.equals(generic.request?.paramsJson ?? Buffer.alloc(1))).toBe(true);
+        expect({ ...fast, request: { ...fast.request, paramsJson: null } }).toEqual({
+          ...generic,
+          request: { ...generic.request, paramsJson: null },
+        });
+        if (params.length > 0 && Buffer.byteLength(method) === method.length) expect(fast.request?.paramsJson.buffer).toBe(bytes.buffer);
+      }),
+    );
+  });
+
+  it('agrees with the generated decoder on any other bytes and messages: other layouts, negative timeouts, huge ids, bad UTF-8', () => {
+    const messages = fc.oneof(
+      fc
+        .record({ id, method: fc.string(), paramsJson: fc.uint8Array().map((a) => Buffer.from(a)), timeoutMs: fc.integer() })
+        .map((request) => ({ request })),
+      fc.record({ id, reason: fc.string() }).map((cancel) => ({ cancel })),
+      fc.record({ caller: fc.string(), clientName: fc.string() }).map((h) => ({ hello: { ...h, pid: 1, previousSessionId: '' } })),
+    );
+    fc.assert(
+      fc.property(messages, (m) => {
+        const bytes = SessionClientMessage.encode(m as SessionClientMessage).finish();
+        expect(outcome(() => decodeClientMessage(bytes))).toEqual(outcome(() => SessionClientMessage.decode(bytes)));
+      }),
+    );
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 64 }), (raw) => {
+        const bytes = Uint8Array.from([0x12, raw.length, ...raw]);
+        expect(outcome(() => decodeClientMessage(bytes))).toEqual(outcome(() => SessionClientMessage.decode(bytes)));
+        expect(outcome(() => decodeClientMessage(raw))).toEqual(outcome(() => SessionClientMessage.decode(raw)));
+      }),
+      { numRuns: 2000 },
+    );
+    // Beyond 2^53 an id is refused by the generated decoder's check: the fast path leaves it to that.
+    const huge = Uint8Array.from([0x12, 10, 0x08, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x10]); // id 2^60
+    expect(outcome(() => decodeClientMessage(huge))).toEqual(outcome(() => SessionClientMessage.decode(huge)));
   });
 });

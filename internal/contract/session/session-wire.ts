@@ -1,5 +1,5 @@
 import { MAX_FRAME_BYTES } from './session-framing.js';
-import { SessionServerMessage } from '../gen/mcpd/control/v1/session.js';
+import { SessionClientMessage, SessionServerMessage } from '../gen/mcpd/control/v1/session.js';
 
 /**
  * The two Session messages of every tool call, encoded straight into one framed buffer: the JSON text
@@ -135,6 +135,66 @@ function decodeResponse(b: Uint8Array): SessionServerMessage | undefined {
   if (!n || n.next + n.value !== b.length) return undefined;
   const view = Buffer.from(b.buffer, b.byteOffset + n.next, n.value);
   return { response: { id, resultJson: view, error: undefined } };
+}
+
+/**
+ * `SessionClientMessage.decode(bytes)`, with a request read in place: its params are a view into `bytes`
+ * (the generated decoder makes a reader, copies the params into a new Buffer and reads the id as a Long;
+ * this runs for every call into the core). Only the layout requestFrame writes (fields 1–4 in order, each
+ * at most once, an ASCII method, values in range) is read here; anything else goes to the generated code,
+ * so the result is always what it gives (session-wire.test.ts).
+ */
+export function decodeClientMessage(bytes: Uint8Array): SessionClientMessage {
+  return decodeRequest(bytes) ?? SessionClientMessage.decode(bytes);
+}
+
+const MAX_INT32 = 2 ** 31 - 1;
+const NO_PARAMS = Buffer.alloc(0);
+
+function decodeRequest(b: Uint8Array): SessionClientMessage | undefined {
+  if (b[0] !== tag(2, LEN)) return undefined;
+  const inner = readVarint(b, 1);
+  if (!inner || inner.next + inner.value !== b.length) return undefined;
+  let at = inner.next;
+  let id = 0;
+  let method = '';
+  let paramsJson: Buffer = NO_PARAMS;
+  let timeoutMs = 0;
+  if (b[at] === tag(1, 0)) {
+    const v = readVarint(b, at + 1);
+    if (!v) return undefined;
+    id = v.value;
+    at = v.next;
+  }
+  if (b[at] === tag(2, LEN)) {
+    const n = readVarint(b, at + 1);
+    if (!n || n.next + n.value > b.length) return undefined;
+    // Method names are ASCII; other bytes are left to the generated decoder's UTF-8 reading.
+    for (let i = n.next; i < n.next + n.value; i++) if ((b[i] as number) >= 0x80) return undefined;
+    method = Buffer.from(b.buffer, b.byteOffset + n.next, n.value).toString('latin1');
+    at = n.next + n.value;
+  }
+  if (b[at] === tag(3, LEN)) {
+    const n = readVarint(b, at + 1);
+    if (!n || n.next + n.value > b.length) return undefined;
+    paramsJson = Buffer.from(b.buffer, b.byteOffset + n.next, n.value);
+    at = n.next + n.value;
+  }
+  if (b[at] === tag(4, 0)) {
+    const v = readVarint(b, at + 1);
+    // A negative int32 takes ten bytes: the generated decoder reads those.
+    if (!v || v.value > MAX_INT32) return undefined;
+    timeoutMs = v.value;
+    at = v.next;
+  }
+  if (at !== b.length) return undefined;
+  return {
+    hello: undefined,
+    request: { id, method, paramsJson, timeoutMs },
+    cancel: undefined,
+    response: undefined,
+    notification: undefined,
+  };
 }
 
 /** A varint of up to 53 bits at `at`: its value and the index after it; undefined past the end or the range. */

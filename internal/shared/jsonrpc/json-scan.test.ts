@@ -51,6 +51,22 @@ describe('the JSON grammar check on bytes', () => {
     );
   });
 
+  it('agrees with JSON.parse on long strings (checked natively when plain): escapes, raw control bytes, quotes, UTF-8', () => {
+    const piece = fc.oneof(
+      { weight: 8, arbitrary: fc.string({ minLength: 1, maxLength: 40 }) },
+      fc.constantFrom('\\', '\\"', '\\n', '\\u00e9', '\\u12', '"', '\u0001', '\n', '\t', 'é', '😀', '\u007f'),
+    );
+    const long = fc.array(piece, { minLength: 1, maxLength: 12 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(long, fc.boolean(), (body, nested) => {
+        const text = nested ? `{"content":[{"type":"text","text":"${body}"}],"isError":false}` : `"${body}"`;
+        expect(scans(text), text).toBe(parses(text));
+        if (parses(text)) expect(jsonValueEnd(Buffer.from(`${text},"id":1}`), 0)).toBe(Buffer.byteLength(text));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   it('refuses what JSON.parse refuses, named', () => {
     for (const bad of [
       '{"a":1,}',

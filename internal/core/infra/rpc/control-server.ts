@@ -16,8 +16,8 @@ import { AREAS } from '../../../contract/areas/all-areas.js';
 import { grpcAreaHandlers } from './grpc-areas.js';
 import { GrpcOutputBudget } from './grpc-output-budget.js';
 import { cappedTimeout } from '../../../shared/timer-limit.js';
-import { SessionClientMessage, type SessionServerMessage } from '../../../contract/gen/mcpd/control/v1/session.js';
-import { encodeServerMessage } from '../../../contract/session/session-wire.js';
+import type { SessionClientMessage, SessionServerMessage } from '../../../contract/gen/mcpd/control/v1/session.js';
+import { decodeClientMessage, encodeServerMessage } from '../../../contract/session/session-wire.js';
 
 const encodedResponses = new WeakMap<pb.ListToolsResponse, Buffer>();
 
@@ -36,7 +36,7 @@ const SERVICE = {
     },
   },
   // A Session answer's result is encoded once (session-wire.ts), not grown, copied out and copied again.
-  session: { ...ControlPlaneService.session, responseSerialize: encodeServerMessage },
+  session: { ...ControlPlaneService.session, responseSerialize: encodeServerMessage, requestDeserialize: decodeClientMessage },
 };
 
 /**
@@ -204,5 +204,5 @@ const GRPC_IDLE_MS = 120_000;
 
 const SERVER_CODEC = {
   encode: (m: SessionServerMessage) => encodeServerMessage(m),
-  decode: (b: Uint8Array) => SessionClientMessage.decode(b),
+  decode: (b: Uint8Array) => decodeClientMessage(b),
 };

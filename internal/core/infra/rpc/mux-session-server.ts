@@ -5,8 +5,8 @@ import { FrameReader } from '../../../contract/session/session-framing.js';
 import { MuxKind, MuxProtocolError, muxFrame, parseMuxFrame, type MuxFrame } from '../../../contract/session/session-mux-framing.js';
 import { MuxServerChannel, type ChannelCarrier } from './mux-server-channel.js';
 import type { SessionServerStream } from './session-server.js';
-import { SessionClientMessage, type SessionServerMessage } from '../../../contract/gen/mcpd/control/v1/session.js';
-import { encodeServerMessage } from '../../../contract/session/session-wire.js';
+import type { SessionClientMessage, SessionServerMessage } from '../../../contract/gen/mcpd/control/v1/session.js';
+import { decodeClientMessage, encodeServerMessage } from '../../../contract/session/session-wire.js';
 
 export interface MuxServeOptions {
   /** Serves one channel's Session (hello, requests, …), as a /1 connection's stream is served. */
@@ -119,7 +119,7 @@ export class MuxServerConnection implements ChannelCarrier {
     if (!c.isOpen) return;
     let msg: SessionClientMessage;
     try {
-      msg = SessionClientMessage.decode(f.payload);
+      msg = decodeClientMessage(f.payload);
     } catch (e) {
       throw new MuxProtocolError(`undecodable session message on channel ${f.channel}: ${(e as Error).message}`);
     }
