@@ -118,18 +118,23 @@ export function decodeServerMessage(bytes: Uint8Array): SessionServerMessage {
   return decodeResponse(bytes) ?? SessionServerMessage.decode(bytes);
 }
 
-function decodeResponse(b: Uint8Array): SessionServerMessage | undefined {
+/** Where the field-2 message that is the whole of `b` (a response, a request) starts; undefined for anything else. */
+function field2Body(b: Uint8Array): number | undefined {
   if (b[0] !== tag(2, LEN)) return undefined;
   const inner = readVarint(b, 1);
-  if (!inner || inner.next + inner.value !== b.length) return undefined;
-  let at = inner.next;
-  let id = 0;
-  if (b[at] === tag(1, 0)) {
-    const v = readVarint(b, at + 1);
-    if (!v) return undefined;
-    id = v.value;
-    at = v.next;
-  }
+  return inner && inner.next + inner.value === b.length ? inner.next : undefined;
+}
+
+/** The optional id (varint field 1) at `at`: its value, 0 when left out, and where the next field starts. */
+function optionalId(b: Uint8Array, at: number): { value: number; next: number } | undefined {
+  return b[at] === tag(1, 0) ? readVarint(b, at + 1) : { value: 0, next: at };
+}
+
+function decodeResponse(b: Uint8Array): SessionServerMessage | undefined {
+  const body = field2Body(b);
+  const idField = body === undefined ? undefined : optionalId(b, body);
+  if (!idField) return undefined;
+  const { value: id, next: at } = idField;
   if (b[at] !== tag(2, LEN)) return undefined;
   const n = readVarint(b, at + 1);
   if (!n || n.next + n.value !== b.length) return undefined;
@@ -152,20 +157,14 @@ const MAX_INT32 = 2 ** 31 - 1;
 const NO_PARAMS = Buffer.alloc(0);
 
 function decodeRequest(b: Uint8Array): SessionClientMessage | undefined {
-  if (b[0] !== tag(2, LEN)) return undefined;
-  const inner = readVarint(b, 1);
-  if (!inner || inner.next + inner.value !== b.length) return undefined;
-  let at = inner.next;
-  let id = 0;
+  const body = field2Body(b);
+  const idField = body === undefined ? undefined : optionalId(b, body);
+  if (!idField) return undefined;
+  const id = idField.value;
+  let at = idField.next;
   let method = '';
   let paramsJson: Buffer = NO_PARAMS;
   let timeoutMs = 0;
-  if (b[at] === tag(1, 0)) {
-    const v = readVarint(b, at + 1);
-    if (!v) return undefined;
-    id = v.value;
-    at = v.next;
-  }
   if (b[at] === tag(2, LEN)) {
     const n = readVarint(b, at + 1);
     if (!n || n.next + n.value > b.length) return undefined;
