@@ -4,7 +4,6 @@
 import { packageVersion } from '../../internal/shared/version.js';
 import { isNoRoom } from '../../internal/shared/disk-full.js';
 import { mapStackTracesLazily } from '../../internal/shared/lazy-source-maps.js';
-import { tierUpSooner } from '../../internal/shared/jit-tiering.js';
 import { COMMON_OPTIONS, configFrom, exitOnHelpOrVersion, parseOrExit, socketFrom } from '../../internal/launch/common-flags.js';
 import { dashboardCommand, DASHBOARD_OPTIONS, DASHBOARD_USAGE } from '../../internal/ctl/dashboard-commands.js';
 import { stderrLines } from '../../internal/core/infra/telemetry/stderr-lines.js';
@@ -75,8 +74,6 @@ try {
     socket: values.socket,
     onStopped: () => process.exit(0),
   });
-  // Once serving: the start-up code runs once and is left to V8's default; the per-call code tiers up sooner.
-  tierUpSooner();
   let signals = 0;
   const shutdown = (sig: string) => {
     if (++signals > 1) process.exit(1);

@@ -17,6 +17,7 @@ import { stderrLines } from '../infra/telemetry/stderr-lines.js';
 import { Core } from './core.js';
 import { CoreDoor } from './door/door.js';
 import type { Interceptor } from './door/interceptor.js';
+import { tieringInterceptor } from './door/tiering.js';
 import { admissionInterceptor } from './door/admission.js';
 import { historyInterceptor } from './door/history.js';
 import { auditInterceptor } from './door/audit.js';
@@ -284,6 +285,7 @@ function doorInterceptors(core: Core, policy: Policy, log: CoreLog, metrics: Met
     policyInterceptor(policy),
     appOnlyInterceptor(),
     historyInterceptor(core.history, log),
+    tieringInterceptor(),
   ];
 }
 
