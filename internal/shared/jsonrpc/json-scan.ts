@@ -98,8 +98,8 @@ function memberKey(b: Uint8Array, i: number): number {
   return b[colon] === COLON ? colon + 1 : -1;
 }
 
-/** A plain run this long or longer is checked natively (below it, the byte loop is cheaper than a slice). */
-const NATIVE_RUN = 32;
+/** Plain bytes after which the rest of a string is checked natively (short strings never pay for it). */
+const NATIVE_AFTER = 32;
 /** What ends a plain run of string bytes: an escape or a raw control character (the closing quote aside). */
 // eslint-disable-next-line no-control-regex -- the control characters are what it looks for
 const NOT_PLAIN = /[\x00-\x1f\\]/;
@@ -107,19 +107,19 @@ const indexOfByte = Buffer.prototype.indexOf;
 const latin1Slice = Buffer.prototype.latin1Slice;
 
 /**
- * The string whose opening quote is at `i`: the index past its closing quote, or -1. A long string with no
- * escape (a tool's text, mostly) is found by the next quote (memchr) and one regular-expression test of the
- * bytes before it, several times faster than the byte loop, which takes every other string.
+ * The string whose opening quote is at `i`: the index past its closing quote, or -1. Byte by byte; a string
+ * still plain after NATIVE_AFTER bytes (a tool's text, mostly) is long: its rest is found by the next quote
+ * (memchr) and one regular-expression test of the bytes before it, several times faster than the loop, which
+ * goes on where the rest holds an escape.
  */
 export function stringEnd(b: Uint8Array, i: number): number {
-  const quote = indexOfByte.call(b, QUOTE, i + 1);
-  if (quote - i > NATIVE_RUN && !NOT_PLAIN.test(latin1Slice.call(b, i + 1, quote))) return quote + 1;
-  return stringEndByBytes(b, i);
-}
-
-function stringEndByBytes(b: Uint8Array, i: number): number {
   const end = b.length;
+  const native = i + 1 + NATIVE_AFTER;
   for (i++; i < end; i++) {
+    if (i === native) {
+      const quote = indexOfByte.call(b, QUOTE, i);
+      if (quote >= 0 && !NOT_PLAIN.test(latin1Slice.call(b, i, quote))) return quote + 1;
+    }
     const c = b[i] as number;
     if (c === QUOTE) return i + 1;
     if (c < 0x20) return -1;

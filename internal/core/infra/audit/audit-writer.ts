@@ -1,12 +1,13 @@
-import { mkdir, readFile, rename, rm, truncate } from 'node:fs/promises';
-import { basename, dirname } from 'node:path';
+import { readFile, truncate } from 'node:fs/promises';
+import { basename } from 'node:path';
 import { anchorFile, anchorMismatch, anchorText, parseAnchor, type AuditAnchor } from '../../../contract/audit/audit-anchor.js';
 import { GENESIS, chained } from '../../../contract/audit/audit-chain.js';
 import type { AuditEntry, AuditFields } from '../../../contract/audit/audit-entry.js';
-import { chainFiles, rotatedFile } from '../../../contract/audit/audit-files.js';
+import { chainFiles } from '../../../contract/audit/audit-files.js';
 import { fieldsOf, type AuditRecord } from './audit-record.js';
 import { AuditViewers } from './audit-viewers.js';
-import { appendBytes, endsWithNewline, errorText, firstSeqIn, ignoreMissing, lastLine, replaceFile, sizeOf } from './log-file-io.js';
+import { appendBytes, chainEndIn, errorText, firstSeqIn, logEnd, replaceFile, rotateLogFiles, sizeOf } from './log-file-io.js';
+import { nextTurn, sliceEnds } from './turn-slices.js';
 
 export interface AuditWriterOptions {
   file: string;
@@ -37,15 +38,6 @@ const FLUSH_MS = 100;
  * goes quiet and when the core stops.
  */
 const ANCHOR_MS = 1000;
-/**
- * Entries digested and chained in one turn of the event loop. A batch of a busy core (a few hundred
- * entries, 10–20 µs each) done in one go held every call that arrived meanwhile for 3–5 ms: the hop's p99.
- * Between slices calls go on; the batch is still one append.
- */
-const SLICE = 16;
-
-/** Resolves in a later turn of the event loop, after the I/O that is ready (a call that came in). */
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 interface Lost {
   count: number;
@@ -178,11 +170,10 @@ export class AuditWriter {
   private async ready(): Promise<boolean> {
     if (this.opened) return true;
     try {
-      await mkdir(dirname(this.o.file), { recursive: true });
-      const last = (await lastLine(this.o.file)) ?? (await lastLine(rotatedFile(this.o.file, 1)));
-      this.size = await sizeOf(this.o.file);
-      this.torn = this.size > 0 && !(await endsWithNewline(this.o.file));
-      this.continueFrom(last);
+      const end = await logEnd(this.o.file);
+      this.size = end.size;
+      this.torn = end.torn;
+      this.continueFrom(end.last);
       await this.checkAnchor();
       this.opened = true;
       return true;
@@ -194,15 +185,11 @@ export class AuditWriter {
 
   private continueFrom(last: string | undefined): void {
     if (last === undefined) return;
-    try {
-      const e = JSON.parse(last) as Partial<AuditEntry>;
-      if (typeof e.hash === 'string' && typeof e.seq === 'number') {
-        this.prev = e.hash;
-        this.seq = e.seq;
-        return;
-      }
-    } catch {
-      // a torn or foreign last line: said below
+    const end = chainEndIn(last);
+    if (end) {
+      this.prev = end.hash;
+      this.seq = end.seq;
+      return;
     }
     this.o.warn?.('the audit log does not end with an entry; a new chain starts after it (mcpdctl audit verify names the line)', {
       file: this.o.file,
@@ -256,7 +243,7 @@ export class AuditWriter {
   private async writeBatch(batch: AuditRecord[]): Promise<void> {
     const fields: AuditFields[] = [];
     for (let i = 0; i < batch.length; i++) {
-      if (i > 0 && i % SLICE === 0) await nextTurn();
+      if (sliceEnds(i)) await nextTurn();
       fields.push(fieldsOf(batch[i] as AuditRecord, this.o.arguments));
     }
     const lost = this.lost;
@@ -286,7 +273,7 @@ export class AuditWriter {
     this.viewers.tell(done);
   }
 
-  /** The entries from `from` on that fit in the current file (at least one), chained, SLICE a turn. */
+  /** The entries from `from` on that fit in the current file (at least one), chained, a slice a turn. */
   private async chunk(fields: AuditFields[], from: number): Promise<{ entries: AuditEntry[]; text: string; next: number }> {
     const entries: AuditEntry[] = [];
     let text = '';
@@ -294,7 +281,7 @@ export class AuditWriter {
     let { prev, seq } = this;
     let i = from;
     for (; i < fields.length; i++) {
-      if (i > from && (i - from) % SLICE === 0) await nextTurn();
+      if (sliceEnds(i, from)) await nextTurn();
       const c = chained(fields[i] as AuditFields, seq + 1, prev);
       const e = c.entry;
       const line = `${c.line}\n`;
@@ -344,18 +331,14 @@ export class AuditWriter {
     }
   }
 
-  /** audit.jsonl → audit.jsonl.1 → … → audit.jsonl.<keep>; the oldest beyond `keep` is deleted. */
+  /** A new file for the log (log-file-io.ts, rotateLogFiles). */
   private async rotate(): Promise<void> {
     const file = this.o.file;
     try {
-      const oldest = rotatedFile(file, this.o.keep);
-      const deletes = await sizeOf(oldest).then((n) => n > 0);
-      await rm(oldest, { force: true });
-      for (let k = this.o.keep - 1; k >= 1; k--) await rename(rotatedFile(file, k), rotatedFile(file, k + 1)).catch(ignoreMissing);
-      await rename(file, rotatedFile(file, 1));
+      const first = await rotateLogFiles(file, this.o.keep);
       this.size = 0;
       // The log now starts with the file that was next to the deleted one: the anchor says so.
-      if (deletes) this.firstSeq = (await firstSeqIn(oldest)) ?? this.firstSeq;
+      if (first !== undefined) this.firstSeq = first;
     } catch (e) {
       this.o.warn?.(`rotating the audit log failed: ${errorText(e)}; it grows past maxBytes until it can`, { file });
       this.size = 0; // write on rather than retry the rotation for every entry

@@ -1,8 +1,10 @@
 import { close, open as openFd, rename as renameCb, write, writeFile as writeFileCb } from 'node:fs';
-import { open, stat, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { rotatedFile } from '../../../contract/audit/audit-files.js';
 
-// The audit log's files as the writer uses them: appends and replacements by callbacks (its hot path), and
-// what is at a file's ends when a core opens a log it did not write (the first seq, the last line).
+// The audit log's files as the writer uses them: appends and replacements by callbacks (its hot path), what
+// is at a file's ends when a core opens a log it did not write (the first seq, the last line), and rotation.
 
 /**
  * Appends `bytes` to `file`, opened by its path (a log moved or replaced is followed) and closed after.
@@ -32,7 +34,7 @@ export function replaceFile(path: string, text: string): Promise<void> {
   });
 }
 
-export function ignoreMissing(e: unknown): void {
+function ignoreMissing(e: unknown): void {
   if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
 }
 
@@ -50,7 +52,7 @@ export async function sizeOf(file: string): Promise<number> {
   );
 }
 
-export async function endsWithNewline(file: string): Promise<boolean> {
+async function endsWithNewline(file: string): Promise<boolean> {
   const h = await open(file, 'r');
   try {
     const { size } = await h.stat();
@@ -88,7 +90,7 @@ export async function firstSeqIn(file: string | undefined): Promise<number | und
 }
 
 /** The last non-empty line of a file, or undefined when there is none (or no file). */
-export async function lastLine(file: string): Promise<string | undefined> {
+async function lastLine(file: string): Promise<string | undefined> {
   const h = await openIfThere(file);
   if (!h) return undefined;
   try {
@@ -117,4 +119,38 @@ async function openIfThere(file: string): Promise<FileHandle | undefined> {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw e;
   }
+}
+
+/**
+ * audit.jsonl → audit.jsonl.1 → … → audit.jsonl.<keep>; the oldest beyond `keep` is deleted. When one was,
+ * the first seq of the file now oldest (where the log starts); else undefined.
+ */
+export async function rotateLogFiles(file: string, keep: number): Promise<number | undefined> {
+  const oldest = rotatedFile(file, keep);
+  const deletes = await sizeOf(oldest).then((n) => n > 0);
+  await rm(oldest, { force: true });
+  for (let k = keep - 1; k >= 1; k--) await rename(rotatedFile(file, k), rotatedFile(file, k + 1)).catch(ignoreMissing);
+  await rename(file, rotatedFile(file, 1));
+  return deletes ? firstSeqIn(oldest) : undefined;
+}
+
+/** The hash and seq of the entry a log's last line holds; undefined for a torn or foreign line. */
+export function chainEndIn(line: string): { hash: string; seq: number } | undefined {
+  try {
+    const e = JSON.parse(line) as { hash?: unknown; seq?: unknown };
+    return typeof e.hash === 'string' && typeof e.seq === 'number' ? { hash: e.hash, seq: e.seq } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What a writer opening the log finds at its end (its folder made first): the newest file's size, whether its
+ * last line is cut, and the log's last line (the newest file's, or the one before it when that is empty).
+ */
+export async function logEnd(file: string): Promise<{ size: number; torn: boolean; last: string | undefined }> {
+  await mkdir(dirname(file), { recursive: true });
+  const last = (await lastLine(file)) ?? (await lastLine(rotatedFile(file, 1)));
+  const size = await sizeOf(file);
+  return { size, torn: size > 0 && !(await endsWithNewline(file)), last };
 }
