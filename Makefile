@@ -33,9 +33,10 @@ $(BUILD_STAMP): $(NODE_MODULES_STAMP) $(SOURCES)
 build: $(BUILD_STAMP)
 	@echo "build: dist/ is up to date"
 
+# The core's V8 flags: internal/launch/core-node-flags.ts.
 ## Start the core in the foreground on the repository's profile store.
 run: build
-	node dist/cmd/mcpd/main.js --config $(CONFIG) $(ARGS)
+	node --max-semi-space-size=64 dist/cmd/mcpd/main.js --config $(CONFIG) $(ARGS)
 
 ## The Debian packages the tests and benchmarks use (scripts/test-packages.txt): installed when missing and
 ## this user may (root, or sudo -n); else one message naming the command to run. Nothing happens when all are there.

@@ -85,6 +85,15 @@ export function profileFlags(dir) {
   return [...extra, ...(dir ? ['--cpu-prof', '--cpu-prof-interval', '100', `--cpu-prof-dir=${dir}`] : [])];
 }
 
+/**
+ * The Node flags every start of a core gives (internal/launch/core-node-flags.ts, from this checkout's
+ * dist), so a benchmark's core runs as users' do; MCPD_BENCH_NO_CORE_FLAGS=1 leaves them out, to measure them.
+ */
+async function launchFlags() {
+  if (process.env.MCPD_BENCH_NO_CORE_FLAGS) return [];
+  return (await import(join(REPO, 'dist/internal/launch/core-node-flags.js'))).CORE_NODE_FLAGS;
+}
+
 /** A temp profile store and a core process on a private socket (the core of `dist`, by default this checkout's). */
 export async function startCore(profiles, callers = 'callers: {}\n', files = {}, dist = join(REPO, 'dist')) {
   const dir = mkdtempSync(join(tmpdir(), 'mcpd-bench-'));
@@ -102,7 +111,15 @@ export async function startCore(profiles, callers = 'callers: {}\n', files = {},
   const logFd = openSync(logFile, 'a');
   const core = spawn(
     process.execPath,
-    [...profileFlags(process.env.CORE_PROF), join(dist, 'cmd/mcpd/main.js'), '--config', store, '--socket', socket],
+    [
+      ...(await launchFlags()),
+      ...profileFlags(process.env.CORE_PROF),
+      join(dist, 'cmd/mcpd/main.js'),
+      '--config',
+      store,
+      '--socket',
+      socket,
+    ],
     {
       stdio: ['ignore', process.env.CORE_STDOUT ? 'inherit' : 'ignore', logFd],
     },

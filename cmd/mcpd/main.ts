@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=64
 // Only what parsing the command line needs is imported up front: each command loads its own modules when
 // it runs, so `mcpd --version` or `mcpd validate` never compile the core (docs/benchmarks.md).
 import { packageVersion } from '../../internal/shared/version.js';

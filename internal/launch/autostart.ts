@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, fstatSync, mkdirSync, readFileSync } from 'node:fs';
 import { assertPrivateDir, openOwnAppendFile } from '../shared/file-trust.js';
 import { basename, dirname, join } from 'node:path';
+import { CORE_NODE_FLAGS } from './core-node-flags.js';
 
 export interface AutostartOptions {
   /** Path to the mcpd entry script. */
@@ -40,7 +41,7 @@ export function startCoreDaemon(o: AutostartOptions): StartedCore {
   const fd = openOwnAppendFile(logFile);
   // This start's own lines begin here: the log keeps earlier cores' output.
   const from = fstatSync(fd).size;
-  const args = [o.coreEntry, '--socket', o.socket];
+  const args = [...CORE_NODE_FLAGS, o.coreEntry, '--socket', o.socket];
   if (o.configDir) args.push('--config', o.configDir);
   const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', fd, fd], env: process.env });
   closeSync(fd);

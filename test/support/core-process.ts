@@ -7,6 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { ControlPlaneClient } from '../../internal/contract/gen/mcpd/control/v1/control.js';
 import { ControlCalls, createControlClient } from '../../internal/contract/grpc/control-client.js';
+import { CORE_NODE_FLAGS } from '../../internal/launch/core-node-flags.js';
 import { MCPD, MCPDMCP } from './paths.js';
 import { cmdline, killTagged, pidsWithTag, waitFor } from './procs.js';
 
@@ -109,7 +110,7 @@ export class TestWorld {
    * default info log level.
    */
   async startCore(extraEnv: Record<string, string> = {}): Promise<ChildProcess> {
-    const core = spawn(process.execPath, [MCPD, '--config', this.configDir, '--socket', this.socket], {
+    const core = spawn(process.execPath, [...CORE_NODE_FLAGS, MCPD, '--config', this.configDir, '--socket', this.socket], {
       env: this.env(extraEnv),
       stdio: ['ignore', 'ignore', 'pipe'],
     });
