@@ -121,6 +121,12 @@ describe('prefixedName shortens the server prefix before the tool name', () => {
     );
   });
 
+  it('keeps a server name shorter than the hash whole, even beside a tool too long to fit behind the hash', () => {
+    // Found by the property below (seed 1739075528): budget 17, the tool 8 characters, the server 6.
+    const p = { mode: 'prefix', separator: '__', maxLength: 32, reserve: 15 } as const;
+    expect(prefixedName('00-00-', 'a_---00_', p)).toBe('00-00-__a_---00_');
+  });
+
   it('keeps the tool name whole whenever the tool and 8 characters of server hash fit', () => {
     fc.assert(
       fc.property(policy, server, tool, (p, s, t) => {

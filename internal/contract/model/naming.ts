@@ -100,7 +100,7 @@ export function prefixFitLength(names: Iterable<string>, policy: NamespacePolicy
  * The prefix every name of one server gets (before the separator), from the server's name and its
  * prefixFitLength: the whole (sanitised) server name when a name of that length fits behind it, else a
  * readable head plus `-` and 8 hex of sha256(server), short enough that it does (just the hash when no
- * head fits). One prefix per server and list, so a model sees one server under one name; it changes only
+ * head fits); a server name of 8 characters or fewer is always kept whole. One prefix per server and list, so a model sees one server under one name; it changes only
  * when that length changes while the whole server name does not fit. A head ending in `-` or `_` loses
  * it, so a cut never leaves `--` or `_-` in the prefix.
  */
@@ -109,7 +109,8 @@ export function serverPrefix(server: string, fitLength: number, policy: Namespac
   checkBudget(budget);
   const whole = sanitizeName(server);
   const room = budget - separatorOf(policy).length - fitLength;
-  if (whole.length <= room) return whole;
+  // A name no longer than the hash is never worse than it: the same room or less, and readable.
+  if (whole.length <= room || whole.length <= SERVER_HASH_LENGTH) return whole;
   const hash = sha256Hex(server).slice(0, SERVER_HASH_LENGTH);
   const head = whole.slice(0, Math.max(0, room - SERVER_HASH_LENGTH - 1)).replace(/[-_]+$/, '');
   return head ? `${head}-${hash}` : hash;

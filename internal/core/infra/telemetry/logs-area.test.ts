@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { LogRecord } from '../../../contract/control/control-areas.js';
 import type { ControlApi } from '../../../contract/control/control.js';
@@ -19,8 +20,10 @@ describe('logging/setLevel on the Session', () => {
     } as unknown as ControlApi;
     const sent: JsonObject[] = [];
     const closers: (() => void)[] = [];
+    // The forwarding sessions are the process's: counted from what other tests of this worker left.
+    const before = forwardingSessions();
     const ctx = {
-      session: { id: 's1', caller: 'alice', profile: 'default' },
+      session: { id: `s-${randomUUID()}`, caller: 'alice', profile: 'default' },
       notify: (_m: string, p: JsonObject) => sent.push(p),
       onClose: (cb: () => void) => closers.push(cb),
     } as unknown as SessionRequestContext;
@@ -30,7 +33,7 @@ describe('logging/setLevel on the Session', () => {
     await expect(setLevel(api, { level: 'loud' }, ctx)).rejects.toThrow(/unknown log level "loud"/);
     await setLevel(api, { level: 'error' }, ctx);
     await setLevel(api, { level: 'info' }, ctx);
-    expect(forwardingSessions()).toBe(1);
+    expect(forwardingSessions()).toBe(before + 1);
     expect(closers).toHaveLength(1);
     expect(bus.subscriberCount).toBe(1); // the error-level reader is gone, not kept beside the new one
     bus.publish({ record: { time: 1, level: 'info', source: 'stderr', server: 'echo', event: 'server.stderr', message: 'hi' } });
@@ -42,7 +45,7 @@ describe('logging/setLevel on the Session', () => {
       { level: 'error', logger: 'echo', data: 'bad' },
     ]);
     must(closers[0], 'the close callback')();
-    expect(forwardingSessions()).toBe(0);
+    expect(forwardingSessions()).toBe(before);
     expect(bus.subscriberCount).toBe(0);
   });
 });
