@@ -5,8 +5,8 @@
  * by core-node-flags.test.ts), the test worlds and the benchmarks.
  *
  * `--max-semi-space-size=64` lets the young generation grow to 64 MiB per semi-space when much of it
- * survives, as it does when many calls are in flight: under 16 concurrent tool calls the core spent 7–23 µs
- * less CPU a call (about a seventh) than with V8's 16 MiB, its resident size at the end of the load the
- * same; 32 MiB gained nothing (docs/benchmarks.md). An idle core's young generation stays small.
+ * survives, as it does when many calls are in flight: under 16 concurrent tool calls the core spent 2–23 µs
+ * less CPU a call (median 8, about a tenth) than with V8's 16 MiB in ten of ten interleaved pairs, its
+ * resident size at the end of the load the same; 32 MiB gained nothing (decision 84, docs/benchmarks.md).
  */
 export const CORE_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=64'];

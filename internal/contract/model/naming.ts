@@ -98,11 +98,11 @@ export function prefixFitLength(names: Iterable<string>, policy: NamespacePolicy
 
 /**
  * The prefix every name of one server gets (before the separator), from the server's name and its
- * prefixFitLength: the whole (sanitised) server name when a name of that length fits behind it, else a
- * readable head plus `-` and 8 hex of sha256(server), short enough that it does (just the hash when no
- * head fits); a server name of 8 characters or fewer is always kept whole. One prefix per server and list, so a model sees one server under one name; it changes only
- * when that length changes while the whole server name does not fit. A head ending in `-` or `_` loses
- * it, so a cut never leaves `--` or `_-` in the prefix.
+ * prefixFitLength: the whole (sanitised) server name when a name of that length fits behind it or when it
+ * is no longer than the hash, else a readable head plus `-` and 8 hex of sha256(server), short enough that
+ * it does (just the hash when no head fits). One prefix per server and list, so a model sees one server
+ * under one name; it changes only when that length changes while the whole server name does not fit. A
+ * head ending in `-` or `_` loses it, so a cut never leaves `--` or `_-` in the prefix.
  */
 export function serverPrefix(server: string, fitLength: number, policy: NamespacePolicy): string {
   const budget = nameBudget(policy);
