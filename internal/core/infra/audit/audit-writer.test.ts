@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AuditEntry } from '../../../contract/audit/audit-entry.js';
 import { anchorFile } from '../../../contract/audit/audit-anchor.js';
 import { GENESIS } from '../../../contract/audit/audit-chain.js';
@@ -168,6 +168,35 @@ describe('the audit writer', () => {
       'fx__t1',
     ]);
     expect(verifyAudit(file)).toMatchObject({ ok: true, entries: 3 });
+  });
+
+  it('leaves what comes during an append to the next flush: a steady trickle of calls is one append per flush, not one per few calls', async () => {
+    // Only the writer's timers are fake: its file I/O and its turns (setImmediate) stay real.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const file = join(tmp(), 'audit.jsonl');
+      const { w } = writer(file);
+      const batches: number[][] = [];
+      w.onWritten((e) => {
+        batches.push(e.map((x) => x.seq));
+        if (batches.length === 1) w.record(rec(2)); // arrives while the first drain is still going
+      });
+      const first = written(w);
+      w.record(rec(1));
+      vi.advanceTimersByTime(1000); // the flush the first record set
+      await first;
+      // The first drain ends (its anchor written, the second record handed on) with a flush timer set, or,
+      // as before this was fixed, by appending the second record at once.
+      while (vi.getTimerCount() === 0 && batches.length < 2) await new Promise((r) => setImmediate(r));
+      expect(batches).toEqual([[1]]);
+      const second = written(w);
+      vi.advanceTimersByTime(1000);
+      expect(await second).toMatchObject([{ seq: 2 }]);
+      await w.close();
+      expect(verifyAudit(file)).toMatchObject({ ok: true, entries: 2 });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

@@ -71,7 +71,7 @@ export class AuditWriter {
   /** The file ends without a newline (a torn last line): the next append starts a line of its own. */
   private torn = false;
   private lost: Lost | undefined;
-  private scheduled = false;
+  private flushTimer: NodeJS.Timeout | undefined;
   private drained: Promise<void> = Promise.resolve();
   private writing = false;
   private closed = false;
@@ -90,12 +90,16 @@ export class AuditWriter {
     if (this.closed) return;
     if (this.queue.length >= this.capacity) return this.lose(1, 'the audit queue was full');
     this.queue.push(r);
-    if (this.writing) return; // the drain in progress takes it
+    if (this.writing) return; // the drain in progress hands it on when it ends
+    this.drainWhenDue();
+  }
+
+  /** A full batch at once, else one append FLUSH_MS from now for what is queued. */
+  private drainWhenDue(): void {
     if (this.queue.length >= BATCH) this.drainNow();
-    else if (!this.scheduled) {
-      this.scheduled = true;
+    else if (this.flushTimer === undefined && this.queue.length > 0) {
       // unref: a pending flush never keeps a process alive; close() writes what is left.
-      setTimeout(() => this.drainNow(), FLUSH_MS).unref();
+      this.flushTimer = setTimeout(() => this.drainNow(), FLUSH_MS).unref();
     }
   }
 
@@ -125,16 +129,20 @@ export class AuditWriter {
 
   private drainNow(): void {
     if (this.writing) return;
-    this.scheduled = false;
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
     this.writing = true;
     this.drained = this.drain().finally(() => {
       this.writing = false;
-      if (this.queue.length > 0 && !this.closed) this.drainNow();
+      // What came during the append waits as a record on an idle writer does. Drained at once, a steady
+      // load of one call at a time got an append (open, write, close) every few calls: hundreds a second.
+      if (!this.closed) this.drainWhenDue();
     });
   }
 
+  /** One batch (what comes meanwhile is the next drain's, see drainNow), then the anchor if it is due. */
   private async drain(): Promise<void> {
-    while (this.queue.length > 0) {
+    if (this.queue.length > 0) {
       const batch = this.queue.splice(0, BATCH);
       if (!(await this.ready())) {
         this.lose(batch.length, this.lastError);
