@@ -119,6 +119,20 @@ describe('ClientRequests', () => {
     expect(questions['every-3']).toBeUndefined();
   });
 
+  it('does not mark the pool for a question its one caller could not answer anyway (no such capability, no MCP client)', async () => {
+    // server-everything asks roots/list as it starts; landing during a call from a client without `roots`
+    // it marked the pool, which then served one call at a time for good.
+    const { router, questions } = world({ 'every-1': ['s1'], 'every-2': ['grpc-call'] });
+    router.attach(session('s1'), channel().ch);
+    router.setCapabilities('s1', { sampling: {} }, 'bench');
+    const e = await failure(router.handle(spec, 'every-1', 'roots/list', {}));
+    expect(e.message).toMatch(/did not declare the "roots" capability/);
+    expect(questions['every-1']).toBeUndefined();
+    // A caller with no MCP client attached (a gRPC call) cannot answer either.
+    await failure(router.handle(spec, 'every-2', 'sampling/createMessage', { messages: [] }));
+    expect(questions['every-2']).toBeUndefined();
+  });
+
   it('names the client in the capability error once the gateway reported it', async () => {
     const { router } = world({ 'every-1': ['s1'] });
     const { ch, asked } = channel();

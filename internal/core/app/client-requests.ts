@@ -43,7 +43,11 @@ export interface AttachedClient {
   capabilities?: JsonObject;
 }
 
-export type ClientPick = { ok: true; client: AttachedClient } | { ok: false; error: ClientRequestError };
+/**
+ * `ambiguous`: refused because the request may be one of several callers' — what an instance per call
+ * resolves (decision 66); a refusal for want of a caller, or of a caller able to answer, is not.
+ */
+export type ClientPick = { ok: true; client: AttachedClient } | { ok: false; error: ClientRequestError; ambiguous: boolean };
 
 /**
  * The routing rule (decision 20): a server→client request goes to the one caller session the instance is
@@ -69,15 +73,13 @@ export function pickClient(
     );
   }
   if (distinct.includes(ABANDONED_CALL_KEY)) {
-    return fail(
-      JSONRPC_INTERNAL_ERROR,
+    return ambiguous(
       `mcpd cannot forward ${what}: a call on that instance just ended while the server was still working on it (cancelled, past its deadline, or its caller left), and the server has not yet answered the ping sent after its cancel, so the request may be that call's; mcpd refuses it rather than show one caller another's request. Requests sent after the server answers go to their callers again; ask again`,
     );
   }
   const [only] = distinct;
   if (distinct.length > 1) {
-    return fail(
-      JSONRPC_INTERNAL_ERROR,
+    return ambiguous(
       `mcpd cannot forward ${what}: more than one caller session has a call in flight on that instance, and the request does not say whose it is; mcpd now gives each call to this server an instance of its own, so the next call's requests reach its caller; call again`,
     );
   }
@@ -99,7 +101,11 @@ export function pickClient(
 }
 
 function fail(code: number, message: string): ClientPick {
-  return { ok: false, error: new ClientRequestError(code, message) };
+  return { ok: false, error: new ClientRequestError(code, message), ambiguous: false };
+}
+
+function ambiguous(message: string): ClientPick {
+  return { ok: false, error: new ClientRequestError(JSONRPC_INTERNAL_ERROR, message), ambiguous: true };
 }
 
 /** A request forwarded to a client and not yet answered: withdrawn when the call it was asked for ends unanswered. */
@@ -165,10 +171,12 @@ export class ClientRequests implements ClientRequestsApi {
       );
     }
     const keys = this.deps.callersOf(instanceId);
-    // A request made during a caller's call tells that this server asks its client: from now on each call
-    // gets an instance of its own, so the next request has one caller to go to (decision 20).
-    const answered = keys.length > 0 ? this.deps.clientAsked(instanceId) : () => {};
     const picked = pickClient(keys, this.clients, { server: spec.name, instanceId, method });
+    // A request its caller can answer, or one that found several callers, tells that this server asks its
+    // client: from now on each call gets an instance of its own, so the next request has one caller to go to
+    // (decisions 20, 66). One that nobody could answer does not (decision 86): a roots/list sent as the
+    // server starts, landing during a call from a client without `roots`, cut the pool to a call at a time.
+    const answered = picked.ok || picked.ambiguous ? this.deps.clientAsked(instanceId) : () => {};
     if (!picked.ok) {
       answered();
       // With no caller request in flight (a server asking roots/list as it starts, for a listing) the
