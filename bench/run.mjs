@@ -101,7 +101,17 @@ function startHopCore(dist) {
 async function viaGatewayOf(dist, world) {
   const gateway = join(dist, 'cmd/mcpdmcp/main.js');
   const { client, pid } = await spawnStdioClient(process.execPath, [gateway, 'bench', '--socket', world.socket, '--no-autostart']);
-  return { client, pids: { core: world.core.pid, gateway: pid } };
+  return { client, pids: { core: world.core.pid, gateway: pid }, asksClient: () => poolAsksClient(dist, world) };
+}
+
+/**
+ * Whether the core serves the pool one call per instance because its server asked its client (decision 66):
+ * a run in that state measures parked calls, not the hop (decision 86 is why it should not be).
+ */
+async function poolAsksClient(dist, world) {
+  const { ControlCalls } = await import(join(dist, 'internal/contract/grpc/control-client.js'));
+  const status = await new ControlCalls(world.client).status();
+  return status.pools.some((pool) => pool.asksClient);
 }
 
 async function withHopPaths(fn) {
@@ -119,7 +129,7 @@ async function withHopPaths(fn) {
     opened.push(hub);
     const direct = await connectStdio(EVERYTHING_CMD[0], EVERYTHING_CMD.slice(1));
     opened.push({ stop: () => direct.close() });
-    const { client: viaGateway, pids: mcpdPids } = await viaGatewayOf(dist, world);
+    const { client: viaGateway, pids: mcpdPids, asksClient: mcpdAsksClient } = await viaGatewayOf(dist, world);
     opened.push({ stop: () => viaGateway.close() });
     let also;
     if (process.env.MCPD_BENCH_ALSO) {
@@ -137,7 +147,8 @@ async function withHopPaths(fn) {
       floor: () => echo1kb(floor.client, 'echo'),
       hub: () => echo1kb(viaHub, 'everything__echo'),
       mcpdPids,
-      ...(also ? { also: () => echo1kb(also.client, 'everything__echo'), alsoPids: also.pids } : {}),
+      mcpdAsksClient,
+      ...(also ? { also: () => echo1kb(also.client, 'everything__echo'), alsoPids: also.pids, alsoAsksClient: also.asksClient } : {}),
     });
   } catch (e) {
     failures.push(e);
@@ -465,9 +476,11 @@ async function throughput() {
       mcp_hub_ratio: round(rate('mcp_hub') / rate('direct')),
       mcpd_core_cpu_us: perCall(cpu.mcpd.core),
       mcpd_gateway_cpu_us: perCall(cpu.mcpd.gateway),
+      mcpd_pool_asks_client: await p.mcpdAsksClient(),
       ...(p.also
         ? {
             also_dist: process.env.MCPD_BENCH_ALSO,
+            also_pool_asks_client: await p.alsoAsksClient(),
             also_calls_per_s: Math.round(rate('also')),
             also_ratio: round(rate('also') / rate('direct')),
             also_core_cpu_us: perCall(cpu.also.core),
