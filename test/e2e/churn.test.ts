@@ -178,17 +178,19 @@ describe('churn: gateway connect/disconnect cycles', () => {
     };
 
     // Memory: the first round grows the heap to its working size (a JIT, buffers and caches that stay), so a
-    // leak is judged on the second, identical round: 1,000 cycles × even 20 KB kept per cycle would be +20 MiB.
-    // RSS also holds garbage a busy machine has not collected yet; a leak grows again on a third identical
-    // round while such noise does not, so a second round over the bound is judged on a third.
+    // leak is judged on the next, identical rounds: 1,000 cycles × even 20 KB kept per cycle would be +20 MiB
+    // each. RSS also grows in steps as V8 sizes its heap (the core's young generation may reach 64 MiB a
+    // semi-space, decision 84): one run here gave 161 → 173 → 214 → 215 → 215 MiB, one step of 41 MiB
+    // and then flat. A leak grows on every round; so a round over the bound is judged on the next, up to four.
     const first = await round();
+    let previous = first.after;
     let { after, heldMax, stdioSeconds, httpSeconds } = await round();
-    let growth = after.rss - first.after.rss;
-    if (growth >= 20) {
-      const second = after;
+    let growth = after.rss - previous.rss;
+    for (let extra = 0; growth >= 20 && extra < 3; extra++) {
+      process.stdout.write(`churn: a round grew RSS by ${growth.toFixed(1)} MiB; the next round judges it\n`);
+      previous = after;
       ({ after, heldMax, stdioSeconds, httpSeconds } = await round());
-      process.stdout.write(`churn: the second round grew RSS by ${growth.toFixed(1)} MiB; a third round judges it\n`);
-      growth = after.rss - second.rss;
+      growth = after.rss - previous.rss;
     }
     expect(growth).toBeLessThan(20);
     const seconds = (Date.now() - began) / 1000;
