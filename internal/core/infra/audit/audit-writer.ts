@@ -1,4 +1,4 @@
-import { readFile, truncate } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { anchorFile, anchorMismatch, anchorText, parseAnchor, type AuditAnchor } from '../../../contract/audit/audit-anchor.js';
 import { GENESIS, chained } from '../../../contract/audit/audit-chain.js';
@@ -6,7 +6,8 @@ import type { AuditEntry, AuditFields } from '../../../contract/audit/audit-entr
 import { chainFiles } from '../../../contract/audit/audit-files.js';
 import { fieldsOf, type AuditRecord } from './audit-record.js';
 import { AuditViewers } from './audit-viewers.js';
-import { appendBytes, chainEndIn, errorText, firstSeqIn, logEnd, replaceFile, rotateLogFiles, sizeOf } from './log-file-io.js';
+import { LogAppends } from './log-appends.js';
+import { chainEndIn, errorText, firstSeqIn, logEnd, replaceFile } from './log-file-io.js';
 import { nextTurn, sliceEnds } from './turn-slices.js';
 
 export interface AuditWriterOptions {
@@ -65,20 +66,18 @@ export class AuditWriter {
   /** A drain is set to move the anchor once ANCHOR_MS have passed. */
   private anchorTimer = false;
   private anchorFailing = false;
-  private size = 0;
   private opened = false;
-  private failing = false;
-  /** The file ends without a newline (a torn last line): the next append starts a line of its own. */
-  private torn = false;
   private lost: Lost | undefined;
   private flushTimer: NodeJS.Timeout | undefined;
   private drained: Promise<void> = Promise.resolve();
   private writing = false;
   private closed = false;
   private readonly viewers = new AuditViewers();
+  private readonly newest: LogAppends;
 
   constructor(private readonly o: AuditWriterOptions) {
     this.capacity = o.capacity ?? DEFAULT_CAPACITY;
+    this.newest = new LogAppends(o.file, o.warn);
   }
 
   get file(): string {
@@ -179,8 +178,7 @@ export class AuditWriter {
     if (this.opened) return true;
     try {
       const end = await logEnd(this.o.file);
-      this.size = end.size;
-      this.torn = end.torn;
+      this.newest.opened(end);
       this.continueFrom(end.last);
       await this.checkAnchor();
       this.opened = true;
@@ -264,7 +262,9 @@ export class AuditWriter {
     let i = 0;
     while (i < fields.length) {
       const { entries, text, next } = await this.chunk(fields, i);
-      if (entries.length > 0 && !(await this.append(text))) {
+      const failed = entries.length > 0 ? await this.newest.append(text) : undefined;
+      if (failed !== undefined) {
+        this.lastError = failed;
         const unwritten = fields.slice(i);
         const calls = unwritten.filter((f) => f.kind === 'call').length;
         const gap = unwritten.find((f) => f.kind === 'gap');
@@ -294,7 +294,8 @@ export class AuditWriter {
       const e = c.entry;
       const line = `${c.line}\n`;
       const b = Buffer.byteLength(line);
-      if (this.size + bytes > 0 && this.size + bytes + b > this.o.maxBytes) break;
+      const size = this.newest.size;
+      if (size + bytes > 0 && size + bytes + b > this.o.maxBytes) break;
       entries.push(e);
       text += line;
       bytes += b;
@@ -312,44 +313,9 @@ export class AuditWriter {
     this.firstSeq ??= entries[0]?.seq;
   }
 
-  /**
-   * One append; a failure (a full disk) takes back what it may have written and is reported once. The file is
-   * opened by its path for each batch, so a log moved, replaced or relinked by its operator is followed.
-   */
-  private async append(text: string): Promise<boolean> {
-    const file = this.o.file;
-    // After a failure the file may be another one now (freed space, a new mount): measure it again.
-    if (this.failing) this.size = await sizeOf(file).catch(() => this.size);
-    const data = Buffer.from(this.torn ? `\n${text}` : text);
-    try {
-      await appendBytes(file, data);
-      this.size += data.length;
-      this.torn = false;
-      if (this.failing) this.o.warn?.('the audit log is written again', { file });
-      this.failing = false;
-      return true;
-    } catch (e) {
-      this.lastError = `writing the audit log failed: ${errorText(e)}`;
-      // Best effort: a device (/dev/full) or a vanished file cannot be truncated, and the failure is already reported.
-      await truncate(file, this.size).catch(() => {});
-      if (!this.failing)
-        this.o.warn?.(`${this.lastError}; calls go on, and the entries lost are recorded once writing works again`, { file });
-      this.failing = true;
-      return false;
-    }
-  }
-
-  /** A new file for the log (log-file-io.ts, rotateLogFiles). */
+  /** A new file for the log; the anchor learns where the log starts now. */
   private async rotate(): Promise<void> {
-    const file = this.o.file;
-    try {
-      const first = await rotateLogFiles(file, this.o.keep);
-      this.size = 0;
-      // The log now starts with the file that was next to the deleted one: the anchor says so.
-      if (first !== undefined) this.firstSeq = first;
-    } catch (e) {
-      this.o.warn?.(`rotating the audit log failed: ${errorText(e)}; it grows past maxBytes until it can`, { file });
-      this.size = 0; // write on rather than retry the rotation for every entry
-    }
+    const first = await this.newest.rotate(this.o.keep);
+    if (first !== undefined) this.firstSeq = first;
   }
 }
